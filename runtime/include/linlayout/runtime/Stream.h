@@ -1,0 +1,50 @@
+// A CUDA stream and the events that time work on it.
+#pragma once
+
+#include "linlayout/runtime/Driver.h"
+
+namespace linlayout::runtime {
+
+/// A stream. Move-only; destroyed on destruction. `Stream::null()` is the legacy default stream.
+class Stream {
+public:
+  static Expected<Stream> create();
+  static Stream null() { return Stream(); }
+
+  Stream(Stream &&other) noexcept;
+  Stream &operator=(Stream &&other) noexcept;
+  Stream(const Stream &) = delete;
+  Stream &operator=(const Stream &) = delete;
+  ~Stream();
+
+  Status synchronize() const;
+  CUstream handle() const { return s_; }
+
+private:
+  Stream() = default;
+  CUstream s_ = nullptr;
+};
+
+/// An event. Move-only.
+class Event {
+public:
+  static Expected<Event> create();
+
+  Event(Event &&other) noexcept;
+  Event &operator=(Event &&other) noexcept;
+  Event(const Event &) = delete;
+  Event &operator=(const Event &) = delete;
+  ~Event();
+
+  Status record(const Stream &stream) const;
+  Status synchronize() const;
+  /// Milliseconds from `start` to `end`. Requires: both recorded and complete.
+  static Expected<float> elapsedMs(const Event &start, const Event &end);
+  CUevent handle() const { return e_; }
+
+private:
+  Event() = default;
+  CUevent e_ = nullptr;
+};
+
+} // namespace linlayout::runtime

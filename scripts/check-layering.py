@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Fails when a folder includes what its layer may not (the layering of docs/design.md):
+support -> std; layout -> support; ir -> layout; lower -> ir, layout, LLVM;
+runtime -> support + the CUDA driver through dlopen (no CUDA headers); testing -> layout, rapidcheck.
+Also: llvm:: never appears in lower/'s public headers."""
+import os, re, sys
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ours = {"support", "layout", "ir", "lower", "runtime", "testing", "jit"}
+allowed = {
+    "support": {"support"},
+    "layout": {"support", "layout"},
+    "ir": {"support", "layout", "ir"},
+    "lower": {"support", "layout", "ir", "lower"},
+    "runtime": {"support", "runtime"},
+    "testing": {"support", "layout", "testing"},
+    "jit": {"support", "layout", "ir", "lower", "runtime", "jit"},
+}
+foreign = {  # third-party include prefixes and the layers that may use them
+    "llvm/": {"lower"}, "llvm-c/": {"lower"}, "nlohmann/": set(), "Eigen/": set(),
+    "cuda.h": set(), "cuda_runtime": set(), "rapidcheck": {"testing"}, "gtest/": set(),
+    "benchmark/": set(),
+}
+inc = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
+bad = []
+for layer in sorted(allowed):
+    base = os.path.join(root, layer)
+    for dirpath, _, files in os.walk(base):
+        for f in files:
+            if not f.endswith((".h", ".hpp", ".cpp", ".cc")):
+                continue
+            path = os.path.join(dirpath, f)
+            rel = os.path.relpath(path, root)
+            for n, line in enumerate(open(path, encoding="utf-8", errors="replace"), 1):
+                m = inc.match(line)
+                if m:
+                    h = m.group(1)
+                    if h.startswith("linlayout/"):
+                        target = h.split("/")[1]
+                        if target in ours and target not in allowed[layer]:
+                            bad.append(f"{rel}:{n}: {layer}/ may not include {h}")
+                    for prefix, layers in foreign.items():
+                        if h.startswith(prefix) and layer not in layers:
+                            bad.append(f"{rel}:{n}: {layer}/ may not include {h}")
+                if layer == "lower" and "/include/" in path and "llvm::" in line:
+                    bad.append(f"{rel}:{n}: llvm:: in a public header of lower/")
+for b in bad:
+    print(b)
+print(f"layering: {len(bad)} violation(s)")
+sys.exit(1 if bad else 0)

@@ -1,0 +1,66 @@
+// The NVIDIA tensor-core accumulator layouts (Triton's #ttg.nvidia_mma, Gluon's
+// NVMMADistributedLayout).
+//
+//  - version 2 (Ampere mma.sync m16n8, instr_shape [16, 8], rank 2 or 3 with a leading batch
+//    dim): in one 16x8 tile, register bit 0 steps a column, lanes 0..3 step columns 2, 4, lanes
+//    4..31 step rows 1, 2, 4, register bit 1 steps row 8. Warps tile the tensor in row-major warp
+//    order (the last dimension fastest); repeats go to higher register bits, columns before rows
+//    (the innermost tensor dimension first).
+//  - version 3 (Hopper wgmma, instr_shape [16, N, K], rank 2): the same 16x8 pattern, repeated
+//    along the columns by register bits up to N, then warps: a warp group of 4 warps stacks
+//    16-row tiles along M (warp 0..3 -> rows 0, 16, 32, 48), the remaining warps tile
+//    warps_per_cta in row-major order.
+// Shapes larger than the tile repeat in registers, smaller ones broadcast; blocks follow the CGA
+// layout.
+#pragma once
+
+#include "linlayout/layout/CgaLayout.h"
+#include "linlayout/layout/Expected.h"
+#include "linlayout/layout/LinearLayout.h"
+
+#include <cstdint>
+#include <span>
+#include <optional>
+#include <vector>
+
+namespace linlayout {
+
+/// Parameters of an NVIDIA mma (tensor core accumulator) layout.
+class NvidiaMmaSpec {
+public:
+  /// A checked mma layout.
+  /// Requires: versionMajor 2 (instrShape [16, 8], or [1, 16, 8] for rank 3; rank 2 or 3) or 3
+  /// (instrShape [16, N, K], N a multiple of 8 up to 256, K a power of two; rank 2; the product
+  /// of warpsPerCta a multiple of 4); versionMinor 0; warpsPerCta powers of two; cga of the same
+  /// rank.
+  /// Example: make(2, 0, {4, 1}, {16, 8}) -> ok; make(2, 0, {4, 1}, {16, 16}) -> error naming
+  /// instr_shape.
+  static Expected<NvidiaMmaSpec> make(int versionMajor, int versionMinor,
+                                      std::vector<int64_t> warpsPerCta,
+                                      std::vector<int64_t> instrShape,
+                                      std::optional<CgaLayout> cga = std::nullopt);
+
+  int rank() const { return int(warpsPerCta_.size()); }
+  int versionMajor() const { return versionMajor_; }
+  int versionMinor() const { return versionMinor_; }
+  bool isAmpere() const { return versionMajor_ == 2; }
+  bool isHopper() const { return versionMajor_ == 3; }
+  const std::vector<int64_t> &warpsPerCta() const { return warpsPerCta_; }
+  const std::vector<int64_t> &instrShape() const { return instrShape_; }
+  const CgaLayout &cga() const { return cga_; }
+
+  /// The linear layout over `shape` (see the note at the top of this file and toLinearLayout in
+  /// LayoutSpec.h). Requires: shape has rank() entries, each a power of two >= 1.
+  Expected<LinearLayout> toLinearLayout(std::span<const int64_t> shape) const;
+
+  friend bool operator==(const NvidiaMmaSpec &, const NvidiaMmaSpec &) = default;
+
+private:
+  NvidiaMmaSpec() = default;
+  int versionMajor_ = 2;
+  int versionMinor_ = 0;
+  std::vector<int64_t> warpsPerCta_, instrShape_;
+  CgaLayout cga_ = CgaLayout::single(1);
+};
+
+} // namespace linlayout

@@ -1,0 +1,42 @@
+#include "linlayout/layout/Blocked.h"
+
+#include "SpecCheck.h"
+
+namespace linlayout {
+
+Expected<BlockedSpec> BlockedSpec::make(std::vector<int64_t> sizePerThread,
+                                        std::vector<int64_t> threadsPerWarp,
+                                        std::vector<int64_t> warpsPerCta,
+                                        std::vector<int64_t> order, std::optional<CgaLayout> cga) {
+  const char *f = "blocked";
+  LL_TRY_STATUS(spec::checkSameLength(f, "size_per_thread", sizePerThread.size(), "order",
+                                      order.size()));
+  LL_TRY_STATUS(spec::checkSameLength(f, "threads_per_warp", threadsPerWarp.size(), "order",
+                                      order.size()));
+  LL_TRY_STATUS(spec::checkSameLength(f, "warps_per_cta", warpsPerCta.size(), "order",
+                                      order.size()));
+  LL_TRY_STATUS(spec::checkRank(f, "order", int64_t(order.size())));
+  LL_TRY_STATUS(spec::checkPow2List(f, "size_per_thread", sizePerThread));
+  LL_TRY_STATUS(spec::checkPow2List(f, "threads_per_warp", threadsPerWarp));
+  LL_TRY_STATUS(spec::checkPow2List(f, "warps_per_cta", warpsPerCta));
+  LL_TRY_STATUS(spec::checkPermutation(f, "order", order));
+  int rank = int(order.size());
+  if (cga && cga->rank() != rank)
+    return makeError("blocked: cga_layout has rank " + std::to_string(cga->rank()) +
+                     " but order has " + std::to_string(rank) + " entries");
+  BlockedSpec s;
+  s.sizePerThread_ = std::move(sizePerThread);
+  s.threadsPerWarp_ = std::move(threadsPerWarp);
+  s.warpsPerCta_ = std::move(warpsPerCta);
+  s.order_ = std::move(order);
+  s.cga_ = cga ? std::move(*cga) : CgaLayout::single(rank);
+  return s;
+}
+
+} // namespace linlayout
+
+namespace linlayout {
+Expected<LinearLayout> BlockedSpec::toLinearLayout(std::span<const int64_t>) const {
+  return makeError("to_linear is not implemented yet for this family");
+}
+} // namespace linlayout

@@ -1,5 +1,6 @@
 #include "linlayout/layout/Blocked.h"
 
+#include "BasisTable.h"
 #include "SpecCheck.h"
 
 namespace linlayout {
@@ -36,7 +37,16 @@ Expected<BlockedSpec> BlockedSpec::make(std::vector<int64_t> sizePerThread,
 } // namespace linlayout
 
 namespace linlayout {
-Expected<LinearLayout> BlockedSpec::toLinearLayout(std::span<const int64_t>) const {
-  return makeError("to_linear is not implemented yet for this family");
+
+Expected<LinearLayout> BlockedSpec::toLinearLayout(std::span<const int64_t> shape) const {
+  // Registers, then lanes, then warps, each walking the dims from order[0]; the tile then fits
+  // the shape (extra registers or broadcast) and the CTAs go above it.
+  spec::BasisTable t(rank());
+  spec::identityND(t, DimName::reg(), sizePerThread_, order_);
+  spec::identityND(t, DimName::lane(), threadsPerWarp_, order_);
+  spec::identityND(t, DimName::warp(), warpsPerCta_, order_);
+  const DimName ins[] = {DimName::reg(), DimName::lane(), DimName::warp(), DimName::block()};
+  return spec::combineCtaCga(std::move(t), cga_, shape).toLayout(ins);
 }
+
 } // namespace linlayout

@@ -1,7 +1,11 @@
 #include "linlayout/layout/DotOperand.h"
 
+#include "BasisTable.h"
+#include "MmaTile.h"
 #include "SpecCheck.h"
 #include "linlayout/layout/LayoutSpec.h"
+
+#include <cassert>
 
 namespace linlayout {
 
@@ -44,7 +48,58 @@ bool operator==(const DotOperandSpec &a, const DotOperandSpec &b) {
 } // namespace linlayout
 
 namespace linlayout {
-Expected<LinearLayout> DotOperandSpec::toLinearLayout(std::span<const int64_t>) const {
-  return makeError("to_linear is not implemented yet for this family");
+namespace {
+
+// The parent's CTA split with the K dim zeroed: every CTA along K needs the whole K extent.
+CgaLayout operandCga(const CgaLayout &parent, int kDim) { return parent.zeroDim(kDim); }
+
+// Warps (or lanes) of the parent along the non-K dims; along K they broadcast.
+void broadcastAlongK(spec::BasisTable &t, DimName in, std::span<const int64_t> counts,
+                     std::span<const int64_t> order, int kDim) {
+  for (int64_t d : order) {
+    if (d == kDim)
+      t.zeros(in, counts[size_t(d)], int(d));
+    else
+      t.identity(in, counts[size_t(d)], int(d));
+  }
 }
+
+} // namespace
+
+Expected<LinearLayout> DotOperandSpec::toLinearLayout(std::span<const int64_t> shape) const {
+  int r = rank(), k = kDim();
+  bool isA = operandIndex_ == 0;
+  const DimName ins[] = {DimName::reg(), DimName::lane(), DimName::warp(), DimName::block()};
+  if (const auto *mma = parent_->as<NvidiaMmaSpec>()) {
+    // One instruction's operand tile: A is [instrM, kWidth * 8] (kWidth * 4 for the fp64
+    // m8n8k4), B is [kWidth * 8, 8]; each lane holds kWidth consecutive K elements.
+    std::vector<int64_t> tile(size_t(r), 1);
+    int64_t instrM = mma->tileShape()[size_t(r - 2)];
+    int64_t kMul = instrM == 8 ? 4 : 8;
+    if (isA) {
+      tile[size_t(r - 2)] = instrM;
+      tile[size_t(r - 1)] = kWidth_ * kMul;
+    } else {
+      tile[size_t(r - 2)] = kWidth_ * kMul;
+      tile[size_t(r - 1)] = 8;
+    }
+    // K is the fastest dim of both operands (A row-major, B column-major).
+    std::vector<int64_t> order = spec::matrixOrder(r, /*rowMajor=*/isA);
+    spec::BasisTable t = spec::mmaTile(tile, kWidth_, order, order);
+    broadcastAlongK(t, DimName::warp(), mma->warpsPerCta(),
+                    spec::matrixOrder(r, !mma->isHopper()), k);
+    return spec::combineCtaCga(std::move(t), operandCga(mma->cga(), k), shape).toLayout(ins);
+  }
+  const auto *blocked = parent_->as<BlockedSpec>();
+  assert(blocked && "the factory admits only mma and blocked parents");
+  // FMA: every thread holds the whole K extent in registers; lanes and warps broadcast along K.
+  std::vector<int64_t> perThread = blocked->sizePerThread();
+  perThread[size_t(k)] = shape[size_t(k)];
+  spec::BasisTable t(r);
+  spec::identityND(t, DimName::reg(), perThread, blocked->order());
+  broadcastAlongK(t, DimName::lane(), blocked->threadsPerWarp(), blocked->order(), k);
+  broadcastAlongK(t, DimName::warp(), blocked->warpsPerCta(), blocked->order(), k);
+  return spec::combineCtaCga(std::move(t), operandCga(blocked->cga(), k), shape).toLayout(ins);
+}
+
 } // namespace linlayout

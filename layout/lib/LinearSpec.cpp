@@ -1,5 +1,6 @@
 #include "linlayout/layout/LinearSpec.h"
 
+#include "BasisTable.h"
 #include "SpecCheck.h"
 #include "linlayout/layout/CgaLayout.h"
 
@@ -88,14 +89,37 @@ Expected<LinearSpec> LinearSpec::make(BasisList regBases, BasisList laneBases,
 }
 
 Expected<LinearLayout> LinearSpec::toLinearLayout(std::span<const int64_t> shape) const {
-  if (!std::equal(shape.begin(), shape.end(), shape_.begin(), shape_.end()))
-    return makeError("linear: shape " + spec::listText(shape) + " differs from the layout's shape " +
-                     spec::listText(shape_));
-  return build({{DimName::reg(), &reg_},
-                {DimName::lane(), &lane_},
-                {DimName::warp(), &warp_},
-                {DimName::block(), &block_}},
-               shape_);
+  if (std::equal(shape.begin(), shape.end(), shape_.begin(), shape_.end()))
+    return build({{DimName::reg(), &reg_},
+                  {DimName::lane(), &lane_},
+                  {DimName::warp(), &warp_},
+                  {DimName::block(), &block_}},
+                 shape_);
+  // Another shape (Triton's LinearEncodingAttr::toLinearLayout): repeat in registers along the
+  // dims in register order, or drop the registers (and zero the rest) past the shape.
+  spec::BasisTable t(rank());
+  std::vector<int64_t> order;
+  for (const auto &b : reg_)
+    for (int d = 0; d < rank(); ++d)
+      if (b[size_t(d)] != 0) {
+        if (std::find(order.begin(), order.end(), d) == order.end())
+          order.push_back(d);
+        break;
+      }
+  for (int d = rank() - 1; d >= 0; --d)
+    if (std::find(order.begin(), order.end(), d) == order.end())
+      order.push_back(d);
+  for (int64_t d : order)
+    t.touch(int(d));
+  t.mutableBases(DimName::reg()) = reg_;
+  t.mutableBases(DimName::lane()) = lane_;
+  t.mutableBases(DimName::warp()) = warp_;
+  t.mutableBases(DimName::block()) = block_;
+  t.inferSizes();
+  t.ensureNotSmaller(shape);
+  t.ensureNotLarger(shape, /*removeRegisters=*/true);
+  const DimName ins[] = {DimName::reg(), DimName::lane(), DimName::warp(), DimName::block()};
+  return t.toLayout(ins);
 }
 
 Expected<SharedLinearSpec> SharedLinearSpec::make(BasisList offsetBases, BasisList blockBases,

@@ -1,5 +1,7 @@
 #include "linlayout/layout/NvidiaMma.h"
 
+#include "BasisTable.h"
+#include "MmaTile.h"
 #include "SpecCheck.h"
 
 namespace linlayout {
@@ -23,21 +25,24 @@ Expected<NvidiaMmaSpec> NvidiaMmaSpec::make(int versionMajor, int versionMinor,
     if (rank != 2 && rank != 3)
       return makeError("nvidia_mma: version 2 needs rank 2 or 3, warps_per_cta " +
                        spec::listText(warpsPerCta) + " gives rank " + std::to_string(rank));
-    bool ok = instrShape == std::vector<int64_t>{16, 8} ||
-              (rank == 3 && instrShape == std::vector<int64_t>{1, 16, 8});
+    // [16, 8] (mma.sync m16n8), or [8, 8] (the fp64 m8n8); a rank-3 layout may spell the batch.
+    std::vector<int64_t> mn = instrShape;
+    if (rank == 3 && mn.size() == 3 && mn[0] == 1)
+      mn.erase(mn.begin());
+    bool ok = mn == std::vector<int64_t>{16, 8} || mn == std::vector<int64_t>{8, 8};
     if (!ok)
       return makeError("nvidia_mma: instr_shape is " + spec::listText(instrShape) +
-                       ", expected [16, 8] for version 2");
+                       ", expected [16, 8] (or [8, 8]) for version 2");
   } else {
     if (rank != 2)
       return makeError("nvidia_mma: version 3 needs rank 2, warps_per_cta " +
                        spec::listText(warpsPerCta) + " gives rank " + std::to_string(rank));
     if (instrShape.size() != 3 || instrShape[0] != 16 || instrShape[1] < 8 ||
-        instrShape[1] > 256 || instrShape[1] % 8 != 0 || !spec::isPow2(instrShape[2]) ||
+        instrShape[1] > 256 || !spec::isPow2(instrShape[1]) || !spec::isPow2(instrShape[2]) ||
         instrShape[2] > 256)
       return makeError("nvidia_mma: instr_shape is " + spec::listText(instrShape) +
-                       ", expected [16, N, K] with N a multiple of 8 up to 256 and K a power "
-                       "of two for version 3");
+                       ", expected [16, N, K] with N a power of two from 8 to 256 and K a "
+                       "power of two for version 3");
     int64_t warps = 1;
     for (int64_t w : warpsPerCta)
       warps *= w;
@@ -61,7 +66,23 @@ Expected<NvidiaMmaSpec> NvidiaMmaSpec::make(int versionMajor, int versionMinor,
 } // namespace linlayout
 
 namespace linlayout {
-Expected<LinearLayout> NvidiaMmaSpec::toLinearLayout(std::span<const int64_t>) const {
-  return makeError("to_linear is not implemented yet for this family");
+
+std::vector<int64_t> NvidiaMmaSpec::tileShape() const {
+  if (isHopper())
+    return {instrShape_[0], instrShape_[1]};
+  std::vector<int64_t> t(size_t(rank()) - instrShape_.size(), 1);
+  t.insert(t.end(), instrShape_.begin(), instrShape_.end());
+  return t;
 }
+
+Expected<LinearLayout> NvidiaMmaSpec::toLinearLayout(std::span<const int64_t> shape) const {
+  // The accumulator holds pairs of columns per register (kWidth 2); Ampere stacks warps with the
+  // last dim fastest, Hopper with dim0 fastest (a warp group covers 64 rows).
+  std::vector<int64_t> rowMajor = spec::matrixOrder(rank(), true);
+  spec::BasisTable t = spec::mmaTile(tileShape(), 2, rowMajor, rowMajor);
+  spec::identityND(t, DimName::warp(), warpsPerCta_, spec::matrixOrder(rank(), !isHopper()));
+  const DimName ins[] = {DimName::reg(), DimName::lane(), DimName::warp(), DimName::block()};
+  return spec::combineCtaCga(std::move(t), cga_, shape).toLayout(ins);
+}
+
 } // namespace linlayout

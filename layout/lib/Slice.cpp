@@ -2,6 +2,8 @@
 
 #include "linlayout/layout/LayoutSpec.h"
 
+#include <algorithm>
+
 namespace linlayout {
 
 Expected<SliceSpec> SliceSpec::make(int64_t dim, const LayoutSpec &parent) {
@@ -29,7 +31,30 @@ bool operator==(const SliceSpec &a, const SliceSpec &b) {
 } // namespace linlayout
 
 namespace linlayout {
-Expected<LinearLayout> SliceSpec::toLinearLayout(std::span<const int64_t>) const {
-  return makeError("to_linear is not implemented yet for this family");
+
+Expected<LinearLayout> SliceSpec::toLinearLayout(std::span<const int64_t> shape) const {
+  // The parent over the shape with a size-1 dim re-inserted: everything that moved along the
+  // sliced dim is zeroed by the parent's own shape fit-up. Then drop that out dim, and the
+  // registers that now hold nothing new (zero bases).
+  std::vector<int64_t> parentShape(shape.begin(), shape.end());
+  parentShape.insert(parentShape.begin() + dim_, 1);
+  LL_ASSIGN_OR_RETURN(LinearLayout parent, linlayout::toLinearLayout(*parent_, parentShape));
+  std::vector<InDimBases> ins;
+  for (InDimBases b : parent.bases()) {
+    std::vector<std::vector<uint64_t>> kept;
+    for (auto &v : b.bases) {
+      v.erase(v.begin() + dim_);
+      bool zero = std::all_of(v.begin(), v.end(), [](uint64_t x) { return x == 0; });
+      if (!(zero && b.name == DimName::reg()))
+        kept.push_back(std::move(v));
+    }
+    b.bases = std::move(kept);
+    ins.push_back(std::move(b));
+  }
+  std::vector<DimSize> outs;
+  for (size_t d = 0; d < shape.size(); ++d)
+    outs.push_back({DimName::dim(int(d)), uint64_t(shape[d])});
+  return LinearLayout::fromBases(ins, outs);
 }
+
 } // namespace linlayout

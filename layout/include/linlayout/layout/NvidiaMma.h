@@ -29,10 +29,10 @@ namespace linlayout {
 class NvidiaMmaSpec {
 public:
   /// A checked mma layout.
-  /// Requires: versionMajor 2 (instrShape [16, 8], or [1, 16, 8] for rank 3; rank 2 or 3) or 3
-  /// (instrShape [16, N, K], N a multiple of 8 up to 256, K a power of two; rank 2; the product
-  /// of warpsPerCta a multiple of 4); versionMinor 0; warpsPerCta powers of two; cga of the same
-  /// rank.
+  /// Requires: versionMajor 2 (instrShape [16, 8] or the fp64 [8, 8], optionally with a leading
+  /// 1 at rank 3; rank 2 or 3) or 3 (instrShape [16, N, K], N a power of two from 8 to 256, K a
+  /// power of two; rank 2; the product of warpsPerCta a multiple of 4); versionMinor 0;
+  /// warpsPerCta powers of two; cga of the same rank.
   /// Example: make(2, 0, {4, 1}, {16, 8}) -> ok; make(2, 0, {4, 1}, {16, 16}) -> error naming
   /// instr_shape.
   static Expected<NvidiaMmaSpec> make(int versionMajor, int versionMinor,
@@ -48,6 +48,9 @@ public:
   const std::vector<int64_t> &warpsPerCta() const { return warpsPerCta_; }
   const std::vector<int64_t> &instrShape() const { return instrShape_; }
   const CgaLayout &cga() const { return cga_; }
+  /// The shape of one instruction tile, one entry per tensor dim: instrShape with leading 1s
+  /// for version 2 ([1, 16, 8] at rank 3), [16, N] for version 3.
+  std::vector<int64_t> tileShape() const;
 
   /// The linear layout over `shape` (see the note at the top of this file and toLinearLayout in
   /// LayoutSpec.h). Requires: shape has rank() entries, each a power of two >= 1.

@@ -27,7 +27,12 @@ Expected<CgaLayout> CgaLayout::fromBases(std::vector<std::vector<int64_t>> bases
                          ", expected 0 or a power of two below " +
                          std::to_string(int64_t(1) << kMaxBlockBits));
   }
-  return CgaLayout(std::move(bases), rank);
+  CgaLayout r(std::move(bases), rank);
+  // Every tile must belong to some block (Triton builds the CGA layout as a surjective map).
+  if (!r.toLinearLayout().isSurjective())
+    return makeError("cga_layout bases leave some CTA tiles without a block (each dimension's "
+                     "non-zero entries must step through 1, 2, 4, ... up to the largest)");
+  return r;
 }
 
 Expected<CgaLayout> CgaLayout::fromSplit(std::span<const int64_t> ctasPerCga,

@@ -62,7 +62,11 @@ Expected<LinearLayout> toLinearLayout(const LayoutSpec &spec, std::span<const in
   if (bits > LinearLayout::kMaxBits)
     return makeError("shape " + spec::listText(shape) + " has more than 2^" +
                      std::to_string(LinearLayout::kMaxBits) + " elements");
-  return std::visit([&](const auto &s) { return s.toLinearLayout(shape); }, spec.variant());
+  auto r = std::visit([&](const auto &s) { return s.toLinearLayout(shape); }, spec.variant());
+  // Errors from the generic layout machinery get the family and shape they arose for.
+  if (!r.ok() && r.message().rfind(family + ":", 0) != 0)
+    return makeError(family + " over shape " + spec::listText(shape) + ": " + r.message());
+  return r;
 }
 
 } // namespace linlayout

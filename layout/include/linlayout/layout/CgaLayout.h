@@ -43,7 +43,8 @@ public:
 
   /// A CGA layout from bases.
   /// Requires: 1 <= rank <= kMaxRank; every basis has `rank` components; each component is 0 or
-  /// a power of two below 2^kMaxBlockBits; at most kMaxBlockBits bases.
+  /// a power of two below 2^kMaxBlockBits; at most kMaxBlockBits bases; every tile of the
+  /// splitNum grid is owned by some block (the map is surjective).
   /// Example: fromBases({{0, 1}, {1, 0}}, 2): block 1 owns tile (0,1), block 2 tile (1,0).
   static Expected<CgaLayout> fromBases(std::vector<std::vector<int64_t>> bases, int rank);
 

@@ -1,0 +1,98 @@
+// rapidcheck choices of valid layout specs and shapes (call inside a property). Sizes stay small
+// so that a brute-force evaluator can enumerate every input.
+#pragma once
+
+#include "SpecTestUtil.h"
+
+#include <rapidcheck.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace linlayout::testing {
+
+/// A power of two 2^k with lo <= k <= hi.
+inline int64_t pow2In(int lo, int hi) { return int64_t(1) << *rc::gen::inRange(lo, hi + 1); }
+
+/// A random permutation of 0..n-1.
+inline I64s permutation(int n) {
+  I64s p(static_cast<size_t>(n));
+  std::iota(p.begin(), p.end(), 0);
+  for (int i = n - 1; i > 0; --i)
+    std::swap(p[size_t(i)], p[size_t(*rc::gen::inRange(0, i + 1))]);
+  return p;
+}
+
+/// Splits 2^bits over `rank` dims at random (each entry a power of two).
+inline I64s splitPow2(int bits, int rank) {
+  I64s r(static_cast<size_t>(rank), 1);
+  for (int b = 0; b < bits; ++b)
+    r[size_t(*rc::gen::inRange(0, rank))] *= 2;
+  return r;
+}
+
+/// A surjective CGA layout with up to maxBits block bits; with allowBroadcast some bits are zero.
+inline CgaLayout cgaLayout(int rank, int maxBits, bool allowBroadcast) {
+  int bits = *rc::gen::inRange(0, maxBits + 1);
+  std::vector<std::vector<int64_t>> bases;
+  I64s next(static_cast<size_t>(rank), 1);
+  for (int i = 0; i < bits; ++i) {
+    std::vector<int64_t> b(size_t(rank), 0);
+    if (!allowBroadcast || *rc::gen::inRange(0, 4) != 0) {
+      int d = *rc::gen::inRange(0, rank);
+      b[size_t(d)] = next[size_t(d)];
+      next[size_t(d)] *= 2;
+    }
+    bases.push_back(std::move(b));
+  }
+  return ok(CgaLayout::fromBases(bases, rank));
+}
+
+/// A blocked layout with 32 lanes and up to 8 warps.
+inline BlockedSpec blockedSpec(int rank, bool withCga = true, bool allowBroadcast = true) {
+  I64s spt(static_cast<size_t>(rank));
+  for (auto &x : spt)
+    x = pow2In(0, 2);
+  I64s tpw = splitPow2(5, rank);
+  I64s wpc = splitPow2(*rc::gen::inRange(0, 4), rank);
+  CgaLayout cga = withCga ? cgaLayout(rank, 2, allowBroadcast) : CgaLayout::single(rank);
+  return ok(BlockedSpec::make(spt, tpw, wpc, permutation(rank), cga));
+}
+
+/// An Ampere (rank 2 or 3) or Hopper (rank 2) accumulator layout.
+inline NvidiaMmaSpec mmaSpec(int rank, bool hopper) {
+  if (hopper) {
+    I64s warps = {4, 1};
+    int more = *rc::gen::inRange(0, 2);
+    warps[size_t(*rc::gen::inRange(0, 2))] *= int64_t(1) << more;
+    return ok(NvidiaMmaSpec::make(3, 0, warps, {16, pow2In(3, 8), 16}));
+  }
+  return ok(NvidiaMmaSpec::make(2, 0, splitPow2(*rc::gen::inRange(0, 4), rank),
+                                rank == 3 ? I64s{1, 16, 8} : I64s{16, 8}));
+}
+
+/// A tensor shape of `rank` dims, each 2^lo..2^hi.
+inline I64s shapeOf(int rank, int lo, int hi) {
+  I64s s(static_cast<size_t>(rank));
+  for (auto &x : s)
+    x = pow2In(lo, hi);
+  return s;
+}
+
+/// Every output reached by some input, by enumeration; the bool is whether no output repeats.
+struct Enumerated {
+  uint64_t distinct;
+  bool injective;
+};
+inline Enumerated enumerate(const LinearLayout &l) {
+  int n = l.totalInBits();
+  std::vector<uint64_t> outs;
+  outs.reserve(size_t(1) << n);
+  for (uint64_t x = 0; x < (uint64_t(1) << n); ++x)
+    outs.push_back(l.apply(x));
+  std::sort(outs.begin(), outs.end());
+  uint64_t distinct = uint64_t(std::unique(outs.begin(), outs.end()) - outs.begin());
+  return {distinct, distinct == (uint64_t(1) << n)};
+}
+
+} // namespace linlayout::testing

@@ -1,0 +1,40 @@
+// Subspaces of F2^64 given by spanning vectors (packed uint64_t words): rank, intersection,
+// membership, complements and kernels of bit projections. These are the few subspace questions
+// the conversion planner and the bank-conflict analysis ask; each answer is computed with the one
+// elimination kernel (F2Basis), allocation-free apart from returned vectors.
+#pragma once
+
+#include "linlayout/layout/F2Basis.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace linlayout {
+
+/// The dimension of span(vs).
+/// Ensures: equals the number of vectors F2Basis accepts when inserting vs in order.
+int f2Rank(std::span<const uint64_t> vs);
+
+/// dim(span(a) ∩ span(b)).
+/// Ensures: == f2Rank(a) + f2Rank(b) - f2Rank(a ∪ b).
+int f2IntersectionDim(std::span<const uint64_t> a, std::span<const uint64_t> b);
+
+/// A basis of span(a) ∩ span(b).
+/// Ensures: size() == f2IntersectionDim(a, b); every vector lies in both spans.
+std::vector<uint64_t> f2Intersection(std::span<const uint64_t> a, std::span<const uint64_t> b);
+
+/// Whether v lies in span(vs).
+bool f2InSpan(std::span<const uint64_t> vs, uint64_t v);
+
+/// A basis of the subspace {x in span(vs) : (x & mask) == 0}.
+/// Ensures: every vector is in span(vs) with no bit of mask set; size() == f2Rank(vs) -
+/// rank of {v & mask}.
+std::vector<uint64_t> f2KernelOfMask(std::span<const uint64_t> vs, uint64_t mask);
+
+/// Unit vectors 1 << i (i < bits, increasing) that complete span(vs) to all of F2^bits.
+/// Requires: every vector of vs is below 2^bits.
+/// Ensures: span(vs) + span(result) == F2^bits and the sum is direct.
+std::vector<uint64_t> f2UnitComplement(std::span<const uint64_t> vs, int bits);
+
+} // namespace linlayout

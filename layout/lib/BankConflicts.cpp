@@ -1,0 +1,162 @@
+#include "linlayout/layout/BankConflicts.h"
+
+#include "linlayout/layout/F2Subspace.h"
+#include "linlayout/layout/SharedMemoryModel.h"
+
+#include <algorithm>
+#include <cassert>
+#include <string>
+#include <vector>
+
+namespace linlayout {
+namespace {
+
+int log2i(uint64_t x) { return 63 - __builtin_clzll(x); }
+bool isPow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+// The packed columns of one in dim (empty when the layout lacks it).
+std::vector<uint64_t> columnsOf(const LinearLayout &l, DimName in) {
+  std::vector<uint64_t> cols;
+  int d = l.inDimIndex(in);
+  if (d < 0)
+    return cols;
+  int off = l.inDimOffset(d);
+  for (int i = 0; i < l.inDimBits(d); ++i)
+    cols.push_back(l.column(off + i));
+  return cols;
+}
+
+struct Prepared {
+  LinearLayout reg;    // register broadcast removed
+  LinearLayout shared; // out dims in reg's order
+  LinearLayout cvt;    // reg hardware -> shared hardware
+  int vec = 1;
+};
+
+Status checkBits(int elementBits) {
+  if (elementBits < 1 || elementBits > 128 || !isPow2(uint64_t(elementBits)))
+    return makeError("element bitwidth " + std::to_string(elementBits) +
+                     " is not a power of two between 1 and 128");
+  return Status::success();
+}
+
+Expected<Prepared> prepare(const LinearLayout &reg, const LinearLayout &shared, int elementBits) {
+  LL_TRY_STATUS(checkBits(elementBits));
+  if (!shared.hasInDim(DimName::offset()))
+    return makeError("the shared layout has no 'offset' input dimension");
+  if (reg.numOutDims() != shared.numOutDims())
+    return makeError("the register layout has " + std::to_string(reg.numOutDims()) +
+                     " out dimensions and the shared layout " +
+                     std::to_string(shared.numOutDims()));
+  for (const DimSize &d : reg.outDims())
+    if (!shared.hasOutDim(d.name) || shared.outDimSize(d.name) != d.size)
+      return makeError("out dimension '" + std::string(d.name.str()) + "' has size " +
+                       std::to_string(d.size) + " in the register layout and " +
+                       std::to_string(shared.outDimSize(d.name)) + " in the shared layout");
+  std::vector<DimName> order = reg.outDimNames();
+  LL_ASSIGN_OR_RETURN(LinearLayout sharedAligned, shared.transposeOuts(order));
+  if (!sharedAligned.isSurjective())
+    return makeError("the shared layout does not cover the tensor (it is not surjective)");
+  Prepared p{reg.removeZeroBases(DimName::reg()), sharedAligned, LinearLayout(), 1};
+  LL_ASSIGN_OR_RETURN(p.cvt, p.reg.invertAndCompose(sharedAligned));
+  p.vec = widestSharedVector(p.cvt, std::max(1, 128 / elementBits));
+  return p;
+}
+
+} // namespace
+
+int widestSharedVector(const LinearLayout &regToOffset, int maxElements) {
+  int offIdx = regToOffset.outDimIndex(DimName::offset());
+  assert(offIdx >= 0 && "regToOffset maps to offsets");
+  assert(isPow2(uint64_t(maxElements)) && "the vector limit is a power of two");
+  int offShift = regToOffset.outDimOffset(offIdx);
+  int regDim = regToOffset.inDimIndex(DimName::reg());
+  int regBegin = regDim < 0 ? 0 : regToOffset.inDimOffset(regDim);
+  int regEnd = regDim < 0 ? 0 : regBegin + regToOffset.inDimBits(regDim);
+  int n = regToOffset.totalInBits();
+  for (int k = log2i(uint64_t(maxElements)); k > 0; --k) {
+    uint64_t used = 0;
+    bool ok = true;
+    for (int j = 0; j < k && ok; ++j) {
+      uint64_t want = uint64_t(1) << (offShift + j);
+      ok = false;
+      for (int b = regBegin; b < regEnd; ++b)
+        if (!(used >> b & 1) && regToOffset.column(b) == want) {
+          used |= uint64_t(1) << b;
+          ok = true;
+          break;
+        }
+    }
+    uint64_t lowBits = ((uint64_t(1) << k) - 1) << offShift;
+    for (int b = 0; b < n && ok; ++b)
+      if (!(used >> b & 1) && (regToOffset.column(b) & lowBits) != 0)
+        ok = false;
+    if (ok)
+      return 1 << k;
+  }
+  return 1;
+}
+
+Expected<int> bankConflicts(const LinearLayout &reg, const LinearLayout &shared, int elementBits) {
+  LL_ASSIGN_OR_RETURN(Prepared p, prepare(reg, shared, elementBits));
+  // A 128-byte row holds 1024 / (vec * bits) vectors; the segment bases are the shared layout's
+  // in bits above one row (offset bits first, then block bits, as the layout packs them).
+  int total = p.shared.totalInBits();
+  int vecBits = log2i(uint64_t(p.vec));
+  int bankBits = std::min(log2i(uint64_t(1024 / (p.vec * elementBits))), total);
+  std::vector<uint64_t> segment;
+  for (int b = vecBits + bankBits; b < total; ++b)
+    segment.push_back(p.shared.column(b));
+  // Wide accesses are served in phases of 16 or 8 lanes: only the low lane bits share a phase.
+  std::vector<uint64_t> lanes = columnsOf(p.reg, DimName::lane());
+  int perPhase = p.vec * elementBits / 32;
+  int drop = perPhase > 1 ? log2i(uint64_t(perPhase)) : 0;
+  lanes.resize(lanes.size() > size_t(drop) ? lanes.size() - drop : 0);
+  int d = f2IntersectionDim(segment, lanes);
+  return (1 << d) - 1;
+}
+
+Expected<SharedLoadCost> analyzeSharedLoad(const LinearLayout &reg, const LinearLayout &shared,
+                                           int elementBits) {
+  if (elementBits < 8)
+    return makeError("element bitwidth " + std::to_string(elementBits) +
+                     " is below 8: exact bank analysis needs whole bytes");
+  LL_ASSIGN_OR_RETURN(Prepared p, prepare(reg, shared, elementBits));
+  SharedLoadCost c;
+  c.vectorElements = p.vec;
+  c.accessBytes = p.vec * elementBits / 8;
+  c.phases = sharedAccessPhases(std::min(c.accessBytes, 16));
+  // Lane offsets (elements) of one phase.
+  int offIdx = p.cvt.outDimIndex(DimName::offset());
+  std::vector<uint64_t> laneOffsets;
+  int laneDim = p.cvt.inDimIndex(DimName::lane());
+  if (laneDim >= 0) {
+    int lanesInPhase = log2i(uint64_t(kWarpLanes / c.phases));
+    int off = p.cvt.inDimOffset(laneDim);
+    for (int i = 0; i < p.cvt.inDimBits(laneDim) && i < lanesInPhase; ++i)
+      laneOffsets.push_back(p.cvt.outValue(p.cvt.column(off + i), offIdx));
+  }
+  // In byte-address bits: the bank group of an access of `unit` bytes is bits [log2 unit, 7),
+  // the row is bits >= 7. Two lanes conflict when their addresses differ in the row but not in
+  // the bank group; the words they touch within a bank are then distinct.
+  int byteShift = log2i(uint64_t(elementBits / 8));
+  int unit = std::max(kSharedBankBytes, c.accessBytes);
+  auto elementMask = [&](int loByte, int hiByte) {
+    uint64_t m = 0;
+    for (int b = loByte; b < hiByte; ++b)
+      if (b - byteShift >= 0 && b - byteShift < 64)
+        m |= uint64_t(1) << (b - byteShift);
+    return m;
+  };
+  uint64_t bankMask = elementMask(log2i(uint64_t(unit)), 7);
+  uint64_t rowMask = elementMask(7, 64 + byteShift);
+  std::vector<uint64_t> sameBank = f2KernelOfMask(laneOffsets, bankMask);
+  for (uint64_t &v : sameBank)
+    v &= rowMask;
+  int d = f2Rank(sameBank);
+  c.extraPerPhase = (1 << d) - 1;
+  c.wavefronts = c.phases << d;
+  return c;
+}
+
+} // namespace linlayout

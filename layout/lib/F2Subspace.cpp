@@ -1,0 +1,103 @@
+#include "linlayout/layout/F2Subspace.h"
+
+#include <cassert>
+
+namespace linlayout {
+
+int f2Rank(std::span<const uint64_t> vs) {
+  F2Basis b;
+  for (uint64_t v : vs)
+    b.insert(v, 0);
+  return b.rank();
+}
+
+int f2IntersectionDim(std::span<const uint64_t> a, std::span<const uint64_t> b) {
+  F2Basis all;
+  int ra = 0, rb = 0, rab = 0;
+  {
+    F2Basis x;
+    for (uint64_t v : a)
+      ra += x.insert(v, 0);
+  }
+  {
+    F2Basis x;
+    for (uint64_t v : b)
+      rb += x.insert(v, 0);
+  }
+  for (uint64_t v : a)
+    rab += all.insert(v, 0);
+  for (uint64_t v : b)
+    rab += all.insert(v, 0);
+  return ra + rb - rab;
+}
+
+std::vector<uint64_t> f2Intersection(std::span<const uint64_t> a, std::span<const uint64_t> b) {
+  // Insert a's vectors untagged, then b's tagged by their index: every b vector that fails to
+  // insert closes a dependency whose b part (the tagged combination) lies in span(a). These
+  // dependencies span all combinations of b landing in span(a), so their sums span the
+  // intersection.
+  assert(b.size() <= 64 && "at most 64 spanning vectors");
+  F2Basis joint;
+  for (uint64_t v : a)
+    joint.insert(v, 0);
+  F2Basis have;
+  std::vector<uint64_t> out;
+  for (size_t i = 0; i < b.size(); ++i) {
+    uint64_t combo = uint64_t(1) << i;
+    if (joint.reduce(b[i], &combo) != 0) {
+      joint.insert(b[i], uint64_t(1) << i);
+      continue;
+    }
+    uint64_t v = 0;
+    for (uint64_t c = combo; c; c &= c - 1)
+      v ^= b[__builtin_ctzll(c)];
+    if (v != 0 && have.insert(v, 0))
+      out.push_back(v);
+  }
+  return out;
+}
+
+bool f2InSpan(std::span<const uint64_t> vs, uint64_t v) {
+  F2Basis b;
+  for (uint64_t x : vs)
+    b.insert(x, 0);
+  return b.contains(v);
+}
+
+std::vector<uint64_t> f2KernelOfMask(std::span<const uint64_t> vs, uint64_t mask) {
+  // Eliminate on the masked bits; every dependency among the masked parts is a kernel vector.
+  assert(vs.size() <= 64 && "at most 64 spanning vectors");
+  F2Basis masked;
+  std::vector<uint64_t> out;
+  F2Basis have;
+  for (size_t i = 0; i < vs.size(); ++i) {
+    uint64_t combo = uint64_t(1) << i;
+    uint64_t r = masked.reduce(vs[i] & mask, &combo);
+    if (r != 0) {
+      masked.insert(vs[i] & mask, uint64_t(1) << i);
+      continue;
+    }
+    uint64_t v = 0;
+    for (uint64_t c = combo; c; c &= c - 1)
+      v ^= vs[__builtin_ctzll(c)];
+    assert((v & mask) == 0);
+    if (v != 0 && have.insert(v, 0))
+      out.push_back(v);
+  }
+  return out;
+}
+
+std::vector<uint64_t> f2UnitComplement(std::span<const uint64_t> vs, int bits) {
+  F2Basis b;
+  for (uint64_t v : vs) {
+    assert((bits >= 64 || (v >> bits) == 0) && "vector outside F2^bits");
+    b.insert(v, 0);
+  }
+  std::vector<uint64_t> out;
+  for (int i = 0; i < bits; ++i)
+    if (b.insert(uint64_t(1) << i, 0))
+      out.push_back(uint64_t(1) << i);
+  return out;
+}
+
+} // namespace linlayout

@@ -49,6 +49,7 @@ const OpTable &ops() {
     OpTable t;
     addAlgebraOps(t);
     addSpecOps(t);
+    addPlanOps(t);
     return t;
   }();
   return table;

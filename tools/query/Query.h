@@ -37,5 +37,6 @@ int runQueries(std::istream &in, std::ostream &out);
 // Each group of ops registers itself through one of these (one file per group).
 void addAlgebraOps(OpTable &table);
 void addSpecOps(OpTable &table);
+void addPlanOps(OpTable &table);
 
 } // namespace linlayout::query

@@ -1,0 +1,45 @@
+// The query ops over layout conversions: bank_conflicts (and plan, with the planner).
+#include "linlayout/layout/BankConflicts.h"
+#include "query/LayoutJson.h"
+#include "query/Query.h"
+#include "query/SpecJson.h"
+
+namespace linlayout::query {
+namespace {
+
+// A spec field over the request's shape, with the family checked.
+Expected<LinearLayout> specField(const Json &req, const char *key, std::span<const int64_t> shape,
+                                 bool distributed) {
+  LL_ASSIGN_OR_RETURN(const Json *j, field(req, key));
+  LL_ASSIGN_OR_RETURN(LayoutSpec spec, specFromJson(*j, key));
+  if (spec.isDistributed() != distributed)
+    return makeError(std::string("field '") + key + "' is a " +
+                     std::string(kindName(spec.kind())) + " layout, expected a " +
+                     (distributed ? "distributed (register)" : "shared-memory") + " layout");
+  return toLinearLayout(spec, shape);
+}
+
+Expected<int> bitwidthField(const Json &req) {
+  LL_ASSIGN_OR_RETURN(const Json *b, field(req, "bitwidth"));
+  LL_ASSIGN_OR_RETURN(uint64_t bits, toUInt(*b, "bitwidth"));
+  if (bits < 1 || bits > 128 || (bits & (bits - 1)) != 0)
+    return makeError("bitwidth " + std::to_string(bits) +
+                     " is not a power of two between 1 and 128");
+  return int(bits);
+}
+
+Expected<Json> bankConflictsOp(const Json &req) {
+  LL_ASSIGN_OR_RETURN(const Json *s, field(req, "shape"));
+  LL_ASSIGN_OR_RETURN(std::vector<int64_t> shape, toIntList(*s, "shape"));
+  LL_ASSIGN_OR_RETURN(LinearLayout reg, specField(req, "reg", shape, true));
+  LL_ASSIGN_OR_RETURN(LinearLayout shared, specField(req, "shared", shape, false));
+  LL_ASSIGN_OR_RETURN(int bits, bitwidthField(req));
+  LL_ASSIGN_OR_RETURN(int conflicts, bankConflicts(reg, shared, bits));
+  return Json(conflicts);
+}
+
+} // namespace
+
+void addPlanOps(OpTable &t) { t["bank_conflicts"] = bankConflictsOp; }
+
+} // namespace linlayout::query

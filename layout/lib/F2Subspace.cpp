@@ -100,4 +100,32 @@ std::vector<uint64_t> f2UnitComplement(std::span<const uint64_t> vs, int bits) {
   return out;
 }
 
+std::vector<uint64_t> f2KernelOfColumns(std::span<const uint64_t> cols, uint64_t mask) {
+  assert(cols.size() <= 64 && "at most 64 columns");
+  F2Basis b;
+  F2Basis have;
+  std::vector<uint64_t> out;
+  for (size_t j = 0; j < cols.size(); ++j) {
+    uint64_t combo = uint64_t(1) << j;
+    if (b.reduce(cols[j] & mask, &combo) != 0) {
+      b.insert(cols[j] & mask, uint64_t(1) << j);
+      continue;
+    }
+    if (have.insert(combo, 0))
+      out.push_back(combo);
+  }
+  return out;
+}
+
+std::optional<uint64_t> f2Preimage(std::span<const uint64_t> cols, uint64_t target) {
+  assert(cols.size() <= 64 && "at most 64 columns");
+  F2Basis b;
+  for (size_t j = 0; j < cols.size(); ++j)
+    b.insert(cols[j], uint64_t(1) << j);
+  uint64_t combo = 0;
+  if (b.reduce(target, &combo) != 0)
+    return std::nullopt;
+  return combo;
+}
+
 } // namespace linlayout

@@ -7,6 +7,7 @@
 #include "linlayout/layout/F2Basis.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -36,5 +37,24 @@ std::vector<uint64_t> f2KernelOfMask(std::span<const uint64_t> vs, uint64_t mask
 /// Requires: every vector of vs is below 2^bits.
 /// Ensures: span(vs) + span(result) == F2^bits and the sum is direct.
 std::vector<uint64_t> f2UnitComplement(std::span<const uint64_t> vs, int bits);
+
+/// A basis, as index vectors r (bit j selects cols[j]), of {r : (XOR of the selected cols) &
+/// mask == 0}: the kernel of the masked linear map with columns cols.
+/// Requires: cols.size() <= 64.
+/// Ensures: every r maps to zero under the mask; size() == cols.size() - rank of masked cols.
+std::vector<uint64_t> f2KernelOfColumns(std::span<const uint64_t> cols, uint64_t mask);
+
+/// An index vector r with XOR of the selected cols == target (free variables zero), if any.
+/// Requires: cols.size() <= 64.
+std::optional<uint64_t> f2Preimage(std::span<const uint64_t> cols, uint64_t target);
+
+/// XOR of cols[j] over the set bits j of r.
+/// Requires: every set bit of r indexes cols.
+inline uint64_t f2Apply(std::span<const uint64_t> cols, uint64_t r) {
+  uint64_t out = 0;
+  for (; r; r &= r - 1)
+    out ^= cols[__builtin_ctzll(r)];
+  return out;
+}
 
 } // namespace linlayout

@@ -1,0 +1,133 @@
+// The C++ way to write a tile-IR kernel: a builder that appends ops to a function, computes the
+// result types it can infer, and keeps the first error it meets (so a chain of calls needs one
+// check at the end). The builder does not verify; run verify() on the finished module.
+//
+// Example (a 1-D copy of 128 floats):
+//   Module m;
+//   Builder b(m);
+//   LayoutId l = b.layout(BlockedSpec::make({4}, {32}, {1}, {0}).value());
+//   b.beginFunction("copy", {Type::pointer(ScalarKind::F32), Type::pointer(ScalarKind::F32)});
+//   ValueId offs = b.makeRange(0, 128, l);
+//   ValueId src = b.addPtr(b.splat(b.arg(0), {128}, l), offs);
+//   ValueId dst = b.addPtr(b.splat(b.arg(1), {128}, l), offs);
+//   b.store(dst, b.load(src));
+//   b.ret();
+//   Status s = b.endFunction();
+#pragma once
+
+#include "linlayout/ir/Module.h"
+#include "linlayout/layout/Expected.h"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace linlayout::ir {
+
+/// The values a loop body sees, returned by beginFor.
+struct ForScope {
+  ValueId inductionVar = kNoValue;
+  std::vector<ValueId> iterArgs;
+};
+
+/// Appends ops to one function at a time.
+class Builder {
+public:
+  explicit Builder(Module &module) : module_(module) {}
+
+  /// Interns a layout in the module. Ensures: module.layouts.get(layout(s)) == s.
+  LayoutId layout(const LayoutSpec &spec) { return module_.layouts.intern(spec); }
+
+  /// Starts a function with arguments of the given types; ops go to its body.
+  /// Requires: no function is being built (else the error is kept).
+  void beginFunction(std::string name, std::span<const Type> argTypes,
+                     std::span<const ArgHints> hints = {});
+  /// Adds the function to the module. Returns the first error met since beginFunction.
+  /// Requires: every beginFor was closed with endFor.
+  Status endFunction();
+  /// Argument i of the function being built. Requires: i < number of arguments.
+  ValueId arg(size_t i);
+  /// The type of a value of the function being built.
+  const Type &type(ValueId v) const;
+  /// Gives a value a name for printing ("pid" prints as %pid).
+  void name(ValueId v, std::string nameHint);
+  /// The first error met, if any.
+  const Status &status() const { return status_; }
+
+  // Sources.
+  ValueId constantInt(int64_t value, const Type &t);
+  ValueId constantFloat(double value, const Type &t);
+  ValueId programId(int axis);
+  ValueId numPrograms(int axis);
+  /// tensor<(end-start)xi32, #layout> holding start, start+1, ..., end-1.
+  ValueId makeRange(int64_t start, int64_t end, LayoutId layout);
+
+  // Shapes.
+  ValueId splat(ValueId scalar, std::vector<int64_t> shape, LayoutId layout);
+  ValueId broadcast(ValueId v, std::vector<int64_t> shape);
+  /// Inserts a size-1 dim at `axis`. The result layout defaults to the parent of the operand's
+  /// slice layout (the usual case: expanding a slice back to its parent).
+  ValueId expandDims(ValueId v, int axis, std::optional<LayoutId> layout = std::nullopt);
+  ValueId reshape(ValueId v, std::vector<int64_t> shape, LayoutId layout);
+  ValueId trans(ValueId v, std::vector<int32_t> order, LayoutId layout);
+
+  // Elementwise.
+  /// Binary ops of categories BinaryInt / BinaryFloat; the result has a's type.
+  ValueId binary(OpKind kind, ValueId a, ValueId b);
+  /// Unary float ops; the result has a's type.
+  ValueId unary(OpKind kind, ValueId a);
+  /// cmpi for an integer or pointer-free int predicate, cmpf for a float predicate; i1 result.
+  ValueId cmp(CmpPredicate p, ValueId a, ValueId b);
+  ValueId select(ValueId cond, ValueId a, ValueId b);
+  /// A cast op (category Cast) to element `to`.
+  ValueId cast(OpKind kind, ValueId v, ScalarKind to);
+
+  // Memory.
+  ValueId addPtr(ValueId ptr, ValueId offset);
+  ValueId load(ValueId ptr, std::optional<ValueId> mask = std::nullopt,
+               std::optional<ValueId> other = std::nullopt);
+  void store(ValueId ptr, ValueId value, std::optional<ValueId> mask = std::nullopt);
+
+  // Layouts and shared memory.
+  ValueId convertLayout(ValueId v, LayoutId layout);
+  /// An allocation of `type` (a descriptor), initialised from `init` when given.
+  ValueId localAlloc(const Type &type, std::optional<ValueId> init = std::nullopt);
+  void localStore(ValueId value, ValueId memDesc);
+  ValueId localLoad(ValueId memDesc, LayoutId layout);
+  void localDealloc(ValueId memDesc);
+
+  // Compute.
+  /// c + a * b; the result has c's type.
+  ValueId dot(ValueId a, ValueId b, ValueId c);
+  /// Reduces along `axis`. A rank-1 operand gives a scalar; otherwise the result is in the slice
+  /// layout of the operand's layout along `axis`.
+  ValueId reduce(ReduceKind kind, ValueId v, int axis);
+
+  // Control flow.
+  /// Opens `scf.for %iv = lb to ub step step iter_args(inits)`; ops go to its body until endFor.
+  ForScope beginFor(ValueId lb, ValueId ub, ValueId step, std::span<const ValueId> inits);
+  /// Closes the innermost loop with `scf.yield yields`; returns the loop's results.
+  std::vector<ValueId> endFor(std::span<const ValueId> yields);
+  void ret();
+
+  /// Appends an op built by hand (for ops this builder has no helper for); returns its results.
+  std::vector<ValueId> append(OpKind kind, std::vector<ValueId> operands,
+                              std::span<const Type> resultTypes, OpAttrs attrs = {});
+
+private:
+  void fail(std::string message);
+  bool building() const;
+  ValueId valueOrPoison(ValueId v);
+  ValueId one(OpKind kind, std::vector<ValueId> operands, const Type &result, OpAttrs attrs = {});
+  Block &current();
+
+  Module &module_;
+  std::optional<Function> fn_;
+  // The blocks ops go to: the body, then one per open loop (its op lives in the enclosing block,
+  // which nothing appends to while the loop is open, so the pointers stay valid).
+  std::vector<Block *> blocks_;
+  Status status_;
+};
+
+} // namespace linlayout::ir

@@ -1,0 +1,66 @@
+// The CPU reference interpreter: runs a kernel with tensor semantics and ignores layouts, so a
+// pass that changes only layouts (or moves conversions) must not change what it computes. Tests
+// run every example before and after the pass pipeline and compare memory byte for byte.
+//
+// Semantics, fixed so that results are deterministic:
+//  - integers wrap to their width (two's complement); i1 is 0 or 1; shifts by the width or more
+//    give 0 (shl) or the sign fill (shrsi); division by zero is an error;
+//  - floats are computed in double and rounded to the element kind after every op (f16 and bf16
+//    round to nearest even); minimumf / maximumf propagate NaN; fptosi truncates and saturates;
+//  - dot accumulates c + sum_k a[m,k] * b[k,n] in double in k order and rounds once; reduce
+//    combines elements in index order, rounding after each step;
+//  - a masked-off load gives `other` (or 0); loads and stores outside a buffer are errors;
+//  - programs run one after another, x fastest, then y, then z.
+#pragma once
+
+#include "linlayout/ir/Module.h"
+#include "linlayout/layout/Expected.h"
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace linlayout::ir {
+
+/// Global memory: byte buffers that pointer arguments point to the start of.
+struct Memory {
+  std::vector<std::vector<uint8_t>> buffers;
+};
+
+/// A kernel argument: a pointer to the start of a buffer, an integer or a float.
+struct ArgValue {
+  enum Kind { Pointer, Int, Float } kind = Int;
+  uint32_t buffer = 0;
+  int64_t i = 0;
+  double f = 0;
+  static ArgValue pointer(uint32_t buffer) { return {Pointer, buffer, 0, 0}; }
+  static ArgValue integer(int64_t v) { return {Int, 0, v, 0}; }
+  static ArgValue floating(double v) { return {Float, 0, 0, v}; }
+};
+
+/// The number of programs along x, y, z.
+struct Grid {
+  int64_t x = 1, y = 1, z = 1;
+};
+
+/// Limits that keep a hostile kernel from running forever.
+struct InterpreterLimits {
+  /// Ops executed in total, counting each op once per execution (not per element).
+  int64_t maxOps = int64_t(1) << 26;
+  /// Elements touched in total (sum over executed ops of their result size).
+  int64_t maxElementOps = int64_t(1) << 32;
+};
+
+/// Runs `function` of `m` once per program of `grid`, reading and writing `memory`.
+/// Requires: verify(m) is ok (checked; an error otherwise); args match the parameters (pointer
+/// arguments name buffers of `memory`).
+/// Ensures: on error, the message names the op and the program id; memory may be partly written.
+Status interpret(const Module &m, std::string_view function, std::span<const ArgValue> args,
+                 Memory &memory, Grid grid = {}, InterpreterLimits limits = {});
+
+/// Rounds a double to the values of a float kind (f16, bf16, f32; f64 is unchanged).
+/// Ensures: roundToFloatKind(roundToFloatKind(x, k), k) == roundToFloatKind(x, k).
+double roundToFloatKind(double x, ScalarKind k);
+
+} // namespace linlayout::ir

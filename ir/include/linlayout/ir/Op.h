@@ -1,0 +1,67 @@
+// An op of the tile IR: a kind, operand and result value ids, the attributes its kind uses, and
+// (for scf.for) one region. Values are ids into the function's value table (Function.h).
+#pragma once
+
+#include "linlayout/ir/OpKind.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace linlayout::ir {
+
+/// A value: an index into Function::values.
+using ValueId = uint32_t;
+constexpr ValueId kNoValue = ~ValueId(0);
+
+/// A position in the text the op was parsed from (line and column from 1; 0 when built in C++).
+struct Loc {
+  uint32_t line = 0;
+  uint32_t col = 0;
+};
+
+/// The attributes of an op. Each kind reads only the fields its comment names; the others keep
+/// their defaults (so that two ops compare equal field by field).
+struct OpAttrs {
+  /// program_id / num_programs: 0..2 (x, y, z); expand_dims and reduce: the axis.
+  int64_t axis = 0;
+  /// make_range: the half-open range [start, end).
+  int64_t start = 0;
+  int64_t end = 0;
+  /// arith.constant: the value (an integer kind reads intValue, a float kind floatValue).
+  int64_t intValue = 0;
+  double floatValue = 0;
+  /// trans: result dim i is operand dim order[i].
+  std::vector<int32_t> order;
+  /// cmpi / cmpf.
+  CmpPredicate predicate = CmpPredicate::Eq;
+  /// reduce.
+  ReduceKind reduceKind = ReduceKind::Sum;
+  /// load / store: the vector width in elements chosen by the access-width pass (0: not yet).
+  int64_t vectorWidth = 0;
+  friend bool operator==(const OpAttrs &, const OpAttrs &) = default;
+};
+
+struct Op;
+
+/// A straight-line list of ops with arguments (a function body or a loop body).
+struct Block {
+  std::vector<ValueId> args;
+  std::vector<Op> ops;
+};
+
+/// One op. Operand and result conventions per kind are documented in docs/ir.md and checked by
+/// the verifier; the ones that are not obvious:
+///  - scf.for: operands (lb, ub, step, init...), results one per init, one region whose block
+///    args are (iv, iter args...) and which ends in scf.yield with one operand per init.
+///  - tt.load: operands (ptr [, mask [, other]]); tt.store: (ptr, value [, mask]).
+///  - tt.dot: (a, b, c); ttg.local_alloc: ([init]); ttg.local_store: (value, memdesc).
+struct Op {
+  OpKind kind = OpKind::Return;
+  std::vector<ValueId> operands;
+  std::vector<ValueId> results;
+  OpAttrs attrs;
+  std::vector<Block> regions;
+  Loc loc;
+};
+
+} // namespace linlayout::ir

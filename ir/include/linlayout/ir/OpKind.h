@@ -1,0 +1,131 @@
+// The op kinds of the tile IR, listed once (LINLAYOUT_IR_OPS) so that every `switch` over
+// `OpKind` is checked for exhaustiveness by the compiler (-Wswitch), and the mnemonic table, the
+// category table and the enum cannot drift apart.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace linlayout::ir {
+
+/// How an op relates its operands to its result, for verifiers and passes that treat a whole
+/// family of ops alike.
+enum class OpCategory : uint8_t {
+  Structure,     // scf.for, scf.yield, tt.return
+  Source,        // constants, program ids, make_range: results from attributes only
+  Shape,         // splat, broadcast, expand_dims, reshape, trans
+  BinaryInt,     // same-typed integer operands and result
+  BinaryFloat,   // same-typed float operands and result
+  UnaryFloat,    // same-typed float operand and result
+  Compare,       // cmpi / cmpf: i1 result of the operands' shape and layout
+  Select,        // arith.select
+  Cast,          // element type changes; shape and layout stay
+  Memory,        // addptr, load, store
+  Layout,        // convert_layout
+  Shared,        // local_alloc / local_store / local_load / local_dealloc
+  Compute,       // dot, reduce
+};
+
+// X(enumerator, mnemonic, category)
+#define LINLAYOUT_IR_OPS(X)                                                                    \
+  X(Return, "tt.return", Structure)                                                            \
+  X(Yield, "scf.yield", Structure)                                                             \
+  X(For, "scf.for", Structure)                                                                 \
+  X(Constant, "arith.constant", Source)                                                        \
+  X(ProgramId, "tt.get_program_id", Source)                                                    \
+  X(NumPrograms, "tt.get_num_programs", Source)                                                \
+  X(MakeRange, "tt.make_range", Source)                                                        \
+  X(Splat, "tt.splat", Shape)                                                                  \
+  X(Broadcast, "tt.broadcast", Shape)                                                          \
+  X(ExpandDims, "tt.expand_dims", Shape)                                                       \
+  X(Reshape, "tt.reshape", Shape)                                                              \
+  X(Trans, "tt.trans", Shape)                                                                  \
+  X(AddI, "arith.addi", BinaryInt)                                                             \
+  X(SubI, "arith.subi", BinaryInt)                                                             \
+  X(MulI, "arith.muli", BinaryInt)                                                             \
+  X(DivSI, "arith.divsi", BinaryInt)                                                           \
+  X(RemSI, "arith.remsi", BinaryInt)                                                           \
+  X(AndI, "arith.andi", BinaryInt)                                                             \
+  X(OrI, "arith.ori", BinaryInt)                                                               \
+  X(XOrI, "arith.xori", BinaryInt)                                                             \
+  X(ShLI, "arith.shli", BinaryInt)                                                             \
+  X(ShRSI, "arith.shrsi", BinaryInt)                                                           \
+  X(MinSI, "arith.minsi", BinaryInt)                                                           \
+  X(MaxSI, "arith.maxsi", BinaryInt)                                                           \
+  X(AddF, "arith.addf", BinaryFloat)                                                           \
+  X(SubF, "arith.subf", BinaryFloat)                                                           \
+  X(MulF, "arith.mulf", BinaryFloat)                                                           \
+  X(DivF, "arith.divf", BinaryFloat)                                                           \
+  X(MinF, "arith.minimumf", BinaryFloat)                                                       \
+  X(MaxF, "arith.maximumf", BinaryFloat)                                                       \
+  X(NegF, "arith.negf", UnaryFloat)                                                            \
+  X(Exp, "math.exp", UnaryFloat)                                                               \
+  X(Exp2, "math.exp2", UnaryFloat)                                                             \
+  X(Log, "math.log", UnaryFloat)                                                               \
+  X(Sqrt, "math.sqrt", UnaryFloat)                                                             \
+  X(AbsF, "math.absf", UnaryFloat)                                                             \
+  X(CmpI, "arith.cmpi", Compare)                                                               \
+  X(CmpF, "arith.cmpf", Compare)                                                               \
+  X(Select, "arith.select", Select)                                                            \
+  X(SIToFP, "arith.sitofp", Cast)                                                              \
+  X(FPToSI, "arith.fptosi", Cast)                                                              \
+  X(ExtF, "arith.extf", Cast)                                                                  \
+  X(TruncF, "arith.truncf", Cast)                                                              \
+  X(ExtSI, "arith.extsi", Cast)                                                                \
+  X(ExtUI, "arith.extui", Cast)                                                                \
+  X(TruncI, "arith.trunci", Cast)                                                              \
+  X(AddPtr, "tt.addptr", Memory)                                                               \
+  X(Load, "tt.load", Memory)                                                                   \
+  X(Store, "tt.store", Memory)                                                                 \
+  X(ConvertLayout, "ttg.convert_layout", Layout)                                               \
+  X(LocalAlloc, "ttg.local_alloc", Shared)                                                     \
+  X(LocalStore, "ttg.local_store", Shared)                                                     \
+  X(LocalLoad, "ttg.local_load", Shared)                                                       \
+  X(LocalDealloc, "ttg.local_dealloc", Shared)                                                 \
+  X(Dot, "tt.dot", Compute)                                                                    \
+  X(Reduce, "tt.reduce", Compute)
+
+/// Every op kind of the IR.
+enum class OpKind : uint8_t {
+#define LINLAYOUT_X(e, m, c) e,
+  LINLAYOUT_IR_OPS(LINLAYOUT_X)
+#undef LINLAYOUT_X
+};
+
+/// The number of op kinds.
+constexpr int kNumOpKinds = 0
+#define LINLAYOUT_X(e, m, c) +1
+    LINLAYOUT_IR_OPS(LINLAYOUT_X)
+#undef LINLAYOUT_X
+    ;
+
+/// The text-form name of a kind ("arith.addi").
+/// Ensures: opKindFromMnemonic(mnemonic(k)) == k for every k.
+std::string_view mnemonic(OpKind k);
+/// The kind a mnemonic names, or nullopt.
+std::optional<OpKind> opKindFromMnemonic(std::string_view text);
+OpCategory category(OpKind k);
+
+/// Whether the op maps elements one to one: every tensor operand and result has the same shape
+/// and layout (binary, unary, compare, select, cast, addptr). Such ops may run in any layout.
+bool isElementwise(OpKind k);
+/// Whether the op has an effect besides its results (stores, allocation, control flow).
+bool hasSideEffects(OpKind k);
+
+/// Predicates of arith.cmpi and arith.cmpf.
+enum class CmpPredicate : uint8_t {
+  Eq, Ne, Slt, Sle, Sgt, Sge, Ult, Ule, Ugt, Uge, // integers
+  Oeq, One, Olt, Ole, Ogt, Oge, Une,              // floats
+};
+std::string_view name(CmpPredicate p);
+std::optional<CmpPredicate> cmpPredicateFromName(std::string_view text);
+/// Whether a predicate belongs to cmpf (else cmpi).
+bool isFloatPredicate(CmpPredicate p);
+
+/// The combining function of tt.reduce.
+enum class ReduceKind : uint8_t { Sum, Max, Min };
+std::string_view name(ReduceKind k);
+std::optional<ReduceKind> reduceKindFromName(std::string_view text);
+
+} // namespace linlayout::ir

@@ -1,0 +1,100 @@
+// Types of the tile IR: scalars, pointers to global memory, tensors that carry a distributed
+// layout, and shared-memory descriptors that carry a shared layout.
+//
+// A type is a small value. Its layout is a `LayoutId`, an index into the module's `LayoutTable`
+// (layouts are interned there, so two types are equal exactly when shape, element and layout id
+// are). Tensor shapes are powers of two with at most kMaxNumElements elements, as in Triton.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace linlayout::ir {
+
+/// The scalar element kinds.
+enum class ScalarKind : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32, F64 };
+
+/// Bits of a scalar kind. Ensures: bitWidth(I1) == 1, bitWidth(F16) == 16, bitWidth(I64) == 64.
+int bitWidth(ScalarKind k);
+/// Bytes a scalar occupies in memory (i1 takes one byte).
+int byteWidth(ScalarKind k);
+bool isFloat(ScalarKind k);
+inline bool isInt(ScalarKind k) { return !isFloat(k); }
+/// The text of a kind ("i32", "bf16"). Ensures: scalarKindFromName(name(k)) == k.
+std::string_view name(ScalarKind k);
+/// The kind a text names, or nullopt.
+std::optional<ScalarKind> scalarKindFromName(std::string_view text);
+
+/// An interned layout: an index into the module's LayoutTable.
+using LayoutId = uint32_t;
+constexpr LayoutId kNoLayout = ~LayoutId(0);
+
+enum class TypeKind : uint8_t { Scalar, Pointer, Tensor, MemDesc };
+
+/// The element of a tensor: a scalar, or a pointer (global memory) to a scalar.
+struct ElemType {
+  ScalarKind scalar = ScalarKind::I32;
+  bool pointer = false;
+  friend bool operator==(const ElemType &, const ElemType &) = default;
+};
+
+/// A tile-IR type. Scalar: `i32`; pointer: `!tt.ptr<f16>`; tensor: `tensor<128x64xf16, #l>`
+/// (its elements may be pointers); shared-memory descriptor: `!ttg.memdesc<64x64xf16, #s>`.
+class Type {
+public:
+  static constexpr int kMaxRank = 8;
+  static constexpr int64_t kMaxNumElements = int64_t(1) << 20;
+
+  /// Ensures: scalar(k).kind() == TypeKind::Scalar && scalar(k).elem().scalar == k.
+  static Type scalar(ScalarKind k);
+  /// A pointer to global memory holding `pointee` values.
+  static Type pointer(ScalarKind pointee);
+  /// A tensor. The factory does not check the shape (the verifier does).
+  static Type tensor(std::vector<int64_t> shape, ElemType elem, LayoutId layout);
+  /// A shared-memory descriptor.
+  static Type memDesc(std::vector<int64_t> shape, ScalarKind elem, LayoutId layout,
+                      bool isMutable = true);
+
+  Type() = default;
+
+  TypeKind kind() const { return kind_; }
+  bool isScalar() const { return kind_ == TypeKind::Scalar; }
+  bool isPointer() const { return kind_ == TypeKind::Pointer; }
+  bool isTensor() const { return kind_ == TypeKind::Tensor; }
+  bool isMemDesc() const { return kind_ == TypeKind::MemDesc; }
+  /// The element: the scalar itself, the pointer itself, or a tensor's / descriptor's element.
+  ElemType elem() const { return elem_; }
+  const std::vector<int64_t> &shape() const { return shape_; }
+  int rank() const { return int(shape_.size()); }
+  LayoutId layout() const { return layout_; }
+  bool isMutable() const { return mutable_; }
+  /// Elements of a tensor or descriptor; 1 for a scalar or pointer.
+  int64_t numElements() const;
+
+  /// The element as a stand-alone type: `tensor<4xi32>` -> `i32`; `tensor<4x!tt.ptr<f32>>` ->
+  /// `!tt.ptr<f32>`.
+  Type elementType() const;
+  /// Whether the (element) type is an integer / a float / a pointer.
+  bool isIntLike() const { return !elem_.pointer && isInt(elem_.scalar); }
+  bool isFloatLike() const { return !elem_.pointer && isFloat(elem_.scalar); }
+  bool isPointerLike() const { return elem_.pointer; }
+
+  /// The same type with another element (for tensors: same shape and layout).
+  Type withElem(ElemType e) const;
+  /// A tensor with this type's element and the given shape and layout.
+  Type withShapeAndLayout(std::vector<int64_t> shape, LayoutId layout) const;
+  Type withLayout(LayoutId layout) const;
+
+  friend bool operator==(const Type &, const Type &) = default;
+
+private:
+  TypeKind kind_ = TypeKind::Scalar;
+  ElemType elem_;
+  bool mutable_ = false;
+  LayoutId layout_ = kNoLayout;
+  std::vector<int64_t> shape_;
+};
+
+} // namespace linlayout::ir

@@ -1,0 +1,898 @@
+#include "linlayout/ir/Interpreter.h"
+
+#include "linlayout/ir/Verifier.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+
+namespace linlayout::ir {
+
+namespace {
+
+double roundGeneric(double x, int mantBits, int minExp, int maxExp) {
+  if (!std::isfinite(x) || x == 0)
+    return x;
+  int e;
+  std::frexp(x, &e);
+  int lead = std::max(e - 1, minExp);
+  double q = std::ldexp(1.0, lead - mantBits);
+  double r = std::nearbyint(x / q) * q;
+  double maxv = std::ldexp(2.0 - std::ldexp(1.0, -mantBits), maxExp);
+  if (std::fabs(r) > maxv)
+    return std::copysign(INFINITY, x);
+  return r;
+}
+
+int64_t wrapInt(int64_t v, ScalarKind k) {
+  int bits = bitWidth(k);
+  if (bits >= 64)
+    return v;
+  if (bits == 1)
+    return v & 1;
+  uint64_t mask = (uint64_t(1) << bits) - 1;
+  uint64_t u = uint64_t(v) & mask;
+  if (u >> (bits - 1))
+    u |= ~mask;
+  return int64_t(u);
+}
+
+uint64_t asUnsigned(int64_t v, ScalarKind k) {
+  int bits = bitWidth(k);
+  return bits >= 64 ? uint64_t(v) : uint64_t(v) & ((uint64_t(1) << bits) - 1);
+}
+
+// A runtime value: a scalar is a tensor of one element. Integers (and i1) live in `i`, floats in
+// `f`, pointers as (buffer, byte offset) in (`buf`, `i`); a memdesc is an index into the
+// program's shared allocations, in `i[0]`.
+struct RtValue {
+  std::vector<int64_t> i;
+  std::vector<double> f;
+  std::vector<uint32_t> buf;
+};
+
+struct SharedAlloc {
+  RtValue data;
+  bool live = true;
+};
+
+std::vector<int64_t> stridesOf(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;)
+    s[d - 1] = s[d] * shape[d];
+  return s;
+}
+
+class Program {
+public:
+  Program(const Module &m, const Function &f, Memory &mem, InterpreterLimits &limits,
+          int64_t pid[3], const Grid &grid)
+      : m_(m), f_(f), mem_(mem), limits_(limits), grid_(grid) {
+    for (int i = 0; i < 3; ++i)
+      pid_[i] = pid[i];
+    vals_.resize(f.values.size());
+  }
+
+  Status run(std::span<const ArgValue> args) {
+    for (size_t a = 0; a < args.size(); ++a) {
+      ValueId v = f_.body.args[a];
+      const Type &t = f_.type(v);
+      RtValue r;
+      if (t.isPointer()) {
+        r.buf = {args[a].buffer};
+        r.i = {0};
+      } else if (t.isFloatLike()) {
+        r.f = {roundToFloatKind(args[a].f, t.elem().scalar)};
+      } else {
+        r.i = {wrapInt(args[a].i, t.elem().scalar)};
+      }
+      vals_[v] = std::move(r);
+    }
+    return block(f_.body, nullptr);
+  }
+
+private:
+  Status err(const Op &op, const std::string &msg) const {
+    std::string where;
+    if (op.loc.line > 0)
+      where = (m_.fileName.empty() ? std::string("<input>") : m_.fileName) + ":" +
+              std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col) + ": ";
+    return Status(makeError(where + "'" + std::string(mnemonic(op.kind)) + "' in program (" +
+                            std::to_string(pid_[0]) + ", " + std::to_string(pid_[1]) + ", " +
+                            std::to_string(pid_[2]) + "): " + msg));
+  }
+
+  const Type &type(ValueId v) const { return f_.type(v); }
+  const RtValue &val(ValueId v) const { return vals_[v]; }
+
+  // Runs a block; for a loop body, `yielded` receives the yielded values.
+  Status block(const Block &b, std::vector<RtValue> *yielded) {
+    for (const Op &op : b.ops) {
+      if (--limits_.maxOps < 0)
+        return err(op, "the interpreter's op budget is exhausted");
+      if (!op.results.empty()) {
+        limits_.maxElementOps -= type(op.results[0]).numElements();
+        if (limits_.maxElementOps < 0)
+          return err(op, "the interpreter's element budget is exhausted");
+      }
+      if (op.kind == OpKind::Return)
+        return Status::success();
+      if (op.kind == OpKind::Yield) {
+        if (yielded)
+          for (ValueId v : op.operands)
+            yielded->push_back(val(v));
+        return Status::success();
+      }
+      LL_TRY_STATUS(exec(op));
+    }
+    return Status::success();
+  }
+
+  Status runFor(const Op &op) {
+    const Type &it = type(op.operands[0]);
+    ScalarKind k = it.elem().scalar;
+    int64_t lb = val(op.operands[0]).i[0], ub = val(op.operands[1]).i[0],
+            step = val(op.operands[2]).i[0];
+    if (step <= 0)
+      return err(op, "step " + std::to_string(step) + " must be positive");
+    const Block &body = op.regions[0];
+    std::vector<RtValue> carried;
+    for (size_t i = 3; i < op.operands.size(); ++i)
+      carried.push_back(val(op.operands[i]));
+    for (int64_t iv = lb; iv < ub;) {
+      vals_[body.args[0]].i = {wrapInt(iv, k)};
+      for (size_t i = 0; i < carried.size(); ++i)
+        vals_[body.args[1 + i]] = std::move(carried[i]);
+      std::vector<RtValue> next;
+      LL_TRY_STATUS(block(body, &next));
+      carried = std::move(next);
+      if (iv > std::numeric_limits<int64_t>::max() - step)
+        break;
+      iv = wrapInt(iv + step, k) > iv ? wrapInt(iv + step, k) : ub;
+    }
+    for (size_t i = 0; i < op.results.size(); ++i)
+      vals_[op.results[i]] = std::move(carried[i]);
+    return Status::success();
+  }
+
+  // Reads element `idx` of pointer value `p` (after masking) as the pointee kind.
+  Status loadElem(const Op &op, uint32_t buffer, int64_t offset, ScalarKind k, RtValue &out) {
+    if (buffer >= mem_.buffers.size())
+      return err(op, "pointer into buffer " + std::to_string(buffer) + ", which does not exist");
+    const auto &bytes = mem_.buffers[buffer];
+    int64_t n = byteWidth(k);
+    if (offset < 0 || offset + n > int64_t(bytes.size()))
+      return err(op, "reads bytes [" + std::to_string(offset) + ", " +
+                         std::to_string(offset + n) + ") of buffer " + std::to_string(buffer) +
+                         " of " + std::to_string(bytes.size()) + " bytes");
+    const uint8_t *p = bytes.data() + offset;
+    switch (k) {
+    case ScalarKind::I1:
+      out.i.push_back(p[0] & 1);
+      break;
+    case ScalarKind::I8:
+      out.i.push_back(int8_t(p[0]));
+      break;
+    case ScalarKind::I16: {
+      int16_t x;
+      std::memcpy(&x, p, 2);
+      out.i.push_back(x);
+      break;
+    }
+    case ScalarKind::I32: {
+      int32_t x;
+      std::memcpy(&x, p, 4);
+      out.i.push_back(x);
+      break;
+    }
+    case ScalarKind::I64: {
+      int64_t x;
+      std::memcpy(&x, p, 8);
+      out.i.push_back(x);
+      break;
+    }
+    case ScalarKind::F16: {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      out.f.push_back(halfToDouble(h));
+      break;
+    }
+    case ScalarKind::BF16: {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      uint32_t bits = uint32_t(h) << 16;
+      float x;
+      std::memcpy(&x, &bits, 4);
+      out.f.push_back(x);
+      break;
+    }
+    case ScalarKind::F32: {
+      float x;
+      std::memcpy(&x, p, 4);
+      out.f.push_back(x);
+      break;
+    }
+    case ScalarKind::F64: {
+      double x;
+      std::memcpy(&x, p, 8);
+      out.f.push_back(x);
+      break;
+    }
+    }
+    return Status::success();
+  }
+
+  Status storeElem(const Op &op, uint32_t buffer, int64_t offset, ScalarKind k, int64_t iv,
+                   double fv) {
+    if (buffer >= mem_.buffers.size())
+      return err(op, "pointer into buffer " + std::to_string(buffer) + ", which does not exist");
+    auto &bytes = mem_.buffers[buffer];
+    int64_t n = byteWidth(k);
+    if (offset < 0 || offset + n > int64_t(bytes.size()))
+      return err(op, "writes bytes [" + std::to_string(offset) + ", " +
+                         std::to_string(offset + n) + ") of buffer " + std::to_string(buffer) +
+                         " of " + std::to_string(bytes.size()) + " bytes");
+    uint8_t *p = bytes.data() + offset;
+    switch (k) {
+    case ScalarKind::I1:
+    case ScalarKind::I8: {
+      int8_t x = int8_t(iv);
+      std::memcpy(p, &x, 1);
+      break;
+    }
+    case ScalarKind::I16: {
+      int16_t x = int16_t(iv);
+      std::memcpy(p, &x, 2);
+      break;
+    }
+    case ScalarKind::I32: {
+      int32_t x = int32_t(iv);
+      std::memcpy(p, &x, 4);
+      break;
+    }
+    case ScalarKind::I64:
+      std::memcpy(p, &iv, 8);
+      break;
+    case ScalarKind::F16: {
+      uint16_t h = doubleToHalfBits(fv);
+      std::memcpy(p, &h, 2);
+      break;
+    }
+    case ScalarKind::BF16: {
+      float x = float(roundToFloatKind(fv, ScalarKind::BF16));
+      uint32_t bits;
+      std::memcpy(&bits, &x, 4);
+      uint16_t h = uint16_t(bits >> 16);
+      if (std::isnan(fv))
+        h = 0x7FC0;
+      std::memcpy(p, &h, 2);
+      break;
+    }
+    case ScalarKind::F32: {
+      float x = float(fv);
+      std::memcpy(p, &x, 4);
+      break;
+    }
+    case ScalarKind::F64:
+      std::memcpy(p, &fv, 8);
+      break;
+    }
+    return Status::success();
+  }
+
+  static double halfToDouble(uint16_t h) {
+    uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
+    double v;
+    if (exp == 0x1F)
+      v = mant ? NAN : INFINITY;
+    else if (exp == 0)
+      v = std::ldexp(double(mant), -24);
+    else
+      v = std::ldexp(double(mant | 0x400), int(exp) - 25);
+    return sign ? -v : v;
+  }
+
+  static uint16_t doubleToHalfBits(double x) {
+    if (std::isnan(x))
+      return 0x7E00;
+    double r = roundToFloatKind(x, ScalarKind::F16);
+    uint16_t sign = std::signbit(r) ? 0x8000 : 0;
+    r = std::fabs(r);
+    if (std::isinf(r))
+      return sign | 0x7C00;
+    if (r == 0)
+      return sign;
+    int e;
+    double m = std::frexp(r, &e); // r = m * 2^e, m in [0.5, 1)
+    int lead = e - 1;
+    if (lead < -14) // subnormal: r = mant * 2^-24
+      return uint16_t(sign | uint16_t(std::ldexp(r, 24)));
+    uint16_t mant = uint16_t(std::ldexp(m, 11)) & 0x3FF;
+    return uint16_t(sign | uint16_t((lead + 15) << 10) | mant);
+  }
+
+  // The element-wise helpers: apply fn to each index of the result.
+  Status exec(const Op &op) {
+    const OpAttrs &a = op.attrs;
+    const Type *rt = op.results.empty() ? nullptr : &type(op.results[0]);
+    RtValue r;
+    auto n = [&]() { return size_t(rt->numElements()); };
+    ScalarKind rk = rt ? rt->elem().scalar : ScalarKind::I32;
+    // A scalar operand of an elementwise op stands for every element.
+    auto at = [](const std::vector<int64_t> &v, size_t i) { return v.size() == 1 ? v[0] : v[i]; };
+    auto atf = [](const std::vector<double> &v, size_t i) { return v.size() == 1 ? v[0] : v[i]; };
+    switch (op.kind) {
+    case OpKind::Return:
+    case OpKind::Yield:
+      return Status::success();
+    case OpKind::For:
+      return runFor(op);
+    case OpKind::Constant:
+      if (isFloat(rk))
+        r.f.assign(n(), roundToFloatKind(a.floatValue, rk));
+      else
+        r.i.assign(n(), wrapInt(a.intValue, rk));
+      break;
+    case OpKind::ProgramId:
+      r.i = {pid_[a.axis]};
+      break;
+    case OpKind::NumPrograms:
+      r.i = {a.axis == 0 ? grid_.x : a.axis == 1 ? grid_.y : grid_.z};
+      break;
+    case OpKind::MakeRange:
+      for (int64_t x = a.start; x < a.end; ++x)
+        r.i.push_back(x);
+      break;
+    case OpKind::Splat: {
+      const RtValue &s = val(op.operands[0]);
+      r.i.assign(s.i.empty() ? 0 : n(), s.i.empty() ? 0 : s.i[0]);
+      r.f.assign(s.f.empty() ? 0 : n(), s.f.empty() ? 0 : s.f[0]);
+      r.buf.assign(s.buf.empty() ? 0 : n(), s.buf.empty() ? 0 : s.buf[0]);
+      break;
+    }
+    case OpKind::Broadcast: {
+      const Type &st = type(op.operands[0]);
+      const RtValue &s = val(op.operands[0]);
+      auto srcStrides = stridesOf(st.shape());
+      auto dstStrides = stridesOf(rt->shape());
+      for (size_t e = 0; e < n(); ++e) {
+        size_t src = 0;
+        for (size_t d = 0; d < dstStrides.size(); ++d) {
+          int64_t coord = (int64_t(e) / dstStrides[d]) % rt->shape()[d];
+          if (st.shape()[d] != 1)
+            src += size_t(coord * srcStrides[d]);
+        }
+        if (!s.i.empty())
+          r.i.push_back(s.i[src]);
+        if (!s.f.empty())
+          r.f.push_back(s.f[src]);
+        if (!s.buf.empty())
+          r.buf.push_back(s.buf[src]);
+      }
+      break;
+    }
+    case OpKind::ExpandDims:
+    case OpKind::Reshape:
+    case OpKind::ConvertLayout:
+      r = val(op.operands[0]);
+      break;
+    case OpKind::Trans: {
+      const Type &st = type(op.operands[0]);
+      const RtValue &s = val(op.operands[0]);
+      auto srcStrides = stridesOf(st.shape());
+      auto dstStrides = stridesOf(rt->shape());
+      for (size_t e = 0; e < n(); ++e) {
+        size_t src = 0;
+        for (size_t d = 0; d < dstStrides.size(); ++d) {
+          int64_t coord = (int64_t(e) / dstStrides[d]) % rt->shape()[d];
+          src += size_t(coord * srcStrides[size_t(a.order[d])]);
+        }
+        if (!s.i.empty())
+          r.i.push_back(s.i[src]);
+        if (!s.f.empty())
+          r.f.push_back(s.f[src]);
+        if (!s.buf.empty())
+          r.buf.push_back(s.buf[src]);
+      }
+      break;
+    }
+    case OpKind::AddI:
+    case OpKind::SubI:
+    case OpKind::MulI:
+    case OpKind::DivSI:
+    case OpKind::RemSI:
+    case OpKind::AndI:
+    case OpKind::OrI:
+    case OpKind::XOrI:
+    case OpKind::ShLI:
+    case OpKind::ShRSI:
+    case OpKind::MinSI:
+    case OpKind::MaxSI: {
+      const auto &x = val(op.operands[0]).i, &y = val(op.operands[1]).i;
+      int bits = bitWidth(rk);
+      for (size_t e = 0; e < n(); ++e) {
+        int64_t p = at(x, e), q = at(y, e), v = 0;
+        uint64_t up = uint64_t(p), uq = uint64_t(q);
+        switch (op.kind) {
+        case OpKind::AddI:
+          v = int64_t(up + uq);
+          break;
+        case OpKind::SubI:
+          v = int64_t(up - uq);
+          break;
+        case OpKind::MulI:
+          v = int64_t(up * uq);
+          break;
+        case OpKind::DivSI:
+        case OpKind::RemSI:
+          if (q == 0)
+            return err(op, "division by zero");
+          if (q == -1)
+            v = op.kind == OpKind::DivSI ? int64_t(0 - up) : 0;
+          else
+            v = op.kind == OpKind::DivSI ? p / q : p % q;
+          break;
+        case OpKind::AndI:
+          v = p & q;
+          break;
+        case OpKind::OrI:
+          v = p | q;
+          break;
+        case OpKind::XOrI:
+          v = p ^ q;
+          break;
+        case OpKind::ShLI:
+          v = (uq >= uint64_t(bits)) ? 0 : int64_t(up << uq);
+          break;
+        case OpKind::ShRSI:
+          v = (uq >= uint64_t(bits)) ? (p < 0 ? -1 : 0) : (p >> uq);
+          break;
+        case OpKind::MinSI:
+          v = std::min(p, q);
+          break;
+        case OpKind::MaxSI:
+          v = std::max(p, q);
+          break;
+        default:
+          break;
+        }
+        r.i.push_back(wrapInt(v, rk));
+      }
+      break;
+    }
+    case OpKind::AddF:
+    case OpKind::SubF:
+    case OpKind::MulF:
+    case OpKind::DivF:
+    case OpKind::MinF:
+    case OpKind::MaxF: {
+      const auto &x = val(op.operands[0]).f, &y = val(op.operands[1]).f;
+      for (size_t e = 0; e < n(); ++e) {
+        double p = atf(x, e), q = atf(y, e), v = 0;
+        switch (op.kind) {
+        case OpKind::AddF:
+          v = p + q;
+          break;
+        case OpKind::SubF:
+          v = p - q;
+          break;
+        case OpKind::MulF:
+          v = p * q;
+          break;
+        case OpKind::DivF:
+          v = p / q;
+          break;
+        case OpKind::MinF:
+          v = std::isnan(p) || std::isnan(q) ? NAN : std::min(p, q);
+          break;
+        case OpKind::MaxF:
+          v = std::isnan(p) || std::isnan(q) ? NAN : std::max(p, q);
+          break;
+        default:
+          break;
+        }
+        r.f.push_back(roundToFloatKind(v, rk));
+      }
+      break;
+    }
+    case OpKind::NegF:
+    case OpKind::Exp:
+    case OpKind::Exp2:
+    case OpKind::Log:
+    case OpKind::Sqrt:
+    case OpKind::AbsF: {
+      const auto &x = val(op.operands[0]).f;
+      for (size_t e = 0; e < n(); ++e) {
+        double p = atf(x, e), v = 0;
+        switch (op.kind) {
+        case OpKind::NegF:
+          v = -p;
+          break;
+        case OpKind::Exp:
+          v = std::exp(p);
+          break;
+        case OpKind::Exp2:
+          v = std::exp2(p);
+          break;
+        case OpKind::Log:
+          v = std::log(p);
+          break;
+        case OpKind::Sqrt:
+          v = std::sqrt(p);
+          break;
+        case OpKind::AbsF:
+          v = std::fabs(p);
+          break;
+        default:
+          break;
+        }
+        r.f.push_back(roundToFloatKind(v, rk));
+      }
+      break;
+    }
+    case OpKind::CmpI:
+    case OpKind::CmpF: {
+      const RtValue &x = val(op.operands[0]), &y = val(op.operands[1]);
+      ScalarKind ok = type(op.operands[0]).elem().scalar;
+      for (size_t e = 0; e < n(); ++e) {
+        bool v = false;
+        if (op.kind == OpKind::CmpI) {
+          int64_t p = at(x.i, e), q = at(y.i, e);
+          uint64_t up = asUnsigned(p, ok), uq = asUnsigned(q, ok);
+          switch (a.predicate) {
+          case CmpPredicate::Eq:
+            v = p == q;
+            break;
+          case CmpPredicate::Ne:
+            v = p != q;
+            break;
+          case CmpPredicate::Slt:
+            v = p < q;
+            break;
+          case CmpPredicate::Sle:
+            v = p <= q;
+            break;
+          case CmpPredicate::Sgt:
+            v = p > q;
+            break;
+          case CmpPredicate::Sge:
+            v = p >= q;
+            break;
+          case CmpPredicate::Ult:
+            v = up < uq;
+            break;
+          case CmpPredicate::Ule:
+            v = up <= uq;
+            break;
+          case CmpPredicate::Ugt:
+            v = up > uq;
+            break;
+          case CmpPredicate::Uge:
+            v = up >= uq;
+            break;
+          default:
+            break;
+          }
+        } else {
+          double p = atf(x.f, e), q = atf(y.f, e);
+          bool unordered = std::isnan(p) || std::isnan(q);
+          switch (a.predicate) {
+          case CmpPredicate::Oeq:
+            v = !unordered && p == q;
+            break;
+          case CmpPredicate::One:
+            v = !unordered && p != q;
+            break;
+          case CmpPredicate::Olt:
+            v = !unordered && p < q;
+            break;
+          case CmpPredicate::Ole:
+            v = !unordered && p <= q;
+            break;
+          case CmpPredicate::Ogt:
+            v = !unordered && p > q;
+            break;
+          case CmpPredicate::Oge:
+            v = !unordered && p >= q;
+            break;
+          case CmpPredicate::Une:
+            v = unordered || p != q;
+            break;
+          default:
+            break;
+          }
+        }
+        r.i.push_back(v);
+      }
+      break;
+    }
+    case OpKind::Select: {
+      const RtValue &c = val(op.operands[0]), &x = val(op.operands[1]), &y = val(op.operands[2]);
+      for (size_t e = 0; e < n(); ++e) {
+        const RtValue &s = at(c.i, e) ? x : y;
+        if (!s.i.empty())
+          r.i.push_back(s.i[e]);
+        if (!s.f.empty())
+          r.f.push_back(s.f[e]);
+        if (!s.buf.empty())
+          r.buf.push_back(s.buf[e]);
+      }
+      break;
+    }
+    case OpKind::SIToFP:
+      for (int64_t x : val(op.operands[0]).i)
+        r.f.push_back(roundToFloatKind(double(x), rk));
+      break;
+    case OpKind::FPToSI: {
+      int bits = bitWidth(rk);
+      double hi = bits >= 64 ? 9.2233720368547748e18 : std::ldexp(1.0, bits - 1);
+      for (double x : val(op.operands[0]).f) {
+        double t = std::isnan(x) ? 0 : std::trunc(x);
+        int64_t v = t >= hi ? (bits >= 64 ? std::numeric_limits<int64_t>::max()
+                                          : int64_t(hi) - 1)
+                    : t < -hi ? (bits >= 64 ? std::numeric_limits<int64_t>::min() : -int64_t(hi))
+                              : int64_t(t);
+        r.i.push_back(wrapInt(v, rk));
+      }
+      break;
+    }
+    case OpKind::ExtF:
+    case OpKind::TruncF:
+      for (double x : val(op.operands[0]).f)
+        r.f.push_back(roundToFloatKind(x, rk));
+      break;
+    case OpKind::ExtSI:
+    case OpKind::TruncI:
+      for (int64_t x : val(op.operands[0]).i)
+        r.i.push_back(wrapInt(x, rk));
+      break;
+    case OpKind::ExtUI: {
+      ScalarKind from = type(op.operands[0]).elem().scalar;
+      for (int64_t x : val(op.operands[0]).i)
+        r.i.push_back(wrapInt(int64_t(asUnsigned(x, from)), rk));
+      break;
+    }
+    case OpKind::AddPtr: {
+      const RtValue &p = val(op.operands[0]);
+      const auto &o = val(op.operands[1]).i;
+      int64_t width = byteWidth(rt->elem().scalar);
+      for (size_t e = 0; e < n(); ++e) {
+        r.buf.push_back(p.buf[e]);
+        r.i.push_back(int64_t(uint64_t(p.i[e]) + uint64_t(at(o, e)) * uint64_t(width)));
+      }
+      break;
+    }
+    case OpKind::Load: {
+      const RtValue &p = val(op.operands[0]);
+      const RtValue *mask = op.operands.size() > 1 ? &val(op.operands[1]) : nullptr;
+      const RtValue *other = op.operands.size() > 2 ? &val(op.operands[2]) : nullptr;
+      for (size_t e = 0; e < n(); ++e) {
+        if (mask && !mask->i[e]) {
+          if (isFloat(rk))
+            r.f.push_back(other ? other->f[e] : 0.0);
+          else
+            r.i.push_back(other ? other->i[e] : 0);
+          continue;
+        }
+        LL_TRY_STATUS(loadElem(op, p.buf[e], p.i[e], rk, r));
+      }
+      break;
+    }
+    case OpKind::Store: {
+      const RtValue &p = val(op.operands[0]);
+      const RtValue &v = val(op.operands[1]);
+      const RtValue *mask = op.operands.size() > 2 ? &val(op.operands[2]) : nullptr;
+      ScalarKind k = type(op.operands[1]).elem().scalar;
+      size_t count = size_t(type(op.operands[1]).numElements());
+      for (size_t e = 0; e < count; ++e) {
+        if (mask && !mask->i[e])
+          continue;
+        LL_TRY_STATUS(storeElem(op, p.buf[e], p.i[e], k, v.i.empty() ? 0 : v.i[e],
+                                v.f.empty() ? 0 : v.f[e]));
+      }
+      return Status::success();
+    }
+    case OpKind::LocalAlloc: {
+      SharedAlloc s;
+      if (!op.operands.empty()) {
+        s.data = val(op.operands[0]);
+      } else if (isFloat(rk)) {
+        s.data.f.assign(n(), 0.0);
+      } else {
+        s.data.i.assign(n(), 0);
+      }
+      shared_.push_back(std::move(s));
+      r.i = {int64_t(shared_.size() - 1)};
+      break;
+    }
+    case OpKind::LocalStore: {
+      SharedAlloc *s = alloc(op, val(op.operands[1]));
+      if (!s)
+        return err(op, "store to a deallocated memdesc");
+      s->data = val(op.operands[0]);
+      return Status::success();
+    }
+    case OpKind::LocalLoad: {
+      SharedAlloc *s = alloc(op, val(op.operands[0]));
+      if (!s)
+        return err(op, "load from a deallocated memdesc");
+      r = s->data;
+      break;
+    }
+    case OpKind::LocalDealloc: {
+      SharedAlloc *s = alloc(op, val(op.operands[0]));
+      if (!s)
+        return err(op, "memdesc deallocated twice");
+      s->live = false;
+      return Status::success();
+    }
+    case OpKind::Dot:
+      dot(op, r);
+      break;
+    case OpKind::Reduce:
+      reduce(op, r);
+      break;
+    }
+    if (rt)
+      vals_[op.results[0]] = std::move(r);
+    return Status::success();
+  }
+
+  SharedAlloc *alloc(const Op &, const RtValue &desc) {
+    size_t idx = size_t(desc.i[0]);
+    if (idx >= shared_.size() || !shared_[idx].live)
+      return nullptr;
+    return &shared_[idx];
+  }
+
+  void dot(const Op &op, RtValue &r) {
+    const Type &at = type(op.operands[0]);
+    const Type &ct = type(op.operands[2]);
+    const RtValue &A = val(op.operands[0]), &B = val(op.operands[1]), &C = val(op.operands[2]);
+    int rk = ct.rank();
+    int64_t batch = rk == 3 ? ct.shape()[0] : 1;
+    int64_t M = ct.shape()[size_t(rk - 2)], N = ct.shape()[size_t(rk - 1)];
+    int64_t K = at.shape()[size_t(rk - 1)];
+    ScalarKind ck = ct.elem().scalar;
+    bool isF = isFloat(ck);
+    if (isF)
+      r.f.resize(size_t(batch * M * N));
+    else
+      r.i.resize(size_t(batch * M * N));
+    for (int64_t bi = 0; bi < batch; ++bi)
+      for (int64_t m = 0; m < M; ++m)
+        for (int64_t nn = 0; nn < N; ++nn) {
+          size_t ci = size_t((bi * M + m) * N + nn);
+          if (isF) {
+            double acc = C.f[ci];
+            for (int64_t k = 0; k < K; ++k)
+              acc += A.f[size_t((bi * M + m) * K + k)] * B.f[size_t((bi * K + k) * N + nn)];
+            r.f[ci] = roundToFloatKind(acc, ck);
+          } else {
+            int64_t acc = C.i[ci];
+            for (int64_t k = 0; k < K; ++k)
+              acc += A.i[size_t((bi * M + m) * K + k)] * B.i[size_t((bi * K + k) * N + nn)];
+            r.i[ci] = wrapInt(acc, ck);
+          }
+        }
+  }
+
+  void reduce(const Op &op, RtValue &r) {
+    const Type &st = type(op.operands[0]);
+    const RtValue &s = val(op.operands[0]);
+    ScalarKind k = st.elem().scalar;
+    bool isF = isFloat(k);
+    size_t axis = size_t(op.attrs.axis);
+    auto strides = stridesOf(st.shape());
+    int64_t len = st.shape()[axis];
+    int64_t outer = 1, inner = strides[axis];
+    for (size_t d = 0; d < axis; ++d)
+      outer *= st.shape()[d];
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t in = 0; in < inner; ++in) {
+        size_t base = size_t(o * len * inner + in);
+        if (isF) {
+          double acc = s.f[base];
+          for (int64_t j = 1; j < len; ++j) {
+            double x = s.f[base + size_t(j * inner)];
+            switch (op.attrs.reduceKind) {
+            case ReduceKind::Sum:
+              acc = roundToFloatKind(acc + x, k);
+              break;
+            case ReduceKind::Max:
+              acc = std::isnan(acc) || std::isnan(x) ? NAN : std::max(acc, x);
+              break;
+            case ReduceKind::Min:
+              acc = std::isnan(acc) || std::isnan(x) ? NAN : std::min(acc, x);
+              break;
+            }
+          }
+          r.f.push_back(acc);
+        } else {
+          int64_t acc = s.i[base];
+          for (int64_t j = 1; j < len; ++j) {
+            int64_t x = s.i[base + size_t(j * inner)];
+            switch (op.attrs.reduceKind) {
+            case ReduceKind::Sum:
+              acc = wrapInt(int64_t(uint64_t(acc) + uint64_t(x)), k);
+              break;
+            case ReduceKind::Max:
+              acc = std::max(acc, x);
+              break;
+            case ReduceKind::Min:
+              acc = std::min(acc, x);
+              break;
+            }
+          }
+          r.i.push_back(acc);
+        }
+      }
+  }
+
+  const Module &m_;
+  const Function &f_;
+  Memory &mem_;
+  InterpreterLimits &limits_;
+  Grid grid_;
+  int64_t pid_[3];
+  std::vector<RtValue> vals_;
+  std::vector<SharedAlloc> shared_;
+};
+
+} // namespace
+
+double roundToFloatKind(double x, ScalarKind k) {
+  switch (k) {
+  case ScalarKind::F16:
+    return roundGeneric(x, 10, -14, 15);
+  case ScalarKind::BF16:
+    return roundGeneric(x, 7, -126, 127);
+  case ScalarKind::F32:
+    return double(float(x));
+  default:
+    return x;
+  }
+}
+
+Status interpret(const Module &m, std::string_view function, std::span<const ArgValue> args,
+                 Memory &memory, Grid grid, InterpreterLimits limits) {
+  LL_TRY_STATUS(verify(m));
+  const Function *f = m.function(function);
+  if (!f)
+    return Status(makeError("interpret: no function '@" + std::string(function) + "'"));
+  if (args.size() != f->body.args.size())
+    return Status(makeError("interpret: @" + f->name + " takes " +
+                            std::to_string(f->body.args.size()) + " arguments, got " +
+                            std::to_string(args.size())));
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Type &t = f->type(f->body.args[i]);
+    ArgValue::Kind want = t.isPointer()       ? ArgValue::Pointer
+                          : t.isFloatLike()   ? ArgValue::Float
+                          : t.isScalar()      ? ArgValue::Int
+                                              : ArgValue::Kind(-1);
+    if (int(want) < 0)
+      return Status(makeError("interpret: argument " + std::to_string(i) +
+                              " is a tensor; kernels take scalars and pointers"));
+    if (args[i].kind != want)
+      return Status(makeError("interpret: argument " + std::to_string(i) + " has the wrong kind"));
+    if (want == ArgValue::Pointer && args[i].buffer >= memory.buffers.size())
+      return Status(makeError("interpret: argument " + std::to_string(i) + " names buffer " +
+                              std::to_string(args[i].buffer) + " of " +
+                              std::to_string(memory.buffers.size())));
+  }
+  if (grid.x < 1 || grid.y < 1 || grid.z < 1 || grid.x > (1 << 20) || grid.y > (1 << 16) ||
+      grid.z > (1 << 16))
+    return Status(makeError("interpret: grid sizes must be in 1..2^20 (x), 1..2^16 (y, z)"));
+  for (int64_t z = 0; z < grid.z; ++z)
+    for (int64_t y = 0; y < grid.y; ++y)
+      for (int64_t x = 0; x < grid.x; ++x) {
+        int64_t pid[3] = {x, y, z};
+        Program p(m, *f, memory, limits, pid, grid);
+        LL_TRY_STATUS(p.run(args));
+      }
+  return Status::success();
+}
+
+} // namespace linlayout::ir

@@ -1,0 +1,92 @@
+#include "linlayout/ir/OpKind.h"
+
+#include <array>
+
+namespace linlayout::ir {
+
+namespace {
+struct OpInfo {
+  std::string_view mnemonic;
+  OpCategory category;
+};
+constexpr std::array<OpInfo, kNumOpKinds> kOps = {{
+#define LINLAYOUT_X(e, m, c) {m, OpCategory::c},
+    LINLAYOUT_IR_OPS(LINLAYOUT_X)
+#undef LINLAYOUT_X
+}};
+
+constexpr std::array<std::string_view, 17> kPredicates = {
+    "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt",
+    "uge", "oeq", "one", "olt", "ole", "ogt", "oge", "une"};
+constexpr std::array<std::string_view, 3> kReduceKinds = {"sum", "max", "min"};
+} // namespace
+
+std::string_view mnemonic(OpKind k) { return kOps[size_t(k)].mnemonic; }
+
+std::optional<OpKind> opKindFromMnemonic(std::string_view text) {
+  for (size_t i = 0; i < kOps.size(); ++i)
+    if (kOps[i].mnemonic == text)
+      return OpKind(i);
+  return std::nullopt;
+}
+
+OpCategory category(OpKind k) { return kOps[size_t(k)].category; }
+
+bool isElementwise(OpKind k) {
+  switch (category(k)) {
+  case OpCategory::BinaryInt:
+  case OpCategory::BinaryFloat:
+  case OpCategory::UnaryFloat:
+  case OpCategory::Compare:
+  case OpCategory::Select:
+  case OpCategory::Cast:
+    return true;
+  case OpCategory::Memory:
+    return k == OpKind::AddPtr;
+  case OpCategory::Structure:
+  case OpCategory::Source:
+  case OpCategory::Shape:
+  case OpCategory::Layout:
+  case OpCategory::Shared:
+  case OpCategory::Compute:
+    return false;
+  }
+  return false;
+}
+
+bool hasSideEffects(OpKind k) {
+  switch (k) {
+  case OpKind::Return:
+  case OpKind::Yield:
+  case OpKind::For:
+  case OpKind::Store:
+  case OpKind::LocalAlloc:
+  case OpKind::LocalStore:
+  case OpKind::LocalDealloc:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::string_view name(CmpPredicate p) { return kPredicates[size_t(p)]; }
+
+std::optional<CmpPredicate> cmpPredicateFromName(std::string_view text) {
+  for (size_t i = 0; i < kPredicates.size(); ++i)
+    if (kPredicates[i] == text)
+      return CmpPredicate(i);
+  return std::nullopt;
+}
+
+bool isFloatPredicate(CmpPredicate p) { return p >= CmpPredicate::Oeq; }
+
+std::string_view name(ReduceKind k) { return kReduceKinds[size_t(k)]; }
+
+std::optional<ReduceKind> reduceKindFromName(std::string_view text) {
+  for (size_t i = 0; i < kReduceKinds.size(); ++i)
+    if (kReduceKinds[i] == text)
+      return ReduceKind(i);
+  return std::nullopt;
+}
+
+} // namespace linlayout::ir

@@ -1,0 +1,1450 @@
+#include "linlayout/ir/Parser.h"
+
+#include "LayoutSyntax.h"
+#include "linlayout/ir/Printer.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace linlayout::ir {
+
+namespace {
+
+enum class Tok {
+  End,
+  Ident,     // arith.addi, tensor, x64xf16, true
+  Value,     // %name or %name#3 (text without '%')
+  Symbol,    // @name (text without '@')
+  Alias,     // #name (text with '#')
+  Attr,      // #ttg.blocked<{...}> (the whole text)
+  Bang,      // !tt.ptr (text without '!')
+  Integer,   // 42, -3, 0x7F800000
+  Float,     // 1.5, -2.0e+01
+  String,    // "..." (text without quotes)
+  Punct,     // ( ) { } [ ] < > , = : * ->
+  Error,     // a character no token starts with
+};
+
+struct Token {
+  Tok kind = Tok::End;
+  std::string_view text;
+  Loc loc;
+};
+
+class Lexer {
+public:
+  explicit Lexer(std::string_view s) : s_(s) {}
+
+  Token next() {
+    skip();
+    Token t;
+    t.loc = Loc{line_, uint32_t(p_ - lineStart_ + 1)};
+    if (p_ >= s_.size()) {
+      t.kind = Tok::End;
+      return t;
+    }
+    size_t b = p_;
+    char c = s_[p_];
+    auto identChar = [](char ch) {
+      return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' ||
+             ch == '$';
+    };
+    if (c == '%') {
+      ++p_;
+      while (p_ < s_.size() && identChar(s_[p_]))
+        ++p_;
+      if (p_ < s_.size() && s_[p_] == '#' && p_ + 1 < s_.size() &&
+          std::isdigit(static_cast<unsigned char>(s_[p_ + 1]))) {
+        ++p_;
+        while (p_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[p_])))
+          ++p_;
+      }
+      t.kind = p_ > b + 1 ? Tok::Value : Tok::Error;
+      t.text = s_.substr(b + 1, p_ - b - 1);
+      return t;
+    }
+    if (c == '@' || c == '!') {
+      ++p_;
+      while (p_ < s_.size() && identChar(s_[p_]))
+        ++p_;
+      t.kind = p_ > b + 1 ? (c == '@' ? Tok::Symbol : Tok::Bang) : Tok::Error;
+      t.text = s_.substr(b + 1, p_ - b - 1);
+      return t;
+    }
+    if (c == '#') {
+      ++p_;
+      while (p_ < s_.size() && identChar(s_[p_]))
+        ++p_;
+      if (p_ == b + 1) {
+        t.kind = Tok::Error;
+        t.text = s_.substr(b, 1);
+        return t;
+      }
+      if (p_ < s_.size() && s_[p_] == '<') {
+        // The attribute runs to the matching '>' (quotes are not part of the syntax).
+        int depth = 0;
+        while (p_ < s_.size()) {
+          char ch = s_[p_];
+          if (ch == '\n') {
+            ++line_;
+            lineStart_ = p_ + 1;
+          }
+          ++p_;
+          if (ch == '<')
+            ++depth;
+          else if (ch == '>' && --depth == 0)
+            break;
+        }
+        t.kind = depth == 0 ? Tok::Attr : Tok::Error;
+        t.text = s_.substr(b, p_ - b);
+        return t;
+      }
+      t.kind = Tok::Alias;
+      t.text = s_.substr(b, p_ - b);
+      return t;
+    }
+    if (c == '"') {
+      ++p_;
+      while (p_ < s_.size() && s_[p_] != '"' && s_[p_] != '\n')
+        ++p_;
+      if (p_ >= s_.size() || s_[p_] != '"') {
+        t.kind = Tok::Error;
+        t.text = s_.substr(b, p_ - b);
+        return t;
+      }
+      t.kind = Tok::String;
+      t.text = s_.substr(b + 1, p_ - b - 1);
+      ++p_;
+      return t;
+    }
+    if (c == '-' && p_ + 1 < s_.size() && s_[p_ + 1] == '>') {
+      p_ += 2;
+      t.kind = Tok::Punct;
+      t.text = s_.substr(b, 2);
+      return t;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) ||
+        (c == '-' && p_ + 1 < s_.size() && std::isdigit(static_cast<unsigned char>(s_[p_ + 1])))) {
+      if (c == '-')
+        ++p_;
+      if (s_.substr(p_, 2) == "0x" && p_ + 2 < s_.size() &&
+          std::isxdigit(static_cast<unsigned char>(s_[p_ + 2]))) {
+        p_ += 2;
+        while (p_ < s_.size() && std::isxdigit(static_cast<unsigned char>(s_[p_])))
+          ++p_;
+        t.kind = Tok::Integer;
+        t.text = s_.substr(b, p_ - b);
+        return t;
+      }
+      while (p_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[p_])))
+        ++p_;
+      t.kind = Tok::Integer;
+      if (p_ < s_.size() && s_[p_] == '.') {
+        t.kind = Tok::Float;
+        ++p_;
+        while (p_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[p_])))
+          ++p_;
+      }
+      if (p_ < s_.size() && (s_[p_] == 'e' || s_[p_] == 'E')) {
+        size_t q = p_ + 1;
+        if (q < s_.size() && (s_[q] == '+' || s_[q] == '-'))
+          ++q;
+        if (q < s_.size() && std::isdigit(static_cast<unsigned char>(s_[q]))) {
+          t.kind = Tok::Float;
+          p_ = q;
+          while (p_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[p_])))
+            ++p_;
+        }
+      }
+      t.text = s_.substr(b, p_ - b);
+      return t;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      while (p_ < s_.size() && identChar(s_[p_]))
+        ++p_;
+      t.kind = Tok::Ident;
+      t.text = s_.substr(b, p_ - b);
+      return t;
+    }
+    if (std::strchr("(){}[]<>,=:*", c)) {
+      ++p_;
+      t.kind = Tok::Punct;
+      t.text = s_.substr(b, 1);
+      return t;
+    }
+    ++p_;
+    t.kind = Tok::Error;
+    t.text = s_.substr(b, 1);
+    return t;
+  }
+
+private:
+  void skip() {
+    while (p_ < s_.size()) {
+      char c = s_[p_];
+      if (c == '\n') {
+        ++line_;
+        lineStart_ = ++p_;
+      } else if (std::isspace(static_cast<unsigned char>(c))) {
+        ++p_;
+      } else if (c == '/' && p_ + 1 < s_.size() && s_[p_ + 1] == '/') {
+        while (p_ < s_.size() && s_[p_] != '\n')
+          ++p_;
+      } else {
+        break;
+      }
+    }
+  }
+
+  std::string_view s_;
+  size_t p_ = 0;
+  uint32_t line_ = 1;
+  size_t lineStart_ = 0;
+};
+
+// One value of an attribute dictionary `{key = value, ...}`.
+struct DictValue {
+  enum Kind { Int, Bool, Float, String, Array } kind = Int;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;
+  std::vector<int64_t> array;
+  Loc loc;
+};
+using Dict = std::map<std::string, DictValue, std::less<>>;
+
+std::string describe(const Token &t) {
+  switch (t.kind) {
+  case Tok::End:
+    return "end of input";
+  case Tok::Value:
+    return "'%" + std::string(t.text) + "'";
+  case Tok::Symbol:
+    return "'@" + std::string(t.text) + "'";
+  case Tok::Bang:
+    return "'!" + std::string(t.text) + "'";
+  case Tok::String:
+    return "'\"" + std::string(t.text) + "\"'";
+  default:
+    break;
+  }
+  std::string s(t.text.substr(0, 40));
+  return "'" + s + (t.text.size() > 40 ? "...'" : "'");
+}
+
+class Parser {
+public:
+  Parser(std::string_view text, std::string_view fileName) : lex_(text), file_(fileName) {
+    tok_ = lex_.next();
+  }
+
+  Expected<Module> run() {
+    module_.fileName = file_;
+    while (tok_.kind == Tok::Alias) {
+      if (!parseAliasDefinition())
+        return takeError();
+    }
+    if (isIdent("module")) {
+      advance();
+      if (isIdent("attributes")) {
+        advance();
+        Dict d;
+        if (!parseDict(d))
+          return takeError();
+        if (!applyModuleAttrs(d))
+          return takeError();
+      }
+      if (!expectPunct("{", "after the module header"))
+        return takeError();
+      while (!isPunct("}")) {
+        if (!parseFunction())
+          return takeError();
+      }
+      advance();
+    } else {
+      while (tok_.kind != Tok::End)
+        if (!parseFunction())
+          return takeError();
+    }
+    if (tok_.kind != Tok::End) {
+      fail("expected end of input, got " + describe(tok_));
+      return takeError();
+    }
+    return std::move(module_);
+  }
+
+private:
+  // ---- tokens and errors -----------------------------------------------------------------------
+
+  void advance() { tok_ = lex_.next(); }
+  bool isPunct(std::string_view p) const { return tok_.kind == Tok::Punct && tok_.text == p; }
+  bool isIdent(std::string_view s) const { return tok_.kind == Tok::Ident && tok_.text == s; }
+
+  bool failAt(Loc loc, std::string message) {
+    if (!error_)
+      error_ = file_ + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col) + ": " +
+               message;
+    return false;
+  }
+  bool fail(std::string message) { return failAt(tok_.loc, std::move(message)); }
+  Error takeError() { return makeError(error_ ? *error_ : "parse error"); }
+
+  bool expectPunct(std::string_view p, std::string_view context) {
+    if (!isPunct(p))
+      return fail("expected '" + std::string(p) + "' " + std::string(context) + ", got " +
+                  describe(tok_));
+    advance();
+    return true;
+  }
+  bool expectIdent(std::string_view s, std::string_view context) {
+    if (!isIdent(s))
+      return fail("expected '" + std::string(s) + "' " + std::string(context) + ", got " +
+                  describe(tok_));
+    advance();
+    return true;
+  }
+
+  static std::optional<int64_t> toInt(std::string_view t) {
+    bool neg = !t.empty() && t[0] == '-';
+    if (neg)
+      t.remove_prefix(1);
+    uint64_t x = 0;
+    if (t.substr(0, 2) == "0x") {
+      t.remove_prefix(2);
+      if (t.empty() || t.size() > 16)
+        return std::nullopt;
+      for (char c : t)
+        x = x * 16 + uint64_t(std::isdigit(static_cast<unsigned char>(c))
+                                  ? c - '0'
+                                  : std::tolower(static_cast<unsigned char>(c)) - 'a' + 10);
+      return neg ? -int64_t(x) : int64_t(x);
+    }
+    if (t.empty() || t.size() > 18)
+      return std::nullopt;
+    for (char c : t)
+      x = x * 10 + uint64_t(c - '0');
+    return neg ? -int64_t(x) : int64_t(x);
+  }
+
+  bool parseInt(int64_t &out, std::string_view what) {
+    if (tok_.kind != Tok::Integer)
+      return fail("expected " + std::string(what) + ", got " + describe(tok_));
+    auto v = toInt(tok_.text);
+    if (!v)
+      return fail(std::string(what) + " " + describe(tok_) + " is out of range");
+    out = *v;
+    advance();
+    return true;
+  }
+
+  // ---- attribute dictionaries ------------------------------------------------------------------
+
+  // `{key = value, ...}` where a value is an integer or float (optionally `: type`), true/false,
+  // a string, or `array<i32: 1, 0>`.
+  bool parseDict(Dict &out) {
+    if (!expectPunct("{", "to open an attribute dictionary"))
+      return false;
+    if (isPunct("}")) {
+      advance();
+      return true;
+    }
+    while (true) {
+      std::string key;
+      if (tok_.kind == Tok::Ident || tok_.kind == Tok::String)
+        key = std::string(tok_.text);
+      else
+        return fail("expected an attribute name, got " + describe(tok_));
+      advance();
+      DictValue v;
+      if (isPunct("=")) {
+        advance();
+        v.loc = tok_.loc;
+        if (!parseDictValue(v))
+          return false;
+      } else {
+        v.kind = DictValue::Bool; // a unit attribute
+        v.i = 1;
+      }
+      if (out.size() > 64)
+        return fail("too many attributes");
+      out[key] = std::move(v);
+      if (isPunct(",")) {
+        advance();
+        continue;
+      }
+      return expectPunct("}", "or ',' in an attribute dictionary");
+    }
+  }
+
+  bool parseDictValue(DictValue &v) {
+    if (tok_.kind == Tok::Integer || tok_.kind == Tok::Float) {
+      if (tok_.kind == Tok::Integer) {
+        auto x = toInt(tok_.text);
+        if (!x)
+          return fail("integer " + describe(tok_) + " is out of range");
+        v.kind = DictValue::Int;
+        v.i = *x;
+      } else {
+        v.kind = DictValue::Float;
+        v.f = std::strtod(std::string(tok_.text).c_str(), nullptr);
+      }
+      advance();
+      if (isPunct(":")) {
+        advance();
+        if (tok_.kind != Tok::Ident)
+          return fail("expected a type after ':', got " + describe(tok_));
+        advance();
+      }
+      return true;
+    }
+    if (isIdent("true") || isIdent("false")) {
+      v.kind = DictValue::Bool;
+      v.i = isIdent("true");
+      advance();
+      return true;
+    }
+    if (tok_.kind == Tok::String) {
+      v.kind = DictValue::String;
+      v.s = std::string(tok_.text);
+      advance();
+      return true;
+    }
+    if (isIdent("array")) {
+      advance();
+      if (!expectPunct("<", "after 'array'"))
+        return false;
+      if (tok_.kind != Tok::Ident)
+        return fail("expected an element type in array<...>, got " + describe(tok_));
+      advance();
+      v.kind = DictValue::Array;
+      if (isPunct(":")) {
+        advance();
+        while (true) {
+          int64_t x;
+          if (!parseInt(x, "an array element"))
+            return false;
+          if (v.array.size() >= 64)
+            return fail("array too long");
+          v.array.push_back(x);
+          if (isPunct(",")) {
+            advance();
+            continue;
+          }
+          break;
+        }
+      }
+      return expectPunct(">", "to close array<...>");
+    }
+    return fail("expected an attribute value, got " + describe(tok_));
+  }
+
+  bool dictInt(const Dict &d, std::string_view key, int64_t &out, bool required) {
+    auto it = d.find(key);
+    if (it == d.end()) {
+      if (required)
+        return fail("missing attribute '" + std::string(key) + "'");
+      return true;
+    }
+    if (it->second.kind != DictValue::Int && it->second.kind != DictValue::Bool)
+      return failAt(it->second.loc, "attribute '" + std::string(key) + "' must be an integer");
+    out = it->second.i;
+    return true;
+  }
+
+  bool applyModuleAttrs(const Dict &d) {
+    int64_t warps = module_.numWarps, ctas = module_.numCtas, tpw = module_.threadsPerWarp;
+    if (!dictInt(d, "ttg.num-warps", warps, false) || !dictInt(d, "ttg.num-ctas", ctas, false) ||
+        !dictInt(d, "ttg.threads-per-warp", tpw, false))
+      return false;
+    // Older dumps spell the prefix triton_gpu.
+    if (!dictInt(d, "triton_gpu.num-warps", warps, false) ||
+        !dictInt(d, "triton_gpu.num-ctas", ctas, false) ||
+        !dictInt(d, "triton_gpu.threads-per-warp", tpw, false))
+      return false;
+    auto bounded = [&](int64_t v, std::string_view what) {
+      if (v < 1 || v > 1024 || (v & (v - 1)))
+        return fail(std::string(what) + " is " + std::to_string(v) +
+                    ", expected a power of two in 1..1024");
+      return true;
+    };
+    if (!bounded(warps, "ttg.num-warps") || !bounded(ctas, "ttg.num-ctas") ||
+        !bounded(tpw, "ttg.threads-per-warp"))
+      return false;
+    module_.numWarps = int(warps);
+    module_.numCtas = int(ctas);
+    module_.threadsPerWarp = int(tpw);
+    for (std::string_view key : {"ttg.target", "triton_gpu.target"}) {
+      auto it = d.find(key);
+      if (it != d.end() && it->second.kind == DictValue::String)
+        module_.target = it->second.s;
+    }
+    return true;
+  }
+
+  // ---- layouts and types -----------------------------------------------------------------------
+
+  bool parseAliasDefinition() {
+    std::string name(tok_.text);
+    Loc loc = tok_.loc;
+    advance();
+    if (!expectPunct("=", "after a layout alias name"))
+      return false;
+    if (aliases_.count(name) || name == "#smem")
+      return failAt(loc, "redefinition of layout alias '" + name + "'");
+    if (tok_.kind == Tok::Alias && tok_.text == "#ttg.shared_memory") {
+      advance();
+      return failAt(loc, "only '#smem' may name #ttg.shared_memory");
+    }
+    if (tok_.kind != Tok::Attr)
+      return fail("expected a layout attribute after '" + name + " =', got " + describe(tok_));
+    auto spec = parseLayoutText(tok_, -1);
+    if (!spec)
+      return false;
+    advance();
+    aliases_.emplace(name, std::move(*spec));
+    return true;
+  }
+
+  std::optional<LayoutSpec> parseLayoutText(const Token &t, int rankHint) {
+    auto lookup = [this](std::string_view alias) -> const LayoutSpec * {
+      auto it = aliases_.find(std::string(alias));
+      return it == aliases_.end() ? nullptr : &it->second;
+    };
+    Expected<LayoutSpec> spec = detail::parseLayoutAttr(t.text, lookup, rankHint);
+    if (!spec) {
+      failAt(t.loc, spec.message());
+      return std::nullopt;
+    }
+    return std::move(*spec);
+  }
+
+  // A layout in a type: an alias or an inline attribute.
+  bool parseLayoutRef(LayoutId &out, int rank) {
+    if (tok_.kind == Tok::Alias) {
+      auto it = aliases_.find(std::string(tok_.text));
+      if (it == aliases_.end())
+        return fail("unknown layout alias " + describe(tok_));
+      out = module_.layouts.intern(it->second);
+      if (module_.layouts.aliasHint(out).empty())
+        module_.layouts.setAliasHint(out, it->first);
+      advance();
+      return true;
+    }
+    if (tok_.kind == Tok::Attr) {
+      auto spec = parseLayoutText(tok_, rank);
+      if (!spec)
+        return false;
+      out = module_.layouts.intern(*spec);
+      advance();
+      return true;
+    }
+    return fail("expected a layout (an alias such as #blocked or a #ttg attribute), got " +
+                describe(tok_));
+  }
+
+  bool parseElem(ElemType &out) {
+    if (tok_.kind == Tok::Bang && tok_.text == "tt.ptr") {
+      advance();
+      if (!expectPunct("<", "after '!tt.ptr'"))
+        return false;
+      ElemType inner;
+      if (tok_.kind != Tok::Ident)
+        return fail("expected a scalar type in !tt.ptr<...>, got " + describe(tok_));
+      auto k = scalarKindFromName(tok_.text);
+      if (!k)
+        return fail("expected a scalar type in !tt.ptr<...>, got " + describe(tok_));
+      advance();
+      if (isPunct(",")) { // address space; only global (1) is meaningful here
+        advance();
+        int64_t as;
+        if (!parseInt(as, "an address space"))
+          return false;
+        if (as != 1)
+          return fail("address space " + std::to_string(as) + " is not supported, expected 1");
+      }
+      if (!expectPunct(">", "to close !tt.ptr<...>"))
+        return false;
+      out = ElemType{*k, true};
+      return true;
+    }
+    if (tok_.kind == Tok::Ident) {
+      auto k = scalarKindFromName(tok_.text);
+      if (!k)
+        return fail("expected an element type (i1, i8, i16, i32, i64, f16, bf16, f32, f64 or "
+                    "!tt.ptr<...>), got " +
+                    describe(tok_));
+      advance();
+      out = ElemType{*k, false};
+      return true;
+    }
+    return fail("expected an element type, got " + describe(tok_));
+  }
+
+  // `128x64x` followed by the element: the lexer splits `128x64xf16` into 128 and `x64xf16`.
+  bool parseShapeAndElem(std::vector<int64_t> &shape, ElemType &elem) {
+    while (true) {
+      if (tok_.kind == Tok::Integer) {
+        int64_t d;
+        Loc loc = tok_.loc;
+        if (!parseInt(d, "a dimension"))
+          return false;
+        if (d <= 0 || d > Type::kMaxNumElements || (d & (d - 1)))
+          return failAt(loc, "dimension " + std::to_string(d) +
+                                 " must be a power of two no larger than 2^20");
+        shape.push_back(d);
+        if (shape.size() > size_t(Type::kMaxRank))
+          return failAt(loc, "rank exceeds " + std::to_string(Type::kMaxRank));
+        // What follows the number: an identifier starting with 'x'.
+        if (tok_.kind != Tok::Ident || tok_.text.empty() || tok_.text[0] != 'x')
+          return fail("expected 'x' after a dimension, got " + describe(tok_));
+        std::string_view rest = tok_.text.substr(1);
+        Loc restLoc = tok_.loc;
+        // rest is `64xf16`, `f16`, or empty (then the element follows, e.g. `x!tt.ptr<f32>`).
+        while (!rest.empty() && std::isdigit(static_cast<unsigned char>(rest[0]))) {
+          size_t n = 0;
+          while (n < rest.size() && std::isdigit(static_cast<unsigned char>(rest[n])))
+            ++n;
+          auto dv = toInt(rest.substr(0, n));
+          if (!dv || *dv <= 0 || *dv > Type::kMaxNumElements || (*dv & (*dv - 1)))
+            return failAt(restLoc, "dimension '" + std::string(rest.substr(0, n)) +
+                                       "' must be a power of two no larger than 2^20");
+          shape.push_back(*dv);
+          if (shape.size() > size_t(Type::kMaxRank))
+            return failAt(restLoc, "rank exceeds " + std::to_string(Type::kMaxRank));
+          rest.remove_prefix(n);
+          if (rest.empty() || rest[0] != 'x')
+            return failAt(restLoc, "expected 'x' after a dimension in '" +
+                                       std::string(tok_.text) + "'");
+          rest.remove_prefix(1);
+        }
+        if (rest.empty()) {
+          advance();
+          return parseElem(elem);
+        }
+        auto k = scalarKindFromName(rest);
+        if (!k)
+          return failAt(restLoc, "expected an element type, got '" + std::string(rest) + "'");
+        elem = ElemType{*k, false};
+        advance();
+        return true;
+      }
+      return parseElem(elem); // rank-0 is not a tensor, but let the caller complain
+    }
+  }
+
+  bool parseType(Type &out) {
+    Loc loc = tok_.loc;
+    if (tok_.kind == Tok::Ident && tok_.text == "tensor") {
+      advance();
+      if (!expectPunct("<", "after 'tensor'"))
+        return false;
+      std::vector<int64_t> shape;
+      ElemType elem;
+      if (!parseShapeAndElem(shape, elem))
+        return false;
+      if (shape.empty())
+        return failAt(loc, "a tensor needs at least one dimension");
+      if (Type::tensor(shape, elem, kNoLayout).numElements() > Type::kMaxNumElements)
+        return failAt(loc, "tensor has more than 2^20 elements");
+      if (!expectPunct(",", "and a layout after the element type"))
+        return false;
+      LayoutId l;
+      if (!parseLayoutRef(l, int(shape.size())))
+        return false;
+      if (!expectPunct(">", "to close tensor<...>"))
+        return false;
+      out = Type::tensor(std::move(shape), elem, l);
+      return true;
+    }
+    if (tok_.kind == Tok::Bang && tok_.text == "ttg.memdesc") {
+      advance();
+      if (!expectPunct("<", "after '!ttg.memdesc'"))
+        return false;
+      std::vector<int64_t> shape;
+      ElemType elem;
+      if (!parseShapeAndElem(shape, elem))
+        return false;
+      if (shape.empty() || elem.pointer)
+        return failAt(loc, "a memdesc needs a shape and a scalar element");
+      if (Type::tensor(shape, elem, kNoLayout).numElements() > Type::kMaxNumElements)
+        return failAt(loc, "memdesc has more than 2^20 elements");
+      if (!expectPunct(",", "and a shared layout after the element type"))
+        return false;
+      LayoutId l;
+      if (!parseLayoutRef(l, int(shape.size())))
+        return false;
+      bool isMutable = false;
+      while (isPunct(",")) {
+        advance();
+        if (tok_.kind == Tok::Alias && (tok_.text == "#smem" || tok_.text == "#ttg.shared_memory"))
+          advance();
+        else if (isIdent("mutable")) {
+          isMutable = true;
+          advance();
+        } else
+          return fail("expected '#smem' or 'mutable' in !ttg.memdesc<...>, got " +
+                      describe(tok_));
+      }
+      if (!expectPunct(">", "to close !ttg.memdesc<...>"))
+        return false;
+      out = Type::memDesc(std::move(shape), elem.scalar, l, isMutable);
+      return true;
+    }
+    ElemType e;
+    if (!parseElem(e))
+      return false;
+    out = e.pointer ? Type::pointer(e.scalar) : Type::scalar(e.scalar);
+    return true;
+  }
+
+  // ---- values ----------------------------------------------------------------------------------
+
+  // Names of a function's values: %name -> ids (several for a multi-result op, used as %name#i).
+  bool lookupValue(ValueId &out) {
+    if (tok_.kind != Tok::Value)
+      return fail("expected a value such as %0, got " + describe(tok_));
+    std::string_view text = tok_.text;
+    size_t hash = text.find('#');
+    std::string base(text.substr(0, hash));
+    auto it = names_.find(base);
+    if (it == names_.end())
+      return fail("use of undefined value '%" + std::string(text) + "'");
+    size_t index = 0;
+    if (hash != std::string_view::npos) {
+      auto i = toInt(text.substr(hash + 1));
+      if (!i || *i < 0 || size_t(*i) >= it->second.size())
+        return fail("result index of '%" + std::string(text) + "' is out of range (the op has " +
+                    std::to_string(it->second.size()) + " results)");
+      index = size_t(*i);
+    } else if (it->second.size() != 1) {
+      return fail("'%" + base + "' names " + std::to_string(it->second.size()) +
+                  " results; use '%" + base + "#<index>'");
+    }
+    out = it->second[index];
+    advance();
+    return true;
+  }
+
+  bool define(std::string_view name, Loc loc, std::vector<ValueId> ids) {
+    std::string n(name);
+    if (names_.count(n))
+      return failAt(loc, "redefinition of '%" + n + "'");
+    names_.emplace(std::move(n), std::move(ids));
+    return true;
+  }
+
+  // Checks that the written type of an operand is its type.
+  bool checkType(ValueId v, const Type &written, Loc loc) {
+    const Type &actual = fn_->type(v);
+    if (actual != written)
+      return failAt(loc, "'%" + nameOf(v) + "' has type " + printType(module_, actual) +
+                             ", but the op says " + printType(module_, written));
+    return true;
+  }
+  std::string nameOf(ValueId v) const {
+    for (const auto &[n, ids] : names_)
+      for (size_t i = 0; i < ids.size(); ++i)
+        if (ids[i] == v)
+          return ids.size() == 1 ? n : n + "#" + std::to_string(i);
+    return "?";
+  }
+
+  bool parseOperands(std::vector<ValueId> &out, size_t max) {
+    while (tok_.kind == Tok::Value) {
+      ValueId v;
+      if (!lookupValue(v))
+        return false;
+      out.push_back(v);
+      if (out.size() > max)
+        return fail("too many operands");
+      if (!isPunct(","))
+        break;
+      advance();
+      if (tok_.kind != Tok::Value) // `, inputPrecision = tf32` and the like follow operands
+        break;
+    }
+    return true;
+  }
+
+  // ---- functions and ops -----------------------------------------------------------------------
+
+  bool parseFunction() {
+    Loc loc = tok_.loc;
+    if (!expectIdent("tt.func", "to start a function"))
+      return false;
+    Function f;
+    f.loc = loc;
+    if (isIdent("public") || isIdent("private")) {
+      f.isPublic = isIdent("public");
+      advance();
+    }
+    if (tok_.kind != Tok::Symbol)
+      return fail("expected a function name such as @kernel, got " + describe(tok_));
+    f.name = std::string(tok_.text);
+    if (module_.function(f.name))
+      return fail("redefinition of function '@" + f.name + "'");
+    advance();
+    names_.clear();
+    fn_ = &f;
+    if (!expectPunct("(", "to open the argument list"))
+      return false;
+    while (!isPunct(")")) {
+      if (tok_.kind != Tok::Value)
+        return fail("expected an argument such as %arg0, got " + describe(tok_));
+      std::string_view name = tok_.text;
+      Loc aloc = tok_.loc;
+      if (name.find('#') != std::string_view::npos)
+        return fail("an argument name cannot have a result index");
+      advance();
+      if (!expectPunct(":", "after an argument name"))
+        return false;
+      Type t;
+      if (!parseType(t))
+        return false;
+      ArgHints h;
+      if (isPunct("{")) {
+        Dict d;
+        if (!parseDict(d))
+          return false;
+        if (!dictInt(d, "tt.divisibility", h.divisibility, false) ||
+            !dictInt(d, "tt.contiguity", h.contiguity, false) ||
+            !dictInt(d, "tt.constancy", h.constancy, false))
+          return false;
+        for (int64_t x : {h.divisibility, h.contiguity, h.constancy})
+          if (x < 1 || x > (int64_t(1) << 30) || (x & (x - 1)))
+            return failAt(aloc, "argument hint " + std::to_string(x) +
+                                    " must be a power of two in 1..2^30");
+      }
+      ValueId v = f.addValue(t, std::string(name));
+      if (!define(name, aloc, {v}))
+        return false;
+      f.body.args.push_back(v);
+      f.argHints.push_back(h);
+      if (f.body.args.size() > 256)
+        return fail("too many arguments");
+      if (isPunct(",")) {
+        advance();
+        continue;
+      }
+      if (!isPunct(")"))
+        return fail("expected ',' or ')' after an argument, got " + describe(tok_));
+    }
+    advance();
+    if (isIdent("attributes")) {
+      advance();
+      Dict d;
+      if (!parseDict(d))
+        return false;
+    }
+    if (!expectPunct("{", "to open the function body"))
+      return false;
+    if (!parseBlockOps(f.body, 0))
+      return false;
+    advance(); // '}'
+    fn_ = nullptr;
+    module_.functions.push_back(std::move(f));
+    return true;
+  }
+
+  // Ops up to (not including) the closing '}'.
+  bool parseBlockOps(Block &b, int depth) {
+    while (!isPunct("}")) {
+      if (tok_.kind == Tok::End)
+        return fail("expected '}' to close a block, got end of input");
+      Op op;
+      if (!parseOp(op, depth))
+        return false;
+      b.ops.push_back(std::move(op));
+    }
+    return true;
+  }
+
+  bool parseOp(Op &op, int depth) {
+    // Results: `%a = `, `%a:2 = ` or none.
+    std::string_view resultName;
+    Loc resultLoc;
+    int64_t numResults = 0;
+    if (tok_.kind == Tok::Value) {
+      resultName = tok_.text;
+      resultLoc = tok_.loc;
+      if (resultName.find('#') != std::string_view::npos)
+        return fail("a result name cannot have a result index");
+      advance();
+      numResults = 1;
+      if (isPunct(":")) {
+        advance();
+        if (!parseInt(numResults, "a result count"))
+          return false;
+        if (numResults < 1 || numResults > 256)
+          return failAt(resultLoc, "result count " + std::to_string(numResults) +
+                                       " must be in 1..256");
+      }
+      if (!expectPunct("=", "after the result name"))
+        return false;
+    }
+    op.loc = tok_.loc;
+    if (tok_.kind != Tok::Ident)
+      return fail("expected an op name such as arith.addi, got " + describe(tok_));
+    auto kind = opKindFromMnemonic(tok_.text);
+    if (!kind)
+      return fail("unknown op " + describe(tok_));
+    op.kind = *kind;
+    advance();
+    std::vector<Type> resultTypes;
+    if (!parseOpBody(op, resultTypes, depth))
+      return false;
+    if (size_t(numResults) != resultTypes.size())
+      return failAt(op.loc, std::string(mnemonic(op.kind)) + " has " +
+                                std::to_string(resultTypes.size()) + " result(s), but the text names " +
+                                std::to_string(numResults));
+    for (const Type &t : resultTypes)
+      op.results.push_back(fn_->addValue(t, std::string(resultName)));
+    if (numResults > 0 && !define(resultName, resultLoc, op.results))
+      return false;
+    return true;
+  }
+
+  bool typeAfterColon(Type &t) {
+    if (!expectPunct(":", "before the type"))
+      return false;
+    return parseType(t);
+  }
+
+  bool parseOpBody(Op &op, std::vector<Type> &results, int depth) {
+    OpAttrs &a = op.attrs;
+    Type t, u;
+    Loc tloc;
+    switch (op.kind) {
+    case OpKind::Return:
+      return true;
+    case OpKind::Yield: {
+      if (!parseOperands(op.operands, 256))
+        return false;
+      if (!op.operands.empty()) {
+        if (!expectPunct(":", "before the yielded types"))
+          return false;
+        for (size_t i = 0; i < op.operands.size(); ++i) {
+          if (i && !expectPunct(",", "between yielded types"))
+            return false;
+          tloc = tok_.loc;
+          if (!parseType(t) || !checkType(op.operands[i], t, tloc))
+            return false;
+        }
+      }
+      return true;
+    }
+    case OpKind::For:
+      return parseFor(op, results, depth);
+    case OpKind::Constant:
+      return parseConstant(op, results);
+    case OpKind::ProgramId:
+    case OpKind::NumPrograms: {
+      if (isIdent("x") || isIdent("y") || isIdent("z")) {
+        a.axis = tok_.text == "x" ? 0 : tok_.text == "y" ? 1 : 2;
+        advance();
+      } else if (isPunct("{")) {
+        Dict d;
+        if (!parseDict(d) || !dictInt(d, "axis", a.axis, true))
+          return false;
+      } else {
+        return fail("expected x, y or z, got " + describe(tok_));
+      }
+      if (!typeAfterColon(t))
+        return false;
+      results.push_back(t);
+      return true;
+    }
+    case OpKind::MakeRange: {
+      Dict d;
+      if (!parseDict(d) || !dictInt(d, "start", a.start, true) ||
+          !dictInt(d, "end", a.end, true) || !typeAfterColon(t))
+        return false;
+      results.push_back(t);
+      return true;
+    }
+    case OpKind::Splat:
+    case OpKind::Broadcast:
+    case OpKind::Reshape:
+    case OpKind::ConvertLayout:
+    case OpKind::ExpandDims:
+    case OpKind::Trans:
+    case OpKind::LocalLoad: {
+      if (!parseOperands(op.operands, 1))
+        return false;
+      if (op.operands.size() != 1)
+        return fail(std::string(mnemonic(op.kind)) + " takes one operand");
+      if (op.kind == OpKind::ExpandDims || op.kind == OpKind::Trans) {
+        Dict d;
+        if (!parseDict(d))
+          return false;
+        if (op.kind == OpKind::ExpandDims && !dictInt(d, "axis", a.axis, true))
+          return false;
+        if (op.kind == OpKind::Trans) {
+          auto it = d.find("order");
+          if (it == d.end() || it->second.kind != DictValue::Array)
+            return fail("tt.trans needs an attribute 'order = array<i32: ...>'");
+          for (int64_t x : it->second.array)
+            a.order.push_back(int32_t(std::max<int64_t>(-1, std::min<int64_t>(x, 1 << 20))));
+        }
+      }
+      if (!expectPunct(":", "before the operand type"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(t) || !checkType(op.operands[0], t, tloc))
+        return false;
+      if (!expectPunct("->", "between the operand and result types") || !parseType(u))
+        return false;
+      results.push_back(u);
+      return true;
+    }
+    case OpKind::AddI:
+    case OpKind::SubI:
+    case OpKind::MulI:
+    case OpKind::DivSI:
+    case OpKind::RemSI:
+    case OpKind::AndI:
+    case OpKind::OrI:
+    case OpKind::XOrI:
+    case OpKind::ShLI:
+    case OpKind::ShRSI:
+    case OpKind::MinSI:
+    case OpKind::MaxSI:
+    case OpKind::AddF:
+    case OpKind::SubF:
+    case OpKind::MulF:
+    case OpKind::DivF:
+    case OpKind::MinF:
+    case OpKind::MaxF:
+    case OpKind::NegF:
+    case OpKind::Exp:
+    case OpKind::Exp2:
+    case OpKind::Log:
+    case OpKind::Sqrt:
+    case OpKind::AbsF: {
+      size_t n = category(op.kind) == OpCategory::UnaryFloat ? 1 : 2;
+      if (!parseOperands(op.operands, n))
+        return false;
+      if (op.operands.size() != n)
+        return fail(std::string(mnemonic(op.kind)) + " takes " + std::to_string(n) +
+                    " operand(s), got " + std::to_string(op.operands.size()));
+      if (isPunct("{")) { // fastmath and the like
+        Dict d;
+        if (!parseDict(d))
+          return false;
+      }
+      if (!expectPunct(":", "before the type"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(t))
+        return false;
+      for (ValueId v : op.operands)
+        if (!checkType(v, t, tloc))
+          return false;
+      results.push_back(t);
+      return true;
+    }
+    case OpKind::CmpI:
+    case OpKind::CmpF: {
+      if (tok_.kind != Tok::Ident)
+        return fail("expected a predicate such as slt, got " + describe(tok_));
+      auto p = cmpPredicateFromName(tok_.text);
+      if (!p || isFloatPredicate(*p) != (op.kind == OpKind::CmpF))
+        return fail("unknown " + std::string(mnemonic(op.kind)) + " predicate " +
+                    describe(tok_));
+      a.predicate = *p;
+      advance();
+      if (!expectPunct(",", "after the predicate") || !parseOperands(op.operands, 2))
+        return false;
+      if (op.operands.size() != 2)
+        return fail(std::string(mnemonic(op.kind)) + " takes two operands");
+      if (!expectPunct(":", "before the operand type"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(t))
+        return false;
+      for (ValueId v : op.operands)
+        if (!checkType(v, t, tloc))
+          return false;
+      results.push_back(t.withElem(ElemType{ScalarKind::I1, false}));
+      return true;
+    }
+    case OpKind::Select: {
+      if (!parseOperands(op.operands, 3))
+        return false;
+      if (op.operands.size() != 3)
+        return fail("arith.select takes three operands");
+      if (!expectPunct(":", "before the type"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(t))
+        return false;
+      if (isPunct(",")) {
+        advance();
+        if (!checkType(op.operands[0], t, tloc))
+          return false;
+        tloc = tok_.loc;
+        if (!parseType(t))
+          return false;
+      }
+      if (!checkType(op.operands[1], t, tloc) || !checkType(op.operands[2], t, tloc))
+        return false;
+      results.push_back(t);
+      return true;
+    }
+    case OpKind::SIToFP:
+    case OpKind::FPToSI:
+    case OpKind::ExtF:
+    case OpKind::TruncF:
+    case OpKind::ExtSI:
+    case OpKind::ExtUI:
+    case OpKind::TruncI: {
+      if (!parseOperands(op.operands, 1))
+        return false;
+      if (op.operands.size() != 1)
+        return fail(std::string(mnemonic(op.kind)) + " takes one operand");
+      if (!expectPunct(":", "before the operand type"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(t) || !checkType(op.operands[0], t, tloc))
+        return false;
+      if (!expectIdent("to", "between the operand and result types") || !parseType(u))
+        return false;
+      results.push_back(u);
+      return true;
+    }
+    case OpKind::AddPtr: {
+      if (!parseOperands(op.operands, 2))
+        return false;
+      if (op.operands.size() != 2)
+        return fail("tt.addptr takes two operands");
+      if (!expectPunct(":", "before the types"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(t) || !checkType(op.operands[0], t, tloc))
+        return false;
+      if (!expectPunct(",", "between the pointer and offset types"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(u) || !checkType(op.operands[1], u, tloc))
+        return false;
+      results.push_back(t);
+      return true;
+    }
+    case OpKind::Load:
+    case OpKind::Store: {
+      bool isLoad = op.kind == OpKind::Load;
+      if (!parseOperands(op.operands, 3))
+        return false;
+      if (op.operands.size() < (isLoad ? 1u : 2u))
+        return fail(isLoad ? "tt.load takes a pointer [, mask [, other]]"
+                           : "tt.store takes a pointer, a value [, mask]");
+      if (isPunct("{")) {
+        Dict d;
+        if (!parseDict(d) || !dictInt(d, "ll.vec", a.vectorWidth, false))
+          return false;
+        if (a.vectorWidth < 0 || a.vectorWidth > 64)
+          return fail("ll.vec must be in 0..64");
+      }
+      if (!expectPunct(":", "before the pointer type"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(t) || !checkType(op.operands[0], t, tloc))
+        return false;
+      if (isLoad)
+        results.push_back(t.withElem(ElemType{t.elem().scalar, false}));
+      return true;
+    }
+    case OpKind::LocalAlloc: {
+      if (!parseOperands(op.operands, 1))
+        return false;
+      if (!expectPunct(":", "before the types") ||
+          !expectPunct("(", "to open the operand types"))
+        return false;
+      if (!op.operands.empty()) {
+        tloc = tok_.loc;
+        if (!parseType(t) || !checkType(op.operands[0], t, tloc))
+          return false;
+      }
+      if (!expectPunct(")", "to close the operand types") ||
+          !expectPunct("->", "before the result type") || !parseType(u))
+        return false;
+      results.push_back(u);
+      return true;
+    }
+    case OpKind::LocalStore: {
+      if (!parseOperands(op.operands, 2))
+        return false;
+      if (op.operands.size() != 2)
+        return fail("ttg.local_store takes a value and a memdesc");
+      if (!expectPunct(":", "before the types"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(t) || !checkType(op.operands[0], t, tloc))
+        return false;
+      if (!expectPunct("->", "between the value and memdesc types"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(u) || !checkType(op.operands[1], u, tloc))
+        return false;
+      return true;
+    }
+    case OpKind::LocalDealloc: {
+      if (!parseOperands(op.operands, 1))
+        return false;
+      if (op.operands.size() != 1)
+        return fail("ttg.local_dealloc takes one operand");
+      if (!expectPunct(":", "before the type"))
+        return false;
+      tloc = tok_.loc;
+      return parseType(t) && checkType(op.operands[0], t, tloc);
+    }
+    case OpKind::Dot: {
+      if (!parseOperands(op.operands, 3))
+        return false;
+      if (op.operands.size() != 3)
+        return fail("tt.dot takes three operands (a, b, c)");
+      // Triton writes `inputPrecision = tf32` and `maxNumImpreciseAcc = 0` after the operands.
+      while (tok_.kind == Tok::Ident && !isPunct(":")) {
+        advance();
+        if (!expectPunct("=", "after a tt.dot option"))
+          return false;
+        if (tok_.kind != Tok::Ident && tok_.kind != Tok::Integer)
+          return fail("expected a tt.dot option value, got " + describe(tok_));
+        advance();
+        if (isPunct(","))
+          advance();
+      }
+      if (isPunct("{")) {
+        Dict d;
+        if (!parseDict(d))
+          return false;
+      }
+      if (!expectPunct(":", "before the operand types"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(t) || !checkType(op.operands[0], t, tloc))
+        return false;
+      if (!expectPunct("*", "between the A and B types"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(u) || !checkType(op.operands[1], u, tloc))
+        return false;
+      if (!expectPunct("->", "before the result type"))
+        return false;
+      tloc = tok_.loc;
+      Type r;
+      if (!parseType(r) || !checkType(op.operands[2], r, tloc))
+        return false;
+      results.push_back(r);
+      return true;
+    }
+    case OpKind::Reduce: {
+      if (tok_.kind != Tok::Ident || !reduceKindFromName(tok_.text))
+        return fail("expected a reduction (sum, max or min), got " + describe(tok_));
+      a.reduceKind = *reduceKindFromName(tok_.text);
+      advance();
+      if (!parseOperands(op.operands, 1))
+        return false;
+      if (op.operands.size() != 1)
+        return fail("tt.reduce takes one operand");
+      Dict d;
+      if (!parseDict(d) || !dictInt(d, "axis", a.axis, true))
+        return false;
+      if (!expectPunct(":", "before the operand type"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(t) || !checkType(op.operands[0], t, tloc))
+        return false;
+      if (!expectPunct("->", "before the result type") || !parseType(u))
+        return false;
+      results.push_back(u);
+      return true;
+    }
+    }
+    return fail("unhandled op");
+  }
+
+  bool parseConstant(Op &op, std::vector<Type> &results) {
+    OpAttrs &a = op.attrs;
+    Token valueTok;
+    bool dense = false;
+    if (isIdent("dense")) {
+      dense = true;
+      advance();
+      if (!expectPunct("<", "after 'dense'"))
+        return false;
+    }
+    valueTok = tok_;
+    if (!(tok_.kind == Tok::Integer || tok_.kind == Tok::Float || isIdent("true") ||
+          isIdent("false")))
+      return fail("expected a constant value, got " + describe(tok_));
+    advance();
+    if (dense && !expectPunct(">", "to close dense<...>"))
+      return false;
+    Type t = Type::scalar(ScalarKind::I1);
+    bool isBool = valueTok.kind == Tok::Ident;
+    if (isPunct(":")) {
+      advance();
+      if (!parseType(t))
+        return false;
+    } else if (!isBool) {
+      return fail("expected ':' and a type after the constant, got " + describe(tok_));
+    }
+    if (dense != t.isTensor())
+      return failAt(valueTok.loc, dense ? "dense<...> needs a tensor type"
+                                        : "a tensor constant is written dense<...>");
+    ScalarKind k = t.elem().scalar;
+    if (t.elem().pointer)
+      return failAt(valueTok.loc, "pointer constants are not supported");
+    if (isBool) {
+      if (k != ScalarKind::I1)
+        return failAt(valueTok.loc, "true/false needs type i1");
+      a.intValue = valueTok.text == "true";
+    } else if (isFloat(k)) {
+      if (valueTok.kind == Tok::Integer && valueTok.text.find("0x") != std::string_view::npos) {
+        auto bits = toInt(valueTok.text);
+        if (!bits)
+          return failAt(valueTok.loc, "bad hex constant");
+        a.floatValue = floatFromBits(uint64_t(*bits), k);
+      } else {
+        a.floatValue = std::strtod(std::string(valueTok.text).c_str(), nullptr);
+      }
+    } else {
+      if (valueTok.kind != Tok::Integer)
+        return failAt(valueTok.loc, "integer type " + std::string(name(k)) + " needs an integer");
+      auto v = toInt(valueTok.text);
+      if (!v)
+        return failAt(valueTok.loc, "integer constant is out of range");
+      a.intValue = *v;
+    }
+    results.push_back(t);
+    return true;
+  }
+
+  static double floatFromBits(uint64_t bits, ScalarKind k) {
+    if (k == ScalarKind::F64) {
+      double d;
+      std::memcpy(&d, &bits, 8);
+      return d;
+    }
+    uint32_t b32 = uint32_t(bits);
+    if (k == ScalarKind::BF16)
+      b32 = uint32_t(bits & 0xFFFF) << 16;
+    if (k == ScalarKind::F16) {
+      // Enough of half -> float for the special values dumps write in hex.
+      uint32_t h = uint32_t(bits & 0xFFFF);
+      uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
+      double v;
+      if (exp == 0x1F)
+        v = mant ? NAN : INFINITY;
+      else if (exp == 0)
+        v = std::ldexp(double(mant), -24);
+      else
+        v = std::ldexp(double(mant | 0x400), int(exp) - 25);
+      return sign ? -v : v;
+    }
+    float f;
+    std::memcpy(&f, &b32, 4);
+    return f;
+  }
+
+  bool parseFor(Op &op, std::vector<Type> &results, int depth) {
+    if (depth + 1 > kMaxNesting)
+      return fail("loops nested more than " + std::to_string(kMaxNesting) + " deep");
+    if (tok_.kind != Tok::Value)
+      return fail("expected the induction variable, got " + describe(tok_));
+    std::string_view ivName = tok_.text;
+    Loc ivLoc = tok_.loc;
+    advance();
+    ValueId lb, ub, step;
+    if (!expectPunct("=", "after the induction variable") || !lookupValue(lb) ||
+        !expectIdent("to", "after the lower bound") || !lookupValue(ub) ||
+        !expectIdent("step", "after the upper bound") || !lookupValue(step))
+      return false;
+    op.operands = {lb, ub, step};
+    std::vector<std::pair<std::string_view, Loc>> argNames;
+    if (isIdent("iter_args")) {
+      advance();
+      if (!expectPunct("(", "after iter_args"))
+        return false;
+      while (!isPunct(")")) {
+        if (tok_.kind != Tok::Value)
+          return fail("expected an iteration argument, got " + describe(tok_));
+        argNames.push_back({tok_.text, tok_.loc});
+        advance();
+        ValueId init;
+        if (!expectPunct("=", "after an iteration argument") || !lookupValue(init))
+          return false;
+        op.operands.push_back(init);
+        if (argNames.size() > 256)
+          return fail("too many iteration arguments");
+        if (isPunct(","))
+          advance();
+        else if (!isPunct(")"))
+          return fail("expected ',' or ')' in iter_args, got " + describe(tok_));
+      }
+      advance();
+      if (!expectPunct("->", "before the loop result types") ||
+          !expectPunct("(", "to open the loop result types"))
+        return false;
+      for (size_t i = 0; i < argNames.size(); ++i) {
+        if (i && !expectPunct(",", "between loop result types"))
+          return false;
+        Loc tloc = tok_.loc;
+        Type t;
+        if (!parseType(t) || !checkType(op.operands[3 + i], t, tloc))
+          return false;
+        results.push_back(t);
+      }
+      if (!expectPunct(")", "to close the loop result types"))
+        return false;
+    }
+    Type ivType = fn_->type(lb);
+    if (isPunct(":")) {
+      advance();
+      if (!parseType(ivType))
+        return false;
+    }
+    if (!expectPunct("{", "to open the loop body"))
+      return false;
+    Block body;
+    ValueId iv = fn_->addValue(ivType, std::string(ivName));
+    if (!define(ivName, ivLoc, {iv}))
+      return false;
+    body.args.push_back(iv);
+    for (size_t i = 0; i < argNames.size(); ++i) {
+      ValueId a = fn_->addValue(fn_->type(op.operands[3 + i]), std::string(argNames[i].first));
+      if (!define(argNames[i].first, argNames[i].second, {a}))
+        return false;
+      body.args.push_back(a);
+    }
+    if (!parseBlockOps(body, depth + 1))
+      return false;
+    advance(); // '}'
+    op.regions.push_back(std::move(body));
+    return true;
+  }
+
+  Lexer lex_;
+  std::string file_;
+  Token tok_;
+  std::optional<std::string> error_;
+  Module module_;
+  std::map<std::string, LayoutSpec> aliases_;
+  std::unordered_map<std::string, std::vector<ValueId>> names_;
+  Function *fn_ = nullptr;
+};
+
+} // namespace
+
+Expected<Module> parseModule(std::string_view text, std::string_view fileName) {
+  return Parser(text, fileName).run();
+}
+
+} // namespace linlayout::ir

@@ -1,0 +1,510 @@
+#include "linlayout/ir/Printer.h"
+
+#include "LayoutSyntax.h"
+#include "linlayout/ir/Walk.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace linlayout::ir {
+
+namespace {
+
+constexpr int kMaxParentDepth = 16;
+
+bool isInlineFamily(const LayoutSpec &s) {
+  return s.kind() == LayoutKind::Slice || s.kind() == LayoutKind::DotOperand;
+}
+
+bool isIdentifier(std::string_view s) {
+  if (s.empty() || s.size() > 64)
+    return false;
+  if (!(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
+    return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+      return false;
+  return true;
+}
+
+// Layout aliases for one module: every layout a type uses, and the parents of slice / dot_op
+// layouts, get an alias unless they are printed inline.
+class Aliases {
+public:
+  explicit Aliases(const Module &m) : m_(m) {}
+
+  void use(LayoutId id) {
+    if (id >= m_.layouts.size())
+      return;
+    const LayoutSpec *s = &m_.layouts.get(id);
+    add(*s, m_.layouts.aliasHint(id));
+  }
+
+  std::string aliasOf(const LayoutSpec &s) const {
+    for (const auto &[spec, name] : entries_)
+      if (spec == s)
+        return name;
+    return "";
+  }
+
+  std::string text(const LayoutSpec &s) const {
+    std::string a = aliasOf(s);
+    if (!a.empty())
+      return a;
+    return detail::printLayoutAttr(s, [this](const LayoutSpec &p) { return aliasOf(p); });
+  }
+
+  void printDefinitions(std::ostream &os) const {
+    for (const auto &[spec, name] : entries_)
+      os << name << " = "
+         << detail::printLayoutAttr(spec, [this](const LayoutSpec &p) { return aliasOf(p); })
+         << "\n";
+  }
+
+private:
+  void add(const LayoutSpec &s, const std::string &hint) {
+    // Walk down slice / dot_op parents (bounded: parents are finite but hostile specs may nest).
+    const LayoutSpec *cur = &s;
+    std::string curHint = hint;
+    for (int depth = 0; depth < kMaxParentDepth; ++depth) {
+      if (!isInlineFamily(*cur)) {
+        addAliased(*cur, curHint);
+        return;
+      }
+      const LayoutSpec *parent = nullptr;
+      if (const auto *sl = cur->as<SliceSpec>())
+        parent = &sl->parent();
+      else if (const auto *d = cur->as<DotOperandSpec>())
+        parent = &d->parent();
+      if (!parent)
+        return;
+      cur = parent;
+      curHint.clear();
+    }
+  }
+
+  void addAliased(const LayoutSpec &s, const std::string &hint) {
+    if (!aliasOf(s).empty())
+      return;
+    std::string name;
+    if (hint.size() > 1 && hint[0] == '#' && isIdentifier(hint.substr(1)) && !taken_.count(hint))
+      name = hint;
+    for (int i = 0; name.empty(); ++i) {
+      std::string c = "#" + detail::aliasStem(s) + (i ? std::to_string(i) : "");
+      if (!taken_.count(c))
+        name = c;
+    }
+    taken_.insert(name);
+    entries_.push_back({s, name});
+  }
+
+  const Module &m_;
+  std::vector<std::pair<LayoutSpec, std::string>> entries_;
+  std::set<std::string> taken_ = {"#smem"};
+};
+
+std::string formatFloat(double v, ScalarKind k) {
+  if (!std::isfinite(v)) {
+    // Non-finite values print as the hex bits of the element type, as MLIR does.
+    std::ostringstream os;
+    os << "0x" << std::hex << std::uppercase;
+    if (k == ScalarKind::F64) {
+      uint64_t bits;
+      std::memcpy(&bits, &v, 8);
+      os << bits;
+    } else {
+      float f = float(v);
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      if (k == ScalarKind::F16) {
+        uint32_t sign = bits >> 31;
+        bits = (sign << 15) | (std::isnan(v) ? 0x7E00u : 0x7C00u);
+      } else if (k == ScalarKind::BF16) {
+        bits >>= 16;
+      }
+      os << bits;
+    }
+    return os.str();
+  }
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, r.ptr);
+  if (s.find_first_of(".e") == std::string::npos)
+    s += ".0";
+  return s;
+}
+
+class ModulePrinter {
+public:
+  explicit ModulePrinter(const Module &m) : m_(m), aliases_(m) {}
+
+  std::string run() {
+    bool usesShared = false;
+    for (const Function &f : m_.functions)
+      for (const ValueInfo &v : f.values) {
+        if (v.type.isTensor() || v.type.isMemDesc())
+          aliases_.use(v.type.layout());
+        usesShared |= v.type.isMemDesc();
+      }
+    std::ostringstream os;
+    aliases_.printDefinitions(os);
+    if (usesShared)
+      os << "#smem = #ttg.shared_memory\n";
+    os << "module attributes {\"ttg.num-ctas\" = " << m_.numCtas
+       << " : i32, \"ttg.num-warps\" = " << m_.numWarps << " : i32, ttg.target = \""
+       << m_.target << "\", \"ttg.threads-per-warp\" = " << m_.threadsPerWarp << " : i32} {\n";
+    for (const Function &f : m_.functions)
+      printFunction(os, f);
+    os << "}\n";
+    return os.str();
+  }
+
+  std::string type(const Type &t) const {
+    std::ostringstream os;
+    auto elem = [&](ElemType e) {
+      if (e.pointer)
+        os << "!tt.ptr<" << name(e.scalar) << ">";
+      else
+        os << name(e.scalar);
+    };
+    auto layout = [&](LayoutId id) {
+      if (id < m_.layouts.size())
+        os << aliases_.text(m_.layouts.get(id));
+      else
+        os << "#<no layout>";
+    };
+    switch (t.kind()) {
+    case TypeKind::Scalar:
+    case TypeKind::Pointer:
+      elem(t.elem());
+      break;
+    case TypeKind::Tensor:
+      os << "tensor<";
+      for (int64_t d : t.shape())
+        os << d << "x";
+      elem(t.elem());
+      os << ", ";
+      layout(t.layout());
+      os << ">";
+      break;
+    case TypeKind::MemDesc:
+      os << "!ttg.memdesc<";
+      for (int64_t d : t.shape())
+        os << d << "x";
+      elem(t.elem());
+      os << ", ";
+      layout(t.layout());
+      os << ", #smem";
+      if (t.isMutable())
+        os << ", mutable";
+      os << ">";
+      break;
+    }
+    return os.str();
+  }
+
+private:
+  // Names every value of a function: the text's names when they are identifiers and unique,
+  // numbers in program order otherwise; a multi-result op's results are `%name#i`.
+  void nameValues(const Function &f) {
+    names_.assign(f.values.size(), "");
+    std::set<std::string> taken;
+    auto claim = [&](ValueId v) {
+      if (v >= f.values.size())
+        return;
+      const std::string &hint = f.values[v].name;
+      if (isIdentifier(hint)) {
+        std::string n = hint;
+        for (int i = 1; taken.count(n); ++i)
+          n = hint + "_" + std::to_string(i);
+        taken.insert(n);
+        names_[v] = "%" + n;
+      }
+    };
+    for (ValueId a : f.body.args)
+      claim(a);
+    walkOps(f.body, [&](const Op &op) {
+      if (op.results.size() == 1)
+        claim(op.results[0]);
+      for (const Block &b : op.regions)
+        for (ValueId a : b.args)
+          claim(a);
+    });
+    int next = 0;
+    auto number = [&]() {
+      std::string n;
+      do
+        n = std::to_string(next++);
+      while (taken.count(n));
+      taken.insert(n);
+      return "%" + n;
+    };
+    for (ValueId a : f.body.args)
+      if (a < names_.size() && names_[a].empty())
+        names_[a] = number();
+    walkOps(f.body, [&](const Op &op) {
+      if (op.results.size() == 1 && names_[op.results[0]].empty())
+        names_[op.results[0]] = number();
+      if (op.results.size() > 1) {
+        std::string base;
+        const std::string &hint = f.values[op.results[0]].name;
+        if (isIdentifier(hint)) {
+          base = hint;
+          for (int i = 1; taken.count(base); ++i)
+            base = hint + "_" + std::to_string(i);
+          taken.insert(base);
+          base = "%" + base;
+        } else {
+          base = number();
+        }
+        for (size_t i = 0; i < op.results.size(); ++i)
+          if (op.results[i] < names_.size())
+            names_[op.results[i]] = base + "#" + std::to_string(i);
+      }
+      for (const Block &b : op.regions)
+        for (ValueId a : b.args)
+          if (a < names_.size() && names_[a].empty())
+            names_[a] = number();
+    });
+  }
+
+  std::string v(ValueId id) const {
+    return id < names_.size() ? names_[id] : "%<invalid " + std::to_string(id) + ">";
+  }
+  std::string t(ValueId id) const {
+    return id < fn_->values.size() ? type(fn_->values[id].type) : "<invalid>";
+  }
+
+  void printFunction(std::ostream &os, const Function &f) {
+    fn_ = &f;
+    nameValues(f);
+    os << "  tt.func " << (f.isPublic ? "public " : "") << "@" << f.name << "(";
+    for (size_t i = 0; i < f.body.args.size(); ++i) {
+      ValueId a = f.body.args[i];
+      os << (i ? ", " : "") << v(a) << ": " << t(a);
+      ArgHints h = i < f.argHints.size() ? f.argHints[i] : ArgHints{};
+      std::vector<std::string> parts;
+      if (h.divisibility != 1)
+        parts.push_back("tt.divisibility = " + std::to_string(h.divisibility) + " : i32");
+      if (h.contiguity != 1)
+        parts.push_back("tt.contiguity = " + std::to_string(h.contiguity) + " : i32");
+      if (h.constancy != 1)
+        parts.push_back("tt.constancy = " + std::to_string(h.constancy) + " : i32");
+      if (!parts.empty()) {
+        os << " {";
+        for (size_t j = 0; j < parts.size(); ++j)
+          os << (j ? ", " : "") << parts[j];
+        os << "}";
+      }
+    }
+    os << ") {\n";
+    printBlockOps(os, f.body, 2);
+    os << "  }\n";
+  }
+
+  // Blocks nest only through scf.for, whose depth the parser and verifier bound.
+  void printBlockOps(std::ostream &os, const Block &b, int depth) {
+    for (const Op &op : b.ops)
+      printOp(os, op, depth);
+  }
+
+  std::string list(const std::vector<ValueId> &ids, size_t from = 0, size_t to = ~size_t(0)) {
+    std::string s;
+    for (size_t i = from; i < ids.size() && i < to; ++i)
+      s += (i > from ? ", " : "") + v(ids[i]);
+    return s;
+  }
+
+  void printOp(std::ostream &os, const Op &op, int depth) {
+    std::string ind(size_t(depth) * 2, ' ');
+    os << ind;
+    if (op.results.size() == 1)
+      os << v(op.results[0]) << " = ";
+    else if (op.results.size() > 1) {
+      std::string base = v(op.results[0]);
+      os << base.substr(0, base.find('#')) << ":" << op.results.size() << " = ";
+    }
+    os << mnemonic(op.kind);
+    const OpAttrs &a = op.attrs;
+    auto res = [&]() { return op.results.empty() ? std::string("<none>") : t(op.results[0]); };
+    auto opnd = [&](size_t i) {
+      return i < op.operands.size() ? t(op.operands[i]) : std::string("<none>");
+    };
+    switch (op.kind) {
+    case OpKind::Return:
+      break;
+    case OpKind::Yield:
+      if (!op.operands.empty()) {
+        os << " " << list(op.operands) << " : ";
+        for (size_t i = 0; i < op.operands.size(); ++i)
+          os << (i ? ", " : "") << t(op.operands[i]);
+      }
+      break;
+    case OpKind::For: {
+      const Block *body = op.regions.empty() ? nullptr : &op.regions[0];
+      ValueId iv = body && !body->args.empty() ? body->args[0] : kNoValue;
+      os << " " << v(iv) << " = " << v(op.operands.size() > 0 ? op.operands[0] : kNoValue)
+         << " to " << v(op.operands.size() > 1 ? op.operands[1] : kNoValue) << " step "
+         << v(op.operands.size() > 2 ? op.operands[2] : kNoValue);
+      if (op.operands.size() > 3) {
+        os << " iter_args(";
+        for (size_t i = 3; i < op.operands.size(); ++i) {
+          ValueId arg = body && i - 2 < body->args.size() ? body->args[i - 2] : kNoValue;
+          os << (i > 3 ? ", " : "") << v(arg) << " = " << v(op.operands[i]);
+        }
+        os << ") -> (";
+        for (size_t i = 0; i < op.results.size(); ++i)
+          os << (i ? ", " : "") << t(op.results[i]);
+        os << ")";
+      }
+      os << " : " << (iv != kNoValue ? t(iv) : std::string("i32")) << " {\n";
+      if (body)
+        printBlockOps(os, *body, depth + 1);
+      os << ind << "}";
+      break;
+    }
+    case OpKind::Constant: {
+      const Type &rt = op.results.empty() ? Type() : fn_->type(op.results[0]);
+      ScalarKind k = rt.elem().scalar;
+      std::string val;
+      if (k == ScalarKind::I1)
+        val = a.intValue ? "true" : "false";
+      else if (isFloat(k))
+        val = formatFloat(a.floatValue, k);
+      else
+        val = std::to_string(a.intValue);
+      if (rt.isTensor())
+        os << " dense<" << val << "> : " << res();
+      else if (k == ScalarKind::I1)
+        os << " " << val;
+      else
+        os << " " << val << " : " << res();
+      break;
+    }
+    case OpKind::ProgramId:
+    case OpKind::NumPrograms:
+      os << " " << (a.axis == 0 ? "x" : a.axis == 1 ? "y" : "z") << " : " << res();
+      break;
+    case OpKind::MakeRange:
+      os << " {end = " << a.end << " : i32, start = " << a.start << " : i32} : " << res();
+      break;
+    case OpKind::Splat:
+    case OpKind::Broadcast:
+    case OpKind::Reshape:
+    case OpKind::ConvertLayout:
+      os << " " << list(op.operands) << " : " << opnd(0) << " -> " << res();
+      break;
+    case OpKind::ExpandDims:
+      os << " " << list(op.operands) << " {axis = " << a.axis << " : i32} : " << opnd(0)
+         << " -> " << res();
+      break;
+    case OpKind::Trans: {
+      os << " " << list(op.operands) << " {order = array<i32: ";
+      for (size_t i = 0; i < a.order.size(); ++i)
+        os << (i ? ", " : "") << a.order[i];
+      os << ">} : " << opnd(0) << " -> " << res();
+      break;
+    }
+    case OpKind::AddI:
+    case OpKind::SubI:
+    case OpKind::MulI:
+    case OpKind::DivSI:
+    case OpKind::RemSI:
+    case OpKind::AndI:
+    case OpKind::OrI:
+    case OpKind::XOrI:
+    case OpKind::ShLI:
+    case OpKind::ShRSI:
+    case OpKind::MinSI:
+    case OpKind::MaxSI:
+    case OpKind::AddF:
+    case OpKind::SubF:
+    case OpKind::MulF:
+    case OpKind::DivF:
+    case OpKind::MinF:
+    case OpKind::MaxF:
+    case OpKind::NegF:
+    case OpKind::Exp:
+    case OpKind::Exp2:
+    case OpKind::Log:
+    case OpKind::Sqrt:
+    case OpKind::AbsF:
+      os << " " << list(op.operands) << " : " << res();
+      break;
+    case OpKind::CmpI:
+    case OpKind::CmpF:
+      os << " " << name(a.predicate) << ", " << list(op.operands) << " : " << opnd(0);
+      break;
+    case OpKind::Select:
+      os << " " << list(op.operands) << " : ";
+      if (!op.operands.empty() && fn_->isValid(op.operands[0]) &&
+          fn_->type(op.operands[0]).isTensor())
+        os << opnd(0) << ", ";
+      os << res();
+      break;
+    case OpKind::SIToFP:
+    case OpKind::FPToSI:
+    case OpKind::ExtF:
+    case OpKind::TruncF:
+    case OpKind::ExtSI:
+    case OpKind::ExtUI:
+    case OpKind::TruncI:
+      os << " " << list(op.operands) << " : " << opnd(0) << " to " << res();
+      break;
+    case OpKind::AddPtr:
+      os << " " << list(op.operands) << " : " << opnd(0) << ", " << opnd(1);
+      break;
+    case OpKind::Load:
+    case OpKind::Store:
+      os << " " << list(op.operands);
+      if (a.vectorWidth)
+        os << " {ll.vec = " << a.vectorWidth << " : i32}";
+      os << " : " << opnd(0);
+      break;
+    case OpKind::LocalAlloc:
+      if (op.operands.empty())
+        os << " : () -> " << res();
+      else
+        os << " " << list(op.operands) << " : (" << opnd(0) << ") -> " << res();
+      break;
+    case OpKind::LocalStore:
+      os << " " << list(op.operands) << " : " << opnd(0) << " -> " << opnd(1);
+      break;
+    case OpKind::LocalLoad:
+      os << " " << list(op.operands) << " : " << opnd(0) << " -> " << res();
+      break;
+    case OpKind::LocalDealloc:
+      os << " " << list(op.operands) << " : " << opnd(0);
+      break;
+    case OpKind::Dot:
+      os << " " << list(op.operands) << " : " << opnd(0) << " * " << opnd(1) << " -> " << res();
+      break;
+    case OpKind::Reduce:
+      os << " " << name(a.reduceKind) << " " << list(op.operands) << " {axis = " << a.axis
+         << " : i32} : " << opnd(0) << " -> " << res();
+      break;
+    }
+    os << "\n";
+  }
+
+  const Module &m_;
+  Aliases aliases_;
+  const Function *fn_ = nullptr;
+  std::vector<std::string> names_;
+};
+
+} // namespace
+
+std::string print(const Module &m) { return ModulePrinter(m).run(); }
+
+std::string printType(const Module &m, const Type &t) {
+  Module empty;
+  empty.layouts = m.layouts;
+  return ModulePrinter(empty).type(t);
+}
+
+} // namespace linlayout::ir

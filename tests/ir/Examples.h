@@ -1,0 +1,205 @@
+// The examples of examples/ with inputs to run them on: shared by the interpreter tests (results
+// against a reference computed here) and the pipeline tests (results before and after the passes).
+#pragma once
+
+#include "linlayout/ir/Interpreter.h"
+#include "linlayout/ir/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace linlayout::ir::testing {
+
+inline std::string readFile(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+inline std::string examplePath(const std::string &name) {
+  return std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + name;
+}
+
+/// The .tir examples, by file name.
+inline std::vector<std::string> exampleFiles() {
+  return {"memcpy_1d.tir", "memcpy_2d.tir", "transpose_copy.tir",
+          "row_reduce.tir", "matmul.tir",   "softmax.tir"};
+}
+
+/// Parses an example; fails the test on error.
+inline Module loadExample(const std::string &name) {
+  auto m = parseModule(readFile(examplePath(name)), name);
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.message());
+  return m.ok() ? std::move(*m) : Module();
+}
+
+template <typename T> std::vector<uint8_t> bytesOf(const std::vector<T> &v) {
+  std::vector<uint8_t> b(v.size() * sizeof(T));
+  if (!v.empty())
+    std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+template <typename T> std::vector<T> valuesOf(const std::vector<uint8_t> &b) {
+  std::vector<T> v(b.size() / sizeof(T));
+  if (!v.empty())
+    std::memcpy(v.data(), b.data(), v.size() * sizeof(T));
+  return v;
+}
+
+/// The f16 bits of a float that f16 holds exactly (the small halves the tests use).
+inline uint16_t toHalfBits(float x) {
+  if (x == 0)
+    return 0;
+  uint16_t sign = x < 0 ? 0x8000 : 0;
+  double r = std::fabs(double(x));
+  int e;
+  double m = std::frexp(r, &e);
+  return uint16_t(sign | uint16_t((e - 1 + 15) << 10) | (uint16_t(std::ldexp(m, 11)) & 0x3FF));
+}
+
+/// One runnable example: the kernel, its inputs, and a check of the outputs.
+struct ExampleRun {
+  std::string file;
+  std::string function;
+  Grid grid;
+  std::function<void(Memory &, std::vector<ArgValue> &)> setup;
+  /// Checks memory after a run against a reference computed here.
+  std::function<void(const Memory &)> check;
+};
+
+inline std::vector<float> randomFloats(size_t n, unsigned seed, int range = 8) {
+  std::mt19937 g(seed);
+  std::uniform_int_distribution<int> d(-range, range);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = float(d(g)) / 2; // small halves: exact in f16, sums exact in f32
+  return v;
+}
+
+inline std::vector<ExampleRun> exampleRuns() {
+  std::vector<ExampleRun> runs;
+  runs.push_back({"memcpy_1d.tir", "memcpy_1d", {3, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {bytesOf(randomFloats(3072, 1)),
+                                 bytesOf(std::vector<float>(3072, -1.f))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(3000)};
+                  },
+                  [](const Memory &m) {
+                    auto src = valuesOf<float>(m.buffers[0]), dst = valuesOf<float>(m.buffers[1]);
+                    for (size_t i = 0; i < 3072; ++i)
+                      ASSERT_EQ(dst[i], i < 3000 ? src[i] : -1.f) << i;
+                  }});
+  runs.push_back({"memcpy_2d.tir", "memcpy_2d", {2, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {bytesOf(randomFloats(128 * 64, 2)),
+                                 bytesOf(std::vector<float>(128 * 64, 0.f))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(64)};
+                  },
+                  [](const Memory &m) { ASSERT_EQ(m.buffers[0], m.buffers[1]); }});
+  runs.push_back({"transpose_copy.tir", "transpose_copy", {1, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    std::vector<uint16_t> in(64 * 64);
+                    for (size_t i = 0; i < in.size(); ++i)
+                      in[i] = uint16_t(i * 7 + 3);
+                    m.buffers = {bytesOf(in), bytesOf(std::vector<uint16_t>(64 * 64, 0))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(64),
+                         ArgValue::integer(64)};
+                  },
+                  [](const Memory &m) {
+                    auto in = valuesOf<uint16_t>(m.buffers[0]);
+                    auto out = valuesOf<uint16_t>(m.buffers[1]);
+                    for (int r = 0; r < 64; ++r)
+                      for (int c = 0; c < 64; ++c)
+                        ASSERT_EQ(out[size_t(r + c * 64)], in[size_t(r * 64 + c)])
+                            << r << "," << c;
+                  }});
+  runs.push_back({"row_reduce.tir", "row_sum", {2, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {bytesOf(randomFloats(64 * 128, 3)),
+                                 bytesOf(std::vector<float>(64, 0.f))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(128)};
+                  },
+                  [](const Memory &m) {
+                    auto x = valuesOf<float>(m.buffers[0]), out = valuesOf<float>(m.buffers[1]);
+                    for (size_t r = 0; r < 64; ++r) {
+                      float s = 0;
+                      for (size_t c = 0; c < 128; ++c)
+                        s += x[r * 128 + c];
+                      ASSERT_EQ(out[r], s) << r;
+                    }
+                  }});
+  runs.push_back({"matmul.tir", "matmul", {2, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    // M = 256, N = 128, K = 64.
+                    auto af = randomFloats(256 * 64, 4), bf = randomFloats(64 * 128, 5);
+                    std::vector<uint16_t> ah, bh;
+                    for (float x : af)
+                      ah.push_back(toHalfBits(x));
+                    for (float x : bf)
+                      bh.push_back(toHalfBits(x));
+                    m.buffers = {bytesOf(ah), bytesOf(bh), bytesOf(std::vector<float>(256 * 128)),
+                                 bytesOf(af), bytesOf(bf)};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2),
+                         ArgValue::integer(64),  ArgValue::integer(64),  ArgValue::integer(128),
+                         ArgValue::integer(128)};
+                  },
+                  [](const Memory &m) {
+                    auto c = valuesOf<float>(m.buffers[2]);
+                    auto af = valuesOf<float>(m.buffers[3]), bf = valuesOf<float>(m.buffers[4]);
+                    for (size_t i = 0; i < 256; i += 7)
+                      for (size_t j = 0; j < 128; j += 5) {
+                        double s = 0;
+                        for (size_t k = 0; k < 64; ++k)
+                          s += double(af[i * 64 + k]) * bf[k * 128 + j];
+                        ASSERT_EQ(c[i * 128 + j], float(s)) << i << "," << j;
+                      }
+                  }});
+  runs.push_back({"softmax.tir", "softmax", {4, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {bytesOf(randomFloats(4 * 128, 6)),
+                                 bytesOf(std::vector<float>(4 * 128, -7.f))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(128),
+                         ArgValue::integer(100)};
+                  },
+                  [](const Memory &m) {
+                    auto x = valuesOf<float>(m.buffers[0]), y = valuesOf<float>(m.buffers[1]);
+                    for (size_t r = 0; r < 4; ++r) {
+                      double mx = -INFINITY, sum = 0;
+                      for (size_t c = 0; c < 100; ++c)
+                        mx = std::max(mx, double(x[r * 128 + c]));
+                      for (size_t c = 0; c < 100; ++c)
+                        sum += std::exp(double(x[r * 128 + c]) - mx);
+                      for (size_t c = 0; c < 128; ++c) {
+                        if (c >= 100) {
+                          ASSERT_EQ(y[r * 128 + c], -7.f);
+                          continue;
+                        }
+                        double want = std::exp(double(x[r * 128 + c]) - mx) / sum;
+                        ASSERT_NEAR(y[r * 128 + c], want, 1e-6) << r << "," << c;
+                      }
+                    }
+                  }});
+  return runs;
+}
+
+/// Runs an example's kernel on its inputs; returns the memory afterwards.
+inline Memory runExample(const Module &m, const ExampleRun &run) {
+  Memory mem;
+  std::vector<ArgValue> args;
+  run.setup(mem, args);
+  Status s = interpret(m, run.function, args, mem, run.grid);
+  EXPECT_TRUE(s.ok()) << run.file << ": " << (s.ok() ? "" : s.message());
+  return mem;
+}
+
+} // namespace linlayout::ir::testing

@@ -263,6 +263,10 @@ public:
       if (!expectPunct("{", "after the module header"))
         return takeError();
       while (!isPunct("}")) {
+        if (tok_.kind == Tok::End) {
+          fail("expected '}' to close the module, got end of input");
+          return takeError();
+        }
         if (!parseFunction())
           return takeError();
       }

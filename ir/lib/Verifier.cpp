@@ -84,9 +84,7 @@ private:
     auto it = linearChecked_.find(key);
     if (it == linearChecked_.end()) {
       Expected<LinearLayout> ll = toLinearLayout(spec, t.shape());
-      // TODO(hw): drop the "not implemented" escape once every family converts.
-      bool skip = !ll.ok() && ll.message().find("not implemented") != std::string::npos;
-      it = linearChecked_.emplace(key, ll.ok() || skip ? std::string() : ll.message()).first;
+      it = linearChecked_.emplace(key, ll.ok() ? std::string() : ll.message()).first;
     }
     if (!it->second.empty())
       return "layout does not fit " + ty(t) + ": " + it->second;

@@ -1,0 +1,146 @@
+#include "Examples.h"
+
+#include "linlayout/ir/Parser.h"
+#include "linlayout/ir/Printer.h"
+#include "linlayout/ir/Verifier.h"
+
+#include <gtest/gtest.h>
+
+using namespace linlayout;
+using namespace linlayout::ir;
+using namespace linlayout::ir::testing;
+
+namespace {
+
+const char *kHeader =
+    "#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
+    "order = [0]}>\n";
+
+// A function body wrapped in a module, so that error tests stay short. Line 1 is the alias, line
+// 2 the module, line 3 the function header, line 4 the first body line.
+std::string wrap(const std::string &body, const std::string &args = "%p: !tt.ptr<f32>, %n: i32") {
+  return std::string(kHeader) + "module {\n  tt.func @f(" + args + ") {\n" + body +
+         "    tt.return\n  }\n}\n";
+}
+
+std::string parseError(const std::string &text) {
+  auto m = parseModule(text, "t.tir");
+  return m.ok() ? std::string("<parsed>") : m.message();
+}
+
+std::string verifyError(const std::string &text) {
+  auto m = parseModule(text, "t.tir");
+  if (!m.ok())
+    return "<parse error> " + m.message();
+  Status s = verify(*m);
+  return s.ok() ? std::string("<verified>") : s.message();
+}
+
+} // namespace
+
+TEST(Parser, ExamplesParseVerifyAndRoundTrip) {
+  for (const std::string &file : exampleFiles()) {
+    SCOPED_TRACE(file);
+    Module m = loadExample(file);
+    Status s = verify(m);
+    ASSERT_TRUE(s.ok()) << s.message();
+    std::string printed = print(m);
+    auto again = parseModule(printed, "printed");
+    ASSERT_TRUE(again.ok()) << again.message() << "\n" << printed;
+    ASSERT_TRUE(verify(*again).ok());
+    EXPECT_EQ(print(*again), printed);
+  }
+}
+
+TEST(Parser, KeepsNamesAliasesAndHints) {
+  Module m = loadExample("matmul.tir");
+  std::string p = print(m);
+  EXPECT_NE(p.find("#mma = #ttg.nvidia_mma<{versionMajor = 2"), std::string::npos) << p;
+  EXPECT_NE(p.find("%acc:3 = scf.for %k = %c0 to %K step %c32 iter_args(%accv = %zero"),
+            std::string::npos)
+      << p;
+  EXPECT_NE(p.find("ttg.convert_layout %acc#0"), std::string::npos) << p;
+  EXPECT_NE(p.find("%lda: i32 {tt.divisibility = 16 : i32}"), std::string::npos) << p;
+  EXPECT_NE(p.find("#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>"), std::string::npos);
+}
+
+TEST(Parser, AcceptsOlderTritonSpellings) {
+  std::string text =
+      "#blocked = #triton_gpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], "
+      "warpsPerCTA = [4, 1], order = [1, 0], CTAsPerCGA = [1, 1], CTASplitNum = [1, 1], "
+      "CTAOrder = [1, 0]}>\n"
+      "module attributes {\"triton_gpu.num-warps\" = 4 : i32} {\n"
+      "  tt.func public @k(%a: !tt.ptr<f32, 1>) attributes {noinline = false} {\n"
+      "    %0 = tt.get_program_id {axis = 0 : i32} : i32\n"
+      "    %1 = arith.constant dense<1.000000e+00> : tensor<32x32xf32, #blocked>\n"
+      "    %2 = arith.addf %1, %1 {fastmath = #arith.fastmath<none>} : tensor<32x32xf32, #blocked>\n"
+      "    tt.return\n  }\n}\n";
+  // `#arith.fastmath<none>` is not a dictionary value we know; the error says where.
+  EXPECT_NE(parseError(text).find("t.tir:6:"), std::string::npos) << parseError(text);
+  std::string ok = text;
+  ok.replace(ok.find(" {fastmath"), std::string(" {fastmath = #arith.fastmath<none>}").size(), "");
+  EXPECT_EQ(verifyError(ok), "<verified>");
+}
+
+TEST(Parser, ErrorsNamePositionAndExpectation) {
+  struct Case {
+    std::string text;
+    std::string want;
+  };
+  std::vector<Case> cases = {
+      {wrap("    %0 = arith.addi %n, %m : i32\n"), "t.tir:4:25: use of undefined value '%m'"},
+      {wrap("    %0 = arith.frob %n, %n : i32\n"), "t.tir:4:10: unknown op 'arith.frob'"},
+      {wrap("    %0 = arith.addi %n %n : i32\n"), "t.tir:4:24: arith.addi takes 2 operand(s), got 1"},
+      {wrap("    %0 = arith.addi %n, %n : f32\n"),
+       "t.tir:4:30: '%n' has type i32, but the op says f32"},
+      {wrap("    %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<48xi32, #blocked>\n"),
+       "t.tir:4:67: dimension 48 must be a power of two"},
+      {wrap("    %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #nope>\n"),
+       "t.tir:4:75: unknown layout alias '#nope'"},
+      {wrap("    %0 = tt.make_range {end = 64 : i32} : tensor<64xi32, #blocked>\n"),
+       "missing attribute 'start'"},
+      {wrap("    %0 = arith.constant 1 : i32\n    %0 = arith.constant 2 : i32\n"),
+       "t.tir:5:5: redefinition of '%0'"},
+      {wrap("    %0 = arith.constant 1 : i32\n  }\n"), "t.tir:6:5: expected 'tt.func' to start a function, got 'tt.return'"},
+      {"module {\n  tt.func @f(%a i32) {\n  }\n}\n", "t.tir:2:17: expected ':' after an argument"},
+      {"#b = #ttg.blocked<{sizePerThread = [1]}>\n", "t.tir:1:6: layout attribute: missing"},
+      {"#b = #ttg.blocked<{sizePerThread = [3], threadsPerWarp = [32], warpsPerCTA = [4], "
+       "order = [0]}>\n",
+       "t.tir:1:6: "},
+      {wrap("    scf.for %i = %n to %n step %n : i32 {\n"),
+       "t.tir:8:1: expected '}' to close the module, got end of input"},
+      {wrap("    %0 = arith.constant 1.5 : i32\n"), "integer type i32 needs an integer"},
+      {wrap("    %0 = arith.cmpi olt, %n, %n : i32\n"), "unknown arith.cmpi predicate 'olt'"},
+      {wrap("    %0 = tt.reduce avg %n {axis = 0 : i32} : i32 -> i32\n"),
+       "expected a reduction (sum, max or min), got 'avg'"},
+      {wrap("    %0 = arith.constant 1 : tensor<1x2x4x8x16x32x64x128x2xi32, #blocked>\n"),
+       "rank exceeds 8"},
+      {wrap("    %0 = arith.constant 1 : tensor<1024x1024x2xi32, #blocked>\n"),
+       "more than 2^20 elements"},
+  };
+  for (const Case &c : cases) {
+    std::string e = parseError(c.text);
+    EXPECT_NE(e.find(c.want), std::string::npos) << "got:  " << e << "\nwant: " << c.want
+                                                 << "\nin:\n"
+                                                 << c.text;
+  }
+}
+
+TEST(Parser, DeepLoopNestingIsAnErrorNotACrash) {
+  std::string body;
+  for (int i = 0; i < kMaxNesting + 5; ++i)
+    body += "scf.for %i" + std::to_string(i) + " = %n to %n step %n : i32 {\n";
+  for (int i = 0; i < kMaxNesting + 5; ++i)
+    body += "scf.yield\n}\n";
+  std::string e = parseError(wrap(body));
+  EXPECT_NE(e.find("loops nested more than 32 deep"), std::string::npos) << e;
+}
+
+TEST(Parser, DeepLayoutNestingIsAnErrorNotACrash) {
+  std::string attr = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], "
+                     "warpsPerCTA = [4, 1], order = [1, 0]}>";
+  for (int i = 0; i < 40; ++i)
+    attr = "#ttg.slice<{dim = 0, parent = " + attr + "}>";
+  std::string e = parseError("#x = " + attr + "\n");
+  EXPECT_NE(e.find("nested too deeply"), std::string::npos) << e;
+}

@@ -1,0 +1,154 @@
+#include "Examples.h"
+
+#include "linlayout/ir/Builder.h"
+#include "linlayout/ir/Parser.h"
+#include "linlayout/ir/Verifier.h"
+
+#include <gtest/gtest.h>
+
+using namespace linlayout;
+using namespace linlayout::ir;
+using namespace linlayout::ir::testing;
+
+namespace {
+
+const char *kLayouts =
+    "#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
+    "order = [0]}>\n"
+    "#b2 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+    "order = [1, 0]}>\n"
+    "#b3 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], "
+    "order = [0, 1]}>\n"
+    "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], "
+    "instrShape = [16, 8]}>\n"
+    "#sh = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>\n";
+
+std::string wrap(const std::string &body) {
+  return std::string(kLayouts) +
+         "module {\n  tt.func @f(%p: !tt.ptr<f32>, %n: i32, %x: f32) {\n" + body +
+         "    tt.return\n  }\n}\n";
+}
+
+std::string verifyError(const std::string &text) {
+  auto m = parseModule(text, "v.tir");
+  if (!m.ok())
+    return "<parse error> " + m.message();
+  Status s = verify(*m);
+  return s.ok() ? std::string("<verified>") : s.message();
+}
+
+} // namespace
+
+TEST(Verifier, ExamplesVerify) {
+  for (const std::string &file : exampleFiles()) {
+    Module m = loadExample(file);
+    Status s = verify(m);
+    EXPECT_TRUE(s.ok()) << file << ": " << s.message();
+  }
+}
+
+TEST(Verifier, RejectsBadIrWithPositionedMessages) {
+  struct Case {
+    std::string body;
+    std::string want;
+  };
+  std::vector<Case> cases = {
+      // Layout rank against tensor rank.
+      {"    %0 = arith.constant dense<0> : tensor<64xi32, #b2>\n",
+       "v.tir:8:10: 'arith.constant': type of %0: layout of rank 2 on tensor<64xi32"},
+      // Shared layout on a tensor.
+      {"    %0 = arith.constant dense<0> : tensor<64x64xi32, #sh>\n",
+       "has a shared layout, expected a distributed one"},
+      // Elementwise ops keep layouts.
+      {"    %0 = arith.constant dense<0> : tensor<64x64xi32, #b2>\n"
+       "    %1 = ttg.convert_layout %0 : tensor<64x64xi32, #b2> -> tensor<64x64xi32, #b3>\n"
+       "    %2 = tt.broadcast %1 : tensor<64x64xi32, #b3> -> tensor<64x64xi32, #b2>\n",
+       "v.tir:10:10: 'tt.broadcast': operand and result must be tensors of one rank, element and "
+       "layout"},
+      // expand_dims goes through the slice of the result layout.
+      {"    %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #b1>\n"
+       "    %1 = tt.expand_dims %0 {axis = 1 : i32} : tensor<64xi32, #b1> -> tensor<64x1xi32, "
+       "#b2>\n",
+       "operand layout must be the slice along 1 of the result layout"},
+      // reduce gives the slice of the operand layout.
+      {"    %0 = arith.constant dense<1.0> : tensor<64x64xf32, #b2>\n"
+       "    %1 = tt.reduce sum %0 {axis = 1 : i32} : tensor<64x64xf32, #b2> -> tensor<64xf32, "
+       "#ttg.slice<{dim = 0, parent = #b2}>>\n",
+       "result layout must be the slice along 1 of the operand layout"},
+      {"    %0 = arith.constant dense<1.0> : tensor<64x64xf32, #b2>\n"
+       "    %1 = tt.reduce sum %0 {axis = 2 : i32} : tensor<64x64xf32, #b2> -> tensor<64xf32, "
+       "#ttg.slice<{dim = 0, parent = #b2}>>\n",
+       "axis 2 is out of range"},
+      // Element types.
+      {"    %0 = arith.constant dense<1.0> : tensor<64x64xf32, #b2>\n"
+       "    %1 = arith.addi %0, %0 : tensor<64x64xf32, #b2>\n",
+       "'arith.addi': needs integer operands"},
+      {"    %0 = arith.extf %x : f32 to f32\n", "cannot cast f32 to f32"},
+      {"    %0 = arith.constant dense<1> : tensor<64xi32, #b1>\n"
+       "    %1 = tt.splat %p : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #b1>\n"
+       "    %2 = tt.load %1, %0 : tensor<64x!tt.ptr<f32>, #b1>\n",
+       "mask must be tensor<64xi1"},
+      // Dot operand layouts must fit the accumulator.
+      {"    %a = arith.constant dense<1.0> : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = "
+       "#mma, kWidth = 2}>>\n"
+       "    %b = arith.constant dense<1.0> : tensor<32x64xf16, #ttg.dot_op<{opIdx = 0, parent = "
+       "#mma, kWidth = 2}>>\n"
+       "    %c = arith.constant dense<0.0> : tensor<64x64xf32, #mma>\n"
+       "    %d = tt.dot %a, %b, %c : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, "
+       "kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> "
+       "-> tensor<64x64xf32, #mma>\n",
+       "B must be in a dot_op layout with opIdx = 1 whose parent is the accumulator's layout"},
+      {"    %a = arith.constant dense<1.0> : tensor<64x32xf16, #b2>\n"
+       "    %b = arith.constant dense<1.0> : tensor<64x64xf16, #b2>\n"
+       "    %c = arith.constant dense<0.0> : tensor<64x64xf32, #b2>\n"
+       "    %d = tt.dot %a, %b, %c : tensor<64x32xf16, #b2> * tensor<64x64xf16, #b2> -> "
+       "tensor<64x64xf32, #b2>\n",
+       "shapes do not multiply"},
+      // Loops.
+      {"    %0 = scf.for %i = %n to %n step %n iter_args(%a = %x) -> (f32) : i32 {\n"
+       "      scf.yield %n : i32\n    }\n",
+       "yielded value 0 has type i32, the loop carries f32"},
+      {"    %0 = scf.for %i = %n to %n step %n iter_args(%a = %x) -> (f32) : i32 {\n"
+       "      %1 = arith.addf %a, %a : f32\n      scf.yield %1 : f32\n    }\n"
+       "    %2 = arith.addf %1, %1 : f32\n",
+       "'arith.addf': uses %1 where its definition does not dominate the use"},
+      {"    scf.yield\n", "scf.yield must be the last op of a loop body"},
+      {"    tt.return\n", "tt.return must be the last op of the function body"},
+  };
+  for (const Case &c : cases) {
+    std::string e = verifyError(wrap(c.body));
+    EXPECT_NE(e.find(c.want), std::string::npos) << "got:  " << e << "\nwant: " << c.want
+                                                 << "\nin:\n"
+                                                 << c.body;
+  }
+}
+
+TEST(Verifier, BuiltIrWithoutPositionsNamesTheFunction) {
+  Module m;
+  Builder b(m);
+  b.beginFunction("k", std::vector<Type>{Type::scalar(ScalarKind::I32)});
+  b.binary(OpKind::AddF, b.arg(0), b.arg(0));
+  b.ret();
+  ASSERT_TRUE(b.endFunction().ok());
+  Status s = verify(m);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "@k: 'arith.addf': needs float operands, got i32");
+}
+
+TEST(Verifier, HandMadeStructuralMistakesAreErrors) {
+  Module m = loadExample("memcpy_1d.tir");
+  Function &f = m.functions[0];
+  // A use of a value defined later.
+  std::swap(f.body.ops[0], f.body.ops[2]);
+  EXPECT_NE(verify(m).message().find("does not dominate"), std::string::npos);
+  std::swap(f.body.ops[0], f.body.ops[2]);
+  ASSERT_TRUE(verify(m).ok());
+  // An operand id outside the value table.
+  f.body.ops[2].operands[0] = 9999;
+  EXPECT_NE(verify(m).message().find("uses value 9999, which is not in the value table"),
+            std::string::npos);
+  f.body.ops[2].operands[0] = f.body.ops[0].results[0];
+  // A value defined twice.
+  f.body.ops[1].results[0] = f.body.ops[0].results[0];
+  EXPECT_NE(verify(m).message().find("is defined twice"), std::string::npos);
+}

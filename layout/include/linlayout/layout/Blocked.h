@@ -33,7 +33,9 @@ public:
   /// Requires: the four lists have the same length rank, 1 <= rank <= CgaLayout::kMaxRank; every
   /// size is a power of two >= 1 (at most 2^20); order is a permutation of 0..rank-1; cga has the
   /// same rank.
-  /// Ensures: the accessors return the arguments.
+  /// Ensures: the accessors return the arguments; toLinearLayout is surjective for every shape,
+  /// and injective exactly when shape[d] >= tile[d] * cga.splitNum(d) for all d and no CGA basis
+  /// is zero.
   /// Example: make({1, 8}, {16, 2}, {1, 1}, {1, 0}) -> ok;
   ///          make({1, 8}, {16, 2}, {1, 1}, {1, 0, 2}) -> "blocked: size_per_thread has 2
   ///          entries but order has 3".

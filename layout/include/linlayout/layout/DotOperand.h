@@ -2,12 +2,19 @@
 // (operand_index 0, shape [.., M, K]) or B (operand_index 1, shape [.., K, N]) operand of a dot is
 // held in registers so that it can feed the parent layout's instruction.
 //
-//  - parent nvidia_mma v2: each lane holds k_width consecutive K elements per 32-bit register
-//    group; the operand is tiled by the m16n8k(4*k_width... ) instruction; warps follow the parent's
-//    warps along the non-K dimension and broadcast along K.
-//  - parent nvidia_mma v3: only A (registers as wgmma's A-from-registers form).
-//  - parent blocked: the FMA dot; the parent's own layout with the K dimension held entirely in
-//    registers of every thread (lanes and warps broadcast along K).
+//  - parent nvidia_mma v2 or v3: one instruction's operand tile is A [16, 8 * k_width] or
+//    B [8 * k_width, 8]. Along K a lane holds k_width consecutive elements (registers), then lanes
+//    0..3 step K; lanes 4..31 step the non-K dim (8 rows of A / columns of B); then registers repeat
+//    the 8-row block along the non-K dim and the whole k_width * 4 block along K. Warps follow the
+//    parent's warps (Ampere: last dim fastest; Hopper: dim0 fastest) and broadcast along the
+//    parent dim that is not this operand's (N for A, M for B). Hopper takes only A from registers.
+//  - parent blocked: the FMA dot; the parent's own layout except that each thread holds the whole
+//    K extent in registers, and lanes and warps broadcast along K.
+// The CTA split is the parent's with the K components zeroed. Larger shapes repeat in registers,
+// along K first, then the non-K dim; smaller ones broadcast.
+//
+// Example: A of mma v2 warps [2,2], k_width 8, over [32, 64]: register (0,1), (0,2), (0,4), (8,0),
+// (0,32); lane (0,8), (0,16), (1,0), (2,0), (4,0); warp (0,0), (16,0).
 #pragma once
 
 #include "linlayout/layout/Expected.h"
@@ -25,9 +32,10 @@ class LayoutSpec;
 class DotOperandSpec {
 public:
   /// A checked dot operand.
-  /// Requires: operandIndex 0 or 1; parent is nvidia_mma or blocked; for mma v2 kWidth is a
-  /// power of two in 1..16 (... ); for mma v3 operandIndex is 0 and kWidth a power of two; for a
-  /// blocked parent kWidth is 0 or any power of two (ignored).
+  /// Requires: operandIndex 0 or 1; parent is nvidia_mma or blocked with rank >= 2; for an mma
+  /// parent kWidth is a power of two in 1..64 (and operandIndex is 0 for version 3); for a blocked
+  /// parent kWidth is 0 or a power of two (it plays no part).
+  /// Ensures: the warp bases equal the parent's (same non-K extent) with the K component zeroed.
   /// Example: make(2, mma) -> "dot_operand: operand_index is 2, expected 0 or 1".
   static Expected<DotOperandSpec> make(int64_t operandIndex, const LayoutSpec &parent,
                                        int64_t kWidth);

@@ -3,13 +3,15 @@
 //
 //  - version 2 (Ampere mma.sync m16n8, instr_shape [16, 8], rank 2 or 3 with a leading batch
 //    dim): in one 16x8 tile, register bit 0 steps a column, lanes 0..3 step columns 2, 4, lanes
-//    4..31 step rows 1, 2, 4, register bit 1 steps row 8. Warps tile the tensor in row-major warp
-//    order (the last dimension fastest); repeats go to higher register bits, columns before rows
-//    (the innermost tensor dimension first).
-//  - version 3 (Hopper wgmma, instr_shape [16, N, K], rank 2): the same 16x8 pattern, repeated
-//    along the columns by register bits up to N, then warps: a warp group of 4 warps stacks
-//    16-row tiles along M (warp 0..3 -> rows 0, 16, 32, 48), the remaining warps tile
-//    warps_per_cta in row-major order.
+//    4..31 step rows 1, 2, 4, register bit 1 steps row 8. Warps then tile the dims last dim
+//    first (row-major warp order).
+//  - version 3 (Hopper wgmma, instr_shape [16, N, K], rank 2): the same 16x8 pattern with more
+//    register bits stepping columns 8, 16, ... up to N; warps tile dim0 first, so a warp group
+//    of 4 stacks 16-row tiles (warps 0..3 -> rows 0, 16, 32, 48), then along the columns.
+// Larger shapes repeat the CTA tile in registers, the last dim first; smaller ones broadcast.
+//
+// Example: v2, warps [1,1], over [32, 32]: register (0,1), (8,0), (0,8), (0,16), (16,0);
+// lane (0,2), (0,4), (1,0), (2,0), (4,0).
 // Shapes larger than the tile repeat in registers, smaller ones broadcast; blocks follow the CGA
 // layout.
 #pragma once
@@ -33,6 +35,7 @@ public:
   /// 1 at rank 3; rank 2 or 3) or 3 (instrShape [16, N, K], N a power of two from 8 to 256, K a
   /// power of two; rank 2; the product of warpsPerCta a multiple of 4); versionMinor 0;
   /// warpsPerCta powers of two; cga of the same rank.
+  /// Ensures: toLinearLayout is surjective for every shape.
   /// Example: make(2, 0, {4, 1}, {16, 8}) -> ok; make(2, 0, {4, 1}, {16, 16}) -> error naming
   /// instr_shape.
   static Expected<NvidiaMmaSpec> make(int versionMajor, int versionMinor,

@@ -1,13 +1,22 @@
 // The NVMMA shared-memory layout (Triton's #ttg.nvmma_shared, Gluon's NVMMASharedLayout): the
 // layout TMA and wgmma/tcgen05 read, with the hardware's 32/64/128-byte swizzle.
 //
-// As a linear layout (in dims offset, block): the contiguous dimension is the last one (the
-// first one when transposed). A tile is 8 rows by swizzle_byte_width * 8 / element_bitwidth
-// columns; offset bits step the tile's columns, then its 8 rows, where row 2^i is XOR-ed to column
-// (16 bytes / element) * ((2^i / per_phase) % max_phase) with (per_phase, max_phase) = (4, 2),
-// (2, 4), (1, 8) for 32, 64, 128 bytes (no swizzle for 0 bytes, whose tile is 8 x 16 bytes...).
-// The remaining offset bits repeat the tile along the columns, then the rows, then the leading
-// dimensions. Bijective onto each CTA's tile.
+// As a linear layout (in dims offset, block), per CTA (shape / CTA split):
+//  - The TMA box: each dim at most 256; along the contiguous dim (the last, or dim0 when
+//    transposed) exactly one swizzle row, swizzle_byte_width * 8 / element_bitwidth elements.
+//  - swizzle 0: the box row-major (the last dim contiguous, whatever `transposed` says), then
+//    copies of the box along the last dim first.
+//  - swizzle 32/64/128: a core matrix of 8 rows x one swizzle row; offset bits step its columns,
+//    then its rows, row 2^i starting at column (16 bytes / element) * ((2^i / per_phase) %
+//    max_phase), (per_phase, max_phase) = (4, 2), (2, 4), (1, 8). More rows fill the box (its
+//    outer dims flattened row-major, which is the order the rows are stacked in), then copies of
+//    the box along dim0 first. Transposed layouts build the same with dim0 moved last.
+//  - fp4_padded: each 16-byte group is 8 real bytes and 8 of padding that alias them.
+// It is a bijection from offsets onto each CTA's part (fp4 padding aside); blocks follow the CGA
+// layout.
+//
+// Example: 32-byte swizzle, 16-bit, [8, 16]: offset (0,1), (0,2), (0,4), (0,8), (1,0), (2,0),
+// (4,8).
 #pragma once
 
 #include "linlayout/layout/CgaLayout.h"
@@ -25,8 +34,10 @@ class NvmmaSharedSpec {
 public:
   /// A checked NVMMA shared layout.
   /// Requires: swizzleByteWidth in {0, 32, 64, 128}; elementBitwidth in {8, 16, 32, 64};
-  /// 2 <= rank <= CgaLayout::kMaxRank (rank 1 is accepted too, as Triton does: identity);
-  /// fp4Padded only with 128-byte swizzle and 8-bit elements; cga of the same rank.
+  /// 1 <= rank <= CgaLayout::kMaxRank (a swizzled layout also needs a shape of at least one core
+  /// matrix when converted); fp4Padded only with 128-byte swizzle and 8-bit elements; cga of the
+  /// same rank.
+  /// Ensures: toLinearLayout over a shape holding a core matrix is a bijection per CTA.
   /// Example: make(128, 16, 2, false) -> ok; make(48, 16, 2, false) -> "nvmma_shared:
   /// swizzle_byte_width is 48, expected 0, 32, 64 or 128".
   static Expected<NvmmaSharedSpec> make(int64_t swizzleByteWidth, int64_t elementBitwidth,

@@ -1,11 +1,13 @@
 // The slice layout (Triton's #ttg.slice, Gluon's SliceLayout): the layout of a tensor obtained by
 // removing dimension `dim` of a parent-layout tensor (e.g. the result of a reduction along dim).
 //
-// As a linear layout: take the parent's layout over the shape with a size-1 entry inserted at
-// `dim`... precisely, the parent over `shape` with `dim` re-inserted at the parent's own size
-// along it, drop output `dim`, and remove the register bases that became zero or duplicates of
-// earlier register bases (those registers would hold the same element again). Lanes, warps and
-// blocks keep their bits; the ones that only moved along `dim` broadcast.
+// As a linear layout: the parent's layout over `shape` with a size-1 dim inserted at `dim` (so
+// every basis that moved along `dim` is zero), with output `dim` dropped and the register bases
+// that are now zero removed (a register that would only repeat an element goes away). Lanes,
+// warps and blocks keep all their bits; those that moved along `dim` broadcast.
+//
+// Example: slice dim 1 of mma v2 (warps [1,1]) over [32]: register (8), (16); lane 0, 0, 1, 2, 4
+// (the four lanes of a quad hold the same rows).
 #pragma once
 
 #include "linlayout/layout/Expected.h"
@@ -24,6 +26,8 @@ class SliceSpec {
 public:
   /// A checked slice.
   /// Requires: parent is distributed with rank >= 2; 0 <= dim < parent rank.
+  /// Ensures: rank() == parent rank - 1; for each (lane, warp, block) the elements its registers
+  /// hold are the parent's (over the shape with dim re-inserted as 1) with dim dropped.
   /// Example: make(2, blocked of rank 2) -> "slice: dim 2 is out of range for a parent of rank 2".
   static Expected<SliceSpec> make(int64_t dim, const LayoutSpec &parent);
 

@@ -3,10 +3,14 @@
 // and the columns of row r are XOR-ed in groups of `vec` with the phase (r / per_phase) %
 // max_phase, so that a column of a tile falls into different banks.
 //
-// As a linear layout (in dims offset, block; out dims dim0..dim{rank-1}): offset bits first step
-// the columns (order[0]) 1, 2, 4, ..., then the rows (order[1]): row 2^i goes to column
-// (vec * ((2^i / per_phase) % max_phase)) % columns, then the remaining dims in order. It is a
-// bijection from offsets onto the tile of each CTA.
+// As a linear layout (in dims offset, block; out dims dim0..dim{rank-1}), per CTA (shape / CTA
+// split): offset bits first step the columns (order[0]) 1, 2, 4, ..., then the rows (order[1]):
+// row 2^i starts at column (vec * ((2^i / per_phase) % max_phase)) % columns; then the remaining
+// dims in order. It is a bijection from offsets onto each CTA's part; blocks follow the CGA
+// layout.
+//
+// Example: vec 2, per_phase 1, max_phase 4, order [1, 0] on [4, 8]: offset (0,1), (0,2), (0,4),
+// (1,2), (2,4).
 #pragma once
 
 #include "linlayout/layout/CgaLayout.h"
@@ -26,8 +30,9 @@ public:
   /// A checked swizzled shared layout.
   /// Requires: vec, perPhase, maxPhase powers of two >= 1 (at most 2^20); order a permutation of
   /// 0..rank-1 with 1 <= rank <= CgaLayout::kMaxRank; cga of the same rank.
+  /// Ensures: toLinearLayout is a bijection from offsets onto each CTA's part.
   /// Example: make(8, 4, 2, {1, 0}) -> ok; make(3, 1, 1, {1, 0}) -> "swizzled_shared: vec is 3,
-  /// expected a power of two".
+  /// expected a power of two between 1 and 1048576".
   static Expected<SwizzledSharedSpec> make(int64_t vec, int64_t perPhase, int64_t maxPhase,
                                            std::vector<int64_t> order,
                                            std::optional<CgaLayout> cga = std::nullopt);

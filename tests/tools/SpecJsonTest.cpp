@@ -1,0 +1,182 @@
+// Layout specs in JSON (QUERY-FORMAT.md): strict reading, writing, the round trip, and to_linear.
+#include "../layout/Prop.h"
+#include "../layout/SpecGen.h"
+#include "query/Query.h"
+#include "query/SpecJson.h"
+
+using namespace linlayout;
+using namespace linlayout::query;
+using namespace linlayout::testing;
+
+namespace {
+
+Expected<LayoutSpec> parse(const std::string &text) {
+  return specFromJson(Json::parse(text), "layout");
+}
+
+void expectError(const std::string &text, const std::string &needle) {
+  auto r = parse(text);
+  ASSERT_FALSE(r.ok()) << text;
+  EXPECT_NE(r.message().find(needle), std::string::npos)
+      << "message '" << r.message() << "' does not mention '" << needle << "'";
+}
+
+const char *kBlocked = R"({"kind": "blocked", "size_per_thread": [1, 8],
+  "threads_per_warp": [16, 2], "warps_per_cta": [1, 1], "order": [1, 0]})";
+
+TEST(SpecJson, ReadsEveryFamily) {
+  auto b = parse(kBlocked);
+  ASSERT_TRUE(b.ok()) << b.message();
+  EXPECT_EQ(b->kind(), LayoutKind::Blocked);
+  const char *specs[] = {
+      R"({"kind": "slice", "dim": 0, "parent": {"kind": "nvidia_mma", "version": [2, 0],
+          "warps_per_cta": [4, 1], "instr_shape": [16, 8]}})",
+      R"({"kind": "dot_operand", "operand_index": 1, "k_width": 2, "parent": {"kind":
+          "nvidia_mma", "version": [2, 0], "warps_per_cta": [2, 2], "instr_shape": [16, 8]}})",
+      R"({"kind": "dot_operand", "operand_index": 0, "parent": {"kind": "blocked",
+          "size_per_thread": [1, 1], "threads_per_warp": [8, 4], "warps_per_cta": [1, 1],
+          "order": [1, 0]}})",
+      R"({"kind": "swizzled_shared", "vec": 8, "per_phase": 1, "max_phase": 8, "order": [1, 0]})",
+      R"({"kind": "nvmma_shared", "swizzle_byte_width": 128, "element_bitwidth": 16})",
+      R"({"kind": "nvmma_shared", "swizzle_byte_width": 64, "element_bitwidth": 8, "rank": 3,
+          "transposed": true, "cga_layout": [[1, 0, 0]]})",
+      R"({"kind": "linear", "reg_bases": [[0, 1]], "lane_bases": [[0, 2], [1, 0]],
+          "warp_bases": [], "block_bases": [], "shape": [2, 4]})",
+      R"({"kind": "shared_linear", "offset_bases": [[0, 1], [1, 0]]})",
+      R"({"kind": "blocked", "size_per_thread": [1, 1], "threads_per_warp": [8, 4],
+          "warps_per_cta": [1, 1], "order": [1, 0], "ctas_per_cga": [2, 2],
+          "cta_split_num": [2, 1], "cta_order": [1, 0]})",
+  };
+  for (const char *s : specs) {
+    auto r = parse(s);
+    EXPECT_TRUE(r.ok()) << s << ": " << (r.ok() ? "" : r.message());
+  }
+}
+
+TEST(SpecJson, LegacyCtaSplitBecomesBases) {
+  auto r = parse(R"({"kind": "blocked", "size_per_thread": [1, 1], "threads_per_warp": [8, 4],
+      "warps_per_cta": [1, 1], "order": [1, 0], "ctas_per_cga": [2, 2],
+      "cta_split_num": [2, 1], "cta_order": [1, 0]})");
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(specToJson(*r)["cga_layout"], Json::parse("[[0, 0], [1, 0]]"));
+}
+
+TEST(SpecJson, StrictErrors) {
+  expectError("[1, 2]", "expected a layout spec object");
+  expectError("{}", "missing field 'kind'");
+  expectError(R"({"kind": 3})", "layout.kind is 3, expected a string");
+  expectError(R"({"kind": "mfma"})", "layout.kind is 'mfma'");
+  expectError(R"({"kind": "blocked", "size_per_thread": [1], "threads_per_warp": [32],
+      "warps_per_cta": [4], "order": [0], "sizePerThread": [1]})", "unknown field 'sizePerThread'");
+  expectError(R"({"kind": "blocked", "threads_per_warp": [32], "warps_per_cta": [4],
+      "order": [0]})", "missing field 'size_per_thread'");
+  expectError(R"({"kind": "blocked", "size_per_thread": "1", "threads_per_warp": [32],
+      "warps_per_cta": [4], "order": [0]})", "layout.size_per_thread is \"1\"");
+  expectError(R"({"kind": "blocked", "size_per_thread": [1.5], "threads_per_warp": [32],
+      "warps_per_cta": [4], "order": [0]})", "layout.size_per_thread[0] is 1.5");
+  expectError(R"({"kind": "blocked", "size_per_thread": [-1], "threads_per_warp": [32],
+      "warps_per_cta": [4], "order": [0]})", "size_per_thread[0] is -1");
+  expectError(R"({"kind": "blocked", "size_per_thread": [0], "threads_per_warp": [32],
+      "warps_per_cta": [4], "order": [0]})", "size_per_thread[0] is 0");
+  expectError(R"({"kind": "blocked", "size_per_thread": [1], "threads_per_warp": [32],
+      "warps_per_cta": [18446744073709551615], "order": [0]})", "too large");
+  expectError(R"({"kind": "blocked", "size_per_thread": [1], "threads_per_warp": [32],
+      "warps_per_cta": [1099511627776], "order": [0]})", "warps_per_cta[0] is 1099511627776");
+  expectError(R"({"kind": "blocked", "size_per_thread": [1], "threads_per_warp": [32],
+      "warps_per_cta": [1], "order": [0], "cga_layout": [[1]], "ctas_per_cga": [2]})",
+              "either as cga_layout or");
+  expectError(R"({"kind": "blocked", "size_per_thread": [1], "threads_per_warp": [32],
+      "warps_per_cta": [1], "order": [0], "ctas_per_cga": [2]})", "missing field 'cta_split_num'");
+  expectError(R"({"kind": "blocked", "size_per_thread": [1], "threads_per_warp": [32],
+      "warps_per_cta": [1], "order": [0], "cga_layout": [[1, 0]]})", "has 2 entries");
+  expectError(R"({"kind": "nvidia_mma", "version": [2], "warps_per_cta": [1, 1],
+      "instr_shape": [16, 8]})", "layout.version has 1 entries");
+  expectError(R"({"kind": "nvidia_mma", "version": [2, 0], "warps_per_cta": [1, 1],
+      "instr_shape": [16, 16]})", "instr_shape is [16, 16]");
+  expectError(R"({"kind": "dot_operand", "operand_index": 0, "parent": {"kind": "nvidia_mma",
+      "version": [2, 0], "warps_per_cta": [1, 1], "instr_shape": [16, 8]}})",
+              "missing field 'k_width'");
+  expectError(R"({"kind": "slice", "dim": 5, "parent": {"kind": "blocked",
+      "size_per_thread": [1, 1], "threads_per_warp": [8, 4], "warps_per_cta": [1, 1],
+      "order": [1, 0]}})", "dim 5 is out of range");
+  expectError(R"({"kind": "slice", "dim": 0, "parent": {"kind": "blocked"}})",
+              "layout.parent: missing field 'size_per_thread'");
+  expectError(R"({"kind": "nvmma_shared", "swizzle_byte_width": 128, "element_bitwidth": 16,
+      "transposed": 1})", "layout.transposed is 1, expected true or false");
+  expectError(R"({"kind": "nvmma_shared", "swizzle_byte_width": 128, "element_bitwidth": 16,
+      "rank": 99})", "layout.rank is 99");
+  expectError(R"({"kind": "linear", "reg_bases": [[1]], "lane_bases": [], "warp_bases": [],
+      "shape": [4]})", "do not reach every element");
+  expectError(R"({"kind": "shared_linear", "offset_bases": [[1]], "alignment": 0})",
+              "alignment is 0");
+}
+
+TEST(SpecJson, DeepNestingIsAnError) {
+  std::string s = kBlocked;
+  for (int i = 0; i < 20; ++i)
+    s = R"({"kind": "slice", "dim": 0, "parent": )" + s + "}";
+  auto r = parse(s);
+  ASSERT_FALSE(r.ok());
+}
+
+TEST(SpecJson, TextSpecsGoToTheAttributeParser) {
+  auto r = specFromJson(Json("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], "
+                             "warpsPerCTA = [1, 1], order = [1, 0]}>"),
+                        "layout");
+  if (!r.ok())
+    EXPECT_EQ(r.message().rfind("layout: ", 0), 0u) << r.message();
+  else
+    EXPECT_EQ(r->kind(), LayoutKind::Blocked);
+}
+
+// A random spec of any family.
+LayoutSpec anySpec() {
+  int rank = *rc::gen::inRange(2, 4);
+  switch (*rc::gen::inRange(0, 8)) {
+  case 0:
+    return blockedSpec(rank);
+  case 1:
+    return slice(LayoutSpec(blockedSpec(rank)), *rc::gen::inRange(0, rank));
+  case 2:
+    return mmaSpec(rank, false);
+  case 3:
+    return dot(LayoutSpec(mmaSpec(2, *rc::gen::arbitrary<bool>())), 0, int(pow2In(0, 3)));
+  case 4:
+    return dot(LayoutSpec(blockedSpec(rank)), *rc::gen::inRange(0, 2), 0);
+  case 5:
+    return ok(SwizzledSharedSpec::make(pow2In(0, 3), pow2In(0, 3), pow2In(0, 3), permutation(rank),
+                                       cgaLayout(rank, 2, true)));
+  case 6:
+    return ok(NvmmaSharedSpec::make(*rc::gen::element<int64_t>(0, 32, 64, 128),
+                                    *rc::gen::element<int64_t>(8, 16, 32), rank,
+                                    *rc::gen::arbitrary<bool>(), false, cgaLayout(rank, 2, true)));
+  default:
+    return ok(LinearSpec::make({{0, 1}}, {{1, 0}, {0, 2}}, {{0, 0}}, {}, {2, 4}));
+  }
+}
+
+LL_PROP(SpecJsonProps, ReadingWhatWasWrittenGivesTheSameSpec, ()) {
+  LayoutSpec s = anySpec();
+  Json j = specToJson(s);
+  auto back = specFromJson(Json::parse(j.dump()), "layout");
+  RC_ASSERT(back.ok());
+  RC_ASSERT(*back == s);
+}
+
+TEST(ToLinearOp, AnswersAndErrors) {
+  std::string line = std::string(R"({"id": 7, "op": "to_linear", "layout": )") + kBlocked +
+                     R"(, "shape": [16, 16]})";
+  Json out = Json::parse(answerLine(line));
+  EXPECT_EQ(out["id"], 7);
+  ASSERT_TRUE(out.contains("result")) << out.dump();
+  EXPECT_EQ(out["result"]["out_dims"], Json::parse(R"([["dim0", 16], ["dim1", 16]])"));
+  Json bad = Json::parse(answerLine(std::string(R"({"op": "to_linear", "layout": )") + kBlocked +
+                                    R"(, "shape": [16, 12]})"));
+  ASSERT_TRUE(bad.contains("error"));
+  EXPECT_NE(bad["error"].get<std::string>().find("dim1 has size 12"), std::string::npos);
+  Json noShape = Json::parse(answerLine(std::string(R"({"op": "to_linear", "layout": )") +
+                                        kBlocked + "}"));
+  EXPECT_EQ(noShape["error"], "missing field 'shape'");
+}
+
+} // namespace

@@ -1,0 +1,44 @@
+// The product of lowering: PTX text plus what a launcher needs to know about the kernel.
+#pragma once
+
+#include "linlayout/lower/Target.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace linlayout::lower {
+
+/// How a kernel parameter is passed.
+enum class ParamKind {
+  GlobalPointer, ///< a 64-bit address of global memory
+  Int,           ///< an integer of `bits` bits
+  Float,         ///< a floating-point value of `bits` bits
+};
+
+/// One kernel parameter, in launch order.
+struct KernelParam {
+  std::string name;
+  ParamKind kind = ParamKind::Int;
+  /// Width in bits of the value (64 for pointers).
+  int bits = 32;
+  /// For pointers: the alignment in bytes the kernel assumes (1 when nothing is assumed).
+  int alignment = 1;
+
+  friend bool operator==(const KernelParam &, const KernelParam &) = default;
+};
+
+/// A compiled kernel.
+/// Ensures (of every value lower/ returns): `ptx` declares one `.entry` named `name` whose
+/// parameters are `params` in order; the kernel needs `sharedBytes` of dynamic shared memory and
+/// is launched with `threadsPerBlock` threads (a multiple of 32).
+struct KernelPtx {
+  std::string name;
+  GpuTarget target;
+  std::string ptx;
+  std::vector<KernelParam> params;
+  uint64_t sharedBytes = 0;
+  int threadsPerBlock = 0;
+};
+
+} // namespace linlayout::lower

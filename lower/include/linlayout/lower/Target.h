@@ -1,0 +1,31 @@
+// The GPU a kernel is compiled for: an SM version and the PTX ISA version the output declares.
+#pragma once
+
+#include "linlayout/support/Expected.h"
+
+#include <string>
+#include <string_view>
+
+namespace linlayout::lower {
+
+/// An NVIDIA GPU architecture that lower/ emits PTX for.
+struct GpuTarget {
+  /// Compute capability times ten: 80 (A100), 86, 89, 90 (H100/H200).
+  int sm = 90;
+  /// The PTX ISA version times ten written in `.version` (80 = PTX 8.0).
+  int ptxVersion = 80;
+
+  /// Parses "sm_80", "sm_86", "sm_89" or "sm_90", with the default PTX version for it.
+  /// Requires: one of those names (an error naming the text otherwise).
+  /// Ensures: parse(t.name())->name() == t.name() for every supported target t.
+  static Expected<GpuTarget> parse(std::string_view name);
+
+  /// "sm_90" etc.
+  std::string name() const;
+  /// Whether the target has Hopper instructions (stmatrix, clusters, distributed shared memory).
+  bool hasSm90Features() const { return sm >= 90; }
+
+  friend bool operator==(const GpuTarget &, const GpuTarget &) = default;
+};
+
+} // namespace linlayout::lower

@@ -1,0 +1,50 @@
+// Every LLVM API that changed between LLVM releases and that lower/ touches, behind one interface:
+// porting lower/ to another LLVM means editing LlvmShim.cpp alone.
+//  - target machine creation (the triple became a `Triple` in LLVM 21);
+//  - intrinsic declarations (`getDeclaration` became `getOrInsertDeclaration` in LLVM 20);
+//  - kernel marking (nvvm.annotations metadata up to LLVM 19; the ptx_kernel calling convention
+//    and `nvvm.maxntid` attributes later);
+//  - the names of the ldmatrix and mma intrinsics.
+#pragma once
+
+#include "linlayout/lower/Target.h"
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/IR/Intrinsics.h>
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class Function;
+class Module;
+class TargetMachine;
+class Value;
+} // namespace llvm
+
+namespace linlayout::lower::shim {
+
+/// The highest PTX ISA version (times ten) this LLVM writes.
+int maxPtxVersion();
+
+/// The NVPTX target machine for `target`, or an error naming what LLVM refused.
+/// Requires: the NVPTX target is initialised (see NvptxBackend).
+Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const GpuTarget &target);
+
+/// The declaration of an intrinsic in `m`, created on first use.
+llvm::Function *intrinsic(llvm::Module &m, llvm::Intrinsic::ID id,
+                          llvm::ArrayRef<llvm::Type *> overloads = {});
+
+/// Marks `f` as a kernel entry launched with at most (or, when `exact`, exactly) `threads`
+/// threads along x.
+void markKernel(llvm::Function &f, int threads, bool exact);
+
+/// The ldmatrix intrinsic loading `count` (1, 2 or 4) 8x8 b16 matrices, transposed or not.
+/// Requires: count is 1, 2 or 4 (asserts).
+llvm::Intrinsic::ID ldmatrixIntrinsic(int count, bool trans);
+
+/// The mma.sync intrinsics lower/ uses.
+enum class MmaKind { M16N8K16_F16_F32, M16N8K16_BF16_F32, M16N8K8_TF32_F32 };
+llvm::Intrinsic::ID mmaIntrinsic(MmaKind kind);
+
+} // namespace linlayout::lower::shim

@@ -1,0 +1,49 @@
+// LLVM's NVPTX code generator behind a small interface: prepare a module for a target, optimise
+// it, verify it, print it, and write its PTX.
+#pragma once
+
+#include "linlayout/lower/Target.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace linlayout::lower {
+
+/// One target machine for one GPU target; reusable for many modules (not thread-safe).
+class NvptxBackend {
+public:
+  /// Initialises LLVM's NVPTX target (once per process) and creates the target machine.
+  /// Requires: target.ptxVersion <= shim::maxPtxVersion().
+  static Expected<std::unique_ptr<NvptxBackend>> create(const GpuTarget &target);
+  ~NvptxBackend();
+
+  const GpuTarget &target() const { return target_; }
+
+  /// Sets the module's triple and data layout to this target's.
+  void prepare(llvm::Module &m) const;
+  /// Runs LLVM's O3 pipeline on the module.
+  /// Requires: prepare(m) was called and verify(m) passes.
+  void optimize(llvm::Module &m) const;
+  /// Writes the module as PTX text.
+  /// Requires: prepare(m) was called. Ensures: on success the text starts with the PTX header
+  /// (`.version`, `.target`, `.address_size 64`).
+  Expected<std::string> emitPtx(llvm::Module &m) const;
+
+private:
+  NvptxBackend(GpuTarget target, std::unique_ptr<llvm::TargetMachine> tm);
+  GpuTarget target_;
+  std::unique_ptr<llvm::TargetMachine> tm_;
+};
+
+/// Checks the module with LLVM's verifier; the error holds the verifier's report.
+Status verifyModule(const llvm::Module &m);
+
+/// The module as LLVM IR text.
+std::string printModule(const llvm::Module &m);
+
+} // namespace linlayout::lower

@@ -2,6 +2,7 @@
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
@@ -58,6 +59,13 @@ Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const GpuTarg
 llvm::Function *intrinsic(llvm::Module &m, llvm::Intrinsic::ID id,
                           llvm::ArrayRef<llvm::Type *> overloads) {
   return llvm::Intrinsic::getDeclaration(&m, id, overloads);
+}
+
+llvm::Value *createDisjointOr(llvm::IRBuilder<> &b, llvm::Value *lhs, llvm::Value *rhs) {
+  llvm::Value *v = b.CreateOr(lhs, rhs);
+  if (auto *inst = llvm::dyn_cast<llvm::PossiblyDisjointInst>(v))
+    inst->setIsDisjoint(true);
+  return v;
 }
 
 void markKernel(llvm::Function &f, int threads, bool exact) {

@@ -4,12 +4,14 @@
 //  - intrinsic declarations (`getDeclaration` became `getOrInsertDeclaration` in LLVM 20);
 //  - kernel marking (nvvm.annotations metadata up to LLVM 19; the ptx_kernel calling convention
 //    and `nvvm.maxntid` attributes later);
+//  - `or disjoint` (IRBuilder takes the flag from LLVM 20 on);
 //  - the names of the ldmatrix and mma intrinsics.
 #pragma once
 
 #include "linlayout/lower/Target.h"
 
 #include <llvm/ADT/ArrayRef.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 
 #include <memory>
@@ -34,6 +36,9 @@ Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const GpuTarg
 /// The declaration of an intrinsic in `m`, created on first use.
 llvm::Function *intrinsic(llvm::Module &m, llvm::Intrinsic::ID id,
                           llvm::ArrayRef<llvm::Type *> overloads = {});
+
+/// a | b where the caller knows a & b == 0 (an addition LLVM may fold into addresses).
+llvm::Value *createDisjointOr(llvm::IRBuilder<> &b, llvm::Value *lhs, llvm::Value *rhs);
 
 /// Marks `f` as a kernel entry launched with at most (or, when `exact`, exactly) `threads`
 /// threads along x.

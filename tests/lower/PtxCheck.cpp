@@ -73,6 +73,12 @@ PtxasReport runPtxas(const std::string &ptx, const std::string &arch) {
 }
 
 PtxasReport expectAssembles(const KernelPtx &kernel, bool requireNoSpills) {
+  if (const char *dir = std::getenv("LINLAYOUT_DUMP_PTX")) {
+    const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::ofstream(std::string(dir) + "/" + info->test_suite_name() + "." + info->name() + "." +
+                  kernel.name + "." + kernel.target.name() + ".ptx")
+        << kernel.ptx;
+  }
   if (!ptxasPath()) {
     [&] {
       GTEST_SKIP() << "ptxas not found (looked at $LINLAYOUT_PTXAS and " LINLAYOUT_PTXAS

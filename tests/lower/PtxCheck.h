@@ -29,6 +29,7 @@ PtxasReport runPtxas(const std::string &ptx, const std::string &arch);
 /// Assembles the kernel with ptxas for its own target: a test failure with ptxas' log when ptxas
 /// rejects it, a skip with a message when ptxas is absent. When `requireNoSpills`, a failure also
 /// when the kernel uses a stack frame or spills. Returns the report (empty when skipped).
+/// With $LINLAYOUT_DUMP_PTX set to a folder, the PTX is also written there.
 PtxasReport expectAssembles(const KernelPtx &kernel, bool requireNoSpills = true);
 
 /// Checks `text` against FileCheck-style directives, one per line of `patterns`:

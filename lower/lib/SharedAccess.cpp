@@ -1,0 +1,70 @@
+#include "SharedAccess.h"
+
+#include "LlvmShim.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+#include <cassert>
+
+namespace linlayout::lower {
+
+namespace {
+
+// Shared accesses move 32-bit words from 32 bits up (so ld.shared.v4.b32 carries 8 halves),
+// one narrow word below.
+llvm::Type *accessType(llvm::IRBuilder<> &b, int totalBits) {
+  if (totalBits >= 32)
+    return llvm::FixedVectorType::get(b.getInt32Ty(), totalBits / 32);
+  return b.getIntNTy(totalBits);
+}
+
+bool validWidth(int totalBits) {
+  return totalBits >= 8 && totalBits <= 128 && (totalBits & (totalBits - 1)) == 0;
+}
+
+} // namespace
+
+llvm::Value *sharedAddress(llvm::IRBuilder<> &b, llvm::Value *base, llvm::Value *byteOffset,
+                           int64_t constantBytes) {
+  llvm::Value *addr = base;
+  if (byteOffset)
+    addr = b.CreateGEP(b.getInt8Ty(), addr, byteOffset);
+  if (constantBytes)
+    addr = b.CreateConstGEP1_64(b.getInt8Ty(), addr, static_cast<uint64_t>(constantBytes));
+  return addr;
+}
+
+void emitSharedStore(llvm::IRBuilder<> &b, llvm::Value *address,
+                     const std::vector<llvm::Value *> &values) {
+  assert(!values.empty() && "a store of nothing");
+  llvm::Type *elemTy = values[0]->getType();
+  int n = static_cast<int>(values.size());
+  int total = n * static_cast<int>(elemTy->getPrimitiveSizeInBits());
+  assert(validWidth(total) && "shared store width");
+  llvm::Value *vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(elemTy, n));
+  for (int i = 0; i < n; ++i)
+    vec = b.CreateInsertElement(vec, values[i], b.getInt32(i));
+  llvm::Value *packed = b.CreateBitCast(vec, accessType(b, total));
+  b.CreateAlignedStore(packed, address, llvm::Align(static_cast<uint64_t>(total / 8)));
+}
+
+std::vector<llvm::Value *> emitSharedLoad(llvm::IRBuilder<> &b, llvm::Value *address,
+                                          llvm::Type *elemTy, int count) {
+  int total = count * static_cast<int>(elemTy->getPrimitiveSizeInBits());
+  assert(validWidth(total) && "shared load width");
+  llvm::Value *packed = b.CreateAlignedLoad(accessType(b, total), address,
+                                            llvm::Align(static_cast<uint64_t>(total / 8)));
+  llvm::Value *vec = b.CreateBitCast(packed, llvm::FixedVectorType::get(elemTy, count));
+  std::vector<llvm::Value *> out;
+  for (int i = 0; i < count; ++i)
+    out.push_back(b.CreateExtractElement(vec, b.getInt32(i)));
+  return out;
+}
+
+void emitBarrier(llvm::IRBuilder<> &b) {
+  llvm::Module &m = *b.GetInsertBlock()->getModule();
+  b.CreateCall(shim::intrinsic(m, llvm::Intrinsic::nvvm_barrier0));
+}
+
+} // namespace linlayout::lower

@@ -1,0 +1,29 @@
+// Shared-memory accesses: vectorised st.shared / ld.shared at (swizzled) byte offsets from the
+// kernel's dynamic shared memory, and the CTA barrier.
+#pragma once
+
+#include <llvm/IR/IRBuilder.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace linlayout::lower {
+
+/// The addrspace(3) address base + offset + constant (offset an i32 byte offset, may be null).
+llvm::Value *sharedAddress(llvm::IRBuilder<> &b, llvm::Value *base, llvm::Value *byteOffset,
+                           int64_t constantBytes);
+
+/// st.shared of `values` (one type; 8..128 bits in total, a power of two) as one vector access at
+/// `address`, which is aligned to the access size.
+void emitSharedStore(llvm::IRBuilder<> &b, llvm::Value *address,
+                     const std::vector<llvm::Value *> &values);
+
+/// ld.shared of `count` elements of `elemTy` as one vector access at `address` (aligned to the
+/// access size; count * bits is 8..128, a power of two).
+std::vector<llvm::Value *> emitSharedLoad(llvm::IRBuilder<> &b, llvm::Value *address,
+                                          llvm::Type *elemTy, int count);
+
+/// bar.sync 0: every thread of the CTA arrives; shared-memory writes before it are visible after.
+void emitBarrier(llvm::IRBuilder<> &b);
+
+} // namespace linlayout::lower

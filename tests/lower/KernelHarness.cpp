@@ -1,0 +1,20 @@
+#include "KernelHarness.h"
+
+namespace linlayout::lower::testing {
+
+Expected<KernelPtx> buildKernel(const GpuTarget &target, const std::string &name, int threads,
+                                const KernelBody &body, bool optimize) {
+  KernelSpec spec;
+  spec.name = name;
+  spec.params = {{"in", ParamKind::GlobalPointer, 64, 16},
+                 {"out", ParamKind::GlobalPointer, 64, 16}};
+  spec.threadsPerBlock = threads;
+  LL_ASSIGN_OR_RETURN(auto kb, KernelBuilder::create(spec));
+  LL_TRY_STATUS(body(*kb, target));
+  LL_ASSIGN_OR_RETURN(auto backend, NvptxBackend::create(target));
+  FinishOptions fo;
+  fo.optimize = optimize;
+  return kb->finish(*backend, fo);
+}
+
+} // namespace linlayout::lower::testing

@@ -8,6 +8,8 @@ namespace linlayout::lower::testing {
 
 namespace {
 uint64_t widthMask(llvm::Type *t) {
+  if (t->isPointerTy())
+    return ~uint64_t(0);
   unsigned w = t->getIntegerBitWidth();
   return w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1;
 }
@@ -46,6 +48,15 @@ int IntProgram::visit(llvm::Value *v, std::span<llvm::Value *const> leaves) {
     } else if (auto *bo = llvm::dyn_cast<llvm::BinaryOperator>(inst)) {
       op.a = visit(bo->getOperand(0), leaves);
       op.b = visit(bo->getOperand(1), leaves);
+    } else if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(inst)) {
+      // Byte-addressed GEPs only: pointer + sign-extended index.
+      if (!gep->getSourceElementType()->isIntegerTy(8) || gep->getNumIndices() != 1)
+        ADD_FAILURE() << "IntProgram: only i8 GEPs with one index";
+      op.opcode = llvm::Instruction::Add;
+      op.a = visit(gep->getPointerOperand(), leaves);
+      op.fromBits = gep->getOperand(1)->getType()->getIntegerBitWidth();
+      op.b = visit(gep->getOperand(1), leaves);
+      op.c = -2; // marks: sign-extend b from fromBits
     } else if (auto *cast = llvm::dyn_cast<llvm::CastInst>(inst)) {
       op.a = visit(cast->getOperand(0), leaves);
       op.fromBits = cast->getSrcTy()->getIntegerBitWidth();
@@ -69,7 +80,11 @@ std::vector<uint64_t> IntProgram::run(std::span<const uint64_t> leafValues) cons
     switch (op.opcode) {
     case 0: r = op.imm; break;
     case 1: r = leafValues[op.imm]; break;
-    case llvm::Instruction::Add: r = a + b; break;
+    case llvm::Instruction::Add:
+      if (op.c == -2 && op.fromBits < 64 && ((b >> (op.fromBits - 1)) & 1))
+        b |= ~((uint64_t(1) << op.fromBits) - 1);
+      r = a + b;
+      break;
     case llvm::Instruction::Sub: r = a - b; break;
     case llvm::Instruction::Mul: r = a * b; break;
     case llvm::Instruction::Shl: r = b >= 64 ? 0 : a << b; break;

@@ -11,8 +11,8 @@
 namespace linlayout::lower::testing {
 
 /// The integer computation of some roots from some leaves, flattened once and run many times.
-/// Supports integer constants, add/sub/mul/shl/lshr/and/or/xor, zext/sext/trunc and select; a
-/// test failure on anything else.
+/// Supports integer constants, add/sub/mul/shl/lshr/and/or/xor, zext/sext/trunc, select and
+/// byte GEPs (pointers as 64-bit integers); a test failure on anything else.
 class IntProgram {
 public:
   IntProgram(std::span<llvm::Value *const> roots, std::span<llvm::Value *const> leaves);

@@ -19,7 +19,7 @@ llvm::Type *accessType(llvm::IRBuilder<> &b, int totalBits) {
   return b.getIntNTy(totalBits);
 }
 
-bool validWidth(int totalBits) {
+[[maybe_unused]] bool validWidth(int totalBits) {
   return totalBits >= 8 && totalBits <= 128 && (totalBits & (totalBits - 1)) == 0;
 }
 

@@ -1,5 +1,7 @@
 // linlayout: the command-line tool. Subcommands:
 //   linlayout query [FILE]   answer JSON-lines layout queries (stdin when no FILE)
+//   linlayout show LAYOUT... pictures of layouts (Show.cpp)
+#include "Show.h"
 #include "query/Query.h"
 
 #include <cstring>
@@ -13,6 +15,7 @@ int usage(std::ostream &os, int code) {
   os << "usage: linlayout <command> [args]\n"
         "commands:\n"
         "  query [FILE]     answer JSON-lines layout queries from FILE or standard input\n"
+        "  show LAYOUT...   draw layouts: who holds each element (show --help for options)\n"
         "  help             this text\n";
   return code;
 }
@@ -41,6 +44,8 @@ int main(int argc, char **argv) {
   std::string cmd = argv[1];
   if (cmd == "query")
     return runQuery(argc, argv);
+  if (cmd == "show")
+    return linlayout::cli::runShow(argc - 1, argv + 1);
   if (cmd == "help" || cmd == "--help" || cmd == "-h")
     return usage(std::cout, 0);
   std::cerr << "linlayout: unknown command '" << cmd << "'\n";

@@ -1,10 +1,9 @@
-// Placeholder until the attribute-syntax parser lands (it replaces this file).
+// specFromText: specs in TritonGPU's attribute syntax, read by the layout library's parser.
+#include "linlayout/layout/AttrSyntax.h"
 #include "query/SpecJson.h"
 
 namespace linlayout::query {
 
-Expected<LayoutSpec> specFromText(std::string_view) {
-  return makeError("attribute syntax is not supported yet");
-}
+Expected<LayoutSpec> specFromText(std::string_view text) { return parseLayoutAttr(text); }
 
 } // namespace linlayout::query

@@ -1,0 +1,110 @@
+#include "query/LayoutArg.h"
+
+#include "query/LayoutJson.h"
+#include "query/SpecJson.h"
+
+namespace linlayout::query {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\t' ||
+                        s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\t' ||
+                        s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string t;
+  for (size_t i = 0; i < shape.size(); ++i)
+    t += (i ? "x" : "") + std::to_string(shape[i]);
+  return t;
+}
+
+Expected<LinearLayout> fromSpec(const LayoutSpec &spec,
+                                const std::optional<std::vector<int64_t>> &shape) {
+  if (!shape)
+    return makeError("a layout spec needs a tensor shape (e.g. --shape 16x16)");
+  return toLinearLayout(spec, *shape);
+}
+
+// `tensor<16x16xf32, #attr>`: the shape and the attribute text.
+Expected<std::pair<std::vector<int64_t>, std::string_view>> tensorType(std::string_view t) {
+  std::string_view body = t.substr(7); // after "tensor<"
+  if (body.empty() || body.back() != '>')
+    return makeError("tensor type '" + std::string(t.substr(0, 60)) + "' does not end with '>'");
+  body.remove_suffix(1);
+  size_t comma = body.find(',');
+  if (comma == std::string_view::npos)
+    return makeError("tensor type has no layout (expected tensor<16x16xf32, #layout>)");
+  std::string_view dims = body.substr(0, comma);
+  std::vector<int64_t> shape;
+  while (!dims.empty() && dims.front() >= '0' && dims.front() <= '9') {
+    int64_t v = 0;
+    while (!dims.empty() && dims.front() >= '0' && dims.front() <= '9') {
+      if (v > (int64_t(1) << 40))
+        return makeError("tensor dimension too large");
+      v = v * 10 + (dims.front() - '0');
+      dims.remove_prefix(1);
+    }
+    shape.push_back(v);
+    if (dims.empty() || dims.front() != 'x')
+      return makeError("tensor type dimensions must be followed by 'x' and the element type");
+    dims.remove_prefix(1);
+  }
+  return std::make_pair(shape, trim(body.substr(comma + 1)));
+}
+
+} // namespace
+
+Expected<LinearLayout> layoutFromArg(std::string_view text,
+                                     const std::optional<std::vector<int64_t>> &shape,
+                                     const AttrAliases &aliases) {
+  text = trim(text);
+  if (text.substr(0, 7) == "tensor<") {
+    LL_ASSIGN_OR_RETURN(auto typed, tensorType(text));
+    if (shape && *shape != typed.first)
+      return makeError("the tensor type's shape " + shapeText(typed.first) +
+                       " differs from the shape given, " + shapeText(*shape));
+    AttrParseOptions o;
+    o.rank = int(typed.first.size());
+    LL_ASSIGN_OR_RETURN(LayoutSpec spec, parseLayoutAttr(typed.second, aliases, o));
+    return fromSpec(spec, typed.first);
+  }
+  if (!text.empty() && text.front() == '#') {
+    AttrParseOptions o;
+    if (shape)
+      o.rank = int(shape->size());
+    LL_ASSIGN_OR_RETURN(LayoutSpec spec, parseLayoutAttr(text, aliases, o));
+    return fromSpec(spec, shape);
+  }
+  if (text.empty() || (text.front() != '{' && text.front() != '"'))
+    return makeError("expected a layout: JSON ({...}), attribute syntax (#ttg....) or a tensor "
+                     "type (tensor<...>)");
+  Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded())
+    return makeError("the layout is not valid JSON");
+  if (j.is_string()) {
+    std::string s = j.get<std::string>();
+    return layoutFromArg(s, shape, aliases);
+  }
+  if (j.is_object() && j.contains("in_dims")) {
+    LL_ASSIGN_OR_RETURN(LinearLayout l, layoutFromJson(j, "layout"));
+    if (shape) {
+      std::vector<int64_t> sizes;
+      for (const DimSize &d : l.outDims())
+        sizes.push_back(int64_t(d.size));
+      if (sizes != *shape)
+        return makeError("the linear layout's out dims have sizes " + shapeText(sizes) +
+                         ", not the shape given, " + shapeText(*shape));
+    }
+    return l;
+  }
+  LL_ASSIGN_OR_RETURN(LayoutSpec spec, specFromJson(j, "layout"));
+  return fromSpec(spec, shape);
+}
+
+} // namespace linlayout::query

@@ -1,0 +1,25 @@
+// A layout as a person gives it on a command line: a linear layout or a hardware layout spec in
+// JSON, a spec in TritonGPU attribute syntax (`#ttg.blocked<{...}>`, `#name` through a dump's
+// aliases), or a tensor type carrying one (`tensor<16x16xf32, #blocked>`, which also gives the
+// shape).
+#pragma once
+
+#include "linlayout/layout/AttrSyntax.h"
+#include "linlayout/layout/LinearLayout.h"
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace linlayout::query {
+
+/// The linear layout `text` describes. Specs are converted over `shape`; a linear layout keeps
+/// its own out-dim sizes, which must then equal `shape` when one is given.
+/// Requires: text is one of the forms above; a shape is given (or carried by a tensor type)
+/// for a spec; errors say which form was read and what was wrong.
+Expected<LinearLayout> layoutFromArg(std::string_view text,
+                                     const std::optional<std::vector<int64_t>> &shape,
+                                     const AttrAliases &aliases = {});
+
+} // namespace linlayout::query

@@ -15,9 +15,11 @@ Expected<NvidiaMmaSpec> NvidiaMmaSpec::make(int versionMajor, int versionMinor,
     return makeError("nvidia_mma: version [" + std::to_string(versionMajor) + ", " +
                      std::to_string(versionMinor) +
                      "] is not supported, expected [2, 0] (Ampere) or [3, 0] (Hopper)");
-  if (versionMinor != 0)
-    return makeError("nvidia_mma: version minor is " + std::to_string(versionMinor) +
-                     ", expected 0");
+  // [2, 1] is Turing's mma.sync, whose accumulator is laid out as Ampere's.
+  if (versionMinor != 0 && !(versionMajor == 2 && versionMinor == 1))
+    return makeError("nvidia_mma: version [" + std::to_string(versionMajor) + ", " +
+                     std::to_string(versionMinor) + "] is not supported, expected minor 0" +
+                     (versionMajor == 2 ? " or 1" : ""));
   LL_TRY_STATUS(spec::checkRank(f, "warps_per_cta", int64_t(warpsPerCta.size())));
   LL_TRY_STATUS(spec::checkPow2List(f, "warps_per_cta", warpsPerCta));
   int rank = int(warpsPerCta.size());

@@ -56,7 +56,8 @@ TEST(BlockedErrors, Factory) {
 
 TEST(NvidiaMmaErrors, Factory) {
   expectError(NvidiaMmaSpec::make(1, 0, {1, 1}, {16, 8}), "version [1, 0]");
-  expectError(NvidiaMmaSpec::make(2, 1, {1, 1}, {16, 8}), "version minor is 1");
+  expectError(NvidiaMmaSpec::make(3, 1, {4, 1}, {16, 64, 16}), "version [3, 1] is not supported");
+  EXPECT_TRUE(NvidiaMmaSpec::make(2, 1, {1, 1}, {16, 8}).ok()); // Turing
   expectError(NvidiaMmaSpec::make(2, 0, {}, {16, 8}), "rank 0");
   expectError(NvidiaMmaSpec::make(2, 0, {3, 1}, {16, 8}), "warps_per_cta[0] is 3");
   expectError(NvidiaMmaSpec::make(2, 0, {1}, {16, 8}), "version 2 needs rank 2 or 3");

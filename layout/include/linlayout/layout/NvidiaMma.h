@@ -33,7 +33,8 @@ public:
   /// A checked mma layout.
   /// Requires: versionMajor 2 (instrShape [16, 8] or the fp64 [8, 8], optionally with a leading
   /// 1 at rank 3; rank 2 or 3) or 3 (instrShape [16, N, K], N a power of two from 8 to 256, K a
-  /// power of two; rank 2; the product of warpsPerCta a multiple of 4); versionMinor 0;
+  /// power of two; rank 2; the product of warpsPerCta a multiple of 4); versionMinor 0 (or 1,
+  /// Turing, for version 2);
   /// warpsPerCta powers of two; cga of the same rank.
   /// Ensures: toLinearLayout is surjective for every shape.
   /// Example: make(2, 0, {4, 1}, {16, 8}) -> ok; make(2, 0, {4, 1}, {16, 16}) -> error naming

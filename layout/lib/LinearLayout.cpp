@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <ostream>
 #include <string>
 
 namespace linlayout {
@@ -1273,6 +1274,10 @@ std::string LinearLayout::toString() const {
   }
   r += "where out dims are: " + outs;
   return r;
+}
+
+std::ostream &operator<<(std::ostream &os, const LinearLayout &layout) {
+  return os << layout.toString();
 }
 
 } // namespace linlayout

@@ -28,6 +28,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <span>
 #include <string>
@@ -358,6 +359,9 @@ private:
   uint8_t nIn_ = 0;
   uint8_t nOut_ = 0;
 };
+
+/// Writes toString() (for test failure messages and logs).
+std::ostream &operator<<(std::ostream &os, const LinearLayout &layout);
 
 /// Chains products, propagating the first error: `a * b * c`.
 Expected<LinearLayout> operator*(const LinearLayout &inner, const LinearLayout &outer);

@@ -1175,8 +1175,10 @@ uint64_t LinearLayout::numConsecutiveInOut() const {
   if (nIn_ == 0 || nOut_ == 0)
     return 1;
   // Leading bases of the first in dim that are unit steps 1, 2, 4, ... of the first out dim.
+  // The unit step must stay inside the first out dim: bit `consec` of the packed output belongs
+  // to the next out dim once consec reaches outBits_[0].
   int consec = 0;
-  while (consec < inBits_[0] && cols_[consec] == uint64_t(1) << consec)
+  while (consec < inBits_[0] && consec < outBits_[0] && cols_[consec] == uint64_t(1) << consec)
     ++consec;
   // Any other basis touching the low bits of the first out dim breaks contiguity there.
   uint64_t other = 0;

@@ -583,6 +583,12 @@ Expected<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout &outer)
   }
   auto cols = solveColumns(*this, A, std::span(thisId.data(), nIn_),
                            std::span(outerId.data(), A.nIn_));
+  if (!cols) {
+    // Keeping those dims in place needs outer's other dims to reach this layout's other columns;
+    // when they do not (e.g. a register holds an element only outer's warp reaches), solve all.
+    std::array<bool, kMaxDims> none{};
+    cols = solveColumns(*this, A, std::span(none.data(), nIn_), std::span(none.data(), A.nIn_));
+  }
   assert(cols && "a surjective outer layout reaches every output");
   std::vector<DimBits> ins, outs;
   for (int d = 0; d < nIn_; ++d)

@@ -244,7 +244,8 @@ public:
   /// c with outer(c(x)) == this(x) for every x (Triton's `this.invertAndCompose(outer)`): where
   /// a value lives in `outer`'s hardware for each value of this layout's hardware.
   /// Input dims that both layouts have and map identically are mapped to themselves (so
-  /// broadcast warps stay on their warp); the rest is solved with free variables set to zero.
+  /// broadcast warps stay on their warp) when outer's other dims reach this layout's other
+  /// columns; the rest (or, when they do not, everything) is solved with free variables zero.
   /// Requires: same out dims (any order) with the same sizes; outer is surjective.
   /// Ensures: c.then(outer) == *this (after matching out dims); c's in dims are this layout's,
   /// c's out dims are outer's in dims.

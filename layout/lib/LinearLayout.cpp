@@ -1026,19 +1026,34 @@ bool equalByName(const LinearLayout &got, const LinearLayout &want) {
 
 } // namespace
 
+namespace {
+
+// The dims of a quotient: each dim of the dividend with the divisor's bits taken away. A dim the
+// divisor has and uses up entirely is dropped (keeping it as a size-1 dim could put it in an order
+// the divisor's product refuses); a dim only the dividend has is kept, even at size 1.
+struct QuotientDims {
+  std::array<DimBits, LinearLayout::kMaxDims> dims{};
+  std::array<int, LinearLayout::kMaxDims> bits{}; // remaining bits per dividend dim
+  int n = 0;
+};
+
+} // namespace
+
 std::optional<LinearLayout> LinearLayout::divideLeft(const LinearLayout &inner) const {
-  std::vector<DimBits> ins, outs;
   for (int d = 0; d < inner.nIn_; ++d)
     if (!hasInDim(inner.inNames_[d]))
       return std::nullopt;
   for (int o = 0; o < inner.nOut_; ++o)
     if (!hasOutDim(inner.outNames_[o]))
       return std::nullopt;
+  QuotientDims ins, outs;
   for (int o = 0; o < nOut_; ++o) {
     int b = inner.outDimBits(outNames_[o]);
     if (b > outBits_[o])
       return std::nullopt;
-    outs.push_back({outNames_[o], outBits_[o] - b});
+    outs.bits[o] = outBits_[o] - b;
+    if (outs.bits[o] > 0 || !inner.hasOutDim(outNames_[o]))
+      outs.dims[outs.n++] = {outNames_[o], outs.bits[o]};
   }
   std::array<uint64_t, kMaxBits> cols{};
   int bit = 0;
@@ -1046,7 +1061,9 @@ std::optional<LinearLayout> LinearLayout::divideLeft(const LinearLayout &inner) 
     int skip = inner.inDimBits(inNames_[d]);
     if (skip > inBits_[d])
       return std::nullopt;
-    ins.push_back({inNames_[d], inBits_[d] - skip});
+    ins.bits[d] = inBits_[d] - skip;
+    if (ins.bits[d] > 0 || !inner.hasInDim(inNames_[d]))
+      ins.dims[ins.n++] = {inNames_[d], ins.bits[d]};
     int src = inDimOffset(d);
     for (int i = skip; i < inBits_[d]; ++i) {
       uint64_t col = cols_[src + i], c = 0;
@@ -1057,12 +1074,13 @@ std::optional<LinearLayout> LinearLayout::divideLeft(const LinearLayout &inner) 
         if (v & lowMask(low))
           return std::nullopt; // outer bases sit above the inner part of each out dim
         c |= (v >> low) << off;
-        off += outs[o].bits;
+        off += outs.bits[o];
       }
       cols[bit++] = c;
     }
   }
-  LinearLayout c = make(ins, outs, std::span(cols.data(), bit));
+  LinearLayout c = make(std::span(ins.dims.data(), ins.n), std::span(outs.dims.data(), outs.n),
+                        std::span(cols.data(), bit));
   auto prod = product(inner, c);
   if (!prod.ok() || !equalByName(*prod, *this))
     return std::nullopt;
@@ -1070,18 +1088,20 @@ std::optional<LinearLayout> LinearLayout::divideLeft(const LinearLayout &inner) 
 }
 
 std::optional<LinearLayout> LinearLayout::divideRight(const LinearLayout &outer) const {
-  std::vector<DimBits> ins, outs;
   for (int d = 0; d < outer.nIn_; ++d)
     if (!hasInDim(outer.inNames_[d]))
       return std::nullopt;
   for (int o = 0; o < outer.nOut_; ++o)
     if (!hasOutDim(outer.outNames_[o]))
       return std::nullopt;
+  QuotientDims ins, outs;
   for (int o = 0; o < nOut_; ++o) {
     int b = outer.outDimBits(outNames_[o]);
     if (b > outBits_[o])
       return std::nullopt;
-    outs.push_back({outNames_[o], outBits_[o] - b});
+    outs.bits[o] = outBits_[o] - b;
+    if (outs.bits[o] > 0 || !outer.hasOutDim(outNames_[o]))
+      outs.dims[outs.n++] = {outNames_[o], outs.bits[o]};
   }
   std::array<uint64_t, kMaxBits> cols{};
   int bit = 0;
@@ -1089,22 +1109,25 @@ std::optional<LinearLayout> LinearLayout::divideRight(const LinearLayout &outer)
     int keep = inBits_[d] - outer.inDimBits(inNames_[d]);
     if (keep < 0)
       return std::nullopt;
-    ins.push_back({inNames_[d], keep});
+    ins.bits[d] = keep;
+    if (keep > 0 || !outer.hasInDim(inNames_[d]))
+      ins.dims[ins.n++] = {inNames_[d], keep};
     int src = inDimOffset(d);
     for (int i = 0; i < keep; ++i) {
       uint64_t col = cols_[src + i], c = 0;
       int off = 0;
       for (int o = 0; o < nOut_; ++o) {
         uint64_t v = outValue(col, o);
-        if (v >> outs[o].bits)
+        if (v >> outs.bits[o])
           return std::nullopt; // inner bases must stay below the outer part
         c |= v << off;
-        off += outs[o].bits;
+        off += outs.bits[o];
       }
       cols[bit++] = c;
     }
   }
-  LinearLayout b = make(ins, outs, std::span(cols.data(), bit));
+  LinearLayout b = make(std::span(ins.dims.data(), ins.n), std::span(outs.dims.data(), outs.n),
+                        std::span(cols.data(), bit));
   auto prod = product(b, outer);
   if (!prod.ok() || !equalByName(*prod, *this))
     return std::nullopt;

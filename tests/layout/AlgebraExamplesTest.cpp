@@ -57,3 +57,36 @@ TEST(InvertAndCompose, SolvesEverythingWhenKeptDimsWouldLeaveItUnsolvable) {
   ASSERT_TRUE(c2.ok()) << c2.message();
   EXPECT_TRUE(solves(a2, b2, *c2));
 }
+
+TEST(Divide, LeftAndRightOfARegisterLaneProduct) {
+  LinearLayout inner = *LinearLayout::identity1D(4, reg(), d0());
+  LinearLayout outer = *LinearLayout::identity1D(32, lane(), d0());
+  LinearLayout prod = *(inner * outer);
+  auto c = prod.divideLeft(inner);
+  ASSERT_TRUE(c.has_value());
+  // register is used up by inner and dropped; lane remains.
+  EXPECT_EQ(*c, outer);
+  auto b = prod.divideRight(outer);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(*b, inner);
+  // Not a product with this inner: its bases are not the low bits.
+  LinearLayout other = *LinearLayout::strided1D(4, 2, reg(), d0());
+  EXPECT_FALSE(prod.divideLeft(other).has_value());
+  EXPECT_FALSE(prod.divideLeft(*LinearLayout::identity1D(4, warp(), d0())).has_value());
+}
+
+TEST(Divide, RightKeepsDimsUsedUpByTheDivisorOutOfTheQuotient) {
+  // Regression: prod has out dims [dim1, dim0]; the divisor has [dim0, dim1]. Keeping dim0 as a
+  // size-1 out dim of the quotient put it after dim1, an order the divisor's
+  // product refuses, so the division answered nullopt.
+  LinearLayout inner = make({{reg(), {{0}}}, {lane(), {}}}, {{d1(), 1}});
+  LinearLayout outer = make({}, {{d0(), 2}, {d1(), 1}});
+  LinearLayout prod = *(inner * outer);
+  auto b = prod.divideRight(outer);
+  ASSERT_TRUE(b.has_value());
+  auto back = *b * outer;
+  ASSERT_TRUE(back.ok()) << back.message();
+  auto aligned = back->transposeOuts(prod.outDimNames());
+  ASSERT_TRUE(aligned.ok());
+  EXPECT_EQ(*aligned, prod);
+}

@@ -303,8 +303,13 @@ public:
   std::optional<LinearLayout> quotient(std::span<const DimName> dims) const;
 
   /// c with product(inner, c) == *this (dims compared by name), or nullopt when there is none.
+  /// c has this layout's dims in this layout's order, each less inner's bits; a dim of inner
+  /// that inner uses up is left out of c.
+  /// Ensures: divideLeft(inner * c, inner) is c up to size-1 dims.
   std::optional<LinearLayout> divideLeft(const LinearLayout &inner) const;
   /// b with product(b, outer) == *this (dims compared by name), or nullopt when there is none.
+  /// b's dims are chosen as divideLeft's. Ensures: divideRight(b * outer, outer) is b up to
+  /// size-1 dims.
   std::optional<LinearLayout> divideRight(const LinearLayout &outer) const;
 
   /// The same map with an input / output dimension renamed. Requires: from exists; to is new.

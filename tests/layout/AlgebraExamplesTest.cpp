@@ -90,3 +90,18 @@ TEST(Divide, RightKeepsDimsUsedUpByTheDivisorOutOfTheQuotient) {
   ASSERT_TRUE(aligned.ok());
   EXPECT_EQ(*aligned, prod);
 }
+
+TEST(Product, NewDimsFollowInnerDimsAsInTriton) {
+  LinearLayout a = *LinearLayout::identity1D(2, lane(), d0());
+  LinearLayout b = make({{reg(), {}}, {lane(), {}}}, {});
+  LinearLayout c = make({{reg(), {{}}}, {lane(), {}}}, {});
+  auto ab = a * b;
+  ASSERT_TRUE(ab.ok());
+  EXPECT_EQ(ab->inDimNames(), (std::vector<DimName>{lane(), reg()}));
+  // So (a*b)*c is refused while a*(b*c) exists: associativity holds where both are defined.
+  auto left = *ab * c;
+  ASSERT_FALSE(left.ok());
+  EXPECT_EQ(left.message(),
+            "cannot multiply layouts whose common dimensions appear in different orders");
+  EXPECT_TRUE((a * (b * c)).ok());
+}

@@ -258,8 +258,12 @@ public:
 
   /// The direct product (Triton's operator*): inner's bits are the low bits of every dimension
   /// the two share, outer's come above them; dims of only one side are kept.
+  /// Dims new to the product come after inner's, in outer's order (as in Triton).
   /// Requires: dims common to both appear in the same relative order; limits hold.
-  /// Ensures: (a*b)*c == a*(b*c); restricting a*b to the low bits of each dimension gives a.
+  /// Ensures: (a*b)*c == a*(b*c) whenever both sides are defined (the dim order may make one
+  /// side refuse: [lane] * [register, lane] orders its dims [lane, register], which
+  /// [register, lane] cannot follow); restricting a*b to the low bits of each dimension gives a,
+  /// to the high bits gives b.
   static Expected<LinearLayout> product(const LinearLayout &inner, const LinearLayout &outer);
 
   /// Input dims of `other` appended after this layout's (disjoint names, same out dims).

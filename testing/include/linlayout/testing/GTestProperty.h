@@ -7,6 +7,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <iostream>
 #include <sstream>
 #include <string>
 
@@ -24,7 +25,12 @@ template <typename Testable> void checkProperty(int minCases, Testable &&testabl
   params.maxSuccess = std::max(params.maxSuccess, minCases);
   auto result = rc::detail::checkProperty(rc::detail::toProperty(std::forward<Testable>(testable)),
                                           metadata, params);
-  if (!result.template is<rc::detail::SuccessResult>()) {
+  if (result.template is<rc::detail::SuccessResult>()) {
+    if (!result.template get<rc::detail::SuccessResult>().distribution.empty())
+      rc::detail::printResultMessage(result, std::cout);
+    return;
+  }
+  {
     std::ostringstream ss;
     rc::detail::printResultMessage(result, ss);
     FAIL() << ss.str();

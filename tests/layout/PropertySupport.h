@@ -4,7 +4,7 @@
 #include "BruteForce.h"
 
 #include "linlayout/layout/LinearLayout.h"
-#include "linlayout/testing/GTestProperty.h"
+#include "GTestProperty.h"
 #include "linlayout/testing/Generators.h"
 
 #include <rapidcheck.h>

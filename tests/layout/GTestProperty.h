@@ -1,3 +1,4 @@
+// (Test-only: testing/ must not depend on GoogleTest.)
 // LL_PROP: a rapidcheck property as a GoogleTest test that runs at least a given number of cases
 // (rapidcheck's default is 100, settable only through RC_PARAMS). RC_PARAMS still applies: its
 // max_success is used when larger, and its seed and reproduce strings work as usual.

@@ -1,6 +1,6 @@
 // Properties of the hardware layout conversions over random valid parameters, checked by
 // enumerating every input (the brute-force evaluator) when the layout has at most 16 input bits.
-#include "Prop.h"
+#include "GTestProperty.h"
 #include "SpecGen.h"
 
 using namespace linlayout;
@@ -28,14 +28,14 @@ LinearLayout mustConvert(const LayoutSpec &s, const I64s &shape) {
   return *l;
 }
 
-LL_PROP(BlockedProps, IsSurjective, ()) {
+LL_PROP(BlockedProps, IsSurjective, 1000, ()) {
   int rank = *rc::gen::inRange(1, 4);
   LayoutSpec s = blockedSpec(rank);
   I64s shape = shapeOf(rank, 0, 12 / rank);
   RC_ASSERT(surjective(mustConvert(s, shape)));
 }
 
-LL_PROP(BlockedProps, InjectiveExactlyWhenTheShapeCoversTheTile, ()) {
+LL_PROP(BlockedProps, InjectiveExactlyWhenTheShapeCoversTheTile, 1000, ()) {
   int rank = *rc::gen::inRange(1, 4);
   BlockedSpec b = blockedSpec(rank);
   I64s shape = shapeOf(rank, 0, 14 / rank);
@@ -74,7 +74,7 @@ std::vector<std::vector<uint64_t>> heldByThread(const LinearLayout &l, int drop)
   return held;
 }
 
-LL_PROP(SliceProps, IsTheParentWithTheDimDroppedAndDeduplicated, ()) {
+LL_PROP(SliceProps, IsTheParentWithTheDimDroppedAndDeduplicated, 1000, ()) {
   int kind = *rc::gen::inRange(0, 3);
   int rank = kind == 2 ? 2 : *rc::gen::inRange(2, 4);
   LayoutSpec parent = kind == 0   ? LayoutSpec(blockedSpec(rank, false))
@@ -94,7 +94,7 @@ LL_PROP(SliceProps, IsTheParentWithTheDimDroppedAndDeduplicated, ()) {
   }
 }
 
-LL_PROP(DotOperandProps, BroadcastExactlyAlongTheOtherOperandsWarpDim, ()) {
+LL_PROP(DotOperandProps, BroadcastExactlyAlongTheOtherOperandsWarpDim, 1000, ()) {
   int kind = *rc::gen::inRange(0, 3); // Ampere mma, Hopper mma (A only), blocked (FMA)
   int opIdx = kind == 1 ? 0 : *rc::gen::inRange(0, 2);
   LayoutSpec parent = kind == 0   ? LayoutSpec(mmaSpec(2, false))
@@ -120,7 +120,7 @@ LL_PROP(DotOperandProps, BroadcastExactlyAlongTheOtherOperandsWarpDim, ()) {
   }
 }
 
-LL_PROP(SharedProps, SwizzledIsABijectionOntoTheTile, ()) {
+LL_PROP(SharedProps, SwizzledIsABijectionOntoTheTile, 1000, ()) {
   int rank = *rc::gen::inRange(1, 4);
   CgaLayout cga = cgaLayout(rank, 2, /*allowBroadcast=*/false);
   auto s = ok(SwizzledSharedSpec::make(pow2In(0, 3), pow2In(0, 3), pow2In(0, 3),
@@ -133,7 +133,7 @@ LL_PROP(SharedProps, SwizzledIsABijectionOntoTheTile, ()) {
   RC_ASSERT(injective(l));
 }
 
-LL_PROP(SharedProps, NvmmaIsABijectionOntoTheTile, ()) {
+LL_PROP(SharedProps, NvmmaIsABijectionOntoTheTile, 1000, ()) {
   int rank = *rc::gen::inRange(2, 4);
   int64_t swizzle = *rc::gen::element<int64_t>(0, 32, 64, 128);
   int64_t bits = *rc::gen::element<int64_t>(8, 16, 32);
@@ -152,7 +152,7 @@ LL_PROP(SharedProps, NvmmaIsABijectionOntoTheTile, ()) {
   RC_ASSERT(injective(l));
 }
 
-LL_PROP(LayoutSpecProps, OutDimsAreTheShapeAndInDimsTheHardware, ()) {
+LL_PROP(LayoutSpecProps, OutDimsAreTheShapeAndInDimsTheHardware, 1000, ()) {
   int kind = *rc::gen::inRange(0, 6);
   int rank = kind == 2 ? 2 : *rc::gen::inRange(2, 4);
   LayoutSpec s = blockedSpec(rank);
@@ -191,7 +191,7 @@ LL_PROP(LayoutSpecProps, OutDimsAreTheShapeAndInDimsTheHardware, ()) {
   RC_ASSERT(s.isDistributed() != s.isShared());
 }
 
-LL_PROP(CgaLayoutProps, MapsEachBlockBitToItsBasis, ()) {
+LL_PROP(CgaLayoutProps, MapsEachBlockBitToItsBasis, 1000, ()) {
   int rank = *rc::gen::inRange(1, 4);
   CgaLayout c = cgaLayout(rank, 4, true);
   LinearLayout l = c.toLinearLayout();

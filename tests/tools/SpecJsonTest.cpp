@@ -1,5 +1,5 @@
 // Layout specs in JSON (QUERY-FORMAT.md): strict reading, writing, the round trip, and to_linear.
-#include "../layout/Prop.h"
+#include "../layout/GTestProperty.h"
 #include "../layout/SpecGen.h"
 #include "query/Query.h"
 #include "query/SpecJson.h"
@@ -155,7 +155,7 @@ LayoutSpec anySpec() {
   }
 }
 
-LL_PROP(SpecJsonProps, ReadingWhatWasWrittenGivesTheSameSpec, ()) {
+LL_PROP(SpecJsonProps, ReadingWhatWasWrittenGivesTheSameSpec, 1000, ()) {
   LayoutSpec s = anySpec();
   Json j = specToJson(s);
   auto back = specFromJson(Json::parse(j.dump()), "layout");

@@ -67,7 +67,7 @@ std::vector<int64_t> stridesOf(const std::vector<int64_t> &shape) {
 
 class Program {
 public:
-  Program(const Module &m, const Function &f, Memory &mem, InterpreterLimits &limits,
+  Program(const Module &m, const Function &f, Memory &mem, InterpreterOptions &limits,
           int64_t pid[3], const Grid &grid)
       : m_(m), f_(f), mem_(mem), limits_(limits), grid_(grid) {
     for (int i = 0; i < 3; ++i)
@@ -735,8 +735,11 @@ private:
       reduce(op, r);
       break;
     }
-    if (rt)
+    if (rt) {
+      if (limits_.observer && (rt->isIntLike() || rt->isPointerLike()) && !rt->isMemDesc())
+        limits_.observer(op.results[0], r.i);
       vals_[op.results[0]] = std::move(r);
+    }
     return Status::success();
   }
 
@@ -834,7 +837,7 @@ private:
   const Module &m_;
   const Function &f_;
   Memory &mem_;
-  InterpreterLimits &limits_;
+  InterpreterOptions &limits_;
   Grid grid_;
   int64_t pid_[3];
   std::vector<RtValue> vals_;
@@ -857,7 +860,7 @@ double roundToFloatKind(double x, ScalarKind k) {
 }
 
 Status interpret(const Module &m, std::string_view function, std::span<const ArgValue> args,
-                 Memory &memory, Grid grid, InterpreterLimits limits) {
+                 Memory &memory, Grid grid, InterpreterOptions limits) {
   LL_TRY_STATUS(verify(m));
   const Function *f = m.function(function);
   if (!f)

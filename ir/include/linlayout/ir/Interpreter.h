@@ -17,6 +17,7 @@
 #include "linlayout/layout/Expected.h"
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -44,12 +45,15 @@ struct Grid {
   int64_t x = 1, y = 1, z = 1;
 };
 
-/// Limits that keep a hostile kernel from running forever.
-struct InterpreterLimits {
+/// Limits that keep a hostile kernel from running forever, and a window on the values.
+struct InterpreterOptions {
   /// Ops executed in total, counting each op once per execution (not per element).
   int64_t maxOps = int64_t(1) << 26;
   /// Elements touched in total (sum over executed ops of their result size).
   int64_t maxElementOps = int64_t(1) << 32;
+  /// Called with every integer or pointer result as it is computed: its id and its elements in
+  /// row-major order (a pointer's element is its byte offset in its buffer).
+  std::function<void(ValueId, std::span<const int64_t>)> observer;
 };
 
 /// Runs `function` of `m` once per program of `grid`, reading and writing `memory`.
@@ -57,7 +61,7 @@ struct InterpreterLimits {
 /// arguments name buffers of `memory`).
 /// Ensures: on error, the message names the op and the program id; memory may be partly written.
 Status interpret(const Module &m, std::string_view function, std::span<const ArgValue> args,
-                 Memory &memory, Grid grid = {}, InterpreterLimits limits = {});
+                 Memory &memory, Grid grid = {}, InterpreterOptions options = {});
 
 /// Rounds a double to the values of a float kind (f16, bf16, f32; f64 is unchanged).
 /// Ensures: roundToFloatKind(roundToFloatKind(x, k), k) == roundToFloatKind(x, k).

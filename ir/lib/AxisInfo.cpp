@@ -1,0 +1,433 @@
+#include "linlayout/ir/AxisInfo.h"
+
+#include <algorithm>
+#include <cassert>
+#include <numeric>
+
+namespace linlayout::ir {
+
+namespace {
+
+int64_t gcd2(int64_t a, int64_t b) {
+  if (a == 0)
+    return b;
+  if (b == 0)
+    return a;
+  return std::gcd(a, b);
+}
+
+int64_t mulCap(int64_t a, int64_t b) {
+  if (a == 0 || b == 0)
+    return 0;
+  if (a > AxisInfo::kMaxDivisor / b)
+    return AxisInfo::kMaxDivisor;
+  return a * b;
+}
+
+bool tracked(const Type &t) {
+  return !t.isMemDesc() && (t.isPointerLike() || t.isIntLike());
+}
+
+int rankOf(const Type &t) { return t.isTensor() ? t.rank() : 1; }
+
+int64_t dimSize(const Type &t, int d) { return t.isTensor() ? t.shape()[size_t(d)] : 1; }
+
+// The loop fixed point gives up (pessimistic) after this many rounds; the join only shrinks
+// powers of two, so real programs settle in two or three.
+constexpr int kMaxLoopRounds = 16;
+
+} // namespace
+
+AxisInfo AxisInfo::pessimistic(int rank) {
+  AxisInfo a;
+  a.contiguity.assign(size_t(rank), 1);
+  a.divisibility.assign(size_t(rank), 1);
+  a.constancy.assign(size_t(rank), 1);
+  return a;
+}
+
+int64_t AxisInfo::highestPowerOfTwoDivisor(int64_t x) {
+  if (x == 0)
+    return kMaxDivisor;
+  uint64_t u = uint64_t(x);
+  int64_t p = int64_t(u & (~u + 1));
+  return p <= 0 || p > kMaxDivisor ? kMaxDivisor : p;
+}
+
+AxisInfo AxisInfo::join(const AxisInfo &a, const AxisInfo &b) {
+  assert(a.rank() == b.rank() && "joining axis info of different ranks");
+  AxisInfo r;
+  for (int d = 0; d < a.rank(); ++d) {
+    r.contiguity.push_back(gcd2(a.contiguity[size_t(d)], b.contiguity[size_t(d)]));
+    r.divisibility.push_back(gcd2(a.divisibility[size_t(d)], b.divisibility[size_t(d)]));
+    r.constancy.push_back(gcd2(a.constancy[size_t(d)], b.constancy[size_t(d)]));
+  }
+  if (a.constant && b.constant && *a.constant == *b.constant)
+    r.constant = a.constant;
+  return r;
+}
+
+class AxisInfoBuilder {
+public:
+  AxisInfoBuilder(const Module &m, const Function &f) : m_(m), f_(f) {
+    info_.resize(f.values.size());
+  }
+
+  AxisInfoAnalysis run() {
+    for (size_t i = 0; i < f_.body.args.size(); ++i) {
+      ValueId v = f_.body.args[i];
+      if (!tracked(f_.type(v)))
+        continue;
+      const ArgHints &h = f_.argHints[i];
+      AxisInfo a = AxisInfo::pessimistic(rankOf(f_.type(v)));
+      a.contiguity[0] = h.contiguity;
+      a.divisibility[0] = h.divisibility;
+      a.constancy[0] = h.constancy;
+      info_[v] = a;
+    }
+    block(f_.body);
+    AxisInfoAnalysis r;
+    r.info_ = std::move(info_);
+    return r;
+  }
+
+private:
+  const AxisInfo &get(ValueId v) {
+    if (!info_[v])
+      info_[v] = AxisInfo::pessimistic(rankOf(f_.type(v)));
+    return *info_[v];
+  }
+
+  void block(const Block &b) {
+    for (const Op &op : b.ops) {
+      if (op.kind == OpKind::For) {
+        loop(op);
+        continue;
+      }
+      if (op.results.size() != 1 || !tracked(f_.type(op.results[0])))
+        continue;
+      info_[op.results[0]] = visit(op);
+    }
+  }
+
+  void loop(const Op &op) {
+    const Block &body = op.regions[0];
+    AxisInfo iv = AxisInfo::pessimistic(1);
+    iv.divisibility[0] = gcd2(get(op.operands[0]).divisibility[0],
+                              get(op.operands[2]).divisibility[0]);
+    size_t n = op.results.size();
+    std::vector<std::optional<AxisInfo>> current(n);
+    for (size_t i = 0; i < n; ++i)
+      if (tracked(f_.type(op.results[i])))
+        current[i] = get(op.operands[3 + i]);
+    const Op &yield = body.ops.back();
+    bool settled = false;
+    for (int round = 0; round <= kMaxLoopRounds && !settled; ++round) {
+      if (round == kMaxLoopRounds)
+        for (size_t i = 0; i < n; ++i)
+          if (current[i])
+            current[i] = AxisInfo::pessimistic(current[i]->rank());
+      info_[body.args[0]] = iv;
+      for (size_t i = 0; i < n; ++i)
+        info_[body.args[1 + i]] = current[i];
+      block(body);
+      settled = true;
+      for (size_t i = 0; i < n; ++i) {
+        if (!current[i])
+          continue;
+        AxisInfo next = AxisInfo::join(*current[i], get(yield.operands[i]));
+        if (next != *current[i]) {
+          settled = round == kMaxLoopRounds;
+          current[i] = next;
+        }
+      }
+    }
+    for (size_t i = 0; i < n; ++i)
+      info_[op.results[i]] = current[i];
+  }
+
+  static bool isContiguousDim(const AxisInfo &a, const Type &t, int d) {
+    return a.contiguity[size_t(d)] == dimSize(t, d);
+  }
+  static bool isConstantDim(const AxisInfo &a, const Type &t, int d) {
+    return a.constancy[size_t(d)] == dimSize(t, d);
+  }
+
+  AxisInfo visit(const Op &op) {
+    const Type &rt = f_.type(op.results[0]);
+    int rank = rankOf(rt);
+    AxisInfo r = AxisInfo::pessimistic(rank);
+    auto in = [&](size_t i) -> const AxisInfo & { return get(op.operands[i]); };
+    switch (op.kind) {
+    case OpKind::Constant: {
+      int64_t v = op.attrs.intValue;
+      for (int d = 0; d < rank; ++d) {
+        r.divisibility[size_t(d)] = AxisInfo::highestPowerOfTwoDivisor(v);
+        r.constancy[size_t(d)] = dimSize(rt, d);
+      }
+      r.constant = v;
+      return r;
+    }
+    case OpKind::MakeRange:
+      r.contiguity[0] = op.attrs.end - op.attrs.start;
+      r.divisibility[0] = AxisInfo::highestPowerOfTwoDivisor(op.attrs.start);
+      return r;
+    case OpKind::Splat:
+      for (int d = 0; d < rank; ++d) {
+        r.divisibility[size_t(d)] = in(0).divisibility[0];
+        r.constancy[size_t(d)] = dimSize(rt, d);
+      }
+      r.constant = in(0).constant;
+      return r;
+    case OpKind::Broadcast: {
+      const Type &st = f_.type(op.operands[0]);
+      const AxisInfo &s = in(0);
+      for (int d = 0; d < rank; ++d) {
+        bool stretched = dimSize(st, d) == 1;
+        r.contiguity[size_t(d)] = stretched ? 1 : s.contiguity[size_t(d)];
+        r.divisibility[size_t(d)] = s.divisibility[size_t(d)];
+        r.constancy[size_t(d)] = stretched ? dimSize(rt, d) : s.constancy[size_t(d)];
+      }
+      r.constant = s.constant;
+      return r;
+    }
+    case OpKind::ExpandDims: {
+      const AxisInfo &s = in(0);
+      r = s;
+      int64_t div;
+      if (s.constant) {
+        div = AxisInfo::highestPowerOfTwoDivisor(*s.constant);
+      } else {
+        // Every element of the new dimension is some element of the operand: a multiple of
+        // what divides them all (a contiguous run's later elements are only known odd-or-not).
+        div = AxisInfo::kMaxDivisor;
+        for (int d = 0; d < s.rank(); ++d)
+          div = gcd2(div, s.contiguity[size_t(d)] > 1 ? 1 : s.divisibility[size_t(d)]);
+      }
+      auto at = size_t(op.attrs.axis);
+      r.contiguity.insert(r.contiguity.begin() + long(at), 1);
+      r.divisibility.insert(r.divisibility.begin() + long(at), div);
+      r.constancy.insert(r.constancy.begin() + long(at), 1);
+      return r;
+    }
+    case OpKind::Trans: {
+      const AxisInfo &s = in(0);
+      for (int d = 0; d < rank; ++d) {
+        size_t from = size_t(op.attrs.order[size_t(d)]);
+        r.contiguity[size_t(d)] = s.contiguity[from];
+        r.divisibility[size_t(d)] = s.divisibility[from];
+        r.constancy[size_t(d)] = s.constancy[from];
+      }
+      r.constant = s.constant;
+      return r;
+    }
+    case OpKind::ConvertLayout:
+    case OpKind::ExtSI:
+    case OpKind::ExtUI:
+    case OpKind::TruncI:
+      return in(0);
+    case OpKind::AddI:
+    case OpKind::SubI:
+    case OpKind::AddPtr:
+      return addSub(op, rt);
+    case OpKind::MulI:
+      return mul(op, rt);
+    case OpKind::CmpI:
+      return cmp(op, rt);
+    case OpKind::Select:
+      return select(op);
+    case OpKind::Load: {
+      const AxisInfo &p = in(0);
+      for (int d = 0; d < rank; ++d)
+        r.constancy[size_t(d)] =
+            op.operands.size() > 1 ? gcd2(p.constancy[size_t(d)], in(1).constancy[size_t(d)])
+                                   : p.constancy[size_t(d)];
+      return r;
+    }
+    case OpKind::DivSI:
+    case OpKind::RemSI:
+    case OpKind::AndI:
+    case OpKind::OrI:
+    case OpKind::XOrI:
+    case OpKind::ShLI:
+    case OpKind::ShRSI:
+    case OpKind::MinSI:
+    case OpKind::MaxSI: {
+      // Equal inputs give equal outputs; only constants are folded beyond that.
+      const AxisInfo &a = in(0), &b = in(1);
+      for (int d = 0; d < rank; ++d)
+        r.constancy[size_t(d)] = gcd2(a.constancy[size_t(d)], b.constancy[size_t(d)]);
+      if (a.constant && b.constant) {
+        std::optional<int64_t> v = fold(op.kind, *a.constant, *b.constant, rt.elem().scalar);
+        if (v) {
+          r.constant = v;
+          for (int d = 0; d < rank; ++d)
+            r.divisibility[size_t(d)] = AxisInfo::highestPowerOfTwoDivisor(*v);
+        }
+      }
+      return r;
+    }
+    default:
+      return r;
+    }
+  }
+
+  static std::optional<int64_t> fold(OpKind k, int64_t a, int64_t b, ScalarKind s) {
+    int bits = bitWidth(s);
+    switch (k) {
+    case OpKind::DivSI:
+      return b == 0 || b == -1 ? std::nullopt : std::optional<int64_t>(a / b);
+    case OpKind::RemSI:
+      return b == 0 || b == -1 ? std::nullopt : std::optional<int64_t>(a % b);
+    case OpKind::AndI:
+      return a & b;
+    case OpKind::OrI:
+      return a | b;
+    case OpKind::XOrI:
+      return a ^ b;
+    case OpKind::ShLI:
+      return b < 0 || b >= bits || b >= 63 ? std::nullopt : std::optional<int64_t>(a << b);
+    case OpKind::ShRSI:
+      return b < 0 || b >= bits || b >= 63 ? std::nullopt : std::optional<int64_t>(a >> b);
+    case OpKind::MinSI:
+      return std::min(a, b);
+    case OpKind::MaxSI:
+      return std::max(a, b);
+    default:
+      return std::nullopt;
+    }
+  }
+
+  AxisInfo addSub(const Op &op, const Type &rt) {
+    const AxisInfo &a = get(op.operands[0]), &b = get(op.operands[1]);
+    int rank = rankOf(rt);
+    AxisInfo r = AxisInfo::pessimistic(rank);
+    int64_t elemBytes = 1;
+    if (op.kind == OpKind::AddPtr)
+      elemBytes = byteWidth(rt.elem().scalar);
+    std::optional<int64_t> c;
+    if (a.constant && b.constant) {
+      if (op.kind == OpKind::AddI)
+        c = int64_t(uint64_t(*a.constant) + uint64_t(*b.constant));
+      else if (op.kind == OpKind::SubI)
+        c = int64_t(uint64_t(*a.constant) - uint64_t(*b.constant));
+      else
+        c = int64_t(uint64_t(*a.constant) + uint64_t(*b.constant) * uint64_t(elemBytes));
+    }
+    for (int d = 0; d < rank; ++d) {
+      size_t i = size_t(d);
+      if (c) {
+        r.constancy[i] = std::max(a.constancy[i], b.constancy[i]);
+        r.divisibility[i] = AxisInfo::highestPowerOfTwoDivisor(*c);
+        continue;
+      }
+      // A constant run plus a contiguous run is contiguous over their common length; a
+      // subtraction of a contiguous run counts down, so only the left side may be contiguous.
+      if (op.kind == OpKind::SubI)
+        r.contiguity[i] = gcd2(a.contiguity[i], b.constancy[i]);
+      else
+        r.contiguity[i] = std::max(gcd2(a.constancy[i], b.contiguity[i]),
+                                   gcd2(a.contiguity[i], b.constancy[i]));
+      // A result run starts at a multiple of its contiguity cr. Inside a longer operand run the
+      // element there is the run start plus a multiple of cr, so only gcd(t, cr) divides it
+      // (Triton keeps t here, which is wrong for e.g. [4..19] + [4..19]).
+      int64_t cr = r.contiguity[i];
+      auto at = [cr](int64_t c, int64_t t) { return c > cr ? gcd2(t, cr) : t; };
+      r.divisibility[i] = gcd2(at(a.contiguity[i], a.divisibility[i]),
+                               mulCap(at(b.contiguity[i], b.divisibility[i]), elemBytes));
+      r.constancy[i] = gcd2(a.constancy[i], b.constancy[i]);
+    }
+    r.constant = c;
+    return r;
+  }
+
+  AxisInfo mul(const Op &op, const Type &rt) {
+    const AxisInfo &a = get(op.operands[0]), &b = get(op.operands[1]);
+    int rank = rankOf(rt);
+    AxisInfo r = AxisInfo::pessimistic(rank);
+    if (a.constant && b.constant) {
+      int64_t v = int64_t(uint64_t(*a.constant) * uint64_t(*b.constant));
+      for (int d = 0; d < rank; ++d) {
+        r.constancy[size_t(d)] = std::max(a.constancy[size_t(d)], b.constancy[size_t(d)]);
+        r.divisibility[size_t(d)] = AxisInfo::highestPowerOfTwoDivisor(v);
+      }
+      r.constant = v;
+      return r;
+    }
+    bool aIsOne = a.constant && *a.constant == 1, bIsOne = b.constant && *b.constant == 1;
+    for (int d = 0; d < rank; ++d) {
+      size_t i = size_t(d);
+      r.contiguity[i] = std::max(bIsOne ? a.contiguity[i] : 1, aIsOne ? b.contiguity[i] : 1);
+      r.constancy[i] = gcd2(a.constancy[i], b.constancy[i]);
+      // In a contiguous run only the first element is known to be a multiple; the product's
+      // elements are then only multiples of the other factor.
+      int64_t da = a.contiguity[i] > 1 && !bIsOne ? 1 : a.divisibility[i];
+      int64_t db = b.contiguity[i] > 1 && !aIsOne ? 1 : b.divisibility[i];
+      r.divisibility[i] = mulCap(da, db);
+    }
+    return r;
+  }
+
+  AxisInfo cmp(const Op &op, const Type &rt) {
+    const AxisInfo &a = get(op.operands[0]), &b = get(op.operands[1]);
+    const Type &ot = f_.type(op.operands[0]);
+    int rank = rankOf(rt);
+    AxisInfo r = AxisInfo::pessimistic(rank);
+    CmpPredicate p = op.attrs.predicate;
+    bool gtOrLe = p == CmpPredicate::Sgt || p == CmpPredicate::Ugt || p == CmpPredicate::Sle ||
+                  p == CmpPredicate::Ule;
+    bool ltOrGe = p == CmpPredicate::Slt || p == CmpPredicate::Ult || p == CmpPredicate::Sge ||
+                  p == CmpPredicate::Uge;
+    for (int d = 0; d < rank; ++d) {
+      size_t i = size_t(d);
+      int64_t k = gcd2(a.constancy[i], b.constancy[i]);
+      // A run [x, x+1, ..., x+c-1] starting at a multiple of t compared with a constant that is
+      // also a multiple of t: the outcome only flips at multiples of t, so it is constant over
+      // runs of gcd(c, t_a, t_b).
+      if (gtOrLe && isConstantDim(a, ot, d))
+        k = std::max(k, gcd2(gcd2(b.contiguity[i], a.divisibility[i]), b.divisibility[i]));
+      else if (ltOrGe && isConstantDim(b, ot, d))
+        k = std::max(k, gcd2(gcd2(a.contiguity[i], a.divisibility[i]), b.divisibility[i]));
+      r.constancy[i] = k;
+    }
+    return r;
+  }
+
+  AxisInfo select(const Op &op) {
+    const AxisInfo &c = get(op.operands[0]), &a = get(op.operands[1]), &b = get(op.operands[2]);
+    if (c.constant)
+      return *c.constant ? a : b;
+    bool scalarCond = !f_.type(op.operands[0]).isTensor();
+    AxisInfo r = AxisInfo::pessimistic(a.rank());
+    for (int d = 0; d < a.rank(); ++d) {
+      size_t i = size_t(d);
+      int64_t ck = scalarCond ? 0 : c.constancy[i];
+      r.constancy[i] = gcd2(gcd2(a.constancy[i], b.constancy[i]), ck);
+      r.contiguity[i] = gcd2(gcd2(a.contiguity[i], b.contiguity[i]), ck);
+      // As for add: an operand run longer than the result's only vouches for gcd(t, cr).
+      int64_t cr = r.contiguity[i];
+      auto at = [cr](int64_t c, int64_t t) { return c > cr ? gcd2(t, cr) : t; };
+      r.divisibility[i] = gcd2(at(a.contiguity[i], a.divisibility[i]),
+                               at(b.contiguity[i], b.divisibility[i]));
+    }
+    if (a.constant && b.constant && *a.constant == *b.constant)
+      r.constant = a.constant;
+    return r;
+  }
+
+  const Module &m_;
+  const Function &f_;
+  std::vector<std::optional<AxisInfo>> info_;
+};
+
+AxisInfoAnalysis AxisInfoAnalysis::run(const Module &m, const Function &f) {
+  return AxisInfoBuilder(m, f).run();
+}
+
+const AxisInfo *AxisInfoAnalysis::get(ValueId v) const {
+  if (v >= info_.size() || !info_[v])
+    return nullptr;
+  return &*info_[v];
+}
+
+} // namespace linlayout::ir

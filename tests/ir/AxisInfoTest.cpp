@@ -1,0 +1,232 @@
+#include "Examples.h"
+
+#include "linlayout/ir/AxisInfo.h"
+#include "linlayout/ir/Builder.h"
+#include "linlayout/ir/Printer.h"
+#include "linlayout/ir/Verifier.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <map>
+
+using namespace linlayout;
+using namespace linlayout::ir;
+using namespace linlayout::ir::testing;
+
+namespace {
+
+// Checks the claims of `a` on the elements of a value of type `t` (brute force, every line along
+// every dimension). Returns "" or what is violated.
+std::string violation(const Type &t, const AxisInfo &a, std::span<const int64_t> e) {
+  std::vector<int64_t> shape = t.isTensor() ? t.shape() : std::vector<int64_t>{1};
+  if (a.rank() != int(shape.size()))
+    return "rank";
+  if (a.constant)
+    for (int64_t x : e)
+      if (x != *a.constant)
+        return "constant " + std::to_string(*a.constant) + " but saw " + std::to_string(x);
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;)
+    strides[d - 1] = strides[d] * shape[d];
+  int64_t step = t.isPointerLike() ? byteWidth(t.elem().scalar) : 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    int64_t c = a.contiguity[d], dv = a.divisibility[d], k = a.constancy[d];
+    for (size_t base = 0; base < e.size(); ++base) {
+      if ((int64_t(base) / strides[d]) % shape[d] != 0)
+        continue; // not the start of a line along d
+      for (int64_t i = 0; i < shape[d]; ++i) {
+        int64_t x = e[base + size_t(i * strides[d])];
+        if (i % c == 0) {
+          if (dv < AxisInfo::kMaxDivisor && x % dv != 0)
+            return "dim " + std::to_string(d) + ": run start " + std::to_string(x) +
+                   " not divisible by " + std::to_string(dv);
+        } else if (x != e[base + size_t((i - 1) * strides[d])] + step) {
+          return "dim " + std::to_string(d) + ": not contiguous over " + std::to_string(c);
+        }
+        if (i % k != 0 && x != e[base + size_t((i - 1) * strides[d])])
+          return "dim " + std::to_string(d) + ": not constant over " + std::to_string(k);
+      }
+    }
+  }
+  return "";
+}
+
+// Runs `fn` of m with an observer that checks every integer and pointer value against the
+// analysis; returns the number of values checked and adds the violations to `bad`.
+int checkAgainstInterpreter(const Module &m, const std::string &fn, std::vector<ArgValue> args,
+                            Memory mem, Grid grid, std::vector<std::string> &bad) {
+  const Function *f = m.function(fn);
+  AxisInfoAnalysis info = AxisInfoAnalysis::run(m, *f);
+  int checked = 0;
+  InterpreterOptions opts;
+  opts.observer = [&](ValueId v, std::span<const int64_t> e) {
+    const AxisInfo *a = info.get(v);
+    if (!a)
+      return;
+    ++checked;
+    std::string why = violation(f->type(v), *a, e);
+    if (!why.empty())
+      bad.push_back(fn + ": value " + std::to_string(v) + " (%" + f->values[v].name + "): " + why);
+  };
+  Status s = interpret(m, fn, args, mem, grid, opts);
+  if (!s.ok())
+    bad.push_back(s.message());
+  return checked;
+}
+
+const AxisInfo &infoOf(const AxisInfoAnalysis &a, const Function &f, const std::string &name) {
+  for (size_t v = 0; v < f.values.size(); ++v)
+    if (f.values[v].name == name && a.get(ValueId(v)))
+      return *a.get(ValueId(v));
+  static AxisInfo none;
+  ADD_FAILURE() << "no value " << name;
+  return none;
+}
+
+} // namespace
+
+TEST(AxisInfo, ClaimsHoldOnEveryExample) {
+  for (const ExampleRun &run : exampleRuns()) {
+    SCOPED_TRACE(run.file);
+    Module m = loadExample(run.file);
+    Memory mem;
+    std::vector<ArgValue> args;
+    run.setup(mem, args);
+    std::vector<std::string> bad;
+    EXPECT_GT(checkAgainstInterpreter(m, run.function, args, mem, run.grid, bad), 5);
+    for (const std::string &b : bad)
+      ADD_FAILURE() << b;
+  }
+}
+
+TEST(AxisInfo, NamedFactsOfTheExamples) {
+  Module m = loadExample("transpose_copy.tir");
+  const Function &f = m.functions[0];
+  AxisInfoAnalysis a = AxisInfoAnalysis::run(m, f);
+  // The input is contiguous along dim 1, the output along dim 0; both start 16-byte aligned.
+  const AxisInfo &in = infoOf(a, f, "inp");
+  EXPECT_EQ(in.contiguity, (std::vector<int64_t>{1, 64}));
+  // Along dim 0 an element is row * stride + column: only the column-0 run start is aligned.
+  EXPECT_EQ(in.divisibility, (std::vector<int64_t>{2, 16}));
+  const AxisInfo &out = infoOf(a, f, "outp");
+  EXPECT_EQ(out.contiguity, (std::vector<int64_t>{64, 1}));
+  EXPECT_EQ(out.divisibility, (std::vector<int64_t>{16, 2}));
+  // make_range, splat, expand_dims, broadcast.
+  EXPECT_EQ(infoOf(a, f, "r").contiguity, (std::vector<int64_t>{64}));
+  EXPECT_EQ(infoOf(a, f, "in_sv").constancy, (std::vector<int64_t>{64, 1}));
+  EXPECT_EQ(infoOf(a, f, "in_rowsb").constancy, (std::vector<int64_t>{1, 64}));
+  EXPECT_EQ(infoOf(a, f, "in_rowsb").divisibility, (std::vector<int64_t>{16, 16}));
+
+  Module mm = loadExample("matmul.tir");
+  const Function &g = mm.functions[0];
+  AxisInfoAnalysis b = AxisInfoAnalysis::run(mm, g);
+  // Loop-carried pointers keep their facts through the fixed point.
+  const AxisInfo &pa = infoOf(b, g, "pa");
+  EXPECT_EQ(pa.contiguity, (std::vector<int64_t>{1, 32}));
+  EXPECT_EQ(pa.divisibility, (std::vector<int64_t>{2, 16}));
+  const AxisInfo &pb = infoOf(b, g, "pb");
+  EXPECT_EQ(pb.contiguity, (std::vector<int64_t>{1, 128}));
+  EXPECT_EQ(infoOf(b, g, "k").divisibility, (std::vector<int64_t>{32}));
+
+  Module s = loadExample("memcpy_1d.tir");
+  AxisInfoAnalysis c = AxisInfoAnalysis::run(s, s.functions[0]);
+  // offs < n with n a multiple of 16: the mask is constant over runs of 16.
+  EXPECT_EQ(infoOf(c, s.functions[0], "mask").constancy, (std::vector<int64_t>{16}));
+  EXPECT_EQ(infoOf(c, s.functions[0], "c1024").constant, 1024);
+}
+
+// Ensures: join(a, a) == a; join is commutative.
+RC_GTEST_PROP(AxisInfo, JoinIsIdempotentAndCommutative, ()) {
+  auto gen = [] {
+    AxisInfo a;
+    for (int d = 0; d < 2; ++d) {
+      a.contiguity.push_back(int64_t(1) << *rc::gen::inRange(0, 8));
+      a.divisibility.push_back(int64_t(1) << *rc::gen::inRange(0, 8));
+      a.constancy.push_back(int64_t(1) << *rc::gen::inRange(0, 8));
+    }
+    if (*rc::gen::arbitrary<bool>())
+      a.constant = *rc::gen::inRange(0, 4);
+    return a;
+  };
+  AxisInfo a = gen(), b = gen();
+  RC_ASSERT(AxisInfo::join(a, a) == a);
+  RC_ASSERT(AxisInfo::join(a, b) == AxisInfo::join(b, a));
+}
+
+// Random index arithmetic over a 16x32 tile: every claim of the analysis holds on every element
+// the interpreter computes.
+RC_GTEST_PROP(AxisInfo, ClaimsHoldOnRandomIndexArithmetic, ()) {
+  Module m;
+  Builder b(m);
+  LayoutId l2 = b.layout(BlockedSpec::make({1, 4}, {8, 4}, {4, 1}, {1, 0}).value());
+  LayoutId s0 = b.layout(SliceSpec::make(0, m.layouts.get(l2)).value());
+  LayoutId s1 = b.layout(SliceSpec::make(1, m.layouts.get(l2)).value());
+  Type i32 = Type::scalar(ScalarKind::I32);
+  int64_t hint = int64_t(1) << *rc::gen::inRange(0, 6);
+  std::vector<Type> argTypes = {Type::pointer(ScalarKind::I32), i32};
+  std::vector<ArgHints> hints = {ArgHints{}, ArgHints{hint, 1, 1}};
+  b.beginFunction("k", argTypes, hints);
+  std::vector<int64_t> shape = {16, 32};
+  Type t2 = Type::tensor(shape, ElemType{ScalarKind::I32, false}, l2);
+  std::vector<ValueId> pool;
+  auto leaf = [&]() -> ValueId {
+    switch (*rc::gen::inRange(0, 4)) {
+    case 0: { // rows
+      int64_t start = *rc::gen::element<int64_t>(0, 4, 16, 48);
+      ValueId r = b.makeRange(start, start + 16, s1);
+      return b.broadcast(b.expandDims(r, 1), shape);
+    }
+    case 1: { // columns
+      int64_t start = *rc::gen::element<int64_t>(0, 8, 32);
+      ValueId r = b.makeRange(start, start + 32, s0);
+      return b.broadcast(b.expandDims(r, 0), shape);
+    }
+    case 2:
+      return b.constantInt(*rc::gen::inRange<int64_t>(0, 65), t2);
+    default:
+      return b.splat(b.arg(1), shape, l2);
+    }
+  };
+  for (int i = 0; i < 3; ++i)
+    pool.push_back(leaf());
+  int steps = *rc::gen::inRange(1, 8);
+  for (int i = 0; i < steps; ++i) {
+    ValueId x = pool[*rc::gen::inRange<size_t>(0, pool.size())];
+    ValueId y = pool[*rc::gen::inRange<size_t>(0, pool.size())];
+    switch (*rc::gen::inRange(0, 6)) {
+    case 0:
+      pool.push_back(b.binary(OpKind::AddI, x, y));
+      break;
+    case 1:
+      pool.push_back(b.binary(OpKind::SubI, x, y));
+      break;
+    case 2:
+      pool.push_back(b.binary(OpKind::MulI, x, y));
+      break;
+    case 3:
+      pool.push_back(b.select(b.cmp(CmpPredicate::Slt, x, y), x, y));
+      break;
+    case 4:
+      pool.push_back(b.cmp(*rc::gen::element(CmpPredicate::Slt, CmpPredicate::Sge,
+                                              CmpPredicate::Sgt, CmpPredicate::Sle),
+                           x, y));
+      pool.pop_back(); // keep i32 in the pool; the i1 value is still checked
+      break;
+    default:
+      pool.push_back(leaf());
+      break;
+    }
+  }
+  b.ret();
+  RC_ASSERT(b.endFunction().ok());
+  RC_ASSERT(verify(m).ok());
+  Memory mem;
+  mem.buffers = {std::vector<uint8_t>(16)};
+  int64_t argValue = hint * *rc::gen::inRange<int64_t>(0, 8);
+  std::vector<std::string> bad;
+  checkAgainstInterpreter(m, "k", {ArgValue::pointer(0), ArgValue::integer(argValue)}, mem, {},
+                          bad);
+  if (!bad.empty())
+    RC_FAIL(bad[0] + "\n" + print(m));
+}

@@ -1,0 +1,75 @@
+#include "linlayout/ir/AccessWidth.h"
+
+#include <algorithm>
+
+namespace linlayout::ir {
+
+RegisterRun contiguousRegisters(const LinearLayout &layout) {
+  DimName reg = DimName::reg();
+  int regBits = layout.inDimBits(reg);
+  if (regBits == 0)
+    return {};
+  std::vector<uint64_t> first = layout.basis(reg, 0);
+  int dim = -1;
+  for (size_t d = 0; d < first.size(); ++d)
+    if (first[d] != 0) {
+      if (dim >= 0 || first[d] != 1)
+        return {};
+      dim = int(d);
+    }
+  if (dim < 0)
+    return {};
+  int64_t run = 1;
+  for (int i = 0; i < regBits; ++i) {
+    std::vector<uint64_t> b = layout.basis(reg, i);
+    bool unit = true;
+    for (size_t d = 0; d < b.size(); ++d)
+      unit = unit && b[d] == (int(d) == dim ? (uint64_t(1) << i) : 0);
+    if (!unit)
+      break;
+    run <<= 1;
+  }
+  return {dim, run};
+}
+
+AccessWidth accessWidth(const Module &m, const Function &f, const Op &op,
+                        const AxisInfoAnalysis &info) {
+  ValueId ptr = op.operands[0];
+  const Type &pt = f.type(ptr);
+  int64_t elemBytes = byteWidth(pt.elem().scalar);
+  AccessWidth w;
+  w.bytes = elemBytes;
+  if (!pt.isTensor())
+    return w;
+  Expected<LinearLayout> ll = toLinearLayout(m.layoutOf(pt), pt.shape());
+  if (!ll)
+    return w;
+  RegisterRun run = contiguousRegisters(*ll);
+  if (run.dim < 0)
+    return w;
+  // Out dims of the linear layout are dim0..dim{rank-1} in order, so the index is the tensor dim.
+  size_t d = size_t(run.dim);
+  int64_t n = run.elements;
+  if (const AxisInfo *a = info.get(ptr)) {
+    n = std::min(n, a->contiguity[d]);
+    n = std::min(n, std::max<int64_t>(1, a->divisibility[d] / elemBytes));
+  } else {
+    n = 1;
+  }
+  size_t maskIdx = op.kind == OpKind::Load ? 1 : 2;
+  if (op.operands.size() > maskIdx) {
+    const AxisInfo *mk = info.get(op.operands[maskIdx]);
+    n = std::min(n, mk ? mk->constancy[d] : 1);
+  }
+  n = std::min(n, std::max<int64_t>(1, 16 / elemBytes));
+  // Keep a power of two (every input is one, but divisibility / bytes may not be for i1).
+  int64_t p = 1;
+  while (p * 2 <= n)
+    p *= 2;
+  w.elements = p;
+  w.bytes = p * elemBytes;
+  w.dim = int(d);
+  return w;
+}
+
+} // namespace linlayout::ir

@@ -1,0 +1,131 @@
+#include "linlayout/ir/Coalesce.h"
+
+#include "linlayout/ir/AxisInfo.h"
+#include "linlayout/ir/BlockedTiling.h"
+#include "linlayout/ir/Parser.h"
+#include "linlayout/ir/Rewrite.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace linlayout::ir {
+
+namespace {
+
+class Coalescer {
+public:
+  Coalescer(Module &m, Function &f) : m_(m), f_(f), info_(AxisInfoAnalysis::run(m, f)) {}
+
+  Status run() { return block(f_.body, 0); }
+
+private:
+  // Recursion follows loop nesting, which verify() bounds by kMaxNesting.
+  Status block(Block &b, int depth) {
+    if (depth > kMaxNesting)
+      return Status(makeError("coalesce: loops nested too deeply"));
+    for (size_t i = 0; i < b.ops.size(); ++i) {
+      if (b.ops[i].kind == OpKind::For) {
+        LL_TRY_STATUS(block(b.ops[i].regions[0], depth + 1));
+        continue;
+      }
+      if (b.ops[i].kind != OpKind::Load && b.ops[i].kind != OpKind::Store)
+        continue;
+      if (!f_.type(b.ops[i].operands[0]).isTensor())
+        continue;
+      auto layout = chooseLayout(b.ops[i]);
+      if (!layout)
+        return layout.error();
+      if (*layout == f_.type(b.ops[i].operands[0]).layout())
+        continue;
+      i = rewrite(b, i, *layout);
+    }
+    return Status::success();
+  }
+
+  Expected<LayoutId> chooseLayout(const Op &op) {
+    ValueId ptr = op.operands[0];
+    const Type &pt = f_.type(ptr);
+    const AxisInfo *a = info_.get(ptr);
+    int rank = pt.rank();
+    std::vector<int64_t> contiguity = a ? a->contiguity : std::vector<int64_t>(size_t(rank), 1);
+    std::vector<int64_t> divisibility =
+        a ? a->divisibility : std::vector<int64_t>(size_t(rank), 1);
+    // Most contiguous first; ties to the later dimension (row-major by default).
+    std::vector<int64_t> order(static_cast<size_t>(rank));
+    std::iota(order.rbegin(), order.rend(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+      return contiguity[size_t(x)] > contiguity[size_t(y)];
+    });
+    const LayoutSpec &old = m_.layoutOf(pt);
+    std::optional<CgaLayout> cga;
+    if (const auto *bl = old.as<BlockedSpec>())
+      cga = bl->cga();
+    else if (const auto *mma = old.as<NvidiaMmaSpec>())
+      cga = mma->cga();
+    std::vector<int64_t> perCta = pt.shape();
+    if (cga)
+      for (int d = 0; d < rank; ++d)
+        perCta[size_t(d)] = std::max<int64_t>(1, perCta[size_t(d)] / cga->splitNum(d));
+    size_t fast = size_t(order[0]);
+    int64_t elemBytes = byteWidth(pt.elem().scalar);
+    int64_t numElems = 1;
+    for (int64_t x : perCta)
+      numElems *= x;
+    int64_t threads = int64_t(m_.numWarps) * m_.threadsPerWarp;
+    int64_t alignment = std::max<int64_t>(1, divisibility[fast] / elemBytes);
+    int64_t perThread = std::min({alignment, contiguity[fast], perCta[fast],
+                                  std::max<int64_t>(1, 16 / elemBytes),
+                                  std::max<int64_t>(1, numElems / threads)});
+    std::vector<int64_t> spt(size_t(rank), 1);
+    spt[fast] = perThread;
+    auto spec = tileBlocked(pt.shape(), spt, order, m_.numWarps, m_.threadsPerWarp, cga);
+    if (!spec)
+      return makeError("coalesce: " + spec.message());
+    return m_.layouts.intern(*spec);
+  }
+
+  // Converts the operands of b.ops[i] to `layout`, gives a load a result in it converted back;
+  // returns the index of the access op after the insertions.
+  size_t rewrite(Block &b, size_t i, LayoutId layout) {
+    std::vector<Op> before;
+    for (ValueId &v : b.ops[i].operands) {
+      if (!f_.type(v).isTensor())
+        continue;
+      ValueId converted;
+      before.push_back(makeConvert(f_, v, layout, &converted));
+      v = converted;
+    }
+    size_t at = i + before.size();
+    b.ops.insert(b.ops.begin() + long(i), std::make_move_iterator(before.begin()),
+                 std::make_move_iterator(before.end()));
+    Op &access = b.ops[at];
+    if (access.kind == OpKind::Load) {
+      // The old result id keeps naming the value in the old layout, so no use changes.
+      ValueId old = access.results[0];
+      ValueId fresh = f_.addValue(f_.type(old).withLayout(layout), f_.values[old].name);
+      f_.values[old].name.clear();
+      access.results[0] = fresh;
+      Op back;
+      back.kind = OpKind::ConvertLayout;
+      back.operands = {fresh};
+      back.results = {old};
+      b.ops.insert(b.ops.begin() + long(at) + 1, std::move(back));
+      return at + 1;
+    }
+    return at;
+  }
+
+  Module &m_;
+  Function &f_;
+  AxisInfoAnalysis info_;
+};
+
+} // namespace
+
+Status coalesce(Module &m) {
+  for (Function &f : m.functions)
+    LL_TRY_STATUS(Coalescer(m, f).run());
+  return Status::success();
+}
+
+} // namespace linlayout::ir

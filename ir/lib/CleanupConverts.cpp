@@ -63,6 +63,8 @@ Status cleanupConverts(Module &m) {
   for (Function &f : m.functions) {
     for (int round = 0; round < kMaxRounds && improveOne(m, f); ++round)
       eraseDeadOps(f);
+    // Recomputation copies the same cheap ops for several converts; keep one of each.
+    eliminateCommonSubexpressions(f);
     eraseDeadOps(f);
   }
   return Status::success();

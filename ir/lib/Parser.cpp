@@ -511,18 +511,15 @@ private:
     if (!spec)
       return false;
     advance();
+    attrAliases_.define(name.substr(1), *spec);
     aliases_.emplace(name, std::move(*spec));
     return true;
   }
 
   std::optional<LayoutSpec> parseLayoutText(const Token &t, int rankHint) {
-    auto lookup = [this](std::string_view alias) -> const LayoutSpec * {
-      auto it = aliases_.find(std::string(alias));
-      return it == aliases_.end() ? nullptr : &it->second;
-    };
-    Expected<LayoutSpec> spec = detail::parseLayoutAttr(t.text, lookup, rankHint);
+    Expected<LayoutSpec> spec = detail::parseLayoutAttr(t.text, attrAliases_, rankHint);
     if (!spec) {
-      failAt(t.loc, spec.message());
+      failAt(t.loc, "in layout attribute: " + spec.message());
       return std::nullopt;
     }
     return std::move(*spec);
@@ -1441,6 +1438,7 @@ private:
   std::optional<std::string> error_;
   Module module_;
   std::map<std::string, LayoutSpec> aliases_;
+  AttrAliases attrAliases_;
   std::unordered_map<std::string, std::vector<ValueId>> names_;
   Function *fn_ = nullptr;
 };

@@ -83,8 +83,16 @@ private:
       if (!parent)
         return;
       cur = parent;
-      curHint.clear();
+      curHint = hintOf(*cur);
     }
+  }
+
+  // The alias the parsed text gave a layout that is only reached as a parent.
+  std::string hintOf(const LayoutSpec &s) const {
+    for (LayoutId id = 0; id < m_.layouts.size(); ++id)
+      if (m_.layouts.get(id) == s)
+        return m_.layouts.aliasHint(id);
+    return "";
   }
 
   void addAliased(const LayoutSpec &s, const std::string &hint) {
@@ -144,12 +152,26 @@ public:
 
   std::string run() {
     bool usesShared = false;
-    for (const Function &f : m_.functions)
-      for (const ValueInfo &v : f.values) {
-        if (v.type.isTensor() || v.type.isMemDesc())
-          aliases_.use(v.type.layout());
-        usesShared |= v.type.isMemDesc();
-      }
+    // Only values the program defines count: passes leave dead entries in the value table.
+    for (const Function &f : m_.functions) {
+      auto use = [&](ValueId v) {
+        if (!f.isValid(v))
+          return;
+        const Type &t = f.values[v].type;
+        if (t.isTensor() || t.isMemDesc())
+          aliases_.use(t.layout());
+        usesShared |= t.isMemDesc();
+      };
+      for (ValueId a : f.body.args)
+        use(a);
+      walkOps(f.body, [&](const Op &op) {
+        for (ValueId r : op.results)
+          use(r);
+        for (const Block &b : op.regions)
+          for (ValueId a : b.args)
+            use(a);
+      });
+    }
     std::ostringstream os;
     aliases_.printDefinitions(os);
     if (usesShared)

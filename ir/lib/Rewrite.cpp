@@ -79,3 +79,92 @@ Op makeConvert(Function &f, ValueId value, LayoutId layout, ValueId *result) {
 }
 
 } // namespace linlayout::ir
+
+namespace linlayout::ir {
+
+namespace {
+
+struct OpKey {
+  OpKind kind;
+  std::vector<ValueId> operands;
+  OpAttrs attrs;
+  std::vector<Type> types;
+  bool operator==(const OpKey &o) const {
+    return kind == o.kind && operands == o.operands && attrs == o.attrs && types == o.types;
+  }
+};
+
+// Scoped CSE: a table per block, inner blocks see the outer tables. Recursion follows loop
+// nesting, bounded by the verifier.
+int cseBlock(Function &f, Block &b, std::vector<std::vector<std::pair<OpKey, std::vector<ValueId>>>>
+                                        &scopes,
+             int depth) {
+  if (depth > 64)
+    return 0;
+  int replaced = 0;
+  scopes.emplace_back();
+  for (Op &op : b.ops) {
+    if (!op.regions.empty()) {
+      for (Block &r : op.regions)
+        replaced += cseBlock(f, r, scopes, depth + 1);
+      continue;
+    }
+    if (hasSideEffects(op.kind) || op.results.empty() || op.kind == OpKind::Load)
+      continue;
+    OpKey key{op.kind, op.operands, op.attrs, {}};
+    for (ValueId r : op.results)
+      key.types.push_back(f.type(r));
+    const std::vector<ValueId> *found = nullptr;
+    for (auto s = scopes.rbegin(); s != scopes.rend() && !found; ++s)
+      for (auto &[k, results] : *s)
+        if (k == key) {
+          found = &results;
+          break;
+        }
+    if (found) {
+      for (size_t i = 0; i < op.results.size(); ++i)
+        replaceAllUses(f, op.results[i], (*found)[i]);
+      ++replaced;
+    } else {
+      scopes.back().push_back({std::move(key), op.results});
+    }
+  }
+  scopes.pop_back();
+  return replaced;
+}
+
+} // namespace
+
+int eliminateCommonSubexpressions(Function &f) {
+  std::vector<std::vector<std::pair<OpKey, std::vector<ValueId>>>> scopes;
+  return cseBlock(f, f.body, scopes, 0);
+}
+
+void OpInserter::commitBlock(Block &b, int depth) {
+  if (depth <= 64)
+    for (Op &op : b.ops)
+      for (Block &r : op.regions)
+        commitBlock(r, depth + 1);
+  bool any = false;
+  for (const Op &op : b.ops)
+    any = any || pending_.count(&op);
+  if (!any)
+    return;
+  std::vector<Op> ops;
+  ops.reserve(b.ops.size());
+  for (Op &op : b.ops) {
+    auto it = pending_.find(&op);
+    if (it != pending_.end())
+      for (Op &n : it->second)
+        ops.push_back(std::move(n));
+    ops.push_back(std::move(op));
+  }
+  b.ops = std::move(ops);
+}
+
+void OpInserter::commit(Function &f) {
+  commitBlock(f.body, 0);
+  pending_.clear();
+}
+
+} // namespace linlayout::ir

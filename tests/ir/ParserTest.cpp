@@ -103,7 +103,7 @@ TEST(Parser, ErrorsNamePositionAndExpectation) {
        "t.tir:5:5: redefinition of '%0'"},
       {wrap("    %0 = arith.constant 1 : i32\n  }\n"), "t.tir:6:5: expected 'tt.func' to start a function, got 'tt.return'"},
       {"module {\n  tt.func @f(%a i32) {\n  }\n}\n", "t.tir:2:17: expected ':' after an argument"},
-      {"#b = #ttg.blocked<{sizePerThread = [1]}>\n", "t.tir:1:6: layout attribute: missing"},
+      {"#b = #ttg.blocked<{sizePerThread = [1]}>\n", "t.tir:1:6: in layout attribute: 1:1: '#ttg.blocked' needs 'threadsPerWarp'"},
       {"#b = #ttg.blocked<{sizePerThread = [3], threadsPerWarp = [32], warpsPerCTA = [4], "
        "order = [0]}>\n",
        "t.tir:1:6: "},
@@ -142,5 +142,5 @@ TEST(Parser, DeepLayoutNestingIsAnErrorNotACrash) {
   for (int i = 0; i < 40; ++i)
     attr = "#ttg.slice<{dim = 0, parent = " + attr + "}>";
   std::string e = parseError("#x = " + attr + "\n");
-  EXPECT_NE(e.find("nested too deeply"), std::string::npos) << e;
+  EXPECT_NE(e.find("nesting deeper than 32 levels"), std::string::npos) << e;
 }

@@ -1,6 +1,8 @@
 // linlayout: the command-line tool. Subcommands:
 //   linlayout query [FILE]   answer JSON-lines layout queries (stdin when no FILE)
 //   linlayout show LAYOUT... pictures of layouts (Show.cpp)
+//   linlayout opt FILE       run the tile-IR pass pipeline (Opt.cpp)
+#include "Opt.h"
 #include "Show.h"
 #include "query/Query.h"
 
@@ -16,6 +18,7 @@ int usage(std::ostream &os, int code) {
         "commands:\n"
         "  query [FILE]     answer JSON-lines layout queries from FILE or standard input\n"
         "  show LAYOUT...   draw layouts: who holds each element (show --help for options)\n"
+        "  opt FILE         verify a tile-IR file, run the layout passes, print it\n"
         "  help             this text\n";
   return code;
 }
@@ -46,6 +49,8 @@ int main(int argc, char **argv) {
     return runQuery(argc, argv);
   if (cmd == "show")
     return linlayout::cli::runShow(argc - 1, argv + 1);
+  if (cmd == "opt")
+    return linlayout::cli::runOpt(argc - 1, argv + 1);
   if (cmd == "help" || cmd == "--help" || cmd == "-h")
     return usage(std::cout, 0);
   std::cerr << "linlayout: unknown command '" << cmd << "'\n";

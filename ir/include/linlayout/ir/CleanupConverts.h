@@ -6,7 +6,7 @@
 //    producers (Rematerialize.h: splat, make_range, constants, elementwise ops, broadcast,
 //    expand_dims, with conversions moved to wherever the conversion cost is lowest) is replaced
 //    by that recomputation;
-// then removes the ops nobody uses any more.
+// then merges the copies this made of the same op (CSE) and removes the ops nobody uses.
 //
 // Runs after: verify; usually Coalesce and PropagateLayouts, which leave converts behind.
 #pragma once

@@ -5,6 +5,7 @@
 
 #include "linlayout/ir/Module.h"
 
+#include <map>
 #include <vector>
 
 namespace linlayout::ir {
@@ -24,5 +25,29 @@ int eraseDeadOps(Function &f);
 /// An op `result = ttg.convert_layout value` (result a new value of value's type with `layout`).
 /// Requires: value is a tensor of f.
 Op makeConvert(Function &f, ValueId value, LayoutId layout, ValueId *result);
+
+} // namespace linlayout::ir
+
+namespace linlayout::ir {
+
+/// Replaces each op without side effects or regions that repeats an earlier op (same kind,
+/// operands, attributes and result types) visible at its position (earlier in its block or in
+/// an enclosing block) by that op's results. Returns how many ops it replaced (they are left
+/// unused; eraseDeadOps removes them).
+int eliminateCommonSubexpressions(Function &f);
+
+/// Ops queued for insertion before other ops, inserted all at once by commit(). Anchors are op
+/// addresses, valid until commit.
+class OpInserter {
+public:
+  void before(const Op *anchor, Op op) { pending_[anchor].push_back(std::move(op)); }
+  bool empty() const { return pending_.empty(); }
+  /// Inserts the queued ops into f.
+  void commit(Function &f);
+
+private:
+  void commitBlock(Block &b, int depth);
+  std::map<const Op *, std::vector<Op>> pending_;
+};
 
 } // namespace linlayout::ir

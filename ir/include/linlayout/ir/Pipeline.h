@@ -1,0 +1,34 @@
+// The pass pipeline, in order (one linear list, run by runPipeline):
+//   1. plan-ctas            PlanCtas.h             (kernels of several CTAs)
+//   2. coalesce             Coalesce.h
+//   3. propagate-layouts    PropagateLayouts.h
+//   4. cleanup-converts     CleanupConverts.h
+//   5. access-widths        AnnotateAccessWidths.h
+// The module is verified before the first pass and after every pass; a pass that breaks it is
+// reported by name.
+#pragma once
+
+#include "linlayout/ir/Module.h"
+#include "linlayout/layout/Expected.h"
+
+#include <iosfwd>
+#include <string_view>
+#include <vector>
+
+namespace linlayout::ir {
+
+struct PipelineOptions {
+  /// When set, after every pass that changed the module, its text is written here under a
+  /// `// -----// IR Dump After <pass> //----- //` line.
+  std::ostream *dumpAfterEach = nullptr;
+};
+
+/// The names of the passes, in order.
+std::vector<std::string_view> pipelinePassNames();
+
+/// Runs every pass on m.
+/// Requires: nothing (an unverified module gets the verifier's error).
+/// Ensures: on success verify(m) is ok and the interpreter computes what it computed before.
+Status runPipeline(Module &m, const PipelineOptions &options = {});
+
+} // namespace linlayout::ir

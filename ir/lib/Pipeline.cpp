@@ -1,0 +1,61 @@
+#include "linlayout/ir/Pipeline.h"
+
+#include "linlayout/ir/AnnotateAccessWidths.h"
+#include "linlayout/ir/CleanupConverts.h"
+#include "linlayout/ir/Coalesce.h"
+#include "linlayout/ir/Printer.h"
+#include "linlayout/ir/Verifier.h"
+
+#include <ostream>
+#include <string>
+
+namespace linlayout::ir {
+
+namespace {
+
+struct PassEntry {
+  std::string_view name;
+  Status (*run)(Module &);
+};
+
+const std::vector<PassEntry> &passes() {
+  static const std::vector<PassEntry> list = {
+      {"coalesce", coalesce},
+      {"cleanup-converts", cleanupConverts},
+      {"access-widths", annotateAccessWidths},
+  };
+  return list;
+}
+
+} // namespace
+
+std::vector<std::string_view> pipelinePassNames() {
+  std::vector<std::string_view> names;
+  for (const PassEntry &p : passes())
+    names.push_back(p.name);
+  return names;
+}
+
+Status runPipeline(Module &m, const PipelineOptions &options) {
+  LL_TRY_STATUS(verify(m));
+  std::string before = options.dumpAfterEach ? print(m) : std::string();
+  for (const PassEntry &p : passes()) {
+    Status s = p.run(m);
+    if (!s.ok())
+      return Status(makeError(std::string(p.name) + ": " + s.message()));
+    Status v = verify(m);
+    if (!v.ok())
+      return Status(makeError("after " + std::string(p.name) +
+                              ", the module does not verify: " + v.message()));
+    if (options.dumpAfterEach) {
+      std::string after = print(m);
+      if (after != before)
+        *options.dumpAfterEach << "// -----// IR Dump After " << p.name << " //----- //\n"
+                               << after;
+      before = std::move(after);
+    }
+  }
+  return Status::success();
+}
+
+} // namespace linlayout::ir

@@ -108,12 +108,17 @@ std::optional<SharedSidePattern> analyzeSharedSide(const SideVectors &side,
       !solver.solve(side.warps, p.warpMap) || !solver.solve(side.extra, p.extraMap))
     return std::nullopt;
   const int m = solver.offsetBits;
+  const int roundBits = int(scratch.rounds.size());
   const uint64_t offsetMask = lowMask(m);
-  const uint64_t roundMask = ~offsetMask;
+  if (!side.regTags.empty()) {
+    assert(side.regTags.size() == side.regs.size() && "one tag per register bit");
+    for (size_t j = 0; j < side.regs.size(); ++j)
+      p.regMap[j] |= side.regTags[j] << (m + roundBits);
+  }
   // Everything but registers is fixed per thread: it may not change the round.
   for (const auto *v : {&p.laneMap, &p.warpMap, &p.extraMap})
     for (uint64_t x : *v)
-      if (x & roundMask)
+      if (x & ~offsetMask)
         return std::nullopt;
 
   const bool matrix = isMatrixOp(op);
@@ -182,6 +187,10 @@ std::optional<SharedSidePattern> analyzeSharedSide(const SideVectors &side,
   // Registers: chunk registers (g), duplicates (no image), and bases of instructions.
   p.duplicate = kernelOfMap(p.regMap, ~uint64_t(0));
   std::vector<uint32_t> kernelLow = kernelOfMap(p.regMap, lowMask(chunk));
+  // Every register is an element of some instruction: the chunk registers and the registers
+  // that leave the chunk bits alone must span them all.
+  if (g.size() + kernelLow.size() != p.regMap.size())
+    return std::nullopt;
   std::vector<uint32_t> bases; // complement of duplicates within kernelLow
   {
     F2Basis b;
@@ -195,7 +204,7 @@ std::optional<SharedSidePattern> analyzeSharedSide(const SideVectors &side,
   auto roundFree = [&](std::span<const uint32_t> vs) {
     std::vector<uint64_t> imgs;
     for (uint32_t v : vs)
-      imgs.push_back(applyCols(p.regMap, v) & roundMask);
+      imgs.push_back(applyCols(p.regMap, v) & ~offsetMask);
     std::vector<uint32_t> out;
     // kernel of the round part, as combinations of vs
     for (uint32_t c : kernelOfMap(imgs, ~uint64_t(0))) {

@@ -251,9 +251,15 @@ std::optional<Evaluated> evaluate(const ChunkCandidate &cand, const SideVectors 
   // Rounds: split the scratch while it is too large and shared registers can index rounds.
   std::vector<uint64_t> rounds;
   {
+    // A round vector must stay out of the span of everything a thread cannot choose (lanes,
+    // warps, blocks) and of the chunk: all of those are fixed within one round.
     F2Basis b;
     for (uint64_t c : cand.chunk)
       b.insert(c, 0);
+    for (const SideVectors *s : {&st, &ld})
+      for (const auto *v : {&s->lanes, &s->warps, &s->extra})
+        for (uint64_t x : *v)
+          b.insert(x, 0);
     int64_t bytes = (int64_t(1) << tileDim) * elementBits / 8;
     for (auto it = roundCandidates.rbegin(); it != roundCandidates.rend(); ++it) {
       if (bytes <= opt.maxScratchBytes)
@@ -282,19 +288,18 @@ std::optional<Evaluated> evaluate(const ChunkCandidate &cand, const SideVectors 
     fixed.push_back(r);
   }
   std::vector<uint64_t> hBasis;
-  auto addAll = [&](const SideVectors &s) {
-    for (const auto *v : {&s.lanes, &s.warps, &s.extra, &s.regs})
+  // What threads cannot choose (lanes, warps, blocks) first, so that none of it needs a round
+  // vector; registers after.
+  const SideVectors &first = cs >= cd ? st : ld, &second = cs >= cd ? ld : st;
+  for (const SideVectors *s : {&first, &second})
+    for (const auto *v : {&s->lanes, &s->warps, &s->extra})
       for (uint64_t x : *v)
         if (x && b.insert(x, 0))
           hBasis.push_back(x);
-  };
-  if (cs >= cd) {
-    addAll(st);
-    addAll(ld);
-  } else {
-    addAll(ld);
-    addAll(st);
-  }
+  for (const SideVectors *s : {&first, &second})
+    for (uint64_t x : s->regs)
+      if (x && b.insert(x, 0))
+        hBasis.push_back(x);
   for (uint64_t t : tile)
     if (b.insert(t, 0))
       hBasis.push_back(t);
@@ -338,7 +343,8 @@ std::optional<Evaluated> evaluate(const ChunkCandidate &cand, const SideVectors 
   double wave = double(sp->instructionsPerThread) * sp->wavefronts +
                 double(lp->instructionsPerThread) * lp->wavefronts;
   e.instructions = instr;
-  e.choice.cycles = warps * (wave * 128.0 / tc.sharedBytesPerClock + instr / tc.issuePerClock) +
+  e.choice.cycles = std::max(warps * wave * 128.0 / tc.sharedBytesPerClock,
+                             warps * instr / tc.issuePerClock) +
                     2.0 * double(1 << rounds.size()) * tc.barrierCycles;
   e.choice.basis = std::move(basis);
   e.choice.store = std::move(*sp);
@@ -379,15 +385,16 @@ std::optional<SwizzleChoice> searchSwizzle(const SideVectors &store, const SideV
       }
     }
   }
-  if (options.allowMatrixOps && elementBits <= 32 && store.lanes.size() == 5 &&
+  if ((options.allowMatrixStores || options.allowMatrixLoads) && elementBits <= 32 &&
+      store.lanes.size() == 5 &&
       load.lanes.size() == 5) {
     std::vector<SharedOp> sops{SharedOp::Store}, lops{SharedOp::Load};
-    if (tc.hasStMatrix) {
+    if (tc.hasStMatrix && options.allowMatrixStores) {
       sops.push_back(SharedOp::StMatrix);
       if (elementBits == 16)
         sops.push_back(SharedOp::StMatrixTrans);
     }
-    if (tc.hasLdMatrix) {
+    if (tc.hasLdMatrix && options.allowMatrixLoads) {
       lops.push_back(SharedOp::LdMatrix);
       if (elementBits == 16)
         lops.push_back(SharedOp::LdMatrixTrans);

@@ -22,6 +22,10 @@ namespace linlayout {
 /// The tensor vectors of one side's hardware bits (packed tensor words).
 struct SideVectors {
   std::vector<uint64_t> regs;
+  /// Optional, one per register bit: bits that tell registers apart beyond their tensor vector
+  /// (the CTA a distributed-shared-memory load reads). Registers differing here are never
+  /// duplicates; an instruction's elements must agree here.
+  std::vector<uint64_t> regTags;
   std::vector<uint64_t> lanes;
   std::vector<uint64_t> warps;
   std::vector<uint64_t> extra;
@@ -48,7 +52,8 @@ struct SharedSidePattern {
   std::vector<uint32_t> baseBasis;
   /// Register-index vectors whose registers duplicate others (never accessed; copied).
   std::vector<uint32_t> duplicate;
-  /// Packed (offset | round << offsetBits) of each register bit, lane bit, warp bit, extra bit.
+  /// Packed (offset | round << offsetBits | tag << (offsetBits + roundBits)) of each register
+  /// bit; (offset | round << offsetBits) of each lane bit, warp bit, extra bit.
   std::vector<uint64_t> regMap, laneMap, warpMap, extraMap;
   /// For matrix ops: the lane-address map (lane bit -> offset) that the instructions use.
   std::vector<uint64_t> addressLaneMap;

@@ -31,8 +31,9 @@ struct SwizzleOptions {
   GpuTarget target = GpuTarget::Sm90;
   /// Scratch bytes per CTA above which the exchange is split into rounds (when the layouts
   /// share registers that can index rounds).
-  int64_t maxScratchBytes = 64 * 1024;
-  bool allowMatrixOps = true;
+  int64_t maxScratchBytes = 32 * 1024;
+  bool allowMatrixStores = true; ///< stmatrix (where the target has it)
+  bool allowMatrixLoads = true;  ///< ldmatrix (local shared memory only)
 };
 
 /// The chosen scratch and how each side accesses it.

@@ -1,0 +1,194 @@
+// planConversion: every plan executes correctly in the simulator (random linear layouts with
+// broadcast, hardware families, element widths 8..64, every feasible path), its wavefront claims
+// are what the simulator measures, and named cases pick the expected path.
+#include "PlanProperty.h"
+#include "RandomLayouts.h"
+#include "SpecTestUtil.h"
+
+#include "linlayout/layout/PlanConversion.h"
+#include "linlayout/layout/Simulator.h"
+
+#include <gtest/gtest.h>
+
+using namespace linlayout;
+using namespace linlayout::testing;
+
+namespace {
+
+std::string summary(const ConversionPlan &p) {
+  const ConversionCost &c = p.cost;
+  std::string s = std::string(conversionPathName(p.path)) + ": shfl " +
+                  std::to_string(c.shuffles) + " selp " + std::to_string(c.selects) +
+                  " st " + std::to_string(c.stores[0] + c.stores[1] + c.stores[2] + c.stores[3] +
+                                          c.stores[4]) +
+                  " ld " + std::to_string(c.loads[0] + c.loads[1] + c.loads[2] + c.loads[3] +
+                                          c.loads[4]) +
+                  " stmatrix " + std::to_string(c.stmatrix) + " ldmatrix " +
+                  std::to_string(c.ldmatrix) + " bar " + std::to_string(c.barriers) +
+                  " waves " + std::to_string(c.storeWavefronts) + "+" +
+                  std::to_string(c.loadWavefronts) + " conflicts " +
+                  std::to_string(c.conflictWavefronts) + " scratch " +
+                  std::to_string(c.scratchBytes) + " cycles " + std::to_string(c.cycles);
+  return s;
+}
+
+// Plans, simulates and checks one conversion; answers the plan.
+ConversionPlan checkPlan(const LinearLayout &src, const LinearLayout &dst, int bits,
+                         PlanOptions opt = {}) {
+  auto plan = planConversion(src, dst, bits, opt);
+  EXPECT_TRUE(plan.ok()) << (plan.ok() ? "" : plan.message());
+  if (!plan.ok())
+    return {};
+  auto rep = simulateConversion(*plan);
+  EXPECT_TRUE(rep.ok()) << (rep.ok() ? "" : rep.message());
+  if (!rep.ok())
+    return *plan;
+  EXPECT_TRUE(rep->correct) << rep->firstProblem << "\n" << summary(*plan);
+  EXPECT_TRUE(rep->claimsHold) << summary(*plan);
+  return *plan;
+}
+
+LinearLayout lin(const LayoutSpec &s, std::vector<int64_t> shape) {
+  return ok(toLinearLayout(s, shape));
+}
+
+} // namespace
+
+TEST(PlanConversion, GoldenPairsSimulate) {
+  std::vector<int64_t> shape{128, 128};
+  auto row4 = blocked({1, 4}, {4, 8}, {4, 1}, {1, 0});
+  auto col4 = blocked({4, 1}, {8, 4}, {1, 4}, {0, 1});
+  auto lanePerm = blocked({1, 4}, {8, 4}, {4, 1}, {1, 0});
+  auto regPerm = blocked({2, 2}, {8, 4}, {4, 1}, {1, 0});
+  auto regPerm2 = blocked({2, 2}, {8, 4}, {4, 1}, {0, 1});
+  auto row = blocked({1, 8}, {4, 8}, {4, 1}, {1, 0});
+  auto mma2 = mma(2, {2, 2}, {16, 8});
+  auto mma3 = mma(3, {4, 1}, {16, 128, 16});
+  std::vector<std::pair<LayoutSpec, LayoutSpec>> pairs{
+      {row4, col4}, {row4, lanePerm}, {regPerm, regPerm2},
+      {mma2, row},  {mma3, row},      {mma2, col4}};
+  for (int bits : {16, 32})
+    for (auto &[a, b] : pairs)
+      for (int dir = 0; dir < 2; ++dir) {
+        auto s = lin(dir ? b : a, shape), d = lin(dir ? a : b, shape);
+        ConversionPlan p = checkPlan(s, d, bits);
+        std::cout << bits << " " << (dir ? "back " : "fwd  ") << summary(p) << "\n";
+      }
+}
+
+namespace {
+
+// A random pair of distributed layouts over one tensor with equal lane, warp and block counts.
+struct RandomPair {
+  LinearLayout src, dst;
+  int bits = 32;
+};
+
+std::optional<RandomPair> randomPair(Rng &rng, int maxBlocks) {
+  int rows = uniform(rng, 1, 5), cols = uniform(rng, 1, 5);
+  int n = rows + cols;
+  int warpBits = uniform(rng, 0, 2), blockBits = uniform(rng, 0, maxBlocks);
+  int srcRegs = std::max(0, n - 5 - warpBits - blockBits) + uniform(rng, 0, 2);
+  int dstRegs = std::max(0, n - 5 - warpBits - blockBits) + uniform(rng, 0, 2);
+  auto s = randomDistributed(rng, rows, cols, srcRegs, warpBits, blockBits, uniform(rng, 0, 1),
+                             uniform(rng, 0, 1));
+  auto d = randomDistributed(rng, rows, cols, dstRegs, warpBits, blockBits, uniform(rng, 0, 1),
+                             uniform(rng, 0, 1));
+  if (!s || !d)
+    return std::nullopt;
+  return RandomPair{*s, *d, 8 << uniform(rng, 0, 3)};
+}
+
+// A random pair that only moves data within warps: dst mixes src's register and lane columns.
+std::optional<RandomPair> randomWarpPair(Rng &rng) {
+  int rows = uniform(rng, 1, 5), cols = uniform(rng, 1, 5);
+  int n = rows + cols;
+  int warpBits = uniform(rng, 0, 2);
+  int regs = std::max(0, n - 5 - warpBits) + uniform(rng, 0, 2);
+  auto s = randomDistributed(rng, rows, cols, regs, warpBits, 0, uniform(rng, 0, 1),
+                             uniform(rng, 0, 1));
+  if (!s)
+    return std::nullopt;
+  std::vector<uint64_t> rl = columnsOf(*s, DimName::reg());
+  std::vector<uint64_t> lanes = columnsOf(*s, DimName::lane());
+  rl.insert(rl.end(), lanes.begin(), lanes.end());
+  std::shuffle(rl.begin(), rl.end(), rng);
+  for (size_t i = 1; i < rl.size(); ++i)
+    if (uniform(rng, 0, 3) == 0)
+      rl[i] ^= rl[uniform(rng, 0, int(i) - 1)];
+  std::vector<InDimColumns> ins{{DimName::reg(), std::vector<uint64_t>(rl.begin(), rl.begin() + regs)},
+                                {DimName::lane(), std::vector<uint64_t>(rl.begin() + regs, rl.end())},
+                                {DimName::warp(), columnsOf(*s, DimName::warp())},
+                                {DimName::block(), {}}};
+  auto d = layoutFromColumns(ins, s->outDims());
+  if (!d.ok())
+    return std::nullopt;
+  return RandomPair{*s, *d, 8 << uniform(rng, 0, 3)};
+}
+
+// Plans and simulates; every failure is a property failure.
+void propertyCheck(const RandomPair &p, PlanOptions opt) {
+  auto plan = planConversion(p.src, p.dst, p.bits, opt);
+  if (!plan.ok())
+    RC_FAIL(plan.message() + "\nsrc:" + p.src.toString() + "\ndst:" + p.dst.toString());
+  auto rep = simulateConversion(*plan);
+  RC_ASSERT(rep.ok());
+  if (!rep->correct || !rep->claimsHold)
+    RC_FAIL(rep->firstProblem + "\n" + summary(*plan) + "\nbits " + std::to_string(p.bits) +
+            "\nsrc:" + p.src.toString() + "\ndst:" + p.dst.toString());
+  if (plan->path == ConversionPath::SharedMemory ||
+      plan->path == ConversionPath::DistributedSharedMemory) {
+    RC_ASSERT(rep->storeWavefronts == plan->cost.storeWavefronts);
+    RC_ASSERT(rep->loadWavefronts == plan->cost.loadWavefronts);
+  }
+  if (plan->path == ConversionPath::WarpShuffle)
+    RC_ASSERT(rep->shuffles == plan->cost.shuffles);
+}
+
+} // namespace
+
+// planConversion's Ensures over random distributed linear layouts with broadcast (registers,
+// lanes, warps, blocks), every element width, on sm_80 (CTA scope) and sm_90 (with clusters).
+PLAN_PROP(PlanConversion, RandomLinearPairsSimulate, 1000) {
+  Rng rng(seed);
+  bool sm90 = uniform(rng, 0, 1);
+  auto p = randomPair(rng, sm90 ? 1 : 0);
+  RC_PRE(p.has_value());
+  PlanOptions opt;
+  opt.target = sm90 ? GpuTarget::Sm90 : GpuTarget::Sm80;
+  opt.maxScratchBytes = 1 << uniform(rng, 4, 10);
+  propertyCheck(*p, opt);
+}
+
+// Warp-level conversions, with each feasible path forced: shuffles and shared memory.
+PLAN_PROP(PlanConversion, WarpPairsSimulateOnEveryPath, 1000) {
+  Rng rng(seed);
+  auto p = randomWarpPair(rng);
+  RC_PRE(p.has_value());
+  auto cheapest = planConversion(p->src, p->dst, p->bits);
+  RC_ASSERT(cheapest.ok());
+  for (ConversionPath path : {ConversionPath::WarpShuffle, ConversionPath::SharedMemory}) {
+    PlanOptions opt;
+    opt.forcePath = path;
+    auto forced = planConversion(p->src, p->dst, p->bits, opt);
+    if (!forced.ok())
+      continue; // not feasible for this pair (e.g. a register permutation)
+    propertyCheck(*p, opt);
+    RC_ASSERT(forced->cost.cycles >= cheapest->cost.cycles - 1e-9);
+  }
+}
+
+// Hardware layouts of every distributed family, 4 warps, fp8..fp64.
+PLAN_PROP(PlanConversion, HardwarePairsSimulate, 1000) {
+  Rng rng(seed);
+  int warps = 1 << uniform(rng, 0, 2);
+  auto a = randomHardwareSpec(rng, warps), b = randomHardwareSpec(rng, warps);
+  RC_PRE(a.has_value() && b.has_value());
+  std::vector<int64_t> shape{int64_t(16) << uniform(rng, 0, 3), int64_t(16) << uniform(rng, 0, 3)};
+  auto s = toLinearLayout(*a, shape), d = toLinearLayout(*b, shape);
+  RC_PRE(s.ok() && d.ok());
+  RC_PRE(s->inDimSize(DimName::warp()) == d->inDimSize(DimName::warp()));
+  PlanOptions opt;
+  opt.target = uniform(rng, 0, 1) ? GpuTarget::Sm90 : GpuTarget::Sm80;
+  propertyCheck(RandomPair{*s, *d, 8 << uniform(rng, 0, 3)}, opt);
+}

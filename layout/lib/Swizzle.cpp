@@ -156,6 +156,15 @@ std::vector<uint64_t> phaseVectors(const SideVectors &s, SharedOp op, int chunkB
     return out;
   }
   if (op == SharedOp::LdMatrixTrans || op == SharedOp::StMatrixTrans) {
+    // Rows: the register analyzeSharedSide pairs (the first one outside the chunk), lane 0, 1.
+    F2Basis chunk;
+    for (int i = 2; i < 5 && i < int(s.lanes.size()); ++i)
+      chunk.insert(s.lanes[i], 0);
+    for (uint64_t r : s.regs)
+      if (r && !chunk.contains(r)) {
+        out.push_back(r);
+        break;
+      }
     for (int i = 0; i < 2 && i < int(s.lanes.size()); ++i)
       out.push_back(s.lanes[i]);
     return out;
@@ -307,37 +316,70 @@ std::optional<Evaluated> evaluate(const ChunkCandidate &cand, const SideVectors 
   int rowBits = log2i(uint64_t(1024 / elementBits));
   int h = int(hBasis.size());
   int s = std::max(0, m - rowBits);
-  std::vector<uint64_t> offsets(cand.chunk.begin(), cand.chunk.end());
-  if (s == 0) {
-    offsets.insert(offsets.end(), hBasis.begin(), hBasis.end());
-  } else {
-    std::vector<uint64_t> ps =
-        hCoordinates(phaseVectors(st, cand.storeOp, cs, elementBits), fixed, hBasis);
-    std::vector<uint64_t> pd =
-        hCoordinates(phaseVectors(ld, cand.loadOp, cd, elementBits), fixed, hBasis);
+  auto buildOffsets = [&](std::span<const uint64_t> storePhase,
+                          std::span<const uint64_t> loadPhase) {
+    std::vector<uint64_t> offsets(cand.chunk.begin(), cand.chunk.end());
+    if (s == 0) {
+      offsets.insert(offsets.end(), hBasis.begin(), hBasis.end());
+      return offsets;
+    }
+    std::vector<uint64_t> ps = hCoordinates(storePhase, fixed, hBasis);
+    std::vector<uint64_t> pd = hCoordinates(loadPhase, fixed, hBasis);
     std::vector<uint64_t> seg = chooseSegment(ps, pd, h, s);
     F2Basis sb;
     for (uint64_t v : seg)
       sb.insert(v, 0);
-    auto toTensor = [&](uint64_t coords) {
-      uint64_t v = 0;
-      for (; coords; coords &= coords - 1)
-        v ^= hBasis[__builtin_ctzll(coords)];
-      return v;
-    };
     for (int i = 0; i < h; ++i)
       if (sb.insert(uint64_t(1) << i, 0))
         offsets.push_back(hBasis[i]);
     for (uint64_t v : seg)
-      offsets.push_back(toTensor(v));
-  }
-  ScratchBasis basis{offsets, rounds};
+      offsets.push_back(f2Apply(hBasis, v));
+    return offsets;
+  };
+  // The addresses that share a wavefront, as tensor vectors, once a side's access is known.
+  auto exactPhase = [&](const SharedSidePattern &pat, const ScratchBasis &bs) {
+    std::vector<uint64_t> out;
+    if (isMatrixOp(pat.op)) {
+      for (int i = 0; i < 3; ++i)
+        out.push_back(f2Apply(bs.offsets, pat.addressLaneMap[i]));
+      return out;
+    }
+    int bytes = pat.accessBits / 8;
+    int phases = bytes <= 4 ? 1 : std::min(bytes, 16) / 4;
+    int lanes = log2i(uint64_t(32 / phases));
+    for (int i = 0; i < lanes && i < int(pat.laneMap.size()); ++i)
+      out.push_back(f2Apply(bs.offsets, pat.laneMap[i]));
+    return out;
+  };
+  ScratchBasis basis{buildOffsets(phaseVectors(st, cand.storeOp, cs, elementBits),
+                                  phaseVectors(ld, cand.loadOp, cd, elementBits)),
+                     rounds};
   auto sp = analyzeSharedSide(st, basis, cand.storeOp, elementBits);
   if (!sp)
     return std::nullopt;
   auto lp = analyzeSharedSide(ld, basis, cand.loadOp, elementBits);
   if (!lp)
     return std::nullopt;
+  // The phase vectors above were estimates (the vector width each side reaches is only known
+  // now); when they missed, rebuild the segment from the exact ones and keep the better.
+  for (int iter = 0; iter < 2 && s > 0 &&
+                     (sp->wavefronts > sp->minWavefronts || lp->wavefronts > lp->minWavefronts);
+       ++iter) {
+    ScratchBasis again{buildOffsets(exactPhase(*sp, basis), exactPhase(*lp, basis)), rounds};
+    auto sp2 = analyzeSharedSide(st, again, cand.storeOp, elementBits);
+    auto lp2 = analyzeSharedSide(ld, again, cand.loadOp, elementBits);
+    if (!sp2 || !lp2)
+      break;
+    auto waves = [](const SharedSidePattern &a, const SharedSidePattern &b) {
+      return double(a.instructionsPerThread) * a.wavefronts +
+             double(b.instructionsPerThread) * b.wavefronts;
+    };
+    if (waves(*sp2, *lp2) >= waves(*sp, *lp))
+      break;
+    basis = std::move(again);
+    sp = std::move(sp2);
+    lp = std::move(lp2);
+  }
   Evaluated e;
   int instr = sp->instructionsPerThread + lp->instructionsPerThread;
   double wave = double(sp->instructionsPerThread) * sp->wavefronts +

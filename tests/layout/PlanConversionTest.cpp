@@ -192,3 +192,28 @@ PLAN_PROP(PlanConversion, HardwarePairsSimulate, 1000) {
   opt.target = uniform(rng, 0, 1) ? GpuTarget::Sm90 : GpuTarget::Sm80;
   propertyCheck(RandomPair{*s, *d, 8 << uniform(rng, 0, 3)}, opt);
 }
+
+// Where the layouts leave room for it (hardware layouts without broadcast, exchanged with
+// ld/st.shared: every register, lane and warp a distinct tensor bit), the swizzle search finds a
+// scratch without bank conflicts. (With ldmatrix/stmatrix the fixed roles of lanes can make
+// conflicts unavoidable; the search then weighs them against the instructions saved.)
+PLAN_PROP(PlanConversion, HardwarePairsAreConflictFree, 1000) {
+  Rng rng(seed);
+  int warps = 1 << uniform(rng, 0, 2);
+  auto a = randomHardwareSpec(rng, warps), b = randomHardwareSpec(rng, warps);
+  RC_PRE(a.has_value() && b.has_value());
+  std::vector<int64_t> shape{int64_t(16) << uniform(rng, 0, 3), int64_t(16) << uniform(rng, 0, 3)};
+  auto s = toLinearLayout(*a, shape), d = toLinearLayout(*b, shape);
+  RC_PRE(s.ok() && d.ok());
+  RC_PRE(s->inDimSize(DimName::warp()) == d->inDimSize(DimName::warp()));
+  RC_PRE(s->isInjective() && d->isInjective());
+  int bits = 8 << uniform(rng, 0, 3);
+  PlanOptions opt;
+  opt.forcePath = ConversionPath::SharedMemory;
+  opt.allowMatrixOps = false;
+  auto plan = planConversion(*s, *d, bits, opt);
+  RC_PRE(plan.ok());
+  if (plan->cost.conflictWavefronts != 0)
+    RC_FAIL(summary(*plan) + "\nbits " + std::to_string(bits) + "\nsrc:" + s->toString() +
+            "\ndst:" + d->toString());
+}

@@ -494,23 +494,28 @@ Expected<LinearLayout> LinearLayout::then(const LinearLayout &outer) const {
 
 namespace {
 
-// Solves outer(c(x)) == a(x) with free variables zero. `keep` marks outer's in dims that are
-// mapped to themselves (excluded from the solve, see invertAndCompose). Answers nullopt when some
-// column of `a` is outside outer's image. Requires: a's and outer's out dims match in order.
-std::optional<std::array<uint64_t, 64>> solveColumns(const LinearLayout &a,
-                                                     const LinearLayout &outer,
-                                                     std::span<const bool> aIdentity,
-                                                     std::span<const bool> outerIdentity) {
-  F2Basis basis;
+// Fills `basis` with the columns of `outer`'s in dims not marked in `skip`, each tagged with its
+// packed input bit, in packed order (so the pivots are the columns independent of lower ones).
+void insertColumns(F2Basis &basis, const LinearLayout &outer, std::span<const bool> skip) {
   int bit = 0;
-  for (int d = 0; d < outer.numInDims(); ++d)
-    for (int i = 0; i < outer.inDimBits(d); ++i, ++bit)
-      if (!outerIdentity[d])
-        basis.insert(outer.column(bit), uint64_t(1) << bit);
-  std::array<uint64_t, 64> cols{};
-  bit = 0;
+  for (int d = 0; d < outer.numInDims(); ++d) {
+    int bits = outer.inDimBits(d);
+    if (!skip[d])
+      for (int i = 0; i < bits; ++i)
+        basis.insert(outer.column(bit + i), uint64_t(1) << (bit + i));
+    bit += bits;
+  }
+}
+
+// Solves outer(c(x)) == a(x) column by column with free variables zero, using `basis` (outer's
+// columns outside the kept dims). In dims of `a` marked in `aKeep` map to the same-named in dim of
+// outer identically. Returns false when some column of `a` is outside the basis's span.
+// Requires: a's and outer's out dims match in order.
+bool solveColumns(const LinearLayout &a, const LinearLayout &outer, const F2Basis &basis,
+                  std::span<const bool> aKeep, std::span<uint64_t> cols) {
+  int bit = 0;
   for (int d = 0; d < a.numInDims(); ++d) {
-    int od = aIdentity[d] ? outer.inDimIndex(a.inDimName(d)) : -1;
+    int od = aKeep[d] ? outer.inDimIndex(a.inDimName(d)) : -1;
     int ooff = od >= 0 ? outer.inDimOffset(od) : 0;
     for (int i = 0; i < a.inDimBits(d); ++i, ++bit) {
       if (od >= 0) {
@@ -519,19 +524,40 @@ std::optional<std::array<uint64_t, 64>> solveColumns(const LinearLayout &a,
       }
       uint64_t combo = 0;
       if (basis.reduce(a.column(bit), &combo) != 0)
-        return std::nullopt;
+        return false;
       cols[bit] = combo;
     }
   }
-  return cols;
+  return true;
+}
+
+// A fixed-capacity list of dims (the hot paths build result shapes without the heap).
+struct DimList {
+  std::array<DimBits, 2 * LinearLayout::kMaxDims> v{};
+  int n = 0;
+  void push(DimName name, int bits) { v[n++] = {name, bits}; }
+  std::span<const DimBits> span() const { return {v.data(), size_t(n)}; }
+};
+
+DimList insOf(const LinearLayout &l) {
+  DimList r;
+  for (int d = 0; d < l.numInDims(); ++d)
+    r.push(l.inDimName(d), l.inDimBits(d));
+  return r;
+}
+
+DimList outsOf(const LinearLayout &l) {
+  DimList r;
+  for (int o = 0; o < l.numOutDims(); ++o)
+    r.push(l.outDimName(o), l.outDimBits(o));
+  return r;
 }
 
 } // namespace
 
 Expected<std::optional<LinearLayout>>
 LinearLayout::factorThrough(const LinearLayout &outer) const {
-  std::vector<DimName> order = outDimNames();
-  auto aligned = outer.transposeOuts(order);
+  auto aligned = outer.transposeOuts(std::span(outNames_.data(), nOut_));
   if (!aligned.ok())
     return makeError("cannot factor: the layouts have different out dimensions");
   for (int o = 0; o < nOut_; ++o)
@@ -540,37 +566,38 @@ LinearLayout::factorThrough(const LinearLayout &outer) const {
                        std::to_string(uint64_t(1) << outBits_[o]) + " and " +
                        std::to_string(uint64_t(1) << aligned->outBits_[o]));
   std::array<bool, kMaxDims> none{};
-  auto cols = solveColumns(*this, *aligned, std::span(none.data(), nIn_),
-                           std::span(none.data(), outer.nIn_));
-  if (!cols)
+  F2Basis basis;
+  insertColumns(basis, *aligned, std::span(none.data(), aligned->nIn_));
+  std::array<uint64_t, kMaxBits> cols{};
+  if (!solveColumns(*this, *aligned, basis, std::span(none.data(), nIn_), cols))
     return std::optional<LinearLayout>();
-  std::vector<DimBits> ins, outs;
-  for (int d = 0; d < nIn_; ++d)
-    ins.push_back({inNames_[d], inBits_[d]});
-  for (int d = 0; d < outer.nIn_; ++d)
-    outs.push_back({outer.inNames_[d], outer.inBits_[d]});
-  return std::optional<LinearLayout>(make(ins, outs, std::span(cols->data(), totalInBits())));
+  return std::optional<LinearLayout>(
+      make(insOf(*this).span(), insOf(outer).span(), std::span(cols.data(), totalInBits())));
 }
 
 Expected<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout &outer) const {
-  std::vector<DimName> order = outDimNames();
-  auto alignedOr = outer.transposeOuts(order);
-  if (!alignedOr.ok())
-    return makeError("cannot invert and compose: the layouts have different out dimensions");
-  const LinearLayout &A = *alignedOr;
+  // Work on outer with its out dims in this layout's order (no copy when they already are).
+  bool sameOrder = nOut_ == outer.nOut_ &&
+                   std::equal(outNames_.begin(), outNames_.begin() + nOut_, outer.outNames_.begin());
+  std::optional<LinearLayout> transposed;
+  if (!sameOrder) {
+    auto t = outer.transposeOuts(std::span(outNames_.data(), nOut_));
+    if (!t.ok())
+      return makeError("cannot invert and compose: the layouts have different out dimensions");
+    transposed = std::move(t).value();
+  }
+  const LinearLayout &A = sameOrder ? outer : *transposed;
   for (int o = 0; o < nOut_; ++o)
     if (outBits_[o] != A.outBits_[o])
       return makeError("cannot invert and compose: out dimension " + quoted(outNames_[o]) +
                        " has size " + std::to_string(uint64_t(1) << outBits_[o]) + " and " +
                        std::to_string(uint64_t(1) << A.outBits_[o]));
-  if (!A.isSurjective())
-    return makeError("cannot invert and compose: the second layout is not surjective:" +
-                     A.toString());
 
   // In dims that both layouts have and map identically need no data movement: map them to
   // themselves rather than to the minimal solution (which would send every broadcast copy to
   // copy zero). This keeps, e.g., broadcast warps on their own warp.
-  std::array<bool, kMaxDims> thisId{}, outerId{};
+  std::array<bool, kMaxDims> thisKeep{}, outerKeep{}, none{};
+  bool keepsColumns = false;
   for (int d = 0; d < A.nIn_; ++d) {
     int b = inDimIndex(A.inNames_[d]);
     if (b < 0 || inBits_[b] != A.inBits_[d])
@@ -579,103 +606,128 @@ Expected<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout &outer)
     bool same = true;
     for (int i = 0; i < A.inBits_[d] && same; ++i)
       same = A.cols_[ao + i] == cols_[bo + i];
-    thisId[b] = outerId[d] = same;
+    thisKeep[b] = outerKeep[d] = same;
+    keepsColumns = keepsColumns || (same && A.inBits_[d] > 0);
   }
-  auto cols = solveColumns(*this, A, std::span(thisId.data(), nIn_),
-                           std::span(outerId.data(), A.nIn_));
-  if (!cols) {
+
+  // The basis of all of outer's columns: its rank says whether outer is surjective, and it solves
+  // directly when no kept dim has columns.
+  F2Basis full;
+  insertColumns(full, A, std::span(none.data(), A.nIn_));
+  if (full.rank() != A.totalOutBits())
+    return makeError("cannot invert and compose: the second layout is not surjective:" +
+                     A.toString());
+  std::array<uint64_t, kMaxBits> cols{};
+  bool solved = false;
+  if (keepsColumns) {
+    F2Basis reduced;
+    insertColumns(reduced, A, std::span(outerKeep.data(), A.nIn_));
+    solved = solveColumns(*this, A, reduced, std::span(thisKeep.data(), nIn_), cols);
     // Keeping those dims in place needs outer's other dims to reach this layout's other columns;
     // when they do not (e.g. a register holds an element only outer's warp reaches), solve all.
-    std::array<bool, kMaxDims> none{};
-    cols = solveColumns(*this, A, std::span(none.data(), nIn_), std::span(none.data(), A.nIn_));
+    if (!solved)
+      std::fill(thisKeep.begin(), thisKeep.end(), false);
   }
-  assert(cols && "a surjective outer layout reaches every output");
-  std::vector<DimBits> ins, outs;
-  for (int d = 0; d < nIn_; ++d)
-    ins.push_back({inNames_[d], inBits_[d]});
-  for (int d = 0; d < A.nIn_; ++d)
-    outs.push_back({A.inNames_[d], A.inBits_[d]});
-  return make(ins, outs, std::span(cols->data(), totalInBits()));
+  if (!solved)
+    solved = solveColumns(*this, A, full, std::span(thisKeep.data(), nIn_), cols);
+  assert(solved && "a surjective outer layout reaches every output");
+  return make(insOf(*this).span(), insOf(A).span(), std::span(cols.data(), totalInBits()));
 }
 
 Expected<LinearLayout> LinearLayout::pseudoInvert() const {
-  if (!isSurjective())
+  // The identity on this layout's outputs, inverted and composed through this layout (Triton's
+  // construction, so that same-named in and out dims are treated as Triton treats them).
+  DimList dims = outsOf(*this);
+  std::array<uint64_t, kMaxBits> unit{};
+  int n = totalOutBits();
+  for (int i = 0; i < n; ++i)
+    unit[i] = uint64_t(1) << i;
+  LinearLayout identity = make(dims.span(), dims.span(), std::span(unit.data(), n));
+  // The identity has exactly this layout's outputs, so the only possible failure is that this
+  // layout is not surjective (checked there, on the one basis the solve needs anyway).
+  auto p = identity.invertAndCompose(*this);
+  if (!p.ok())
     return makeError("cannot pseudo-invert a layout that is not surjective:" + toString());
-  LinearLayout identity;
-  for (int o = 0; o < nOut_; ++o) {
-    LL_ASSIGN_OR_RETURN(LinearLayout one,
-                        identity1D(uint64_t(1) << outBits_[o], outNames_[o], outNames_[o]));
-    LL_ASSIGN_OR_RETURN(identity, product(identity, one));
-  }
-  return identity.invertAndCompose(*this);
+  return p;
 }
 
 Expected<LinearLayout> LinearLayout::invert() const {
-  if (!isInvertible())
+  auto notBijective = [&] {
     return makeError("cannot invert a layout that is not bijective (" +
                      std::to_string(totalInBits()) + " in bits, " +
                      std::to_string(totalOutBits()) + " out bits, rank " +
                      std::to_string(rank()) + "):" + toString());
-  return pseudoInvert();
+  };
+  if (totalInBits() != totalOutBits())
+    return notBijective();
+  // With as many in bits as out bits, surjective means bijective: pseudoInvert checks it.
+  auto p = pseudoInvert();
+  if (!p.ok())
+    return notBijective();
+  return p;
 }
 
 std::optional<LinearLayout> LinearLayout::tryInvert() const {
-  if (!isInvertible())
+  auto inv = invert();
+  if (!inv.ok())
     return std::nullopt;
-  return *invert();
+  return std::move(inv).value();
 }
 
 namespace {
 
 // Dims common to both lists appear in the same relative order.
-bool sameRelativeOrder(const std::vector<DimName> &a, const std::vector<DimName> &b) {
-  std::vector<DimName> ca, cb;
-  for (DimName n : a)
-    if (std::find(b.begin(), b.end(), n) != b.end())
-      ca.push_back(n);
-  for (DimName n : b)
-    if (std::find(a.begin(), a.end(), n) != a.end())
-      cb.push_back(n);
-  return ca == cb;
+bool sameRelativeOrder(std::span<const DimName> a, std::span<const DimName> b) {
+  size_t j = 0;
+  for (DimName n : a) {
+    if (std::find(b.begin(), b.end(), n) == b.end())
+      continue;
+    while (j < b.size() && std::find(a.begin(), a.end(), b[j]) == a.end())
+      ++j;
+    if (j == b.size() || b[j] != n)
+      return false;
+    ++j;
+  }
+  return true;
+}
+
+void addBits(DimList &list, DimName n, int bits) {
+  for (int i = 0; i < list.n; ++i)
+    if (list.v[i].name == n) {
+      list.v[i].bits += bits;
+      return;
+    }
+  list.push(n, bits);
 }
 
 } // namespace
 
 Expected<LinearLayout> LinearLayout::product(const LinearLayout &inner,
                                              const LinearLayout &outer) {
-  if (!sameRelativeOrder(inner.inDimNames(), outer.inDimNames()) ||
-      !sameRelativeOrder(inner.outDimNames(), outer.outDimNames()))
+  if (!sameRelativeOrder(std::span(inner.inNames_.data(), inner.nIn_),
+                         std::span(outer.inNames_.data(), outer.nIn_)) ||
+      !sameRelativeOrder(std::span(inner.outNames_.data(), inner.nOut_),
+                         std::span(outer.outNames_.data(), outer.nOut_)))
     return makeError("cannot multiply layouts whose common dimensions appear in different orders");
-  std::vector<DimBits> ins, outs;
-  auto add = [](std::vector<DimBits> &v, DimName n, int bits) {
-    for (DimBits &d : v)
-      if (d.name == n) {
-        d.bits += bits;
-        return;
-      }
-    v.push_back({n, bits});
-  };
-  for (int d = 0; d < inner.nIn_; ++d)
-    add(ins, inner.inNames_[d], inner.inBits_[d]);
+  DimList ins = insOf(inner), outs = outsOf(inner);
   for (int d = 0; d < outer.nIn_; ++d)
-    add(ins, outer.inNames_[d], outer.inBits_[d]);
-  for (int o = 0; o < inner.nOut_; ++o)
-    add(outs, inner.outNames_[o], inner.outBits_[o]);
+    addBits(ins, outer.inNames_[d], outer.inBits_[d]);
   for (int o = 0; o < outer.nOut_; ++o)
-    add(outs, outer.outNames_[o], outer.outBits_[o]);
-  LL_TRY_STATUS(checkDims(ins, "in"));
-  LL_TRY_STATUS(checkDims(outs, "out"));
+    addBits(outs, outer.outNames_[o], outer.outBits_[o]);
+  LL_TRY_STATUS(checkDims(ins.span(), "in"));
+  LL_TRY_STATUS(checkDims(outs.span(), "out"));
 
   // Where each side's output dims land in the product's packed output.
   auto repackFor = [&](const LinearLayout &l, bool isOuter) {
     Repack rp;
     rp.identity = false;
     int off = 0;
-    for (const DimBits &o : outs) {
-      int k = l.outDimIndex(o.name);
-      if (k >= 0) {
+    for (int k = 0; k < outs.n; ++k) {
+      const DimBits &o = outs.v[k];
+      int j = l.outDimIndex(o.name);
+      if (j >= 0) {
         int shift = isOuter ? inner.outDimBits(o.name) : 0;
-        rp.pieces[rp.n++] = {l.outDimOffset(k), off + shift, l.outBits_[k]};
+        rp.pieces[rp.n++] = {l.outDimOffset(j), off + shift, l.outBits_[j]};
       }
       off += o.bits;
     }
@@ -684,7 +736,8 @@ Expected<LinearLayout> LinearLayout::product(const LinearLayout &inner,
   Repack rin = repackFor(inner, false), rout = repackFor(outer, true);
   std::array<uint64_t, kMaxBits> cols{};
   int bit = 0;
-  for (const DimBits &d : ins) {
+  for (int k = 0; k < ins.n; ++k) {
+    const DimBits &d = ins.v[k];
     int ki = inner.inDimIndex(d.name), ko = outer.inDimIndex(d.name);
     if (ki >= 0)
       for (int i = 0; i < inner.inBits_[ki]; ++i)
@@ -693,7 +746,7 @@ Expected<LinearLayout> LinearLayout::product(const LinearLayout &inner,
       for (int i = 0; i < outer.inBits_[ko]; ++i)
         cols[bit++] = rout(outer.cols_[outer.inDimOffset(ko) + i]);
   }
-  return make(ins, outs, std::span(cols.data(), bit));
+  return make(ins.span(), outs.span(), std::span(cols.data(), bit));
 }
 
 Expected<LinearLayout> operator*(const LinearLayout &inner, const LinearLayout &outer) {
@@ -778,54 +831,51 @@ Expected<LinearLayout> LinearLayout::transposeIns(std::span<const DimName> order
   if (order.size() != size_t(nIn_))
     return makeError("transposeIns needs " + std::to_string(nIn_) + " names, got " +
                      std::to_string(order.size()));
-  std::vector<DimBits> ins;
+  DimList ins;
   std::array<uint64_t, kMaxBits> cols{};
   int bit = 0;
   for (DimName n : order) {
     int d = inDimIndex(n);
     if (d < 0)
       return makeError("transposeIns: the layout has no in dimension " + quoted(n));
-    for (const DimBits &seen : ins)
-      if (seen.name == n)
+    for (int k = 0; k < ins.n; ++k)
+      if (ins.v[k].name == n)
         return makeError("transposeIns: in dimension " + quoted(n) + " is named twice");
-    ins.push_back({n, inBits_[d]});
+    ins.push(n, inBits_[d]);
     int off = inDimOffset(d);
     for (int i = 0; i < inBits_[d]; ++i)
       cols[bit++] = cols_[off + i];
   }
-  std::vector<DimBits> outs;
-  for (int o = 0; o < nOut_; ++o)
-    outs.push_back({outNames_[o], outBits_[o]});
-  return make(ins, outs, std::span(cols.data(), bit));
+  return make(ins.span(), outsOf(*this).span(), std::span(cols.data(), bit));
 }
 
 Expected<LinearLayout> LinearLayout::transposeOuts(std::span<const DimName> order) const {
   if (order.size() != size_t(nOut_))
     return makeError("transposeOuts needs " + std::to_string(nOut_) + " names, got " +
                      std::to_string(order.size()));
-  std::vector<DimBits> outs;
+  DimList outs;
   Repack rp;
-  rp.identity = false;
+  rp.identity = true;
   int off = 0;
   for (DimName n : order) {
     int o = outDimIndex(n);
     if (o < 0)
       return makeError("transposeOuts: the layout has no out dimension " + quoted(n));
-    for (const DimBits &seen : outs)
-      if (seen.name == n)
+    for (int k = 0; k < outs.n; ++k)
+      if (outs.v[k].name == n)
         return makeError("transposeOuts: out dimension " + quoted(n) + " is named twice");
-    outs.push_back({n, outBits_[o]});
+    rp.identity = rp.identity && o == outs.n;
+    outs.push(n, outBits_[o]);
     rp.pieces[rp.n++] = {outDimOffset(o), off, outBits_[o]};
     off += outBits_[o];
   }
-  std::vector<DimBits> ins;
-  for (int d = 0; d < nIn_; ++d)
-    ins.push_back({inNames_[d], inBits_[d]});
+  if (rp.identity)
+    return *this;
   std::array<uint64_t, kMaxBits> cols{};
   int n = totalInBits();
   for (int i = 0; i < n; ++i)
     cols[i] = rp(cols_[i]);
-  return make(ins, outs, std::span(cols.data(), n));
+  return make(insOf(*this).span(), outs.span(), std::span(cols.data(), n));
 }
 
 namespace {
@@ -1251,7 +1301,7 @@ int LinearLayout::commonIdentityPrefix(const LinearLayout &a, const LinearLayout
 }
 
 Expected<bool> LinearLayout::imageWithin(const LinearLayout &other) const {
-  auto alignedOr = other.transposeOuts(outDimNames());
+  auto alignedOr = other.transposeOuts(std::span(outNames_.data(), nOut_));
   if (!alignedOr.ok())
     return makeError("imageWithin: the layouts have different out dimensions");
   for (int o = 0; o < nOut_; ++o)

@@ -47,8 +47,10 @@ public:
   uint64_t comboAt(int pivot) const { return combo_[pivot]; }
 
 private:
-  std::array<uint64_t, 64> vec_{};
-  std::array<uint64_t, 64> combo_{};
+  // Only the entries at pivots are ever read, so they are left uninitialised: building a basis
+  // then costs nothing up front (the layout algebra builds one per call).
+  std::array<uint64_t, 64> vec_;
+  std::array<uint64_t, 64> combo_;
   uint64_t pivots_ = 0;
 };
 

@@ -1,0 +1,76 @@
+// The hot paths of LinearLayout allocate nothing: apply, then, invert, pseudoInvert,
+// invertAndCompose, factorThrough, product and the transposes. Global operator new is replaced in
+// this test binary by a counting version (it only counts, then calls malloc).
+#include "../../bench/RealisticLayouts.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+namespace {
+std::atomic<size_t> gAllocations{0};
+} // namespace
+
+void *operator new(size_t n) {
+  gAllocations.fetch_add(1, std::memory_order_relaxed);
+  if (void *p = std::malloc(n ? n : 1))
+    return p;
+  throw std::bad_alloc();
+}
+void *operator new[](size_t n) {
+  gAllocations.fetch_add(1, std::memory_order_relaxed);
+  if (void *p = std::malloc(n ? n : 1))
+    return p;
+  throw std::bad_alloc();
+}
+void operator delete(void *p) noexcept { std::free(p); }
+void operator delete[](void *p) noexcept { std::free(p); }
+void operator delete(void *p, size_t) noexcept { std::free(p); }
+void operator delete[](void *p, size_t) noexcept { std::free(p); }
+
+using namespace linlayout;
+
+namespace {
+
+// The number of heap allocations `body` makes.
+template <typename Body> size_t allocationsOf(Body body) {
+  size_t before = gAllocations.load();
+  body();
+  return gAllocations.load() - before;
+}
+
+} // namespace
+
+TEST(Allocation, HotPathsAllocateNothing) {
+  LinearLayout blocked = bench::blocked128(), mma = bench::mma128();
+  LinearLayout broadcast = bench::broadcast128(), shared = bench::swizzledShared128();
+  LinearLayout wide = bench::dense64(1), wideShared = bench::dense64Shared(2);
+  std::vector<DimName> outOrder = {DimName::dim(1), DimName::dim(0)};
+  std::vector<DimName> inOrder = {DimName::block(), DimName::warp(), DimName::lane(),
+                                  DimName::reg()};
+  LinearLayout transposed = *mma.transposeOuts(outOrder);
+  uint64_t sink = 0;
+  EXPECT_EQ(allocationsOf([&] { sink ^= blocked.apply(0x1234); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= wide.apply(~uint64_t(0)); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= blocked.then(shared).ok(); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= wide.then(wideShared).ok(); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= mma.invert().ok(); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= wide.invert().ok(); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= mma.tryInvert().has_value(); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= broadcast.pseudoInvert().ok(); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= blocked.invertAndCompose(mma).ok(); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= blocked.invertAndCompose(transposed).ok(); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= broadcast.factorThrough(mma).ok(); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= (blocked * shared).ok(); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= blocked.transposeOuts(outOrder).ok(); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= blocked.transposeIns(inOrder).ok(); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= blocked.rank() + blocked.isInjective(); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= blocked.imageWithin(mma).ok(); }), 0u);
+  EXPECT_NE(sink, 42u); // keeps the calls
+}
+
+TEST(Allocation, TheCounterSeesAllocations) {
+  EXPECT_GT(allocationsOf([] { std::vector<int> v(100); }), 0u);
+}

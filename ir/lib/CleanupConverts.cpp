@@ -35,12 +35,12 @@ bool improveOne(Module &m, Function &f) {
       replaceAllUses(f, y, x);
       return true;
     }
-    double now = conversionCost(m, tx, to);
+    double now = conversionCost(m, tx, to) + kConvertOpCost;
     // A convert of a convert: convert the first source directly, when that is no dearer or the
     // middle value is needed nowhere else (then its conversion disappears).
     if (const Op *d = def[x]; d && d->kind == OpKind::ConvertLayout) {
       ValueId w = d->operands[0];
-      if (uses[x] == 1 || conversionCost(m, f.type(w), to) <= now + kEpsilon) {
+      if (uses[x] == 1 || conversionCost(m, f.type(w), to) + kConvertOpCost <= now + kEpsilon) {
         c->operands[0] = w;
         return true;
       }

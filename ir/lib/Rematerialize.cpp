@@ -66,11 +66,13 @@ const Rematerializer::Plan &Rematerializer::plan(ValueId v, LayoutId to, int dep
     return plans_[key] = p;
   }
   p.choice = Choice::Convert;
-  p.cost = conversionCost(m_, t, to);
+  p.cost = conversionCost(m_, t, to) + kConvertOpCost;
   const Op *def = v < def_.size() ? def_[v] : nullptr;
   if (def && depth < kMaxDepth) {
     if (def->kind == OpKind::ConvertLayout) {
       const Plan &src = plan(def->operands[0], to, depth + 1);
+      // The existing convert stays wherever it has other uses, so folding saves its op cost
+      // only in this chain: compare the data moved.
       if (src.cost <= p.cost) {
         Plan fold;
         fold.choice = Choice::Fold;

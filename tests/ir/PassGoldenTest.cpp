@@ -9,6 +9,7 @@
 #include "linlayout/ir/Coalesce.h"
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Pipeline.h"
+#include "linlayout/ir/PropagateLayouts.h"
 #include "linlayout/ir/Printer.h"
 #include "linlayout/ir/Verifier.h"
 
@@ -28,6 +29,7 @@ using PassFn = Status (*)(Module &);
 const std::map<std::string, PassFn> &passTable() {
   static const std::map<std::string, PassFn> table = {
       {"coalesce", coalesce},
+      {"propagate-layouts", propagateLayouts},
       {"cleanup-converts", cleanupConverts},
       {"access-widths", annotateAccessWidths},
       {"pipeline", [](Module &m) { return runPipeline(m); }},

@@ -7,6 +7,10 @@
 
 namespace linlayout::ir {
 
+/// What a convert op costs the passes besides the data it moves: a no-op convert (two specs of
+/// one linear layout) still clutters the IR, so passes remove it when they can do so for less.
+constexpr double kConvertOpCost = 0.05;
+
 /// The cost of converting a value of type `t` to layout `to` (same shape and element).
 /// Requires: t is a tensor of m whose layout, and `to`, are distributed layouts of its rank.
 /// Ensures: 0 when the two layouts are the same linear layout over t's shape (in particular

@@ -1,5 +1,8 @@
 // The SVG pictures are well-formed XML (checked with libxml2) and their cells are the text map's.
 #include "linlayout/layout/PictureSvg.h"
+#include "linlayout/testing/Generators.h"
+
+#include "GTestProperty.h"
 
 #include <gtest/gtest.h>
 #include <libxml/parser.h>
@@ -90,42 +93,57 @@ LinearLayout blocked16() {
   return *LinearLayout::fromBases(ins, outs);
 }
 
-// Checks that the SVG of `map` holds exactly the cells of its Owners text map.
-void expectSvgMatchesText(const OwnerMap &map, const PictureOptions &o) {
+// Why the SVG of `map` does not hold exactly the cells of its Owners text map ("" when it does).
+std::string svgMismatch(const OwnerMap &map, const PictureOptions &o) {
   SvgOptions so;
   so.picture = o;
   so.title = "#ttg.blocked<{sizePerThread = [2, 2]}> & \"friends\"";
   CellMap cells;
   int count = 0;
-  ASSERT_TRUE(parseSvg(renderSvg(map, so), cells, count));
+  if (!parseSvg(renderSvg(map, so), cells, count))
+    return "not well-formed XML";
   PictureOptions to = o;
   to.style = CellStyle::Owners;
   auto text = textCells(renderTensorMap(map, to));
-  std::vector<int64_t> rows = shownIndices(map, 0, o.maxRows, o.rowHead, o.rowTail, o.groupHead,
-                                           o.groupTail);
-  std::vector<int64_t> cols = shownIndices(map, 1, o.maxCols, o.colHead, o.colTail, o.groupHead,
-                                           o.groupTail);
-  std::vector<int64_t> realRows, realCols;
+  int rowDim = map.rank() - 2, colDim = map.rank() - 1;
+  std::vector<int64_t> rows{0}, cols{0};
+  if (rowDim >= 0)
+    rows = shownIndices(map, rowDim, o.maxRows, o.rowHead, o.rowTail, o.groupHead, o.groupTail);
+  if (colDim >= 0)
+    cols = shownIndices(map, colDim, o.maxCols, o.colHead, o.colTail, o.groupHead, o.groupTail);
+  std::vector<int64_t> realRows;
   for (int64_t r : rows)
     if (r != kElided)
       realRows.push_back(r);
-  ASSERT_EQ(text.size(), realRows.size());
+  if (text.size() != realRows.size())
+    return "text has " + std::to_string(text.size()) + " rows, expected " +
+           std::to_string(realRows.size());
   int expected = 0;
   for (size_t ri = 0; ri < realRows.size(); ++ri) {
-    ASSERT_EQ(text[ri].size(), cols.size());
+    if (text[ri].size() != cols.size())
+      return "row " + std::to_string(ri) + " has " + std::to_string(text[ri].size()) + " cells";
     for (size_t ci = 0; ci < cols.size(); ++ci) {
+      std::string at = std::to_string(realRows[ri]) + "," + std::to_string(cols[ci]);
       if (cols[ci] == kElided) {
-        EXPECT_EQ(text[ri][ci], "...");
+        if (text[ri][ci] != "...")
+          return "text cell " + at + " is not elided";
         continue;
       }
       auto it = cells.find({realRows[ri], cols[ci]});
-      ASSERT_NE(it, cells.end()) << realRows[ri] << "," << cols[ci];
-      ASSERT_EQ(it->second.size(), 1u);
-      EXPECT_EQ(it->second[0].owners, text[ri][ci]) << realRows[ri] << "," << cols[ci];
+      if (it == cells.end() || it->second.size() != 1)
+        return "svg has no single cell " + at;
+      if (it->second[0].owners != text[ri][ci])
+        return "cell " + at + ": svg " + it->second[0].owners + ", text " + text[ri][ci];
       ++expected;
     }
   }
-  EXPECT_EQ(count, expected);
+  if (count != expected)
+    return "svg has " + std::to_string(count) + " cells, text " + std::to_string(expected);
+  return "";
+}
+
+void expectSvgMatchesText(const OwnerMap &map, const PictureOptions &o) {
+  EXPECT_EQ(svgMismatch(map, o), "");
 }
 
 } // namespace
@@ -193,4 +211,20 @@ TEST(PictureHtml, ShowsPanelsSideBySide) {
 
 TEST(PictureSvg, EscapesText) {
   EXPECT_EQ(escapeXml("<a href=\"x\">&'</a>\x01"), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt; ");
+}
+
+LL_PROP(PictureSvgProps, CellsMatchTheTextMap, 1000, ()) {
+  namespace lt = linlayout::testing;
+  LinearLayout l = *lt::detail::distributedOver(lt::detail::splitBits(*rc::gen::inRange(0, 11), 2),
+                                                lt::DistributedBounds{});
+  auto m = OwnerMap::build(l);
+  RC_ASSERT(m.ok());
+  PictureOptions o;
+  o.maxRows = *rc::gen::inRange<int64_t>(1, 40);
+  o.maxCols = *rc::gen::inRange<int64_t>(1, 40);
+  o.rowHead = *rc::gen::inRange<int64_t>(0, 5);
+  o.colTail = *rc::gen::inRange<int64_t>(0, 5);
+  std::string why = svgMismatch(*m, o);
+  RC_LOG() << why;
+  RC_ASSERT(why.empty());
 }

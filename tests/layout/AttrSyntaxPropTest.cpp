@@ -1,0 +1,182 @@
+// parse ∘ print is the identity on specs of every family, written directly or through a dump's
+// aliases; printing is stable.
+#include "linlayout/layout/AttrSyntax.h"
+#include "linlayout/testing/Generators.h"
+
+#include "GTestProperty.h"
+#include "SpecGen.h"
+
+using namespace linlayout;
+using namespace linlayout::testing;
+
+namespace {
+
+// A CTA split in the older per-dimension form.
+CgaLayout legacyCga(int rank) {
+  I64s ctas(size_t(rank), 1), split(size_t(rank), 1);
+  int bits = *rc::gen::inRange(0, 3);
+  for (int b = 0; b < bits; ++b) {
+    size_t d = size_t(*rc::gen::inRange(0, rank));
+    ctas[d] *= 2;
+    if (*rc::gen::arbitrary<bool>())
+      split[d] *= 2;
+  }
+  return ok(CgaLayout::fromSplit(ctas, split, permutation(rank)));
+}
+
+CgaLayout anyCga(int rank) {
+  return *rc::gen::arbitrary<bool>() ? cgaLayout(rank, 2, true) : legacyCga(rank);
+}
+
+BlockedSpec anyBlocked(int rank) {
+  BlockedSpec b = blockedSpec(rank, false);
+  return ok(BlockedSpec::make(b.sizePerThread(), b.threadsPerWarp(), b.warpsPerCta(), b.order(),
+                              anyCga(rank)));
+}
+
+NvidiaMmaSpec anyMma(int rank, bool hopper) {
+  NvidiaMmaSpec m = mmaSpec(rank, hopper);
+  return ok(NvidiaMmaSpec::make(m.versionMajor(), m.versionMinor(), m.warpsPerCta(),
+                                m.instrShape(), anyCga(m.rank())));
+}
+
+// A distributed layout given by its bases (always surjective onto its shape).
+LinearSpec anyLinear() {
+  DistributedBounds bounds;
+  bounds.maxBlockBits = 2;
+  LinearLayout l = *distributedLayout(bounds);
+  BasisList parts[4];
+  DimName names[4] = {DimName::reg(), DimName::lane(), DimName::warp(), DimName::block()};
+  for (int k = 0; k < 4; ++k)
+    for (int i = 0; i < l.inDimBits(names[k]); ++i) {
+      std::vector<int64_t> b;
+      for (uint64_t v : l.basis(names[k], i))
+        b.push_back(int64_t(v));
+      parts[k].push_back(b);
+    }
+  std::vector<int64_t> shape;
+  for (const DimSize &d : l.outDims())
+    shape.push_back(int64_t(d.size));
+  return ok(LinearSpec::make(parts[0], parts[1], parts[2], parts[3], shape));
+}
+
+// A shared layout given by its bases: a bijection onto its shape, rows swizzled at random.
+SharedLinearSpec anySharedLinear() {
+  int rank = *rc::gen::inRange(1, 4);
+  I64s bits(static_cast<size_t>(rank), 0);
+  for (auto &b : bits)
+    b = *rc::gen::inRange(rank == 1 ? 1 : 0, 4);
+  BasisList offset;
+  for (int d = rank - 1; d >= 0; --d)
+    for (int64_t b = 0; b < bits[size_t(d)]; ++b) {
+      std::vector<int64_t> v(size_t(rank), 0);
+      v[size_t(d)] = int64_t(1) << b;
+      // XOR in a lower bit of the innermost dim (it is listed first, so this stays invertible).
+      if (d != rank - 1 && bits[size_t(rank - 1)] > 0 && *rc::gen::arbitrary<bool>())
+        v[size_t(rank - 1)] = int64_t(1) << *rc::gen::inRange(0, int(bits[size_t(rank - 1)]));
+      offset.push_back(v);
+    }
+  if (offset.empty())
+    offset.push_back(std::vector<int64_t>(size_t(rank), 0));
+  return ok(SharedLinearSpec::make(offset, {}, pow2In(0, 10)));
+}
+
+// One of 0..n-1, uniformly at every rapidcheck size (families should not depend on the size).
+int pick(int n) { return *rc::gen::resize(100, rc::gen::inRange(0, n)); }
+
+// A distributed spec of rank >= 2 (a parent for slices). No rejection loops: rapidcheck's small
+// sizes would draw the same rejected value forever.
+LayoutSpec anyParent(int depth) {
+  int rank = *rc::gen::inRange(2, 4);
+  switch (pick(depth > 0 ? 6 : 5)) {
+  case 0:
+    return anyBlocked(rank);
+  case 1:
+    return anyMma(rank, false);
+  case 2:
+    return anyMma(2, true);
+  case 3: {
+    bool hopper = *rc::gen::arbitrary<bool>();
+    int op = hopper ? 0 : *rc::gen::inRange(0, 2);
+    return dot(LayoutSpec(anyMma(2, hopper)), op, int(pow2In(0, 4)));
+  }
+  case 4:
+    return dot(LayoutSpec(anyBlocked(rank)), *rc::gen::inRange(0, 2),
+               *rc::gen::element<int>(0, 1, 2, 4));
+  default: {
+    // A slice of a rank-3 parent has rank 2: slices of slices.
+    LayoutSpec p = *rc::gen::arbitrary<bool>() ? LayoutSpec(anyBlocked(3))
+                                               : LayoutSpec(anyMma(3, false));
+    if (depth > 1 && *rc::gen::arbitrary<bool>())
+      p = dot(LayoutSpec(anyMma(3, false)), *rc::gen::inRange(0, 2), 2);
+    return slice(p, *rc::gen::inRange(0, 3));
+  }
+  }
+}
+
+LayoutSpec anySpec() {
+  int rank = *rc::gen::inRange(2, 4);
+  switch (pick(7)) {
+  case 0:
+    return anyBlocked(*rc::gen::inRange(1, 4));
+  case 1:
+    return anyParent(2);
+  case 2:
+    return ok(SwizzledSharedSpec::make(pow2In(0, 3), pow2In(0, 3), pow2In(0, 3),
+                                       permutation(rank), anyCga(rank)));
+  case 3: {
+    int64_t swizzle = *rc::gen::element<int64_t>(0, 32, 64, 128);
+    int64_t bits = *rc::gen::element<int64_t>(8, 16, 32);
+    bool fp4 = swizzle == 128 && bits == 8 && *rc::gen::arbitrary<bool>();
+    return ok(NvmmaSharedSpec::make(swizzle, bits, rank, *rc::gen::arbitrary<bool>(), fp4,
+                                    anyCga(rank)));
+  }
+  case 4:
+    return LayoutSpec(anyLinear());
+  case 5:
+    return LayoutSpec(anySharedLinear());
+  default: {
+    LayoutSpec parent = anyParent(2);
+    return slice(parent, *rc::gen::inRange(0, parent.rank()));
+  }
+  }
+}
+
+AttrParseOptions rankOf(const LayoutSpec &s) {
+  AttrParseOptions o;
+  o.rank = s.rank();
+  return o;
+}
+
+} // namespace
+
+LL_PROP(AttrSyntaxProps, ParseOfPrintIsTheSpec, 1000, ()) {
+  LayoutSpec s = anySpec();
+  RC_TAG(std::string(kindName(s.kind())));
+  std::string text = printLayoutAttr(s);
+  RC_LOG() << text << "\n";
+  auto back = parseLayoutAttr(text, {}, rankOf(s));
+  RC_ASSERT(back.ok());
+  RC_ASSERT(*back == s);
+  RC_ASSERT(printLayoutAttr(*back) == text);
+}
+
+LL_PROP(AttrSyntaxProps, ParentsReadThroughAliasesAreTheSame, 1000, ()) {
+  LayoutSpec parent = anyParent(2);
+  int dim = *rc::gen::inRange(0, parent.rank());
+  LayoutSpec s = slice(parent, dim);
+  std::string dump = "#parent = " + printLayoutAttr(parent) + "\n#loc = loc(unknown)\n";
+  auto aliases = parseAttrAliases(dump);
+  RC_ASSERT(aliases.ok());
+  auto back = parseLayoutAttr("#ttg.slice<{dim = " + std::to_string(dim) + ", parent = #parent}>",
+                              *aliases);
+  RC_ASSERT(back.ok());
+  RC_ASSERT(*back == s);
+}
+
+// Any prefix of a valid attribute is an error (never a crash, never a different layout).
+LL_PROP(AttrSyntaxProps, TruncatedTextIsAnError, 1000, ()) {
+  std::string text = printLayoutAttr(anySpec());
+  size_t cut = size_t(*rc::gen::inRange<size_t>(0, text.size()));
+  RC_ASSERT(!parseLayoutAttr(text.substr(0, cut)).ok());
+}

@@ -1,20 +1,39 @@
 #!/usr/bin/env bash
-# Builds what the GPU machine runs and copies it into .carry/gpu/ (git-ignored), to be sent with
-# the device tool's `carry: [".carry"]`. Everything is linked statically against our libraries and
-# LLVM, so the binaries need only the C/C++ runtime there (Ubuntu 24.04's is newer than ours).
+# Builds what the GPU machine runs and packs it into .carry/gpu.tgz (git-ignored), to be sent with
+# the device tool's `carry: [".carry"]`; bench/gpu/run.sh unpacks it there. Everything is linked
+# statically against our libraries and LLVM, so the binaries need only the C/C++ runtime (and
+# zlib/zstd, which LLVM's support library links) there. They are stripped and compressed: with
+# LLVM inside, each is ~37 MB, and what travels is limited to 64 MiB.
+#   scripts/gpu/package.sh [BUILD_DIR] [DEST_REPO]   (DEST_REPO: where .carry/ goes; default: here)
+# Only the test binaries that hold GPU suites (*Gpu*) are packed, with linlayout_gpu_bench.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
-make -s build BUILD="$build"
-rm -rf .carry/gpu && mkdir -p .carry/gpu
+dest=${2:-.}
+if [ -n "${TARGETS:-}" ]; then
+  cmake --build "$build" -j "${JOBS:-2}" --target $TARGETS
+else
+  make -s build BUILD="$build"
+fi
+stage=$(mktemp -d)
 for f in "$build"/bin/*; do
   [ -x "$f" ] && [ -f "$f" ] || continue
-  case "$(basename "$f")" in
-    *_tests|linlayout|linlayout_gpu_bench|example_*) cp "$f" .carry/gpu/ ;;
+  name=$(basename "$f")
+  case "$name" in
+    *_tests)
+      [ -n "$("$f" --gtest_list_tests --gtest_filter='*Gpu*' 2>/dev/null | grep -v '^Running\|^Note' || true)" ] || continue ;;
+    linlayout_gpu_bench) ;;
+    *) continue ;;
   esac
+  strip -o "$stage/$name" "$f"
 done
-# Shared libraries that are not part of a stock system (none expected; listed so a change shows).
-for f in .carry/gpu/*; do
-  ldd "$f" 2>/dev/null | awk '/=>/ {print $1}' | grep -vE '^(libc|libm|libstdc\+\+|libgcc_s|libdl|libpthread|librt|linux-vdso|ld-linux)' || true
+# Shared libraries that are not part of a stock system (listed so that a change shows).
+for f in "$stage"/*; do
+  ldd "$f" 2>/dev/null | awk '/=>/ {print $1}' | grep -vE '^(libc|libm|libstdc\+\+|libgcc_s|libdl|libpthread|librt|libz|libzstd|linux-vdso|ld-linux)' || true
 done | sort -u | sed 's/^/package: extra shared library needed: /'
-du -sh .carry/gpu | sed 's/^/package: /'
+mkdir -p "$dest/.carry"
+rm -rf "$dest/.carry/gpu" "$dest/.carry/gpu.tgz"
+tar czf "$dest/.carry/gpu.tgz" -C "$stage" .
+ls "$stage" | sed 's/^/package: /'
+rm -rf "$stage"
+du -sh "$dest/.carry/gpu.tgz" | sed 's/^/package: /'

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Joins what bench/gpu/run.sh measured into one table: linlayout (linlayout.json) beside
+Triton/Gluon (gluon_*_bench.json), all from the same run on the same GPU.
+
+  python3 bench/gpu/report.py DIR [--docs docs/performance.md] [--command CMD]
+
+Prints the table; writes DIR/performance-gpu.md (the GPU section of docs/performance.md); with
+--docs, replaces that section in the given file (between the gpu-results markers; appended if
+the markers are missing)."""
+import datetime, json, os, subprocess, sys
+
+BEGIN, END = "<!-- gpu-results:begin -->", "<!-- gpu-results:end -->"
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except Exception:
+        return None
+
+
+def fmt(x, spec=".3f"):
+    return "—" if x is None else format(x, spec)
+
+
+def ratio(a, b):
+    return None if a is None or b is None or b == 0 else a / b
+
+
+def sm_clock_mhz():
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=clocks.max.sm", "--format=csv,noheader,nounits"],
+                             capture_output=True, text=True, timeout=20).stdout.strip().split("\n")[0]
+        return float(out)
+    except Exception:
+        return None
+
+
+def main():
+    args = sys.argv[1:]
+    if not args:
+        print(__doc__)
+        return 2
+    d = args[0]
+    docs = args[args.index("--docs") + 1] if "--docs" in args else None
+    command = args[args.index("--command") + 1] if "--command" in args else "bash bench/gpu/run.sh (device tool, kind nvidia-h200, carry .carry)"
+    ours = load(os.path.join(d, "linlayout.json")) or []
+    gconv = load(os.path.join(d, "gluon_convert_bench.json")) or []
+    gmem = load(os.path.join(d, "gluon_memcpy_bench.json")) or {}
+    ggemm = load(os.path.join(d, "gluon_gemm_bench.json")) or {}
+    gpu_txt = open(os.path.join(d, "gpu.txt")).read().strip() if os.path.exists(os.path.join(d, "gpu.txt")) else ""
+    meta = json.load(open(os.path.join(d, "meta.json"))) if os.path.exists(os.path.join(d, "meta.json")) else {}
+    clock = meta.get("sm_clock_mhz") or sm_clock_mhz()
+    dev = next((r for r in ours if r.get("bench") == "device"), {})
+    by = lambda b: [r for r in ours if r.get("bench") == b]
+
+    L = []
+    L.append(f"GPU: {gpu_txt or dev.get('name', '?')}; {dev.get('sms', '?')} SMs; PTX {dev.get('arch', '?')}; "
+             f"Triton {gmem.get('triton', ggemm.get('triton', '?'))}; torch {ggemm.get('torch', '?')}; "
+             f"max SM clock {fmt(clock, '.0f')} MHz")
+    L.append(f"Date: {meta.get('date') or datetime.datetime.utcnow().strftime('%Y-%m-%d %H:%M UTC')}. "
+             f"Command: `{command}`.")
+    L.append("")
+    L.append("All numbers are medians of single launches timed with device events after an L2 flush "
+             "(Triton's do_bench method), measured in one run, linlayout and Triton side by side.")
+    L.append("")
+
+    # Bandwidth.
+    dd = next(iter(by("device_copy")), {})
+    ceiling = dd.get("TBps")
+    L.append("### Copies (TB/s, bytes read + written)")
+    L.append("")
+    L.append("| kernel | linlayout | % of device copy | Triton/Gluon | ratio |")
+    L.append("|---|---:|---:|---:|---:|")
+    L.append(f"| device-to-device copy (cuMemcpyDtoD / torch copy_) | {fmt(ceiling)} | 100 | {fmt(gmem.get('device_copy_TBps'))} | |")
+    for r in by("memcpy_1d"):
+        g = (gmem.get("memcpy_1d") or {}).get(r["config"])
+        L.append(f"| memcpy 1-D f32, {r['config']} | {fmt(r.get('TBps'))}{'' if r.get('correct', 1) else ' (WRONG)'} | "
+                 f"{fmt(100 * r['TBps'] / ceiling if ceiling and r.get('TBps') else None, '.0f')} | {fmt(g)} | {fmt(ratio(r.get('TBps'), g), '.2f')} |")
+    for r in by("memcpy_2d"):
+        L.append(f"| memcpy 2-D f32 32768², tile {r['config']} | {fmt(r.get('TBps'))}{'' if r.get('correct', 1) else ' (WRONG)'} | "
+                 f"{fmt(100 * r['TBps'] / ceiling if ceiling and r.get('TBps') else None, '.0f')} | | |")
+    g2 = gmem.get("memcpy_2d_inout_TBps")
+    for r in by("copy_2d_inout"):
+        L.append(f"| transposed 2-D copy f32 32768², {r['config']} | {fmt(r.get('TBps'))}{'' if r.get('correct', 1) else ' (WRONG)'} | "
+                 f"{fmt(100 * r['TBps'] / ceiling if ceiling and r.get('TBps') else None, '.0f')} | {fmt(g2)} | {fmt(ratio(r.get('TBps'), g2), '.2f')} |")
+    if gmem.get("torch_transpose_copy_TBps"):
+        L.append(f"| transposed copy through torch (out.copy_(a) into a transposed view) | | | {fmt(gmem['torch_transpose_copy_TBps'])} | |")
+    L.append("")
+
+    # Conversions.
+    L.append("### Layout conversions (128×128 tile, 4 warps; ns per tile-conversion, GPU-wide: (t(64) − t(0)) / (2·64·tiles))")
+    L.append("")
+    L.append("| pair | dtype | linlayout ns | path (ours) | Triton ns | speed-up (Triton / ours) | ours: smem B/clk/SM |")
+    L.append("|---|---|---:|---|---:|---:|---:|")
+    gidx = {(r["name"], r["dtype"]): r for r in gconv}
+    for r in by("convert"):
+        g = gidx.get((r["name"], r["dtype"]), {})
+        ns, gns = r.get("ns_per_conversion_per_tile"), g.get("ns_per_conversion_per_tile")
+        eb = 2 if r["dtype"] == "float16" else 4
+        bw = None
+        if ns and clock and dev.get("sms") and "shared" in (r.get("paths") or ""):
+            # Each conversion writes and reads the tile through shared memory once.
+            bw = 2 * 128 * 128 * eb / (ns * dev["sms"] * clock * 1e-3)
+        err = r.get("error")
+        L.append(f"| {r['name']} | {r['dtype']} | {fmt(ns) if not err else 'error'}{'' if r.get('correct', 1) else ' (WRONG)'} | "
+                 f"{(r.get('paths') or '').split('+')[0] if not err else err[:80]} | {fmt(gns)} | {fmt(ratio(gns, ns), '.2f')} | {fmt(bw, '.1f')} |")
+    L.append("")
+
+    # GEMM.
+    L.append("### GEMM f16 × f16 → f32 (TFLOP/s)")
+    L.append("")
+    L.append("| size | linlayout (matmul.tir, mma.sync) | Gluon mma_v2, same tiling | torch.matmul (cuBLAS) | ours / cuBLAS | ours / Gluon |")
+    L.append("|---|---:|---:|---:|---:|---:|")
+    for r in by("gemm"):
+        if "error" in r:
+            L.append(f"| — | error: {r['error'][:120]} | | | | |")
+            continue
+        n = str(int(r["n"]))
+        g = (ggemm.get("sizes") or {}).get(n, {})
+        L.append(f"| {n}³ | {fmt(r.get('TFLOPs'), '.1f')} | {fmt(g.get('gluon_TFLOPs'), '.1f')} | "
+                 f"{fmt(g.get('torch_TFLOPs'), '.1f')} ({g.get('torch_out_dtype', '?')} out) | "
+                 f"{fmt(ratio(r.get('TFLOPs'), g.get('torch_TFLOPs')), '.2f')} | {fmt(ratio(r.get('TFLOPs'), g.get('gluon_TFLOPs')), '.2f')} |")
+    L.append("")
+    text = "\n".join(L)
+    print(text)
+    section = f"## GPU\n\n{BEGIN}\n{text}\n{END}\n"
+    with open(os.path.join(d, "performance-gpu.md"), "w") as f:
+        f.write(section)
+    if docs:
+        old = open(docs).read() if os.path.exists(docs) else "# Performance\n"
+        if BEGIN in old and END in old:
+            new = old[:old.index(BEGIN)] + BEGIN + "\n" + text + "\n" + old[old.index(END):]
+        else:
+            new = old.rstrip() + "\n\n" + section
+        with open(docs, "w") as f:
+            f.write(new)
+    return 0
+
+
+sys.exit(main())

@@ -635,6 +635,26 @@ Expected<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout &outer)
 }
 
 Expected<LinearLayout> LinearLayout::pseudoInvert() const {
+  auto notSurjective = [&] {
+    return makeError("cannot pseudo-invert a layout that is not surjective:" + toString());
+  };
+  // With no in dim named like an out dim, nothing can be kept in place: solve each unit output
+  // directly on the basis of the columns (what the identity construction below computes).
+  bool sharesNames = false;
+  for (int d = 0; d < nIn_ && !sharesNames; ++d)
+    sharesNames = hasOutDim(inNames_[d]);
+  if (!sharesNames) {
+    F2Basis basis;
+    int n = totalInBits(), m = totalOutBits();
+    for (int i = 0; i < n; ++i)
+      basis.insert(cols_[i], uint64_t(1) << i);
+    if (basis.rank() != m)
+      return notSurjective();
+    std::array<uint64_t, kMaxBits> cols{};
+    for (int j = 0; j < m; ++j)
+      basis.reduce(uint64_t(1) << j, &cols[j]);
+    return make(outsOf(*this).span(), insOf(*this).span(), std::span(cols.data(), m));
+  }
   // The identity on this layout's outputs, inverted and composed through this layout (Triton's
   // construction, so that same-named in and out dims are treated as Triton treats them).
   DimList dims = outsOf(*this);
@@ -647,7 +667,7 @@ Expected<LinearLayout> LinearLayout::pseudoInvert() const {
   // layout is not surjective (checked there, on the one basis the solve needs anyway).
   auto p = identity.invertAndCompose(*this);
   if (!p.ok())
-    return makeError("cannot pseudo-invert a layout that is not surjective:" + toString());
+    return notSurjective();
   return p;
 }
 

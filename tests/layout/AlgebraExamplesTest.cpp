@@ -105,3 +105,21 @@ TEST(Product, NewDimsFollowInnerDimsAsInTriton) {
             "cannot multiply layouts whose common dimensions appear in different orders");
   EXPECT_TRUE((a * (b * c)).ok());
 }
+
+TEST(PseudoInvert, SameNamedDimsAreTreatedAsTritonDoes) {
+  // offset -> offset identically, plus a broadcast block: the identity on offset is kept in place
+  // (Triton builds the pseudo-inverse as identity.invertAndCompose(layout)).
+  LinearLayout l = make({{DimName::offset(), {{1}, {2}}}, {DimName::block(), {{0}}}},
+                        {{DimName::offset(), 4}});
+  auto p = l.pseudoInvert();
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->basis(DimName::offset(), 1), (std::vector<uint64_t>{2, 0}));
+  auto back = p->then(l);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, *LinearLayout::identity1D(4, DimName::offset(), DimName::offset()));
+  // Distinct names take the direct path; the answer is the same right inverse.
+  LinearLayout r = *l.renameInDim(DimName::offset(), lane());
+  auto q = r.pseudoInvert();
+  ASSERT_TRUE(q.ok());
+  EXPECT_EQ(q->basis(DimName::offset(), 1), (std::vector<uint64_t>{2, 0}));
+}

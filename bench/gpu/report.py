@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Joins what bench/gpu/run.sh measured into one table: linlayout (linlayout.json) beside
+"""Joins what bench/gpu/run.sh measured into one table: linlayout (linlayout*.json) beside
 Triton/Gluon (gluon_*_bench.json), all from the same run on the same GPU.
 
   python3 bench/gpu/report.py DIR [--docs docs/performance.md] [--command CMD]
@@ -45,7 +45,12 @@ def main():
     d = args[0]
     docs = args[args.index("--docs") + 1] if "--docs" in args else None
     command = args[args.index("--command") + 1] if "--command" in args else "bash bench/gpu/run.sh (device tool, kind nvidia-h200, carry .carry)"
-    ours = load(os.path.join(d, "linlayout.json")) or []
+    ours = []
+    for f in sorted(os.listdir(d)):
+        if f.startswith("linlayout") and f.endswith(".json"):
+            for r in load(os.path.join(d, f)) or []:
+                if r.get("bench") != "device" or not any(o.get("bench") == "device" for o in ours):
+                    ours.append(r)
     gconv = load(os.path.join(d, "gluon_convert_bench.json")) or []
     gmem = load(os.path.join(d, "gluon_memcpy_bench.json")) or {}
     ggemm = load(os.path.join(d, "gluon_gemm_bench.json")) or {}

@@ -2,6 +2,7 @@
 
 #include "linlayout/ir/AxisInfo.h"
 #include "linlayout/ir/BlockedTiling.h"
+#include "linlayout/ir/CtaSplit.h"
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Rewrite.h"
 
@@ -57,11 +58,9 @@ private:
       return contiguity[size_t(x)] > contiguity[size_t(y)];
     });
     const LayoutSpec &old = m_.layoutOf(pt);
-    std::optional<CgaLayout> cga;
-    if (const auto *bl = old.as<BlockedSpec>())
-      cga = bl->cga();
-    else if (const auto *mma = old.as<NvidiaMmaSpec>())
-      cga = mma->cga();
+    std::optional<CgaLayout> cga = cgaOf(old);
+    if (!cga || cga->numCtas() != numCtasOf(old))
+      cga = broadcastCga(rank, numCtasOf(old));
     std::vector<int64_t> perCta = pt.shape();
     if (cga)
       for (int d = 0; d < rank; ++d)

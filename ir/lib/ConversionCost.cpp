@@ -34,8 +34,15 @@ bool sameSub(const LinearLayout &a, const LinearLayout &b, std::vector<DimName> 
   auto sb = b.sublayout(kb, outs);
   if (!sa || !sb)
     return false;
-  // Sizes 1 dims may be missing on one side: compare the bases dim by dim.
+  // Sizes 1 dims may be missing on one side: compare the bases dim by dim. A source that
+  // broadcasts a level (all its bases zero) already holds the data at every index of it.
   for (DimName d : keep) {
+    bool srcBroadcast = true;
+    for (int i = 0; i < a.inDimBits(d); ++i)
+      for (uint64_t x : a.basis(d, i))
+        srcBroadcast = srcBroadcast && x == 0;
+    if (srcBroadcast)
+      continue;
     int bits = std::max(a.inDimBits(d), b.inDimBits(d));
     for (int i = 0; i < bits; ++i) {
       std::vector<uint64_t> x = i < a.inDimBits(d) ? a.basis(d, i)

@@ -4,6 +4,7 @@
 #include "linlayout/ir/CleanupConverts.h"
 #include "linlayout/ir/Coalesce.h"
 #include "linlayout/ir/Printer.h"
+#include "linlayout/ir/PlanCtas.h"
 #include "linlayout/ir/PropagateLayouts.h"
 #include "linlayout/ir/Verifier.h"
 
@@ -21,6 +22,7 @@ struct PassEntry {
 
 const std::vector<PassEntry> &passes() {
   static const std::vector<PassEntry> list = {
+      {"plan-ctas", planCtas},
       {"coalesce", coalesce},
       {"propagate-layouts", propagateLayouts},
       {"cleanup-converts", cleanupConverts},

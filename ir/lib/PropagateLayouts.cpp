@@ -1,6 +1,7 @@
 #include "linlayout/ir/PropagateLayouts.h"
 
 #include "linlayout/ir/ConversionCost.h"
+#include "linlayout/ir/CtaSplit.h"
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Rematerialize.h"
 #include "linlayout/ir/Rewrite.h"
@@ -122,6 +123,11 @@ private:
     std::function<void(ValueId, LayoutId)> add = [&](ValueId v, LayoutId l) {
       if (!ok)
         return;
+      // The CTA split plan-ctas chose distributes work; propagation may not undo it.
+      if (splitsOverCtas(m_.layoutOf(f_.type(v))) && !splitsOverCtas(m_.layouts.get(l))) {
+        ok = false;
+        return;
+      }
       auto [it, fresh] = slice.emplace(v, l);
       if (!fresh) {
         ok = it->second == l;

@@ -147,7 +147,7 @@ void OpInserter::commitBlock(Block &b, int depth) {
         commitBlock(r, depth + 1);
   bool any = false;
   for (const Op &op : b.ops)
-    any = any || pending_.count(&op);
+    any = any || pending_.count(&op) || pendingAfter_.count(&op);
   if (!any)
     return;
   std::vector<Op> ops;
@@ -157,7 +157,11 @@ void OpInserter::commitBlock(Block &b, int depth) {
     if (it != pending_.end())
       for (Op &n : it->second)
         ops.push_back(std::move(n));
+    auto after = pendingAfter_.find(&op);
     ops.push_back(std::move(op));
+    if (after != pendingAfter_.end())
+      for (Op &n : after->second)
+        ops.push_back(std::move(n));
   }
   b.ops = std::move(ops);
 }
@@ -165,6 +169,7 @@ void OpInserter::commitBlock(Block &b, int depth) {
 void OpInserter::commit(Function &f) {
   commitBlock(f.body, 0);
   pending_.clear();
+  pendingAfter_.clear();
 }
 
 } // namespace linlayout::ir

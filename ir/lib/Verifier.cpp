@@ -1,5 +1,6 @@
 #include "linlayout/ir/Verifier.h"
 
+#include "linlayout/ir/CtaSplit.h"
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Printer.h"
 
@@ -77,6 +78,9 @@ private:
       return "memdesc " + ty(t) + " has a distributed layout, expected a shared one";
     if (t.isMemDesc() && t.elem().pointer)
       return "memdesc of pointers";
+    if (int64_t n = numCtasOf(spec); n != 1 && n != m_.numCtas)
+      return "layout of " + ty(t) + " covers " + std::to_string(n) + " CTAs, the kernel has " +
+             std::to_string(m_.numCtas);
     if (spec.rank() != t.rank())
       return "layout of rank " + std::to_string(spec.rank()) + " on " + ty(t) + " of rank " +
              std::to_string(t.rank());

@@ -8,6 +8,7 @@
 #include "linlayout/ir/CleanupConverts.h"
 #include "linlayout/ir/Coalesce.h"
 #include "linlayout/ir/Parser.h"
+#include "linlayout/ir/PlanCtas.h"
 #include "linlayout/ir/Pipeline.h"
 #include "linlayout/ir/PropagateLayouts.h"
 #include "linlayout/ir/Printer.h"
@@ -28,6 +29,7 @@ using PassFn = Status (*)(Module &);
 
 const std::map<std::string, PassFn> &passTable() {
   static const std::map<std::string, PassFn> table = {
+      {"plan-ctas", planCtas},
       {"coalesce", coalesce},
       {"propagate-layouts", propagateLayouts},
       {"cleanup-converts", cleanupConverts},

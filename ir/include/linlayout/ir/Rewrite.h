@@ -41,13 +41,15 @@ int eliminateCommonSubexpressions(Function &f);
 class OpInserter {
 public:
   void before(const Op *anchor, Op op) { pending_[anchor].push_back(std::move(op)); }
-  bool empty() const { return pending_.empty(); }
+  void after(const Op *anchor, Op op) { pendingAfter_[anchor].push_back(std::move(op)); }
+  bool empty() const { return pending_.empty() && pendingAfter_.empty(); }
   /// Inserts the queued ops into f.
   void commit(Function &f);
 
 private:
   void commitBlock(Block &b, int depth);
   std::map<const Op *, std::vector<Op>> pending_;
+  std::map<const Op *, std::vector<Op>> pendingAfter_;
 };
 
 } // namespace linlayout::ir

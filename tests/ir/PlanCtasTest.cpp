@@ -1,0 +1,99 @@
+#include "Examples.h"
+
+#include "linlayout/ir/CtaSplit.h"
+#include "linlayout/ir/PlanCtas.h"
+#include "linlayout/ir/Pipeline.h"
+#include "linlayout/ir/Printer.h"
+#include "linlayout/ir/Verifier.h"
+#include "linlayout/ir/Walk.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+using namespace linlayout;
+using namespace linlayout::ir;
+using namespace linlayout::ir::testing;
+
+using P = std::pair<int64_t, int64_t>;
+
+TEST(PlanCtas, DotSplitRuleExamples) {
+  auto s = [](int64_t m, int64_t n, int64_t c) {
+    DotCtaSplit r = planDotCtaSplit(m, n, c);
+    return std::make_pair(r.splitM, r.splitN);
+  };
+  EXPECT_EQ(s(256, 128, 2), P(2, 1));
+  EXPECT_EQ(s(128, 128, 2), P(1, 2));
+  EXPECT_EQ(s(256, 256, 4), P(2, 2));
+  EXPECT_EQ(s(512, 128, 4), P(4, 1));
+  // 128-row chunks would leave 32 columns per CTA; 64-row chunks keep 64.
+  EXPECT_EQ(s(128, 128, 4), P(2, 2));
+  // Too small for the cluster: the 64-row attempt is the answer.
+  EXPECT_EQ(s(64, 64, 4), P(1, 4));
+  EXPECT_EQ(s(128, 64, 1), P(1, 1));
+}
+
+// Ensures: splitM * splitN == numCtas; no chunk below 64 rows or columns when one exists.
+RC_GTEST_PROP(PlanCtas, DotSplitCoversTheCluster, ()) {
+  int64_t m = int64_t(1) << *rc::gen::inRange(4, 12);
+  int64_t n = int64_t(1) << *rc::gen::inRange(4, 12);
+  int64_t c = int64_t(1) << *rc::gen::inRange(0, 5);
+  DotCtaSplit s = planDotCtaSplit(m, n, c);
+  RC_ASSERT(s.splitM * s.splitN == c);
+  bool exists = false;
+  for (int64_t sm = 1; sm <= c; sm *= 2)
+    exists = exists || (m / sm >= 64 && n / (c / sm) >= 64);
+  if (exists)
+    RC_ASSERT(m / s.splitM >= 64 && n / s.splitN >= 64);
+}
+
+TEST(PlanCtas, MultiCtaKernelsKeepTheirResults) {
+  for (const char *file : {"matmul.tir", "row_reduce.tir", "transpose_copy.tir", "softmax.tir"})
+    for (int ctas : {2, 4}) {
+      SCOPED_TRACE(std::string(file) + " on " + std::to_string(ctas) + " CTAs");
+      ExampleRun run;
+      for (const ExampleRun &r : exampleRuns())
+        if (r.file == file)
+          run = r;
+      Module before = loadExample(file);
+      before.numCtas = ctas;
+      ASSERT_TRUE(verify(before).ok()) << verify(before).message();
+      Module after = before;
+      Status s = runPipeline(after);
+      ASSERT_TRUE(s.ok()) << s.message();
+      // Every tensor layout covers the whole cluster.
+      for (const Function &f : after.functions)
+        walkOps(f.body, [&](const Op &op) {
+          for (ValueId r : op.results)
+            if (f.type(r).isTensor())
+              EXPECT_EQ(numCtasOf(after.layoutOf(f.type(r))), ctas) << print(after);
+        });
+      Memory a = runExample(before, run);
+      Memory b = runExample(after, run);
+      EXPECT_EQ(a.buffers, b.buffers);
+    }
+}
+
+TEST(PlanCtas, MatmulAccumulatorIsSplitAndCarriedSplit) {
+  Module m = loadExample("matmul.tir");
+  m.numCtas = 2;
+  ASSERT_TRUE(runPipeline(m).ok());
+  const Function &f = m.functions[0];
+  walkOps(f.body, [&](const Op &op) {
+    if (op.kind == OpKind::Dot)
+      EXPECT_TRUE(splitsOverCtas(m.layoutOf(f.type(op.results[0])))) << print(m);
+    if (op.kind == OpKind::For)
+      EXPECT_TRUE(splitsOverCtas(m.layoutOf(f.type(op.results[0])))) << print(m);
+  });
+}
+
+TEST(PlanCtas, LayoutsForAnotherClusterSizeAreRejected) {
+  std::string text =
+      "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
+      "order = [0], CGALayout = [[1]]}>\n"
+      "module attributes {\"ttg.num-ctas\" = 4 : i32} {\n  tt.func @k(%x: f32) {\n"
+      "    %v = tt.splat %x : f32 -> tensor<128xf32, #b>\n    tt.return\n  }\n}\n";
+  auto m = parseModule(text, "c.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  EXPECT_NE(verify(*m).message().find("covers 2 CTAs, the kernel has 4"), std::string::npos)
+      << verify(*m).message();
+}

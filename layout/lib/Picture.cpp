@@ -184,6 +184,9 @@ struct Slice {
   }
 };
 
+// Lines of a vector's picture are wrapped past this width.
+constexpr size_t kWrapWidth = 100;
+
 // Gluon's nested-list drawing: right-aligned cells, ", " between, "..." for hidden runs.
 void drawOwners(std::ostringstream &os, const Slice &s, const CellFn &cell) {
   size_t w = 0;
@@ -199,11 +202,21 @@ void drawOwners(std::ostringstream &os, const Slice &s, const CellFn &cell) {
       continue;
     }
     std::string line = matrix ? (ri == 0 ? "[[" : " [") : "[";
+    size_t lineStart = 0;
     for (size_t ci = 0; ci < s.cols.size(); ++ci) {
-      if (ci)
-        line += ", ";
       int64_t c = s.cols[ci];
-      line += c == kElided ? "..." : padLeft(cell(s.element(r, c)), w);
+      std::string text = c == kElided ? "..." : padLeft(cell(s.element(r, c)), w);
+      if (ci) {
+        line += ",";
+        // A vector is one long row: wrap it as numpy does, a matrix row is never wrapped.
+        if (!matrix && line.size() - lineStart + 1 + text.size() > kWrapWidth) {
+          line += "\n ";
+          lineStart = line.size() - 1;
+        } else {
+          line += " ";
+        }
+      }
+      line += text;
     }
     line += matrix ? (ri + 1 == s.rows.size() ? "]]" : "],") : "]";
     os << line << "\n";

@@ -13,7 +13,7 @@ namespace {
 constexpr int kCell = 30;     // cell side
 constexpr int kGap = 14;      // width of an elided run
 constexpr int kMargin = 34;   // room for the row and column numbers
-constexpr int kTitle = 22;    // height of the caption line
+constexpr int kTitle = 16;    // height of a caption line
 constexpr int kSliceGap = 26; // between the matrices of outer indices (with their label)
 
 std::string hsl(double hue, double sat, double light) {
@@ -138,8 +138,7 @@ std::string renderSvg(const OwnerMap &map, const SvgOptions &options) {
     outers = std::move(next);
   }
 
-  bool hasTitle = !options.title.empty();
-  int top = (hasTitle ? kTitle : 0) + kMargin;
+  int top = kMargin;
   int sliceHeight = rows.length + (rank >= 3 ? kSliceGap : 0);
   int width = kMargin + cols.length + 8;
   int height = top + int(outers.size()) * sliceHeight + 8;
@@ -148,14 +147,22 @@ std::string renderSvg(const OwnerMap &map, const SvgOptions &options) {
   if (legendWarps > 1)
     height += 24;
   width = std::max(width, legendWarps > 1 ? kMargin + int(legendWarps) * 64 : 0);
+  // The caption wraps to the picture's width (about 7.2 pixels per character at 12 pixels).
+  std::vector<std::string> titleLines;
+  size_t perLine = std::max<size_t>(20, size_t(double(width - 8) / 7.3));
+  for (size_t p = 0; p < options.title.size(); p += perLine)
+    titleLines.push_back(options.title.substr(p, perLine));
+  top += int(titleLines.size()) * kTitle;
+  height += int(titleLines.size()) * kTitle;
 
   std::ostringstream os;
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
      << "\" viewBox=\"0 0 " << width << " " << height
      << "\" font-family=\"monospace\" font-size=\"10\">\n";
   os << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-  if (hasTitle)
-    os << "<text x=\"4\" y=\"15\" font-size=\"12\">" << escapeXml(options.title) << "</text>\n";
+  for (size_t i = 0; i < titleLines.size(); ++i)
+    os << "<text x=\"4\" y=\"" << 15 + int(i) * kTitle << "\" font-size=\"12\">"
+       << escapeXml(titleLines[i]) << "</text>\n";
 
   int y0 = top;
   for (const auto &outer : outers) {

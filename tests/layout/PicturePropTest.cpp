@@ -44,6 +44,17 @@ std::vector<std::string> lines(const std::string &s) {
   return out;
 }
 
+// One line per matrix row: a vector's picture wraps over several lines, joined here.
+std::vector<std::string> matrixLines(const std::string &text, int rank) {
+  std::vector<std::string> ls = lines(text);
+  if (rank >= 2)
+    return ls;
+  std::string joined;
+  for (const auto &l : ls)
+    joined += joined.empty() ? l : " " + l.substr(1);
+  return {joined};
+}
+
 // The cells of one line of an Owners-style matrix (no elision).
 std::vector<std::string> cellsOf(std::string line) {
   size_t a = line.find_first_not_of("[ ");
@@ -98,7 +109,7 @@ LL_PROP(PictureProps, TextMapCellsAreTheHolders, 1000, (const Distributed &d)) {
   auto m = OwnerMap::build(d.layout);
   RC_ASSERT(m.ok());
   RC_PRE(m->rank() <= 2);
-  std::vector<std::string> ls = lines(renderTensorMap(*m, whole()));
+  std::vector<std::string> ls = matrixLines(renderTensorMap(*m, whole()), m->rank());
   int64_t rows = m->rank() == 2 ? m->shape()[0] : 1;
   int64_t cols = m->numElements() / rows;
   RC_ASSERT(int64_t(ls.size()) == rows);
@@ -200,11 +211,12 @@ LL_PROP(PictureProps, SharedOffsetsAndBanksAreTheInverse, 1000, ()) {
   auto banks = renderBanks(*m, bw, whole());
   RC_ASSERT(banks.ok());
   RC_PRE(m->rank() <= 2);
-  std::vector<std::string> ls = lines(*banks);
+  std::vector<std::string> ls = matrixLines(*banks, m->rank());
   int64_t rows = m->rank() == 2 ? m->shape()[0] : 1;
   int64_t cols = m->numElements() / rows;
   for (int64_t r = 0; r < rows; ++r) {
     std::vector<std::string> cells = cellsOf(ls[size_t(r)]);
+    RC_ASSERT(int64_t(cells.size()) == cols);
     for (int64_t c = 0; c < cols; ++c) {
       uint64_t offset = m->holders(r * cols + c)[0].index;
       // 32 banks of 4 bytes: the bank of the element's first byte.

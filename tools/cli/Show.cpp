@@ -27,10 +27,12 @@ namespace {
 constexpr const char *kUsage =
     "usage: linlayout show LAYOUT... [options]\n"
     "  LAYOUT             a linear layout or layout spec in JSON, a TritonGPU attribute\n"
-    "                     (#ttg.blocked<{...}>), or @FILE holding one\n"
+    "                     (#ttg.blocked<{...}>, #alias with --aliases), a tensor type\n"
+    "                     (tensor<16x16xf16, #ttg...>, which gives the shape), or @FILE\n"
     "  --shape 16x16      the tensor shape (needed for specs; checked for linear layouts)\n"
     "  --aliases FILE     read #name = ... alias definitions (a compiler dump) from FILE\n"
-    "  --bitwidth N       element width for shared-memory banks (8, 16, 32, 64; default 16)\n"
+    "  --bitwidth N       element width for shared-memory banks (8, 16, 32, 64; default: the\n"
+    "                     NVMMA layout's own, else 16)\n"
     "  --inverse          also show what each thread (shared: each 128 bytes) holds\n"
     "  --threads          draw thread ids as the TritonGPU docs do instead of T<thread>:<reg>\n"
     "  --full             never elide rows or columns\n"
@@ -86,10 +88,10 @@ bool writeFile(const std::string &path, const std::string &text) {
 }
 
 std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string t;
+  std::string t = "[";
   for (size_t i = 0; i < shape.size(); ++i)
-    t += (i ? "x" : "") + std::to_string(shape[i]);
-  return t.empty() ? "a scalar" : t;
+    t += (i ? ", " : "") + std::to_string(shape[i]);
+  return t + "]";
 }
 
 // One line saying what the picture is of.
@@ -115,7 +117,7 @@ int runShow(int argc, char **argv) {
   std::vector<std::string> layouts;
   std::optional<std::vector<int64_t>> shape;
   std::string svgPath, htmlPath, aliasPath;
-  int bitwidth = 16;
+  std::optional<int> bitwidthArg;
   bool inverse = false;
   PictureOptions opts;
   for (int i = 1; i < argc; ++i) {
@@ -134,7 +136,7 @@ int runShow(int argc, char **argv) {
       auto n = value(v) ? parsePositive(v) : std::nullopt;
       if (!n || (*n != 8 && *n != 16 && *n != 32 && *n != 64))
         return usageError("--bitwidth takes 8, 16, 32 or 64");
-      bitwidth = int(*n);
+      bitwidthArg = int(*n);
     } else if (a == "--max-rows" || a == "--max-cols") {
       auto n = value(v) ? parsePositive(v) : std::nullopt;
       if (!n)
@@ -197,7 +199,12 @@ int runShow(int argc, char **argv) {
       std::cerr << "linlayout show: " << layout.message() << "\n";
       return 1;
     }
-    auto map = OwnerMap::build(*layout);
+    // Banks count bytes: an NVMMA layout knows its element width; otherwise --bitwidth or 16.
+    int bitwidth = bitwidthArg.value_or(16);
+    if (!bitwidthArg && layout->spec)
+      if (const auto *nv = layout->spec->as<NvmmaSharedSpec>())
+        bitwidth = nv->elementBitwidth();
+    auto map = OwnerMap::build(layout->layout);
     if (!map.ok()) {
       std::cerr << "linlayout show: " << map.message() << "\n";
       return 1;
@@ -227,7 +234,7 @@ int runShow(int argc, char **argv) {
       SvgOptions so;
       so.picture = opts;
       so.bitwidth = bitwidth;
-      so.title = origin.size() > 120 ? origin.substr(0, 117) + "..." : origin;
+      so.title = origin.size() > 400 ? origin.substr(0, 397) + "..." : origin;
       std::string svg = renderSvg(*map, so);
       if (!svgPath.empty() && !writeFile(svgPath, svg)) {
         std::cerr << "linlayout show: cannot write '" << svgPath << "'\n";

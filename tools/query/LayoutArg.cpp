@@ -24,11 +24,12 @@ std::string shapeText(const std::vector<int64_t> &shape) {
   return t;
 }
 
-Expected<LinearLayout> fromSpec(const LayoutSpec &spec,
-                                const std::optional<std::vector<int64_t>> &shape) {
+Expected<LayoutArg> fromSpec(const LayoutSpec &spec,
+                             const std::optional<std::vector<int64_t>> &shape) {
   if (!shape)
     return makeError("a layout spec needs a tensor shape (e.g. --shape 16x16)");
-  return toLinearLayout(spec, *shape);
+  LL_ASSIGN_OR_RETURN(LinearLayout l, toLinearLayout(spec, *shape));
+  return LayoutArg{l, spec};
 }
 
 // `tensor<16x16xf32, #attr>`: the shape and the attribute text.
@@ -60,9 +61,9 @@ Expected<std::pair<std::vector<int64_t>, std::string_view>> tensorType(std::stri
 
 } // namespace
 
-Expected<LinearLayout> layoutFromArg(std::string_view text,
-                                     const std::optional<std::vector<int64_t>> &shape,
-                                     const AttrAliases &aliases) {
+Expected<LayoutArg> layoutFromArg(std::string_view text,
+                                  const std::optional<std::vector<int64_t>> &shape,
+                                  const AttrAliases &aliases) {
   text = trim(text);
   if (text.substr(0, 7) == "tensor<") {
     LL_ASSIGN_OR_RETURN(auto typed, tensorType(text));
@@ -101,7 +102,7 @@ Expected<LinearLayout> layoutFromArg(std::string_view text,
         return makeError("the linear layout's out dims have sizes " + shapeText(sizes) +
                          ", not the shape given, " + shapeText(*shape));
     }
-    return l;
+    return LayoutArg{l, std::nullopt};
   }
   LL_ASSIGN_OR_RETURN(LayoutSpec spec, specFromJson(j, "layout"));
   return fromSpec(spec, shape);

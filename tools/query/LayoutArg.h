@@ -14,12 +14,19 @@
 
 namespace linlayout::query {
 
-/// The linear layout `text` describes. Specs are converted over `shape`; a linear layout keeps
-/// its own out-dim sizes, which must then equal `shape` when one is given.
+/// A layout read from an argument: its linear layout, and the spec it came from (none for a
+/// linear layout given directly).
+struct LayoutArg {
+  LinearLayout layout;
+  std::optional<LayoutSpec> spec;
+};
+
+/// The layout `text` describes. Specs are converted over `shape`; a linear layout keeps its own
+/// out-dim sizes, which must then equal `shape` when one is given.
 /// Requires: text is one of the forms above; a shape is given (or carried by a tensor type)
 /// for a spec; errors say which form was read and what was wrong.
-Expected<LinearLayout> layoutFromArg(std::string_view text,
-                                     const std::optional<std::vector<int64_t>> &shape,
-                                     const AttrAliases &aliases = {});
+Expected<LayoutArg> layoutFromArg(std::string_view text,
+                                  const std::optional<std::vector<int64_t>> &shape,
+                                  const AttrAliases &aliases = {});
 
 } // namespace linlayout::query

@@ -12,6 +12,7 @@
 #include "query/LayoutArg.h"
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -36,7 +37,7 @@ constexpr const char *kUsage =
     "  --inverse          also show what each thread (shared: each 128 bytes) holds\n"
     "  --threads          draw thread ids as the TritonGPU docs do instead of T<thread>:<reg>\n"
     "  --full             never elide rows or columns\n"
-    "  --max-rows N       elide past N rows (default 32); --max-cols N likewise (default 32)\n"
+    "  --max-rows N       elide past N rows (default 32); --max-cols N likewise (default 16)\n"
     "  --svg FILE         write a coloured SVG of the (single) layout\n"
     "  --html FILE        write an HTML page with every layout side by side\n";
 
@@ -88,10 +89,12 @@ bool writeFile(const std::string &path, const std::string &text) {
 }
 
 std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string t = "[";
+  if (shape.size() == 1)
+    return std::to_string(shape[0]) + "-element";
+  std::string t;
   for (size_t i = 0; i < shape.size(); ++i)
-    t += (i ? ", " : "") + std::to_string(shape[i]);
-  return t + "]";
+    t += (i ? "x" : "") + std::to_string(shape[i]);
+  return t.empty() ? "scalar" : t;
 }
 
 // One line saying what the picture is of.
@@ -120,6 +123,7 @@ int runShow(int argc, char **argv) {
   std::optional<int> bitwidthArg;
   bool inverse = false;
   PictureOptions opts;
+  opts.maxCols = 16; // wider rows than this wrap in a terminal
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](std::string &out) {
@@ -168,6 +172,11 @@ int runShow(int argc, char **argv) {
   }
   if (layouts.empty())
     return usageError("no layout given");
+  // Past the limit, each tile keeps about half the budget at its start and a quarter at its end.
+  opts.rowHead = std::max<int64_t>(1, opts.maxRows / 2);
+  opts.rowTail = std::max<int64_t>(1, opts.maxRows / 4);
+  opts.colHead = std::max<int64_t>(1, opts.maxCols / 2);
+  opts.colTail = std::max<int64_t>(1, opts.maxCols / 4);
   if (!svgPath.empty() && layouts.size() > 1)
     return usageError("--svg draws one layout; use --html for several");
 

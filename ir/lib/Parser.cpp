@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -499,11 +500,12 @@ private:
     advance();
     if (!expectPunct("=", "after a layout alias name"))
       return false;
-    if (aliases_.count(name) || name == "#smem")
-      return failAt(loc, "redefinition of layout alias '" + name + "'");
+    if (aliases_.count(name) || memorySpaces_.count(name))
+      return failAt(loc, "redefinition of alias '" + name + "'");
     if (tok_.kind == Tok::Alias && tok_.text == "#ttg.shared_memory") {
       advance();
-      return failAt(loc, "only '#smem' may name #ttg.shared_memory");
+      memorySpaces_.insert(name);
+      return true;
     }
     if (tok_.kind != Tok::Attr)
       return fail("expected a layout attribute after '" + name + " =', got " + describe(tok_));
@@ -683,7 +685,8 @@ private:
       bool isMutable = false;
       while (isPunct(",")) {
         advance();
-        if (tok_.kind == Tok::Alias && (tok_.text == "#smem" || tok_.text == "#ttg.shared_memory"))
+        if (tok_.kind == Tok::Alias && (memorySpaces_.count(std::string(tok_.text)) ||
+                                        tok_.text == "#ttg.shared_memory"))
           advance();
         else if (isIdent("mutable")) {
           isMutable = true;
@@ -1439,6 +1442,7 @@ private:
   Module module_;
   std::map<std::string, LayoutSpec> aliases_;
   AttrAliases attrAliases_;
+  std::set<std::string> memorySpaces_; // aliases of #ttg.shared_memory
   std::unordered_map<std::string, std::vector<ValueId>> names_;
   Function *fn_ = nullptr;
 };

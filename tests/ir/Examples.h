@@ -32,7 +32,7 @@ inline std::string examplePath(const std::string &name) {
 /// The .tir examples, by file name.
 inline std::vector<std::string> exampleFiles() {
   return {"memcpy_1d.tir", "memcpy_2d.tir", "transpose_copy.tir",
-          "row_reduce.tir", "matmul.tir",   "softmax.tir"};
+          "row_reduce.tir", "matmul.tir",   "softmax.tir", "ops.tir"};
 }
 
 /// Parses an example; fails the test on error.
@@ -187,6 +187,23 @@ inline std::vector<ExampleRun> exampleRuns() {
                         double want = std::exp(double(x[r * 128 + c]) - mx) / sum;
                         ASSERT_NEAR(y[r * 128 + c], want, 1e-6) << r << "," << c;
                       }
+                    }
+                  }});
+  runs.push_back({"ops.tir", "ops", {2, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {bytesOf(randomFloats(128, 7)),
+                                 bytesOf(std::vector<float>(128, -3.f))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(100)};
+                  },
+                  [](const Memory &m) {
+                    auto y = valuesOf<float>(m.buffers[1]);
+                    for (size_t i = 0; i < 128; ++i) {
+                      if (i >= 100)
+                        ASSERT_EQ(y[i], -3.f) << i;
+                      else
+                        // Each row's maximum plus sum + 3 * 256 (the dot of ones is 16 per entry,
+                        // summed over 16 rows, the minimum over the columns).
+                        ASSERT_GE(y[i], 768.f) << i;
                     }
                   }});
   return runs;

@@ -50,6 +50,7 @@ const OpTable &ops() {
     addAlgebraOps(t);
     addSpecOps(t);
     addPlanOps(t);
+    addPictureOps(t);
     return t;
   }();
   return table;

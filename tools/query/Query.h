@@ -38,5 +38,6 @@ int runQueries(std::istream &in, std::ostream &out);
 void addAlgebraOps(OpTable &table);
 void addSpecOps(OpTable &table);
 void addPlanOps(OpTable &table);
+void addPictureOps(OpTable &table);
 
 } // namespace linlayout::query

@@ -1,10 +1,15 @@
-// Until the conversion planner is on main, the cost comes from what the two linear layouts say
-// must move: nothing (0), registers within a thread, lanes within a warp (shuffles), or data
-// across warps (a shared-memory round trip with a barrier).
+// The cost is the conversion planner's estimate (PlanConversion.h) for the module's target. When
+// the planner cannot plan a pair (e.g. a cross-CTA exchange on sm_80), a coarse estimate from what
+// the two linear layouts say must move stands in: registers within a thread, lanes within a warp
+// (shuffles), or data across warps (a shared-memory round trip with a barrier).
 #include "linlayout/ir/ConversionCost.h"
+
+#include "linlayout/layout/PlanConversion.h"
 
 #include <cmath>
 #include <limits>
+#include <map>
+#include <tuple>
 
 namespace linlayout::ir {
 
@@ -79,6 +84,55 @@ bool isNoOpConversion(const Module &m, const Type &t, LayoutId to) {
   return p && p->src == p->dst;
 }
 
+namespace {
+
+GpuTarget targetOf(const Module &m) {
+  std::string_view t = m.target;
+  if (t.substr(0, 5) == "cuda:")
+    t.remove_prefix(5);
+  if (auto g = parseGpuTarget(t))
+    return *g;
+  if (auto g = parseGpuTarget("sm_" + std::string(t)))
+    return *g;
+  return GpuTarget::Sm80;
+}
+
+int elementBitsOf(const Type &t) {
+  if (t.elem().pointer)
+    return 64;
+  return std::max(8, bitWidth(t.elem().scalar));
+}
+
+// Passes ask about the same few pairs many times; plans are worth keeping for a while.
+using PlanKey = std::tuple<size_t, size_t, int, int>;
+struct CachedCost {
+  LinearLayout src, dst;
+  double cycles;
+};
+
+std::optional<double> plannedCycles(const Module &m, const LinearLayout &src,
+                                    const LinearLayout &dst, int bits) {
+  thread_local std::map<PlanKey, std::vector<CachedCost>> cache;
+  GpuTarget target = targetOf(m);
+  PlanKey key{src.hash(), dst.hash(), bits, int(target)};
+  auto &bucket = cache[key];
+  for (const CachedCost &c : bucket)
+    if (c.src == src && c.dst == dst)
+      return c.cycles;
+  PlanOptions options;
+  options.target = target;
+  auto plan = planConversion(src, dst, bits, options);
+  if (!plan)
+    return std::nullopt;
+  double cycles = plan->path == ConversionPath::NoOp ? 0 : std::max(plan->cost.cycles, 0.01);
+  if (cache.size() > 4096)
+    cache.clear();
+  cache[key].push_back({src, dst, cycles});
+  return cycles;
+}
+
+} // namespace
+
 double conversionCost(const Module &m, const Type &t, LayoutId to) {
   if (t.layout() == to)
     return 0;
@@ -87,6 +141,8 @@ double conversionCost(const Module &m, const Type &t, LayoutId to) {
     return std::numeric_limits<double>::infinity();
   if (p->src == p->dst)
     return 0;
+  if (auto cycles = plannedCycles(m, p->src, p->dst, elementBitsOf(t)))
+    return *cycles;
   double elements = double(t.numElements());
   double bytes = elements * std::max(1, byteWidth(t.elem().pointer ? ScalarKind::I64
                                                                     : t.elem().scalar));

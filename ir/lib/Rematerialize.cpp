@@ -4,15 +4,16 @@
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Rewrite.h"
 
+#include <algorithm>
 #include <cassert>
 #include <limits>
 
 namespace linlayout::ir {
 
 namespace {
-// Recomputing an op is not free (an instruction per register), but far cheaper than moving
-// data; the small charge makes the planner prefer fewer copies when costs tie.
-constexpr double kRecomputeCost = 0.01;
+// Recomputing an op costs one instruction per register of every thread: elements / 32 warp
+// instructions, issued four per cycle by an SM (the same cycles the planner counts).
+double recomputeCost(const Type &t) { return std::max(0.01, double(t.numElements()) / 128.0); }
 // Deeper chains are converted rather than followed.
 constexpr int kMaxDepth = 24;
 } // namespace
@@ -82,12 +83,12 @@ const Rematerializer::Plan &Rematerializer::plan(ValueId v, LayoutId to, int dep
     } else if (def->kind == OpKind::Splat || def->kind == OpKind::MakeRange ||
                def->kind == OpKind::Constant) {
       p.choice = Choice::Recompute;
-      p.cost = kRecomputeCost;
+      p.cost = recomputeCost(t);
       p.operandLayouts.assign(def->operands.size(), kNoLayout);
     } else {
       std::vector<LayoutId> ls;
       if (operandLayouts(*def, to, ls)) {
-        double sum = kRecomputeCost;
+        double sum = recomputeCost(t);
         for (size_t i = 0; i < def->operands.size() && sum < p.cost; ++i)
           if (ls[i] != kNoLayout)
             sum += plan(def->operands[i], ls[i], depth + 1).cost;

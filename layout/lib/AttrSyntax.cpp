@@ -422,8 +422,39 @@ private:
 
   template <typename T> Expected<LayoutSpec> checked(const Node &n, Expected<T> made) {
     if (!made.ok())
-      return err(n.pos, made.message());
+      return err(n.pos, inAttrTerms(made.message()));
     return LayoutSpec(std::move(made).value());
+  }
+
+  // The families name their parameters as Gluon does (size_per_thread); here they are read as
+  // the attribute spells them (sizePerThread), so their messages are translated.
+  static std::string inAttrTerms(std::string msg) {
+    static const std::pair<const char *, const char *> kNames[] = {
+        {"size_per_thread", "sizePerThread"},       {"threads_per_warp", "threadsPerWarp"},
+        {"warps_per_cta", "warpsPerCTA"},           {"instr_shape", "instrShape"},
+        {"operand_index", "opIdx"},                 {"k_width", "kWidth"},
+        {"per_phase", "perPhase"},                  {"max_phase", "maxPhase"},
+        {"swizzle_byte_width", "swizzlingByteWidth"}, {"element_bitwidth", "elementBitWidth"},
+        {"fp4_padded", "fp4Padded"},                {"cga_layout", "CGALayout"},
+        {"ctas_per_cga", "CTAsPerCGA"},             {"cta_split_num", "CTASplitNum"},
+        {"cta_order", "CTAOrder"},                  {"reg_bases", "register"},
+        {"lane_bases", "lane"},                     {"warp_bases", "warp"},
+        {"block_bases", "block"},                   {"offset_bases", "offset"}};
+    auto isWord = [](char c) { return isIdentChar(c); };
+    for (const auto &[from, to] : kNames) {
+      std::string f = from;
+      for (size_t p = msg.find(f); p != std::string::npos; p = msg.find(f, p)) {
+        bool start = p == 0 || !isWord(msg[p - 1]);
+        bool end = p + f.size() >= msg.size() || !isWord(msg[p + f.size()]);
+        if (start && end) {
+          msg.replace(p, f.size(), to);
+          p += std::string(to).size();
+        } else {
+          p += f.size();
+        }
+      }
+    }
+    return msg;
   }
 
   Expected<int> smallInt(const Node &n, int64_t v, const char *what) {

@@ -262,7 +262,7 @@ TEST(AttrSyntaxErrors, SayWhereAndWhat) {
             "1:32: integer too large");
   EXPECT_EQ(parseError("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], "
                        "warpsPerCTA = [1, 1], order = [1, 0, 2]}>"),
-            "1:1: blocked: size_per_thread has 2 entries but order has 3");
+            "1:1: blocked: sizePerThread has 2 entries but order has 3");
 }
 
 TEST(AttrSyntaxErrors, PositionsCountLinesInDumps) {

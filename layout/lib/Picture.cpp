@@ -519,6 +519,10 @@ std::vector<int64_t> shownIndices(const OwnerMap &map, int dim, int64_t max, int
       push(i);
   };
   if (groups > groupHead + groupTail + 1) {
+    // The kept groups share the budget, so that many groups do not multiply it.
+    int64_t kept = std::max<int64_t>(1, groupHead + groupTail);
+    head = head == 0 ? 0 : std::max<int64_t>(1, head / kept);
+    tail = tail == 0 ? 0 : std::max<int64_t>(1, tail / kept);
     for (int64_t g = 0; g < groupHead; ++g)
       emitGroup(g);
     push(kElided);
@@ -529,6 +533,15 @@ std::vector<int64_t> shownIndices(const OwnerMap &map, int dim, int64_t max, int
       emitGroup(g);
   }
   return out;
+}
+
+int64_t columnsThatFit(const OwnerMap &map, CellStyle style, int64_t width) {
+  assert(width >= 1 && "width must be positive");
+  bool q = qualifyBlocks(map, style);
+  size_t widest = 1;
+  for (int64_t e = 0; e < map.numElements(); ++e)
+    widest = std::max(widest, cellTextImpl(map, e, style, q).size());
+  return std::max<int64_t>(4, width / int64_t(widest + 2));
 }
 
 std::string cellText(const OwnerMap &map, int64_t element, CellStyle style) {

@@ -25,6 +25,9 @@ namespace linlayout::cli {
 
 namespace {
 
+// The width a picture aims for, in characters, when --max-cols is not given.
+constexpr int64_t kTextWidth = 130;
+
 constexpr const char *kUsage =
     "usage: linlayout show LAYOUT... [options]\n"
     "  LAYOUT             a linear layout or layout spec in JSON, a TritonGPU attribute\n"
@@ -37,7 +40,8 @@ constexpr const char *kUsage =
     "  --inverse          also show what each thread (shared: each 128 bytes) holds\n"
     "  --threads          draw thread ids as the TritonGPU docs do instead of T<thread>:<reg>\n"
     "  --full             never elide rows or columns\n"
-    "  --max-rows N       elide past N rows (default 32); --max-cols N likewise (default 16)\n"
+    "  --max-rows N       elide past N rows (default 32); --max-cols N likewise (default:\n"
+    "                     as many as fit in 130 characters)\n"
     "  --svg FILE         write a coloured SVG of the (single) layout\n"
     "  --html FILE        write an HTML page with every layout side by side\n";
 
@@ -123,7 +127,7 @@ int runShow(int argc, char **argv) {
   std::optional<int> bitwidthArg;
   bool inverse = false;
   PictureOptions opts;
-  opts.maxCols = 16; // wider rows than this wrap in a terminal
+  bool autoCols = true; // without --max-cols, as many columns as fit in kTextWidth
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](std::string &out) {
@@ -146,12 +150,14 @@ int runShow(int argc, char **argv) {
       if (!n)
         return usageError(a + " takes a positive count");
       (a == "--max-rows" ? opts.maxRows : opts.maxCols) = *n;
+      autoCols &= a != "--max-cols";
     } else if (a == "--inverse") {
       inverse = true;
     } else if (a == "--threads") {
       opts.style = CellStyle::ThreadIds;
     } else if (a == "--full") {
       opts.maxRows = opts.maxCols = opts.maxSlices = int64_t(1) << 40;
+      autoCols = false;
     } else if (a == "--svg") {
       if (!value(svgPath))
         return usageError("--svg takes a file name");
@@ -172,11 +178,7 @@ int runShow(int argc, char **argv) {
   }
   if (layouts.empty())
     return usageError("no layout given");
-  // Past the limit, each tile keeps about half the budget at its start and a quarter at its end.
-  opts.rowHead = std::max<int64_t>(1, opts.maxRows / 2);
-  opts.rowTail = std::max<int64_t>(1, opts.maxRows / 4);
-  opts.colHead = std::max<int64_t>(1, opts.maxCols / 2);
-  opts.colTail = std::max<int64_t>(1, opts.maxCols / 4);
+
   if (!svgPath.empty() && layouts.size() > 1)
     return usageError("--svg draws one layout; use --html for several");
 
@@ -218,19 +220,27 @@ int runShow(int argc, char **argv) {
       std::cerr << "linlayout show: " << map.message() << "\n";
       return 1;
     }
+    PictureOptions o = opts;
+    if (autoCols)
+      o.maxCols = columnsThatFit(*map, o.style, kTextWidth);
+    // Past the limit, each tile keeps about half the budget at its start and a quarter at its end.
+    o.rowHead = std::max<int64_t>(1, o.maxRows / 2);
+    o.rowTail = std::max<int64_t>(1, o.maxRows / 4);
+    o.colHead = std::max<int64_t>(1, o.maxCols / 2);
+    o.colTail = std::max<int64_t>(1, o.maxCols / 4);
     std::ostringstream out;
     if (layouts.size() > 1)
       out << (k ? "\n" : "") << "== " << origin << "\n";
     out << summary(*map) << "\n";
     if (map->isShared()) {
-      out << "offsets:\n" << renderTensorMap(*map, opts);
-      auto banks = renderBanks(*map, bitwidth, opts);
+      out << "offsets:\n" << renderTensorMap(*map, o);
+      auto banks = renderBanks(*map, bitwidth, o);
       out << "banks (" << bitwidth << "-bit elements, 32 banks of 4 bytes):\n" << *banks;
     } else {
-      out << renderTensorMap(*map, opts);
+      out << renderTensorMap(*map, o);
     }
     if (inverse) {
-      auto inv = renderInverse(*map, opts, bitwidth);
+      auto inv = renderInverse(*map, o, bitwidth);
       if (!inv.ok()) {
         std::cerr << "linlayout show: " << inv.message() << "\n";
         return 1;
@@ -241,7 +251,7 @@ int runShow(int argc, char **argv) {
 
     if (!svgPath.empty() || !htmlPath.empty()) {
       SvgOptions so;
-      so.picture = opts;
+      so.picture = o;
       so.bitwidth = bitwidth;
       so.title = origin.size() > 400 ? origin.substr(0, 397) + "..." : origin;
       std::string svg = renderSvg(*map, so);

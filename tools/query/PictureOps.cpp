@@ -12,7 +12,7 @@ namespace {
 
 Expected<int64_t> positive(const Json &req, const char *key, int64_t dflt) {
   if (!hasField(req, key))
-    return dflt;
+    return dflt; // a default of 0 is filled in later
   LL_ASSIGN_OR_RETURN(uint64_t v, toUInt(req[key], key));
   if (v < 1 || v > (uint64_t(1) << 20))
     return makeError(std::string(key) + " is " + std::to_string(v) + ", expected 1 to 2^20");
@@ -41,11 +41,7 @@ Expected<Json> picture(const Json &req) {
     o.style = style == "threads" ? CellStyle::ThreadIds : CellStyle::Owners;
   }
   LL_ASSIGN_OR_RETURN(o.maxRows, positive(req, "max_rows", 32));
-  LL_ASSIGN_OR_RETURN(o.maxCols, positive(req, "max_cols", 16));
-  o.rowHead = std::max<int64_t>(1, o.maxRows / 2);
-  o.rowTail = std::max<int64_t>(1, o.maxRows / 4);
-  o.colHead = std::max<int64_t>(1, o.maxCols / 2);
-  o.colTail = std::max<int64_t>(1, o.maxCols / 4);
+  LL_ASSIGN_OR_RETURN(o.maxCols, positive(req, "max_cols", 0));
   if (hasField(req, "bitwidth")) {
     LL_ASSIGN_OR_RETURN(uint64_t bw, toUInt(req["bitwidth"], "bitwidth"));
     if (bw != 8 && bw != 16 && bw != 32 && bw != 64)
@@ -57,6 +53,12 @@ Expected<Json> picture(const Json &req) {
     LL_ASSIGN_OR_RETURN(inverse, toBool(req["inverse"], "inverse"));
   }
   LL_ASSIGN_OR_RETURN(OwnerMap map, OwnerMap::build(layout));
+  if (!hasField(req, "max_cols")) // as many columns as fit in 130 characters, as `show` does
+    o.maxCols = columnsThatFit(map, o.style, 130);
+  o.rowHead = std::max<int64_t>(1, o.maxRows / 2);
+  o.rowTail = std::max<int64_t>(1, o.maxRows / 4);
+  o.colHead = std::max<int64_t>(1, o.maxCols / 2);
+  o.colTail = std::max<int64_t>(1, o.maxCols / 4);
   Json out = Json::object();
   out["text"] = renderTensorMap(map, o);
   if (map.isShared()) {

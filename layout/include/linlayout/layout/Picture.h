@@ -41,7 +41,8 @@ struct PictureOptions {
   /// When eliding, the rows (columns) kept at the start and at the end of each group.
   int64_t rowHead = 4, rowTail = 2;
   int64_t colHead = 4, colTail = 2;
-  /// When eliding and there are more groups than groupHead + groupTail + 1, the groups kept.
+  /// When eliding and there are more groups than groupHead + groupTail + 1, the groups kept
+  /// (and then each kept group shows only its share of rowHead/rowTail, colHead/colTail).
   int64_t groupHead = 1, groupTail = 1;
 };
 
@@ -55,6 +56,11 @@ constexpr int64_t kElided = -1;
 /// least one index, and the first and last indices are shown when head, tail >= 1.
 std::vector<int64_t> shownIndices(const OwnerMap &map, int dim, int64_t max, int64_t head,
                                   int64_t tail, int64_t groupHead, int64_t groupTail);
+
+/// How many columns of the tensor map fit in `width` characters: `width` divided by the widest
+/// cell (with its separator), at least 4. For choosing PictureOptions::maxCols.
+/// Requires: width >= 1.
+int64_t columnsThatFit(const OwnerMap &map, CellStyle style, int64_t width);
 
 /// The text of one cell of the tensor map: for a distributed layout its holders in `style`, for
 /// a shared layout its offsets (`C<block>:` in front when there are several CTAs), `|`-joined;

@@ -106,7 +106,22 @@ llvm::Value *IndexEmitter::hardwareXor(int o, uint64_t bits) {
 }
 
 llvm::Value *IndexEmitter::coordinate(uint64_t r, int o) {
-  uint64_t c = ix_.registerPart(r, o);
+  return withConstant(o, ix_.registerPart(r, o));
+}
+
+SplitOffset IndexEmitter::scaledWithConstant(int o, uint64_t c, int64_t scale) {
+  uint64_t mask = ix_.hardwareMask(o);
+  llvm::Value *v = hardwareXor(o, c & mask);
+  if (scale != 1) {
+    if (scale > 0 && (scale & (scale - 1)) == 0)
+      v = b_.CreateShl(v, __builtin_ctzll(static_cast<uint64_t>(scale)), "", true, true);
+    else
+      v = b_.CreateMul(v, b_.getInt32(static_cast<uint32_t>(scale)), "", false, true);
+  }
+  return {v, static_cast<int64_t>(c & ~mask) * scale};
+}
+
+llvm::Value *IndexEmitter::withConstant(int o, uint64_t c) {
   uint64_t mask = ix_.hardwareMask(o);
   llvm::Value *v = hardwareXor(o, c & mask);
   uint64_t rest = c & ~mask;

@@ -85,6 +85,12 @@ public:
   llvm::Value *hardwarePart(int o);
   /// Out dim o at register r. Requires: r < numRegisters().
   llvm::Value *coordinate(uint64_t r, int o);
+  /// Out dim o of the layout's hardware part XOR the constant `c` (a value of out dim o):
+  /// the bits of c the hardware part can set are XORed, the others joined by a disjoint OR.
+  llvm::Value *withConstant(int o, uint64_t c);
+  /// (hardware part of o XOR c) * scale, split so that the bits of c that never meet hardware
+  /// bits land in the constant.
+  SplitOffset scaledWithConstant(int o, uint64_t c, int64_t scale);
   /// sum over out dims of coordinate(r, o) * strides[o], split so that register bits that never
   /// meet hardware bits land in the constant. Requires: one stride per out dim.
   SplitOffset linearOffset(uint64_t r, std::span<const int64_t> strides);

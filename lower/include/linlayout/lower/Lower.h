@@ -1,0 +1,68 @@
+// lower/: tile IR -> PTX.
+//
+// Semantics note. A verified tile-IR kernel becomes one `.entry` of the same name. Every tensor
+// value becomes one LLVM value per register of its linear layout (duplicates included); its
+// element (register r, lane l, warp w, block b) is the layout's image of (r, l, w, b). Ops move
+// data only as their layouts say: elementwise and shape ops stay in the thread, loads and stores
+// are vectorised to the width the IR recorded (`ll.vec`), convert_layout follows the conversion
+// planner's plan step by step, dot becomes mma.sync (or FMA), reduce shuffles across lanes and
+// meets across warps in shared memory. LLVM's NVPTX backend writes the PTX; LLVM types never
+// leave lower/'s .cpp files.
+#pragma once
+
+#include "linlayout/ir/Module.h"
+#include "linlayout/lower/KernelPtx.h"
+#include "linlayout/lower/Target.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace linlayout::lower {
+
+/// How to lower.
+struct LowerOptions {
+  /// The GPU; when unset, the module's `ttg.target` ("cuda:80" -> sm_80, "cuda:90" -> sm_90).
+  std::optional<GpuTarget> target;
+  /// The function to lower; empty: the module's only public function.
+  std::string kernel;
+  /// Run LLVM's O3 pipeline before code generation.
+  bool optimize = true;
+  /// Also return the (optimised) LLVM IR text.
+  bool keepLlvmIr = false;
+  /// Bracket each convert_layout's instructions with PTX comments naming it and its plan
+  /// (`// begin convert_layout at file:line ...`), for reading the output. The markers are
+  /// inline asm, so they also keep LLVM from moving code across them.
+  bool annotateConversions = false;
+};
+
+/// One convert_layout of the kernel and how it was lowered.
+struct ConversionReport {
+  std::string where;      ///< "file:line:col"
+  std::string path;       ///< "no_op", "register_permute", "warp_shuffle", "shared_memory", ...
+  bool fromPlanner = false; ///< planned by layout/'s planner (else lower/'s fallback)
+  /// The plan's instruction counts (per warp; barriers per CTA).
+  int shuffles = 0, selects = 0, prmts = 0, sharedStores = 0, sharedLoads = 0, stmatrix = 0,
+      ldmatrix = 0, barriers = 0;
+  int64_t scratchBytes = 0;
+};
+
+/// The lowered kernel.
+struct LoweredKernel {
+  KernelPtx kernel;
+  std::string llvmIr;                        ///< when keepLlvmIr
+  std::vector<ConversionReport> conversions; ///< in program order
+};
+
+/// Lowers one kernel of `module` to PTX.
+/// Requires: verify(module) passes (checked; its error is returned); the target is sm_80..sm_90;
+/// the ops and layouts are ones lower/ handles (an error naming the op's position otherwise).
+/// Ensures: the PTX declares one entry named as the function, parameters in argument order
+/// (pointers as .u64), `.maxntid` of numWarps * 32, and kernel.sharedBytes of dynamic shared
+/// memory; every PTX it returns is accepted by ptxas for the target (tested).
+Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions &options = {});
+
+/// The GPU target a module names in `ttg.target` ("cuda:80", "cuda:90", ...).
+Expected<GpuTarget> targetOfModule(const ir::Module &module);
+
+} // namespace linlayout::lower

@@ -1,0 +1,395 @@
+#include "ConversionEmitter.h"
+
+#include "BytePermute.h"
+#include "LayoutIndex.h"
+#include "MatrixAccess.h"
+#include "SharedAccess.h"
+#include "Shuffle.h"
+
+#include <llvm/IR/Constants.h>
+
+#include <map>
+
+namespace linlayout::lower {
+
+namespace {
+
+// The image of a (lane, warp, block) -> (x) map in reduced row echelon form: every basis vector
+// has a pivot bit no other one has, so the coefficient of basis j in a value v is bit pivot[j].
+struct ImageBasis {
+  std::vector<uint64_t> vectors;
+  std::vector<int> pivots;
+  int rank() const { return static_cast<int>(vectors.size()); }
+  // The element sum of the basis vectors named by the bits of `coeffs`.
+  uint64_t combine(uint64_t coeffs) const {
+    uint64_t v = 0;
+    for (int j = 0; j < rank(); ++j)
+      if (coeffs >> j & 1)
+        v ^= vectors[j];
+    return v;
+  }
+};
+
+ImageBasis imageBasis(const LinearLayout &threadMap) {
+  std::vector<uint64_t> rows;
+  for (int i = 0; i < threadMap.totalInBits(); ++i)
+    if (uint64_t c = threadMap.column(i))
+      rows.push_back(c);
+  ImageBasis out;
+  for (uint64_t v : rows) {
+    for (size_t j = 0; j < out.vectors.size(); ++j)
+      if (v >> out.pivots[j] & 1)
+        v ^= out.vectors[j];
+    if (!v)
+      continue;
+    int p = 63 - __builtin_clzll(v);
+    for (uint64_t &w : out.vectors)
+      if (w >> p & 1)
+        w ^= v;
+    out.vectors.push_back(v);
+    out.pivots.push_back(p);
+  }
+  return out;
+}
+
+// Picks candidate(coeffs) where coeffs are the basis coefficients of the runtime value `key`:
+// 2^k - 1 selects.
+llvm::Value *selectTree(llvm::IRBuilder<> &b, llvm::Value *key, const ImageBasis &basis,
+                        const std::function<llvm::Value *(uint64_t)> &candidate) {
+  int k = basis.rank();
+  std::vector<llvm::Value *> level;
+  for (uint64_t c = 0; c < (uint64_t(1) << k); ++c)
+    level.push_back(candidate(c));
+  for (int j = 0; j < k; ++j) {
+    llvm::Value *bit = b.CreateICmpNE(
+        b.CreateAnd(key, b.getInt32(static_cast<uint32_t>(uint64_t(1) << basis.pivots[j]))),
+        b.getInt32(0));
+    std::vector<llvm::Value *> next;
+    for (size_t i = 0; i < level.size(); i += 2)
+      next.push_back(b.CreateSelect(bit, level[i + 1], level[i]));
+    level = std::move(next);
+  }
+  return level[0];
+}
+
+// A layout with its thread part and register part separated.
+struct ThreadMap {
+  LayoutIndexer ix;
+  ImageBasis basis;
+};
+
+Expected<ThreadMap> threadMap(const LinearLayout &l) {
+  LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(l));
+  std::vector<DimName> hw;
+  for (DimName d : {DimName::lane(), DimName::warp(), DimName::block()})
+    if (l.hasInDim(d))
+      hw.push_back(d);
+  std::vector<DimName> outs = l.outDimNames();
+  LL_ASSIGN_OR_RETURN(LinearLayout threadPart, l.sublayout(hw, outs));
+  return ThreadMap{std::move(ix), imageBasis(threadPart)};
+}
+
+llvm::Value *asInt(llvm::IRBuilder<> &b, llvm::Value *v) {
+  unsigned bits = v->getType()->getPrimitiveSizeInBits();
+  llvm::Type *t = b.getIntNTy(bits);
+  return v->getType() == t ? v : b.CreateBitCast(v, t);
+}
+
+llvm::Value *fromInt(llvm::IRBuilder<> &b, llvm::Value *v, llvm::Type *t) {
+  return v->getType() == t ? v : b.CreateBitCast(v, t);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Register permutation
+// ---------------------------------------------------------------------------------------------
+
+Expected<std::vector<llvm::Value *>> emitPermute(llvm::IRBuilder<> &b, const ConversionEnv &env,
+                                                 const ConversionPlan &plan,
+                                                 const std::vector<llvm::Value *> &src) {
+  LL_ASSIGN_OR_RETURN(ThreadMap m, threadMap(plan.permute.srcRegister));
+  IndexEmitter em(m.ix, b, env.thread, env.block);
+  llvm::Value *key = m.basis.rank() ? em.hardwarePart(0) : nullptr;
+  std::vector<llvm::Value *> out;
+  for (uint64_t r = 0; r < m.ix.numRegisters(); ++r) {
+    uint64_t base = m.ix.registerPart(r, 0);
+    if (!key)
+      out.push_back(src[base]);
+    else
+      out.push_back(selectTree(b, key, m.basis,
+                               [&](uint64_t c) { return src[base ^ m.basis.combine(c)]; }));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Warp shuffles
+// ---------------------------------------------------------------------------------------------
+
+// Packs `slots` elements of `bits` bits into an i32: 16-bit pairs by a vector bitcast (a mov),
+// bytes by prmt (slots - 1 of them).
+llvm::Value *packWord(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &elems, int bits) {
+  if (bits == 32)
+    return asInt(b, elems[0]);
+  if (bits == 16) {
+    if (elems.size() == 1)
+      return b.CreateZExt(asInt(b, elems[0]), b.getInt32Ty());
+    llvm::Value *v = llvm::PoisonValue::get(llvm::FixedVectorType::get(b.getInt16Ty(), 2));
+    v = b.CreateInsertElement(v, asInt(b, elems[0]), b.getInt32(0));
+    v = b.CreateInsertElement(v, asInt(b, elems[1]), b.getInt32(1));
+    return b.CreateBitCast(v, b.getInt32Ty());
+  }
+  std::vector<llvm::Value *> parts;
+  for (llvm::Value *e : elems)
+    parts.push_back(b.CreateZExt(asInt(b, e), b.getInt32Ty()));
+  // Bytes: merge neighbours, doubling the bytes per value each level.
+  int width = 1;
+  while (parts.size() > 1) {
+    std::vector<llvm::Value *> next;
+    for (size_t i = 0; i < parts.size(); i += 2) {
+      std::array<int, 4> sel = {0, 1, 2, 3};
+      for (int k = 0; k < width; ++k)
+        sel[width + k] = 4 + k;
+      next.push_back(bytePermute(b, parts[i], parts[i + 1], sel));
+    }
+    parts = std::move(next);
+    width *= 2;
+  }
+  return parts[0];
+}
+
+// Element `slot` of a word packed by packWord, as type `t`.
+llvm::Value *unpackSlot(llvm::IRBuilder<> &b, llvm::Value *word, int slot, int slots, int bits,
+                        llvm::Type *t) {
+  if (bits == 32)
+    return fromInt(b, word, t);
+  if (bits == 16) {
+    llvm::Value *h;
+    if (slots == 1)
+      h = b.CreateTrunc(word, b.getInt16Ty());
+    else
+      h = b.CreateExtractElement(
+          b.CreateBitCast(word, llvm::FixedVectorType::get(b.getInt16Ty(), 2)),
+          b.getInt32(slot));
+    return fromInt(b, h, t);
+  }
+  // A byte: one prmt moves it to the low byte.
+  llvm::Value *w = bytePermute(b, word, b.getInt32(0), {slot, 4, 4, 4});
+  return fromInt(b, b.CreateTrunc(w, b.getInt8Ty()), t);
+}
+
+Expected<std::vector<llvm::Value *>> emitShuffles(llvm::IRBuilder<> &b, const ConversionEnv &env,
+                                                  const ConversionPlan &plan,
+                                                  const std::vector<llvm::Value *> &src) {
+  const ShuffleStep &st = plan.shuffle;
+  const DimName kSlot = DimName::get("slot"), kWord = DimName::get("word");
+  const int kk = st.pack.inDimBits(kSlot), ws = st.pack.inDimBits(kWord);
+  const int nd = st.unpack.outDimBits(kWord);
+  const int slots = 1 << kk;
+  const int e = plan.elementBits;
+  const int wordBits = e == 64 ? 32 : e;
+  llvm::Type *elemTy = src.at(0)->getType();
+
+  LL_ASSIGN_OR_RETURN(ThreadMap sendMap, threadMap(st.sendWordOfThread));
+  LL_ASSIGN_OR_RETURN(ThreadMap recvMap, threadMap(st.recvWordOfThread));
+  LL_ASSIGN_OR_RETURN(ThreadMap laneMap, threadMap(st.srcLaneOfThread));
+  LL_ASSIGN_OR_RETURN(ThreadMap unpackMap, threadMap(st.unpack));
+  IndexEmitter sendEm(sendMap.ix, b, env.thread, env.block);
+  IndexEmitter recvEm(recvMap.ix, b, env.thread, env.block);
+  IndexEmitter laneEm(laneMap.ix, b, env.thread, env.block);
+  IndexEmitter unpackEm(unpackMap.ix, b, env.thread, env.block);
+  llvm::Value *sendKey = sendMap.basis.rank() ? sendEm.hardwarePart(0) : nullptr;
+  llvm::Value *recvKey = recvMap.basis.rank() ? recvEm.hardwarePart(0) : nullptr;
+
+  // Which round fills received word w ^ g(t): rounds by their receive constant.
+  std::map<uint32_t, size_t> roundOfRecv;
+  for (size_t k = 0; k < st.rounds.size(); ++k)
+    roundOfRecv[st.rounds[k].recvWordConst] = k;
+
+  // received[half][word]
+  std::vector<std::vector<llvm::Value *>> received(st.halves);
+  for (int half = 0; half < st.halves; ++half) {
+    // Pack the source registers into words of this half.
+    std::vector<llvm::Value *> packed;
+    for (uint64_t w = 0; w < (uint64_t(1) << ws); ++w) {
+      std::vector<llvm::Value *> elems;
+      for (int s = 0; s < slots; ++s) {
+        llvm::Value *v = src[st.pack.apply(uint64_t(s) | (w << kk))];
+        if (e == 64)
+          v = b.CreateTrunc(b.CreateLShr(asInt(b, v), 32 * half), b.getInt32Ty());
+        elems.push_back(v);
+      }
+      packed.push_back(packWord(b, elems, wordBits));
+    }
+    std::vector<llvm::Value *> byRound;
+    for (const ShuffleRound &round : st.rounds) {
+      llvm::Value *send =
+          sendKey ? selectTree(b, sendKey, sendMap.basis,
+                               [&](uint64_t c) {
+                                 return packed[round.sendWordConst ^ sendMap.basis.combine(c)];
+                               })
+                  : packed[round.sendWordConst];
+      llvm::Value *got = send;
+      if (round.mode == ShuffleMode::Bfly)
+        got = shuffleXor(b, send, round.laneConst);
+      else if (round.mode == ShuffleMode::Idx)
+        got = shuffleIdx(b, send, laneEm.withConstant(0, round.laneConst));
+      byRound.push_back(got);
+    }
+    std::vector<llvm::Value *> words;
+    for (uint32_t w = 0; w < (uint32_t(1) << nd); ++w) {
+      auto roundFor = [&](uint64_t c) -> llvm::Value * {
+        auto it = roundOfRecv.find(w ^ static_cast<uint32_t>(recvMap.basis.combine(c)));
+        return it == roundOfRecv.end() ? llvm::PoisonValue::get(b.getInt32Ty())
+                                       : byRound[it->second];
+      };
+      words.push_back(recvKey ? selectTree(b, recvKey, recvMap.basis, roundFor) : roundFor(0));
+    }
+    received[half] = std::move(words);
+  }
+
+  // Unpack: dst register r is (slot, word) = unpack(r, t).
+  auto element = [&](uint64_t sw) -> llvm::Value * {
+    int slot = static_cast<int>(sw & (slots - 1));
+    uint64_t word = sw >> kk;
+    if (e == 64) {
+      llvm::Value *lo = b.CreateZExt(received[0][word], b.getInt64Ty());
+      llvm::Value *hi = b.CreateZExt(received[1][word], b.getInt64Ty());
+      return fromInt(b, b.CreateOr(lo, b.CreateShl(hi, 32)), elemTy);
+    }
+    return unpackSlot(b, received[0][word], slot, slots, e, elemTy);
+  };
+  llvm::Value *unpackKey = unpackMap.basis.rank() ? unpackEm.hardwarePart(0) : nullptr;
+  std::vector<llvm::Value *> out;
+  for (uint64_t r = 0; r < unpackMap.ix.numRegisters(); ++r) {
+    // unpack's out dims are (slot, word): the packed value is slot | word << kk.
+    uint64_t base = unpackMap.ix.registerPart(r, 0) | (unpackMap.ix.registerPart(r, 1) << kk);
+    if (!unpackKey) {
+      out.push_back(element(base));
+      continue;
+    }
+    return makeError("a shuffle plan whose unpacking depends on the thread is not emitted yet");
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared memory
+// ---------------------------------------------------------------------------------------------
+
+int elementsPerMatrixWord(SharedOp op, int e) {
+  return (op == SharedOp::StMatrixTrans || op == SharedOp::LdMatrixTrans) ? 2 : 32 / e;
+}
+
+Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const ConversionEnv &env,
+                                                const ConversionPlan &plan,
+                                                const std::vector<llvm::Value *> &src) {
+  const SharedStep &st = plan.shared;
+  if (plan.path == ConversionPath::DistributedSharedMemory)
+    return makeError("conversions through distributed shared memory are not emitted yet");
+  if (!env.scratch)
+    return makeError("a shared-memory conversion needs a scratch buffer");
+  const int e = plan.elementBits;
+  const int bytes = e / 8;
+  llvm::Type *elemTy = src.at(0)->getType();
+  LL_ASSIGN_OR_RETURN(LayoutIndexer storeIx, LayoutIndexer::create(st.storeAddress));
+  LL_ASSIGN_OR_RETURN(LayoutIndexer loadIx, LayoutIndexer::create(st.loadAddress));
+  IndexEmitter storeEm(storeIx, b, env.thread, env.block);
+  IndexEmitter loadEm(loadIx, b, env.thread, env.block);
+  llvm::Value *storeOk = nullptr;
+  if (st.storePredicate.totalOutBits() > 0) {
+    LL_ASSIGN_OR_RETURN(LayoutIndexer predIx, LayoutIndexer::create(st.storePredicate));
+    IndexEmitter predEm(predIx, b, env.thread, env.block);
+    storeOk = b.CreateICmpEQ(predEm.hardwarePart(0), b.getInt32(0));
+  }
+  size_t nDst = plan.dst.inDimSize(DimName::reg());
+  std::vector<llvm::Value *> dst(nDst, nullptr);
+  auto address = [&](IndexEmitter &em, uint64_t offsetConst) {
+    SplitOffset so = em.scaledWithConstant(0, offsetConst, bytes);
+    return sharedAddress(b, env.scratch, so.variable, so.constant);
+  };
+  llvm::Function *fn = b.GetInsertBlock()->getParent();
+  for (int round = 0; round < st.rounds; ++round) {
+    // The plan counts a barrier before every round's stores: the scratch may still be read.
+    emitBarrier(b);
+    llvm::BasicBlock *after = nullptr;
+    if (storeOk) {
+      llvm::BasicBlock *stores = llvm::BasicBlock::Create(b.getContext(), "cvt.store", fn);
+      after = llvm::BasicBlock::Create(b.getContext(), "cvt.stored", fn);
+      b.CreateCondBr(storeOk, stores, after);
+      b.SetInsertPoint(stores);
+    }
+    for (const SharedAccess &a : st.stores) {
+      if (a.round != round)
+        continue;
+      llvm::Value *addr = address(storeEm, a.offsetConst);
+      std::vector<llvm::Value *> vals;
+      for (int r : a.registers)
+        vals.push_back(src.at(r));
+      if (a.op == SharedOp::Store) {
+        emitSharedStore(b, addr, vals);
+        continue;
+      }
+      int per = elementsPerMatrixWord(a.op, e);
+      std::vector<llvm::Value *> words;
+      for (size_t i = 0; i < vals.size(); i += per)
+        words.push_back(packWord(b, {vals.begin() + i, vals.begin() + i + per}, e));
+      LL_TRY_STATUS(emitStmatrix(b, env.target, addr, words, a.op == SharedOp::StMatrixTrans));
+    }
+    if (after) {
+      b.CreateBr(after);
+      b.SetInsertPoint(after);
+    }
+    emitBarrier(b);
+    for (const SharedAccess &a : st.loads) {
+      if (a.round != round)
+        continue;
+      llvm::Value *addr = address(loadEm, a.offsetConst);
+      if (a.op == SharedOp::Load) {
+        std::vector<llvm::Value *> vals =
+            emitSharedLoad(b, addr, elemTy, static_cast<int>(a.registers.size()));
+        for (size_t k = 0; k < vals.size(); ++k)
+          dst.at(a.registers[k]) = vals[k];
+        continue;
+      }
+      int per = elementsPerMatrixWord(a.op, e);
+      int count = static_cast<int>(a.registers.size()) / per;
+      std::vector<llvm::Value *> words =
+          emitLdmatrix(b, addr, count, a.op == SharedOp::LdMatrixTrans);
+      for (int mu = 0; mu < count; ++mu)
+        for (int h = 0; h < per; ++h)
+          dst.at(a.registers[mu * per + h]) = unpackSlot(b, words[mu], h, per, e, elemTy);
+    }
+  }
+  for (const auto &c : st.copies)
+    dst.at(c[0]) = dst.at(c[1]);
+  for (llvm::Value *v : dst)
+    if (!v)
+      return makeError("the shared-memory plan leaves a destination register unset");
+  return dst;
+}
+
+} // namespace
+
+Expected<std::vector<llvm::Value *>> emitConversion(llvm::IRBuilder<> &b,
+                                                    const ConversionEnv &env,
+                                                    const ConversionPlan &plan,
+                                                    const std::vector<llvm::Value *> &src) {
+  if (src.size() != plan.src.inDimSize(DimName::reg()))
+    return makeError("conversion of " + std::to_string(src.size()) +
+                     " registers, the plan's source layout has " +
+                     std::to_string(plan.src.inDimSize(DimName::reg())));
+  switch (plan.path) {
+  case ConversionPath::NoOp:
+    return src;
+  case ConversionPath::RegisterPermute:
+    return emitPermute(b, env, plan, src);
+  case ConversionPath::WarpShuffle:
+    return emitShuffles(b, env, plan, src);
+  case ConversionPath::SharedMemory:
+  case ConversionPath::DistributedSharedMemory:
+    return emitShared(b, env, plan, src);
+  }
+  return makeError("unknown conversion path");
+}
+
+} // namespace linlayout::lower

@@ -1,0 +1,42 @@
+// Emits a ConversionPlan (layout/ConversionPlan.h) as LLVM IR, step by step and nothing more: the
+// plan already chose every shuffle, select, packing, scratch address, vector width, matrix
+// instruction and barrier, and says what each costs; this file turns each into the instruction
+// it names, so the emitted counts are the plan's counts.
+//
+// Per-thread quantities of the plan are (constant XOR linear function of the thread); the linear
+// part is computed once per map with the layout index code (LayoutIndex.h), the constant is
+// folded into immediates where its bits never meet the thread's. A choice that depends on the
+// thread among 2^k candidates is a select tree of 2^k - 1 selects keyed on k pivot bits.
+#pragma once
+
+#include "linlayout/layout/ConversionPlan.h"
+#include "linlayout/lower/Target.h"
+
+#include <llvm/IR/IRBuilder.h>
+
+#include <vector>
+
+namespace linlayout::lower {
+
+/// Where a conversion runs.
+struct ConversionEnv {
+  /// %tid.x (lane in bits 0-4, warp above) and the CTA id within the cluster (i32; may be null
+  /// for single-CTA layouts).
+  llvm::Value *thread = nullptr;
+  llvm::Value *block = nullptr;
+  /// The scratch (addrspace(3), 16-byte aligned) for shared-memory paths.
+  llvm::Value *scratch = nullptr;
+  GpuTarget target;
+};
+
+/// Emits the conversion of `src` (one value per source register, all of one type of
+/// plan.elementBits bits) and returns one value per destination register.
+/// Requires: the plan came from planConversion (or has the same meaning); a shared-memory plan
+/// needs env.scratch with plan.shared.scratchBytes; stmatrix needs sm_90. Distributed shared
+/// memory is not emitted yet (an error).
+Expected<std::vector<llvm::Value *>> emitConversion(llvm::IRBuilder<> &b,
+                                                    const ConversionEnv &env,
+                                                    const ConversionPlan &plan,
+                                                    const std::vector<llvm::Value *> &src);
+
+} // namespace linlayout::lower

@@ -1,0 +1,177 @@
+// Dispatch over every op kind, and the structure ops (scf.for, scf.yield, tt.return).
+#include "OpLowering.h"
+
+#include "linlayout/ir/Walk.h"
+
+#include <llvm/IR/Instructions.h>
+
+namespace linlayout::lower {
+
+namespace {
+
+bool touchesSharedMemory(const ir::Block &block) {
+  bool any = false;
+  ir::walkOps(block, [&](const ir::Op &op) {
+    ir::OpCategory c = ir::category(op.kind);
+    any |= c == ir::OpCategory::Layout || c == ir::OpCategory::Shared ||
+           op.kind == ir::OpKind::Reduce;
+  });
+  return any;
+}
+
+Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
+  auto &b = ctx.b();
+  const ir::Block &body = op.regions.at(0);
+  llvm::Value *lb = ctx.get(op.operands[0]).regs[0];
+  llvm::Value *ub = ctx.get(op.operands[1]).regs[0];
+  llvm::Value *step = ctx.get(op.operands[2]).regs[0];
+  llvm::Function *fn = b.GetInsertBlock()->getParent();
+  llvm::BasicBlock *pre = b.GetInsertBlock();
+  llvm::BasicBlock *head = llvm::BasicBlock::Create(b.getContext(), "for.head", fn);
+  llvm::BasicBlock *loop = llvm::BasicBlock::Create(b.getContext(), "for.body", fn);
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(b.getContext(), "for.exit", fn);
+  b.CreateBr(head);
+
+  b.SetInsertPoint(head);
+  llvm::PHINode *iv = b.CreatePHI(lb->getType(), 2, "iv");
+  iv->addIncoming(lb, pre);
+  // One phi per register of every loop-carried value.
+  std::vector<std::vector<llvm::PHINode *>> phis;
+  for (size_t i = 3; i < op.operands.size(); ++i) {
+    const Lowered &init = ctx.get(op.operands[i]);
+    std::vector<llvm::PHINode *> regs;
+    for (llvm::Value *v : init.regs) {
+      llvm::PHINode *p = b.CreatePHI(v->getType(), 2);
+      p->addIncoming(v, pre);
+      regs.push_back(p);
+    }
+    phis.push_back(regs);
+  }
+  b.CreateCondBr(b.CreateICmpSLT(iv, ub), loop, exit);
+
+  auto lowered = [&](size_t k) {
+    Lowered l;
+    const Lowered &init = ctx.get(op.operands[3 + k]);
+    l.layout = init.layout;
+    l.sharedOffset = init.sharedOffset;
+    l.regs.assign(phis[k].begin(), phis[k].end());
+    return l;
+  };
+  b.SetInsertPoint(loop);
+  {
+    Lowered l;
+    l.regs = {iv};
+    ctx.set(body.args.at(0), l);
+  }
+  for (size_t k = 0; k < phis.size(); ++k)
+    ctx.set(body.args.at(1 + k), lowered(k));
+  if (touchesSharedMemory(body))
+    ctx.assumeSharedHazards();
+  LL_TRY_STATUS(lowerBlock(ctx, body));
+  const ir::Op &yield = body.ops.back();
+  llvm::BasicBlock *latch = b.GetInsertBlock();
+  for (size_t k = 0; k < phis.size(); ++k) {
+    const Lowered &y = ctx.get(yield.operands[k]);
+    for (size_t r = 0; r < phis[k].size(); ++r)
+      phis[k][r]->addIncoming(y.regs[r], latch);
+  }
+  iv->addIncoming(b.CreateAdd(iv, step), latch);
+  b.CreateBr(head);
+
+  b.SetInsertPoint(exit);
+  for (size_t k = 0; k < phis.size(); ++k)
+    ctx.set(op.results[k], lowered(k));
+  if (touchesSharedMemory(body))
+    ctx.assumeSharedHazards();
+  return Status::success();
+}
+
+} // namespace
+
+Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
+  for (const ir::Op &op : block.ops) {
+    Status s;
+    switch (op.kind) {
+    case ir::OpKind::Return:
+    case ir::OpKind::Yield:
+      break; // the kernel's ret is added at the end; yields are read by their loop
+    case ir::OpKind::For:
+      s = lowerFor(ctx, op);
+      break;
+    case ir::OpKind::Constant:
+    case ir::OpKind::ProgramId:
+    case ir::OpKind::NumPrograms:
+    case ir::OpKind::MakeRange:
+      s = lowerSource(ctx, op);
+      break;
+    case ir::OpKind::Splat:
+    case ir::OpKind::Broadcast:
+    case ir::OpKind::ExpandDims:
+    case ir::OpKind::Reshape:
+    case ir::OpKind::Trans:
+      s = lowerShape(ctx, op);
+      break;
+    case ir::OpKind::AddI:
+    case ir::OpKind::SubI:
+    case ir::OpKind::MulI:
+    case ir::OpKind::DivSI:
+    case ir::OpKind::RemSI:
+    case ir::OpKind::AndI:
+    case ir::OpKind::OrI:
+    case ir::OpKind::XOrI:
+    case ir::OpKind::ShLI:
+    case ir::OpKind::ShRSI:
+    case ir::OpKind::MinSI:
+    case ir::OpKind::MaxSI:
+    case ir::OpKind::AddF:
+    case ir::OpKind::SubF:
+    case ir::OpKind::MulF:
+    case ir::OpKind::DivF:
+    case ir::OpKind::MinF:
+    case ir::OpKind::MaxF:
+    case ir::OpKind::NegF:
+    case ir::OpKind::Exp:
+    case ir::OpKind::Exp2:
+    case ir::OpKind::Log:
+    case ir::OpKind::Sqrt:
+    case ir::OpKind::AbsF:
+    case ir::OpKind::CmpI:
+    case ir::OpKind::CmpF:
+    case ir::OpKind::Select:
+    case ir::OpKind::SIToFP:
+    case ir::OpKind::FPToSI:
+    case ir::OpKind::ExtF:
+    case ir::OpKind::TruncF:
+    case ir::OpKind::ExtSI:
+    case ir::OpKind::ExtUI:
+    case ir::OpKind::TruncI:
+    case ir::OpKind::AddPtr:
+      s = lowerElementwise(ctx, op);
+      break;
+    case ir::OpKind::Load:
+    case ir::OpKind::Store:
+      s = lowerMemory(ctx, op);
+      break;
+    case ir::OpKind::ConvertLayout:
+      s = lowerConvertLayout(ctx, op);
+      break;
+    case ir::OpKind::LocalAlloc:
+    case ir::OpKind::LocalStore:
+    case ir::OpKind::LocalLoad:
+    case ir::OpKind::LocalDealloc:
+      s = lowerShared(ctx, op);
+      break;
+    case ir::OpKind::Dot:
+      s = lowerDot(ctx, op);
+      break;
+    case ir::OpKind::Reduce:
+      s = lowerReduce(ctx, op);
+      break;
+    }
+    if (!s.ok())
+      return s;
+  }
+  return Status::success();
+}
+
+} // namespace linlayout::lower

@@ -1,0 +1,262 @@
+// The lowering pipeline, in order: verify -> choose the kernel -> plan every conversion and
+// reduction -> allocate shared memory -> emit LLVM IR op by op -> LLVM O3 -> PTX.
+#include "linlayout/lower/Lower.h"
+
+#include "ConversionPlanning.h"
+#include "InlinePtx.h"
+#include "KernelBuilder.h"
+#include "LoweringContext.h"
+#include "NvptxBackend.h"
+#include "OpLowering.h"
+#include "SharedAllocator.h"
+
+#include "linlayout/ir/Verifier.h"
+#include "linlayout/ir/Walk.h"
+
+#include <llvm/IR/Module.h>
+
+namespace linlayout::lower {
+
+namespace {
+
+std::string pathName(ConversionPath p) {
+  switch (p) {
+  case ConversionPath::NoOp: return "no_op";
+  case ConversionPath::RegisterPermute: return "register_permute";
+  case ConversionPath::WarpShuffle: return "warp_shuffle";
+  case ConversionPath::SharedMemory: return "shared_memory";
+  case ConversionPath::DistributedSharedMemory: return "distributed_shared_memory";
+  }
+  return "unknown";
+}
+
+Expected<const ir::Function *> pickKernel(const ir::Module &m, const std::string &name) {
+  if (!name.empty()) {
+    const ir::Function *f = m.function(name);
+    if (!f)
+      return makeError("the module has no function '" + name + "'");
+    return f;
+  }
+  const ir::Function *found = nullptr;
+  for (const ir::Function &f : m.functions)
+    if (f.isPublic) {
+      if (found)
+        return makeError("the module has several public functions ('" + found->name +
+                         "', '" + f.name + "'); name the kernel to lower");
+      found = &f;
+    }
+  if (!found)
+    return makeError("the module has no public function to lower");
+  return found;
+}
+
+Expected<KernelSpec> kernelSpec(const ir::Module &m, const ir::Function &f) {
+  KernelSpec spec;
+  spec.name = f.name;
+  if (m.threadsPerWarp != 32)
+    return makeError("threads per warp is " + std::to_string(m.threadsPerWarp) +
+                     ", NVIDIA GPUs have 32");
+  spec.threadsPerBlock = m.numWarps * 32;
+  for (size_t i = 0; i < f.body.args.size(); ++i) {
+    const ir::Type &t = f.type(f.body.args[i]);
+    KernelParam p;
+    p.name = f.values[f.body.args[i]].name.empty() ? "arg" + std::to_string(i)
+                                                   : f.values[f.body.args[i]].name;
+    if (t.isPointer()) {
+      p.kind = ParamKind::GlobalPointer;
+      p.bits = 64;
+      int64_t div = i < f.argHints.size() ? f.argHints[i].divisibility : 1;
+      p.alignment = 1;
+      while (p.alignment < 256 && div % (p.alignment * 2) == 0)
+        p.alignment *= 2;
+    } else if (t.isScalar()) {
+      p.kind = ir::isFloat(t.elem().scalar) ? ParamKind::Float : ParamKind::Int;
+      p.bits = ir::bitWidth(t.elem().scalar);
+    } else {
+      return makeError("argument " + std::to_string(i) + " of '" + f.name +
+                       "' is not a scalar or a pointer");
+    }
+    spec.params.push_back(p);
+  }
+  return spec;
+}
+
+int elementBits(const ir::Type &t) {
+  return t.elem().pointer ? 64 : std::max(8, ir::bitWidth(t.elem().scalar));
+}
+
+// Plans conversions and reductions and places every shared buffer by liveness.
+Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const GpuTarget &target,
+                          std::vector<ConversionReport> &reports) {
+  OpPlans plans;
+  // Program points: ops in walk order; a value used inside a loop it was not defined in stays
+  // live to the loop's end.
+  std::map<const ir::Op *, int64_t> point;
+  std::map<ir::ValueId, int64_t> defPoint, lastUse;
+  std::vector<std::pair<int64_t, int64_t>> loops; // [first, last] point of each loop body
+  int64_t n = 0;
+  ir::walkOps(f.body, [&](const ir::Op &op) {
+    point[&op] = n++;
+  });
+  // Loop extents: an op's regions span the points after it up to its last nested op.
+  std::function<int64_t(const ir::Block &)> lastPoint = [&](const ir::Block &blk) -> int64_t {
+    int64_t last = -1;
+    for (const ir::Op &op : blk.ops) {
+      last = std::max(last, point[&op]);
+      for (const ir::Block &r : op.regions)
+        last = std::max(last, lastPoint(r));
+    }
+    return last;
+  };
+  ir::walkOps(f.body, [&](const ir::Op &op) {
+    if (op.kind == ir::OpKind::For)
+      loops.push_back({point[&op], lastPoint(op.regions.at(0))});
+    for (ir::ValueId r : op.results)
+      defPoint[r] = point[&op];
+  });
+  ir::walkOps(f.body, [&](const ir::Op &op) {
+    int64_t at = point[&op];
+    for (ir::ValueId v : op.operands) {
+      int64_t use = at;
+      int64_t def = defPoint.count(v) ? defPoint[v] : -1;
+      for (auto [first, last] : loops)
+        if (first < at && at <= last && !(first < def && def <= last))
+          use = std::max(use, last);
+      lastUse[v] = std::max(lastUse[v], use);
+    }
+  });
+
+  LoweringContext *none = nullptr;
+  (void)none;
+  std::vector<SharedBuffer> buffers;
+  std::vector<const ir::Op *> owners;
+  Status status;
+  std::map<std::pair<ir::LayoutId, std::vector<int64_t>>, LinearLayout> cache;
+  auto layoutOf = [&](const ir::Type &t) -> Expected<LinearLayout> {
+    auto key = std::make_pair(t.layout(), t.shape());
+    if (auto it = cache.find(key); it != cache.end())
+      return it->second;
+    LL_ASSIGN_OR_RETURN(LinearLayout l, toLinearLayout(m.layoutOf(t), t.shape()));
+    cache.emplace(key, l);
+    return l;
+  };
+  auto where = [&](const ir::Op &op) {
+    return (m.fileName.empty() ? std::string("<input>") : m.fileName) + ":" +
+           std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col);
+  };
+  ir::walkOps(f.body, [&](const ir::Op &op) {
+    if (!status.ok())
+      return;
+    int64_t at = point[&op];
+    auto fail = [&](const std::string &msg) {
+      status = makeError(where(op) + ": " + std::string(ir::mnemonic(op.kind)) + ": " + msg);
+    };
+    if (op.kind == ir::OpKind::ConvertLayout) {
+      const ir::Type &st = f.type(op.operands[0]);
+      const ir::Type &dt = f.type(op.results[0]);
+      auto src = layoutOf(st);
+      auto dst = layoutOf(dt);
+      if (!src.ok() || !dst.ok())
+        return fail(!src.ok() ? src.message() : dst.message());
+      int bits = elementBits(st);
+      auto plan = planLayoutConversion(*src, *dst, bits, target);
+      bool planner = hasConversionPlanner();
+      if (!plan.ok()) {
+        // The planner declined: lower/'s own plan keeps the kernel compilable.
+        plan = fallbackConversionPlan(*src, *dst, bits);
+        planner = false;
+      }
+      if (!plan.ok())
+        return fail(plan.message());
+      ConversionReport rep;
+      rep.where = where(op);
+      rep.path = pathName(plan->path);
+      rep.fromPlanner = planner;
+      const ConversionCost &c = plan->cost;
+      rep.shuffles = c.shuffles;
+      rep.selects = c.selects;
+      rep.prmts = c.prmts;
+      for (int i = 0; i < 5; ++i) {
+        rep.sharedStores += c.stores[i];
+        rep.sharedLoads += c.loads[i];
+      }
+      rep.stmatrix = c.stmatrix;
+      rep.ldmatrix = c.ldmatrix;
+      rep.barriers = c.barriers;
+      rep.scratchBytes = plan->shared.scratchBytes;
+      reports.push_back(rep);
+      if (plan->path == ConversionPath::SharedMemory ||
+          plan->path == ConversionPath::DistributedSharedMemory) {
+        buffers.push_back({plan->shared.scratchBytes, at, at});
+        owners.push_back(&op);
+      }
+      plans.conversions.emplace(&op, std::move(plan).value());
+    } else if (op.kind == ir::OpKind::Reduce) {
+      const ir::Type &st = f.type(op.operands[0]);
+      auto l = layoutOf(st);
+      if (!l.ok())
+        return fail(l.message());
+      auto bytes = reduceScratchBytes(*l, int(op.attrs.axis), elementBits(st) / 8);
+      if (!bytes.ok())
+        return fail(bytes.message());
+      if (*bytes) {
+        buffers.push_back({*bytes, at, at});
+        owners.push_back(&op);
+      }
+    } else if (op.kind == ir::OpKind::LocalAlloc) {
+      const ir::Type &t = f.type(op.results[0]);
+      int64_t bytes = t.numElements() * ir::byteWidth(t.elem().scalar);
+      int64_t last = lastUse.count(op.results[0]) ? lastUse[op.results[0]] : at;
+      buffers.push_back({bytes, at, std::max(at, last)});
+      owners.push_back(&op);
+    }
+  });
+  if (!status.ok())
+    return status.error();
+  SharedAllocation alloc = allocateShared(buffers);
+  for (size_t i = 0; i < owners.size(); ++i)
+    plans.sharedOffset[owners[i]] = alloc.offsets[i];
+  plans.sharedBytes = alloc.totalBytes;
+  return plans;
+}
+
+} // namespace
+
+Expected<GpuTarget> targetOfModule(const ir::Module &m) {
+  std::string t = m.target;
+  if (t.rfind("cuda:", 0) == 0)
+    return GpuTarget::parse("sm_" + t.substr(5));
+  return makeError("module target '" + t + "' is not cuda:<sm>");
+}
+
+Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions &options) {
+  LL_TRY_STATUS(ir::verify(module));
+  GpuTarget target;
+  if (options.target) {
+    target = *options.target;
+  } else {
+    LL_ASSIGN_OR_RETURN(target, targetOfModule(module));
+  }
+  LL_ASSIGN_OR_RETURN(const ir::Function *fn, pickKernel(module, options.kernel));
+  LoweredKernel out;
+  LL_ASSIGN_OR_RETURN(OpPlans plans, planOps(module, *fn, target, out.conversions));
+  LL_ASSIGN_OR_RETURN(KernelSpec spec, kernelSpec(module, *fn));
+  LL_ASSIGN_OR_RETURN(auto kb, KernelBuilder::create(spec));
+  kb->useSharedBytes(static_cast<uint64_t>(plans.sharedBytes));
+  LoweringContext ctx(module, *fn, *kb, target, plans);
+  for (size_t i = 0; i < fn->body.args.size(); ++i) {
+    Lowered l;
+    l.regs = {kb->param(static_cast<int>(i))};
+    ctx.set(fn->body.args[i], std::move(l));
+  }
+  LL_TRY_STATUS(lowerBlock(ctx, fn->body));
+  LL_ASSIGN_OR_RETURN(auto backend, NvptxBackend::create(target));
+  FinishOptions fo;
+  fo.optimize = options.optimize;
+  LL_ASSIGN_OR_RETURN(out.kernel, kb->finish(*backend, fo));
+  if (options.keepLlvmIr)
+    out.llvmIr = kb->llvmText();
+  return out;
+}
+
+} // namespace linlayout::lower

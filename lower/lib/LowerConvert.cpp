@@ -1,0 +1,34 @@
+// ttg.convert_layout: the op's ConversionPlan, emitted step by step (ConversionEmitter.h).
+#include "ConversionEmitter.h"
+#include "OpLowering.h"
+
+namespace linlayout::lower {
+
+Status lowerConvertLayout(LoweringContext &ctx, const ir::Op &op) {
+  const Lowered &src = ctx.get(op.operands[0]);
+  auto it = ctx.plans().conversions.find(&op);
+  assert(it != ctx.plans().conversions.end() && "convert_layout without a plan");
+  const ConversionPlan &plan = it->second;
+  ConversionEnv env;
+  env.thread = ctx.thread();
+  env.block = ctx.blockInCluster();
+  env.target = ctx.target();
+  bool shared = plan.path == ConversionPath::SharedMemory ||
+                plan.path == ConversionPath::DistributedSharedMemory;
+  if (shared) {
+    auto off = ctx.plans().sharedOffset.find(&op);
+    assert(off != ctx.plans().sharedOffset.end() && "shared conversion without scratch");
+    env.scratch = ctx.sharedAt(off->second);
+  }
+  auto out = emitConversion(ctx.b(), env, plan, src.regs);
+  if (!out.ok())
+    return makeError(ctx.where(op) + "ttg.convert_layout: " + out.message());
+  if (shared) {
+    // The plan's own barriers order its stores and loads; its loads may still be in flight.
+    ctx.barrierEmitted();
+    ctx.afterSharedRead();
+  }
+  return ctx.setRegs(op.results[0], std::move(out).value());
+}
+
+} // namespace linlayout::lower

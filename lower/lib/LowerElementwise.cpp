@@ -1,0 +1,167 @@
+// Elementwise ops: one LLVM instruction (or a short sequence) per register. Operands of an
+// elementwise op share the result's layout (the verifier checks it), so register i of every
+// operand holds the same element.
+#include "LlvmShim.h"
+#include "OpLowering.h"
+
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+#include <cmath>
+
+namespace linlayout::lower {
+
+namespace {
+
+llvm::CmpInst::Predicate predicateOf(ir::CmpPredicate p) {
+  using P = llvm::CmpInst::Predicate;
+  switch (p) {
+  case ir::CmpPredicate::Eq: return P::ICMP_EQ;
+  case ir::CmpPredicate::Ne: return P::ICMP_NE;
+  case ir::CmpPredicate::Slt: return P::ICMP_SLT;
+  case ir::CmpPredicate::Sle: return P::ICMP_SLE;
+  case ir::CmpPredicate::Sgt: return P::ICMP_SGT;
+  case ir::CmpPredicate::Sge: return P::ICMP_SGE;
+  case ir::CmpPredicate::Ult: return P::ICMP_ULT;
+  case ir::CmpPredicate::Ule: return P::ICMP_ULE;
+  case ir::CmpPredicate::Ugt: return P::ICMP_UGT;
+  case ir::CmpPredicate::Uge: return P::ICMP_UGE;
+  case ir::CmpPredicate::Oeq: return P::FCMP_OEQ;
+  case ir::CmpPredicate::One: return P::FCMP_ONE;
+  case ir::CmpPredicate::Olt: return P::FCMP_OLT;
+  case ir::CmpPredicate::Ole: return P::FCMP_OLE;
+  case ir::CmpPredicate::Ogt: return P::FCMP_OGT;
+  case ir::CmpPredicate::Oge: return P::FCMP_OGE;
+  case ir::CmpPredicate::Une: return P::FCMP_UNE;
+  }
+  return P::ICMP_EQ;
+}
+
+// Transcendental functions run on the SFU in f32 (ex2.approx / lg2.approx), as Triton does.
+llvm::Value *unaryFloat(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x) {
+  auto &b = ctx.b();
+  llvm::Module &m = ctx.kernel().module();
+  llvm::Type *ty = x->getType();
+  switch (kind) {
+  case ir::OpKind::NegF: return b.CreateFNeg(x);
+  case ir::OpKind::AbsF: return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+  case ir::OpKind::Sqrt: return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
+  default: break;
+  }
+  llvm::Value *f = ty->isFloatTy() ? x : b.CreateFPCast(x, b.getFloatTy());
+  llvm::Function *ex2 = shim::intrinsic(m, llvm::Intrinsic::nvvm_ex2_approx_f);
+  llvm::Function *lg2 = shim::intrinsic(m, llvm::Intrinsic::nvvm_lg2_approx_f);
+  llvm::Value *r = nullptr;
+  switch (kind) {
+  case ir::OpKind::Exp:
+    r = b.CreateCall(ex2, {b.CreateFMul(f, llvm::ConstantFP::get(b.getFloatTy(), M_LOG2E))});
+    break;
+  case ir::OpKind::Exp2: r = b.CreateCall(ex2, {f}); break;
+  case ir::OpKind::Log:
+    r = b.CreateFMul(b.CreateCall(lg2, {f}), llvm::ConstantFP::get(b.getFloatTy(), M_LN2));
+    break;
+  default: break;
+  }
+  assert(r && "unary float op");
+  return ty->isFloatTy() ? r : b.CreateFPCast(r, ty);
+}
+
+llvm::Value *binary(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm::Value *y) {
+  auto &b = ctx.b();
+  switch (kind) {
+  case ir::OpKind::AddI: return b.CreateAdd(x, y);
+  case ir::OpKind::SubI: return b.CreateSub(x, y);
+  case ir::OpKind::MulI: return b.CreateMul(x, y);
+  case ir::OpKind::DivSI: return b.CreateSDiv(x, y);
+  case ir::OpKind::RemSI: return b.CreateSRem(x, y);
+  case ir::OpKind::AndI: return b.CreateAnd(x, y);
+  case ir::OpKind::OrI: return b.CreateOr(x, y);
+  case ir::OpKind::XOrI: return b.CreateXor(x, y);
+  case ir::OpKind::ShLI: return b.CreateShl(x, y);
+  case ir::OpKind::ShRSI: return b.CreateAShr(x, y);
+  case ir::OpKind::MinSI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, y);
+  case ir::OpKind::MaxSI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, y);
+  case ir::OpKind::AddF: return b.CreateFAdd(x, y);
+  case ir::OpKind::SubF: return b.CreateFSub(x, y);
+  case ir::OpKind::MulF: return b.CreateFMul(x, y);
+  case ir::OpKind::DivF: return b.CreateFDiv(x, y);
+  case ir::OpKind::MinF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, x, y);
+  case ir::OpKind::MaxF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, x, y);
+  default: break;
+  }
+  assert(false && "binary op");
+  return nullptr;
+}
+
+llvm::Value *cast(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm::Type *to) {
+  auto &b = ctx.b();
+  switch (kind) {
+  case ir::OpKind::SIToFP: return b.CreateSIToFP(x, to);
+  case ir::OpKind::FPToSI: return b.CreateFPToSI(x, to);
+  case ir::OpKind::ExtF: return b.CreateFPExt(x, to);
+  case ir::OpKind::TruncF: return b.CreateFPTrunc(x, to);
+  case ir::OpKind::ExtSI: return b.CreateSExt(x, to);
+  case ir::OpKind::ExtUI: return b.CreateZExt(x, to);
+  case ir::OpKind::TruncI: return b.CreateTrunc(x, to);
+  default: break;
+  }
+  assert(false && "cast op");
+  return nullptr;
+}
+
+} // namespace
+
+Status lowerElementwise(LoweringContext &ctx, const ir::Op &op) {
+  const ir::Function &f = ctx.function();
+  const ir::Type &rt = f.type(op.results[0]);
+  if (op.kind == ir::OpKind::Exp || op.kind == ir::OpKind::Exp2 || op.kind == ir::OpKind::Log)
+    if (rt.elem().scalar == ir::ScalarKind::F64)
+      return makeError(ctx.where(op) + std::string(ir::mnemonic(op.kind)) +
+                       " on f64 is not supported (the lowering uses the f32 SFU approximations)");
+  size_t n = ctx.get(op.results.empty() ? op.operands[0] : op.operands[0]).regs.size();
+  for (ir::ValueId v : op.operands)
+    n = std::max(n, ctx.get(v).regs.size());
+  // A scalar operand (e.g. select's condition) applies to every register.
+  auto reg = [&](size_t k, size_t r) {
+    const Lowered &l = ctx.get(op.operands[k]);
+    return l.regs.size() == 1 ? l.regs[0] : l.regs[r];
+  };
+  llvm::Type *resultElem = ctx.elementType(rt);
+  std::vector<llvm::Value *> out;
+  out.reserve(n);
+  for (size_t r = 0; r < n; ++r) {
+    llvm::Value *v = nullptr;
+    switch (ir::category(op.kind)) {
+    case ir::OpCategory::BinaryInt:
+    case ir::OpCategory::BinaryFloat:
+      v = binary(ctx, op.kind, reg(0, r), reg(1, r));
+      break;
+    case ir::OpCategory::UnaryFloat:
+      v = unaryFloat(ctx, op.kind, reg(0, r));
+      break;
+    case ir::OpCategory::Compare: {
+      llvm::CmpInst::Predicate p = predicateOf(op.attrs.predicate);
+      v = llvm::CmpInst::isFPPredicate(p) ? ctx.b().CreateFCmp(p, reg(0, r), reg(1, r))
+                                          : ctx.b().CreateICmp(p, reg(0, r), reg(1, r));
+      break;
+    }
+    case ir::OpCategory::Select:
+      v = ctx.b().CreateSelect(reg(0, r), reg(1, r), reg(2, r));
+      break;
+    case ir::OpCategory::Cast:
+      v = cast(ctx, op.kind, reg(0, r), resultElem);
+      break;
+    case ir::OpCategory::Memory: { // addptr
+      llvm::Type *pointee = ctx.scalarType(rt.elem().scalar);
+      llvm::Value *off = reg(1, r);
+      v = ctx.b().CreateGEP(pointee, reg(0, r), off);
+      break;
+    }
+    default:
+      return makeError(ctx.where(op) + "not an elementwise op");
+    }
+    out.push_back(v);
+  }
+  return ctx.setRegs(op.results[0], std::move(out));
+}
+
+} // namespace linlayout::lower

@@ -1,0 +1,217 @@
+// tt.reduce along one axis: first the registers of a thread that hold the same output element,
+// then butterfly shuffles over the lane bits that step along the axis, then (when warps split the
+// axis) one shared-memory exchange: each warp writes its partial results, every thread reads all
+// the warps' partials of its outputs. Elements held twice (the layout's free variables) are
+// combined once.
+#include "LayoutIndex.h"
+#include "OpLowering.h"
+#include "RegisterLookup.h"
+#include "SharedAccess.h"
+#include "Shuffle.h"
+
+#include "linlayout/layout/F2Basis.h"
+
+#include <map>
+
+namespace linlayout::lower {
+
+namespace {
+
+struct ReduceShape {
+  int axis = 0;
+  uint64_t axisMask = 0;          // packed-output bits of the axis dim
+  std::vector<int> laneBits;      // lanes to butterfly over
+  std::vector<int> warpBits;      // warps whose partials meet in shared memory
+  int64_t outputs = 0;            // elements of the result tensor
+};
+
+uint64_t dimMask(const LinearLayout &l, int o) {
+  uint64_t bits = l.outDimBits(o);
+  return (bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1) << l.outDimOffset(o);
+}
+
+Expected<ReduceShape> analyze(const LinearLayout &l, int axis) {
+  ReduceShape rs;
+  rs.axis = axis;
+  rs.axisMask = dimMask(l, axis);
+  rs.outputs = 1;
+  for (int o = 0; o < l.numOutDims(); ++o)
+    if (o != axis)
+      rs.outputs *= int64_t(l.outDimSize(l.outDimName(o)));
+  // Axis steps a thread already covers: its registers'.
+  F2Basis seen;
+  int regDim = l.inDimIndex(DimName::reg());
+  for (int i = 0; regDim >= 0 && i < l.inDimBits(regDim); ++i)
+    seen.insert(l.column(l.inDimOffset(regDim) + i) & rs.axisMask, 0);
+  for (DimName d : {DimName::lane(), DimName::warp(), DimName::block()}) {
+    int di = l.inDimIndex(d);
+    for (int i = 0; di >= 0 && i < l.inDimBits(di); ++i) {
+      uint64_t col = l.column(l.inDimOffset(di) + i);
+      uint64_t along = col & rs.axisMask;
+      if (!along || seen.contains(along))
+        continue; // moves along other dims, or repeats a covered step
+      if (col & ~rs.axisMask)
+        return makeError(std::string(d.str()) + " bit " + std::to_string(i) +
+                         " steps both along the reduced dim and another one");
+      if (d == DimName::block())
+        return makeError("reductions across CTAs are not supported");
+      seen.insert(along, 0);
+      (d == DimName::lane() ? rs.laneBits : rs.warpBits).push_back(i);
+    }
+  }
+  return rs;
+}
+
+llvm::Value *combine(llvm::IRBuilder<> &b, ir::ReduceKind k, llvm::Value *x, llvm::Value *y) {
+  bool fp = x->getType()->isFloatingPointTy();
+  switch (k) {
+  case ir::ReduceKind::Sum: return fp ? b.CreateFAdd(x, y) : b.CreateAdd(x, y);
+  case ir::ReduceKind::Max:
+    return b.CreateBinaryIntrinsic(fp ? llvm::Intrinsic::maximum : llvm::Intrinsic::smax, x, y);
+  case ir::ReduceKind::Min:
+    return b.CreateBinaryIntrinsic(fp ? llvm::Intrinsic::minimum : llvm::Intrinsic::smin, x, y);
+  }
+  return x;
+}
+
+// Row-major index over the dims other than the axis, as a bit relabelling of packed outputs.
+uint64_t flattenWithoutAxis(const LinearLayout &l, int axis, uint64_t packed) {
+  uint64_t out = 0;
+  int shift = 0;
+  for (int o = l.numOutDims() - 1; o >= 0; --o) {
+    if (o == axis)
+      continue;
+    out |= l.outValue(packed, o) << shift;
+    shift += l.outDimBits(o);
+  }
+  return out;
+}
+
+} // namespace
+
+Expected<int64_t> reduceScratchBytes(const LinearLayout &l, int axis, int elemBytes) {
+  LL_ASSIGN_OR_RETURN(ReduceShape rs, analyze(l, axis));
+  if (rs.warpBits.empty())
+    return int64_t(0);
+  return (rs.outputs << rs.warpBits.size()) * elemBytes;
+}
+
+Status lowerReduce(LoweringContext &ctx, const ir::Op &op) {
+  auto &b = ctx.b();
+  const Lowered &in = ctx.get(op.operands[0]);
+  const LinearLayout &l = in.layout;
+  int axis = static_cast<int>(op.attrs.axis);
+  auto rsOr = analyze(l, axis);
+  if (!rsOr.ok())
+    return makeError(ctx.where(op) + "tt.reduce: " + rsOr.message());
+  const ReduceShape &rs = *rsOr;
+  ir::ReduceKind kind = op.attrs.reduceKind;
+  int regOffset = l.inDimOffset(l.inDimIndex(DimName::reg()));
+
+  // 1. In the thread: one partial per output element, each held element counted once.
+  std::map<uint64_t, llvm::Value *> partial; // key: packed output with the axis cleared
+  std::map<uint64_t, uint64_t> groupRegister;
+  std::map<uint64_t, bool> counted;
+  for (uint64_t r = 0; r < in.regs.size(); ++r) {
+    uint64_t out = l.apply(r << regOffset);
+    if (counted[out])
+      continue;
+    counted[out] = true;
+    uint64_t key = out & ~rs.axisMask;
+    auto it = partial.find(key);
+    if (it == partial.end()) {
+      partial[key] = in.regs[r];
+      groupRegister[key] = r;
+    } else {
+      it->second = combine(b, kind, it->second, in.regs[r]);
+    }
+  }
+  // 2. Across lanes.
+  for (int bit : rs.laneBits)
+    for (auto &[key, v] : partial)
+      v = combine(b, kind, v, shuffleXor(b, v, 1u << bit));
+  // 3. Across warps, through shared memory.
+  if (!rs.warpBits.empty()) {
+    llvm::Type *ty = partial.begin()->second->getType();
+    int bytes = static_cast<int>(ty->getPrimitiveSizeInBits() / 8);
+    int k = static_cast<int>(rs.warpBits.size());
+    auto offIt = ctx.plans().sharedOffset.find(&op);
+    assert(offIt != ctx.plans().sharedOffset.end() && "reduce without scratch");
+    llvm::Value *scratch = ctx.sharedAt(offIt->second);
+    // (register, lane, warp) -> partial slot: output index << k | reducing-warp index. The
+    // read map is the same without the reducing warps.
+    std::vector<InDimBases> writeIns, readIns;
+    for (int d = 0; d < l.numInDims(); ++d) {
+      InDimBases w{l.inDimName(d), {}}, rd{l.inDimName(d), {}};
+      for (int i = 0; i < l.inDimBits(d); ++i) {
+        uint64_t col = l.column(l.inDimOffset(d) + i);
+        uint64_t slot = flattenWithoutAxis(l, axis, col & ~rs.axisMask) << k;
+        uint64_t readSlot = slot;
+        if (l.inDimName(d) == DimName::warp())
+          for (int j = 0; j < k; ++j)
+            if (rs.warpBits[j] == i)
+              slot = uint64_t(1) << j, readSlot = 0;
+        w.bases.push_back({slot});
+        rd.bases.push_back({readSlot});
+      }
+      writeIns.push_back(w);
+      readIns.push_back(rd);
+    }
+    DimSize outs[] = {{DimName::offset(), uint64_t(rs.outputs) << k}};
+    LL_ASSIGN_OR_RETURN(LinearLayout writeMap, LinearLayout::fromBases(writeIns, outs));
+    LL_ASSIGN_OR_RETURN(LinearLayout readMap, LinearLayout::fromBases(readIns, outs));
+    LL_ASSIGN_OR_RETURN(LayoutIndexer wix, LayoutIndexer::create(writeMap));
+    LL_ASSIGN_OR_RETURN(LayoutIndexer rix, LayoutIndexer::create(readMap));
+    ctx.beforeSharedWrite();
+    IndexEmitter wem(wix, b, ctx.thread(), ctx.blockInCluster());
+    int64_t stride[] = {bytes};
+    for (auto &[key, v] : partial) {
+      SplitOffset so = wem.linearOffset(groupRegister[key], stride);
+      emitSharedStore(b, sharedAddress(b, scratch, so.variable, so.constant), {v});
+    }
+    emitBarrier(b);
+    ctx.barrierEmitted();
+    IndexEmitter rem(rix, b, ctx.thread(), ctx.blockInCluster());
+    for (auto &[key, v] : partial) {
+      llvm::Value *acc = nullptr;
+      uint64_t base = rix.registerPart(groupRegister[key], 0);
+      for (uint64_t w = 0; w < (uint64_t(1) << k); ++w) {
+        SplitOffset so = rem.scaledWithConstant(0, base | w, bytes);
+        llvm::Value *x =
+            emitSharedLoad(b, sharedAddress(b, scratch, so.variable, so.constant), ty, 1)[0];
+        acc = acc ? combine(b, kind, acc, x) : x;
+      }
+      v = acc;
+    }
+    ctx.afterSharedRead();
+  }
+  // 4. The result: a scalar, or the slice layout's registers.
+  const ir::Type &rt = ctx.function().type(op.results[0]);
+  if (!rt.isTensor()) {
+    assert(partial.size() == 1 && "a rank-1 reduction leaves one partial");
+    return ctx.setRegs(op.results[0], {partial.begin()->second});
+  }
+  LL_ASSIGN_OR_RETURN(LinearLayout res, ctx.layoutOf(rt));
+  int resRegOffset = res.inDimOffset(res.inDimIndex(DimName::reg()));
+  std::vector<llvm::Value *> regs;
+  for (uint64_t r = 0; r < res.inDimSize(DimName::reg()); ++r) {
+    uint64_t packed = res.apply(r << resRegOffset);
+    // Re-insert the axis (at 0) to get the parent's packed output.
+    uint64_t key = 0;
+    int ro = 0;
+    for (int o = 0; o < l.numOutDims(); ++o) {
+      if (o == axis)
+        continue;
+      key |= res.outValue(packed, ro++) << l.outDimOffset(o);
+    }
+    auto it = partial.find(key);
+    if (it == partial.end())
+      return makeError(ctx.where(op) +
+                       "tt.reduce: the result layout holds an element the operand's thread "
+                       "does not reduce");
+    regs.push_back(it->second);
+  }
+  return ctx.setRegs(op.results[0], std::move(regs));
+}
+
+} // namespace linlayout::lower

@@ -1,0 +1,124 @@
+// ttg.local_alloc / local_store / local_load / local_dealloc: a shared-memory buffer in a shared
+// layout ((offset[, block]) -> tensor), written and read by distributed tensors at the offsets
+// layout∘shared⁻¹ gives, with the widest vectors both allow.
+#include "LayoutIndex.h"
+#include "OpLowering.h"
+#include "SharedAccess.h"
+
+namespace linlayout::lower {
+
+namespace {
+
+// (register, lane, warp, block) -> offset for a distributed layout over a shared one.
+Expected<LinearLayout> offsetsOf(const LinearLayout &dist, const LinearLayout &shared) {
+  std::vector<DimName> outs = shared.outDimNames();
+  LL_ASSIGN_OR_RETURN(LinearLayout perCta,
+                      shared.sublayout(std::vector<DimName>{DimName::offset()}, outs));
+  auto inv = perCta.invert();
+  if (!inv.ok())
+    return makeError("the shared layout is not a bijection onto one CTA's tile: " +
+                     inv.message());
+  return dist.then(*inv);
+}
+
+int vectorOf(const LinearLayout &toOffset, int bytes) {
+  int v = 1;
+  int regBits = toOffset.inDimBits(DimName::reg());
+  while (v * 2 * bytes <= 16) {
+    int bit = __builtin_ctz(static_cast<unsigned>(v));
+    if (bit >= regBits ||
+        toOffset.basis(DimName::reg(), bit, DimName::offset()) != (uint64_t(1) << bit))
+      break;
+    v *= 2;
+  }
+  return v;
+}
+
+Status storeTile(LoweringContext &ctx, const ir::Op &op, const Lowered &value,
+                 const Lowered &buffer) {
+  auto &b = ctx.b();
+  LL_ASSIGN_OR_RETURN(LinearLayout map, offsetsOf(value.layout, buffer.layout));
+  LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(map));
+  llvm::Type *ty = value.regs[0]->getType();
+  int bytes = static_cast<int>(ty->getPrimitiveSizeInBits() / 8);
+  int vec = vectorOf(map, bytes);
+  uint64_t free = 0;
+  for (const DimMask &m : value.layout.freeVariableMasks())
+    if (m.name == DimName::reg())
+      free = m.mask;
+  ctx.beforeSharedWrite();
+  IndexEmitter em(ix, b, ctx.thread(), ctx.blockInCluster());
+  int64_t strides[] = {bytes};
+  for (uint64_t r = 0; r < ix.numRegisters(); r += vec) {
+    if (r & free)
+      continue;
+    SplitOffset so = em.linearOffset(r, strides);
+    std::vector<llvm::Value *> vals(value.regs.begin() + r, value.regs.begin() + r + vec);
+    emitSharedStore(b, sharedAddress(b, ctx.sharedAt(buffer.sharedOffset), so.variable,
+                                     so.constant),
+                    vals);
+  }
+  ctx.afterSharedWrite();
+  (void)op;
+  return Status::success();
+}
+
+} // namespace
+
+Status lowerShared(LoweringContext &ctx, const ir::Op &op) {
+  switch (op.kind) {
+  case ir::OpKind::LocalAlloc: {
+    Lowered buf;
+    const ir::Type &t = ctx.function().type(op.results[0]);
+    LL_ASSIGN_OR_RETURN(buf.layout, ctx.layoutOf(t));
+    auto it = ctx.plans().sharedOffset.find(&op);
+    assert(it != ctx.plans().sharedOffset.end() && "local_alloc without a buffer");
+    buf.sharedOffset = it->second;
+    if (!op.operands.empty()) {
+      Status s = storeTile(ctx, op, ctx.get(op.operands[0]), buf);
+      if (!s.ok())
+        return makeError(ctx.where(op) + "ttg.local_alloc: " + s.message());
+    }
+    ctx.set(op.results[0], std::move(buf));
+    return Status::success();
+  }
+  case ir::OpKind::LocalStore: {
+    Status s = storeTile(ctx, op, ctx.get(op.operands[0]), ctx.get(op.operands[1]));
+    if (!s.ok())
+      return makeError(ctx.where(op) + "ttg.local_store: " + s.message());
+    return Status::success();
+  }
+  case ir::OpKind::LocalLoad: {
+    auto &b = ctx.b();
+    const Lowered &buf = ctx.get(op.operands[0]);
+    const ir::Type &rt = ctx.function().type(op.results[0]);
+    LL_ASSIGN_OR_RETURN(LinearLayout dist, ctx.layoutOf(rt));
+    auto map = offsetsOf(dist, buf.layout);
+    if (!map.ok())
+      return makeError(ctx.where(op) + "ttg.local_load: " + map.message());
+    LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(*map));
+    llvm::Type *ty = ctx.elementType(rt);
+    int bytes = static_cast<int>(ty->getPrimitiveSizeInBits() / 8);
+    int vec = vectorOf(*map, bytes);
+    ctx.beforeSharedRead();
+    IndexEmitter em(ix, b, ctx.thread(), ctx.blockInCluster());
+    int64_t strides[] = {bytes};
+    std::vector<llvm::Value *> regs;
+    for (uint64_t r = 0; r < ix.numRegisters(); r += vec) {
+      SplitOffset so = em.linearOffset(r, strides);
+      auto vals = emitSharedLoad(
+          b, sharedAddress(b, ctx.sharedAt(buf.sharedOffset), so.variable, so.constant), ty, vec);
+      regs.insert(regs.end(), vals.begin(), vals.end());
+    }
+    ctx.afterSharedRead();
+    return ctx.setRegs(op.results[0], std::move(regs));
+  }
+  case ir::OpKind::LocalDealloc:
+    return Status::success();
+  default:
+    break;
+  }
+  return makeError(ctx.where(op) + "not a shared-memory op");
+}
+
+} // namespace linlayout::lower

@@ -1,0 +1,104 @@
+// The state of lowering one tile-IR function into one kernel: what each IR value became, the
+// linear layouts of the types, the shared-memory allocation and the barrier bookkeeping. Every
+// op-family lowering (Lower*.cpp) reads and extends it.
+#pragma once
+
+#include "KernelBuilder.h"
+
+#include "linlayout/ir/Module.h"
+#include "linlayout/layout/ConversionPlan.h"
+
+#include <llvm/IR/IRBuilder.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace linlayout::lower {
+
+/// What an IR value became.
+///  - scalar or pointer: regs holds the one value;
+///  - tensor: regs holds one value per register of `layout` ((register, lane, warp, block) ->
+///    dim0..), duplicates included;
+///  - shared-memory descriptor: `layout` is (offset[, block]) -> dims and `sharedOffset` the
+///    buffer's byte offset in the kernel's dynamic shared memory.
+struct Lowered {
+  std::vector<llvm::Value *> regs;
+  LinearLayout layout;
+  int64_t sharedOffset = -1;
+};
+
+/// Per-op decisions made before emission (plans need them to size shared memory).
+struct OpPlans {
+  /// convert_layout ops by address: the conversion plan (when the planner chose it) or the
+  /// fallback exchange.
+  std::map<const ir::Op *, ConversionPlan> conversions;
+  /// Byte offset of the shared memory each op uses: local_alloc (its buffer), convert_layout
+  /// and reduce (their scratch).
+  std::map<const ir::Op *, int64_t> sharedOffset;
+  /// Bytes of dynamic shared memory the kernel needs.
+  int64_t sharedBytes = 0;
+};
+
+/// Lowering state for one function.
+class LoweringContext {
+public:
+  LoweringContext(const ir::Module &m, const ir::Function &f, KernelBuilder &kb,
+                  const GpuTarget &target, const OpPlans &plans);
+
+  llvm::IRBuilder<> &b() { return kb_.b(); }
+  KernelBuilder &kernel() { return kb_; }
+  const ir::Module &module() const { return m_; }
+  const ir::Function &function() const { return f_; }
+  const GpuTarget &target() const { return target_; }
+  const OpPlans &plans() const { return plans_; }
+
+  /// The LLVM type of one element of `t` (its scalar or pointer element).
+  llvm::Type *elementType(const ir::Type &t);
+  llvm::Type *scalarType(ir::ScalarKind k);
+
+  /// The linear layout of a tensor or descriptor type (cached).
+  Expected<LinearLayout> layoutOf(const ir::Type &t);
+
+  /// What value `v` became. Requires: v was lowered (asserts).
+  const Lowered &get(ir::ValueId v) const;
+  void set(ir::ValueId v, Lowered l);
+  /// Sets a tensor or scalar result from its registers and type.
+  Status setRegs(ir::ValueId v, std::vector<llvm::Value *> regs);
+
+  /// The shared memory at byte `offset` (an addrspace(3) pointer).
+  llvm::Value *sharedAt(int64_t offset);
+  /// The %tid.x value (lane in bits 0-4, warp above) and the CTA id within the cluster.
+  llvm::Value *thread() { return kb_.threadId(); }
+  llvm::Value *blockInCluster();
+
+  // Shared-memory hazards: call before the first write / read of a shared-memory phase; a
+  // bar.sync is emitted only when another thread may still read (before a write) or write
+  // (before a read or a write) what this phase touches.
+  void beforeSharedWrite();
+  void beforeSharedRead();
+  void afterSharedWrite() { pendingWrites_ = true; }
+  void afterSharedRead() { pendingReads_ = true; }
+  /// Records a bar.sync emitted by a lowering (clears both hazards).
+  void barrierEmitted() { pendingReads_ = pendingWrites_ = false; }
+  /// Marks both hazards (e.g. at a loop head whose body touches shared memory).
+  void assumeSharedHazards() { pendingReads_ = pendingWrites_ = true; }
+  bool hasHazards() const { return pendingReads_ || pendingWrites_; }
+
+  /// Where the op is, for messages: "file:line:col: " or "".
+  std::string where(const ir::Op &op) const;
+
+private:
+  const ir::Module &m_;
+  const ir::Function &f_;
+  KernelBuilder &kb_;
+  GpuTarget target_;
+  const OpPlans &plans_;
+  std::vector<std::unique_ptr<Lowered>> values_;
+  std::map<std::pair<ir::LayoutId, std::vector<int64_t>>, LinearLayout> layouts_;
+  bool pendingReads_ = false;
+  bool pendingWrites_ = false;
+};
+
+} // namespace linlayout::lower

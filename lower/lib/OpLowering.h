@@ -1,0 +1,41 @@
+// The lowering of each op family of the tile IR to LLVM IR, one .cpp file per family. Each
+// function lowers one op whose category it handles, reading operands from and writing results to
+// the LoweringContext; it returns an error naming the op's position for what it cannot lower.
+// FunctionLowering.cpp dispatches over every OpKind.
+#pragma once
+
+#include "LoweringContext.h"
+
+namespace linlayout::lower {
+
+/// Lowers a block (a function body or a loop body) op by op. Structure ops are handled here.
+Status lowerBlock(LoweringContext &ctx, const ir::Block &block);
+
+/// arith.constant, tt.get_program_id, tt.get_num_programs, tt.make_range.
+Status lowerSource(LoweringContext &ctx, const ir::Op &op);
+/// tt.splat, tt.broadcast, tt.expand_dims, tt.reshape, tt.trans: register re-indexing.
+Status lowerShape(LoweringContext &ctx, const ir::Op &op);
+/// Binary, unary, compare, select, cast and addptr ops, register by register.
+Status lowerElementwise(LoweringContext &ctx, const ir::Op &op);
+/// tt.load / tt.store: vectorised, masked, each element stored once.
+Status lowerMemory(LoweringContext &ctx, const ir::Op &op);
+/// ttg.convert_layout: the steps of the op's ConversionPlan.
+Status lowerConvertLayout(LoweringContext &ctx, const ir::Op &op);
+/// ttg.local_alloc / local_store / local_load / local_dealloc.
+Status lowerShared(LoweringContext &ctx, const ir::Op &op);
+/// tt.dot: mma.sync for an nvidia_mma v2 accumulator, FMA for a blocked one.
+Status lowerDot(LoweringContext &ctx, const ir::Op &op);
+/// tt.reduce: in-thread, butterfly shuffles across lanes, shared memory across warps.
+Status lowerReduce(LoweringContext &ctx, const ir::Op &op);
+
+} // namespace linlayout::lower
+
+namespace linlayout::lower {
+
+/// Bytes of shared memory a tt.reduce along `axis` of a tensor in layout `l` needs (0 when no
+/// warps share a row: the reduction then stays in registers and shuffles).
+/// Requires: l maps onto the tensor dims; axis < their number. Errors for layouts whose lanes or
+/// warps mix the reduced dim with others, and for reductions across CTAs.
+Expected<int64_t> reduceScratchBytes(const LinearLayout &l, int axis, int elemBytes);
+
+} // namespace linlayout::lower

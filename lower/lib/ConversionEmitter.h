@@ -10,7 +10,7 @@
 #pragma once
 
 #include "linlayout/layout/ConversionPlan.h"
-#include "linlayout/lower/Target.h"
+#include "linlayout/lower/PtxTarget.h"
 
 #include <llvm/IR/IRBuilder.h>
 
@@ -26,7 +26,7 @@ struct ConversionEnv {
   llvm::Value *block = nullptr;
   /// The scratch (addrspace(3), 16-byte aligned) for shared-memory paths.
   llvm::Value *scratch = nullptr;
-  GpuTarget target;
+  PtxTarget target;
 };
 
 /// Emits the conversion of `src` (one value per source register, all of one type of

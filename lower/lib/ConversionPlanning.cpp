@@ -173,7 +173,7 @@ Expected<ConversionPlan> fallbackConversionPlan(const LinearLayout &src, const L
 }
 
 Expected<ConversionPlan> planLayoutConversion(const LinearLayout &src, const LinearLayout &dst,
-                                              int elementBits, const GpuTarget &target) {
+                                              int elementBits, const PtxTarget &target) {
 #if LINLAYOUT_HAS_PLANNER
   PlanOptions options;
   options.target = target.sm >= 90 ? linlayout::GpuTarget::Sm90 : linlayout::GpuTarget::Sm80;

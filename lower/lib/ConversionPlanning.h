@@ -4,7 +4,7 @@
 #pragma once
 
 #include "linlayout/layout/ConversionPlan.h"
-#include "linlayout/lower/Target.h"
+#include "linlayout/lower/PtxTarget.h"
 
 namespace linlayout::lower {
 
@@ -12,7 +12,7 @@ namespace linlayout::lower {
 /// Requires: both map (register, lane, warp, block) onto the same tensor dims; elementBits in
 /// {8, 16, 32, 64}.
 Expected<ConversionPlan> planLayoutConversion(const LinearLayout &src, const LinearLayout &dst,
-                                              int elementBits, const GpuTarget &target);
+                                              int elementBits, const PtxTarget &target);
 
 /// The plan lower/ builds itself (what planLayoutConversion answers without the planner).
 Expected<ConversionPlan> fallbackConversionPlan(const LinearLayout &src, const LinearLayout &dst,

@@ -24,19 +24,30 @@ constexpr const char *kTriple = "nvptx64-nvidia-cuda";
 int maxPtxVersion() { return 85; }
 
 namespace {
-// 32-bit shared-memory pointers save a register per address and let ptxas fold offsets; LLVM 19
-// exposes the choice only as the command-line flag -nvptx-short-ptr, read when a target machine
-// is created.
-void useShortSharedPointers() {
+void setFlag(const char *name, bool value = true) {
   auto &options = llvm::cl::getRegisteredOptions();
-  auto it = options.find("nvptx-short-ptr");
+  auto it = options.find(name);
   if (it != options.end())
     if (auto *flag = static_cast<llvm::cl::opt<bool> *>(it->second))
-      flag->setValue(true);
+      flag->setValue(value);
+}
+
+// LLVM 19 exposes these choices only as command-line flags, read when a target machine is made:
+//  - 32-bit shared-memory pointers save a register per address and let ptxas fold offsets;
+//  - the backend's load/store vectorizer and the vector combiner are off: lower/ emits the vector
+//    widths its plans chose, and the combiner would split a vector load whose elements are
+//    extracted one by one (then the vectorizer glues pieces back as it sees fit), breaking the
+//    plan's instruction counts and its bank-conflict accounting; for the same reason the DAG
+//    combiner does not merge neighbouring stores (it would also merge the loads feeding them).
+void setBackendFlags() {
+  setFlag("combiner-store-merging", false);
+  setFlag("nvptx-short-ptr");
+  setFlag("disable-nvptx-load-store-vectorizer");
+  setFlag("disable-vector-combine");
 }
 } // namespace
 
-Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const GpuTarget &target) {
+Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const PtxTarget &target) {
   if (target.ptxVersion > maxPtxVersion())
     return makeError("ptx version " + std::to_string(target.ptxVersion / 10) + "." +
                      std::to_string(target.ptxVersion % 10) + " is newer than LLVM " +
@@ -45,7 +56,7 @@ Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const GpuTarg
   const llvm::Target *t = llvm::TargetRegistry::lookupTarget(kTriple, err);
   if (!t)
     return makeError("llvm has no nvptx target: " + err);
-  useShortSharedPointers();
+  setBackendFlags();
   llvm::TargetOptions options;
   std::string features = "+ptx" + std::to_string(target.ptxVersion);
   std::unique_ptr<llvm::TargetMachine> tm(

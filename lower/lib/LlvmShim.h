@@ -8,7 +8,7 @@
 //  - the names of the ldmatrix and mma intrinsics.
 #pragma once
 
-#include "linlayout/lower/Target.h"
+#include "linlayout/lower/PtxTarget.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/IR/IRBuilder.h>
@@ -31,7 +31,7 @@ int maxPtxVersion();
 
 /// The NVPTX target machine for `target`, or an error naming what LLVM refused.
 /// Requires: the NVPTX target is initialised (see NvptxBackend).
-Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const GpuTarget &target);
+Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const PtxTarget &target);
 
 /// The declaration of an intrinsic in `m`, created on first use.
 llvm::Function *intrinsic(llvm::Module &m, llvm::Intrinsic::ID id,

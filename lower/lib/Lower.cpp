@@ -86,7 +86,7 @@ int elementBits(const ir::Type &t) {
 }
 
 // Plans conversions and reductions and places every shared buffer by liveness.
-Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const GpuTarget &target,
+Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxTarget &target,
                           std::vector<ConversionReport> &reports) {
   OpPlans plans;
   // Program points: ops in walk order; a value used inside a loop it was not defined in stays
@@ -126,8 +126,6 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const GpuT
     }
   });
 
-  LoweringContext *none = nullptr;
-  (void)none;
   std::vector<SharedBuffer> buffers;
   std::vector<const ir::Op *> owners;
   Status status;
@@ -222,16 +220,16 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const GpuT
 
 } // namespace
 
-Expected<GpuTarget> targetOfModule(const ir::Module &m) {
+Expected<PtxTarget> targetOfModule(const ir::Module &m) {
   std::string t = m.target;
   if (t.rfind("cuda:", 0) == 0)
-    return GpuTarget::parse("sm_" + t.substr(5));
+    return PtxTarget::parse("sm_" + t.substr(5));
   return makeError("module target '" + t + "' is not cuda:<sm>");
 }
 
 Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions &options) {
   LL_TRY_STATUS(ir::verify(module));
-  GpuTarget target;
+  PtxTarget target;
   if (options.target) {
     target = *options.target;
   } else {
@@ -240,6 +238,7 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
   LL_ASSIGN_OR_RETURN(const ir::Function *fn, pickKernel(module, options.kernel));
   LoweredKernel out;
   LL_ASSIGN_OR_RETURN(OpPlans plans, planOps(module, *fn, target, out.conversions));
+  plans.annotate = options.annotateConversions;
   LL_ASSIGN_OR_RETURN(KernelSpec spec, kernelSpec(module, *fn));
   LL_ASSIGN_OR_RETURN(auto kb, KernelBuilder::create(spec));
   kb->useSharedBytes(static_cast<uint64_t>(plans.sharedBytes));

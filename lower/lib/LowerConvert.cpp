@@ -1,5 +1,6 @@
 // ttg.convert_layout: the op's ConversionPlan, emitted step by step (ConversionEmitter.h).
 #include "ConversionEmitter.h"
+#include "InlinePtx.h"
 #include "OpLowering.h"
 
 namespace linlayout::lower {
@@ -20,7 +21,15 @@ Status lowerConvertLayout(LoweringContext &ctx, const ir::Op &op) {
     assert(off != ctx.plans().sharedOffset.end() && "shared conversion without scratch");
     env.scratch = ctx.sharedAt(off->second);
   }
+  std::string tag;
+  if (ctx.plans().annotate) {
+    tag = "convert_layout at " + ctx.where(op);
+    tag.resize(tag.size() - 2); // the ": " of where()
+    emitInlinePtx(ctx.b(), "// begin " + tag, {}, {}, {});
+  }
   auto out = emitConversion(ctx.b(), env, plan, src.regs);
+  if (out.ok() && ctx.plans().annotate)
+    emitInlinePtx(ctx.b(), "// end " + tag, {}, {}, {});
   if (!out.ok())
     return makeError(ctx.where(op) + "ttg.convert_layout: " + out.message());
   if (shared) {

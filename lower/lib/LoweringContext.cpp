@@ -9,7 +9,7 @@
 namespace linlayout::lower {
 
 LoweringContext::LoweringContext(const ir::Module &m, const ir::Function &f, KernelBuilder &kb,
-                                 const GpuTarget &target, const OpPlans &plans)
+                                 const PtxTarget &target, const OpPlans &plans)
     : m_(m), f_(f), kb_(kb), target_(target), plans_(plans) {
   values_.resize(f.values.size());
 }

@@ -39,19 +39,21 @@ struct OpPlans {
   std::map<const ir::Op *, int64_t> sharedOffset;
   /// Bytes of dynamic shared memory the kernel needs.
   int64_t sharedBytes = 0;
+  /// Bracket conversions with PTX comments (LowerOptions::annotateConversions).
+  bool annotate = false;
 };
 
 /// Lowering state for one function.
 class LoweringContext {
 public:
   LoweringContext(const ir::Module &m, const ir::Function &f, KernelBuilder &kb,
-                  const GpuTarget &target, const OpPlans &plans);
+                  const PtxTarget &target, const OpPlans &plans);
 
   llvm::IRBuilder<> &b() { return kb_.b(); }
   KernelBuilder &kernel() { return kb_; }
   const ir::Module &module() const { return m_; }
   const ir::Function &function() const { return f_; }
-  const GpuTarget &target() const { return target_; }
+  const PtxTarget &target() const { return target_; }
   const OpPlans &plans() const { return plans_; }
 
   /// The LLVM type of one element of `t` (its scalar or pointer element).
@@ -93,7 +95,7 @@ private:
   const ir::Module &m_;
   const ir::Function &f_;
   KernelBuilder &kb_;
-  GpuTarget target_;
+  PtxTarget target_;
   const OpPlans &plans_;
   std::vector<std::unique_ptr<Lowered>> values_;
   std::map<std::pair<ir::LayoutId, std::vector<int64_t>>, LinearLayout> layouts_;

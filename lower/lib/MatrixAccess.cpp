@@ -23,7 +23,7 @@ std::vector<llvm::Value *> emitLdmatrix(llvm::IRBuilder<> &b, llvm::Value *rowAd
   return words;
 }
 
-Status emitStmatrix(llvm::IRBuilder<> &b, const GpuTarget &target, llvm::Value *rowAddress,
+Status emitStmatrix(llvm::IRBuilder<> &b, const PtxTarget &target, llvm::Value *rowAddress,
                     const std::vector<llvm::Value *> &words, bool trans) {
   if (!target.hasSm90Features())
     return makeError("stmatrix needs sm_90 or newer, the target is " + target.name());

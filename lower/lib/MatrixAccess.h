@@ -4,7 +4,7 @@
 // 2(l % 4) + 1 (transposed: of column l / 4, rows 2(l % 4) and 2(l % 4) + 1).
 #pragma once
 
-#include "linlayout/lower/Target.h"
+#include "linlayout/lower/PtxTarget.h"
 
 #include <llvm/IR/IRBuilder.h>
 
@@ -20,7 +20,7 @@ std::vector<llvm::Value *> emitLdmatrix(llvm::IRBuilder<> &b, llvm::Value *rowAd
 
 /// stmatrix.sync.aligned.m8n8.x{words.size()}[.trans].shared.b16 (inline PTX: LLVM 19 has no
 /// intrinsic). Requires: target sm_90 or newer (an error otherwise); 1, 2 or 4 i32 words.
-Status emitStmatrix(llvm::IRBuilder<> &b, const GpuTarget &target, llvm::Value *rowAddress,
+Status emitStmatrix(llvm::IRBuilder<> &b, const PtxTarget &target, llvm::Value *rowAddress,
                     const std::vector<llvm::Value *> &words, bool trans);
 
 } // namespace linlayout::lower

@@ -30,12 +30,12 @@ void initializeNvptxOnce() {
 }
 } // namespace
 
-NvptxBackend::NvptxBackend(GpuTarget target, std::unique_ptr<llvm::TargetMachine> tm)
+NvptxBackend::NvptxBackend(PtxTarget target, std::unique_ptr<llvm::TargetMachine> tm)
     : target_(target), tm_(std::move(tm)) {}
 
 NvptxBackend::~NvptxBackend() = default;
 
-Expected<std::unique_ptr<NvptxBackend>> NvptxBackend::create(const GpuTarget &target) {
+Expected<std::unique_ptr<NvptxBackend>> NvptxBackend::create(const PtxTarget &target) {
   initializeNvptxOnce();
   LL_ASSIGN_OR_RETURN(auto tm, shim::createTargetMachine(target));
   return std::unique_ptr<NvptxBackend>(new NvptxBackend(target, std::move(tm)));
@@ -51,7 +51,11 @@ void NvptxBackend::optimize(llvm::Module &m) const {
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(tm_.get());
+  // No vectorizers: every vector access lower/ emits is one its plan chose (see LlvmShim.cpp).
+  llvm::PipelineTuningOptions tuning;
+  tuning.SLPVectorization = false;
+  tuning.LoopVectorization = false;
+  llvm::PassBuilder pb(tm_.get(), tuning);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);

@@ -2,7 +2,7 @@
 // it, verify it, print it, and write its PTX.
 #pragma once
 
-#include "linlayout/lower/Target.h"
+#include "linlayout/lower/PtxTarget.h"
 
 #include <memory>
 #include <string>
@@ -19,10 +19,10 @@ class NvptxBackend {
 public:
   /// Initialises LLVM's NVPTX target (once per process) and creates the target machine.
   /// Requires: target.ptxVersion <= shim::maxPtxVersion().
-  static Expected<std::unique_ptr<NvptxBackend>> create(const GpuTarget &target);
+  static Expected<std::unique_ptr<NvptxBackend>> create(const PtxTarget &target);
   ~NvptxBackend();
 
-  const GpuTarget &target() const { return target_; }
+  const PtxTarget &target() const { return target_; }
 
   /// Sets the module's triple and data layout to this target's.
   void prepare(llvm::Module &m) const;
@@ -35,8 +35,8 @@ public:
   Expected<std::string> emitPtx(llvm::Module &m) const;
 
 private:
-  NvptxBackend(GpuTarget target, std::unique_ptr<llvm::TargetMachine> tm);
-  GpuTarget target_;
+  NvptxBackend(PtxTarget target, std::unique_ptr<llvm::TargetMachine> tm);
+  PtxTarget target_;
   std::unique_ptr<llvm::TargetMachine> tm_;
 };
 

@@ -13,8 +13,8 @@ namespace {
 
 // Each thread loads its A (4 words), B (2 words) and C (4 floats) fragments, multiplies twice
 // (accumulating) and stores D.
-Expected<KernelPtx> mmaKernel(const GpuTarget &t, MmaShape shape) {
-  return buildKernel(t, "mma", 128, [&](KernelBuilder &kb, const GpuTarget &) -> Status {
+Expected<KernelPtx> mmaKernel(const PtxTarget &t, MmaShape shape) {
+  return buildKernel(t, "mma", 128, [&](KernelBuilder &kb, const PtxTarget &) -> Status {
     auto &b = kb.b();
     auto word = [&](int i) {
       llvm::Value *idx = b.CreateAdd(b.CreateMul(kb.threadId(), b.getInt32(16)), b.getInt32(i));
@@ -48,7 +48,7 @@ TEST(Dot, MmaSyncShapes) {
       {MmaShape::M16N8K16_BF16, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"},
       {MmaShape::M16N8K8_TF32, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"},
   };
-  for (const GpuTarget &t : testTargets())
+  for (const PtxTarget &t : testTargets())
     for (const Case &c : cases) {
       auto k = mmaKernel(t, c.shape);
       ASSERT_TRUE(k.ok()) << k.message();
@@ -65,8 +65,8 @@ TEST(Dot, MmaSyncShapes) {
 }
 
 TEST(Dot, FmaFallback) {
-  for (const GpuTarget &t : testTargets()) {
-    auto k = buildKernel(t, "fma", 128, [](KernelBuilder &kb, const GpuTarget &) -> Status {
+  for (const PtxTarget &t : testTargets()) {
+    auto k = buildKernel(t, "fma", 128, [](KernelBuilder &kb, const PtxTarget &) -> Status {
       auto &b = kb.b();
       llvm::Value *p = b.CreateGEP(b.getFloatTy(), kb.param(0), kb.threadId());
       llvm::Value *x = b.CreateLoad(b.getFloatTy(), p);

@@ -14,7 +14,7 @@ using namespace linlayout::lower::testing;
 
 namespace {
 
-const GpuTarget kTargets[] = {{80, 80}, {90, 80}};
+const PtxTarget kTargets[] = {{80, 80}, {90, 80}};
 
 enum class ElemKind { F32, F16, I8 };
 
@@ -31,7 +31,7 @@ struct CopyOptions {
 };
 
 // out[i] = in[i] over a row-major 128x128 tile held in `layout`, `vec` elements per access.
-Expected<KernelPtx> copyKernel(const LinearLayout &layout, const GpuTarget &target,
+Expected<KernelPtx> copyKernel(const LinearLayout &layout, const PtxTarget &target,
                                const CopyOptions &o) {
   KernelSpec spec;
   spec.name = "copy";
@@ -74,7 +74,7 @@ Expected<KernelPtx> copyKernel(const LinearLayout &layout, const GpuTarget &targ
 
 TEST(GlobalAccess, Fp32BlockedCopyUsesV4WithImmediateOffsets) {
   LinearLayout l = blockedLayout({1, 4}, {4, 8}, {4, 1}, {1, 0}, {128, 128});
-  for (const GpuTarget &t : kTargets) {
+  for (const PtxTarget &t : kTargets) {
     auto k = copyKernel(l, t, {});
     ASSERT_TRUE(k.ok()) << k.message();
     // 128 registers per thread: 32 accesses of 4 floats, at rows +16*r (8192 bytes apart) and
@@ -106,7 +106,7 @@ TEST(GlobalAccess, NarrowElementsPackIntoWords) {
                {ElemKind::I8, 4, "ld.global.{{[bu]}}32", {1, 4}}};
   for (const Case &c : cases) {
     LinearLayout l = blockedLayout(c.spt, {4, 8}, {4, 1}, {1, 0}, {128, 128});
-    for (const GpuTarget &t : kTargets) {
+    for (const PtxTarget &t : kTargets) {
       auto k = copyKernel(l, t, {c.elem, c.vec});
       ASSERT_TRUE(k.ok()) << k.message();
       int accesses = static_cast<int>(l.inDimSize(DimName::reg())) / c.vec;
@@ -118,7 +118,7 @@ TEST(GlobalAccess, NarrowElementsPackIntoWords) {
 
 TEST(GlobalAccess, MaskedLoadsArePredicatedAndKeepFallBackValues) {
   LinearLayout l = blockedLayout({1, 4}, {4, 8}, {4, 1}, {1, 0}, {128, 128});
-  for (const GpuTarget &t : kTargets) {
+  for (const PtxTarget &t : kTargets) {
     CopyOptions o;
     o.masked = true;
     o.other = true;
@@ -136,7 +136,7 @@ TEST(GlobalAccess, MaskedLoadsArePredicatedAndKeepFallBackValues) {
 
 TEST(GlobalAccess, CacheModifiersAreSpelled) {
   LinearLayout l = blockedLayout({1, 8}, {4, 8}, {4, 1}, {1, 0}, {128, 128});
-  for (const GpuTarget &t : kTargets) {
+  for (const PtxTarget &t : kTargets) {
     CopyOptions o;
     o.elem = ElemKind::F16;
     o.vec = 8;

@@ -1,8 +1,11 @@
 #include "KernelHarness.h"
 
+#include <cstdlib>
+#include <fstream>
+
 namespace linlayout::lower::testing {
 
-Expected<KernelPtx> buildKernel(const GpuTarget &target, const std::string &name, int threads,
+Expected<KernelPtx> buildKernel(const PtxTarget &target, const std::string &name, int threads,
                                 const KernelBody &body, bool optimize) {
   KernelSpec spec;
   spec.name = name;
@@ -14,7 +17,10 @@ Expected<KernelPtx> buildKernel(const GpuTarget &target, const std::string &name
   LL_ASSIGN_OR_RETURN(auto backend, NvptxBackend::create(target));
   FinishOptions fo;
   fo.optimize = optimize;
-  return kb->finish(*backend, fo);
+  auto k = kb->finish(*backend, fo);
+  if (const char *dir = std::getenv("LINLAYOUT_DUMP_LLVM"))
+    std::ofstream(std::string(dir) + "/" + name + "." + target.name() + ".ll") << kb->llvmText();
+  return k;
 }
 
 } // namespace linlayout::lower::testing

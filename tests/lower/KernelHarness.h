@@ -9,17 +9,17 @@
 namespace linlayout::lower::testing {
 
 /// The targets every lowering test compiles for.
-inline const std::vector<GpuTarget> &testTargets() {
-  static const std::vector<GpuTarget> t = {{80, 80}, {90, 80}};
+inline const std::vector<PtxTarget> &testTargets() {
+  static const std::vector<PtxTarget> t = {{80, 80}, {90, 80}};
   return t;
 }
 
 /// Emits the kernel body; an error stops the build.
-using KernelBody = std::function<Status(KernelBuilder &, const GpuTarget &)>;
+using KernelBody = std::function<Status(KernelBuilder &, const PtxTarget &)>;
 
 /// A kernel `name` with parameters (in, out: 16-byte aligned global pointers) and
 /// `threads` threads, built by `body` and compiled for `target`.
-Expected<KernelPtx> buildKernel(const GpuTarget &target, const std::string &name, int threads,
+Expected<KernelPtx> buildKernel(const PtxTarget &target, const std::string &name, int threads,
                                 const KernelBody &body, bool optimize = true);
 
 } // namespace linlayout::lower::testing

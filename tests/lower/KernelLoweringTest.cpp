@@ -27,7 +27,7 @@ Expected<LoweredKernel> compileText(const std::string &text, int sm,
                                     const std::string &file = "<test>") {
   LL_ASSIGN_OR_RETURN(ir::Module m, ir::parseModule(text, file));
   LowerOptions o;
-  o.target = GpuTarget{sm, 80};
+  o.target = PtxTarget{sm, 80};
   o.keepLlvmIr = true;
   return lowerKernel(m, o);
 }

@@ -10,7 +10,7 @@ using namespace linlayout::lower::testing;
 
 namespace {
 
-const GpuTarget kTargets[] = {{80, 80}, {90, 80}};
+const PtxTarget kTargets[] = {{80, 80}, {90, 80}};
 
 KernelSpec copySpec() {
   KernelSpec spec;
@@ -23,7 +23,7 @@ KernelSpec copySpec() {
 } // namespace
 
 TEST(Kernel, EmptyKernelAssemblesForBothTargets) {
-  for (const GpuTarget &t : kTargets) {
+  for (const PtxTarget &t : kTargets) {
     auto backend = NvptxBackend::create(t);
     ASSERT_TRUE(backend.ok()) << backend.message();
     auto kb = KernelBuilder::create(copySpec());
@@ -47,7 +47,7 @@ TEST(Kernel, EmptyKernelAssemblesForBothTargets) {
 }
 
 TEST(Kernel, StoresThreadIdsAndUsesSharedMemory) {
-  for (const GpuTarget &t : kTargets) {
+  for (const PtxTarget &t : kTargets) {
     auto backend = NvptxBackend::create(t);
     ASSERT_TRUE(backend.ok());
     KernelSpec spec = copySpec();
@@ -104,11 +104,11 @@ TEST(Kernel, RejectsBadSpecs) {
 
 TEST(Kernel, TargetNames) {
   for (const char *n : {"sm_80", "sm_86", "sm_89", "sm_90"}) {
-    auto t = GpuTarget::parse(n);
+    auto t = PtxTarget::parse(n);
     ASSERT_TRUE(t.ok());
     EXPECT_EQ(t->name(), n);
   }
-  EXPECT_EQ(GpuTarget::parse("sm_75").message(),
+  EXPECT_EQ(PtxTarget::parse("sm_75").message(),
             "unknown target 'sm_75', expected one of sm_80, sm_86, sm_89, sm_90");
-  EXPECT_FALSE(NvptxBackend::create(GpuTarget{90, 86}).ok());
+  EXPECT_FALSE(NvptxBackend::create(PtxTarget{90, 86}).ok());
 }

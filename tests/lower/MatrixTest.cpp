@@ -14,8 +14,8 @@ namespace {
 
 // Lane l points at row l % 8 of matrix l / 8 in a row-major 16-bit tile with 64-byte rows; the
 // words loaded go to out[tid * count + i].
-Expected<KernelPtx> ldmatrixKernel(const GpuTarget &t, int count, bool trans) {
-  return buildKernel(t, "ldm", 128, [&](KernelBuilder &kb, const GpuTarget &) -> Status {
+Expected<KernelPtx> ldmatrixKernel(const PtxTarget &t, int count, bool trans) {
+  return buildKernel(t, "ldm", 128, [&](KernelBuilder &kb, const PtxTarget &) -> Status {
     auto &b = kb.b();
     kb.useSharedBytes(4 * 8 * 64);
     llvm::Value *lane = kb.laneId();
@@ -33,8 +33,8 @@ Expected<KernelPtx> ldmatrixKernel(const GpuTarget &t, int count, bool trans) {
   });
 }
 
-Expected<KernelPtx> stmatrixKernel(const GpuTarget &t, int count, bool trans) {
-  return buildKernel(t, "stm", 128, [&](KernelBuilder &kb, const GpuTarget &target) -> Status {
+Expected<KernelPtx> stmatrixKernel(const PtxTarget &t, int count, bool trans) {
+  return buildKernel(t, "stm", 128, [&](KernelBuilder &kb, const PtxTarget &target) -> Status {
     auto &b = kb.b();
     kb.useSharedBytes(4 * 8 * 64);
     std::vector<llvm::Value *> words;
@@ -59,7 +59,7 @@ Expected<KernelPtx> stmatrixKernel(const GpuTarget &t, int count, bool trans) {
 } // namespace
 
 TEST(Matrix, LdmatrixAllCountsBothOrientations) {
-  for (const GpuTarget &t : testTargets())
+  for (const PtxTarget &t : testTargets())
     for (int count : {1, 2, 4})
       for (bool trans : {false, true}) {
         auto k = ldmatrixKernel(t, count, trans);
@@ -74,7 +74,7 @@ TEST(Matrix, LdmatrixAllCountsBothOrientations) {
 }
 
 TEST(Matrix, StmatrixOnSm90) {
-  GpuTarget sm90{90, 80};
+  PtxTarget sm90{90, 80};
   for (int count : {1, 2, 4})
     for (bool trans : {false, true}) {
       auto k = stmatrixKernel(sm90, count, trans);
@@ -87,7 +87,7 @@ TEST(Matrix, StmatrixOnSm90) {
 }
 
 TEST(Matrix, StmatrixNeedsSm90) {
-  auto k = stmatrixKernel(GpuTarget{80, 80}, 4, false);
+  auto k = stmatrixKernel(PtxTarget{80, 80}, 4, false);
   ASSERT_FALSE(k.ok());
   EXPECT_EQ(k.message(), "stmatrix needs sm_90 or newer, the target is sm_80");
 }

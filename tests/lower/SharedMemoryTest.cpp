@@ -103,10 +103,10 @@ struct ExchangeResult {
 
 // Loads `in` in src's layout, exchanges, stores `out` in dst's layout (scalar global accesses:
 // this test is about shared memory).
-Expected<ExchangeResult> exchangeKernel(const GpuTarget &t, const SharedExchange &x,
+Expected<ExchangeResult> exchangeKernel(const PtxTarget &t, const SharedExchange &x,
                                         bool f16, bool simulateToo) {
   ExchangeResult res;
-  auto k = buildKernel(t, "exchange", 128, [&](KernelBuilder &kb, const GpuTarget &) -> Status {
+  auto k = buildKernel(t, "exchange", 128, [&](KernelBuilder &kb, const PtxTarget &) -> Status {
     auto &b = kb.b();
     llvm::Type *ty = f16 ? b.getHalfTy() : b.getFloatTy();
     std::vector<llvm::Value *> vals;
@@ -143,7 +143,7 @@ TEST(SharedMemory, TransposeThroughPlainScratchStoresV4LoadsScalars) {
   x.storeVector = 4;
   x.loadVector = 1;
   ASSERT_TRUE(checkSharedExchange(x).ok()) << checkSharedExchange(x).message();
-  for (const GpuTarget &t : testTargets()) {
+  for (const PtxTarget &t : testTargets()) {
     auto r = exchangeKernel(t, x, false, true);
     ASSERT_TRUE(r.ok()) << r.message();
     EXPECT_EQ(r->counts.stores, 2);
@@ -169,7 +169,7 @@ TEST(SharedMemory, SwizzledScratchXorsAddressesAndStaysCorrect) {
   x.scratch = scratchLayout(32, 32, 2, 3);
   x.storeVector = 4;
   x.loadVector = 1;
-  for (const GpuTarget &t : testTargets()) {
+  for (const PtxTarget &t : testTargets()) {
     auto r = exchangeKernel(t, x, false, true);
     ASSERT_TRUE(r.ok()) << r.message();
     EXPECT_EQ(countLines(r->kernel.ptx, "st.shared.v4.{{[bfu]}}32"), 2);
@@ -188,7 +188,7 @@ TEST(SharedMemory, HalfPrecisionLoadsAndStoresPackWords) {
   x.storeVector = 8;
   x.loadVector = 8;
   ASSERT_TRUE(checkSharedExchange(x).ok()) << checkSharedExchange(x).message();
-  for (const GpuTarget &t : testTargets()) {
+  for (const PtxTarget &t : testTargets()) {
     auto r = exchangeKernel(t, x, true, true);
     ASSERT_TRUE(r.ok()) << r.message();
     EXPECT_EQ(countLines(r->kernel.ptx, "st.shared.v4.b32"), 2);

@@ -13,9 +13,9 @@ using namespace linlayout::lower::testing;
 namespace {
 
 // out[tid] = f(in[tid]) for a value of type `ty`.
-Expected<KernelPtx> elementwise(const GpuTarget &t, llvm::Type *(*ty)(llvm::IRBuilder<> &),
+Expected<KernelPtx> elementwise(const PtxTarget &t, llvm::Type *(*ty)(llvm::IRBuilder<> &),
                                 std::function<llvm::Value *(KernelBuilder &, llvm::Value *)> f) {
-  return buildKernel(t, "shuffle", 128, [&](KernelBuilder &kb, const GpuTarget &) -> Status {
+  return buildKernel(t, "shuffle", 128, [&](KernelBuilder &kb, const PtxTarget &) -> Status {
     auto &b = kb.b();
     llvm::Type *type = ty(b);
     llvm::Value *in = b.CreateGEP(type, kb.param(0), kb.threadId());
@@ -33,7 +33,7 @@ llvm::Type *f64(llvm::IRBuilder<> &b) { return b.getDoubleTy(); }
 } // namespace
 
 TEST(Shuffle, IdxAndButterflyOn32BitValues) {
-  for (const GpuTarget &t : testTargets()) {
+  for (const PtxTarget &t : testTargets()) {
     auto k = elementwise(t, i32, [](KernelBuilder &kb, llvm::Value *v) {
       auto &b = kb.b();
       llvm::Value *src = b.CreateAnd(b.CreateAdd(kb.laneId(), b.getInt32(1)), 31);
@@ -50,7 +50,7 @@ TEST(Shuffle, IdxAndButterflyOn32BitValues) {
 }
 
 TEST(Shuffle, WideValuesTakeTwoShufflesNarrowOnesOne) {
-  for (const GpuTarget &t : testTargets()) {
+  for (const PtxTarget &t : testTargets()) {
     for (auto ty : {i64, f64}) {
       auto k = elementwise(t, ty, [](KernelBuilder &kb, llvm::Value *v) {
         return shuffleXor(kb.b(), v, 1);
@@ -69,7 +69,7 @@ TEST(Shuffle, WideValuesTakeTwoShufflesNarrowOnesOne) {
 }
 
 TEST(Shuffle, SegmentsSetTheClampOperand) {
-  for (const GpuTarget &t : testTargets()) {
+  for (const PtxTarget &t : testTargets()) {
     auto k = elementwise(t, i32, [](KernelBuilder &kb, llvm::Value *v) {
       return shuffleXor(kb.b(), v, 2, /*segment=*/8);
     });
@@ -83,9 +83,9 @@ TEST(Shuffle, SegmentsSetTheClampOperand) {
 TEST(BytePermute, SelectorsAndPacking) {
   EXPECT_EQ(prmtSelector({0, 1, 4, 5}), 0x5410u);
   EXPECT_EQ(prmtSelector({3, 2, 1, 0}), 0x0123u);
-  for (const GpuTarget &t : testTargets()) {
+  for (const PtxTarget &t : testTargets()) {
     // Four bytes of four threads' words -> one word: three prmt.
-    auto k = buildKernel(t, "pack", 128, [](KernelBuilder &kb, const GpuTarget &) -> Status {
+    auto k = buildKernel(t, "pack", 128, [](KernelBuilder &kb, const PtxTarget &) -> Status {
       auto &b = kb.b();
       std::vector<llvm::Value *> bytes;
       for (int i = 0; i < 4; ++i) {
@@ -108,8 +108,8 @@ TEST(BytePermute, SelectorsAndPacking) {
 }
 
 TEST(BytePermute, RuntimeSelectorAndLaneSelect) {
-  for (const GpuTarget &t : testTargets()) {
-    auto k = buildKernel(t, "sel", 128, [](KernelBuilder &kb, const GpuTarget &) -> Status {
+  for (const PtxTarget &t : testTargets()) {
+    auto k = buildKernel(t, "sel", 128, [](KernelBuilder &kb, const PtxTarget &) -> Status {
       auto &b = kb.b();
       llvm::Value *p = b.CreateGEP(b.getInt32Ty(), kb.param(0), kb.threadId());
       llvm::Value *x = b.CreateLoad(b.getInt32Ty(), p);

@@ -2,6 +2,8 @@
 //   linlayout query [FILE]   answer JSON-lines layout queries (stdin when no FILE)
 //   linlayout show LAYOUT... pictures of layouts (Show.cpp)
 //   linlayout opt FILE       run the tile-IR pass pipeline (Opt.cpp)
+//   linlayout compile FILE   tile IR -> PTX or LLVM IR (Compile.cpp)
+#include "Compile.h"
 #include "Opt.h"
 #include "Show.h"
 #include "query/Query.h"
@@ -19,6 +21,7 @@ int usage(std::ostream &os, int code) {
         "  query [FILE]     answer JSON-lines layout queries from FILE or standard input\n"
         "  show LAYOUT...   draw layouts: who holds each element (show --help for options)\n"
         "  opt FILE         verify a tile-IR file, run the layout passes, print it\n"
+        "  compile FILE     compile a tile-IR kernel to PTX (see: linlayout compile --help)\n"
         "  help             this text\n";
   return code;
 }
@@ -51,6 +54,8 @@ int main(int argc, char **argv) {
     return linlayout::cli::runShow(argc - 1, argv + 1);
   if (cmd == "opt")
     return linlayout::cli::runOpt(argc - 1, argv + 1);
+  if (cmd == "compile")
+    return linlayout::cli::runCompile(argc, argv);
   if (cmd == "help" || cmd == "--help" || cmd == "-h")
     return usage(std::cout, 0);
   std::cerr << "linlayout: unknown command '" << cmd << "'\n";

@@ -1,7 +1,7 @@
 // The product of lowering: PTX text plus what a launcher needs to know about the kernel.
 #pragma once
 
-#include "linlayout/lower/Target.h"
+#include "linlayout/lower/PtxTarget.h"
 
 #include <cstdint>
 #include <string>
@@ -34,7 +34,7 @@ struct KernelParam {
 /// is launched with `threadsPerBlock` threads (a multiple of 32).
 struct KernelPtx {
   std::string name;
-  GpuTarget target;
+  PtxTarget target;
   std::string ptx;
   std::vector<KernelParam> params;
   uint64_t sharedBytes = 0;

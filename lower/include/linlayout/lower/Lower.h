@@ -12,7 +12,7 @@
 
 #include "linlayout/ir/Module.h"
 #include "linlayout/lower/KernelPtx.h"
-#include "linlayout/lower/Target.h"
+#include "linlayout/lower/PtxTarget.h"
 
 #include <optional>
 #include <string>
@@ -23,7 +23,7 @@ namespace linlayout::lower {
 /// How to lower.
 struct LowerOptions {
   /// The GPU; when unset, the module's `ttg.target` ("cuda:80" -> sm_80, "cuda:90" -> sm_90).
-  std::optional<GpuTarget> target;
+  std::optional<PtxTarget> target;
   /// The function to lower; empty: the module's only public function.
   std::string kernel;
   /// Run LLVM's O3 pipeline before code generation.
@@ -63,6 +63,6 @@ struct LoweredKernel {
 Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions &options = {});
 
 /// The GPU target a module names in `ttg.target` ("cuda:80", "cuda:90", ...).
-Expected<GpuTarget> targetOfModule(const ir::Module &module);
+Expected<PtxTarget> targetOfModule(const ir::Module &module);
 
 } // namespace linlayout::lower

@@ -1,8 +1,8 @@
-#include "linlayout/lower/Target.h"
+#include "linlayout/lower/PtxTarget.h"
 
 namespace linlayout::lower {
 
-Expected<GpuTarget> GpuTarget::parse(std::string_view name) {
+Expected<PtxTarget> PtxTarget::parse(std::string_view name) {
   // PTX 8.0 is the oldest ISA with every instruction we emit on sm_90 (stmatrix needs 7.8) and is
   // read by every ptxas since CUDA 12.0; LLVM 19 writes up to 8.5.
   static constexpr struct {
@@ -11,11 +11,11 @@ Expected<GpuTarget> GpuTarget::parse(std::string_view name) {
   } kKnown[] = {{"sm_80", 80}, {"sm_86", 86}, {"sm_89", 89}, {"sm_90", 90}};
   for (const auto &k : kKnown)
     if (k.name == name)
-      return GpuTarget{k.sm, 80};
+      return PtxTarget{k.sm, 80};
   return makeError("unknown target '" + std::string(name) +
                    "', expected one of sm_80, sm_86, sm_89, sm_90");
 }
 
-std::string GpuTarget::name() const { return "sm_" + std::to_string(sm); }
+std::string PtxTarget::name() const { return "sm_" + std::to_string(sm); }
 
 } // namespace linlayout::lower

@@ -1,4 +1,6 @@
-// The GPU a kernel is compiled for: an SM version and the PTX ISA version the output declares.
+// The PTX a kernel is compiled to: the SM version it targets and the PTX ISA version it declares.
+// (layout/GpuTarget.h names the targets the planner costs; this one is what the code generator
+// writes.)
 #pragma once
 
 #include "linlayout/support/Expected.h"
@@ -9,7 +11,7 @@
 namespace linlayout::lower {
 
 /// An NVIDIA GPU architecture that lower/ emits PTX for.
-struct GpuTarget {
+struct PtxTarget {
   /// Compute capability times ten: 80 (A100), 86, 89, 90 (H100/H200).
   int sm = 90;
   /// The PTX ISA version times ten written in `.version` (80 = PTX 8.0).
@@ -18,14 +20,14 @@ struct GpuTarget {
   /// Parses "sm_80", "sm_86", "sm_89" or "sm_90", with the default PTX version for it.
   /// Requires: one of those names (an error naming the text otherwise).
   /// Ensures: parse(t.name())->name() == t.name() for every supported target t.
-  static Expected<GpuTarget> parse(std::string_view name);
+  static Expected<PtxTarget> parse(std::string_view name);
 
   /// "sm_90" etc.
   std::string name() const;
   /// Whether the target has Hopper instructions (stmatrix, clusters, distributed shared memory).
   bool hasSm90Features() const { return sm >= 90; }
 
-  friend bool operator==(const GpuTarget &, const GpuTarget &) = default;
+  friend bool operator==(const PtxTarget &, const PtxTarget &) = default;
 };
 
 } // namespace linlayout::lower

@@ -1,0 +1,160 @@
+#include "Compile.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#ifdef LINLAYOUT_HAS_LOWER
+#include "linlayout/ir/Parser.h"
+#include "linlayout/lower/Lower.h"
+#endif
+
+namespace linlayout::cli {
+
+namespace {
+
+int usage(std::ostream &os, int code) {
+  os << "usage: linlayout compile FILE.tir [--target sm_80|sm_86|sm_89|sm_90] [-o OUT]\n"
+        "                          [--emit=ptx|llvm] [--kernel NAME] [--O0] [--annotate]\n"
+        "                          [--report]\n"
+        "  --target     the GPU (default: the module's ttg.target)\n"
+        "  -o OUT       write the output to OUT (default: standard output)\n"
+        "  --emit=llvm  write the optimised LLVM IR instead of PTX\n"
+        "  --kernel     the function to compile (default: the only public one)\n"
+        "  --O0         skip LLVM's optimisation pipeline\n"
+        "  --annotate   mark each convert_layout's instructions with PTX comments\n"
+        "  --report     print each convert_layout's plan and the kernel's resources on stderr\n";
+  return code;
+}
+
+} // namespace
+
+int runCompile(int argc, char **argv) {
+#ifndef LINLAYOUT_HAS_LOWER
+  (void)argc;
+  (void)argv;
+  std::cerr << "linlayout compile: this build has no lowering (LLVM 19 was not found)\n";
+  return 1;
+#else
+  std::string input, output, emit = "ptx";
+  lower::LowerOptions options;
+  bool report = false;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char *flag) -> const char * {
+      if (i + 1 >= argc) {
+        std::cerr << "linlayout compile: " << flag << " needs a value\n";
+        return nullptr;
+      }
+      return argv[++i];
+    };
+    if (a == "-h" || a == "--help")
+      return usage(std::cout, 0);
+    if (a == "-o") {
+      const char *v = value("-o");
+      if (!v)
+        return 2;
+      output = v;
+    } else if (a == "--target" || a.rfind("--target=", 0) == 0) {
+      const char *v = a == "--target" ? value("--target") : argv[i] + 9;
+      if (!v)
+        return 2;
+      auto t = lower::PtxTarget::parse(v);
+      if (!t.ok()) {
+        std::cerr << "linlayout compile: " << t.message() << "\n";
+        return 2;
+      }
+      options.target = *t;
+    } else if (a == "--kernel") {
+      const char *v = value("--kernel");
+      if (!v)
+        return 2;
+      options.kernel = v;
+    } else if (a.rfind("--emit=", 0) == 0) {
+      emit = a.substr(7);
+      if (emit != "ptx" && emit != "llvm") {
+        std::cerr << "linlayout compile: --emit takes ptx or llvm, not '" << emit << "'\n";
+        return 2;
+      }
+    } else if (a == "--O0") {
+      options.optimize = false;
+    } else if (a == "--annotate") {
+      options.annotateConversions = true;
+    } else if (a == "--report") {
+      report = true;
+    } else if (!a.empty() && a[0] == '-') {
+      std::cerr << "linlayout compile: unknown option '" << a << "'\n";
+      return usage(std::cerr, 2);
+    } else if (input.empty()) {
+      input = a;
+    } else {
+      std::cerr << "linlayout compile: more than one input file ('" << input << "', '" << a
+                << "')\n";
+      return 2;
+    }
+  }
+  if (input.empty())
+    return usage(std::cerr, 2);
+  std::ifstream in(input, std::ios::binary);
+  if (!in) {
+    std::cerr << "linlayout compile: cannot open '" << input << "': " << std::strerror(errno)
+              << "\n";
+    return 1;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  auto module = ir::parseModule(text.str(), input);
+  if (!module.ok()) {
+    std::cerr << module.message() << "\n";
+    return 1;
+  }
+  options.keepLlvmIr = emit == "llvm";
+  auto k = lower::lowerKernel(*module, options);
+  if (!k.ok()) {
+    std::cerr << "linlayout compile: " << k.message() << "\n";
+    return 1;
+  }
+  const std::string &out = emit == "llvm" ? k->llvmIr : k->kernel.ptx;
+  if (output.empty() || output == "-") {
+    std::cout << out;
+  } else {
+    std::ofstream f(output, std::ios::binary);
+    if (!f || !(f << out)) {
+      std::cerr << "linlayout compile: cannot write '" << output << "': " << std::strerror(errno)
+                << "\n";
+      return 1;
+    }
+  }
+  if (report) {
+    const lower::KernelPtx &kp = k->kernel;
+    std::cerr << "kernel " << kp.name << " for " << kp.target.name() << ": "
+              << kp.threadsPerBlock << " threads per block, " << kp.sharedBytes
+              << " bytes of dynamic shared memory, " << kp.params.size() << " parameters\n";
+    for (const lower::ConversionReport &c : k->conversions) {
+      std::cerr << "  convert_layout at " << c.where << ": " << c.path
+                << (c.fromPlanner ? "" : " (lower/'s fallback plan)");
+      auto item = [&](int n, const char *what) {
+        if (n)
+          std::cerr << ", " << n << " " << what;
+      };
+      item(c.shuffles, "shfl");
+      item(c.selects, "selp");
+      item(c.prmts, "prmt");
+      item(c.sharedStores, "st.shared");
+      item(c.sharedLoads, "ld.shared");
+      item(c.stmatrix, "stmatrix");
+      item(c.ldmatrix, "ldmatrix");
+      item(c.barriers, "bar.sync");
+      if (c.scratchBytes)
+        std::cerr << ", " << c.scratchBytes << " scratch bytes";
+      std::cerr << "\n";
+    }
+  }
+  return 0;
+#endif
+}
+
+} // namespace linlayout::cli

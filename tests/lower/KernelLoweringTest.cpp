@@ -45,7 +45,8 @@ TEST(KernelLowering, EveryExampleCompilesAndAssemblesForBothTargets) {
       auto k = compileText(text, sm, name);
       ASSERT_TRUE(k.ok()) << name << " sm_" << sm << ": " << k.message();
       auto report = expectAssembles(k->kernel);
-      if (report.accepted)
+      if (report.accepted) {
         EXPECT_GE(report.registers, 1) << name;
+      }
     }
 }

@@ -3,6 +3,7 @@
 #include "PtxCheck.h"
 
 #include "linlayout/ir/Parser.h"
+#include "linlayout/ir/Pipeline.h"
 #include "linlayout/lower/Lower.h"
 
 #include <gtest/gtest.h>
@@ -24,8 +25,10 @@ std::string readExample(const std::string &name) {
 }
 
 Expected<LoweredKernel> compileText(const std::string &text, int sm,
-                                    const std::string &file = "<test>") {
+                                    const std::string &file = "<test>", bool passes = false) {
   LL_ASSIGN_OR_RETURN(ir::Module m, ir::parseModule(text, file));
+  if (passes)
+    LL_TRY_STATUS(ir::runPipeline(m));
   LowerOptions o;
   o.target = PtxTarget{sm, 80};
   o.keepLlvmIr = true;
@@ -39,11 +42,13 @@ const char *kExamples[] = {"memcpy_1d.tir", "memcpy_2d.tir",  "transpose_copy.ti
 
 TEST(KernelLowering, EveryExampleCompilesAndAssemblesForBothTargets) {
   for (const char *name : kExamples)
+    for (bool passes : {false, true})
     for (int sm : {80, 90}) {
       std::string text = readExample(name);
       ASSERT_FALSE(text.empty()) << name;
-      auto k = compileText(text, sm, name);
-      ASSERT_TRUE(k.ok()) << name << " sm_" << sm << ": " << k.message();
+      auto k = compileText(text, sm, name, passes);
+      ASSERT_TRUE(k.ok()) << name << " sm_" << sm << (passes ? " after the passes" : "") << ": "
+                          << k.message();
       auto report = expectAssembles(k->kernel);
       if (report.accepted) {
         EXPECT_GE(report.registers, 1) << name;

@@ -9,6 +9,7 @@
 
 #ifdef LINLAYOUT_HAS_LOWER
 #include "linlayout/ir/Parser.h"
+#include "linlayout/ir/Pipeline.h"
 #include "linlayout/lower/Lower.h"
 #endif
 
@@ -19,14 +20,16 @@ namespace {
 int usage(std::ostream &os, int code) {
   os << "usage: linlayout compile FILE.tir [--target sm_80|sm_86|sm_89|sm_90] [-o OUT]\n"
         "                          [--emit=ptx|llvm] [--kernel NAME] [--O0] [--annotate]\n"
-        "                          [--report]\n"
+        "                          [--report] [--no-passes]\n"
+        "  FILE is parsed, verified, run through the pass pipeline (linlayout opt), lowered\n"
         "  --target     the GPU (default: the module's ttg.target)\n"
         "  -o OUT       write the output to OUT (default: standard output)\n"
         "  --emit=llvm  write the optimised LLVM IR instead of PTX\n"
         "  --kernel     the function to compile (default: the only public one)\n"
         "  --O0         skip LLVM's optimisation pipeline\n"
         "  --annotate   mark each convert_layout's instructions with PTX comments\n"
-        "  --report     print each convert_layout's plan and the kernel's resources on stderr\n";
+        "  --report     print each convert_layout's plan and the kernel's resources on stderr\n"
+        "  --no-passes  lower the IR as written (skip the pass pipeline)\n";
   return code;
 }
 
@@ -42,6 +45,7 @@ int runCompile(int argc, char **argv) {
   std::string input, output, emit = "ptx";
   lower::LowerOptions options;
   bool report = false;
+  bool passes = true;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char *flag) -> const char * {
@@ -85,6 +89,8 @@ int runCompile(int argc, char **argv) {
       options.annotateConversions = true;
     } else if (a == "--report") {
       report = true;
+    } else if (a == "--no-passes") {
+      passes = false;
     } else if (!a.empty() && a[0] == '-') {
       std::cerr << "linlayout compile: unknown option '" << a << "'\n";
       return usage(std::cerr, 2);
@@ -110,6 +116,13 @@ int runCompile(int argc, char **argv) {
   if (!module.ok()) {
     std::cerr << module.message() << "\n";
     return 1;
+  }
+  if (passes) {
+    Status s = ir::runPipeline(*module);
+    if (!s.ok()) {
+      std::cerr << "linlayout compile: " << s.message() << "\n";
+      return 1;
+    }
   }
   options.keepLlvmIr = emit == "llvm";
   auto k = lower::lowerKernel(*module, options);

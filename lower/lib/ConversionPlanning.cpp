@@ -2,12 +2,7 @@
 
 #include "RegisterLookup.h"
 
-#if __has_include("linlayout/layout/PlanConversion.h")
 #include "linlayout/layout/PlanConversion.h"
-#define LINLAYOUT_HAS_PLANNER 1
-#else
-#define LINLAYOUT_HAS_PLANNER 0
-#endif
 
 namespace linlayout::lower {
 
@@ -53,7 +48,7 @@ Expected<LinearLayout> threadPart(const LinearLayout &l) {
 
 } // namespace
 
-bool hasConversionPlanner() { return LINLAYOUT_HAS_PLANNER; }
+bool hasConversionPlanner() { return true; }
 
 Expected<ConversionPlan> fallbackConversionPlan(const LinearLayout &src, const LinearLayout &dst,
                                                 int elementBits) {
@@ -174,14 +169,9 @@ Expected<ConversionPlan> fallbackConversionPlan(const LinearLayout &src, const L
 
 Expected<ConversionPlan> planLayoutConversion(const LinearLayout &src, const LinearLayout &dst,
                                               int elementBits, const PtxTarget &target) {
-#if LINLAYOUT_HAS_PLANNER
   PlanOptions options;
   options.target = target.sm >= 90 ? linlayout::GpuTarget::Sm90 : linlayout::GpuTarget::Sm80;
   return planConversion(src, dst, elementBits, options);
-#else
-  (void)target;
-  return fallbackConversionPlan(src, dst, elementBits);
-#endif
 }
 
 } // namespace linlayout::lower

@@ -1,6 +1,7 @@
-// The ConversionPlan a convert_layout is lowered with: the planner's (layout/PlanConversion.h)
-// when this build has it, else a plain but correct one (no-op, register permutation, or a
-// row-major shared-memory round trip with the widest vectors both sides allow).
+// The ConversionPlan a convert_layout is lowered with: the planner's (layout/PlanConversion.h),
+// and a plain but correct one of lower/'s own (no-op, register permutation, or a row-major
+// shared-memory round trip with the widest vectors both sides allow) for pairs the planner
+// declines.
 #pragma once
 
 #include "linlayout/layout/ConversionPlan.h"
@@ -14,11 +15,11 @@ namespace linlayout::lower {
 Expected<ConversionPlan> planLayoutConversion(const LinearLayout &src, const LinearLayout &dst,
                                               int elementBits, const PtxTarget &target);
 
-/// The plan lower/ builds itself (what planLayoutConversion answers without the planner).
+/// The plan lower/ builds itself, used where the planner declines.
 Expected<ConversionPlan> fallbackConversionPlan(const LinearLayout &src, const LinearLayout &dst,
                                                 int elementBits);
 
-/// Whether this build plans conversions with layout/'s planner.
+/// Whether plans come from layout/'s planner (always, in this build).
 bool hasConversionPlanner();
 
 } // namespace linlayout::lower

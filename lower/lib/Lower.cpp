@@ -139,6 +139,8 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
     return l;
   };
   auto where = [&](const ir::Op &op) {
+    if (op.loc.line == 0)
+      return f.name + " (an op a pass inserted)";
     return (m.fileName.empty() ? std::string("<input>") : m.fileName) + ":" +
            std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col);
   };
@@ -149,17 +151,34 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
     auto fail = [&](const std::string &msg) {
       status = makeError(where(op) + ": " + std::string(ir::mnemonic(op.kind)) + ": " + msg);
     };
-    if (op.kind == ir::OpKind::ConvertLayout) {
+    bool moves = op.kind == ir::OpKind::ConvertLayout;
+    std::optional<LinearLayout> movedSrc;
+    if (op.kind == ir::OpKind::Trans || op.kind == ir::OpKind::Reshape) {
       const ir::Type &st = f.type(op.operands[0]);
       const ir::Type &dt = f.type(op.results[0]);
       auto src = layoutOf(st);
       auto dst = layoutOf(dt);
       if (!src.ok() || !dst.ok())
         return fail(!src.ok() ? src.message() : dst.message());
+      auto natural = movedShapeSource(op, *src, *dst, st.shape(), dt.shape());
+      if (!natural.ok())
+        return fail(natural.message());
+      movedSrc = *natural;
+      moves = movedSrc.has_value();
+    }
+    if (moves) {
+      const ir::Type &st = f.type(op.operands[0]);
+      const ir::Type &dt = f.type(op.results[0]);
+      auto src = movedSrc ? Expected<LinearLayout>(*movedSrc) : layoutOf(st);
+      auto dst = layoutOf(dt);
+      if (!src.ok() || !dst.ok())
+        return fail(!src.ok() ? src.message() : dst.message());
       int bits = elementBits(st);
       auto plan = planLayoutConversion(*src, *dst, bits, target);
       bool planner = hasConversionPlanner();
+      std::string plannerError;
       if (!plan.ok()) {
+        plannerError = plan.message();
         // The planner declined: lower/'s own plan keeps the kernel compilable.
         plan = fallbackConversionPlan(*src, *dst, bits);
         planner = false;
@@ -168,8 +187,11 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
         return fail(plan.message());
       ConversionReport rep;
       rep.where = where(op);
+      if (op.kind != ir::OpKind::ConvertLayout)
+        rep.where += " (" + std::string(ir::mnemonic(op.kind)) + ")";
       rep.path = pathName(plan->path);
       rep.fromPlanner = planner;
+      rep.plannerError = plannerError;
       const ConversionCost &c = plan->cost;
       rep.shuffles = c.shuffles;
       rep.selects = c.selects;

@@ -1,5 +1,6 @@
 // Shape ops move no data between threads: each result register is an operand register of the
 // same thread, found through the coordinate map between the two shapes.
+#include "ConversionEmitter.h"
 #include "OpLowering.h"
 #include "RegisterLookup.h"
 
@@ -53,6 +54,22 @@ LinearLayout shapeMap(const ir::Op &op, const std::vector<int64_t> &res,
 
 } // namespace
 
+Expected<std::optional<LinearLayout>> movedShapeSource(const ir::Op &op, const LinearLayout &src,
+                                                       const LinearLayout &dst,
+                                                       const std::vector<int64_t> &srcShape,
+                                                       const std::vector<int64_t> &dstShape) {
+  if (op.kind != ir::OpKind::Trans && op.kind != ir::OpKind::Reshape)
+    return std::optional<LinearLayout>();
+  LinearLayout map = shapeMap(op, dstShape, srcShape);
+  LL_ASSIGN_OR_RETURN(LinearLayout wanted, dst.then(map));
+  if (lookupRegisters(src, wanted))
+    return std::optional<LinearLayout>();
+  // The operand's registers relabelled with the result's coordinates.
+  LL_ASSIGN_OR_RETURN(LinearLayout inverse, map.invert());
+  LL_ASSIGN_OR_RETURN(LinearLayout natural, src.then(inverse));
+  return std::optional<LinearLayout>(natural);
+}
+
 Status lowerShape(LoweringContext &ctx, const ir::Op &op) {
   const ir::Type &rt = ctx.function().type(op.results[0]);
   const Lowered &src = ctx.get(op.operands[0]);
@@ -66,6 +83,28 @@ Status lowerShape(LoweringContext &ctx, const ir::Op &op) {
   LinearLayout map = shapeMap(op, rt.shape(), st.shape());
   LL_ASSIGN_OR_RETURN(LinearLayout wanted, dst.then(map));
   auto regs = lookupRegisters(src.layout, wanted);
+  if (!regs) {
+    // trans / reshape into a layout that moves elements between threads: the registers keep
+    // their elements under the result's coordinates, then the planned conversion moves them.
+    auto plan = ctx.plans().conversions.find(&op);
+    if (plan != ctx.plans().conversions.end()) {
+      ConversionEnv env;
+      env.thread = ctx.thread();
+      env.block = ctx.blockInCluster();
+      env.target = ctx.target();
+      if (auto off = ctx.plans().sharedOffset.find(&op); off != ctx.plans().sharedOffset.end())
+        env.scratch = ctx.sharedAt(off->second);
+      auto out = emitConversion(ctx.b(), env, plan->second, src.regs);
+      if (!out.ok())
+        return makeError(ctx.where(op) + std::string(ir::mnemonic(op.kind)) + ": " +
+                         out.message());
+      if (env.scratch) {
+        ctx.barrierEmitted();
+        ctx.afterSharedRead();
+      }
+      return ctx.setRegs(op.results[0], std::move(out).value());
+    }
+  }
   if (!regs)
     return makeError(ctx.where(op) + std::string(ir::mnemonic(op.kind)) +
                      ": the result layout does not keep each element in the thread that holds "

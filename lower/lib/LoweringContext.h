@@ -31,8 +31,7 @@ struct Lowered {
 
 /// Per-op decisions made before emission (plans need them to size shared memory).
 struct OpPlans {
-  /// convert_layout ops by address: the conversion plan (when the planner chose it) or the
-  /// fallback exchange.
+  /// convert_layout ops (and trans / reshape ops that move data) by address: their plans.
   std::map<const ir::Op *, ConversionPlan> conversions;
   /// Byte offset of the shared memory each op uses: local_alloc (its buffer), convert_layout
   /// and reduce (their scratch).

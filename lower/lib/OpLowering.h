@@ -6,6 +6,8 @@
 
 #include "LoweringContext.h"
 
+#include <optional>
+
 namespace linlayout::lower {
 
 /// Lowers a block (a function body or a loop body) op by op. Structure ops are handled here.
@@ -37,5 +39,13 @@ namespace linlayout::lower {
 /// Requires: l maps onto the tensor dims; axis < their number. Errors for layouts whose lanes or
 /// warps mix the reduced dim with others, and for reductions across CTAs.
 Expected<int64_t> reduceScratchBytes(const LinearLayout &l, int axis, int elemBytes);
+
+/// For a tt.trans / tt.reshape whose result layout does not keep elements in their threads: the
+/// operand's layout with the result's coordinates (the source of the conversion the op needs);
+/// nullopt when the op only re-indexes registers (or is another op).
+Expected<std::optional<LinearLayout>> movedShapeSource(const ir::Op &op, const LinearLayout &src,
+                                                       const LinearLayout &dst,
+                                                       const std::vector<int64_t> &srcShape,
+                                                       const std::vector<int64_t> &dstShape);
 
 } // namespace linlayout::lower

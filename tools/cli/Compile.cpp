@@ -149,6 +149,8 @@ int runCompile(int argc, char **argv) {
     for (const lower::ConversionReport &c : k->conversions) {
       std::cerr << "  convert_layout at " << c.where << ": " << c.path
                 << (c.fromPlanner ? "" : " (lower/'s fallback plan)");
+      if (!c.plannerError.empty())
+        std::cerr << " [the planner declined: " << c.plannerError << "]";
       auto item = [&](int n, const char *what) {
         if (n)
           std::cerr << ", " << n << " " << what;

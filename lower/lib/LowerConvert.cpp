@@ -5,6 +5,36 @@
 
 namespace linlayout::lower {
 
+namespace {
+
+// "shared_memory: 4 st.shared.v4, 4 ldmatrix, 2 bar.sync" (the plan's counts, per warp).
+std::string describePlan(const ConversionPlan &plan) {
+  static const char *kPaths[] = {"no_op", "register_permute", "warp_shuffle", "shared_memory",
+                                 "distributed_shared_memory"};
+  const ConversionCost &c = plan.cost;
+  std::string s = kPaths[static_cast<int>(plan.path)];
+  std::string sep = ": ";
+  auto add = [&](int n, const std::string &what) {
+    if (n) {
+      s += sep + std::to_string(n) + " " + what;
+      sep = ", ";
+    }
+  };
+  add(c.shuffles, "shfl");
+  add(c.selects, "selp");
+  add(c.prmts, "prmt");
+  for (int i = 0; i < 5; ++i) {
+    add(c.stores[i], "st.shared (" + std::to_string(8 << i) + "-bit)");
+    add(c.loads[i], "ld.shared (" + std::to_string(8 << i) + "-bit)");
+  }
+  add(c.stmatrix, "stmatrix");
+  add(c.ldmatrix, "ldmatrix");
+  add(c.barriers, "bar.sync");
+  return s;
+}
+
+} // namespace
+
 Status lowerConvertLayout(LoweringContext &ctx, const ir::Op &op) {
   const Lowered &src = ctx.get(op.operands[0]);
   auto it = ctx.plans().conversions.find(&op);
@@ -25,7 +55,7 @@ Status lowerConvertLayout(LoweringContext &ctx, const ir::Op &op) {
   if (ctx.plans().annotate) {
     tag = "convert_layout at " + ctx.where(op);
     tag.resize(tag.size() - 2); // the ": " of where()
-    emitInlinePtx(ctx.b(), "// begin " + tag, {}, {}, {});
+    emitInlinePtx(ctx.b(), "// begin " + tag + ": " + describePlan(plan), {}, {}, {});
   }
   auto out = emitConversion(ctx.b(), env, plan, src.regs);
   if (out.ok() && ctx.plans().annotate)

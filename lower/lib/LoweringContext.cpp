@@ -97,7 +97,7 @@ void LoweringContext::beforeSharedRead() {
 
 std::string LoweringContext::where(const ir::Op &op) const {
   if (op.loc.line == 0)
-    return f_.name + ": ";
+    return f_.name + " (an op a pass inserted): ";
   return (m_.fileName.empty() ? std::string("<input>") : m_.fileName) + ":" +
          std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col) + ": ";
 }

@@ -1,0 +1,34 @@
+// The reference conversion pairs and a kernel that moves a tile through one conversion, shared by
+// the count tests (ConvertTest) and the GPU tests (LowerGpuTest).
+#pragma once
+
+#include "KernelHarness.h"
+
+#include "linlayout/layout/ConversionPlan.h"
+#include "linlayout/layout/LayoutSpec.h"
+
+#include <string>
+#include <vector>
+
+namespace linlayout::lower::testing {
+
+/// A source and destination layout of the planner's reference pairs.
+struct Pair {
+  const char *name;
+  LayoutSpec src, dst;
+};
+
+/// blocked(sizePerThread, threadsPerWarp, warpsPerCTA, order) as a spec.
+LayoutSpec blocked(std::vector<int64_t> spt, std::vector<int64_t> tpw, std::vector<int64_t> wpc,
+                   std::vector<int64_t> order);
+
+/// The six pairs measured against Triton 3.6 (issue 4), over 128x128 with 4 warps.
+std::vector<Pair> referencePairs();
+
+/// out = in through the conversion: each thread loads its source elements from `in` (a dense
+/// row-major tile of 16- or 32-bit elements), converts with `plan`, stores its destination
+/// elements to `out` at the same positions.
+Expected<KernelPtx> conversionKernel(const PtxTarget &t, const ConversionPlan &plan, bool f16,
+                                     const std::string &name = "convert");
+
+} // namespace linlayout::lower::testing

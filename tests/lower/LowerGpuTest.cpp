@@ -1,0 +1,136 @@
+// Lowered kernels on the GPU: every example computes what its reference says (the same inputs and
+// checks as the interpreter tests), before and after the pass pipeline, and every reference
+// conversion moves every element to where the destination layout says. Skips without a GPU.
+#include "../ir/Examples.h"
+#include "ConversionKernel.h"
+#include "ConversionPlanning.h"
+
+#include "linlayout/ir/Pipeline.h"
+#include "linlayout/lower/Lower.h"
+#include "linlayout/runtime/Context.h"
+#include "linlayout/runtime/DeviceBuffer.h"
+#include "linlayout/runtime/Launch.h"
+#include "linlayout/runtime/Module.h"
+#include "linlayout/runtime/Stream.h"
+
+#include <gtest/gtest.h>
+
+using namespace linlayout;
+using namespace linlayout::lower;
+using namespace linlayout::lower::testing;
+namespace rt = linlayout::runtime;
+
+namespace {
+
+#define REQUIRE_GPU()                                                                              \
+  std::string why_;                                                                                \
+  if (!rt::gpuAvailable(&why_))                                                                    \
+    GTEST_SKIP() << "no GPU here: " << why_;                                                       \
+  auto ctx_ = rt::Context::create(0);                                                              \
+  ASSERT_TRUE(ctx_.ok()) << ctx_.message();                                                        \
+  /* sm_80 PTX runs on every GPU we test on; sm_90 where the GPU has it. */                       \
+  std::vector<PtxTarget> targets_ = {{80, 80}};                                                    \
+  if (ctx_->computeCapability() >= 90)                                                             \
+    targets_.push_back({90, 80})
+
+// Loads the PTX and runs it on the given buffers (copied in and back) with scalar arguments.
+Status runOnGpu(const KernelPtx &k, std::vector<std::vector<uint8_t>> &buffers,
+                const std::vector<ir::ArgValue> &args, rt::Dim3 grid) {
+  LL_ASSIGN_OR_RETURN(rt::Module mod, rt::Module::loadPtx(k.ptx));
+  LL_ASSIGN_OR_RETURN(rt::Function fn, mod.function(k.name));
+  if (k.sharedBytes > 48 * 1024)
+    LL_TRY_STATUS(fn.setMaxDynamicSharedBytes(static_cast<int>(k.sharedBytes)));
+  std::vector<rt::DeviceBuffer> dev;
+  for (auto &b : buffers) {
+    LL_ASSIGN_OR_RETURN(rt::DeviceBuffer d, rt::DeviceBuffer::allocate(std::max<size_t>(b.size(), 1)));
+    LL_TRY_STATUS(d.copyFromHost(b.data(), b.size()));
+    dev.push_back(std::move(d));
+  }
+  std::vector<uint64_t> storage(args.size());
+  std::vector<void *> params;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ir::ArgValue &a = args[i];
+    if (a.kind == ir::ArgValue::Pointer) {
+      storage[i] = dev.at(a.buffer).ptr();
+    } else if (a.kind == ir::ArgValue::Int) {
+      storage[i] = static_cast<uint64_t>(a.i); // little-endian: narrower params read the low bytes
+    } else {
+      float f = static_cast<float>(a.f);
+      if (k.params.at(i).bits == 64)
+        std::memcpy(&storage[i], &a.f, 8);
+      else
+        std::memcpy(&storage[i], &f, 4);
+    }
+    params.push_back(&storage[i]);
+  }
+  rt::LaunchConfig cfg;
+  cfg.grid = grid;
+  cfg.block = {static_cast<unsigned>(k.threadsPerBlock), 1, 1};
+  cfg.dynamicSharedBytes = static_cast<unsigned>(k.sharedBytes);
+  LL_ASSIGN_OR_RETURN(rt::Stream stream, rt::Stream::create());
+  LL_TRY_STATUS(rt::launchRaw(fn, cfg, stream, params.data()));
+  LL_TRY_STATUS(stream.synchronize());
+  for (size_t i = 0; i < buffers.size(); ++i)
+    LL_TRY_STATUS(dev[i].copyToHost(buffers[i].data(), buffers[i].size()));
+  return Status::success();
+}
+
+} // namespace
+
+TEST(LowerGpu, ExamplesComputeTheirReferences) {
+  REQUIRE_GPU();
+  int ran = 0;
+  for (const PtxTarget &target : targets_)
+  for (const ir::testing::ExampleRun &run : ir::testing::exampleRuns())
+    for (bool passes : {false, true}) {
+      SCOPED_TRACE(run.file + (passes ? " after the passes" : " as written") + " on " +
+                   target.name());
+      ir::Module m = ir::testing::loadExample(run.file);
+      if (passes)
+        ASSERT_TRUE(ir::runPipeline(m).ok());
+      LowerOptions o;
+      o.target = target;
+      auto k = lowerKernel(m, o);
+      ASSERT_TRUE(k.ok()) << k.message();
+      ir::Memory mem;
+      std::vector<ir::ArgValue> args;
+      run.setup(mem, args);
+      Status s = runOnGpu(k->kernel, mem.buffers, args,
+                          {unsigned(run.grid.x), unsigned(run.grid.y), unsigned(run.grid.z)});
+      ASSERT_TRUE(s.ok()) << s.message();
+      run.check(mem);
+      ++ran;
+    }
+  EXPECT_EQ(ran, 2 * int(targets_.size() * ir::testing::exampleRuns().size()));
+}
+
+TEST(LowerGpu, ReferenceConversionsMoveEveryElement) {
+  REQUIRE_GPU();
+  int checked = 0;
+  for (const PtxTarget &target : targets_)
+  for (const Pair &p : referencePairs())
+    for (bool f16 : {true, false}) {
+      SCOPED_TRACE(std::string(p.name) + (f16 ? " f16 " : " f32 ") + target.name());
+      int64_t shape[] = {128, 128};
+      auto src = toLinearLayout(p.src, shape);
+      auto dst = toLinearLayout(p.dst, shape);
+      ASSERT_TRUE(src.ok() && dst.ok());
+      auto plan = planLayoutConversion(*src, *dst, f16 ? 16 : 32, target);
+      ASSERT_TRUE(plan.ok()) << plan.message();
+      auto k = conversionKernel(target, *plan, f16);
+      ASSERT_TRUE(k.ok()) << k.message();
+      size_t bytes = 128 * 128 * (f16 ? 2 : 4);
+      std::vector<std::vector<uint8_t>> bufs = {std::vector<uint8_t>(bytes),
+                                                std::vector<uint8_t>(bytes, 0xff)};
+      for (size_t i = 0; i < 128 * 128; ++i) {
+        uint32_t v = uint32_t(i * 2654435761u) ^ uint32_t(i);
+        std::memcpy(bufs[0].data() + i * (f16 ? 2 : 4), &v, f16 ? 2 : 4);
+      }
+      Status s = runOnGpu(*k, bufs, {ir::ArgValue::pointer(0), ir::ArgValue::pointer(1)},
+                          {1, 1, 1});
+      ASSERT_TRUE(s.ok()) << s.message();
+      EXPECT_EQ(bufs[0], bufs[1]) << "path " << int(plan->path);
+      ++checked;
+    }
+  EXPECT_EQ(checked, 12 * int(targets_.size()));
+}

@@ -56,3 +56,37 @@ TEST(KernelLowering, EveryExampleCompilesAndAssemblesForBothTargets) {
       }
     }
 }
+
+// The tiled matmul after the passes: per K step 32 mma.sync (each warp's 64x64 tile of 16x8
+// instructions) x 2 (K = 32 in steps of 16), operands from the planned conversions; every
+// shared-memory instruction and barrier of the kernel is one its plans counted.
+TEST(KernelLowering, MatmulIsMmaFedByItsPlannedConversions) {
+  for (int sm : {80, 90}) {
+    auto k = compileText(readExample("matmul.tir"), sm, "matmul.tir", /*passes=*/true);
+    ASSERT_TRUE(k.ok()) << k.message();
+    const std::string &ptx = k->kernel.ptx;
+    EXPECT_EQ(countLines(ptx, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), 64);
+    int stores = 0, loads = 0, ldm = 0, stm = 0, bars = 0;
+    for (const ConversionReport &c : k->conversions) {
+      EXPECT_TRUE(c.fromPlanner) << c.where << ": " << c.plannerError;
+      stores += c.sharedStores;
+      loads += c.sharedLoads;
+      ldm += c.ldmatrix;
+      stm += c.stmatrix;
+      bars += c.barriers;
+    }
+    EXPECT_EQ(countLines(ptx, "st.shared"), stores);
+    EXPECT_EQ(countLines(ptx, "ld.shared"), loads);
+    EXPECT_EQ(countLines(ptx, "ldmatrix."), ldm);
+    EXPECT_EQ(countLines(ptx, "stmatrix."), stm);
+    EXPECT_EQ(countLines(ptx, "bar.sync"), bars);
+    EXPECT_GE(ldm, 1) << "the B operand is read with ldmatrix";
+    // The K loop: a backward branch around the mma block.
+    EXPECT_PATTERNS(ptx, R"(
+      CHECK: $L__BB0_{{[0-9]+}}:
+      CHECK: mma.sync.aligned.m16n8k16
+      CHECK: @{{%p[0-9]+}} bra $L__BB0_{{[0-9]+}};
+    )");
+    expectAssembles(k->kernel);
+  }
+}

@@ -258,7 +258,10 @@ Expected<std::vector<llvm::Value *>> emitShuffles(llvm::IRBuilder<> &b, const Co
     }
     return unpackSlot(b, received[0][word], slot, slots, e, elemTy);
   };
-  llvm::Value *unpackKey = unpackMap.basis.rank() ? unpackEm.hardwarePart(0) : nullptr;
+  // The thread part of (slot, word), packed as slot | word << kk like the basis vectors.
+  llvm::Value *unpackKey = nullptr;
+  if (unpackMap.basis.rank())
+    unpackKey = b.CreateOr(unpackEm.hardwarePart(0), b.CreateShl(unpackEm.hardwarePart(1), kk));
   std::vector<llvm::Value *> out;
   for (uint64_t r = 0; r < unpackMap.ix.numRegisters(); ++r) {
     // unpack's out dims are (slot, word): the packed value is slot | word << kk.
@@ -267,7 +270,10 @@ Expected<std::vector<llvm::Value *>> emitShuffles(llvm::IRBuilder<> &b, const Co
       out.push_back(element(base));
       continue;
     }
-    return makeError("a shuffle plan whose unpacking depends on the thread is not emitted yet");
+    // Which received slot a register takes depends on the thread: a select tree (the plan's
+    // select count does not include these).
+    out.push_back(selectTree(b, unpackKey, unpackMap.basis,
+                             [&](uint64_t c) { return element(base ^ unpackMap.basis.combine(c)); }));
   }
   return out;
 }

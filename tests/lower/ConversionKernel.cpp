@@ -26,44 +26,50 @@ std::vector<Pair> referencePairs() {
   };
 }
 
-Expected<KernelPtx> conversionKernel(const PtxTarget &t, const ConversionPlan &plan, bool f16,
-                                     const std::string &name) {
-  return buildKernel(t, name, 128, [&](KernelBuilder &kb, const PtxTarget &tgt) -> Status {
-    auto &b = kb.b();
-    // Integers of the element width: the conversion moves bits, and ints compare exactly.
-    llvm::Type *ty = f16 ? b.getInt16Ty() : b.getInt32Ty();
-    int64_t stride[] = {f16 ? 2 : 4};
-    auto rowMajor = [](const LinearLayout &l) {
-      std::vector<DimName> rev;
-      for (int o = l.numOutDims() - 1; o >= 0; --o)
-        rev.push_back(l.outDimName(o));
-      return l.transposeOuts(rev).value().flattenOuts(DimName::offset());
-    };
-    LL_ASSIGN_OR_RETURN(auto srcIx, LayoutIndexer::create(rowMajor(plan.src)));
-    LL_ASSIGN_OR_RETURN(auto dstIx, LayoutIndexer::create(rowMajor(plan.dst)));
-    IndexEmitter se(srcIx, b, kb.threadId(), nullptr), de(dstIx, b, kb.threadId(), nullptr);
-    std::vector<llvm::Value *> src;
-    for (uint64_t r = 0; r < srcIx.numRegisters(); ++r) {
-      SplitOffset so = se.linearOffset(r, stride);
-      llvm::Value *p = b.CreateConstGEP1_64(
-          b.getInt8Ty(), b.CreateGEP(b.getInt8Ty(), kb.param(0), so.variable), so.constant);
-      src.push_back(b.CreateLoad(ty, p));
-    }
-    ConversionEnv env;
-    env.thread = kb.threadId();
-    env.target = tgt;
-    if (plan.path == ConversionPath::SharedMemory) {
-      env.scratch = kb.sharedBase();
-      kb.useSharedBytes(static_cast<uint64_t>(plan.shared.scratchBytes));
-    }
-    LL_ASSIGN_OR_RETURN(auto dst, emitConversion(b, env, plan, src));
-    for (uint64_t r = 0; r < dstIx.numRegisters(); ++r) {
-      SplitOffset so = de.linearOffset(r, stride);
-      llvm::Value *p = b.CreateConstGEP1_64(
-          b.getInt8Ty(), b.CreateGEP(b.getInt8Ty(), kb.param(1), so.variable), so.constant);
-      b.CreateStore(dst[r], p);
-    }
-    return Status::success();
+Status emitConversionKernel(KernelBuilder &kb, const PtxTarget &tgt, const ConversionPlan &plan,
+                            int elementBits) {
+  auto &b = kb.b();
+  // Integers of the element width: the conversion moves bits, and ints compare exactly.
+  llvm::Type *ty = b.getIntNTy(static_cast<unsigned>(elementBits));
+  int64_t stride[] = {elementBits / 8};
+  auto rowMajor = [](const LinearLayout &l) {
+    std::vector<DimName> rev;
+    for (int o = l.numOutDims() - 1; o >= 0; --o)
+      rev.push_back(l.outDimName(o));
+    return l.transposeOuts(rev).value().flattenOuts(DimName::offset());
+  };
+  LL_ASSIGN_OR_RETURN(auto srcIx, LayoutIndexer::create(rowMajor(plan.src)));
+  LL_ASSIGN_OR_RETURN(auto dstIx, LayoutIndexer::create(rowMajor(plan.dst)));
+  IndexEmitter se(srcIx, b, kb.threadId(), nullptr), de(dstIx, b, kb.threadId(), nullptr);
+  std::vector<llvm::Value *> src;
+  for (uint64_t r = 0; r < srcIx.numRegisters(); ++r) {
+    SplitOffset so = se.linearOffset(r, stride);
+    llvm::Value *p = b.CreateConstGEP1_64(
+        b.getInt8Ty(), b.CreateGEP(b.getInt8Ty(), kb.param(0), so.variable), so.constant);
+    src.push_back(b.CreateLoad(ty, p));
+  }
+  ConversionEnv env;
+  env.thread = kb.threadId();
+  env.target = tgt;
+  if (plan.path == ConversionPath::SharedMemory) {
+    env.scratch = kb.sharedBase();
+    kb.useSharedBytes(static_cast<uint64_t>(plan.shared.scratchBytes));
+  }
+  LL_ASSIGN_OR_RETURN(auto dst, emitConversion(b, env, plan, src));
+  for (uint64_t r = 0; r < dstIx.numRegisters(); ++r) {
+    SplitOffset so = de.linearOffset(r, stride);
+    llvm::Value *p = b.CreateConstGEP1_64(
+        b.getInt8Ty(), b.CreateGEP(b.getInt8Ty(), kb.param(1), so.variable), so.constant);
+    b.CreateStore(dst[r], p);
+  }
+  return Status::success();
+}
+
+Expected<KernelPtx> conversionKernel(const PtxTarget &t, const ConversionPlan &plan,
+                                     int elementBits, const std::string &name) {
+  int threads = 32 * static_cast<int>(plan.src.inDimSize(DimName::warp()));
+  return buildKernel(t, name, threads, [&](KernelBuilder &kb, const PtxTarget &tgt) -> Status {
+    return emitConversionKernel(kb, tgt, plan, elementBits);
   });
 }
 

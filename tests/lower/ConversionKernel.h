@@ -26,9 +26,13 @@ LayoutSpec blocked(std::vector<int64_t> spt, std::vector<int64_t> tpw, std::vect
 std::vector<Pair> referencePairs();
 
 /// out = in through the conversion: each thread loads its source elements from `in` (a dense
-/// row-major tile of 16- or 32-bit elements), converts with `plan`, stores its destination
-/// elements to `out` at the same positions.
-Expected<KernelPtx> conversionKernel(const PtxTarget &t, const ConversionPlan &plan, bool f16,
-                                     const std::string &name = "convert");
+/// row-major tile of `elementBits`-bit integers), converts with `plan`, stores its destination
+/// elements to `out` at the same positions. One CTA of 32 * warps threads.
+Expected<KernelPtx> conversionKernel(const PtxTarget &t, const ConversionPlan &plan,
+                                     int elementBits, const std::string &name = "convert");
+
+/// Emits the same kernel body into `kb` without compiling it.
+Status emitConversionKernel(KernelBuilder &kb, const PtxTarget &t, const ConversionPlan &plan,
+                            int elementBits);
 
 } // namespace linlayout::lower::testing

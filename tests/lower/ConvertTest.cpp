@@ -3,7 +3,10 @@
 #include "ConversionKernel.h"
 #include "ConversionPlanning.h"
 #include "KernelHarness.h"
+#include "Property.h"
 #include "PtxCheck.h"
+
+#include "linlayout/testing/Generators.h"
 
 #include "linlayout/layout/LayoutSpec.h"
 
@@ -45,7 +48,7 @@ TEST(Convert, ReferencePairsEmitExactlyThePlannedInstructions) {
       for (const PtxTarget &t : testTargets()) {
         auto plan = planLayoutConversion(*src, *dst, f16 ? 16 : 32, t);
         ASSERT_TRUE(plan.ok()) << p.name << ": " << plan.message();
-        auto k = conversionKernel(t, *plan, f16, std::string(p.name) + (f16 ? "_f16" : "_f32"));
+        auto k = conversionKernel(t, *plan, f16 ? 16 : 32, std::string(p.name) + (f16 ? "_f16" : "_f32"));
         ASSERT_TRUE(k.ok()) << p.name << " " << t.name() << ": " << k.message();
         const ConversionCost &c = plan->cost;
         std::string what = std::string(p.name) + (f16 ? " f16 " : " f32 ") + t.name();
@@ -80,10 +83,40 @@ TEST(Convert, FallbackPlansCoverEveryPath) {
   ASSERT_TRUE(perm.ok()) << perm.message();
   EXPECT_EQ(perm->path, ConversionPath::RegisterPermute);
   for (const PtxTarget &t : testTargets()) {
-    auto k = conversionKernel(t, *perm, false);
+    auto k = conversionKernel(t, *perm, 32);
     ASSERT_TRUE(k.ok()) << k.message();
     EXPECT_EQ(countLines(k->ptx, "bar.sync"), 0);
     EXPECT_EQ(countLines(k->ptx, "shfl.sync"), 0);
     expectAssembles(*k);
   }
+}
+
+// Any plan the planner makes for random distributed layouts (register, lane, warp; elements of
+// 8 to 64 bits) is emitted into a valid LLVM module.
+TEST(Convert, EveryPlanOfRandomLayoutsIsEmitted) {
+  checkProperty([](void) {
+    linlayout::testing::DistributedBounds bounds;
+    bounds.maxBlockBits = 0;
+    bounds.maxWarpBits = 2;
+    bounds.maxOutBits = 10;
+    auto pair = *linlayout::testing::distributedPair(bounds);
+    // The planner converts between layouts of one CTA shape.
+    RC_PRE(pair.a.inDimSize(DimName::warp()) == pair.b.inDimSize(DimName::warp()));
+    int bits = *rc::gen::element(8, 16, 32, 64);
+    PtxTarget t{*rc::gen::element(80, 90), 80};
+    auto plan = planLayoutConversion(pair.a, pair.b, bits, t);
+    if (!plan.ok())
+      RC_FAIL("planner: " + plan.message());
+    KernelSpec spec;
+    spec.name = "convert";
+    spec.params = {{"in", ParamKind::GlobalPointer, 64, 16}, {"out", ParamKind::GlobalPointer, 64, 16}};
+    spec.threadsPerBlock = 32 * static_cast<int>(pair.a.inDimSize(DimName::warp()));
+    auto kb = KernelBuilder::create(spec);
+    RC_ASSERT(kb.ok());
+    Status s = emitConversionKernel(**kb, t, *plan, bits);
+    if (!s.ok())
+      RC_FAIL(s.message() + "\nsrc: " + pair.a.toString() + "\ndst: " + pair.b.toString());
+    (*kb)->b().CreateRetVoid();
+    RC_ASSERT(verifyModule((*kb)->module()).ok());
+  }, 1000);
 }

@@ -1,5 +1,8 @@
 #include "linlayout/layout/LayoutColumns.h"
 
+#include <array>
+#include <string>
+
 namespace linlayout {
 
 std::vector<uint64_t> columnsOf(const LinearLayout &l, DimName in) {
@@ -16,27 +19,20 @@ std::vector<uint64_t> columnsOf(const LinearLayout &l, DimName in) {
 
 Expected<LinearLayout> layoutFromColumns(std::span<const InDimColumns> ins,
                                          std::span<const DimSize> outs) {
-  std::vector<int> shift, bits;
-  int total = 0;
-  for (const DimSize &o : outs) {
-    int b = o.size <= 1 ? 0 : 63 - __builtin_clzll(o.size);
-    shift.push_back(total);
-    bits.push_back(b);
-    total += b;
+  std::array<DimSize, LinearLayout::kMaxDims> dims{};
+  std::array<uint64_t, LinearLayout::kMaxBits> cols{};
+  if (ins.size() > dims.size())
+    return makeError("more than " + std::to_string(dims.size()) + " input dimensions");
+  size_t n = 0;
+  for (size_t d = 0; d < ins.size(); ++d) {
+    if (ins[d].columns.size() > 63 || n + ins[d].columns.size() > cols.size())
+      return makeError("more than " + std::to_string(cols.size()) + " input bits");
+    dims[d] = {ins[d].name, uint64_t(1) << ins[d].columns.size()};
+    for (uint64_t c : ins[d].columns)
+      cols[n++] = c;
   }
-  std::vector<InDimBases> bases;
-  bases.reserve(ins.size());
-  for (const InDimColumns &in : ins) {
-    InDimBases b{in.name, {}};
-    for (uint64_t c : in.columns) {
-      std::vector<uint64_t> v(outs.size());
-      for (size_t o = 0; o < outs.size(); ++o)
-        v[o] = bits[o] == 0 ? 0 : (c >> shift[o]) & ((uint64_t(1) << bits[o]) - 1);
-      b.bases.push_back(std::move(v));
-    }
-    bases.push_back(std::move(b));
-  }
-  return LinearLayout::fromBases(bases, outs);
+  return LinearLayout::fromColumns(std::span(dims.data(), ins.size()), outs,
+                                   std::span(cols.data(), n));
 }
 
 } // namespace linlayout

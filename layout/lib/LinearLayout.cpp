@@ -202,6 +202,35 @@ Expected<LinearLayout> LinearLayout::zeros1D(uint64_t size, DimName in, DimName 
   return make(i1, o1, std::span(cols.data(), bits));
 }
 
+Expected<LinearLayout> LinearLayout::fromColumns(std::span<const DimSize> ins,
+                                                 std::span<const DimSize> outs,
+                                                 std::span<const uint64_t> columns) {
+  std::array<DimBits, kMaxDims> ib{}, ob{};
+  if (ins.size() > size_t(kMaxDims) || outs.size() > size_t(kMaxDims))
+    return makeError("more than " + std::to_string(kMaxDims) + " dimensions on one side");
+  int inTotal = 0, outTotal = 0;
+  for (size_t i = 0; i < ins.size(); ++i) {
+    LL_ASSIGN_OR_RETURN(int b, sizeToBits(ins[i].size, ins[i].name, "in"));
+    ib[i] = {ins[i].name, b};
+    inTotal += b;
+  }
+  for (size_t i = 0; i < outs.size(); ++i) {
+    LL_ASSIGN_OR_RETURN(int b, sizeToBits(outs[i].size, outs[i].name, "out"));
+    ob[i] = {outs[i].name, b};
+    outTotal += b;
+  }
+  LL_TRY_STATUS(checkDims(std::span(ib.data(), ins.size()), "in"));
+  LL_TRY_STATUS(checkDims(std::span(ob.data(), outs.size()), "out"));
+  if (columns.size() != size_t(inTotal))
+    return makeError(std::to_string(columns.size()) + " columns for " + std::to_string(inTotal) +
+                     " input bits");
+  for (uint64_t c : columns)
+    if (c & ~lowMask(outTotal))
+      return makeError("column " + std::to_string(c) + " does not fit " +
+                       std::to_string(outTotal) + " output bits");
+  return make(std::span(ib.data(), ins.size()), std::span(ob.data(), outs.size()), columns);
+}
+
 // -------------------------------------------------------------------------------------------------
 // Queries
 // -------------------------------------------------------------------------------------------------

@@ -186,7 +186,7 @@ double cyclesOf(const Problem &p, const ConversionCost &c, int storingWarps, boo
 // Register permutation
 // ------------------------------------------------------------------------------------------------
 
-Expected<ConversionPlan> planRegisters(const Problem &p, const Movement &mv, ConversionPlan plan) {
+Status planRegisters(const Problem &p, const Movement &mv, ConversionPlan &plan) {
   int rs = p.s.bits(0), rd = p.d.bits(0);
   std::vector<InDimColumns> ins;
   int bit = 0;
@@ -215,7 +215,7 @@ Expected<ConversionPlan> planRegisters(const Problem &p, const Movement &mv, Con
   plan.cost.selects = threadRank ? (1 << rd) * ((1 << threadRank) - 1) : 0;
   plan.cost.indexOps = threadRank; // one predicate per thread bit that picks registers
   plan.cost.cycles = cyclesOf(p, plan.cost, plan.cost.warps, false);
-  return plan;
+  return Status::success();
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -228,8 +228,7 @@ struct ShuffleDesign {
   ConversionCost cost;
 };
 
-std::optional<ConversionPlan> planShuffles(const Problem &p, const Movement &mv,
-                                           ConversionPlan plan) {
+bool planShuffles(const Problem &p, const Movement &mv, ConversionPlan &plan) {
   const int rs = p.s.bits(0), rd = p.d.bits(0), L = p.d.bits(1), W = p.d.bits(2),
             B = p.d.bits(3);
   auto R = [&](uint64_t c) { return c & lowMask(rs); };
@@ -297,7 +296,7 @@ std::optional<ConversionPlan> planShuffles(const Problem &p, const Movement &mv,
   }
   const int nd = int(thetaPrime.size());
   if (nd > 16)
-    return std::nullopt; // too many registers for an explicit round list
+    return false; // too many registers for an explicit round list
   std::vector<uint64_t> cwW; // per dst word bit: (word | lane << ws)
   for (uint64_t t : thetaPrime)
     cwW.push_back(wordLevel(f2Apply(cReg, t)));
@@ -434,7 +433,7 @@ std::optional<ConversionPlan> planShuffles(const Problem &p, const Movement &mv,
       break;
   }
   if (!best)
-    return std::nullopt;
+    return false;
 
   // Build the step.
   ShuffleStep &st = plan.shuffle;
@@ -446,7 +445,7 @@ std::optional<ConversionPlan> planShuffles(const Problem &p, const Movement &mv,
     std::vector<DimSize> outs{{DimName::reg(), uint64_t(1) << rs}};
     auto l = layoutFromColumns(ins, outs);
     if (!l.ok())
-      return std::nullopt;
+      return false;
     st.pack = *l;
   }
   {
@@ -477,7 +476,7 @@ std::optional<ConversionPlan> planShuffles(const Problem &p, const Movement &mv,
     std::vector<DimSize> outs{{kSlot, uint64_t(1) << kk}, {kWord, uint64_t(1) << nd}};
     auto l = layoutFromColumns(ins, outs);
     if (!l.ok())
-      return std::nullopt;
+      return false;
     st.unpack = *l;
   }
   auto threadMap = [&](std::vector<uint64_t> laneCols, std::vector<uint64_t> threadCols,
@@ -500,7 +499,7 @@ std::optional<ConversionPlan> planShuffles(const Problem &p, const Movement &mv,
   auto b = threadMap(best->sendLane, best->sendThread, kWord, ws);
   auto c = threadMap(bestGamma, zeros, kWord, nd);
   if (!a || !b || !c)
-    return std::nullopt;
+    return false;
   st.srcLaneOfThread = *a;
   st.sendWordOfThread = *b;
   st.recvWordOfThread = *c;
@@ -519,14 +518,14 @@ std::optional<ConversionPlan> planShuffles(const Problem &p, const Movement &mv,
   }
   plan.path = ConversionPath::WarpShuffle;
   plan.cost = best->cost;
-  return plan;
+  return true;
 }
 
 // ------------------------------------------------------------------------------------------------
 // Shared memory (CTA scope) and distributed shared memory (cluster scope)
 // ------------------------------------------------------------------------------------------------
 
-Expected<ConversionPlan> planShared(const Problem &p, const Movement &mv, ConversionPlan plan,
+Status planShared(const Problem &p, const Movement &mv, ConversionPlan &plan,
                                     bool cluster) {
   const Hw &s = p.s, &d = p.d;
   const int rs = s.bits(0), L = s.bits(1), W = s.bits(2);
@@ -706,7 +705,7 @@ Expected<ConversionPlan> planShared(const Problem &p, const Movement &mv, Conver
   int storingWarps = c.warps >> predBits;
   c.cycles = cyclesOf(p, c, storingWarps, cluster);
   plan.path = cluster ? ConversionPath::DistributedSharedMemory : ConversionPath::SharedMemory;
-  return plan;
+  return Status::success();
 }
 
 std::string describe(const ConversionCost &c) {
@@ -767,12 +766,12 @@ Expected<ConversionPlan> planConversion(const LinearLayout &srcIn, const LinearL
   p.tc = &targetCosts(options.target);
 
   Movement mv = findSources(p);
+  // The candidates carry only their steps; the layouts are attached to the one chosen.
   ConversionPlan base;
   base.target = options.target;
   base.elementBits = elementBits;
-  base.src = p.src;
-  base.dst = p.dst;
   base.cost.warps = p.warps();
+  LinearLayout sourceOf;
   {
     std::vector<InDimColumns> ins;
     int bit = 0;
@@ -785,39 +784,49 @@ Expected<ConversionPlan> planConversion(const LinearLayout &srcIn, const LinearL
     std::vector<DimSize> hwOuts;
     for (int dim = 0; dim < 4; ++dim)
       hwOuts.push_back({kHwDims[dim], uint64_t(1) << p.s.bits(dim)});
-    LL_ASSIGN_OR_RETURN(base.sourceOf, layoutFromColumns(ins, hwOuts));
+    LL_ASSIGN_OR_RETURN(sourceOf, layoutFromColumns(ins, hwOuts));
   }
   if (mv.level == kAny && !p.tc->hasClusters)
     return makeError("the conversion moves data between CTAs, which needs thread-block "
                      "clusters (sm_90); target is " +
                      std::string(gpuTargetName(options.target)));
 
+  // Plans are built in place: a ConversionPlan holds a dozen inline layouts, too big to copy
+  // freely on the planning hot path.
   std::vector<ConversionPlan> plans;
+  plans.reserve(3);
   std::vector<std::string> notes;
+  auto fresh = [&]() -> ConversionPlan & {
+    plans.emplace_back();
+    ConversionPlan &c = plans.back();
+    c.target = base.target;
+    c.elementBits = base.elementBits;
+    c.cost.warps = base.cost.warps;
+    return c;
+  };
   if (mv.level == kThread) {
-    LL_ASSIGN_OR_RETURN(ConversionPlan r, planRegisters(p, mv, base));
-    plans.push_back(std::move(r));
+    LL_TRY_STATUS(planRegisters(p, mv, fresh()));
     notes.push_back("every thread already holds its elements");
   }
-  if (mv.level <= kWarp && options.allowShuffles && mv.level == kWarp) {
-    if (auto r = planShuffles(p, mv, base)) {
-      plans.push_back(std::move(*r));
+  if (mv.level == kWarp && options.allowShuffles) {
+    if (planShuffles(p, mv, fresh()))
       notes.push_back("data moves between lanes of a warp");
-    }
+    else
+      plans.pop_back();
   }
   if (mv.level <= kCta && mv.level >= kWarp) {
-    auto r = planShared(p, mv, base, false);
+    Status r = planShared(p, mv, fresh(), false);
     if (r.ok()) {
-      plans.push_back(std::move(*r));
       notes.push_back(mv.level == kCta ? "data moves between warps of a CTA"
                                        : "a shared-memory round trip");
-    } else if (mv.level == kCta) {
-      return r.error();
+    } else {
+      plans.pop_back();
+      if (mv.level == kCta)
+        return r.error();
     }
   }
   if (mv.level == kAny) {
-    LL_ASSIGN_OR_RETURN(ConversionPlan r, planShared(p, mv, base, true));
-    plans.push_back(std::move(r));
+    LL_TRY_STATUS(planShared(p, mv, fresh(), true));
     notes.push_back("data moves between CTAs of a cluster");
   }
   if (plans.empty())
@@ -838,6 +847,9 @@ Expected<ConversionPlan> planConversion(const LinearLayout &srcIn, const LinearL
                        "' is not feasible for this conversion");
   }
   ConversionPlan out = std::move(plans[pick]);
+  out.src = p.src;
+  out.dst = p.dst;
+  out.sourceOf = sourceOf;
   for (size_t i = 0; i < plans.size(); ++i)
     if (i != pick)
       out.alternatives.push_back({plans[i].path, plans[i].cost,

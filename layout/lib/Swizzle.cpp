@@ -462,6 +462,13 @@ std::optional<SwizzleChoice> searchSwizzle(const SideVectors &store, const SideV
   }
 
   std::optional<Evaluated> best;
+  // A candidate moving 16 bytes per lane on both sides without bank conflicts takes the fewest
+  // wavefronts and instructions any scratch allows: nothing after it can be cheaper.
+  auto unbeatable = [](const SwizzleChoice &c) {
+    return c.store.accessBits >= 128 && c.load.accessBits >= 128 &&
+           c.store.wavefronts == c.store.minWavefronts &&
+           c.load.wavefronts == c.load.minWavefronts;
+  };
   for (const ChunkCandidate &c : cands) {
     auto e = evaluate(c, store, load, tile, common, tileDim, elementBits, warps, options);
     if (!e)
@@ -469,6 +476,8 @@ std::optional<SwizzleChoice> searchSwizzle(const SideVectors &store, const SideV
     if (!best || e->choice.cycles < best->choice.cycles - 1e-9 ||
         (e->choice.cycles < best->choice.cycles + 1e-9 && e->instructions < best->instructions))
       best = std::move(e);
+    if (unbeatable(best->choice))
+      break;
   }
   if (!best)
     return std::nullopt;

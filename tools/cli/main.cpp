@@ -4,7 +4,9 @@
 //   linlayout opt FILE       run the tile-IR pass pipeline (Opt.cpp)
 //   linlayout compile FILE   tile IR -> PTX or LLVM IR (Compile.cpp)
 #include "Compile.h"
+//   linlayout plan ...       plan a layout conversion and explain it (Plan.cpp)
 #include "Opt.h"
+#include "Plan.h"
 #include "Show.h"
 #include "query/Query.h"
 
@@ -22,6 +24,7 @@ int usage(std::ostream &os, int code) {
         "  show LAYOUT...   draw layouts: who holds each element (show --help for options)\n"
         "  opt FILE         verify a tile-IR file, run the layout passes, print it\n"
         "  compile FILE     compile a tile-IR kernel to PTX (see: linlayout compile --help)\n"
+        "  plan ...         plan a layout conversion and explain it (plan --help)\n"
         "  help             this text\n";
   return code;
 }
@@ -56,6 +59,8 @@ int main(int argc, char **argv) {
     return linlayout::cli::runOpt(argc - 1, argv + 1);
   if (cmd == "compile")
     return linlayout::cli::runCompile(argc, argv);
+  if (cmd == "plan")
+    return linlayout::cli::runPlan(argc - 1, argv + 1);
   if (cmd == "help" || cmd == "--help" || cmd == "-h")
     return usage(std::cout, 0);
   std::cerr << "linlayout: unknown command '" << cmd << "'\n";

@@ -1,6 +1,8 @@
-// The query ops over layout conversions: bank_conflicts (and plan, with the planner).
+// The query ops over layout conversions: bank_conflicts and plan.
 #include "linlayout/layout/BankConflicts.h"
+#include "linlayout/layout/PlanConversion.h"
 #include "query/LayoutJson.h"
+#include "query/PlanJson.h"
 #include "query/Query.h"
 #include "query/SpecJson.h"
 
@@ -38,8 +40,35 @@ Expected<Json> bankConflictsOp(const Json &req) {
   return Json(conflicts);
 }
 
+Expected<Json> planOp(const Json &req) {
+  LL_ASSIGN_OR_RETURN(const Json *s, field(req, "shape"));
+  LL_ASSIGN_OR_RETURN(std::vector<int64_t> shape, toIntList(*s, "shape"));
+  LL_ASSIGN_OR_RETURN(LinearLayout src, specField(req, "src", shape, true));
+  LL_ASSIGN_OR_RETURN(LinearLayout dst, specField(req, "dst", shape, true));
+  LL_ASSIGN_OR_RETURN(int bits, bitwidthField(req));
+  PlanOptions opt;
+  if (hasField(req, "target")) {
+    LL_ASSIGN_OR_RETURN(const Json *t, field(req, "target"));
+    LL_ASSIGN_OR_RETURN(std::string name, toString(*t, "target"));
+    auto target = parseGpuTarget(name);
+    if (!target)
+      return makeError("target '" + name.substr(0, 40) + "' is not one of sm_80, sm_90");
+    opt.target = *target;
+  }
+  bool detail = false;
+  if (hasField(req, "detail")) {
+    LL_ASSIGN_OR_RETURN(const Json *d, field(req, "detail"));
+    LL_ASSIGN_OR_RETURN(detail, toBool(*d, "detail"));
+  }
+  LL_ASSIGN_OR_RETURN(ConversionPlan plan, planConversion(src, dst, bits, opt));
+  return planToJson(plan, detail);
+}
+
 } // namespace
 
-void addPlanOps(OpTable &t) { t["bank_conflicts"] = bankConflictsOp; }
+void addPlanOps(OpTable &t) {
+  t["bank_conflicts"] = bankConflictsOp;
+  t["plan"] = planOp;
+}
 
 } // namespace linlayout::query

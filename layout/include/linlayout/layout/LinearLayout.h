@@ -113,6 +113,15 @@ public:
   static Expected<LinearLayout> zeros1D(uint64_t size, DimName in, DimName out,
                                         uint64_t outSize = 1);
 
+  /// A layout from packed columns: column k is the packed output word of packed input bit k
+  /// (first dimension lowest on both sides), without building per-basis vectors.
+  /// Requires: as fromBases (distinct names, power-of-two sizes, the bit limits);
+  /// columns.size() == total input bits; every column below 2^(total output bits).
+  /// Ensures: column(k) == columns[k]; equals fromBases of the same bases.
+  static Expected<LinearLayout> fromColumns(std::span<const DimSize> ins,
+                                            std::span<const DimSize> outs,
+                                            std::span<const uint64_t> columns);
+
   // ---------------------------------------------------------------------------------------------
   // Queries
   // ---------------------------------------------------------------------------------------------

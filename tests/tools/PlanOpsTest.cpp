@@ -1,0 +1,77 @@
+// The conversion query ops: bank_conflicts and plan (fields, answers and every error).
+#include "query/Query.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+using linlayout::query::answerLine;
+
+namespace {
+
+const char *kRow4 = R"({"kind": "blocked", "size_per_thread": [1, 4], "threads_per_warp": [4, 8],
+  "warps_per_cta": [4, 1], "order": [1, 0]})";
+const char *kCol4 = R"({"kind": "blocked", "size_per_thread": [4, 1], "threads_per_warp": [8, 4],
+  "warps_per_cta": [1, 4], "order": [0, 1]})";
+const char *kShared = R"({"kind": "swizzled_shared", "vec": 8, "per_phase": 1, "max_phase": 8,
+  "order": [1, 0]})";
+
+json ask(const std::string &line) { return json::parse(answerLine(line)); }
+
+std::string planLine(const std::string &src, const std::string &dst, const std::string &extra) {
+  json j = {{"id", 1}, {"op", "plan"}, {"shape", {128, 128}}, {"bitwidth", 16}};
+  j["src"] = json::parse(src);
+  j["dst"] = json::parse(dst);
+  if (!extra.empty())
+    j.update(json::parse(extra));
+  return j.dump();
+}
+
+} // namespace
+
+TEST(PlanOps, BankConflicts) {
+  json j = {{"op", "bank_conflicts"}, {"shape", {64, 128}}, {"bitwidth", 16}};
+  j["reg"] = json::parse(R"({"kind": "blocked", "size_per_thread": [1, 4],
+    "threads_per_warp": [16, 2], "warps_per_cta": [4, 1], "order": [0, 1]})");
+  j["shared"] = json::parse(R"({"kind": "swizzled_shared", "vec": 8, "per_phase": 1,
+    "max_phase": 1, "order": [1, 0]})");
+  EXPECT_EQ(ask(j.dump())["result"], 15);
+  j["bitwidth"] = 24;
+  EXPECT_EQ(ask(j.dump())["error"], "bitwidth 24 is not a power of two between 1 and 128");
+  j["bitwidth"] = 16;
+  j["shared"] = json::parse(kRow4);
+  EXPECT_EQ(ask(j.dump())["error"],
+            "field 'shared' is a blocked layout, expected a shared-memory layout");
+}
+
+TEST(PlanOps, PlanAnswersTheSummary) {
+  json r = ask(planLine(kRow4, kCol4, R"({"target": "sm_80"})"))["result"];
+  EXPECT_EQ(r["path"], "shared-memory");
+  EXPECT_EQ(r["target"], "sm_80");
+  EXPECT_EQ(r["bitwidth"], 16);
+  EXPECT_EQ(r["counts"]["st_shared"]["128"], 16);
+  EXPECT_EQ(r["counts"]["ld_shared"]["128"], 16);
+  EXPECT_EQ(r["counts"]["bar"], 2);
+  EXPECT_EQ(r["wavefronts"]["conflicts"], 0);
+  EXPECT_EQ(r["scratch_bytes"], 32768);
+  EXPECT_TRUE(r["cycles"].is_number());
+  EXPECT_EQ(r["steps"][0]["step"], "shared_memory");
+  EXPECT_FALSE(r["steps"][0].contains("stores"));
+  json d = ask(planLine(kRow4, kCol4, R"({"detail": true})"))["result"];
+  EXPECT_EQ(d["steps"][0]["stores"].size(), 16u);
+  EXPECT_TRUE(d.contains("source_of"));
+}
+
+TEST(PlanOps, PlanErrors) {
+  EXPECT_EQ(ask(planLine(kRow4, kCol4, R"({"target": "sm_70"})"))["error"],
+            "target 'sm_70' is not one of sm_80, sm_90");
+  EXPECT_EQ(ask(planLine(kRow4, kShared, ""))["error"],
+            "field 'dst' is a swizzled_shared layout, expected a distributed (register) layout");
+  EXPECT_EQ(ask(planLine(kRow4, kCol4, R"({"bitwidth": 12})"))["error"],
+            "bitwidth 12 is not a power of two between 1 and 128");
+  EXPECT_EQ(ask(planLine(kRow4, kCol4, R"({"bitwidth": 128})"))["error"],
+            "element bitwidth 128 is not one of 8, 16, 32, 64");
+  EXPECT_EQ(ask(planLine(kRow4, kCol4, R"({"detail": 3})"))["error"].get<std::string>().find(
+                "detail"),
+            0u);
+}

@@ -1,0 +1,364 @@
+#include "Plan.h"
+
+#include "linlayout/layout/PlanConversion.h"
+#include "linlayout/layout/SharedMemoryModel.h"
+#include "query/PlanJson.h"
+#include "query/SpecJson.h"
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace linlayout::cli {
+namespace {
+
+using query::Json;
+
+int usage(std::ostream &os, int code) {
+  os << "usage: linlayout plan --src SPEC --dst SPEC --shape AxB[x...] --dtype TYPE\n"
+        "                      [--target sm_80|sm_90] [--json [--detail] | --summary]\n"
+        "  SPEC   a layout spec as JSON or TritonGPU attribute text\n"
+        "  TYPE   f8 (e4m3, e5m2), i8, f16, bf16, i16, f32, i32, f64, i64\n";
+  return code;
+}
+
+std::optional<int> dtypeBits(const std::string &t) {
+  static const std::map<std::string, int> bits{
+      {"f8", 8},   {"fp8", 8},   {"e4m3", 8},  {"e5m2", 8},  {"i8", 8},   {"u8", 8},
+      {"f16", 16}, {"fp16", 16}, {"bf16", 16}, {"i16", 16},  {"f32", 32}, {"fp32", 32},
+      {"i32", 32}, {"tf32", 32}, {"f64", 64},  {"fp64", 64}, {"i64", 64}};
+  auto it = bits.find(t);
+  if (it == bits.end())
+    return std::nullopt;
+  return it->second;
+}
+
+Expected<std::vector<int64_t>> parseShape(const std::string &s) {
+  std::vector<int64_t> shape;
+  std::stringstream ss(s);
+  std::string part;
+  while (std::getline(ss, part, 'x')) {
+    if (part.empty() || part.size() > 12 || part.find_first_not_of("0123456789") != std::string::npos)
+      return makeError("shape '" + s + "' is not of the form 128x128");
+    shape.push_back(std::stoll(part));
+  }
+  if (shape.empty())
+    return makeError("shape '" + s + "' is empty");
+  return shape;
+}
+
+Expected<LayoutSpec> parseSpec(const std::string &text, const char *what) {
+  Json j = Json::parse(text, nullptr, false);
+  if (j.is_discarded())
+    j = text; // attribute syntax
+  return query::specFromJson(j, what);
+}
+
+// "register 2 ^ lane 0" for a packed src hardware input word.
+std::string hardwareBits(uint64_t word, const LinearLayout &l) {
+  std::string s;
+  for (int d = 0; d < l.numInDims(); ++d)
+    for (int i = 0; i < l.inDimBits(d); ++i)
+      if (word >> (l.inDimOffset(d) + i) & 1)
+        s += (s.empty() ? "" : " ^ ") + std::string(l.inDimName(d).str()) + " " + std::to_string(i);
+  return s.empty() ? "(nothing: a broadcast copy)" : s;
+}
+
+std::string coords(const LinearLayout &l, uint64_t packed) {
+  std::string s = "(";
+  for (int o = 0; o < l.numOutDims(); ++o)
+    s += (o ? "," : "") + std::to_string(l.outValue(packed, o));
+  return s + ")";
+}
+
+void explainMoves(std::ostream &os, const ConversionPlan &p) {
+  const LinearLayout &c = p.sourceOf;
+  os << "Where each dst hardware bit reads from (src hardware bits; tensor step in brackets):\n";
+  int moved = 0, kept = 0;
+  for (int d = 0; d < c.numInDims(); ++d)
+    for (int i = 0; i < c.inDimBits(d); ++i) {
+      uint64_t col = c.column(c.inDimOffset(d) + i);
+      uint64_t mine = uint64_t(1) << (c.outDimOffset(d) + i);
+      std::string name = std::string(c.inDimName(d).str()) + " " + std::to_string(i);
+      uint64_t tensor = p.dst.column(p.dst.inDimOffset(d) + i);
+      bool same = d > 0 && col == mine;
+      (same ? kept : moved)++;
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "  dst %-12s %-10s <- src %s%s\n", name.c_str(),
+                    coords(p.dst, tensor).c_str(), hardwareBits(col, c).c_str(),
+                    same ? "  (stays)" : "");
+      os << buf;
+    }
+  os << "  " << kept << " thread bits stay in place; the other bits are register choices or "
+     << "moves.\n";
+}
+
+void explainShared(std::ostream &os, const ConversionPlan &p) {
+  const SharedStep &st = p.shared;
+  const int e = p.elementBits;
+  os << "\nScratch (offset -> tensor), " << st.scratchBytes << " bytes per CTA, " << st.rounds
+     << (st.rounds == 1 ? " round" : " rounds") << ":" << st.scratch.toString() << "\n";
+  // Picture: which tensor element starts each 16-byte bank group of the first rows.
+  int elemsPerGroup = std::max(1, 128 / e);
+  int groupsPerRow = kSharedRowBytes / 16;
+  uint64_t elems = uint64_t(1) << st.scratch.inDimBits(DimName::offset());
+  int rows = int(std::min<uint64_t>(8, elems * e / 8 / kSharedRowBytes));
+  os << "Banks: the tensor element at the start of each 16-byte group (4 banks) of the first "
+     << rows << " rows:\n       ";
+  for (int g = 0; g < groupsPerRow; ++g) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " banks %2d-%-2d", 4 * g, 4 * g + 3);
+    os << buf;
+  }
+  os << "\n";
+  for (int r = 0; r < rows; ++r) {
+    char head[32];
+    std::snprintf(head, sizeof head, "  row %d", r);
+    os << head;
+    for (int g = 0; g < groupsPerRow; ++g) {
+      uint64_t off = uint64_t(r) * (kSharedRowBytes * 8 / e) + uint64_t(g) * elemsPerGroup;
+      char buf[32];
+      std::snprintf(buf, sizeof buf, " %12s", coords(st.scratch, st.scratch.apply(off)).c_str());
+      os << buf;
+    }
+    os << "\n";
+  }
+  auto side = [&](const char *what, SharedOp op, int vec, size_t n, int waves, int minWaves) {
+    os << what << ": " << n << " x " << sharedOpName(op);
+    if (!isMatrixOp(op))
+      os << ".v" << std::max(1, vec * e / 32) << ".b" << std::min(32, vec * e);
+    os << " per thread (" << vec << " elements each), " << waves << " wavefronts per warp "
+       << "instruction (" << (waves == minWaves ? "conflict-free" : "minimum " +
+                                                                        std::to_string(minWaves))
+       << ")\n";
+  };
+  side("Store", st.storeOp, st.storeVectorElements, st.stores.size(), st.storeWavefronts,
+       st.storeMinWavefronts);
+  side("Load", st.loadOp, st.loadVectorElements, st.loads.size(), st.loadWavefronts,
+       st.loadMinWavefronts);
+}
+
+void costRow(std::ostream &os, const char *name, const std::vector<std::string> &cells) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "  %-22s", name);
+  os << buf;
+  for (const std::string &c : cells) {
+    std::snprintf(buf, sizeof buf, " %20s", c.c_str());
+    os << buf;
+  }
+  os << "\n";
+}
+
+void costTable(std::ostream &os, const ConversionPlan &p) {
+  std::vector<std::pair<ConversionPath, ConversionCost>> cols{{p.path, p.cost}};
+  for (const auto &a : p.alternatives)
+    cols.push_back({a.path, a.cost});
+  auto cells = [&](auto f) {
+    std::vector<std::string> v;
+    for (const auto &c : cols)
+      v.push_back(f(c.second));
+    return v;
+  };
+  os << "\nCost (per warp unless noted; " << gpuTargetName(p.target)
+     << " throughput table, docs/conversions.md):\n";
+  std::vector<std::string> head;
+  for (size_t i = 0; i < cols.size(); ++i)
+    head.push_back(std::string(conversionPathName(cols[i].first)) + (i == 0 ? " *" : ""));
+  costRow(os, "", head);
+  auto num = [](auto x) { return std::to_string(x); };
+  costRow(os, "shfl.sync", cells([&](const ConversionCost &c) { return num(c.shuffles); }));
+  costRow(os, "selp", cells([&](const ConversionCost &c) { return num(c.selects); }));
+  costRow(os, "prmt", cells([&](const ConversionCost &c) { return num(c.prmts); }));
+  costRow(os, "st.shared", cells([&](const ConversionCost &c) {
+            return num(c.stores[0] + c.stores[1] + c.stores[2] + c.stores[3] + c.stores[4]);
+          }));
+  costRow(os, "ld.shared", cells([&](const ConversionCost &c) {
+            return num(c.loads[0] + c.loads[1] + c.loads[2] + c.loads[3] + c.loads[4]);
+          }));
+  costRow(os, "stmatrix", cells([&](const ConversionCost &c) { return num(c.stmatrix); }));
+  costRow(os, "ldmatrix", cells([&](const ConversionCost &c) { return num(c.ldmatrix); }));
+  costRow(os, "barriers (CTA)", cells([&](const ConversionCost &c) { return num(c.barriers); }));
+  costRow(os, "wavefronts st+ld", cells([&](const ConversionCost &c) {
+            return num(c.storeWavefronts) + "+" + num(c.loadWavefronts);
+          }));
+  costRow(os, "of them conflicts",
+          cells([&](const ConversionCost &c) { return num(c.conflictWavefronts); }));
+  costRow(os, "scratch bytes (CTA)",
+          cells([&](const ConversionCost &c) { return num(c.scratchBytes); }));
+  costRow(os, "est. cycles (CTA)", cells([&](const ConversionCost &c) {
+            char b[32];
+            std::snprintf(b, sizeof b, "%.0f", c.cycles);
+            return std::string(b);
+          }));
+}
+
+std::string opText(SharedOp op, int vec, int bits) {
+  std::string s(sharedOpName(op));
+  if (isMatrixOp(op))
+    return s + ".x" + std::to_string(std::max(1, vec * bits / 32 / 4)) + ".b16";
+  int total = vec * bits;
+  if (total <= 32)
+    return s + ".b" + std::to_string(total);
+  return s + ".v" + std::to_string(total / 32) + ".b32";
+}
+
+// One line: the path and its instruction counts.
+std::string summaryLine(const ConversionPlan &p) {
+  const ConversionCost &c = p.cost;
+  std::string s = std::string(conversionPathName(p.path)) + ":";
+  char cyc[32];
+  std::snprintf(cyc, sizeof cyc, "~%.0f cycles", c.cycles);
+  switch (p.path) {
+  case ConversionPath::NoOp:
+    return s + " nothing to do";
+  case ConversionPath::RegisterPermute:
+    return s + " " + std::to_string(c.selects) + " selp per thread, " + cyc;
+  case ConversionPath::WarpShuffle: {
+    std::string mode = "idx";
+    for (const ShuffleRound &r : p.shuffle.rounds)
+      if (r.mode == ShuffleMode::Bfly)
+        mode = "bfly";
+    return s + " " + std::to_string(c.shuffles) + " shfl.sync." + mode + " (" +
+           std::to_string(p.shuffle.slotsPerWord) + " elements per word), " +
+           std::to_string(c.selects) + " selp, " + std::to_string(c.prmts) +
+           " prmt per thread, " + cyc;
+  }
+  case ConversionPath::SharedMemory:
+  case ConversionPath::DistributedSharedMemory: {
+    const SharedStep &st = p.shared;
+    return s + " " + std::to_string(st.stores.size()) + " " +
+           opText(st.storeOp, st.storeVectorElements, p.elementBits) + " + " +
+           std::to_string(st.loads.size()) + " " +
+           opText(st.loadOp, st.loadVectorElements, p.elementBits) + " per thread, " +
+           std::to_string(c.barriers) +
+           (p.path == ConversionPath::SharedMemory ? " bar.sync" : " cluster barriers") +
+           ", " + std::to_string(c.storeWavefronts) + "+" + std::to_string(c.loadWavefronts) +
+           " wavefronts per warp (" + std::to_string(c.conflictWavefronts) +
+           " from conflicts), " + std::to_string(c.scratchBytes) + " B scratch, " + cyc;
+  }
+  }
+  return s;
+}
+
+} // namespace
+
+int runPlan(int argc, char **argv) {
+  std::string src, dst, shapeText, dtype, target = "sm_90";
+  bool json = false, detail = false, summary = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](std::string &out) {
+      if (i + 1 >= argc)
+        return false;
+      out = argv[++i];
+      return true;
+    };
+    bool ok = true;
+    if (a == "--src")
+      ok = value(src);
+    else if (a == "--dst")
+      ok = value(dst);
+    else if (a == "--shape")
+      ok = value(shapeText);
+    else if (a == "--dtype")
+      ok = value(dtype);
+    else if (a == "--target")
+      ok = value(target);
+    else if (a == "--json")
+      json = true;
+    else if (a == "--detail")
+      detail = true;
+    else if (a == "--summary")
+      summary = true;
+    else if (a == "--help" || a == "-h")
+      return usage(std::cout, 0);
+    else
+      ok = false;
+    if (!ok) {
+      std::cerr << "linlayout plan: bad argument '" << a << "'\n";
+      return usage(std::cerr, 2);
+    }
+  }
+  if (src.empty() || dst.empty() || shapeText.empty() || dtype.empty()) {
+    std::cerr << "linlayout plan: --src, --dst, --shape and --dtype are required\n";
+    return usage(std::cerr, 2);
+  }
+  auto bits = dtypeBits(dtype);
+  if (!bits) {
+    std::cerr << "linlayout plan: unknown dtype '" << dtype << "'\n";
+    return usage(std::cerr, 2);
+  }
+  auto tgt = parseGpuTarget(target);
+  if (!tgt) {
+    std::cerr << "linlayout plan: unknown target '" << target << "' (sm_80 or sm_90)\n";
+    return 2;
+  }
+  auto shape = parseShape(shapeText);
+  auto srcSpec = parseSpec(src, "src");
+  auto dstSpec = parseSpec(dst, "dst");
+  for (const std::string *m :
+       {shape.ok() ? nullptr : &shape.message(), srcSpec.ok() ? nullptr : &srcSpec.message(),
+        dstSpec.ok() ? nullptr : &dstSpec.message()})
+    if (m) {
+      std::cerr << "linlayout plan: " << *m << "\n";
+      return 1;
+    }
+  PlanOptions opt;
+  opt.target = *tgt;
+  auto plan = planConversion(*srcSpec, *dstSpec, *shape, *bits, opt);
+  if (!plan.ok()) {
+    std::cerr << "linlayout plan: " << plan.message() << "\n";
+    return 1;
+  }
+  if (json) {
+    std::cout << query::planToJson(*plan, detail).dump(2) << "\n";
+    return 0;
+  }
+  if (summary) {
+    std::cout << summaryLine(*plan) << "\n";
+    return 0;
+  }
+  std::ostream &os = std::cout;
+  os << "Converting a " << shapeText << " " << dtype << " tile on " << gpuTargetName(*tgt) << ", "
+     << plan->cost.warps << (plan->cost.warps == 1 ? " warp" : " warps") << "\n";
+  explainMoves(os, *plan);
+  os << "\nPath: " << conversionPathName(plan->path);
+  if (plan->alternatives.empty())
+    os << " (the only feasible path)\n";
+  else {
+    os << ", the cheapest of:\n";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.0f", plan->cost.cycles);
+    os << "  " << conversionPathName(plan->path) << ": ~" << buf << " cycles per CTA (chosen)\n";
+    for (const auto &a : plan->alternatives) {
+      std::snprintf(buf, sizeof buf, "%.0f", a.cost.cycles);
+      os << "  " << conversionPathName(a.path) << ": ~" << buf << " cycles per CTA (" << a.note
+         << ")\n";
+    }
+  }
+  if (plan->path == ConversionPath::WarpShuffle) {
+    const ShuffleStep &st = plan->shuffle;
+    int moving = 0;
+    for (const ShuffleRound &r : st.rounds)
+      moving += r.mode != ShuffleMode::Move;
+    os << "\nShuffles: " << st.rounds.size() << " rounds of 32-bit words (" << st.slotsPerWord
+       << (st.slotsPerWord == 1 ? " element" : " elements") << " per word), " << moving
+       << " with a shfl.sync"
+       << (moving && st.rounds[0].mode == ShuffleMode::Idx ? ".idx" : ".bfly") << "\n";
+    os << "Source lane of each thread:" << st.srcLaneOfThread.toString() << "\n";
+  }
+  if (plan->path == ConversionPath::RegisterPermute)
+    os << "\nSource register of each dst register:" << plan->permute.srcRegister.toString()
+       << "\n";
+  if (plan->path == ConversionPath::SharedMemory ||
+      plan->path == ConversionPath::DistributedSharedMemory)
+    explainShared(os, *plan);
+  costTable(os, *plan);
+  return 0;
+}
+
+} // namespace linlayout::cli

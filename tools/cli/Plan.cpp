@@ -223,7 +223,8 @@ std::string summaryLine(const ConversionPlan &p) {
       if (r.mode == ShuffleMode::Bfly)
         mode = "bfly";
     return s + " " + std::to_string(c.shuffles) + " shfl.sync." + mode + " (" +
-           std::to_string(p.shuffle.slotsPerWord) + " elements per word), " +
+           std::to_string(p.shuffle.slotsPerWord) +
+           (p.shuffle.slotsPerWord == 1 ? " element" : " elements") + " per word), " +
            std::to_string(c.selects) + " selp, " + std::to_string(c.prmts) +
            " prmt per thread, " + cyc;
   }

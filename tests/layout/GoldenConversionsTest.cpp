@@ -1,0 +1,79 @@
+// The reference pairs of issue 4, measured against Triton 3.6 on an H200 (fp16 and fp32,
+// 128x128, 4 warps; ../shared/reference/gpu/gluon36_convert_h200.json). Triton's kernel converts
+// src -> dst and dst -> src, so its PTX counts cover both directions: our two plans together must
+// use no more shared-memory instructions and barriers, no bank conflicts, no more wavefronts
+// than the data volume needs, and no more shuffles.
+#include "SpecTestUtil.h"
+
+#include "linlayout/layout/PlanConversion.h"
+#include "linlayout/layout/Simulator.h"
+
+#include <gtest/gtest.h>
+
+using namespace linlayout;
+using namespace linlayout::testing;
+
+namespace {
+
+struct TritonCounts {
+  int shfl, stShared, ldShared, bar, ldmatrix, stmatrix;
+};
+
+struct Golden {
+  const char *name;
+  LayoutSpec src, dst;
+  TritonCounts f16, f32;
+};
+
+std::vector<Golden> goldenPairs() {
+  auto row4 = blocked({1, 4}, {4, 8}, {4, 1}, {1, 0});
+  auto col4 = blocked({4, 1}, {8, 4}, {1, 4}, {0, 1});
+  auto lanePerm = blocked({1, 4}, {8, 4}, {4, 1}, {1, 0});
+  auto regPerm = blocked({2, 2}, {8, 4}, {4, 1}, {1, 0});
+  auto regPerm2 = blocked({2, 2}, {8, 4}, {4, 1}, {0, 1});
+  auto row = blocked({1, 8}, {4, 8}, {4, 1}, {1, 0});
+  auto mma2 = mma(2, {2, 2}, {16, 8});
+  auto mma3 = mma(3, {4, 1}, {16, 128, 16});
+  // Triton 3.6's PTX counts for the whole kernel (both directions), from the H200 run.
+  return {
+      {"transpose_blocked", row4, col4, {0, 32, 0, 64, 32, 0}, {0, 64, 64, 16, 0, 0}},
+      {"lane_permute", row4, lanePerm, {0, 32, 32, 32, 0, 0}, {0, 64, 64, 64, 0, 0}},
+      {"register_only", regPerm, regPerm2, {128, 0, 0, 0, 0, 0}, {256, 0, 0, 0, 0, 0}},
+      {"mma2_to_blocked", mma2, row, {0, 16, 16, 32, 16, 16}, {0, 32, 32, 64, 32, 32}},
+      {"mma3_to_blocked", mma3, row, {0, 32, 0, 16, 32, 0}, {0, 64, 0, 32, 64, 0}},
+      {"mma2_to_transposed", mma2, col4, {0, 32, 32, 16, 0, 0}, {0, 64, 64, 32, 0, 0}},
+  };
+}
+
+int shared(const ConversionCost &c) { return c.sharedInstructions(); }
+
+} // namespace
+
+TEST(GoldenConversions, NoWorseThanTriton36) {
+  std::vector<int64_t> shape{128, 128};
+  for (const Golden &g : goldenPairs())
+    for (int bits : {16, 32}) {
+      SCOPED_TRACE(std::string(g.name) + " fp" + std::to_string(bits));
+      const TritonCounts &t = bits == 16 ? g.f16 : g.f32;
+      int ourShared = 0, ourBar = 0, ourShfl = 0;
+      for (int dir = 0; dir < 2; ++dir) {
+        auto plan = planConversion(dir ? g.dst : g.src, dir ? g.src : g.dst, shape, bits);
+        ASSERT_TRUE(plan.ok()) << plan.message();
+        auto rep = simulateConversion(*plan);
+        ASSERT_TRUE(rep.ok());
+        EXPECT_TRUE(rep->correct) << rep->firstProblem;
+        EXPECT_TRUE(rep->claimsHold);
+        const ConversionCost &c = plan->cost;
+        EXPECT_EQ(c.conflictWavefronts, 0);
+        // 128x128 elements over 4 warps: each warp moves 4096 * bits / 8 bytes each way.
+        if (shared(c))
+          EXPECT_EQ(c.storeWavefronts + c.loadWavefronts, 2 * 4096 * bits / 8 / 128);
+        ourShared += shared(c);
+        ourBar += c.barriers;
+        ourShfl += c.shuffles;
+      }
+      EXPECT_LE(ourShared, t.stShared + t.ldShared + t.ldmatrix + t.stmatrix);
+      EXPECT_LE(ourBar, t.bar);
+      EXPECT_LE(ourShfl, t.shfl);
+    }
+}

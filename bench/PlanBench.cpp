@@ -1,5 +1,7 @@
 // Conversion planning and bank-conflict analysis: planning a 128x128, 4-warp conversion
 // (including the swizzle search) and answering one bank_conflicts question.
+#include "AllocationCounter.h"
+
 #include "linlayout/layout/BankConflicts.h"
 #include "linlayout/layout/PlanConversion.h"
 
@@ -61,10 +63,13 @@ Pair pair(int which) {
 void BM_PlanConversion128x128(benchmark::State &state) {
   Pair p = pair(int(state.range(0)));
   int bits = int(state.range(1));
+  size_t before = bench::allocationCount();
   for (auto _ : state) {
     auto plan = planConversion(p.src, p.dst, bits);
     benchmark::DoNotOptimize(plan);
   }
+  state.counters["allocs/iter"] = benchmark::Counter(
+      double(bench::allocationCount() - before), benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_PlanConversion128x128)
     ->ArgNames({"pair", "bits"})
@@ -79,11 +84,16 @@ BENCHMARK(BM_PlanConversion128x128)
 void BM_BankConflicts(benchmark::State &state) {
   LinearLayout reg = layoutOf(mma(2, {2, 2}, {16, 8}), kShape);
   auto nv = NvmmaSharedSpec::make(128, 16, 2, false);
-  LinearLayout shared = layoutOf(nv.ok() ? Expected<LayoutSpec>(*nv) : Expected<LayoutSpec>(nv.error()), kShape);
+  if (!nv.ok())
+    std::abort();
+  LinearLayout shared = layoutOf(LayoutSpec(*nv), kShape);
+  size_t before = bench::allocationCount();
   for (auto _ : state) {
     auto c = bankConflicts(reg, shared, 16);
     benchmark::DoNotOptimize(c);
   }
+  state.counters["allocs/iter"] = benchmark::Counter(
+      double(bench::allocationCount() - before), benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_BankConflicts)->Unit(benchmark::kMicrosecond);
 

@@ -217,3 +217,29 @@ PLAN_PROP(PlanConversion, HardwarePairsAreConflictFree, 1000) {
     RC_FAIL(summary(*plan) + "\nbits " + std::to_string(bits) + "\nsrc:" + s->toString() +
             "\ndst:" + d->toString());
 }
+
+// A register <-> lane transposition (register 0 and lane 0 trade tensor bits) takes butterfly
+// rounds, half of which are plain moves: one shfl.bfly per pair of registers.
+TEST(PlanConversion, RegisterLaneTranspositionUsesButterflies) {
+  std::vector<DimSize> outs{{DimName::dim(0), 2}, {DimName::dim(1), 32}};
+  auto t = [](uint64_t r, uint64_t c) { return r | (c << 1); };
+  std::vector<InDimColumns> s{{DimName::reg(), {t(1, 0)}},
+                              {DimName::lane(), {t(0, 1), t(0, 2), t(0, 4), t(0, 8), t(0, 16)}},
+                              {DimName::warp(), {}},
+                              {DimName::block(), {}}};
+  std::vector<InDimColumns> d{{DimName::reg(), {t(0, 1)}},
+                              {DimName::lane(), {t(1, 0), t(0, 2), t(0, 4), t(0, 8), t(0, 16)}},
+                              {DimName::warp(), {}},
+                              {DimName::block(), {}}};
+  ConversionPlan p = checkPlan(ok(layoutFromColumns(s, outs)), ok(layoutFromColumns(d, outs)), 32);
+  EXPECT_EQ(p.path, ConversionPath::WarpShuffle);
+  EXPECT_EQ(p.cost.shuffles, 1);
+  ASSERT_EQ(p.shuffle.rounds.size(), 2u);
+  int bfly = 0, move = 0;
+  for (const ShuffleRound &r : p.shuffle.rounds) {
+    bfly += r.mode == ShuffleMode::Bfly;
+    move += r.mode == ShuffleMode::Move;
+  }
+  EXPECT_EQ(bfly, 1);
+  EXPECT_EQ(move, 1);
+}

@@ -3,8 +3,8 @@
 //   linlayout show LAYOUT... pictures of layouts (Show.cpp)
 //   linlayout opt FILE       run the tile-IR pass pipeline (Opt.cpp)
 //   linlayout compile FILE   tile IR -> PTX or LLVM IR (Compile.cpp)
-#include "Compile.h"
 //   linlayout plan ...       plan a layout conversion and explain it (Plan.cpp)
+#include "Compile.h"
 #include "Opt.h"
 #include "Plan.h"
 #include "Show.h"

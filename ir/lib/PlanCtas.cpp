@@ -57,7 +57,6 @@ public:
 
   Status run() {
     LL_TRY_STATUS(broadcastEverything());
-    bool tiled = false;
     OpInserter edits;
     std::vector<Op *> dots, reduces, stores;
     walkOps(f_.body, [&](Op &op) {
@@ -68,15 +67,12 @@ public:
       else if (op.kind == OpKind::Store && f_.type(op.operands[0]).isTensor())
         stores.push_back(&op);
     });
-    for (Op *op : dots) {
+    for (Op *op : dots)
       LL_TRY_STATUS(planDot(*op, edits));
-      tiled = true;
-    }
     for (Op *op : reduces)
       LL_TRY_STATUS(planReduce(*op, edits));
     for (Op *op : stores)
       LL_TRY_STATUS(planStore(*op, edits));
-    (void)tiled;
     edits.commit(f_);
     return Status::success();
   }

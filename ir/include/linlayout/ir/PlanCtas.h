@@ -9,6 +9,8 @@
 //    each taking as many CTAs as it has elements per thread-chunk (no reduction across CTAs);
 //  - store, when there is no dot: the stored tile is cut the same way, slowest dimension first.
 // Converts are inserted to and from the new layouts; propagation and cleanup then move them.
+// Loads keep the split of their layout: one written for a single CTA is read whole by every CTA
+// (correct, but each CTA loads the whole tile; splitting loads to match is not done yet).
 //
 // Runs after: verify. Runs before: Coalesce (which keeps the CTA split of an access's layout).
 #pragma once

@@ -1,0 +1,517 @@
+// linlayout_gpu_bench: the GPU side of docs/performance.md, measured the way the Triton reference
+// scripts measure (triton.testing.do_bench): warm-up, then many single launches, each timed with
+// device events after the L2 cache was flushed by writing a 256 MiB buffer; the median is kept.
+// Kernels are compiled with jit::Compiler from tile IR (tests/jit/kernels/TileKernels.h and
+// examples/matmul.tir), checked once against the input, then timed.
+//
+//   linlayout_gpu_bench [--json FILE] [--only SECTION]   (sections: copy, convert, gemm)
+//
+// This is a plain program rather than a Google Benchmark file: every number is a median of
+// device-event times of single launches with a cache flush in between, which is what the Triton
+// side does, and what Google Benchmark's host-clock loop would not reproduce.
+#include "kernels/TileKernels.h"
+
+#include "linlayout/jit/Compiler.h"
+#include "linlayout/runtime/DeviceBuffer.h"
+#include "linlayout/runtime/Stream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace linlayout;
+using namespace linlayout::gpukernels;
+using ir::ScalarKind;
+
+#ifndef LINLAYOUT_SOURCE_DIR
+#define LINLAYOUT_SOURCE_DIR "."
+#endif
+
+namespace {
+
+// A tiny JSON writer: records are flat objects of numbers and strings.
+struct Json {
+  std::vector<std::string> records;
+  std::string cur;
+  void begin() { cur = "{"; }
+  void field(const std::string &k, const std::string &v) {
+    std::string e;
+    for (char c : v)
+      e += (c == '"' || c == '\\') ? std::string("\\") + c : (c == '\n' ? std::string("\\n") : std::string(1, c));
+    add("\"" + k + "\": \"" + e + "\"");
+  }
+  void field(const std::string &k, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, std::isfinite(v) ? "%.6g" : "null", v);
+    add("\"" + k + "\": " + buf);
+  }
+  void add(const std::string &kv) { cur += (cur.size() > 1 ? ", " : "") + kv; }
+  void end() { records.push_back(cur + "}"); }
+  std::string text() const {
+    std::string s = "[\n";
+    for (size_t i = 0; i < records.size(); ++i)
+      s += " " + records[i] + (i + 1 < records.size() ? ",\n" : "\n");
+    return s + "]\n";
+  }
+};
+
+#define CHECK(expr)                                                                                \
+  do {                                                                                             \
+    auto &&st_ = (expr);                                                                           \
+    if (!st_.ok()) {                                                                               \
+      std::fprintf(stderr, "error: %s: %s\n", #expr, st_.message().c_str());                      \
+      return false;                                                                                \
+    }                                                                                              \
+  } while (0)
+
+// The benchmark harness: flushes L2 and times single launches with events.
+struct Bench {
+  jit::Compiler &jit;
+  runtime::DeviceBuffer flush;
+  runtime::Event start, stop;
+  Json json;
+  std::string error;
+
+  // Median milliseconds of `fn`, do_bench style: `warmupMs` of warm-up, then about `repMs` of
+  // timed single runs (at least 10), each after an L2 flush. Returns NaN on a failure.
+  double time(const std::function<Status()> &fn, double warmupMs = 25, double repMs = 200) {
+    auto once = [&](bool doFlush) -> double {
+      if (doFlush && !flush.fill(0).ok())
+        return NAN;
+      if (!start.record(runtime::Stream::null()).ok() || !fn().ok() ||
+          !stop.record(runtime::Stream::null()).ok() || !stop.synchronize().ok())
+        return NAN;
+      auto ms = runtime::Event::elapsedMs(start, stop);
+      return ms.ok() ? double(*ms) : NAN;
+    };
+    Status first = fn();
+    if (!first.ok()) {
+      error = first.message();
+      return NAN;
+    }
+    double est = 0;
+    for (int i = 0; i < 5; ++i)
+      est += once(true) / 5;
+    if (!std::isfinite(est))
+      return NAN;
+    int warm = std::max(1, int(warmupMs / std::max(est, 1e-3)));
+    int reps = std::clamp(int(repMs / std::max(est, 1e-3)), 10, 2000);
+    for (int i = 0; i < warm; ++i)
+      if (!fn().ok())
+        return NAN;
+    std::vector<double> t;
+    for (int i = 0; i < reps; ++i)
+      t.push_back(once(true));
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  }
+};
+
+double tbps(double bytesMoved, double ms) { return bytesMoved / (ms * 1e-3) / 1e12; }
+
+std::vector<uint8_t> randomBytes(std::mt19937_64 &rng, size_t n) {
+  std::vector<uint8_t> v(n);
+  for (size_t i = 0; i < n; i += 8) {
+    uint64_t x = rng();
+    std::memcpy(v.data() + i, &x, std::min<size_t>(8, n - i));
+  }
+  return v;
+}
+
+void kernelFields(Json &j, const jit::Kernel &k) {
+  const jit::KernelMetadata &md = k.metadata();
+  j.field("registers", md.registers);
+  j.field("shared_bytes", double(md.dynamicSharedBytes + md.staticSharedBytes));
+  j.field("local_bytes", md.localBytes);
+  j.field("compile_ms", md.lowerMs + md.jitMs);
+  std::string paths;
+  for (const auto &c : md.conversions)
+    paths += (paths.empty() ? "" : "+") + c.path;
+  if (!paths.empty())
+    j.field("paths", paths);
+  auto count = [&](const char *what) {
+    int n = 0;
+    for (size_t p = k.ptx().find(what); p != std::string::npos; p = k.ptx().find(what, p + 1))
+      ++n;
+    return n;
+  };
+  for (const char *w : {"shfl.sync", "st.shared", "ld.shared", "bar.sync", "ldmatrix", "stmatrix",
+                        "prmt", "mma.sync"})
+    j.field(std::string("ptx_") + w, count(w));
+}
+
+bool copySection(Bench &b, std::mt19937_64 &rng) {
+  // Device-to-device copy: the ceiling. 2^30 floats (4 GiB) each way, bytes read + written.
+  const size_t n = size_t(1) << 30, bytes = n * 4;
+  auto x = runtime::DeviceBuffer::allocate(bytes);
+  auto y = runtime::DeviceBuffer::allocate(bytes);
+  CHECK(x);
+  CHECK(y);
+  {
+    // Random data, staged through one 64 MiB buffer.
+    std::vector<uint8_t> chunk = randomBytes(rng, size_t(64) << 20);
+    auto stage = runtime::DeviceBuffer::fromHost<uint8_t>(chunk);
+    CHECK(stage);
+    auto api = runtime::driver();
+    CHECK(api);
+    for (size_t off = 0; off < bytes; off += chunk.size())
+      CHECK(runtime::check((*api)->cuMemcpyDtoD(x->ptr() + off, stage->ptr(), chunk.size()),
+                           "cuMemcpyDtoD"));
+  }
+  double dd = b.time([&] { return y->copyFrom(*x, bytes); });
+  b.json.begin();
+  b.json.field("bench", "device_copy");
+  b.json.field("ms", dd);
+  b.json.field("TBps", tbps(2.0 * bytes, dd));
+  b.json.end();
+  std::printf("device copy            %7.3f ms  %6.3f TB/s\n", dd, tbps(2.0 * bytes, dd));
+
+  // 1-D memcpy over XBLOCK and size_per_thread R, as the Gluon tutorial.
+  for (int64_t xb : {2048, 8192})
+    for (int64_t r : {1, 4, 16}) {
+      auto m = memcpy1d(ScalarKind::F32, xb, r, 4);
+      CHECK(m);
+      auto k = b.jit.compile(*m);
+      CHECK(k);
+      unsigned grid = unsigned((n + xb - 1) / xb);
+      CHECK(y->fill(0xff));
+      CHECK((*k)->launch({grid}, *x, *y, int32_t(n)));
+      // Check a sample of the output (the whole 4 GiB would take long on the host).
+      std::vector<uint32_t> a(1 << 20), c(1 << 20);
+      CHECK(x->copyToHost(a.data(), a.size() * 4));
+      CHECK(y->copyToHost(c.data(), c.size() * 4));
+      bool ok = a == c;
+      double ms = b.time([&] { return (*k)->launch({grid}, *x, *y, int32_t(n)); });
+      b.json.begin();
+      b.json.field("bench", "memcpy_1d");
+      b.json.field("config", "XBLOCK=" + std::to_string(xb) + ",R=" + std::to_string(r));
+      b.json.field("ms", ms);
+      b.json.field("TBps", tbps(2.0 * bytes, ms));
+      b.json.field("correct", ok ? 1 : 0);
+      kernelFields(b.json, **k);
+      b.json.end();
+      std::printf("memcpy_1d XBLOCK=%-5lld R=%-2lld %7.3f ms  %6.3f TB/s%s\n", (long long)xb,
+                  (long long)r, ms, tbps(2.0 * bytes, ms), ok ? "" : "  WRONG");
+    }
+
+  // 2-D memcpy of a 32768 x 32768 f32 matrix in row-major tiles.
+  const int64_t side = 32768;
+  struct Tile {
+    std::string name;
+    int64_t rows, cols;
+    LayoutSpec layout;
+  };
+  std::vector<Tile> tiles{{"64x64 [1,4]x[4,8]", 64, 64, blocked({1, 4}, {4, 8}, {4, 1}, {1, 0})},
+                          {"32x128 [1,4]x[1,32]", 32, 128, blocked({1, 4}, {1, 32}, {4, 1}, {1, 0})},
+                          {"64x128 [1,4]x[1,32]", 64, 128, blocked({1, 4}, {1, 32}, {4, 1}, {1, 0})}};
+  for (const Tile &t : tiles) {
+    auto m = memcpy2d(ScalarKind::F32, t.rows, t.cols, t.layout, 4);
+    CHECK(m);
+    auto k = b.jit.compile(*m);
+    CHECK(k);
+    runtime::Dim3 grid{unsigned(side / t.rows), unsigned(side / t.cols)};
+    CHECK(y->fill(0xff));
+    CHECK((*k)->launch(grid, *x, *y, int32_t(side)));
+    std::vector<uint32_t> a(1 << 20), c(1 << 20);
+    CHECK(x->copyToHost(a.data(), a.size() * 4));
+    CHECK(y->copyToHost(c.data(), c.size() * 4));
+    bool ok = a == c;
+    double ms = b.time([&] { return (*k)->launch(grid, *x, *y, int32_t(side)); });
+    b.json.begin();
+    b.json.field("bench", "memcpy_2d");
+    b.json.field("config", t.name);
+    b.json.field("ms", ms);
+    b.json.field("TBps", tbps(2.0 * bytes, ms));
+    b.json.field("correct", ok ? 1 : 0);
+    kernelFields(b.json, **k);
+    b.json.end();
+    std::printf("memcpy_2d %-20s %7.3f ms  %6.3f TB/s%s\n", t.name.c_str(), ms,
+                tbps(2.0 * bytes, ms), ok ? "" : "  WRONG");
+  }
+
+  // The 2-D copy between opposite strides (Gluon tutorial's memcpy_2d_inout): 32768^2 f32.
+  struct Pair {
+    std::string name;
+    LayoutSpec in, out;
+  };
+  std::vector<Pair> pairs{
+      {"tutorial [1,1]x[1,32] -> [1,1]x[32,1]", blocked({1, 1}, {1, 32}, {1, 4}, {1, 0}),
+       blocked({1, 1}, {32, 1}, {4, 1}, {0, 1})},
+      {"vector [1,4]x[4,8] -> [4,1]x[8,4]", blocked({1, 4}, {4, 8}, {4, 1}, {1, 0}),
+       blocked({4, 1}, {8, 4}, {1, 4}, {0, 1})}};
+  for (const Pair &p : pairs) {
+    auto m = copy2dInOut(ScalarKind::F32, 128, 128, p.in, p.out, 4);
+    CHECK(m);
+    auto k = b.jit.compile(*m);
+    CHECK(k);
+    runtime::Dim3 grid{unsigned(side / 128), unsigned(side / 128)};
+    auto launch = [&] {
+      return (*k)->launch(grid, *x, *y, int32_t(side), int32_t(side), int32_t(side), int32_t(1),
+                          int32_t(1), int32_t(side));
+    };
+    CHECK(y->fill(0xff));
+    CHECK(launch());
+    // Check a grid of samples: x is row-major ((i, j) at i * side + j), y column-major
+    // ((i, j) at j * side + i).
+    bool ok = true;
+    for (int64_t i = 0; i < side && ok; i += 4099)
+      for (int64_t j = 0; j < side && ok; j += 4093) {
+        uint32_t u = 0, v = 1;
+        CHECK(runtime::check((*runtime::driver())->cuMemcpyDtoH(&u, x->ptr() + 4 * (i * side + j), 4),
+                             "cuMemcpyDtoH"));
+        CHECK(runtime::check((*runtime::driver())->cuMemcpyDtoH(&v, y->ptr() + 4 * (j * side + i), 4),
+                             "cuMemcpyDtoH"));
+        ok = u == v;
+      }
+    double ms = b.time(launch);
+    b.json.begin();
+    b.json.field("bench", "copy_2d_inout");
+    b.json.field("config", p.name);
+    b.json.field("ms", ms);
+    b.json.field("TBps", tbps(2.0 * bytes, ms));
+    b.json.field("correct", ok ? 1 : 0);
+    kernelFields(b.json, **k);
+    b.json.end();
+    std::printf("copy_2d_inout %-38s %7.3f ms  %6.3f TB/s%s\n", p.name.c_str(), ms,
+                tbps(2.0 * bytes, ms), ok ? "" : "  WRONG");
+  }
+  return true;
+}
+
+// The value of an f16 or f32 element.
+double decode(ScalarKind elem, const uint8_t *p) {
+  if (elem == ScalarKind::F32) {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  uint16_t h;
+  std::memcpy(&h, p, 2);
+  int e = (h >> 10) & 31, mant = h & 1023;
+  if (e == 31)
+    return NAN;
+  double v = e ? std::ldexp(1.0 + mant / 1024.0, e - 15) : std::ldexp(mant / 1024.0, -14);
+  return h & 0x8000 ? -v : v;
+}
+
+bool convertSection(Bench &b, std::mt19937_64 &rng) {
+  LayoutSpec row = blocked({1, 8}, {4, 8}, {4, 1}, {1, 0});
+  LayoutSpec row4 = blocked({1, 4}, {4, 8}, {4, 1}, {1, 0});
+  LayoutSpec col4 = blocked({4, 1}, {8, 4}, {1, 4}, {0, 1});
+  LayoutSpec lanePerm = blocked({1, 4}, {8, 4}, {4, 1}, {1, 0});
+  LayoutSpec regPerm = blocked({2, 2}, {8, 4}, {4, 1}, {1, 0});
+  LayoutSpec regPerm2 = blocked({2, 2}, {8, 4}, {4, 1}, {0, 1});
+  LayoutSpec mma2 = mma(2, {2, 2}, {16, 8});
+  LayoutSpec mma3 = mma(3, {4, 1}, {16, 128, 16});
+  struct Pair {
+    std::string name;
+    LayoutSpec src, dst;
+  };
+  std::vector<Pair> pairs{{"transpose_blocked", row4, col4}, {"lane_permute", row4, lanePerm},
+                          {"register_only", regPerm, regPerm2}, {"mma2_to_blocked", mma2, row},
+                          {"mma3_to_blocked", mma3, row},       {"mma2_to_transposed", mma2, col4}};
+  const int64_t M = 128, N = 128;
+  const int64_t tiles = int64_t(b.jit.context().multiprocessorCount()) * 16;
+  for (ScalarKind elem : {ScalarKind::F16, ScalarKind::F32}) {
+    size_t bytes = size_t(tiles * M * N * ir::byteWidth(elem));
+    // Small random values: 129 additions of 1 stay exact in f16 below 2048.
+    std::vector<uint8_t> host(bytes);
+    std::uniform_int_distribution<int> d(-64, 64);
+    for (size_t i = 0; i < bytes / ir::byteWidth(elem); ++i) {
+      float f = float(d(rng));
+      if (elem == ScalarKind::F32) {
+        std::memcpy(&host[i * 4], &f, 4);
+      } else { // exact small integers in f16: sign, exponent, 10 mantissa bits
+        uint16_t h = 0;
+        if (f != 0) {
+          float a = std::fabs(f);
+          int e = int(std::floor(std::log2(a)));
+          uint16_t mant = uint16_t((a / std::ldexp(1.0f, e) - 1.0f) * 1024.0f + 0.5f);
+          h = uint16_t((f < 0 ? 0x8000 : 0) | ((e + 15) << 10) | mant);
+        }
+        std::memcpy(&host[i * 2], &h, 2);
+      }
+    }
+    auto x = runtime::DeviceBuffer::fromHost<uint8_t>(host);
+    auto y = runtime::DeviceBuffer::allocate(bytes);
+    CHECK(x);
+    CHECK(y);
+    for (const Pair &p : pairs) {
+      auto m = convertLoop(elem, M, N, p.src, p.dst, 4);
+      CHECK(m);
+      auto k = b.jit.compile(*m);
+      b.json.begin();
+      b.json.field("bench", "convert");
+      b.json.field("name", p.name);
+      b.json.field("dtype", elem == ScalarKind::F16 ? "float16" : "float32");
+      b.json.field("tiles", double(tiles));
+      if (!k.ok()) {
+        b.json.field("error", k.message());
+        b.json.end();
+        std::printf("convert %-20s %s: %s\n", p.name.c_str(), std::string(ir::name(elem)).c_str(),
+                    k.message().c_str());
+        continue;
+      }
+      // iters = 0 copies the tile; iters = 64 adds 64 to every element.
+      bool ok = true;
+      for (int iters : {0, 64}) {
+        CHECK(y->fill(0xff));
+        CHECK((*k)->launch({unsigned(tiles)}, *x, *y, int32_t(iters)));
+        std::vector<uint8_t> out(bytes);
+        CHECK(y->copyToHost(out.data(), bytes));
+        for (size_t i = 0; i < bytes / ir::byteWidth(elem) && ok; ++i)
+          ok = decode(elem, &out[i * ir::byteWidth(elem)]) ==
+               decode(elem, &host[i * ir::byteWidth(elem)]) + iters;
+      }
+      double t0 = b.time([&] { return (*k)->launch({unsigned(tiles)}, *x, *y, int32_t(0)); });
+      double t64 = b.time([&] { return (*k)->launch({unsigned(tiles)}, *x, *y, int32_t(64)); });
+      double ns = (t64 - t0) * 1e6 / (2.0 * 64 * double(tiles));
+      b.json.field("t0_ms", t0);
+      b.json.field("t64_ms", t64);
+      b.json.field("ns_per_conversion_per_tile", ns);
+      b.json.field("correct", ok ? 1 : 0);
+      kernelFields(b.json, **k);
+      for (const auto &c : (*k)->metadata().conversions) {
+        b.json.field("scratch_bytes", double(c.scratchBytes));
+        break;
+      }
+      b.json.end();
+      std::printf("convert %-20s %s  t0 %.4f ms  t64 %.4f ms  %.3f ns/conversion  [%s]%s\n",
+                  p.name.c_str(), std::string(ir::name(elem)).c_str(), t0, t64, ns,
+                  (*k)->metadata().conversions.empty() ? ""
+                                                       : (*k)->metadata().conversions[0].path.c_str(),
+                  ok ? "" : "  WRONG");
+    }
+  }
+  return true;
+}
+
+bool gemmSection(Bench &b, std::mt19937_64 &rng) {
+  auto m = matmulKernel(ScalarKind::F16, sourceDir(LINLAYOUT_SOURCE_DIR));
+  CHECK(m);
+  auto k = b.jit.compile(*m);
+  if (!k.ok()) {
+    b.json.begin();
+    b.json.field("bench", "gemm");
+    b.json.field("error", k.message());
+    b.json.end();
+    std::printf("gemm: %s\n", k.message().c_str());
+    return true;
+  }
+  for (int64_t n : {4096, 8192}) {
+    size_t elems = size_t(n * n);
+    std::vector<uint16_t> a(elems), bm(elems);
+    // Random f16 in [-1, 1): sign, exponent 14 or less, random mantissa.
+    auto randomHalf = [&] {
+      uint16_t e = uint16_t(8 + rng() % 7), mant = uint16_t(rng() % 1024);
+      return uint16_t((rng() % 2 ? 0x8000 : 0) | (e << 10) | mant);
+    };
+    for (size_t i = 0; i < elems; ++i) {
+      a[i] = randomHalf();
+      bm[i] = randomHalf();
+    }
+    auto da = runtime::DeviceBuffer::fromHost<uint16_t>(a);
+    auto db = runtime::DeviceBuffer::fromHost<uint16_t>(bm);
+    auto dc = runtime::DeviceBuffer::allocate(elems * 4);
+    CHECK(da);
+    CHECK(db);
+    CHECK(dc);
+    runtime::Dim3 grid{unsigned(n / 128), unsigned(n / 128)};
+    auto launch = [&] {
+      return (*k)->launch(grid, *da, *db, *dc, int32_t(n), int32_t(n), int32_t(n), int32_t(n));
+    };
+    CHECK(dc->fill(0xff));
+    CHECK(launch());
+    std::vector<float> c(elems);
+    CHECK(dc->copyToHost(c.data(), elems * 4));
+    // Check 64 random entries against a double-precision dot product.
+    auto toF = [](uint16_t h) { return decode(ScalarKind::F16, reinterpret_cast<const uint8_t *>(&h)); };
+    double err = 0, norm = 0;
+    for (int s = 0; s < 64; ++s) {
+      size_t i = rng() % size_t(n), j = rng() % size_t(n);
+      double ref = 0;
+      for (int64_t kk = 0; kk < n; ++kk)
+        ref += toF(a[i * n + kk]) * toF(bm[kk * n + j]);
+      err += (c[i * n + j] - ref) * (c[i * n + j] - ref);
+      norm += ref * ref;
+    }
+    double rel = std::sqrt(err / norm);
+    double ms = b.time(launch, 50, 300);
+    double tf = 2.0 * double(n) * double(n) * double(n) / (ms * 1e-3) / 1e12;
+    b.json.begin();
+    b.json.field("bench", "gemm");
+    b.json.field("n", double(n));
+    b.json.field("ms", ms);
+    b.json.field("TFLOPs", tf);
+    b.json.field("rel_err_sampled", rel);
+    kernelFields(b.json, **k);
+    b.json.end();
+    std::printf("gemm f16->f32 %lld^3   %8.3f ms  %7.1f TFLOP/s  (sampled rel err %.2e)\n",
+                (long long)n, ms, tf, rel);
+  }
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string jsonPath, only;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--json" && i + 1 < argc)
+      jsonPath = argv[++i];
+    else if (a == "--only" && i + 1 < argc)
+      only = argv[++i];
+    else {
+      std::fprintf(stderr, "usage: linlayout_gpu_bench [--json FILE] [--only copy|convert|gemm]\n");
+      return 2;
+    }
+  }
+  auto jit = jit::Compiler::create(0);
+  if (!jit.ok()) {
+    std::printf("no GPU here: %s\n", jit.message().c_str());
+    return 0;
+  }
+  auto flush = runtime::DeviceBuffer::allocate(size_t(256) << 20);
+  auto start = runtime::Event::create();
+  auto stop = runtime::Event::create();
+  if (!flush.ok() || !start.ok() || !stop.ok()) {
+    std::fprintf(stderr, "error: cannot allocate the benchmark's buffers and events\n");
+    return 1;
+  }
+  Bench b{*jit, std::move(*flush), std::move(*start), std::move(*stop), {}, {}};
+  const runtime::Context &ctx = jit->context();
+  b.json.begin();
+  b.json.field("bench", "device");
+  b.json.field("name", ctx.name());
+  b.json.field("cc", ctx.computeCapability());
+  b.json.field("sms", ctx.multiprocessorCount());
+  b.json.field("driver", ctx.driverVersion());
+  b.json.field("arch", jit->arch());
+  b.json.end();
+  std::printf("%s (cc %d, %d SMs, driver API %d), PTX %s\n", ctx.name().c_str(),
+              ctx.computeCapability(), ctx.multiprocessorCount(), ctx.driverVersion(),
+              jit->arch().c_str());
+  std::mt19937_64 rng(std::random_device{}());
+  bool ok = true;
+  if (only.empty() || only == "copy")
+    ok &= copySection(b, rng);
+  if (only.empty() || only == "convert")
+    ok &= convertSection(b, rng);
+  if (only.empty() || only == "gemm")
+    ok &= gemmSection(b, rng);
+  if (!jsonPath.empty()) {
+    FILE *f = std::fopen(jsonPath.c_str(), "w");
+    if (f) {
+      std::fputs(b.json.text().c_str(), f);
+      std::fclose(f);
+    }
+  }
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,60 @@
+// One kernel argument with its run-time type, so a launch can be checked against the kernel's
+// parameters before the driver sees it. The typed `Kernel::launch` builds these from C++ values:
+// a DeviceBuffer or a DeviceAddress is a global pointer; int8..int64 / uint8..uint64 are integers
+// of their width; float and double are floats.
+#pragma once
+
+#include "linlayout/lower/KernelPtx.h"
+#include "linlayout/runtime/DeviceBuffer.h"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+namespace linlayout::jit {
+
+/// A device address that is not the start of a DeviceBuffer (e.g. `buffer.ptr() + offset`).
+struct DeviceAddress {
+  runtime::CUdeviceptr value = 0;
+};
+
+/// A kernel argument: its kind, width and bits (stored little-endian in `raw`).
+struct KernelArg {
+  lower::ParamKind kind = lower::ParamKind::Int;
+  int bits = 32;
+  uint64_t raw = 0;
+
+  /// The argument for a C++ value.
+  /// Ensures: for an integer or float x, the low sizeof(x) bytes of `raw` are x's bytes; for a
+  /// buffer or address, raw is the device address and bits == 64.
+  template <typename T> static KernelArg of(const T &v) {
+    KernelArg a;
+    if constexpr (std::is_same_v<T, runtime::DeviceBuffer>) {
+      a.kind = lower::ParamKind::GlobalPointer;
+      a.bits = 64;
+      a.raw = v.ptr();
+    } else if constexpr (std::is_same_v<T, DeviceAddress>) {
+      a.kind = lower::ParamKind::GlobalPointer;
+      a.bits = 64;
+      a.raw = v.value;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      static_assert(sizeof(T) == 4 || sizeof(T) == 8, "float arguments are float or double");
+      a.kind = lower::ParamKind::Float;
+      a.bits = int(sizeof(T) * 8);
+      std::memcpy(&a.raw, &v, sizeof(T));
+    } else {
+      static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>,
+                    "kernel arguments are DeviceBuffer, DeviceAddress, integers or floats");
+      a.kind = lower::ParamKind::Int;
+      a.bits = int(sizeof(T) * 8);
+      std::memcpy(&a.raw, &v, sizeof(T));
+    }
+    return a;
+  }
+};
+
+/// "a 32-bit integer", "a global pointer", ... (for messages).
+std::string describe(lower::ParamKind kind, int bits);
+
+} // namespace linlayout::jit

@@ -1,0 +1,68 @@
+#include "linlayout/jit/Kernel.h"
+
+namespace linlayout::jit {
+
+namespace {
+
+constexpr unsigned kMaxGridX = 0x7fffffffu;
+constexpr unsigned kMaxGridYZ = 65535u;
+
+std::string paramName(const lower::KernelParam &p, size_t i) {
+  return "argument " + std::to_string(i) + (p.name.empty() ? "" : " ('" + p.name + "')");
+}
+
+} // namespace
+
+std::string describe(lower::ParamKind kind, int bits) {
+  switch (kind) {
+  case lower::ParamKind::GlobalPointer: return "a global pointer";
+  case lower::ParamKind::Int: return "a " + std::to_string(bits) + "-bit integer";
+  case lower::ParamKind::Float: return "a " + std::to_string(bits) + "-bit float";
+  }
+  return "an unknown kind";
+}
+
+Status Kernel::checkArgs(std::span<const KernelArg> args) const {
+  const auto &params = meta_.params;
+  if (args.size() != params.size())
+    return makeError("kernel '" + meta_.name + "' takes " + std::to_string(params.size()) +
+                     " arguments, got " + std::to_string(args.size()));
+  for (size_t i = 0; i < args.size(); ++i) {
+    const lower::KernelParam &p = params[i];
+    const KernelArg &a = args[i];
+    if (a.kind != p.kind || a.bits != p.bits)
+      return makeError(paramName(p, i) + " of '" + meta_.name + "' is " + describe(p.kind, p.bits) +
+                       ", got " + describe(a.kind, a.bits));
+    if (p.kind == lower::ParamKind::GlobalPointer && p.alignment > 1 &&
+        a.raw % uint64_t(p.alignment) != 0)
+      return makeError(paramName(p, i) + " of '" + meta_.name + "' must be " +
+                       std::to_string(p.alignment) + "-byte aligned, got address " +
+                       std::to_string(a.raw));
+  }
+  return Status::success();
+}
+
+Status Kernel::launchArgs(runtime::Dim3 grid, std::span<const KernelArg> args,
+                          const runtime::Stream &stream) const {
+  if (grid.x < 1 || grid.x > kMaxGridX || grid.y < 1 || grid.y > kMaxGridYZ || grid.z < 1 ||
+      grid.z > kMaxGridYZ)
+    return makeError("grid (" + std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " +
+                     std::to_string(grid.z) + ") is out of range: x in 1.." +
+                     std::to_string(kMaxGridX) + ", y and z in 1.." + std::to_string(kMaxGridYZ));
+  LL_TRY_STATUS(checkArgs(args));
+  LL_TRY_STATUS(context_->makeCurrent());
+  // The driver reads each parameter from its address, little-endian, as wide as the parameter.
+  std::vector<uint64_t> values(args.size());
+  std::vector<void *> params(args.size() + 1, nullptr);
+  for (size_t i = 0; i < args.size(); ++i) {
+    values[i] = args[i].raw;
+    params[i] = &values[i];
+  }
+  runtime::LaunchConfig config;
+  config.grid = grid;
+  config.block = {unsigned(meta_.threadsPerBlock), 1, 1};
+  config.dynamicSharedBytes = unsigned(meta_.dynamicSharedBytes);
+  return runtime::launchRaw(function_, config, stream, params.data());
+}
+
+} // namespace linlayout::jit

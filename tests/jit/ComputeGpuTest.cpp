@@ -1,0 +1,166 @@
+// Kernels that compute: the row reduction and softmax of examples/, and the tiled matmul of
+// examples/matmul.tir (ldmatrix + mma.sync, f16 and bf16 inputs, f32 accumulate) against an
+// Eigen reference in double.
+#include "GpuTestSupport.h"
+#include "kernels/TileKernels.h"
+
+#include <Eigen/Core>
+
+#include <cmath>
+
+using namespace linlayout;
+using namespace linlayout::gpukernels;
+using ir::ScalarKind;
+
+namespace {
+
+using MatrixD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+std::vector<float> randomFloats(std::mt19937_64 &rng, size_t n, float lo, float hi) {
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = d(rng);
+  return v;
+}
+
+int count(const std::string &text, const std::string &what) {
+  int n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1))
+    ++n;
+  return n;
+}
+
+} // namespace
+
+TEST(ComputeGpu, RowSum) {
+  REQUIRE_GPU();
+  uint64_t seed = gputest::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  ASSERT_OK_AND_ASSIGN(ir::Module m, exampleKernel("row_reduce.tir", sourceDir(LINLAYOUT_SOURCE_DIR)));
+  ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m));
+  const int rows = 32 * 64, cols = 128, stride = 256;
+  std::vector<float> x = randomFloats(rng, size_t(rows) * stride, -1, 1);
+  ASSERT_OK_AND_ASSIGN(auto dx, runtime::DeviceBuffer::fromHost<float>(x));
+  ASSERT_OK_AND_ASSIGN(auto dout, runtime::DeviceBuffer::allocate(size_t(rows + 32) * 4));
+  ASSERT_OK(dout.fill(0xff)); // NaN
+  ASSERT_OK(k->launch({unsigned(rows / 32)}, dx, dout, int32_t(stride)));
+  ASSERT_OK(jitc->context().synchronize());
+  ASSERT_OK_AND_ASSIGN(auto out, dout.toHost<float>());
+  for (int r = 0; r < rows; ++r) {
+    double ref = 0, mag = 0;
+    for (int c = 0; c < cols; ++c) {
+      ref += x[size_t(r) * stride + c];
+      mag += std::abs(x[size_t(r) * stride + c]);
+    }
+    ASSERT_FALSE(std::isnan(out[r])) << "row " << r << " not written";
+    ASSERT_NEAR(out[r], ref, 1e-5 * mag + 1e-6) << "row " << r;
+  }
+  for (int r = rows; r < rows + 32; ++r)
+    ASSERT_TRUE(std::isnan(out[r])) << "written past the last row at " << r;
+}
+
+TEST(ComputeGpu, Softmax) {
+  REQUIRE_GPU();
+  uint64_t seed = gputest::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  ASSERT_OK_AND_ASSIGN(ir::Module m, exampleKernel("softmax.tir", sourceDir(LINLAYOUT_SOURCE_DIR)));
+  ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m));
+  const int rows = 4096, stride = 128;
+  for (int ncols : {128, 100, 1}) {
+    SCOPED_TRACE("n_cols " + std::to_string(ncols));
+    std::vector<float> x = randomFloats(rng, size_t(rows) * stride, -8, 8);
+    ASSERT_OK_AND_ASSIGN(auto dx, runtime::DeviceBuffer::fromHost<float>(x));
+    ASSERT_OK_AND_ASSIGN(auto dy, runtime::DeviceBuffer::allocate(x.size() * 4));
+    ASSERT_OK(dy.fill(0xff));
+    ASSERT_OK(k->launch({unsigned(rows)}, dx, dy, int32_t(stride), int32_t(ncols)));
+    ASSERT_OK(jitc->context().synchronize());
+    ASSERT_OK_AND_ASSIGN(auto y, dy.toHost<float>());
+    double err = 0, norm = 0;
+    for (int r = 0; r < rows; ++r) {
+      const float *row = &x[size_t(r) * stride];
+      double mx = -INFINITY, sum = 0;
+      for (int c = 0; c < ncols; ++c)
+        mx = std::max<double>(mx, row[c]);
+      for (int c = 0; c < ncols; ++c)
+        sum += std::exp(double(row[c]) - mx);
+      for (int c = 0; c < stride; ++c) {
+        float got = y[size_t(r) * stride + c];
+        if (c >= ncols) {
+          ASSERT_TRUE(std::isnan(got)) << "masked column written at (" << r << ", " << c << ")";
+          continue;
+        }
+        ASSERT_FALSE(std::isnan(got)) << "(" << r << ", " << c << ") not written";
+        double ref = std::exp(double(row[c]) - mx) / sum;
+        err += (got - ref) * (got - ref);
+        norm += ref * ref;
+      }
+    }
+    EXPECT_LT(std::sqrt(err / norm), 1e-5);
+  }
+}
+
+namespace {
+
+template <typename Half> void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance) {
+  uint64_t seed = gputest::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR)));
+  ASSERT_OK_AND_ASSIGN(auto k, jitc.compile(m));
+  const std::string &ptx = k->ptx();
+  EXPECT_GT(count(ptx, "mma.sync"), 0) << "the matmul must use mma.sync";
+  std::cout << "[          ] matmul " << ir::name(elem) << ": " << count(ptx, "mma.sync")
+            << " mma.sync, " << count(ptx, "ldmatrix") << " ldmatrix in the PTX, "
+            << k->metadata().registers << " registers, " << k->metadata().localBytes
+            << " local bytes\n";
+  for (auto [M, N, K] : {std::array<int, 3>{256, 384, 512}, std::array<int, 3>{128, 128, 32}}) {
+    SCOPED_TRACE("M N K " + std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
+    std::vector<float> af = randomFloats(rng, size_t(M) * K, -1, 1);
+    std::vector<float> bf = randomFloats(rng, size_t(K) * N, -1, 1);
+    std::vector<Half> a(af.size()), b(bf.size());
+    MatrixD A(M, K), B(K, N);
+    for (size_t i = 0; i < af.size(); ++i) {
+      a[i] = Half(af[i]);
+      A(i / K, i % K) = double(float(a[i]));
+    }
+    for (size_t i = 0; i < bf.size(); ++i) {
+      b[i] = Half(bf[i]);
+      B(i / N, i % N) = double(float(b[i]));
+    }
+    ASSERT_OK_AND_ASSIGN(auto da, runtime::DeviceBuffer::fromHost<Half>(a));
+    ASSERT_OK_AND_ASSIGN(auto db, runtime::DeviceBuffer::fromHost<Half>(b));
+    ASSERT_OK_AND_ASSIGN(auto dc, runtime::DeviceBuffer::allocate(size_t(M) * N * 4));
+    ASSERT_OK(dc.fill(0xff));
+    ASSERT_OK(k->launch({unsigned(M / 128), unsigned(N / 128)}, da, db, dc, int32_t(K),
+                        int32_t(K), int32_t(N), int32_t(N)));
+    ASSERT_OK(jitc.context().synchronize());
+    ASSERT_OK_AND_ASSIGN(auto c, dc.template toHost<float>());
+    MatrixD ref = A * B;
+    double err = 0;
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        float got = c[size_t(i) * N + j];
+        ASSERT_FALSE(std::isnan(got)) << "C(" << i << ", " << j << ") not written";
+        err += (got - ref(i, j)) * (got - ref(i, j));
+      }
+    double rel = std::sqrt(err) / ref.norm();
+    std::cout << "[          ] matmul " << ir::name(elem) << " " << M << "x" << N << "x" << K
+              << ": |out - ref| / |ref| = " << rel << "\n";
+    EXPECT_LT(rel, tolerance);
+  }
+}
+
+} // namespace
+
+TEST(ComputeGpu, MatmulF16) {
+  REQUIRE_GPU();
+  matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3);
+}
+
+TEST(ComputeGpu, MatmulBf16) {
+  REQUIRE_GPU();
+  matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2);
+}

@@ -1,0 +1,145 @@
+// Every kernel the GPU tests and the GPU benchmark run lowers to PTX that ptxas accepts for sm_90
+// (where ptxas is installed), without a GPU: a kernel that cannot run is found here, not on the
+// GPU machine.
+#include "kernels/TileKernels.h"
+
+#include "linlayout/lower/Lower.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <array>
+#include <functional>
+#include <unistd.h>
+
+using namespace linlayout;
+using namespace linlayout::gpukernels;
+using ir::ScalarKind;
+
+namespace {
+
+using LowerTarget = decltype(lower::LowerOptions{}.target)::value_type;
+
+std::string ptxas() {
+  const char *env = std::getenv("LINLAYOUT_PTXAS");
+  std::string p = env ? env : "/usr/local/cuda/bin/ptxas";
+  return access(p.c_str(), X_OK) == 0 ? p : "";
+}
+
+// Lowers for sm_90 and, where ptxas is present, assembles; "" on success, else what went wrong.
+// `spills` receives ptxas' spill report when it mentions spilled bytes.
+std::string lowerAndAssemble(const Expected<ir::Module> &m, std::string *spills = nullptr) {
+  if (!m.ok())
+    return "building: " + m.message();
+  lower::LowerOptions o;
+  o.target = LowerTarget::parse("sm_90").value();
+  auto k = lower::lowerKernel(*m, o);
+  if (!k.ok())
+    return "lowering: " + k.message();
+  std::string as = ptxas();
+  if (as.empty())
+    return "";
+  char path[] = "/tmp/ll-jit-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0)
+    return "";
+  close(fd);
+  std::ofstream(path) << k->kernel.ptx;
+  std::string cmd = as + " -arch=sm_90 -v -o /dev/null " + path + " 2>&1";
+  std::string log;
+  FILE *p = popen(cmd.c_str(), "r");
+  char buf[512];
+  while (p && fgets(buf, sizeof buf, p))
+    log += buf;
+  int rc = p ? pclose(p) : -1;
+  std::remove(path);
+  if (rc != 0)
+    return "ptxas: " + log;
+  if (spills && log.find(" 0 bytes spill stores") == std::string::npos)
+    *spills = log;
+  return "";
+}
+
+} // namespace
+
+TEST(JitKernels, CopyKernelsLower) {
+  for (ScalarKind e : {ScalarKind::I8, ScalarKind::F16, ScalarKind::F32})
+    for (int64_t spt : {1, 4, 8, 16}) {
+      std::string spills;
+      EXPECT_EQ(lowerAndAssemble(memcpy1d(e, spt * 256, spt, 4), &spills), "")
+          << ir::name(e) << " spt " << spt;
+      EXPECT_EQ(spills, "") << ir::name(e) << " spt " << spt;
+    }
+  for (int64_t xb : {2048, 8192})
+    for (int64_t r : {1, 4, 16})
+      EXPECT_EQ(lowerAndAssemble(memcpy1d(ScalarKind::F32, xb, r, 4)), "") << xb << " " << r;
+  for (const LayoutSpec &l :
+       {blocked({1, 4}, {4, 8}, {4, 1}, {1, 0}), blocked({1, 8}, {2, 16}, {2, 2}, {1, 0}),
+        blocked({4, 1}, {8, 4}, {1, 4}, {0, 1}), blocked({1, 1}, {32, 1}, {4, 1}, {0, 1})})
+    EXPECT_EQ(lowerAndAssemble(memcpy2d(ScalarKind::F16, 64, 64, l, 4)), "");
+  EXPECT_EQ(lowerAndAssemble(memcpy2d(ScalarKind::F32, 64, 128,
+                                      blocked({1, 4}, {1, 32}, {4, 1}, {1, 0}), 4)),
+            "");
+  EXPECT_EQ(lowerAndAssemble(copy2dInOut(ScalarKind::F32, 128, 128,
+                                         blocked({1, 1}, {1, 32}, {1, 4}, {1, 0}),
+                                         blocked({1, 1}, {32, 1}, {4, 1}, {0, 1}), 4)),
+            "");
+  EXPECT_EQ(lowerAndAssemble(copy2dInOut(ScalarKind::F16, 128, 128,
+                                         blocked({1, 4}, {4, 8}, {4, 1}, {1, 0}),
+                                         blocked({4, 1}, {8, 4}, {1, 4}, {0, 1}), 4)),
+            "");
+}
+
+TEST(JitKernels, ConversionKernelsLower) {
+  LayoutSpec row = blocked({1, 8}, {4, 8}, {4, 1}, {1, 0});
+  LayoutSpec row4 = blocked({1, 4}, {4, 8}, {4, 1}, {1, 0});
+  LayoutSpec col4 = blocked({4, 1}, {8, 4}, {1, 4}, {0, 1});
+  LayoutSpec lanePerm = blocked({1, 4}, {8, 4}, {4, 1}, {1, 0});
+  LayoutSpec regPerm = blocked({2, 2}, {8, 4}, {4, 1}, {1, 0});
+  LayoutSpec regPerm2 = blocked({2, 2}, {8, 4}, {4, 1}, {0, 1});
+  LayoutSpec mma2 = mma(2, {2, 2}, {16, 8});
+  LayoutSpec mma3 = mma(3, {4, 1}, {16, 128, 16});
+  std::vector<std::pair<LayoutSpec, LayoutSpec>> pairs{
+      {row4, col4}, {row4, lanePerm}, {regPerm, regPerm2}, {mma2, row}, {mma3, row}, {mma2, col4}};
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    for (ScalarKind e : {ScalarKind::I8, ScalarKind::I16, ScalarKind::I32}) {
+      EXPECT_EQ(lowerAndAssemble(convertCheck(e, 128, 128, pairs[i].first, pairs[i].second, 4)), "")
+          << "pair " << i << " " << ir::name(e);
+      EXPECT_EQ(lowerAndAssemble(convertCheck(e, 128, 128, pairs[i].second, pairs[i].first, 4)), "")
+          << "pair " << i << " reversed " << ir::name(e);
+    }
+    for (ScalarKind e : {ScalarKind::F16, ScalarKind::F32})
+      EXPECT_EQ(lowerAndAssemble(convertLoop(e, 128, 128, pairs[i].first, pairs[i].second, 4)), "")
+          << "loop pair " << i << " " << ir::name(e);
+  }
+}
+
+TEST(JitKernels, ExampleKernelsLower) {
+  std::string dir = sourceDir(LINLAYOUT_SOURCE_DIR);
+  for (const char *f : {"row_reduce.tir", "softmax.tir", "memcpy_1d.tir"})
+    EXPECT_EQ(lowerAndAssemble(exampleKernel(f, dir)), "") << f;
+  std::string spills;
+  EXPECT_EQ(lowerAndAssemble(matmulKernel(ScalarKind::F16, dir), &spills), "");
+  EXPECT_EQ(spills, "") << "f16 matmul";
+  EXPECT_EQ(lowerAndAssemble(matmulKernel(ScalarKind::BF16, dir)), "");
+}
+
+TEST(JitKernels, RandomPlannerPairsLower) {
+  // A fixed seed here (the GPU test draws fresh ones): 100 pairs, 8/16/32-bit.
+  std::mt19937_64 rng(20261122);
+  int failures = 0;
+  for (int i = 0; i < 100 && failures < 5; ++i) {
+    RandomPair p = randomPair(rng);
+    ScalarKind e = std::array{ScalarKind::I8, ScalarKind::I16, ScalarKind::I32}[i % 3];
+    std::string problem = lowerAndAssemble(convertCheck(e, int64_t(1) << p.rowBits,
+                                                        int64_t(1) << p.colBits, p.src, p.dst,
+                                                        1 << p.warpBits));
+    if (!problem.empty()) {
+      ++failures;
+      ADD_FAILURE() << "pair " << i << " (" << (1 << p.rowBits) << "x" << (1 << p.colBits) << ", "
+                    << (1 << p.warpBits) << " warps, " << ir::name(e) << "): " << problem;
+    }
+  }
+}

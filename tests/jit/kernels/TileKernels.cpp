@@ -1,0 +1,324 @@
+#include "TileKernels.h"
+
+#include "linlayout/ir/Builder.h"
+#include "linlayout/ir/Parser.h"
+#include "linlayout/ir/Verifier.h"
+#include "linlayout/ir/Walk.h"
+
+#include <cassert>
+#include <cstdlib>
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace linlayout::gpukernels {
+
+using namespace linlayout::ir;
+
+LayoutSpec blocked(std::vector<int64_t> spt, std::vector<int64_t> tpw, std::vector<int64_t> wpc,
+                   std::vector<int64_t> order) {
+  auto s = BlockedSpec::make(std::move(spt), std::move(tpw), std::move(wpc), std::move(order));
+  assert(s.ok() && "invalid blocked layout in test data");
+  return *s;
+}
+
+LayoutSpec mma(int version, std::vector<int64_t> warps, std::vector<int64_t> instr) {
+  auto s = NvidiaMmaSpec::make(version, 0, std::move(warps), std::move(instr));
+  assert(s.ok() && "invalid mma layout in test data");
+  return *s;
+}
+
+namespace {
+
+Module newModule(int warps) {
+  Module m;
+  m.numWarps = warps;
+  m.target = "cuda:90";
+  return m;
+}
+
+Expected<Module> finish(Module &m, Builder &b) {
+  b.ret();
+  LL_TRY_STATUS(b.endFunction());
+  LL_TRY_STATUS(verify(m));
+  vectorizeAccesses(m);
+  return std::move(m);
+}
+
+ArgHints aligned() {
+  ArgHints h;
+  h.divisibility = 16;
+  return h;
+}
+
+Type i32() { return Type::scalar(ScalarKind::I32); }
+
+// base + i * rowStride + j * colStride over a rows x cols tile in layout `l` (i32 tensor).
+// rowStride / colStride of kNoValue mean 1.
+ValueId tileOffsets(Builder &b, LayoutId l, const LayoutSpec &spec, int64_t rows, int64_t cols,
+                    ValueId rowStride, ValueId colStride, ValueId base = kNoValue, int warps = 4) {
+  // A linear layout whose bases mix rows and columns has no thread-local broadcast from its
+  // slices: build the offsets in a blocked layout and convert them (another planned conversion,
+  // so a wrong plan still shows as a wrong result).
+  if (spec.kind() == LayoutKind::Linear) {
+    int64_t tc = std::min<int64_t>(32, cols);
+    LayoutSpec helper = blocked({1, 1}, {32 / tc, tc}, {warps, 1}, {1, 0});
+    LayoutId h = b.layout(helper);
+    return b.convertLayout(
+        tileOffsets(b, h, helper, rows, cols, rowStride, colStride, base, warps), l);
+  }
+  LayoutId s1 = b.layout(SliceSpec::make(1, spec).value());
+  LayoutId s0 = b.layout(SliceSpec::make(0, spec).value());
+  ValueId r = b.expandDims(b.makeRange(0, rows, s1), 1, l);
+  if (rowStride != kNoValue)
+    r = b.binary(OpKind::MulI, r, b.splat(rowStride, {rows, 1}, l));
+  ValueId c = b.expandDims(b.makeRange(0, cols, s0), 0, l);
+  if (colStride != kNoValue)
+    c = b.binary(OpKind::MulI, c, b.splat(colStride, {1, cols}, l));
+  ValueId offs = b.binary(OpKind::AddI, b.broadcast(r, {rows, cols}), b.broadcast(c, {rows, cols}));
+  if (base != kNoValue)
+    offs = b.binary(OpKind::AddI, offs, b.splat(base, {rows, cols}, l));
+  return offs;
+}
+
+ValueId one(Builder &b, ScalarKind elem) {
+  Type t = Type::scalar(elem);
+  return isFloat(elem) ? b.constantFloat(1.0, t) : b.constantInt(1, t);
+}
+
+} // namespace
+
+void vectorizeAccesses(Module &m) {
+  for (Function &f : m.functions) {
+    std::vector<Block *> blocks{&f.body};
+    while (!blocks.empty()) {
+      Block *blk = blocks.back();
+      blocks.pop_back();
+      for (Op &op : blk->ops) {
+        if (op.kind == OpKind::Load || op.kind == OpKind::Store) {
+          const Type &t = f.type(op.kind == OpKind::Load ? op.results[0] : op.operands[1]);
+          op.attrs.vectorWidth = std::max(1, 16 / std::max(1, byteWidth(t.elem().scalar)));
+        }
+        for (Block &r : op.regions)
+          blocks.push_back(&r);
+      }
+    }
+  }
+}
+
+Expected<Module> memcpy1d(ScalarKind elem, int64_t block, int64_t spt, int warps) {
+  Module m = newModule(warps);
+  Builder b(m);
+  LayoutId l = b.layout(blocked({spt}, {32}, {warps}, {0}));
+  Type args[] = {Type::pointer(elem), Type::pointer(elem), i32()};
+  ArgHints hints[] = {aligned(), aligned(), aligned()};
+  b.beginFunction("memcpy_1d", args, hints);
+  ValueId start = b.binary(OpKind::MulI, b.programId(0), b.constantInt(block, i32()));
+  ValueId offs = b.binary(OpKind::AddI, b.splat(start, {block}, l), b.makeRange(0, block, l));
+  ValueId mask = b.cmp(CmpPredicate::Slt, offs, b.splat(b.arg(2), {block}, l));
+  ValueId x = b.load(b.addPtr(b.splat(b.arg(0), {block}, l), offs), mask);
+  b.store(b.addPtr(b.splat(b.arg(1), {block}, l), offs), x, mask);
+  return finish(m, b);
+}
+
+Expected<Module> memcpy2d(ScalarKind elem, int64_t rows, int64_t cols, const LayoutSpec &layout,
+                          int warps) {
+  Module m = newModule(warps);
+  Builder b(m);
+  LayoutId l = b.layout(layout);
+  Type args[] = {Type::pointer(elem), Type::pointer(elem), i32()};
+  ArgHints hints[] = {aligned(), aligned(), aligned()};
+  b.beginFunction("memcpy_2d", args, hints);
+  // Tile (i, j) starts at i * rows * stride + j * cols.
+  ValueId rowBase = b.binary(OpKind::MulI, b.programId(0), b.constantInt(rows, i32()));
+  ValueId base = b.binary(OpKind::AddI, b.binary(OpKind::MulI, rowBase, b.arg(2)),
+                          b.binary(OpKind::MulI, b.programId(1), b.constantInt(cols, i32())));
+  ValueId offs = tileOffsets(b, l, layout, rows, cols, b.arg(2), kNoValue, base);
+  ValueId x = b.load(b.addPtr(b.splat(b.arg(0), {rows, cols}, l), offs));
+  b.store(b.addPtr(b.splat(b.arg(1), {rows, cols}, l), offs), x);
+  return finish(m, b);
+}
+
+Expected<Module> copy2dInOut(ScalarKind elem, int64_t xb, int64_t yb, const LayoutSpec &lin,
+                             const LayoutSpec &lout, int warps) {
+  Module m = newModule(warps);
+  Builder b(m);
+  LayoutId li = b.layout(lin), lo = b.layout(lout);
+  Type args[] = {Type::pointer(elem), Type::pointer(elem), i32(), i32(), i32(), i32(), i32(), i32()};
+  ArgHints none;
+  ArgHints hints[] = {aligned(), aligned(), none, none, none, none, none, none};
+  b.beginFunction("copy_2d_inout", args, hints);
+  ValueId sx = b.binary(OpKind::MulI, b.programId(0), b.constantInt(xb, i32()));
+  ValueId sy = b.binary(OpKind::MulI, b.programId(1), b.constantInt(yb, i32()));
+  // Offsets and mask of the tile in one layout: (sx + i) * xs + (sy + j) * ys, i < xn, j < yn.
+  auto side = [&](LayoutId l, const LayoutSpec &spec, ValueId xs, ValueId ys) {
+    LayoutId s1 = b.layout(SliceSpec::make(1, spec).value());
+    LayoutId s0 = b.layout(SliceSpec::make(0, spec).value());
+    ValueId ix = b.binary(OpKind::AddI, b.splat(sx, {xb}, s1), b.makeRange(0, xb, s1));
+    ValueId iy = b.binary(OpKind::AddI, b.splat(sy, {yb}, s0), b.makeRange(0, yb, s0));
+    ValueId ix2 = b.expandDims(ix, 1, l), iy2 = b.expandDims(iy, 0, l);
+    ValueId mx = b.cmp(CmpPredicate::Slt, ix2, b.splat(b.arg(2), {xb, 1}, l));
+    ValueId my = b.cmp(CmpPredicate::Slt, iy2, b.splat(b.arg(3), {1, yb}, l));
+    ValueId mask = b.binary(OpKind::AndI, b.broadcast(mx, {xb, yb}), b.broadcast(my, {xb, yb}));
+    ValueId ox = b.binary(OpKind::MulI, ix2, b.splat(xs, {xb, 1}, l));
+    ValueId oy = b.binary(OpKind::MulI, iy2, b.splat(ys, {1, yb}, l));
+    ValueId offs = b.binary(OpKind::AddI, b.broadcast(ox, {xb, yb}), b.broadcast(oy, {xb, yb}));
+    return std::pair{mask, offs};
+  };
+  auto [mi, oi] = side(li, lin, b.arg(4), b.arg(5));
+  auto [mo, oo] = side(lo, lout, b.arg(6), b.arg(7));
+  ValueId v = b.load(b.addPtr(b.splat(b.arg(0), {xb, yb}, li), oi), mi);
+  v = b.convertLayout(v, lo);
+  b.store(b.addPtr(b.splat(b.arg(1), {xb, yb}, lo), oo), v, mo);
+  return finish(m, b);
+}
+
+Expected<Module> convertCheck(ScalarKind elem, int64_t rows, int64_t cols, const LayoutSpec &src,
+                              const LayoutSpec &dst, int warps) {
+  Module m = newModule(warps);
+  Builder b(m);
+  LayoutId ls = b.layout(src), ld = b.layout(dst);
+  Type args[] = {Type::pointer(elem), Type::pointer(elem), Type::pointer(elem)};
+  ArgHints hints[] = {aligned(), aligned(), aligned()};
+  b.beginFunction("convert_check", args, hints);
+  ValueId base = b.binary(OpKind::MulI, b.programId(0), b.constantInt(rows * cols, i32()));
+  ValueId n = b.constantInt(cols, i32());
+  ValueId os = tileOffsets(b, ls, src, rows, cols, n, kNoValue, base, warps);
+  ValueId od = tileOffsets(b, ld, dst, rows, cols, n, kNoValue, base, warps);
+  ValueId x = b.load(b.addPtr(b.splat(b.arg(0), {rows, cols}, ls), os));
+  ValueId y = b.convertLayout(x, ld);
+  b.store(b.addPtr(b.splat(b.arg(1), {rows, cols}, ld), od), y);
+  ValueId y1 = b.binary(isFloat(elem) ? OpKind::AddF : OpKind::AddI, y,
+                        b.splat(one(b, elem), {rows, cols}, ld));
+  ValueId z = b.convertLayout(y1, ls);
+  b.store(b.addPtr(b.splat(b.arg(2), {rows, cols}, ls), os), z);
+  return finish(m, b);
+}
+
+Expected<Module> convertLoop(ScalarKind elem, int64_t rows, int64_t cols, const LayoutSpec &src,
+                             const LayoutSpec &dst, int warps) {
+  Module m = newModule(warps);
+  Builder b(m);
+  LayoutId ls = b.layout(src), ld = b.layout(dst);
+  Type args[] = {Type::pointer(elem), Type::pointer(elem), i32()};
+  ArgHints hints[] = {aligned(), aligned(), ArgHints{}};
+  b.beginFunction("convert_loop", args, hints);
+  ValueId base = b.binary(OpKind::MulI, b.programId(0), b.constantInt(rows * cols, i32()));
+  ValueId os = tileOffsets(b, ls, src, rows, cols, b.constantInt(cols, i32()), kNoValue, base, warps);
+  ValueId x = b.load(b.addPtr(b.splat(b.arg(0), {rows, cols}, ls), os));
+  ValueId inc = b.splat(one(b, elem), {rows, cols}, ld);
+  ValueId inits[] = {x};
+  ForScope loop = b.beginFor(b.constantInt(0, i32()), b.arg(2), b.constantInt(1, i32()), inits);
+  ValueId y = b.convertLayout(loop.iterArgs[0], ld);
+  y = b.binary(isFloat(elem) ? OpKind::AddF : OpKind::AddI, y, inc);
+  ValueId yields[] = {b.convertLayout(y, ls)};
+  std::vector<ValueId> out = b.endFor(yields);
+  b.store(b.addPtr(b.splat(b.arg(1), {rows, cols}, ls), os), out.at(0));
+  return finish(m, b);
+}
+
+std::string sourceDir(const std::string &compiledIn) {
+  if (const char *env = std::getenv("LINLAYOUT_SOURCE_DIR"))
+    return env;
+  if (std::ifstream("examples/matmul.tir"))
+    return ".";
+  return compiledIn;
+}
+
+Expected<Module> exampleKernel(const std::string &file, const std::string &sourceDir) {
+  std::ifstream in(sourceDir + "/examples/" + file);
+  if (!in)
+    return makeError("cannot read examples/" + file + " under " + sourceDir);
+  std::stringstream text;
+  text << in.rdbuf();
+  LL_ASSIGN_OR_RETURN(Module m, parseModule(text.str(), file));
+  LL_TRY_STATUS(verify(m));
+  vectorizeAccesses(m);
+  return m;
+}
+
+Expected<Module> matmulKernel(ScalarKind elem, const std::string &sourceDir) {
+  std::ifstream in(sourceDir + "/examples/matmul.tir");
+  if (!in)
+    return makeError("cannot read examples/matmul.tir under " + sourceDir);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  if (elem != ScalarKind::F16) {
+    std::string to(name(elem));
+    for (std::string from : {"xf16", "<f16>"}) {
+      std::string repl = from[0] == 'x' ? "x" + to : "<" + to + ">";
+      for (size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + repl.size()))
+        text.replace(p, from.size(), repl);
+    }
+  }
+  LL_ASSIGN_OR_RETURN(Module m, parseModule(text, "matmul.tir"));
+  LL_TRY_STATUS(verify(m));
+  vectorizeAccesses(m);
+  return m;
+}
+
+namespace {
+
+// A random invertible F2 map of n bits: a permutation followed by random column additions.
+std::vector<uint64_t> randomInvertible(std::mt19937_64 &rng, int n) {
+  std::vector<uint64_t> cols(n);
+  for (int i = 0; i < n; ++i)
+    cols[i] = uint64_t(1) << i;
+  std::shuffle(cols.begin(), cols.end(), rng);
+  for (int t = 0; t < 2 * n; ++t) {
+    int i = int(rng() % n), j = int(rng() % n);
+    if (i != j && rng() % 2)
+      cols[i] ^= cols[j];
+  }
+  return cols;
+}
+
+// A random distributed linear layout of a (2^rowBits x 2^colBits) tile over 32 lanes and
+// 2^warpBits warps. broadcast: 0 none, 1 one lane basis is zero, 2 one warp basis is zero (the
+// registers take the bit that lane / warp gave up).
+LayoutSpec randomLinearLayout(std::mt19937_64 &rng, int rowBits, int colBits, int warpBits,
+                        int broadcast) {
+  int n = rowBits + colBits;
+  std::vector<uint64_t> cols = randomInvertible(rng, n);
+  int laneBases = 5, warpBases = warpBits;
+  int laneNonZero = laneBases - (broadcast == 1), warpNonZero = warpBases - (broadcast == 2);
+  int regs = n - laneNonZero - warpNonZero;
+  auto basis = [&](uint64_t v) {
+    return std::vector<int64_t>{int64_t(v >> colBits), int64_t(v & ((uint64_t(1) << colBits) - 1))};
+  };
+  BasisList reg, lane, warp;
+  size_t next = 0;
+  for (int i = 0; i < regs; ++i)
+    reg.push_back(basis(cols[next++]));
+  int zeroLane = broadcast == 1 ? int(rng() % laneBases) : -1;
+  for (int i = 0; i < laneBases; ++i)
+    lane.push_back(i == zeroLane ? basis(0) : basis(cols[next++]));
+  int zeroWarp = broadcast == 2 ? int(rng() % warpBases) : -1;
+  for (int i = 0; i < warpBases; ++i)
+    warp.push_back(i == zeroWarp ? basis(0) : basis(cols[next++]));
+  auto spec = LinearSpec::make(reg, lane, warp, {},
+                               {int64_t(1) << rowBits, int64_t(1) << colBits});
+  assert(spec.ok() && "random linear layout must be valid");
+  return *spec;
+}
+
+} // namespace
+
+RandomPair randomPair(std::mt19937_64 &rng) {
+  for (;;) {
+    int warpBits = int(rng() % 3);
+    // At most 2^6 registers per thread: 5 + warpBits .. 10 + warpBits tensor bits.
+    int n = 5 + warpBits + int(rng() % 6);
+    int rowBits = 1 + int(rng() % std::min(7, n - 1));
+    int colBits = n - rowBits;
+    if (colBits < 1 || colBits > 8)
+      continue;
+    auto broadcast = [&] { return warpBits ? int(rng() % 3) : int(rng() % 2); };
+    LayoutSpec src = randomLinearLayout(rng, rowBits, colBits, warpBits, broadcast());
+    LayoutSpec dst = randomLinearLayout(rng, rowBits, colBits, warpBits, broadcast());
+    return RandomPair{src, dst, rowBits, colBits, warpBits};
+  }
+}
+
+} // namespace linlayout::gpukernels

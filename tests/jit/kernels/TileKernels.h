@@ -1,0 +1,74 @@
+// Tile-IR kernels for the GPU tests and the GPU benchmarks, made with ir::Builder: memcpy 1-D and
+// 2-D, the 2-D copy between tensors of opposite strides (two layouts, one convert), layout
+// conversion round trips, and the tiled matmul. Each returns a module that verifies, or an error.
+#pragma once
+
+#include "linlayout/ir/Module.h"
+#include "linlayout/layout/LayoutSpec.h"
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+namespace linlayout::gpukernels {
+
+/// blocked(spt, tpw, wpc, order), asserting the arguments are valid (test data, not user input).
+LayoutSpec blocked(std::vector<int64_t> spt, std::vector<int64_t> tpw, std::vector<int64_t> wpc,
+                   std::vector<int64_t> order);
+/// nvidia_mma(version, warps, instr).
+LayoutSpec mma(int version, std::vector<int64_t> warps, std::vector<int64_t> instr);
+
+/// Sets the vector width of every load and store to the widest 16-byte access (lower/ narrows it
+/// to what the layout allows), standing in for the access-width pass.
+void vectorizeAccesses(ir::Module &m);
+
+/// memcpy_1d(src, dst, n): program p copies elements [p*block, (p+1)*block) below n.
+/// Layout blocked([spt], [32], [warps], [0]).
+Expected<ir::Module> memcpy1d(ir::ScalarKind elem, int64_t block, int64_t spt, int warps);
+
+/// memcpy_2d(src, dst, stride): program (i, j) copies the rows x cols tile (i, j) of a row-major
+/// matrix with row stride `stride` (elements), in `layout`.
+Expected<ir::Module> memcpy2d(ir::ScalarKind elem, int64_t rows, int64_t cols,
+                              const LayoutSpec &layout, int warps);
+
+/// copy_2d_inout(in, out, xn, yn, xsi, ysi, xso, yso): program (i, j) copies the xb x yb tile
+/// (i, j) of an xn x yn matrix from strides (xsi, ysi) to strides (xso, yso): loaded in `lin`,
+/// converted to `lout`, stored (masked at the edges), as Gluon's layout tutorial does.
+Expected<ir::Module> copy2dInOut(ir::ScalarKind elem, int64_t xb, int64_t yb, const LayoutSpec &lin,
+                                 const LayoutSpec &lout, int warps);
+
+/// convert_check(in, out_dst, out_src): program p reads tile p (rows x cols, row-major, tiles
+/// stored one after another) in `src`, converts it to `dst` and stores it (out_dst == in), adds 1,
+/// converts back to `src` and stores that (out_src == in + 1). Integer elements.
+Expected<ir::Module> convertCheck(ir::ScalarKind elem, int64_t rows, int64_t cols,
+                                  const LayoutSpec &src, const LayoutSpec &dst, int warps);
+
+/// convert_loop(in, out, iters): program p loads tile p in `src`; `iters` times converts to `dst`,
+/// adds 1, converts back; stores. The Triton reference benchmark's kernel.
+Expected<ir::Module> convertLoop(ir::ScalarKind elem, int64_t rows, int64_t cols,
+                                 const LayoutSpec &src, const LayoutSpec &dst, int warps);
+
+/// row_sum(x, out, stride): examples/row_reduce.tir's kernel (32 rows of 128 f32 per program).
+/// softmax(x, y, stride, n_cols): examples/softmax.tir's kernel.
+/// matmul(a, b, c, K, lda, ldb, ldc): examples/matmul.tir with `elem` (f16 or bf16) inputs.
+/// These read the example files (LINLAYOUT_SOURCE_DIR/examples) so tests run what docs show.
+Expected<ir::Module> exampleKernel(const std::string &file, const std::string &sourceDir);
+
+/// The repository root to read examples/ from: $LINLAYOUT_SOURCE_DIR if set, else the working
+/// directory if it holds examples/matmul.tir (the GPU machine runs from the checkout's root), else
+/// `compiledIn` (the source directory of the build).
+std::string sourceDir(const std::string &compiledIn);
+
+/// matmul.tir with its f16 inputs replaced by `elem` (bf16), block tile and K step unchanged.
+Expected<ir::Module> matmulKernel(ir::ScalarKind elem, const std::string &sourceDir);
+
+/// A random pair of distributed linear layouts of one 2^rowBits x 2^colBits tile over 32 lanes
+/// and 2^warpBits warps (at most 64 registers per thread), each a random invertible F2 map of the
+/// tensor bits, sometimes with a broadcast lane or warp basis.
+struct RandomPair {
+  LayoutSpec src, dst;
+  int rowBits = 0, colBits = 0, warpBits = 0;
+};
+RandomPair randomPair(std::mt19937_64 &rng);
+
+} // namespace linlayout::gpukernels

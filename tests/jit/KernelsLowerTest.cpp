@@ -3,6 +3,7 @@
 // GPU machine.
 #include "kernels/TileKernels.h"
 
+#include "linlayout/ir/Walk.h"
 #include "linlayout/lower/Lower.h"
 
 #include <gtest/gtest.h>
@@ -142,4 +143,43 @@ TEST(JitKernels, RandomPlannerPairsLower) {
                     << (1 << p.warpBits) << " warps, " << ir::name(e) << "): " << problem;
     }
   }
+}
+
+namespace {
+
+// The vector widths of a module's loads and stores, in program order.
+std::vector<int64_t> widths(const ir::Module &m) {
+  std::vector<int64_t> w;
+  ir::walkOps(m.functions.at(0).body, [&](const ir::Op &op) {
+    if (op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store)
+      w.push_back(op.attrs.vectorWidth);
+  });
+  return w;
+}
+
+} // namespace
+
+TEST(JitKernels, VectorWidthsFollowMemoryContiguity) {
+  using W = std::vector<int64_t>;
+  // Registers 128 elements apart are not adjacent in memory.
+  EXPECT_EQ(widths(memcpy1d(ScalarKind::F32, 2048, 1, 4).value()), (W{1, 1}));
+  EXPECT_EQ(widths(memcpy1d(ScalarKind::F32, 1024, 4, 4).value()), (W{4, 4}));
+  EXPECT_EQ(widths(memcpy1d(ScalarKind::F32, 8192, 16, 4).value()), (W{4, 4}));
+  EXPECT_EQ(widths(memcpy1d(ScalarKind::I8, 8192, 16, 4).value()), (W{16, 16}));
+  // Rows of a [4, 1] layout run down the column: no vector along the contiguous dim.
+  EXPECT_EQ(widths(memcpy2d(ScalarKind::F32, 64, 64, blocked({4, 1}, {8, 4}, {1, 4}, {0, 1}), 4)
+                       .value()),
+            (W{1, 1}));
+  // The transposed copy: loads along dim 1, stores along dim 0.
+  EXPECT_EQ(widths(copy2dInOut(ScalarKind::F16, 128, 128, blocked({1, 4}, {4, 8}, {4, 1}, {1, 0}),
+                               blocked({4, 1}, {8, 4}, {1, 4}, {0, 1}), 4)
+                       .value()),
+            (W{4, 4}));
+  EXPECT_EQ(widths(copy2dInOut(ScalarKind::F32, 128, 128, blocked({1, 1}, {1, 32}, {1, 4}, {1, 0}),
+                               blocked({1, 1}, {32, 1}, {4, 1}, {0, 1}), 4)
+                       .value()),
+            (W{1, 1}));
+  std::string dir = sourceDir(LINLAYOUT_SOURCE_DIR);
+  // matmul: A and B loads of 8 halves, the C store of 4 floats.
+  EXPECT_EQ(widths(matmulKernel(ScalarKind::F16, dir).value()), (W{8, 8, 4}));
 }

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 namespace linlayout::gpukernels {
@@ -37,11 +38,12 @@ Module newModule(int warps) {
   return m;
 }
 
-Expected<Module> finish(Module &m, Builder &b) {
+Expected<Module> finish(Module &m, Builder &b,
+                        const std::function<int(const Op &, int)> &contiguousDim = {}) {
   b.ret();
   LL_TRY_STATUS(b.endFunction());
   LL_TRY_STATUS(verify(m));
-  vectorizeAccesses(m);
+  vectorizeAccesses(m, contiguousDim);
   return std::move(m);
 }
 
@@ -88,19 +90,48 @@ ValueId one(Builder &b, ScalarKind elem) {
 
 } // namespace
 
-void vectorizeAccesses(Module &m) {
+namespace {
+
+// The widest access (<= 16 bytes) whose registers 0, 1, 2, ... step tensor dim `dim` by 1, 2, 4,
+// ... and nothing else: only then do consecutive registers hold elements adjacent in memory (when
+// `dim` has stride 1).
+int64_t contiguousWidth(const LinearLayout &l, int dim, int bytes) {
+  int reg = l.inDimIndex(DimName::reg());
+  int out = l.outDimIndex(DimName::dim(dim));
+  if (reg < 0 || out < 0)
+    return 1;
+  int64_t v = 1;
+  for (int b = 0; b < l.inDimBits(reg) && v * 2 * bytes <= 16; ++b) {
+    uint64_t col = l.column(l.inDimOffset(reg) + b);
+    for (int d = 0; d < l.numOutDims(); ++d)
+      if (l.outValue(col, d) != (d == out ? uint64_t(1) << b : 0))
+        return v;
+    v *= 2;
+  }
+  return v;
+}
+
+} // namespace
+
+void vectorizeAccesses(Module &m, const std::function<int(const Op &, int rank)> &contiguousDim) {
   for (Function &f : m.functions) {
     std::vector<Block *> blocks{&f.body};
     while (!blocks.empty()) {
       Block *blk = blocks.back();
       blocks.pop_back();
       for (Op &op : blk->ops) {
-        if (op.kind == OpKind::Load || op.kind == OpKind::Store) {
-          const Type &t = f.type(op.kind == OpKind::Load ? op.results[0] : op.operands[1]);
-          op.attrs.vectorWidth = std::max(1, 16 / std::max(1, byteWidth(t.elem().scalar)));
-        }
         for (Block &r : op.regions)
           blocks.push_back(&r);
+        if (op.kind != OpKind::Load && op.kind != OpKind::Store)
+          continue;
+        const Type &ptr = f.type(op.operands[0]);
+        if (!ptr.isTensor())
+          continue;
+        int dim = contiguousDim ? contiguousDim(op, ptr.rank()) : ptr.rank() - 1;
+        auto l = toLinearLayout(m.layoutOf(ptr), ptr.shape());
+        if (!l.ok() || dim < 0)
+          continue;
+        op.attrs.vectorWidth = contiguousWidth(*l, dim, byteWidth(ptr.elem().scalar));
       }
     }
   }
@@ -145,8 +176,10 @@ Expected<Module> copy2dInOut(ScalarKind elem, int64_t xb, int64_t yb, const Layo
   Builder b(m);
   LayoutId li = b.layout(lin), lo = b.layout(lout);
   Type args[] = {Type::pointer(elem), Type::pointer(elem), i32(), i32(), i32(), i32(), i32(), i32()};
-  ArgHints none;
-  ArgHints hints[] = {aligned(), aligned(), none, none, none, none, none, none};
+  // Like Triton, the kernel is specialised for what the call passes: the unit strides (ysi, xso)
+  // are constants, the other integers are multiples of 16.
+  ArgHints hints[] = {aligned(), aligned(), aligned(), aligned(),
+                      aligned(), ArgHints{}, ArgHints{}, aligned()};
   b.beginFunction("copy_2d_inout", args, hints);
   ValueId sx = b.binary(OpKind::MulI, b.programId(0), b.constantInt(xb, i32()));
   ValueId sy = b.binary(OpKind::MulI, b.programId(1), b.constantInt(yb, i32()));
@@ -165,12 +198,14 @@ Expected<Module> copy2dInOut(ScalarKind elem, int64_t xb, int64_t yb, const Layo
     ValueId offs = b.binary(OpKind::AddI, b.broadcast(ox, {xb, yb}), b.broadcast(oy, {xb, yb}));
     return std::pair{mask, offs};
   };
-  auto [mi, oi] = side(li, lin, b.arg(4), b.arg(5));
-  auto [mo, oo] = side(lo, lout, b.arg(6), b.arg(7));
+  ValueId unit = b.constantInt(1, i32());
+  auto [mi, oi] = side(li, lin, b.arg(4), unit);
+  auto [mo, oo] = side(lo, lout, unit, b.arg(7));
   ValueId v = b.load(b.addPtr(b.splat(b.arg(0), {xb, yb}, li), oi), mi);
   v = b.convertLayout(v, lo);
   b.store(b.addPtr(b.splat(b.arg(1), {xb, yb}, lo), oo), v, mo);
-  return finish(m, b);
+  // The input is contiguous along dim 1, the output along dim 0.
+  return finish(m, b, [](const Op &op, int) { return op.kind == OpKind::Load ? 1 : 0; });
 }
 
 Expected<Module> convertCheck(ScalarKind elem, int64_t rows, int64_t cols, const LayoutSpec &src,

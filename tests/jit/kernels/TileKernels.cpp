@@ -93,22 +93,35 @@ ValueId one(Builder &b, ScalarKind elem) {
 namespace {
 
 // The widest access (<= 16 bytes) whose registers 0, 1, 2, ... step tensor dim `dim` by 1, 2, 4,
-// ... and nothing else: only then do consecutive registers hold elements adjacent in memory (when
-// `dim` has stride 1).
+// ... and nothing else, and whose first register sits at a multiple of the width along `dim` (no
+// other basis, lane or warp or a later register, moves `dim` by less than the width): only then
+// do the registers of an access hold elements adjacent and in order in memory (when `dim` has
+// stride 1), starting at an aligned element.
 int64_t contiguousWidth(const LinearLayout &l, int dim, int bytes) {
   int reg = l.inDimIndex(DimName::reg());
   int out = l.outDimIndex(DimName::dim(dim));
   if (reg < 0 || out < 0)
     return 1;
-  int64_t v = 1;
-  for (int b = 0; b < l.inDimBits(reg) && v * 2 * bytes <= 16; ++b) {
-    uint64_t col = l.column(l.inDimOffset(reg) + b);
+  int k = 0;
+  for (; k < l.inDimBits(reg) && (int64_t(2) << k) * bytes <= 16; ++k) {
+    uint64_t col = l.column(l.inDimOffset(reg) + k);
+    bool unit = true;
     for (int d = 0; d < l.numOutDims(); ++d)
-      if (l.outValue(col, d) != (d == out ? uint64_t(1) << b : 0))
-        return v;
-    v *= 2;
+      unit &= l.outValue(col, d) == (d == out ? uint64_t(1) << k : 0);
+    if (!unit)
+      break;
   }
-  return v;
+  // Shrink until every other basis leaves the low k bits of `dim` alone.
+  for (; k > 0; --k) {
+    uint64_t low = (uint64_t(1) << k) - 1;
+    bool aligned = true;
+    for (int bit = 0; bit < l.totalInBits() && aligned; ++bit)
+      if (!(bit >= l.inDimOffset(reg) && bit < l.inDimOffset(reg) + k))
+        aligned = (l.outValue(l.column(bit), out) & low) == 0;
+    if (aligned)
+      break;
+  }
+  return int64_t(1) << k;
 }
 
 } // namespace

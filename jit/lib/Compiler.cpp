@@ -1,12 +1,14 @@
 #include "linlayout/jit/Compiler.h"
 
 #include "linlayout/ir/Parser.h"
+#include "linlayout/ir/Pipeline.h"
 #include "linlayout/ir/Printer.h"
 #include "linlayout/lower/Lower.h"
 
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace linlayout::jit {
 
@@ -84,7 +86,7 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
   // writes every layout and attribute; the file name only affects messages).
   std::string key = ir::print(module);
   key += '\0' + st.arch + '\0' + options.kernel + '\0' + (options.optimize ? "O" : "-") +
-         (options.annotateConversions ? "A" : "-");
+         (options.annotateConversions ? "A" : "-") + (options.runPasses ? "P" : "-");
   {
     std::lock_guard<std::mutex> lock(st.mutex);
     auto it = st.cache.find(key);
@@ -95,12 +97,20 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
   }
 
   auto t0 = std::chrono::steady_clock::now();
+  std::optional<ir::Module> passed;
+  if (options.runPasses) {
+    passed = module;
+    // The passes cost layouts for the module's target: make it the device's.
+    passed->target = "cuda:" + std::to_string(st.target.sm);
+    LL_TRY_STATUS(ir::runPipeline(*passed));
+  }
+  const ir::Module &toLower = passed ? *passed : module;
   lower::LowerOptions lo;
   lo.target = st.target;
   lo.kernel = options.kernel;
   lo.optimize = options.optimize;
   lo.annotateConversions = options.annotateConversions;
-  LL_ASSIGN_OR_RETURN(lower::LoweredKernel lowered, lower::lowerKernel(module, lo));
+  LL_ASSIGN_OR_RETURN(lower::LoweredKernel lowered, lower::lowerKernel(toLower, lo));
   double lowerMs = msSince(t0);
 
   auto t1 = std::chrono::steady_clock::now();

@@ -5,6 +5,8 @@
 
 #include "linlayout/ir/Printer.h"
 
+#include <fstream>
+
 using namespace linlayout;
 using namespace linlayout::gpukernels;
 
@@ -40,8 +42,8 @@ TEST(JitGpu, CompilesTextAndBuilderModulesAndCachesByText) {
   REQUIRE_GPU();
   ASSERT_OK_AND_ASSIGN(ir::Module m, memcpy1d(ir::ScalarKind::F32, 1024, 4, 4));
   jit::CacheStats before = jitc->cacheStats();
-  ASSERT_OK_AND_ASSIGN(auto k1, jitc->compile(m));
-  ASSERT_OK_AND_ASSIGN(auto k2, jitc->compile(ir::print(m)));
+  ASSERT_OK_AND_ASSIGN(auto k1, jitc->compile(m, gputest::asBuilt()));
+  ASSERT_OK_AND_ASSIGN(auto k2, jitc->compile(ir::print(m), gputest::asBuilt()));
   EXPECT_EQ(k1.get(), k2.get()) << "the same printed IR must hit the cache";
   jit::CacheStats after = jitc->cacheStats();
   EXPECT_EQ(after.misses, before.misses + 1);
@@ -81,7 +83,7 @@ TEST(JitGpu, CompileErrorsAreValues) {
 TEST(JitGpu, LaunchChecksArgumentsBeforeLaunching) {
   REQUIRE_GPU();
   ASSERT_OK_AND_ASSIGN(ir::Module m, memcpy1d(ir::ScalarKind::F32, 1024, 4, 4));
-  ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m));
+  ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m, gputest::asBuilt()));
   ASSERT_OK_AND_ASSIGN(auto a, runtime::DeviceBuffer::allocate(4096));
   ASSERT_OK_AND_ASSIGN(auto b, runtime::DeviceBuffer::allocate(4096));
   ASSERT_OK(b.fill(0xab));
@@ -124,7 +126,7 @@ TEST(JitGpu, KernelsOutliveTheirCompiler) {
   {
     ASSERT_OK_AND_ASSIGN(auto c, jit::Compiler::create(0));
     ASSERT_OK_AND_ASSIGN(ir::Module m, memcpy1d(ir::ScalarKind::I32, 512, 4, 4));
-    ASSERT_OK_AND_ASSIGN(k, c.compile(m));
+    ASSERT_OK_AND_ASSIGN(k, c.compile(m, gputest::asBuilt()));
   }
   std::vector<int32_t> in(512);
   for (int i = 0; i < 512; ++i)
@@ -135,4 +137,27 @@ TEST(JitGpu, KernelsOutliveTheirCompiler) {
   ASSERT_OK(k->launch({1}, a, b, 512));
   ASSERT_OK_AND_ASSIGN(auto out, b.toHost<int32_t>());
   EXPECT_EQ(out, in);
+}
+
+TEST(JitGpu, DefaultOptionsRunThePassPipelineOnTheReadmeKernel) {
+  REQUIRE_GPU();
+  std::ifstream file(std::string(gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR)) +
+                     "/examples/memcpy_1d.tir");
+  std::string text((std::istreambuf_iterator<char>(file)), {});
+  ASSERT_FALSE(text.empty());
+  ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(text, {}, "memcpy_1d.tir"));
+  ASSERT_OK_AND_ASSIGN(auto asWritten, jitc->compile(text, gputest::asBuilt(), "memcpy_1d.tir"));
+  EXPECT_NE(k.get(), asWritten.get()) << "with and without passes are two cache entries";
+  const int n = (1 << 20) + 512; // masked tail
+  std::vector<float> in(n);
+  for (int i = 0; i < n; ++i)
+    in[i] = float(i) * 0.25f - 7.0f;
+  ASSERT_OK_AND_ASSIGN(auto src, runtime::DeviceBuffer::fromHost<float>(in));
+  ASSERT_OK_AND_ASSIGN(auto dst, runtime::DeviceBuffer::allocate(size_t(n) * 4));
+  for (const auto &kernel : {k, asWritten}) {
+    ASSERT_OK(dst.fill(0xff));
+    ASSERT_OK(kernel->launch({unsigned((n + 1023) / 1024)}, src, dst, int32_t(n)));
+    ASSERT_OK_AND_ASSIGN(auto out, dst.toHost<float>());
+    EXPECT_EQ(out, in);
+  }
 }

@@ -39,7 +39,7 @@ TEST(ComputeGpu, RowSum) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   ASSERT_OK_AND_ASSIGN(ir::Module m, exampleKernel("row_reduce.tir", sourceDir(LINLAYOUT_SOURCE_DIR)));
-  ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m));
+  ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m, gputest::asBuilt()));
   const int rows = 32 * 64, cols = 128, stride = 256;
   std::vector<float> x = randomFloats(rng, size_t(rows) * stride, -1, 1);
   ASSERT_OK_AND_ASSIGN(auto dx, runtime::DeviceBuffer::fromHost<float>(x));
@@ -67,7 +67,7 @@ TEST(ComputeGpu, Softmax) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   ASSERT_OK_AND_ASSIGN(ir::Module m, exampleKernel("softmax.tir", sourceDir(LINLAYOUT_SOURCE_DIR)));
-  ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m));
+  ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m, gputest::asBuilt()));
   const int rows = 4096, stride = 128;
   for (int ncols : {128, 100, 1}) {
     SCOPED_TRACE("n_cols " + std::to_string(ncols));
@@ -109,7 +109,7 @@ template <typename Half> void matmulCase(jit::Compiler &jitc, ScalarKind elem, d
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR)));
-  ASSERT_OK_AND_ASSIGN(auto k, jitc.compile(m));
+  ASSERT_OK_AND_ASSIGN(auto k, jitc.compile(m, gputest::asBuilt()));
   const std::string &ptx = k->ptx();
   EXPECT_GT(count(ptx, "mma.sync"), 0) << "the matmul must use mma.sync";
   std::cout << "[          ] matmul " << ir::name(elem) << ": " << count(ptx, "mma.sync")

@@ -44,7 +44,7 @@ std::string runConvertCheck(jit::Compiler &jitc, std::mt19937_64 &rng, ScalarKin
   auto m = convertCheck(elem, rows, cols, src, dst, warps);
   if (!m.ok())
     return "building the kernel: " + m.message();
-  auto k = jitc.compile(*m);
+  auto k = jitc.compile(*m, gputest::asBuilt());
   if (!k.ok())
     return "compiling: " + k.message();
   if (path)

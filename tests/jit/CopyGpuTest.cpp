@@ -25,7 +25,7 @@ TEST(CopyGpu, Memcpy1dEveryWidthAndVectorLeavesTheTailAlone) {
       int64_t block = spt * 128 * 2; // two repeats of the layout per program
       SCOPED_TRACE(std::string(ir::name(elem)) + " spt " + std::to_string(spt));
       ASSERT_OK_AND_ASSIGN(ir::Module m, memcpy1d(elem, block, spt, 4));
-      ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m));
+      ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m, gputest::asBuilt()));
       // n is not a multiple of the block (the last program is masked) but a multiple of 16, as
       // the kernel's divisibility hint on n promises.
       int64_t n = block * 37 + 112;
@@ -56,7 +56,7 @@ TEST(CopyGpu, Memcpy2dInSeveralLayouts) {
     for (size_t li = 0; li < layouts.size(); ++li) {
       SCOPED_TRACE(std::string(ir::name(elem)) + " layout " + std::to_string(li));
       ASSERT_OK_AND_ASSIGN(ir::Module m, memcpy2d(elem, 64, 64, layouts[li], 4));
-      ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m));
+      ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m, gputest::asBuilt()));
       int bytes = ir::byteWidth(elem);
       auto in = gputest::randomBytes(rng, size_t(rows * ld * bytes));
       ASSERT_OK_AND_ASSIGN(auto src, runtime::DeviceBuffer::fromHost<uint8_t>(in));
@@ -92,7 +92,7 @@ TEST(CopyGpu, TransposedCopyWithTwoLayoutsAndOneConvert) {
     for (size_t ci = 0; ci < cases.size(); ++ci) {
       SCOPED_TRACE(std::string(ir::name(elem)) + " case " + std::to_string(ci));
       ASSERT_OK_AND_ASSIGN(ir::Module m, copy2dInOut(elem, 128, 128, cases[ci].in, cases[ci].out, 4));
-      ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m));
+      ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m, gputest::asBuilt()));
       ASSERT_EQ(k->metadata().conversions.size(), 1u);
       int bytes = ir::byteWidth(elem);
       // in is row-major (strides yn, 1); out is column-major (strides 1, xn).

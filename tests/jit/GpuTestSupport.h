@@ -29,6 +29,14 @@ inline jit::Compiler *compiler(std::string *why) {
   return c.get();
 }
 
+/// Compile options for the tests' kernels: lowered as built (their layouts are what a test checks
+/// or a benchmark measures), without the IR pass pipeline.
+inline jit::CompileOptions asBuilt() {
+  jit::CompileOptions o;
+  o.runPasses = false;
+  return o;
+}
+
 /// A fresh seed, printed by SCOPED_TRACE in the test that uses it.
 inline uint64_t freshSeed() { return (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}(); }
 

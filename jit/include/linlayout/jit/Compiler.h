@@ -5,7 +5,8 @@
 //   auto k = jit->compile(irText);                      // lower/ -> PTX -> driver JIT, cached
 //   k.value()->launch({blocks}, dst, src, n);           // arguments checked against the kernel
 //
-// The PTX targets the device's architecture, whatever the module's `ttg.target` says (sm_80,
+// The IR pass pipeline runs first (CompileOptions::runPasses). The PTX targets the device's
+// architecture, whatever the module's `ttg.target` says (sm_80,
 // sm_86, sm_89, sm_90; newer devices get sm_90 PTX, which their driver compiles). Compiled
 // kernels are cached by (printed IR, target, kernel name, options): compiling the same kernel
 // again returns the same Kernel without lowering or JIT work. Every failure (no driver, an IR
@@ -26,6 +27,10 @@ namespace linlayout::jit {
 struct CompileOptions {
   /// The function to compile; empty: the module's only public function.
   std::string kernel;
+  /// Run the IR pass pipeline first (ir/Pipeline.h: coalesce, propagate layouts, clean up
+  /// converts, access widths), on a copy whose target is the device's, as `linlayout compile`
+  /// does. Off: lower the module as given (its layouts and `ll.vec` widths as written).
+  bool runPasses = true;
   /// Run LLVM's optimisation pipeline.
   bool optimize = true;
   /// Mark each convert_layout's instructions in the PTX with comments.
@@ -52,7 +57,8 @@ public:
   /// which is missing otherwise).
   static Expected<Compiler> create(int ordinal = 0);
 
-  /// Compiles one kernel of `module` (verified first; its errors are returned).
+  /// Compiles one kernel of `module` (verified first; its errors are returned), after the IR pass
+  /// pipeline unless options.runPasses is off.
   /// Requires: the module verifies; the kernel uses ops and layouts lower/ handles.
   /// Ensures: the result's PTX declares the kernel's entry; metadata() holds lower/'s threads,
   /// shared bytes and parameters and the JIT's registers; compiling an equal module (same

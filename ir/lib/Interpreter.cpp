@@ -2,6 +2,7 @@
 
 #include "linlayout/ir/Verifier.h"
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -11,6 +12,14 @@
 namespace linlayout::ir {
 
 namespace {
+
+// Unaligned little-endian reads and writes of buffer bytes.
+template <typename T> T readAs(const uint8_t *p) {
+  T x;
+  std::memcpy(&x, p, sizeof x);
+  return x;
+}
+template <typename T> void writeAs(uint8_t *p, T x) { std::memcpy(p, &x, sizeof x); }
 
 double roundGeneric(double x, int mantBits, int minExp, int maxExp) {
   if (!std::isfinite(x) || x == 0)
@@ -175,51 +184,27 @@ private:
     case ScalarKind::I8:
       out.i.push_back(int8_t(p[0]));
       break;
-    case ScalarKind::I16: {
-      int16_t x;
-      std::memcpy(&x, p, 2);
-      out.i.push_back(x);
+    case ScalarKind::I16:
+      out.i.push_back(readAs<int16_t>(p));
       break;
-    }
-    case ScalarKind::I32: {
-      int32_t x;
-      std::memcpy(&x, p, 4);
-      out.i.push_back(x);
+    case ScalarKind::I32:
+      out.i.push_back(readAs<int32_t>(p));
       break;
-    }
-    case ScalarKind::I64: {
-      int64_t x;
-      std::memcpy(&x, p, 8);
-      out.i.push_back(x);
+    case ScalarKind::I64:
+      out.i.push_back(readAs<int64_t>(p));
       break;
-    }
-    case ScalarKind::F16: {
-      uint16_t h;
-      std::memcpy(&h, p, 2);
-      out.f.push_back(halfToDouble(h));
+    case ScalarKind::F16:
+      out.f.push_back(halfToDouble(readAs<uint16_t>(p)));
       break;
-    }
-    case ScalarKind::BF16: {
-      uint16_t h;
-      std::memcpy(&h, p, 2);
-      uint32_t bits = uint32_t(h) << 16;
-      float x;
-      std::memcpy(&x, &bits, 4);
-      out.f.push_back(x);
+    case ScalarKind::BF16:
+      out.f.push_back(std::bit_cast<float>(uint32_t(readAs<uint16_t>(p)) << 16));
       break;
-    }
-    case ScalarKind::F32: {
-      float x;
-      std::memcpy(&x, p, 4);
-      out.f.push_back(x);
+    case ScalarKind::F32:
+      out.f.push_back(readAs<float>(p));
       break;
-    }
-    case ScalarKind::F64: {
-      double x;
-      std::memcpy(&x, p, 8);
-      out.f.push_back(x);
+    case ScalarKind::F64:
+      out.f.push_back(readAs<double>(p));
       break;
-    }
     }
     return Status::success();
   }
@@ -237,46 +222,32 @@ private:
     uint8_t *p = bytes.data() + offset;
     switch (k) {
     case ScalarKind::I1:
-    case ScalarKind::I8: {
-      int8_t x = int8_t(iv);
-      std::memcpy(p, &x, 1);
+    case ScalarKind::I8:
+      writeAs(p, int8_t(iv));
       break;
-    }
-    case ScalarKind::I16: {
-      int16_t x = int16_t(iv);
-      std::memcpy(p, &x, 2);
+    case ScalarKind::I16:
+      writeAs(p, int16_t(iv));
       break;
-    }
-    case ScalarKind::I32: {
-      int32_t x = int32_t(iv);
-      std::memcpy(p, &x, 4);
+    case ScalarKind::I32:
+      writeAs(p, int32_t(iv));
       break;
-    }
     case ScalarKind::I64:
-      std::memcpy(p, &iv, 8);
+      writeAs(p, iv);
       break;
-    case ScalarKind::F16: {
-      uint16_t h = doubleToHalfBits(fv);
-      std::memcpy(p, &h, 2);
+    case ScalarKind::F16:
+      writeAs(p, doubleToHalfBits(fv));
       break;
-    }
     case ScalarKind::BF16: {
       float x = float(roundToFloatKind(fv, ScalarKind::BF16));
-      uint32_t bits;
-      std::memcpy(&bits, &x, 4);
-      uint16_t h = uint16_t(bits >> 16);
-      if (std::isnan(fv))
-        h = 0x7FC0;
-      std::memcpy(p, &h, 2);
+      uint16_t h = uint16_t(std::bit_cast<uint32_t>(x) >> 16);
+      writeAs(p, std::isnan(fv) ? uint16_t(0x7FC0) : h);
       break;
     }
-    case ScalarKind::F32: {
-      float x = float(fv);
-      std::memcpy(p, &x, 4);
+    case ScalarKind::F32:
+      writeAs(p, float(fv));
       break;
-    }
     case ScalarKind::F64:
-      std::memcpy(p, &fv, 8);
+      writeAs(p, fv);
       break;
     }
     return Status::success();

@@ -32,6 +32,24 @@ RegisterRun contiguousRegisters(const LinearLayout &layout) {
   return {dim, run};
 }
 
+int64_t alignedRun(const LinearLayout &layout, int dim, int64_t run) {
+  int regDim = layout.inDimIndex(DimName::reg());
+  int regStart = regDim < 0 ? 0 : layout.inDimOffset(regDim);
+  for (; run > 1; run /= 2) {
+    int k = __builtin_ctzll(uint64_t(run));
+    uint64_t low = uint64_t(run) - 1;
+    bool aligned = true;
+    for (int bit = 0; bit < layout.totalInBits() && aligned; ++bit) {
+      if (regDim >= 0 && bit >= regStart && bit < regStart + k)
+        continue;
+      aligned = (layout.outValue(layout.column(bit), dim) & low) == 0;
+    }
+    if (aligned)
+      break;
+  }
+  return std::max<int64_t>(run, 1);
+}
+
 AccessWidth accessWidth(const Module &m, const Function &f, const Op &op,
                         const AxisInfoAnalysis &info) {
   ValueId ptr = op.operands[0];
@@ -49,7 +67,7 @@ AccessWidth accessWidth(const Module &m, const Function &f, const Op &op,
     return w;
   // Out dims of the linear layout are dim0..dim{rank-1} in order, so the index is the tensor dim.
   size_t d = size_t(run.dim);
-  int64_t n = run.elements;
+  int64_t n = alignedRun(*ll, run.dim, run.elements);
   if (const AxisInfo *a = info.get(ptr)) {
     n = std::min(n, a->contiguity[d]);
     n = std::min(n, std::max<int64_t>(1, a->divisibility[d] / elemBytes));

@@ -1,6 +1,7 @@
 #include "ConversionPlanning.h"
 
 #include "RegisterLookup.h"
+#include "SharedVector.h"
 
 #include "linlayout/layout/PlanConversion.h"
 
@@ -17,16 +18,7 @@ int widthIndex(int bits) {
 
 // The largest power-of-two vector (at most 16 bytes) whose registers sit at consecutive offsets.
 int vectorOf(const LinearLayout &toOffset, int bytes) {
-  int v = 1;
-  int regBits = toOffset.inDimBits(DimName::reg());
-  while (v * 2 * bytes <= 16) {
-    int bit = __builtin_ctz(static_cast<unsigned>(v));
-    if (bit >= regBits || toOffset.basis(DimName::reg(), bit, DimName::offset()) !=
-                              (uint64_t(1) << bit))
-      break;
-    v *= 2;
-  }
-  return v;
+  return sharedVectorWidth(toOffset, bytes);
 }
 
 uint64_t regFreeMask(const LinearLayout &l) {

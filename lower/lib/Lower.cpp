@@ -10,6 +10,8 @@
 #include "OpLowering.h"
 #include "SharedAllocator.h"
 
+#include "linlayout/ir/AccessWidth.h"
+#include "linlayout/ir/AxisInfo.h"
 #include "linlayout/ir/Verifier.h"
 #include "linlayout/ir/Walk.h"
 
@@ -233,6 +235,13 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
   });
   if (!status.ok())
     return status.error();
+  // Global accesses: the safe vector width of each (an ll.vec attribute can only narrow it).
+  ir::AxisInfoAnalysis axis = ir::AxisInfoAnalysis::run(m, f);
+  ir::walkOps(f.body, [&](const ir::Op &op) {
+    if ((op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store) &&
+        f.type(op.operands[0]).isTensor())
+      plans.accessWidths[&op] = ir::accessWidth(m, f, op, axis).elements;
+  });
   SharedAllocation alloc = allocateShared(buffers);
   for (size_t i = 0; i < owners.size(); ++i)
     plans.sharedOffset[owners[i]] = alloc.offsets[i];

@@ -1,5 +1,6 @@
-// tt.load / tt.store. A tensor access moves `ll.vec` consecutive registers per instruction (the
-// access-width pass sets it; 1 when unset), with the first register's pointer and mask. Registers
+// tt.load / tt.store. A tensor access moves `vec` consecutive registers per instruction, with the
+// first register's pointer and mask: the width ir::accessWidth finds safe for every thread,
+// narrowed by the op's `ll.vec` (the access-width pass sets it to the same width). Registers
 // and threads that hold a copy of an element another register / thread holds (the layout's free
 // variables) neither load nor store it again: loads copy the value, stores are skipped or
 // predicated off.
@@ -22,24 +23,18 @@ uint64_t freeMask(const LinearLayout &l, DimName d) {
   return 0;
 }
 
-// The widest vector the layout allows up to `want`: register bits 0..k-1 step one dim by
-// 1, 2, 4, ... so that consecutive registers hold consecutive elements.
-int vectorWidth(const LinearLayout &l, int64_t want, int elemBytes) {
-  int regDim = l.inDimIndex(DimName::reg());
-  if (regDim < 0)
-    return 1;
-  int regBits = l.inDimBits(regDim);
-  uint64_t first = regBits ? l.column(l.inDimOffset(regDim)) : 0;
-  if (first == 0 || (first & (first - 1)))
-    return 1;
-  int v = 1;
-  while (v < want && v * 2 * elemBytes <= 16) {
-    int bit = __builtin_ctz(static_cast<unsigned>(v));
-    if (bit >= regBits || l.column(l.inDimOffset(regDim) + bit) != (first << bit))
-      break;
-    v *= 2;
-  }
-  return v;
+// The vector width of a tensor access: what planning found safe for every thread (alignment,
+// contiguity, mask constancy; OpPlans::accessWidths), narrowed by an ll.vec attribute when the
+// op has one. Without the attribute lower/ uses the safe width itself.
+int vectorWidth(const LoweringContext &ctx, const ir::Op &op) {
+  auto it = ctx.plans().accessWidths.find(&op);
+  int64_t safe = it == ctx.plans().accessWidths.end() ? 1 : it->second;
+  int64_t v = op.attrs.vectorWidth > 0 ? std::min(op.attrs.vectorWidth, safe) : safe;
+  // Keep a power of two (the attribute is one by the verifier; this is for safety).
+  int p = 1;
+  while (p * 2 <= v)
+    p *= 2;
+  return p;
 }
 
 // The element type as it sits in memory: i1 is a byte.
@@ -72,8 +67,7 @@ Status lowerLoad(LoweringContext &ctx, const ir::Op &op) {
     return ctx.setRegs(op.results[0], {fromMemory(emitGlobalLoad(b, ld)[0])});
   }
   const LinearLayout &l = ptr.layout;
-  int bytes = static_cast<int>(memTy->getPrimitiveSizeInBits() / 8);
-  int vec = vectorWidth(l, std::max<int64_t>(op.attrs.vectorWidth, 1), bytes);
+  int vec = vectorWidth(ctx, op);
   uint64_t regFree = freeMask(l, DimName::reg());
   size_t n = ptr.regs.size();
   std::vector<llvm::Value *> out(n, nullptr);
@@ -123,8 +117,7 @@ Status lowerStore(LoweringContext &ctx, const ir::Op &op) {
     return Status::success();
   }
   const LinearLayout &l = ptr.layout;
-  int bytes = static_cast<int>(memTy->getPrimitiveSizeInBits() / 8);
-  int vec = vectorWidth(l, std::max<int64_t>(op.attrs.vectorWidth, 1), bytes);
+  int vec = vectorWidth(ctx, op);
   uint64_t regFree = freeMask(l, DimName::reg());
   // Threads holding copies (free lane / warp / block bits) stay silent.
   llvm::Value *threadPred = nullptr;

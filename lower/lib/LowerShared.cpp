@@ -4,6 +4,7 @@
 #include "LayoutIndex.h"
 #include "OpLowering.h"
 #include "SharedAccess.h"
+#include "SharedVector.h"
 
 namespace linlayout::lower {
 
@@ -22,16 +23,7 @@ Expected<LinearLayout> offsetsOf(const LinearLayout &dist, const LinearLayout &s
 }
 
 int vectorOf(const LinearLayout &toOffset, int bytes) {
-  int v = 1;
-  int regBits = toOffset.inDimBits(DimName::reg());
-  while (v * 2 * bytes <= 16) {
-    int bit = __builtin_ctz(static_cast<unsigned>(v));
-    if (bit >= regBits ||
-        toOffset.basis(DimName::reg(), bit, DimName::offset()) != (uint64_t(1) << bit))
-      break;
-    v *= 2;
-  }
-  return v;
+  return sharedVectorWidth(toOffset, bytes);
 }
 
 Status storeTile(LoweringContext &ctx, const ir::Op &op, const Lowered &value,

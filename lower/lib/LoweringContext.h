@@ -38,6 +38,10 @@ struct OpPlans {
   std::map<const ir::Op *, int64_t> sharedOffset;
   /// Bytes of dynamic shared memory the kernel needs.
   int64_t sharedBytes = 0;
+  /// tt.load / tt.store of tensors by address: the widest vector (elements) that is safe for
+  /// every thread (ir::accessWidth: register run, alignment of every thread's run, contiguity
+  /// and divisibility of the pointers, constancy of the mask, 16 bytes).
+  std::map<const ir::Op *, int64_t> accessWidths;
   /// Bracket conversions with PTX comments (LowerOptions::annotateConversions).
   bool annotate = false;
 };

@@ -3,6 +3,7 @@
 // GPU machine.
 #include "kernels/TileKernels.h"
 
+#include "linlayout/ir/AnnotateAccessWidths.h"
 #include "linlayout/ir/Walk.h"
 #include "linlayout/lower/Lower.h"
 
@@ -155,8 +156,10 @@ TEST(JitKernels, RandomPlannerPairsLower) {
 
 namespace {
 
-// The vector widths of a module's loads and stores, in program order.
-std::vector<int64_t> widths(const ir::Module &m) {
+// The vector widths of a module's loads and stores, in program order: what the access-width pass
+// finds safe for every thread (ir::accessWidth), which lower/ uses for these unannotated kernels.
+std::vector<int64_t> widths(ir::Module m) {
+  EXPECT_TRUE(ir::annotateAccessWidths(m).ok());
   std::vector<int64_t> w;
   ir::walkOps(m.functions.at(0).body, [&](const ir::Op &op) {
     if (op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store)

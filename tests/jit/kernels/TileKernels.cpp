@@ -38,12 +38,12 @@ Module newModule(int warps) {
   return m;
 }
 
-Expected<Module> finish(Module &m, Builder &b,
-                        const std::function<int(const Op &, int)> &contiguousDim = {}) {
+// The kernels carry no vector widths: lower/ uses the widest access that is safe for every
+// thread (ir::accessWidth), which the access-width pass would write too.
+Expected<Module> finish(Module &m, Builder &b) {
   b.ret();
   LL_TRY_STATUS(b.endFunction());
   LL_TRY_STATUS(verify(m));
-  vectorizeAccesses(m, contiguousDim);
   return std::move(m);
 }
 
@@ -89,66 +89,6 @@ ValueId one(Builder &b, ScalarKind elem) {
 }
 
 } // namespace
-
-namespace {
-
-// The widest access (<= 16 bytes) whose registers 0, 1, 2, ... step tensor dim `dim` by 1, 2, 4,
-// ... and nothing else, and whose first register sits at a multiple of the width along `dim` (no
-// other basis, lane or warp or a later register, moves `dim` by less than the width): only then
-// do the registers of an access hold elements adjacent and in order in memory (when `dim` has
-// stride 1), starting at an aligned element.
-int64_t contiguousWidth(const LinearLayout &l, int dim, int bytes) {
-  int reg = l.inDimIndex(DimName::reg());
-  int out = l.outDimIndex(DimName::dim(dim));
-  if (reg < 0 || out < 0)
-    return 1;
-  int k = 0;
-  for (; k < l.inDimBits(reg) && (int64_t(2) << k) * bytes <= 16; ++k) {
-    uint64_t col = l.column(l.inDimOffset(reg) + k);
-    bool unit = true;
-    for (int d = 0; d < l.numOutDims(); ++d)
-      unit &= l.outValue(col, d) == (d == out ? uint64_t(1) << k : 0);
-    if (!unit)
-      break;
-  }
-  // Shrink until every other basis leaves the low k bits of `dim` alone.
-  for (; k > 0; --k) {
-    uint64_t low = (uint64_t(1) << k) - 1;
-    bool aligned = true;
-    for (int bit = 0; bit < l.totalInBits() && aligned; ++bit)
-      if (!(bit >= l.inDimOffset(reg) && bit < l.inDimOffset(reg) + k))
-        aligned = (l.outValue(l.column(bit), out) & low) == 0;
-    if (aligned)
-      break;
-  }
-  return int64_t(1) << k;
-}
-
-} // namespace
-
-void vectorizeAccesses(Module &m, const std::function<int(const Op &, int rank)> &contiguousDim) {
-  for (Function &f : m.functions) {
-    std::vector<Block *> blocks{&f.body};
-    while (!blocks.empty()) {
-      Block *blk = blocks.back();
-      blocks.pop_back();
-      for (Op &op : blk->ops) {
-        for (Block &r : op.regions)
-          blocks.push_back(&r);
-        if (op.kind != OpKind::Load && op.kind != OpKind::Store)
-          continue;
-        const Type &ptr = f.type(op.operands[0]);
-        if (!ptr.isTensor())
-          continue;
-        int dim = contiguousDim ? contiguousDim(op, ptr.rank()) : ptr.rank() - 1;
-        auto l = toLinearLayout(m.layoutOf(ptr), ptr.shape());
-        if (!l.ok() || dim < 0)
-          continue;
-        op.attrs.vectorWidth = contiguousWidth(*l, dim, byteWidth(ptr.elem().scalar));
-      }
-    }
-  }
-}
 
 Expected<Module> memcpy1d(ScalarKind elem, int64_t block, int64_t spt, int warps) {
   Module m = newModule(warps);
@@ -217,8 +157,7 @@ Expected<Module> copy2dInOut(ScalarKind elem, int64_t xb, int64_t yb, const Layo
   ValueId v = b.load(b.addPtr(b.splat(b.arg(0), {xb, yb}, li), oi), mi);
   v = b.convertLayout(v, lo);
   b.store(b.addPtr(b.splat(b.arg(1), {xb, yb}, lo), oo), v, mo);
-  // The input is contiguous along dim 1, the output along dim 0.
-  return finish(m, b, [](const Op &op, int) { return op.kind == OpKind::Load ? 1 : 0; });
+  return finish(m, b);
 }
 
 Expected<Module> convertCheck(ScalarKind elem, int64_t rows, int64_t cols, const LayoutSpec &src,
@@ -281,7 +220,6 @@ Expected<Module> exampleKernel(const std::string &file, const std::string &sourc
   text << in.rdbuf();
   LL_ASSIGN_OR_RETURN(Module m, parseModule(text.str(), file));
   LL_TRY_STATUS(verify(m));
-  vectorizeAccesses(m);
   return m;
 }
 
@@ -302,7 +240,6 @@ Expected<Module> matmulKernel(ScalarKind elem, const std::string &sourceDir) {
   }
   LL_ASSIGN_OR_RETURN(Module m, parseModule(text, "matmul.tir"));
   LL_TRY_STATUS(verify(m));
-  vectorizeAccesses(m);
   return m;
 }
 

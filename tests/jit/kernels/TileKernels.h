@@ -19,14 +19,6 @@ LayoutSpec blocked(std::vector<int64_t> spt, std::vector<int64_t> tpw, std::vect
 /// nvidia_mma(version, warps, instr).
 LayoutSpec mma(int version, std::vector<int64_t> warps, std::vector<int64_t> instr);
 
-/// Sets the vector width of every tensor load and store, standing in for the access-width pass:
-/// the widest access of at most 16 bytes whose consecutive registers hold consecutive elements
-/// along the access's memory-contiguous dim (`contiguousDim(op, rank)`, by default the last dim;
-/// -1 leaves the op alone). The caller promises that dim has stride 1 and that the other strides
-/// and the base keep every vector aligned (what Triton's divisibility hints say).
-void vectorizeAccesses(ir::Module &m,
-                       const std::function<int(const ir::Op &, int rank)> &contiguousDim = {});
-
 /// memcpy_1d(src, dst, n): program p copies elements [p*block, (p+1)*block) below n.
 /// Layout blocked([spt], [32], [warps], [0]).
 Expected<ir::Module> memcpy1d(ir::ScalarKind elem, int64_t block, int64_t spt, int warps);

@@ -1,7 +1,12 @@
 // Access width: how many elements one thread can move with one vector instruction for a global
 // load or store. It is the smallest of
 //  - the run of consecutive registers the thread holds along one tensor dimension (the layout's
-//    register bases 1, 2, 4, ... stepping 1, 2, 4, ... along that dimension, the "fastest" one);
+//    register bases 1, 2, 4, ... stepping 1, 2, 4, ... along that dimension, the "fastest" one),
+//    shortened until it is aligned for every thread: the other bases (later registers, lanes,
+//    warps, blocks) leave the low bits of that dimension alone that the vector covers. Otherwise
+//    a thread's vector would start in the middle of a run (misaligned), and since bases combine
+//    by xor, its registers would not even hold ascending elements (lane basis 5 next to register
+//    bases 1, 2: registers 0..3 of lane 1 hold 5, 4, 7, 6);
 //  - the contiguity of the addresses along that dimension (axis info);
 //  - the alignment of the addresses along it, in elements (divisibility in bytes / element size);
 //  - the constancy of the mask along it (one predicate per vector);
@@ -29,6 +34,16 @@ struct RegisterRun {
 /// Ensures: for i < elements, register i holds the element at offset i along `dim` from
 /// register 0's element (the other coordinates equal).
 RegisterRun contiguousRegisters(const LinearLayout &layout);
+
+/// The longest prefix of `run` registers (a power of two, at most `run`) that is aligned along
+/// `dim`: every basis of `layout` other than register bases 0 .. log2(result) - 1 is a multiple
+/// of result along `dim`.
+/// Requires: dim is an out dim index of layout; run is a power of two >= 1 whose register bases
+/// step `dim` by 1, 2, 4, ... (contiguousRegisters).
+/// Ensures: for every hardware index h whose register bits below log2(result) are 0 and every
+/// i < result, element(h | i) = element(h) + i along dim (the other coordinates equal), and
+/// element(h) along dim is a multiple of result.
+int64_t alignedRun(const LinearLayout &layout, int dim, int64_t run);
 
 /// The vector width of a global access.
 struct AccessWidth {

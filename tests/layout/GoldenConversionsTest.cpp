@@ -77,3 +77,43 @@ TEST(GoldenConversions, NoWorseThanTriton36) {
       EXPECT_LE(ourShfl, t.shfl);
     }
 }
+
+// lane_permute (issue 7's "pairs shuffles can do" excludes it): its elements cross warps. Source
+// warps hold rows 4 and 8 of every 16 (warp bits), destination warps rows 8 and 16 (lane bit 4
+// holds row 4); so dst warp bit 0 (row 8) reads src warp bit 1, and dst lane 4 (row 4) reads src
+// warp bit 0 (and the other way round for the reverse direction). Every source copy the planner found is at CTA level, and no warp-shuffle plan is
+// feasible: shared memory is the only path, for Triton as for us.
+TEST(GoldenConversions, LanePermuteNeedsDataFromOtherWarps) {
+  auto row4 = blocked({1, 4}, {4, 8}, {4, 1}, {1, 0});
+  auto lanePerm = blocked({1, 4}, {8, 4}, {4, 1}, {1, 0});
+  std::vector<int64_t> shape{128, 128};
+  for (int dir = 0; dir < 2; ++dir)
+    for (int bits : {16, 32}) {
+      auto plan = planConversion(dir ? lanePerm : row4, dir ? row4 : lanePerm, shape, bits);
+      ASSERT_TRUE(plan.ok()) << plan.message();
+      // The source level: some dst element's source sits in another warp of the CTA.
+      const LinearLayout &s = plan->sourceOf;
+      bool crossesWarps = false;
+      for (DimName in : {DimName::reg(), DimName::lane(), DimName::warp()})
+        for (int i = 0; i < s.inDimBits(in); ++i) {
+          uint64_t srcWarp = s.basis(in, i, DimName::warp());
+          uint64_t ownWarp = in == DimName::warp() ? uint64_t(1) << i : 0;
+          crossesWarps = crossesWarps || srcWarp != ownWarp;
+        }
+      EXPECT_TRUE(crossesWarps);
+      if (dir == 0) {
+        // row4 -> lanePerm: dst warp bit 0 (row 8) reads src warp bit 1, dst lane 4 (row 4)
+        // src warp bit 0.
+        EXPECT_EQ(s.basis(DimName::warp(), 0, DimName::warp()), 2u);
+        EXPECT_EQ(s.basis(DimName::lane(), 4, DimName::warp()), 1u);
+      } else {
+        // lanePerm -> row4: dst warp bit 1 (row 8) reads src warp bit 0, dst warp bit 0 (row 4)
+        // src lane 4.
+        EXPECT_EQ(s.basis(DimName::warp(), 1, DimName::warp()), 1u);
+        EXPECT_EQ(s.basis(DimName::warp(), 0, DimName::lane()), 16u);
+      }
+      EXPECT_EQ(plan->path, ConversionPath::SharedMemory);
+      for (const auto &alt : plan->alternatives)
+        EXPECT_NE(alt.path, ConversionPath::WarpShuffle) << alt.note;
+    }
+}

@@ -120,6 +120,11 @@ jit::CompileOptions asBuilt() {
   return o;
 }
 
+// Copies are also measured as a user compiles them: the pass pipeline first (the default).
+jit::CompileOptions compiled() { return jit::CompileOptions{}; }
+
+const char *variantName(bool passes) { return passes ? "compiled" : "as written"; }
+
 double tbps(double bytesMoved, double ms) { return bytesMoved / (ms * 1e-3) / 1e12; }
 
 std::vector<uint8_t> randomBytes(std::mt19937_64 &rng, size_t n) {
@@ -179,35 +184,40 @@ bool copySection(Bench &b, std::mt19937_64 &rng) {
   b.json.end();
   std::printf("device copy            %7.3f ms  %6.3f TB/s\n", dd, tbps(2.0 * bytes, dd));
 
-  // 1-D memcpy over XBLOCK and size_per_thread R, as the Gluon tutorial.
+  // 1-D memcpy over XBLOCK and size_per_thread R, as the Gluon tutorial; each kernel as written
+  // (its layout as given, like Gluon) and compiled (the pass pipeline first, the default for
+  // users: coalesce may pick another layout).
   for (int64_t xb : {2048, 8192})
-    for (int64_t r : {1, 4, 16}) {
-      auto m = memcpy1d(ScalarKind::F32, xb, r, 4);
-      CHECK(m);
-      auto k = b.jit.compile(*m, asBuilt());
-      CHECK(k);
-      unsigned grid = unsigned((n + xb - 1) / xb);
-      CHECK(y->fill(0xff));
-      CHECK((*k)->launch({grid}, *x, *y, int32_t(n)));
-      // Check a sample of the output (the whole 4 GiB would take long on the host).
-      std::vector<uint32_t> a(1 << 20), c(1 << 20);
-      CHECK(x->copyToHost(a.data(), a.size() * 4));
-      CHECK(y->copyToHost(c.data(), c.size() * 4));
-      bool ok = a == c;
-      double ms = b.time([&] { return (*k)->launch({grid}, *x, *y, int32_t(n)); });
-      b.json.begin();
-      b.json.field("bench", "memcpy_1d");
-      b.json.field("config", "XBLOCK=" + std::to_string(xb) + ",R=" + std::to_string(r));
-      b.json.field("ms", ms);
-      b.json.field("TBps", tbps(2.0 * bytes, ms));
-      b.json.field("correct", ok ? 1 : 0);
-      kernelFields(b.json, **k);
-      b.json.end();
-      std::printf("memcpy_1d XBLOCK=%-5lld R=%-2lld %7.3f ms  %6.3f TB/s%s\n", (long long)xb,
-                  (long long)r, ms, tbps(2.0 * bytes, ms), ok ? "" : "  WRONG");
-    }
+    for (int64_t r : {1, 4, 16})
+      for (bool passes : {false, true}) {
+        auto m = memcpy1d(ScalarKind::F32, xb, r, 4);
+        CHECK(m);
+        auto k = b.jit.compile(*m, passes ? compiled() : asBuilt());
+        CHECK(k);
+        unsigned grid = unsigned((n + xb - 1) / xb);
+        CHECK(y->fill(0xff));
+        CHECK((*k)->launch({grid}, *x, *y, int32_t(n)));
+        // Check a sample of the output (the whole 4 GiB would take long on the host).
+        std::vector<uint32_t> a(1 << 20), c(1 << 20);
+        CHECK(x->copyToHost(a.data(), a.size() * 4));
+        CHECK(y->copyToHost(c.data(), c.size() * 4));
+        bool ok = a == c;
+        double ms = b.time([&] { return (*k)->launch({grid}, *x, *y, int32_t(n)); });
+        b.json.begin();
+        b.json.field("bench", "memcpy_1d");
+        b.json.field("config", "XBLOCK=" + std::to_string(xb) + ",R=" + std::to_string(r));
+        b.json.field("variant", variantName(passes));
+        b.json.field("ms", ms);
+        b.json.field("TBps", tbps(2.0 * bytes, ms));
+        b.json.field("correct", ok ? 1 : 0);
+        kernelFields(b.json, **k);
+        b.json.end();
+        std::printf("memcpy_1d XBLOCK=%-5lld R=%-2lld %-10s %7.3f ms  %6.3f TB/s%s\n",
+                    (long long)xb, (long long)r, variantName(passes), ms, tbps(2.0 * bytes, ms),
+                    ok ? "" : "  WRONG");
+      }
 
-  // 2-D memcpy of a 32768 x 32768 f32 matrix in row-major tiles.
+  // 2-D memcpy of a 32768 x 32768 f32 matrix in row-major tiles, as written and compiled.
   const int64_t side = 32768;
   struct Tile {
     std::string name;
@@ -217,30 +227,32 @@ bool copySection(Bench &b, std::mt19937_64 &rng) {
   std::vector<Tile> tiles{{"64x64 [1,4]x[4,8]", 64, 64, blocked({1, 4}, {4, 8}, {4, 1}, {1, 0})},
                           {"32x128 [1,4]x[1,32]", 32, 128, blocked({1, 4}, {1, 32}, {4, 1}, {1, 0})},
                           {"64x128 [1,4]x[1,32]", 64, 128, blocked({1, 4}, {1, 32}, {4, 1}, {1, 0})}};
-  for (const Tile &t : tiles) {
-    auto m = memcpy2d(ScalarKind::F32, t.rows, t.cols, t.layout, 4);
-    CHECK(m);
-    auto k = b.jit.compile(*m, asBuilt());
-    CHECK(k);
-    runtime::Dim3 grid{unsigned(side / t.rows), unsigned(side / t.cols)};
-    CHECK(y->fill(0xff));
-    CHECK((*k)->launch(grid, *x, *y, int32_t(side)));
-    std::vector<uint32_t> a(1 << 20), c(1 << 20);
-    CHECK(x->copyToHost(a.data(), a.size() * 4));
-    CHECK(y->copyToHost(c.data(), c.size() * 4));
-    bool ok = a == c;
-    double ms = b.time([&] { return (*k)->launch(grid, *x, *y, int32_t(side)); });
-    b.json.begin();
-    b.json.field("bench", "memcpy_2d");
-    b.json.field("config", t.name);
-    b.json.field("ms", ms);
-    b.json.field("TBps", tbps(2.0 * bytes, ms));
-    b.json.field("correct", ok ? 1 : 0);
-    kernelFields(b.json, **k);
-    b.json.end();
-    std::printf("memcpy_2d %-20s %7.3f ms  %6.3f TB/s%s\n", t.name.c_str(), ms,
-                tbps(2.0 * bytes, ms), ok ? "" : "  WRONG");
-  }
+  for (const Tile &t : tiles)
+    for (bool passes : {false, true}) {
+      auto m = memcpy2d(ScalarKind::F32, t.rows, t.cols, t.layout, 4);
+      CHECK(m);
+      auto k = b.jit.compile(*m, passes ? compiled() : asBuilt());
+      CHECK(k);
+      runtime::Dim3 grid{unsigned(side / t.rows), unsigned(side / t.cols)};
+      CHECK(y->fill(0xff));
+      CHECK((*k)->launch(grid, *x, *y, int32_t(side)));
+      std::vector<uint32_t> a(1 << 20), c(1 << 20);
+      CHECK(x->copyToHost(a.data(), a.size() * 4));
+      CHECK(y->copyToHost(c.data(), c.size() * 4));
+      bool ok = a == c;
+      double ms = b.time([&] { return (*k)->launch(grid, *x, *y, int32_t(side)); });
+      b.json.begin();
+      b.json.field("bench", "memcpy_2d");
+      b.json.field("config", t.name);
+      b.json.field("variant", variantName(passes));
+      b.json.field("ms", ms);
+      b.json.field("TBps", tbps(2.0 * bytes, ms));
+      b.json.field("correct", ok ? 1 : 0);
+      kernelFields(b.json, **k);
+      b.json.end();
+      std::printf("memcpy_2d %-20s %-10s %7.3f ms  %6.3f TB/s%s\n", t.name.c_str(),
+                  variantName(passes), ms, tbps(2.0 * bytes, ms), ok ? "" : "  WRONG");
+    }
 
   // The 2-D copy between opposite strides (Gluon tutorial's memcpy_2d_inout): 32768^2 f32.
   struct Pair {

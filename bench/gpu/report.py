@@ -79,12 +79,14 @@ def main():
     L.append("| kernel | linlayout | % of device copy | Triton/Gluon | ratio |")
     L.append("|---|---:|---:|---:|---:|")
     L.append(f"| device-to-device copy (cuMemcpyDtoD / torch copy_) | {fmt(ceiling)} | 100 | {fmt(gmem.get('device_copy_TBps'))} | |")
+    def variant(r):
+        return f", {r['variant']}" if r.get("variant") else ""
     for r in by("memcpy_1d"):
         g = (gmem.get("memcpy_1d") or {}).get(r["config"])
-        L.append(f"| memcpy 1-D f32, {r['config']} | {fmt(r.get('TBps'))}{'' if r.get('correct', 1) else ' (WRONG)'} | "
+        L.append(f"| memcpy 1-D f32, {r['config']}{variant(r)} | {fmt(r.get('TBps'))}{'' if r.get('correct', 1) else ' (WRONG)'} | "
                  f"{fmt(100 * r['TBps'] / ceiling if ceiling and r.get('TBps') else None, '.0f')} | {fmt(g)} | {fmt(ratio(r.get('TBps'), g), '.2f')} |")
     for r in by("memcpy_2d"):
-        L.append(f"| memcpy 2-D f32 32768², tile {r['config']} | {fmt(r.get('TBps'))}{'' if r.get('correct', 1) else ' (WRONG)'} | "
+        L.append(f"| memcpy 2-D f32 32768², tile {r['config']}{variant(r)} | {fmt(r.get('TBps'))}{'' if r.get('correct', 1) else ' (WRONG)'} | "
                  f"{fmt(100 * r['TBps'] / ceiling if ceiling and r.get('TBps') else None, '.0f')} | | |")
     g2 = gmem.get("memcpy_2d_inout_TBps")
     for r in by("copy_2d_inout"):

@@ -14,6 +14,10 @@ namespace {
 // Recomputing an op costs one instruction per register of every thread: elements / 32 warp
 // instructions, issued four per cycle by an SM (the same cycles the planner counts).
 double recomputeCost(const Type &t) { return std::max(0.01, double(t.numElements()) / 128.0); }
+// Sources cost (almost) nothing per register: a splat is one scalar every register shares, a
+// constant is an immediate, and a make_range is per-register constants plus one thread term that
+// folds into the instruction using it.
+constexpr double kSourceCost = 0.01;
 // Deeper chains are converted rather than followed.
 constexpr int kMaxDepth = 24;
 } // namespace
@@ -83,7 +87,7 @@ const Rematerializer::Plan &Rematerializer::plan(ValueId v, LayoutId to, int dep
     } else if (def->kind == OpKind::Splat || def->kind == OpKind::MakeRange ||
                def->kind == OpKind::Constant) {
       p.choice = Choice::Recompute;
-      p.cost = recomputeCost(t);
+      p.cost = kSourceCost;
       p.operandLayouts.assign(def->operands.size(), kNoLayout);
     } else {
       std::vector<LayoutId> ls;

@@ -1,5 +1,6 @@
 #include "Examples.h"
 
+#include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Pipeline.h"
 #include "linlayout/ir/Printer.h"
 #include "linlayout/ir/Verifier.h"
@@ -57,6 +58,33 @@ TEST(Pipeline, TransposedCopyGetsTwoLayoutsAndOneConvert) {
   ASSERT_TRUE(l && s);
   EXPECT_EQ(l->order(), (std::vector<int64_t>{1, 0}));
   EXPECT_EQ(s->order(), (std::vector<int64_t>{0, 1}));
+}
+
+// memcpy_1d written with 16 elements per thread (XBLOCK 8192): each ld.global.v4 of a warp would
+// touch 32 different 64-byte spans. Coalesce gives the accesses 4 per thread (a warp's vector
+// instruction covers 512 consecutive bytes); the mask and offsets are recomputed in that layout
+// (splat, make_range, addi, cmpi) rather than converted through shared memory: no convert is left.
+TEST(Pipeline, MemcpyWithSixteenPerThreadIsCoalescedWithoutConverts) {
+  std::string text = readFile(examplePath("memcpy_1d.tir"));
+  for (auto [from, to] : {std::pair<std::string, std::string>{"sizePerThread = [1]",
+                                                              "sizePerThread = [16]"},
+                          {"1024", "8192"}})
+    for (size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + to.size()))
+      text.replace(p, from.size(), to);
+  auto parsed = parseModule(text, "memcpy_1d_r16");
+  ASSERT_TRUE(parsed.ok()) << parsed.message();
+  Module m = std::move(*parsed);
+  ASSERT_TRUE(runPipeline(m).ok());
+  EXPECT_EQ(countOps(m, OpKind::ConvertLayout), 0) << print(m);
+  const Function &f = m.functions[0];
+  walkOps(f.body, [&](const Op &op) {
+    if (op.kind != OpKind::Load && op.kind != OpKind::Store)
+      return;
+    const BlockedSpec *l = m.layouts.get(f.type(op.operands[0]).layout()).as<BlockedSpec>();
+    ASSERT_TRUE(l);
+    EXPECT_EQ(l->sizePerThread(), (std::vector<int64_t>{4}));
+    EXPECT_EQ(op.attrs.vectorWidth, 4);
+  });
 }
 
 TEST(Pipeline, DumpAfterEachNamesThePassesThatChangedTheModule) {

@@ -277,6 +277,31 @@ ValueId Builder::localLoad(ValueId memDesc, LayoutId layout) {
 
 void Builder::localDealloc(ValueId memDesc) { append(OpKind::LocalDealloc, {memDesc}, {}); }
 
+ValueId Builder::memDescIndex(ValueId ring, ValueId index) {
+  const Type &m = type(ring);
+  std::vector<int64_t> tile(m.shape().begin() + (m.rank() > 0 ? 1 : 0), m.shape().end());
+  return one(OpKind::MemDescIndex, {ring, index},
+             Type::memDesc(std::move(tile), m.elem().scalar, m.layout(), m.isMutable()));
+}
+
+void Builder::asyncCopy(ValueId ptrs, ValueId memDesc, std::optional<ValueId> mask,
+                        std::optional<ValueId> other) {
+  std::vector<ValueId> ops{ptrs, memDesc};
+  if (mask)
+    ops.push_back(*mask);
+  if (mask && other)
+    ops.push_back(*other);
+  append(OpKind::AsyncCopyGlobalToLocal, std::move(ops), {});
+}
+
+void Builder::asyncCommitGroup() { append(OpKind::AsyncCommitGroup, {}, {}); }
+
+void Builder::asyncWait(int64_t num) {
+  OpAttrs a;
+  a.num = num;
+  append(OpKind::AsyncWait, {}, {}, a);
+}
+
 ValueId Builder::dot(ValueId a, ValueId b, ValueId c) {
   return one(OpKind::Dot, {a, b, c}, type(c));
 }

@@ -675,23 +675,64 @@ private:
         s.data.i.assign(n(), 0);
       }
       shared_.push_back(std::move(s));
-      r.i = {int64_t(shared_.size() - 1)};
+      r.i = {int64_t(shared_.size() - 1), 0};
       break;
     }
     case OpKind::LocalStore: {
       SharedAlloc *s = alloc(op, val(op.operands[1]));
       if (!s)
         return err(op, "store to a deallocated memdesc");
-      s->data = val(op.operands[0]);
+      writeShared(*s, val(op.operands[1]).i[1], val(op.operands[0]));
       return Status::success();
     }
     case OpKind::LocalLoad: {
       SharedAlloc *s = alloc(op, val(op.operands[0]));
       if (!s)
         return err(op, "load from a deallocated memdesc");
-      r = s->data;
+      size_t base = size_t(val(op.operands[0]).i[1]);
+      if (!s->data.f.empty())
+        r.f.assign(s->data.f.begin() + ptrdiff_t(base), s->data.f.begin() + ptrdiff_t(base + n()));
+      else
+        r.i.assign(s->data.i.begin() + ptrdiff_t(base), s->data.i.begin() + ptrdiff_t(base + n()));
       break;
     }
+    case OpKind::MemDescIndex: {
+      const RtValue &d = val(op.operands[0]);
+      int64_t index = val(op.operands[1]).i[0];
+      int64_t tiles = type(op.operands[0]).shape()[0];
+      if (index < 0 || index >= tiles)
+        return err(op, "tile index " + std::to_string(index) + " is outside 0.." +
+                           std::to_string(tiles - 1));
+      r.i = {d.i[0], d.i[1] + index * int64_t(n())};
+      break;
+    }
+    case OpKind::AsyncCopyGlobalToLocal: {
+      // The copy completes at once: commit groups and waits only order the hardware's copies.
+      const RtValue &p = val(op.operands[0]);
+      const RtValue *mask = op.operands.size() > 2 ? &val(op.operands[2]) : nullptr;
+      const RtValue *other = op.operands.size() > 3 ? &val(op.operands[3]) : nullptr;
+      ScalarKind k = type(op.operands[1]).elem().scalar;
+      size_t count = size_t(type(op.operands[1]).numElements());
+      RtValue loaded;
+      for (size_t e = 0; e < count; ++e) {
+        if (mask && !mask->i[e]) {
+          if (isFloat(k))
+            loaded.f.push_back(other ? other->f[e] : 0.0);
+          else
+            loaded.i.push_back(other ? other->i[e] : 0);
+          continue;
+        }
+        LL_TRY_STATUS(loadElem(op, p.buf[e], p.i[e], k, loaded));
+      }
+      SharedAlloc *s = alloc(op, val(op.operands[1]));
+      if (!s)
+        return err(op, "copy to a deallocated memdesc");
+      writeShared(*s, val(op.operands[1]).i[1], loaded);
+      return Status::success();
+    }
+    case OpKind::AsyncCommitGroup:
+    case OpKind::AsyncWait:
+      return Status::success();
     case OpKind::LocalDealloc: {
       SharedAlloc *s = alloc(op, val(op.operands[0]));
       if (!s)
@@ -712,6 +753,12 @@ private:
       vals_[op.results[0]] = std::move(r);
     }
     return Status::success();
+  }
+
+  // Writes a tile's elements at element offset `base` of an allocation.
+  static void writeShared(SharedAlloc &s, int64_t base, const RtValue &v) {
+    std::copy(v.f.begin(), v.f.end(), s.data.f.begin() + ptrdiff_t(base));
+    std::copy(v.i.begin(), v.i.end(), s.data.i.begin() + ptrdiff_t(base));
   }
 
   SharedAlloc *alloc(const Op &, const RtValue &desc) {

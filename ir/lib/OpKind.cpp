@@ -63,6 +63,9 @@ bool hasSideEffects(OpKind k) {
   case OpKind::LocalAlloc:
   case OpKind::LocalStore:
   case OpKind::LocalDealloc:
+  case OpKind::AsyncCopyGlobalToLocal:
+  case OpKind::AsyncCommitGroup:
+  case OpKind::AsyncWait:
     return true;
   default:
     return false;

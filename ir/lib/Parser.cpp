@@ -484,6 +484,12 @@ private:
     module_.numWarps = int(warps);
     module_.numCtas = int(ctas);
     module_.threadsPerWarp = int(tpw);
+    int64_t stages = module_.numStages;
+    if (!dictInt(d, "ttg.num-stages", stages, false))
+      return false;
+    if (stages < 0 || stages > 16)
+      return fail("ttg.num-stages is " + std::to_string(stages) + ", expected 0..16");
+    module_.numStages = int(stages);
     for (std::string_view key : {"ttg.target", "triton_gpu.target"}) {
       auto it = d.find(key);
       if (it != d.end() && it->second.kind == DictValue::String)
@@ -590,14 +596,16 @@ private:
   }
 
   // `128x64x` followed by the element: the lexer splits `128x64xf16` into 128 and `x64xf16`.
-  bool parseShapeAndElem(std::vector<int64_t> &shape, ElemType &elem) {
+  // With `ringDim`, the first dim may be any count up to 1024 (the tiles of a memdesc ring).
+  bool parseShapeAndElem(std::vector<int64_t> &shape, ElemType &elem, bool ringDim = false) {
     while (true) {
       if (tok_.kind == Tok::Integer) {
         int64_t d;
         Loc loc = tok_.loc;
         if (!parseInt(d, "a dimension"))
           return false;
-        if (d <= 0 || d > Type::kMaxNumElements || (d & (d - 1)))
+        if (ringDim && shape.empty() && d >= 1 && d <= 1024) {
+        } else if (d <= 0 || d > Type::kMaxNumElements || (d & (d - 1)))
           return failAt(loc, "dimension " + std::to_string(d) +
                                  " must be a power of two no larger than 2^20");
         shape.push_back(d);
@@ -671,7 +679,7 @@ private:
         return false;
       std::vector<int64_t> shape;
       ElemType elem;
-      if (!parseShapeAndElem(shape, elem))
+      if (!parseShapeAndElem(shape, elem, /*ringDim=*/true))
         return false;
       if (shape.empty() || elem.pointer)
         return failAt(loc, "a memdesc needs a shape and a scalar element");
@@ -682,6 +690,10 @@ private:
       LayoutId l;
       if (!parseLayoutRef(l, int(shape.size())))
         return false;
+      if ((shape[0] & (shape[0] - 1)) && module_.layouts.get(l).rank() >= int(shape.size()))
+        return failAt(loc, "dimension " + std::to_string(shape[0]) +
+                               " must be a power of two no larger than 2^20 (only a ring's "
+                               "leading dim may be any count)");
       bool isMutable = false;
       while (isPunct(",")) {
         advance();
@@ -1207,6 +1219,58 @@ private:
         return false;
       tloc = tok_.loc;
       return parseType(t) && checkType(op.operands[0], t, tloc);
+    }
+    case OpKind::MemDescIndex: {
+      ValueId v;
+      if (!lookupValue(v))
+        return false;
+      op.operands.push_back(v);
+      if (!expectPunct("[", "before the tile index") || !lookupValue(v))
+        return false;
+      op.operands.push_back(v);
+      if (!expectPunct("]", "after the tile index") || !expectPunct(":", "before the types"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(t) || !checkType(op.operands[0], t, tloc) ||
+          !expectPunct("->", "before the result type") || !parseType(u))
+        return false;
+      results.push_back(u);
+      return true;
+    }
+    case OpKind::AsyncCopyGlobalToLocal: {
+      if (!parseOperands(op.operands, 2))
+        return false;
+      if (op.operands.size() != 2)
+        return fail("ttg.async_copy_global_to_local takes pointers and a memdesc");
+      for (std::string_view word : {"mask", "other"}) {
+        if (!isIdent(word))
+          continue;
+        if (op.operands.size() != (word == "mask" ? 2u : 3u))
+          return fail("'other' needs a mask before it");
+        advance();
+        ValueId v;
+        if (!lookupValue(v))
+          return false;
+        op.operands.push_back(v);
+      }
+      if (!expectPunct(":", "before the types"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(t) || !checkType(op.operands[0], t, tloc) ||
+          !expectPunct("->", "between the pointer and memdesc types"))
+        return false;
+      tloc = tok_.loc;
+      return parseType(u) && checkType(op.operands[1], u, tloc);
+    }
+    case OpKind::AsyncCommitGroup:
+      return true;
+    case OpKind::AsyncWait: {
+      Dict d;
+      if (!parseDict(d) || !dictInt(d, "num", a.num, true))
+        return false;
+      if (a.num < 0 || a.num > 1024)
+        return fail("ttg.async_wait num must be in 0..1024");
+      return true;
     }
     case OpKind::Dot: {
       if (!parseOperands(op.operands, 3))

@@ -177,7 +177,10 @@ public:
     if (usesShared)
       os << "#smem = #ttg.shared_memory\n";
     os << "module attributes {\"ttg.num-ctas\" = " << m_.numCtas
-       << " : i32, \"ttg.num-warps\" = " << m_.numWarps << " : i32, ttg.target = \""
+       << " : i32";
+    if (m_.numStages)
+      os << ", \"ttg.num-stages\" = " << m_.numStages << " : i32";
+    os << ", \"ttg.num-warps\" = " << m_.numWarps << " : i32, ttg.target = \""
        << m_.target << "\", \"ttg.threads-per-warp\" = " << m_.threadsPerWarp << " : i32} {\n";
     for (const Function &f : m_.functions)
       printFunction(os, f);
@@ -501,6 +504,23 @@ private:
       break;
     case OpKind::LocalDealloc:
       os << " " << list(op.operands) << " : " << opnd(0);
+      break;
+    case OpKind::MemDescIndex:
+      os << " " << list(op.operands, 0, 1) << "[" << list(op.operands, 1, 2) << "] : " << opnd(0)
+         << " -> " << res();
+      break;
+    case OpKind::AsyncCopyGlobalToLocal:
+      os << " " << list(op.operands, 0, 2);
+      if (op.operands.size() > 2)
+        os << " mask " << list(op.operands, 2, 3);
+      if (op.operands.size() > 3)
+        os << " other " << list(op.operands, 3, 4);
+      os << " : " << opnd(0) << " -> " << opnd(1);
+      break;
+    case OpKind::AsyncCommitGroup:
+      break;
+    case OpKind::AsyncWait:
+      os << " {num = " << a.num << " : i32}";
       break;
     case OpKind::Dot:
       os << " " << list(op.operands) << " : " << opnd(0) << " * " << opnd(1) << " -> " << res();

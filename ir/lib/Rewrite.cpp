@@ -109,7 +109,8 @@ int cseBlock(Function &f, Block &b, std::vector<std::vector<std::pair<OpKey, std
         replaced += cseBlock(f, r, scopes, depth + 1);
       continue;
     }
-    if (hasSideEffects(op.kind) || op.results.empty() || op.kind == OpKind::Load)
+    if (hasSideEffects(op.kind) || op.results.empty() || op.kind == OpKind::Load ||
+        op.kind == OpKind::LocalLoad)
       continue;
     OpKey key{op.kind, op.operands, op.attrs, {}};
     for (ValueId r : op.results)

@@ -64,9 +64,15 @@ private:
     if (t.rank() < 1 || t.rank() > Type::kMaxRank)
       return "rank " + std::to_string(t.rank()) + " is outside 1.." +
              std::to_string(Type::kMaxRank);
-    for (int64_t d : t.shape())
-      if (!isPow2(d) || d > Type::kMaxNumElements)
+    // A memdesc ring's leading dims (those its layout does not cover) may be any count.
+    int ringDims = 0;
+    if (t.isMemDesc() && t.layout() < m_.layouts.size())
+      ringDims = std::max(0, t.rank() - m_.layouts.get(t.layout()).rank());
+    for (int i = 0; i < t.rank(); ++i) {
+      int64_t d = t.shape()[size_t(i)];
+      if (i < ringDims ? (d < 1 || d > 1024) : (!isPow2(d) || d > Type::kMaxNumElements))
         return "dimension " + std::to_string(d) + " is not a power of two up to 2^20";
+    }
     if (t.numElements() > Type::kMaxNumElements)
       return "more than 2^20 elements";
     if (t.layout() >= m_.layouts.size())
@@ -81,13 +87,15 @@ private:
     if (int64_t n = numCtasOf(spec); n != 1 && n != m_.numCtas)
       return "layout of " + ty(t) + " covers " + std::to_string(n) + " CTAs, the kernel has " +
              std::to_string(m_.numCtas);
-    if (spec.rank() != t.rank())
+    // A memdesc may have leading buffer dims (a ring of tiles) before the dims its layout covers.
+    if (spec.rank() != t.rank() && !(t.isMemDesc() && spec.rank() < t.rank()))
       return "layout of rank " + std::to_string(spec.rank()) + " on " + ty(t) + " of rank " +
              std::to_string(t.rank());
-    auto key = std::make_pair(t.layout(), t.shape());
+    std::vector<int64_t> tile(t.shape().end() - spec.rank(), t.shape().end());
+    auto key = std::make_pair(t.layout(), tile);
     auto it = linearChecked_.find(key);
     if (it == linearChecked_.end()) {
-      Expected<LinearLayout> ll = toLinearLayout(spec, t.shape());
+      Expected<LinearLayout> ll = toLinearLayout(spec, tile);
       it = linearChecked_.emplace(key, ll.ok() ? std::string() : ll.message()).first;
     }
     if (!it->second.empty())
@@ -214,6 +222,11 @@ private:
   }
 
   // ---- per-op rules ----------------------------------------------------------------------------
+
+  // Whether a (checked) memdesc has leading buffer dims its layout does not cover.
+  bool hasBufferDims(const Type &t) const {
+    return t.layout() < m_.layouts.size() && m_.layouts.get(t.layout()).rank() < t.rank();
+  }
 
   Status counts(const Op &op, size_t minOps, size_t maxOps, size_t results) {
     if (op.operands.size() < minOps || op.operands.size() > maxOps)
@@ -494,7 +507,7 @@ private:
       if (!R().isMemDesc())
         return err(&op, "result must be a memdesc, got " + ty(R()));
       if (!op.operands.empty() && (!T(0).isTensor() || T(0).shape() != R().shape() ||
-                                   T(0).elem() != R().elem()))
+                                   T(0).elem() != R().elem() || hasBufferDims(R())))
         return err(&op, "initial value must be a tensor of the memdesc's shape and element, got " +
                             ty(T(0)));
       if (op.operands.empty() && !R().isMutable())
@@ -502,6 +515,8 @@ private:
       return Status::success();
     case OpKind::LocalStore:
       LL_TRY_STATUS(counts(op, 2, 2, 0));
+      if (T(1).isMemDesc() && hasBufferDims(T(1)))
+        return err(&op, "stores to a whole ring " + ty(T(1)) + "; index one tile first");
       if (!T(1).isMemDesc() || !T(1).isMutable())
         return err(&op, "second operand must be a mutable memdesc, got " + ty(T(1)));
       if (!T(0).isTensor() || T(0).shape() != T(1).shape() || T(0).elem() != T(1).elem())
@@ -509,6 +524,8 @@ private:
       return Status::success();
     case OpKind::LocalLoad:
       LL_TRY_STATUS(counts(op, 1, 1, 1));
+      if (T(0).isMemDesc() && hasBufferDims(T(0)))
+        return err(&op, "loads a whole ring " + ty(T(0)) + "; index one tile first");
       if (!T(0).isMemDesc() || !R().isTensor() || T(0).shape() != R().shape() ||
           T(0).elem() != R().elem())
         return err(&op, "loads a memdesc into a tensor of its shape and element, got " +
@@ -518,6 +535,46 @@ private:
       LL_TRY_STATUS(counts(op, 1, 1, 0));
       if (!T(0).isMemDesc())
         return err(&op, "needs a memdesc, got " + ty(T(0)));
+      return Status::success();
+    case OpKind::MemDescIndex: {
+      LL_TRY_STATUS(counts(op, 2, 2, 1));
+      const Type &s = T(0);
+      if (!s.isMemDesc() || s.rank() < 2 || !R().isMemDesc() || R().layout() != s.layout() ||
+          R().elem() != s.elem() || R().isMutable() != s.isMutable() ||
+          std::vector<int64_t>(s.shape().begin() + 1, s.shape().end()) != R().shape())
+        return err(&op, "takes a memdesc of rank >= 2 to one of its tiles (same layout, element "
+                        "and mutability, the leading dim dropped), got " +
+                            ty(s) + " -> " + ty(R()));
+      if (!T(1).isScalar() || T(1).elem().scalar != ScalarKind::I32)
+        return err(&op, "index must be i32, got " + ty(T(1)));
+      return Status::success();
+    }
+    case OpKind::AsyncCopyGlobalToLocal: {
+      LL_TRY_STATUS(counts(op, 2, 4, 0));
+      const Type &p = T(0), &d = T(1);
+      if (!p.isTensor() || !p.isPointerLike())
+        return err(&op, "first operand must be a tensor of pointers, got " + ty(p));
+      if (!d.isMemDesc() || !d.isMutable() || d.shape() != p.shape() || hasBufferDims(d) ||
+          d.elem().scalar != p.elem().scalar)
+        return err(&op, "destination must be a mutable memdesc of the pointers' shape and "
+                        "pointee, got " +
+                            ty(d));
+      if (op.operands.size() > 2 &&
+          (!T(2).isTensor() || T(2).elem() != ElemType{ScalarKind::I1, false} ||
+           T(2).shape() != p.shape() || T(2).layout() != p.layout()))
+        return err(&op, "mask must be an i1 tensor shaped like the pointers, got " + ty(T(2)));
+      if (op.operands.size() > 3 &&
+          T(3) != p.withElem(ElemType{p.elem().scalar, false}))
+        return err(&op, "other must be " + ty(p.withElem(ElemType{p.elem().scalar, false})) +
+                            ", got " + ty(T(3)));
+      return Status::success();
+    }
+    case OpKind::AsyncCommitGroup:
+      return counts(op, 0, 0, 0);
+    case OpKind::AsyncWait:
+      LL_TRY_STATUS(counts(op, 0, 0, 0));
+      if (a.num < 0 || a.num > 1024)
+        return err(&op, "num " + std::to_string(a.num) + " is outside 0..1024");
       return Status::success();
     case OpKind::Dot:
       LL_TRY_STATUS(counts(op, 3, 3, 1));

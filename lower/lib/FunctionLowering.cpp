@@ -161,6 +161,12 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
     case ir::OpKind::LocalDealloc:
       s = lowerShared(ctx, op);
       break;
+    case ir::OpKind::MemDescIndex:
+    case ir::OpKind::AsyncCopyGlobalToLocal:
+    case ir::OpKind::AsyncCommitGroup:
+    case ir::OpKind::AsyncWait:
+      s = lowerAsync(ctx, op);
+      break;
     case ir::OpKind::Dot:
       s = lowerDot(ctx, op);
       break;

@@ -116,9 +116,19 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
     for (ir::ValueId r : op.results)
       defPoint[r] = point[&op];
   });
+  // A tile of a ring (memdesc_index) keeps the ring's buffer alive.
+  std::map<ir::ValueId, ir::ValueId> viewOf;
+  ir::walkOps(f.body, [&](const ir::Op &op) {
+    if (op.kind == ir::OpKind::MemDescIndex) {
+      auto it = viewOf.find(op.operands[0]);
+      viewOf[op.results[0]] = it == viewOf.end() ? op.operands[0] : it->second;
+    }
+  });
   ir::walkOps(f.body, [&](const ir::Op &op) {
     int64_t at = point[&op];
-    for (ir::ValueId v : op.operands) {
+    for (ir::ValueId operand : op.operands) {
+      auto view = viewOf.find(operand);
+      ir::ValueId v = view == viewOf.end() ? operand : view->second;
       int64_t use = at;
       int64_t def = defPoint.count(v) ? defPoint[v] : -1;
       for (auto [first, last] : loops)

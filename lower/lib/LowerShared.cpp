@@ -1,10 +1,12 @@
 // ttg.local_alloc / local_store / local_load / local_dealloc: a shared-memory buffer in a shared
 // layout ((offset[, block]) -> tensor), written and read by distributed tensors at the offsets
-// layout∘shared⁻¹ gives, with the widest vectors both allow.
+// layout∘shared⁻¹ gives, with the widest vectors both allow; loads use ldmatrix where the
+// layouts let them (SharedTileLoad.h).
 #include "LayoutIndex.h"
 #include "OpLowering.h"
 #include "SharedAccess.h"
 #include "SharedVector.h"
+#include "SharedTileLoad.h"
 
 namespace linlayout::lower {
 
@@ -46,9 +48,7 @@ Status storeTile(LoweringContext &ctx, const ir::Op &op, const Lowered &value,
       continue;
     SplitOffset so = em.linearOffset(r, strides);
     std::vector<llvm::Value *> vals(value.regs.begin() + r, value.regs.begin() + r + vec);
-    emitSharedStore(b, sharedAddress(b, ctx.sharedAt(buffer.sharedOffset), so.variable,
-                                     so.constant),
-                    vals);
+    emitSharedStore(b, sharedAddress(b, ctx.sharedBase(buffer), so.variable, so.constant), vals);
   }
   ctx.afterSharedWrite();
   (void)op;
@@ -88,18 +88,26 @@ Status lowerShared(LoweringContext &ctx, const ir::Op &op) {
     auto map = offsetsOf(dist, buf.layout);
     if (!map.ok())
       return makeError(ctx.where(op) + "ttg.local_load: " + map.message());
-    LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(*map));
     llvm::Type *ty = ctx.elementType(rt);
+    ctx.beforeSharedRead();
+    // ldmatrix where the layouts allow it (dot operands from a swizzled tile), else ld.shared.
+    auto matrix = emitMatrixTileLoad(b, dist, buf.layout, ctx.sharedBase(buf), ctx.thread(), ty);
+    if (!matrix.ok())
+      return makeError(ctx.where(op) + "ttg.local_load: " + matrix.message());
+    if (*matrix) {
+      ctx.afterSharedRead();
+      return ctx.setRegs(op.results[0], std::move(**matrix));
+    }
+    LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(*map));
     int bytes = static_cast<int>(ty->getPrimitiveSizeInBits() / 8);
     int vec = vectorOf(*map, bytes);
-    ctx.beforeSharedRead();
     IndexEmitter em(ix, b, ctx.thread(), ctx.blockInCluster());
     int64_t strides[] = {bytes};
     std::vector<llvm::Value *> regs;
     for (uint64_t r = 0; r < ix.numRegisters(); r += vec) {
       SplitOffset so = em.linearOffset(r, strides);
       auto vals = emitSharedLoad(
-          b, sharedAddress(b, ctx.sharedAt(buf.sharedOffset), so.variable, so.constant), ty, vec);
+          b, sharedAddress(b, ctx.sharedBase(buf), so.variable, so.constant), ty, vec);
       regs.insert(regs.end(), vals.begin(), vals.end());
     }
     ctx.afterSharedRead();

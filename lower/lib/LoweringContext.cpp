@@ -37,10 +37,14 @@ llvm::Type *LoweringContext::elementType(const ir::Type &t) {
 }
 
 Expected<LinearLayout> LoweringContext::layoutOf(const ir::Type &t) {
-  auto key = std::make_pair(t.layout(), t.shape());
+  const LayoutSpec &spec = m_.layoutOf(t);
+  std::vector<int64_t> shape = t.shape();
+  if (t.isMemDesc() && spec.rank() < t.rank())
+    shape.erase(shape.begin(), shape.end() - spec.rank());
+  auto key = std::make_pair(t.layout(), shape);
   if (auto it = layouts_.find(key); it != layouts_.end())
     return it->second;
-  LL_ASSIGN_OR_RETURN(LinearLayout l, toLinearLayout(m_.layoutOf(t), t.shape()));
+  LL_ASSIGN_OR_RETURN(LinearLayout l, toLinearLayout(spec, shape));
   layouts_.emplace(key, l);
   return l;
 }
@@ -71,6 +75,10 @@ Status LoweringContext::setRegs(ir::ValueId v, std::vector<llvm::Value *> regs) 
 
 llvm::Value *LoweringContext::sharedAt(int64_t offset) {
   return sharedAddress(b(), kb_.sharedBase(), nullptr, offset);
+}
+
+llvm::Value *LoweringContext::sharedBase(const Lowered &memDesc) {
+  return sharedAddress(b(), kb_.sharedBase(), memDesc.sharedDynamic, memDesc.sharedOffset);
 }
 
 llvm::Value *LoweringContext::blockInCluster() {

@@ -21,12 +21,14 @@ namespace linlayout::lower {
 ///  - scalar or pointer: regs holds the one value;
 ///  - tensor: regs holds one value per register of `layout` ((register, lane, warp, block) ->
 ///    dim0..), duplicates included;
-///  - shared-memory descriptor: `layout` is (offset[, block]) -> dims and `sharedOffset` the
-///    buffer's byte offset in the kernel's dynamic shared memory.
+///  - shared-memory descriptor: `layout` is (offset[, block]) -> dims of one tile and
+///    `sharedOffset` the buffer's byte offset in the kernel's dynamic shared memory; a tile of a
+///    ring (ttg.memdesc_index) adds the i32 byte offset `sharedDynamic`.
 struct Lowered {
   std::vector<llvm::Value *> regs;
   LinearLayout layout;
   int64_t sharedOffset = -1;
+  llvm::Value *sharedDynamic = nullptr;
 };
 
 /// Per-op decisions made before emission (plans need them to size shared memory).
@@ -63,7 +65,8 @@ public:
   llvm::Type *elementType(const ir::Type &t);
   llvm::Type *scalarType(ir::ScalarKind k);
 
-  /// The linear layout of a tensor or descriptor type (cached).
+  /// The linear layout of a tensor or descriptor type (cached); for a ring descriptor, the
+  /// layout of one tile.
   Expected<LinearLayout> layoutOf(const ir::Type &t);
 
   /// What value `v` became. Requires: v was lowered (asserts).
@@ -74,6 +77,8 @@ public:
 
   /// The shared memory at byte `offset` (an addrspace(3) pointer).
   llvm::Value *sharedAt(int64_t offset);
+  /// The start of a descriptor's tile (an addrspace(3) pointer).
+  llvm::Value *sharedBase(const Lowered &memDesc);
   /// The %tid.x value (lane in bits 0-4, warp above) and the CTA id within the cluster.
   llvm::Value *thread() { return kb_.threadId(); }
   llvm::Value *blockInCluster();

@@ -25,6 +25,8 @@ Status lowerMemory(LoweringContext &ctx, const ir::Op &op);
 Status lowerConvertLayout(LoweringContext &ctx, const ir::Op &op);
 /// ttg.local_alloc / local_store / local_load / local_dealloc.
 Status lowerShared(LoweringContext &ctx, const ir::Op &op);
+/// ttg.memdesc_index, ttg.async_copy_global_to_local, ttg.async_commit_group, ttg.async_wait.
+Status lowerAsync(LoweringContext &ctx, const ir::Op &op);
 /// tt.dot: mma.sync for an nvidia_mma v2 accumulator, FMA for a blocked one.
 Status lowerDot(LoweringContext &ctx, const ir::Op &op);
 /// tt.reduce: in-thread, butterfly shuffles across lanes, shared memory across warps.

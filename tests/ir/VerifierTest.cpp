@@ -152,3 +152,49 @@ TEST(Verifier, HandMadeStructuralMistakesAreErrors) {
   f.body.ops[1].results[0] = f.body.ops[0].results[0];
   EXPECT_NE(verify(m).message().find("is defined twice"), std::string::npos);
 }
+
+TEST(Verifier, RingsAndAsyncCopies) {
+  const std::string ring = "!ttg.memdesc<3x64x64xf32, #sh, #smem, mutable>";
+  const std::string tile = "!ttg.memdesc<64x64xf32, #sh, #smem, mutable>";
+  const std::string ptrs = "tensor<64x64x!tt.ptr<f32>, #b2>";
+  const std::string head = "    %c1 = arith.constant 1 : i32\n"
+                           "    %r = ttg.local_alloc : () -> " + ring + "\n" +
+                           "    %pv = tt.splat %p : !tt.ptr<f32> -> " + ptrs + "\n";
+  auto text = [&](const std::string &body) {
+    std::string t = wrap(head + body);
+    return "#smem = #ttg.shared_memory\n" + t;
+  };
+  // The good case: index, copy, commit, wait, load, dealloc.
+  EXPECT_EQ(verifyError(text("    %t = ttg.memdesc_index %r[%c1] : " + ring + " -> " + tile + "\n" +
+                             "    ttg.async_copy_global_to_local %pv, %t : " + ptrs + " -> " +
+                             tile + "\n" + "    ttg.async_commit_group\n" +
+                             "    ttg.async_wait {num = 1 : i32}\n" +
+                             "    %v = ttg.local_load %t : " + tile +
+                             " -> tensor<64x64xf32, #b2>\n" + "    ttg.local_dealloc %r : " +
+                             ring + "\n")),
+            "<verified>");
+  // The index drops exactly the leading dim.
+  EXPECT_NE(verifyError(text("    %t = ttg.memdesc_index %r[%c1] : " + ring +
+                             " -> !ttg.memdesc<64x32xf32, #sh, #smem, mutable>\n"))
+                .find("the leading dim dropped"),
+            std::string::npos);
+  // A ring is loaded, stored and copied to only through its tiles.
+  EXPECT_NE(verifyError(text("    ttg.async_copy_global_to_local %pv, %r : " + ptrs + " -> " +
+                             ring + "\n"))
+                .find("destination must be a mutable memdesc"),
+            std::string::npos);
+  // Only a ring's leading dim may be a count that is not a power of two.
+  EXPECT_NE(verifyError(text("    %q = ttg.local_alloc : () -> !ttg.memdesc<3x64xf32, #sh, #smem, "
+                             "mutable>\n"))
+                .find("only a ring's leading dim"),
+            std::string::npos);
+  // A mask needs the pointers' shape and layout.
+  EXPECT_NE(verifyError(text("    %t = ttg.memdesc_index %r[%c1] : " + ring + " -> " + tile + "\n" +
+                             "    %m = arith.constant dense<true> : tensor<64x64xi1, #b3>\n" +
+                             "    ttg.async_copy_global_to_local %pv, %t mask %m : " + ptrs +
+                             " -> " + tile + "\n"))
+                .find("mask must be an i1 tensor"),
+            std::string::npos);
+  EXPECT_NE(verifyError(text("    ttg.async_wait {num = -1 : i32}\n")).find("num"),
+            std::string::npos);
+}

@@ -96,6 +96,17 @@ public:
   void localStore(ValueId value, ValueId memDesc);
   ValueId localLoad(ValueId memDesc, LayoutId layout);
   void localDealloc(ValueId memDesc);
+  /// Tile `index` (an i32) of a ring `!ttg.memdesc<S x tile>`: a memdesc of the tile's shape.
+  ValueId memDescIndex(ValueId ring, ValueId index);
+  /// ttg.async_copy_global_to_local: global memory at `ptrs` to the tile `memDesc`, without
+  /// registers; masked-off elements get `other` (or zero). Needs an async_wait before the tile is
+  /// read.
+  void asyncCopy(ValueId ptrs, ValueId memDesc, std::optional<ValueId> mask = std::nullopt,
+                 std::optional<ValueId> other = std::nullopt);
+  /// Closes the group of the async copies issued since the last commit.
+  void asyncCommitGroup();
+  /// Waits until at most `num` committed groups are still in flight.
+  void asyncWait(int64_t num);
 
   // Compute.
   /// c + a * b; the result has c's type.

@@ -26,6 +26,9 @@ struct Module {
   int numWarps = 4;
   int threadsPerWarp = 32;
   int numCtas = 1;
+  /// Software-pipelining depth the kernel asks for ("ttg.num-stages"; 0: not given, the
+  /// pipeline pass then uses its option; 1: no pipelining).
+  int numStages = 0;
   std::string target = "cuda:80";
   /// The file the module was parsed from, for messages ("" when built in C++).
   std::string fileName;

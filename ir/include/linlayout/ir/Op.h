@@ -38,6 +38,8 @@ struct OpAttrs {
   ReduceKind reduceKind = ReduceKind::Sum;
   /// load / store: the vector width in elements chosen by the access-width pass (0: not yet).
   int64_t vectorWidth = 0;
+  /// async_wait: the number of most recent commit groups that may still be in flight.
+  int64_t num = 0;
   friend bool operator==(const OpAttrs &, const OpAttrs &) = default;
 };
 
@@ -55,6 +57,9 @@ struct Block {
 ///    args are (iv, iter args...) and which ends in scf.yield with one operand per init.
 ///  - tt.load: operands (ptr [, mask [, other]]); tt.store: (ptr, value [, mask]).
 ///  - tt.dot: (a, b, c); ttg.local_alloc: ([init]); ttg.local_store: (value, memdesc).
+///  - ttg.memdesc_index: (memdesc, i32 index) -> the index-th tile along the leading dim.
+///  - ttg.async_copy_global_to_local: (pointers, memdesc [, mask [, other]]), no results (no
+///    tokens: async_commit_group and async_wait act on the copies before them in program order).
 struct Op {
   OpKind kind = OpKind::Return;
   std::vector<ValueId> operands;

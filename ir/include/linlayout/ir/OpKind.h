@@ -23,7 +23,7 @@ enum class OpCategory : uint8_t {
   Cast,          // element type changes; shape and layout stay
   Memory,        // addptr, load, store
   Layout,        // convert_layout
-  Shared,        // local_alloc / local_store / local_load / local_dealloc
+  Shared,        // local_alloc / store / load / dealloc, memdesc views, async copies
   Compute,       // dot, reduce
 };
 
@@ -83,6 +83,10 @@ enum class OpCategory : uint8_t {
   X(LocalStore, "ttg.local_store", Shared)                                                     \
   X(LocalLoad, "ttg.local_load", Shared)                                                       \
   X(LocalDealloc, "ttg.local_dealloc", Shared)                                                 \
+  X(MemDescIndex, "ttg.memdesc_index", Shared)                                                 \
+  X(AsyncCopyGlobalToLocal, "ttg.async_copy_global_to_local", Shared)                          \
+  X(AsyncCommitGroup, "ttg.async_commit_group", Shared)                                        \
+  X(AsyncWait, "ttg.async_wait", Shared)                                                       \
   X(Dot, "tt.dot", Compute)                                                                    \
   X(Reduce, "tt.reduce", Compute)
 

@@ -1,0 +1,32 @@
+// ttg.local_load of a shared tile into a distributed layout with ldmatrix: the instruction
+// pattern comes from layout/'s analysis of the load side (ir/SharedTileLayout.h); this file
+// emits it (one ldmatrix.x1/x2/x4[.trans] per instruction of the pattern, lane addresses from the
+// pattern's lane and warp maps, swizzles included).
+#pragma once
+
+#include "linlayout/layout/Expected.h"
+#include "linlayout/layout/LinearLayout.h"
+
+#include <llvm/IR/IRBuilder.h>
+
+#include <optional>
+#include <vector>
+
+namespace linlayout::lower {
+
+/// What the ldmatrix load of a tile emitted.
+struct MatrixTileLoadCounts {
+  int ldmatrix = 0;
+  bool trans = false;
+};
+
+/// Loads the tile at `base` (addrspace(3)) laid out by `shared` ((offset) -> dims) into one value
+/// of `elemTy` per register of `dist`, with ldmatrix; nullopt when ldmatrix cannot load this
+/// pair of layouts (the caller then uses ld.shared).
+/// Requires: dist and shared cover the same dims; thread is %tid.x.
+Expected<std::optional<std::vector<llvm::Value *>>>
+emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist, const LinearLayout &shared,
+                   llvm::Value *base, llvm::Value *thread, llvm::Type *elemTy,
+                   MatrixTileLoadCounts *counts = nullptr);
+
+} // namespace linlayout::lower

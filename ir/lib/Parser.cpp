@@ -1253,6 +1253,13 @@ private:
           return false;
         op.operands.push_back(v);
       }
+      if (isPunct("{")) {
+        Dict d;
+        if (!parseDict(d) || !dictInt(d, "ll.vec", a.vectorWidth, false))
+          return false;
+        if (a.vectorWidth < 0 || a.vectorWidth > 64)
+          return fail("ll.vec must be in 0..64");
+      }
       if (!expectPunct(":", "before the types"))
         return false;
       tloc = tok_.loc;

@@ -6,6 +6,7 @@
 #include "linlayout/ir/Printer.h"
 #include "linlayout/ir/PlanCtas.h"
 #include "linlayout/ir/PropagateLayouts.h"
+#include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Verifier.h"
 
 #include <ostream>
@@ -17,16 +18,24 @@ namespace {
 
 struct PassEntry {
   std::string_view name;
-  Status (*run)(Module &);
+  Status (*run)(Module &, const PipelineOptions &);
 };
+
+Status pipeline(Module &m, const PipelineOptions &o) {
+  int stages = o.numStages ? o.numStages : m.numStages ? m.numStages : 1;
+  return pipelineLoops(m, stages);
+}
 
 const std::vector<PassEntry> &passes() {
   static const std::vector<PassEntry> list = {
-      {"plan-ctas", planCtas},
-      {"coalesce", coalesce},
-      {"propagate-layouts", propagateLayouts},
-      {"cleanup-converts", cleanupConverts},
-      {"access-widths", annotateAccessWidths},
+      {"plan-ctas", [](Module &m, const PipelineOptions &) { return planCtas(m); }},
+      {"coalesce", [](Module &m, const PipelineOptions &) { return coalesce(m); }},
+      {"propagate-layouts",
+       [](Module &m, const PipelineOptions &) { return propagateLayouts(m); }},
+      {"cleanup-converts", [](Module &m, const PipelineOptions &) { return cleanupConverts(m); }},
+      {"access-widths",
+       [](Module &m, const PipelineOptions &) { return annotateAccessWidths(m); }},
+      {"software-pipeline", pipeline},
   };
   return list;
 }
@@ -44,7 +53,7 @@ Status runPipeline(Module &m, const PipelineOptions &options) {
   LL_TRY_STATUS(verify(m));
   std::string before = options.dumpAfterEach ? print(m) : std::string();
   for (const PassEntry &p : passes()) {
-    Status s = p.run(m);
+    Status s = p.run(m, options);
     if (!s.ok())
       return Status(makeError(std::string(p.name) + ": " + s.message()));
     Status v = verify(m);

@@ -515,6 +515,8 @@ private:
         os << " mask " << list(op.operands, 2, 3);
       if (op.operands.size() > 3)
         os << " other " << list(op.operands, 3, 4);
+      if (a.vectorWidth)
+        os << " {ll.vec = " << a.vectorWidth << " : i32}";
       os << " : " << opnd(0) << " -> " << opnd(1);
       break;
     case OpKind::AsyncCommitGroup:

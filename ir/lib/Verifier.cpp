@@ -567,6 +567,9 @@ private:
           T(3) != p.withElem(ElemType{p.elem().scalar, false}))
         return err(&op, "other must be " + ty(p.withElem(ElemType{p.elem().scalar, false})) +
                             ", got " + ty(T(3)));
+      if (a.vectorWidth < 0 || a.vectorWidth > 64 || (a.vectorWidth && !isPow2(a.vectorWidth)))
+        return err(&op, "vector width " + std::to_string(a.vectorWidth) +
+                            " is not a power of two up to 64");
       return Status::success();
     }
     case OpKind::AsyncCommitGroup:

@@ -86,7 +86,8 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
   // writes every layout and attribute; the file name only affects messages).
   std::string key = ir::print(module);
   key += '\0' + st.arch + '\0' + options.kernel + '\0' + (options.optimize ? "O" : "-") +
-         (options.annotateConversions ? "A" : "-") + (options.runPasses ? "P" : "-");
+         (options.annotateConversions ? "A" : "-") + (options.runPasses ? "P" : "-") +
+         std::to_string(options.numStages);
   {
     std::lock_guard<std::mutex> lock(st.mutex);
     auto it = st.cache.find(key);
@@ -102,7 +103,9 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
     passed = module;
     // The passes cost layouts for the module's target: make it the device's.
     passed->target = "cuda:" + std::to_string(st.target.sm);
-    LL_TRY_STATUS(ir::runPipeline(*passed));
+    ir::PipelineOptions po;
+    po.numStages = options.numStages;
+    LL_TRY_STATUS(ir::runPipeline(*passed, po));
   }
   const ir::Module &toLower = passed ? *passed : module;
   lower::LowerOptions lo;

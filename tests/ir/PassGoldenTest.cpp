@@ -11,6 +11,7 @@
 #include "linlayout/ir/PlanCtas.h"
 #include "linlayout/ir/Pipeline.h"
 #include "linlayout/ir/PropagateLayouts.h"
+#include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Printer.h"
 #include "linlayout/ir/Verifier.h"
 
@@ -35,6 +36,8 @@ const std::map<std::string, PassFn> &passTable() {
       {"cleanup-converts", cleanupConverts},
       {"access-widths", annotateAccessWidths},
       {"pipeline", [](Module &m) { return runPipeline(m); }},
+      {"software-pipeline",
+       [](Module &m) { return pipelineLoops(m, m.numStages ? m.numStages : 3); }},
   };
   return table;
 }

@@ -16,9 +16,11 @@ namespace linlayout::cli {
 
 namespace {
 int usage(std::ostream &os, int code) {
-  os << "usage: linlayout opt FILE [--dump-after-each]\n"
+  os << "usage: linlayout opt FILE [--dump-after-each] [--num-stages N]\n"
         "  parses and verifies FILE (tile IR), runs the pass pipeline and prints the result;\n"
-        "  --dump-after-each prints the IR after every pass that changed it\n"
+        "  --dump-after-each prints the IR after every pass that changed it;\n"
+        "  --num-stages N pipelines loops with N stages (default: the module's\n"
+        "  \"ttg.num-stages\", else 1: off)\n"
         "  passes:";
   for (std::string_view p : ir::pipelinePassNames())
     os << " " << p;
@@ -30,10 +32,17 @@ int usage(std::ostream &os, int code) {
 int runOpt(int argc, char **argv) {
   std::string file;
   bool dump = false;
+  int stages = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--dump-after-each")
       dump = true;
+    else if (a == "--num-stages" && i + 1 < argc) {
+      std::string v = argv[++i];
+      if (v.empty() || v.size() > 2 || v.find_first_not_of("0123456789") != std::string::npos)
+        return usage(std::cerr, 2);
+      stages = std::stoi(v);
+    }
     else if (a == "--help" || a == "-h")
       return usage(std::cout, 0);
     else if (!a.empty() && a[0] == '-')
@@ -58,6 +67,7 @@ int runOpt(int argc, char **argv) {
     return 1;
   }
   ir::PipelineOptions options;
+  options.numStages = stages;
   if (dump)
     options.dumpAfterEach = &std::cout;
   Status s = ir::runPipeline(*module, options);

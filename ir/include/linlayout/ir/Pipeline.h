@@ -4,6 +4,7 @@
 //   3. propagate-layouts    PropagateLayouts.h
 //   4. cleanup-converts     CleanupConverts.h
 //   5. access-widths        AnnotateAccessWidths.h
+//   6. software-pipeline    SoftwarePipeline.h     (num_stages > 1 only)
 // The module is verified before the first pass and after every pass; a pass that breaks it is
 // reported by name.
 #pragma once
@@ -21,6 +22,9 @@ struct PipelineOptions {
   /// When set, after every pass that changed the module, its text is written here under a
   /// `// -----// IR Dump After <pass> //----- //` line.
   std::ostream *dumpAfterEach = nullptr;
+  /// Software-pipelining stages for the pipeline pass: 0 takes the module's "ttg.num-stages"
+  /// (1 when it has none); 1 turns pipelining off.
+  int numStages = 0;
 };
 
 /// The names of the passes, in order.

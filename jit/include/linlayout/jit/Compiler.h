@@ -31,6 +31,9 @@ struct CompileOptions {
   /// converts, access widths), on a copy whose target is the device's, as `linlayout compile`
   /// does. Off: lower the module as given (its layouts and `ll.vec` widths as written).
   bool runPasses = true;
+  /// Software-pipelining stages for the passes' pipeline pass (ir/SoftwarePipeline.h): 0 takes
+  /// the module's "ttg.num-stages" (off without it), 1 is off. Only with runPasses.
+  int numStages = 0;
   /// Run LLVM's optimisation pipeline.
   bool optimize = true;
   /// Mark each convert_layout's instructions in the PTX with comments.

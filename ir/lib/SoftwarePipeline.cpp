@@ -1,0 +1,494 @@
+#include "linlayout/ir/SoftwarePipeline.h"
+
+#include "linlayout/ir/AccessWidth.h"
+#include "linlayout/ir/AxisInfo.h"
+#include "linlayout/ir/Rewrite.h"
+#include "linlayout/ir/SharedTileLayout.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace linlayout::ir {
+
+namespace {
+
+// One load the pass turns into a ring.
+struct Candidate {
+  size_t index = 0;                 // the tt.load in the body
+  std::vector<size_t> converts;     // convert_layout ops folded into the local_load
+  std::vector<size_t> slice;        // body ops computing ptr / mask / other, in body order
+  LayoutId loadedLayout = kNoLayout; // the local_load's layout
+  int64_t vectorWidth = 1;
+  Type ringType, tileType;
+  ValueId ring = kNoValue;
+};
+
+// How a loop-carried value changes per iteration.
+struct Carried {
+  enum Kind { Invariant, PointerStep, Other } kind = Other;
+  ValueId step = kNoValue; // PointerStep: p' = addptr p, step
+  size_t stepOp = 0;       // the addptr in the body
+};
+
+bool clonable(const Op &op) {
+  if (!op.regions.empty() || hasSideEffects(op.kind))
+    return false;
+  switch (category(op.kind)) {
+  case OpCategory::Source:
+  case OpCategory::Shape:
+  case OpCategory::BinaryInt:
+  case OpCategory::BinaryFloat:
+  case OpCategory::UnaryFloat:
+  case OpCategory::Compare:
+  case OpCategory::Select:
+  case OpCategory::Cast:
+  case OpCategory::Layout:
+    return true;
+  case OpCategory::Memory:
+    return op.kind == OpKind::AddPtr;
+  default:
+    return false;
+  }
+}
+
+// Appends ops to a list, creating their result values in f.
+class Emitter {
+public:
+  Emitter(Function &f, std::vector<Op> &out) : f_(f), out_(out) {}
+
+  ValueId op(OpKind kind, std::vector<ValueId> operands, std::optional<Type> result,
+             OpAttrs attrs = {}) {
+    Op o;
+    o.kind = kind;
+    o.operands = std::move(operands);
+    o.attrs = std::move(attrs);
+    ValueId r = kNoValue;
+    if (result) {
+      r = f_.addValue(*result);
+      o.results.push_back(r);
+    }
+    out_.push_back(std::move(o));
+    return r;
+  }
+  ValueId constant(int64_t v, const Type &t) {
+    OpAttrs a;
+    a.intValue = v;
+    return op(OpKind::Constant, {}, t, a);
+  }
+  ValueId binary(OpKind k, ValueId a, ValueId b) { return op(k, {a, b}, f_.type(a)); }
+  ValueId cmp(CmpPredicate p, ValueId a, ValueId b) {
+    OpAttrs at;
+    at.predicate = p;
+    Type t = f_.type(a).withElem(ElemType{ScalarKind::I1, false});
+    return op(OpKind::CmpI, {a, b}, t, at);
+  }
+
+private:
+  Function &f_;
+  std::vector<Op> &out_;
+};
+
+class LoopPipeliner {
+public:
+  LoopPipeliner(Module &m, Function &f, int stages, const std::vector<int> &uses)
+      : m_(m), f_(f), S_(stages), D_(stages - 1), uses_(uses) {}
+
+  // Rewrites `loop` (in `parent` at `at`) when it qualifies; returns whether it did.
+  bool run(std::vector<Op> &parentOps, size_t at) {
+    Op &loop = parentOps[at];
+    Block &body = loop.regions[0];
+    if (!analyse(loop))
+      return false;
+    std::vector<Op> pre;
+    std::vector<Op> post;
+    Op newLoop = rewrite(loop, pre, post);
+    (void)body;
+    std::vector<Op> ops;
+    ops.reserve(parentOps.size() + pre.size() + post.size());
+    for (size_t i = 0; i < parentOps.size(); ++i) {
+      if (i != at) {
+        ops.push_back(std::move(parentOps[i]));
+        continue;
+      }
+      for (Op &o : pre)
+        ops.push_back(std::move(o));
+      ops.push_back(std::move(newLoop));
+      for (Op &o : post)
+        ops.push_back(std::move(o));
+    }
+    parentOps = std::move(ops);
+    return true;
+  }
+
+private:
+  bool analyse(const Op &loop) {
+    const Block &body = loop.regions.at(0);
+    if (body.ops.empty() || body.ops.back().kind != OpKind::Yield)
+      return false;
+    for (const Op &op : body.ops)
+      if (!op.regions.empty())
+        return false; // nested loops stay as they are
+    iv_ = body.args.at(0);
+    if (!f_.type(iv_).isScalar())
+      return false;
+    for (size_t i = 0; i < body.ops.size(); ++i)
+      for (ValueId r : body.ops[i].results)
+        def_[r] = i;
+    for (size_t i = 0; i < body.ops.size(); ++i)
+      for (ValueId v : body.ops[i].operands)
+        users_[v].push_back(i);
+    // Loop-carried values.
+    const Op &yield = body.ops.back();
+    for (size_t k = 0; k + 1 < body.args.size(); ++k) {
+      ValueId arg = body.args[k + 1], y = yield.operands.at(k);
+      Carried c;
+      if (y == arg) {
+        c.kind = Carried::Invariant;
+      } else if (auto it = def_.find(y); it != def_.end()) {
+        const Op &d = body.ops[it->second];
+        if (d.kind == OpKind::AddPtr && d.operands[0] == arg && !inBody(d.operands[1]) &&
+            users_[y].size() == 1 && f_.type(arg).isTensor()) {
+          c.kind = Carried::PointerStep;
+          c.step = d.operands[1];
+          c.stepOp = it->second;
+        }
+      }
+      carried_[arg] = c;
+      argIndex_[arg] = k;
+    }
+    for (size_t i = 0; i < body.ops.size(); ++i)
+      if (body.ops[i].kind == OpKind::Load)
+        if (auto c = candidate(body, i))
+          cands_.push_back(std::move(*c));
+    if (cands_.empty())
+      return false;
+    // A carried pointer the pass advances may serve only the candidates' addresses and its own
+    // step, and nobody may use it after the loop.
+    std::set<size_t> sliceOps;
+    for (const Candidate &c : cands_) {
+      sliceOps.insert(c.slice.begin(), c.slice.end());
+      sliceOps.insert(c.index);
+    }
+    for (auto &[arg, c] : carried_) {
+      if (c.kind != Carried::PointerStep || !advanced_.count(arg))
+        continue;
+      for (size_t u : users_[arg])
+        if (u != c.stepOp && !sliceOps.count(u))
+          return false;
+      if (uses_[loop.results.at(argIndex_[arg])] != 0)
+        return false;
+    }
+    return true;
+  }
+
+  bool inBody(ValueId v) const {
+    if (def_.count(v))
+      return true;
+    return v == iv_ || argIndex_.count(v);
+  }
+
+  std::optional<Candidate> candidate(const Block &body, size_t i) {
+    const Op &load = body.ops[i];
+    const Type &rt = f_.type(load.results[0]);
+    if (!rt.isTensor() || rt.rank() != 2 || rt.isPointerLike())
+      return std::nullopt;
+    int bits = bitWidth(rt.elem().scalar);
+    if (bits != 8 && bits != 16 && bits != 32)
+      return std::nullopt;
+    Candidate c;
+    c.index = i;
+    // Users: converts to one dot_op layout, or dots.
+    for (size_t u : users_[load.results[0]]) {
+      const Op &user = body.ops[u];
+      if (user.kind == OpKind::ConvertLayout) {
+        LayoutId l = f_.type(user.results[0]).layout();
+        if (c.loadedLayout != kNoLayout && c.loadedLayout != l)
+          return std::nullopt;
+        c.loadedLayout = l;
+        c.converts.push_back(u);
+      } else if (user.kind == OpKind::Dot) {
+        if (c.loadedLayout != kNoLayout && c.loadedLayout != rt.layout())
+          return std::nullopt;
+        c.loadedLayout = rt.layout();
+      } else {
+        return std::nullopt;
+      }
+    }
+    if (c.loadedLayout == kNoLayout ||
+        !m_.layouts.get(c.loadedLayout).as<DotOperandSpec>())
+      return std::nullopt;
+    // The address computation: clonable ops of the body over outside values, the induction
+    // variable and carried values that are invariant or stepped pointers.
+    std::set<size_t> slice;
+    std::vector<ValueId> work(load.operands.begin(), load.operands.end());
+    std::set<ValueId> seen;
+    while (!work.empty()) {
+      ValueId v = work.back();
+      work.pop_back();
+      if (!seen.insert(v).second)
+        continue;
+      if (v == iv_)
+        continue;
+      if (auto a = carried_.find(v); a != carried_.end()) {
+        if (a->second.kind == Carried::Other)
+          return std::nullopt;
+        if (a->second.kind == Carried::PointerStep)
+          advanced_.insert(v);
+        continue;
+      }
+      auto d = def_.find(v);
+      if (d == def_.end())
+        continue; // defined before the loop
+      const Op &op = body.ops[d->second];
+      if (!clonable(op))
+        return std::nullopt;
+      slice.insert(d->second);
+      work.insert(work.end(), op.operands.begin(), op.operands.end());
+    }
+    c.slice.assign(slice.begin(), slice.end());
+    // Vector width of the copies: at least 4 bytes, or cp.async cannot take the tile.
+    c.vectorWidth = load.attrs.vectorWidth;
+    if (c.vectorWidth == 0) {
+      if (!axis_)
+        axis_ = AxisInfoAnalysis::run(m_, f_);
+      c.vectorWidth = accessWidth(m_, f_, load, *axis_).elements;
+    }
+    int bytes = bits / 8;
+    if (c.vectorWidth * bytes < 4)
+      return std::nullopt;
+    auto writer = toLinearLayout(m_.layouts.get(rt.layout()), rt.shape());
+    auto reader = toLinearLayout(m_.layouts.get(c.loadedLayout), rt.shape());
+    if (!writer.ok() || !reader.ok())
+      return std::nullopt;
+    auto shared = chooseSwizzledShared(*writer, *reader, rt.shape(), bits,
+                                       int(std::min<int64_t>(16, c.vectorWidth * bytes)));
+    if (!shared.ok())
+      return std::nullopt;
+    LayoutId sl = m_.layouts.intern(LayoutSpec(*shared));
+    std::vector<int64_t> ringShape{S_};
+    ringShape.insert(ringShape.end(), rt.shape().begin(), rt.shape().end());
+    c.ringType = Type::memDesc(ringShape, rt.elem().scalar, sl, true);
+    c.tileType = Type::memDesc(rt.shape(), rt.elem().scalar, sl, true);
+    return c;
+  }
+
+  // Clones the candidates' address computations with `subst`, then issues their copies into
+  // slot `slot` predicated on `pred` (a scalar i1), and commits the group.
+  void issueCopies(Emitter &e, const Block &body, std::map<ValueId, ValueId> subst, ValueId pred,
+                   ValueId slot) {
+    std::set<size_t> all;
+    for (const Candidate &c : cands_)
+      all.insert(c.slice.begin(), c.slice.end());
+    for (size_t i : all) {
+      const Op &op = body.ops[i];
+      std::vector<ValueId> operands;
+      for (ValueId v : op.operands)
+        operands.push_back(subst.count(v) ? subst[v] : v);
+      ValueId r = e.op(op.kind, operands, f_.type(op.results[0]), op.attrs);
+      subst[op.results[0]] = r;
+    }
+    auto mapped = [&](ValueId v) { return subst.count(v) ? subst[v] : v; };
+    for (const Candidate &c : cands_) {
+      const Op &load = body.ops[c.index];
+      ValueId ptr = mapped(load.operands[0]);
+      const Type &pt = f_.type(ptr);
+      Type maskType = pt.withElem(ElemType{ScalarKind::I1, false});
+      ValueId mask = e.op(OpKind::Splat, {pred}, maskType);
+      if (load.operands.size() > 1)
+        mask = e.binary(OpKind::AndI, mask, mapped(load.operands[1]));
+      ValueId tile = e.op(OpKind::MemDescIndex, {c.ring, slot}, c.tileType);
+      std::vector<ValueId> operands{ptr, tile, mask};
+      if (load.operands.size() > 2)
+        operands.push_back(mapped(load.operands[2]));
+      OpAttrs a;
+      a.vectorWidth = c.vectorWidth;
+      e.op(OpKind::AsyncCopyGlobalToLocal, operands, std::nullopt, a);
+    }
+    e.op(OpKind::AsyncCommitGroup, {}, std::nullopt);
+  }
+
+  Op rewrite(Op &loop, std::vector<Op> &pre, std::vector<Op> &post) {
+    // The body's ops move into the new loop one by one; the copies clone from this snapshot.
+    const Block body = loop.regions[0];
+    std::vector<Op> &bodyOps = loop.regions[0].ops;
+    Emitter e(f_, pre);
+    Type i32 = Type::scalar(ScalarKind::I32);
+    Type ivType = f_.type(iv_);
+    ValueId lb = loop.operands[0], ub = loop.operands[1], step = loop.operands[2];
+    for (Candidate &c : cands_) {
+      c.ring = e.op(OpKind::LocalAlloc, {}, c.ringType);
+      const std::string &loaded = f_.values[body.ops[c.index].results[0]].name;
+      if (!loaded.empty())
+        f_.values[c.ring].name = loaded + "_ring";
+    }
+    // Prologue: iterations 0..D-1 into slots 0..D-1; the advanced pointers p_0..p_D.
+    std::map<ValueId, ValueId> ptrAt; // carried pointer -> its value at the current stage
+    for (ValueId a : advanced_)
+      ptrAt[a] = loop.operands[3 + argIndex_[a]];
+    for (int s = 0; s < D_; ++s) {
+      ValueId ivs = lb;
+      if (s > 0)
+        ivs = e.binary(OpKind::AddI, lb, e.binary(OpKind::MulI, step, e.constant(s, ivType)));
+      ValueId pred = e.cmp(CmpPredicate::Slt, ivs, ub);
+      std::map<ValueId, ValueId> subst{{iv_, ivs}};
+      for (auto &[arg, c] : carried_)
+        if (c.kind == Carried::Invariant)
+          subst[arg] = loop.operands[3 + argIndex_[arg]];
+      for (auto &[a, p] : ptrAt)
+        subst[a] = p;
+      issueCopies(e, body, subst, pred, e.constant(s, i32));
+      for (auto &[a, p] : ptrAt)
+        p = e.binary(OpKind::AddPtr, p, carried_[a].step);
+    }
+    ValueId aheadStep = e.binary(OpKind::MulI, step, e.constant(D_, ivType));
+    ValueId c0 = e.constant(0, i32), c1 = e.constant(1, i32), cS = e.constant(S_, i32);
+    ValueId wi0 = e.constant(D_ % S_, i32);
+
+    // The loop: carried pointers start D iterations ahead; two slot indices join the carried
+    // values.
+    Op out;
+    out.kind = OpKind::For;
+    out.loc = loop.loc;
+    out.attrs = loop.attrs;
+    out.operands = loop.operands;
+    for (auto &[a, p] : ptrAt)
+      out.operands[3 + argIndex_[a]] = p;
+    out.operands.push_back(c0);
+    out.operands.push_back(wi0);
+    out.results = loop.results;
+    out.results.push_back(f_.addValue(i32));
+    out.results.push_back(f_.addValue(i32));
+    Block nb;
+    nb.args = body.args;
+    ValueId ri = f_.addValue(i32, "ri"), wi = f_.addValue(i32, "wi");
+    nb.args.push_back(ri);
+    nb.args.push_back(wi);
+    Emitter in(f_, nb.ops);
+    std::set<size_t> folded;
+    std::map<size_t, const Candidate *> byIndex;
+    for (const Candidate &c : cands_) {
+      folded.insert(c.converts.begin(), c.converts.end());
+      byIndex[c.index] = &c;
+    }
+    size_t last = byIndex.rbegin()->first;
+    bool waited = false;
+    std::vector<std::pair<ValueId, ValueId>> replace;
+    for (size_t i = 0; i < bodyOps.size(); ++i) {
+      Op &op = bodyOps[i];
+      if (folded.count(i))
+        continue;
+      auto c = byIndex.find(i);
+      if (op.kind == OpKind::Yield) {
+        ValueId r1 = in.binary(OpKind::AddI, ri, c1);
+        ValueId rn = in.op(OpKind::Select, {in.cmp(CmpPredicate::Eq, r1, cS), c0, r1}, i32);
+        ValueId w1 = in.binary(OpKind::AddI, wi, c1);
+        ValueId wn = in.op(OpKind::Select, {in.cmp(CmpPredicate::Eq, w1, cS), c0, w1}, i32);
+        op.operands.push_back(rn);
+        op.operands.push_back(wn);
+        nb.ops.push_back(std::move(op));
+        continue;
+      }
+      if (c == byIndex.end()) {
+        nb.ops.push_back(std::move(op));
+        continue;
+      }
+      const Candidate &cand = *c->second;
+      if (!waited) {
+        OpAttrs a;
+        a.num = S_ - 2;
+        in.op(OpKind::AsyncWait, {}, std::nullopt, a);
+        waited = true;
+      }
+      ValueId tile = in.op(OpKind::MemDescIndex, {cand.ring, ri}, cand.tileType);
+      // The local_load takes over the value the users read: the first folded convert's result,
+      // or the load's own.
+      ValueId result = cand.converts.empty() ? op.results[0]
+                                             : body.ops[cand.converts[0]].results[0];
+      Op ll;
+      ll.kind = OpKind::LocalLoad;
+      ll.operands = {tile};
+      ll.results = {result};
+      ll.loc = op.loc;
+      nb.ops.push_back(std::move(ll));
+      for (size_t k = 1; k < cand.converts.size(); ++k)
+        replace.push_back({body.ops[cand.converts[k]].results[0], result});
+      if (i == last) {
+        // The copies of iteration j + D.
+        ValueId ivn = in.binary(OpKind::AddI, iv_, aheadStep);
+        ValueId pred = in.cmp(CmpPredicate::Slt, ivn, ub);
+        std::map<ValueId, ValueId> subst{{iv_, ivn}};
+        issueCopies(in, body, subst, pred, wi);
+      }
+    }
+    // Duplicate converts of one load read the one local_load (all inside the body).
+    for (auto [from, to] : replace)
+      for (Op &o : nb.ops)
+        for (ValueId &v : o.operands)
+          if (v == from)
+            v = to;
+    out.regions.push_back(std::move(nb));
+    // Epilogue: the last (masked-off) copies land before the rings go.
+    Emitter ep(f_, post);
+    OpAttrs w0;
+    w0.num = 0;
+    ep.op(OpKind::AsyncWait, {}, std::nullopt, w0);
+    for (const Candidate &c : cands_)
+      ep.op(OpKind::LocalDealloc, {c.ring}, std::nullopt);
+    return out;
+  }
+
+  Module &m_;
+  Function &f_;
+  int64_t S_;
+  int D_;
+  const std::vector<int> &uses_;
+  ValueId iv_ = kNoValue;
+  std::map<ValueId, size_t> def_;
+  std::map<ValueId, std::vector<size_t>> users_;
+  std::map<ValueId, Carried> carried_;
+  std::map<ValueId, size_t> argIndex_;
+  std::set<ValueId> advanced_;
+  std::vector<Candidate> cands_;
+  std::optional<AxisInfoAnalysis> axis_;
+};
+
+// Pipelines the loops of one block and of the blocks nested in it (depth bounded by the
+// verifier).
+bool pipelineBlock(Module &m, Function &f, std::vector<Op> &ops, int stages, int depth) {
+  if (depth > 64)
+    return false;
+  bool changed = false;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].kind != OpKind::For)
+      continue;
+    changed |= pipelineBlock(m, f, ops[i].regions[0].ops, stages, depth + 1);
+    std::vector<int> uses = countUses(f);
+    LoopPipeliner p(m, f, stages, uses);
+    size_t before = ops.size();
+    if (p.run(ops, i)) {
+      changed = true;
+      i += ops.size() - before; // past the loop and its epilogue
+    }
+  }
+  return changed;
+}
+
+} // namespace
+
+Status pipelineLoops(Module &m, int numStages) {
+  if (numStages < 1 || numStages > 16)
+    return makeError("num_stages is " + std::to_string(numStages) + ", expected 1..16");
+  if (numStages == 1 || m.numCtas != 1)
+    return Status::success();
+  for (Function &f : m.functions)
+    if (pipelineBlock(m, f, f.body.ops, numStages, 0)) {
+      // The prologue's constants repeat; the old address computations are dead.
+      eliminateCommonSubexpressions(f);
+      eraseDeadOps(f);
+    }
+  return Status::success();
+}
+
+} // namespace linlayout::ir

@@ -118,17 +118,20 @@ def main():
     # GEMM.
     L.append("### GEMM f16 × f16 → f32 (TFLOP/s)")
     L.append("")
-    L.append("| size | linlayout (matmul.tir, mma.sync) | Gluon mma_v2, same tiling | torch.matmul (cuBLAS) | ours / cuBLAS | ours / Gluon |")
-    L.append("|---|---:|---:|---:|---:|---:|")
+    L.append("| size | variant | linlayout (matmul.tir, mma.sync) | Gluon mma_v2, same tiling and schedule | torch.matmul (cuBLAS) | ours / cuBLAS | ours / Gluon |")
+    L.append("|---|---|---:|---:|---:|---:|---:|")
     for r in by("gemm"):
+        variant = r.get("variant", "plain")
         if "error" in r:
-            L.append(f"| — | error: {r['error'][:120]} | | | | |")
+            L.append(f"| — | {variant} | error: {r['error'][:120]} | | | | |")
             continue
         n = str(int(r["n"]))
         g = (ggemm.get("sizes") or {}).get(n, {})
-        L.append(f"| {n}³ | {fmt(r.get('TFLOPs'), '.1f')} | {fmt(g.get('gluon_TFLOPs'), '.1f')} | "
+        gkey = "gluon_TFLOPs" if variant == "plain" else \
+            "gluon_pipelined_" + variant.split("-")[-1] + "_TFLOPs"
+        L.append(f"| {n}³ | {variant} | {fmt(r.get('TFLOPs'), '.1f')} | {fmt(g.get(gkey), '.1f')} | "
                  f"{fmt(g.get('torch_TFLOPs'), '.1f')} ({g.get('torch_out_dtype', '?')} out) | "
-                 f"{fmt(ratio(r.get('TFLOPs'), g.get('torch_TFLOPs')), '.2f')} | {fmt(ratio(r.get('TFLOPs'), g.get('gluon_TFLOPs')), '.2f')} |")
+                 f"{fmt(ratio(r.get('TFLOPs'), g.get('torch_TFLOPs')), '.2f')} | {fmt(ratio(r.get('TFLOPs'), g.get(gkey)), '.2f')} |")
     L.append("")
     text = "\n".join(L)
     print(text)

@@ -4,6 +4,8 @@
 #include "GpuTestSupport.h"
 #include "kernels/TileKernels.h"
 
+#include "linlayout/ir/SoftwarePipeline.h"
+
 #include <Eigen/Core>
 
 #include <cmath>
@@ -104,19 +106,27 @@ TEST(ComputeGpu, Softmax) {
 
 namespace {
 
-template <typename Half> void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance) {
+// The matmul example, software-pipelined with `stages` stages when stages > 1 (cp.async rings).
+template <typename Half>
+void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stages = 1) {
   uint64_t seed = gputest::freshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
+  SCOPED_TRACE("seed " + std::to_string(seed) + ", stages " + std::to_string(stages));
   std::mt19937_64 rng(seed);
   ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR)));
+  ASSERT_OK(ir::pipelineLoops(m, stages));
   ASSERT_OK_AND_ASSIGN(auto k, jitc.compile(m, gputest::asBuilt()));
   const std::string &ptx = k->ptx();
   EXPECT_GT(count(ptx, "mma.sync"), 0) << "the matmul must use mma.sync";
-  std::cout << "[          ] matmul " << ir::name(elem) << ": " << count(ptx, "mma.sync")
-            << " mma.sync, " << count(ptx, "ldmatrix") << " ldmatrix in the PTX, "
+  if (stages > 1)
+    EXPECT_GT(count(ptx, "cp.async.cg"), 0) << "the pipelined matmul must use cp.async";
+  std::cout << "[          ] matmul " << ir::name(elem) << " stages " << stages << ": "
+            << count(ptx, "mma.sync") << " mma.sync, " << count(ptx, "ldmatrix")
+            << " ldmatrix, " << count(ptx, "cp.async.cg") << " cp.async in the PTX, "
             << k->metadata().registers << " registers, " << k->metadata().localBytes
             << " local bytes\n";
-  for (auto [M, N, K] : {std::array<int, 3>{256, 384, 512}, std::array<int, 3>{128, 128, 32}}) {
+  // K = 32 and 64 are shorter than the prologue of 3 or 4 stages; 96 is no multiple of it.
+  for (auto [M, N, K] : {std::array<int, 3>{256, 384, 512}, std::array<int, 3>{128, 128, 32},
+                         std::array<int, 3>{128, 256, 64}, std::array<int, 3>{256, 128, 96}}) {
     SCOPED_TRACE("M N K " + std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
     std::vector<float> af = randomFloats(rng, size_t(M) * K, -1, 1);
     std::vector<float> bf = randomFloats(rng, size_t(K) * N, -1, 1);
@@ -163,4 +173,16 @@ TEST(ComputeGpu, MatmulF16) {
 TEST(ComputeGpu, MatmulBf16) {
   REQUIRE_GPU();
   matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2);
+}
+
+TEST(ComputeGpu, MatmulF16Pipelined) {
+  REQUIRE_GPU();
+  for (int stages : {2, 3, 4})
+    matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, stages);
+}
+
+TEST(ComputeGpu, MatmulBf16Pipelined) {
+  REQUIRE_GPU();
+  for (int stages : {3, 4})
+    matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, stages);
 }

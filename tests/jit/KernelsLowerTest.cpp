@@ -4,6 +4,7 @@
 #include "kernels/TileKernels.h"
 
 #include "linlayout/ir/AnnotateAccessWidths.h"
+#include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Walk.h"
 #include "linlayout/lower/Lower.h"
 
@@ -127,6 +128,16 @@ TEST(JitKernels, ExampleKernelsLower) {
   EXPECT_EQ(lowerAndAssemble(matmulKernel(ScalarKind::F16, dir), &spills), "");
   EXPECT_EQ(spills, "") << "f16 matmul";
   EXPECT_EQ(lowerAndAssemble(matmulKernel(ScalarKind::BF16, dir)), "");
+  // The pipelined variants the GPU test and benchmark run.
+  for (ScalarKind e : {ScalarKind::F16, ScalarKind::BF16})
+    for (int stages : {2, 3, 4}) {
+      Expected<ir::Module> m = matmulKernel(e, dir);
+      ASSERT_TRUE(m.ok()) << m.message();
+      ASSERT_TRUE(ir::pipelineLoops(*m, stages).ok());
+      std::string pipedSpills;
+      EXPECT_EQ(lowerAndAssemble(m, &pipedSpills), "") << ir::name(e) << " stages " << stages;
+      EXPECT_EQ(pipedSpills, "") << ir::name(e) << " stages " << stages;
+    }
 }
 
 TEST(JitKernels, RandomPlannerPairsLower) {

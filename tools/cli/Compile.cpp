@@ -20,7 +20,7 @@ namespace {
 int usage(std::ostream &os, int code) {
   os << "usage: linlayout compile FILE.tir [--target sm_80|sm_86|sm_89|sm_90] [-o OUT]\n"
         "                          [--emit=ptx|llvm] [--kernel NAME] [--O0] [--annotate]\n"
-        "                          [--report] [--no-passes]\n"
+        "                          [--report] [--no-passes] [--num-stages N]\n"
         "  FILE is parsed, verified, run through the pass pipeline (linlayout opt), lowered\n"
         "  --target     the GPU (default: the module's ttg.target)\n"
         "  -o OUT       write the output to OUT (default: standard output)\n"
@@ -29,7 +29,9 @@ int usage(std::ostream &os, int code) {
         "  --O0         skip LLVM's optimisation pipeline\n"
         "  --annotate   mark each convert_layout's instructions with PTX comments\n"
         "  --report     print each convert_layout's plan and the kernel's resources on stderr\n"
-        "  --no-passes  lower the IR as written (skip the pass pipeline)\n";
+        "  --no-passes  lower the IR as written (skip the pass pipeline)\n"
+        "  --num-stages software-pipeline loops with N stages (default: the module's\n"
+        "               \"ttg.num-stages\", else 1: off)\n";
   return code;
 }
 
@@ -46,6 +48,7 @@ int runCompile(int argc, char **argv) {
   lower::LowerOptions options;
   bool report = false;
   bool passes = true;
+  ir::PipelineOptions pipelineOptions;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char *flag) -> const char * {
@@ -91,6 +94,13 @@ int runCompile(int argc, char **argv) {
       report = true;
     } else if (a == "--no-passes") {
       passes = false;
+    } else if (a == "--num-stages" && i + 1 < argc) {
+      std::string v = argv[++i];
+      if (v.empty() || v.size() > 2 || v.find_first_not_of("0123456789") != std::string::npos) {
+        std::cerr << "linlayout compile: --num-stages takes a count, got '" << v << "'\n";
+        return 2;
+      }
+      pipelineOptions.numStages = std::stoi(v);
     } else if (!a.empty() && a[0] == '-') {
       std::cerr << "linlayout compile: unknown option '" << a << "'\n";
       return usage(std::cerr, 2);
@@ -118,7 +128,7 @@ int runCompile(int argc, char **argv) {
     return 1;
   }
   if (passes) {
-    Status s = ir::runPipeline(*module);
+    Status s = ir::runPipeline(*module, pipelineOptions);
     if (!s.ok()) {
       std::cerr << "linlayout compile: " << s.message() << "\n";
       return 1;

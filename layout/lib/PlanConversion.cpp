@@ -244,11 +244,34 @@ bool planShuffles(const Problem &p, const Movement &mv, ConversionPlan &plan) {
   const int kmax = p.e < 32 ? log2i(uint64_t(32 / p.e)) : 0;
 
   // Packing: dst register vectors that stay in the source lane and move to independent source
-  // registers share a 32-bit word.
+  // registers share a 32-bit word. Single dst register bits come first, those stepping the last
+  // tensor dimension by the least first: the pairs along the dimension that global accesses
+  // vectorise (so values usually arrive packed that way), and the same tensor pairs whichever
+  // way the conversion runs, so that src -> dst -> src packs and unpacks the same words and
+  // ptxas keeps them in one register (no byte permutes) instead of re-pairing them each time.
   std::vector<uint64_t> q, pi;
   {
+    std::vector<uint64_t> candidates;
+    std::vector<std::pair<std::pair<int, uint64_t>, int>> single;
+    for (int i = 0; i < rd; ++i) {
+      if (cRegL[i] != 0)
+        continue;
+      // Rank by (last out dim the step touches, descending; its size along it, ascending).
+      uint64_t t = p.d.reg[i];
+      int dim = -1;
+      for (int o = p.dst.numOutDims() - 1; o >= 0 && dim < 0; --o)
+        if (p.dst.outValue(t, o))
+          dim = o;
+      uint64_t along = dim < 0 ? ~uint64_t(0) : p.dst.outValue(t, dim);
+      single.push_back({{-dim, along}, i});
+    }
+    std::sort(single.begin(), single.end());
+    for (const auto &c : single)
+      candidates.push_back(uint64_t(1) << c.second);
+    for (uint64_t k : f2KernelOfColumns(cRegL, ~uint64_t(0)))
+      candidates.push_back(k);
     F2Basis have;
-    for (uint64_t k : f2KernelOfColumns(cRegL, ~uint64_t(0))) {
+    for (uint64_t k : candidates) {
       if (int(q.size()) >= kmax)
         break;
       uint64_t img = f2Apply(cRegR, k);

@@ -3,6 +3,7 @@
 #include "BytePermute.h"
 #include "LayoutIndex.h"
 #include "MatrixAccess.h"
+#include "PackedHalves.h"
 #include "SharedAccess.h"
 #include "Shuffle.h"
 
@@ -247,10 +248,19 @@ Expected<std::vector<llvm::Value *>> emitShuffles(llvm::IRBuilder<> &b, const Co
     received[half] = std::move(words);
   }
 
-  // Unpack: dst register r is (slot, word) = unpack(r, t).
+  // Unpack: dst register r is (slot, word) = unpack(r, t). Words of two halves are split once,
+  // with one mov (PackedHalves.h).
+  std::map<llvm::Value *, std::pair<llvm::Value *, llvm::Value *>> halvesOf;
   auto element = [&](uint64_t sw) -> llvm::Value * {
     int slot = static_cast<int>(sw & (slots - 1));
     uint64_t word = sw >> kk;
+    if (e == 16 && slots == 2 && !llvm::isa<llvm::Constant>(received[0][word])) {
+      llvm::Value *w = received[0][word];
+      auto it = halvesOf.find(w);
+      if (it == halvesOf.end())
+        it = halvesOf.emplace(w, splitHalves(b, w)).first;
+      return fromInt(b, slot ? it->second.second : it->second.first, elemTy);
+    }
     if (e == 64) {
       llvm::Value *lo = b.CreateZExt(received[0][word], b.getInt64Ty());
       llvm::Value *hi = b.CreateZExt(received[1][word], b.getInt64Ty());

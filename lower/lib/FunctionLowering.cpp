@@ -1,5 +1,6 @@
 // Dispatch over every op kind, and the structure ops (scf.for, scf.yield, tt.return).
 #include "OpLowering.h"
+#include "PackedHalves.h"
 
 #include "linlayout/ir/Walk.h"
 
@@ -30,22 +31,33 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   llvm::BasicBlock *head = llvm::BasicBlock::Create(b.getContext(), "for.head", fn);
   llvm::BasicBlock *loop = llvm::BasicBlock::Create(b.getContext(), "for.body", fn);
   llvm::BasicBlock *exit = llvm::BasicBlock::Create(b.getContext(), "for.exit", fn);
+  // One phi per register of every loop-carried value; 16-bit registers travel in pairs as one
+  // 32-bit word (PackedHalves.h), so ptxas keeps each pair in one register across the back edge.
+  std::vector<std::vector<llvm::Value *>> carried;
+  for (size_t i = 3; i < op.operands.size(); ++i)
+    carried.push_back(packHalves(b, ctx.get(op.operands[i]).regs));
   b.CreateBr(head);
 
   b.SetInsertPoint(head);
   llvm::PHINode *iv = b.CreatePHI(lb->getType(), 2, "iv");
   iv->addIncoming(lb, pre);
-  // One phi per register of every loop-carried value.
   std::vector<std::vector<llvm::PHINode *>> phis;
-  for (size_t i = 3; i < op.operands.size(); ++i) {
-    const Lowered &init = ctx.get(op.operands[i]);
+  for (const std::vector<llvm::Value *> &init : carried) {
     std::vector<llvm::PHINode *> regs;
-    for (llvm::Value *v : init.regs) {
+    for (llvm::Value *v : init) {
       llvm::PHINode *p = b.CreatePHI(v->getType(), 2);
       p->addIncoming(v, pre);
       regs.push_back(p);
     }
     phis.push_back(regs);
+  }
+  // The registers of each carried value, unpacked once in the header (it dominates the body and
+  // the exit).
+  std::vector<std::vector<llvm::Value *>> values;
+  for (size_t k = 0; k < phis.size(); ++k) {
+    const Lowered &init = ctx.get(op.operands[3 + k]);
+    std::vector<llvm::Value *> words(phis[k].begin(), phis[k].end());
+    values.push_back(unpackHalves(b, words, init.regs));
   }
   b.CreateCondBr(b.CreateICmpSLT(iv, ub), loop, exit);
 
@@ -54,7 +66,7 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
     const Lowered &init = ctx.get(op.operands[3 + k]);
     l.layout = init.layout;
     l.sharedOffset = init.sharedOffset;
-    l.regs.assign(phis[k].begin(), phis[k].end());
+    l.regs = values[k];
     return l;
   };
   b.SetInsertPoint(loop);
@@ -71,9 +83,9 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   const ir::Op &yield = body.ops.back();
   llvm::BasicBlock *latch = b.GetInsertBlock();
   for (size_t k = 0; k < phis.size(); ++k) {
-    const Lowered &y = ctx.get(yield.operands[k]);
+    std::vector<llvm::Value *> next = packHalves(b, ctx.get(yield.operands[k]).regs);
     for (size_t r = 0; r < phis[k].size(); ++r)
-      phis[k][r]->addIncoming(y.regs[r], latch);
+      phis[k][r]->addIncoming(next[r], latch);
   }
   iv->addIncoming(b.CreateAdd(iv, step), latch);
   b.CreateBr(head);

@@ -1,0 +1,34 @@
+// 16-bit registers in pairs: two halves (f16, bf16, i16) as one 32-bit word and back, with one
+// `mov.b32` each way. LLVM would split a word by a truncation and a shift (cvt.u16.u32 and a
+// second mov), which ptxas turns into byte permutes that move the halves into separate
+// registers; one mov lets ptxas keep both halves in the word's register. Used where 16-bit
+// tensors cross a loop's back edge and where shuffled words are unpacked.
+#pragma once
+
+#include <llvm/IR/IRBuilder.h>
+
+#include <utility>
+#include <vector>
+
+namespace linlayout::lower {
+
+/// Both halves of a 32-bit word (low, high) as i16, with one `mov.b32 {lo, hi}, word`.
+/// Requires: word is an i32. Ensures: word == zext(lo) | zext(hi) << 16.
+std::pair<llvm::Value *, llvm::Value *> splitHalves(llvm::IRBuilder<> &b, llvm::Value *word);
+
+/// Whether packHalves pairs `regs`: an even number (at least 2) of registers of one 16-bit type.
+bool pairsHalves(const std::vector<llvm::Value *> &regs);
+
+/// regs with registers 2i and 2i + 1 packed into word i (low, high) when pairsHalves(regs),
+/// else regs unchanged.
+/// Ensures: unpackHalves(b, packHalves(b, regs), regs) holds the values of regs, in order.
+std::vector<llvm::Value *> packHalves(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &regs);
+
+/// The registers packHalves packed into `words`, with the types of `like` (the registers that
+/// were packed, or any registers of the same types and count).
+/// Requires: words came from packHalves of registers typed like `like`.
+std::vector<llvm::Value *> unpackHalves(llvm::IRBuilder<> &b,
+                                        const std::vector<llvm::Value *> &words,
+                                        const std::vector<llvm::Value *> &like);
+
+} // namespace linlayout::lower

@@ -4,7 +4,9 @@
 // Kernels are compiled with jit::Compiler from tile IR (tests/jit/kernels/TileKernels.h and
 // examples/matmul.tir), checked once against the input, then timed.
 //
-//   linlayout_gpu_bench [--json FILE] [--only SECTION]   (sections: copy, convert, gemm)
+//   linlayout_gpu_bench [--json FILE] [--only SECTION] [--ptx-dir DIR]
+//     (sections: copy, convert, gemm; --ptx-dir writes each conversion kernel's PTX there, to
+//     compare its SASS with Triton's: bench/gpu/run.sh disassembles both)
 //
 // This is a plain program rather than a Google Benchmark file: every number is a median of
 // device-event times of single launches with a cache flush in between, which is what the Triton
@@ -20,6 +22,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <random>
 #include <sstream>
@@ -78,6 +81,7 @@ struct Bench {
   runtime::Event start, stop;
   Json json;
   std::string error;
+  std::string ptxDir; // where conversion kernels' PTX goes ("" for nowhere)
 
   // Median milliseconds of `fn`, do_bench style: `warmupMs` of warm-up, then about `repMs` of
   // timed single runs (at least 10), each after an L2 flush. Returns NaN on a failure.
@@ -397,6 +401,10 @@ bool convertSection(Bench &b, std::mt19937_64 &rng) {
       b.json.field("ns_per_conversion_per_tile", ns);
       b.json.field("correct", ok ? 1 : 0);
       kernelFields(b.json, **k);
+      if (!b.ptxDir.empty())
+        std::ofstream(b.ptxDir + "/linlayout_" + p.name + "_" +
+                      (elem == ScalarKind::F16 ? "float16" : "float32") + ".ptx")
+            << (*k)->ptx();
       for (const auto &c : (*k)->metadata().conversions) {
         b.json.field("scratch_bytes", double(c.scratchBytes));
         break;
@@ -494,15 +502,18 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string jsonPath, only;
+  std::string jsonPath, only, ptxDir;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--json" && i + 1 < argc)
       jsonPath = argv[++i];
     else if (a == "--only" && i + 1 < argc)
       only = argv[++i];
+    else if (a == "--ptx-dir" && i + 1 < argc)
+      ptxDir = argv[++i];
     else {
-      std::fprintf(stderr, "usage: linlayout_gpu_bench [--json FILE] [--only copy|convert|gemm]\n");
+      std::fprintf(stderr, "usage: linlayout_gpu_bench [--json FILE] [--only copy|convert|gemm] "
+                           "[--ptx-dir DIR]\n");
       return 2;
     }
   }
@@ -518,7 +529,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "error: cannot allocate the benchmark's buffers and events\n");
     return 1;
   }
-  Bench b{*jit, std::move(*flush), std::move(*start), std::move(*stop), {}, {}};
+  Bench b{*jit, std::move(*flush), std::move(*start), std::move(*stop), {}, {}, ptxDir};
   const runtime::Context &ctx = jit->context();
   b.json.begin();
   b.json.field("bench", "device");

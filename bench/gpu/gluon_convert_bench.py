@@ -7,7 +7,7 @@ conversion = (t(ITERS) - t(0)) / (2*ITERS) per tile, measured with do_bench.
 Also counts conversion-relevant PTX instructions of the ITERS kernel.
 Writes JSON to argv[1].
 """
-import json, re, sys
+import json, os, re, sys
 import torch, triton
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
@@ -76,7 +76,19 @@ def main():
                     if iters == 64:
                         row["ptx_counts_64iter_kernel"] = count_ptx(k.asm["ptx"])
                         row["smem_bytes"] = k.metadata.shared
+                        row["n_regs"] = getattr(k, "n_regs", None)
+                        row["n_spills"] = getattr(k, "n_spills", None)
                         ptx0 = k.asm["ptx"]
+                        # PTX and SASS of the kernel, to set beside linlayout's
+                        # (bench/gpu/run.sh passes the folder).
+                        d = os.environ.get("LINLAYOUT_PTX_DIR")
+                        if d:
+                            base = os.path.join(d, f"triton_{name}_{row['dtype']}")
+                            open(base + ".ptx", "w").write(k.asm["ptx"])
+                            try:
+                                open(base + ".sass", "w").write(k.asm["sass"])
+                            except Exception as e:
+                                row["sass_error"] = f"{type(e).__name__}: {e}"[:200]
                 per_cvt_ns_per_tile = (times[64] - times[0]) * 1e6 / (2 * 64 * tiles)
                 elems = M * N
                 row.update({"t0_ms": times[0], "t64_ms": times[64], "ns_per_conversion_per_tile": per_cvt_ns_per_tile,

@@ -19,6 +19,9 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$work/gp
 clock=$(nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | head -1)
 printf '{"date": "%s", "sm_clock_mhz": %s}\n' "$(date -u '+%Y-%m-%d %H:%M UTC')" "${clock:-null}" > "$work/meta.json"
 status=0
+# PTX of the conversion kernels, ours and Triton's, disassembled after the benchmarks.
+mkdir -p "$work/ptx"
+export LINLAYOUT_PTX_DIR="$work/ptx"
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
   echo "== GPU tests"
   # One process per test: a kernel that faults leaves the CUDA context unusable, so a fault must
@@ -46,7 +49,8 @@ if [ "${SKIP_BENCH:-0}" != 1 ] && [ -x "$bin/linlayout_gpu_bench" ]; then
   echo "== GPU benchmarks (linlayout)"
   # One process per section, for the same reason as the tests.
   for section in copy convert gemm; do
-    "$bin/linlayout_gpu_bench" --only $section --json "$work/linlayout-$section.json" || status=1
+    "$bin/linlayout_gpu_bench" --only $section --json "$work/linlayout-$section.json" \
+      --ptx-dir "$work/ptx" || status=1
   done
   echo "   at $(( $(date +%s) - started )) s"
 fi
@@ -58,6 +62,24 @@ if [ "${SKIP_BENCH:-0}" != 1 ] && [ "${SKIP_TRITON:-0}" != 1 ]; then
     PYTHONUNBUFFERED=1 python3 "$s" "$work/$name.json" > "$work/$name.log" 2>&1 || { status=1; tail -5 "$work/$name.log"; }
     echo "   $name done at $(( $(date +%s) - started )) s"
   done
+fi
+# SASS of our conversion kernels with Triton's own ptxas / cuobjdump (Triton's are written by
+# its script), and a count of the instructions that matter for conversions in each.
+tbin=$(python3 -c 'import os, triton; print(os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin"))' 2>/dev/null)
+if [ -n "$tbin" ] && [ -x "$tbin/ptxas" ] && [ -x "$tbin/cuobjdump" ]; then
+  for f in "$work"/ptx/linlayout_*.ptx; do
+    [ -f "$f" ] || continue
+    "$tbin/ptxas" -arch=sm_90a -v -o "${f%.ptx}.cubin" "$f" > "${f%.ptx}.ptxas.txt" 2>&1 &&
+      "$tbin/cuobjdump" -sass "${f%.ptx}.cubin" > "${f%.ptx}.sass" 2>&1
+  done
+  for f in "$work"/ptx/*.sass; do
+    [ -f "$f" ] || continue
+    printf '%-50s' "$(basename "$f")"
+    for op in SHFL PRMT SEL HADD2 FADD LDS STS BAR; do
+      printf ' %s %4d' $op "$(grep -cE "^\s+/\*[0-9a-f]+\*/\s+$op[ .]" "$f")"
+    done
+    printf ' total %d\n' "$(grep -cE '^\s+/\*[0-9a-f]+\*/' "$f")"
+  done | tee "$work/ptx/sass-counts.txt"
 fi
 echo "== Table"
 [ -f bench/gpu/report.py ] && python3 bench/gpu/report.py "$work" && cp "$work/performance-gpu.md" "$out/"

@@ -9,10 +9,34 @@
 
 #include <llvm/IR/IRBuilder.h>
 
+#include <array>
 #include <optional>
 #include <vector>
 
 namespace linlayout::lower {
+
+/// The ldmatrix instructions that load a distributed layout from a shared tile, before emission.
+struct MatrixTileLoadPlan {
+  bool trans = false;
+  /// Elements per 32-bit matrix word (2 for .trans, else 32 / element bits).
+  int perWord = 2;
+  /// (lane, warp) -> offset: the row address each lane supplies, XOR an instruction's constant.
+  LinearLayout address;
+  struct Instruction {
+    uint64_t offsetConst = 0;
+    /// Per matrix word in order, its perWord element registers (low bits first).
+    std::vector<int> registers;
+  };
+  std::vector<Instruction> instructions;
+  /// {register, loaded register it copies} for registers duplicating others.
+  std::vector<std::array<int, 2>> copies;
+};
+
+/// The plan, or nullopt when ldmatrix cannot load `dist` from `shared` ((offset) -> dims).
+/// Ensures: when answered, every register of dist is loaded by one instruction or copied.
+Expected<std::optional<MatrixTileLoadPlan>> planMatrixTileLoad(const LinearLayout &dist,
+                                                               const LinearLayout &shared,
+                                                               int elementBits);
 
 /// What the ldmatrix load of a tile emitted.
 struct MatrixTileLoadCounts {

@@ -2,7 +2,9 @@
 // it is right for every thread. The layouts here are ones where the old rule (register bases
 // 1, 2, 4, ... of the first register only, and the ll.vec attribute taken as given) emitted
 // vectors that were misaligned or held the wrong elements.
+#include "Property.h"
 #include "PtxCheck.h"
+#include "SharedVector.h"
 
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Pipeline.h"
@@ -227,4 +229,45 @@ TEST(VectorWidth, UnannotatedAccessesGetTheSafeWidth) {
     EXPECT_EQ(count(ptx, "ld.global").v4, 1) << passes;
     EXPECT_EQ(count(ptx, "st.global").v4, 1) << passes;
   }
+}
+
+// sharedVectorWidth against a brute-force evaluator: random maps (register, lane, warp) ->
+// offset whose first registers step the offset by 1, 2, 4, ... (or not); the width is at most 16
+// bytes, every thread's vector sits at consecutive offsets from a multiple of the width, and
+// twice the width would not (when registers and bytes allowed it).
+TEST(VectorWidth, SharedVectorWidthHoldsForEveryThread) {
+  checkProperty([] {
+    const int offBits = *rc::gen::inRange(2, 8);
+    const int bytes = 1 << *rc::gen::inRange(0, 4);
+    const int regBits = *rc::gen::inRange(0, 5), laneBits = *rc::gen::inRange(0, 3);
+    const int unit = *rc::gen::inRange(0, std::min(regBits, offBits) + 1);
+    auto any = [&] { return *rc::gen::inRange<uint64_t>(0, uint64_t(1) << offBits); };
+    std::vector<std::vector<uint64_t>> reg, lane;
+    for (int i = 0; i < regBits; ++i)
+      reg.push_back({i < unit ? uint64_t(1) << i : any()});
+    for (int i = 0; i < laneBits; ++i)
+      lane.push_back({any()});
+    std::vector<InDimBases> ins{{DimName::reg(), reg}, {DimName::lane(), lane}};
+    std::vector<DimSize> outs{{DimName::offset(), uint64_t(1) << offBits}};
+    auto l = LinearLayout::fromBases(ins, outs);
+    RC_ASSERT(l.ok());
+    int v = sharedVectorWidth(*l, bytes);
+    RC_ASSERT(v >= 1 && (v & (v - 1)) == 0 && v * bytes <= std::max(16, bytes));
+    auto holds = [&](int w) {
+      if (__builtin_ctz(unsigned(w)) > regBits)
+        return false;
+      for (uint64_t h = 0; h < (uint64_t(1) << l->totalInBits()); h += uint64_t(w)) {
+        uint64_t base = l->apply(h);
+        if (base % uint64_t(w))
+          return false;
+        for (uint64_t i = 1; i < uint64_t(w); ++i)
+          if (l->apply(h | i) != base + i)
+            return false;
+      }
+      return true;
+    };
+    RC_ASSERT(holds(v));
+    if (2 * v * bytes <= 16)
+      RC_ASSERT(!holds(2 * v));
+  });
 }

@@ -1,0 +1,63 @@
+// ir::alignedRun against a brute-force evaluator: random layouts (register, lane, warp) -> (dim0,
+// dim1) whose first registers step dim1 by 1, 2, 4, ...; the run it returns holds consecutive,
+// aligned elements for every thread, and no longer run does.
+#include "linlayout/ir/AccessWidth.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+using namespace linlayout;
+
+namespace {
+
+// Whether registers 0 .. run-1 of every hardware index with those register bits clear hold
+// element(h) + i along dim 1 (dim 0 equal), element(h) along dim 1 being a multiple of run.
+bool runHolds(const LinearLayout &l, int64_t run) {
+  int regBits = l.inDimBits(DimName::reg());
+  uint64_t low = uint64_t(run) - 1;
+  for (uint64_t h = 0; h < (uint64_t(1) << l.totalInBits()); ++h) {
+    if (h & low) // register bits are the lowest input bits
+      continue;
+    uint64_t base = l.apply(h);
+    if (l.outValue(base, 1) & low)
+      return false;
+    for (uint64_t i = 1; i < uint64_t(run); ++i) {
+      uint64_t e = l.apply(h | i);
+      if (l.outValue(e, 0) != l.outValue(base, 0) || l.outValue(e, 1) != l.outValue(base, 1) + i)
+        return false;
+    }
+  }
+  (void)regBits;
+  return true;
+}
+
+} // namespace
+
+RC_GTEST_PROP(AccessWidth, AlignedRunIsTheLongestRunThatHoldsForEveryThread, ()) {
+  const int rowBits = *rc::gen::inRange(0, 3), colBits = *rc::gen::inRange(2, 6);
+  const int k = *rc::gen::inRange(1, std::min(colBits, 3) + 1); // register run 2^k
+  const int regBits = k + *rc::gen::inRange(0, 2), laneBits = *rc::gen::inRange(0, 3),
+            warpBits = *rc::gen::inRange(0, 2);
+  auto basis = [&] {
+    return std::vector<uint64_t>{*rc::gen::inRange<uint64_t>(0, uint64_t(1) << rowBits),
+                                 *rc::gen::inRange<uint64_t>(0, uint64_t(1) << colBits)};
+  };
+  std::vector<std::vector<uint64_t>> reg, lane, warp;
+  for (int i = 0; i < regBits; ++i)
+    reg.push_back(i < k ? std::vector<uint64_t>{0, uint64_t(1) << i} : basis());
+  for (int i = 0; i < laneBits; ++i)
+    lane.push_back(basis());
+  for (int i = 0; i < warpBits; ++i)
+    warp.push_back(basis());
+  std::vector<InDimBases> ins{{DimName::reg(), reg}, {DimName::lane(), lane},
+                              {DimName::warp(), warp}};
+  std::vector<DimSize> outs{{DimName::dim(0), uint64_t(1) << rowBits},
+                            {DimName::dim(1), uint64_t(1) << colBits}};
+  auto l = LinearLayout::fromBases(ins, outs);
+  RC_ASSERT(l.ok());
+  int64_t got = ir::alignedRun(*l, 1, int64_t(1) << k);
+  RC_ASSERT(got >= 1 && got <= (int64_t(1) << k) && (got & (got - 1)) == 0);
+  RC_ASSERT(runHolds(*l, got));
+  if (got < (int64_t(1) << k))
+    RC_ASSERT(!runHolds(*l, got * 2));
+}

@@ -746,6 +746,27 @@ private:
     case OpKind::Reduce:
       reduce(op, r);
       break;
+    case OpKind::WarpGroupDot: {
+      // The wgmma reads its shared operands when it runs; here it runs at once.
+      RtValue a = val(op.operands[0]);
+      if (type(op.operands[0]).isMemDesc()) {
+        SharedAlloc *s = alloc(op, a);
+        if (!s)
+          return err(op, "operand A is deallocated");
+        a = s->data;
+      }
+      SharedAlloc *sb = alloc(op, val(op.operands[1]));
+      if (!sb)
+        return err(op, "operand B is deallocated");
+      dotOf(op, a, sb->data, r);
+      break;
+    }
+    case OpKind::WarpGroupDotWait:
+      for (size_t i = 0; i < op.operands.size(); ++i)
+        vals_[op.results[i]] = val(op.operands[i]);
+      return Status::success();
+    case OpKind::FenceAsyncShared:
+      return Status::success();
     }
     if (rt) {
       if (limits_.observer && (rt->isIntLike() || rt->isPointerLike()) && !rt->isMemDesc())
@@ -768,10 +789,13 @@ private:
     return &shared_[idx];
   }
 
-  void dot(const Op &op, RtValue &r) {
+  void dot(const Op &op, RtValue &r) { dotOf(op, val(op.operands[0]), val(op.operands[1]), r); }
+
+  // c + a * b with the types of op's operands and `A`, `B` the operands' values.
+  void dotOf(const Op &op, const RtValue &A, const RtValue &B, RtValue &r) {
     const Type &at = type(op.operands[0]);
     const Type &ct = type(op.operands[2]);
-    const RtValue &A = val(op.operands[0]), &B = val(op.operands[1]), &C = val(op.operands[2]);
+    const RtValue &C = val(op.operands[2]);
     int rk = ct.rank();
     int64_t batch = rk == 3 ? ct.shape()[0] : 1;
     int64_t M = ct.shape()[size_t(rk - 2)], N = ct.shape()[size_t(rk - 1)];

@@ -49,6 +49,7 @@ bool isElementwise(OpKind k) {
   case OpCategory::Layout:
   case OpCategory::Shared:
   case OpCategory::Compute:
+  case OpCategory::Sync:
     return false;
   }
   return false;
@@ -66,6 +67,7 @@ bool hasSideEffects(OpKind k) {
   case OpKind::AsyncCopyGlobalToLocal:
   case OpKind::AsyncCommitGroup:
   case OpKind::AsyncWait:
+  case OpKind::FenceAsyncShared:
     return true;
   default:
     return false;

@@ -1341,6 +1341,67 @@ private:
       results.push_back(u);
       return true;
     }
+    case OpKind::WarpGroupDot: {
+      if (!parseOperands(op.operands, 3))
+        return false;
+      if (op.operands.size() != 3)
+        return fail("ttng.warp_group_dot takes three operands (a, b, c)");
+      if (isPunct("{")) {
+        Dict d;
+        if (!parseDict(d))
+          return false;
+        int64_t async = 0;
+        if (!dictInt(d, "isAsync", async, false))
+          return false;
+        a.isAsync = async != 0;
+      }
+      if (!expectPunct(":", "before the operand types"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(t) || !checkType(op.operands[0], t, tloc))
+        return false;
+      if (!expectPunct("*", "between the A and B types"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(u) || !checkType(op.operands[1], u, tloc))
+        return false;
+      if (!expectPunct("->", "before the result type"))
+        return false;
+      tloc = tok_.loc;
+      Type r;
+      if (!parseType(r) || !checkType(op.operands[2], r, tloc))
+        return false;
+      results.push_back(r);
+      return true;
+    }
+    case OpKind::WarpGroupDotWait: {
+      if (!parseOperands(op.operands, 256))
+        return false;
+      if (op.operands.empty())
+        return fail("ttng.warp_group_dot_wait takes at least one operand");
+      Dict d;
+      if (!parseDict(d) || !dictInt(d, "pendings", a.pendings, true))
+        return false;
+      if (!expectPunct(":", "before the operand types"))
+        return false;
+      for (size_t i = 0; i < op.operands.size(); ++i) {
+        if (i && !expectPunct(",", "between operand types"))
+          return false;
+        tloc = tok_.loc;
+        if (!parseType(t) || !checkType(op.operands[i], t, tloc))
+          return false;
+        results.push_back(t);
+      }
+      return true;
+    }
+    case OpKind::FenceAsyncShared: {
+      if (isPunct("{")) {
+        Dict d;
+        if (!parseDict(d))
+          return false;
+      }
+      return true;
+    }
     }
     return fail("unhandled op");
   }

@@ -531,6 +531,18 @@ private:
       os << " " << name(a.reduceKind) << " " << list(op.operands) << " {axis = " << a.axis
          << " : i32} : " << opnd(0) << " -> " << res();
       break;
+    case OpKind::WarpGroupDot:
+      os << " " << list(op.operands) << " {isAsync = " << (a.isAsync ? "true" : "false")
+         << "} : " << opnd(0) << " * " << opnd(1) << " -> " << res();
+      break;
+    case OpKind::WarpGroupDotWait:
+      os << " " << list(op.operands) << " {pendings = " << a.pendings << " : i32} : ";
+      for (size_t i = 0; i < op.operands.size(); ++i)
+        os << (i ? ", " : "") << opnd(i);
+      break;
+    case OpKind::FenceAsyncShared:
+      os << " {bCluster = false}";
+      break;
     }
     os << "\n";
   }

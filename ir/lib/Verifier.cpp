@@ -606,6 +606,23 @@ private:
                             " of the operand layout, got " + ty(R()));
       return Status::success();
     }
+    case OpKind::WarpGroupDot:
+      LL_TRY_STATUS(counts(op, 3, 3, 1));
+      return checkWarpGroupDot(op);
+    case OpKind::WarpGroupDotWait:
+      if (op.operands.empty() || op.results.size() != op.operands.size())
+        return err(&op, "returns one result per operand, got " +
+                            std::to_string(op.operands.size()) + " operand(s) and " +
+                            std::to_string(op.results.size()) + " result(s)");
+      for (size_t i = 0; i < op.operands.size(); ++i)
+        if (f_.type(op.results[i]) != T(i))
+          return err(&op, "result " + std::to_string(i) + " must have its operand's type " +
+                              ty(T(i)));
+      if (a.pendings < 0 || a.pendings > 7)
+        return err(&op, "pendings is " + std::to_string(a.pendings) + ", expected 0..7");
+      return Status::success();
+    case OpKind::FenceAsyncShared:
+      return counts(op, 0, 0, 0);
     }
     return err(&op, "unknown op kind");
   }
@@ -647,6 +664,47 @@ private:
                             " must be in a dot_op layout with opIdx = " + std::to_string(idx) +
                             " whose parent is the accumulator's layout, got " + ty(t));
     }
+    return Status::success();
+  }
+
+  // wgmma: A from shared memory (nvmma_shared) or registers (dot_op of the accumulator), B from
+  // shared memory, the accumulator f32 in an nvidia_mma version 3 layout.
+  Status checkWarpGroupDot(const Op &op) {
+    const Type &a = f_.type(op.operands[0]);
+    const Type &b = f_.type(op.operands[1]);
+    const Type &c = f_.type(op.operands[2]);
+    const Type &r = f_.type(op.results[0]);
+    if (r != c)
+      return err(&op, "result must have the accumulator's type " + ty(c) + ", got " + ty(r));
+    if (!c.isTensor() || c.rank() != 2 || a.rank() != 2 || b.rank() != 2 ||
+        !(a.isTensor() || a.isMemDesc()) || !b.isMemDesc())
+      return err(&op, "takes a 2-D memdesc or tensor A, a 2-D memdesc B and a 2-D tensor "
+                      "accumulator, got " +
+                          ty(a) + ", " + ty(b) + ", " + ty(c));
+    if (a.shape()[1] != b.shape()[0] || c.shape()[0] != a.shape()[0] ||
+        c.shape()[1] != b.shape()[1])
+      return err(&op, "shapes do not multiply: " + ty(a) + " * " + ty(b) + " -> " + ty(c));
+    ScalarKind ea = a.elem().scalar, eb = b.elem().scalar, ec = c.elem().scalar;
+    if (ea != eb || (ea != ScalarKind::F16 && ea != ScalarKind::BF16) || ec != ScalarKind::F32 ||
+        a.isPointerLike() || c.isPointerLike())
+      return err(&op, "element types " + std::string(name(ea)) + " * " + std::string(name(eb)) +
+                          " -> " + std::string(name(ec)) +
+                          " are not supported (f16 or bf16 operands into f32)");
+    const LayoutSpec &lc = m_.layouts.get(c.layout());
+    const NvidiaMmaSpec *mma = lc.as<NvidiaMmaSpec>();
+    if (!mma || !mma->isHopper())
+      return err(&op, "the accumulator must be in an nvidia_mma version 3 layout, got " + ty(c));
+    if (a.isMemDesc() && m_.layouts.get(a.layout()).kind() != LayoutKind::NvmmaShared)
+      return err(&op, "A in shared memory must be in an nvmma_shared layout, got " + ty(a));
+    if (a.isTensor()) {
+      const DotOperandSpec *d = m_.layouts.get(a.layout()).as<DotOperandSpec>();
+      if (!d || d->operandIndex() != 0 || d->parent() != lc)
+        return err(&op, "A in registers must be in a dot_op layout with opIdx = 0 whose parent "
+                        "is the accumulator's layout, got " +
+                            ty(a));
+    }
+    if (m_.layouts.get(b.layout()).kind() != LayoutKind::NvmmaShared)
+      return err(&op, "B must be in an nvmma_shared layout, got " + ty(b));
     return Status::success();
   }
 

@@ -15,7 +15,7 @@ bool touchesSharedMemory(const ir::Block &block) {
   ir::walkOps(block, [&](const ir::Op &op) {
     ir::OpCategory c = ir::category(op.kind);
     any |= c == ir::OpCategory::Layout || c == ir::OpCategory::Shared ||
-           op.kind == ir::OpKind::Reduce;
+           op.kind == ir::OpKind::Reduce || op.kind == ir::OpKind::WarpGroupDot;
   });
   return any;
 }
@@ -184,6 +184,13 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
       break;
     case ir::OpKind::Reduce:
       s = lowerReduce(ctx, op);
+      break;
+    case ir::OpKind::WarpGroupDot:
+      s = lowerWarpGroupDot(ctx, op);
+      break;
+    case ir::OpKind::WarpGroupDotWait:
+    case ir::OpKind::FenceAsyncShared:
+      s = lowerWgmmaSync(ctx, op);
       break;
     }
     if (!s.ok())

@@ -143,6 +143,12 @@ llvm::Value *KernelBuilder::sharedBase() {
   return smem_;
 }
 
+void KernelBuilder::alignShared(uint64_t bytes) {
+  sharedBase();
+  if (bytes > smem_->getAlign().valueOrOne().value())
+    smem_->setAlignment(llvm::Align(bytes));
+}
+
 std::string KernelBuilder::llvmText() const { return printModule(*module_); }
 
 Expected<KernelPtx> KernelBuilder::finish(const NvptxBackend &backend,

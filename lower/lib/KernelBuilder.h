@@ -59,6 +59,9 @@ public:
 
   /// The start of dynamic shared memory (an `addrspace(3)` pointer, 16-byte aligned).
   llvm::Value *sharedBase();
+  /// Aligns the start of dynamic shared memory to `bytes` (a power of two; wgmma's swizzled
+  /// operands need 1024).
+  void alignShared(uint64_t bytes);
   /// Records that the kernel uses `bytes` of shared memory (the reported size is the maximum).
   void useSharedBytes(uint64_t bytes) { sharedBytes_ = std::max(sharedBytes_, bytes); }
   uint64_t sharedBytes() const { return sharedBytes_; }

@@ -237,6 +237,8 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
       }
     } else if (op.kind == ir::OpKind::LocalAlloc) {
       const ir::Type &t = f.type(op.results[0]);
+      if (m.layoutOf(t).kind() == LayoutKind::NvmmaShared)
+        plans.sharedAlignment = 1024;
       int64_t bytes = t.numElements() * ir::byteWidth(t.elem().scalar);
       int64_t last = lastUse.count(op.results[0]) ? lastUse[op.results[0]] : at;
       buffers.push_back({bytes, at, std::max(at, last)});
@@ -252,7 +254,7 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
         f.type(op.operands[0]).isTensor())
       plans.accessWidths[&op] = ir::accessWidth(m, f, op, axis).elements;
   });
-  SharedAllocation alloc = allocateShared(buffers);
+  SharedAllocation alloc = allocateShared(buffers, plans.sharedAlignment);
   for (size_t i = 0; i < owners.size(); ++i)
     plans.sharedOffset[owners[i]] = alloc.offsets[i];
   plans.sharedBytes = alloc.totalBytes;
@@ -277,12 +279,26 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
     LL_ASSIGN_OR_RETURN(target, targetOfModule(module));
   }
   LL_ASSIGN_OR_RETURN(const ir::Function *fn, pickKernel(module, options.kernel));
+  // wgmma exists only in the architecture-specific sm_90a.
+  bool hopperOps = false;
+  ir::walkOps(fn->body, [&](const ir::Op &op) {
+    hopperOps |= op.kind == ir::OpKind::WarpGroupDot;
+  });
+  if (hopperOps) {
+    if (target.sm != 90)
+      return makeError("the kernel uses wgmma (ttng.warp_group_dot), which needs sm_90a; the "
+                       "target is " +
+                       target.name());
+    target.archSpecific = true;
+  }
   LoweredKernel out;
   LL_ASSIGN_OR_RETURN(OpPlans plans, planOps(module, *fn, target, out.conversions));
   plans.annotate = options.annotateConversions;
   LL_ASSIGN_OR_RETURN(KernelSpec spec, kernelSpec(module, *fn));
   LL_ASSIGN_OR_RETURN(auto kb, KernelBuilder::create(spec));
   kb->useSharedBytes(static_cast<uint64_t>(plans.sharedBytes));
+  if (plans.sharedBytes > 0 && plans.sharedAlignment > 16)
+    kb->alignShared(uint64_t(plans.sharedAlignment));
   LoweringContext ctx(module, *fn, *kb, target, plans);
   for (size_t i = 0; i < fn->body.args.size(); ++i) {
     Lowered l;

@@ -29,6 +29,10 @@ Status lowerShared(LoweringContext &ctx, const ir::Op &op);
 Status lowerAsync(LoweringContext &ctx, const ir::Op &op);
 /// tt.dot: mma.sync for an nvidia_mma v2 accumulator, FMA for a blocked one.
 Status lowerDot(LoweringContext &ctx, const ir::Op &op);
+/// ttng.warp_group_dot: wgmma.mma_async (sm_90a) with shared-memory descriptors.
+Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op);
+/// ttng.warp_group_dot_wait (wgmma.wait_group) and ttng.fence_async_shared (fence.proxy.async).
+Status lowerWgmmaSync(LoweringContext &ctx, const ir::Op &op);
 /// tt.reduce: in-thread, butterfly shuffles across lanes, shared memory across warps.
 Status lowerReduce(LoweringContext &ctx, const ir::Op &op);
 

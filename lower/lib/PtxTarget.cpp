@@ -12,10 +12,14 @@ Expected<PtxTarget> PtxTarget::parse(std::string_view name) {
   for (const auto &k : kKnown)
     if (k.name == name)
       return PtxTarget{k.sm, 80};
+  if (name == "sm_90a")
+    return PtxTarget{90, 80, true};
   return makeError("unknown target '" + std::string(name) +
-                   "', expected one of sm_80, sm_86, sm_89, sm_90");
+                   "', expected one of sm_80, sm_86, sm_89, sm_90, sm_90a");
 }
 
-std::string PtxTarget::name() const { return "sm_" + std::to_string(sm); }
+std::string PtxTarget::name() const {
+  return "sm_" + std::to_string(sm) + (archSpecific ? "a" : "");
+}
 
 } // namespace linlayout::lower

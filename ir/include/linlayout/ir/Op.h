@@ -40,6 +40,10 @@ struct OpAttrs {
   int64_t vectorWidth = 0;
   /// async_wait: the number of most recent commit groups that may still be in flight.
   int64_t num = 0;
+  /// warp_group_dot: whether the result may be read only after a warp_group_dot_wait.
+  bool isAsync = false;
+  /// warp_group_dot_wait: how many of the most recent wgmma groups may still run.
+  int64_t pendings = 0;
   friend bool operator==(const OpAttrs &, const OpAttrs &) = default;
 };
 
@@ -60,6 +64,8 @@ struct Block {
 ///  - ttg.memdesc_index: (memdesc, i32 index) -> the index-th tile along the leading dim.
 ///  - ttg.async_copy_global_to_local: (pointers, memdesc [, mask [, other]]), no results (no
 ///    tokens: async_commit_group and async_wait act on the copies before them in program order).
+///  - ttng.warp_group_dot: (a, b, c), a a memdesc or a dot_op tensor, b a memdesc;
+///    ttng.warp_group_dot_wait: (values...) -> the same values, once the wgmmas are done.
 struct Op {
   OpKind kind = OpKind::Return;
   std::vector<ValueId> operands;

@@ -24,7 +24,8 @@ enum class OpCategory : uint8_t {
   Memory,        // addptr, load, store
   Layout,        // convert_layout
   Shared,        // local_alloc / store / load / dealloc, memdesc views, async copies
-  Compute,       // dot, reduce
+  Compute,       // dot, reduce, warp_group_dot
+  Sync,          // Hopper: wgmma waits, proxy fences, mbarriers
 };
 
 // X(enumerator, mnemonic, category)
@@ -88,7 +89,10 @@ enum class OpCategory : uint8_t {
   X(AsyncCommitGroup, "ttg.async_commit_group", Shared)                                        \
   X(AsyncWait, "ttg.async_wait", Shared)                                                       \
   X(Dot, "tt.dot", Compute)                                                                    \
-  X(Reduce, "tt.reduce", Compute)
+  X(Reduce, "tt.reduce", Compute)                                                              \
+  X(WarpGroupDot, "ttng.warp_group_dot", Compute)                                              \
+  X(WarpGroupDotWait, "ttng.warp_group_dot_wait", Sync)                                        \
+  X(FenceAsyncShared, "ttng.fence_async_shared", Sync)
 
 /// Every op kind of the IR.
 enum class OpKind : uint8_t {

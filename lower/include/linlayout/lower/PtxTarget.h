@@ -16,16 +16,21 @@ struct PtxTarget {
   int sm = 90;
   /// The PTX ISA version times ten written in `.version` (80 = PTX 8.0).
   int ptxVersion = 80;
+  /// The architecture-specific variant ("sm_90a"): wgmma and setmaxnreg need it; its code runs
+  /// only on that exact architecture.
+  bool archSpecific = false;
 
-  /// Parses "sm_80", "sm_86", "sm_89" or "sm_90", with the default PTX version for it.
+  /// Parses "sm_80", "sm_86", "sm_89", "sm_90" or "sm_90a", with the default PTX version for it.
   /// Requires: one of those names (an error naming the text otherwise).
   /// Ensures: parse(t.name())->name() == t.name() for every supported target t.
   static Expected<PtxTarget> parse(std::string_view name);
 
-  /// "sm_90" etc.
+  /// "sm_90", "sm_90a" etc.
   std::string name() const;
   /// Whether the target has Hopper instructions (stmatrix, clusters, distributed shared memory).
   bool hasSm90Features() const { return sm >= 90; }
+  /// Whether the target has wgmma (sm_90a).
+  bool hasWgmma() const { return sm == 90 && archSpecific; }
 
   friend bool operator==(const PtxTarget &, const PtxTarget &) = default;
 };

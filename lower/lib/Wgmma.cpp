@@ -1,0 +1,209 @@
+#include "Wgmma.h"
+
+#include <string>
+
+namespace linlayout::lower {
+
+namespace {
+
+int log2Of(uint64_t x) { return 63 - __builtin_clzll(x); }
+
+// The packed output of input value v of in dim d (0 when the layout has no such dim).
+uint64_t applyDim(const LinearLayout &l, DimName d, uint64_t v) {
+  int i = l.inDimIndex(d);
+  if (i < 0 || v == 0)
+    return 0;
+  return l.apply(v << l.inDimOffset(i));
+}
+
+std::pair<int64_t, int64_t> rowColOf(const LinearLayout &l, uint64_t packed) {
+  return {int64_t(l.outValue(packed, 0)), int64_t(l.outValue(packed, 1))};
+}
+
+std::string rc(int64_t r, int64_t c) {
+  return "(" + std::to_string(r) + ", " + std::to_string(c) + ")";
+}
+
+} // namespace
+
+uint64_t WgmmaSmemOperand::descriptorHighBits() const {
+  uint64_t mode = swizzleBytes == 128 ? 1 : swizzleBytes == 64 ? 2 : 3;
+  return ((uint64_t(leadingByteOffset) >> 4) & 0x3FFF) << 16 |
+         ((uint64_t(strideByteOffset) >> 4) & 0x3FFF) << 32 | mode << 62;
+}
+
+uint64_t wgmmaElementAddress(const WgmmaSmemOperand &op, uint64_t start, uint64_t mn, uint64_t k) {
+  uint64_t s = uint64_t(op.swizzleBytes), e = uint64_t(op.elemBytes);
+  uint64_t a;
+  if (!op.mnMajor) {
+    a = start + (mn / 8) * uint64_t(op.strideByteOffset) + (mn % 8) * s + k * e;
+  } else {
+    uint64_t rowElems = s / e;
+    a = start + (mn / rowElems) * uint64_t(op.leadingByteOffset) +
+        (k / 8) * uint64_t(op.strideByteOffset) + (k % 8) * s + (mn % rowElems) * e;
+  }
+  uint64_t bits = uint64_t(log2Of(s / 16));
+  return a ^ (((a >> 7) & ((uint64_t(1) << bits) - 1)) << 4);
+}
+
+Expected<SharedOffsets> SharedOffsets::of(const LinearLayout &shared) {
+  if (shared.numOutDims() != 2 || !shared.hasInDim(DimName::offset()))
+    return makeError("wgmma operands must be rank-2 shared-memory tiles");
+  SharedOffsets t;
+  t.rows = int64_t(shared.outDimSize(shared.outDimName(0)));
+  t.cols = int64_t(shared.outDimSize(shared.outDimName(1)));
+  uint64_t n = shared.inDimSize(DimName::offset());
+  if (int64_t(n) != t.rows * t.cols)
+    return makeError("the shared layout has " + std::to_string(n) + " offsets for a " +
+                     std::to_string(t.rows) + "x" + std::to_string(t.cols) + " tile");
+  t.offset.assign(size_t(n), -1);
+  for (uint64_t o = 0; o < n; ++o) {
+    auto [r, c] = rowColOf(shared, applyDim(shared, DimName::offset(), o));
+    int64_t &slot = t.offset[size_t(r * t.cols + c)];
+    if (slot >= 0)
+      return makeError("the shared layout stores element " + rc(r, c) + " twice");
+    slot = int64_t(o);
+  }
+  return t;
+}
+
+Expected<WgmmaSmemOperand> deriveWgmmaOperand(const SharedOffsets &t, int kDim, int elemBytes,
+                                              int64_t tileMn) {
+  int mnDim = 1 - kDim;
+  int64_t ext[2] = {t.rows, t.cols};
+  auto off = [&](int64_t mn, int64_t k) {
+    return kDim == 1 ? t.at(mn, k) : t.at(k, mn);
+  };
+  if (ext[kDim] % 16 || ext[mnDim] % tileMn)
+    return makeError("a " + std::to_string(t.rows) + "x" + std::to_string(t.cols) +
+                     " operand does not split into wgmma tiles of " + std::to_string(tileMn) +
+                     " x 16 (mn x k)");
+  // The contiguous dim: the one offset 1 steps.
+  int contig = -1;
+  for (int d = 0; d < 2; ++d) {
+    int64_t r = d == 0 ? 1 : 0, c = d == 1 ? 1 : 0;
+    if (r < t.rows && c < t.cols && t.at(r, c) == 1)
+      contig = d;
+  }
+  if (contig < 0)
+    return makeError("the shared layout does not store consecutive elements of a row or a "
+                     "column next to each other");
+  int64_t run = 1;
+  while (run * 2 * elemBytes <= 128 && run * 2 <= ext[contig]) {
+    int64_t r = contig == 0 ? run : 0, c = contig == 1 ? run : 0;
+    if (t.at(r, c) != run)
+      break;
+    run *= 2;
+  }
+  WgmmaSmemOperand d;
+  d.elemBytes = elemBytes;
+  d.swizzleBytes = int(run * elemBytes);
+  d.mnMajor = contig == mnDim;
+  if (d.swizzleBytes != 32 && d.swizzleBytes != 64 && d.swizzleBytes != 128)
+    return makeError("the shared layout's rows are " + std::to_string(d.swizzleBytes) +
+                     " bytes, wgmma reads 32, 64 or 128-byte swizzled rows");
+  if (!d.mnMajor) {
+    d.leadingByteOffset = 16; // unused for swizzled K-major tiles ("assumed 1")
+    d.strideByteOffset = ext[mnDim] > 8 ? off(8, 0) * elemBytes : 0;
+  } else {
+    d.strideByteOffset = off(0, 8) * elemBytes;
+    d.leadingByteOffset = ext[mnDim] > run ? off(run, 0) * elemBytes : 0;
+  }
+  for (int64_t v : {d.leadingByteOffset, d.strideByteOffset})
+    if (v % 16 || v >= (int64_t(1) << 18))
+      return makeError("a wgmma stride of " + std::to_string(v) +
+                       " bytes does not fit the descriptor (multiples of 16 below 2^18)");
+  // Every element of every tile where the instruction would read it.
+  for (int64_t mn0 = 0; mn0 < ext[mnDim]; mn0 += tileMn)
+    for (int64_t k0 = 0; k0 < ext[kDim]; k0 += 16) {
+      uint64_t start = uint64_t(off(mn0, k0) * elemBytes);
+      for (int64_t mn = 0; mn < tileMn; ++mn)
+        for (int64_t k = 0; k < 16; ++k) {
+          uint64_t want = uint64_t(off(mn0 + mn, k0 + k) * elemBytes);
+          if (wgmmaElementAddress(d, start, uint64_t(mn), uint64_t(k)) != want)
+            return makeError("wgmma cannot read this shared layout: element (mn " +
+                             std::to_string(mn0 + mn) + ", k " + std::to_string(k0 + k) +
+                             ") is at byte " + std::to_string(want) +
+                             ", not where a descriptor reads it");
+        }
+    }
+  return d;
+}
+
+std::pair<int64_t, int64_t> wgmmaAccumulatorElement(int i, int lane, int warp) {
+  return {16 * warp + lane / 4 + 8 * ((i >> 1) & 1), 2 * (lane % 4) + (i & 1) + 8 * (i >> 2)};
+}
+
+Expected<WgmmaAccumulatorMap> mapWgmmaAccumulator(const LinearLayout &acc, int64_t instrN) {
+  if (acc.numOutDims() != 2)
+    return makeError("the wgmma accumulator must be rank 2");
+  int warpBits = acc.inDimBits(DimName::warp());
+  if (acc.inDimBits(DimName::lane()) != 5 || warpBits < 2)
+    return makeError("wgmma needs 32 lanes and warp groups of 4 warps");
+  WgmmaAccumulatorMap map;
+  for (int i = 2; i < warpBits; ++i) {
+    auto step = rowColOf(acc, applyDim(acc, DimName::warp(), uint64_t(1) << i));
+    if (step.first % 64 || step.second % instrN)
+      return makeError("warp " + std::to_string(1 << i) + " of the accumulator starts at " +
+                       rc(step.first, step.second) + ", not at a tile of the instruction");
+    map.warpGroupSteps.push_back(step);
+  }
+  uint64_t numRegs = acc.inDimSize(DimName::reg());
+  for (uint64_t r = 0; r < numRegs; ++r) {
+    auto [m, n] = rowColOf(acc, applyDim(acc, DimName::reg(), r));
+    WgmmaAccumulatorMap::Reg reg;
+    reg.row0 = m - m % 64;
+    reg.col0 = n - n % instrN;
+    reg.slot = int((n & 1) | ((m >> 3) & 1) << 1 | ((n % instrN) >> 3) << 2);
+    for (int lane = 0; lane < 32; ++lane)
+      for (int w = 0; w < 4; ++w) {
+        uint64_t packed = applyDim(acc, DimName::reg(), r) ^
+                          applyDim(acc, DimName::lane(), uint64_t(lane)) ^
+                          applyDim(acc, DimName::warp(), uint64_t(w));
+        auto got = rowColOf(acc, packed);
+        auto [dr, dc] = wgmmaAccumulatorElement(reg.slot, lane, w);
+        if (got != std::make_pair(reg.row0 + dr, reg.col0 + dc))
+          return makeError("accumulator register " + std::to_string(r) + " of lane " +
+                           std::to_string(lane) + " of warp " + std::to_string(w) + " holds " +
+                           rc(got.first, got.second) + ", the m64n" + std::to_string(instrN) +
+                           "k16 fragment puts " + rc(reg.row0 + dr, reg.col0 + dc) + " there");
+      }
+    map.regs.push_back(reg);
+  }
+  return map;
+}
+
+Expected<WgmmaOperandAMap> mapWgmmaOperandA(const LinearLayout &a) {
+  if (a.numOutDims() != 2 || a.inDimBits(DimName::lane()) != 5 ||
+      a.inDimBits(DimName::warp()) < 2)
+    return makeError("a register A operand must be rank 2 over 32 lanes and 4 or more warps");
+  WgmmaOperandAMap map;
+  uint64_t numRegs = a.inDimSize(DimName::reg());
+  for (uint64_t r = 0; r < numRegs; ++r) {
+    auto [m, k] = rowColOf(a, applyDim(a, DimName::reg(), r));
+    WgmmaOperandAMap::Reg reg;
+    reg.row0 = m - m % 64;
+    reg.k0 = k - k % 16;
+    reg.word = int(((m >> 3) & 1) | ((k % 16) >> 3) << 1);
+    reg.half = int(k & 1);
+    for (int lane = 0; lane < 32; ++lane)
+      for (int w = 0; w < 4; ++w) {
+        uint64_t packed = applyDim(a, DimName::reg(), r) ^
+                          applyDim(a, DimName::lane(), uint64_t(lane)) ^
+                          applyDim(a, DimName::warp(), uint64_t(w));
+        auto got = rowColOf(a, packed);
+        std::pair<int64_t, int64_t> want = {
+            reg.row0 + 16 * w + lane / 4 + 8 * (reg.word & 1),
+            reg.k0 + 2 * (lane % 4) + 8 * (reg.word >> 1) + reg.half};
+        if (got != want)
+          return makeError("A register " + std::to_string(r) + " of lane " +
+                           std::to_string(lane) + " of warp " + std::to_string(w) + " holds " +
+                           rc(got.first, got.second) + ", the m64k16 A fragment puts " +
+                           rc(want.first, want.second) + " there");
+      }
+    map.regs.push_back(reg);
+  }
+  return map;
+}
+
+} // namespace linlayout::lower

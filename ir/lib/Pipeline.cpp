@@ -3,6 +3,7 @@
 #include "linlayout/ir/AnnotateAccessWidths.h"
 #include "linlayout/ir/CleanupConverts.h"
 #include "linlayout/ir/Coalesce.h"
+#include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/Printer.h"
 #include "linlayout/ir/PlanCtas.h"
 #include "linlayout/ir/PropagateLayouts.h"
@@ -36,6 +37,7 @@ const std::vector<PassEntry> &passes() {
       {"access-widths",
        [](Module &m, const PipelineOptions &) { return annotateAccessWidths(m); }},
       {"software-pipeline", pipeline},
+      {"fence-insertion", [](Module &m, const PipelineOptions &) { return insertFences(m); }},
   };
   return list;
 }

@@ -297,7 +297,7 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
   LL_ASSIGN_OR_RETURN(KernelSpec spec, kernelSpec(module, *fn));
   LL_ASSIGN_OR_RETURN(auto kb, KernelBuilder::create(spec));
   kb->useSharedBytes(static_cast<uint64_t>(plans.sharedBytes));
-  if (plans.sharedBytes > 0 && plans.sharedAlignment > 16)
+  if (plans.sharedBytes > 0 && plans.sharedAlignment > 128)
     kb->alignShared(uint64_t(plans.sharedAlignment));
   LoweringContext ctx(module, *fn, *kb, target, plans);
   for (size_t i = 0; i < fn->body.args.size(); ++i) {

@@ -2,6 +2,8 @@
 // form, verifier rules, interpreter).
 #include "Examples.h"
 
+#include "linlayout/ir/InsertFences.h"
+#include "linlayout/ir/Pipeline.h"
 #include "linlayout/ir/Printer.h"
 #include "linlayout/ir/Verifier.h"
 
@@ -121,4 +123,43 @@ TEST(Hopper, WgmmaMatmulExampleAgreesWithMatmul) {
   // Not all zeros.
   auto c = valuesOf<float>(b);
   EXPECT_NE(c[0], 0.0f);
+}
+
+TEST(Hopper, WgmmaTileComputesTheProduct) {
+  Module m = loadExample("wgmma_tile.tir");
+  auto af = randomFloats(64 * 64, 7), bf = randomFloats(64 * 64, 8);
+  std::vector<uint16_t> ah, bh;
+  for (float x : af)
+    ah.push_back(toHalfBits(x));
+  for (float x : bf)
+    bh.push_back(toHalfBits(x));
+  Memory mem;
+  mem.buffers = {bytesOf(ah), bytesOf(bh), bytesOf(std::vector<float>(64 * 64))};
+  std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2)};
+  Status s = interpret(m, "wgmma_tile", args, mem);
+  ASSERT_TRUE(s.ok()) << s.message();
+  auto c = valuesOf<float>(mem.buffers[2]);
+  for (size_t i = 0; i < 64; ++i)
+    for (size_t j = 0; j < 64; ++j) {
+      double ref = 0;
+      for (size_t k = 0; k < 64; ++k)
+        ref += double(af[i * 64 + k]) * bf[k * 64 + j];
+      ASSERT_EQ(c[i * 64 + j], float(ref)) << i << "," << j;
+    }
+}
+
+// The pipeline fences the wgmma matmul once, inside the loop right before the dot, keeps what the
+// interpreter computes, and a second run of the pass adds nothing.
+TEST(Hopper, PipelineFencesTheWgmmaMatmul) {
+  Module m = loadExample("matmul_wgmma.tir");
+  ASSERT_TRUE(runPipeline(m).ok());
+  std::string text = print(m);
+  size_t fence = text.find("ttng.fence_async_shared");
+  ASSERT_NE(fence, std::string::npos) << text;
+  EXPECT_EQ(text.find("ttng.fence_async_shared", fence + 1), std::string::npos) << text;
+  EXPECT_LT(text.find("scf.for"), fence);
+  EXPECT_LT(text.rfind("ttg.local_alloc"), fence);
+  EXPECT_LT(fence, text.find("ttng.warp_group_dot "));
+  ASSERT_TRUE(insertFences(m).ok());
+  EXPECT_EQ(print(m), text);
 }

@@ -7,6 +7,7 @@
 #include "linlayout/ir/AnnotateAccessWidths.h"
 #include "linlayout/ir/CleanupConverts.h"
 #include "linlayout/ir/Coalesce.h"
+#include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/PlanCtas.h"
 #include "linlayout/ir/Pipeline.h"
@@ -35,6 +36,7 @@ const std::map<std::string, PassFn> &passTable() {
       {"propagate-layouts", propagateLayouts},
       {"cleanup-converts", cleanupConverts},
       {"access-widths", annotateAccessWidths},
+      {"fence-insertion", insertFences},
       {"pipeline", [](Module &m) { return runPipeline(m); }},
       {"software-pipeline",
        [](Module &m) { return pipelineLoops(m, m.numStages ? m.numStages : 3); }},

@@ -1,9 +1,10 @@
-// Kernels that compute: the row reduction and softmax of examples/, and the tiled matmul of
-// examples/matmul.tir (ldmatrix + mma.sync, f16 and bf16 inputs, f32 accumulate) against an
-// Eigen reference in double.
+// Kernels that compute: the row reduction and softmax of examples/, and the tiled matmuls of
+// examples/matmul.tir (ldmatrix + mma.sync) and examples/matmul_wgmma.tir (NVMMA shared tiles +
+// wgmma, sm_90a), f16 and bf16 inputs, f32 accumulate, against an Eigen reference in double.
 #include "GpuTestSupport.h"
 #include "kernels/TileKernels.h"
 
+#include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/SoftwarePipeline.h"
 
 #include <Eigen/Core>
@@ -106,27 +107,34 @@ TEST(ComputeGpu, Softmax) {
 
 namespace {
 
-// The matmul example, software-pipelined with `stages` stages when stages > 1 (cp.async rings).
+// examples/<file> (128x128 tiles, K steps of kStep; matmul.tir or matmul_wgmma.tir),
+// software-pipelined with `stages` stages when stages > 1 (cp.async rings), plus the proxy fences
+// wgmma needs.
 template <typename Half>
-void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stages = 1) {
+void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stages = 1,
+                const std::string &file = "matmul.tir", const std::string &insn = "mma.sync",
+                int kStep = 32) {
   uint64_t seed = gputest::freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed) + ", stages " + std::to_string(stages));
   std::mt19937_64 rng(seed);
-  ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR)));
+  ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file));
   ASSERT_OK(ir::pipelineLoops(m, stages));
+  ASSERT_OK(ir::insertFences(m));
   ASSERT_OK_AND_ASSIGN(auto k, jitc.compile(m, gputest::asBuilt()));
   const std::string &ptx = k->ptx();
-  EXPECT_GT(count(ptx, "mma.sync"), 0) << "the matmul must use mma.sync";
+  EXPECT_GT(count(ptx, insn), 0) << "the matmul must use " << insn;
   if (stages > 1)
     EXPECT_GT(count(ptx, "cp.async.cg"), 0) << "the pipelined matmul must use cp.async";
-  std::cout << "[          ] matmul " << ir::name(elem) << " stages " << stages << ": "
-            << count(ptx, "mma.sync") << " mma.sync, " << count(ptx, "ldmatrix")
+  std::cout << "[          ] " << file << " " << ir::name(elem) << " stages " << stages << ": "
+            << count(ptx, insn) << " " << insn << ", " << count(ptx, "ldmatrix")
             << " ldmatrix, " << count(ptx, "cp.async.cg") << " cp.async in the PTX, "
             << k->metadata().registers << " registers, " << k->metadata().localBytes
             << " local bytes\n";
-  // K = 32 and 64 are shorter than the prologue of 3 or 4 stages; 96 is no multiple of it.
-  for (auto [M, N, K] : {std::array<int, 3>{256, 384, 512}, std::array<int, 3>{128, 128, 32},
-                         std::array<int, 3>{128, 256, 64}, std::array<int, 3>{256, 128, 96}}) {
+  // K = kStep and 2 kStep are shorter than the prologue of 3 or 4 stages; 3 kStep is no multiple
+  // of it.
+  for (auto [M, N, K] :
+       {std::array<int, 3>{256, 384, 512}, std::array<int, 3>{128, 128, kStep},
+        std::array<int, 3>{128, 256, 2 * kStep}, std::array<int, 3>{256, 128, 3 * kStep}}) {
     SCOPED_TRACE("M N K " + std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
     std::vector<float> af = randomFloats(rng, size_t(M) * K, -1, 1);
     std::vector<float> bf = randomFloats(rng, size_t(K) * N, -1, 1);
@@ -157,7 +165,7 @@ void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stag
         err += (got - ref(i, j)) * (got - ref(i, j));
       }
     double rel = std::sqrt(err) / ref.norm();
-    std::cout << "[          ] matmul " << ir::name(elem) << " " << M << "x" << N << "x" << K
+    std::cout << "[          ] " << file << " " << ir::name(elem) << " " << M << "x" << N << "x" << K
               << ": |out - ref| / |ref| = " << rel << "\n";
     EXPECT_LT(rel, tolerance);
   }
@@ -185,4 +193,23 @@ TEST(ComputeGpu, MatmulBf16Pipelined) {
   REQUIRE_GPU();
   for (int stages : {3, 4})
     matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, stages);
+}
+
+// Hopper only: wgmma runs on sm_90a (H100 / H200).
+TEST(ComputeGpu, WgmmaMatmulF16) {
+  REQUIRE_GPU();
+  if (jitc->context().computeCapability() != 90)
+    GTEST_SKIP() << "wgmma needs an sm_90 GPU, this one is sm_"
+                 << jitc->context().computeCapability();
+  matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, 1, "matmul_wgmma.tir", "wgmma.mma_async",
+                          64);
+}
+
+TEST(ComputeGpu, WgmmaMatmulBf16) {
+  REQUIRE_GPU();
+  if (jitc->context().computeCapability() != 90)
+    GTEST_SKIP() << "wgmma needs an sm_90 GPU, this one is sm_"
+                 << jitc->context().computeCapability();
+  matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, 1, "matmul_wgmma.tir",
+                              "wgmma.mma_async", 64);
 }

@@ -5,6 +5,7 @@
 #include "kernels/TileKernels.h"
 
 #include "linlayout/ir/AnnotateAccessWidths.h"
+#include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Walk.h"
 #include "linlayout/lower/Lower.h"
@@ -52,7 +53,8 @@ std::string lowerAndAssemble(const Expected<ir::Module> &m, std::string *spills 
     return "";
   close(fd);
   std::ofstream(path) << k->kernel.ptx;
-  std::string cmd = as + " -arch=sm_90 -v -o /dev/null " + path + " 2>&1";
+  // sm_90, or sm_90a for the kernels that use wgmma.
+  std::string cmd = as + " -arch=" + k->kernel.target.name() + " -v -o /dev/null " + path + " 2>&1";
   std::string log;
   FILE *p = popen(cmd.c_str(), "r");
   char buf[512];
@@ -139,6 +141,15 @@ TEST(JitKernels, ExampleKernelsLower) {
       EXPECT_EQ(lowerAndAssemble(m, &pipedSpills), "") << ir::name(e) << " stages " << stages;
       EXPECT_EQ(pipedSpills, "") << ir::name(e) << " stages " << stages;
     }
+  // The wgmma matmul as the GPU test runs it: as built, plus the proxy fences.
+  for (ScalarKind e : {ScalarKind::F16, ScalarKind::BF16}) {
+    auto m = matmulKernel(e, dir, "matmul_wgmma.tir");
+    ASSERT_TRUE(m.ok()) << m.message();
+    ASSERT_TRUE(ir::insertFences(*m).ok());
+    spills.clear();
+    EXPECT_EQ(lowerAndAssemble(m, &spills), "") << ir::name(e) << " wgmma matmul";
+    EXPECT_EQ(spills, "") << ir::name(e) << " wgmma matmul";
+  }
 }
 
 TEST(JitKernels, RandomPlannerPairsLower) {

@@ -103,12 +103,15 @@ TEST(Kernel, RejectsBadSpecs) {
 }
 
 TEST(Kernel, TargetNames) {
-  for (const char *n : {"sm_80", "sm_86", "sm_89", "sm_90"}) {
+  for (const char *n : {"sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"}) {
     auto t = PtxTarget::parse(n);
     ASSERT_TRUE(t.ok());
     EXPECT_EQ(t->name(), n);
   }
+  EXPECT_TRUE(PtxTarget::parse("sm_90a")->hasWgmma());
+  EXPECT_FALSE(PtxTarget::parse("sm_90")->hasWgmma());
+  EXPECT_TRUE(NvptxBackend::create(*PtxTarget::parse("sm_90a")).ok());
   EXPECT_EQ(PtxTarget::parse("sm_75").message(),
-            "unknown target 'sm_75', expected one of sm_80, sm_86, sm_89, sm_90");
+            "unknown target 'sm_75', expected one of sm_80, sm_86, sm_89, sm_90, sm_90a");
   EXPECT_FALSE(NvptxBackend::create(PtxTarget{90, 86}).ok());
 }

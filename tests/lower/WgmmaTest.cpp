@@ -5,6 +5,7 @@
 #include "Wgmma.h"
 
 #include "linlayout/ir/Parser.h"
+#include "linlayout/ir/Pipeline.h"
 #include "linlayout/layout/DotOperand.h"
 #include "linlayout/layout/LayoutSpec.h"
 #include "linlayout/layout/NvidiaMma.h"
@@ -13,6 +14,10 @@
 #include "linlayout/lower/Lower.h"
 
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
 
 using namespace linlayout;
 using namespace linlayout::lower;
@@ -300,4 +305,25 @@ TEST(Wgmma, NeedsSm90a) {
   auto k = lowerKernel(*m, o);
   ASSERT_FALSE(k.ok());
   EXPECT_NE(k.message().find("needs sm_90a"), std::string::npos) << k.message();
+}
+
+// The Hopper examples (matmul_wgmma.tir after the passes, which add its fence) compile for
+// sm_90a without spills.
+TEST(Wgmma, ExamplesAssembleWithoutSpills) {
+  for (const char *name : {"wgmma_tile.tir", "matmul_wgmma.tir"}) {
+    SCOPED_TRACE(name);
+    std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + name);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    auto m = ir::parseModule(ss.str(), name);
+    ASSERT_TRUE(m.ok()) << m.message();
+    ASSERT_TRUE(ir::runPipeline(*m).ok());
+    auto k = lowerKernel(*m);
+    ASSERT_TRUE(k.ok()) << k.message();
+    EXPECT_EQ(countLines(k->kernel.ptx, "fence.proxy.async.shared::cta;"), 1);
+    EXPECT_GT(countLines(k->kernel.ptx, "wgmma.mma_async"), 0);
+    auto r = expectAssembles(k->kernel, /*requireNoSpills=*/true);
+    if (r.accepted)
+      std::cout << "[          ] " << name << ": " << r.registers << " registers\n";
+  }
 }

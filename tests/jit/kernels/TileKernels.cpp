@@ -223,10 +223,11 @@ Expected<Module> exampleKernel(const std::string &file, const std::string &sourc
   return m;
 }
 
-Expected<Module> matmulKernel(ScalarKind elem, const std::string &sourceDir) {
-  std::ifstream in(sourceDir + "/examples/matmul.tir");
+Expected<Module> matmulKernel(ScalarKind elem, const std::string &sourceDir,
+                              const std::string &file) {
+  std::ifstream in(sourceDir + "/examples/" + file);
   if (!in)
-    return makeError("cannot read examples/matmul.tir under " + sourceDir);
+    return makeError("cannot read examples/" + file + " under " + sourceDir);
   std::stringstream ss;
   ss << in.rdbuf();
   std::string text = ss.str();
@@ -238,7 +239,7 @@ Expected<Module> matmulKernel(ScalarKind elem, const std::string &sourceDir) {
         text.replace(p, from.size(), repl);
     }
   }
-  LL_ASSIGN_OR_RETURN(Module m, parseModule(text, "matmul.tir"));
+  LL_ASSIGN_OR_RETURN(Module m, parseModule(text, file));
   LL_TRY_STATUS(verify(m));
   return m;
 }

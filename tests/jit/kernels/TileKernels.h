@@ -58,8 +58,10 @@ Expected<ir::Module> exampleKernel(const std::string &file, const std::string &s
 /// `compiledIn` (the source directory of the build).
 std::string sourceDir(const std::string &compiledIn);
 
-/// matmul.tir with its f16 inputs replaced by `elem` (bf16), block tile and K step unchanged.
-Expected<ir::Module> matmulKernel(ir::ScalarKind elem, const std::string &sourceDir);
+/// examples/`file` (matmul.tir or matmul_wgmma.tir) with its f16 inputs replaced by `elem` (bf16),
+/// block tile and K step unchanged.
+Expected<ir::Module> matmulKernel(ir::ScalarKind elem, const std::string &sourceDir,
+                                  const std::string &file = "matmul.tir");
 
 /// A random pair of distributed linear layouts of one 2^rowBits x 2^colBits tile over 32 lanes
 /// and 2^warpBits warps (at most 64 registers per thread), each a random invertible F2 map of the

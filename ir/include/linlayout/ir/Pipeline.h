@@ -5,6 +5,7 @@
 //   4. cleanup-converts     CleanupConverts.h
 //   5. access-widths        AnnotateAccessWidths.h
 //   6. software-pipeline    SoftwarePipeline.h     (num_stages > 1 only)
+//   7. fence-insertion      InsertFences.h
 // The module is verified before the first pass and after every pass; a pass that breaks it is
 // reported by name.
 #pragma once

@@ -1,0 +1,141 @@
+#include "linlayout/ir/InsertFences.h"
+
+#include <map>
+#include <set>
+
+namespace linlayout::ir {
+
+namespace {
+
+// A buffer: the value id of its allocation, or kNoValue for "unknown, may be any".
+using Buffer = ValueId;
+using Pending = std::set<Buffer>;
+
+class FencePass {
+public:
+  explicit FencePass(Function &f) : f_(f) {}
+
+  void run() {
+    resolveRoots(f_.body);
+    block(f_.body, Pending(), true);
+  }
+
+private:
+  // The allocation every memdesc value comes from (kNoValue when not known).
+  void resolveRoots(const Block &b) {
+    for (const Op &op : b.ops) {
+      switch (op.kind) {
+      case OpKind::LocalAlloc:
+        root_[op.results[0]] = op.results[0];
+        break;
+      case OpKind::WarpGroupDotWait:
+        for (size_t i = 0; i < op.results.size(); ++i)
+          root_[op.results[i]] = rootOf(op.operands[i]);
+        break;
+      default:
+        break;
+      }
+      for (const Block &r : op.regions)
+        resolveRoots(r);
+    }
+  }
+
+  Buffer rootOf(ValueId v) const {
+    auto it = root_.find(v);
+    return it == root_.end() ? kNoValue : it->second;
+  }
+
+  static bool reaches(const Pending &p, Buffer b) {
+    if (p.empty())
+      return false;
+    return b == kNoValue || p.count(kNoValue) || p.count(b);
+  }
+
+  // Walks a block from `in`; inserts fences when `insert`. Returns what is pending at its end.
+  Pending block(Block &b, Pending in, bool insert) {
+    Pending p = std::move(in);
+    for (size_t i = 0; i < b.ops.size(); ++i) {
+      Op &op = b.ops[i];
+      switch (op.kind) {
+      case OpKind::LocalAlloc:
+        if (!op.operands.empty())
+          p.insert(rootOf(op.results[0]));
+        break;
+      case OpKind::LocalStore:
+        p.insert(rootOf(op.operands[1]));
+        break;
+      case OpKind::FenceAsyncShared:
+        p.clear();
+        break;
+      case OpKind::WarpGroupDot: {
+        bool need = false;
+        for (size_t k = 0; k < 2; ++k)
+          if (f_.type(op.operands[k]).isMemDesc())
+            need |= reaches(p, rootOf(op.operands[k]));
+        if (need) {
+          ++needed_;
+          p.clear();
+          if (insert) {
+            Op fence;
+            fence.kind = OpKind::FenceAsyncShared;
+            b.ops.insert(b.ops.begin() + long(i), std::move(fence));
+            ++i;
+          }
+        }
+        break;
+      }
+      case OpKind::For: {
+        Block &body = b.ops[i].regions.at(0);
+        // Writes before the loop that reach a read in it, when the body itself leaves nothing
+        // pending: one fence before the loop instead of one per iteration.
+        if (!p.empty() && block(body, Pending(), false).empty()) {
+          int before = needed_;
+          block(body, p, false);
+          if (needed_ > before) {
+            p.clear();
+            if (insert) {
+              Op fence;
+              fence.kind = OpKind::FenceAsyncShared;
+              b.ops.insert(b.ops.begin() + long(i), std::move(fence));
+              ++i;
+            }
+          }
+        }
+        Block &loopBody = b.ops[i].regions.at(0);
+        // Iterate the body until what is pending at its start is stable (the sets only grow,
+        // and are bounded by the allocations).
+        Pending head = p;
+        while (true) {
+          Pending end = block(loopBody, head, false);
+          Pending next = head;
+          next.insert(end.begin(), end.end());
+          if (next == head)
+            break;
+          head = std::move(next);
+        }
+        Pending end = block(loopBody, head, insert);
+        // Zero iterations leave p; others leave `end` (head already contains p).
+        p.insert(end.begin(), end.end());
+        break;
+      }
+      default:
+        break;
+      }
+    }
+    return p;
+  }
+
+  Function &f_;
+  std::map<ValueId, Buffer> root_;
+  int needed_ = 0; // reads that needed a fence, counted also when not inserting
+};
+
+} // namespace
+
+Status insertFences(Module &m) {
+  for (Function &f : m.functions)
+    FencePass(f).run();
+  return Status::success();
+}
+
+} // namespace linlayout::ir

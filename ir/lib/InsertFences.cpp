@@ -32,6 +32,9 @@ private:
         for (size_t i = 0; i < op.results.size(); ++i)
           root_[op.results[i]] = rootOf(op.operands[i]);
         break;
+      case OpKind::MemDescIndex:
+        root_[op.results[0]] = rootOf(op.operands[0]);
+        break;
       default:
         break;
       }
@@ -62,6 +65,7 @@ private:
           p.insert(rootOf(op.results[0]));
         break;
       case OpKind::LocalStore:
+      case OpKind::AsyncCopyGlobalToLocal: // cp.async writes through the generic proxy
         p.insert(rootOf(op.operands[1]));
         break;
       case OpKind::FenceAsyncShared:

@@ -15,14 +15,14 @@ namespace {
 struct SmemOperand {
   SharedOffsets offsets;
   WgmmaSmemOperand desc;
-  int64_t byteBase = 0; // the buffer's offset in shared memory
+  const Lowered *value = nullptr; // the memdesc (its buffer, or its tile of a ring)
 };
 
 Expected<SmemOperand> smemOperand(const Lowered &v, int kDim, int64_t tileMn) {
   SmemOperand s;
   LL_ASSIGN_OR_RETURN(s.offsets, SharedOffsets::of(v.layout));
   LL_ASSIGN_OR_RETURN(s.desc, deriveWgmmaOperand(s.offsets, kDim, 2, tileMn));
-  s.byteBase = v.sharedOffset;
+  s.value = &v;
   return s;
 }
 
@@ -47,7 +47,7 @@ llvm::Value *descriptor(LoweringContext &ctx, const SmemOperand &s, int64_t elem
   auto &b = ctx.b();
   llvm::Value *off = b.CreateXor(b.getInt32(uint32_t(elemOffset)), wgXor);
   llvm::Value *bytes = b.CreateMul(off, b.getInt32(uint32_t(s.desc.elemBytes)));
-  llvm::Value *base = b.CreatePtrToInt(ctx.sharedAt(s.byteBase), b.getInt64Ty());
+  llvm::Value *base = b.CreatePtrToInt(ctx.sharedBase(*s.value), b.getInt64Ty());
   llvm::Value *addr = b.CreateAdd(base, b.CreateZExt(bytes, b.getInt64Ty()));
   llvm::Value *start = b.CreateLShr(b.CreateAnd(addr, b.getInt64(0x3FFFF)), 4);
   return b.CreateOr(start, b.getInt64(s.desc.descriptorHighBits()));

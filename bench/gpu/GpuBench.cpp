@@ -13,6 +13,7 @@
 // side does, and what Google Benchmark's host-clock loop would not reproduce.
 #include "kernels/TileKernels.h"
 
+#include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/jit/Compiler.h"
 #include "linlayout/runtime/DeviceBuffer.h"
@@ -420,11 +421,15 @@ bool convertSection(Bench &b, std::mt19937_64 &rng) {
   return true;
 }
 
-bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages) {
-  std::string variant = stages == 1 ? "plain" : "pipelined-" + std::to_string(stages);
-  auto m = matmulKernel(ScalarKind::F16, sourceDir(LINLAYOUT_SOURCE_DIR));
+bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
+                 const std::string &file = "matmul.tir") {
+  std::string variant = file == "matmul_wgmma.tir" ? "wgmma"
+                        : stages == 1              ? "plain"
+                                                   : "pipelined-" + std::to_string(stages);
+  auto m = matmulKernel(ScalarKind::F16, sourceDir(LINLAYOUT_SOURCE_DIR), file);
   CHECK(m);
   CHECK(ir::pipelineLoops(*m, stages));
+  CHECK(ir::insertFences(*m));
   auto k = b.jit.compile(*m, asBuilt());
   if (!k.ok()) {
     b.json.begin();
@@ -492,11 +497,16 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages) {
 }
 
 // The matmul example as written (plain: each K step loads its tiles and converts them through
-// shared memory), and software-pipelined with 3 and 4 stages (cp.async rings, ldmatrix loads).
+// shared memory), software-pipelined with 3 and 4 stages (cp.async rings, ldmatrix loads), and on
+// an sm_90 GPU matmul_wgmma.tir (tiles stored to NVMMA shared memory, one wgmma warp group, no
+// pipelining yet).
 bool gemmSection(Bench &b, std::mt19937_64 &rng) {
   for (int stages : {1, 3, 4})
     if (!gemmVariant(b, rng, stages))
       return false;
+  if (b.jit.context().computeCapability() == 90 &&
+      !gemmVariant(b, rng, 1, "matmul_wgmma.tir"))
+    return false;
   return true;
 }
 } // namespace

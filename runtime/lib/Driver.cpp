@@ -57,6 +57,8 @@ Expected<const DriverApi *> load() {
   resolve(lib, api.cuGetErrorString, "cuGetErrorString", missing);
   if (!missing.empty())
     return makeError("the CUDA driver lacks entry points: " + missing);
+  std::string optional;
+  resolve(lib, api.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled", optional);
   // Set before cuInit so that check() can name cuInit's error.
   static const DriverApi *loaded = &api;
   if (CUresult r = api.cuInit(0); r != 0) {

@@ -45,6 +45,36 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   done
   echo "   tests took $(( $(date +%s) - started )) s"
 fi
+if [ "${SKIP_CHECKS:-0}" != 1 ]; then
+  echo "== Checks: racecheck on the pipelined and wgmma matmuls; SASS of the GEMM kernels"
+  sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+  if [ -n "$sanitizer" ] && [ -x "$bin/jit_tests" ]; then
+    for name in ComputeGpu.MatmulF16Pipelined ComputeGpu.WgmmaMatmulF16; do
+      log="$work/racecheck-$name.log"
+      timeout 240 "$sanitizer" --tool racecheck --racecheck-report all --error-exitcode 9 \
+        "$bin/jit_tests" --gtest_filter="$name" > "$log" 2>&1
+      rc=$?
+      [ $rc -eq 0 ] && r=clean || { r="NOT CLEAN (exit $rc)"; status=1; }
+      printf 'racecheck: %-40s %s; %s\n' "$name" "$r" "$(grep -m1 'RACECHECK SUMMARY' "$log" || echo 'no summary line')"
+    done
+  else
+    echo "racecheck: compute-sanitizer or jit_tests not found"
+  fi
+  tbin=$(python3 -c 'import os, triton; print(os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin"))' 2>/dev/null)
+  for f in "$bin"/ptx/*.ptx; do
+    [ -f "$f" ] && [ -x "$tbin/ptxas" ] || continue
+    name=$(basename "$f" .ptx)
+    arch=$(awk '/^\.target/ {print $2; exit}' "$f" | tr -d ',')
+    mkdir -p "$work/sass"
+    "$tbin/ptxas" -arch="$arch" -v -o "$work/sass/$name.cubin" "$f" > "$work/sass/$name.ptxas.txt" 2>&1 &&
+      "$tbin/cuobjdump" -sass "$work/sass/$name.cubin" > "$work/sass/$name.sass" 2>&1
+    printf 'sass %-16s %-8s' "$name" "$arch"
+    for op in HGMMA HMMA LDGSTS LDSM LDGDEPBAR DEPBAR BAR WARPGROUP; do
+      printf ' %s %d' $op "$(grep -cE "[ ;]$op[ .;]" "$work/sass/$name.sass" 2>/dev/null)"
+    done
+    printf '; %s\n' "$(grep -o 'Used [0-9]* registers' "$work/sass/$name.ptxas.txt" | head -1)"
+  done | tee "$work/sass-gemm.txt"
+fi
 if [ "${SKIP_BENCH:-0}" != 1 ] && [ -x "$bin/linlayout_gpu_bench" ]; then
   echo "== GPU benchmarks (linlayout)"
   # One process per section, for the same reason as the tests.
@@ -72,13 +102,15 @@ if [ -n "$tbin" ] && [ -x "$tbin/ptxas" ] && [ -x "$tbin/cuobjdump" ]; then
     "$tbin/ptxas" -arch=sm_90a -v -o "${f%.ptx}.cubin" "$f" > "${f%.ptx}.ptxas.txt" 2>&1 &&
       "$tbin/cuobjdump" -sass "${f%.ptx}.cubin" > "${f%.ptx}.sass" 2>&1
   done
+  # An instruction line: cuobjdump's "/*0010*/ OP ..." or Triton's "--:-:0:-:1 OP ..." form.
+  insn='(/\*[0-9a-f]+\*/|[-0-9a-fY]+:[-0-9a-fY:]+)'
   for f in "$work"/ptx/*.sass; do
     [ -f "$f" ] || continue
     printf '%-50s' "$(basename "$f")"
     for op in SHFL PRMT SEL HADD2 FADD LDS STS BAR; do
-      printf ' %s %4d' $op "$(grep -cE "^\s+/\*[0-9a-f]+\*/\s+$op[ .]" "$f")"
+      printf ' %s %4d' $op "$(grep -cE "^\s*$insn\s+$op[ .]" "$f")"
     done
-    printf ' total %d\n' "$(grep -cE '^\s+/\*[0-9a-f]+\*/' "$f")"
+    printf ' total %d\n' "$(grep -cE "^\s*$insn\s+[A-Z]" "$f")"
   done | tee "$work/ptx/sass-counts.txt"
 fi
 echo "== Table"

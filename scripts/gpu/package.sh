@@ -27,8 +27,20 @@ for f in "$build"/bin/*; do
   esac
   strip -o "$stage/$name" "$f"
 done
+# The GEMM kernels' PTX, for run.sh's SASS checks (cp.async -> LDGSTS, wgmma -> HGMMA): the
+# pipelined mma.sync matmul (3 stages) and the wgmma matmul, compiled by the CLI as users would.
+if [ -x "$build/bin/linlayout" ]; then
+  mkdir -p "$stage/ptx"
+  sed 's/^module attributes {/module attributes {"ttg.num-stages" = 3 : i32, /' examples/matmul.tir \
+    > "$stage/ptx/matmul_s3.tir"
+  "$build/bin/linlayout" compile "$stage/ptx/matmul_s3.tir" --target sm_90 -o "$stage/ptx/matmul_s3.ptx"
+  "$build/bin/linlayout" compile examples/matmul_wgmma.tir --target sm_90a \
+    -o "$stage/ptx/matmul_wgmma.ptx"
+  rm "$stage/ptx/matmul_s3.tir"
+fi
 # Shared libraries that are not part of a stock system (listed so that a change shows).
 for f in "$stage"/*; do
+  [ -f "$f" ] || continue
   ldd "$f" 2>/dev/null | awk '/=>/ {print $1}' | grep -vE '^(libc|libm|libstdc\+\+|libgcc_s|libdl|libpthread|librt|libz|libzstd|linux-vdso|ld-linux)' || true
 done | sort -u | sed 's/^/package: extra shared library needed: /'
 mkdir -p "$dest/.carry"

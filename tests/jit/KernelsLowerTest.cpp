@@ -152,6 +152,16 @@ TEST(JitKernels, ExampleKernelsLower) {
   }
 }
 
+// Every wgmma tile the GPU test runs (each descriptor form, register A, two warp groups) lowers
+// for sm_90a and assembles without spills.
+TEST(JitKernels, WgmmaTilesLower) {
+  for (const WgmmaTileCase &c : wgmmaTileCases()) {
+    std::string spills;
+    EXPECT_EQ(lowerAndAssemble(wgmmaTileKernel(c), &spills), "") << c.name();
+    EXPECT_EQ(spills, "") << c.name();
+  }
+}
+
 TEST(JitKernels, RandomPlannerPairsLower) {
   // A fixed seed here (the GPU test draws fresh ones): 100 pairs, 8/16/32-bit, every one lowered
   // and assembled. $LINLAYOUT_RANDOM_PAIRS (and $LINLAYOUT_RANDOM_SEED) run more, for a one-off

@@ -1,6 +1,7 @@
 #include "TileKernels.h"
 
 #include "linlayout/ir/Builder.h"
+#include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Verifier.h"
 #include "linlayout/ir/Walk.h"
@@ -305,6 +306,128 @@ RandomPair randomPair(std::mt19937_64 &rng) {
     LayoutSpec dst = randomLinearLayout(rng, rowBits, colBits, warpBits, broadcast());
     return RandomPair{src, dst, rowBits, colBits, warpBits};
   }
+}
+
+std::string WgmmaTileCase::name() const {
+  return std::string(ir::name(elem)) + " " + std::to_string(m) + "x" + std::to_string(n) + "x" +
+         std::to_string(k) + " n" + std::to_string(instrN) + " sw" + std::to_string(swizzle) +
+         (aInRegs ? " A-regs" : " A-smem") + (bTransposed ? " B-kmajor" : " B-nmajor") + " w" +
+         std::to_string(warps) + (nWarps2 ? "x2" : "") + (isAsync ? " async" : " sync");
+}
+
+namespace {
+
+// Lines computing `%<p>` = base + row * cols + col over a rows x cols tile in #blocked.
+std::string tilePointers(const std::string &p, const std::string &base, int64_t rows,
+                         int64_t cols, const std::string &ptrElem) {
+  std::string R = std::to_string(rows), C = std::to_string(cols);
+  std::string t2 = "tensor<" + R + "x" + C + "xi32, #blocked>";
+  std::string s;
+  s += "    %" + p + "_r = tt.make_range {end = " + R + " : i32, start = 0 : i32} : tensor<" + R +
+       "xi32, #ttg.slice<{dim = 1, parent = #blocked}>>\n";
+  s += "    %" + p + "_c = tt.make_range {end = " + C + " : i32, start = 0 : i32} : tensor<" + C +
+       "xi32, #ttg.slice<{dim = 0, parent = #blocked}>>\n";
+  s += "    %" + p + "_r2 = tt.expand_dims %" + p + "_r {axis = 1 : i32} : tensor<" + R +
+       "xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<" + R + "x1xi32, #blocked>\n";
+  s += "    %" + p + "_c2 = tt.expand_dims %" + p + "_c {axis = 0 : i32} : tensor<" + C +
+       "xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x" + C + "xi32, #blocked>\n";
+  s += "    %" + p + "_ld = arith.constant dense<" + C + "> : tensor<" + R + "x1xi32, #blocked>\n";
+  s += "    %" + p + "_rs = arith.muli %" + p + "_r2, %" + p + "_ld : tensor<" + R +
+       "x1xi32, #blocked>\n";
+  s += "    %" + p + "_rb = tt.broadcast %" + p + "_rs : tensor<" + R + "x1xi32, #blocked> -> " +
+       t2 + "\n";
+  s += "    %" + p + "_cb = tt.broadcast %" + p + "_c2 : tensor<1x" + C + "xi32, #blocked> -> " +
+       t2 + "\n";
+  s += "    %" + p + "_off = arith.addi %" + p + "_rb, %" + p + "_cb : " + t2 + "\n";
+  std::string pt = "tensor<" + R + "x" + C + "x!tt.ptr<" + ptrElem + ">, #blocked>";
+  s += "    %" + p + "_v = tt.splat %" + base + " : !tt.ptr<" + ptrElem + "> -> " + pt + "\n";
+  s += "    %" + p + " = tt.addptr %" + p + "_v, %" + p + "_off : " + pt + ", " + t2 + "\n";
+  return s;
+}
+
+} // namespace
+
+Expected<Module> wgmmaTileKernel(const WgmmaTileCase &c) {
+  std::string M = std::to_string(c.m), N = std::to_string(c.n), K = std::to_string(c.k);
+  std::string e(name(c.elem));
+  std::string warps = c.nWarps2 ? "[" + std::to_string(c.warps / 2) + ", 2]"
+                                : "[" + std::to_string(c.warps) + ", 1]";
+  std::string ta = "tensor<" + M + "x" + K + "x" + e + ", #blocked>";
+  std::string tb = "tensor<" + K + "x" + N + "x" + e + ", #blocked>";
+  std::string sa = "!ttg.memdesc<" + M + "x" + K + "x" + e + ", #sa, #smem>";
+  std::string sb = "!ttg.memdesc<" + K + "x" + N + "x" + e + ", #sb, #smem>";
+  std::string da = "tensor<" + M + "x" + K + "x" + e +
+                   ", #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>";
+  std::string tc = "tensor<" + M + "x" + N + "xf32, #mma>";
+  std::string tcb = "tensor<" + M + "x" + N + "xf32, #blocked>";
+  std::string sw = std::to_string(c.swizzle);
+  std::string t =
+      "#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = "
+      "[" + std::to_string(c.warps) + ", 1], order = [1, 0]}>\n"
+      "#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = " + warps +
+      ", instrShape = [16, " + std::to_string(c.instrN) + ", 16]}>\n"
+      "#sa = #ttg.nvmma_shared<{swizzlingByteWidth = " + sw +
+      ", transposed = false, elementBitWidth = 16}>\n"
+      "#sb = #ttg.nvmma_shared<{swizzlingByteWidth = " + sw + ", transposed = " +
+      (c.bTransposed ? "true" : "false") + ", elementBitWidth = 16}>\n"
+      "#smem = #ttg.shared_memory\n"
+      "module attributes {\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = " +
+      std::to_string(c.warps) + " : i32, ttg.target = \"cuda:90\", \"ttg.threads-per-warp\" = 32 "
+      ": i32} {\n"
+      "  tt.func public @wgmma_tile(%a: !tt.ptr<" + e + "> {tt.divisibility = 16 : i32}, %b: "
+      "!tt.ptr<" + e + "> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : "
+      "i32}) {\n";
+  t += tilePointers("pa", "a", c.m, c.k, e);
+  t += tilePointers("pb", "b", c.k, c.n, e);
+  t += tilePointers("pc", "c", c.m, c.n, "f32");
+  t += "    %x = tt.load %pa : tensor<" + M + "x" + K + "x!tt.ptr<" + e + ">, #blocked>\n";
+  t += "    %y = tt.load %pb : tensor<" + K + "x" + N + "x!tt.ptr<" + e + ">, #blocked>\n";
+  if (c.aInRegs)
+    t += "    %as = ttg.convert_layout %x : " + ta + " -> " + da + "\n";
+  else
+    t += "    %as = ttg.local_alloc %x : (" + ta + ") -> " + sa + "\n";
+  t += "    %bs = ttg.local_alloc %y : (" + tb + ") -> " + sb + "\n";
+  t += "    %z = arith.constant dense<0.0> : " + tc + "\n";
+  t += "    %d = ttng.warp_group_dot %as, %bs, %z {isAsync = " +
+       std::string(c.isAsync ? "true" : "false") + "} : " + (c.aInRegs ? da : sa) + " * " + sb +
+       " -> " + tc + "\n";
+  std::string res = "%d";
+  if (c.isAsync) {
+    t += "    %w:2 = ttng.warp_group_dot_wait %d, %bs {pendings = 0 : i32} : " + tc + ", " + sb +
+         "\n";
+    res = "%w#0";
+  }
+  t += "    %r = ttg.convert_layout " + res + " : " + tc + " -> " + tcb + "\n";
+  t += "    tt.store %pc, %r : tensor<" + M + "x" + N + "x!tt.ptr<f32>, #blocked>\n";
+  t += "    tt.return\n  }\n}\n";
+  LL_ASSIGN_OR_RETURN(Module m, parseModule(t, "wgmma_tile_" + c.name()));
+  LL_TRY_STATUS(verify(m));
+  LL_TRY_STATUS(ir::insertFences(m));
+  return m;
+}
+
+std::vector<WgmmaTileCase> wgmmaTileCases() {
+  using S = ScalarKind;
+  auto mk = [](int64_t m, int64_t n, int64_t k, int64_t instrN, S elem, bool aRegs, bool bT,
+               int sw, int warps, bool n2, bool async) {
+    WgmmaTileCase c;
+    c.m = m, c.n = n, c.k = k, c.instrN = instrN, c.elem = elem, c.aInRegs = aRegs;
+    c.bTransposed = bT, c.swizzle = sw, c.warps = warps, c.nWarps2 = n2, c.isAsync = async;
+    return c;
+  };
+  return {
+      mk(64, 64, 64, 64, S::F16, false, false, 128, 4, false, true),
+      mk(64, 64, 64, 64, S::BF16, false, false, 128, 4, false, false),
+      mk(128, 128, 64, 128, S::F16, false, false, 128, 4, false, true),
+      mk(64, 256, 16, 256, S::F16, false, true, 32, 4, false, true),
+      mk(64, 128, 32, 128, S::BF16, false, true, 64, 4, false, false),
+      mk(64, 64, 32, 32, S::F16, false, false, 64, 4, false, true),
+      mk(64, 64, 64, 64, S::F16, true, false, 128, 4, false, true),
+      mk(128, 64, 32, 64, S::BF16, true, true, 64, 4, false, false),
+      // Two warp groups: along M ([8, 1]) and along N ([4, 2]).
+      mk(128, 64, 64, 64, S::F16, false, false, 128, 8, false, true),
+      mk(64, 128, 64, 64, S::F16, false, false, 128, 8, true, true),
+  };
 }
 
 } // namespace linlayout::gpukernels

@@ -63,6 +63,23 @@ std::string sourceDir(const std::string &compiledIn);
 Expected<ir::Module> matmulKernel(ir::ScalarKind elem, const std::string &sourceDir,
                                   const std::string &file = "matmul.tir");
 
+/// One wgmma tile product, every operand form the lowering has: C (M x N f32, row-major) = A (M x K)
+/// * B (K x N), both `elem` (f16 or bf16) and row-major in global memory, stored to shared memory in
+/// NVMMA layouts of `swizzle` bytes (A K-major; B N-major, or K-major when bTransposed) or A
+/// converted to registers (aInRegs), multiplied by ttng.warp_group_dot with instruction width
+/// instrN over `warps` warps (warpsPerCTA [warps, 1] or, with nWarps2, [warps / 2, 2]); the proxy
+/// fence is the fence-insertion pass's. Kernel wgmma_tile(a, b, c), one program.
+struct WgmmaTileCase {
+  int64_t m = 64, n = 64, k = 64, instrN = 64;
+  ir::ScalarKind elem = ir::ScalarKind::F16;
+  bool aInRegs = false, bTransposed = false, nWarps2 = false, isAsync = true;
+  int swizzle = 128, warps = 4;
+  std::string name() const;
+};
+Expected<ir::Module> wgmmaTileKernel(const WgmmaTileCase &c);
+/// The cases the GPU test runs and the CPU test lowers.
+std::vector<WgmmaTileCase> wgmmaTileCases();
+
 /// A random pair of distributed linear layouts of one 2^rowBits x 2^colBits tile over 32 lanes
 /// and 2^warpBits warps (at most 64 registers per thread), each a random invertible F2 map of the
 /// tensor bits, sometimes with a broadcast lane or warp basis.

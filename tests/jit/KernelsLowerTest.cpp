@@ -117,7 +117,7 @@ TEST(JitKernels, ConversionKernelsLower) {
       EXPECT_EQ(lowerAndAssemble(convertCheck(e, 128, 128, pairs[i].second, pairs[i].first, 4)), "")
           << "pair " << i << " reversed " << ir::name(e);
     }
-    for (ScalarKind e : {ScalarKind::F16, ScalarKind::F32})
+    for (ScalarKind e : {ScalarKind::F16, ScalarKind::F32, ScalarKind::I16})
       EXPECT_EQ(lowerAndAssemble(convertLoop(e, 128, 128, pairs[i].first, pairs[i].second, 4)), "")
           << "loop pair " << i << " " << ir::name(e);
   }

@@ -423,9 +423,12 @@ bool convertSection(Bench &b, std::mt19937_64 &rng) {
 
 bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
                  const std::string &file = "matmul.tir") {
-  std::string variant = file == "matmul_wgmma.tir" ? "wgmma"
-                        : stages == 1              ? "plain"
-                                                   : "pipelined-" + std::to_string(stages);
+  const bool wide = file == "matmul_wide.tir";
+  std::string variant = file == "matmul_wgmma.tir"
+                            ? "wgmma"
+                            : std::string(wide ? "wide-" : "") +
+                                  (stages == 1 ? "plain" : "pipelined-" + std::to_string(stages));
+  const unsigned tileN = wide ? 256 : 128;
   auto m = matmulKernel(ScalarKind::F16, sourceDir(LINLAYOUT_SOURCE_DIR), file);
   CHECK(m);
   CHECK(ir::pipelineLoops(*m, stages));
@@ -458,7 +461,7 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
     CHECK(da);
     CHECK(db);
     CHECK(dc);
-    runtime::Dim3 grid{unsigned(n / 128), unsigned(n / 128)};
+    runtime::Dim3 grid{unsigned(n / 128), unsigned(n / tileN)};
     auto launch = [&] {
       return (*k)->launch(grid, *da, *db, *dc, int32_t(n), int32_t(n), int32_t(n), int32_t(n));
     };
@@ -497,12 +500,15 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
 }
 
 // The matmul example as written (plain: each K step loads its tiles and converts them through
-// shared memory), software-pipelined with 3 and 4 stages (cp.async rings, ldmatrix loads), and on
-// an sm_90 GPU matmul_wgmma.tir (tiles stored to NVMMA shared memory, one wgmma warp group, no
-// pipelining yet).
+// shared memory), software-pipelined with 3 and 4 stages (cp.async rings, ldmatrix loads), the
+// 128x256 tile with 8 warps (matmul_wide.tir) plain and with 3 stages, and on an sm_90 GPU
+// matmul_wgmma.tir (tiles stored to NVMMA shared memory, one wgmma warp group, no pipelining yet).
 bool gemmSection(Bench &b, std::mt19937_64 &rng) {
   for (int stages : {1, 3, 4})
     if (!gemmVariant(b, rng, stages))
+      return false;
+  for (int stages : {1, 3})
+    if (!gemmVariant(b, rng, stages, "matmul_wide.tir"))
       return false;
   if (b.jit.context().computeCapability() == 90 &&
       !gemmVariant(b, rng, 1, "matmul_wgmma.tir"))

@@ -4,7 +4,8 @@ tiling of linlayout's examples/matmul.tir (128x128 tile, K step 32, 4 warps, mma
 [16, 8], operands loaded in blocked([1, 8], [4, 8], [4, 1], [1, 0]) and converted to dot operands
 with k_width 2): plain (no software pipelining), and pipelined with 3 and 4 stages the way
 linlayout's software-pipeline pass does it (cp.async rings in the swizzled layouts it chooses,
-wait_group STAGES-2, the next stage's copies issued before the mma). Writes JSON to argv[1]."""
+wait_group STAGES-2, the next stage's copies issued before the mma), also on matmul_wide.tir's
+128x256 tile with 8 warps. Writes JSON to argv[1]."""
 import json, sys
 import torch, triton
 from triton.experimental import gluon
@@ -39,9 +40,9 @@ def gemm_mma_v2(a_ptr, b_ptr, c_ptr, K, lda, ldb, ldc,
 @gluon.jit
 def gemm_mma_v2_pipelined(a_ptr, b_ptr, c_ptr, K, lda, ldb, ldc,
                           BM: gl.constexpr, BN: gl.constexpr, BK: gl.constexpr,
-                          STAGES: gl.constexpr):
-    blocked: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])
-    acc_layout: gl.constexpr = gl.NVMMADistributedLayout([2, 0], [2, 2], [16, 8])
+                          STAGES: gl.constexpr, WARPS_M: gl.constexpr, WARPS_N: gl.constexpr):
+    blocked: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [WARPS_M * WARPS_N, 1], [1, 0])
+    acc_layout: gl.constexpr = gl.NVMMADistributedLayout([2, 0], [WARPS_M, WARPS_N], [16, 8])
     a_layout: gl.constexpr = gl.DotOperandLayout(0, acc_layout, 2)
     b_layout: gl.constexpr = gl.DotOperandLayout(1, acc_layout, 2)
     a_shared: gl.constexpr = gl.SwizzledSharedLayout(8, 2, 4, [1, 0])
@@ -114,10 +115,12 @@ def main():
             row["gluon_TFLOPs"] = tflops(n, row["gluon_ms"])
         except Exception as e:
             row["gluon_error"] = f"{type(e).__name__}: {e}"[:400]
-        for stages in (3, 4):
-            key = f"gluon_pipelined_{stages}"
-            p = lambda: gemm_mma_v2_pipelined[grid](a, b, c, n, n, n, n, 128, 128, 32, stages,
-                                                    num_warps=4)
+        # (key, stages, BN, warps along N): matmul.tir's tiling pipelined, and matmul_wide.tir's
+        # (128x256, 8 warps) pipelined with three stages.
+        for key, stages, bn, wn in (("gluon_pipelined_3", 3, 128, 2), ("gluon_pipelined_4", 4, 128, 2),
+                                    ("gluon_wide_pipelined_3", 3, 256, 4)):
+            p = lambda: gemm_mma_v2_pipelined[(n // 128, n // bn)](
+                a, b, c, n, n, n, n, 128, bn, 32, stages, 2, wn, num_warps=2 * wn)
             try:
                 c.fill_(float("nan"))
                 p()

@@ -128,7 +128,7 @@ def main():
         n = str(int(r["n"]))
         g = (ggemm.get("sizes") or {}).get(n, {})
         gkey = "gluon_TFLOPs" if variant == "plain" else \
-            "gluon_pipelined_" + variant.split("-")[-1] + "_TFLOPs"
+            "gluon_" + variant.replace("-", "_") + "_TFLOPs"
         L.append(f"| {n}³ | {variant} | {fmt(r.get('TFLOPs'), '.1f')} | {fmt(g.get(gkey), '.1f')} | "
                  f"{fmt(g.get('torch_TFLOPs'), '.1f')} ({g.get('torch_out_dtype', '?')} out) | "
                  f"{fmt(ratio(r.get('TFLOPs'), g.get('torch_TFLOPs')), '.2f')} | {fmt(ratio(r.get('TFLOPs'), g.get(gkey)), '.2f')} |")

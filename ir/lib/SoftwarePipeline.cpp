@@ -16,9 +16,10 @@ namespace {
 
 // One load the pass turns into a ring.
 struct Candidate {
-  size_t index = 0;                 // the tt.load in the body
-  std::vector<size_t> converts;     // convert_layout ops folded into the local_load
-  std::vector<size_t> slice;        // body ops computing ptr / mask / other, in body order
+  size_t index = 0;             // the tt.load in the body
+  std::vector<size_t> converts; // convert_layout ops folded into the local_load
+  std::vector<size_t>
+      slice; // body ops computing ptr / mask / other, in body order
   LayoutId loadedLayout = kNoLayout; // the local_load's layout
   int64_t vectorWidth = 1;
   Type ringType, tileType;
@@ -58,8 +59,8 @@ class Emitter {
 public:
   Emitter(Function &f, std::vector<Op> &out) : f_(f), out_(out) {}
 
-  ValueId op(OpKind kind, std::vector<ValueId> operands, std::optional<Type> result,
-             OpAttrs attrs = {}) {
+  ValueId op(OpKind kind, std::vector<ValueId> operands,
+             std::optional<Type> result, OpAttrs attrs = {}) {
     Op o;
     o.kind = kind;
     o.operands = std::move(operands);
@@ -77,7 +78,9 @@ public:
     a.intValue = v;
     return op(OpKind::Constant, {}, t, a);
   }
-  ValueId binary(OpKind k, ValueId a, ValueId b) { return op(k, {a, b}, f_.type(a)); }
+  ValueId binary(OpKind k, ValueId a, ValueId b) {
+    return op(k, {a, b}, f_.type(a));
+  }
   ValueId cmp(CmpPredicate p, ValueId a, ValueId b) {
     OpAttrs at;
     at.predicate = p;
@@ -92,10 +95,12 @@ private:
 
 class LoopPipeliner {
 public:
-  LoopPipeliner(Module &m, Function &f, int stages, const std::vector<int> &uses)
+  LoopPipeliner(Module &m, Function &f, int stages,
+                const std::vector<int> &uses)
       : m_(m), f_(f), S_(stages), D_(stages - 1), uses_(uses) {}
 
-  // Rewrites `loop` (in `parent` at `at`) when it qualifies; returns whether it did.
+  // Rewrites `loop` (in `parent` at `at`) when it qualifies; returns whether it
+  // did.
   bool run(std::vector<Op> &parentOps, size_t at) {
     Op &loop = parentOps[at];
     Block &body = loop.regions[0];
@@ -148,8 +153,9 @@ private:
         c.kind = Carried::Invariant;
       } else if (auto it = def_.find(y); it != def_.end()) {
         const Op &d = body.ops[it->second];
-        if (d.kind == OpKind::AddPtr && d.operands[0] == arg && !inBody(d.operands[1]) &&
-            users_[y].size() == 1 && f_.type(arg).isTensor()) {
+        if (d.kind == OpKind::AddPtr && d.operands[0] == arg &&
+            !inBody(d.operands[1]) && users_[y].size() == 1 &&
+            f_.type(arg).isTensor()) {
           c.kind = Carried::PointerStep;
           c.step = d.operands[1];
           c.stepOp = it->second;
@@ -164,8 +170,8 @@ private:
           cands_.push_back(std::move(*c));
     if (cands_.empty())
       return false;
-    // A carried pointer the pass advances may serve only the candidates' addresses and its own
-    // step, and nobody may use it after the loop.
+    // A carried pointer the pass advances may serve only the candidates'
+    // addresses and its own step, and nobody may use it after the loop.
     std::set<size_t> sliceOps;
     for (const Candidate &c : cands_) {
       sliceOps.insert(c.slice.begin(), c.slice.end());
@@ -219,8 +225,9 @@ private:
     if (c.loadedLayout == kNoLayout ||
         !m_.layouts.get(c.loadedLayout).as<DotOperandSpec>())
       return std::nullopt;
-    // The address computation: clonable ops of the body over outside values, the induction
-    // variable and carried values that are invariant or stepped pointers.
+    // The address computation: clonable ops of the body over outside values,
+    // the induction variable and carried values that are invariant or stepped
+    // pointers.
     std::set<size_t> slice;
     std::vector<ValueId> work(load.operands.begin(), load.operands.end());
     std::set<ValueId> seen;
@@ -248,7 +255,8 @@ private:
       work.insert(work.end(), op.operands.begin(), op.operands.end());
     }
     c.slice.assign(slice.begin(), slice.end());
-    // Vector width of the copies: at least 4 bytes, or cp.async cannot take the tile.
+    // Vector width of the copies: at least 4 bytes, or cp.async cannot take the
+    // tile.
     c.vectorWidth = load.attrs.vectorWidth;
     if (c.vectorWidth == 0) {
       if (!axis_)
@@ -262,8 +270,9 @@ private:
     auto reader = toLinearLayout(m_.layouts.get(c.loadedLayout), rt.shape());
     if (!writer.ok() || !reader.ok())
       return std::nullopt;
-    auto shared = chooseSwizzledShared(*writer, *reader, rt.shape(), bits,
-                                       int(std::min<int64_t>(16, c.vectorWidth * bytes)));
+    auto shared =
+        chooseSwizzledShared(*writer, *reader, rt.shape(), bits,
+                             int(std::min<int64_t>(16, c.vectorWidth * bytes)));
     if (!shared.ok())
       return std::nullopt;
     LayoutId sl = m_.layouts.intern(LayoutSpec(*shared));
@@ -274,9 +283,11 @@ private:
     return c;
   }
 
-  // Clones the candidates' address computations with `subst`, then issues their copies into
-  // slot `slot` predicated on `pred` (a scalar i1), and commits the group.
-  void issueCopies(Emitter &e, const Block &body, std::map<ValueId, ValueId> subst, ValueId pred,
+  // Clones the candidates' address computations with `subst`, then issues their
+  // copies into slot `slot` predicated on `pred` (a scalar i1), and commits the
+  // group.
+  void issueCopies(Emitter &e, const Block &body,
+                   std::map<ValueId, ValueId> subst, ValueId pred,
                    ValueId slot) {
     std::set<size_t> all;
     for (const Candidate &c : cands_)
@@ -310,27 +321,32 @@ private:
   }
 
   Op rewrite(Op &loop, std::vector<Op> &pre, std::vector<Op> &post) {
-    // The body's ops move into the new loop one by one; the copies clone from this snapshot.
+    // The body's ops move into the new loop one by one; the copies clone from
+    // this snapshot.
     const Block body = loop.regions[0];
     std::vector<Op> &bodyOps = loop.regions[0].ops;
     Emitter e(f_, pre);
     Type i32 = Type::scalar(ScalarKind::I32);
     Type ivType = f_.type(iv_);
-    ValueId lb = loop.operands[0], ub = loop.operands[1], step = loop.operands[2];
+    ValueId lb = loop.operands[0], ub = loop.operands[1],
+            step = loop.operands[2];
     for (Candidate &c : cands_) {
       c.ring = e.op(OpKind::LocalAlloc, {}, c.ringType);
       const std::string &loaded = f_.values[body.ops[c.index].results[0]].name;
       if (!loaded.empty())
         f_.values[c.ring].name = loaded + "_ring";
     }
-    // Prologue: iterations 0..D-1 into slots 0..D-1; the advanced pointers p_0..p_D.
-    std::map<ValueId, ValueId> ptrAt; // carried pointer -> its value at the current stage
+    // Prologue: iterations 0..D-1 into slots 0..D-1; the advanced pointers
+    // p_0..p_D.
+    std::map<ValueId, ValueId>
+        ptrAt; // carried pointer -> its value at the current stage
     for (ValueId a : advanced_)
       ptrAt[a] = loop.operands[3 + argIndex_[a]];
     for (int s = 0; s < D_; ++s) {
       ValueId ivs = lb;
       if (s > 0)
-        ivs = e.binary(OpKind::AddI, lb, e.binary(OpKind::MulI, step, e.constant(s, ivType)));
+        ivs = e.binary(OpKind::AddI, lb,
+                       e.binary(OpKind::MulI, step, e.constant(s, ivType)));
       ValueId pred = e.cmp(CmpPredicate::Slt, ivs, ub);
       std::map<ValueId, ValueId> subst{{iv_, ivs}};
       for (auto &[arg, c] : carried_)
@@ -343,11 +359,12 @@ private:
         p = e.binary(OpKind::AddPtr, p, carried_[a].step);
     }
     ValueId aheadStep = e.binary(OpKind::MulI, step, e.constant(D_, ivType));
-    ValueId c0 = e.constant(0, i32), c1 = e.constant(1, i32), cS = e.constant(S_, i32);
+    ValueId c0 = e.constant(0, i32), c1 = e.constant(1, i32),
+            cS = e.constant(S_, i32);
     ValueId wi0 = e.constant(D_ % S_, i32);
 
-    // The loop: carried pointers start D iterations ahead; two slot indices join the carried
-    // values.
+    // The loop: carried pointers start D iterations ahead; two slot indices
+    // join the carried values.
     Op out;
     out.kind = OpKind::For;
     out.loc = loop.loc;
@@ -382,9 +399,11 @@ private:
       auto c = byIndex.find(i);
       if (op.kind == OpKind::Yield) {
         ValueId r1 = in.binary(OpKind::AddI, ri, c1);
-        ValueId rn = in.op(OpKind::Select, {in.cmp(CmpPredicate::Eq, r1, cS), c0, r1}, i32);
+        ValueId rn = in.op(OpKind::Select,
+                           {in.cmp(CmpPredicate::Eq, r1, cS), c0, r1}, i32);
         ValueId w1 = in.binary(OpKind::AddI, wi, c1);
-        ValueId wn = in.op(OpKind::Select, {in.cmp(CmpPredicate::Eq, w1, cS), c0, w1}, i32);
+        ValueId wn = in.op(OpKind::Select,
+                           {in.cmp(CmpPredicate::Eq, w1, cS), c0, w1}, i32);
         op.operands.push_back(rn);
         op.operands.push_back(wn);
         nb.ops.push_back(std::move(op));
@@ -401,11 +420,13 @@ private:
         in.op(OpKind::AsyncWait, {}, std::nullopt, a);
         waited = true;
       }
-      ValueId tile = in.op(OpKind::MemDescIndex, {cand.ring, ri}, cand.tileType);
-      // The local_load takes over the value the users read: the first folded convert's result,
-      // or the load's own.
-      ValueId result = cand.converts.empty() ? op.results[0]
-                                             : body.ops[cand.converts[0]].results[0];
+      ValueId tile =
+          in.op(OpKind::MemDescIndex, {cand.ring, ri}, cand.tileType);
+      // The local_load takes over the value the users read: the first folded
+      // convert's result, or the load's own.
+      ValueId result = cand.converts.empty()
+                           ? op.results[0]
+                           : body.ops[cand.converts[0]].results[0];
       Op ll;
       ll.kind = OpKind::LocalLoad;
       ll.operands = {tile};
@@ -422,7 +443,8 @@ private:
         issueCopies(in, body, subst, pred, wi);
       }
     }
-    // Duplicate converts of one load read the one local_load (all inside the body).
+    // Duplicate converts of one load read the one local_load (all inside the
+    // body).
     for (auto [from, to] : replace)
       for (Op &o : nb.ops)
         for (ValueId &v : o.operands)
@@ -454,9 +476,10 @@ private:
   std::optional<AxisInfoAnalysis> axis_;
 };
 
-// Pipelines the loops of one block and of the blocks nested in it (depth bounded by the
-// verifier).
-bool pipelineBlock(Module &m, Function &f, std::vector<Op> &ops, int stages, int depth) {
+// Pipelines the loops of one block and of the blocks nested in it (depth
+// bounded by the verifier).
+bool pipelineBlock(Module &m, Function &f, std::vector<Op> &ops, int stages,
+                   int depth) {
   if (depth > 64)
     return false;
   bool changed = false;
@@ -479,7 +502,8 @@ bool pipelineBlock(Module &m, Function &f, std::vector<Op> &ops, int stages, int
 
 Status pipelineLoops(Module &m, int numStages) {
   if (numStages < 1 || numStages > 16)
-    return makeError("num_stages is " + std::to_string(numStages) + ", expected 1..16");
+    return makeError("num_stages is " + std::to_string(numStages) +
+                     ", expected 1..16");
   if (numStages == 1 || m.numCtas != 1)
     return Status::success();
   for (Function &f : m.functions)

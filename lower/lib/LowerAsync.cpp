@@ -1,14 +1,16 @@
-// Ring buffers and asynchronous copies: ttg.memdesc_index (a tile of a ring: the ring's base plus
-// index * tile bytes), ttg.async_copy_global_to_local (cp.async: 16-byte .cg copies, 4- or 8-byte
-// .ca ones when the global contiguity or the tile's layout allow no more; masked-off elements are
-// zero-filled through the copy's source size), ttg.async_commit_group (cp.async.commit_group) and
-// ttg.async_wait (cp.async.wait_group N, then bar.sync so that every thread's copies are visible
-// to every thread).
+// Ring buffers and asynchronous copies: ttg.memdesc_index (a tile of a ring:
+// the ring's base plus index * tile bytes), ttg.async_copy_global_to_local
+// (cp.async: 16-byte .cg copies, 4- or 8-byte .ca ones when the global
+// contiguity or the tile's layout allow no more; masked-off elements are
+// zero-filled through the copy's source size), ttg.async_commit_group
+// (cp.async.commit_group) and ttg.async_wait (cp.async.wait_group N, then
+// bar.sync so that every thread's copies are visible to every thread).
 //
-// Hazards: a copy writes a tile that, by the pipelining protocol, no thread reads any more (its
-// last reader was followed by an async_wait's barrier), so no barrier precedes a copy; its data
-// is read only after an async_wait, whose barrier the bookkeeping records. Copies that cannot be
-// asynchronous (fewer than 4 bytes per thread, or a non-zero `other`) become a masked global load
+// Hazards: a copy writes a tile that, by the pipelining protocol, no thread
+// reads any more (its last reader was followed by an async_wait's barrier), so
+// no barrier precedes a copy; its data is read only after an async_wait, whose
+// barrier the bookkeeping records. Copies that cannot be asynchronous (fewer
+// than 4 bytes per thread, or a non-zero `other`) become a masked global load
 // and st.shared, which the same protocol orders.
 #include "GlobalAccess.h"
 #include "InlinePtx.h"
@@ -24,25 +26,31 @@ namespace linlayout::lower {
 
 namespace {
 
-// (register, lane, warp, block) -> offset of the distributed layout's elements in the tile.
-Expected<LinearLayout> tileOffsets(const LinearLayout &dist, const LinearLayout &shared) {
+// (register, lane, warp, block) -> offset of the distributed layout's elements
+// in the tile.
+Expected<LinearLayout> tileOffsets(const LinearLayout &dist,
+                                   const LinearLayout &shared) {
   std::vector<DimName> outs = shared.outDimNames();
-  LL_ASSIGN_OR_RETURN(LinearLayout perCta,
-                      shared.sublayout(std::vector<DimName>{DimName::offset()}, outs));
+  LL_ASSIGN_OR_RETURN(
+      LinearLayout perCta,
+      shared.sublayout(std::vector<DimName>{DimName::offset()}, outs));
   auto inv = perCta.invert();
   if (!inv.ok())
-    return makeError("the shared layout is not a bijection onto the tile: " + inv.message());
+    return makeError("the shared layout is not a bijection onto the tile: " +
+                     inv.message());
   return dist.then(*inv);
 }
 
-// Registers 0..v-1 at offsets 0..v-1 (then every aligned group of v is one contiguous vector).
+// Registers 0..v-1 at offsets 0..v-1 (then every aligned group of v is one
+// contiguous vector).
 int contiguousRegisters(const LinearLayout &toOffset, int maxElements) {
   int v = 1;
   int regBits = toOffset.inDimBits(DimName::reg());
   while (v * 2 <= maxElements) {
     int bit = __builtin_ctz(static_cast<unsigned>(v));
     if (bit >= regBits ||
-        toOffset.basis(DimName::reg(), bit, DimName::offset()) != (uint64_t(1) << bit))
+        toOffset.basis(DimName::reg(), bit, DimName::offset()) !=
+            (uint64_t(1) << bit))
       break;
     v *= 2;
   }
@@ -54,8 +62,8 @@ bool isZero(llvm::Value *v) {
   return c && c->isNullValue();
 }
 
-// LLVM 19 selects the cp.async intrinsics with a source size only for 64-bit shared addresses,
-// and lower/ uses 32-bit ones: the copies are inline PTX.
+// LLVM 19 selects the cp.async intrinsics with a source size only for 64-bit
+// shared addresses, and lower/ uses 32-bit ones: the copies are inline PTX.
 std::string copyPtx(int bytes, bool sized) {
   std::string text = std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
                      ".shared.global [$0], [$1], " + std::to_string(bytes);
@@ -67,15 +75,17 @@ Status lowerAsyncCopy(LoweringContext &ctx, const ir::Op &op) {
   const ir::Function &f = ctx.function();
   const Lowered &ptr = ctx.get(op.operands[0]);
   const Lowered &dst = ctx.get(op.operands[1]);
-  const Lowered *mask = op.operands.size() > 2 ? &ctx.get(op.operands[2]) : nullptr;
-  const Lowered *other = op.operands.size() > 3 ? &ctx.get(op.operands[3]) : nullptr;
+  const Lowered *mask =
+      op.operands.size() > 2 ? &ctx.get(op.operands[2]) : nullptr;
+  const Lowered *other =
+      op.operands.size() > 3 ? &ctx.get(op.operands[3]) : nullptr;
   const ir::Type &dt = f.type(op.operands[1]);
   llvm::Type *elemTy = ctx.scalarType(dt.elem().scalar);
   int bytes = ir::byteWidth(dt.elem().scalar);
   LL_ASSIGN_OR_RETURN(LinearLayout map, tileOffsets(ptr.layout, dst.layout));
   LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(map));
-  // The vector: contiguous in the tile, in global memory (the access-width annotation), and at
-  // most 16 bytes.
+  // The vector: contiguous in the tile, in global memory (the access-width
+  // annotation), and at most 16 bytes.
   int globalVec = int(std::max<int64_t>(op.attrs.vectorWidth, 1));
   int vec = contiguousRegisters(map, std::min(globalVec, 16 / bytes));
   bool zeroOther = true;
@@ -100,7 +110,8 @@ Status lowerAsyncCopy(LoweringContext &ctx, const ir::Op &op) {
       int n = vec * bytes;
       std::vector<llvm::Value *> inputs{to, ptr.regs[r]};
       if (pred)
-        inputs.push_back(b.CreateSelect(pred, b.getInt32(uint32_t(n)), b.getInt32(0)));
+        inputs.push_back(
+            b.CreateSelect(pred, b.getInt32(uint32_t(n)), b.getInt32(0)));
       emitInlinePtx(b, copyPtx(n, pred != nullptr), {}, {}, inputs);
       continue;
     }
@@ -133,22 +144,26 @@ Status lowerAsync(LoweringContext &ctx, const ir::Op &op) {
     t.sharedOffset = ring.sharedOffset;
     llvm::Value *at = b.CreateMul(ctx.get(op.operands[1]).regs[0],
                                   b.getInt32(static_cast<uint32_t>(tileBytes)));
-    t.sharedDynamic = ring.sharedDynamic ? b.CreateAdd(ring.sharedDynamic, at) : at;
+    t.sharedDynamic =
+        ring.sharedDynamic ? b.CreateAdd(ring.sharedDynamic, at) : at;
     ctx.set(op.results[0], std::move(t));
     return Status::success();
   }
   case ir::OpKind::AsyncCopyGlobalToLocal: {
     Status s = lowerAsyncCopy(ctx, op);
     if (!s.ok())
-      return makeError(ctx.where(op) + "ttg.async_copy_global_to_local: " + s.message());
+      return makeError(ctx.where(op) +
+                       "ttg.async_copy_global_to_local: " + s.message());
     return Status::success();
   }
   case ir::OpKind::AsyncCommitGroup:
-    b.CreateCall(shim::intrinsic(mod, llvm::Intrinsic::nvvm_cp_async_commit_group));
+    b.CreateCall(
+        shim::intrinsic(mod, llvm::Intrinsic::nvvm_cp_async_commit_group));
     return Status::success();
   case ir::OpKind::AsyncWait:
-    b.CreateCall(shim::intrinsic(mod, llvm::Intrinsic::nvvm_cp_async_wait_group),
-                 {b.getInt32(static_cast<uint32_t>(op.attrs.num))});
+    b.CreateCall(
+        shim::intrinsic(mod, llvm::Intrinsic::nvvm_cp_async_wait_group),
+        {b.getInt32(static_cast<uint32_t>(op.attrs.num))});
     emitBarrier(b);
     ctx.barrierEmitted();
     return Status::success();

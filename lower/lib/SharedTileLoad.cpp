@@ -13,10 +13,13 @@ namespace linlayout::lower {
 
 namespace {
 
-uint64_t lowBits(int m) { return m >= 64 ? ~uint64_t(0) : (uint64_t(1) << m) - 1; }
+uint64_t lowBits(int m) {
+  return m >= 64 ? ~uint64_t(0) : (uint64_t(1) << m) - 1;
+}
 
 // Element `slot` of `slots` packed low-first in an i32 word, as `t`.
-llvm::Value *unpack(llvm::IRBuilder<> &b, llvm::Value *word, int slot, int slots, llvm::Type *t) {
+llvm::Value *unpack(llvm::IRBuilder<> &b, llvm::Value *word, int slot,
+                    int slots, llvm::Type *t) {
   int bits = 32 / slots;
   llvm::Value *v = word;
   if (slot)
@@ -28,9 +31,9 @@ llvm::Value *unpack(llvm::IRBuilder<> &b, llvm::Value *word, int slot, int slots
 
 } // namespace
 
-Expected<std::optional<MatrixTileLoadPlan>> planMatrixTileLoad(const LinearLayout &dist,
-                                                               const LinearLayout &shared,
-                                                               int e) {
+Expected<std::optional<MatrixTileLoadPlan>>
+planMatrixTileLoad(const LinearLayout &dist, const LinearLayout &shared,
+                   int e) {
   auto pat = ir::matrixLoadPattern(dist, shared, e);
   if (!pat)
     return std::optional<MatrixTileLoadPlan>();
@@ -58,7 +61,8 @@ Expected<std::optional<MatrixTileLoadPlan>> planMatrixTileLoad(const LinearLayou
     for (uint32_t el : pat->element) {
       uint32_t r = first ^ el;
       if (r >= nRegs || loaded[r])
-        return makeError("the ldmatrix pattern loads register " + std::to_string(r) + " twice");
+        return makeError("the ldmatrix pattern loads register " +
+                         std::to_string(r) + " twice");
       loaded[r] = true;
       in.registers.push_back(int(r));
     }
@@ -83,7 +87,8 @@ Expected<std::optional<MatrixTileLoadPlan>> planMatrixTileLoad(const LinearLayou
         if (combo >> i & 1)
           z ^= pat->duplicate[i];
       if (!loaded.at(r ^ z))
-        return makeError("register " + std::to_string(r) + " copies an unloaded register");
+        return makeError("register " + std::to_string(r) +
+                         " copies an unloaded register");
       plan.copies.push_back({int(r), int(r ^ z)});
     }
   }
@@ -91,8 +96,9 @@ Expected<std::optional<MatrixTileLoadPlan>> planMatrixTileLoad(const LinearLayou
 }
 
 Expected<std::optional<std::vector<llvm::Value *>>>
-emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist, const LinearLayout &shared,
-                   llvm::Value *base, llvm::Value *thread, llvm::Type *elemTy,
+emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist,
+                   const LinearLayout &shared, llvm::Value *base,
+                   llvm::Value *thread, llvm::Type *elemTy,
                    MatrixTileLoadCounts *counts) {
   int e = int(elemTy->getPrimitiveSizeInBits());
   LL_ASSIGN_OR_RETURN(auto plan, planMatrixTileLoad(dist, shared, e));

@@ -107,7 +107,8 @@ TEST(ComputeGpu, Softmax) {
 
 namespace {
 
-// examples/<file> (128x128 tiles, K steps of kStep; matmul.tir or matmul_wgmma.tir),
+// examples/<file> (128x128 tiles, K steps of kStep; matmul.tir or matmul_wgmma.tir; or
+// matmul_wide.tir's 128x256 tiles),
 // software-pipelined with `stages` stages when stages > 1 (cp.async rings), plus the proxy fences
 // wgmma needs.
 template <typename Half>
@@ -115,8 +116,10 @@ void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stag
                 const std::string &file = "matmul.tir", const std::string &insn = "mma.sync",
                 int kStep = 32) {
   uint64_t seed = gputest::freshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed) + ", stages " + std::to_string(stages));
+  SCOPED_TRACE("seed " + std::to_string(seed) + ", stages " + std::to_string(stages) + ", " +
+               file);
   std::mt19937_64 rng(seed);
+  const int tileN = file == "matmul_wide.tir" ? 256 : 128;
   ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file));
   ASSERT_OK(ir::pipelineLoops(m, stages));
   ASSERT_OK(ir::insertFences(m));
@@ -131,10 +134,10 @@ void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stag
             << k->metadata().registers << " registers, " << k->metadata().localBytes
             << " local bytes\n";
   // K = kStep and 2 kStep are shorter than the prologue of 3 or 4 stages; 3 kStep is no multiple
-  // of it.
+  // of it. N is a multiple of 256 for the wide tile.
   for (auto [M, N, K] :
-       {std::array<int, 3>{256, 384, 512}, std::array<int, 3>{128, 128, kStep},
-        std::array<int, 3>{128, 256, 2 * kStep}, std::array<int, 3>{256, 128, 3 * kStep}}) {
+       {std::array<int, 3>{256, 512, 512}, std::array<int, 3>{128, 256, kStep},
+        std::array<int, 3>{128, 256, 2 * kStep}, std::array<int, 3>{256, 256, 3 * kStep}}) {
     SCOPED_TRACE("M N K " + std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
     std::vector<float> af = randomFloats(rng, size_t(M) * K, -1, 1);
     std::vector<float> bf = randomFloats(rng, size_t(K) * N, -1, 1);
@@ -152,7 +155,7 @@ void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stag
     ASSERT_OK_AND_ASSIGN(auto db, runtime::DeviceBuffer::fromHost<Half>(b));
     ASSERT_OK_AND_ASSIGN(auto dc, runtime::DeviceBuffer::allocate(size_t(M) * N * 4));
     ASSERT_OK(dc.fill(0xff));
-    ASSERT_OK(k->launch({unsigned(M / 128), unsigned(N / 128)}, da, db, dc, int32_t(K),
+    ASSERT_OK(k->launch({unsigned(M / 128), unsigned(N / tileN)}, da, db, dc, int32_t(K),
                         int32_t(K), int32_t(N), int32_t(N)));
     ASSERT_OK(jitc.context().synchronize());
     ASSERT_OK_AND_ASSIGN(auto c, dc.template toHost<float>());
@@ -212,4 +215,11 @@ TEST(ComputeGpu, WgmmaMatmulBf16) {
                  << jitc->context().computeCapability();
   matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, 1, "matmul_wgmma.tir",
                               "wgmma.mma_async", 64);
+}
+
+TEST(ComputeGpu, MatmulWidePipelined) {
+  REQUIRE_GPU();
+  matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, 1, "matmul_wide.tir");
+  matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, 3, "matmul_wide.tir");
+  matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, 3, "matmul_wide.tir");
 }

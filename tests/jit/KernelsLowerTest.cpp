@@ -150,6 +150,15 @@ TEST(JitKernels, ExampleKernelsLower) {
     EXPECT_EQ(lowerAndAssemble(m, &spills), "") << ir::name(e) << " wgmma matmul";
     EXPECT_EQ(spills, "") << ir::name(e) << " wgmma matmul";
   }
+  // The wide tile (128x256, 8 warps), plain and with 3 stages.
+  for (int stages : {1, 3}) {
+    Expected<ir::Module> m = matmulKernel(ScalarKind::F16, dir, "matmul_wide.tir");
+    ASSERT_TRUE(m.ok()) << m.message();
+    ASSERT_TRUE(ir::pipelineLoops(*m, stages).ok());
+    std::string wideSpills;
+    EXPECT_EQ(lowerAndAssemble(m, &wideSpills), "") << "wide, stages " << stages;
+    EXPECT_EQ(wideSpills, "") << "wide, stages " << stages;
+  }
 }
 
 // Every wgmma tile the GPU test runs (each descriptor form, register A, two warp groups) lowers

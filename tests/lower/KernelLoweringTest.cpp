@@ -36,7 +36,8 @@ Expected<LoweredKernel> compileText(const std::string &text, int sm,
 }
 
 const char *kExamples[] = {"memcpy_1d.tir", "memcpy_2d.tir",  "transpose_copy.tir",
-                           "row_reduce.tir", "softmax.tir", "matmul.tir", "ops.tir"};
+                           "row_reduce.tir", "softmax.tir", "matmul.tir", "ops.tir",
+                           "matmul_wide.tir"};
 
 } // namespace
 

@@ -1,8 +1,9 @@
-// local_load through ldmatrix, checked without a GPU: the instructions planMatrixTileLoad plans
-// are simulated with ldmatrix's semantics (lane 8i + r supplies row r of matrix i; without .trans
-// lane l receives the word at byte 4 (l % 4) of row l / 4, with .trans the 16-bit elements of
-// column l / 4, rows 2 (l % 4) and 2 (l % 4) + 1), and every register of every thread must get
-// the element its layout says.
+// local_load through ldmatrix, checked without a GPU: the instructions
+// planMatrixTileLoad plans are simulated with ldmatrix's semantics (lane 8i + r
+// supplies row r of matrix i; without .trans lane l receives the word at byte 4
+// (l % 4) of row l / 4, with .trans the 16-bit elements of column l / 4, rows 2
+// (l % 4) and 2 (l % 4) + 1), and every register of every thread must get the
+// element its layout says.
 #include "SharedTileLoad.h"
 
 #include "linlayout/layout/AttrSyntax.h"
@@ -27,7 +28,8 @@ LinearLayout layoutOf(const std::string &attr, std::vector<int64_t> shape) {
 // Simulates the plan; returns "" when every register gets its element.
 std::string simulate(const LinearLayout &dist, const LinearLayout &shared,
                      const MatrixTileLoadPlan &plan) {
-  auto regCols = columnsOf(dist, DimName::reg()), laneCols = columnsOf(dist, DimName::lane()),
+  auto regCols = columnsOf(dist, DimName::reg()),
+       laneCols = columnsOf(dist, DimName::lane()),
        warpCols = columnsOf(dist, DimName::warp());
   auto offCols = columnsOf(shared, DimName::offset());
   auto addrLane = columnsOf(plan.address, DimName::lane()),
@@ -44,26 +46,31 @@ std::string simulate(const LinearLayout &dist, const LinearLayout &shared,
       for (uint64_t l = 0; l < 32; ++l)
         for (int i = 0; i < words; ++i)
           for (int h = 0; h < plan.perWord; ++h) {
-            uint64_t offset = plan.trans ? row(8 * i + 2 * (l % 4) + h) + l / 4
-                                         : row(8 * i + l / 4) + (l % 4) * plan.perWord + h;
+            uint64_t offset =
+                plan.trans ? row(8 * i + 2 * (l % 4) + h) + l / 4
+                           : row(8 * i + l / 4) + (l % 4) * plan.perWord + h;
             int r = in.registers[size_t(i * plan.perWord + h)];
-            uint64_t want = f2Apply(regCols, r) ^ f2Apply(laneCols, l) ^ f2Apply(warpCols, w);
+            uint64_t want = f2Apply(regCols, r) ^ f2Apply(laneCols, l) ^
+                            f2Apply(warpCols, w);
             if (f2Apply(offCols, offset) != want)
-              return "warp " + std::to_string(w) + " lane " + std::to_string(l) + " register " +
-                     std::to_string(r) + " gets the wrong element";
+              return "warp " + std::to_string(w) + " lane " +
+                     std::to_string(l) + " register " + std::to_string(r) +
+                     " gets the wrong element";
             seen[l][size_t(r)] = true;
           }
     }
     for (const auto &c : plan.copies)
       for (uint64_t l = 0; l < 32; ++l) {
         if (f2Apply(regCols, c[0]) != f2Apply(regCols, c[1]))
-          return "register " + std::to_string(c[0]) + " copies a different element";
+          return "register " + std::to_string(c[0]) +
+                 " copies a different element";
         seen[l][size_t(c[0])] = true;
       }
     for (uint64_t l = 0; l < 32; ++l)
       for (size_t r = 0; r < nRegs; ++r)
         if (!seen[l][r])
-          return "lane " + std::to_string(l) + " register " + std::to_string(r) + " is unset";
+          return "lane " + std::to_string(l) + " register " +
+                 std::to_string(r) + " is unset";
   }
   return "";
 }
@@ -79,32 +86,38 @@ struct Case {
 } // namespace
 
 TEST(SharedTileLoad, LdmatrixPlansLoadEveryRegisterItsElement) {
-  const std::string mma4 = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
-                           "[2, 2], instrShape = [16, 8]}>";
-  const std::string mma1 = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
-                           "[1, 1], instrShape = [16, 8]}>";
+  const std::string mma4 =
+      "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
+      "[2, 2], instrShape = [16, 8]}>";
+  const std::string mma1 =
+      "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
+      "[1, 1], instrShape = [16, 8]}>";
   auto dot = [](int idx, const std::string &parent, int k) {
-    return "#ttg.dot_op<{opIdx = " + std::to_string(idx) + ", parent = " + parent +
-           ", kWidth = " + std::to_string(k) + "}>";
+    return "#ttg.dot_op<{opIdx = " + std::to_string(idx) +
+           ", parent = " + parent + ", kWidth = " + std::to_string(k) + "}>";
   };
   auto swz = [](int vec, int per, int max) {
-    return "#ttg.swizzled_shared<{vec = " + std::to_string(vec) + ", perPhase = " +
-           std::to_string(per) + ", maxPhase = " + std::to_string(max) + ", order = [1, 0]}>";
+    return "#ttg.swizzled_shared<{vec = " + std::to_string(vec) +
+           ", perPhase = " + std::to_string(per) +
+           ", maxPhase = " + std::to_string(max) + ", order = [1, 0]}>";
   };
   std::vector<Case> cases = {
-      // The pipelined matmul's operands (4 warps, B broadcast over the warps along M).
+      // The pipelined matmul's operands (4 warps, B broadcast over the warps
+      // along M).
       {dot(0, mma4, 2), swz(8, 2, 4), {128, 32}, 16, false, 8},
       {dot(1, mma4, 2), swz(8, 1, 8), {32, 128}, 16, true, 8},
       // Unswizzled and one-warp tiles.
       {dot(0, mma1, 2), swz(1, 1, 1), {32, 16}, 16, false, 2},
       {dot(1, mma1, 2), swz(8, 1, 8), {16, 32}, 16, true, 2},
       {dot(0, mma4, 2), swz(8, 4, 2), {64, 64}, 16, false, 8},
-      // 8-bit operands (kWidth 4): no .trans for bytes, so only A loads by ldmatrix.
+      // 8-bit operands (kWidth 4): no .trans for bytes, so only A loads by
+      // ldmatrix.
       {dot(0, mma4, 4), swz(16, 1, 8), {128, 64}, 8, false, 8},
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(c.dist + " from " + c.shared);
-    LinearLayout dist = layoutOf(c.dist, c.shape), shared = layoutOf(c.shared, c.shape);
+    LinearLayout dist = layoutOf(c.dist, c.shape),
+                 shared = layoutOf(c.shared, c.shape);
     auto plan = planMatrixTileLoad(dist, shared, c.bits);
     ASSERT_TRUE(plan.ok()) << plan.message();
     ASSERT_TRUE(plan->has_value()) << "no ldmatrix plan";
@@ -115,24 +128,30 @@ TEST(SharedTileLoad, LdmatrixPlansLoadEveryRegisterItsElement) {
 }
 
 TEST(SharedTileLoad, LayoutsLdmatrixCannotLoadGetNoPlan) {
-  // A swizzle that breaks the rows' 16 contiguous bytes (vec 2), and a blocked destination.
-  const std::string mma = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
-                          "[1, 1], instrShape = [16, 8]}>";
-  LinearLayout a = layoutOf("#ttg.dot_op<{opIdx = 0, parent = " + mma + ", kWidth = 2}>", {16, 16});
-  LinearLayout s = layoutOf("#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = "
-                            "[1, 0]}>",
-                            {16, 16});
+  // A swizzle that breaks the rows' 16 contiguous bytes (vec 2), and a blocked
+  // destination.
+  const std::string mma =
+      "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
+      "[1, 1], instrShape = [16, 8]}>";
+  LinearLayout a = layoutOf(
+      "#ttg.dot_op<{opIdx = 0, parent = " + mma + ", kWidth = 2}>", {16, 16});
+  LinearLayout s = layoutOf(
+      "#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = "
+      "[1, 0]}>",
+      {16, 16});
   auto plan = planMatrixTileLoad(a, s, 16);
   ASSERT_TRUE(plan.ok());
   EXPECT_FALSE(plan->has_value());
-  LinearLayout blocked = layoutOf("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], "
-                                  "warpsPerCTA = [1, 1], order = [1, 0]}>",
-                                  {16, 16});
-  auto none = planMatrixTileLoad(blocked,
-                                 layoutOf("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase "
-                                          "= 1, order = [1, 0]}>",
-                                          {16, 16}),
-                                 16);
+  LinearLayout blocked = layoutOf(
+      "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], "
+      "warpsPerCTA = [1, 1], order = [1, 0]}>",
+      {16, 16});
+  auto none = planMatrixTileLoad(
+      blocked,
+      layoutOf("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase "
+               "= 1, order = [1, 0]}>",
+               {16, 16}),
+      16);
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->has_value());
 }

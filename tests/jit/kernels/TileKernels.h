@@ -58,7 +58,7 @@ Expected<ir::Module> exampleKernel(const std::string &file, const std::string &s
 /// `compiledIn` (the source directory of the build).
 std::string sourceDir(const std::string &compiledIn);
 
-/// examples/`file` (matmul.tir or matmul_wgmma.tir) with its f16 inputs replaced by `elem` (bf16),
+/// examples/`file` (matmul.tir, matmul_wide.tir or matmul_wgmma.tir) with its f16 inputs replaced by `elem` (bf16),
 /// block tile and K step unchanged.
 Expected<ir::Module> matmulKernel(ir::ScalarKind elem, const std::string &sourceDir,
                                   const std::string &file = "matmul.tir");

@@ -64,10 +64,17 @@ bool isZero(llvm::Value *v) {
 
 // LLVM 19 selects the cp.async intrinsics with a source size only for 64-bit
 // shared addresses, and lower/ uses 32-bit ones: the copies are inline PTX.
-std::string copyPtx(int bytes, bool sized) {
-  std::string text = std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
-                     ".shared.global [$0], [$1], " + std::to_string(bytes);
-  return text + (sized ? ", $2;" : ";");
+// With `guarded`, the last operand is an i32 that is non-zero where the thread
+// copies (threads that hold copies of another thread's elements stay silent: a
+// predicated-off copy would still write zeros).
+std::string copyPtx(int bytes, bool sized, bool guarded) {
+  std::string copy = std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
+                     ".shared.global [$0], [$1], " + std::to_string(bytes) +
+                     (sized ? ", $2;" : ";");
+  if (!guarded)
+    return copy;
+  std::string g = sized ? "$3" : "$2";
+  return "{\n.reg .pred p;\nsetp.ne.b32 p, " + g + ", 0;\n@p " + copy + "\n}";
 }
 
 Status lowerAsyncCopy(LoweringContext &ctx, const ir::Op &op) {
@@ -97,6 +104,22 @@ Status lowerAsyncCopy(LoweringContext &ctx, const ir::Op &op) {
   for (const DimMask &m : ptr.layout.freeVariableMasks())
     if (m.name == DimName::reg())
       regFree = m.mask;
+  // Threads whose lane / warp bits only repeat another thread's elements do not
+  // copy.
+  uint64_t tidFree = 0;
+  for (const DimMask &m : ptr.layout.freeVariableMasks()) {
+    if (m.name == DimName::lane())
+      tidFree |= m.mask;
+    if (m.name == DimName::warp())
+      tidFree |= m.mask << 5;
+  }
+  llvm::Value *copies = nullptr;
+  if (tidFree)
+    copies =
+        b.CreateZExt(b.CreateICmpEQ(b.CreateAnd(ctx.thread(),
+                                                static_cast<uint32_t>(tidFree)),
+                                    b.getInt32(0)),
+                     b.getInt32Ty());
   IndexEmitter em(ix, b, ctx.thread(), ctx.blockInCluster());
   int64_t strides[] = {bytes};
   llvm::Value *base = ctx.sharedBase(dst);
@@ -112,7 +135,10 @@ Status lowerAsyncCopy(LoweringContext &ctx, const ir::Op &op) {
       if (pred)
         inputs.push_back(
             b.CreateSelect(pred, b.getInt32(uint32_t(n)), b.getInt32(0)));
-      emitInlinePtx(b, copyPtx(n, pred != nullptr), {}, {}, inputs);
+      if (copies)
+        inputs.push_back(copies);
+      emitInlinePtx(b, copyPtx(n, pred != nullptr, copies != nullptr), {}, {},
+                    inputs);
       continue;
     }
     GlobalLoad ld;

@@ -82,3 +82,38 @@ TEST(PipelinedMatmul, PtxHasTheCpAsyncScheduleAndAssemblesWithoutSpills) {
                     report.registers);
     }
 }
+
+// A tile of 64 floats over 4 warps: warps 1-3 hold copies of warp 0's elements, so only warp 0
+// copies (a predicated-off cp.async would still write zeros over the tile).
+TEST(PipelinedMatmul, ThreadsHoldingCopiesDoNotCopy) {
+  const char *text = R"(#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @bc(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %xv = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #blocked>
+    %xp = tt.addptr %xv, %r : tensor<64x!tt.ptr<f32>, #blocked>, tensor<64xi32, #blocked>
+    %t = ttg.local_alloc : () -> !ttg.memdesc<64xf32, #shared, #smem, mutable>
+    ttg.async_copy_global_to_local %xp, %t {ll.vec = 2 : i32} : tensor<64x!tt.ptr<f32>, #blocked> -> !ttg.memdesc<64xf32, #shared, #smem, mutable>
+    ttg.async_commit_group
+    ttg.async_wait {num = 0 : i32}
+    %v = ttg.local_load %t : !ttg.memdesc<64xf32, #shared, #smem, mutable> -> tensor<64xf32, #blocked>
+    %yv = tt.splat %y : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #blocked>
+    %yp = tt.addptr %yv, %r : tensor<64x!tt.ptr<f32>, #blocked>, tensor<64xi32, #blocked>
+    tt.store %yp, %v : tensor<64x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+)";
+  for (int sm : {80, 90}) {
+    auto m = ir::parseModule(text, "broadcast.tir");
+    ASSERT_TRUE(m.ok()) << m.message();
+    LowerOptions o;
+    o.target = PtxTarget{sm, 80};
+    auto k = lowerKernel(*m, o);
+    ASSERT_TRUE(k.ok()) << k.message();
+    EXPECT_EQ(countLines(k->kernel.ptx, "@p cp.async.ca.shared.global"), 1);
+    expectAssembles(k->kernel);
+  }
+}

@@ -326,21 +326,7 @@ double decode(ScalarKind elem, const uint8_t *p) {
 }
 
 bool convertSection(Bench &b, std::mt19937_64 &rng) {
-  LayoutSpec row = blocked({1, 8}, {4, 8}, {4, 1}, {1, 0});
-  LayoutSpec row4 = blocked({1, 4}, {4, 8}, {4, 1}, {1, 0});
-  LayoutSpec col4 = blocked({4, 1}, {8, 4}, {1, 4}, {0, 1});
-  LayoutSpec lanePerm = blocked({1, 4}, {8, 4}, {4, 1}, {1, 0});
-  LayoutSpec regPerm = blocked({2, 2}, {8, 4}, {4, 1}, {1, 0});
-  LayoutSpec regPerm2 = blocked({2, 2}, {8, 4}, {4, 1}, {0, 1});
-  LayoutSpec mma2 = mma(2, {2, 2}, {16, 8});
-  LayoutSpec mma3 = mma(3, {4, 1}, {16, 128, 16});
-  struct Pair {
-    std::string name;
-    LayoutSpec src, dst;
-  };
-  std::vector<Pair> pairs{{"transpose_blocked", row4, col4}, {"lane_permute", row4, lanePerm},
-                          {"register_only", regPerm, regPerm2}, {"mma2_to_blocked", mma2, row},
-                          {"mma3_to_blocked", mma3, row},       {"mma2_to_transposed", mma2, col4}};
+  const std::vector<NamedPair> pairs = referencePairs();
   const int64_t M = 128, N = 128;
   const int64_t tiles = int64_t(b.jit.context().multiprocessorCount()) * 16;
   for (ScalarKind elem : {ScalarKind::F16, ScalarKind::F32}) {
@@ -367,7 +353,7 @@ bool convertSection(Bench &b, std::mt19937_64 &rng) {
     auto y = runtime::DeviceBuffer::allocate(bytes);
     CHECK(x);
     CHECK(y);
-    for (const Pair &p : pairs) {
+    for (const NamedPair &p : pairs) {
       auto m = convertLoop(elem, M, N, p.src, p.dst, 4);
       CHECK(m);
       auto k = b.jit.compile(*m, asBuilt());

@@ -17,25 +17,6 @@ namespace {
 
 constexpr uint8_t kPoison = 0x5a;
 
-struct NamedPair {
-  std::string name;
-  LayoutSpec src, dst;
-};
-
-std::vector<NamedPair> referencePairs() {
-  LayoutSpec row = blocked({1, 8}, {4, 8}, {4, 1}, {1, 0});
-  LayoutSpec row4 = blocked({1, 4}, {4, 8}, {4, 1}, {1, 0});
-  LayoutSpec col4 = blocked({4, 1}, {8, 4}, {1, 4}, {0, 1});
-  LayoutSpec lanePerm = blocked({1, 4}, {8, 4}, {4, 1}, {1, 0});
-  LayoutSpec regPerm = blocked({2, 2}, {8, 4}, {4, 1}, {1, 0});
-  LayoutSpec regPerm2 = blocked({2, 2}, {8, 4}, {4, 1}, {0, 1});
-  LayoutSpec mma2 = mma(2, {2, 2}, {16, 8});
-  LayoutSpec mma3 = mma(3, {4, 1}, {16, 128, 16});
-  return {{"transpose_blocked", row4, col4}, {"lane_permute", row4, lanePerm},
-          {"register_only", regPerm, regPerm2}, {"mma2_to_blocked", mma2, row},
-          {"mma3_to_blocked", mma3, row},       {"mma2_to_transposed", mma2, col4}};
-}
-
 // Runs convert_check over `tiles` random tiles and compares bit-exactly. Returns a description of
 // the first mismatch, or "" when everything matched.
 std::string runConvertCheck(jit::Compiler &jitc, std::mt19937_64 &rng, ScalarKind elem,

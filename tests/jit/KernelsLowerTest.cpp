@@ -100,16 +100,9 @@ TEST(JitKernels, CopyKernelsLower) {
 }
 
 TEST(JitKernels, ConversionKernelsLower) {
-  LayoutSpec row = blocked({1, 8}, {4, 8}, {4, 1}, {1, 0});
-  LayoutSpec row4 = blocked({1, 4}, {4, 8}, {4, 1}, {1, 0});
-  LayoutSpec col4 = blocked({4, 1}, {8, 4}, {1, 4}, {0, 1});
-  LayoutSpec lanePerm = blocked({1, 4}, {8, 4}, {4, 1}, {1, 0});
-  LayoutSpec regPerm = blocked({2, 2}, {8, 4}, {4, 1}, {1, 0});
-  LayoutSpec regPerm2 = blocked({2, 2}, {8, 4}, {4, 1}, {0, 1});
-  LayoutSpec mma2 = mma(2, {2, 2}, {16, 8});
-  LayoutSpec mma3 = mma(3, {4, 1}, {16, 128, 16});
-  std::vector<std::pair<LayoutSpec, LayoutSpec>> pairs{
-      {row4, col4}, {row4, lanePerm}, {regPerm, regPerm2}, {mma2, row}, {mma3, row}, {mma2, col4}};
+  std::vector<std::pair<LayoutSpec, LayoutSpec>> pairs;
+  for (const NamedPair &p : referencePairs())
+    pairs.emplace_back(p.src, p.dst);
   for (size_t i = 0; i < pairs.size(); ++i) {
     for (ScalarKind e : {ScalarKind::I8, ScalarKind::I16, ScalarKind::I32}) {
       EXPECT_EQ(lowerAndAssemble(convertCheck(e, 128, 128, pairs[i].first, pairs[i].second, 4)), "")
@@ -348,25 +341,11 @@ int ptxasRegisters(const std::string &ptx, bool *spills) {
 // after the loop and so live across it (one per distinct thread-part | constant offset); addptr
 // now adds the constant part of an offset separately, so one base pointer stays live.
 TEST(JitKernels, ConvertLoopRegisters) {
-  LayoutSpec row = blocked({1, 8}, {4, 8}, {4, 1}, {1, 0});
-  LayoutSpec row4 = blocked({1, 4}, {4, 8}, {4, 1}, {1, 0});
-  LayoutSpec col4 = blocked({4, 1}, {8, 4}, {1, 4}, {0, 1});
-  LayoutSpec lanePerm = blocked({1, 4}, {8, 4}, {4, 1}, {1, 0});
-  LayoutSpec regPerm = blocked({2, 2}, {8, 4}, {4, 1}, {1, 0});
-  LayoutSpec regPerm2 = blocked({2, 2}, {8, 4}, {4, 1}, {0, 1});
-  LayoutSpec mma2 = mma(2, {2, 2}, {16, 8});
-  LayoutSpec mma3 = mma(3, {4, 1}, {16, 128, 16});
-  struct Pair {
-    const char *name;
-    LayoutSpec src, dst;
-  };
-  Pair pairs[] = {{"transpose_blocked", row4, col4}, {"lane_permute", row4, lanePerm},
-                  {"register_only", regPerm, regPerm2}, {"mma2_to_blocked", mma2, row},
-                  {"mma3_to_blocked", mma3, row},       {"mma2_to_transposed", mma2, col4}};
+  const std::vector<NamedPair> pairs = referencePairs();
   const char *dump = std::getenv("LINLAYOUT_DUMP_PTX");
-  for (const Pair &p : pairs)
+  for (const NamedPair &p : pairs)
     for (ScalarKind e : {ScalarKind::F16, ScalarKind::F32}) {
-      const std::string tag = std::string(p.name) + " " + std::string(ir::name(e));
+      const std::string tag = p.name + " " + std::string(ir::name(e));
       SCOPED_TRACE(tag);
       auto m = convertLoop(e, 128, 128, p.src, p.dst, 4);
       ASSERT_TRUE(m.ok()) << m.message();

@@ -30,6 +30,20 @@ LayoutSpec mma(int version, std::vector<int64_t> warps, std::vector<int64_t> ins
   return *s;
 }
 
+std::vector<NamedPair> referencePairs() {
+  LayoutSpec row = blocked({1, 8}, {4, 8}, {4, 1}, {1, 0});
+  LayoutSpec row4 = blocked({1, 4}, {4, 8}, {4, 1}, {1, 0});
+  LayoutSpec col4 = blocked({4, 1}, {8, 4}, {1, 4}, {0, 1});
+  LayoutSpec lanePerm = blocked({1, 4}, {8, 4}, {4, 1}, {1, 0});
+  LayoutSpec regPerm = blocked({2, 2}, {8, 4}, {4, 1}, {1, 0});
+  LayoutSpec regPerm2 = blocked({2, 2}, {8, 4}, {4, 1}, {0, 1});
+  LayoutSpec mma2 = mma(2, {2, 2}, {16, 8});
+  LayoutSpec mma3 = mma(3, {4, 1}, {16, 128, 16});
+  return {{"transpose_blocked", row4, col4}, {"lane_permute", row4, lanePerm},
+          {"register_only", regPerm, regPerm2}, {"mma2_to_blocked", mma2, row},
+          {"mma3_to_blocked", mma3, row},       {"mma2_to_transposed", mma2, col4}};
+}
+
 namespace {
 
 Module newModule(int warps) {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace linlayout::gpukernels {
 
@@ -18,6 +19,16 @@ LayoutSpec blocked(std::vector<int64_t> spt, std::vector<int64_t> tpw, std::vect
                    std::vector<int64_t> order);
 /// nvidia_mma(version, warps, instr).
 LayoutSpec mma(int version, std::vector<int64_t> warps, std::vector<int64_t> instr);
+
+/// A layout-conversion pair with the name the benchmarks and Triton's side use.
+struct NamedPair {
+  std::string name;
+  LayoutSpec src, dst;
+};
+/// The six reference conversion pairs of the 128x128, 4-warp benchmark (the golden pairs of
+/// tests/layout/GoldenConversionsTest.cpp): transpose_blocked, lane_permute, register_only,
+/// mma2_to_blocked, mma3_to_blocked, mma2_to_transposed.
+std::vector<NamedPair> referencePairs();
 
 /// memcpy_1d(src, dst, n): program p copies elements [p*block, (p+1)*block) below n.
 /// Layout blocked([spt], [32], [warps], [0]).

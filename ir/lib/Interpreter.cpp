@@ -748,17 +748,30 @@ private:
       break;
     case OpKind::WarpGroupDot: {
       // The wgmma reads its shared operands when it runs; here it runs at once.
+      // A memdesc operand may be a tile of a ring: its elements start at its offset.
+      auto tileOf = [&](size_t i, SharedAlloc *s) {
+        RtValue t;
+        size_t base = size_t(val(op.operands[i]).i[1]);
+        size_t count = size_t(type(op.operands[i]).numElements());
+        if (!s->data.f.empty())
+          t.f.assign(s->data.f.begin() + ptrdiff_t(base),
+                     s->data.f.begin() + ptrdiff_t(base + count));
+        else
+          t.i.assign(s->data.i.begin() + ptrdiff_t(base),
+                     s->data.i.begin() + ptrdiff_t(base + count));
+        return t;
+      };
       RtValue a = val(op.operands[0]);
       if (type(op.operands[0]).isMemDesc()) {
         SharedAlloc *s = alloc(op, a);
         if (!s)
           return err(op, "operand A is deallocated");
-        a = s->data;
+        a = tileOf(0, s);
       }
       SharedAlloc *sb = alloc(op, val(op.operands[1]));
       if (!sb)
         return err(op, "operand B is deallocated");
-      dotOf(op, a, sb->data, r);
+      dotOf(op, a, tileOf(1, sb), r);
       break;
     }
     case OpKind::WarpGroupDotWait:

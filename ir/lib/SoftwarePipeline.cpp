@@ -18,6 +18,7 @@ namespace {
 struct Candidate {
   size_t index = 0;             // the tt.load in the body
   std::vector<size_t> converts; // convert_layout ops folded into the local_load
+  std::vector<size_t> allocs;   // local_allocs replaced by the ring slot
   std::vector<size_t>
       slice; // body ops computing ptr / mask / other, in body order
   LayoutId loadedLayout = kNoLayout; // the local_load's layout
@@ -135,6 +136,7 @@ private:
     for (const Op &op : body.ops)
       if (!op.regions.empty())
         return false; // nested loops stay as they are
+    body_ = &body;
     iv_ = body.args.at(0);
     if (!f_.type(iv_).isScalar())
       return false;
@@ -189,6 +191,23 @@ private:
     return true;
   }
 
+  // Whether only warp_group_dot (as an operand) and warp_group_dot_wait
+  // (passing it through, its results unused) read the body value `v`.
+  bool wgmmaOnly(ValueId v) {
+    const Block &body = *body_;
+    for (size_t u : users_[v]) {
+      const Op &o = body.ops[u];
+      if (o.kind == OpKind::WarpGroupDot && o.operands[2] != v)
+        continue;
+      if (o.kind != OpKind::WarpGroupDotWait)
+        return false;
+      for (size_t k = 0; k < o.operands.size(); ++k)
+        if (o.operands[k] == v && uses_[o.results[k]] != 0)
+          return false;
+    }
+    return true;
+  }
+
   bool inBody(ValueId v) const {
     if (def_.count(v))
       return true;
@@ -218,12 +237,24 @@ private:
         if (c.loadedLayout != kNoLayout && c.loadedLayout != rt.layout())
           return std::nullopt;
         c.loadedLayout = rt.layout();
+      } else if (user.kind == OpKind::LocalAlloc &&
+                 user.operands.size() == 1 && wgmmaOnly(user.results[0])) {
+        // A shared tile that only warp-group dots read: the ring slot takes
+        // its place, in its layout.
+        LayoutId l = f_.type(user.results[0]).layout();
+        if (!c.allocs.empty() && f_.type(body.ops[c.allocs[0]].results[0])
+                                         .layout() != l)
+          return std::nullopt;
+        c.allocs.push_back(u);
       } else {
         return std::nullopt;
       }
     }
-    if (c.loadedLayout == kNoLayout ||
-        !m_.layouts.get(c.loadedLayout).as<DotOperandSpec>())
+    if (!c.allocs.empty() && c.loadedLayout != kNoLayout)
+      return std::nullopt;
+    if (c.allocs.empty() &&
+        (c.loadedLayout == kNoLayout ||
+         !m_.layouts.get(c.loadedLayout).as<DotOperandSpec>()))
       return std::nullopt;
     // The address computation: clonable ops of the body over outside values,
     // the induction variable and carried values that are invariant or stepped
@@ -266,6 +297,14 @@ private:
     int bytes = bits / 8;
     if (c.vectorWidth * bytes < 4)
       return std::nullopt;
+    std::vector<int64_t> ringShape{S_};
+    ringShape.insert(ringShape.end(), rt.shape().begin(), rt.shape().end());
+    if (!c.allocs.empty()) {
+      LayoutId sl = f_.type(body.ops[c.allocs[0]].results[0]).layout();
+      c.ringType = Type::memDesc(ringShape, rt.elem().scalar, sl, true);
+      c.tileType = Type::memDesc(rt.shape(), rt.elem().scalar, sl, true);
+      return c;
+    }
     auto writer = toLinearLayout(m_.layouts.get(rt.layout()), rt.shape());
     auto reader = toLinearLayout(m_.layouts.get(c.loadedLayout), rt.shape());
     if (!writer.ok() || !reader.ok())
@@ -276,8 +315,6 @@ private:
     if (!shared.ok())
       return std::nullopt;
     LayoutId sl = m_.layouts.intern(LayoutSpec(*shared));
-    std::vector<int64_t> ringShape{S_};
-    ringShape.insert(ringShape.end(), rt.shape().begin(), rt.shape().end());
     c.ringType = Type::memDesc(ringShape, rt.elem().scalar, sl, true);
     c.tileType = Type::memDesc(rt.shape(), rt.elem().scalar, sl, true);
     return c;
@@ -387,11 +424,13 @@ private:
     std::map<size_t, const Candidate *> byIndex;
     for (const Candidate &c : cands_) {
       folded.insert(c.converts.begin(), c.converts.end());
+      folded.insert(c.allocs.begin(), c.allocs.end());
       byIndex[c.index] = &c;
     }
     size_t last = byIndex.rbegin()->first;
     bool waited = false;
     std::vector<std::pair<ValueId, ValueId>> replace;
+    std::vector<ValueId> retype; // memdescs that become ring slots
     for (size_t i = 0; i < bodyOps.size(); ++i) {
       Op &op = bodyOps[i];
       if (folded.count(i))
@@ -420,6 +459,22 @@ private:
         in.op(OpKind::AsyncWait, {}, std::nullopt, a);
         waited = true;
       }
+      if (!cand.allocs.empty()) {
+        // The slot replaces the local_allocs: it takes the first one's result
+        // (now mutable, as the ring), and the warp_group_dot_waits pass it
+        // through with that type.
+        ValueId slot = body.ops[cand.allocs[0]].results[0];
+        Op mi;
+        mi.kind = OpKind::MemDescIndex;
+        mi.operands = {cand.ring, ri};
+        mi.results = {slot};
+        mi.loc = op.loc;
+        nb.ops.push_back(std::move(mi));
+        for (size_t k = 1; k < cand.allocs.size(); ++k)
+          replace.push_back({body.ops[cand.allocs[k]].results[0], slot});
+        for (size_t k : cand.allocs)
+          retype.push_back(body.ops[k].results[0]);
+      } else {
       ValueId tile =
           in.op(OpKind::MemDescIndex, {cand.ring, ri}, cand.tileType);
       // The local_load takes over the value the users read: the first folded
@@ -435,6 +490,7 @@ private:
       nb.ops.push_back(std::move(ll));
       for (size_t k = 1; k < cand.converts.size(); ++k)
         replace.push_back({body.ops[cand.converts[k]].results[0], result});
+      }
       if (i == last) {
         // The copies of iteration j + D.
         ValueId ivn = in.binary(OpKind::AddI, iv_, aheadStep);
@@ -450,6 +506,16 @@ private:
         for (ValueId &v : o.operands)
           if (v == from)
             v = to;
+    for (ValueId v : retype)
+      f_.values[v].type = f_.type(v).isMutable()
+                              ? f_.type(v)
+                              : Type::memDesc(f_.type(v).shape(),
+                                              f_.type(v).elem().scalar,
+                                              f_.type(v).layout(), true);
+    for (Op &o : nb.ops)
+      if (o.kind == OpKind::WarpGroupDotWait)
+        for (size_t k = 0; k < o.operands.size(); ++k)
+          f_.values[o.results[k]].type = f_.type(o.operands[k]);
     out.regions.push_back(std::move(nb));
     // Epilogue: the last (masked-off) copies land before the rings go.
     Emitter ep(f_, post);
@@ -467,6 +533,7 @@ private:
   int D_;
   const std::vector<int> &uses_;
   ValueId iv_ = kNoValue;
+  const Block *body_ = nullptr;
   std::map<ValueId, size_t> def_;
   std::map<ValueId, std::vector<size_t>> users_;
   std::map<ValueId, Carried> carried_;

@@ -4,6 +4,7 @@
 // bit.
 #include "Examples.h"
 
+#include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/Interpreter.h"
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Printer.h"
@@ -122,4 +123,69 @@ TEST(SoftwarePipeline, OneStageLeavesTheModuleAloneAndBadCountsAreErrors) {
   EXPECT_EQ(print(m), before);
   EXPECT_EQ(pipelineLoops(m, 0).message(), "num_stages is 0, expected 1..16");
   EXPECT_EQ(pipelineLoops(m, 17).message(), "num_stages is 17, expected 1..16");
+}
+
+// The wgmma matmul: the rings take the local_allocs' NVMMA layouts, the dots
+// read the ring slots, the fence pass puts one fence in the loop between the
+// wait and the dot, and the interpreter computes the same before and after.
+TEST(SoftwarePipeline, WgmmaMatmulRingsTheSharedTilesAndComputesTheSame) {
+  Module plain = loadExample("matmul_wgmma.tir");
+  ASSERT_TRUE(verify(plain).ok());
+  std::mt19937_64 rng(13);
+  for (int stages : {2, 3, 4}) {
+    Module piped = plain;
+    ASSERT_TRUE(pipelineLoops(piped, stages).ok());
+    ASSERT_TRUE(verify(piped).ok()) << verify(piped).message() << "\n"
+                                    << print(piped);
+    EXPECT_EQ(count(piped, OpKind::Load), 0);
+    EXPECT_EQ(count(piped, OpKind::LocalLoad), 0);
+    EXPECT_EQ(count(piped, OpKind::LocalAlloc), 2); // the two rings
+    EXPECT_EQ(count(piped, OpKind::AsyncCommitGroup), stages);
+    EXPECT_EQ(count(piped, OpKind::AsyncCopyGlobalToLocal), 2 * stages);
+    std::string text = print(piped);
+    EXPECT_NE(text.find("!ttg.memdesc<" + std::to_string(stages) +
+                        "x128x64xf16, #"),
+              std::string::npos)
+        << text;
+    ASSERT_TRUE(insertFences(piped).ok());
+    ASSERT_TRUE(verify(piped).ok()) << verify(piped).message();
+    // In the loop: async_wait, then exactly one fence, then the dot.
+    const Op *loop = nullptr;
+    walkOps(piped.functions[0].body, [&](const Op &op) {
+      if (op.kind == OpKind::For)
+        loop = &op;
+    });
+    ASSERT_NE(loop, nullptr);
+    int fences = 0;
+    size_t wait = 0, fence = 0, dot = 0;
+    const auto &ops = loop->regions[0].ops;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (ops[i].kind == OpKind::AsyncWait)
+        wait = i;
+      if (ops[i].kind == OpKind::FenceAsyncShared) {
+        ++fences;
+        fence = i;
+      }
+      if (ops[i].kind == OpKind::WarpGroupDot)
+        dot = i;
+    }
+    EXPECT_EQ(fences, 1) << print(piped);
+    EXPECT_LT(wait, fence);
+    EXPECT_LT(fence, dot);
+    for (int64_t K : {0, 64, 128, 192}) {
+      SCOPED_TRACE("stages " + std::to_string(stages) + ", K " +
+                   std::to_string(K));
+      Memory mem;
+      mem.buffers = {randomHalves(size_t(128 * K), rng),
+                     randomHalves(size_t(K * 128), rng),
+                     std::vector<uint8_t>(size_t(128 * 128 * 4), 0xab)};
+      std::vector<ArgValue> args = {
+          ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2),
+          ArgValue::integer(K), ArgValue::integer(K), ArgValue::integer(128),
+          ArgValue::integer(128)};
+      Memory want = run(plain, "matmul_wgmma", args, mem);
+      Memory got = run(piped, "matmul_wgmma", args, mem);
+      EXPECT_EQ(got.buffers[2], want.buffers[2]);
+    }
+  }
 }

@@ -204,8 +204,9 @@ TEST(ComputeGpu, WgmmaMatmulF16) {
   if (jitc->context().computeCapability() != 90)
     GTEST_SKIP() << "wgmma needs an sm_90 GPU, this one is sm_"
                  << jitc->context().computeCapability();
-  matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, 1, "matmul_wgmma.tir", "wgmma.mma_async",
-                          64);
+  for (int stages : {1, 3})
+    matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, stages, "matmul_wgmma.tir",
+                            "wgmma.mma_async", 64);
 }
 
 TEST(ComputeGpu, WgmmaMatmulBf16) {
@@ -213,8 +214,9 @@ TEST(ComputeGpu, WgmmaMatmulBf16) {
   if (jitc->context().computeCapability() != 90)
     GTEST_SKIP() << "wgmma needs an sm_90 GPU, this one is sm_"
                  << jitc->context().computeCapability();
-  matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, 1, "matmul_wgmma.tir",
-                              "wgmma.mma_async", 64);
+  for (int stages : {1, 3})
+    matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, stages, "matmul_wgmma.tir",
+                                "wgmma.mma_async", 64);
 }
 
 TEST(ComputeGpu, MatmulWidePipelined) {

@@ -134,15 +134,19 @@ TEST(JitKernels, ExampleKernelsLower) {
       EXPECT_EQ(lowerAndAssemble(m, &pipedSpills), "") << ir::name(e) << " stages " << stages;
       EXPECT_EQ(pipedSpills, "") << ir::name(e) << " stages " << stages;
     }
-  // The wgmma matmul as the GPU test runs it: as built, plus the proxy fences.
-  for (ScalarKind e : {ScalarKind::F16, ScalarKind::BF16}) {
-    auto m = matmulKernel(e, dir, "matmul_wgmma.tir");
-    ASSERT_TRUE(m.ok()) << m.message();
-    ASSERT_TRUE(ir::insertFences(*m).ok());
-    spills.clear();
-    EXPECT_EQ(lowerAndAssemble(m, &spills), "") << ir::name(e) << " wgmma matmul";
-    EXPECT_EQ(spills, "") << ir::name(e) << " wgmma matmul";
-  }
+  // The wgmma matmul as the GPU test and benchmark run it: as built or pipelined, plus the proxy
+  // fences.
+  for (ScalarKind e : {ScalarKind::F16, ScalarKind::BF16})
+    for (int stages : {1, 2, 3, 4}) {
+      auto m = matmulKernel(e, dir, "matmul_wgmma.tir");
+      ASSERT_TRUE(m.ok()) << m.message();
+      ASSERT_TRUE(ir::pipelineLoops(*m, stages).ok());
+      ASSERT_TRUE(ir::insertFences(*m).ok());
+      spills.clear();
+      EXPECT_EQ(lowerAndAssemble(m, &spills), "")
+          << ir::name(e) << " wgmma matmul, stages " << stages;
+      EXPECT_EQ(spills, "") << ir::name(e) << " wgmma matmul, stages " << stages;
+    }
   // The wide tile (128x256, 8 warps), plain and with 3 stages.
   for (int stages : {1, 3}) {
     Expected<ir::Module> m = matmulKernel(ScalarKind::F16, dir, "matmul_wide.tir");

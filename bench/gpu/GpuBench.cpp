@@ -5,7 +5,7 @@
 // examples/matmul.tir), checked once against the input, then timed.
 //
 //   linlayout_gpu_bench [--json FILE] [--only SECTION] [--ptx-dir DIR]
-//     (sections: copy, convert, gemm; --ptx-dir writes each conversion kernel's PTX there, to
+//     (sections: copy, convert, gemm, peak; --ptx-dir writes each conversion kernel's PTX there, to
 //     compare its SASS with Triton's: bench/gpu/run.sh disassembles both)
 //
 // This is a plain program rather than a Google Benchmark file: every number is a median of
@@ -17,6 +17,8 @@
 #include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/jit/Compiler.h"
 #include "linlayout/runtime/DeviceBuffer.h"
+#include "linlayout/runtime/Launch.h"
+#include "linlayout/runtime/Module.h"
 #include "linlayout/runtime/Stream.h"
 
 #include <algorithm>
@@ -503,6 +505,67 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
         return false;
   return true;
 }
+
+// The tensor-core ceiling of `mma.sync` on this GPU: a kernel that does nothing but issue
+// m16n8k16 f16 -> f32 mma.sync (`chains` independent accumulators per warp, 16 warps per SM, no
+// memory traffic in the loop), so the GEMM rows can be read against what the instruction can
+// give at all. On Hopper the legacy mma.sync path has about half the throughput of wgmma, which
+// bounds what any mma.sync kernel (ours or Gluon's mma_v2) can reach against cuBLAS.
+std::string mmaPeakPtx(int chains) {
+  std::string p = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                  ".visible .entry mma_peak(.param .u64 out, .param .u32 iters) {\n"
+                  "  .reg .pred %p;\n  .reg .b32 %r<8>;\n  .reg .b32 %n;\n  .reg .b64 %rd<4>;\n";
+  p += "  .reg .f32 %f<" + std::to_string(4 * chains) + ">;\n";
+  // Operands from the thread index, so that nothing is constant; accumulators start at 0.
+  p += "  mov.u32 %r0, %tid.x;\n";
+  for (int i = 1; i < 7; ++i)
+    p += "  xor.b32 %r" + std::to_string(i) + ", %r0, " + std::to_string(0x3c003c00 + i) + ";\n";
+  for (int i = 0; i < 4 * chains; ++i)
+    p += "  mov.f32 %f" + std::to_string(i) + ", 0f00000000;\n";
+  p += "  ld.param.u32 %n, [iters];\nloop:\n";
+  for (int u = 0; u < 2; ++u)
+    for (int c = 0; c < chains; ++c) {
+      std::string d = "{%f" + std::to_string(4 * c) + ", %f" + std::to_string(4 * c + 1) + ", %f" +
+                      std::to_string(4 * c + 2) + ", %f" + std::to_string(4 * c + 3) + "}";
+      p += "  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 " + d +
+           ", {%r1, %r2, %r3, %r4}, {%r5, %r6}, " + d + ";\n";
+    }
+  p += "  sub.u32 %n, %n, 1;\n  setp.ne.u32 %p, %n, 0;\n  @%p bra loop;\n";
+  for (int i = 1; i < 4 * chains; ++i)
+    p += "  add.f32 %f0, %f0, %f" + std::to_string(i) + ";\n";
+  p += "  mov.u32 %r7, %ctaid.x;\n  mov.u32 %r6, %ntid.x;\n  mad.lo.u32 %r7, %r7, %r6, %r0;\n"
+       "  ld.param.u64 %rd1, [out];\n  mul.wide.u32 %rd2, %r7, 4;\n  add.u64 %rd1, %rd1, %rd2;\n"
+       "  st.global.f32 [%rd1], %f0;\n  ret;\n}\n";
+  return p;
+}
+
+bool peakSection(Bench &b) {
+  const unsigned sms = unsigned(b.jit.context().multiprocessorCount());
+  const unsigned threads = 256, blocksPerSm = 2; // 16 warps per SM, 4 per scheduler
+  const uint32_t iters = 4096;
+  auto out = runtime::DeviceBuffer::allocate(size_t(sms) * blocksPerSm * threads * 4);
+  CHECK(out);
+  for (int chains : {4, 8}) {
+    auto mod = runtime::Module::loadPtx(mmaPeakPtx(chains));
+    CHECK(mod);
+    auto fn = mod->function("mma_peak");
+    CHECK(fn);
+    runtime::LaunchConfig cfg{{sms * blocksPerSm}, {threads}, 0};
+    auto launch = [&] { return runtime::launch(*fn, cfg, runtime::Stream::null(), *out, iters); };
+    double ms = b.time(launch, 25, 200);
+    double flops = double(sms) * blocksPerSm * (threads / 32) * iters * 2.0 * chains * 2.0 * 16 * 8 * 16;
+    double tf = flops / (ms * 1e-3) / 1e12;
+    b.json.begin();
+    b.json.field("bench", "mma_peak");
+    b.json.field("instruction", "mma.sync.m16n8k16.f32.f16.f16.f32");
+    b.json.field("chains", double(chains));
+    b.json.field("ms", ms);
+    b.json.field("TFLOPs", tf);
+    b.json.end();
+    std::printf("mma.sync m16n8k16 f16->f32 ceiling, %d chains per warp: %7.1f TFLOP/s\n", chains, tf);
+  }
+  return true;
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -516,7 +579,7 @@ int main(int argc, char **argv) {
     else if (a == "--ptx-dir" && i + 1 < argc)
       ptxDir = argv[++i];
     else {
-      std::fprintf(stderr, "usage: linlayout_gpu_bench [--json FILE] [--only copy|convert|gemm] "
+      std::fprintf(stderr, "usage: linlayout_gpu_bench [--json FILE] [--only copy|convert|gemm|peak] "
                            "[--ptx-dir DIR]\n");
       return 2;
     }
@@ -554,6 +617,8 @@ int main(int argc, char **argv) {
     ok &= convertSection(b, rng);
   if (only.empty() || only == "gemm")
     ok &= gemmSection(b, rng);
+  if (only.empty() || only == "peak")
+    ok &= peakSection(b);
   if (!jsonPath.empty()) {
     FILE *f = std::fopen(jsonPath.c_str(), "w");
     if (f) {

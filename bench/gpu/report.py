@@ -132,6 +132,16 @@ def main():
         L.append(f"| {n}³ | {variant} | {fmt(r.get('TFLOPs'), '.1f')} | {fmt(g.get(gkey), '.1f')} | "
                  f"{fmt(g.get('torch_TFLOPs'), '.1f')} ({g.get('torch_out_dtype', '?')} out) | "
                  f"{fmt(ratio(r.get('TFLOPs'), g.get('torch_TFLOPs')), '.2f')} | {fmt(ratio(r.get('TFLOPs'), g.get(gkey)), '.2f')} |")
+    peaks = [r for r in by("mma_peak") if r.get("TFLOPs")]
+    if peaks:
+        best = max(peaks, key=lambda r: r["TFLOPs"])
+        cub = [g.get("torch_TFLOPs") for g in (ggemm.get("sizes") or {}).values() if g.get("torch_TFLOPs")]
+        L.append("")
+        L.append(f"Ceiling of `mma.sync` here (a kernel issuing only `mma.sync.m16n8k16` f16 → f32, "
+                 f"{int(best['chains'])} independent accumulators per warp, 16 warps per SM, no memory): "
+                 f"**{fmt(best['TFLOPs'], '.1f')} TFLOP/s**"
+                 + (f" = {fmt(100 * best['TFLOPs'] / max(cub), '.0f')}–{fmt(100 * best['TFLOPs'] / min(cub), '.0f')} % of cuBLAS above."
+                    if cub else "."))
     L.append("")
     text = "\n".join(L)
     print(text)

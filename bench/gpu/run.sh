@@ -78,7 +78,7 @@ fi
 if [ "${SKIP_BENCH:-0}" != 1 ] && [ -x "$bin/linlayout_gpu_bench" ]; then
   echo "== GPU benchmarks (linlayout)"
   # One process per section, for the same reason as the tests.
-  for section in copy convert gemm; do
+  for section in copy convert gemm peak; do
     "$bin/linlayout_gpu_bench" --only $section --json "$work/linlayout-$section.json" \
       --ptx-dir "$work/ptx" || status=1
   done

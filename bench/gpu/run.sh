@@ -4,7 +4,9 @@
 #   device run: bash bench/gpu/run.sh      (carry: [".carry"])
 # Logs and JSON go to a work folder; $OUT (or /tmp/linlayout-gpu-out) gets results.tgz (all of
 # them) and performance-gpu.md; the table is printed last.
-#   SKIP_TESTS=1 / SKIP_BENCH=1 / SKIP_TRITON=1 leave a part out; TEST_FILTER narrows the tests.
+#   SKIP_TESTS=1 / SKIP_BENCH=1 / SKIP_TRITON=1 / SKIP_CHECKS=1 leave a part out; TEST_FILTER
+#   narrows the tests; SECTIONS (default "copy convert gemm peak") the benchmark sections, ours
+#   and the Gluon scripts of the same name (gluon_<section>_bench.py).
 set -uo pipefail
 out=${OUT:-/tmp/linlayout-gpu-out}
 work=$(mktemp -d /tmp/linlayout-gpu.XXXX)
@@ -78,7 +80,7 @@ fi
 if [ "${SKIP_BENCH:-0}" != 1 ] && [ -x "$bin/linlayout_gpu_bench" ]; then
   echo "== GPU benchmarks (linlayout)"
   # One process per section, for the same reason as the tests.
-  for section in copy convert gemm peak; do
+  for section in ${SECTIONS:-copy convert gemm peak}; do
     "$bin/linlayout_gpu_bench" --only $section --json "$work/linlayout-$section.json" \
       --ptx-dir "$work/ptx" || status=1
   done
@@ -89,6 +91,8 @@ if [ "${SKIP_BENCH:-0}" != 1 ] && [ "${SKIP_TRITON:-0}" != 1 ]; then
   for s in bench/gpu/gluon_*.py; do
     [ -f "$s" ] || continue
     name=$(basename "$s" .py)
+    section=${name#gluon_}; section=${section%_bench}; [ "$section" = memcpy ] && section=copy
+    case " ${SECTIONS:-copy convert gemm peak} " in *" $section "*) ;; *) continue ;; esac
     PYTHONUNBUFFERED=1 python3 "$s" "$work/$name.json" > "$work/$name.log" 2>&1 || { status=1; tail -5 "$work/$name.log"; }
     echo "   $name done at $(( $(date +%s) - started )) s"
   done

@@ -4,7 +4,7 @@
 // Kernels are compiled with jit::Compiler from tile IR (tests/jit/kernels/TileKernels.h and
 // examples/matmul.tir), checked once against the input, then timed.
 //
-//   linlayout_gpu_bench [--json FILE] [--only SECTION] [--ptx-dir DIR]
+//   linlayout_gpu_bench [--json FILE] [--only SECTION] [--ptx-dir DIR] [--variant GEMM_VARIANT]
 //     (sections: copy, convert, gemm, peak; --ptx-dir writes each conversion kernel's PTX there, to
 //     compare its SASS with Triton's: bench/gpu/run.sh disassembles both)
 //
@@ -85,6 +85,7 @@ struct Bench {
   Json json;
   std::string error;
   std::string ptxDir; // where conversion kernels' PTX goes ("" for nowhere)
+  std::string variant; // the one gemm variant to run ("" for all), e.g. for a profiler
 
   // Median milliseconds of `fn`, do_bench style: `warmupMs` of warm-up, then about `repMs` of
   // timed single runs (at least 10), each after an L2 flush. Returns NaN on a failure.
@@ -416,6 +417,8 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
                             ? (stages == 1 ? "wgmma" : "wgmma-pipelined-" + std::to_string(stages))
                             : std::string(wide ? "wide-" : "") +
                                   (stages == 1 ? "plain" : "pipelined-" + std::to_string(stages));
+  if (!b.variant.empty() && b.variant != variant)
+    return true;
   const unsigned tileN = wide ? 256 : 128;
   auto m = matmulKernel(ScalarKind::F16, sourceDir(LINLAYOUT_SOURCE_DIR), file);
   CHECK(m);
@@ -569,7 +572,7 @@ bool peakSection(Bench &b) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string jsonPath, only, ptxDir;
+  std::string jsonPath, only, ptxDir, variant;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--json" && i + 1 < argc)
@@ -578,9 +581,11 @@ int main(int argc, char **argv) {
       only = argv[++i];
     else if (a == "--ptx-dir" && i + 1 < argc)
       ptxDir = argv[++i];
+    else if (a == "--variant" && i + 1 < argc)
+      variant = argv[++i];
     else {
       std::fprintf(stderr, "usage: linlayout_gpu_bench [--json FILE] [--only copy|convert|gemm|peak] "
-                           "[--ptx-dir DIR]\n");
+                           "[--ptx-dir DIR] [--variant GEMM_VARIANT]\n");
       return 2;
     }
   }
@@ -596,7 +601,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "error: cannot allocate the benchmark's buffers and events\n");
     return 1;
   }
-  Bench b{*jit, std::move(*flush), std::move(*start), std::move(*stop), {}, {}, ptxDir};
+  Bench b{*jit, std::move(*flush), std::move(*start), std::move(*stop), {}, {}, ptxDir, variant};
   const runtime::Context &ctx = jit->context();
   b.json.begin();
   b.json.field("bench", "device");

@@ -412,11 +412,12 @@ bool convertSection(Bench &b, std::mt19937_64 &rng) {
 
 bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
                  const std::string &file = "matmul.tir") {
-  const bool wide = file == "matmul_wide.tir";
-  std::string variant = file == "matmul_wgmma.tir"
-                            ? (stages == 1 ? "wgmma" : "wgmma-pipelined-" + std::to_string(stages))
-                            : std::string(wide ? "wide-" : "") +
-                                  (stages == 1 ? "plain" : "pipelined-" + std::to_string(stages));
+  const bool wide = file == "matmul_wide.tir" || file == "matmul_wgmma_wide.tir";
+  const bool wgmma = file.rfind("matmul_wgmma", 0) == 0;
+  std::string variant = std::string(wgmma ? "wgmma-" : "") + (wide ? "wide-" : "") +
+                        (stages == 1 ? "plain" : "pipelined-" + std::to_string(stages));
+  if (variant == "wgmma-plain")
+    variant = "wgmma";
   if (!b.variant.empty() && b.variant != variant)
     return true;
   const unsigned tileN = wide ? 256 : 128;
@@ -494,7 +495,8 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
 // shared memory), software-pipelined with 3 and 4 stages (cp.async rings, ldmatrix loads), the
 // 128x256 tile with 8 warps (matmul_wide.tir) plain and with 3 stages, and on an sm_90 GPU
 // matmul_wgmma.tir (tiles in NVMMA shared memory, one wgmma warp group) plain and with 3 and 4
-// stages (cp.async into NVMMA rings that wgmma reads).
+// stages (cp.async into NVMMA rings that wgmma reads, one wgmma group in flight across
+// iterations), and matmul_wgmma_wide.tir (128x256, two warp groups) plain and with 3 stages.
 bool gemmSection(Bench &b, std::mt19937_64 &rng) {
   for (int stages : {1, 3, 4})
     if (!gemmVariant(b, rng, stages))
@@ -505,6 +507,10 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
   if (b.jit.context().computeCapability() == 90)
     for (int stages : {1, 3, 4})
       if (!gemmVariant(b, rng, stages, "matmul_wgmma.tir"))
+        return false;
+  if (b.jit.context().computeCapability() == 90)
+    for (int stages : {1, 3})
+      if (!gemmVariant(b, rng, stages, "matmul_wgmma_wide.tir"))
         return false;
   return true;
 }

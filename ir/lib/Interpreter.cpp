@@ -779,6 +779,7 @@ private:
         vals_[op.results[i]] = val(op.operands[i]);
       return Status::success();
     case OpKind::FenceAsyncShared:
+    case OpKind::Barrier:
       return Status::success();
     }
     if (rt) {

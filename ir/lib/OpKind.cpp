@@ -68,6 +68,7 @@ bool hasSideEffects(OpKind k) {
   case OpKind::AsyncCommitGroup:
   case OpKind::AsyncWait:
   case OpKind::FenceAsyncShared:
+  case OpKind::Barrier:
     return true;
   default:
     return false;

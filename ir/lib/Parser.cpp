@@ -1270,6 +1270,7 @@ private:
       return parseType(u) && checkType(op.operands[1], u, tloc);
     }
     case OpKind::AsyncCommitGroup:
+    case OpKind::Barrier:
       return true;
     case OpKind::AsyncWait: {
       Dict d;

@@ -520,6 +520,7 @@ private:
       os << " : " << opnd(0) << " -> " << opnd(1);
       break;
     case OpKind::AsyncCommitGroup:
+    case OpKind::Barrier:
       break;
     case OpKind::AsyncWait:
       os << " {num = " << a.num << " : i32}";

@@ -4,6 +4,7 @@
 #include "linlayout/ir/AxisInfo.h"
 #include "linlayout/ir/Rewrite.h"
 #include "linlayout/ir/SharedTileLayout.h"
+#include "linlayout/ir/Walk.h"
 
 #include <algorithm>
 #include <map>
@@ -25,6 +26,15 @@ struct Candidate {
   int64_t vectorWidth = 1;
   Type ringType, tileType;
   ValueId ring = kNoValue;
+};
+
+// A wgmma loop whose dot stays in flight across iterations: its one
+// warp_group_dot reads two ring slots and accumulates into a carried value that
+// nothing else reads, and its one warp_group_dot_wait {pendings = 0} passes the
+// result straight to the yield.
+struct AsyncDot {
+  size_t dot = 0, wait = 0; // body ops
+  size_t acc = 0;           // the accumulator's index among the carried values
 };
 
 // How a loop-carried value changes per iteration.
@@ -125,6 +135,18 @@ public:
         ops.push_back(std::move(o));
     }
     parentOps = std::move(ops);
+    if (accDone_) {
+      // Code after the loop reads the accumulator the epilogue's wait gives.
+      auto [from, to] = *accDone_;
+      walkOps(f_.body, [&](Op &o) {
+        if (o.kind == OpKind::WarpGroupDotWait && o.results.size() == 1 &&
+            o.results[0] == to)
+          return;
+        for (ValueId &v : o.operands)
+          if (v == from)
+            v = to;
+      });
+    }
     return true;
   }
 
@@ -172,6 +194,7 @@ private:
           cands_.push_back(std::move(*c));
     if (cands_.empty())
       return false;
+    asyncDot_ = findAsyncDot();
     // A carried pointer the pass advances may serve only the candidates'
     // addresses and its own step, and nobody may use it after the loop.
     std::set<size_t> sliceOps;
@@ -208,6 +231,61 @@ private:
     return true;
   }
 
+  // The dot of a loop whose every candidate is a wgmma operand, when it can run
+  // asynchronously across iterations (see rewrite()).
+  std::optional<AsyncDot> findAsyncDot() {
+    const Block &body = *body_;
+    std::optional<size_t> dot, wait;
+    for (size_t i = 0; i < body.ops.size(); ++i) {
+      OpKind k = body.ops[i].kind;
+      if (k != OpKind::WarpGroupDot && k != OpKind::WarpGroupDotWait)
+        continue;
+      std::optional<size_t> &which = k == OpKind::WarpGroupDot ? dot : wait;
+      if (which)
+        return std::nullopt;
+      which = i;
+    }
+    if (!dot || !wait)
+      return std::nullopt;
+    const Op &d = body.ops[*dot], &w = body.ops[*wait];
+    if (!d.attrs.isAsync || w.attrs.pendings != 0)
+      return std::nullopt;
+    std::set<ValueId> slots;
+    for (const Candidate &c : cands_) {
+      if (c.allocs.empty())
+        return std::nullopt;
+      for (size_t k : c.allocs)
+        slots.insert(body.ops[k].results[0]);
+    }
+    // Both operands come from rings: a buffer the loop does not refill may be
+    // written by anything, and a register operand A would be rewritten while
+    // the wgmma reading it is in flight.
+    if (!slots.count(d.operands[0]) || !slots.count(d.operands[1]))
+      return std::nullopt;
+    ValueId acc = d.operands[2];
+    auto a = argIndex_.find(acc);
+    if (a == argIndex_.end() || users_[acc] != std::vector<size_t>{*dot})
+      return std::nullopt;
+    ValueId r = d.results[0];
+    if (users_[r] != std::vector<size_t>{*wait})
+      return std::nullopt;
+    size_t pos = 0;
+    for (size_t k = 0; k < w.operands.size(); ++k)
+      if (w.operands[k] == r)
+        pos = k;
+      else if (!f_.type(w.operands[k]).isMemDesc())
+        return std::nullopt;
+    size_t yield = body.ops.size() - 1;
+    ValueId wr = w.results[pos];
+    if (users_[wr] != std::vector<size_t>{yield} ||
+        body.ops[yield].operands[a->second] != wr)
+      return std::nullopt;
+    for (size_t k = 0; k < w.results.size(); ++k)
+      if (k != pos && !users_[w.results[k]].empty())
+        return std::nullopt;
+    return AsyncDot{*dot, *wait, a->second};
+  }
+
   bool inBody(ValueId v) const {
     if (def_.count(v))
       return true;
@@ -224,10 +302,36 @@ private:
       return std::nullopt;
     Candidate c;
     c.index = i;
-    // Users: converts to one dot_op layout, or dots.
+    // A shared tile that only warp-group dots read: the ring slot takes its
+    // place, in its layout.
+    auto addAlloc = [&](size_t u) {
+      const Op &user = body.ops[u];
+      if (user.kind != OpKind::LocalAlloc || user.operands.size() != 1 ||
+          !wgmmaOnly(user.results[0]))
+        return false;
+      LayoutId l = f_.type(user.results[0]).layout();
+      if (!c.allocs.empty() &&
+          f_.type(body.ops[c.allocs[0]].results[0]).layout() != l)
+        return false;
+      c.allocs.push_back(u);
+      return true;
+    };
+    // Users: converts to one dot_op layout, or dots; or local_allocs for
+    // wgmma, directly or through converts (the copy writes the shared tile
+    // whatever the register layout, so such a convert folds into it).
     for (size_t u : users_[load.results[0]]) {
       const Op &user = body.ops[u];
-      if (user.kind == OpKind::ConvertLayout) {
+      if (user.kind == OpKind::ConvertLayout &&
+          !m_.layouts.get(f_.type(user.results[0]).layout())
+               .as<DotOperandSpec>()) {
+        const std::vector<size_t> &allocs = users_[user.results[0]];
+        if (allocs.empty())
+          return std::nullopt;
+        for (size_t a : allocs)
+          if (!addAlloc(a))
+            return std::nullopt;
+        c.converts.push_back(u);
+      } else if (user.kind == OpKind::ConvertLayout) {
         LayoutId l = f_.type(user.results[0]).layout();
         if (c.loadedLayout != kNoLayout && c.loadedLayout != l)
           return std::nullopt;
@@ -237,16 +341,7 @@ private:
         if (c.loadedLayout != kNoLayout && c.loadedLayout != rt.layout())
           return std::nullopt;
         c.loadedLayout = rt.layout();
-      } else if (user.kind == OpKind::LocalAlloc &&
-                 user.operands.size() == 1 && wgmmaOnly(user.results[0])) {
-        // A shared tile that only warp-group dots read: the ring slot takes
-        // its place, in its layout.
-        LayoutId l = f_.type(user.results[0]).layout();
-        if (!c.allocs.empty() && f_.type(body.ops[c.allocs[0]].results[0])
-                                         .layout() != l)
-          return std::nullopt;
-        c.allocs.push_back(u);
-      } else {
+      } else if (!addAlloc(u)) {
         return std::nullopt;
       }
     }
@@ -428,6 +523,13 @@ private:
       byIndex[c.index] = &c;
     }
     size_t last = byIndex.rbegin()->first;
+    // The copies of iteration j + D.
+    auto issueAhead = [&] {
+      ValueId ivn = in.binary(OpKind::AddI, iv_, aheadStep);
+      ValueId pred = in.cmp(CmpPredicate::Slt, ivn, ub);
+      std::map<ValueId, ValueId> subst{{iv_, ivn}};
+      issueCopies(in, body, subst, pred, wi);
+    };
     bool waited = false;
     std::vector<std::pair<ValueId, ValueId>> replace;
     std::vector<ValueId> retype; // memdescs that become ring slots
@@ -450,6 +552,13 @@ private:
       }
       if (c == byIndex.end()) {
         nb.ops.push_back(std::move(op));
+        if (asyncDot_ && i == asyncDot_->wait) {
+          // Dot j stays in flight; dot j-1 is complete in this warp, and after
+          // the barrier in every warp, so the copies may refill its slots.
+          nb.ops.back().attrs.pendings = 1;
+          in.op(OpKind::Barrier, {}, std::nullopt);
+          issueAhead();
+        }
         continue;
       }
       const Candidate &cand = *c->second;
@@ -491,13 +600,8 @@ private:
       for (size_t k = 1; k < cand.converts.size(); ++k)
         replace.push_back({body.ops[cand.converts[k]].results[0], result});
       }
-      if (i == last) {
-        // The copies of iteration j + D.
-        ValueId ivn = in.binary(OpKind::AddI, iv_, aheadStep);
-        ValueId pred = in.cmp(CmpPredicate::Slt, ivn, ub);
-        std::map<ValueId, ValueId> subst{{iv_, ivn}};
-        issueCopies(in, body, subst, pred, wi);
-      }
+      if (i == last && !asyncDot_)
+        issueAhead();
     }
     // Duplicate converts of one load read the one local_load (all inside the
     // body).
@@ -519,6 +623,18 @@ private:
     out.regions.push_back(std::move(nb));
     // Epilogue: the last (masked-off) copies land before the rings go.
     Emitter ep(f_, post);
+    if (asyncDot_) {
+      // The last dot completes (in every warp, by the async_wait's barrier)
+      // before its value is used and the rings are freed.
+      ValueId acc = loop.results[asyncDot_->acc];
+      std::string name = f_.values[acc].name;
+      ValueId done =
+          f_.addValue(f_.type(acc), name.empty() ? "" : name + "_done");
+      ep.op(OpKind::WarpGroupDotWait, {acc}, std::nullopt);
+      post.back().results = {done};
+      post.back().attrs.pendings = 0;
+      accDone_ = {acc, done};
+    }
     OpAttrs w0;
     w0.num = 0;
     ep.op(OpKind::AsyncWait, {}, std::nullopt, w0);
@@ -540,6 +656,8 @@ private:
   std::map<ValueId, size_t> argIndex_;
   std::set<ValueId> advanced_;
   std::vector<Candidate> cands_;
+  std::optional<AsyncDot> asyncDot_;
+  std::optional<std::pair<ValueId, ValueId>> accDone_; // loop result -> waited
   std::optional<AxisInfoAnalysis> axis_;
 };
 

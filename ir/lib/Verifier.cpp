@@ -622,6 +622,7 @@ private:
         return err(&op, "pendings is " + std::to_string(a.pendings) + ", expected 0..7");
       return Status::success();
     case OpKind::FenceAsyncShared:
+    case OpKind::Barrier:
       return counts(op, 0, 0, 0);
     }
     return err(&op, "unknown op kind");

@@ -177,6 +177,7 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
     case ir::OpKind::AsyncCopyGlobalToLocal:
     case ir::OpKind::AsyncCommitGroup:
     case ir::OpKind::AsyncWait:
+    case ir::OpKind::Barrier:
       s = lowerAsync(ctx, op);
       break;
     case ir::OpKind::Dot:

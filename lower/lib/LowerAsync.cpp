@@ -4,7 +4,8 @@
 // contiguity or the tile's layout allow no more; masked-off elements are
 // zero-filled through the copy's source size), ttg.async_commit_group
 // (cp.async.commit_group) and ttg.async_wait (cp.async.wait_group N, then
-// bar.sync so that every thread's copies are visible to every thread).
+// bar.sync so that every thread's copies are visible to every thread), and
+// gpu.barrier (bar.sync).
 //
 // Hazards: a copy writes a tile that, by the pipelining protocol, no thread
 // reads any more (its last reader was followed by an async_wait's barrier), so
@@ -190,6 +191,10 @@ Status lowerAsync(LoweringContext &ctx, const ir::Op &op) {
     b.CreateCall(
         shim::intrinsic(mod, llvm::Intrinsic::nvvm_cp_async_wait_group),
         {b.getInt32(static_cast<uint32_t>(op.attrs.num))});
+    emitBarrier(b);
+    ctx.barrierEmitted();
+    return Status::success();
+  case ir::OpKind::Barrier:
     emitBarrier(b);
     ctx.barrierEmitted();
     return Status::success();

@@ -1,5 +1,5 @@
-// The Hopper ops: ttng.warp_group_dot, ttng.warp_group_dot_wait, ttng.fence_async_shared (text
-// form, verifier rules, interpreter).
+// The Hopper ops: ttng.warp_group_dot, ttng.warp_group_dot_wait, ttng.fence_async_shared, and the
+// CTA barrier gpu.barrier that pipelined wgmma loops use (text form, verifier rules, interpreter).
 #include "Examples.h"
 
 #include "linlayout/ir/InsertFences.h"
@@ -46,6 +46,7 @@ std::string verifyError(const std::string &text) {
 const char *kOps = R"(    ttng.fence_async_shared {bCluster = false}
     %d = ttng.warp_group_dot %as, %bs, %z {inputPrecision = 0 : i32, isAsync = true} : !ttg.memdesc<64x64xf16, #sa, #smem> * !ttg.memdesc<64x64xf16, #sa, #smem> -> tensor<64x64xf32, #mma>
     %w:2 = ttng.warp_group_dot_wait %d, %as {pendings = 0 : i32} : tensor<64x64xf32, #mma>, !ttg.memdesc<64x64xf16, #sa, #smem>
+    gpu.barrier
 )";
 
 } // namespace
@@ -64,6 +65,7 @@ TEST(Hopper, OpsRoundTripThroughText) {
                          "tensor<64x64xf32, #mma>, !ttg.memdesc<64x64xf16, #sa, #smem>"),
             std::string::npos)
       << printed;
+  EXPECT_NE(printed.find("\n    gpu.barrier\n"), std::string::npos) << printed;
   auto again = parseModule(printed, "h2.tir");
   ASSERT_TRUE(again.ok()) << again.message();
   EXPECT_EQ(print(*again), printed);

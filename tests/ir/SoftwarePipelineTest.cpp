@@ -7,6 +7,7 @@
 #include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/Interpreter.h"
 #include "linlayout/ir/Parser.h"
+#include "linlayout/ir/Pipeline.h"
 #include "linlayout/ir/Printer.h"
 #include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Verifier.h"
@@ -125,67 +126,319 @@ TEST(SoftwarePipeline, OneStageLeavesTheModuleAloneAndBadCountsAreErrors) {
   EXPECT_EQ(pipelineLoops(m, 17).message(), "num_stages is 17, expected 1..16");
 }
 
-// The wgmma matmul: the rings take the local_allocs' NVMMA layouts, the dots
-// read the ring slots, the fence pass puts one fence in the loop between the
-// wait and the dot, and the interpreter computes the same before and after.
+// The wgmma matmuls (128x128 and the 128x256 tile of two warp groups): the
+// rings take the local_allocs' NVMMA layouts, the dots read the ring slots, the
+// fence pass puts one fence in the loop between the wait and the dot, and the
+// interpreter computes the same before and after.
 TEST(SoftwarePipeline, WgmmaMatmulRingsTheSharedTilesAndComputesTheSame) {
-  Module plain = loadExample("matmul_wgmma.tir");
-  ASSERT_TRUE(verify(plain).ok());
-  std::mt19937_64 rng(13);
-  for (int stages : {2, 3, 4}) {
-    Module piped = plain;
-    ASSERT_TRUE(pipelineLoops(piped, stages).ok());
-    ASSERT_TRUE(verify(piped).ok()) << verify(piped).message() << "\n"
-                                    << print(piped);
-    EXPECT_EQ(count(piped, OpKind::Load), 0);
-    EXPECT_EQ(count(piped, OpKind::LocalLoad), 0);
-    EXPECT_EQ(count(piped, OpKind::LocalAlloc), 2); // the two rings
-    EXPECT_EQ(count(piped, OpKind::AsyncCommitGroup), stages);
-    EXPECT_EQ(count(piped, OpKind::AsyncCopyGlobalToLocal), 2 * stages);
-    std::string text = print(piped);
-    EXPECT_NE(text.find("!ttg.memdesc<" + std::to_string(stages) +
-                        "x128x64xf16, #"),
-              std::string::npos)
-        << text;
-    ASSERT_TRUE(insertFences(piped).ok());
-    ASSERT_TRUE(verify(piped).ok()) << verify(piped).message();
-    // In the loop: async_wait, then exactly one fence, then the dot.
-    const Op *loop = nullptr;
-    walkOps(piped.functions[0].body, [&](const Op &op) {
-      if (op.kind == OpKind::For)
-        loop = &op;
-    });
-    ASSERT_NE(loop, nullptr);
-    int fences = 0;
-    size_t wait = 0, fence = 0, dot = 0;
-    const auto &ops = loop->regions[0].ops;
-    for (size_t i = 0; i < ops.size(); ++i) {
-      if (ops[i].kind == OpKind::AsyncWait)
-        wait = i;
-      if (ops[i].kind == OpKind::FenceAsyncShared) {
-        ++fences;
-        fence = i;
+  for (auto [file, tileN] :
+       {std::pair<std::string, int64_t>{"matmul_wgmma.tir", 128},
+        {"matmul_wgmma_wide.tir", 256}}) {
+    SCOPED_TRACE(file);
+    Module plain = loadExample(file);
+    ASSERT_TRUE(verify(plain).ok());
+    std::mt19937_64 rng(13);
+    const std::string fn = plain.functions[0].name;
+    for (int stages : {2, 3, 4}) {
+      Module piped = plain;
+      ASSERT_TRUE(pipelineLoops(piped, stages).ok());
+      ASSERT_TRUE(verify(piped).ok()) << verify(piped).message() << "\n"
+                                      << print(piped);
+      EXPECT_EQ(count(piped, OpKind::Load), 0);
+      EXPECT_EQ(count(piped, OpKind::LocalLoad), 0);
+      EXPECT_EQ(count(piped, OpKind::LocalAlloc), 2); // the two rings
+      EXPECT_EQ(count(piped, OpKind::AsyncCommitGroup), stages);
+      EXPECT_EQ(count(piped, OpKind::AsyncCopyGlobalToLocal), 2 * stages);
+      std::string text = print(piped);
+      EXPECT_NE(text.find("!ttg.memdesc<" + std::to_string(stages) +
+                          "x128x64xf16, #"),
+                std::string::npos)
+          << text;
+      ASSERT_TRUE(insertFences(piped).ok());
+      ASSERT_TRUE(verify(piped).ok()) << verify(piped).message();
+      // In the loop: async_wait, then exactly one fence, then the dot.
+      const Op *loop = nullptr;
+      walkOps(piped.functions[0].body, [&](const Op &op) {
+        if (op.kind == OpKind::For)
+          loop = &op;
+      });
+      ASSERT_NE(loop, nullptr);
+      int fences = 0;
+      size_t wait = 0, fence = 0, dot = 0;
+      const auto &ops = loop->regions[0].ops;
+      for (size_t i = 0; i < ops.size(); ++i) {
+        if (ops[i].kind == OpKind::AsyncWait)
+          wait = i;
+        if (ops[i].kind == OpKind::FenceAsyncShared) {
+          ++fences;
+          fence = i;
+        }
+        if (ops[i].kind == OpKind::WarpGroupDot)
+          dot = i;
       }
-      if (ops[i].kind == OpKind::WarpGroupDot)
-        dot = i;
+      EXPECT_EQ(fences, 1) << print(piped);
+      EXPECT_LT(wait, fence);
+      EXPECT_LT(fence, dot);
+      for (int64_t K : {0, 64, 128, 192}) {
+        SCOPED_TRACE("stages " + std::to_string(stages) + ", K " +
+                     std::to_string(K));
+        Memory mem;
+        mem.buffers = {randomHalves(size_t(128 * K), rng),
+                       randomHalves(size_t(K * tileN), rng),
+                       std::vector<uint8_t>(size_t(128 * tileN * 4), 0xab)};
+        std::vector<ArgValue> args = {
+            ArgValue::pointer(0),    ArgValue::pointer(1),
+            ArgValue::pointer(2),    ArgValue::integer(K),
+            ArgValue::integer(K),    ArgValue::integer(tileN),
+            ArgValue::integer(tileN)};
+        Memory want = run(plain, fn, args, mem);
+        Memory got = run(piped, fn, args, mem);
+        EXPECT_EQ(got.buffers[2], want.buffers[2]);
+      }
     }
-    EXPECT_EQ(fences, 1) << print(piped);
-    EXPECT_LT(wait, fence);
-    EXPECT_LT(fence, dot);
-    for (int64_t K : {0, 64, 128, 192}) {
-      SCOPED_TRACE("stages " + std::to_string(stages) + ", K " +
-                   std::to_string(K));
+  }
+}
+
+// On the compile path (the whole pass pipeline) coalesce gives B's load another
+// blocked layout and a convert_layout before its local_alloc; the convert folds
+// into the copy (the shared tile does not depend on the register layout), so
+// both operands are rung, and the kernel computes what the plain one does.
+TEST(SoftwarePipeline, WgmmaMatmulThroughThePassPipelineRingsBothOperands) {
+  Module plain = loadExample("matmul_wgmma.tir");
+  Module once = plain;
+  ASSERT_TRUE(runPipeline(once).ok());
+  EXPECT_GE(count(once, OpKind::ConvertLayout), 2) // B's, and the result's
+      << print(once);
+  std::mt19937_64 rng(17);
+  for (int stages : {2, 3}) {
+    SCOPED_TRACE("stages " + std::to_string(stages));
+    Module piped = plain;
+    PipelineOptions o;
+    o.numStages = stages;
+    ASSERT_TRUE(runPipeline(piped, o).ok());
+    ASSERT_TRUE(verify(piped).ok()) << verify(piped).message();
+    EXPECT_EQ(count(piped, OpKind::Load), 0) << print(piped);
+    EXPECT_EQ(count(piped, OpKind::LocalAlloc), 2) << print(piped); // the rings
+    EXPECT_EQ(count(piped, OpKind::AsyncCopyGlobalToLocal), 2 * stages);
+    EXPECT_EQ(count(piped, OpKind::Barrier), 1);
+    EXPECT_EQ(count(piped, OpKind::ConvertLayout),
+              count(once, OpKind::ConvertLayout) - 1);
+    for (int64_t K : {0, 64, 192}) {
+      SCOPED_TRACE("K " + std::to_string(K));
       Memory mem;
       mem.buffers = {randomHalves(size_t(128 * K), rng),
                      randomHalves(size_t(K * 128), rng),
                      std::vector<uint8_t>(size_t(128 * 128 * 4), 0xab)};
       std::vector<ArgValue> args = {
-          ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2),
-          ArgValue::integer(K), ArgValue::integer(K), ArgValue::integer(128),
+          ArgValue::pointer(0),  ArgValue::pointer(1), ArgValue::pointer(2),
+          ArgValue::integer(K),  ArgValue::integer(K), ArgValue::integer(128),
           ArgValue::integer(128)};
       Memory want = run(plain, "matmul_wgmma", args, mem);
       Memory got = run(piped, "matmul_wgmma", args, mem);
       EXPECT_EQ(got.buffers[2], want.buffers[2]);
     }
   }
+}
+
+namespace {
+
+// Replays a pipelined wgmma loop's schedule over `iters` iterations, from the
+// op kinds of its body in order and the slots the pass assigns (iteration j's
+// dot reads slot j % S, its copies fill slot (j + S - 1) % S, the prologue
+// fills slots 0 .. S-2), with warps that run at any speed between barriers.
+// Returns the first hazard, or "":
+//  - a copy into a slot that a wgmma some warp may still run reads (a warp
+//    that has not reached the copying thread's last barrier may still have
+//    every group it had in flight there, and any dot it issued since);
+//  - a dot reading a slot whose copy group is not complete in every thread
+//    (an async_wait covering it, whose barrier publishes it) or holds the
+//    tiles of another iteration.
+std::string wgmmaScheduleHazard(const Block &body, int S, int iters) {
+  const int D = S - 1;
+  std::vector<int> content(size_t(S), -1); // iteration whose tiles a slot holds
+  std::vector<bool> visible(size_t(S), false);
+  std::vector<std::vector<int>> groups; // committed groups: the slots they fill
+  std::vector<int> open;                // copies not committed yet
+  size_t done = 0;                      // groups complete and published
+  std::vector<int> inflight;            // this warp's wgmma groups: their slot
+  std::vector<int> mayRun; // slots some warp's wgmma may still read
+  auto copy = [&](int iteration) -> std::string {
+    int slot = iteration % S;
+    for (int s : mayRun)
+      if (s == slot)
+        return "a copy of iteration " + std::to_string(iteration) +
+               " overwrites slot " + std::to_string(slot) +
+               " while a wgmma may read it";
+    content[size_t(slot)] = iteration;
+    visible[size_t(slot)] = false;
+    open.push_back(slot);
+    return "";
+  };
+  auto barrier = [&] { mayRun = inflight; };
+  for (int s = 0; s < D; ++s) {
+    if (std::string h = copy(s); !h.empty())
+      return h;
+    groups.push_back(open);
+    open.clear();
+  }
+  for (int j = 0; j < iters; ++j) {
+    bool copied = false;
+    for (const Op &op : body.ops) {
+      switch (op.kind) {
+      case OpKind::AsyncWait:
+        for (; done + size_t(op.attrs.num) < groups.size(); ++done)
+          for (int s : groups[done])
+            visible[size_t(s)] = true;
+        barrier();
+        break;
+      case OpKind::Barrier:
+        barrier();
+        break;
+      case OpKind::AsyncCopyGlobalToLocal:
+        if (!copied) { // one copy per ring, all into the same slot
+          if (std::string h = copy(j + D); !h.empty())
+            return h;
+          copied = true;
+        }
+        break;
+      case OpKind::AsyncCommitGroup:
+        groups.push_back(open);
+        open.clear();
+        break;
+      case OpKind::WarpGroupDot: {
+        int slot = j % S;
+        if (content[size_t(slot)] != j || !visible[size_t(slot)])
+          return "dot " + std::to_string(j) + " reads slot " +
+                 std::to_string(slot) +
+                 " before its tiles are complete and published";
+        inflight.push_back(slot);
+        mayRun.push_back(slot);
+        break;
+      }
+      case OpKind::WarpGroupDotWait:
+        while (inflight.size() > size_t(op.attrs.pendings))
+          inflight.erase(inflight.begin());
+        break;
+      default:
+        break;
+      }
+    }
+  }
+  return "";
+}
+
+const Op *onlyLoop(const Module &m) {
+  const Op *loop = nullptr;
+  walkOps(m.functions[0].body, [&](const Op &op) {
+    if (op.kind == OpKind::For)
+      loop = &op;
+  });
+  return loop;
+}
+
+} // namespace
+
+// The asynchronous wgmma schedule: one group stays in flight across iterations
+// (pendings = 1 in the loop, 0 after it), the copies that refill the slot the
+// previous dot read come after the wait and a barrier, and a replay of the
+// schedule with warps at any speed finds no slot overwritten while a wgmma may
+// read it and no dot reading unpublished tiles. The replay does find the hazard
+// when the barrier is dropped or the copies go back before the dot.
+TEST(SoftwarePipeline, WgmmaDotStaysInFlightAndNoSlotIsRefilledWhileRead) {
+  Module plain = loadExample("matmul_wgmma.tir");
+  for (int stages : {2, 3, 4, 5}) {
+    SCOPED_TRACE("stages " + std::to_string(stages));
+    Module piped = plain;
+    ASSERT_TRUE(pipelineLoops(piped, stages).ok());
+    ASSERT_TRUE(insertFences(piped).ok());
+    ASSERT_TRUE(verify(piped).ok()) << verify(piped).message();
+    const Op *loop = onlyLoop(piped);
+    ASSERT_NE(loop, nullptr);
+    const Block &body = loop->regions[0];
+    std::vector<OpKind> order;
+    for (const Op &op : body.ops)
+      if (op.kind == OpKind::AsyncWait || op.kind == OpKind::FenceAsyncShared ||
+          op.kind == OpKind::WarpGroupDot ||
+          op.kind == OpKind::WarpGroupDotWait || op.kind == OpKind::Barrier ||
+          op.kind == OpKind::AsyncCommitGroup)
+        order.push_back(op.kind);
+    EXPECT_EQ(order, (std::vector<OpKind>{
+                         OpKind::AsyncWait, OpKind::FenceAsyncShared,
+                         OpKind::WarpGroupDot, OpKind::WarpGroupDotWait,
+                         OpKind::Barrier, OpKind::AsyncCommitGroup}))
+        << print(piped);
+    for (const Op &op : body.ops)
+      if (op.kind == OpKind::WarpGroupDotWait)
+        EXPECT_EQ(op.attrs.pendings, 1);
+    // After the loop: a wait for every wgmma group, then the copies' wait, then
+    // the frees.
+    const auto &top = piped.functions[0].body.ops;
+    size_t at = size_t(loop - top.data());
+    ASSERT_LT(at + 2, top.size());
+    EXPECT_EQ(top[at + 1].kind, OpKind::WarpGroupDotWait);
+    EXPECT_EQ(top[at + 1].attrs.pendings, 0);
+    EXPECT_EQ(top[at + 1].operands, std::vector<ValueId>{loop->results[0]});
+    EXPECT_EQ(top[at + 2].kind, OpKind::AsyncWait);
+    EXPECT_EQ(wgmmaScheduleHazard(body, stages, 12), "");
+
+    Block noBarrier = body;
+    std::erase_if(noBarrier.ops,
+                  [](const Op &op) { return op.kind == OpKind::Barrier; });
+    EXPECT_NE(wgmmaScheduleHazard(noBarrier, stages, 12), "");
+    // The synchronous order (copies before the dot) with the dot left in
+    // flight.
+    Block copiesFirst;
+    for (const Op &op : body.ops)
+      if (op.kind != OpKind::WarpGroupDot &&
+          op.kind != OpKind::WarpGroupDotWait && op.kind != OpKind::Barrier)
+        copiesFirst.ops.push_back(op);
+    for (const Op &op : body.ops)
+      if (op.kind == OpKind::WarpGroupDot ||
+          op.kind == OpKind::WarpGroupDotWait)
+        copiesFirst.ops.insert(copiesFirst.ops.end() - 1, op);
+    EXPECT_NE(wgmmaScheduleHazard(copiesFirst, stages, 12), "");
+  }
+}
+
+// A dot whose accumulator something else reads stays synchronous (the schedule
+// of docs/pipelining.md before async wgmma), and is still pipelined.
+TEST(SoftwarePipeline, WgmmaDotWhoseResultIsReadInTheLoopStaysSynchronous) {
+  std::string text = readFile(std::string(LINLAYOUT_SOURCE_DIR) +
+                              "/examples/matmul_wgmma.tir");
+  // Yield the accumulator twice: the loop's second result carries it too.
+  const std::string from = "scf.yield %w#0, %pa2, %pb2 :";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(),
+               "scf.yield %w#0, %pa2, %pb2, %w#0 :");
+  const std::string types = "tensor<64x128x!tt.ptr<f16>, #blocked>\n    }";
+  ASSERT_NE(text.find(types), std::string::npos);
+  text.replace(text.find(types), types.size(),
+               "tensor<64x128x!tt.ptr<f16>, #blocked>, tensor<128x128xf32, "
+               "#mma>\n    }");
+  const std::string head =
+      "%acc:3 = scf.for %k = %c0 to %K step %c64 iter_args(%accv = %zero, "
+      "%pa = %aptrs, %pb = %bptrs) -> (tensor<128x128xf32, #mma>, "
+      "tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<64x128x!tt.ptr<f16>, "
+      "#blocked>)";
+  ASSERT_NE(text.find(head), std::string::npos);
+  text.replace(text.find(head), head.size(),
+               "%acc:4 = scf.for %k = %c0 to %K step %c64 iter_args(%accv = "
+               "%zero, %pa = %aptrs, "
+               "%pb = %bptrs, %last = %zero) -> (tensor<128x128xf32, #mma>, "
+               "tensor<128x64x!tt.ptr<f16>, #blocked>, "
+               "tensor<64x128x!tt.ptr<f16>, #blocked>, "
+               "tensor<128x128xf32, #mma>)");
+  auto plain = parseModule(text, "matmul_wgmma.tir");
+  ASSERT_TRUE(plain.ok()) << plain.message();
+  ASSERT_TRUE(verify(*plain).ok()) << verify(*plain).message();
+  Module piped = *plain;
+  ASSERT_TRUE(pipelineLoops(piped, 3).ok());
+  ASSERT_TRUE(verify(piped).ok()) << verify(piped).message();
+  EXPECT_EQ(count(piped, OpKind::Load), 0);
+  EXPECT_EQ(count(piped, OpKind::Barrier), 0);
+  EXPECT_EQ(count(piped, OpKind::WarpGroupDotWait), 1);
+  walkOps(piped.functions[0].body, [&](const Op &op) {
+    if (op.kind == OpKind::WarpGroupDotWait)
+      EXPECT_EQ(op.attrs.pendings, 0);
+  });
 }

@@ -119,7 +119,7 @@ void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stag
   SCOPED_TRACE("seed " + std::to_string(seed) + ", stages " + std::to_string(stages) + ", " +
                file);
   std::mt19937_64 rng(seed);
-  const int tileN = file == "matmul_wide.tir" ? 256 : 128;
+  const int tileN = file == "matmul_wide.tir" || file == "matmul_wgmma_wide.tir" ? 256 : 128;
   ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file));
   ASSERT_OK(ir::pipelineLoops(m, stages));
   ASSERT_OK(ir::insertFences(m));
@@ -204,7 +204,7 @@ TEST(ComputeGpu, WgmmaMatmulF16) {
   if (jitc->context().computeCapability() != 90)
     GTEST_SKIP() << "wgmma needs an sm_90 GPU, this one is sm_"
                  << jitc->context().computeCapability();
-  for (int stages : {1, 3})
+  for (int stages : {1, 2, 3, 4})
     matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, stages, "matmul_wgmma.tir",
                             "wgmma.mma_async", 64);
 }
@@ -217,6 +217,19 @@ TEST(ComputeGpu, WgmmaMatmulBf16) {
   for (int stages : {1, 3})
     matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, stages, "matmul_wgmma.tir",
                                 "wgmma.mma_async", 64);
+}
+
+// The 128x256 wgmma tile (two warp groups), as written and with 3 stages.
+TEST(ComputeGpu, WgmmaWideMatmul) {
+  REQUIRE_GPU();
+  if (jitc->context().computeCapability() != 90)
+    GTEST_SKIP() << "wgmma needs an sm_90 GPU, this one is sm_"
+                 << jitc->context().computeCapability();
+  for (int stages : {1, 3})
+    matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, stages, "matmul_wgmma_wide.tir",
+                            "wgmma.mma_async", 64);
+  matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, 3, "matmul_wgmma_wide.tir",
+                              "wgmma.mma_async", 64);
 }
 
 TEST(ComputeGpu, MatmulWidePipelined) {

@@ -25,7 +25,7 @@ enum class OpCategory : uint8_t {
   Layout,        // convert_layout
   Shared,        // local_alloc / store / load / dealloc, memdesc views, async copies
   Compute,       // dot, reduce, warp_group_dot
-  Sync,          // Hopper: wgmma waits, proxy fences, mbarriers
+  Sync,          // CTA barriers; Hopper: wgmma waits, proxy fences, mbarriers
 };
 
 // X(enumerator, mnemonic, category)
@@ -92,7 +92,8 @@ enum class OpCategory : uint8_t {
   X(Reduce, "tt.reduce", Compute)                                                              \
   X(WarpGroupDot, "ttng.warp_group_dot", Compute)                                              \
   X(WarpGroupDotWait, "ttng.warp_group_dot_wait", Sync)                                        \
-  X(FenceAsyncShared, "ttng.fence_async_shared", Sync)
+  X(FenceAsyncShared, "ttng.fence_async_shared", Sync)                                         \
+  X(Barrier, "gpu.barrier", Sync)
 
 /// Every op kind of the IR.
 enum class OpKind : uint8_t {

@@ -33,6 +33,27 @@
 // The ring's layout is the swizzled_shared layout SharedTileLayout.h chooses
 // for the load's layout writing and the dot operand's layout reading.
 //
+// Wgmma loops: a tile whose only use is a local_alloc read by
+// ttng.warp_group_dot gets a ring in the local_alloc's (NVMMA) layout, and the
+// slot replaces the local_alloc. When the loop's one warp_group_dot reads two
+// such slots, accumulates into a carried value nothing else reads, and its
+// warp_group_dot_wait {pendings = 0} hands the result to the yield, one wgmma
+// group stays in flight across iterations:
+//
+//   loop j:    async_wait {num = S-2}; (fence) warp_group_dot j on slot j % S
+//              warp_group_dot_wait {pendings = 1}  -- dot j-1 done (this warp)
+//              gpu.barrier                         -- ... in every warp
+//              copy iteration j+S-1's tiles into slot (j+S-1) % S = (j-1) % S
+//   epilogue:  warp_group_dot_wait {pendings = 0} on the loop's result, then
+//              async_wait {num = 0}; local_dealloc the rings
+//
+// The copies refill the slot dot j-1 read; wgmma.wait_group 1 after dot j's
+// commit completes every older group of the warp, and the barrier makes every
+// warp of the CTA pass its wait before any thread copies. Dot j reads slot
+// j % S, another slot for S >= 2. The accumulator goes from dot j-1 into
+// dot j while dot j-1 may still run, which wgmma allows for the same
+// registers and shape.
+//
 // Runs after: the layout passes and access-widths (it needs the loads' final
 // layouts and vector widths).
 #pragma once
@@ -45,7 +66,10 @@ namespace linlayout::ir {
 /// Pipelines every eligible loop of m with `numStages` stages (1: nothing
 /// changes). Requires: verify(m) is ok; 1 <= numStages <= 16. Ensures:
 /// verify(m) is ok; the interpreter computes what it computed before; every
-/// loop it changed has one async_wait {num = numStages - 2} per iteration.
+/// loop it changed has one async_wait {num = numStages - 2} per iteration; a
+/// wgmma loop it made asynchronous waits with pendings = 1 inside and
+/// pendings = 0 after it, and has one gpu.barrier between that wait and the
+/// copies.
 Status pipelineLoops(Module &m, int numStages);
 
 } // namespace linlayout::ir

@@ -496,7 +496,7 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
 // 128x256 tile with 8 warps (matmul_wide.tir) plain and with 3 stages, and on an sm_90 GPU
 // matmul_wgmma.tir (tiles in NVMMA shared memory, one wgmma warp group) plain and with 3 and 4
 // stages (cp.async into NVMMA rings that wgmma reads, one wgmma group in flight across
-// iterations), and matmul_wgmma_wide.tir (128x256, two warp groups) plain and with 3 stages.
+// iterations), and matmul_wgmma_wide.tir (128x256, two warp groups) plain and with 3 and 4 stages.
 bool gemmSection(Bench &b, std::mt19937_64 &rng) {
   for (int stages : {1, 3, 4})
     if (!gemmVariant(b, rng, stages))
@@ -509,7 +509,7 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
       if (!gemmVariant(b, rng, stages, "matmul_wgmma.tir"))
         return false;
   if (b.jit.context().computeCapability() == 90)
-    for (int stages : {1, 3})
+    for (int stages : {1, 3, 4})
       if (!gemmVariant(b, rng, stages, "matmul_wgmma_wide.tir"))
         return false;
   return true;

@@ -307,23 +307,32 @@ TEST(Wgmma, NeedsSm90a) {
   EXPECT_NE(k.message().find("needs sm_90a"), std::string::npos) << k.message();
 }
 
-// The Hopper examples (matmul_wgmma.tir after the passes, which add its fence) compile for
-// sm_90a without spills.
+// The Hopper examples (the matmuls after the passes, which add their fence; unpipelined and with
+// 3 stages, where one wgmma group stays in flight across iterations) compile for sm_90a without
+// spills, and ptxas does not serialize their wgmmas.
 TEST(Wgmma, ExamplesAssembleWithoutSpills) {
-  for (const char *name : {"wgmma_tile.tir", "matmul_wgmma.tir"}) {
-    SCOPED_TRACE(name);
-    std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + name);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    auto m = ir::parseModule(ss.str(), name);
-    ASSERT_TRUE(m.ok()) << m.message();
-    ASSERT_TRUE(ir::runPipeline(*m).ok());
-    auto k = lowerKernel(*m);
-    ASSERT_TRUE(k.ok()) << k.message();
-    EXPECT_EQ(countLines(k->kernel.ptx, "fence.proxy.async.shared::cta;"), 1);
-    EXPECT_GT(countLines(k->kernel.ptx, "wgmma.mma_async"), 0);
-    auto r = expectAssembles(k->kernel, /*requireNoSpills=*/true);
-    if (r.accepted)
-      std::cout << "[          ] " << name << ": " << r.registers << " registers\n";
-  }
+  for (const char *name : {"wgmma_tile.tir", "matmul_wgmma.tir", "matmul_wgmma_wide.tir"})
+    for (int stages : {1, 3}) {
+      SCOPED_TRACE(std::string(name) + ", stages " + std::to_string(stages));
+      std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + name);
+      std::stringstream ss;
+      ss << f.rdbuf();
+      auto m = ir::parseModule(ss.str(), name);
+      ASSERT_TRUE(m.ok()) << m.message();
+      ir::PipelineOptions po;
+      po.numStages = stages;
+      ASSERT_TRUE(ir::runPipeline(*m, po).ok());
+      auto k = lowerKernel(*m);
+      ASSERT_TRUE(k.ok()) << k.message();
+      EXPECT_EQ(countLines(k->kernel.ptx, "fence.proxy.async.shared::cta;"), 1);
+      EXPECT_GT(countLines(k->kernel.ptx, "wgmma.mma_async"), 0);
+      if (stages > 1 && std::string(name) != "wgmma_tile.tir")
+        EXPECT_EQ(countLines(k->kernel.ptx, "wgmma.wait_group.sync.aligned 1;"), 1);
+      auto r = expectAssembles(k->kernel, /*requireNoSpills=*/true);
+      if (r.accepted) {
+        EXPECT_EQ(r.log.find("serialized"), std::string::npos) << r.log;
+        std::cout << "[          ] " << name << ", stages " << stages << ": " << r.registers
+                  << " registers\n";
+      }
+    }
 }

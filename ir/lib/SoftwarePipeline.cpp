@@ -137,7 +137,9 @@ public:
     parentOps = std::move(ops);
     if (accDone_) {
       // Code after the loop reads the accumulator the epilogue's wait gives.
-      auto [from, to] = *accDone_;
+      // (Plain copies, not a structured binding: the fuzz targets' clang, before 16, cannot
+      // capture those in a lambda.)
+      const ValueId from = accDone_->first, to = accDone_->second;
       walkOps(f_.body, [&](Op &o) {
         if (o.kind == OpKind::WarpGroupDotWait && o.results.size() == 1 &&
             o.results[0] == to)

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -25,7 +26,14 @@ inline std::string readFile(const std::string &path) {
   return ss.str();
 }
 
+/// examples/NAME of the source tree: $LINLAYOUT_SOURCE_DIR's, else the working directory's when it
+/// has one (test binaries carried to the GPU machine run from a checkout at another path), else
+/// the tree the tests were built from.
 inline std::string examplePath(const std::string &name) {
+  if (const char *env = std::getenv("LINLAYOUT_SOURCE_DIR"))
+    return std::string(env) + "/examples/" + name;
+  if (std::ifstream("examples/" + name))
+    return "examples/" + name;
   return std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + name;
 }
 

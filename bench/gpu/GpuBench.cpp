@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <random>
@@ -491,12 +492,93 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
   return true;
 }
 
+// A TMA + wgmma matmul example (examples/matmul_tma*.tir: tensor-map parameters, mbarrier rings,
+// written by hand), as written. Variant "tma" for matmul_tma.tir, "tma_wide" for
+// matmul_tma_wide.tir, and so on for any other matmul_tma*.tir in the examples folder.
+bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file) {
+  std::string variant = file.substr(7, file.size() - 7 - 4);
+  auto m = exampleKernel(file, sourceDir(LINLAYOUT_SOURCE_DIR));
+  CHECK(m);
+  const ir::Function &fn = m->functions.at(0);
+  const unsigned tileM = unsigned(fn.type(fn.body.args.at(0)).shape().at(0));
+  const unsigned tileN = unsigned(fn.type(fn.body.args.at(1)).shape().at(1));
+  auto k = b.jit.compile(*m, asBuilt());
+  if (!k.ok()) {
+    b.json.begin();
+    b.json.field("bench", "gemm");
+    b.json.field("variant", variant);
+    b.json.field("error", k.message());
+    b.json.end();
+    std::printf("gemm %s: %s\n", variant.c_str(), k.message().c_str());
+    return true;
+  }
+  const auto &params = (*k)->metadata().params;
+  for (int64_t n : {4096, 8192}) {
+    size_t elems = size_t(n * n);
+    std::vector<uint16_t> a(elems), bm(elems);
+    auto randomHalf = [&] {
+      uint16_t e = uint16_t(8 + rng() % 7), mant = uint16_t(rng() % 1024);
+      return uint16_t((rng() % 2 ? 0x8000 : 0) | (e << 10) | mant);
+    };
+    for (size_t i = 0; i < elems; ++i) {
+      a[i] = randomHalf();
+      bm[i] = randomHalf();
+    }
+    auto da = runtime::DeviceBuffer::fromHost<uint16_t>(a);
+    auto db = runtime::DeviceBuffer::fromHost<uint16_t>(bm);
+    auto dc = runtime::DeviceBuffer::allocate(elems * 4);
+    CHECK(da);
+    CHECK(db);
+    CHECK(dc);
+    auto amap = jit::encodeTensorMapFor(params.at(0), da->ptr(), {uint64_t(n), uint64_t(n)},
+                                        {uint64_t(n) * 2});
+    auto bmap = jit::encodeTensorMapFor(params.at(1), db->ptr(), {uint64_t(n), uint64_t(n)},
+                                        {uint64_t(n) * 2});
+    CHECK(amap);
+    CHECK(bmap);
+    runtime::Dim3 grid{unsigned(n / tileM), unsigned(n / tileN)};
+    auto launch = [&] {
+      return (*k)->launch(grid, *amap, *bmap, *dc, int32_t(n), int32_t(n));
+    };
+    CHECK(dc->fill(0xff));
+    CHECK(launch());
+    std::vector<float> c(elems);
+    CHECK(dc->copyToHost(c.data(), elems * 4));
+    auto toF = [](uint16_t h) { return decode(ScalarKind::F16, reinterpret_cast<const uint8_t *>(&h)); };
+    double err = 0, norm = 0;
+    for (int s = 0; s < 64; ++s) {
+      size_t i = rng() % size_t(n), j = rng() % size_t(n);
+      double ref = 0;
+      for (int64_t kk = 0; kk < n; ++kk)
+        ref += toF(a[i * n + kk]) * toF(bm[kk * n + j]);
+      err += (c[i * n + j] - ref) * (c[i * n + j] - ref);
+      norm += ref * ref;
+    }
+    double rel = std::sqrt(err / norm);
+    double ms = b.time(launch, 50, 300);
+    double tf = 2.0 * double(n) * double(n) * double(n) / (ms * 1e-3) / 1e12;
+    b.json.begin();
+    b.json.field("bench", "gemm");
+    b.json.field("variant", variant);
+    b.json.field("n", double(n));
+    b.json.field("ms", ms);
+    b.json.field("TFLOPs", tf);
+    b.json.field("rel_err_sampled", rel);
+    kernelFields(b.json, **k);
+    b.json.end();
+    std::printf("gemm f16->f32 %-12s %lld^3   %8.3f ms  %7.1f TFLOP/s  (sampled rel err %.2e)\n",
+                variant.c_str(), (long long)n, ms, tf, rel);
+  }
+  return true;
+}
+
 // The matmul example as written (plain: each K step loads its tiles and converts them through
 // shared memory), software-pipelined with 3 and 4 stages (cp.async rings, ldmatrix loads), the
 // 128x256 tile with 8 warps (matmul_wide.tir) plain and with 3 stages, and on an sm_90 GPU
 // matmul_wgmma.tir (tiles in NVMMA shared memory, one wgmma warp group) plain and with 3 and 4
 // stages (cp.async into NVMMA rings that wgmma reads, one wgmma group in flight across
-// iterations), and matmul_wgmma_wide.tir (128x256, two warp groups) plain and with 3 and 4 stages.
+// iterations), matmul_wgmma_wide.tir (128x256, two warp groups) plain and with 3 and 4 stages,
+// and the TMA + wgmma examples (examples/matmul_tma*.tir).
 bool gemmSection(Bench &b, std::mt19937_64 &rng) {
   for (int stages : {1, 3, 4})
     if (!gemmVariant(b, rng, stages))
@@ -504,14 +586,26 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
   for (int stages : {1, 3})
     if (!gemmVariant(b, rng, stages, "matmul_wide.tir"))
       return false;
-  if (b.jit.context().computeCapability() == 90)
+  if (b.jit.context().computeCapability() == 90) {
     for (int stages : {1, 3, 4})
       if (!gemmVariant(b, rng, stages, "matmul_wgmma.tir"))
         return false;
-  if (b.jit.context().computeCapability() == 90)
     for (int stages : {1, 3, 4})
       if (!gemmVariant(b, rng, stages, "matmul_wgmma_wide.tir"))
         return false;
+    std::vector<std::string> tma;
+    std::error_code ec;
+    for (const auto &e :
+         std::filesystem::directory_iterator(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples", ec)) {
+      std::string f = e.path().filename().string();
+      if (f.rfind("matmul_tma", 0) == 0 && f.size() > 4 && f.substr(f.size() - 4) == ".tir")
+        tma.push_back(f);
+    }
+    std::sort(tma.begin(), tma.end());
+    for (const std::string &f : tma)
+      if (!gemmTmaVariant(b, rng, f))
+        return false;
+  }
   return true;
 }
 

@@ -25,7 +25,7 @@ int64_t mulCap(int64_t a, int64_t b) {
 }
 
 bool tracked(const Type &t) {
-  return !t.isMemDesc() && (t.isPointerLike() || t.isIntLike());
+  return !t.isMemDesc() && !t.isTensorDesc() && (t.isPointerLike() || t.isIntLike());
 }
 
 int rankOf(const Type &t) { return t.isTensor() ? t.rank() : 1; }

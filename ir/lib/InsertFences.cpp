@@ -71,9 +71,14 @@ private:
       case OpKind::FenceAsyncShared:
         p.clear();
         break;
-      case OpKind::WarpGroupDot: {
+      case OpKind::WarpGroupDot:
+      case OpKind::AsyncTmaCopyGlobalToLocal: {
+        // Async-proxy accesses: wgmma reads its shared operands, a TMA copy writes its
+        // destination (its own writes are async-proxy and need no fence before a wgmma).
         bool need = false;
-        for (size_t k = 0; k < 2; ++k)
+        if (op.kind == OpKind::AsyncTmaCopyGlobalToLocal)
+          need = reaches(p, rootOf(op.operands[op.operands.size() - 3]));
+        for (size_t k = 0; k < 2 && op.kind == OpKind::WarpGroupDot; ++k)
           if (f_.type(op.operands[k]).isMemDesc())
             need |= reaches(p, rootOf(op.operands[k]));
         if (need) {

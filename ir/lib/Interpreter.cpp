@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -92,6 +93,11 @@ public:
       if (t.isPointer()) {
         r.buf = {args[a].buffer};
         r.i = {0};
+      } else if (t.isTensorDesc()) {
+        // (dims..., strides...) of the described tensor.
+        r.buf = {args[a].buffer};
+        r.i = args[a].dims;
+        r.i.insert(r.i.end(), args[a].strides.begin(), args[a].strides.end());
       } else if (t.isFloatLike()) {
         r.f = {roundToFloatKind(args[a].f, t.elem().scalar)};
       } else {
@@ -781,6 +787,46 @@ private:
     case OpKind::FenceAsyncShared:
     case OpKind::Barrier:
       return Status::success();
+    case OpKind::InitBarrier: {
+      LL_ASSIGN_OR_RETURN(Barrier * bar, barrier(op, 0, false));
+      if (bar->live)
+        return err(op, "initialises a barrier that is already initialised (inval_barrier it "
+                       "first)");
+      *bar = Barrier{true, a.count, a.count, 0, 0};
+      return Status::success();
+    }
+    case OpKind::InvalBarrier: {
+      LL_ASSIGN_OR_RETURN(Barrier * bar, barrier(op, 0, true));
+      bar->live = false;
+      return Status::success();
+    }
+    case OpKind::BarrierExpect: {
+      if (!val(op.operands[1]).i[0])
+        return Status::success();
+      LL_ASSIGN_OR_RETURN(Barrier * bar, barrier(op, 0, true));
+      bar->bytes += a.count;
+      if (--bar->arrivals < 0)
+        return err(op, "arrives on a barrier whose " + std::to_string(bar->count) +
+                           " arrival(s) of this phase were all made");
+      return completePhase(op, *bar);
+    }
+    case OpKind::WaitBarrier: {
+      if (op.operands.size() > 2 && !val(op.operands[2]).i[0])
+        return Status::success();
+      LL_ASSIGN_OR_RETURN(Barrier * bar, barrier(op, 0, true));
+      int64_t parity = val(op.operands[1]).i[0] & 1;
+      // The phase of this parity completed when the current phase has the other parity.
+      if ((bar->phase & 1) == parity)
+        return err(op, "waits for phase parity " + std::to_string(parity) +
+                           " of a barrier whose current phase (number " +
+                           std::to_string(bar->phase) + ") has not completed: " +
+                           std::to_string(bar->arrivals) + " arrival(s) and " +
+                           std::to_string(bar->bytes) +
+                           " byte(s) outstanding, and nothing in flight could complete it");
+      return Status::success();
+    }
+    case OpKind::AsyncTmaCopyGlobalToLocal:
+      return tmaCopy(op);
     }
     if (rt) {
       if (limits_.observer && (rt->isIntLike() || rt->isPointerLike()) && !rt->isMemDesc())
@@ -788,6 +834,89 @@ private:
       vals_[op.results[0]] = std::move(r);
     }
     return Status::success();
+  }
+
+  // An mbarrier's counts: `arrivals` and `bytes` still outstanding in the current phase, which
+  // is number `phase` (phases completed so far).
+  struct Barrier {
+    bool live = false;
+    int64_t count = 0;
+    int64_t arrivals = 0;
+    int64_t bytes = 0;
+    int64_t phase = 0;
+  };
+
+  Expected<Barrier *> barrier(const Op &op, size_t operand, bool mustBeLive) {
+    const RtValue &d = val(op.operands[operand]);
+    if (!alloc(op, d))
+      return makeError(err(op, "the barrier's memory is deallocated").message());
+    Barrier &b = barriers_[{d.i[0], d.i[1]}];
+    if (mustBeLive && !b.live)
+      return makeError(err(op, "uses a barrier that is not initialised (or was invalidated)")
+                           .message());
+    return &b;
+  }
+
+  Status completePhase(const Op &op, Barrier &b) {
+    if (b.arrivals == 0 && b.bytes < 0)
+      return err(op, "the barrier received " + std::to_string(-b.bytes) +
+                         " byte(s) more than its phase expected");
+    if (b.arrivals == 0 && b.bytes == 0) {
+      ++b.phase;
+      b.arrivals = b.count;
+    }
+    return Status::success();
+  }
+
+  // The copy completes at once; its bytes (the whole box, zero-filled elements included) land on
+  // the barrier.
+  Status tmaCopy(const Op &op) {
+    size_t n = op.operands.size();
+    if (!val(op.operands[n - 1]).i[0])
+      return Status::success();
+    const Type &dt = type(op.operands[0]);
+    const RtValue &desc = val(op.operands[0]);
+    size_t rank = size_t(dt.rank());
+    ScalarKind k = dt.elem().scalar;
+    if (desc.i.size() != 2 * rank)
+      return err(op, "the descriptor argument has " + std::to_string(desc.i.size() / 2) +
+                         " dims, its type " + std::to_string(rank));
+    std::vector<int64_t> origin(rank);
+    for (size_t d = 0; d < rank; ++d)
+      origin[d] = val(op.operands[1 + d]).i[0];
+    const std::vector<int64_t> &box = dt.shape();
+    int64_t count = dt.numElements();
+    RtValue loaded;
+    std::vector<int64_t> idx(rank, 0);
+    for (int64_t e = 0; e < count; ++e) {
+      int64_t rem = e;
+      for (size_t d = rank; d-- > 0;) {
+        idx[d] = rem % box[d];
+        rem /= box[d];
+      }
+      bool inside = true;
+      int64_t offset = 0;
+      for (size_t d = 0; d < rank; ++d) {
+        int64_t c = origin[d] + idx[d];
+        inside &= c >= 0 && c < desc.i[d];
+        offset += c * desc.i[rank + d];
+      }
+      if (!inside) {
+        if (isFloat(k))
+          loaded.f.push_back(0.0);
+        else
+          loaded.i.push_back(0);
+        continue;
+      }
+      LL_TRY_STATUS(loadElem(op, desc.buf[0], offset * byteWidth(k), k, loaded));
+    }
+    SharedAlloc *s = alloc(op, val(op.operands[n - 3]));
+    if (!s)
+      return err(op, "copy to a deallocated memdesc");
+    writeShared(*s, val(op.operands[n - 3]).i[1], loaded);
+    LL_ASSIGN_OR_RETURN(Barrier * bar, barrier(op, n - 2, true));
+    bar->bytes -= count * byteWidth(k);
+    return completePhase(op, *bar);
   }
 
   // Writes a tile's elements at element offset `base` of an allocation.
@@ -898,6 +1027,7 @@ private:
   int64_t pid_[3];
   std::vector<RtValue> vals_;
   std::vector<SharedAlloc> shared_;
+  std::map<std::pair<int64_t, int64_t>, Barrier> barriers_;
 };
 
 } // namespace
@@ -928,6 +1058,7 @@ Status interpret(const Module &m, std::string_view function, std::span<const Arg
   for (size_t i = 0; i < args.size(); ++i) {
     const Type &t = f->type(f->body.args[i]);
     ArgValue::Kind want = t.isPointer()       ? ArgValue::Pointer
+                          : t.isTensorDesc()  ? ArgValue::TensorDesc
                           : t.isFloatLike()   ? ArgValue::Float
                           : t.isScalar()      ? ArgValue::Int
                                               : ArgValue::Kind(-1);
@@ -936,7 +1067,14 @@ Status interpret(const Module &m, std::string_view function, std::span<const Arg
                               " is a tensor; kernels take scalars and pointers"));
     if (args[i].kind != want)
       return Status(makeError("interpret: argument " + std::to_string(i) + " has the wrong kind"));
-    if (want == ArgValue::Pointer && args[i].buffer >= memory.buffers.size())
+    if (want == ArgValue::TensorDesc &&
+        (args[i].dims.size() != size_t(t.rank()) || args[i].strides.size() != args[i].dims.size()))
+      return Status(makeError("interpret: argument " + std::to_string(i) + " describes a " +
+                              std::to_string(args[i].dims.size()) + "-d tensor with " +
+                              std::to_string(args[i].strides.size()) + " strides; its type " +
+                              "has rank " + std::to_string(t.rank())));
+    if ((want == ArgValue::Pointer || want == ArgValue::TensorDesc) &&
+        args[i].buffer >= memory.buffers.size())
       return Status(makeError("interpret: argument " + std::to_string(i) + " names buffer " +
                               std::to_string(args[i].buffer) + " of " +
                               std::to_string(memory.buffers.size())));

@@ -69,6 +69,11 @@ bool hasSideEffects(OpKind k) {
   case OpKind::AsyncWait:
   case OpKind::FenceAsyncShared:
   case OpKind::Barrier:
+  case OpKind::AsyncTmaCopyGlobalToLocal:
+  case OpKind::InitBarrier:
+  case OpKind::InvalBarrier:
+  case OpKind::BarrierExpect:
+  case OpKind::WaitBarrier:
     return true;
   default:
     return false;

@@ -712,6 +712,24 @@ private:
       out = Type::memDesc(std::move(shape), elem.scalar, l, isMutable);
       return true;
     }
+    if (tok_.kind == Tok::Bang && tok_.text == "tt.tensordesc") {
+      advance();
+      if (!expectPunct("<", "after '!tt.tensordesc'"))
+        return false;
+      Type block;
+      Loc bloc = tok_.loc;
+      if (!isIdent("tensor"))
+        return fail("expected the block type tensor<...> in !tt.tensordesc<...>, got " +
+                    describe(tok_));
+      if (!parseType(block))
+        return false;
+      if (block.isPointerLike())
+        return failAt(bloc, "a tensor descriptor's block holds numbers, not pointers");
+      if (!expectPunct(">", "to close !tt.tensordesc<...>"))
+        return false;
+      out = Type::tensorDesc(block.shape(), block.elem().scalar, block.layout());
+      return true;
+    }
     ElemType e;
     if (!parseElem(e))
       return false;
@@ -1403,8 +1421,100 @@ private:
       }
       return true;
     }
+    case OpKind::InitBarrier:
+    case OpKind::InvalBarrier:
+    case OpKind::BarrierExpect:
+    case OpKind::WaitBarrier:
+      return parseBarrierOp(op);
+    case OpKind::AsyncTmaCopyGlobalToLocal:
+      return parseTmaCopy(op);
     }
     return fail("unhandled op");
+  }
+
+  bool parseOperand(Op &op) {
+    ValueId v;
+    if (!lookupValue(v))
+      return false;
+    op.operands.push_back(v);
+    return true;
+  }
+
+  // `ttng.init_barrier %bar, 1 : T`, `ttng.inval_barrier %bar : T`,
+  // `ttng.barrier_expect %bar, 32768, %pred : T`, `ttng.wait_barrier %bar, %phase[, %pred] : T`.
+  bool parseBarrierOp(Op &op) {
+    if (!parseOperand(op))
+      return false;
+    if (op.kind == OpKind::InitBarrier || op.kind == OpKind::BarrierExpect) {
+      if (!expectPunct(",", op.kind == OpKind::InitBarrier ? "before the arrival count"
+                                                           : "before the expected bytes") ||
+          !parseInt(op.attrs.count, op.kind == OpKind::InitBarrier ? "an arrival count"
+                                                                  : "a byte count"))
+        return false;
+      if (op.attrs.count < 0 || op.attrs.count > (int64_t(1) << 30))
+        return fail("count " + std::to_string(op.attrs.count) + " is out of range");
+    }
+    if (op.kind == OpKind::BarrierExpect &&
+        (!expectPunct(",", "before the predicate") || !parseOperand(op)))
+      return false;
+    if (op.kind == OpKind::WaitBarrier) {
+      if (!expectPunct(",", "before the phase") || !parseOperand(op))
+        return false;
+      if (isPunct(",")) {
+        advance();
+        if (!parseOperand(op))
+          return false;
+      }
+    }
+    if (isPunct("{")) {
+      Dict d;
+      if (!parseDict(d))
+        return false;
+    }
+    if (!expectPunct(":", "before the barrier type"))
+      return false;
+    Loc tloc = tok_.loc;
+    Type t;
+    return parseType(t) && checkType(op.operands[0], t, tloc);
+  }
+
+  // `ttng.async_tma_copy_global_to_local %desc[%c0, %c1] %dst, %bar, %pred : D, B -> M`.
+  bool parseTmaCopy(Op &op) {
+    if (!parseOperand(op) || !expectPunct("[", "before the box coordinates"))
+      return false;
+    while (true) {
+      if (!parseOperand(op))
+        return false;
+      if (op.operands.size() > 6)
+        return fail("a TMA copy takes at most 5 coordinates");
+      if (isPunct("]"))
+        break;
+      if (!expectPunct(",", "or ']' after a coordinate"))
+        return false;
+    }
+    advance();
+    size_t coords = op.operands.size() - 1;
+    if (!parseOperand(op) || !expectPunct(",", "after the destination") || !parseOperand(op) ||
+        !expectPunct(",", "after the barrier") || !parseOperand(op))
+      return false;
+    if (isPunct("{")) {
+      Dict d;
+      if (!parseDict(d))
+        return false;
+    }
+    if (!expectPunct(":", "before the types"))
+      return false;
+    Type t;
+    Loc tloc = tok_.loc;
+    if (!parseType(t) || !checkType(op.operands[0], t, tloc) ||
+        !expectPunct(",", "between the descriptor and barrier types"))
+      return false;
+    tloc = tok_.loc;
+    if (!parseType(t) || !checkType(op.operands[coords + 2], t, tloc) ||
+        !expectPunct("->", "before the destination type"))
+      return false;
+    tloc = tok_.loc;
+    return parseType(t) && checkType(op.operands[coords + 1], t, tloc);
   }
 
   bool parseConstant(Op &op, std::vector<Type> &results) {

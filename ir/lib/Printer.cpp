@@ -158,7 +158,7 @@ public:
         if (!f.isValid(v))
           return;
         const Type &t = f.values[v].type;
-        if (t.isTensor() || t.isMemDesc())
+        if (t.isTensor() || t.isMemDesc() || t.isTensorDesc())
           aliases_.use(t.layout());
         usesShared |= t.isMemDesc();
       };
@@ -227,6 +227,15 @@ public:
       if (t.isMutable())
         os << ", mutable";
       os << ">";
+      break;
+    case TypeKind::TensorDesc:
+      os << "!tt.tensordesc<tensor<";
+      for (int64_t d : t.shape())
+        os << d << "x";
+      elem(t.elem());
+      os << ", ";
+      layout(t.layout());
+      os << ">>";
       break;
     }
     return os.str();
@@ -544,6 +553,26 @@ private:
     case OpKind::FenceAsyncShared:
       os << " {bCluster = false}";
       break;
+    case OpKind::InitBarrier:
+      os << " " << list(op.operands, 0, 1) << ", " << a.count << " : " << opnd(0);
+      break;
+    case OpKind::InvalBarrier:
+      os << " " << list(op.operands, 0, 1) << " : " << opnd(0);
+      break;
+    case OpKind::BarrierExpect:
+      os << " " << list(op.operands, 0, 1) << ", " << a.count << ", " << list(op.operands, 1, 2)
+         << " : " << opnd(0);
+      break;
+    case OpKind::WaitBarrier:
+      os << " " << list(op.operands) << " : " << opnd(0);
+      break;
+    case OpKind::AsyncTmaCopyGlobalToLocal: {
+      size_t n = op.operands.size();
+      os << " " << list(op.operands, 0, 1) << "[" << list(op.operands, 1, n - 3) << "] "
+         << list(op.operands, n - 3, n) << " : " << opnd(0) << ", " << opnd(n - 2) << " -> "
+         << opnd(n - 3);
+      break;
+    }
     }
     os << "\n";
   }

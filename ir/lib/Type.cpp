@@ -71,6 +71,15 @@ Type Type::memDesc(std::vector<int64_t> shape, ScalarKind elem, LayoutId layout,
   return t;
 }
 
+Type Type::tensorDesc(std::vector<int64_t> shape, ScalarKind elem, LayoutId layout) {
+  Type t;
+  t.kind_ = TypeKind::TensorDesc;
+  t.elem_ = ElemType{elem, false};
+  t.shape_ = std::move(shape);
+  t.layout_ = layout;
+  return t;
+}
+
 int64_t Type::numElements() const {
   int64_t n = 1;
   // Saturates just past the limit so that hostile shapes cannot overflow.
@@ -93,6 +102,8 @@ Type Type::withElem(ElemType e) const {
     return tensor(shape_, e, layout_);
   if (kind_ == TypeKind::MemDesc)
     return memDesc(shape_, e.scalar, layout_, mutable_);
+  if (kind_ == TypeKind::TensorDesc)
+    return tensorDesc(shape_, e.scalar, layout_);
   return e.pointer ? pointer(e.scalar) : scalar(e.scalar);
 }
 

@@ -84,6 +84,20 @@ private:
       return "memdesc " + ty(t) + " has a distributed layout, expected a shared one";
     if (t.isMemDesc() && t.elem().pointer)
       return "memdesc of pointers";
+    if (t.isTensorDesc()) {
+      if (!spec.isShared())
+        return "tensor descriptor " + ty(t) + " has a distributed layout, expected the shared "
+               "layout its block lands in";
+      if (t.rank() > 5)
+        return "tensor descriptor " + ty(t) + " has rank " + std::to_string(t.rank()) +
+               ", TMA copies 1 to 5 dims";
+      for (int64_t d : t.shape())
+        if (d > 256)
+          return "tensor descriptor " + ty(t) + ": block dim " + std::to_string(d) +
+                 " exceeds 256, the largest TMA box";
+      if (t.elem().pointer || t.elem().scalar == ScalarKind::I1)
+        return "tensor descriptor " + ty(t) + " must hold numbers of 8 bits or more";
+    }
     if (int64_t n = numCtasOf(spec); n != 1 && n != m_.numCtas)
       return "layout of " + ty(t) + " covers " + std::to_string(n) + " CTAs, the kernel has " +
              std::to_string(m_.numCtas);
@@ -624,8 +638,85 @@ private:
     case OpKind::FenceAsyncShared:
     case OpKind::Barrier:
       return counts(op, 0, 0, 0);
+    case OpKind::InitBarrier:
+      LL_TRY_STATUS(counts(op, 1, 1, 0));
+      LL_TRY_STATUS(checkBarrier(op, 0));
+      if (a.count < 1 || a.count >= (int64_t(1) << 20))
+        return err(&op, "arrival count " + std::to_string(a.count) +
+                            " is outside 1..2^20-1");
+      return Status::success();
+    case OpKind::InvalBarrier:
+      LL_TRY_STATUS(counts(op, 1, 1, 0));
+      return checkBarrier(op, 0);
+    case OpKind::BarrierExpect:
+      LL_TRY_STATUS(counts(op, 2, 2, 0));
+      LL_TRY_STATUS(checkBarrier(op, 0));
+      LL_TRY_STATUS(checkScalar(op, 1, ScalarKind::I1, "predicate"));
+      if (a.count < 0 || a.count >= (int64_t(1) << 20))
+        return err(&op, "expected bytes " + std::to_string(a.count) +
+                            " are outside 0..2^20-1 (the transaction count's range)");
+      return Status::success();
+    case OpKind::WaitBarrier:
+      LL_TRY_STATUS(counts(op, 2, 3, 0));
+      LL_TRY_STATUS(checkBarrier(op, 0));
+      LL_TRY_STATUS(checkScalar(op, 1, ScalarKind::I32, "phase"));
+      if (op.operands.size() > 2)
+        LL_TRY_STATUS(checkScalar(op, 2, ScalarKind::I1, "predicate"));
+      return Status::success();
+    case OpKind::AsyncTmaCopyGlobalToLocal:
+      return checkTmaCopy(op);
     }
     return err(&op, "unknown op kind");
+  }
+
+  // An mbarrier: one mutable 64-bit word of shared memory.
+  Status checkBarrier(const Op &op, size_t i) {
+    const Type &t = f_.type(op.operands[i]);
+    if (!t.isMemDesc() || t.shape() != std::vector<int64_t>{1} ||
+        t.elem() != ElemType{ScalarKind::I64, false} || !t.isMutable())
+      return err(&op, "the barrier must be a !ttg.memdesc<1xi64, ..., mutable> (index a ring "
+                      "of barriers first), got " +
+                          ty(t));
+    return Status::success();
+  }
+
+  Status checkScalar(const Op &op, size_t i, ScalarKind k, const char *what) {
+    const Type &t = f_.type(op.operands[i]);
+    if (!t.isScalar() || t.elem().scalar != k)
+      return err(&op, std::string("the ") + what + " must be " + std::string(name(k)) +
+                          ", got " + ty(t));
+    return Status::success();
+  }
+
+  // desc[coords] -> dst, completing on a barrier: the box is the descriptor's block, and lands
+  // in the destination in the descriptor's shared layout.
+  Status checkTmaCopy(const Op &op) {
+    if (op.operands.size() < 5 || !op.results.empty())
+      return err(&op, "takes a descriptor, its coordinates, a destination, a barrier and a "
+                      "predicate, and has no results");
+    const Type &d = f_.type(op.operands[0]);
+    if (!d.isTensorDesc())
+      return err(&op, "the first operand must be a !tt.tensordesc, got " + ty(d));
+    size_t coords = op.operands.size() - 4;
+    if (coords != size_t(d.rank()))
+      return err(&op, "a copy from " + ty(d) + " takes " + std::to_string(d.rank()) +
+                          " coordinates, got " + std::to_string(coords));
+    for (size_t i = 0; i < coords; ++i)
+      LL_TRY_STATUS(checkScalar(op, 1 + i, ScalarKind::I32, "coordinate"));
+    const Type &m = f_.type(op.operands[coords + 1]);
+    if (!m.isMemDesc() || !m.isMutable() || hasBufferDims(m))
+      return err(&op, "the destination must be a mutable memdesc of one tile, got " + ty(m));
+    if (m.shape() != d.shape())
+      return err(&op, "the box of " + ty(d) + " does not match the destination " + ty(m));
+    if (m.elem() != d.elem())
+      return err(&op, "the descriptor holds " + std::string(name(d.elem().scalar)) +
+                          ", the destination " + std::string(name(m.elem().scalar)));
+    if (m.layout() != d.layout())
+      return err(&op, "the destination's layout must be the descriptor's (the copy writes the "
+                      "box in it), got " +
+                          ty(m) + " for " + ty(d));
+    LL_TRY_STATUS(checkBarrier(op, coords + 2));
+    return checkScalar(op, coords + 3, ScalarKind::I1, "predicate");
   }
 
   Status checkDot(const Op &op) {

@@ -18,8 +18,39 @@ std::string describe(lower::ParamKind kind, int bits) {
   case lower::ParamKind::GlobalPointer: return "a global pointer";
   case lower::ParamKind::Int: return "a " + std::to_string(bits) + "-bit integer";
   case lower::ParamKind::Float: return "a " + std::to_string(bits) + "-bit float";
+  case lower::ParamKind::TensorMap: return "a tensor map";
   }
   return "an unknown kind";
+}
+
+Expected<runtime::TensorMap> encodeTensorMapFor(const lower::KernelParam &param,
+                                                runtime::CUdeviceptr address,
+                                                std::vector<uint64_t> dims,
+                                                std::vector<uint64_t> strideBytes) {
+  if (param.kind != lower::ParamKind::TensorMap)
+    return makeError("parameter '" + param.name + "' is " + describe(param.kind, param.bits) +
+                     ", not a tensor map");
+  runtime::TiledTensorMapSpec spec;
+  static const std::pair<const char *, runtime::TensorMapElement> kElements[] = {
+      {"i8", runtime::TensorMapElement::U8},   {"i16", runtime::TensorMapElement::U16},
+      {"i32", runtime::TensorMapElement::I32}, {"i64", runtime::TensorMapElement::I64},
+      {"f16", runtime::TensorMapElement::F16}, {"bf16", runtime::TensorMapElement::BF16},
+      {"f32", runtime::TensorMapElement::F32}, {"f64", runtime::TensorMapElement::F64}};
+  bool found = false;
+  for (const auto &[n, e] : kElements)
+    if (param.element == n) {
+      spec.element = e;
+      found = true;
+    }
+  if (!found)
+    return makeError("parameter '" + param.name + "' has element type '" + param.element +
+                     "', which a tensor map cannot hold");
+  spec.address = address;
+  spec.dims = std::move(dims);
+  spec.strideBytes = std::move(strideBytes);
+  spec.box = param.box;
+  spec.swizzleBytes = param.swizzleBytes;
+  return runtime::encodeTiledTensorMap(spec);
 }
 
 Status Kernel::checkArgs(std::span<const KernelArg> args) const {
@@ -56,7 +87,10 @@ Status Kernel::launchArgs(runtime::Dim3 grid, std::span<const KernelArg> args,
   std::vector<void *> params(args.size() + 1, nullptr);
   for (size_t i = 0; i < args.size(); ++i) {
     values[i] = args[i].raw;
-    params[i] = &values[i];
+    // A tensor map: the driver copies its 128 bytes from the argument.
+    params[i] = args[i].kind == lower::ParamKind::TensorMap
+                    ? const_cast<void *>(static_cast<const void *>(&args[i].map))
+                    : &values[i];
   }
   runtime::LaunchConfig config;
   config.grid = grid;

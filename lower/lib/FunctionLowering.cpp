@@ -10,14 +10,34 @@ namespace linlayout::lower {
 
 namespace {
 
-bool touchesSharedMemory(const ir::Block &block) {
+// Whether a loop body touches shared memory at all, and whether it may write it through the
+// generic proxy (what a later reader must be separated from by a bar.sync). Reads, views, TMA
+// copies (async writes, made visible by their barrier wait), waits and expects write nothing
+// the hazard bookkeeping tracks.
+struct SharedUse {
   bool any = false;
+  bool writes = false;
+};
+
+SharedUse sharedUse(const ir::Block &block) {
+  SharedUse u;
   ir::walkOps(block, [&](const ir::Op &op) {
     ir::OpCategory c = ir::category(op.kind);
-    any |= c == ir::OpCategory::Layout || c == ir::OpCategory::Shared ||
-           op.kind == ir::OpKind::Reduce || op.kind == ir::OpKind::WarpGroupDot;
+    bool touches = c == ir::OpCategory::Layout || c == ir::OpCategory::Shared ||
+                   op.kind == ir::OpKind::Reduce || op.kind == ir::OpKind::WarpGroupDot ||
+                   op.kind == ir::OpKind::InitBarrier || op.kind == ir::OpKind::InvalBarrier ||
+                   op.kind == ir::OpKind::BarrierExpect || op.kind == ir::OpKind::WaitBarrier;
+    bool readsOnly = op.kind == ir::OpKind::WarpGroupDot || op.kind == ir::OpKind::LocalLoad ||
+                     op.kind == ir::OpKind::MemDescIndex ||
+                     op.kind == ir::OpKind::LocalDealloc ||
+                     op.kind == ir::OpKind::WaitBarrier ||
+                     op.kind == ir::OpKind::BarrierExpect ||
+                     op.kind == ir::OpKind::AsyncTmaCopyGlobalToLocal ||
+                     (op.kind == ir::OpKind::LocalAlloc && op.operands.empty());
+    u.any |= touches;
+    u.writes |= touches && !readsOnly;
   });
-  return any;
+  return u;
 }
 
 Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
@@ -77,8 +97,10 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   }
   for (size_t k = 0; k < phis.size(); ++k)
     ctx.set(body.args.at(1 + k), lowered(k));
-  if (touchesSharedMemory(body))
-    ctx.assumeSharedHazards();
+  // The body starts with what is pending before the loop or at the end of an iteration.
+  SharedUse use = sharedUse(body);
+  bool readsBefore = ctx.pendingReads(), writesBefore = ctx.pendingWrites();
+  ctx.assumeSharedHazards(use.any, use.writes);
   LL_TRY_STATUS(lowerBlock(ctx, body));
   const ir::Op &yield = body.ops.back();
   llvm::BasicBlock *latch = b.GetInsertBlock();
@@ -93,8 +115,7 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   b.SetInsertPoint(exit);
   for (size_t k = 0; k < phis.size(); ++k)
     ctx.set(op.results[k], lowered(k));
-  if (touchesSharedMemory(body))
-    ctx.assumeSharedHazards();
+  ctx.assumeSharedHazards(use.any || readsBefore, use.writes || writesBefore);
   return Status::success();
 }
 
@@ -192,6 +213,13 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
     case ir::OpKind::WarpGroupDotWait:
     case ir::OpKind::FenceAsyncShared:
       s = lowerWgmmaSync(ctx, op);
+      break;
+    case ir::OpKind::AsyncTmaCopyGlobalToLocal:
+    case ir::OpKind::InitBarrier:
+    case ir::OpKind::InvalBarrier:
+    case ir::OpKind::BarrierExpect:
+    case ir::OpKind::WaitBarrier:
+      s = lowerTma(ctx, op);
       break;
     }
     if (!s.ok())

@@ -46,6 +46,11 @@ Status checkParam(const KernelParam &p, size_t index) {
       return Status::success();
     return makeError(what + " is a float of " + std::to_string(p.bits) +
                      " bits, expected 16, 32 or 64");
+  case ParamKind::TensorMap:
+    if (p.bits == 1024)
+      return Status::success();
+    return makeError(what + " is a tensor map of " + std::to_string(p.bits) +
+                     " bits, expected 1024");
   }
   return makeError(what + " has an unknown kind");
 }
@@ -60,6 +65,8 @@ llvm::Type *paramType(llvm::LLVMContext &ctx, const KernelParam &p) {
     return p.bits == 16   ? llvm::Type::getHalfTy(ctx)
            : p.bits == 32 ? llvm::Type::getFloatTy(ctx)
                           : llvm::Type::getDoubleTy(ctx);
+  case ParamKind::TensorMap:
+    return llvm::PointerType::get(ctx, 0); // byval: the kernel reads it in parameter space
   }
   return nullptr;
 }
@@ -103,8 +110,18 @@ void KernelBuilder::createFunction() {
     if (spec_.params[i].kind == ParamKind::GlobalPointer && spec_.params[i].alignment > 1)
       arg->addAttr(llvm::Attribute::getWithAlignment(
           ctx, llvm::Align(static_cast<uint64_t>(spec_.params[i].alignment))));
+    if (spec_.params[i].kind == ParamKind::TensorMap) {
+      arg->addAttr(llvm::Attribute::getWithByValType(
+          ctx, llvm::ArrayType::get(llvm::Type::getInt8Ty(ctx), 128)));
+      arg->addAttr(llvm::Attribute::getWithAlignment(ctx, llvm::Align(64)));
+    }
   }
   shim::markKernel(*fn_, spec_.threadsPerBlock, spec_.exactThreads);
+  std::vector<int> maps;
+  for (size_t i = 0; i < spec_.params.size(); ++i)
+    if (spec_.params[i].kind == ParamKind::TensorMap)
+      maps.push_back(static_cast<int>(i));
+  shim::markGridConstant(*fn_, maps);
 
   builder_.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", fn_));
   llvm::MDBuilder md(ctx);

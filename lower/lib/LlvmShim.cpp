@@ -99,6 +99,22 @@ void markKernel(llvm::Function &f, int threads, bool exact) {
   }
 }
 
+void markGridConstant(llvm::Function &f, const std::vector<int> &indices) {
+  if (indices.empty())
+    return;
+  llvm::LLVMContext &ctx = f.getContext();
+  llvm::NamedMDNode *annotations = f.getParent()->getOrInsertNamedMetadata("nvvm.annotations");
+  // LLVM 19 counts grid_constant parameters from 1.
+  std::vector<llvm::Metadata *> list;
+  for (int i : indices)
+    list.push_back(
+        llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), i + 1)));
+  llvm::Metadata *ops[] = {llvm::ValueAsMetadata::get(&f),
+                           llvm::MDString::get(ctx, "grid_constant"),
+                           llvm::MDNode::get(ctx, list)};
+  annotations->addOperand(llvm::MDNode::get(ctx, ops));
+}
+
 llvm::Intrinsic::ID ldmatrixIntrinsic(int count, bool trans) {
   using namespace llvm::Intrinsic;
   switch (count) {

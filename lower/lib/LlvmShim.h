@@ -8,6 +8,8 @@
 //  - the names of the ldmatrix and mma intrinsics.
 #pragma once
 
+#include <vector>
+
 #include "linlayout/lower/PtxTarget.h"
 
 #include <llvm/ADT/ArrayRef.h>
@@ -43,6 +45,12 @@ llvm::Value *createDisjointOr(llvm::IRBuilder<> &b, llvm::Value *lhs, llvm::Valu
 /// Marks `f` as a kernel entry launched with at most (or, when `exact`, exactly) `threads`
 /// threads along x.
 void markKernel(llvm::Function &f, int threads, bool exact);
+
+/// Marks byval parameters `indices` (from 0) of kernel `f` as grid constants (one nvvm
+/// `grid_constant` annotation listing them all: LLVM 19 reads only one per kernel): the kernel
+/// reads them in parameter space and may take their address (cvta.param) instead of copying them
+/// to local memory.
+void markGridConstant(llvm::Function &f, const std::vector<int> &indices);
 
 /// The ldmatrix intrinsic loading `count` (1, 2 or 4) 8x8 b16 matrices, transposed or not.
 /// Requires: count is 1, 2 or 4 (asserts).

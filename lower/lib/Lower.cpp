@@ -74,9 +74,20 @@ Expected<KernelSpec> kernelSpec(const ir::Module &m, const ir::Function &f) {
     } else if (t.isScalar()) {
       p.kind = ir::isFloat(t.elem().scalar) ? ParamKind::Float : ParamKind::Int;
       p.bits = ir::bitWidth(t.elem().scalar);
+    } else if (t.isTensorDesc()) {
+      auto plan = planTmaBox(m, t);
+      if (!plan.ok())
+        return makeError("argument " + std::to_string(i) + " of '" + f.name +
+                         "': " + plan.message());
+      p.kind = ParamKind::TensorMap;
+      p.bits = 1024;
+      for (int64_t d : plan->box)
+        p.box.push_back(uint32_t(d));
+      p.swizzleBytes = plan->swizzleBytes;
+      p.element = std::string(ir::name(t.elem().scalar));
     } else {
       return makeError("argument " + std::to_string(i) + " of '" + f.name +
-                       "' is not a scalar or a pointer");
+                       "' is not a scalar, a pointer or a tensor descriptor");
     }
     spec.params.push_back(p);
   }
@@ -280,10 +291,17 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
   }
   LL_ASSIGN_OR_RETURN(const ir::Function *fn, pickKernel(module, options.kernel));
   // wgmma exists only in the architecture-specific sm_90a.
-  bool hopperOps = false;
+  bool hopperOps = false, copyEngine = false;
   ir::walkOps(fn->body, [&](const ir::Op &op) {
     hopperOps |= op.kind == ir::OpKind::WarpGroupDot;
+    copyEngine |= op.kind == ir::OpKind::AsyncTmaCopyGlobalToLocal ||
+                  op.kind == ir::OpKind::InitBarrier || op.kind == ir::OpKind::WaitBarrier;
   });
+  for (ir::ValueId a : fn->body.args)
+    copyEngine |= fn->type(a).isTensorDesc();
+  if (copyEngine && target.sm < 90)
+    return makeError("the kernel uses TMA or mbarriers, which need sm_90; the target is " +
+                     target.name());
   if (hopperOps) {
     if (target.sm != 90)
       return makeError("the kernel uses wgmma (ttng.warp_group_dot), which needs sm_90a; the "

@@ -97,6 +97,13 @@ public:
   void barrierEmitted() { pendingReads_ = pendingWrites_ = false; }
   /// Marks both hazards (e.g. at a loop head whose body touches shared memory).
   void assumeSharedHazards() { pendingReads_ = pendingWrites_ = true; }
+  /// Adds hazards to the pending ones (a loop head: what its body may leave pending).
+  void assumeSharedHazards(bool reads, bool writes) {
+    pendingReads_ |= reads;
+    pendingWrites_ |= writes;
+  }
+  bool pendingReads() const { return pendingReads_; }
+  bool pendingWrites() const { return pendingWrites_; }
   bool hasHazards() const { return pendingReads_ || pendingWrites_; }
 
   /// Where the op is, for messages: "file:line:col: " or "".

@@ -4,31 +4,56 @@
 
 namespace linlayout::lower {
 
-void emitMbarrierInit(llvm::IRBuilder<> &b, llvm::Value *bar, uint32_t count) {
-  emitInlinePtx(b, "mbarrier.init.shared::cta.b64 [$0], $1;", {}, {},
-                {bar, b.getInt32(count)});
+namespace {
+
+// `text` with operands $0..; a predicate, when given, becomes the last operand and guards it.
+void emitGuarded(llvm::IRBuilder<> &b, const std::string &text, std::vector<llvm::Value *> ins,
+                 llvm::Value *pred) {
+  if (!pred) {
+    emitInlinePtx(b, text, {}, {}, ins);
+    return;
+  }
+  std::string p = "$" + std::to_string(ins.size());
+  ins.push_back(pred);
+  emitInlinePtx(b, "@" + p + " " + text, {}, {}, ins);
 }
 
-void emitMbarrierArriveExpectTx(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *bytes) {
-  emitInlinePtx(b, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", {}, {},
-                {bar, bytes});
+} // namespace
+
+void emitMbarrierInit(llvm::IRBuilder<> &b, llvm::Value *bar, uint32_t count, llvm::Value *pred) {
+  emitGuarded(b, "mbarrier.init.shared::cta.b64 [$0], $1;", {bar, b.getInt32(count)}, pred);
 }
 
-void emitMbarrierWaitParity(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *phase) {
+void emitMbarrierInval(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *pred) {
+  emitGuarded(b, "mbarrier.inval.shared::cta.b64 [$0];", {bar}, pred);
+}
+
+void emitMbarrierArriveExpectTx(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *bytes,
+                                llvm::Value *pred) {
+  emitGuarded(b, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", {bar, bytes}, pred);
+}
+
+void emitMbarrierWaitParity(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *phase,
+                            llvm::Value *pred) {
   // ${:uid} makes the labels unique per inline-asm instance.
-  emitInlinePtx(b,
-                "{\n.reg .pred done;\nwait_${:uid}:\n"
-                "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
-                "@!done bra wait_${:uid};\n}",
-                {}, {}, {bar, phase});
+  std::string skip = pred ? "@!$2 bra skip_${:uid};\n" : "";
+  std::string text = "{\n.reg .pred done;\n" + skip +
+                     "wait_${:uid}:\n"
+                     "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
+                     "@!done bra wait_${:uid};\n" +
+                     (pred ? "skip_${:uid}:\n" : "") + "}";
+  std::vector<llvm::Value *> ins{bar, phase};
+  if (pred)
+    ins.push_back(pred);
+  emitInlinePtx(b, text, {}, {}, ins);
 }
 
 void emitTmaLoad2d(llvm::IRBuilder<> &b, llvm::Value *dst, llvm::Value *tensorMap,
-                   llvm::Value *bar, llvm::Value *c0, llvm::Value *c1) {
-  emitInlinePtx(b,
-                "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
-                "[$0], [$1, {$2, $3}], [$4];",
-                {}, {}, {dst, tensorMap, c0, c1, bar});
+                   llvm::Value *bar, llvm::Value *c0, llvm::Value *c1, llvm::Value *pred) {
+  emitGuarded(b,
+              "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+              "[$0], [$1, {$2, $3}], [$4];",
+              {dst, tensorMap, c0, c1, bar}, pred);
 }
 
 } // namespace linlayout::lower

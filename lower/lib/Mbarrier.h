@@ -1,9 +1,11 @@
-// Hopper copy-engine primitives as inline PTX, for the TMA lowering to build on (PTX ISA,
-// "mbarrier" and "cp.async.bulk.tensor"): a shared-memory mbarrier (one 64-bit word) counts
-// arrivals and, with expect_tx, the bytes asynchronous copies will still deliver; a phase completes
-// when both reach zero, and waiters poll its parity. A TMA copy of a 2-D box moves the bytes from
-// global memory (through a tensor map in parameter, constant or global space) into shared memory
-// and signals the mbarrier as they land.
+// Hopper copy-engine primitives as inline PTX (PTX ISA, "mbarrier" and "cp.async.bulk.tensor"):
+// a shared-memory mbarrier (one 64-bit word) counts arrivals and, with expect_tx, the bytes
+// asynchronous copies will still deliver; a phase completes when both reach zero, and waiters poll
+// its parity. A TMA copy of a 2-D box moves the bytes from global memory (through a tensor map in
+// parameter, constant or global space) into shared memory and signals the mbarrier as they land.
+//
+// Every helper takes an optional i1 `pred`: the instruction runs only in the threads where it is
+// true (null: in every thread that reaches it).
 #pragma once
 
 #include <llvm/IR/IRBuilder.h>
@@ -11,19 +13,27 @@
 namespace linlayout::lower {
 
 /// mbarrier.init.shared::cta.b64 [bar], count. `bar` is an addrspace(3) pointer.
-void emitMbarrierInit(llvm::IRBuilder<> &b, llvm::Value *bar, uint32_t count);
+void emitMbarrierInit(llvm::IRBuilder<> &b, llvm::Value *bar, uint32_t count,
+                      llvm::Value *pred = nullptr);
+
+/// mbarrier.inval.shared::cta.b64 [bar]: the word may be used as plain memory again.
+void emitMbarrierInval(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *pred = nullptr);
 
 /// mbarrier.arrive.expect_tx.shared::cta.b64: this thread arrives and announces `bytes` more
 /// bytes of asynchronous copies (an i32 value).
-void emitMbarrierArriveExpectTx(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *bytes);
+void emitMbarrierArriveExpectTx(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *bytes,
+                                llvm::Value *pred = nullptr);
 
 /// Polls mbarrier.try_wait.parity until the phase of parity `phase` (an i32 0 or 1) completed.
-void emitMbarrierWaitParity(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *phase);
+/// With `pred`, threads where it is false skip the wait.
+void emitMbarrierWaitParity(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *phase,
+                            llvm::Value *pred = nullptr);
 
 /// cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes: copies the box at
 /// coordinates (c0 innermost, c1) of the tensor map at generic address `tensorMap` (i64) into
 /// shared memory at `dst`, completing its bytes on `bar`.
 void emitTmaLoad2d(llvm::IRBuilder<> &b, llvm::Value *dst, llvm::Value *tensorMap,
-                   llvm::Value *bar, llvm::Value *c0, llvm::Value *c1);
+                   llvm::Value *bar, llvm::Value *c0, llvm::Value *c1,
+                   llvm::Value *pred = nullptr);
 
 } // namespace linlayout::lower

@@ -33,6 +33,22 @@ Status lowerDot(LoweringContext &ctx, const ir::Op &op);
 Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op);
 /// ttng.warp_group_dot_wait (wgmma.wait_group) and ttng.fence_async_shared (fence.proxy.async).
 Status lowerWgmmaSync(LoweringContext &ctx, const ir::Op &op);
+/// ttng.async_tma_copy_global_to_local and the mbarrier ops (init, inval, expect, wait).
+Status lowerTma(LoweringContext &ctx, const ir::Op &op);
+
+/// How the block of a tensor descriptor is copied: boxes of `box` (rows, inner elements) with a
+/// `swizzleBytes` swizzle, `copies` of them side by side along the inner dim (a block wider than
+/// the swizzle takes several).
+struct TmaBoxPlan {
+  std::vector<int64_t> box;
+  int swizzleBytes = 0;
+  int copies = 1;
+};
+/// Requires: desc is a tensor descriptor type of m.
+/// Ensures: an error when the block is not 2-d or its shared layout is not the one such copies
+/// write (checked element by element).
+Expected<TmaBoxPlan> planTmaBox(const ir::Module &m, const ir::Type &desc);
+
 /// tt.reduce: in-thread, butterfly shuffles across lanes, shared memory across warps.
 Status lowerReduce(LoweringContext &ctx, const ir::Op &op);
 

@@ -156,6 +156,13 @@ int runCompile(int argc, char **argv) {
     std::cerr << "kernel " << kp.name << " for " << kp.target.name() << ": "
               << kp.threadsPerBlock << " threads per block, " << kp.sharedBytes
               << " bytes of dynamic shared memory, " << kp.params.size() << " parameters\n";
+    for (const lower::KernelParam &p : kp.params)
+      if (p.kind == lower::ParamKind::TensorMap) {
+        std::cerr << "  parameter " << p.name << ": a tensor map (encode it with box ";
+        for (size_t i = 0; i < p.box.size(); ++i)
+          std::cerr << (i ? "x" : "") << p.box[i];
+        std::cerr << " of " << p.element << ", " << p.swizzleBytes << "-byte swizzle)\n";
+      }
     for (const lower::ConversionReport &c : k->conversions) {
       std::cerr << "  convert_layout at " << c.where << ": " << c.path
                 << (c.fromPlanner ? "" : " (lower/'s fallback plan)");

@@ -11,6 +11,18 @@
 //    combines elements in index order, rounding after each step;
 //  - a masked-off load gives `other` (or 0); loads and stores outside a buffer are errors;
 //  - programs run one after another, x fastest, then y, then z.
+//
+// Hopper copies and barriers. A `!tt.tensordesc` argument is an ArgValue::tensorDesc: the
+// tensor starts at the start of a buffer and has `dims` and element `strides` (outermost first).
+// ttng.async_tma_copy_global_to_local copies the descriptor's block at the coordinates at once;
+// elements whose coordinates fall outside the dims (negative ones too) read as zero. mbarriers are
+// tracked as the hardware counts them: init_barrier sets the arrival count, barrier_expect
+// arrives once and adds its bytes to the transaction count, each copy takes its box's bytes
+// (zero-filled ones included) off it, and a phase completes when both reach zero. Programs run
+// sequentially, so the interpreter reports as errors: a wait on a phase that has not completed
+// (it could never complete: no copy or arrival is pending), more bytes delivered than expected in
+// a completed count, more arrivals than the count, and any use of a barrier that is not
+// initialised (or was invalidated), or a second init without inval_barrier.
 #pragma once
 
 #include "linlayout/ir/Module.h"
@@ -29,15 +41,23 @@ struct Memory {
   std::vector<std::vector<uint8_t>> buffers;
 };
 
-/// A kernel argument: a pointer to the start of a buffer, an integer or a float.
+/// A kernel argument: a pointer to the start of a buffer, an integer, a float, or a TMA tensor
+/// descriptor (a tensor of `dims` with element `strides`, outermost first, starting at the start
+/// of `buffer`; its element type is the descriptor type's).
 struct ArgValue {
-  enum Kind { Pointer, Int, Float } kind = Int;
+  enum Kind { Pointer, Int, Float, TensorDesc } kind = Int;
   uint32_t buffer = 0;
   int64_t i = 0;
   double f = 0;
-  static ArgValue pointer(uint32_t buffer) { return {Pointer, buffer, 0, 0}; }
-  static ArgValue integer(int64_t v) { return {Int, 0, v, 0}; }
-  static ArgValue floating(double v) { return {Float, 0, 0, v}; }
+  std::vector<int64_t> dims;
+  std::vector<int64_t> strides;
+  static ArgValue pointer(uint32_t buffer) { return {Pointer, buffer, 0, 0, {}, {}}; }
+  static ArgValue integer(int64_t v) { return {Int, 0, v, 0, {}, {}}; }
+  static ArgValue floating(double v) { return {Float, 0, 0, v, {}, {}}; }
+  static ArgValue tensorDesc(uint32_t buffer, std::vector<int64_t> dims,
+                             std::vector<int64_t> strides) {
+    return {TensorDesc, buffer, 0, 0, std::move(dims), std::move(strides)};
+  }
 };
 
 /// The number of programs along x, y, z.

@@ -44,6 +44,9 @@ struct OpAttrs {
   bool isAsync = false;
   /// warp_group_dot_wait: how many of the most recent wgmma groups may still run.
   int64_t pendings = 0;
+  /// init_barrier: the arrivals that complete a phase; barrier_expect: the bytes of asynchronous
+  /// copies the phase waits for.
+  int64_t count = 0;
   friend bool operator==(const OpAttrs &, const OpAttrs &) = default;
 };
 
@@ -66,6 +69,10 @@ struct Block {
 ///    tokens: async_commit_group and async_wait act on the copies before them in program order).
 ///  - ttng.warp_group_dot: (a, b, c), a a memdesc or a dot_op tensor, b a memdesc;
 ///    ttng.warp_group_dot_wait: (values...) -> the same values, once the wgmmas are done.
+///  - ttng.async_tma_copy_global_to_local: (desc, coord x rank (outermost first), memdesc,
+///    barrier, pred); ttng.barrier_expect: (barrier, pred); ttng.wait_barrier: (barrier, phase
+///    [, pred]); ttng.init_barrier / ttng.inval_barrier: (barrier). A barrier is a
+///    `!ttg.memdesc<1xi64, ..., mutable>`.
 struct Op {
   OpKind kind = OpKind::Return;
   std::vector<ValueId> operands;

@@ -88,12 +88,17 @@ enum class OpCategory : uint8_t {
   X(AsyncCopyGlobalToLocal, "ttg.async_copy_global_to_local", Shared)                          \
   X(AsyncCommitGroup, "ttg.async_commit_group", Shared)                                        \
   X(AsyncWait, "ttg.async_wait", Shared)                                                       \
+  X(AsyncTmaCopyGlobalToLocal, "ttng.async_tma_copy_global_to_local", Shared)                  \
   X(Dot, "tt.dot", Compute)                                                                    \
   X(Reduce, "tt.reduce", Compute)                                                              \
   X(WarpGroupDot, "ttng.warp_group_dot", Compute)                                              \
   X(WarpGroupDotWait, "ttng.warp_group_dot_wait", Sync)                                        \
   X(FenceAsyncShared, "ttng.fence_async_shared", Sync)                                         \
-  X(Barrier, "gpu.barrier", Sync)
+  X(Barrier, "gpu.barrier", Sync)                                                              \
+  X(InitBarrier, "ttng.init_barrier", Sync)                                                    \
+  X(InvalBarrier, "ttng.inval_barrier", Sync)                                                  \
+  X(BarrierExpect, "ttng.barrier_expect", Sync)                                                \
+  X(WaitBarrier, "ttng.wait_barrier", Sync)
 
 /// Every op kind of the IR.
 enum class OpKind : uint8_t {

@@ -31,7 +31,7 @@ std::optional<ScalarKind> scalarKindFromName(std::string_view text);
 using LayoutId = uint32_t;
 constexpr LayoutId kNoLayout = ~LayoutId(0);
 
-enum class TypeKind : uint8_t { Scalar, Pointer, Tensor, MemDesc };
+enum class TypeKind : uint8_t { Scalar, Pointer, Tensor, MemDesc, TensorDesc };
 
 /// The element of a tensor: a scalar, or a pointer (global memory) to a scalar.
 struct ElemType {
@@ -41,7 +41,10 @@ struct ElemType {
 };
 
 /// A tile-IR type. Scalar: `i32`; pointer: `!tt.ptr<f16>`; tensor: `tensor<128x64xf16, #l>`
-/// (its elements may be pointers); shared-memory descriptor: `!ttg.memdesc<64x64xf16, #s>`.
+/// (its elements may be pointers); shared-memory descriptor: `!ttg.memdesc<64x64xf16, #s>`;
+/// TMA tensor descriptor: `!tt.tensordesc<tensor<128x64xf16, #s>>` (a kernel parameter naming a
+/// tensor in global memory; its shape is the block one copy moves, its layout the shared layout
+/// the block lands in).
 class Type {
 public:
   static constexpr int kMaxRank = 8;
@@ -57,6 +60,9 @@ public:
   static Type memDesc(std::vector<int64_t> shape, ScalarKind elem, LayoutId layout,
                       bool isMutable = true);
 
+  /// A TMA tensor descriptor whose block is `shape` of `elem` in shared layout `layout`.
+  static Type tensorDesc(std::vector<int64_t> shape, ScalarKind elem, LayoutId layout);
+
   Type() = default;
 
   TypeKind kind() const { return kind_; }
@@ -64,6 +70,7 @@ public:
   bool isPointer() const { return kind_ == TypeKind::Pointer; }
   bool isTensor() const { return kind_ == TypeKind::Tensor; }
   bool isMemDesc() const { return kind_ == TypeKind::MemDesc; }
+  bool isTensorDesc() const { return kind_ == TypeKind::TensorDesc; }
   /// The element: the scalar itself, the pointer itself, or a tensor's / descriptor's element.
   ElemType elem() const { return elem_; }
   const std::vector<int64_t> &shape() const { return shape_; }
@@ -77,8 +84,8 @@ public:
   /// `!tt.ptr<f32>`.
   Type elementType() const;
   /// Whether the (element) type is an integer / a float / a pointer.
-  bool isIntLike() const { return !elem_.pointer && isInt(elem_.scalar); }
-  bool isFloatLike() const { return !elem_.pointer && isFloat(elem_.scalar); }
+  bool isIntLike() const { return !elem_.pointer && isInt(elem_.scalar) && !isTensorDesc(); }
+  bool isFloatLike() const { return !elem_.pointer && isFloat(elem_.scalar) && !isTensorDesc(); }
   bool isPointerLike() const { return elem_.pointer; }
 
   /// The same type with another element (for tensors: same shape and layout).

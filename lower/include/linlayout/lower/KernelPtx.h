@@ -14,6 +14,7 @@ enum class ParamKind {
   GlobalPointer, ///< a 64-bit address of global memory
   Int,           ///< an integer of `bits` bits
   Float,         ///< a floating-point value of `bits` bits
+  TensorMap,     ///< a 128-byte TMA tensor map passed by value (`.param .align 64 .b8 [128]`)
 };
 
 /// One kernel parameter, in launch order.
@@ -24,6 +25,12 @@ struct KernelParam {
   int bits = 32;
   /// For pointers: the alignment in bytes the kernel assumes (1 when nothing is assumed).
   int alignment = 1;
+  /// For tensor maps, what the host encodes the map with: the box one copy moves (outermost
+  /// first; a block wider than the swizzle is copied as several boxes side by side), the swizzle
+  /// width in bytes (0, 32, 64, 128) and the element type ("f16", "bf16", "f32", ...).
+  std::vector<uint32_t> box;
+  int swizzleBytes = 0;
+  std::string element;
 
   friend bool operator==(const KernelParam &, const KernelParam &) = default;
 };

@@ -1,0 +1,121 @@
+// Hopper copies and barriers: ttng.async_tma_copy_global_to_local (cp.async.bulk.tensor from a
+// tensor map passed as a grid-constant kernel parameter), ttng.init_barrier / inval_barrier /
+// barrier_expect / wait_barrier (mbarrier). Thread 0 initialises, invalidates, expects and issues
+// the copies (each as one predicated instruction); every thread waits.
+//
+// Hazards: an mbarrier is a word of shared memory, so init and inval are writes (a bar.sync before
+// them when other threads may still use the word, and before the first use after them), an
+// expect_tx changes the barrier and a copy overwrites a tile other warps' wgmmas may still have
+// been reading: both come after a bar.sync when reads are pending. A copy's own writes are
+// async-proxy and become visible through the wait, so they set no hazard.
+#include "Mbarrier.h"
+#include "OpLowering.h"
+#include "Wgmma.h"
+
+#include "linlayout/layout/NvmmaShared.h"
+
+namespace linlayout::lower {
+
+Expected<TmaBoxPlan> planTmaBox(const ir::Module &m, const ir::Type &desc) {
+  if (!desc.isTensorDesc() || desc.rank() != 2)
+    return makeError("only 2-d tensor descriptors are lowered");
+  const LayoutSpec &spec = m.layoutOf(desc);
+  TmaBoxPlan p;
+  if (const auto *nv = spec.as<NvmmaSharedSpec>())
+    p.swizzleBytes = nv->swizzleByteWidth();
+  int64_t e = ir::byteWidth(desc.elem().scalar);
+  int64_t rows = desc.shape()[0], cols = desc.shape()[1];
+  int64_t inner = cols;
+  if (p.swizzleBytes > 0)
+    inner = std::min(cols, p.swizzleBytes / e);
+  if (inner * e % 16 != 0)
+    return makeError("the box's rows are " + std::to_string(inner * e) +
+                     " bytes, TMA needs a multiple of 16");
+  p.box = {rows, inner};
+  p.copies = int(cols / inner);
+  // The bytes TMA writes for element (r, c): boxes side by side, rows of `inner` elements, the
+  // 16-byte chunks of each 128-byte line XORed with the line's index bits (32/64/128-byte swizzle).
+  LL_ASSIGN_OR_RETURN(LinearLayout ll, toLinearLayout(spec, desc.shape()));
+  LL_ASSIGN_OR_RETURN(SharedOffsets offsets, SharedOffsets::of(ll));
+  int64_t chunkMask = p.swizzleBytes ? (p.swizzleBytes / 16 - 1) << 4 : 0;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      int64_t addr = (c / inner) * rows * inner * e + r * inner * e + (c % inner) * e;
+      addr ^= (addr >> 3) & chunkMask;
+      if (offsets.at(r, c) * e != addr)
+        return makeError("the layout of " + std::to_string(rows) + "x" + std::to_string(cols) +
+                         " block is not the one a TMA copy with a " +
+                         std::to_string(p.swizzleBytes) +
+                         "-byte swizzle writes (element (" + std::to_string(r) + ", " +
+                         std::to_string(c) + ") is at byte " +
+                         std::to_string(offsets.at(r, c) * e) + ", TMA puts it at " +
+                         std::to_string(addr) + ")");
+    }
+  return p;
+}
+
+Status lowerTma(LoweringContext &ctx, const ir::Op &op) {
+  auto &b = ctx.b();
+  auto fail = [&](const std::string &m) {
+    return makeError(ctx.where(op) + std::string(ir::mnemonic(op.kind)) + ": " + m);
+  };
+  if (!ctx.target().hasSm90Features())
+    return fail("TMA and mbarriers need sm_90, the target is " + ctx.target().name());
+  if (ctx.module().numCtas != 1)
+    return fail("TMA and mbarriers are lowered for one CTA per cluster only");
+  const ir::Function &f = ctx.function();
+  llvm::Value *leader = b.CreateICmpEQ(ctx.thread(), b.getInt32(0));
+  auto barrierAt = [&](size_t i) { return ctx.sharedBase(ctx.get(op.operands[i])); };
+  switch (op.kind) {
+  case ir::OpKind::InitBarrier:
+    ctx.beforeSharedWrite();
+    emitMbarrierInit(b, barrierAt(0), uint32_t(op.attrs.count), leader);
+    ctx.afterSharedWrite();
+    return Status::success();
+  case ir::OpKind::InvalBarrier:
+    ctx.beforeSharedWrite();
+    emitMbarrierInval(b, barrierAt(0), leader);
+    ctx.afterSharedWrite();
+    return Status::success();
+  case ir::OpKind::BarrierExpect: {
+    ctx.beforeSharedWrite();
+    llvm::Value *pred = b.CreateAnd(leader, ctx.get(op.operands[1]).regs[0]);
+    emitMbarrierArriveExpectTx(b, barrierAt(0), b.getInt32(uint32_t(op.attrs.count)), pred);
+    return Status::success();
+  }
+  case ir::OpKind::WaitBarrier: {
+    ctx.beforeSharedRead();
+    llvm::Value *pred = op.operands.size() > 2 ? ctx.get(op.operands[2]).regs[0] : nullptr;
+    emitMbarrierWaitParity(b, barrierAt(0), ctx.get(op.operands[1]).regs[0], pred);
+    ctx.afterSharedRead();
+    return Status::success();
+  }
+  case ir::OpKind::AsyncTmaCopyGlobalToLocal: {
+    size_t n = op.operands.size();
+    const ir::Type &dt = f.type(op.operands[0]);
+    auto plan = planTmaBox(ctx.module(), dt);
+    if (!plan.ok())
+      return fail(plan.message());
+    ctx.beforeSharedWrite();
+    llvm::Value *map = b.CreatePtrToInt(ctx.get(op.operands[0]).regs[0], b.getInt64Ty());
+    llvm::Value *row = ctx.get(op.operands[1]).regs[0];
+    llvm::Value *col = ctx.get(op.operands[2]).regs[0];
+    llvm::Value *dst = ctx.sharedBase(ctx.get(op.operands[n - 3]));
+    llvm::Value *bar = barrierAt(n - 2);
+    llvm::Value *pred = b.CreateAnd(leader, ctx.get(op.operands[n - 1]).regs[0]);
+    int64_t e = ir::byteWidth(dt.elem().scalar);
+    int64_t boxBytes = plan->box[0] * plan->box[1] * e;
+    for (int j = 0; j < plan->copies; ++j) {
+      llvm::Value *to = b.CreateGEP(b.getInt8Ty(), dst, b.getInt32(uint32_t(j * boxBytes)));
+      llvm::Value *c0 = b.CreateAdd(col, b.getInt32(uint32_t(j * plan->box[1])));
+      emitTmaLoad2d(b, to, map, bar, c0, row, pred);
+    }
+    return Status::success();
+  }
+  default:
+    break;
+  }
+  return fail("not a TMA or mbarrier op");
+}
+
+} // namespace linlayout::lower

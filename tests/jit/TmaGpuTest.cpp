@@ -1,0 +1,202 @@
+// The Hopper copy engine on the GPU (sm_90 only): a TMA tile copy (one box and several boxes side
+// by side, out-of-bounds elements zero) bit-exact, and the TMA + wgmma matmul examples
+// (examples/matmul_tma.tir, matmul_tma_wide.tir) against a double-precision reference for K
+// shorter than the prologue, no multiple of the stage count and no multiple of the K step.
+#include "GpuTestSupport.h"
+#include "kernels/TileKernels.h"
+
+#include "linlayout/ir/Parser.h"
+
+#include <Eigen/Core>
+
+#include <cmath>
+
+using namespace linlayout;
+using namespace linlayout::gpukernels;
+using ir::ScalarKind;
+
+namespace {
+
+int count(const std::string &text, const std::string &what) {
+  int n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1))
+    ++n;
+  return n;
+}
+
+// Copies the 64 x cols block of %desc at (%r0, %c0) into shared memory by TMA and stores it to
+// %out (row-major 64 x cols).
+std::string tileCopyKernel(int cols, const std::string &elem) {
+  std::string t = "64x" + std::to_string(cols) + "x" + elem;
+  std::string tile = "!ttg.memdesc<" + t + ", #sa, #smem, mutable>";
+  std::string desc = "!tt.tensordesc<tensor<" + t + ", #sa>>";
+  std::string bar = "!ttg.memdesc<1xi64, #bar, #smem, mutable>";
+  std::string T = "tensor<" + t + ", #bl>";
+  std::string I = "tensor<64x" + std::to_string(cols) + "xi32, #bl>";
+  std::string P = "tensor<64x" + std::to_string(cols) + "x!tt.ptr<" + elem + ">, #bl>";
+  std::string C = std::to_string(cols);
+  return "#sa = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, "
+         "elementBitWidth = 16}>\n"
+         "#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>\n"
+         "#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, "
+         "1], order = [1, 0]}>\n"
+         "#smem = #ttg.shared_memory\n"
+         "module attributes {\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = 4 : i32, ttg.target "
+         "= \"cuda:90\", \"ttg.threads-per-warp\" = 32 : i32} {\n"
+         "  tt.func public @tma_tile(%desc: " +
+         desc + ", %out: !tt.ptr<" + elem +
+         "> {tt.divisibility = 16 : i32}, %r0: i32, %c0: i32) {\n"
+         "    %true = arith.constant true\n"
+         "    %zero = arith.constant 0 : i32\n"
+         "    %buf = ttg.local_alloc : () -> " +
+         tile + "\n    %bar = ttg.local_alloc : () -> " + bar + "\n    ttng.init_barrier %bar, 1 : " +
+         bar + "\n    ttng.barrier_expect %bar, " + std::to_string(64 * cols * 2) + ", %true : " +
+         bar + "\n    ttng.async_tma_copy_global_to_local %desc[%r0, %c0] %buf, %bar, %true : " +
+         desc + ", " + bar + " -> " + tile + "\n    ttng.wait_barrier %bar, %zero : " + bar +
+         "\n    ttng.inval_barrier %bar : " + bar + "\n    %t = ttg.local_load %buf : " + tile +
+         " -> " + T +
+         "\n"
+         "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, "
+         "#ttg.slice<{dim = 1, parent = #bl}>>\n"
+         "    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, "
+         "parent = #bl}>> -> tensor<64x1xi32, #bl>\n"
+         "    %cn = arith.constant " +
+         C + " : i32\n    %cnv = tt.splat %cn : i32 -> tensor<64x1xi32, #bl>\n"
+             "    %rs = arith.muli %r2, %cnv : tensor<64x1xi32, #bl>\n"
+             "    %rb = tt.broadcast %rs : tensor<64x1xi32, #bl> -> " +
+         I + "\n    %c = tt.make_range {end = " + C + " : i32, start = 0 : i32} : tensor<" + C +
+         "xi32, #ttg.slice<{dim = 0, parent = #bl}>>\n    %c2 = tt.expand_dims %c {axis = 0 : "
+         "i32} : tensor<" +
+         C + "xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x" + C +
+         "xi32, #bl>\n    %cb = tt.broadcast %c2 : tensor<1x" + C + "xi32, #bl> -> " + I +
+         "\n    %offs = arith.addi %rb, %cb : " + I + "\n    %ov = tt.splat %out : !tt.ptr<" +
+         elem + "> -> " + P + "\n    %ptrs = tt.addptr %ov, %offs : " + P + ", " + I +
+         "\n    tt.store %ptrs, %t : " + P + "\n    tt.return\n  }\n}\n";
+}
+
+bool hopper(jit::Compiler &jitc) { return jitc.context().computeCapability() == 90; }
+
+} // namespace
+
+TEST(TmaGpu, TileCopyIsExact) {
+  REQUIRE_GPU();
+  if (!hopper(*jitc))
+    GTEST_SKIP() << "TMA is tested on sm_90 GPUs, this one is sm_"
+                 << jitc->context().computeCapability();
+  uint64_t seed = gputest::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const uint64_t rows = 200, cols = 328; // neither a multiple of the box
+  for (auto [width, elem] : {std::pair<int, const char *>{64, "f16"}, {128, "f16"}, {128, "bf16"}}) {
+    SCOPED_TRACE(std::to_string(width) + " " + elem);
+    auto m = ir::parseModule(tileCopyKernel(width, elem), "tma_tile");
+    ASSERT_TRUE(m.ok()) << m.message();
+    ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(*m, gputest::asBuilt()));
+    EXPECT_EQ(count(k->ptx(), "cp.async.bulk.tensor"), width / 64);
+    std::vector<uint8_t> src = gputest::randomBytes(rng, rows * cols * 2);
+    ASSERT_OK_AND_ASSIGN(auto dsrc, runtime::DeviceBuffer::fromHost<uint8_t>(src));
+    ASSERT_OK_AND_ASSIGN(auto map, jit::encodeTensorMapFor(k->metadata().params.at(0), dsrc.ptr(),
+                                                           {rows, cols}, {cols * 2}));
+    ASSERT_OK_AND_ASSIGN(auto dout, runtime::DeviceBuffer::allocate(size_t(64 * width * 2)));
+    for (auto [r0, c0] : {std::pair<int, int>{0, 0}, {64, 128}, {160, 296}, {-8, -16}}) {
+      SCOPED_TRACE("at " + std::to_string(r0) + ", " + std::to_string(c0));
+      ASSERT_OK(dout.fill(0xff));
+      ASSERT_OK(k->launch({1}, map, dout, int32_t(r0), int32_t(c0)));
+      ASSERT_OK(jitc->context().synchronize());
+      ASSERT_OK_AND_ASSIGN(auto out, dout.toHost<uint16_t>());
+      for (int r = 0; r < 64; ++r)
+        for (int c = 0; c < width; ++c) {
+          int64_t gr = r0 + r, gc = c0 + c;
+          uint16_t want = 0;
+          if (gr >= 0 && gr < int64_t(rows) && gc >= 0 && gc < int64_t(cols))
+            std::memcpy(&want, &src[size_t(gr * int64_t(cols) + gc) * 2], 2);
+          ASSERT_EQ(out[size_t(r * width + c)], want) << "(" << r << ", " << c << ")";
+        }
+    }
+  }
+}
+
+namespace {
+
+template <typename Half>
+void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std::string &file,
+               int tileN) {
+  uint64_t seed = gputest::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + ", " + file);
+  std::mt19937_64 rng(seed);
+  ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file));
+  ASSERT_OK_AND_ASSIGN(auto k, jitc.compile(m, gputest::asBuilt()));
+  const std::string &ptx = k->ptx();
+  EXPECT_GT(count(ptx, "cp.async.bulk.tensor"), 0);
+  EXPECT_GT(count(ptx, "wgmma.mma_async"), 0);
+  std::cout << "[          ] " << file << " " << ir::name(elem) << ": "
+            << k->metadata().registers << " registers, " << k->metadata().localBytes
+            << " local bytes, " << k->metadata().dynamicSharedBytes << " shared bytes\n";
+  EXPECT_EQ(k->metadata().localBytes, 0);
+  std::uniform_real_distribution<float> d(-1, 1);
+  // K: one step, shorter than the prologue, no multiple of the stages, no multiple of 64.
+  for (int K : {64, 128, 320, 1000, 2048}) {
+    const int M = 256, N = 512;
+    SCOPED_TRACE("M N K " + std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
+    std::vector<Half> a(size_t(M) * K), b(size_t(K) * N);
+    for (Half &x : a)
+      x = Half(d(rng));
+    for (Half &x : b)
+      x = Half(d(rng));
+    ASSERT_OK_AND_ASSIGN(auto da, runtime::DeviceBuffer::fromHost<Half>(a));
+    ASSERT_OK_AND_ASSIGN(auto db, runtime::DeviceBuffer::fromHost<Half>(b));
+    ASSERT_OK_AND_ASSIGN(auto dc, runtime::DeviceBuffer::allocate(size_t(M) * N * 4));
+    ASSERT_OK(dc.fill(0xff));
+    const auto &params = k->metadata().params;
+    ASSERT_OK_AND_ASSIGN(auto amap, jit::encodeTensorMapFor(params.at(0), da.ptr(),
+                                                            {uint64_t(M), uint64_t(K)},
+                                                            {uint64_t(K) * 2}));
+    ASSERT_OK_AND_ASSIGN(auto bmap, jit::encodeTensorMapFor(params.at(1), db.ptr(),
+                                                            {uint64_t(K), uint64_t(N)},
+                                                            {uint64_t(N) * 2}));
+    // A launch checks the kind of every argument.
+    Status wrong = k->launch({1}, int32_t(0), bmap, dc, int32_t(K), int32_t(N));
+    ASSERT_FALSE(wrong.ok());
+    EXPECT_NE(wrong.message().find("is a tensor map, got a 32-bit integer"), std::string::npos)
+        << wrong.message();
+    ASSERT_OK(k->launch({unsigned(M / 128), unsigned(N / tileN)}, amap, bmap, dc, int32_t(K),
+                        int32_t(N)));
+    ASSERT_OK(jitc.context().synchronize());
+    ASSERT_OK_AND_ASSIGN(auto c, dc.template toHost<float>());
+    double err = 0, norm = 0;
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        double ref = 0;
+        for (int kk = 0; kk < K; ++kk)
+          ref += double(float(a[size_t(i) * K + kk])) * double(float(b[size_t(kk) * N + j]));
+        float got = c[size_t(i) * N + j];
+        ASSERT_FALSE(std::isnan(got)) << "C(" << i << ", " << j << ") not written";
+        err += (got - ref) * (got - ref);
+        norm += ref * ref;
+      }
+    double rel = std::sqrt(err / norm);
+    std::cout << "[          ] " << file << " " << ir::name(elem) << " " << M << "x" << N << "x"
+              << K << ": |out - ref| / |ref| = " << rel << "\n";
+    EXPECT_LT(rel, tolerance);
+  }
+}
+
+} // namespace
+
+TEST(TmaGpu, MatmulF16) {
+  REQUIRE_GPU();
+  if (!hopper(*jitc))
+    GTEST_SKIP() << "TMA + wgmma need an sm_90 GPU, this one is sm_"
+                 << jitc->context().computeCapability();
+  tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma.tir", 128);
+  tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma_wide.tir", 256);
+}
+
+TEST(TmaGpu, MatmulBf16) {
+  REQUIRE_GPU();
+  if (!hopper(*jitc))
+    GTEST_SKIP() << "TMA + wgmma need an sm_90 GPU, this one is sm_"
+                 << jitc->context().computeCapability();
+  tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma.tir", 128);
+  tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma_wide.tir", 256);
+}

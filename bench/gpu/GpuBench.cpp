@@ -497,6 +497,8 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
 // matmul_tma_wide.tir, and so on for any other matmul_tma*.tir in the examples folder.
 bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file) {
   std::string variant = file.substr(7, file.size() - 7 - 4);
+  if (!b.variant.empty() && b.variant != variant)
+    return true;
   auto m = exampleKernel(file, sourceDir(LINLAYOUT_SOURCE_DIR));
   CHECK(m);
   const ir::Function &fn = m->functions.at(0);

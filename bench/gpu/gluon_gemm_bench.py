@@ -5,12 +5,23 @@ tiling of linlayout's examples/matmul.tir (128x128 tile, K step 32, 4 warps, mma
 with k_width 2): plain (no software pipelining), and pipelined with 3 and 4 stages the way
 linlayout's software-pipeline pass does it (cp.async rings in the swizzled layouts it chooses,
 wait_group STAGES-2, the next stage's copies issued before the mma), also on matmul_wide.tir's
-128x256 tile with 8 warps. Writes JSON to argv[1]."""
-import json, sys
+128x256 tile with 8 warps. On sm_90 also the twins of examples/matmul_tma.tir and
+matmul_tma_wide.tir: TMA (tensor descriptors, 128-byte NVMMA swizzle) into a ring of STAGES
+stages with one mbarrier each, async wgmma with one group left in flight, the slot of the
+previous iteration refilled after the wait. Writes JSON to argv[1]. GEMM_ONLY=tma leaves out all
+but cuBLAS and the TMA twins."""
+import json, os, sys
 import torch, triton
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.ampere import async_copy, mma_v2
+try:
+    from triton.experimental.gluon.language.nvidia.hopper import (
+        mbarrier, tma, warpgroup_mma, warpgroup_mma_wait)
+    from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
+    HOPPER_IMPORT_ERROR = None
+except Exception as e:  # an older Triton: the TMA rows record why they are missing
+    HOPPER_IMPORT_ERROR = f"{type(e).__name__}: {e}"
 
 
 @gluon.jit
@@ -82,6 +93,68 @@ def gemm_mma_v2_pipelined(a_ptr, b_ptr, c_ptr, K, lda, ldb, ldc,
     gl.store(c_ptr + rows[:, None] * ldc + cols[None, :], out)
 
 
+if HOPPER_IMPORT_ERROR is None:
+    @gluon.jit
+    def gemm_tma_wgmma(a_desc, b_desc, c_ptr, K, ldc, BM: gl.constexpr, BN: gl.constexpr,
+                       BK: gl.constexpr, STAGES: gl.constexpr, WARPS: gl.constexpr):
+        acc_layout: gl.constexpr = gl.NVMMADistributedLayout([3, 0], [WARPS, 1], [16, BN, 16])
+        a_ring = gl.allocate_shared_memory(gl.float16, [STAGES, BM, BK], a_desc.layout)
+        b_ring = gl.allocate_shared_memory(gl.float16, [STAGES, BK, BN], b_desc.layout)
+        bars = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+        for s in gl.static_range(STAGES):
+            mbarrier.init(bars.index(s), count=1)
+        m0 = gl.program_id(0) * BM
+        n0 = gl.program_id(1) * BN
+        nk = gl.cdiv(K, BK)
+        nbytes: gl.constexpr = (BM * BK + BK * BN) * 2
+        for s in gl.static_range(STAGES - 1):
+            p = s < nk
+            mbarrier.expect(bars.index(s), nbytes, p)
+            tma.async_copy_global_to_shared(a_desc, [m0, s * BK], bars.index(s), a_ring.index(s), p)
+            tma.async_copy_global_to_shared(b_desc, [s * BK, n0], bars.index(s), b_ring.index(s), p)
+        acc = gl.zeros([BM, BN], gl.float32, acc_layout)
+        for i in range(nk):
+            s = i % STAGES
+            mbarrier.wait(bars.index(s), (i // STAGES) & 1)
+            acc = warpgroup_mma(a_ring.index(s), b_ring.index(s), acc, is_async=True)
+            acc = warpgroup_mma_wait(num_outstanding=1, deps=(acc,))
+            j = i + STAGES - 1
+            sj = j % STAGES
+            p = j < nk
+            mbarrier.expect(bars.index(sj), nbytes, p)
+            tma.async_copy_global_to_shared(a_desc, [m0, j * BK], bars.index(sj), a_ring.index(sj), p)
+            tma.async_copy_global_to_shared(b_desc, [j * BK, n0], bars.index(sj), b_ring.index(sj), p)
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+        for s in gl.static_range(STAGES):
+            mbarrier.invalidate(bars.index(s))
+        rows = m0 + gl.arange(0, BM, layout=gl.SliceLayout(1, acc_layout))
+        cols = n0 + gl.arange(0, BN, layout=gl.SliceLayout(0, acc_layout))
+        gl.store(c_ptr + rows[:, None] * ldc + cols[None, :], acc)
+
+
+def tma_rows(row, n, a, b, c):
+    """The TMA + wgmma twins: (key, BN, stages, warps) as examples/matmul_tma*.tir."""
+    for key, bn, stages, warps in (("gluon_tma", 128, 4, 4), ("gluon_tma_wide", 256, 3, 8)):
+        if HOPPER_IMPORT_ERROR is not None or torch.cuda.get_device_capability()[0] != 9:
+            row[key + "_error"] = HOPPER_IMPORT_ERROR or "not an sm_90 GPU"
+            continue
+        try:
+            a_layout = gl.NVMMASharedLayout.get_default_for([128, 64], gl.float16)
+            b_layout = gl.NVMMASharedLayout.get_default_for([64, bn], gl.float16)
+            a_desc = TensorDescriptor.from_tensor(a, [128, 64], a_layout)
+            b_desc = TensorDescriptor.from_tensor(b, [64, bn], b_layout)
+            t = lambda: gemm_tma_wgmma[(n // 128, n // bn)](a_desc, b_desc, c, n, n, 128, bn, 64,
+                                                             stages, warps, num_warps=warps)
+            c.fill_(float("nan"))
+            t()
+            ref = torch.matmul(a.float(), b.float())
+            row[key + "_rel_err"] = ((c - ref).norm() / ref.norm()).item()
+            row[key + "_ms"] = triton.testing.do_bench(t, warmup=50, rep=300, return_mode="median")
+            row[key + "_TFLOPs"] = tflops(n, row[key + "_ms"])
+        except Exception as e:
+            row[key + "_error"] = f"{type(e).__name__}: {e}"[:400]
+
+
 def tflops(n, ms):
     return 2 * n ** 3 / (ms * 1e-3) / 1e12
 
@@ -104,6 +177,11 @@ def main():
             row["torch_out_dtype"] = "float16"
         row["torch_ms"] = triton.testing.do_bench(f, warmup=50, rep=300, return_mode="median")
         row["torch_TFLOPs"] = tflops(n, row["torch_ms"])
+        if os.environ.get("GEMM_ONLY") == "tma":  # cuBLAS and the TMA twins only
+            tma_rows(row, n, a, b, c)
+            res["sizes"][str(n)] = row
+            print(json.dumps({n: row}), flush=True)
+            continue
         grid = (n // 128, n // 128)
         g = lambda: gemm_mma_v2[grid](a, b, c, n, n, n, n, 128, 128, 32, num_warps=4)
         try:
@@ -130,6 +208,7 @@ def main():
                 row[key + "_TFLOPs"] = tflops(n, row[key + "_ms"])
             except Exception as e:
                 row[key + "_error"] = f"{type(e).__name__}: {e}"[:400]
+        tma_rows(row, n, a, b, c)
         res["sizes"][str(n)] = row
         print(json.dumps({n: row}), flush=True)
         del a, b, c

@@ -118,7 +118,7 @@ def main():
     # GEMM.
     L.append("### GEMM f16 × f16 → f32 (TFLOP/s)")
     L.append("")
-    L.append("| size | variant | linlayout (matmul.tir, mma.sync) | Gluon mma_v2, same tiling and schedule | torch.matmul (cuBLAS) | ours / cuBLAS | ours / Gluon |")
+    L.append("| size | variant | linlayout (examples/matmul*.tir) | Gluon twin, same tiling and schedule | torch.matmul (cuBLAS) | ours / cuBLAS | ours / Gluon |")
     L.append("|---|---|---:|---:|---:|---:|---:|")
     for r in by("gemm"):
         variant = r.get("variant", "plain")

@@ -70,6 +70,7 @@ Status lowerTma(LoweringContext &ctx, const ir::Op &op) {
   case ir::OpKind::InitBarrier:
     ctx.beforeSharedWrite();
     emitMbarrierInit(b, barrierAt(0), uint32_t(op.attrs.count), leader);
+    emitMbarrierInitFence(b, leader);
     ctx.afterSharedWrite();
     return Status::success();
   case ir::OpKind::InvalBarrier:

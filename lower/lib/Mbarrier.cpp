@@ -24,6 +24,10 @@ void emitMbarrierInit(llvm::IRBuilder<> &b, llvm::Value *bar, uint32_t count, ll
   emitGuarded(b, "mbarrier.init.shared::cta.b64 [$0], $1;", {bar, b.getInt32(count)}, pred);
 }
 
+void emitMbarrierInitFence(llvm::IRBuilder<> &b, llvm::Value *pred) {
+  emitGuarded(b, "fence.mbarrier_init.release.cluster;", {}, pred);
+}
+
 void emitMbarrierInval(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *pred) {
   emitGuarded(b, "mbarrier.inval.shared::cta.b64 [$0];", {bar}, pred);
 }

@@ -16,6 +16,10 @@ namespace linlayout::lower {
 void emitMbarrierInit(llvm::IRBuilder<> &b, llvm::Value *bar, uint32_t count,
                       llvm::Value *pred = nullptr);
 
+/// fence.mbarrier_init.release.cluster: this thread's earlier inits become visible to the copy
+/// engine and the other threads (with the barrier that follows).
+void emitMbarrierInitFence(llvm::IRBuilder<> &b, llvm::Value *pred = nullptr);
+
 /// mbarrier.inval.shared::cta.b64 [bar]: the word may be used as plain memory again.
 void emitMbarrierInval(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *pred = nullptr);
 

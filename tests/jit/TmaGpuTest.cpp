@@ -78,6 +78,29 @@ bool hopper(jit::Compiler &jitc) { return jitc.context().computeCapability() == 
 
 } // namespace
 
+// Tensor-map arguments: their kind and bytes, and the encoder refuses a parameter that is no map
+// (no GPU needed).
+TEST(TmaArgs, TensorMapArgumentsAndEncoder) {
+  runtime::TensorMap map;
+  map.words[3] = 0x1234;
+  jit::KernelArg a = jit::KernelArg::of(map);
+  EXPECT_EQ(a.kind, lower::ParamKind::TensorMap);
+  EXPECT_EQ(a.bits, 1024);
+  EXPECT_EQ(a.map, map);
+  EXPECT_EQ(jit::describe(lower::ParamKind::TensorMap, 1024), "a tensor map");
+  lower::KernelParam p;
+  p.name = "n";
+  auto r = jit::encodeTensorMapFor(p, 0, {64, 64}, {128});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.message(), "parameter 'n' is a 32-bit integer, not a tensor map");
+  p.kind = lower::ParamKind::TensorMap;
+  p.bits = 1024;
+  p.element = "i1";
+  r = jit::encodeTensorMapFor(p, 0, {64, 64}, {128});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("which a tensor map cannot hold"), std::string::npos);
+}
+
 TEST(TmaGpu, TileCopyIsExact) {
   REQUIRE_GPU();
   if (!hopper(*jitc))

@@ -108,8 +108,8 @@ TEST(Tma, ExamplesLowerAndAssemble) {
     EXPECT_EQ(k->kernel.params.at(1).swizzleBytes, 128);
     EXPECT_EQ(k->kernel.params.at(1).element, "f16");
     EXPECT_PATTERNS(ptx, R"(
-      CHECK: .param .align 64 .b8 {{.*}}adesc[128]
-      CHECK: .param .align 64 .b8 {{.*}}bdesc[128]
+      CHECK: .param .align 64 .b8 {{[a-z_]+}}_param_0[128]
+      CHECK: .param .align 64 .b8 {{[a-z_]+}}_param_1[128]
       CHECK: mbarrier.init.shared::cta.b64
       CHECK: mbarrier.arrive.expect_tx.shared::cta.b64
       CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
@@ -118,7 +118,8 @@ TEST(Tma, ExamplesLowerAndAssemble) {
       CHECK: wgmma.wait_group.sync.aligned 1;
       CHECK: mbarrier.inval.shared::cta.b64
     )");
-    // The maps stay in parameter space: no local copy of them.
+    // The maps stay in parameter space: their generic address, no local copy of them.
+    EXPECT_EQ(countLines(ptx, "cvta.param.u64"), 2);
     EXPECT_EQ(ptx.find(".local"), std::string::npos);
     EXPECT_EQ(countLines(ptx, "fence.proxy.async"), 0);
     auto r = expectAssembles(k->kernel, /*requireNoSpills=*/true);

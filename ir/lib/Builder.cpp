@@ -284,6 +284,18 @@ ValueId Builder::memDescIndex(ValueId ring, ValueId index) {
              Type::memDesc(std::move(tile), m.elem().scalar, m.layout(), m.isMutable()));
 }
 
+ValueId Builder::memDescSubslice(ValueId tile, std::vector<int64_t> offsets,
+                                 std::vector<int64_t> shape) {
+  const Type &m = type(tile);
+  std::vector<int64_t> viewed = m.viewedTileShape();
+  OpAttrs a;
+  a.offsets = std::move(offsets);
+  return one(OpKind::MemDescSubslice, {tile},
+             Type::memDesc(std::move(shape), m.elem().scalar, m.layout(), m.isMutable(),
+                           std::move(viewed)),
+             a);
+}
+
 void Builder::asyncCopy(ValueId ptrs, ValueId memDesc, std::optional<ValueId> mask,
                         std::optional<ValueId> other) {
   std::vector<ValueId> ops{ptrs, memDesc};

@@ -33,6 +33,7 @@ private:
           root_[op.results[i]] = rootOf(op.operands[i]);
         break;
       case OpKind::MemDescIndex:
+      case OpKind::MemDescSubslice:
         root_[op.results[0]] = rootOf(op.operands[0]);
         break;
       default:

@@ -55,8 +55,9 @@ uint64_t asUnsigned(int64_t v, ScalarKind k) {
 }
 
 // A runtime value: a scalar is a tensor of one element. Integers (and i1) live in `i`, floats in
-// `f`, pointers as (buffer, byte offset) in (`buf`, `i`); a memdesc is an index into the
-// program's shared allocations, in `i[0]`.
+// `f`, pointers as (buffer, byte offset) in (`buf`, `i`); a memdesc is (allocation index, element
+// offset of its first element, one element stride per dim) in `i`: an allocation holds its
+// elements row-major, and a tile of a ring or a sub-view steps through them with the strides.
 struct RtValue {
   std::vector<int64_t> i;
   std::vector<double> f;
@@ -682,24 +683,22 @@ private:
       }
       shared_.push_back(std::move(s));
       r.i = {int64_t(shared_.size() - 1), 0};
+      for (int64_t st : stridesOf(rt->shape()))
+        r.i.push_back(st);
       break;
     }
     case OpKind::LocalStore: {
       SharedAlloc *s = alloc(op, val(op.operands[1]));
       if (!s)
         return err(op, "store to a deallocated memdesc");
-      writeShared(*s, val(op.operands[1]).i[1], val(op.operands[0]));
+      writeShared(*s, val(op.operands[1]), type(op.operands[1]).shape(), val(op.operands[0]));
       return Status::success();
     }
     case OpKind::LocalLoad: {
       SharedAlloc *s = alloc(op, val(op.operands[0]));
       if (!s)
         return err(op, "load from a deallocated memdesc");
-      size_t base = size_t(val(op.operands[0]).i[1]);
-      if (!s->data.f.empty())
-        r.f.assign(s->data.f.begin() + ptrdiff_t(base), s->data.f.begin() + ptrdiff_t(base + n()));
-      else
-        r.i.assign(s->data.i.begin() + ptrdiff_t(base), s->data.i.begin() + ptrdiff_t(base + n()));
+      r = readShared(*s, val(op.operands[0]), type(op.operands[0]).shape());
       break;
     }
     case OpKind::MemDescIndex: {
@@ -709,7 +708,16 @@ private:
       if (index < 0 || index >= tiles)
         return err(op, "tile index " + std::to_string(index) + " is outside 0.." +
                            std::to_string(tiles - 1));
-      r.i = {d.i[0], d.i[1] + index * int64_t(n())};
+      r.i = {d.i[0], d.i[1] + index * d.i[2]};
+      r.i.insert(r.i.end(), d.i.begin() + 3, d.i.end());
+      break;
+    }
+    case OpKind::MemDescSubslice: {
+      // The verifier keeps the view inside the operand.
+      const RtValue &d = val(op.operands[0]);
+      r.i = d.i;
+      for (size_t k = 0; k < op.attrs.offsets.size(); ++k)
+        r.i[1] += op.attrs.offsets[k] * d.i[2 + k];
       break;
     }
     case OpKind::AsyncCopyGlobalToLocal: {
@@ -733,7 +741,7 @@ private:
       SharedAlloc *s = alloc(op, val(op.operands[1]));
       if (!s)
         return err(op, "copy to a deallocated memdesc");
-      writeShared(*s, val(op.operands[1]).i[1], loaded);
+      writeShared(*s, val(op.operands[1]), type(op.operands[1]).shape(), loaded);
       return Status::success();
     }
     case OpKind::AsyncCommitGroup:
@@ -754,18 +762,9 @@ private:
       break;
     case OpKind::WarpGroupDot: {
       // The wgmma reads its shared operands when it runs; here it runs at once.
-      // A memdesc operand may be a tile of a ring: its elements start at its offset.
+      // A memdesc operand may be a tile of a ring or a view: its strides step through it.
       auto tileOf = [&](size_t i, SharedAlloc *s) {
-        RtValue t;
-        size_t base = size_t(val(op.operands[i]).i[1]);
-        size_t count = size_t(type(op.operands[i]).numElements());
-        if (!s->data.f.empty())
-          t.f.assign(s->data.f.begin() + ptrdiff_t(base),
-                     s->data.f.begin() + ptrdiff_t(base + count));
-        else
-          t.i.assign(s->data.i.begin() + ptrdiff_t(base),
-                     s->data.i.begin() + ptrdiff_t(base + count));
-        return t;
+        return readShared(*s, val(op.operands[i]), type(op.operands[i]).shape());
       };
       RtValue a = val(op.operands[0]);
       if (type(op.operands[0]).isMemDesc()) {
@@ -913,16 +912,58 @@ private:
     SharedAlloc *s = alloc(op, val(op.operands[n - 3]));
     if (!s)
       return err(op, "copy to a deallocated memdesc");
-    writeShared(*s, val(op.operands[n - 3]).i[1], loaded);
+    writeShared(*s, val(op.operands[n - 3]), type(op.operands[n - 3]).shape(), loaded);
     LL_ASSIGN_OR_RETURN(Barrier * bar, barrier(op, n - 2, true));
     bar->bytes -= count * byteWidth(k);
     return completePhase(op, *bar);
   }
 
-  // Writes a tile's elements at element offset `base` of an allocation.
-  static void writeShared(SharedAlloc &s, int64_t base, const RtValue &v) {
-    std::copy(v.f.begin(), v.f.end(), s.data.f.begin() + ptrdiff_t(base));
-    std::copy(v.i.begin(), v.i.end(), s.data.i.begin() + ptrdiff_t(base));
+  // The allocation's element index of each element of the memdesc `desc` of `shape`, in
+  // row-major order of the shape.
+  static std::vector<size_t> elementsOf(const RtValue &desc, const std::vector<int64_t> &shape) {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    std::vector<size_t> out;
+    out.reserve(size_t(n));
+    std::vector<int64_t> x(shape.size(), 0);
+    for (int64_t e = 0; e < n; ++e) {
+      int64_t at = desc.i[1];
+      for (size_t k = 0; k < shape.size(); ++k)
+        at += x[k] * desc.i[2 + k];
+      out.push_back(size_t(at));
+      for (size_t k = shape.size(); k-- > 0;) {
+        if (++x[k] < shape[k])
+          break;
+        x[k] = 0;
+      }
+    }
+    return out;
+  }
+
+  // Writes a tile's elements (row-major) into the elements of an allocation `desc` views.
+  static void writeShared(SharedAlloc &s, const RtValue &desc, const std::vector<int64_t> &shape,
+                          const RtValue &v) {
+    std::vector<size_t> at = elementsOf(desc, shape);
+    for (size_t e = 0; e < at.size(); ++e) {
+      if (!v.f.empty())
+        s.data.f[at[e]] = v.f[e];
+      if (!v.i.empty())
+        s.data.i[at[e]] = v.i[e];
+    }
+  }
+
+  // The elements `desc` views, row-major.
+  static RtValue readShared(const SharedAlloc &s, const RtValue &desc,
+                            const std::vector<int64_t> &shape) {
+    RtValue r;
+    for (size_t at : elementsOf(desc, shape)) {
+      if (!s.data.f.empty())
+        r.f.push_back(s.data.f[at]);
+      else
+        r.i.push_back(s.data.i[at]);
+    }
+    return r;
   }
 
   SharedAlloc *alloc(const Op &, const RtValue &desc) {

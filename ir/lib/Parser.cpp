@@ -649,6 +649,47 @@ private:
     }
   }
 
+  // `256x128`: dims only (a memdesc's alloc shape), each a power of two up to 2^20 (the first
+  // may be a ring's count up to 1024).
+  bool parseAllocShape(std::vector<int64_t> &dims) {
+    int64_t d;
+    Loc loc = tok_.loc;
+    if (!parseInt(d, "an alloc shape dimension"))
+      return false;
+    dims.push_back(d);
+    if (tok_.kind == Tok::Ident && !tok_.text.empty() && tok_.text[0] == 'x') {
+      std::string_view rest = tok_.text.substr(1);
+      while (true) {
+        size_t n = 0;
+        while (n < rest.size() && std::isdigit(static_cast<unsigned char>(rest[n])))
+          ++n;
+        auto dv = toInt(rest.substr(0, n));
+        if (n == 0 || !dv)
+          return fail("expected a dimension in the alloc shape, got '" + std::string(tok_.text) +
+                      "'");
+        dims.push_back(*dv);
+        rest.remove_prefix(n);
+        if (rest.empty())
+          break;
+        if (rest[0] != 'x')
+          return fail("expected 'x' between alloc shape dimensions in '" +
+                      std::string(tok_.text) + "'");
+        rest.remove_prefix(1);
+      }
+      advance();
+    }
+    if (dims.size() > size_t(Type::kMaxRank))
+      return failAt(loc, "alloc shape rank exceeds " + std::to_string(Type::kMaxRank));
+    for (size_t i = 0; i < dims.size(); ++i) {
+      int64_t v = dims[i];
+      bool ring = i == 0 && v >= 1 && v <= 1024;
+      if (!ring && (v <= 0 || v > Type::kMaxNumElements || (v & (v - 1))))
+        return failAt(loc, "alloc shape dimension " + std::to_string(v) +
+                               " must be a power of two no larger than 2^20");
+    }
+    return true;
+  }
+
   bool parseType(Type &out) {
     Loc loc = tok_.loc;
     if (tok_.kind == Tok::Ident && tok_.text == "tensor") {
@@ -695,6 +736,7 @@ private:
                                " must be a power of two no larger than 2^20 (only a ring's "
                                "leading dim may be any count)");
       bool isMutable = false;
+      std::vector<int64_t> allocShape;
       while (isPunct(",")) {
         advance();
         if (tok_.kind == Tok::Alias && (memorySpaces_.count(std::string(tok_.text)) ||
@@ -703,13 +745,21 @@ private:
         else if (isIdent("mutable")) {
           isMutable = true;
           advance();
+        } else if (tok_.kind == Tok::Integer && allocShape.empty()) {
+          // The alloc shape of a view (`256x128`, last): the lexer splits it into 256, x128.
+          if (!parseAllocShape(allocShape))
+            return false;
+          if (allocShape.size() != shape.size())
+            return failAt(loc, "the alloc shape has rank " + std::to_string(allocShape.size()) +
+                                   ", the memdesc " + std::to_string(shape.size()));
         } else
-          return fail("expected '#smem' or 'mutable' in !ttg.memdesc<...>, got " +
+          return fail("expected '#smem', 'mutable' or an alloc shape in !ttg.memdesc<...>, "
+                      "got " +
                       describe(tok_));
       }
       if (!expectPunct(">", "to close !ttg.memdesc<...>"))
         return false;
-      out = Type::memDesc(std::move(shape), elem.scalar, l, isMutable);
+      out = Type::memDesc(std::move(shape), elem.scalar, l, isMutable, std::move(allocShape));
       return true;
     }
     if (tok_.kind == Tok::Bang && tok_.text == "tt.tensordesc") {
@@ -1247,6 +1297,34 @@ private:
         return false;
       op.operands.push_back(v);
       if (!expectPunct("]", "after the tile index") || !expectPunct(":", "before the types"))
+        return false;
+      tloc = tok_.loc;
+      if (!parseType(t) || !checkType(op.operands[0], t, tloc) ||
+          !expectPunct("->", "before the result type") || !parseType(u))
+        return false;
+      results.push_back(u);
+      return true;
+    }
+    case OpKind::MemDescSubslice: {
+      // ttg.memdesc_subslice %src [0, 32] : !ttg.memdesc<...> -> !ttg.memdesc<..., 128x64>
+      ValueId v;
+      if (!lookupValue(v))
+        return false;
+      op.operands.push_back(v);
+      if (!expectPunct("[", "before the offsets"))
+        return false;
+      while (!isPunct("]")) {
+        if (!a.offsets.empty() && !expectPunct(",", "between offsets"))
+          return false;
+        int64_t off;
+        if (!parseInt(off, "an offset"))
+          return false;
+        a.offsets.push_back(off);
+        if (a.offsets.size() > size_t(Type::kMaxRank))
+          return fail("more than " + std::to_string(Type::kMaxRank) + " offsets");
+      }
+      advance();
+      if (!expectPunct(":", "before the types"))
         return false;
       tloc = tok_.loc;
       if (!parseType(t) || !checkType(op.operands[0], t, tloc) ||

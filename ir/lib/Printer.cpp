@@ -226,6 +226,11 @@ public:
       os << ", #smem";
       if (t.isMutable())
         os << ", mutable";
+      if (!t.allocShape().empty()) {
+        os << ", ";
+        for (size_t i = 0; i < t.allocShape().size(); ++i)
+          os << (i ? "x" : "") << t.allocShape()[i];
+      }
       os << ">";
       break;
     case TypeKind::TensorDesc:
@@ -517,6 +522,12 @@ private:
     case OpKind::MemDescIndex:
       os << " " << list(op.operands, 0, 1) << "[" << list(op.operands, 1, 2) << "] : " << opnd(0)
          << " -> " << res();
+      break;
+    case OpKind::MemDescSubslice:
+      os << " " << list(op.operands) << " [";
+      for (size_t i = 0; i < a.offsets.size(); ++i)
+        os << (i ? ", " : "") << a.offsets[i];
+      os << "] : " << opnd(0) << " -> " << res();
       break;
     case OpKind::AsyncCopyGlobalToLocal:
       os << " " << list(op.operands, 0, 2);

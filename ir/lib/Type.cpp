@@ -61,8 +61,10 @@ Type Type::tensor(std::vector<int64_t> shape, ElemType elem, LayoutId layout) {
 }
 
 Type Type::memDesc(std::vector<int64_t> shape, ScalarKind elem, LayoutId layout,
-                   bool isMutable) {
+                   bool isMutable, std::vector<int64_t> allocShape) {
   Type t;
+  if (allocShape != shape)
+    t.allocShape_ = std::move(allocShape);
   t.kind_ = TypeKind::MemDesc;
   t.elem_ = ElemType{elem, false};
   t.shape_ = std::move(shape);
@@ -101,7 +103,7 @@ Type Type::withElem(ElemType e) const {
   if (kind_ == TypeKind::Tensor)
     return tensor(shape_, e, layout_);
   if (kind_ == TypeKind::MemDesc)
-    return memDesc(shape_, e.scalar, layout_, mutable_);
+    return memDesc(shape_, e.scalar, layout_, mutable_, allocShape_);
   if (kind_ == TypeKind::TensorDesc)
     return tensorDesc(shape_, e.scalar, layout_);
   return e.pointer ? pointer(e.scalar) : scalar(e.scalar);

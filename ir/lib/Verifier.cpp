@@ -105,7 +105,22 @@ private:
     if (spec.rank() != t.rank() && !(t.isMemDesc() && spec.rank() < t.rank()))
       return "layout of rank " + std::to_string(spec.rank()) + " on " + ty(t) + " of rank " +
              std::to_string(t.rank());
-    std::vector<int64_t> tile(t.shape().end() - spec.rank(), t.shape().end());
+    if (!t.allocShape().empty()) {
+      // A view (ttg.memdesc_subslice): its layout addresses the tile it views.
+      const std::vector<int64_t> &as = t.allocShape();
+      if (as.size() != t.shape().size() || spec.rank() != t.rank())
+        return "alloc shape of " + ty(t) + " must have the memdesc's rank and no ring dims";
+      int64_t n = 1;
+      for (size_t i = 0; i < as.size(); ++i) {
+        if (!isPow2(as[i]) || as[i] < t.shape()[i] || as[i] > Type::kMaxNumElements)
+          return "alloc shape of " + ty(t) +
+                 " must be powers of two no smaller than the memdesc's shape";
+        n *= as[i];
+        if (n > Type::kMaxNumElements)
+          return "alloc shape of " + ty(t) + " has more than 2^20 elements";
+      }
+    }
+    std::vector<int64_t> tile(t.viewedTileShape().end() - spec.rank(), t.viewedTileShape().end());
     auto key = std::make_pair(t.layout(), tile);
     auto it = linearChecked_.find(key);
     if (it == linearChecked_.end()) {
@@ -240,6 +255,45 @@ private:
   // Whether a (checked) memdesc has leading buffer dims its layout does not cover.
   bool hasBufferDims(const Type &t) const {
     return t.layout() < m_.layouts.size() && m_.layouts.get(t.layout()).rank() < t.rank();
+  }
+
+  // ttg.memdesc_subslice. With power-of-two sizes, an offset that is a multiple of the view's
+  // size in its dim has no bit in common with the view's coordinates, so parent coordinate
+  // o + x is o XOR x, and for the (linear) shared layout L of the viewed tile the view's element
+  // x sits at offset L^-1(o) XOR L^-1(x): the parent's addressing XOR one constant. Any other
+  // offset would add with carries, which no XOR of a constant expresses; such views are
+  // rejected.
+  Status checkSubslice(const Op &op) {
+    const Type &s = f_.type(op.operands[0]);
+    const Type &r = f_.type(op.results[0]);
+    const std::vector<int64_t> &off = op.attrs.offsets;
+    if (!s.isMemDesc() || !r.isMemDesc() || r.layout() != s.layout() ||
+        r.elem() != s.elem() || r.isMutable() != s.isMutable() || r.rank() != s.rank())
+      return err(&op, "takes a memdesc to a view of the same rank, layout, element and "
+                      "mutability, got " +
+                          ty(s) + " -> " + ty(r));
+    if (hasBufferDims(s))
+      return err(&op, "slices a whole ring " + ty(s) + "; index one tile first");
+    if (r.viewedTileShape() != s.viewedTileShape())
+      return err(&op, "the result's alloc shape must be the shape of the tile the operand "
+                      "views, got " +
+                          ty(s) + " -> " + ty(r));
+    if (off.size() != size_t(s.rank()))
+      return err(&op, std::to_string(off.size()) + " offset(s) for a memdesc of rank " +
+                          std::to_string(s.rank()));
+    for (size_t d = 0; d < off.size(); ++d) {
+      int64_t n = r.shape()[d], size = s.shape()[d];
+      if (off[d] < 0 || n > size || off[d] > size - n)
+        return err(&op, "offset " + std::to_string(off[d]) + " of dim " + std::to_string(d) +
+                            " puts the view (size " + std::to_string(n) + ") outside 0.." +
+                            std::to_string(size - 1));
+      if (off[d] % n != 0)
+        return err(&op, "offset " + std::to_string(off[d]) + " of dim " + std::to_string(d) +
+                            " is not a multiple of the view's size " + std::to_string(n) +
+                            " there: only such views are the parent's layout XOR a constant "
+                            "offset");
+    }
+    return Status::success();
   }
 
   Status counts(const Op &op, size_t minOps, size_t maxOps, size_t results) {
@@ -526,6 +580,8 @@ private:
                             ty(T(0)));
       if (op.operands.empty() && !R().isMutable())
         return err(&op, "an allocation without a value must be mutable");
+      if (!R().allocShape().empty())
+        return err(&op, "allocates a whole tile; " + ty(R()) + " is a view (alloc shape)");
       return Status::success();
     case OpKind::LocalStore:
       LL_TRY_STATUS(counts(op, 2, 2, 0));
@@ -561,8 +617,14 @@ private:
                             ty(s) + " -> " + ty(R()));
       if (!T(1).isScalar() || T(1).elem().scalar != ScalarKind::I32)
         return err(&op, "index must be i32, got " + ty(T(1)));
+      if (!s.allocShape().empty() || !R().allocShape().empty())
+        return err(&op, "indexes a ring, not a view (alloc shape), got " + ty(s) + " -> " +
+                            ty(R()));
       return Status::success();
     }
+    case OpKind::MemDescSubslice:
+      LL_TRY_STATUS(counts(op, 1, 1, 1));
+      return checkSubslice(op);
     case OpKind::AsyncCopyGlobalToLocal: {
       LL_TRY_STATUS(counts(op, 2, 4, 0));
       const Type &p = T(0), &d = T(1);

@@ -195,6 +195,7 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
       s = lowerShared(ctx, op);
       break;
     case ir::OpKind::MemDescIndex:
+    case ir::OpKind::MemDescSubslice:
     case ir::OpKind::AsyncCopyGlobalToLocal:
     case ir::OpKind::AsyncCommitGroup:
     case ir::OpKind::AsyncWait:

@@ -127,10 +127,10 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
     for (ir::ValueId r : op.results)
       defPoint[r] = point[&op];
   });
-  // A tile of a ring (memdesc_index) keeps the ring's buffer alive.
+  // A tile of a ring (memdesc_index) or a view (memdesc_subslice) keeps the buffer alive.
   std::map<ir::ValueId, ir::ValueId> viewOf;
   ir::walkOps(f.body, [&](const ir::Op &op) {
-    if (op.kind == ir::OpKind::MemDescIndex) {
+    if (op.kind == ir::OpKind::MemDescIndex || op.kind == ir::OpKind::MemDescSubslice) {
       auto it = viewOf.find(op.operands[0]);
       viewOf[op.results[0]] = it == viewOf.end() ? op.operands[0] : it->second;
     }

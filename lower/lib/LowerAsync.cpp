@@ -19,6 +19,7 @@
 #include "LlvmShim.h"
 #include "OpLowering.h"
 #include "SharedAccess.h"
+#include "SharedView.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
@@ -90,12 +91,14 @@ Status lowerAsyncCopy(LoweringContext &ctx, const ir::Op &op) {
   const ir::Type &dt = f.type(op.operands[1]);
   llvm::Type *elemTy = ctx.scalarType(dt.elem().scalar);
   int bytes = ir::byteWidth(dt.elem().scalar);
-  LL_ASSIGN_OR_RETURN(LinearLayout map, tileOffsets(ptr.layout, dst.layout));
+  LL_ASSIGN_OR_RETURN(LinearLayout src, widenToTile(ptr.layout, dst.layout));
+  LL_ASSIGN_OR_RETURN(LinearLayout map, tileOffsets(src, dst.layout));
   LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(map));
   // The vector: contiguous in the tile, in global memory (the access-width
   // annotation), and at most 16 bytes.
   int globalVec = int(std::max<int64_t>(op.attrs.vectorWidth, 1));
-  int vec = contiguousRegisters(map, std::min(globalVec, 16 / bytes));
+  int vec = vectorUnderXor(contiguousRegisters(map, std::min(globalVec, 16 / bytes)),
+                           dst.viewXor);
   bool zeroOther = true;
   if (other)
     for (llvm::Value *v : other->regs)
@@ -127,7 +130,9 @@ Status lowerAsyncCopy(LoweringContext &ctx, const ir::Op &op) {
   for (uint64_t r = 0; r < ix.numRegisters(); r += uint64_t(vec)) {
     if (r & regFree)
       continue;
-    SplitOffset so = em.linearOffset(r, strides);
+    SplitOffset so = dst.viewXor ? em.scaledWithConstant(0, ix.registerPart(r, 0) ^ dst.viewXor,
+                                                         bytes)
+                                 : em.linearOffset(r, strides);
     llvm::Value *to = sharedAddress(b, base, so.variable, so.constant);
     llvm::Value *pred = mask ? mask->regs[r] : nullptr;
     if (async) {
@@ -174,6 +179,17 @@ Status lowerAsync(LoweringContext &ctx, const ir::Op &op) {
     t.sharedDynamic =
         ring.sharedDynamic ? b.CreateAdd(ring.sharedDynamic, at) : at;
     ctx.set(op.results[0], std::move(t));
+    return Status::success();
+  }
+  case ir::OpKind::MemDescSubslice: {
+    Lowered v = ctx.get(op.operands[0]);
+    auto origin = viewOrigin(v.layout, op.attrs.offsets);
+    if (!origin.ok())
+      return makeError(ctx.where(op) + "ttg.memdesc_subslice: " + origin.message());
+    // The operand may itself be a view: the origins are relative, so their offsets XOR.
+    v.viewXor ^= *origin;
+    v.regs.clear();
+    ctx.set(op.results[0], std::move(v));
     return Status::success();
   }
   case ir::OpKind::AsyncCopyGlobalToLocal: {

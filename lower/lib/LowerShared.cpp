@@ -7,6 +7,7 @@
 #include "SharedAccess.h"
 #include "SharedVector.h"
 #include "SharedTileLoad.h"
+#include "SharedView.h"
 
 namespace linlayout::lower {
 
@@ -31,11 +32,12 @@ int vectorOf(const LinearLayout &toOffset, int bytes) {
 Status storeTile(LoweringContext &ctx, const ir::Op &op, const Lowered &value,
                  const Lowered &buffer) {
   auto &b = ctx.b();
-  LL_ASSIGN_OR_RETURN(LinearLayout map, offsetsOf(value.layout, buffer.layout));
+  LL_ASSIGN_OR_RETURN(LinearLayout src, widenToTile(value.layout, buffer.layout));
+  LL_ASSIGN_OR_RETURN(LinearLayout map, offsetsOf(src, buffer.layout));
   LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(map));
   llvm::Type *ty = value.regs[0]->getType();
   int bytes = static_cast<int>(ty->getPrimitiveSizeInBits() / 8);
-  int vec = vectorOf(map, bytes);
+  int vec = vectorUnderXor(vectorOf(map, bytes), buffer.viewXor);
   uint64_t free = 0;
   for (const DimMask &m : value.layout.freeVariableMasks())
     if (m.name == DimName::reg())
@@ -46,7 +48,9 @@ Status storeTile(LoweringContext &ctx, const ir::Op &op, const Lowered &value,
   for (uint64_t r = 0; r < ix.numRegisters(); r += vec) {
     if (r & free)
       continue;
-    SplitOffset so = em.linearOffset(r, strides);
+    SplitOffset so = buffer.viewXor ? em.scaledWithConstant(
+                                          0, ix.registerPart(r, 0) ^ buffer.viewXor, bytes)
+                                    : em.linearOffset(r, strides);
     std::vector<llvm::Value *> vals(value.regs.begin() + r, value.regs.begin() + r + vec);
     emitSharedStore(b, sharedAddress(b, ctx.sharedBase(buffer), so.variable, so.constant), vals);
   }
@@ -84,14 +88,19 @@ Status lowerShared(LoweringContext &ctx, const ir::Op &op) {
     auto &b = ctx.b();
     const Lowered &buf = ctx.get(op.operands[0]);
     const ir::Type &rt = ctx.function().type(op.results[0]);
-    LL_ASSIGN_OR_RETURN(LinearLayout dist, ctx.layoutOf(rt));
-    auto map = offsetsOf(dist, buf.layout);
+    LL_ASSIGN_OR_RETURN(LinearLayout view, ctx.layoutOf(rt));
+    // A view's coordinates are its tile's (SharedView.h).
+    auto dist = widenToTile(view, buf.layout);
+    if (!dist.ok())
+      return makeError(ctx.where(op) + "ttg.local_load: " + dist.message());
+    auto map = offsetsOf(*dist, buf.layout);
     if (!map.ok())
       return makeError(ctx.where(op) + "ttg.local_load: " + map.message());
     llvm::Type *ty = ctx.elementType(rt);
     ctx.beforeSharedRead();
     // ldmatrix where the layouts allow it (dot operands from a swizzled tile), else ld.shared.
-    auto matrix = emitMatrixTileLoad(b, dist, buf.layout, ctx.sharedBase(buf), ctx.thread(), ty);
+    auto matrix = emitMatrixTileLoad(b, *dist, buf.layout, ctx.sharedBase(buf), ctx.thread(), ty,
+                                     nullptr, buf.viewXor);
     if (!matrix.ok())
       return makeError(ctx.where(op) + "ttg.local_load: " + matrix.message());
     if (*matrix) {
@@ -100,12 +109,14 @@ Status lowerShared(LoweringContext &ctx, const ir::Op &op) {
     }
     LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(*map));
     int bytes = static_cast<int>(ty->getPrimitiveSizeInBits() / 8);
-    int vec = vectorOf(*map, bytes);
+    int vec = vectorUnderXor(vectorOf(*map, bytes), buf.viewXor);
     IndexEmitter em(ix, b, ctx.thread(), ctx.blockInCluster());
     int64_t strides[] = {bytes};
     std::vector<llvm::Value *> regs;
     for (uint64_t r = 0; r < ix.numRegisters(); r += vec) {
-      SplitOffset so = em.linearOffset(r, strides);
+      SplitOffset so = buf.viewXor
+                           ? em.scaledWithConstant(0, ix.registerPart(r, 0) ^ buf.viewXor, bytes)
+                           : em.linearOffset(r, strides);
       auto vals = emitSharedLoad(
           b, sharedAddress(b, ctx.sharedBase(buf), so.variable, so.constant), ty, vec);
       regs.insert(regs.end(), vals.begin(), vals.end());

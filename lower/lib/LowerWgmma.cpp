@@ -90,6 +90,12 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
   int64_t instrN = mma->instrShape()[1];
   const Lowered &a = ctx.get(op.operands[0]);
   const Lowered &bv = ctx.get(op.operands[1]);
+  for (int i = 0; i < 2; ++i)
+    if (ctx.function().type(op.operands[size_t(i)]).isMemDesc() &&
+        !ctx.function().type(op.operands[size_t(i)]).allocShape().empty())
+      return fail(std::string("operand ") + (i ? "B" : "A") +
+                  " is a view (ttg.memdesc_subslice); wgmma descriptors of views are not "
+                  "lowered yet");
   const Lowered &c = ctx.get(op.operands[2]);
   auto accMap = mapWgmmaAccumulator(c.layout, instrN);
   if (!accMap.ok())

@@ -23,12 +23,15 @@ namespace linlayout::lower {
 ///    dim0..), duplicates included;
 ///  - shared-memory descriptor: `layout` is (offset[, block]) -> dims of one tile and
 ///    `sharedOffset` the buffer's byte offset in the kernel's dynamic shared memory; a tile of a
-///    ring (ttg.memdesc_index) adds the i32 byte offset `sharedDynamic`.
+///    ring (ttg.memdesc_index) adds the i32 byte offset `sharedDynamic`; a view
+///    (ttg.memdesc_subslice) keeps the layout of the tile it views and XORs the element offset
+///    `viewXor` into every offset (SharedView.h).
 struct Lowered {
   std::vector<llvm::Value *> regs;
   LinearLayout layout;
   int64_t sharedOffset = -1;
   llvm::Value *sharedDynamic = nullptr;
+  uint64_t viewXor = 0;
 };
 
 /// Per-op decisions made before emission (plans need them to size shared memory).

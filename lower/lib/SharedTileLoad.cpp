@@ -99,8 +99,11 @@ Expected<std::optional<std::vector<llvm::Value *>>>
 emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist,
                    const LinearLayout &shared, llvm::Value *base,
                    llvm::Value *thread, llvm::Type *elemTy,
-                   MatrixTileLoadCounts *counts) {
+                   MatrixTileLoadCounts *counts, uint64_t viewXor) {
   int e = int(elemTy->getPrimitiveSizeInBits());
+  // A row of ldmatrix is 16 contiguous bytes; XOR below that would reorder it.
+  if (viewXor & uint64_t(128 / e - 1))
+    return std::optional<std::vector<llvm::Value *>>();
   LL_ASSIGN_OR_RETURN(auto plan, planMatrixTileLoad(dist, shared, e));
   if (!plan)
     return std::optional<std::vector<llvm::Value *>>();
@@ -109,7 +112,7 @@ emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist,
   std::vector<llvm::Value *> out(dist.inDimSize(DimName::reg()), nullptr);
   const int per = plan->perWord;
   for (const auto &in : plan->instructions) {
-    SplitOffset so = em.scaledWithConstant(0, in.offsetConst, e / 8);
+    SplitOffset so = em.scaledWithConstant(0, in.offsetConst ^ viewXor, e / 8);
     llvm::Value *addr = sharedAddress(b, base, so.variable, so.constant);
     int words = int(in.registers.size()) / per;
     std::vector<llvm::Value *> got = emitLdmatrix(b, addr, words, plan->trans);

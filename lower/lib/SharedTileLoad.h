@@ -52,11 +52,15 @@ struct MatrixTileLoadCounts {
 /// Loads the tile at `base` (addrspace(3)) laid out by `shared` ((offset) ->
 /// dims) into one value of `elemTy` per register of `dist`, with ldmatrix;
 /// nullopt when ldmatrix cannot load this pair of layouts (the caller then uses
-/// ld.shared). Requires: dist and shared cover the same dims; thread is %tid.x.
+/// ld.shared). With `viewXor` (a view of the tile, SharedView.h) every element
+/// offset is XORed with it; ldmatrix is used only when that keeps its 16-byte
+/// rows whole. Requires: dist's dims are shared's (dist may cover part of the
+/// tile); thread is %tid.x.
 Expected<std::optional<std::vector<llvm::Value *>>>
 emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist,
                    const LinearLayout &shared, llvm::Value *base,
                    llvm::Value *thread, llvm::Type *elemTy,
-                   MatrixTileLoadCounts *counts = nullptr);
+                   MatrixTileLoadCounts *counts = nullptr,
+                   uint64_t viewXor = 0);
 
 } // namespace linlayout::lower

@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <cstring>
+#include <random>
+
 using namespace linlayout;
 using namespace linlayout::ir;
 using namespace linlayout::ir::testing;
@@ -65,4 +68,120 @@ TEST(Interpreter, HalfRoundingIsNearestEven) {
   EXPECT_TRUE(std::isinf(roundToFloatKind(65520.0, ScalarKind::F16)));
   EXPECT_EQ(roundToFloatKind(std::ldexp(1.0, -25) * 1.5, ScalarKind::F16), std::ldexp(1.0, -24));
   EXPECT_EQ(roundToFloatKind(1.0 + std::ldexp(1.0, -9), ScalarKind::BF16), 1.0);
+}
+
+namespace {
+
+// The i32 pointers of rows [0, r) and columns [0, c) of a row-major buffer with row stride 64,
+// as %<name> : tensor<rxcx!tt.ptr<i32>, #b>.
+std::string tilePointers(const std::string &name, const std::string &base, int64_t r,
+                         int64_t c) {
+  std::string R = std::to_string(r), C = std::to_string(c), s = name + "_";
+  std::string rows = "tensor<" + R + "xi32, #ttg.slice<{dim = 1, parent = #b}>>";
+  std::string cols = "tensor<" + C + "xi32, #ttg.slice<{dim = 0, parent = #b}>>";
+  std::string t2 = "tensor<" + R + "x" + C + "xi32, #b>";
+  return "    %" + s + "rr = tt.make_range {end = " + R + " : i32, start = 0 : i32} : " + rows +
+         "\n    %" + s + "re = tt.expand_dims %" + s + "rr {axis = 1 : i32} : " + rows +
+         " -> tensor<" + R + "x1xi32, #b>\n    %" + s + "c64 = arith.constant dense<64> : tensor<" +
+         R + "x1xi32, #b>\n    %" + s + "rm = arith.muli %" + s + "re, %" + s + "c64 : tensor<" +
+         R + "x1xi32, #b>\n    %" + s + "rb = tt.broadcast %" + s + "rm : tensor<" + R +
+         "x1xi32, #b> -> " + t2 + "\n    %" + s + "cr = tt.make_range {end = " + C +
+         " : i32, start = 0 : i32} : " + cols + "\n    %" + s + "ce = tt.expand_dims %" + s +
+         "cr {axis = 0 : i32} : " + cols + " -> tensor<1x" + C + "xi32, #b>\n    %" + s +
+         "cb = tt.broadcast %" + s + "ce : tensor<1x" + C + "xi32, #b> -> " + t2 + "\n    %" +
+         s + "off = arith.addi %" + s + "rb, %" + s + "cb : " + t2 + "\n    %" + s +
+         "ps = tt.splat %" + base + " : !tt.ptr<i32> -> tensor<" + R + "x" + C +
+         "x!tt.ptr<i32>, #b>\n    %" + name + " = tt.addptr %" + s + "ps, %" + s + "off : tensor<" +
+         R + "x" + C + "x!tt.ptr<i32>, #b>, " + t2 + "\n";
+}
+
+std::string shapeText(int64_t r, int64_t c) { return std::to_string(r) + "x" + std::to_string(c); }
+
+} // namespace
+
+// ttg.memdesc_subslice against brute force: a 64x64 tile goes to shared memory, a view of it
+// (and a view of a view) is loaded, and every element of the view is the tile's element at
+// origin + x; a local_store through a view writes exactly the view's elements of the tile.
+TEST(Interpreter, SubslicesReadAndWriteTheirTilesElements) {
+  const std::string head =
+      "#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, "
+      "1], order = [1, 0]}>\n#sh = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, "
+      "order = [1, 0]}>\n#smem = #ttg.shared_memory\nmodule attributes {\"ttg.num-warps\" = 4 : "
+      "i32} {\n  tt.func @f(%in: !tt.ptr<i32>, %out: !tt.ptr<i32>) {\n";
+  const std::string tile = "!ttg.memdesc<64x64xi32, #sh, #smem, mutable>";
+  struct Case {
+    int64_t s0, s1, o0, o1;
+    int64_t t0 = 0, t1 = 0, u0 = 0, u1 = 0; // a second view (t0 x t1 at u) of the first
+  };
+  std::vector<Case> cases;
+  for (auto [s0, s1] : std::vector<std::pair<int64_t, int64_t>>{
+           {64, 16}, {16, 64}, {32, 32}, {1, 64}, {8, 4}, {64, 64}})
+    for (int64_t o0 = 0; o0 < 64; o0 += s0)
+      for (int64_t o1 = 0; o1 < 64; o1 += s1)
+        cases.push_back({s0, s1, o0, o1});
+  cases.push_back({32, 32, 32, 0, 16, 8, 16, 24});
+  cases.push_back({64, 32, 0, 32, 8, 32, 56, 0});
+  std::mt19937_64 rng(7);
+  for (const Case &c : cases) {
+    bool twice = c.t0 != 0;
+    int64_t r0 = twice ? c.t0 : c.s0, r1 = twice ? c.t1 : c.s1;
+    int64_t at0 = c.o0 + (twice ? c.u0 : 0), at1 = c.o1 + (twice ? c.u1 : 0);
+    SCOPED_TRACE("view " + shapeText(r0, r1) + " at " + std::to_string(at0) + "," +
+                 std::to_string(at1));
+    std::string v1 = "!ttg.memdesc<" + shapeText(c.s0, c.s1) + "xi32, #sh, #smem, mutable" +
+                     (c.s0 == 64 && c.s1 == 64 ? "" : ", 64x64") + ">";
+    std::string v2 = "!ttg.memdesc<" + shapeText(r0, r1) + "xi32, #sh, #smem, mutable, 64x64>";
+    std::string body = tilePointers("pin", "in", 64, 64) +
+                       "    %t = tt.load %pin : tensor<64x64x!tt.ptr<i32>, #b>\n"
+                       "    %a = ttg.local_alloc : () -> " + tile + "\n" +
+                       "    ttg.local_store %t, %a : tensor<64x64xi32, #b> -> " + tile + "\n" +
+                       "    %v = ttg.memdesc_subslice %a [" + std::to_string(c.o0) + ", " +
+                       std::to_string(c.o1) + "] : " + tile + " -> " + v1 + "\n";
+    std::string last = "%v", lastType = v1;
+    if (twice) {
+      body += "    %w = ttg.memdesc_subslice %v [" + std::to_string(c.u0) + ", " +
+              std::to_string(c.u1) + "] : " + v1 + " -> " + v2 + "\n";
+      last = "%w";
+      lastType = v2;
+    }
+    std::string t2 = "tensor<" + shapeText(r0, r1) + "xi32, #b>";
+    // Read the view to out rows [0, r0); then write it back negated through the view and read
+    // the whole tile to out rows [64, 128).
+    body += "    %x = ttg.local_load " + last + " : " + lastType + " -> " + t2 + "\n" +
+            tilePointers("pout", "out", r0, r1) + "    tt.store %pout, %x : tensor<" +
+            shapeText(r0, r1) + "x!tt.ptr<i32>, #b>\n" +
+            "    %z = arith.constant dense<0> : " + t2 + "\n" +
+            "    %neg = arith.subi %z, %x : " + t2 + "\n" + "    ttg.local_store %neg, " + last +
+            " : " + t2 + " -> " + lastType + "\n" +
+            "    %all = ttg.local_load %a : " + tile + " -> tensor<64x64xi32, #b>\n" +
+            "    %c4096 = arith.constant 4096 : i32\n" +
+            "    %out2 = tt.addptr %out, %c4096 : !tt.ptr<i32>, i32\n" +
+            tilePointers("pall", "out2", 64, 64) +
+            "    tt.store %pall, %all : tensor<64x64x!tt.ptr<i32>, #b>\n" +
+            "    ttg.local_dealloc %a : " + tile + "\n    tt.return\n  }\n}\n";
+    auto m = parseModule(head + body, "subslice.tir");
+    ASSERT_TRUE(m.ok()) << m.message();
+    std::vector<int32_t> in(64 * 64);
+    for (int32_t &x : in)
+      x = int32_t(rng() % 100000) + 1;
+    Memory mem;
+    mem.buffers = {std::vector<uint8_t>(in.size() * 4), std::vector<uint8_t>(2 * 64 * 64 * 4)};
+    std::memcpy(mem.buffers[0].data(), in.data(), in.size() * 4);
+    std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1)};
+    Status s = interpret(*m, "f", args, mem);
+    ASSERT_TRUE(s.ok()) << s.message();
+    std::vector<int32_t> out(2 * 64 * 64);
+    std::memcpy(out.data(), mem.buffers[1].data(), out.size() * 4);
+    for (int64_t x0 = 0; x0 < r0; ++x0)
+      for (int64_t x1 = 0; x1 < r1; ++x1)
+        ASSERT_EQ(out[size_t(x0 * 64 + x1)], in[size_t((at0 + x0) * 64 + at1 + x1)])
+            << "view element " << x0 << "," << x1;
+    for (int64_t p0 = 0; p0 < 64; ++p0)
+      for (int64_t p1 = 0; p1 < 64; ++p1) {
+        bool inside = p0 >= at0 && p0 < at0 + r0 && p1 >= at1 && p1 < at1 + r1;
+        int32_t want = in[size_t(p0 * 64 + p1)];
+        ASSERT_EQ(out[size_t(4096 + p0 * 64 + p1)], inside ? -want : want)
+            << "tile element " << p0 << "," << p1;
+      }
+  }
 }

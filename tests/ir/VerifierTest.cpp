@@ -2,6 +2,7 @@
 
 #include "linlayout/ir/Builder.h"
 #include "linlayout/ir/Parser.h"
+#include "linlayout/ir/Printer.h"
 #include "linlayout/ir/Verifier.h"
 
 #include <gtest/gtest.h>
@@ -196,5 +197,84 @@ TEST(Verifier, RingsAndAsyncCopies) {
                 .find("mask must be an i1 tensor"),
             std::string::npos);
   EXPECT_NE(verifyError(text("    ttg.async_wait {num = -1 : i32}\n")).find("num"),
+            std::string::npos);
+}
+
+TEST(Verifier, Subslices) {
+  const std::string tile = "!ttg.memdesc<64x64xf32, #sh, #smem, mutable>";
+  const std::string ring = "!ttg.memdesc<2x64x64xf32, #sh, #smem, mutable>";
+  auto text = [&](const std::string &body) {
+    return "#smem = #ttg.shared_memory\n" +
+           wrap("    %r = ttg.local_alloc : () -> " + ring + "\n" +
+                "    %c1 = arith.constant 1 : i32\n" + "    %t = ttg.memdesc_index %r[%c1] : " +
+                ring + " -> " + tile + "\n" + body);
+  };
+  auto view = [&](const std::string &offsets, const std::string &result) {
+    return "    %v = ttg.memdesc_subslice %t [" + offsets + "] : " + tile + " -> " + result +
+           "\n";
+  };
+  // Triton's form: the view carries the viewed tile's shape as its alloc shape; views of views
+  // keep it.
+  EXPECT_EQ(verifyError(text(view("0, 16", "!ttg.memdesc<64x16xf32, #sh, #smem, mutable, 64x64>") +
+                             "    %w = ttg.memdesc_subslice %v [32, 0] : !ttg.memdesc<64x16xf32, "
+                             "#sh, #smem, mutable, 64x64> -> !ttg.memdesc<32x16xf32, #sh, #smem, "
+                             "mutable, 64x64>\n" +
+                             "    %ld = ttg.local_load %w : !ttg.memdesc<32x16xf32, #sh, #smem, "
+                             "mutable, 64x64> -> tensor<32x16xf32, #b2>\n")),
+            "<verified>");
+  // An origin that is not a multiple of the view's size in its dim.
+  EXPECT_NE(verifyError(text(view("0, 8", "!ttg.memdesc<64x16xf32, #sh, #smem, mutable, 64x64>")))
+                .find("offset 8 of dim 1 is not a multiple of the view's size 16"),
+            std::string::npos);
+  // Out of the tile.
+  EXPECT_NE(verifyError(text(view("0, 64", "!ttg.memdesc<64x16xf32, #sh, #smem, mutable, 64x64>")))
+                .find("outside 0..63"),
+            std::string::npos);
+  // The alloc shape must be the viewed tile's.
+  EXPECT_NE(verifyError(text(view("0, 16", "!ttg.memdesc<64x16xf32, #sh, #smem, mutable, 64x32>")))
+                .find("alloc shape must be the shape of the tile"),
+            std::string::npos);
+  // One offset per dim; same layout and mutability.
+  EXPECT_NE(verifyError(text(view("0", "!ttg.memdesc<64x16xf32, #sh, #smem, mutable, 64x64>")))
+                .find("1 offset(s) for a memdesc of rank 2"),
+            std::string::npos);
+  EXPECT_NE(verifyError(text(view("0, 16", "!ttg.memdesc<64x16xf32, #sh, #smem, 64x64>")))
+                .find("same rank, layout, element and mutability"),
+            std::string::npos);
+  // A ring is sliced through its tiles only, and rings are not views.
+  EXPECT_NE(verifyError(text("    %v = ttg.memdesc_subslice %r [0, 0, 0] : " + ring +
+                             " -> !ttg.memdesc<1x64x64xf32, #sh, #smem, mutable, 2x64x64>\n"))
+                .find("slices a whole ring"),
+            std::string::npos);
+  EXPECT_NE(verifyError("#smem = #ttg.shared_memory\n" +
+                        wrap("    %r = ttg.local_alloc : () -> !ttg.memdesc<64x16xf32, #sh, #smem, "
+                             "mutable, 64x64>\n"))
+                .find("is a view"),
+            std::string::npos);
+}
+
+TEST(Parser, SubsliceRoundTrips) {
+  std::string text = "#smem = #ttg.shared_memory\n" +
+                     wrap("    %t = ttg.local_alloc : () -> !ttg.memdesc<128x32xf16, #sh, #smem, "
+                          "mutable>\n"
+                          "    %v = ttg.memdesc_subslice %t [0, 16]  : !ttg.memdesc<128x32xf16, "
+                          "#sh, #smem, mutable> -> !ttg.memdesc<128x16xf16, #sh, #smem, mutable, "
+                          "128x32>\n");
+  auto m = parseModule(text, "v.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  std::string printed = print(*m);
+  EXPECT_NE(printed.find("ttg.memdesc_subslice %t [0, 16] : !ttg.memdesc<128x32xf16, #sh, "
+                         "#smem, mutable> -> !ttg.memdesc<128x16xf16, #sh, #smem, mutable, "
+                         "128x32>"),
+            std::string::npos)
+      << printed;
+  auto again = parseModule(printed, "v2.tir");
+  ASSERT_TRUE(again.ok()) << again.message();
+  EXPECT_EQ(print(*again), printed);
+  // A malformed alloc shape.
+  EXPECT_NE(verifyError("#smem = #ttg.shared_memory\n" +
+                        wrap("    %t = ttg.local_alloc : () -> !ttg.memdesc<64x16xf32, #sh, #smem, "
+                             "mutable, 64x48>\n"))
+                .find("must be a power of two"),
             std::string::npos);
 }

@@ -5,6 +5,7 @@
 // (l % 4) and 2 (l % 4) + 1), and every register of every thread must get the
 // element its layout says.
 #include "SharedTileLoad.h"
+#include "SharedView.h"
 
 #include "linlayout/layout/AttrSyntax.h"
 #include "linlayout/layout/F2Subspace.h"
@@ -25,9 +26,22 @@ LinearLayout layoutOf(const std::string &attr, std::vector<int64_t> shape) {
   return *l;
 }
 
-// Simulates the plan; returns "" when every register gets its element.
+// Simulates the plan; returns "" when every register gets its element. With an
+// `origin`, dist covers a view of the tile at that origin (its out dims widened
+// to the tile's) and the plan reads with `viewXor`: the element of view
+// coordinate x must be the tile's element at origin + x, added as numbers.
 std::string simulate(const LinearLayout &dist, const LinearLayout &shared,
-                     const MatrixTileLoadPlan &plan) {
+                     const MatrixTileLoadPlan &plan,
+                     std::vector<int64_t> origin = {}, uint64_t viewXor = 0) {
+  auto parentOf = [&](uint64_t packed) {
+    if (origin.empty())
+      return packed;
+    uint64_t out = 0;
+    for (int d = 0; d < shared.numOutDims(); ++d)
+      out |= (shared.outValue(packed, d) + uint64_t(origin[size_t(d)]))
+             << shared.outDimOffset(d);
+    return out;
+  };
   auto regCols = columnsOf(dist, DimName::reg()),
        laneCols = columnsOf(dist, DimName::lane()),
        warpCols = columnsOf(dist, DimName::warp());
@@ -50,9 +64,10 @@ std::string simulate(const LinearLayout &dist, const LinearLayout &shared,
                 plan.trans ? row(8 * i + 2 * (l % 4) + h) + l / 4
                            : row(8 * i + l / 4) + (l % 4) * plan.perWord + h;
             int r = in.registers[size_t(i * plan.perWord + h)];
-            uint64_t want = f2Apply(regCols, r) ^ f2Apply(laneCols, l) ^
-                            f2Apply(warpCols, w);
-            if (f2Apply(offCols, offset) != want)
+            uint64_t want = parentOf(f2Apply(regCols, r) ^
+                                     f2Apply(laneCols, l) ^
+                                     f2Apply(warpCols, w));
+            if (f2Apply(offCols, offset ^ viewXor) != want)
               return "warp " + std::to_string(w) + " lane " +
                      std::to_string(l) + " register " + std::to_string(r) +
                      " gets the wrong element";
@@ -125,6 +140,88 @@ TEST(SharedTileLoad, LdmatrixPlansLoadEveryRegisterItsElement) {
     EXPECT_EQ((*plan)->instructions.size(), c.instructions);
     EXPECT_EQ(simulate(dist, shared, **plan), "");
   }
+}
+
+// ttg.memdesc_subslice: the dot operands of K slices of the pipelined matmul's
+// ring tiles, loaded by ldmatrix from the tile's layout XOR the view's origin.
+TEST(SharedTileLoad, SubsliceLoadsReadTheParentsElements) {
+  const std::string mma4 =
+      "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
+      "[2, 2], instrShape = [16, 8]}>";
+  auto dot = [&](int idx) {
+    return "#ttg.dot_op<{opIdx = " + std::to_string(idx) + ", parent = " +
+           mma4 + ", kWidth = 2}>";
+  };
+  struct View {
+    int idx;
+    std::string shared;
+    std::vector<int64_t> tile, shape, origin;
+  };
+  const std::string sa = "#ttg.swizzled_shared<{vec = 8, perPhase = 2, "
+                         "maxPhase = 4, order = [1, 0]}>";
+  const std::string sb = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, "
+                         "maxPhase = 8, order = [1, 0]}>";
+  std::vector<View> views = {
+      {0, sa, {128, 32}, {128, 16}, {0, 0}},
+      {0, sa, {128, 32}, {128, 16}, {0, 16}},
+      {0, sa, {128, 64}, {128, 16}, {0, 48}},
+      {0, sa, {128, 32}, {64, 16}, {64, 16}},
+      {1, sb, {32, 128}, {16, 128}, {0, 0}},
+      {1, sb, {32, 128}, {16, 128}, {16, 0}},
+      {1, sb, {64, 128}, {16, 128}, {48, 0}},
+  };
+  for (const View &v : views) {
+    SCOPED_TRACE("operand " + std::to_string(v.idx) + " view at " +
+                 std::to_string(v.origin[0]) + "," +
+                 std::to_string(v.origin[1]));
+    LinearLayout shared = layoutOf(v.shared, v.tile);
+    auto dist = widenToTile(layoutOf(dot(v.idx), v.shape), shared);
+    ASSERT_TRUE(dist.ok()) << dist.message();
+    auto x = viewOrigin(shared, v.origin);
+    ASSERT_TRUE(x.ok()) << x.message();
+    auto plan = planMatrixTileLoad(*dist, shared, 16);
+    ASSERT_TRUE(plan.ok()) << plan.message();
+    ASSERT_TRUE(plan->has_value()) << "no ldmatrix plan";
+    EXPECT_EQ(simulate(*dist, shared, **plan, v.origin, *x), "");
+    // XOR below a 16-byte row would break ldmatrix's rows.
+    EXPECT_EQ(*x & 7, 0u);
+  }
+}
+
+// The law behind views: for every swizzled layout of a 64x64 tile and every
+// view whose origin is a multiple of its shape, the tile's element at
+// origin + x sits at offset L^-1(x) XOR L^-1(origin) (brute force over x).
+TEST(SharedTileLoad, ViewOffsetsAreTheTilesXorTheOrigin) {
+  for (int vec : {1, 2, 8})
+    for (int per : {1, 2, 4})
+      for (int max : {1, 4, 8}) {
+        std::string attr = "#ttg.swizzled_shared<{vec = " +
+                           std::to_string(vec) + ", perPhase = " +
+                           std::to_string(per) + ", maxPhase = " +
+                           std::to_string(max) + ", order = [1, 0]}>";
+        SCOPED_TRACE(attr);
+        LinearLayout l = layoutOf(attr, {64, 64});
+        auto inv = l.invert();
+        ASSERT_TRUE(inv.ok());
+        for (int64_t s0 : {1, 8, 32})
+          for (int64_t s1 : {4, 16, 64})
+            for (int64_t o0 = 0; o0 < 64; o0 += s0 * 3 / 2 + 1) {
+              int64_t a0 = o0 - o0 % s0;
+              for (int64_t a1 = 0; a1 < 64; a1 += s1) {
+                int64_t origin[] = {a0, a1};
+                auto c = viewOrigin(l, origin);
+                ASSERT_TRUE(c.ok()) << c.message();
+                for (int64_t x0 = 0; x0 < s0; ++x0)
+                  for (int64_t x1 = 0; x1 < s1; ++x1) {
+                    uint64_t at = inv->apply(inv->packInput(std::vector<uint64_t>{
+                        uint64_t(x0), uint64_t(x1)}));
+                    uint64_t p = l.apply(at ^ *c);
+                    ASSERT_EQ(l.outValue(p, 0), uint64_t(a0 + x0));
+                    ASSERT_EQ(l.outValue(p, 1), uint64_t(a1 + x1));
+                  }
+              }
+            }
+      }
 }
 
 TEST(SharedTileLoad, LayoutsLdmatrixCannotLoadGetNoPlan) {

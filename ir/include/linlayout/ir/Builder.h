@@ -98,6 +98,9 @@ public:
   void localDealloc(ValueId memDesc);
   /// Tile `index` (an i32) of a ring `!ttg.memdesc<S x tile>`: a memdesc of the tile's shape.
   ValueId memDescIndex(ValueId ring, ValueId index);
+  /// ttg.memdesc_subslice: the sub-tile of `shape` at `offsets` of `tile` (a view; the verifier
+  /// says which offsets are allowed).
+  ValueId memDescSubslice(ValueId tile, std::vector<int64_t> offsets, std::vector<int64_t> shape);
   /// ttg.async_copy_global_to_local: global memory at `ptrs` to the tile `memDesc`, without
   /// registers; masked-off elements get `other` (or zero). Needs an async_wait before the tile is
   /// read.

@@ -47,6 +47,8 @@ struct OpAttrs {
   /// init_barrier: the arrivals that complete a phase; barrier_expect: the bytes of asynchronous
   /// copies the phase waits for.
   int64_t count = 0;
+  /// memdesc_subslice: the view's origin in the operand, one static offset per dim.
+  std::vector<int64_t> offsets;
   friend bool operator==(const OpAttrs &, const OpAttrs &) = default;
 };
 
@@ -65,6 +67,8 @@ struct Block {
 ///  - tt.load: operands (ptr [, mask [, other]]); tt.store: (ptr, value [, mask]).
 ///  - tt.dot: (a, b, c); ttg.local_alloc: ([init]); ttg.local_store: (value, memdesc).
 ///  - ttg.memdesc_index: (memdesc, i32 index) -> the index-th tile along the leading dim.
+///  - ttg.memdesc_subslice: (memdesc) -> the sub-tile at the static `offsets` (a view: its type
+///    carries the viewed tile's shape as alloc shape).
 ///  - ttg.async_copy_global_to_local: (pointers, memdesc [, mask [, other]]), no results (no
 ///    tokens: async_commit_group and async_wait act on the copies before them in program order).
 ///  - ttng.warp_group_dot: (a, b, c), a a memdesc or a dot_op tensor, b a memdesc;

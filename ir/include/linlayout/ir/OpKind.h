@@ -85,6 +85,7 @@ enum class OpCategory : uint8_t {
   X(LocalLoad, "ttg.local_load", Shared)                                                       \
   X(LocalDealloc, "ttg.local_dealloc", Shared)                                                 \
   X(MemDescIndex, "ttg.memdesc_index", Shared)                                                 \
+  X(MemDescSubslice, "ttg.memdesc_subslice", Shared)                                           \
   X(AsyncCopyGlobalToLocal, "ttg.async_copy_global_to_local", Shared)                          \
   X(AsyncCommitGroup, "ttg.async_commit_group", Shared)                                        \
   X(AsyncWait, "ttg.async_wait", Shared)                                                       \

@@ -56,9 +56,12 @@ public:
   static Type pointer(ScalarKind pointee);
   /// A tensor. The factory does not check the shape (the verifier does).
   static Type tensor(std::vector<int64_t> shape, ElemType elem, LayoutId layout);
-  /// A shared-memory descriptor.
+  /// A shared-memory descriptor. `allocShape` is the shape of the tile the descriptor views
+  /// (Triton's alloc shape: a ttg.memdesc_subslice views part of a larger tile); empty, or equal
+  /// to `shape`, means the descriptor is the whole tile (stored as empty, so that equal views
+  /// compare equal).
   static Type memDesc(std::vector<int64_t> shape, ScalarKind elem, LayoutId layout,
-                      bool isMutable = true);
+                      bool isMutable = true, std::vector<int64_t> allocShape = {});
 
   /// A TMA tensor descriptor whose block is `shape` of `elem` in shared layout `layout`.
   static Type tensorDesc(std::vector<int64_t> shape, ScalarKind elem, LayoutId layout);
@@ -77,6 +80,12 @@ public:
   int rank() const { return int(shape_.size()); }
   LayoutId layout() const { return layout_; }
   bool isMutable() const { return mutable_; }
+  /// A memdesc's alloc shape when it views part of a larger tile; empty otherwise.
+  const std::vector<int64_t> &allocShape() const { return allocShape_; }
+  /// The shape of the tile a memdesc views: allocShape() when set, else shape().
+  const std::vector<int64_t> &viewedTileShape() const {
+    return allocShape_.empty() ? shape_ : allocShape_;
+  }
   /// Elements of a tensor or descriptor; 1 for a scalar or pointer.
   int64_t numElements() const;
 
@@ -102,6 +111,7 @@ private:
   bool mutable_ = false;
   LayoutId layout_ = kNoLayout;
   std::vector<int64_t> shape_;
+  std::vector<int64_t> allocShape_;
 };
 
 } // namespace linlayout::ir

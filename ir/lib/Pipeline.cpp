@@ -6,6 +6,7 @@
 #include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/Printer.h"
 #include "linlayout/ir/PlanCtas.h"
+#include "linlayout/ir/Prefetch.h"
 #include "linlayout/ir/PropagateLayouts.h"
 #include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Verifier.h"
@@ -27,6 +28,13 @@ Status pipeline(Module &m, const PipelineOptions &o) {
   return pipelineLoops(m, stages);
 }
 
+Status prefetch(Module &m, const PipelineOptions &o) {
+  int stages = o.numStages ? o.numStages : m.numStages ? m.numStages : 1;
+  if (stages <= 1 || o.prefetchK == 0)
+    return Status::success();
+  return prefetchDotOperands(m, o.prefetchK);
+}
+
 const std::vector<PassEntry> &passes() {
   static const std::vector<PassEntry> list = {
       {"plan-ctas", [](Module &m, const PipelineOptions &) { return planCtas(m); }},
@@ -37,6 +45,7 @@ const std::vector<PassEntry> &passes() {
       {"access-widths",
        [](Module &m, const PipelineOptions &) { return annotateAccessWidths(m); }},
       {"software-pipeline", pipeline},
+      {"prefetch", prefetch},
       {"fence-insertion", [](Module &m, const PipelineOptions &) { return insertFences(m); }},
   };
   return list;

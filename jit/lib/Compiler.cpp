@@ -87,7 +87,7 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
   std::string key = ir::print(module);
   key += '\0' + st.arch + '\0' + options.kernel + '\0' + (options.optimize ? "O" : "-") +
          (options.annotateConversions ? "A" : "-") + (options.runPasses ? "P" : "-") +
-         std::to_string(options.numStages);
+         std::to_string(options.numStages) + "/" + std::to_string(options.prefetchK);
   {
     std::lock_guard<std::mutex> lock(st.mutex);
     auto it = st.cache.find(key);
@@ -105,6 +105,7 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
     passed->target = "cuda:" + std::to_string(st.target.sm);
     ir::PipelineOptions po;
     po.numStages = options.numStages;
+    po.prefetchK = options.prefetchK;
     LL_TRY_STATUS(ir::runPipeline(*passed, po));
   }
   const ir::Module &toLower = passed ? *passed : module;

@@ -10,34 +10,54 @@ namespace linlayout::lower {
 
 namespace {
 
-// Whether a loop body touches shared memory at all, and whether it may write it through the
-// generic proxy (what a later reader must be separated from by a bar.sync). Reads, views, TMA
-// copies (async writes, made visible by their barrier wait), waits and expects write nothing
-// the hazard bookkeeping tracks.
-struct SharedUse {
-  bool any = false;
-  bool writes = false;
+// The shared-memory hazards pending after `block` when `in` are pending before it, as the
+// lowerings record them (LoweringContext::beforeShared* / afterShared*), over-approximated: an
+// op that may use scratch memory (conversions, reductions, nested loops) leaves both pending.
+struct Hazards {
+  bool reads = false, writes = false;
+  friend bool operator==(const Hazards &, const Hazards &) = default;
 };
 
-SharedUse sharedUse(const ir::Block &block) {
-  SharedUse u;
-  ir::walkOps(block, [&](const ir::Op &op) {
-    ir::OpCategory c = ir::category(op.kind);
-    bool touches = c == ir::OpCategory::Layout || c == ir::OpCategory::Shared ||
-                   op.kind == ir::OpKind::Reduce || op.kind == ir::OpKind::WarpGroupDot ||
-                   op.kind == ir::OpKind::InitBarrier || op.kind == ir::OpKind::InvalBarrier ||
-                   op.kind == ir::OpKind::BarrierExpect || op.kind == ir::OpKind::WaitBarrier;
-    bool readsOnly = op.kind == ir::OpKind::WarpGroupDot || op.kind == ir::OpKind::LocalLoad ||
-                     op.kind == ir::OpKind::MemDescIndex ||
-                     op.kind == ir::OpKind::LocalDealloc ||
-                     op.kind == ir::OpKind::WaitBarrier ||
-                     op.kind == ir::OpKind::BarrierExpect ||
-                     op.kind == ir::OpKind::AsyncTmaCopyGlobalToLocal ||
-                     (op.kind == ir::OpKind::LocalAlloc && op.operands.empty());
-    u.any |= touches;
-    u.writes |= touches && !readsOnly;
-  });
-  return u;
+Hazards hazardsAfter(const ir::Block &block, Hazards h) {
+  for (const ir::Op &op : block.ops) {
+    switch (op.kind) {
+    case ir::OpKind::AsyncWait: // cp.async.wait_group, then bar.sync
+      h = {};
+      break;
+    case ir::OpKind::Barrier: // bar.sync
+      h = {};
+      break;
+    case ir::OpKind::BarrierExpect: // the leader's arrive: a write after a barrier if needed
+    case ir::OpKind::AsyncTmaCopyGlobalToLocal: // async-proxy writes, ordered by the mbarrier
+      h = {};
+      break;
+    case ir::OpKind::InitBarrier:
+    case ir::OpKind::InvalBarrier:
+      h = {false, true};
+      break;
+    case ir::OpKind::WaitBarrier:
+    case ir::OpKind::LocalLoad:
+    case ir::OpKind::WarpGroupDot:
+      if (h.writes)
+        h = {};
+      h.reads = true;
+      break;
+    case ir::OpKind::LocalStore:
+      h = {false, true};
+      break;
+    case ir::OpKind::LocalAlloc:
+      if (!op.operands.empty())
+        h = {false, true};
+      break;
+    default:
+      if (!op.regions.empty() || ir::category(op.kind) == ir::OpCategory::Layout ||
+          op.kind == ir::OpKind::Reduce || op.kind == ir::OpKind::Trans ||
+          op.kind == ir::OpKind::Reshape)
+        h = {true, true};
+      break;
+    }
+  }
+  return h;
 }
 
 Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
@@ -97,10 +117,18 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   }
   for (size_t k = 0; k < phis.size(); ++k)
     ctx.set(body.args.at(1 + k), lowered(k));
-  // The body starts with what is pending before the loop or at the end of an iteration.
-  SharedUse use = sharedUse(body);
-  bool readsBefore = ctx.pendingReads(), writesBefore = ctx.pendingWrites();
-  ctx.assumeSharedHazards(use.any, use.writes);
+  // At the head, what is pending on entry or at the end of an iteration: the least fixed point,
+  // so that a body that ends with an async_wait and only reads after it (the prefetch pass's
+  // loops) needs no barrier before its first read. The exit leaves from the head: same state.
+  Hazards entry{ctx.pendingReads(), ctx.pendingWrites()}, atHead = entry;
+  for (int i = 0; i < 4; ++i) {
+    Hazards end = hazardsAfter(body, atHead);
+    Hazards next{entry.reads || end.reads, entry.writes || end.writes};
+    if (next == atHead)
+      break;
+    atHead = next;
+  }
+  ctx.setHazards(atHead.reads, atHead.writes);
   LL_TRY_STATUS(lowerBlock(ctx, body));
   const ir::Op &yield = body.ops.back();
   llvm::BasicBlock *latch = b.GetInsertBlock();
@@ -115,7 +143,7 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   b.SetInsertPoint(exit);
   for (size_t k = 0; k < phis.size(); ++k)
     ctx.set(op.results[k], lowered(k));
-  ctx.assumeSharedHazards(use.any || readsBefore, use.writes || writesBefore);
+  ctx.setHazards(atHead.reads, atHead.writes);
   return Status::success();
 }
 

@@ -98,16 +98,14 @@ public:
   void afterSharedRead() { pendingReads_ = true; }
   /// Records a bar.sync emitted by a lowering (clears both hazards).
   void barrierEmitted() { pendingReads_ = pendingWrites_ = false; }
-  /// Marks both hazards (e.g. at a loop head whose body touches shared memory).
-  void assumeSharedHazards() { pendingReads_ = pendingWrites_ = true; }
-  /// Adds hazards to the pending ones (a loop head: what its body may leave pending).
-  void assumeSharedHazards(bool reads, bool writes) {
-    pendingReads_ |= reads;
-    pendingWrites_ |= writes;
-  }
+  bool hasHazards() const { return pendingReads_ || pendingWrites_; }
+  /// The hazards pending now, and setting them (a loop head whose state is known).
   bool pendingReads() const { return pendingReads_; }
   bool pendingWrites() const { return pendingWrites_; }
-  bool hasHazards() const { return pendingReads_ || pendingWrites_; }
+  void setHazards(bool reads, bool writes) {
+    pendingReads_ = reads;
+    pendingWrites_ = writes;
+  }
 
   /// Where the op is, for messages: "file:line:col: " or "".
   std::string where(const ir::Op &op) const;

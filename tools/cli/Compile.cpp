@@ -20,7 +20,7 @@ namespace {
 int usage(std::ostream &os, int code) {
   os << "usage: linlayout compile FILE.tir [--target sm_80|sm_86|sm_89|sm_90] [-o OUT]\n"
         "                          [--emit=ptx|llvm] [--kernel NAME] [--O0] [--annotate]\n"
-        "                          [--report] [--no-passes] [--num-stages N]\n"
+        "                          [--report] [--no-passes] [--num-stages N] [--prefetch-k K]\n"
         "  FILE is parsed, verified, run through the pass pipeline (linlayout opt), lowered\n"
         "  --target     the GPU (default: the module's ttg.target)\n"
         "  -o OUT       write the output to OUT (default: standard output)\n"
@@ -31,7 +31,8 @@ int usage(std::ostream &os, int code) {
         "  --report     print each convert_layout's plan and the kernel's resources on stderr\n"
         "  --no-passes  lower the IR as written (skip the pass pipeline)\n"
         "  --num-stages software-pipeline loops with N stages (default: the module's\n"
-        "               \"ttg.num-stages\", else 1: off)\n";
+        "               \"ttg.num-stages\", else 1: off)\n"
+        "  --prefetch-k prefetch pipelined dot operands in K slices of K (16 or 32; 0: off)\n";
   return code;
 }
 
@@ -101,6 +102,13 @@ int runCompile(int argc, char **argv) {
         return 2;
       }
       pipelineOptions.numStages = std::stoi(v);
+    } else if (a == "--prefetch-k" && i + 1 < argc) {
+      std::string v = argv[++i];
+      if (v.empty() || v.size() > 3 || v.find_first_not_of("0123456789") != std::string::npos) {
+        std::cerr << "linlayout compile: --prefetch-k takes a slice width, got '" << v << "'\n";
+        return 2;
+      }
+      pipelineOptions.prefetchK = std::stoi(v);
     } else if (!a.empty() && a[0] == '-') {
       std::cerr << "linlayout compile: unknown option '" << a << "'\n";
       return usage(std::cerr, 2);

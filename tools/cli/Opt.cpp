@@ -16,11 +16,13 @@ namespace linlayout::cli {
 
 namespace {
 int usage(std::ostream &os, int code) {
-  os << "usage: linlayout opt FILE [--dump-after-each] [--num-stages N]\n"
+  os << "usage: linlayout opt FILE [--dump-after-each] [--num-stages N] [--prefetch-k K]\n"
         "  parses and verifies FILE (tile IR), runs the pass pipeline and prints the result;\n"
         "  --dump-after-each prints the IR after every pass that changed it;\n"
         "  --num-stages N pipelines loops with N stages (default: the module's\n"
         "  \"ttg.num-stages\", else 1: off)\n"
+        "  --prefetch-k K prefetches pipelined dot operands in K slices of K (16 or 32;\n"
+        "  default 0: off)\n"
         "  passes:";
   for (std::string_view p : ir::pipelinePassNames())
     os << " " << p;
@@ -32,7 +34,7 @@ int usage(std::ostream &os, int code) {
 int runOpt(int argc, char **argv) {
   std::string file;
   bool dump = false;
-  int stages = 0;
+  int stages = 0, prefetchK = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--dump-after-each")
@@ -42,6 +44,11 @@ int runOpt(int argc, char **argv) {
       if (v.empty() || v.size() > 2 || v.find_first_not_of("0123456789") != std::string::npos)
         return usage(std::cerr, 2);
       stages = std::stoi(v);
+    } else if (a == "--prefetch-k" && i + 1 < argc) {
+      std::string v = argv[++i];
+      if (v.empty() || v.size() > 3 || v.find_first_not_of("0123456789") != std::string::npos)
+        return usage(std::cerr, 2);
+      prefetchK = std::stoi(v);
     }
     else if (a == "--help" || a == "-h")
       return usage(std::cout, 0);
@@ -68,6 +75,7 @@ int runOpt(int argc, char **argv) {
   }
   ir::PipelineOptions options;
   options.numStages = stages;
+  options.prefetchK = prefetchK;
   if (dump)
     options.dumpAfterEach = &std::cout;
   Status s = ir::runPipeline(*module, options);

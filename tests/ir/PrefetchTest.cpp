@@ -1,0 +1,130 @@
+// The prefetch pass keeps what the pipelined matmuls compute: the interpreter runs each example
+// plain and pipelined + prefetched for several stage counts and K (0, one step, shorter than the
+// prologue, not a multiple of the stages). The dot then rounds its accumulator once per K slice
+// instead of once per iteration, so the inputs are small integers (every partial sum exact) and
+// the outputs must agree bit for bit.
+#include "Examples.h"
+
+#include "linlayout/ir/Interpreter.h"
+#include "linlayout/ir/Pipeline.h"
+#include "linlayout/ir/Prefetch.h"
+#include "linlayout/ir/Printer.h"
+#include "linlayout/ir/SoftwarePipeline.h"
+#include "linlayout/ir/Verifier.h"
+#include "linlayout/ir/Walk.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace linlayout;
+using namespace linlayout::ir;
+using namespace linlayout::ir::testing;
+
+namespace {
+
+// f16 integers in -8..8 (never all zero).
+std::vector<uint8_t> smallIntHalves(size_t n, std::mt19937_64 &rng) {
+  static const uint16_t kHalf[] = {0xc800, 0xc700, 0xc600, 0xc500, 0xc400, 0xc200, 0xc000,
+                                   0xbc00, 0x0000, 0x3c00, 0x4000, 0x4200, 0x4400, 0x4500,
+                                   0x4600, 0x4700, 0x4800};
+  std::vector<uint16_t> h(n);
+  for (uint16_t &x : h)
+    x = kHalf[rng() % 17];
+  return bytesOf(h);
+}
+
+int count(const Block &b, OpKind k) {
+  int n = 0;
+  walkOps(b, [&](const Op &op) { n += op.kind == k; });
+  return n;
+}
+
+const Op *theLoop(const Module &m) {
+  const Op *loop = nullptr;
+  walkOps(m.functions[0].body, [&](const Op &op) {
+    if (op.kind == OpKind::For)
+      loop = &op;
+  });
+  return loop;
+}
+
+Memory run(const Module &m, std::vector<ArgValue> args, Memory mem) {
+  Status s = interpret(m, "matmul", args, mem);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return mem;
+}
+
+} // namespace
+
+TEST(Prefetch, MatmulExamplesComputeTheSameForEveryStageCountAndK) {
+  for (auto [file, tileN] : {std::pair<std::string, int64_t>{"matmul.tir", 128},
+                             {"matmul_wide.tir", 256}}) {
+    SCOPED_TRACE(file);
+    Module plain = loadExample(file);
+    ASSERT_TRUE(verify(plain).ok());
+    std::mt19937_64 rng(17);
+    for (int stages : {2, 3, 4, 5}) {
+      Module piped = plain;
+      ASSERT_TRUE(pipelineLoops(piped, stages).ok());
+      const Op *before = theLoop(piped);
+      ASSERT_NE(before, nullptr);
+      size_t carried = before->results.size();
+      ASSERT_TRUE(prefetchDotOperands(piped, 16).ok());
+      ASSERT_TRUE(verify(piped).ok()) << verify(piped).message() << "\n" << print(piped);
+      const Op *loop = theLoop(piped);
+      // Two more carried values (slice 0 of A and B); in the body two dots of K 16, the loads
+      // of slice 1 and of the next iteration's slice 0, and the wait at the end.
+      EXPECT_EQ(loop->results.size(), carried + 2);
+      const Block &body = loop->regions[0];
+      EXPECT_EQ(count(body, OpKind::Dot), 2);
+      EXPECT_EQ(count(body, OpKind::LocalLoad), 4);
+      EXPECT_EQ(count(body, OpKind::MemDescSubslice), 4);
+      ASSERT_EQ(count(body, OpKind::AsyncWait), 1);
+      EXPECT_EQ(body.ops[body.ops.size() - 8].kind, OpKind::AsyncWait) << print(piped);
+      EXPECT_EQ(count(piped.functions[0].body, OpKind::AsyncWait), 3);
+      for (int64_t K : {0, 32, 64, 96, 160}) {
+        SCOPED_TRACE("stages " + std::to_string(stages) + ", K " + std::to_string(K));
+        Memory mem;
+        mem.buffers = {smallIntHalves(size_t(128 * K), rng),
+                       smallIntHalves(size_t(K * tileN), rng),
+                       std::vector<uint8_t>(size_t(128 * tileN * 4), 0xab)};
+        std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1),
+                                      ArgValue::pointer(2), ArgValue::integer(K),
+                                      ArgValue::integer(K), ArgValue::integer(tileN),
+                                      ArgValue::integer(tileN)};
+        Memory want = run(plain, args, mem);
+        Memory got = run(piped, args, mem);
+        EXPECT_EQ(got.buffers[2], want.buffers[2]);
+      }
+    }
+  }
+}
+
+TEST(Prefetch, RunsInThePipelineOnlyWhenAskedAndWithStages) {
+  Module m = loadExample("matmul.tir");
+  auto subslices = [](Module x, int stages, int k) {
+    PipelineOptions o;
+    o.numStages = stages;
+    o.prefetchK = k;
+    Status s = runPipeline(x, o);
+    EXPECT_TRUE(s.ok()) << s.message();
+    return count(x.functions[0].body, OpKind::MemDescSubslice);
+  };
+  EXPECT_EQ(subslices(m, 3, 0), 0);
+  EXPECT_EQ(subslices(m, 1, 16), 0);
+  EXPECT_EQ(subslices(m, 3, 16), 6); // before the loop 2, in it 4
+  // K 32 in one slice: nothing to overlap.
+  EXPECT_EQ(subslices(m, 3, 32), 0);
+}
+
+TEST(Prefetch, LeavesUnpipelinedLoopsAloneAndChecksTheSlice) {
+  Module m = loadExample("matmul.tir");
+  std::string before = print(m);
+  ASSERT_TRUE(prefetchDotOperands(m, 16).ok());
+  EXPECT_EQ(print(m), before);
+  EXPECT_EQ(prefetchDotOperands(m, 12).message(),
+            "prefetch slice K is 12, expected a power of two in 8..256");
+  EXPECT_EQ(prefetchDotOperands(m, 512).message(),
+            "prefetch slice K is 512, expected a power of two in 8..256");
+}

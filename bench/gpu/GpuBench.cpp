@@ -14,6 +14,7 @@
 #include "kernels/TileKernels.h"
 
 #include "linlayout/ir/InsertFences.h"
+#include "linlayout/ir/Prefetch.h"
 #include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/jit/Compiler.h"
 #include "linlayout/runtime/DeviceBuffer.h"
@@ -412,19 +413,23 @@ bool convertSection(Bench &b, std::mt19937_64 &rng) {
 }
 
 bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
-                 const std::string &file = "matmul.tir") {
+                 const std::string &file = "matmul.tir", int prefetchK = 0) {
   const bool wide = file == "matmul_wide.tir" || file == "matmul_wgmma_wide.tir";
   const bool wgmma = file.rfind("matmul_wgmma", 0) == 0;
   std::string variant = std::string(wgmma ? "wgmma-" : "") + (wide ? "wide-" : "") +
                         (stages == 1 ? "plain" : "pipelined-" + std::to_string(stages));
   if (variant == "wgmma-plain")
     variant = "wgmma";
+  if (prefetchK)
+    variant += prefetchK == 16 ? "-prefetch" : "-prefetch" + std::to_string(prefetchK);
   if (!b.variant.empty() && b.variant != variant)
     return true;
   const unsigned tileN = wide ? 256 : 128;
   auto m = matmulKernel(ScalarKind::F16, sourceDir(LINLAYOUT_SOURCE_DIR), file);
   CHECK(m);
   CHECK(ir::pipelineLoops(*m, stages));
+  if (prefetchK)
+    CHECK(ir::prefetchDotOperands(*m, prefetchK));
   CHECK(ir::insertFences(*m));
   auto k = b.jit.compile(*m, asBuilt());
   if (!k.ok()) {
@@ -585,9 +590,15 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
   for (int stages : {1, 3, 4})
     if (!gemmVariant(b, rng, stages))
       return false;
+  // With the prefetch pass (K slices of 16: the next slice's ldmatrix under this one's mma).
+  for (int stages : {3, 4})
+    if (!gemmVariant(b, rng, stages, "matmul.tir", 16))
+      return false;
   for (int stages : {1, 3})
     if (!gemmVariant(b, rng, stages, "matmul_wide.tir"))
       return false;
+  if (!gemmVariant(b, rng, 3, "matmul_wide.tir", 16))
+    return false;
   if (b.jit.context().computeCapability() == 90) {
     for (int stages : {1, 3, 4})
       if (!gemmVariant(b, rng, stages, "matmul_wgmma.tir"))

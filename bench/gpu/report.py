@@ -127,8 +127,11 @@ def main():
             continue
         n = str(int(r["n"]))
         g = (ggemm.get("sizes") or {}).get(n, {})
-        gkey = "gluon_TFLOPs" if variant == "plain" else \
-            "gluon_" + variant.replace("-", "_") + "_TFLOPs"
+        # A prefetched variant is measured against the Gluon twin of its schedule without
+        # prefetch (the Gluon kernels load whole K steps).
+        twin = variant[:-len("-prefetch")] if variant.endswith("-prefetch") else variant
+        gkey = "gluon_TFLOPs" if twin == "plain" else \
+            "gluon_" + twin.replace("-", "_") + "_TFLOPs"
         L.append(f"| {n}³ | {variant} | {fmt(r.get('TFLOPs'), '.1f')} | {fmt(g.get(gkey), '.1f')} | "
                  f"{fmt(g.get('torch_TFLOPs'), '.1f')} ({g.get('torch_out_dtype', '?')} out) | "
                  f"{fmt(ratio(r.get('TFLOPs'), g.get('torch_TFLOPs')), '.2f')} | {fmt(ratio(r.get('TFLOPs'), g.get(gkey)), '.2f')} |")

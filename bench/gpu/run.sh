@@ -7,6 +7,7 @@
 #   SKIP_TESTS=1 / SKIP_BENCH=1 / SKIP_TRITON=1 / SKIP_CHECKS=1 leave a part out; TEST_FILTER
 #   narrows the tests; SECTIONS (default "copy convert gemm peak") the benchmark sections, ours
 #   and the Gluon scripts of the same name (gluon_<section>_bench.py).
+#   SKIP_RACECHECK=1 keeps the SASS checks but not racecheck; RACECHECK_TESTS names its tests.
 set -uo pipefail
 out=${OUT:-/tmp/linlayout-gpu-out}
 work=$(mktemp -d /tmp/linlayout-gpu.XXXX)
@@ -50,8 +51,10 @@ fi
 if [ "${SKIP_CHECKS:-0}" != 1 ]; then
   echo "== Checks: racecheck on the pipelined, wgmma and TMA matmuls; SASS of the GEMM kernels"
   sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
-  if [ -n "$sanitizer" ] && [ -x "$bin/jit_tests" ]; then
-    for name in ComputeGpu.MatmulF16Pipelined ComputeGpu.WgmmaMatmulF16 TmaGpu.MatmulF16; do
+  if [ "${SKIP_RACECHECK:-0}" = 1 ]; then
+    echo "racecheck: skipped (SKIP_RACECHECK=1)"
+  elif [ -n "$sanitizer" ] && [ -x "$bin/jit_tests" ]; then
+    for name in ${RACECHECK_TESTS:-ComputeGpu.MatmulF16Pipelined ComputeGpu.MatmulF16PipelinedPrefetch ComputeGpu.WgmmaMatmulF16 TmaGpu.MatmulF16}; do
       log="$work/racecheck-$name.log"
       timeout 240 "$sanitizer" --tool racecheck --racecheck-report all --error-exitcode 9 \
         "$bin/jit_tests" --gtest_filter="$name" > "$log" 2>&1

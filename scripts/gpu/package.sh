@@ -28,13 +28,15 @@ for f in "$build"/bin/*; do
   strip -o "$stage/$name" "$f"
 done
 # The GEMM kernels' PTX, for run.sh's SASS checks (cp.async -> LDGSTS, wgmma -> HGMMA): the
-# pipelined mma.sync matmul (3 stages) and the wgmma matmuls (as written; 128x128 and 128x256
-# with 3 stages), compiled by the CLI as users would.
+# pipelined mma.sync matmul (3 stages, without and with prefetch) and the wgmma matmuls (as
+# written; 128x128 and 128x256 with 3 stages), compiled by the CLI as users would.
 if [ -x "$build/bin/linlayout" ]; then
   mkdir -p "$stage/ptx"
   sed 's/^module attributes {/module attributes {"ttg.num-stages" = 3 : i32, /' examples/matmul.tir \
     > "$stage/ptx/matmul_s3.tir"
   "$build/bin/linlayout" compile "$stage/ptx/matmul_s3.tir" --target sm_90 -o "$stage/ptx/matmul_s3.ptx"
+  "$build/bin/linlayout" compile "$stage/ptx/matmul_s3.tir" --target sm_90 --prefetch-k 16 \
+    -o "$stage/ptx/matmul_s3_pf.ptx"
   "$build/bin/linlayout" compile examples/matmul_wgmma.tir --target sm_90a \
     -o "$stage/ptx/matmul_wgmma.ptx"
   "$build/bin/linlayout" compile examples/matmul_wgmma.tir --target sm_90a --num-stages 3 \

@@ -5,7 +5,9 @@
 #include "kernels/TileKernels.h"
 
 #include "linlayout/ir/InsertFences.h"
+#include "linlayout/ir/Prefetch.h"
 #include "linlayout/ir/SoftwarePipeline.h"
+#include "linlayout/ir/Walk.h"
 
 #include <Eigen/Core>
 
@@ -109,26 +111,35 @@ namespace {
 
 // examples/<file> (128x128 tiles, K steps of kStep; matmul.tir or matmul_wgmma.tir; or
 // matmul_wide.tir's 128x256 tiles),
-// software-pipelined with `stages` stages when stages > 1 (cp.async rings), plus the proxy fences
-// wgmma needs.
+// software-pipelined with `stages` stages when stages > 1 (cp.async rings), its dot operands
+// prefetched in K slices of `prefetchK` when set (ir/Prefetch.h), plus the proxy fences wgmma
+// needs.
 template <typename Half>
 void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stages = 1,
                 const std::string &file = "matmul.tir", const std::string &insn = "mma.sync",
-                int kStep = 32) {
+                int kStep = 32, int prefetchK = 0) {
   uint64_t seed = gputest::freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed) + ", stages " + std::to_string(stages) + ", " +
-               file);
+               file + ", prefetch " + std::to_string(prefetchK));
   std::mt19937_64 rng(seed);
   const int tileN = file == "matmul_wide.tir" || file == "matmul_wgmma_wide.tir" ? 256 : 128;
   ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file));
   ASSERT_OK(ir::pipelineLoops(m, stages));
+  if (prefetchK) {
+    ASSERT_OK(ir::prefetchDotOperands(m, prefetchK));
+    int subslices = 0;
+    ir::walkOps(m.functions[0].body,
+                [&](const ir::Op &op) { subslices += op.kind == ir::OpKind::MemDescSubslice; });
+    ASSERT_GT(subslices, 0) << "the prefetch pass left the loop alone";
+  }
   ASSERT_OK(ir::insertFences(m));
   ASSERT_OK_AND_ASSIGN(auto k, jitc.compile(m, gputest::asBuilt()));
   const std::string &ptx = k->ptx();
   EXPECT_GT(count(ptx, insn), 0) << "the matmul must use " << insn;
   if (stages > 1)
     EXPECT_GT(count(ptx, "cp.async.cg"), 0) << "the pipelined matmul must use cp.async";
-  std::cout << "[          ] " << file << " " << ir::name(elem) << " stages " << stages << ": "
+  std::cout << "[          ] " << file << " " << ir::name(elem) << " stages " << stages
+            << (prefetchK ? " prefetch " + std::to_string(prefetchK) : std::string()) << ": "
             << count(ptx, insn) << " " << insn << ", " << count(ptx, "ldmatrix")
             << " ldmatrix, " << count(ptx, "cp.async.cg") << " cp.async in the PTX, "
             << k->metadata().registers << " registers, " << k->metadata().localBytes
@@ -230,6 +241,25 @@ TEST(ComputeGpu, WgmmaWideMatmul) {
                             "wgmma.mma_async", 64);
   matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, 3, "matmul_wgmma_wide.tir",
                               "wgmma.mma_async", 64);
+}
+
+// The pipelined matmuls with the prefetch pass: K slices of 16 loaded by ldmatrix from views of
+// the ring slots while the previous slice's mma.sync run.
+TEST(ComputeGpu, MatmulF16PipelinedPrefetch) {
+  REQUIRE_GPU();
+  for (int stages : {2, 3, 4})
+    matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, stages, "matmul.tir", "mma.sync", 32,
+                            16);
+}
+
+TEST(ComputeGpu, MatmulBf16AndWidePipelinedPrefetch) {
+  REQUIRE_GPU();
+  for (int stages : {3, 4})
+    matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, stages, "matmul.tir",
+                                "mma.sync", 32, 16);
+  matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, 3, "matmul_wide.tir", "mma.sync", 32, 16);
+  matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, 3, "matmul_wide.tir", "mma.sync", 32,
+                              16);
 }
 
 TEST(ComputeGpu, MatmulWidePipelined) {

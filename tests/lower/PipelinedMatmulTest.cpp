@@ -20,13 +20,14 @@ using namespace linlayout::lower::testing;
 
 namespace {
 
-Expected<LoweredKernel> pipelinedMatmul(int stages, int sm) {
+Expected<LoweredKernel> pipelinedMatmul(int stages, int sm, int prefetchK = 0) {
   std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/matmul.tir");
   std::stringstream ss;
   ss << f.rdbuf();
   LL_ASSIGN_OR_RETURN(ir::Module m, ir::parseModule(ss.str(), "matmul.tir"));
   ir::PipelineOptions po;
   po.numStages = stages;
+  po.prefetchK = prefetchK;
   LL_TRY_STATUS(ir::runPipeline(m, po));
   LowerOptions o;
   o.target = PtxTarget{sm, 80};
@@ -80,6 +81,49 @@ TEST(PipelinedMatmul, PtxHasTheCpAsyncScheduleAndAssemblesWithoutSpills) {
       if (report.accepted)
         std::printf("stages %d sm_%d: %d registers\n", stages, sm,
                     report.registers);
+    }
+}
+
+// With the prefetch pass (K slices of 16): before the loop the wait and the first slice's
+// ldmatrix loads; in the loop the copies, slice 1's loads, the 64 mma.sync of both slices, then
+// the wait (its barrier the loop's only one) and the next iteration's slice 0 loads; ldmatrix
+// loads the K-slice views at the tile's swizzle XOR the view origin; no spills.
+TEST(PipelinedMatmul, PrefetchedPtxLoadsTheNextSliceAndAssemblesWithoutSpills) {
+  for (int stages : {2, 3, 4})
+    for (int sm : {80, 90}) {
+      SCOPED_TRACE("stages " + std::to_string(stages) + ", sm_" + std::to_string(sm));
+      auto k = pipelinedMatmul(stages, sm, 16);
+      ASSERT_TRUE(k.ok()) << k.message();
+      const std::string &ptx = k->kernel.ptx;
+      EXPECT_EQ(countLines(ptx, "cp.async.cg.shared.global"), 8 * stages);
+      EXPECT_EQ(countLines(ptx, "cp.async.wait_group"), 3);
+      // Three places load half a K step each: 4 + 4 per place.
+      EXPECT_EQ(countLines(ptx, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"), 12);
+      EXPECT_EQ(countLines(ptx, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"), 12);
+      EXPECT_EQ(countLines(ptx, "mma.sync.aligned.m16n8k16"), 64);
+      std::string wait = "cp.async.wait_group " + std::to_string(stages - 2) + ";";
+      EXPECT_EQ(checkPatterns(ptx, "CHECK: cp.async.commit_group\n"
+                                   "CHECK: " + wait + "\n"
+                                   "CHECK-NEXT: bar.sync\n"
+                                   "CHECK: ldmatrix\n"
+                                   "CHECK-NOT: mma.sync\n"
+                                   "CHECK: cp.async.commit_group\n"
+                                   "CHECK-NOT: bar.sync\n"
+                                   "CHECK: ldmatrix\n"
+                                   "CHECK-NOT: bar.sync\n"
+                                   "CHECK: mma.sync\n"
+                                   "CHECK-NOT: bar.sync\n"
+                                   "CHECK: " + wait + "\n"
+                                   "CHECK-NEXT: bar.sync\n"
+                                   "CHECK-NOT: mma.sync\n"
+                                   "CHECK: ldmatrix\n"
+                                   "CHECK-NOT: mma.sync\n"
+                                   "CHECK: cp.async.wait_group 0;\n"),
+                "");
+      EXPECT_EQ(countLines(ptx, "bar.sync"), 2 + 5);
+      auto report = expectAssembles(k->kernel, /*requireNoSpills=*/true);
+      if (report.accepted)
+        std::printf("prefetch, stages %d sm_%d: %d registers\n", stages, sm, report.registers);
     }
 }
 

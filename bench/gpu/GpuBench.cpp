@@ -14,8 +14,10 @@
 #include "kernels/TileKernels.h"
 
 #include "linlayout/ir/InsertFences.h"
+#include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Prefetch.h"
 #include "linlayout/ir/SoftwarePipeline.h"
+#include "linlayout/ir/Verifier.h"
 #include "linlayout/jit/Compiler.h"
 #include "linlayout/runtime/DeviceBuffer.h"
 #include "linlayout/runtime/Launch.h"
@@ -412,8 +414,35 @@ bool convertSection(Bench &b, std::mt19937_64 &rng) {
   return true;
 }
 
+// Reshapes of matmul.tir's kernel text tried with the prefetch pass: the same 128x128 tile with
+// 8 warps (2 x 4, each warp a 64x32 block), or with K steps of 64 (four slices of 16).
+enum class Reshape { None, Warps8, KStep64 };
+
+std::string reshapeMatmul(std::string text, Reshape r) {
+  auto replaceAll = [&](const std::string &from, const std::string &to) {
+    for (size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + to.size()))
+      text.replace(p, from.size(), to);
+  };
+  if (r == Reshape::Warps8) {
+    replaceAll("\"ttg.num-warps\" = 4", "\"ttg.num-warps\" = 8");
+    replaceAll("warpsPerCTA = [4, 1]", "warpsPerCTA = [8, 1]");
+    replaceAll("warpsPerCTA = [2, 2]", "warpsPerCTA = [2, 4]");
+  } else if (r == Reshape::KStep64) {
+    replaceAll("%c32 = arith.constant 32 : i32", "%c32 = arith.constant 64 : i32");
+    for (auto [from, to] : {std::pair<std::string, std::string>{"128x32", "128x64"},
+                            {"32x128", "64x128"},
+                            {"32x1xi32", "64x1xi32"},
+                            {"1x32xi32", "1x64xi32"},
+                            {"tensor<32xi32", "tensor<64xi32"},
+                            {"end = 32 : i32", "end = 64 : i32"}})
+      replaceAll(from, to);
+  }
+  return text;
+}
+
 bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
-                 const std::string &file = "matmul.tir", int prefetchK = 0) {
+                 const std::string &file = "matmul.tir", int prefetchK = 0,
+                 Reshape reshape = Reshape::None) {
   const bool wide = file == "matmul_wide.tir" || file == "matmul_wgmma_wide.tir";
   const bool wgmma = file.rfind("matmul_wgmma", 0) == 0;
   std::string variant = std::string(wgmma ? "wgmma-" : "") + (wide ? "wide-" : "") +
@@ -422,11 +451,21 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
     variant = "wgmma";
   if (prefetchK)
     variant += prefetchK == 16 ? "-prefetch" : "-prefetch" + std::to_string(prefetchK);
+  if (reshape != Reshape::None)
+    variant += reshape == Reshape::Warps8 ? "-8w" : "-k64";
   if (!b.variant.empty() && b.variant != variant)
     return true;
   const unsigned tileN = wide ? 256 : 128;
   auto m = matmulKernel(ScalarKind::F16, sourceDir(LINLAYOUT_SOURCE_DIR), file);
   CHECK(m);
+  if (reshape != Reshape::None) {
+    std::ifstream in(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples/" + file);
+    std::stringstream text;
+    text << in.rdbuf();
+    m = ir::parseModule(reshapeMatmul(text.str(), reshape), file);
+    CHECK(m);
+    CHECK(ir::verify(*m));
+  }
   CHECK(ir::pipelineLoops(*m, stages));
   if (prefetchK)
     CHECK(ir::prefetchDotOperands(*m, prefetchK));
@@ -599,6 +638,9 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
       return false;
   if (!gemmVariant(b, rng, 3, "matmul_wide.tir", 16))
     return false;
+  for (Reshape r : {Reshape::Warps8, Reshape::KStep64})
+    if (!gemmVariant(b, rng, 3, "matmul.tir", 16, r))
+      return false;
   if (b.jit.context().computeCapability() == 90) {
     for (int stages : {1, 3, 4})
       if (!gemmVariant(b, rng, stages, "matmul_wgmma.tir"))

@@ -11,6 +11,7 @@
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/PlanCtas.h"
 #include "linlayout/ir/Pipeline.h"
+#include "linlayout/ir/Prefetch.h"
 #include "linlayout/ir/PropagateLayouts.h"
 #include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Printer.h"
@@ -40,6 +41,11 @@ const std::map<std::string, PassFn> &passTable() {
       {"pipeline", [](Module &m) { return runPipeline(m); }},
       {"software-pipeline",
        [](Module &m) { return pipelineLoops(m, m.numStages ? m.numStages : 3); }},
+      {"prefetch",
+       [](Module &m) {
+         Status s = pipelineLoops(m, m.numStages ? m.numStages : 3);
+         return s.ok() ? prefetchDotOperands(m, 16) : s;
+       }},
   };
   return table;
 }

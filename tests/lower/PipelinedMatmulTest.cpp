@@ -20,7 +20,7 @@ using namespace linlayout::lower::testing;
 
 namespace {
 
-Expected<LoweredKernel> pipelinedMatmul(int stages, int sm, int prefetchK = 0) {
+Expected<LoweredKernel> pipelinedMatmul(int stages, int sm, int prefetchK) {
   std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/matmul.tir");
   std::stringstream ss;
   ss << f.rdbuf();
@@ -41,7 +41,7 @@ TEST(PipelinedMatmul, PtxHasTheCpAsyncScheduleAndAssemblesWithoutSpills) {
     for (int sm : {80, 90}) {
       SCOPED_TRACE("stages " + std::to_string(stages) + ", sm_" +
                    std::to_string(sm));
-      auto k = pipelinedMatmul(stages, sm);
+      auto k = pipelinedMatmul(stages, sm, /*prefetchK=*/0);
       ASSERT_TRUE(k.ok()) << k.message();
       const std::string &ptx = k->kernel.ptx;
       // Per stage 8 16-byte copies per thread (A 128x32 and B 32x128 halves,

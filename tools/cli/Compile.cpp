@@ -32,7 +32,7 @@ int usage(std::ostream &os, int code) {
         "  --no-passes  lower the IR as written (skip the pass pipeline)\n"
         "  --num-stages software-pipeline loops with N stages (default: the module's\n"
         "               \"ttg.num-stages\", else 1: off)\n"
-        "  --prefetch-k prefetch pipelined dot operands in K slices of K (16 or 32; 0: off)\n";
+        "  --prefetch-k prefetch pipelined dot operands in K slices of K (default 16; 0: off)\n";
   return code;
 }
 

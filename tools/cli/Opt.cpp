@@ -21,8 +21,8 @@ int usage(std::ostream &os, int code) {
         "  --dump-after-each prints the IR after every pass that changed it;\n"
         "  --num-stages N pipelines loops with N stages (default: the module's\n"
         "  \"ttg.num-stages\", else 1: off)\n"
-        "  --prefetch-k K prefetches pipelined dot operands in K slices of K (16 or 32;\n"
-        "  default 0: off)\n"
+        "  --prefetch-k K prefetches pipelined dot operands in K slices of K (default 16;\n"
+        "  0: off)\n"
         "  passes:";
   for (std::string_view p : ir::pipelinePassNames())
     os << " " << p;
@@ -34,7 +34,7 @@ int usage(std::ostream &os, int code) {
 int runOpt(int argc, char **argv) {
   std::string file;
   bool dump = false;
-  int stages = 0, prefetchK = 0;
+  int stages = 0, prefetchK = ir::PipelineOptions().prefetchK;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--dump-after-each")

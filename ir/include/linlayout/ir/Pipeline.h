@@ -5,7 +5,7 @@
 //   4. cleanup-converts     CleanupConverts.h
 //   5. access-widths        AnnotateAccessWidths.h
 //   6. software-pipeline    SoftwarePipeline.h     (num_stages > 1 only)
-//   7. prefetch             Prefetch.h             (num_stages > 1 and prefetchK set)
+//   7. prefetch             Prefetch.h             (num_stages > 1, unless prefetchK is 0)
 //   8. fence-insertion      InsertFences.h
 // The module is verified before the first pass and after every pass; a pass that breaks it is
 // reported by name.
@@ -27,9 +27,9 @@ struct PipelineOptions {
   /// Software-pipelining stages for the pipeline pass: 0 takes the module's "ttg.num-stages"
   /// (1 when it has none); 1 turns pipelining off.
   int numStages = 0;
-  /// The prefetch pass's K slice (16 or 32 for mma.sync f16 / bf16 operands; 0 turns it off):
-  /// it runs after software-pipelining with more than one stage.
-  int prefetchK = 0;
+  /// The prefetch pass's K slice (16: one mma.sync k-step for f16 / bf16 operands; 0 turns the
+  /// pass off): it runs after software-pipelining with more than one stage.
+  int prefetchK = 16;
 };
 
 /// The names of the passes, in order.

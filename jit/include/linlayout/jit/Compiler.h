@@ -34,9 +34,9 @@ struct CompileOptions {
   /// Software-pipelining stages for the passes' pipeline pass (ir/SoftwarePipeline.h): 0 takes
   /// the module's "ttg.num-stages" (off without it), 1 is off. Only with runPasses.
   int numStages = 0;
-  /// The prefetch pass's K slice after pipelining (ir/Prefetch.h; 16 or 32, 0 is off). Only
-  /// with runPasses and more than one stage.
-  int prefetchK = 0;
+  /// The prefetch pass's K slice after pipelining (ir/Prefetch.h; 0 turns it off). Only with
+  /// runPasses and more than one stage.
+  int prefetchK = 16;
   /// Run LLVM's optimisation pipeline.
   bool optimize = true;
   /// Mark each convert_layout's instructions in the PTX with comments.

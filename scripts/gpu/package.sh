@@ -34,7 +34,8 @@ if [ -x "$build/bin/linlayout" ]; then
   mkdir -p "$stage/ptx"
   sed 's/^module attributes {/module attributes {"ttg.num-stages" = 3 : i32, /' examples/matmul.tir \
     > "$stage/ptx/matmul_s3.tir"
-  "$build/bin/linlayout" compile "$stage/ptx/matmul_s3.tir" --target sm_90 -o "$stage/ptx/matmul_s3.ptx"
+  "$build/bin/linlayout" compile "$stage/ptx/matmul_s3.tir" --target sm_90 --prefetch-k 0 \
+    -o "$stage/ptx/matmul_s3.ptx"
   "$build/bin/linlayout" compile "$stage/ptx/matmul_s3.tir" --target sm_90 --prefetch-k 16 \
     -o "$stage/ptx/matmul_s3_pf.ptx"
   "$build/bin/linlayout" compile examples/matmul_wgmma.tir --target sm_90a \

@@ -12,7 +12,8 @@ namespace {
 
 // The shared-memory hazards pending after `block` when `in` are pending before it, as the
 // lowerings record them (LoweringContext::beforeShared* / afterShared*), over-approximated: an
-// op that may use scratch memory (conversions, reductions, nested loops) leaves both pending.
+// op not known to leave them alone (conversions, reductions, nested loops, any op this list
+// does not name) leaves both pending.
 struct Hazards {
   bool reads = false, writes = false;
   friend bool operator==(const Hazards &, const Hazards &) = default;
@@ -49,11 +50,34 @@ Hazards hazardsAfter(const ir::Block &block, Hazards h) {
       if (!op.operands.empty())
         h = {false, true};
       break;
+    // Ops whose lowerings never touch the bookkeeping (register-only, global memory, ring and
+    // view descriptors; copies and commits, which the pipelining protocol orders).
+    case ir::OpKind::MemDescIndex:
+    case ir::OpKind::MemDescSubslice:
+    case ir::OpKind::LocalDealloc:
+    case ir::OpKind::AsyncCopyGlobalToLocal:
+    case ir::OpKind::AsyncCommitGroup:
+    case ir::OpKind::Dot:
+    case ir::OpKind::Splat:
+    case ir::OpKind::Broadcast:
+    case ir::OpKind::ExpandDims:
+      break;
     default:
-      if (!op.regions.empty() || ir::category(op.kind) == ir::OpCategory::Layout ||
-          op.kind == ir::OpKind::Reduce || op.kind == ir::OpKind::Trans ||
-          op.kind == ir::OpKind::Reshape)
-        h = {true, true};
+      switch (ir::category(op.kind)) {
+      case ir::OpCategory::Source:
+      case ir::OpCategory::BinaryInt:
+      case ir::OpCategory::BinaryFloat:
+      case ir::OpCategory::UnaryFloat:
+      case ir::OpCategory::Compare:
+      case ir::OpCategory::Select:
+      case ir::OpCategory::Cast:
+      case ir::OpCategory::Memory:
+        break;
+      default: // anything else (conversions, reductions, loops, ...) may leave both pending
+        if (op.kind != ir::OpKind::Yield && op.kind != ir::OpKind::Return)
+          h = {true, true};
+        break;
+      }
       break;
     }
   }

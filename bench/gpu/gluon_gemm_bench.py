@@ -51,12 +51,13 @@ def gemm_mma_v2(a_ptr, b_ptr, c_ptr, K, lda, ldb, ldc,
 @gluon.jit
 def gemm_mma_v2_pipelined(a_ptr, b_ptr, c_ptr, K, lda, ldb, ldc,
                           BM: gl.constexpr, BN: gl.constexpr, BK: gl.constexpr,
-                          STAGES: gl.constexpr, WARPS_M: gl.constexpr, WARPS_N: gl.constexpr):
+                          STAGES: gl.constexpr, WARPS_M: gl.constexpr, WARPS_N: gl.constexpr,
+                          A_PER_PHASE: gl.constexpr = 2, A_MAX_PHASE: gl.constexpr = 4):
     blocked: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [WARPS_M * WARPS_N, 1], [1, 0])
     acc_layout: gl.constexpr = gl.NVMMADistributedLayout([2, 0], [WARPS_M, WARPS_N], [16, 8])
     a_layout: gl.constexpr = gl.DotOperandLayout(0, acc_layout, 2)
     b_layout: gl.constexpr = gl.DotOperandLayout(1, acc_layout, 2)
-    a_shared: gl.constexpr = gl.SwizzledSharedLayout(8, 2, 4, [1, 0])
+    a_shared: gl.constexpr = gl.SwizzledSharedLayout(8, A_PER_PHASE, A_MAX_PHASE, [1, 0])
     b_shared: gl.constexpr = gl.SwizzledSharedLayout(8, 1, 8, [1, 0])
     a_ring = gl.allocate_shared_memory(gl.float16, [STAGES, BM, BK], a_shared)
     b_ring = gl.allocate_shared_memory(gl.float16, [STAGES, BK, BN], b_shared)
@@ -197,12 +198,17 @@ def main():
             row["gluon_TFLOPs"] = tflops(n, row["gluon_ms"])
         except Exception as e:
             row["gluon_error"] = f"{type(e).__name__}: {e}"[:400]
-        # (key, stages, BN, warps along N): matmul.tir's tiling pipelined, and matmul_wide.tir's
-        # (128x256, 8 warps) pipelined with three stages.
-        for key, stages, bn, wn in (("gluon_pipelined_3", 3, 128, 2), ("gluon_pipelined_4", 4, 128, 2),
-                                    ("gluon_wide_pipelined_3", 3, 256, 4)):
+        # (key, stages, BN, warps along N, BK, A's swizzle perPhase / maxPhase): matmul.tir's
+        # tiling pipelined, matmul_wide.tir's (128x256, 8 warps) pipelined with three stages, and
+        # the bench's reshapes of matmul.tir (8 warps 2 x 4; K steps of 64, where linlayout's
+        # pass chooses A's swizzle (8, 1, 8)).
+        for key, stages, bn, wn, bk, aper, amax in (
+                ("gluon_pipelined_3", 3, 128, 2, 32, 2, 4), ("gluon_pipelined_4", 4, 128, 2, 32, 2, 4),
+                ("gluon_wide_pipelined_3", 3, 256, 4, 32, 2, 4),
+                ("gluon_pipelined_3_8w", 3, 128, 4, 32, 2, 4),
+                ("gluon_pipelined_3_k64", 3, 128, 2, 64, 1, 8)):
             p = lambda: gemm_mma_v2_pipelined[(n // 128, n // bn)](
-                a, b, c, n, n, n, n, 128, bn, 32, stages, 2, wn, num_warps=2 * wn)
+                a, b, c, n, n, n, n, 128, bn, bk, stages, 2, wn, aper, amax, num_warps=2 * wn)
             try:
                 c.fill_(float("nan"))
                 p()

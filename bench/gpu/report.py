@@ -127,9 +127,9 @@ def main():
             continue
         n = str(int(r["n"]))
         g = (ggemm.get("sizes") or {}).get(n, {})
-        # A prefetched variant is measured against the Gluon twin of its schedule without
-        # prefetch (the Gluon kernels load whole K steps).
-        twin = variant[:-len("-prefetch")] if variant.endswith("-prefetch") else variant
+        # A prefetched variant is measured against the Gluon twin of its tiling and schedule
+        # without prefetch (the Gluon kernels load whole K steps).
+        twin = variant.replace("-prefetch", "")
         gkey = "gluon_TFLOPs" if twin == "plain" else \
             "gluon_" + twin.replace("-", "_") + "_TFLOPs"
         L.append(f"| {n}³ | {variant} | {fmt(r.get('TFLOPs'), '.1f')} | {fmt(g.get(gkey), '.1f')} | "

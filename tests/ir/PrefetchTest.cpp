@@ -6,6 +6,7 @@
 #include "Examples.h"
 
 #include "linlayout/ir/Interpreter.h"
+#include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Pipeline.h"
 #include "linlayout/ir/Prefetch.h"
 #include "linlayout/ir/Printer.h"
@@ -97,6 +98,50 @@ TEST(Prefetch, MatmulExamplesComputeTheSameForEveryStageCountAndK) {
         Memory got = run(piped, args, mem);
         EXPECT_EQ(got.buffers[2], want.buffers[2]);
       }
+    }
+  }
+}
+
+// matmul.tir with K steps of 64: four slices per step (the loads of slice s + 1 before the dot
+// of slice s, three times, then the carried slice 0 of the next step).
+TEST(Prefetch, FourSlicesPerStepComputeTheSame) {
+  std::string text = readFile(examplePath("matmul.tir"));
+  auto replaceAll = [&](const std::string &from, const std::string &to) {
+    for (size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + to.size()))
+      text.replace(p, from.size(), to);
+  };
+  replaceAll("%c32 = arith.constant 32 : i32", "%c32 = arith.constant 64 : i32");
+  for (auto [from, to] : {std::pair<std::string, std::string>{"128x32", "128x64"},
+                          {"32x128", "64x128"},
+                          {"32x1xi32", "64x1xi32"},
+                          {"1x32xi32", "1x64xi32"},
+                          {"tensor<32xi32", "tensor<64xi32"},
+                          {"end = 32 : i32", "end = 64 : i32"}})
+    replaceAll(from, to);
+  auto plain = parseModule(text, "matmul_k64.tir");
+  ASSERT_TRUE(plain.ok()) << plain.message();
+  ASSERT_TRUE(verify(*plain).ok());
+  std::mt19937_64 rng(23);
+  for (int stages : {2, 3}) {
+    Module piped = *plain;
+    ASSERT_TRUE(pipelineLoops(piped, stages).ok());
+    ASSERT_TRUE(prefetchDotOperands(piped, 16).ok());
+    ASSERT_TRUE(verify(piped).ok()) << verify(piped).message();
+    const Block &body = theLoop(piped)->regions[0];
+    EXPECT_EQ(count(body, OpKind::Dot), 4);
+    EXPECT_EQ(count(body, OpKind::LocalLoad), 2 * 3 + 2);
+    for (int64_t K : {0, 64, 192}) {
+      SCOPED_TRACE("stages " + std::to_string(stages) + ", K " + std::to_string(K));
+      Memory mem;
+      mem.buffers = {smallIntHalves(size_t(128 * K), rng), smallIntHalves(size_t(K * 128), rng),
+                     std::vector<uint8_t>(size_t(128 * 128 * 4), 0xab)};
+      std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1),
+                                    ArgValue::pointer(2), ArgValue::integer(K),
+                                    ArgValue::integer(K), ArgValue::integer(128),
+                                    ArgValue::integer(128)};
+      Memory want = run(*plain, args, mem);
+      Memory got = run(piped, args, mem);
+      EXPECT_EQ(got.buffers[2], want.buffers[2]);
     }
   }
 }

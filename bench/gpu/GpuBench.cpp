@@ -316,7 +316,22 @@ bool copySection(Bench &b, std::mt19937_64 &rng) {
   return true;
 }
 
-// The value of an f16 or f32 element.
+// The value of a bf16 or f16 element's bits.
+double decodeHalf(ScalarKind elem, uint16_t h) {
+  if (elem == ScalarKind::BF16) {
+    uint32_t bits = uint32_t(h) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  }
+  int e = (h >> 10) & 31, mant = h & 1023;
+  if (e == 31)
+    return NAN;
+  double v = e == 0 ? std::ldexp(mant, -24) : std::ldexp(1024 + mant, e - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+// The value of an f16, bf16 or f32 element.
 double decode(ScalarKind elem, const uint8_t *p) {
   if (elem == ScalarKind::F32) {
     float f;
@@ -325,11 +340,7 @@ double decode(ScalarKind elem, const uint8_t *p) {
   }
   uint16_t h;
   std::memcpy(&h, p, 2);
-  int e = (h >> 10) & 31, mant = h & 1023;
-  if (e == 31)
-    return NAN;
-  double v = e ? std::ldexp(1.0 + mant / 1024.0, e - 15) : std::ldexp(mant / 1024.0, -14);
-  return h & 0x8000 ? -v : v;
+  return decodeHalf(elem, h);
 }
 
 bool convertSection(Bench &b, std::mt19937_64 &rng) {
@@ -440,9 +451,22 @@ std::string reshapeMatmul(std::string text, Reshape r) {
   return text;
 }
 
+// A random f16 or bf16 in [-1, 1) (sign, an exponent below the bias, random mantissa), as bits.
+uint16_t randomInput(ScalarKind elem, std::mt19937_64 &rng) {
+  uint16_t sign = rng() % 2 ? 0x8000 : 0;
+  if (elem == ScalarKind::BF16)
+    return uint16_t(sign | (uint16_t(120 + rng() % 7) << 7) | uint16_t(rng() % 128));
+  return uint16_t(sign | (uint16_t(8 + rng() % 7) << 10) | uint16_t(rng() % 1024));
+}
+
+// The variant name of a bf16 row: the f16 row's name with "-bf16".
+std::string withElem(std::string variant, ScalarKind elem) {
+  return elem == ScalarKind::BF16 ? variant + "-bf16" : variant;
+}
+
 bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
                  const std::string &file = "matmul.tir", int prefetchK = 0,
-                 Reshape reshape = Reshape::None) {
+                 Reshape reshape = Reshape::None, ScalarKind elem = ScalarKind::F16) {
   const bool wide = file == "matmul_wide.tir" || file == "matmul_wgmma_wide.tir";
   const bool wgmma = file.rfind("matmul_wgmma", 0) == 0;
   std::string variant = std::string(wgmma ? "wgmma-" : "") + (wide ? "wide-" : "") +
@@ -453,12 +477,17 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
     variant += prefetchK == 16 ? "-prefetch" : "-prefetch" + std::to_string(prefetchK);
   if (reshape != Reshape::None)
     variant += reshape == Reshape::Warps8 ? "-8w" : "-k64";
+  variant = withElem(variant, elem);
   if (!b.variant.empty() && b.variant != variant)
     return true;
   const unsigned tileN = wide ? 256 : 128;
-  auto m = matmulKernel(ScalarKind::F16, sourceDir(LINLAYOUT_SOURCE_DIR), file);
+  auto m = matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file);
   CHECK(m);
   if (reshape != Reshape::None) {
+    if (elem != ScalarKind::F16) {
+      std::fprintf(stderr, "error: the reshaped variants are f16 only\n");
+      return false;
+    }
     std::ifstream in(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples/" + file);
     std::stringstream text;
     text << in.rdbuf();
@@ -483,14 +512,9 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
   for (int64_t n : {4096, 8192}) {
     size_t elems = size_t(n * n);
     std::vector<uint16_t> a(elems), bm(elems);
-    // Random f16 in [-1, 1): sign, exponent 14 or less, random mantissa.
-    auto randomHalf = [&] {
-      uint16_t e = uint16_t(8 + rng() % 7), mant = uint16_t(rng() % 1024);
-      return uint16_t((rng() % 2 ? 0x8000 : 0) | (e << 10) | mant);
-    };
     for (size_t i = 0; i < elems; ++i) {
-      a[i] = randomHalf();
-      bm[i] = randomHalf();
+      a[i] = randomInput(elem, rng);
+      bm[i] = randomInput(elem, rng);
     }
     auto da = runtime::DeviceBuffer::fromHost<uint16_t>(a);
     auto db = runtime::DeviceBuffer::fromHost<uint16_t>(bm);
@@ -507,7 +531,7 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
     std::vector<float> c(elems);
     CHECK(dc->copyToHost(c.data(), elems * 4));
     // Check 64 random entries against a double-precision dot product.
-    auto toF = [](uint16_t h) { return decode(ScalarKind::F16, reinterpret_cast<const uint8_t *>(&h)); };
+    auto toF = [&](uint16_t h) { return decodeHalf(elem, h); };
     double err = 0, norm = 0;
     for (int s = 0; s < 64; ++s) {
       size_t i = rng() % size_t(n), j = rng() % size_t(n);
@@ -523,6 +547,7 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
     b.json.begin();
     b.json.field("bench", "gemm");
     b.json.field("variant", variant);
+    b.json.field("dtype", std::string(ir::name(elem)));
     b.json.field("stages", double(stages));
     b.json.field("n", double(n));
     b.json.field("ms", ms);
@@ -530,8 +555,8 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
     b.json.field("rel_err_sampled", rel);
     kernelFields(b.json, **k);
     b.json.end();
-    std::printf("gemm f16->f32 %-12s %lld^3   %8.3f ms  %7.1f TFLOP/s  (sampled rel err %.2e)\n",
-                variant.c_str(), (long long)n, ms, tf, rel);
+    std::printf("gemm %s->f32 %-12s %lld^3   %8.3f ms  %7.1f TFLOP/s  (sampled rel err %.2e)\n",
+                std::string(ir::name(elem)).c_str(), variant.c_str(), (long long)n, ms, tf, rel);
   }
   return true;
 }
@@ -539,11 +564,12 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
 // A TMA + wgmma matmul example (examples/matmul_tma*.tir: tensor-map parameters, mbarrier rings,
 // written by hand), as written. Variant "tma" for matmul_tma.tir, "tma_wide" for
 // matmul_tma_wide.tir, and so on for any other matmul_tma*.tir in the examples folder.
-bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file) {
-  std::string variant = file.substr(7, file.size() - 7 - 4);
+bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
+                    ScalarKind elem = ScalarKind::F16) {
+  std::string variant = withElem(file.substr(7, file.size() - 7 - 4), elem);
   if (!b.variant.empty() && b.variant != variant)
     return true;
-  auto m = exampleKernel(file, sourceDir(LINLAYOUT_SOURCE_DIR));
+  auto m = matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file);
   CHECK(m);
   const ir::Function &fn = m->functions.at(0);
   const unsigned tileM = unsigned(fn.type(fn.body.args.at(0)).shape().at(0));
@@ -562,13 +588,9 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file) {
   for (int64_t n : {4096, 8192}) {
     size_t elems = size_t(n * n);
     std::vector<uint16_t> a(elems), bm(elems);
-    auto randomHalf = [&] {
-      uint16_t e = uint16_t(8 + rng() % 7), mant = uint16_t(rng() % 1024);
-      return uint16_t((rng() % 2 ? 0x8000 : 0) | (e << 10) | mant);
-    };
     for (size_t i = 0; i < elems; ++i) {
-      a[i] = randomHalf();
-      bm[i] = randomHalf();
+      a[i] = randomInput(elem, rng);
+      bm[i] = randomInput(elem, rng);
     }
     auto da = runtime::DeviceBuffer::fromHost<uint16_t>(a);
     auto db = runtime::DeviceBuffer::fromHost<uint16_t>(bm);
@@ -590,7 +612,7 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file) {
     CHECK(launch());
     std::vector<float> c(elems);
     CHECK(dc->copyToHost(c.data(), elems * 4));
-    auto toF = [](uint16_t h) { return decode(ScalarKind::F16, reinterpret_cast<const uint8_t *>(&h)); };
+    auto toF = [&](uint16_t h) { return decodeHalf(elem, h); };
     double err = 0, norm = 0;
     for (int s = 0; s < 64; ++s) {
       size_t i = rng() % size_t(n), j = rng() % size_t(n);
@@ -606,14 +628,15 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file) {
     b.json.begin();
     b.json.field("bench", "gemm");
     b.json.field("variant", variant);
+    b.json.field("dtype", std::string(ir::name(elem)));
     b.json.field("n", double(n));
     b.json.field("ms", ms);
     b.json.field("TFLOPs", tf);
     b.json.field("rel_err_sampled", rel);
     kernelFields(b.json, **k);
     b.json.end();
-    std::printf("gemm f16->f32 %-12s %lld^3   %8.3f ms  %7.1f TFLOP/s  (sampled rel err %.2e)\n",
-                variant.c_str(), (long long)n, ms, tf, rel);
+    std::printf("gemm %s->f32 %-12s %lld^3   %8.3f ms  %7.1f TFLOP/s  (sampled rel err %.2e)\n",
+                std::string(ir::name(elem)).c_str(), variant.c_str(), (long long)n, ms, tf, rel);
   }
   return true;
 }
@@ -660,6 +683,15 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
     for (const std::string &f : tma)
       if (!gemmTmaVariant(b, rng, f))
         return false;
+  }
+  // bf16 inputs (f32 accumulate and output) for the fastest kernel of each family.
+  if (!gemmVariant(b, rng, 3, "matmul_wide.tir", 16, Reshape::None, ScalarKind::BF16))
+    return false;
+  if (b.jit.context().computeCapability() == 90) {
+    if (!gemmVariant(b, rng, 3, "matmul_wgmma_wide.tir", 0, Reshape::None, ScalarKind::BF16))
+      return false;
+    if (!gemmTmaVariant(b, rng, "matmul_tma_wide.tir", ScalarKind::BF16))
+      return false;
   }
   return true;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""GEMM f16 x f16 -> f32 on this GPU: torch.matmul (cuBLAS) and Gluon mma_v2 kernels with the
+"""GEMM f16 x f16 -> f32 (and bf16 x bf16 -> f32 for cuBLAS and the wide TMA twin) on this GPU: torch.matmul (cuBLAS) and Gluon mma_v2 kernels with the
 tiling of linlayout's examples/matmul.tir (128x128 tile, K step 32, 4 warps, mma v2 [2, 2] x
 [16, 8], operands loaded in blocked([1, 8], [4, 8], [4, 1], [1, 0]) and converted to dot operands
 with k_width 2): plain (no software pipelining), and pipelined with 3 and 4 stages the way
@@ -97,10 +97,11 @@ def gemm_mma_v2_pipelined(a_ptr, b_ptr, c_ptr, K, lda, ldb, ldc,
 if HOPPER_IMPORT_ERROR is None:
     @gluon.jit
     def gemm_tma_wgmma(a_desc, b_desc, c_ptr, K, ldc, BM: gl.constexpr, BN: gl.constexpr,
-                       BK: gl.constexpr, STAGES: gl.constexpr, WARPS: gl.constexpr):
+                       BK: gl.constexpr, STAGES: gl.constexpr, WARPS: gl.constexpr,
+                       DT: gl.constexpr):
         acc_layout: gl.constexpr = gl.NVMMADistributedLayout([3, 0], [WARPS, 1], [16, BN, 16])
-        a_ring = gl.allocate_shared_memory(gl.float16, [STAGES, BM, BK], a_desc.layout)
-        b_ring = gl.allocate_shared_memory(gl.float16, [STAGES, BK, BN], b_desc.layout)
+        a_ring = gl.allocate_shared_memory(DT, [STAGES, BM, BK], a_desc.layout)
+        b_ring = gl.allocate_shared_memory(DT, [STAGES, BK, BN], b_desc.layout)
         bars = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
         for s in gl.static_range(STAGES):
             mbarrier.init(bars.index(s), count=1)
@@ -137,19 +138,21 @@ if HOPPER_IMPORT_ERROR is None:
         gl.store(c_ptr + rows[:, None] * ldc + cols[None, :], acc)
 
 
-def tma_rows(row, n, a, b, c):
-    """The TMA + wgmma twins: (key, BN, stages, warps) as examples/matmul_tma*.tir."""
-    for key, bn, stages, warps in (("gluon_tma", 128, 3, 4), ("gluon_tma_wide", 256, 3, 8)):
+def tma_rows(row, n, a, b, c, twins=(("gluon_tma", 128, 3, 4), ("gluon_tma_wide", 256, 3, 8))):
+    """The TMA + wgmma twins: (key, BN, stages, warps) as examples/matmul_tma*.tir; a and b are
+    f16 or bf16 (the kernel's shared tiles take their type)."""
+    dt = gl.bfloat16 if a.dtype == torch.bfloat16 else gl.float16
+    for key, bn, stages, warps in twins:
         if HOPPER_IMPORT_ERROR is not None or torch.cuda.get_device_capability()[0] != 9:
             row[key + "_error"] = HOPPER_IMPORT_ERROR or "not an sm_90 GPU"
             continue
         try:
-            a_layout = gl.NVMMASharedLayout.get_default_for([128, 64], gl.float16)
-            b_layout = gl.NVMMASharedLayout.get_default_for([64, bn], gl.float16)
+            a_layout = gl.NVMMASharedLayout.get_default_for([128, 64], dt)
+            b_layout = gl.NVMMASharedLayout.get_default_for([64, bn], dt)
             a_desc = TensorDescriptor.from_tensor(a, [128, 64], a_layout)
             b_desc = TensorDescriptor.from_tensor(b, [64, bn], b_layout)
             t = lambda: gemm_tma_wgmma[(n // 128, n // bn)](a_desc, b_desc, c, n, n, 128, bn, 64,
-                                                             stages, warps, num_warps=warps)
+                                                             stages, warps, dt, num_warps=warps)
             c.fill_(float("nan"))
             t()
             ref = torch.matmul(a.float(), b.float())
@@ -219,9 +222,19 @@ def main():
             except Exception as e:
                 row[key + "_error"] = f"{type(e).__name__}: {e}"[:400]
         tma_rows(row, n, a, b, c)
+        # bf16 inputs: cuBLAS (f32 out as above) and the twin of the wide TMA kernel.
+        ab, bb = a.to(torch.bfloat16), b.to(torch.bfloat16)
+        try:
+            fb = lambda: torch.mm(ab, bb, out_dtype=torch.float32)
+            fb()
+        except Exception:
+            fb = lambda: torch.matmul(ab, bb)
+        row["torch_bf16_ms"] = triton.testing.do_bench(fb, warmup=50, rep=300, return_mode="median")
+        row["torch_bf16_TFLOPs"] = tflops(n, row["torch_bf16_ms"])
+        tma_rows(row, n, ab, bb, c, twins=(("gluon_tma_wide_bf16", 256, 3, 8),))
         res["sizes"][str(n)] = row
         print(json.dumps({n: row}), flush=True)
-        del a, b, c
+        del a, b, c, ab, bb
     json.dump(res, open(sys.argv[1], "w"), indent=1)
 
 

@@ -116,7 +116,7 @@ def main():
     L.append("")
 
     # GEMM.
-    L.append("### GEMM f16 × f16 → f32 (TFLOP/s)")
+    L.append("### GEMM f16 × f16 → f32, and bf16 × bf16 → f32 for the rows marked -bf16 (TFLOP/s)")
     L.append("")
     L.append("| size | variant | linlayout (examples/matmul*.tir) | Gluon twin, same tiling and schedule | torch.matmul (cuBLAS) | ours / cuBLAS | ours / Gluon |")
     L.append("|---|---|---:|---:|---:|---:|---:|")
@@ -129,12 +129,14 @@ def main():
         g = (ggemm.get("sizes") or {}).get(n, {})
         # A prefetched variant is measured against the Gluon twin of its tiling and schedule
         # without prefetch (the Gluon kernels load whole K steps).
+        # A bf16 row ("-bf16") against cuBLAS with bf16 inputs and the bf16 twin.
         twin = variant.replace("-prefetch", "")
         gkey = "gluon_TFLOPs" if twin == "plain" else \
             "gluon_" + twin.replace("-", "_") + "_TFLOPs"
+        tkey = "torch_bf16_TFLOPs" if variant.endswith("-bf16") else "torch_TFLOPs"
         L.append(f"| {n}³ | {variant} | {fmt(r.get('TFLOPs'), '.1f')} | {fmt(g.get(gkey), '.1f')} | "
-                 f"{fmt(g.get('torch_TFLOPs'), '.1f')} ({g.get('torch_out_dtype', '?')} out) | "
-                 f"{fmt(ratio(r.get('TFLOPs'), g.get('torch_TFLOPs')), '.2f')} | {fmt(ratio(r.get('TFLOPs'), g.get(gkey)), '.2f')} |")
+                 f"{fmt(g.get(tkey), '.1f')} ({'bf16 in, ' if tkey != 'torch_TFLOPs' else ''}{g.get('torch_out_dtype', '?')} out) | "
+                 f"{fmt(ratio(r.get('TFLOPs'), g.get(tkey)), '.2f')} | {fmt(ratio(r.get('TFLOPs'), g.get(gkey)), '.2f')} |")
     peaks = [r for r in by("mma_peak") if r.get("TFLOPs")]
     if peaks:
         best = max(peaks, key=lambda r: r["TFLOPs"])

@@ -464,6 +464,75 @@ std::string withElem(std::string variant, ScalarKind elem) {
   return elem == ScalarKind::BF16 ? variant + "-bf16" : variant;
 }
 
+// The record of a gemm variant that did not compile.
+void gemmCompileError(Bench &b, const std::string &variant, const std::string &message) {
+  b.json.begin();
+  b.json.field("bench", "gemm");
+  b.json.field("variant", variant);
+  b.json.field("error", message);
+  b.json.end();
+  std::printf("gemm %s: %s\n", variant.c_str(), message.c_str());
+}
+
+// Given the device buffers A, B (n x n, row-major) and C, the launch to time.
+using GemmLaunch = std::function<Expected<std::function<Status()>>(
+    int64_t n, const runtime::DeviceBuffer &a, const runtime::DeviceBuffer &b,
+    const runtime::DeviceBuffer &c)>;
+
+// Times one compiled matmul at 4096^3 and 8192^3: random inputs in [-1, 1), C poisoned, one
+// launch checked on 64 sampled entries against a double-precision dot product, then timed;
+// one JSON record and one printed line per size.
+bool measureGemm(Bench &b, std::mt19937_64 &rng, const std::string &variant, ScalarKind elem,
+                 int stages, const jit::Kernel &k, const GemmLaunch &makeLaunch) {
+  for (int64_t n : {4096, 8192}) {
+    size_t elems = size_t(n * n);
+    std::vector<uint16_t> a(elems), bm(elems);
+    for (size_t i = 0; i < elems; ++i) {
+      a[i] = randomInput(elem, rng);
+      bm[i] = randomInput(elem, rng);
+    }
+    auto da = runtime::DeviceBuffer::fromHost<uint16_t>(a);
+    auto db = runtime::DeviceBuffer::fromHost<uint16_t>(bm);
+    auto dc = runtime::DeviceBuffer::allocate(elems * 4);
+    CHECK(da);
+    CHECK(db);
+    CHECK(dc);
+    auto launch = makeLaunch(n, *da, *db, *dc);
+    CHECK(launch);
+    CHECK(dc->fill(0xff));
+    CHECK((*launch)());
+    std::vector<float> c(elems);
+    CHECK(dc->copyToHost(c.data(), elems * 4));
+    double err = 0, norm = 0;
+    for (int s = 0; s < 64; ++s) {
+      size_t i = rng() % size_t(n), j = rng() % size_t(n);
+      double ref = 0;
+      for (int64_t kk = 0; kk < n; ++kk)
+        ref += decodeHalf(elem, a[i * n + kk]) * decodeHalf(elem, bm[kk * n + j]);
+      err += (c[i * n + j] - ref) * (c[i * n + j] - ref);
+      norm += ref * ref;
+    }
+    double rel = std::sqrt(err / norm);
+    double ms = b.time(*launch, 50, 300);
+    double tf = 2.0 * double(n) * double(n) * double(n) / (ms * 1e-3) / 1e12;
+    b.json.begin();
+    b.json.field("bench", "gemm");
+    b.json.field("variant", variant);
+    b.json.field("dtype", std::string(ir::name(elem)));
+    if (stages)
+      b.json.field("stages", double(stages));
+    b.json.field("n", double(n));
+    b.json.field("ms", ms);
+    b.json.field("TFLOPs", tf);
+    b.json.field("rel_err_sampled", rel);
+    kernelFields(b.json, k);
+    b.json.end();
+    std::printf("gemm %s->f32 %-12s %lld^3   %8.3f ms  %7.1f TFLOP/s  (sampled rel err %.2e)\n",
+                std::string(ir::name(elem)).c_str(), variant.c_str(), (long long)n, ms, tf, rel);
+  }
+  return true;
+}
+
 bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
                  const std::string &file = "matmul.tir", int prefetchK = 0,
                  Reshape reshape = Reshape::None, ScalarKind elem = ScalarKind::F16) {
@@ -501,64 +570,20 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
   CHECK(ir::insertFences(*m));
   auto k = b.jit.compile(*m, asBuilt());
   if (!k.ok()) {
-    b.json.begin();
-    b.json.field("bench", "gemm");
-    b.json.field("variant", variant);
-    b.json.field("error", k.message());
-    b.json.end();
-    std::printf("gemm %s: %s\n", variant.c_str(), k.message().c_str());
+    gemmCompileError(b, variant, k.message());
     return true;
   }
-  for (int64_t n : {4096, 8192}) {
-    size_t elems = size_t(n * n);
-    std::vector<uint16_t> a(elems), bm(elems);
-    for (size_t i = 0; i < elems; ++i) {
-      a[i] = randomInput(elem, rng);
-      bm[i] = randomInput(elem, rng);
-    }
-    auto da = runtime::DeviceBuffer::fromHost<uint16_t>(a);
-    auto db = runtime::DeviceBuffer::fromHost<uint16_t>(bm);
-    auto dc = runtime::DeviceBuffer::allocate(elems * 4);
-    CHECK(da);
-    CHECK(db);
-    CHECK(dc);
-    runtime::Dim3 grid{unsigned(n / 128), unsigned(n / tileN)};
-    auto launch = [&] {
-      return (*k)->launch(grid, *da, *db, *dc, int32_t(n), int32_t(n), int32_t(n), int32_t(n));
-    };
-    CHECK(dc->fill(0xff));
-    CHECK(launch());
-    std::vector<float> c(elems);
-    CHECK(dc->copyToHost(c.data(), elems * 4));
-    // Check 64 random entries against a double-precision dot product.
-    auto toF = [&](uint16_t h) { return decodeHalf(elem, h); };
-    double err = 0, norm = 0;
-    for (int s = 0; s < 64; ++s) {
-      size_t i = rng() % size_t(n), j = rng() % size_t(n);
-      double ref = 0;
-      for (int64_t kk = 0; kk < n; ++kk)
-        ref += toF(a[i * n + kk]) * toF(bm[kk * n + j]);
-      err += (c[i * n + j] - ref) * (c[i * n + j] - ref);
-      norm += ref * ref;
-    }
-    double rel = std::sqrt(err / norm);
-    double ms = b.time(launch, 50, 300);
-    double tf = 2.0 * double(n) * double(n) * double(n) / (ms * 1e-3) / 1e12;
-    b.json.begin();
-    b.json.field("bench", "gemm");
-    b.json.field("variant", variant);
-    b.json.field("dtype", std::string(ir::name(elem)));
-    b.json.field("stages", double(stages));
-    b.json.field("n", double(n));
-    b.json.field("ms", ms);
-    b.json.field("TFLOPs", tf);
-    b.json.field("rel_err_sampled", rel);
-    kernelFields(b.json, **k);
-    b.json.end();
-    std::printf("gemm %s->f32 %-12s %lld^3   %8.3f ms  %7.1f TFLOP/s  (sampled rel err %.2e)\n",
-                std::string(ir::name(elem)).c_str(), variant.c_str(), (long long)n, ms, tf, rel);
-  }
-  return true;
+  const jit::Kernel &kernel = **k;
+  return measureGemm(b, rng, variant, elem, stages, kernel,
+                     [&](int64_t n, const runtime::DeviceBuffer &da,
+                         const runtime::DeviceBuffer &db,
+                         const runtime::DeviceBuffer &dc) -> Expected<std::function<Status()>> {
+                       runtime::Dim3 grid{unsigned(n / 128), unsigned(n / tileN)};
+                       return std::function<Status()>([&kernel, grid, n, &da, &db, &dc] {
+                         int32_t ni = int32_t(n);
+                         return kernel.launch(grid, da, db, dc, ni, ni, ni, ni);
+                       });
+                     });
 }
 
 // A TMA + wgmma matmul example (examples/matmul_tma*.tir: tensor-map parameters, mbarrier rings,
@@ -576,69 +601,27 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
   const unsigned tileN = unsigned(fn.type(fn.body.args.at(1)).shape().at(1));
   auto k = b.jit.compile(*m, asBuilt());
   if (!k.ok()) {
-    b.json.begin();
-    b.json.field("bench", "gemm");
-    b.json.field("variant", variant);
-    b.json.field("error", k.message());
-    b.json.end();
-    std::printf("gemm %s: %s\n", variant.c_str(), k.message().c_str());
+    gemmCompileError(b, variant, k.message());
     return true;
   }
-  const auto &params = (*k)->metadata().params;
-  for (int64_t n : {4096, 8192}) {
-    size_t elems = size_t(n * n);
-    std::vector<uint16_t> a(elems), bm(elems);
-    for (size_t i = 0; i < elems; ++i) {
-      a[i] = randomInput(elem, rng);
-      bm[i] = randomInput(elem, rng);
-    }
-    auto da = runtime::DeviceBuffer::fromHost<uint16_t>(a);
-    auto db = runtime::DeviceBuffer::fromHost<uint16_t>(bm);
-    auto dc = runtime::DeviceBuffer::allocate(elems * 4);
-    CHECK(da);
-    CHECK(db);
-    CHECK(dc);
-    auto amap = jit::encodeTensorMapFor(params.at(0), da->ptr(), {uint64_t(n), uint64_t(n)},
-                                        {uint64_t(n) * 2});
-    auto bmap = jit::encodeTensorMapFor(params.at(1), db->ptr(), {uint64_t(n), uint64_t(n)},
-                                        {uint64_t(n) * 2});
-    CHECK(amap);
-    CHECK(bmap);
-    runtime::Dim3 grid{unsigned(n / tileM), unsigned(n / tileN)};
-    auto launch = [&] {
-      return (*k)->launch(grid, *amap, *bmap, *dc, int32_t(n), int32_t(n));
-    };
-    CHECK(dc->fill(0xff));
-    CHECK(launch());
-    std::vector<float> c(elems);
-    CHECK(dc->copyToHost(c.data(), elems * 4));
-    auto toF = [&](uint16_t h) { return decodeHalf(elem, h); };
-    double err = 0, norm = 0;
-    for (int s = 0; s < 64; ++s) {
-      size_t i = rng() % size_t(n), j = rng() % size_t(n);
-      double ref = 0;
-      for (int64_t kk = 0; kk < n; ++kk)
-        ref += toF(a[i * n + kk]) * toF(bm[kk * n + j]);
-      err += (c[i * n + j] - ref) * (c[i * n + j] - ref);
-      norm += ref * ref;
-    }
-    double rel = std::sqrt(err / norm);
-    double ms = b.time(launch, 50, 300);
-    double tf = 2.0 * double(n) * double(n) * double(n) / (ms * 1e-3) / 1e12;
-    b.json.begin();
-    b.json.field("bench", "gemm");
-    b.json.field("variant", variant);
-    b.json.field("dtype", std::string(ir::name(elem)));
-    b.json.field("n", double(n));
-    b.json.field("ms", ms);
-    b.json.field("TFLOPs", tf);
-    b.json.field("rel_err_sampled", rel);
-    kernelFields(b.json, **k);
-    b.json.end();
-    std::printf("gemm %s->f32 %-12s %lld^3   %8.3f ms  %7.1f TFLOP/s  (sampled rel err %.2e)\n",
-                std::string(ir::name(elem)).c_str(), variant.c_str(), (long long)n, ms, tf, rel);
-  }
-  return true;
+  const jit::Kernel &kernel = **k;
+  const auto &params = kernel.metadata().params;
+  return measureGemm(b, rng, variant, elem, 0, kernel,
+                     [&](int64_t n, const runtime::DeviceBuffer &da,
+                         const runtime::DeviceBuffer &db,
+                         const runtime::DeviceBuffer &dc) -> Expected<std::function<Status()>> {
+                       uint64_t un = uint64_t(n);
+                       LL_ASSIGN_OR_RETURN(runtime::TensorMap amap,
+                                           jit::encodeTensorMapFor(params.at(0), da.ptr(),
+                                                                   {un, un}, {un * 2}));
+                       LL_ASSIGN_OR_RETURN(runtime::TensorMap bmap,
+                                           jit::encodeTensorMapFor(params.at(1), db.ptr(),
+                                                                   {un, un}, {un * 2}));
+                       runtime::Dim3 grid{unsigned(n / tileM), unsigned(n / tileN)};
+                       return std::function<Status()>([&kernel, grid, n, amap, bmap, &dc] {
+                         return kernel.launch(grid, amap, bmap, dc, int32_t(n), int32_t(n));
+                       });
+                     });
 }
 
 // The matmul example as written (plain: each K step loads its tiles and converts them through

@@ -1,6 +1,7 @@
 #include "linlayout/ir/Prefetch.h"
 
 #include "linlayout/ir/Rewrite.h"
+#include "OpEmitter.h"
 
 #include <map>
 #include <optional>
@@ -114,17 +115,7 @@ private:
 
   ValueId emit(std::vector<Op> &out, OpKind kind, std::vector<ValueId> operands,
                std::optional<Type> result, OpAttrs attrs = {}) {
-    Op o;
-    o.kind = kind;
-    o.operands = std::move(operands);
-    o.attrs = std::move(attrs);
-    ValueId r = kNoValue;
-    if (result) {
-      r = f_.addValue(*result);
-      o.results.push_back(r);
-    }
-    out.push_back(std::move(o));
-    return r;
+    return Emitter(f_, out).op(kind, std::move(operands), std::move(result), std::move(attrs));
   }
 
   // local_load of K slice `s` of the slot `tile` for operand `o` (opIdx 0: columns, 1: rows).

@@ -5,6 +5,7 @@
 #include "linlayout/ir/Rewrite.h"
 #include "linlayout/ir/SharedTileLayout.h"
 #include "linlayout/ir/Walk.h"
+#include "OpEmitter.h"
 
 #include <algorithm>
 #include <map>
@@ -64,45 +65,6 @@ bool clonable(const Op &op) {
     return false;
   }
 }
-
-// Appends ops to a list, creating their result values in f.
-class Emitter {
-public:
-  Emitter(Function &f, std::vector<Op> &out) : f_(f), out_(out) {}
-
-  ValueId op(OpKind kind, std::vector<ValueId> operands,
-             std::optional<Type> result, OpAttrs attrs = {}) {
-    Op o;
-    o.kind = kind;
-    o.operands = std::move(operands);
-    o.attrs = std::move(attrs);
-    ValueId r = kNoValue;
-    if (result) {
-      r = f_.addValue(*result);
-      o.results.push_back(r);
-    }
-    out_.push_back(std::move(o));
-    return r;
-  }
-  ValueId constant(int64_t v, const Type &t) {
-    OpAttrs a;
-    a.intValue = v;
-    return op(OpKind::Constant, {}, t, a);
-  }
-  ValueId binary(OpKind k, ValueId a, ValueId b) {
-    return op(k, {a, b}, f_.type(a));
-  }
-  ValueId cmp(CmpPredicate p, ValueId a, ValueId b) {
-    OpAttrs at;
-    at.predicate = p;
-    Type t = f_.type(a).withElem(ElemType{ScalarKind::I1, false});
-    return op(OpKind::CmpI, {a, b}, t, at);
-  }
-
-private:
-  Function &f_;
-  std::vector<Op> &out_;
-};
 
 class LoopPipeliner {
 public:

@@ -10,11 +10,11 @@ note() { printf '\033[2m%s\033[0m\n' "$1"; }
 "$ll" help | grep -q compile || exit 0
 
 ex=$here/examples/transpose_copy.tir
-section "7. Lowering: examples/transpose_copy.tir after the passes (the layouts and the one conversion)"
+section "10. Lowering: examples/transpose_copy.tir after the passes (the layouts and the one conversion)"
 note "$ll opt examples/transpose_copy.tir | grep -E '^#blocked|convert_layout'"
 "$ll" opt "$ex" | grep -E '^#blocked|convert_layout'
 
-section "8. The conversion plan, and the PTX it became (sm_90)"
+section "11. The conversion plan, and the PTX it became (sm_90)"
 note "$ll compile examples/transpose_copy.tir --target sm_90 --report --annotate"
 out=$build/demo-transpose_copy.sm_90.ptx
 "$ll" compile "$ex" --target sm_90 --report --annotate -o "$out"

@@ -5,5 +5,5 @@ set -euo pipefail
 bin=${1:-build}/bin
 section() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
 [ -x "$bin/example_jit_memcpy" ] || exit 0
-section "Compile examples/memcpy_1d.tir for this GPU, launch it, check the copy (C++ API, jit/)"
+section "14. Compile examples/memcpy_1d.tir for this GPU, launch it, check the copy (C++ API, jit/)"
 "$bin/example_jit_memcpy"

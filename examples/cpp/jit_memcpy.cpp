@@ -1,12 +1,10 @@
 // Compile examples/memcpy_1d.tir for this machine's GPU, copy a million floats with it, check.
 #include "linlayout/jit/Compiler.h"
-
 #include <cstdio>
 #include <fstream>
 #include <numeric>
 
 using namespace linlayout;
-
 int main() {
   std::ifstream file("examples/memcpy_1d.tir");
   std::string text(std::istreambuf_iterator<char>(file), {});

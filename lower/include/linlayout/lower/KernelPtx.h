@@ -28,9 +28,9 @@ struct KernelParam {
   /// For tensor maps, what the host encodes the map with: the box one copy moves (outermost
   /// first; a block wider than the swizzle is copied as several boxes side by side), the swizzle
   /// width in bytes (0, 32, 64, 128) and the element type ("f16", "bf16", "f32", ...).
-  std::vector<uint32_t> box;
+  std::vector<uint32_t> box{};
   int swizzleBytes = 0;
-  std::string element;
+  std::string element{};
 
   friend bool operator==(const KernelParam &, const KernelParam &) = default;
 };

@@ -12,6 +12,7 @@
 // device-event times of single launches with a cache flush in between, which is what the Triton
 // side does, and what Google Benchmark's host-clock loop would not reproduce.
 #include "kernels/TileKernels.h"
+#include "../ir/MatmulText.h"
 
 #include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/Parser.h"
@@ -425,31 +426,7 @@ bool convertSection(Bench &b, std::mt19937_64 &rng) {
   return true;
 }
 
-// Reshapes of matmul.tir's kernel text tried with the prefetch pass: the same 128x128 tile with
-// 8 warps (2 x 4, each warp a 64x32 block), or with K steps of 64 (four slices of 16).
-enum class Reshape { None, Warps8, KStep64 };
-
-std::string reshapeMatmul(std::string text, Reshape r) {
-  auto replaceAll = [&](const std::string &from, const std::string &to) {
-    for (size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + to.size()))
-      text.replace(p, from.size(), to);
-  };
-  if (r == Reshape::Warps8) {
-    replaceAll("\"ttg.num-warps\" = 4", "\"ttg.num-warps\" = 8");
-    replaceAll("warpsPerCTA = [4, 1]", "warpsPerCTA = [8, 1]");
-    replaceAll("warpsPerCTA = [2, 2]", "warpsPerCTA = [2, 4]");
-  } else if (r == Reshape::KStep64) {
-    replaceAll("%c32 = arith.constant 32 : i32", "%c32 = arith.constant 64 : i32");
-    for (auto [from, to] : {std::pair<std::string, std::string>{"128x32", "128x64"},
-                            {"32x128", "64x128"},
-                            {"32x1xi32", "64x1xi32"},
-                            {"1x32xi32", "1x64xi32"},
-                            {"tensor<32xi32", "tensor<64xi32"},
-                            {"end = 32 : i32", "end = 64 : i32"}})
-      replaceAll(from, to);
-  }
-  return text;
-}
+using Reshape = testing::MatmulReshape;
 
 // A random f16 or bf16 in [-1, 1) (sign, an exponent below the bias, random mantissa), as bits.
 uint16_t randomInput(ScalarKind elem, std::mt19937_64 &rng) {
@@ -560,7 +537,7 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
     std::ifstream in(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples/" + file);
     std::stringstream text;
     text << in.rdbuf();
-    m = ir::parseModule(reshapeMatmul(text.str(), reshape), file);
+    m = ir::parseModule(testing::reshapeMatmulText(text.str(), reshape), file);
     CHECK(m);
     CHECK(ir::verify(*m));
   }

@@ -350,6 +350,26 @@ private:
 
   // ---- attribute dictionaries ------------------------------------------------------------------
 
+  // An optional attribute dictionary whose entries this op does not keep (fastmath and the like).
+  bool skipOptionalDict() {
+    if (!isPunct("{"))
+      return true;
+    Dict d;
+    return parseDict(d);
+  }
+
+  // An optional `{ll.vec = N}` of a global or async access: the vector width lower/ must use.
+  bool parseOptionalVectorWidth(OpAttrs &a) {
+    if (!isPunct("{"))
+      return true;
+    Dict d;
+    if (!parseDict(d) || !dictInt(d, "ll.vec", a.vectorWidth, false))
+      return false;
+    if (a.vectorWidth < 0 || a.vectorWidth > 64)
+      return fail("ll.vec must be in 0..64");
+    return true;
+  }
+
   // `{key = value, ...}` where a value is an integer or float (optionally `: type`), true/false,
   // a string, or `array<i32: 1, 0>`.
   bool parseDict(Dict &out) {
@@ -1117,11 +1137,8 @@ private:
       if (op.operands.size() != n)
         return fail(std::string(mnemonic(op.kind)) + " takes " + std::to_string(n) +
                     " operand(s), got " + std::to_string(op.operands.size()));
-      if (isPunct("{")) { // fastmath and the like
-        Dict d;
-        if (!parseDict(d))
-          return false;
-      }
+      if (!skipOptionalDict()) // fastmath and the like
+        return false;
       if (!expectPunct(":", "before the type"))
         return false;
       tloc = tok_.loc;
@@ -1228,13 +1245,8 @@ private:
       if (op.operands.size() < (isLoad ? 1u : 2u))
         return fail(isLoad ? "tt.load takes a pointer [, mask [, other]]"
                            : "tt.store takes a pointer, a value [, mask]");
-      if (isPunct("{")) {
-        Dict d;
-        if (!parseDict(d) || !dictInt(d, "ll.vec", a.vectorWidth, false))
-          return false;
-        if (a.vectorWidth < 0 || a.vectorWidth > 64)
-          return fail("ll.vec must be in 0..64");
-      }
+      if (!parseOptionalVectorWidth(a))
+        return false;
       if (!expectPunct(":", "before the pointer type"))
         return false;
       tloc = tok_.loc;
@@ -1349,13 +1361,8 @@ private:
           return false;
         op.operands.push_back(v);
       }
-      if (isPunct("{")) {
-        Dict d;
-        if (!parseDict(d) || !dictInt(d, "ll.vec", a.vectorWidth, false))
-          return false;
-        if (a.vectorWidth < 0 || a.vectorWidth > 64)
-          return fail("ll.vec must be in 0..64");
-      }
+      if (!parseOptionalVectorWidth(a))
+        return false;
       if (!expectPunct(":", "before the types"))
         return false;
       tloc = tok_.loc;
@@ -1392,11 +1399,8 @@ private:
         if (isPunct(","))
           advance();
       }
-      if (isPunct("{")) {
-        Dict d;
-        if (!parseDict(d))
-          return false;
-      }
+      if (!skipOptionalDict())
+        return false;
       if (!expectPunct(":", "before the operand types"))
         return false;
       tloc = tok_.loc;
@@ -1492,11 +1496,8 @@ private:
       return true;
     }
     case OpKind::FenceAsyncShared: {
-      if (isPunct("{")) {
-        Dict d;
-        if (!parseDict(d))
-          return false;
-      }
+      if (!skipOptionalDict())
+        return false;
       return true;
     }
     case OpKind::InitBarrier:
@@ -1544,11 +1545,8 @@ private:
           return false;
       }
     }
-    if (isPunct("{")) {
-      Dict d;
-      if (!parseDict(d))
-        return false;
-    }
+    if (!skipOptionalDict())
+      return false;
     if (!expectPunct(":", "before the barrier type"))
       return false;
     Loc tloc = tok_.loc;
@@ -1575,11 +1573,8 @@ private:
     if (!parseOperand(op) || !expectPunct(",", "after the destination") || !parseOperand(op) ||
         !expectPunct(",", "after the barrier") || !parseOperand(op))
       return false;
-    if (isPunct("{")) {
-      Dict d;
-      if (!parseDict(d))
-        return false;
-    }
+    if (!skipOptionalDict())
+      return false;
     if (!expectPunct(":", "before the types"))
       return false;
     Type t;

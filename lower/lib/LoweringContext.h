@@ -98,7 +98,6 @@ public:
   void afterSharedRead() { pendingReads_ = true; }
   /// Records a bar.sync emitted by a lowering (clears both hazards).
   void barrierEmitted() { pendingReads_ = pendingWrites_ = false; }
-  bool hasHazards() const { return pendingReads_ || pendingWrites_; }
   /// The hazards pending now, and setting them (a loop head whose state is known).
   bool pendingReads() const { return pendingReads_; }
   bool pendingWrites() const { return pendingWrites_; }

@@ -4,6 +4,7 @@
 // instead of once per iteration, so the inputs are small integers (every partial sum exact) and
 // the outputs must agree bit for bit.
 #include "Examples.h"
+#include "MatmulText.h"
 
 #include "linlayout/ir/Interpreter.h"
 #include "linlayout/ir/Parser.h"
@@ -105,19 +106,8 @@ TEST(Prefetch, MatmulExamplesComputeTheSameForEveryStageCountAndK) {
 // matmul.tir with K steps of 64: four slices per step (the loads of slice s + 1 before the dot
 // of slice s, three times, then the carried slice 0 of the next step).
 TEST(Prefetch, FourSlicesPerStepComputeTheSame) {
-  std::string text = readFile(examplePath("matmul.tir"));
-  auto replaceAll = [&](const std::string &from, const std::string &to) {
-    for (size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + to.size()))
-      text.replace(p, from.size(), to);
-  };
-  replaceAll("%c32 = arith.constant 32 : i32", "%c32 = arith.constant 64 : i32");
-  for (auto [from, to] : {std::pair<std::string, std::string>{"128x32", "128x64"},
-                          {"32x128", "64x128"},
-                          {"32x1xi32", "64x1xi32"},
-                          {"1x32xi32", "1x64xi32"},
-                          {"tensor<32xi32", "tensor<64xi32"},
-                          {"end = 32 : i32", "end = 64 : i32"}})
-    replaceAll(from, to);
+  std::string text = linlayout::testing::reshapeMatmulText(
+      readFile(examplePath("matmul.tir")), linlayout::testing::MatmulReshape::KStep64);
   auto plain = parseModule(text, "matmul_k64.tir");
   ASSERT_TRUE(plain.ok()) << plain.message();
   ASSERT_TRUE(verify(*plain).ok());

@@ -52,6 +52,22 @@ Memory run(const Module &m, const std::string &fn, std::vector<ArgValue> args,
   return mem;
 }
 
+// A 128 x tileN matmul example (A 128 x K, B K x tileN, f16 row-major, C f32) with random
+// inputs: the pipelined module `piped` writes the same C as `plain`.
+void expectSameMatmul(const Module &plain, const Module &piped, const std::string &fn, int64_t K,
+                      int64_t tileN, std::mt19937_64 &rng) {
+  Memory mem;
+  mem.buffers = {randomHalves(size_t(128 * K), rng), randomHalves(size_t(K * tileN), rng),
+                 std::vector<uint8_t>(size_t(128 * tileN * 4), 0xab)};
+  std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1),
+                                ArgValue::pointer(2), ArgValue::integer(K),
+                                ArgValue::integer(K), ArgValue::integer(tileN),
+                                ArgValue::integer(tileN)};
+  Memory want = run(plain, fn, args, mem);
+  Memory got = run(piped, fn, args, mem);
+  EXPECT_EQ(got.buffers[2], want.buffers[2]);
+}
+
 } // namespace
 
 TEST(SoftwarePipeline, MatmulExamplesComputeTheSameForEveryStageCountAndK) {
@@ -72,18 +88,7 @@ TEST(SoftwarePipeline, MatmulExamplesComputeTheSameForEveryStageCountAndK) {
       for (int64_t K : {0, 32, 64, 96, 160}) {
         SCOPED_TRACE("stages " + std::to_string(stages) + ", K " +
                      std::to_string(K));
-        Memory mem;
-        mem.buffers = {randomHalves(size_t(128 * K), rng),
-                       randomHalves(size_t(K * tileN), rng),
-                       std::vector<uint8_t>(size_t(128 * tileN * 4), 0xab)};
-        std::vector<ArgValue> args = {
-            ArgValue::pointer(0),    ArgValue::pointer(1),
-            ArgValue::pointer(2),    ArgValue::integer(K),
-            ArgValue::integer(K),    ArgValue::integer(tileN),
-            ArgValue::integer(tileN)};
-        Memory want = run(plain, "matmul", args, mem);
-        Memory got = run(piped, "matmul", args, mem);
-        EXPECT_EQ(got.buffers[2], want.buffers[2]);
+        expectSameMatmul(plain, piped, "matmul", K, tileN, rng);
       }
     }
   }
@@ -182,18 +187,7 @@ TEST(SoftwarePipeline, WgmmaMatmulRingsTheSharedTilesAndComputesTheSame) {
       for (int64_t K : {0, 64, 128, 192}) {
         SCOPED_TRACE("stages " + std::to_string(stages) + ", K " +
                      std::to_string(K));
-        Memory mem;
-        mem.buffers = {randomHalves(size_t(128 * K), rng),
-                       randomHalves(size_t(K * tileN), rng),
-                       std::vector<uint8_t>(size_t(128 * tileN * 4), 0xab)};
-        std::vector<ArgValue> args = {
-            ArgValue::pointer(0),    ArgValue::pointer(1),
-            ArgValue::pointer(2),    ArgValue::integer(K),
-            ArgValue::integer(K),    ArgValue::integer(tileN),
-            ArgValue::integer(tileN)};
-        Memory want = run(plain, fn, args, mem);
-        Memory got = run(piped, fn, args, mem);
-        EXPECT_EQ(got.buffers[2], want.buffers[2]);
+        expectSameMatmul(plain, piped, fn, K, tileN, rng);
       }
     }
   }
@@ -225,17 +219,7 @@ TEST(SoftwarePipeline, WgmmaMatmulThroughThePassPipelineRingsBothOperands) {
               count(once, OpKind::ConvertLayout) - 1);
     for (int64_t K : {0, 64, 192}) {
       SCOPED_TRACE("K " + std::to_string(K));
-      Memory mem;
-      mem.buffers = {randomHalves(size_t(128 * K), rng),
-                     randomHalves(size_t(K * 128), rng),
-                     std::vector<uint8_t>(size_t(128 * 128 * 4), 0xab)};
-      std::vector<ArgValue> args = {
-          ArgValue::pointer(0),  ArgValue::pointer(1), ArgValue::pointer(2),
-          ArgValue::integer(K),  ArgValue::integer(K), ArgValue::integer(128),
-          ArgValue::integer(128)};
-      Memory want = run(plain, "matmul_wgmma", args, mem);
-      Memory got = run(piped, "matmul_wgmma", args, mem);
-      EXPECT_EQ(got.buffers[2], want.buffers[2]);
+      expectSameMatmul(plain, piped, "matmul_wgmma", K, 128, rng);
     }
   }
 }

@@ -3,6 +3,7 @@
 // wait_group S-2 and a barrier before the ldmatrix loads, the next stage's
 // copies and one commit before the mma.sync instructions, a final wait_group
 // 0), and assembles for sm_80 and sm_90 without spills.
+#include "../ir/MatmulText.h"
 #include "PtxCheck.h"
 
 #include "linlayout/ir/Parser.h"
@@ -20,29 +21,14 @@ using namespace linlayout::lower::testing;
 
 namespace {
 
-// matmul.tir's text with K steps of 64 instead of 32 (the benchmark's "k64" reshape).
-std::string withKStep64(std::string text) {
-  auto replaceAll = [&](const std::string &from, const std::string &to) {
-    for (size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + to.size()))
-      text.replace(p, from.size(), to);
-  };
-  replaceAll("%c32 = arith.constant 32 : i32", "%c32 = arith.constant 64 : i32");
-  for (auto [from, to] : {std::pair<std::string, std::string>{"128x32", "128x64"},
-                          {"32x128", "64x128"},
-                          {"32x1xi32", "64x1xi32"},
-                          {"1x32xi32", "1x64xi32"},
-                          {"tensor<32xi32", "tensor<64xi32"},
-                          {"end = 32 : i32", "end = 64 : i32"}})
-    replaceAll(from, to);
-  return text;
-}
-
 Expected<LoweredKernel> pipelinedMatmul(int stages, int sm, int prefetchK, bool kStep64 = false) {
   std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/matmul.tir");
   std::stringstream ss;
   ss << f.rdbuf();
-  LL_ASSIGN_OR_RETURN(ir::Module m,
-                      ir::parseModule(kStep64 ? withKStep64(ss.str()) : ss.str(), "matmul.tir"));
+  using linlayout::testing::MatmulReshape;
+  std::string text = linlayout::testing::reshapeMatmulText(
+      ss.str(), kStep64 ? MatmulReshape::KStep64 : MatmulReshape::None);
+  LL_ASSIGN_OR_RETURN(ir::Module m, ir::parseModule(text, "matmul.tir"));
   ir::PipelineOptions po;
   po.numStages = stages;
   po.prefetchK = prefetchK;

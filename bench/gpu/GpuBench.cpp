@@ -512,7 +512,8 @@ bool measureGemm(Bench &b, std::mt19937_64 &rng, const std::string &variant, Sca
 
 bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
                  const std::string &file = "matmul.tir", int prefetchK = 0,
-                 Reshape reshape = Reshape::None, ScalarKind elem = ScalarKind::F16) {
+                 Reshape reshape = Reshape::None, ScalarKind elem = ScalarKind::F16,
+                 int groupM = 0) {
   const bool wide = file == "matmul_wide.tir" || file == "matmul_wgmma_wide.tir";
   const bool wgmma = file.rfind("matmul_wgmma", 0) == 0;
   std::string variant = std::string(wgmma ? "wgmma-" : "") + (wide ? "wide-" : "") +
@@ -523,21 +524,31 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
     variant += prefetchK == 16 ? "-prefetch" : "-prefetch" + std::to_string(prefetchK);
   if (reshape != Reshape::None)
     variant += reshape == Reshape::Warps8 ? "-8w" : "-k64";
+  if (groupM)
+    variant += "-g" + std::to_string(groupM);
   variant = withElem(variant, elem);
   if (!b.variant.empty() && b.variant != variant)
     return true;
   const unsigned tileN = wide ? 256 : 128;
   auto m = matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file);
   CHECK(m);
-  if (reshape != Reshape::None) {
-    if (elem != ScalarKind::F16) {
-      std::fprintf(stderr, "error: the reshaped variants are f16 only\n");
+  if (reshape != Reshape::None || groupM) {
+    if (elem != ScalarKind::F16 || (wide && reshape == Reshape::Warps8)) {
+      std::fprintf(stderr, "error: the reshaped variants are f16 only, and 8 warps is matmul.tir's\n");
       return false;
     }
     std::ifstream in(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples/" + file);
     std::stringstream text;
     text << in.rdbuf();
-    m = ir::parseModule(testing::reshapeMatmulText(text.str(), reshape), file);
+    std::string reshaped = testing::reshapeMatmulText(text.str(), reshape);
+    if (groupM) {
+      reshaped = testing::groupProgramsText(reshaped, groupM);
+      if (reshaped.find("%grp_pid") == std::string::npos) {
+        std::fprintf(stderr, "error: %s has no program ids to group\n", file.c_str());
+        return false;
+      }
+    }
+    m = ir::parseModule(reshaped, file);
     CHECK(m);
     CHECK(ir::verify(*m));
   }
@@ -602,9 +613,10 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
 }
 
 // The matmul example as written (plain: each K step loads its tiles and converts them through
-// shared memory), software-pipelined with 3 and 4 stages (cp.async rings, ldmatrix loads), the
-// 128x256 tile with 8 warps (matmul_wide.tir) plain and with 3 stages, and on an sm_90 GPU
-// matmul_wgmma.tir (tiles in NVMMA shared memory, one wgmma warp group) plain and with 3 and 4
+// shared memory), software-pipelined with 3 and 4 stages (cp.async rings, ldmatrix loads) and
+// prefetched, the 128x256 tile with 8 warps (matmul_wide.tir) plain, with 3 stages, and
+// prefetched with 3 and 4 stages and K steps of 32 and 64, the 128x128 tile's reshapes (8 warps;
+// K steps of 64), and on an sm_90 GPU matmul_wgmma.tir (tiles in NVMMA shared memory, one wgmma warp group) plain and with 3 and 4
 // stages (cp.async into NVMMA rings that wgmma reads, one wgmma group in flight across
 // iterations), matmul_wgmma_wide.tir (128x256, two warp groups) plain and with 3 and 4 stages,
 // and the TMA + wgmma examples (examples/matmul_tma*.tir).
@@ -619,8 +631,14 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
   for (int stages : {1, 3})
     if (!gemmVariant(b, rng, stages, "matmul_wide.tir"))
       return false;
-  if (!gemmVariant(b, rng, 3, "matmul_wide.tir", 16))
-    return false;
+  for (int stages : {3, 4})
+    for (Reshape r : {Reshape::None, Reshape::KStep64})
+      if (!gemmVariant(b, rng, stages, "matmul_wide.tir", 16, r))
+        return false;
+  // The same with the programs walked in groups of 8 M tiles (for L2 reuse).
+  for (int stages : {3, 4})
+    if (!gemmVariant(b, rng, stages, "matmul_wide.tir", 16, Reshape::KStep64, ScalarKind::F16, 8))
+      return false;
   for (Reshape r : {Reshape::Warps8, Reshape::KStep64})
     if (!gemmVariant(b, rng, 3, "matmul.tir", 16, r))
       return false;

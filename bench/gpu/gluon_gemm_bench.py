@@ -52,7 +52,8 @@ def gemm_mma_v2(a_ptr, b_ptr, c_ptr, K, lda, ldb, ldc,
 def gemm_mma_v2_pipelined(a_ptr, b_ptr, c_ptr, K, lda, ldb, ldc,
                           BM: gl.constexpr, BN: gl.constexpr, BK: gl.constexpr,
                           STAGES: gl.constexpr, WARPS_M: gl.constexpr, WARPS_N: gl.constexpr,
-                          A_PER_PHASE: gl.constexpr = 2, A_MAX_PHASE: gl.constexpr = 4):
+                          A_PER_PHASE: gl.constexpr = 2, A_MAX_PHASE: gl.constexpr = 4,
+                          GROUP_M: gl.constexpr = 0):
     blocked: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [WARPS_M * WARPS_N, 1], [1, 0])
     acc_layout: gl.constexpr = gl.NVMMADistributedLayout([2, 0], [WARPS_M, WARPS_N], [16, 8])
     a_layout: gl.constexpr = gl.DotOperandLayout(0, acc_layout, 2)
@@ -61,8 +62,15 @@ def gemm_mma_v2_pipelined(a_ptr, b_ptr, c_ptr, K, lda, ldb, ldc,
     b_shared: gl.constexpr = gl.SwizzledSharedLayout(8, 1, 8, [1, 0])
     a_ring = gl.allocate_shared_memory(gl.float16, [STAGES, BM, BK], a_shared)
     b_ring = gl.allocate_shared_memory(gl.float16, [STAGES, BK, BN], b_shared)
-    rows = gl.program_id(0) * BM + gl.arange(0, BM, layout=gl.SliceLayout(1, blocked))
-    cols = gl.program_id(1) * BN + gl.arange(0, BN, layout=gl.SliceLayout(0, blocked))
+    pid_m = gl.program_id(0)
+    pid_n = gl.program_id(1)
+    if GROUP_M > 0:  # groups of GROUP_M M tiles, all N tiles of a group first (full groups)
+        pid = pid_m + pid_n * gl.num_programs(0)
+        gwidth = GROUP_M * gl.num_programs(1)
+        pid_m = (pid // gwidth) * GROUP_M + (pid % gwidth) % GROUP_M
+        pid_n = (pid % gwidth) // GROUP_M
+    rows = pid_m * BM + gl.arange(0, BM, layout=gl.SliceLayout(1, blocked))
+    cols = pid_n * BN + gl.arange(0, BN, layout=gl.SliceLayout(0, blocked))
     ka = gl.arange(0, BK, layout=gl.SliceLayout(0, blocked))
     kb = gl.arange(0, BK, layout=gl.SliceLayout(1, blocked))
     a_ptrs = a_ptr + rows[:, None] * lda + ka[None, :]
@@ -201,17 +209,25 @@ def main():
             row["gluon_TFLOPs"] = tflops(n, row["gluon_ms"])
         except Exception as e:
             row["gluon_error"] = f"{type(e).__name__}: {e}"[:400]
-        # (key, stages, BN, warps along N, BK, A's swizzle perPhase / maxPhase): matmul.tir's
-        # tiling pipelined, matmul_wide.tir's (128x256, 8 warps) pipelined with three stages, and
-        # the bench's reshapes of matmul.tir (8 warps 2 x 4; K steps of 64, where linlayout's
-        # pass chooses A's swizzle (8, 1, 8)).
-        for key, stages, bn, wn, bk, aper, amax in (
-                ("gluon_pipelined_3", 3, 128, 2, 32, 2, 4), ("gluon_pipelined_4", 4, 128, 2, 32, 2, 4),
-                ("gluon_wide_pipelined_3", 3, 256, 4, 32, 2, 4),
-                ("gluon_pipelined_3_8w", 3, 128, 4, 32, 2, 4),
-                ("gluon_pipelined_3_k64", 3, 128, 2, 64, 1, 8)):
+        # (key, stages, BN, warps along N, BK, A's swizzle perPhase / maxPhase, M tiles per
+        # program group or 0 for the plain grid): matmul.tir's tiling pipelined, matmul_wide.tir's
+        # (128x256, 8 warps) pipelined with 3 and 4 stages and K steps of 32 and 64 (also in
+        # groups of 8 M tiles), and the bench's reshapes of matmul.tir (8 warps 2 x 4; K steps of
+        # 64, where linlayout's pass chooses A's swizzle (8, 1, 8)).
+        for key, stages, bn, wn, bk, aper, amax, group in (
+                ("gluon_pipelined_3", 3, 128, 2, 32, 2, 4, 0),
+                ("gluon_pipelined_4", 4, 128, 2, 32, 2, 4, 0),
+                ("gluon_wide_pipelined_3", 3, 256, 4, 32, 2, 4, 0),
+                ("gluon_wide_pipelined_4", 4, 256, 4, 32, 2, 4, 0),
+                ("gluon_wide_pipelined_3_k64", 3, 256, 4, 64, 1, 8, 0),
+                ("gluon_wide_pipelined_4_k64", 4, 256, 4, 64, 1, 8, 0),
+                ("gluon_wide_pipelined_3_k64_g8", 3, 256, 4, 64, 1, 8, 8),
+                ("gluon_wide_pipelined_4_k64_g8", 4, 256, 4, 64, 1, 8, 8),
+                ("gluon_pipelined_3_8w", 3, 128, 4, 32, 2, 4, 0),
+                ("gluon_pipelined_3_k64", 3, 128, 2, 64, 1, 8, 0)):
             p = lambda: gemm_mma_v2_pipelined[(n // 128, n // bn)](
-                a, b, c, n, n, n, n, 128, bn, bk, stages, 2, wn, aper, amax, num_warps=2 * wn)
+                a, b, c, n, n, n, n, 128, bn, bk, stages, 2, wn, aper, amax, group,
+                num_warps=2 * wn)
             try:
                 c.fill_(float("nan"))
                 p()

@@ -1,6 +1,7 @@
 // Reshapes of examples/matmul.tir's text (128x128 tile, 4 warps, K steps of 32) that the
 // prefetch tests, the lowering tests and the GPU benchmark share: the same tile with 8 warps
-// (2 x 4, each warp a 64x32 block), or with K steps of 64 (four 16-wide slices per step).
+// (2 x 4, each warp a 64x32 block), or with K steps of 64 (four 16-wide slices per step; this one
+// applies to examples/matmul_wide.tir's 128x256 tile too).
 // Header-only and free of test frameworks, so the benchmark can include it.
 #pragma once
 
@@ -24,12 +25,43 @@ inline std::string reshapeMatmulText(std::string text, MatmulReshape r) {
     replaceAll("%c32 = arith.constant 32 : i32", "%c32 = arith.constant 64 : i32");
     for (const auto &[from, to] : {std::pair<std::string, std::string>{"128x32", "128x64"},
                                    {"32x128", "64x128"},
+                                   {"32x256", "64x256"},
                                    {"32x1xi32", "64x1xi32"},
                                    {"1x32xi32", "1x64xi32"},
                                    {"tensor<32xi32", "tensor<64xi32"},
                                    {"end = 32 : i32", "end = 64 : i32"}})
       replaceAll(from, to);
   }
+  return text;
+}
+
+// The program ids of examples/matmul.tir or matmul_wide.tir walked in groups of `groupM` M tiles
+// (all N tiles of a group before the next group, as examples/matmul_tma*.tir do), so the
+// programs that run at the same time share their A rows and B columns in L2. The grid stays
+// (M tiles, N tiles).
+inline std::string groupProgramsText(std::string text, int groupM) {
+  const std::string from = "    %pid_m = tt.get_program_id x : i32\n"
+                           "    %pid_n = tt.get_program_id y : i32\n";
+  const std::string g = std::to_string(groupM);
+  const std::string to =
+      "    %grp_x = tt.get_program_id x : i32\n"
+      "    %grp_y = tt.get_program_id y : i32\n"
+      "    %grp_nx = tt.get_num_programs x : i32\n"
+      "    %grp_ny = tt.get_num_programs y : i32\n"
+      "    %grp_yx = arith.muli %grp_y, %grp_nx : i32\n"
+      "    %grp_pid = arith.addi %grp_x, %grp_yx : i32\n"
+      "    %grp_m = arith.constant " + g + " : i32\n"
+      "    %grp_width = arith.muli %grp_m, %grp_ny : i32\n"
+      "    %grp = arith.divsi %grp_pid, %grp_width : i32\n"
+      "    %grp_first = arith.muli %grp, %grp_m : i32\n"
+      "    %grp_left = arith.subi %grp_nx, %grp_first : i32\n"
+      "    %grp_size = arith.minsi %grp_left, %grp_m : i32\n"
+      "    %grp_in = arith.remsi %grp_pid, %grp_width : i32\n"
+      "    %grp_inm = arith.remsi %grp_in, %grp_size : i32\n"
+      "    %pid_m = arith.addi %grp_first, %grp_inm : i32\n"
+      "    %pid_n = arith.divsi %grp_in, %grp_size : i32\n";
+  if (size_t p = text.find(from); p != std::string::npos)
+    text.replace(p, from.size(), to);
   return text;
 }
 

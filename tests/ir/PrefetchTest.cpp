@@ -163,3 +163,39 @@ TEST(Prefetch, LeavesUnpipelinedLoopsAloneAndChecksTheSlice) {
   EXPECT_EQ(prefetchDotOperands(m, 512).message(),
             "prefetch slice K is 512, expected a power of two in 8..256");
 }
+
+// The benchmark's program grouping (groupProgramsText) only reorders which program computes
+// which tile: over a 4 x 2 grid of matmul.tir tiles, groups of 2 M tiles (full groups) and of 3
+// (a last group of 1) write the same C as the plain grid, every tile of it.
+TEST(Prefetch, GroupedProgramOrderWritesTheSameTiles) {
+  const std::string text = readFile(examplePath("matmul.tir"));
+  auto plain = parseModule(text, "matmul.tir");
+  ASSERT_TRUE(plain.ok()) << plain.message();
+  std::mt19937_64 rng(29);
+  const int64_t M = 4 * 128, N = 2 * 128, K = 32;
+  Memory mem;
+  mem.buffers = {smallIntHalves(size_t(M * K), rng), smallIntHalves(size_t(K * N), rng),
+                 std::vector<uint8_t>(size_t(M * N * 4), 0xab)};
+  std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2),
+                                ArgValue::integer(K),  ArgValue::integer(K), ArgValue::integer(N),
+                                ArgValue::integer(N)};
+  const Grid grid{M / 128, N / 128};
+  Memory want = mem;
+  ASSERT_TRUE(interpret(*plain, "matmul", args, want, grid).ok());
+  for (int groupM : {2, 3}) {
+    SCOPED_TRACE("groups of " + std::to_string(groupM));
+    std::string grouped = linlayout::testing::groupProgramsText(text, groupM);
+    ASSERT_NE(grouped.find("%grp_pid"), std::string::npos);
+    auto m = parseModule(grouped, "matmul_grouped.tir");
+    ASSERT_TRUE(m.ok()) << m.message();
+    ASSERT_TRUE(verify(*m).ok()) << verify(*m).message();
+    Memory got = mem;
+    ASSERT_TRUE(interpret(*m, "matmul", args, got, grid).ok());
+    EXPECT_EQ(got.buffers[2], want.buffers[2]);
+  }
+  // Every tile was written (no 0xab left), so equal outputs mean the same tiles.
+  for (size_t i = 0; i < want.buffers[2].size(); i += 4)
+    ASSERT_FALSE(want.buffers[2][i] == 0xab && want.buffers[2][i + 1] == 0xab &&
+                 want.buffers[2][i + 2] == 0xab && want.buffers[2][i + 3] == 0xab)
+        << "float " << i / 4 << " of C was not written";
+}

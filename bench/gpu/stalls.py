@@ -45,8 +45,9 @@ def main():
     if source is None or samples is None:
         sys.exit(f"stalls: expected a Source and a 'Warp Stall Sampling (All Samples)' column, "
                  f"got {columns}")
-    reasons = [c for c in columns if re.search(r"stall", c, re.I) and c != samples
-               and "Sampling" not in c]
+    # Per-reason columns (stall_wait, stall_math, ...: all samples; their "(Not Issued)" twins
+    # are left out).
+    reasons = [c for c in columns if c.startswith("stall_") and "Not Issued" not in c]
 
     total = sum(number(r[samples]) or 0 for r in rows)
     print(f"{len(rows)} SASS instructions, {total:.0f} stall samples")
@@ -71,8 +72,38 @@ def main():
             if n:
                 print(f"  {c:<50} {n:8.0f}  {100 * n / max(total, 1):5.1f} %")
 
-    print(f"\ntop {args.top} instructions:")
+    # Loops: a branch back to an earlier address closes one. Their share of the samples says how
+    # much of the time goes to the main loop and how much to the prologue and the epilogue.
     address = next((c for c in columns if c.strip().lower() == "address"), None)
+    if address:
+        where = {}
+        for i, r in enumerate(rows):
+            try:
+                where[int(r[address], 16)] = i
+            except ValueError:
+                pass
+        for i, r in enumerate(rows):
+            m = re.search(r"\bBRA\s+(0x[0-9a-f]+)", r[source])
+            if not m or int(m.group(1), 16) not in where or where[int(m.group(1), 16)] >= i:
+                continue
+            first = where[int(m.group(1), 16)]
+            parts = [sum(number(x[samples]) or 0 for x in part)
+                     for part in (rows[:first], rows[first:i + 1], rows[i + 1:])]
+            print(f"\nloop of {i + 1 - first} instructions at {rows[first][address]}: before "
+                  f"{100 * parts[0] / max(total, 1):.1f} %, in {100 * parts[1] / max(total, 1):.1f}"
+                  f" %, after {100 * parts[2] / max(total, 1):.1f} % of the samples")
+    executed = next((c for c in columns if c == "Instructions Executed"), None)
+    if executed:
+        by_op = Counter()
+        for r in rows:
+            words = [w for w in r[source].split() if not w.startswith("@")]
+            by_op[words[0].split(".")[0] if words else "?"] += number(r[executed]) or 0
+        all_executed = sum(by_op.values())
+        print("\nexecuted warp instructions by opcode:")
+        for opcode, n in by_op.most_common(10):
+            print(f"  {opcode:<12} {n:12.0f}  {100 * n / max(all_executed, 1):5.1f} %")
+
+    print(f"\ntop {args.top} instructions:")
     ranked = sorted(rows, key=lambda r: -(number(r[samples]) or 0))[: args.top]
     for r in ranked:
         n = number(r[samples]) or 0

@@ -523,7 +523,9 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
   if (prefetchK)
     variant += prefetchK == 16 ? "-prefetch" : "-prefetch" + std::to_string(prefetchK);
   if (reshape != Reshape::None)
-    variant += reshape == Reshape::Warps8 ? "-8w" : "-k64";
+    variant += reshape == Reshape::Warps8    ? "-8w"
+               : reshape == Reshape::KStep64 ? "-k64"
+                                             : "-k128";
   if (groupM)
     variant += "-g" + std::to_string(groupM);
   variant = withElem(variant, elem);
@@ -635,9 +637,14 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
     for (Reshape r : {Reshape::None, Reshape::KStep64})
       if (!gemmVariant(b, rng, stages, "matmul_wide.tir", 16, r))
         return false;
-  // The same with the programs walked in groups of 8 M tiles (for L2 reuse).
+  // The same with the programs walked in groups of 8 M tiles (for L2 reuse), and K steps of 128
+  // (eight slices, one barrier per step) in two stages: 2 x 96 KiB of rings.
   for (int stages : {3, 4})
     if (!gemmVariant(b, rng, stages, "matmul_wide.tir", 16, Reshape::KStep64, ScalarKind::F16, 8))
+      return false;
+  for (int groupM : {0, 8})
+    if (!gemmVariant(b, rng, 2, "matmul_wide.tir", 16, Reshape::KStep128, ScalarKind::F16,
+                     groupM))
       return false;
   for (Reshape r : {Reshape::Warps8, Reshape::KStep64})
     if (!gemmVariant(b, rng, 3, "matmul.tir", 16, r))

@@ -212,8 +212,9 @@ def main():
         # (key, stages, BN, warps along N, BK, A's swizzle perPhase / maxPhase, M tiles per
         # program group or 0 for the plain grid): matmul.tir's tiling pipelined, matmul_wide.tir's
         # (128x256, 8 warps) pipelined with 3 and 4 stages and K steps of 32 and 64 (also in
-        # groups of 8 M tiles), and the bench's reshapes of matmul.tir (8 warps 2 x 4; K steps of
-        # 64, where linlayout's pass chooses A's swizzle (8, 1, 8)).
+        # groups of 8 M tiles) and with 2 stages of K steps of 128, and the bench's reshapes of
+        # matmul.tir (8 warps 2 x 4; K steps of 64, where linlayout's pass chooses A's swizzle
+        # (8, 1, 8)).
         for key, stages, bn, wn, bk, aper, amax, group in (
                 ("gluon_pipelined_3", 3, 128, 2, 32, 2, 4, 0),
                 ("gluon_pipelined_4", 4, 128, 2, 32, 2, 4, 0),
@@ -223,6 +224,8 @@ def main():
                 ("gluon_wide_pipelined_4_k64", 4, 256, 4, 64, 1, 8, 0),
                 ("gluon_wide_pipelined_3_k64_g8", 3, 256, 4, 64, 1, 8, 8),
                 ("gluon_wide_pipelined_4_k64_g8", 4, 256, 4, 64, 1, 8, 8),
+                ("gluon_wide_pipelined_2_k128", 2, 256, 4, 128, 1, 8, 0),
+                ("gluon_wide_pipelined_2_k128_g8", 2, 256, 4, 128, 1, 8, 8),
                 ("gluon_pipelined_3_8w", 3, 128, 4, 32, 2, 4, 0),
                 ("gluon_pipelined_3_k64", 3, 128, 2, 64, 1, 8, 0)):
             p = lambda: gemm_mma_v2_pipelined[(n // 128, n // bn)](

@@ -1,7 +1,7 @@
 // Reshapes of examples/matmul.tir's text (128x128 tile, 4 warps, K steps of 32) that the
 // prefetch tests, the lowering tests and the GPU benchmark share: the same tile with 8 warps
-// (2 x 4, each warp a 64x32 block), or with K steps of 64 (four 16-wide slices per step; this one
-// applies to examples/matmul_wide.tir's 128x256 tile too).
+// (2 x 4, each warp a 64x32 block), or with K steps of 64 or 128 (four or eight 16-wide slices
+// per step; these apply to examples/matmul_wide.tir's 128x256 tile too).
 // Header-only and free of test frameworks, so the benchmark can include it.
 #pragma once
 
@@ -10,7 +10,7 @@
 
 namespace linlayout::testing {
 
-enum class MatmulReshape { None, Warps8, KStep64 };
+enum class MatmulReshape { None, Warps8, KStep64, KStep128 };
 
 inline std::string reshapeMatmulText(std::string text, MatmulReshape r) {
   auto replaceAll = [&](const std::string &from, const std::string &to) {
@@ -21,15 +21,16 @@ inline std::string reshapeMatmulText(std::string text, MatmulReshape r) {
     replaceAll("\"ttg.num-warps\" = 4", "\"ttg.num-warps\" = 8");
     replaceAll("warpsPerCTA = [4, 1]", "warpsPerCTA = [8, 1]");
     replaceAll("warpsPerCTA = [2, 2]", "warpsPerCTA = [2, 4]");
-  } else if (r == MatmulReshape::KStep64) {
-    replaceAll("%c32 = arith.constant 32 : i32", "%c32 = arith.constant 64 : i32");
-    for (const auto &[from, to] : {std::pair<std::string, std::string>{"128x32", "128x64"},
-                                   {"32x128", "64x128"},
-                                   {"32x256", "64x256"},
-                                   {"32x1xi32", "64x1xi32"},
-                                   {"1x32xi32", "1x64xi32"},
-                                   {"tensor<32xi32", "tensor<64xi32"},
-                                   {"end = 32 : i32", "end = 64 : i32"}})
+  } else if (r == MatmulReshape::KStep64 || r == MatmulReshape::KStep128) {
+    const std::string k = r == MatmulReshape::KStep64 ? "64" : "128";
+    replaceAll("%c32 = arith.constant 32 : i32", "%c32 = arith.constant " + k + " : i32");
+    for (const auto &[from, to] : {std::pair<std::string, std::string>{"128x32x", "128x" + k + "x"},
+                                   {"32x128x", k + "x128x"},
+                                   {"32x256x", k + "x256x"},
+                                   {"32x1xi32", k + "x1xi32"},
+                                   {"1x32xi32", "1x" + k + "xi32"},
+                                   {"tensor<32xi32", "tensor<" + k + "xi32"},
+                                   {"end = 32 : i32", "end = " + k + " : i32"}})
       replaceAll(from, to);
   }
   return text;

@@ -171,6 +171,28 @@ def tma_rows(row, n, a, b, c, twins=(("gluon_tma", 128, 3, 4), ("gluon_tma_wide"
             row[key + "_error"] = f"{type(e).__name__}: {e}"[-600:]  # the cause comes last
 
 
+# (key, stages, BN, warps along N, BK, A's swizzle perPhase / maxPhase, M tiles per
+# program group or 0 for the plain grid): matmul.tir's tiling pipelined, matmul_wide.tir's
+# (128x256, 8 warps) pipelined with 3 and 4 stages and K steps of 32 and 64 (also in
+# groups of 8 M tiles) and with 2 stages of K steps of 128, and the bench's reshapes of
+# matmul.tir (8 warps 2 x 4; K steps of 64, where linlayout's pass chooses A's swizzle
+# (8, 1, 8)).
+PIPELINED_TWINS = (
+    ("gluon_pipelined_3", 3, 128, 2, 32, 2, 4, 0),
+    ("gluon_pipelined_4", 4, 128, 2, 32, 2, 4, 0),
+    ("gluon_wide_pipelined_3", 3, 256, 4, 32, 2, 4, 0),
+    ("gluon_wide_pipelined_4", 4, 256, 4, 32, 2, 4, 0),
+    ("gluon_wide_pipelined_3_k64", 3, 256, 4, 64, 1, 8, 0),
+    ("gluon_wide_pipelined_4_k64", 4, 256, 4, 64, 1, 8, 0),
+    ("gluon_wide_pipelined_3_k64_g8", 3, 256, 4, 64, 1, 8, 8),
+    ("gluon_wide_pipelined_4_k64_g8", 4, 256, 4, 64, 1, 8, 8),
+    ("gluon_wide_pipelined_2_k128", 2, 256, 4, 128, 1, 8, 0),
+    ("gluon_wide_pipelined_2_k128_g8", 2, 256, 4, 128, 1, 8, 8),
+    ("gluon_pipelined_3_8w", 3, 128, 4, 32, 2, 4, 0),
+    ("gluon_pipelined_3_k64", 3, 128, 2, 64, 1, 8, 0),
+)
+
+
 def tflops(n, ms):
     return 2 * n ** 3 / (ms * 1e-3) / 1e12
 
@@ -209,25 +231,7 @@ def main():
             row["gluon_TFLOPs"] = tflops(n, row["gluon_ms"])
         except Exception as e:
             row["gluon_error"] = f"{type(e).__name__}: {e}"[:400]
-        # (key, stages, BN, warps along N, BK, A's swizzle perPhase / maxPhase, M tiles per
-        # program group or 0 for the plain grid): matmul.tir's tiling pipelined, matmul_wide.tir's
-        # (128x256, 8 warps) pipelined with 3 and 4 stages and K steps of 32 and 64 (also in
-        # groups of 8 M tiles) and with 2 stages of K steps of 128, and the bench's reshapes of
-        # matmul.tir (8 warps 2 x 4; K steps of 64, where linlayout's pass chooses A's swizzle
-        # (8, 1, 8)).
-        for key, stages, bn, wn, bk, aper, amax, group in (
-                ("gluon_pipelined_3", 3, 128, 2, 32, 2, 4, 0),
-                ("gluon_pipelined_4", 4, 128, 2, 32, 2, 4, 0),
-                ("gluon_wide_pipelined_3", 3, 256, 4, 32, 2, 4, 0),
-                ("gluon_wide_pipelined_4", 4, 256, 4, 32, 2, 4, 0),
-                ("gluon_wide_pipelined_3_k64", 3, 256, 4, 64, 1, 8, 0),
-                ("gluon_wide_pipelined_4_k64", 4, 256, 4, 64, 1, 8, 0),
-                ("gluon_wide_pipelined_3_k64_g8", 3, 256, 4, 64, 1, 8, 8),
-                ("gluon_wide_pipelined_4_k64_g8", 4, 256, 4, 64, 1, 8, 8),
-                ("gluon_wide_pipelined_2_k128", 2, 256, 4, 128, 1, 8, 0),
-                ("gluon_wide_pipelined_2_k128_g8", 2, 256, 4, 128, 1, 8, 8),
-                ("gluon_pipelined_3_8w", 3, 128, 4, 32, 2, 4, 0),
-                ("gluon_pipelined_3_k64", 3, 128, 2, 64, 1, 8, 0)):
+        for key, stages, bn, wn, bk, aper, amax, group in PIPELINED_TWINS:
             p = lambda: gemm_mma_v2_pipelined[(n // 128, n // bn)](
                 a, b, c, n, n, n, n, 128, bn, bk, stages, 2, wn, aper, amax, group,
                 num_warps=2 * wn)
@@ -257,4 +261,18 @@ def main():
     json.dump(res, open(sys.argv[1], "w"), indent=1)
 
 
-main()
+
+def run_twin(key, n=4096, launches=3):
+    """Launches the pipelined twin `key` of PIPELINED_TWINS `launches` times on n x n inputs, for
+    bench/gpu/profile.sh (Nsight Compute on a Gluon kernel alone)."""
+    _, stages, bn, wn, bk, aper, amax, group = next(t for t in PIPELINED_TWINS if t[0] == key)
+    a = torch.randn((n, n), device="cuda", dtype=torch.float16)
+    b = torch.randn((n, n), device="cuda", dtype=torch.float16)
+    c = torch.empty((n, n), device="cuda", dtype=torch.float32)
+    for _ in range(launches):
+        gemm_mma_v2_pipelined[(n // 128, n // bn)](
+            a, b, c, n, n, n, n, 128, bn, bk, stages, 2, wn, aper, amax, group, num_warps=2 * wn)
+    torch.cuda.synchronize()
+
+if __name__ == "__main__":
+    main()

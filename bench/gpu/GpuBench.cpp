@@ -510,10 +510,35 @@ bool measureGemm(Bench &b, std::mt19937_64 &rng, const std::string &variant, Sca
   return true;
 }
 
-bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
-                 const std::string &file = "matmul.tir", int prefetchK = 0,
-                 Reshape reshape = Reshape::None, ScalarKind elem = ScalarKind::F16,
-                 int groupM = 0) {
+// One GEMM kernel of the examples' matmuls: which file, how it is reshaped and compiled.
+struct GemmSpec {
+  std::string file = "matmul.tir";
+  int stages = 1;    // the software-pipeline pass's num_stages (1: off)
+  int prefetchK = 0; // the prefetch pass's K slice (0: off)
+  Reshape reshape = Reshape::None;
+  ScalarKind elem = ScalarKind::F16;
+  int groupM = 0; // programs walked in groups of this many M tiles (0: the plain grid)
+  // A diagnostic, run only when asked for by name (--variant ...-nostore): C's store masked off,
+  // so the kernel computes and converts the tile but writes nothing; the difference to the
+  // storing kernel is what the stores of the epilogue cost. Its error column is meaningless.
+  bool noStore = false;
+};
+
+// examples/matmul_wide.tir's store of C, masked off (K is never negative at run time, and the
+// compiler cannot know that).
+std::string withoutCStore(std::string text) {
+  const std::string from =
+      "    tt.store %cptrs, %result : tensor<128x256x!tt.ptr<f32>, #blocked>\n";
+  const std::string to =
+      "    %never = arith.cmpi slt, %K, %c0 : i32\n"
+      "    %never_v = tt.splat %never : i1 -> tensor<128x256xi1, #blocked>\n"
+      "    tt.store %cptrs, %result, %never_v : tensor<128x256x!tt.ptr<f32>, #blocked>\n";
+  size_t p = text.find(from);
+  return p == std::string::npos ? std::string() : text.replace(p, from.size(), to);
+}
+
+bool gemmVariant(Bench &b, std::mt19937_64 &rng, const GemmSpec &spec) {
+  const auto &[file, stages, prefetchK, reshape, elem, groupM, noStore] = spec;
   const bool wide = file == "matmul_wide.tir" || file == "matmul_wgmma_wide.tir";
   const bool wgmma = file.rfind("matmul_wgmma", 0) == 0;
   std::string variant = std::string(wgmma ? "wgmma-" : "") + (wide ? "wide-" : "") +
@@ -529,14 +554,18 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
   if (groupM)
     variant += "-g" + std::to_string(groupM);
   variant = withElem(variant, elem);
-  if (!b.variant.empty() && b.variant != variant)
+  if (noStore)
+    variant += "-nostore";
+  if ((!b.variant.empty() || noStore) && b.variant != variant)
     return true;
   const unsigned tileN = wide ? 256 : 128;
   auto m = matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file);
   CHECK(m);
-  if (reshape != Reshape::None || groupM) {
-    if (elem != ScalarKind::F16 || (wide && reshape == Reshape::Warps8)) {
-      std::fprintf(stderr, "error: the reshaped variants are f16 only, and 8 warps is matmul.tir's\n");
+  if (reshape != Reshape::None || groupM || noStore) {
+    if (elem != ScalarKind::F16 || (wide && reshape == Reshape::Warps8) ||
+        (noStore && file != "matmul_wide.tir")) {
+      std::fprintf(stderr, "error: the reshaped variants are f16 only, 8 warps is matmul.tir's "
+                           "and -nostore matmul_wide.tir's\n");
       return false;
     }
     std::ifstream in(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples/" + file);
@@ -549,6 +578,10 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, int stages,
         std::fprintf(stderr, "error: %s has no program ids to group\n", file.c_str());
         return false;
       }
+    }
+    if (noStore && (reshaped = withoutCStore(reshaped)).empty()) {
+      std::fprintf(stderr, "error: %s has no store of C to mask\n", file.c_str());
+      return false;
     }
     m = ir::parseModule(reshaped, file);
     CHECK(m);
@@ -616,45 +649,53 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
 
 // The matmul example as written (plain: each K step loads its tiles and converts them through
 // shared memory), software-pipelined with 3 and 4 stages (cp.async rings, ldmatrix loads) and
-// prefetched, the 128x256 tile with 8 warps (matmul_wide.tir) plain, with 3 stages, and
-// prefetched with 3 and 4 stages and K steps of 32 and 64, the 128x128 tile's reshapes (8 warps;
-// K steps of 64), and on an sm_90 GPU matmul_wgmma.tir (tiles in NVMMA shared memory, one wgmma warp group) plain and with 3 and 4
-// stages (cp.async into NVMMA rings that wgmma reads, one wgmma group in flight across
+// prefetched; the 128x256 tile with 8 warps (matmul_wide.tir) plain, with 3 stages, prefetched
+// with 3 and 4 stages and K steps of 32 and 64 (also in program groups of 8 M tiles) and with 2
+// stages of K steps of 128; the 128x128 tile's reshapes (8 warps; K steps of 64); and on an sm_90
+// GPU matmul_wgmma.tir (tiles in NVMMA shared memory, one wgmma warp group) plain and with 3 and
+// 4 stages (cp.async into NVMMA rings that wgmma reads, one wgmma group in flight across
 // iterations), matmul_wgmma_wide.tir (128x256, two warp groups) plain and with 3 and 4 stages,
 // and the TMA + wgmma examples (examples/matmul_tma*.tir).
 bool gemmSection(Bench &b, std::mt19937_64 &rng) {
   for (int stages : {1, 3, 4})
-    if (!gemmVariant(b, rng, stages))
+    if (!gemmVariant(b, rng, {.stages = stages}))
       return false;
   // With the prefetch pass (K slices of 16: the next slice's ldmatrix under this one's mma).
   for (int stages : {3, 4})
-    if (!gemmVariant(b, rng, stages, "matmul.tir", 16))
+    if (!gemmVariant(b, rng, {.stages = stages, .prefetchK = 16}))
       return false;
   for (int stages : {1, 3})
-    if (!gemmVariant(b, rng, stages, "matmul_wide.tir"))
+    if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = stages}))
       return false;
   for (int stages : {3, 4})
     for (Reshape r : {Reshape::None, Reshape::KStep64})
-      if (!gemmVariant(b, rng, stages, "matmul_wide.tir", 16, r))
+      if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = stages, .prefetchK = 16,
+                                .reshape = r}))
         return false;
   // The same with the programs walked in groups of 8 M tiles (for L2 reuse), and K steps of 128
   // (eight slices, one barrier per step) in two stages: 2 x 96 KiB of rings.
   for (int stages : {3, 4})
-    if (!gemmVariant(b, rng, stages, "matmul_wide.tir", 16, Reshape::KStep64, ScalarKind::F16, 8))
+    if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = stages, .prefetchK = 16,
+                              .reshape = Reshape::KStep64, .groupM = 8}))
       return false;
   for (int groupM : {0, 8})
-    if (!gemmVariant(b, rng, 2, "matmul_wide.tir", 16, Reshape::KStep128, ScalarKind::F16,
-                     groupM))
+    if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = 2, .prefetchK = 16,
+                              .reshape = Reshape::KStep128, .groupM = groupM}))
       return false;
+  // Diagnostic (only with --variant wide-pipelined-3-prefetch-k64-nostore): the fastest mma.sync
+  // kernel without its stores of C.
+  if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = 3, .prefetchK = 16,
+                            .reshape = Reshape::KStep64, .noStore = true}))
+    return false;
   for (Reshape r : {Reshape::Warps8, Reshape::KStep64})
-    if (!gemmVariant(b, rng, 3, "matmul.tir", 16, r))
+    if (!gemmVariant(b, rng, {.stages = 3, .prefetchK = 16, .reshape = r}))
       return false;
   if (b.jit.context().computeCapability() == 90) {
     for (int stages : {1, 3, 4})
-      if (!gemmVariant(b, rng, stages, "matmul_wgmma.tir"))
+      if (!gemmVariant(b, rng, {.file = "matmul_wgmma.tir", .stages = stages}))
         return false;
     for (int stages : {1, 3, 4})
-      if (!gemmVariant(b, rng, stages, "matmul_wgmma_wide.tir"))
+      if (!gemmVariant(b, rng, {.file = "matmul_wgmma_wide.tir", .stages = stages}))
         return false;
     std::vector<std::string> tma;
     std::error_code ec;
@@ -670,10 +711,12 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
         return false;
   }
   // bf16 inputs (f32 accumulate and output) for the fastest kernel of each family.
-  if (!gemmVariant(b, rng, 3, "matmul_wide.tir", 16, Reshape::None, ScalarKind::BF16))
+  if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = 3, .prefetchK = 16,
+                            .elem = ScalarKind::BF16}))
     return false;
   if (b.jit.context().computeCapability() == 90) {
-    if (!gemmVariant(b, rng, 3, "matmul_wgmma_wide.tir", 0, Reshape::None, ScalarKind::BF16))
+    if (!gemmVariant(b, rng,
+                     {.file = "matmul_wgmma_wide.tir", .stages = 3, .elem = ScalarKind::BF16}))
       return false;
     if (!gemmTmaVariant(b, rng, "matmul_tma_wide.tir", ScalarKind::BF16))
       return false;

@@ -114,7 +114,7 @@ TileRun runTile(const std::string &copy, int64_t rows, int64_t cols, int64_t r0,
 } // namespace
 
 TEST(Tma, ExamplesRoundTripAndVerify) {
-  for (const char *name : {"matmul_tma.tir", "matmul_tma_wide.tir"}) {
+  for (const char *name : {"matmul_tma.tir", "matmul_tma_wide.tir", "matmul_tma_mma_wide.tir"}) {
     SCOPED_TRACE(name);
     Module m = loadExample(name);
     ASSERT_TRUE(verify(m).ok()) << verify(m).message();
@@ -304,7 +304,8 @@ TEST(Tma, MatmulExamplesAgreeWithMatmul) {
   Module plain = loadExample("matmul.tir");
   for (auto [file, fn, tileN] : {std::tuple<const char *, const char *, int>{"matmul_tma.tir",
                                                                              "matmul_tma", 128},
-                                 {"matmul_tma_wide.tir", "matmul_tma_wide", 256}}) {
+                                 {"matmul_tma_wide.tir", "matmul_tma_wide", 256},
+                                 {"matmul_tma_mma_wide.tir", "matmul_tma_mma_wide", 256}}) {
     Module tma = loadExample(file);
     for (int K : {64, 192, 320, 96, 40}) {
       SCOPED_TRACE(std::string(file) + " K " + std::to_string(K));

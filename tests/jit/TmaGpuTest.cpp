@@ -143,7 +143,7 @@ namespace {
 
 template <typename Half>
 void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std::string &file,
-               int tileN) {
+               int tileN, const char *mmaInstruction = "wgmma.mma_async") {
   uint64_t seed = gputest::freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed) + ", " + file);
   std::mt19937_64 rng(seed);
@@ -151,7 +151,7 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
   ASSERT_OK_AND_ASSIGN(auto k, jitc.compile(m, gputest::asBuilt()));
   const std::string &ptx = k->ptx();
   EXPECT_GT(count(ptx, "cp.async.bulk.tensor"), 0);
-  EXPECT_GT(count(ptx, "wgmma.mma_async"), 0);
+  EXPECT_GT(count(ptx, mmaInstruction), 0);
   std::cout << "[          ] " << file << " " << ir::name(elem) << ": "
             << k->metadata().registers << " registers, " << k->metadata().localBytes
             << " local bytes, " << k->metadata().dynamicSharedBytes << " shared bytes\n";
@@ -222,4 +222,17 @@ TEST(TmaGpu, MatmulBf16) {
                  << jitc->context().computeCapability();
   tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma.tir", 128);
   tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma_wide.tir", 256);
+}
+
+// The copy engine feeding mma.sync (examples/matmul_tma_mma_wide.tir: TMA into NVMMA tiles,
+// ldmatrix from them in K slices of 16).
+TEST(TmaGpu, MmaSyncMatmul) {
+  REQUIRE_GPU();
+  if (!hopper(*jitc))
+    GTEST_SKIP() << "TMA needs an sm_90 GPU, this one is sm_"
+                 << jitc->context().computeCapability();
+  tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma_mma_wide.tir", 256,
+                         "mma.sync");
+  tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma_mma_wide.tir", 256,
+                             "mma.sync");
 }

@@ -609,9 +609,10 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, const GemmSpec &spec) {
                      });
 }
 
-// A TMA + wgmma matmul example (examples/matmul_tma*.tir: tensor-map parameters, mbarrier rings,
-// written by hand), as written. Variant "tma" for matmul_tma.tir, "tma_wide" for
-// matmul_tma_wide.tir, and so on for any other matmul_tma*.tir in the examples folder.
+// A TMA matmul example (examples/matmul_tma*.tir: tensor-map parameters, mbarrier rings, wgmma,
+// or ldmatrix + mma.sync in matmul_tma_mma_wide.tir; written by hand), as written. Variant "tma"
+// for matmul_tma.tir, "tma_wide" for matmul_tma_wide.tir, and so on for any other
+// matmul_tma*.tir in the examples folder.
 bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
                     ScalarKind elem = ScalarKind::F16) {
   std::string variant = withElem(file.substr(7, file.size() - 7 - 4), elem);
@@ -655,7 +656,7 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
 // GPU matmul_wgmma.tir (tiles in NVMMA shared memory, one wgmma warp group) plain and with 3 and
 // 4 stages (cp.async into NVMMA rings that wgmma reads, one wgmma group in flight across
 // iterations), matmul_wgmma_wide.tir (128x256, two warp groups) plain and with 3 and 4 stages,
-// and the TMA + wgmma examples (examples/matmul_tma*.tir).
+// and the TMA examples (examples/matmul_tma*.tir).
 bool gemmSection(Bench &b, std::mt19937_64 &rng) {
   for (int stages : {1, 3, 4})
     if (!gemmVariant(b, rng, {.stages = stages}))

@@ -25,10 +25,19 @@ void *operator new[](size_t n) {
     return p;
   throw std::bad_alloc();
 }
+// GCC 12, inlining these into the library's destructors, takes the pair for a free() of memory
+// from operator new (-Wmismatched-new-delete); here both sides are malloc/free.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
 void operator delete(void *p) noexcept { std::free(p); }
 void operator delete[](void *p) noexcept { std::free(p); }
 void operator delete(void *p, size_t) noexcept { std::free(p); }
 void operator delete[](void *p, size_t) noexcept { std::free(p); }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 using namespace linlayout;
 

@@ -49,8 +49,9 @@ TEST(Pipeline, TransposedCopyGetsTwoLayoutsAndOneConvert) {
       loadLayout = f.type(op.results[0]).layout();
     if (op.kind == OpKind::Store)
       storeLayout = f.type(op.operands[1]).layout();
-    if (op.kind == OpKind::Load || op.kind == OpKind::Store)
+    if (op.kind == OpKind::Load || op.kind == OpKind::Store) {
       EXPECT_EQ(op.attrs.vectorWidth, 8) << "128-bit accesses of f16";
+    }
   });
   ASSERT_NE(loadLayout, storeLayout);
   const BlockedSpec *l = m.layouts.get(loadLayout).as<BlockedSpec>();

@@ -64,8 +64,9 @@ TEST(PlanCtas, MultiCtaKernelsKeepTheirResults) {
       for (const Function &f : after.functions)
         walkOps(f.body, [&](const Op &op) {
           for (ValueId r : op.results)
-            if (f.type(r).isTensor())
+            if (f.type(r).isTensor()) {
               EXPECT_EQ(numCtasOf(after.layoutOf(f.type(r))), ctas) << print(after);
+            }
         });
       Memory a = runExample(before, run);
       Memory b = runExample(after, run);
@@ -79,10 +80,12 @@ TEST(PlanCtas, MatmulAccumulatorIsSplitAndCarriedSplit) {
   ASSERT_TRUE(runPipeline(m).ok());
   const Function &f = m.functions[0];
   walkOps(f.body, [&](const Op &op) {
-    if (op.kind == OpKind::Dot)
+    if (op.kind == OpKind::Dot) {
       EXPECT_TRUE(splitsOverCtas(m.layoutOf(f.type(op.results[0])))) << print(m);
-    if (op.kind == OpKind::For)
+    }
+    if (op.kind == OpKind::For) {
       EXPECT_TRUE(splitsOverCtas(m.layoutOf(f.type(op.results[0])))) << print(m);
+    }
   });
 }
 

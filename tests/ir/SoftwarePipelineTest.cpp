@@ -352,8 +352,9 @@ TEST(SoftwarePipeline, WgmmaDotStaysInFlightAndNoSlotIsRefilledWhileRead) {
                          OpKind::Barrier, OpKind::AsyncCommitGroup}))
         << print(piped);
     for (const Op &op : body.ops)
-      if (op.kind == OpKind::WarpGroupDotWait)
+      if (op.kind == OpKind::WarpGroupDotWait) {
         EXPECT_EQ(op.attrs.pendings, 1);
+      }
     // After the loop: a wait for every wgmma group, then the copies' wait, then
     // the frees.
     const auto &top = piped.functions[0].body.ops;
@@ -422,7 +423,8 @@ TEST(SoftwarePipeline, WgmmaDotWhoseResultIsReadInTheLoopStaysSynchronous) {
   EXPECT_EQ(count(piped, OpKind::Barrier), 0);
   EXPECT_EQ(count(piped, OpKind::WarpGroupDotWait), 1);
   walkOps(piped.functions[0].body, [&](const Op &op) {
-    if (op.kind == OpKind::WarpGroupDotWait)
+    if (op.kind == OpKind::WarpGroupDotWait) {
       EXPECT_EQ(op.attrs.pendings, 0);
+    }
   });
 }

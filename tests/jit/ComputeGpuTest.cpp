@@ -136,8 +136,9 @@ void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stag
   ASSERT_OK_AND_ASSIGN(auto k, jitc.compile(m, gputest::asBuilt()));
   const std::string &ptx = k->ptx();
   EXPECT_GT(count(ptx, insn), 0) << "the matmul must use " << insn;
-  if (stages > 1)
+  if (stages > 1) {
     EXPECT_GT(count(ptx, "cp.async.cg"), 0) << "the pipelined matmul must use cp.async";
+  }
   std::cout << "[          ] " << file << " " << ir::name(elem) << " stages " << stages
             << (prefetchK ? " prefetch " + std::to_string(prefetchK) : std::string()) << ": "
             << count(ptx, insn) << " " << insn << ", " << count(ptx, "ldmatrix")

@@ -10,7 +10,6 @@ namespace {
 
 DimName reg() { return DimName::reg(); }
 DimName lane() { return DimName::lane(); }
-DimName warp() { return DimName::warp(); }
 DimName d0() { return DimName::dim(0); }
 DimName d1() { return DimName::dim(1); }
 

@@ -66,8 +66,9 @@ TEST(GoldenConversions, NoWorseThanTriton36) {
         const ConversionCost &c = plan->cost;
         EXPECT_EQ(c.conflictWavefronts, 0);
         // 128x128 elements over 4 warps: each warp moves 4096 * bits / 8 bytes each way.
-        if (shared(c))
+        if (shared(c)) {
           EXPECT_EQ(c.storeWavefronts + c.loadWavefronts, 2 * 4096 * bits / 8 / 128);
+        }
         ourShared += shared(c);
         ourBar += c.barriers;
         ourShfl += c.shuffles;

@@ -91,8 +91,9 @@ TEST(LowerGpu, ExamplesComputeTheirReferences) {
       SCOPED_TRACE(run.file + (passes ? " after the passes" : " as written") + " on " +
                    target.name());
       ir::Module m = ir::testing::loadExample(run.file);
-      if (passes)
+      if (passes) {
         ASSERT_TRUE(ir::runPipeline(m).ok());
+      }
       LowerOptions o;
       o.target = target;
       auto k = lowerKernel(m, o);

@@ -326,8 +326,9 @@ TEST(Wgmma, ExamplesAssembleWithoutSpills) {
       ASSERT_TRUE(k.ok()) << k.message();
       EXPECT_EQ(countLines(k->kernel.ptx, "fence.proxy.async.shared::cta;"), 1);
       EXPECT_GT(countLines(k->kernel.ptx, "wgmma.mma_async"), 0);
-      if (stages > 1 && std::string(name) != "wgmma_tile.tir")
+      if (stages > 1 && std::string(name) != "wgmma_tile.tir") {
         EXPECT_EQ(countLines(k->kernel.ptx, "wgmma.wait_group.sync.aligned 1;"), 1);
+      }
       auto r = expectAssembles(k->kernel, /*requireNoSpills=*/true);
       if (r.accepted) {
         EXPECT_EQ(r.log.find("serialized"), std::string::npos) << r.log;

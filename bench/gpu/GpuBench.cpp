@@ -525,7 +525,7 @@ struct GemmSpec {
 };
 
 // examples/matmul_wide.tir's store of C, masked off (K is never negative at run time, and the
-// compiler cannot know that).
+// compiler cannot know that). Empty when the text has no such store.
 std::string withoutCStore(std::string text) {
   const std::string from =
       "    tt.store %cptrs, %result : tensor<128x256x!tt.ptr<f32>, #blocked>\n";
@@ -572,12 +572,9 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, const GemmSpec &spec) {
     std::stringstream text;
     text << in.rdbuf();
     std::string reshaped = testing::reshapeMatmulText(text.str(), reshape);
-    if (groupM) {
-      reshaped = testing::groupProgramsText(reshaped, groupM);
-      if (reshaped.find("%grp_pid") == std::string::npos) {
-        std::fprintf(stderr, "error: %s has no program ids to group\n", file.c_str());
-        return false;
-      }
+    if (groupM && (reshaped = testing::groupProgramsText(reshaped, groupM)).empty()) {
+      std::fprintf(stderr, "error: %s has no program ids to group\n", file.c_str());
+      return false;
     }
     if (noStore && (reshaped = withoutCStore(reshaped)).empty()) {
       std::fprintf(stderr, "error: %s has no store of C to mask\n", file.c_str());

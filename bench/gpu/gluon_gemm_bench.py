@@ -193,6 +193,13 @@ PIPELINED_TWINS = (
 )
 
 
+def launch_pipelined(twin, a, b, c, n):
+    """One launch of the PIPELINED_TWINS entry `twin` on n x n inputs."""
+    _, stages, bn, wn, bk, aper, amax, group = twin
+    gemm_mma_v2_pipelined[(n // 128, n // bn)](
+        a, b, c, n, n, n, n, 128, bn, bk, stages, 2, wn, aper, amax, group, num_warps=2 * wn)
+
+
 def tflops(n, ms):
     return 2 * n ** 3 / (ms * 1e-3) / 1e12
 
@@ -231,10 +238,9 @@ def main():
             row["gluon_TFLOPs"] = tflops(n, row["gluon_ms"])
         except Exception as e:
             row["gluon_error"] = f"{type(e).__name__}: {e}"[:400]
-        for key, stages, bn, wn, bk, aper, amax, group in PIPELINED_TWINS:
-            p = lambda: gemm_mma_v2_pipelined[(n // 128, n // bn)](
-                a, b, c, n, n, n, n, 128, bn, bk, stages, 2, wn, aper, amax, group,
-                num_warps=2 * wn)
+        for twin in PIPELINED_TWINS:
+            key = twin[0]
+            p = lambda: launch_pipelined(twin, a, b, c, n)
             try:
                 c.fill_(float("nan"))
                 p()
@@ -261,18 +267,17 @@ def main():
     json.dump(res, open(sys.argv[1], "w"), indent=1)
 
 
-
 def run_twin(key, n=4096, launches=3):
     """Launches the pipelined twin `key` of PIPELINED_TWINS `launches` times on n x n inputs, for
     bench/gpu/profile.sh (Nsight Compute on a Gluon kernel alone)."""
-    _, stages, bn, wn, bk, aper, amax, group = next(t for t in PIPELINED_TWINS if t[0] == key)
+    twin = next(t for t in PIPELINED_TWINS if t[0] == key)
     a = torch.randn((n, n), device="cuda", dtype=torch.float16)
     b = torch.randn((n, n), device="cuda", dtype=torch.float16)
     c = torch.empty((n, n), device="cuda", dtype=torch.float32)
     for _ in range(launches):
-        gemm_mma_v2_pipelined[(n // 128, n // bn)](
-            a, b, c, n, n, n, n, 128, bn, bk, stages, 2, wn, aper, amax, group, num_warps=2 * wn)
+        launch_pipelined(twin, a, b, c, n)
     torch.cuda.synchronize()
+
 
 if __name__ == "__main__":
     main()

@@ -20,6 +20,13 @@ def number(text):
         return None
 
 
+def opcode(source):
+    """The opcode of a SASS line without its modifiers or predicate guard: "HMMA" for
+    "@P0 HMMA.16816.F32 R4, ..."."""
+    words = [w for w in source.split() if not w.startswith("@")]
+    return words[0].split(".")[0] if words else "?"
+
+
 def read_rows(path):
     text = open(path, encoding="utf-8", errors="replace").read()
     # ncu prints banner lines (==PROF== ...) before the table; the table starts at the header row.
@@ -53,14 +60,10 @@ def main():
     print(f"{len(rows)} SASS instructions, {total:.0f} stall samples")
     by_opcode = Counter()
     for r in rows:
-        opcode = r[source].strip().split(" ")[0] if r[source].strip() else "?"
-        if opcode.startswith("@"):  # predicate guard: the opcode is the next word
-            parts = r[source].split()
-            opcode = parts[1] if len(parts) > 1 else opcode
-        by_opcode[opcode.split(".")[0]] += number(r[samples]) or 0
+        by_opcode[opcode(r[source])] += number(r[samples]) or 0
     print("\nby opcode:")
-    for opcode, n in by_opcode.most_common(15):
-        print(f"  {opcode:<12} {n:8.0f}  {100 * n / max(total, 1):5.1f} %")
+    for op, n in by_opcode.most_common(15):
+        print(f"  {op:<12} {n:8.0f}  {100 * n / max(total, 1):5.1f} %")
 
     if reasons:
         by_reason = Counter()
@@ -76,17 +79,17 @@ def main():
     # much of the time goes to the main loop and how much to the prologue and the epilogue.
     address = next((c for c in columns if c.strip().lower() == "address"), None)
     if address:
-        where = {}
+        index = {}  # address -> row
         for i, r in enumerate(rows):
             try:
-                where[int(r[address], 16)] = i
+                index[int(r[address], 16)] = i
             except ValueError:
                 pass
         for i, r in enumerate(rows):
             m = re.search(r"\bBRA\s+(0x[0-9a-f]+)", r[source])
-            if not m or int(m.group(1), 16) not in where or where[int(m.group(1), 16)] >= i:
+            first = index.get(int(m.group(1), 16)) if m else None
+            if first is None or first >= i:
                 continue
-            first = where[int(m.group(1), 16)]
             parts = [sum(number(x[samples]) or 0 for x in part)
                      for part in (rows[:first], rows[first:i + 1], rows[i + 1:])]
             print(f"\nloop of {i + 1 - first} instructions at {rows[first][address]}: before "
@@ -96,12 +99,11 @@ def main():
     if executed:
         by_op = Counter()
         for r in rows:
-            words = [w for w in r[source].split() if not w.startswith("@")]
-            by_op[words[0].split(".")[0] if words else "?"] += number(r[executed]) or 0
+            by_op[opcode(r[source])] += number(r[executed]) or 0
         all_executed = sum(by_op.values())
         print("\nexecuted warp instructions by opcode:")
-        for opcode, n in by_op.most_common(10):
-            print(f"  {opcode:<12} {n:12.0f}  {100 * n / max(all_executed, 1):5.1f} %")
+        for op, n in by_op.most_common(10):
+            print(f"  {op:<12} {n:12.0f}  {100 * n / max(all_executed, 1):5.1f} %")
 
     print(f"\ntop {args.top} instructions:")
     ranked = sorted(rows, key=lambda r: -(number(r[samples]) or 0))[: args.top]

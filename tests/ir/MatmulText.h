@@ -39,7 +39,7 @@ inline std::string reshapeMatmulText(std::string text, MatmulReshape r) {
 // The program ids of examples/matmul.tir or matmul_wide.tir walked in groups of `groupM` M tiles
 // (all N tiles of a group before the next group, as examples/matmul_tma*.tir do), so the
 // programs that run at the same time share their A rows and B columns in L2. The grid stays
-// (M tiles, N tiles).
+// (M tiles, N tiles). Empty when the text has no such program ids.
 inline std::string groupProgramsText(std::string text, int groupM) {
   const std::string from = "    %pid_m = tt.get_program_id x : i32\n"
                            "    %pid_n = tt.get_program_id y : i32\n";
@@ -61,9 +61,8 @@ inline std::string groupProgramsText(std::string text, int groupM) {
       "    %grp_inm = arith.remsi %grp_in, %grp_size : i32\n"
       "    %pid_m = arith.addi %grp_first, %grp_inm : i32\n"
       "    %pid_n = arith.divsi %grp_in, %grp_size : i32\n";
-  if (size_t p = text.find(from); p != std::string::npos)
-    text.replace(p, from.size(), to);
-  return text;
+  size_t p = text.find(from);
+  return p == std::string::npos ? std::string() : text.replace(p, from.size(), to);
 }
 
 } // namespace linlayout::testing

@@ -2,7 +2,7 @@
 """GEMM f16 x f16 -> f32 (and bf16 x bf16 -> f32 for cuBLAS and the wide TMA twin) on this GPU: torch.matmul (cuBLAS) and Gluon mma_v2 kernels with the
 tiling of linlayout's examples/matmul.tir (128x128 tile, K step 32, 4 warps, mma v2 [2, 2] x
 [16, 8], operands loaded in blocked([1, 8], [4, 8], [4, 1], [1, 0]) and converted to dot operands
-with k_width 2): plain (no software pipelining), and pipelined with 3 and 4 stages the way
+with k_width 2, C stored straight from the accumulator's layout): plain (no software pipelining), and pipelined with 3 and 4 stages the way
 linlayout's software-pipeline pass does it (cp.async rings in the swizzled layouts it chooses,
 wait_group STAGES-2, the next stage's copies issued before the mma), also on matmul_wide.tir's
 128x256 tile with 8 warps. On sm_90 also the twins of examples/matmul_tma.tir and
@@ -44,8 +44,10 @@ def gemm_mma_v2(a_ptr, b_ptr, c_ptr, K, lda, ldb, ldc,
         acc = mma_v2(a, b, acc)
         a_ptrs += BK
         b_ptrs += BK * ldb
-    out = gl.convert_layout(acc, blocked)
-    gl.store(c_ptr + rows[:, None] * ldc + cols[None, :], out)
+    # C straight from the accumulator's layout, as examples/matmul.tir stores it.
+    c_rows = gl.program_id(0) * BM + gl.arange(0, BM, layout=gl.SliceLayout(1, acc_layout))
+    c_cols = gl.program_id(1) * BN + gl.arange(0, BN, layout=gl.SliceLayout(0, acc_layout))
+    gl.store(c_ptr + c_rows[:, None] * ldc + c_cols[None, :], acc)
 
 
 @gluon.jit
@@ -98,8 +100,10 @@ def gemm_mma_v2_pipelined(a_ptr, b_ptr, c_ptr, K, lda, ldb, ldc,
         b_ptrs += BK * ldb
         acc = mma_v2(a, b, acc)
     async_copy.wait_group(0)
-    out = gl.convert_layout(acc, blocked)
-    gl.store(c_ptr + rows[:, None] * ldc + cols[None, :], out)
+    # C straight from the accumulator's layout, as examples/matmul*.tir store it.
+    c_rows = pid_m * BM + gl.arange(0, BM, layout=gl.SliceLayout(1, acc_layout))
+    c_cols = pid_n * BN + gl.arange(0, BN, layout=gl.SliceLayout(0, acc_layout))
+    gl.store(c_ptr + c_rows[:, None] * ldc + c_cols[None, :], acc)
 
 
 if HOPPER_IMPORT_ERROR is None:
@@ -186,6 +190,7 @@ PIPELINED_TWINS = (
     ("gluon_wide_pipelined_4_k64", 4, 256, 4, 64, 1, 8, 0),
     ("gluon_wide_pipelined_3_k64_g8", 3, 256, 4, 64, 1, 8, 8),
     ("gluon_wide_pipelined_4_k64_g8", 4, 256, 4, 64, 1, 8, 8),
+    ("gluon_wide_pipelined_3_k64_g16", 3, 256, 4, 64, 1, 8, 16),
     ("gluon_wide_pipelined_2_k128", 2, 256, 4, 128, 1, 8, 0),
     ("gluon_wide_pipelined_2_k128_g8", 2, 256, 4, 128, 1, 8, 8),
     ("gluon_pipelined_3_8w", 3, 128, 4, 32, 2, 4, 0),

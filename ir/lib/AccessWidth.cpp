@@ -52,6 +52,17 @@ int64_t alignedRun(const LinearLayout &layout, int dim, int64_t run) {
 
 AccessWidth accessWidth(const Module &m, const Function &f, const Op &op,
                         const AxisInfoAnalysis &info) {
+  const Type &pt = f.type(op.operands[0]);
+  if (!pt.isTensor()) {
+    AccessWidth w;
+    w.bytes = byteWidth(pt.elem().scalar);
+    return w;
+  }
+  return accessWidthIn(m, f, op, info, pt.layout());
+}
+
+AccessWidth accessWidthIn(const Module &m, const Function &f, const Op &op,
+                          const AxisInfoAnalysis &info, LayoutId layout) {
   ValueId ptr = op.operands[0];
   const Type &pt = f.type(ptr);
   int64_t elemBytes = byteWidth(pt.elem().scalar);
@@ -59,7 +70,7 @@ AccessWidth accessWidth(const Module &m, const Function &f, const Op &op,
   w.bytes = elemBytes;
   if (!pt.isTensor())
     return w;
-  Expected<LinearLayout> ll = toLinearLayout(m.layoutOf(pt), pt.shape());
+  Expected<LinearLayout> ll = toLinearLayout(m.layouts.get(layout), pt.shape());
   if (!ll)
     return w;
   RegisterRun run = contiguousRegisters(*ll);
@@ -88,6 +99,57 @@ AccessWidth accessWidth(const Module &m, const Function &f, const Op &op,
   w.bytes = p * elemBytes;
   w.dim = int(d);
   return w;
+}
+
+int64_t warpRun(const LinearLayout &layout, int dim, int64_t vector, int64_t reach) {
+  const DimName lane = DimName::lane();
+  const int laneDim = layout.inDimIndex(lane);
+  const int laneBits = laneDim < 0 ? 0 : layout.inDimBits(laneDim);
+  int64_t run = vector;
+  int lanes = 0;
+  for (; lanes < laneBits && run * 2 <= reach; ++lanes) {
+    std::vector<uint64_t> b = layout.basis(lane, lanes);
+    bool step = true;
+    for (size_t k = 0; k < b.size(); ++k)
+      step = step && b[k] == (int(k) == dim ? uint64_t(run) : 0);
+    if (!step)
+      break;
+    run *= 2;
+  }
+  // The run's offset bits along dim must belong to the vector's registers and those lanes only;
+  // a shorter run (fewer lanes) may be aligned where a longer one is not.
+  const int regDim = layout.inDimIndex(DimName::reg());
+  const int vecBits = __builtin_ctzll(uint64_t(vector));
+  auto aligned = [&] {
+    const uint64_t low = uint64_t(run) - 1;
+    for (int bit = 0; bit < layout.totalInBits(); ++bit) {
+      if (regDim >= 0 && bit >= layout.inDimOffset(regDim) &&
+          bit < layout.inDimOffset(regDim) + vecBits)
+        continue;
+      if (laneDim >= 0 && bit >= layout.inDimOffset(laneDim) &&
+          bit < layout.inDimOffset(laneDim) + lanes)
+        continue;
+      if ((layout.outValue(layout.column(bit), dim) & low) != 0)
+        return false;
+    }
+    return true;
+  };
+  for (; lanes > 0 && !aligned(); --lanes)
+    run /= 2;
+  return run;
+}
+
+int64_t warpRunBytes(const Module &m, const Function &f, const Op &op,
+                     const AxisInfoAnalysis &info, LayoutId layout, const AccessWidth &w) {
+  const Type &pt = f.type(op.operands[0]);
+  const AxisInfo *a = info.get(op.operands[0]);
+  if (!pt.isTensor() || w.dim < 0 || !a)
+    return w.bytes;
+  Expected<LinearLayout> ll = toLinearLayout(m.layouts.get(layout), pt.shape());
+  if (!ll)
+    return w.bytes;
+  return warpRun(*ll, w.dim, w.elements, a->contiguity[size_t(w.dim)]) *
+         byteWidth(pt.elem().scalar);
 }
 
 } // namespace linlayout::ir

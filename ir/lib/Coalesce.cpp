@@ -1,5 +1,6 @@
 #include "linlayout/ir/Coalesce.h"
 
+#include "linlayout/ir/AccessWidth.h"
 #include "linlayout/ir/AxisInfo.h"
 #include "linlayout/ir/BlockedTiling.h"
 #include "linlayout/ir/CtaSplit.h"
@@ -36,6 +37,9 @@ private:
       auto layout = chooseLayout(b.ops[i]);
       if (!layout)
         return layout.error();
+      if (b.ops[i].kind == OpKind::Store)
+        if (std::optional<LayoutId> kept = wholeSectorSource(b, i))
+          layout = *kept;
       if (*layout == f_.type(b.ops[i].operands[0]).layout())
         continue;
       i = rewrite(b, i, *layout);
@@ -81,6 +85,29 @@ private:
     if (!spec)
       return makeError("coalesce: " + spec.message());
     return m_.layouts.intern(*spec);
+  }
+
+  // The layout the value stored by b.ops[i] is computed in (before a convert that feeds the
+  // store directly), when storing from it needs no conversion to be as good for memory: vectors
+  // of 8 bytes or more, and every 32-byte sector a warp's store instruction touches written whole
+  // (warpRunBytes). Converting such a value to the blocked layout would cost a round trip through
+  // shared memory and barriers to save only store instructions; the memory traffic is the same.
+  // The mma accumulator of f32 is one: pairs of columns in each thread, four lanes side by side.
+  std::optional<LayoutId> wholeSectorSource(const Block &b, size_t i) {
+    const Op &store = b.ops[i];
+    ValueId v = store.operands[1];
+    for (size_t j = i; j-- > 0;)
+      if (b.ops[j].kind == OpKind::ConvertLayout && b.ops[j].results[0] == v) {
+        v = b.ops[j].operands[0];
+        break;
+      }
+    LayoutId source = f_.type(v).layout();
+    if (!m_.layouts.get(source).isDistributed())
+      return std::nullopt;
+    AccessWidth w = accessWidthIn(m_, f_, store, info_, source);
+    if (w.bytes < 8 || warpRunBytes(m_, f_, store, info_, source, w) < 32)
+      return std::nullopt;
+    return source;
   }
 
   // Converts the operands of b.ops[i] to `layout`, gives a load a result in it converted back;

@@ -60,4 +60,29 @@ struct AccessWidth {
 AccessWidth accessWidth(const Module &m, const Function &f, const Op &op,
                         const AxisInfoAnalysis &info);
 
+/// The width load or store `op` would have if its operands had `layout` instead.
+/// Requires: as accessWidth; `layout` is a distributed layout of the pointers' rank.
+AccessWidth accessWidthIn(const Module &m, const Function &f, const Op &op,
+                          const AxisInfoAnalysis &info, LayoutId layout);
+
+/// How many elements along `dim` one warp's access instruction covers back to back: the vector
+/// of `vector` registers (the run of contiguousRegisters / alignedRun), continued by the lanes
+/// whose bases step along `dim` right after it (lane bases 0, 1, 2, ... stepping vector,
+/// 2 * vector, ... and nothing else), no further than `reach` (the addresses' contiguity), and
+/// only as long as every other basis leaves the run's offset bits along `dim` alone.
+/// Requires: vector is a power of two whose register bases step `dim` by 1, 2, 4, ... and are
+/// aligned (alignedRun); reach >= 1.
+/// Ensures: a power of two >= vector; for every hardware index h whose vector register bits and
+/// run lane bits are 0, those bits index element(h) + 0 .. result-1 along dim in order, and
+/// element(h) along dim is a multiple of the result.
+int64_t warpRun(const LinearLayout &layout, int dim, int64_t vector, int64_t reach);
+
+/// warpRun of load or store `op` with its operands in `layout`, in bytes. 32 or more, on a tensor
+/// whose rows start on 32-byte boundaries: every 32-byte sector the instruction touches is
+/// written whole. (The alignment that axis info can prove is often less, from a 16-byte
+/// divisibility hint; it bounds every layout's sectors alike.)
+/// Requires: w = accessWidthIn(m, f, op, info, layout).
+int64_t warpRunBytes(const Module &m, const Function &f, const Op &op,
+                     const AxisInfoAnalysis &info, LayoutId layout, const AccessWidth &w);
+
 } // namespace linlayout::ir

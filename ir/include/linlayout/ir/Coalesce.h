@@ -5,7 +5,12 @@
 // to the later dimension), each thread holding
 //   min(contiguity, alignment in elements, 16 bytes, elements per thread of the tile)
 // consecutive elements along the fastest dimension, and threads spread with tileBlocked
-// (BlockedTiling.h). The access's operands are converted to that layout and a loaded value is
+// (BlockedTiling.h). A store whose value is computed in another distributed layout (directly,
+// or before a convert that feeds the store) takes that layout instead when storing from it is as
+// good for memory: vectors of 8 bytes or more and every 32-byte sector a warp's instruction
+// touches written whole (warpRunBytes, AccessWidth.h), as for the f32 accumulator of mma; a
+// conversion to the blocked layout would cost a trip through shared memory to save only store
+// instructions. The access's operands are converted to that layout and a loaded value is
 // converted back to its old layout, so the program keeps its meaning; layout propagation and the
 // conversion cleanup then remove the conversions that are not needed. The CTA split (CGA layout)
 // of the access's layout is kept.

@@ -154,6 +154,14 @@ private:
     ValueId aArg = f_.addValue(f_.type(a0), "a_pre"), bArg = f_.addValue(f_.type(b0), "b_pre");
     body.args.push_back(aArg);
     body.args.push_back(bArg);
+    // The last slice's dot moves behind the wait and the next slices' loads when nothing but the
+    // yield uses its result: it needs only registers, and its mma.sync then cover the latency of
+    // those loads (and the barrier's wait does not leave the tensor cores without queued work).
+    bool lastDotLate = true;
+    for (size_t i = mt.dot + 1; i + 1 < body.ops.size(); ++i)
+      for (ValueId v : body.ops[i].operands)
+        lastDotLate = lastDotLate && v != body.ops[mt.dot].results[0];
+    std::optional<Op> lastDot;
     // The body, op by op.
     std::vector<Op> ops;
     for (size_t i = 0; i < body.ops.size(); ++i) {
@@ -173,7 +181,10 @@ private:
           } else {
             Op last = op;
             last.operands = {as, bs, acc};
-            ops.push_back(std::move(last)); // keeps the dot's result value
+            if (lastDotLate)
+              lastDot = std::move(last);
+            else
+              ops.push_back(std::move(last)); // keeps the dot's result value
           }
           as = an;
           bs = bn;
@@ -187,6 +198,8 @@ private:
         ValueId bn = loadSlice(ops, mt.b, false, slotOf(ops, mt.b, op.operands[mt.b.idxArg]), 0);
         op.operands.push_back(an);
         op.operands.push_back(bn);
+        if (lastDot)
+          ops.push_back(std::move(*lastDot));
       }
       ops.push_back(std::move(op));
     }

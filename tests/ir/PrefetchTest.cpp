@@ -76,14 +76,16 @@ TEST(Prefetch, MatmulExamplesComputeTheSameForEveryStageCountAndK) {
       ASSERT_TRUE(verify(piped).ok()) << verify(piped).message() << "\n" << print(piped);
       const Op *loop = theLoop(piped);
       // Two more carried values (slice 0 of A and B); in the body two dots of K 16, the loads
-      // of slice 1 and of the next iteration's slice 0, and the wait at the end.
+      // of slice 1 and of the next iteration's slice 0, and the wait before those loads and the
+      // last slice's dot at the end.
       EXPECT_EQ(loop->results.size(), carried + 2);
       const Block &body = loop->regions[0];
       EXPECT_EQ(count(body, OpKind::Dot), 2);
       EXPECT_EQ(count(body, OpKind::LocalLoad), 4);
       EXPECT_EQ(count(body, OpKind::MemDescSubslice), 4);
       ASSERT_EQ(count(body, OpKind::AsyncWait), 1);
-      EXPECT_EQ(body.ops[body.ops.size() - 8].kind, OpKind::AsyncWait) << print(piped);
+      EXPECT_EQ(body.ops[body.ops.size() - 9].kind, OpKind::AsyncWait) << print(piped);
+      EXPECT_EQ(body.ops[body.ops.size() - 2].kind, OpKind::Dot) << print(piped);
       EXPECT_EQ(count(piped.functions[0].body, OpKind::AsyncWait), 3);
       for (int64_t K : {0, 32, 64, 96, 160}) {
         SCOPED_TRACE("stages " + std::to_string(stages) + ", K " + std::to_string(K));

@@ -10,15 +10,19 @@
 //   iteration j:     (a, b of slice 0 are carried in registers)
 //                    ... the body up to the dot (the cp.async copies included) ...
 //                    local_load slice 1; dot slice 0; local_load slice 2; dot slice 1; ...
-//                    dot of the last slice
 //                    ... the rest of the body ...
 //                    async_wait {num = n}
 //                    local_load slice 0 of the next slot (the carried ri's next value) -> yield
+//                    dot of the last slice (its operands are already in registers)
+//
+// The last slice's dot comes after the wait so that its mma.sync run while the next slot's first
+// loads are in flight, and a warp reaches the wait's barrier with a slice of math still to
+// issue; it stays before the wait when something other than the yield uses its result.
 //
 // The wait moves from the top of iteration j + 1 to the end of iteration j (and before the loop
 // for iteration 0): the groups committed by then are the same, so `num` is unchanged, and its
-// CTA barrier still separates every read of slot j % S (slices 1.. in iteration j) from the
-// copies into that slot issued in iteration j + 1; the reads after it are of slot (j + 1) % S,
+// CTA barrier still separates every read of slot j % S (slices 1.. in iteration j, all loaded
+// before it) from the copies into that slot issued in iteration j + 1; the reads after it are of slot (j + 1) % S,
 // which no copy of iteration j + 1 touches (it writes slot (j + S) % S = j % S).
 //
 // A loop qualifies when its body has exactly one tt.dot whose A and B are local_loads (used only

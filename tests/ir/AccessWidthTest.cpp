@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <utility>
+
 using namespace linlayout;
 
 namespace {
@@ -33,12 +35,13 @@ bool runHolds(const LinearLayout &l, int64_t run) {
   return true;
 }
 
-} // namespace
-
-RC_GTEST_PROP(AccessWidth, AlignedRunIsTheLongestRunThatHoldsForEveryThread, ()) {
-  const int rowBits = *rc::gen::inRange(0, 3), colBits = *rc::gen::inRange(2, 6);
-  const int k = *rc::gen::inRange(1, std::min(colBits, 3) + 1); // register run 2^k
-  const int regBits = k + *rc::gen::inRange(0, 2), laneBits = *rc::gen::inRange(0, 3),
+// A random layout (register, lane, warp) -> (dim0, dim1) whose first k register bases step dim1
+// by 1, 2, 4, ... (k >= 1); with `laneRuns` each lane basis continues that run half of the time,
+// so that runs across lanes occur. Call inside a property.
+std::pair<LinearLayout, int> genRunLayout(int maxColBits, int maxLaneBits, bool laneRuns) {
+  const int rowBits = *rc::gen::inRange(0, 3), colBits = *rc::gen::inRange(2, maxColBits + 1);
+  const int k = *rc::gen::inRange(1, std::min(colBits, 3) + 1);
+  const int regBits = k + *rc::gen::inRange(0, 2), laneBits = *rc::gen::inRange(0, maxLaneBits + 1),
             warpBits = *rc::gen::inRange(0, 2);
   auto basis = [&] {
     return std::vector<uint64_t>{*rc::gen::inRange<uint64_t>(0, uint64_t(1) << rowBits),
@@ -48,7 +51,9 @@ RC_GTEST_PROP(AccessWidth, AlignedRunIsTheLongestRunThatHoldsForEveryThread, ())
   for (int i = 0; i < regBits; ++i)
     reg.push_back(i < k ? std::vector<uint64_t>{0, uint64_t(1) << i} : basis());
   for (int i = 0; i < laneBits; ++i)
-    lane.push_back(basis());
+    lane.push_back(laneRuns && k + i < colBits && *rc::gen::arbitrary<bool>()
+                       ? std::vector<uint64_t>{0, uint64_t(1) << (k + i)}
+                       : basis());
   for (int i = 0; i < warpBits; ++i)
     warp.push_back(basis());
   std::vector<InDimBases> ins{{DimName::reg(), reg}, {DimName::lane(), lane},
@@ -57,6 +62,14 @@ RC_GTEST_PROP(AccessWidth, AlignedRunIsTheLongestRunThatHoldsForEveryThread, ())
                             {DimName::dim(1), uint64_t(1) << colBits}};
   auto l = LinearLayout::fromBases(ins, outs);
   RC_ASSERT(l.ok());
+  return {*l, k};
+}
+
+} // namespace
+
+RC_GTEST_PROP(AccessWidth, AlignedRunIsTheLongestRunThatHoldsForEveryThread, ()) {
+  auto [layout, k] = genRunLayout(5, 2, false);
+  const LinearLayout *l = &layout;
   int64_t got = ir::alignedRun(*l, 1, int64_t(1) << k);
   RC_ASSERT(got >= 1 && got <= (int64_t(1) << k) && (got & (got - 1)) == 0);
   RC_ASSERT(runHolds(*l, got));
@@ -93,30 +106,8 @@ bool warpRunHolds(const LinearLayout &l, int64_t vector, int64_t run) {
 } // namespace
 
 RC_GTEST_PROP(AccessWidth, WarpRunIsConsecutiveAndAlignedAcrossItsLanes, ()) {
-  const int rowBits = *rc::gen::inRange(0, 3), colBits = *rc::gen::inRange(2, 7);
-  const int k = *rc::gen::inRange(1, std::min(colBits, 3) + 1); // register run 2^k
-  const int regBits = k + *rc::gen::inRange(0, 2), laneBits = *rc::gen::inRange(0, 4),
-            warpBits = *rc::gen::inRange(0, 2);
-  auto basis = [&] {
-    return std::vector<uint64_t>{*rc::gen::inRange<uint64_t>(0, uint64_t(1) << rowBits),
-                                 *rc::gen::inRange<uint64_t>(0, uint64_t(1) << colBits)};
-  };
-  std::vector<std::vector<uint64_t>> reg, lane, warp;
-  for (int i = 0; i < regBits; ++i)
-    reg.push_back(i < k ? std::vector<uint64_t>{0, uint64_t(1) << i} : basis());
-  // Lane bases that continue the registers' run half of the time, so that long runs occur.
-  for (int i = 0; i < laneBits; ++i)
-    lane.push_back(k + i < colBits && *rc::gen::arbitrary<bool>()
-                       ? std::vector<uint64_t>{0, uint64_t(1) << (k + i)}
-                       : basis());
-  for (int i = 0; i < warpBits; ++i)
-    warp.push_back(basis());
-  std::vector<InDimBases> ins{{DimName::reg(), reg}, {DimName::lane(), lane},
-                              {DimName::warp(), warp}};
-  std::vector<DimSize> outs{{DimName::dim(0), uint64_t(1) << rowBits},
-                            {DimName::dim(1), uint64_t(1) << colBits}};
-  auto l = LinearLayout::fromBases(ins, outs);
-  RC_ASSERT(l.ok());
+  auto [layout, k] = genRunLayout(6, 3, true);
+  const LinearLayout *l = &layout;
   const int64_t vector = ir::alignedRun(*l, 1, int64_t(1) << k);
   const int64_t reach = *rc::gen::inRange<int64_t>(1, 129);
   const int64_t got = ir::warpRun(*l, 1, vector, reach);

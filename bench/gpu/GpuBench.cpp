@@ -647,8 +647,8 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
 // The matmul example as written (plain: each K step loads its tiles and converts them through
 // shared memory), software-pipelined with 3 and 4 stages (cp.async rings, ldmatrix loads) and
 // prefetched; the 128x256 tile with 8 warps (matmul_wide.tir) plain, with 3 stages, prefetched
-// with 3 and 4 stages and K steps of 32 and 64 (also in program groups of 8 M tiles, and of 16
-// with 3 stages) and with 2 stages of K steps of 128; the 128x128 tile's reshapes (8 warps; K steps of 64); and on an sm_90
+// with 3 and 4 stages and K steps of 32 and 64 (also in program groups of 8 and of 16 M tiles)
+// and with 2 stages of K steps of 128 (also grouped); the 128x128 tile's reshapes (8 warps; K steps of 64); and on an sm_90
 // GPU matmul_wgmma.tir (tiles in NVMMA shared memory, one wgmma warp group) plain and with 3 and
 // 4 stages (cp.async into NVMMA rings that wgmma reads, one wgmma group in flight across
 // iterations), matmul_wgmma_wide.tir (128x256, two warp groups) plain and with 3 and 4 stages,
@@ -677,10 +677,11 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
       return false;
   // Groups of 16 M tiles: a wave of 132 programs then spans ~16 M x ~8 N tiles of 128 x 256,
   // about square, so the A and B panels it reads together are smallest.
-  if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = 3, .prefetchK = 16,
-                            .reshape = Reshape::KStep64, .groupM = 16}))
-    return false;
-  for (int groupM : {0, 8})
+  for (int stages : {3, 4})
+    if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = stages, .prefetchK = 16,
+                              .reshape = Reshape::KStep64, .groupM = 16}))
+      return false;
+  for (int groupM : {0, 8, 16})
     if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = 2, .prefetchK = 16,
                               .reshape = Reshape::KStep128, .groupM = groupM}))
       return false;

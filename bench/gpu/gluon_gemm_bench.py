@@ -191,6 +191,7 @@ PIPELINED_TWINS = (
     ("gluon_wide_pipelined_3_k64_g8", 3, 256, 4, 64, 1, 8, 8),
     ("gluon_wide_pipelined_4_k64_g8", 4, 256, 4, 64, 1, 8, 8),
     ("gluon_wide_pipelined_3_k64_g16", 3, 256, 4, 64, 1, 8, 16),
+    ("gluon_wide_pipelined_4_k64_g16", 4, 256, 4, 64, 1, 8, 16),
     ("gluon_wide_pipelined_2_k128", 2, 256, 4, 128, 1, 8, 0),
     ("gluon_wide_pipelined_2_k128_g8", 2, 256, 4, 128, 1, 8, 8),
     ("gluon_pipelined_3_8w", 3, 128, 4, 32, 2, 4, 0),

@@ -22,8 +22,8 @@
 // The wait moves from the top of iteration j + 1 to the end of iteration j (and before the loop
 // for iteration 0): the groups committed by then are the same, so `num` is unchanged, and its
 // CTA barrier still separates every read of slot j % S (slices 1.. in iteration j, all loaded
-// before it) from the copies into that slot issued in iteration j + 1; the reads after it are of slot (j + 1) % S,
-// which no copy of iteration j + 1 touches (it writes slot (j + S) % S = j % S).
+// before it) from the copies into that slot issued in iteration j + 1; the reads after it are of
+// slot (j + 1) % S, which no copy of iteration j + 1 touches (it writes slot (j + S) % S = j % S).
 //
 // A loop qualifies when its body has exactly one tt.dot whose A and B are local_loads (used only
 // by the dot) of memdesc_index tiles of rings defined before the loop, indexed by loop-carried

@@ -538,9 +538,12 @@ std::string withoutCStore(std::string text) {
 
 bool gemmVariant(Bench &b, std::mt19937_64 &rng, const GemmSpec &spec) {
   const auto &[file, stages, prefetchK, reshape, elem, groupM, noStore] = spec;
-  const bool wide = file == "matmul_wide.tir" || file == "matmul_wgmma_wide.tir";
+  // matmul_wide_persistent.tir: the 128x256 tile, one program per SM walking the tiles.
+  const bool persistent = file == "matmul_wide_persistent.tir";
+  const bool wide = file == "matmul_wide.tir" || file == "matmul_wgmma_wide.tir" || persistent;
   const bool wgmma = file.rfind("matmul_wgmma", 0) == 0;
-  std::string variant = std::string(wgmma ? "wgmma-" : "") + (wide ? "wide-" : "") +
+  std::string variant = std::string(wgmma ? "wgmma-" : "") +
+                        (persistent ? "persistent-" : wide ? "wide-" : "") +
                         (stages == 1 ? "plain" : "pipelined-" + std::to_string(stages));
   if (variant == "wgmma-plain")
     variant = "wgmma";
@@ -597,9 +600,15 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, const GemmSpec &spec) {
                      [&](int64_t n, const runtime::DeviceBuffer &da,
                          const runtime::DeviceBuffer &db,
                          const runtime::DeviceBuffer &dc) -> Expected<std::function<Status()>> {
+                       const int32_t ni = int32_t(n);
+                       if (persistent) {
+                         runtime::Dim3 grid{unsigned(b.jit.context().multiprocessorCount())};
+                         return std::function<Status()>([&kernel, grid, ni, &da, &db, &dc] {
+                           return kernel.launch(grid, da, db, dc, ni, ni, ni, ni, ni, ni);
+                         });
+                       }
                        runtime::Dim3 grid{unsigned(n / 128), unsigned(n / tileN)};
-                       return std::function<Status()>([&kernel, grid, n, &da, &db, &dc] {
-                         int32_t ni = int32_t(n);
+                       return std::function<Status()>([&kernel, grid, ni, &da, &db, &dc] {
                          return kernel.launch(grid, da, db, dc, ni, ni, ni, ni);
                        });
                      });
@@ -648,11 +657,12 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
 // shared memory), software-pipelined with 3 and 4 stages (cp.async rings, ldmatrix loads) and
 // prefetched; the 128x256 tile with 8 warps (matmul_wide.tir) plain, with 3 stages, prefetched
 // with 3 and 4 stages and K steps of 32 and 64 (also in program groups of 8 and of 16 M tiles)
-// and with 2 stages of K steps of 128 (also grouped); the 128x128 tile's reshapes (8 warps; K
-// steps of 64); and on an sm_90 GPU matmul_wgmma.tir (tiles in NVMMA shared memory, one wgmma
-// warp group) plain and with 3 and 4 stages (cp.async into NVMMA rings that wgmma reads, one
-// wgmma group in flight across iterations), matmul_wgmma_wide.tir (128x256, two warp groups)
-// plain and with 3 and 4 stages, and the TMA examples (examples/matmul_tma*.tir).
+// and with 2 stages of K steps of 128 (also grouped), and in a persistent kernel
+// (matmul_wide_persistent.tir); the 128x128 tile's reshapes (8 warps; K steps of 64); and on an
+// sm_90 GPU matmul_wgmma.tir (tiles in NVMMA shared memory, one wgmma warp group) plain and with
+// 3 and 4 stages (cp.async into NVMMA rings that wgmma reads, one wgmma group in flight across
+// iterations), matmul_wgmma_wide.tir (128x256, two warp groups) plain and with 3 and 4 stages,
+// and the TMA examples (examples/matmul_tma*.tir).
 bool gemmSection(Bench &b, std::mt19937_64 &rng) {
   for (int stages : {1, 3, 4})
     if (!gemmVariant(b, rng, {.stages = stages}))
@@ -685,6 +695,11 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
     if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = 2, .prefetchK = 16,
                               .reshape = Reshape::KStep128, .groupM = groupM}))
       return false;
+  // The same tile in a persistent kernel (one program per SM walking the tiles in M-major order;
+  // each tile's K loop pipelined with its own prologue): K steps of 64, 3 stages.
+  if (!gemmVariant(b, rng, {.file = "matmul_wide_persistent.tir", .stages = 3, .prefetchK = 16,
+                            .reshape = Reshape::KStep64}))
+    return false;
   // Diagnostic (only with --variant wide-pipelined-3-prefetch-k64-nostore): the fastest mma.sync
   // kernel without its stores of C.
   if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = 3, .prefetchK = 16,

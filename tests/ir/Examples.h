@@ -40,7 +40,8 @@ inline std::string examplePath(const std::string &name) {
 /// The .tir examples, by file name.
 inline std::vector<std::string> exampleFiles() {
   return {"memcpy_1d.tir", "memcpy_2d.tir", "transpose_copy.tir", "row_reduce.tir",
-          "matmul.tir",    "softmax.tir",   "ops.tir",            "matmul_wide.tir"};
+          "matmul.tir",    "softmax.tir",   "ops.tir",            "matmul_wide.tir",
+          "matmul_wide_persistent.tir"};
 }
 
 /// Parses an example; fails the test on error.

@@ -201,3 +201,54 @@ TEST(Prefetch, GroupedProgramOrderWritesTheSameTiles) {
                  want.buffers[2][i + 2] == 0xab && want.buffers[2][i + 3] == 0xab)
         << "float " << i / 4 << " of C was not written";
 }
+
+// examples/matmul_wide_persistent.tir: 4 programs walk the 3 x 2 tiles of 128 x 256 (two tiles
+// for programs 0 and 1, one for the others) and write what matmul_wide.tir's 3 x 2 grid writes,
+// as written and with its K loop pipelined (3 stages) and prefetched, also with K steps of 64 in
+// four slices (the benchmark's reshape), for K = 0 (C is zero), one step and several.
+TEST(Prefetch, PersistentMatmulWritesWhatTheGridWrites) {
+  auto grid = parseModule(readFile(examplePath("matmul_wide.tir")), "matmul_wide.tir");
+  ASSERT_TRUE(grid.ok()) << grid.message();
+  const std::string text = readFile(examplePath("matmul_wide_persistent.tir"));
+  std::vector<std::pair<std::string, Module>> kernels;
+  using linlayout::testing::MatmulReshape;
+  for (auto r : {MatmulReshape::None, MatmulReshape::KStep64}) {
+    auto plain = parseModule(linlayout::testing::reshapeMatmulText(text, r), "persistent.tir");
+    ASSERT_TRUE(plain.ok()) << plain.message();
+    ASSERT_TRUE(verify(*plain).ok()) << verify(*plain).message();
+    Module piped = *plain;
+    ASSERT_TRUE(pipelineLoops(piped, 3).ok());
+    ASSERT_TRUE(prefetchDotOperands(piped, 16).ok());
+    ASSERT_TRUE(verify(piped).ok()) << verify(piped).message();
+    // The K loop (the inner one) is the one pipelined and prefetched.
+    EXPECT_EQ(count(piped.functions[0].body, OpKind::AsyncCopyGlobalToLocal), 2 * 3);
+    EXPECT_GT(count(piped.functions[0].body, OpKind::MemDescSubslice), 0);
+    const bool k64 = r == MatmulReshape::KStep64;
+    if (!k64)
+      kernels.emplace_back("as written", std::move(*plain));
+    kernels.emplace_back(k64 ? "K steps of 64, pipelined" : "pipelined", std::move(piped));
+  }
+  std::mt19937_64 rng(31);
+  const int64_t M = 3 * 128, N = 2 * 256;
+  for (int64_t K : {0, 64, 192}) {
+    SCOPED_TRACE("K " + std::to_string(K));
+    Memory mem;
+    mem.buffers = {smallIntHalves(size_t(M * K), rng), smallIntHalves(size_t(K * N), rng),
+                   std::vector<uint8_t>(size_t(M * N * 4), 0xab)};
+    std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1),
+                                  ArgValue::pointer(2), ArgValue::integer(K),
+                                  ArgValue::integer(K), ArgValue::integer(N),
+                                  ArgValue::integer(N)};
+    Memory want = mem;
+    ASSERT_TRUE(interpret(*grid, "matmul", args, want, Grid{M / 128, N / 256}).ok());
+    args.push_back(ArgValue::integer(M));
+    args.push_back(ArgValue::integer(N));
+    for (const auto &[what, m] : kernels) {
+      SCOPED_TRACE(what);
+      Memory got = mem;
+      Status s = interpret(m, "matmul", args, got, Grid{4});
+      ASSERT_TRUE(s.ok()) << s.message();
+      EXPECT_EQ(got.buffers[2], want.buffers[2]);
+    }
+  }
+}

@@ -110,7 +110,8 @@ TEST(ComputeGpu, Softmax) {
 namespace {
 
 // examples/<file> (128x128 tiles, K steps of kStep; matmul.tir or matmul_wgmma.tir; or
-// matmul_wide.tir's 128x256 tiles),
+// matmul_wide.tir's 128x256 tiles, or matmul_wide_persistent.tir's, launched as 3 programs that
+// walk the tiles),
 // software-pipelined with `stages` stages when stages > 1 (cp.async rings), its dot operands
 // prefetched in K slices of `prefetchK` when set (ir/Prefetch.h), plus the proxy fences wgmma
 // needs.
@@ -122,7 +123,9 @@ void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stag
   SCOPED_TRACE("seed " + std::to_string(seed) + ", stages " + std::to_string(stages) + ", " +
                file + ", prefetch " + std::to_string(prefetchK));
   std::mt19937_64 rng(seed);
-  const int tileN = file == "matmul_wide.tir" || file == "matmul_wgmma_wide.tir" ? 256 : 128;
+  const bool persistent = file == "matmul_wide_persistent.tir";
+  const int tileN =
+      file == "matmul_wide.tir" || file == "matmul_wgmma_wide.tir" || persistent ? 256 : 128;
   ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file));
   ASSERT_OK(ir::pipelineLoops(m, stages));
   if (prefetchK) {
@@ -167,8 +170,12 @@ void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stag
     ASSERT_OK_AND_ASSIGN(auto db, runtime::DeviceBuffer::fromHost<Half>(b));
     ASSERT_OK_AND_ASSIGN(auto dc, runtime::DeviceBuffer::allocate(size_t(M) * N * 4));
     ASSERT_OK(dc.fill(0xff));
-    ASSERT_OK(k->launch({unsigned(M / 128), unsigned(N / tileN)}, da, db, dc, int32_t(K),
-                        int32_t(K), int32_t(N), int32_t(N)));
+    if (persistent)
+      ASSERT_OK(k->launch({3u}, da, db, dc, int32_t(K), int32_t(K), int32_t(N), int32_t(N),
+                          int32_t(M), int32_t(N)));
+    else
+      ASSERT_OK(k->launch({unsigned(M / 128), unsigned(N / tileN)}, da, db, dc, int32_t(K),
+                          int32_t(K), int32_t(N), int32_t(N)));
     ASSERT_OK(jitc.context().synchronize());
     ASSERT_OK_AND_ASSIGN(auto c, dc.template toHost<float>());
     MatrixD ref = A * B;
@@ -261,6 +268,17 @@ TEST(ComputeGpu, MatmulBf16AndWidePipelinedPrefetch) {
   matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, 3, "matmul_wide.tir", "mma.sync", 32, 16);
   matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, 3, "matmul_wide.tir", "mma.sync", 32,
                               16);
+}
+
+// The persistent kernel: 3 programs walk the tiles (up to 4 tiles of 128x256 here, so some
+// programs run two tiles through the same rings), pipelined and prefetched.
+TEST(ComputeGpu, PersistentWideMatmul) {
+  REQUIRE_GPU();
+  for (int stages : {1, 3})
+    matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, stages, "matmul_wide_persistent.tir",
+                            "mma.sync", 32, stages > 1 ? 16 : 0);
+  matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, 3, "matmul_wide_persistent.tir",
+                              "mma.sync", 32, 16);
 }
 
 TEST(ComputeGpu, MatmulWidePipelined) {

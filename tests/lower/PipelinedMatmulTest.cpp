@@ -21,14 +21,15 @@ using namespace linlayout::lower::testing;
 
 namespace {
 
-Expected<LoweredKernel> pipelinedMatmul(int stages, int sm, int prefetchK, bool kStep64 = false) {
-  std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/matmul.tir");
+Expected<LoweredKernel> pipelinedMatmul(int stages, int sm, int prefetchK, bool kStep64 = false,
+                                        const std::string &file = "matmul.tir") {
+  std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + file);
   std::stringstream ss;
   ss << f.rdbuf();
   using linlayout::testing::MatmulReshape;
   std::string text = linlayout::testing::reshapeMatmulText(
       ss.str(), kStep64 ? MatmulReshape::KStep64 : MatmulReshape::None);
-  LL_ASSIGN_OR_RETURN(ir::Module m, ir::parseModule(text, "matmul.tir"));
+  LL_ASSIGN_OR_RETURN(ir::Module m, ir::parseModule(text, file));
   ir::PipelineOptions po;
   po.numStages = stages;
   po.prefetchK = prefetchK;
@@ -150,6 +151,27 @@ TEST(PipelinedMatmul, PrefetchedKStep64AssemblesWithoutSpills) {
     auto report = expectAssembles(k->kernel, /*requireNoSpills=*/true);
     if (report.accepted)
       std::printf("prefetch, K step 64, sm_%d: %d registers\n", sm, report.registers);
+  }
+}
+
+// examples/matmul_wide_persistent.tir, K steps of 64, 3 stages, prefetched: the tile loop holds
+// the K loop's prologue (two stages of copies), the K loop with its one barrier per step, and the
+// wait, barrier and 64 8-byte stores of C after it; no spills.
+TEST(PipelinedMatmul, PersistentKernelPipelinesItsInnerLoopWithoutSpills) {
+  for (int sm : {80, 90}) {
+    SCOPED_TRACE("sm_" + std::to_string(sm));
+    auto k = pipelinedMatmul(3, sm, 16, /*kStep64=*/true, "matmul_wide_persistent.tir");
+    ASSERT_TRUE(k.ok()) << k.message();
+    const std::string &ptx = k->kernel.ptx;
+    // A 128x64 and a 64x256 f16 tile over 256 threads: 4 + 8 copies of 16 bytes per stage.
+    EXPECT_EQ(countLines(ptx, "cp.async.cg.shared.global"), 3 * 12);
+    EXPECT_EQ(countLines(ptx, "mma.sync.aligned.m16n8k16"), 128);
+    EXPECT_EQ(countLines(ptx, "st.global.v2.f32"), 64);
+    EXPECT_EQ(countLines(ptx, "cp.async.wait_group 0;"), 1);
+    EXPECT_EQ(k->kernel.sharedBytes, uint64_t(3) * (128 * 64 + 64 * 256) * 2);
+    auto report = expectAssembles(k->kernel, /*requireNoSpills=*/true);
+    if (report.accepted)
+      std::printf("persistent, K step 64, sm_%d: %d registers\n", sm, report.registers);
   }
 }
 

@@ -32,6 +32,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -91,6 +93,13 @@ struct Bench {
   std::string error;
   std::string ptxDir; // where conversion kernels' PTX goes ("" for nowhere)
   std::string variant; // the one gemm variant to run ("" for all), e.g. for a profiler
+  // The GEMM inputs of each element type and size, made once and shared by every variant (the
+  // random numbers for two 8192 x 8192 matrices take seconds on the host).
+  struct GemmInputs {
+    std::vector<uint16_t> a, b;
+    runtime::DeviceBuffer da, db;
+  };
+  std::map<std::pair<int, int64_t>, std::unique_ptr<GemmInputs>> gemmInputs;
 
   // Median milliseconds of `fn`, do_bench style: `warmupMs` of warm-up, then about `repMs` of
   // timed single runs (at least 10), each after an L2 flush. Returns NaN on a failure.
@@ -463,18 +472,23 @@ bool measureGemm(Bench &b, std::mt19937_64 &rng, const std::string &variant, Sca
                  int stages, const jit::Kernel &k, const GemmLaunch &makeLaunch) {
   for (int64_t n : {4096, 8192}) {
     size_t elems = size_t(n * n);
-    std::vector<uint16_t> a(elems), bm(elems);
-    for (size_t i = 0; i < elems; ++i) {
-      a[i] = randomInput(elem, rng);
-      bm[i] = randomInput(elem, rng);
+    std::unique_ptr<Bench::GemmInputs> &in = b.gemmInputs[{int(elem), n}];
+    if (!in) {
+      std::vector<uint16_t> ha(elems), hb(elems);
+      for (size_t i = 0; i < elems; ++i) {
+        ha[i] = randomInput(elem, rng);
+        hb[i] = randomInput(elem, rng);
+      }
+      auto da = runtime::DeviceBuffer::fromHost<uint16_t>(ha);
+      auto db = runtime::DeviceBuffer::fromHost<uint16_t>(hb);
+      CHECK(da);
+      CHECK(db);
+      in.reset(new Bench::GemmInputs{std::move(ha), std::move(hb), std::move(*da), std::move(*db)});
     }
-    auto da = runtime::DeviceBuffer::fromHost<uint16_t>(a);
-    auto db = runtime::DeviceBuffer::fromHost<uint16_t>(bm);
+    const std::vector<uint16_t> &a = in->a, &bm = in->b;
     auto dc = runtime::DeviceBuffer::allocate(elems * 4);
-    CHECK(da);
-    CHECK(db);
     CHECK(dc);
-    auto launch = makeLaunch(n, *da, *db, *dc);
+    auto launch = makeLaunch(n, in->da, in->db, *dc);
     CHECK(launch);
     CHECK(dc->fill(0xff));
     CHECK((*launch)());
@@ -839,7 +853,8 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "error: cannot allocate the benchmark's buffers and events\n");
     return 1;
   }
-  Bench b{*jit, std::move(*flush), std::move(*start), std::move(*stop), {}, {}, ptxDir, variant};
+  Bench b{*jit,  std::move(*flush), std::move(*start), std::move(*stop), {}, {}, ptxDir,
+          variant, {}};
   const runtime::Context &ctx = jit->context();
   b.json.begin();
   b.json.field("bench", "device");

@@ -33,7 +33,6 @@
 #include <fstream>
 #include <functional>
 #include <map>
-#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -99,7 +98,7 @@ struct Bench {
     std::vector<uint16_t> a, b;
     runtime::DeviceBuffer da, db;
   };
-  std::map<std::pair<int, int64_t>, std::unique_ptr<GemmInputs>> gemmInputs;
+  std::map<std::pair<int, int64_t>, GemmInputs> gemmInputs;
 
   // Median milliseconds of `fn`, do_bench style: `warmupMs` of warm-up, then about `repMs` of
   // timed single runs (at least 10), each after an L2 flush. Returns NaN on a failure.
@@ -472,8 +471,8 @@ bool measureGemm(Bench &b, std::mt19937_64 &rng, const std::string &variant, Sca
                  int stages, const jit::Kernel &k, const GemmLaunch &makeLaunch) {
   for (int64_t n : {4096, 8192}) {
     size_t elems = size_t(n * n);
-    std::unique_ptr<Bench::GemmInputs> &in = b.gemmInputs[{int(elem), n}];
-    if (!in) {
+    auto in = b.gemmInputs.find({int(elem), n});
+    if (in == b.gemmInputs.end()) {
       std::vector<uint16_t> ha(elems), hb(elems);
       for (size_t i = 0; i < elems; ++i) {
         ha[i] = randomInput(elem, rng);
@@ -483,12 +482,16 @@ bool measureGemm(Bench &b, std::mt19937_64 &rng, const std::string &variant, Sca
       auto db = runtime::DeviceBuffer::fromHost<uint16_t>(hb);
       CHECK(da);
       CHECK(db);
-      in.reset(new Bench::GemmInputs{std::move(ha), std::move(hb), std::move(*da), std::move(*db)});
+      in = b.gemmInputs
+               .emplace(std::pair{int(elem), n},
+                        Bench::GemmInputs{std::move(ha), std::move(hb), std::move(*da),
+                                          std::move(*db)})
+               .first;
     }
-    const std::vector<uint16_t> &a = in->a, &bm = in->b;
+    const std::vector<uint16_t> &a = in->second.a, &bm = in->second.b;
     auto dc = runtime::DeviceBuffer::allocate(elems * 4);
     CHECK(dc);
-    auto launch = makeLaunch(n, in->da, in->db, *dc);
+    auto launch = makeLaunch(n, in->second.da, in->second.db, *dc);
     CHECK(launch);
     CHECK(dc->fill(0xff));
     CHECK((*launch)());
@@ -798,6 +801,7 @@ bool peakSection(Bench &b) {
   // 2 blocks of 8 warps per SM (4 warps per scheduler) with 4 and 8 chains, and 1 block (2 warps
   // per scheduler, the occupancy of the 128x256 GEMM tile) with 8.
   for (auto [blocksPerSm, chains] : {std::pair{2u, 4}, {2u, 8}, {1u, 8}}) {
+    const unsigned warpsPerScheduler = blocksPerSm * threads / 32 / 4;
     auto mod = runtime::Module::loadPtx(mmaPeakPtx(chains));
     CHECK(mod);
     auto fn = mod->function("mma_peak");
@@ -811,13 +815,13 @@ bool peakSection(Bench &b) {
     b.json.field("bench", "mma_peak");
     b.json.field("instruction", "mma.sync.m16n8k16.f32.f16.f16.f32");
     b.json.field("chains", double(chains));
-    b.json.field("warps_per_scheduler", double(blocksPerSm * threads / 32 / 4));
+    b.json.field("warps_per_scheduler", double(warpsPerScheduler));
     b.json.field("ms", ms);
     b.json.field("TFLOPs", tf);
     b.json.end();
     std::printf("mma.sync m16n8k16 f16->f32 ceiling, %d chains per warp, %u warps per scheduler: "
                 "%7.1f TFLOP/s\n",
-                chains, blocksPerSm * threads / 32 / 4, tf);
+                chains, warpsPerScheduler, tf);
   }
   return true;
 }

@@ -32,33 +32,35 @@ RegisterRun contiguousRegisters(const LinearLayout &layout) {
   return {dim, run};
 }
 
+namespace {
+
+// Whether every basis of `layout` other than register bases 0 .. regBits-1 and lane bases
+// 0 .. laneBits-1 is a multiple of `run` (a power of two) along `dim`.
+bool othersAligned(const LinearLayout &layout, int dim, int64_t run, int regBits, int laneBits) {
+  const uint64_t low = uint64_t(run) - 1;
+  auto inPrefix = [&](int bit, DimName in, int bits) {
+    int i = layout.inDimIndex(in);
+    return i >= 0 && bit >= layout.inDimOffset(i) && bit < layout.inDimOffset(i) + bits;
+  };
+  for (int bit = 0; bit < layout.totalInBits(); ++bit)
+    if (!inPrefix(bit, DimName::reg(), regBits) && !inPrefix(bit, DimName::lane(), laneBits) &&
+        (layout.outValue(layout.column(bit), dim) & low) != 0)
+      return false;
+  return true;
+}
+
+} // namespace
+
 int64_t alignedRun(const LinearLayout &layout, int dim, int64_t run) {
-  int regDim = layout.inDimIndex(DimName::reg());
-  int regStart = regDim < 0 ? 0 : layout.inDimOffset(regDim);
-  for (; run > 1; run /= 2) {
-    int k = __builtin_ctzll(uint64_t(run));
-    uint64_t low = uint64_t(run) - 1;
-    bool aligned = true;
-    for (int bit = 0; bit < layout.totalInBits() && aligned; ++bit) {
-      if (regDim >= 0 && bit >= regStart && bit < regStart + k)
-        continue;
-      aligned = (layout.outValue(layout.column(bit), dim) & low) == 0;
-    }
-    if (aligned)
+  for (; run > 1; run /= 2)
+    if (othersAligned(layout, dim, run, __builtin_ctzll(uint64_t(run)), 0))
       break;
-  }
   return std::max<int64_t>(run, 1);
 }
 
 AccessWidth accessWidth(const Module &m, const Function &f, const Op &op,
                         const AxisInfoAnalysis &info) {
-  const Type &pt = f.type(op.operands[0]);
-  if (!pt.isTensor()) {
-    AccessWidth w;
-    w.bytes = byteWidth(pt.elem().scalar);
-    return w;
-  }
-  return accessWidthIn(m, f, op, info, pt.layout());
+  return accessWidthIn(m, f, op, info, f.type(op.operands[0]).layout());
 }
 
 AccessWidth accessWidthIn(const Module &m, const Function &f, const Op &op,
@@ -67,7 +69,7 @@ AccessWidth accessWidthIn(const Module &m, const Function &f, const Op &op,
   const Type &pt = f.type(ptr);
   int64_t elemBytes = byteWidth(pt.elem().scalar);
   AccessWidth w;
-  w.bytes = elemBytes;
+  w.bytes = w.warpBytes = elemBytes;
   if (!pt.isTensor())
     return w;
   Expected<LinearLayout> ll = toLinearLayout(m.layouts.get(layout), pt.shape());
@@ -79,7 +81,8 @@ AccessWidth accessWidthIn(const Module &m, const Function &f, const Op &op,
   // Out dims of the linear layout are dim0..dim{rank-1} in order, so the index is the tensor dim.
   size_t d = size_t(run.dim);
   int64_t n = alignedRun(*ll, run.dim, run.elements);
-  if (const AxisInfo *a = info.get(ptr)) {
+  const AxisInfo *a = info.get(ptr);
+  if (a) {
     n = std::min(n, a->contiguity[d]);
     n = std::min(n, std::max<int64_t>(1, a->divisibility[d] / elemBytes));
   } else {
@@ -96,8 +99,10 @@ AccessWidth accessWidthIn(const Module &m, const Function &f, const Op &op,
   while (p * 2 <= n)
     p *= 2;
   w.elements = p;
-  w.bytes = p * elemBytes;
+  w.bytes = w.warpBytes = p * elemBytes;
   w.dim = int(d);
+  if (a)
+    w.warpBytes = warpRun(*ll, run.dim, p, a->contiguity[d]) * elemBytes;
   return w;
 }
 
@@ -118,38 +123,10 @@ int64_t warpRun(const LinearLayout &layout, int dim, int64_t vector, int64_t rea
   }
   // The run's offset bits along dim must belong to the vector's registers and those lanes only;
   // a shorter run (fewer lanes) may be aligned where a longer one is not.
-  const int regDim = layout.inDimIndex(DimName::reg());
   const int vecBits = __builtin_ctzll(uint64_t(vector));
-  auto aligned = [&] {
-    const uint64_t low = uint64_t(run) - 1;
-    for (int bit = 0; bit < layout.totalInBits(); ++bit) {
-      if (regDim >= 0 && bit >= layout.inDimOffset(regDim) &&
-          bit < layout.inDimOffset(regDim) + vecBits)
-        continue;
-      if (laneDim >= 0 && bit >= layout.inDimOffset(laneDim) &&
-          bit < layout.inDimOffset(laneDim) + lanes)
-        continue;
-      if ((layout.outValue(layout.column(bit), dim) & low) != 0)
-        return false;
-    }
-    return true;
-  };
-  for (; lanes > 0 && !aligned(); --lanes)
+  for (; lanes > 0 && !othersAligned(layout, dim, run, vecBits, lanes); --lanes)
     run /= 2;
   return run;
-}
-
-int64_t warpRunBytes(const Module &m, const Function &f, const Op &op,
-                     const AxisInfoAnalysis &info, LayoutId layout, const AccessWidth &w) {
-  const Type &pt = f.type(op.operands[0]);
-  const AxisInfo *a = info.get(op.operands[0]);
-  if (!pt.isTensor() || w.dim < 0 || !a)
-    return w.bytes;
-  Expected<LinearLayout> ll = toLinearLayout(m.layouts.get(layout), pt.shape());
-  if (!ll)
-    return w.bytes;
-  return warpRun(*ll, w.dim, w.elements, a->contiguity[size_t(w.dim)]) *
-         byteWidth(pt.elem().scalar);
 }
 
 } // namespace linlayout::ir

@@ -34,12 +34,12 @@ private:
         continue;
       if (!f_.type(b.ops[i].operands[0]).isTensor())
         continue;
-      auto layout = chooseLayout(b.ops[i]);
+      std::optional<LayoutId> kept;
+      if (b.ops[i].kind == OpKind::Store)
+        kept = wholeSectorSource(b, i);
+      auto layout = kept ? Expected<LayoutId>(*kept) : chooseLayout(b.ops[i]);
       if (!layout)
         return layout.error();
-      if (b.ops[i].kind == OpKind::Store)
-        if (std::optional<LayoutId> kept = wholeSectorSource(b, i))
-          layout = *kept;
       if (*layout == f_.type(b.ops[i].operands[0]).layout())
         continue;
       i = rewrite(b, i, *layout);
@@ -90,7 +90,7 @@ private:
   // The layout the value stored by b.ops[i] is computed in (before a convert that feeds the
   // store directly), when storing from it needs no conversion to be as good for memory: vectors
   // of 8 bytes or more, and every 32-byte sector a warp's store instruction touches written whole
-  // (warpRunBytes). Converting such a value to the blocked layout would cost a round trip through
+  // (AccessWidth::warpBytes). Converting such a value to the blocked layout would cost a round trip through
   // shared memory and barriers to save only store instructions; the memory traffic is the same.
   // The mma accumulator of f32 is one: pairs of columns in each thread, four lanes side by side.
   std::optional<LayoutId> wholeSectorSource(const Block &b, size_t i) {
@@ -105,7 +105,7 @@ private:
     if (!m_.layouts.get(source).isDistributed())
       return std::nullopt;
     AccessWidth w = accessWidthIn(m_, f_, store, info_, source);
-    if (w.bytes < 8 || warpRunBytes(m_, f_, store, info_, source, w) < 32)
+    if (w.bytes < 8 || w.warpBytes < 32)
       return std::nullopt;
     return source;
   }

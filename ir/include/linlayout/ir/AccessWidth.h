@@ -51,6 +51,13 @@ struct AccessWidth {
   int64_t bytes = 1;
   /// The dimension the vector runs along (-1 for a scalar access).
   int dim = -1;
+  /// The bytes one warp's instruction covers back to back along dim: the vector continued by
+  /// the lanes that step along dim after it, as far as the addresses' contiguity reaches
+  /// (warpRun; `bytes` when there is no axis info). 32 or more, on a tensor whose rows start on
+  /// 32-byte boundaries: every 32-byte sector the instruction touches is written whole. (The
+  /// alignment that axis info can prove is often less, from a 16-byte divisibility hint; it
+  /// bounds every layout's sectors alike.)
+  int64_t warpBytes = 1;
 };
 
 /// The width of load or store `op` of f.
@@ -76,13 +83,5 @@ AccessWidth accessWidthIn(const Module &m, const Function &f, const Op &op,
 /// run lane bits are 0, those bits index element(h) + 0 .. result-1 along dim in order, and
 /// element(h) along dim is a multiple of the result.
 int64_t warpRun(const LinearLayout &layout, int dim, int64_t vector, int64_t reach);
-
-/// warpRun of load or store `op` with its operands in `layout`, in bytes. 32 or more, on a tensor
-/// whose rows start on 32-byte boundaries: every 32-byte sector the instruction touches is
-/// written whole. (The alignment that axis info can prove is often less, from a 16-byte
-/// divisibility hint; it bounds every layout's sectors alike.)
-/// Requires: w = accessWidthIn(m, f, op, info, layout).
-int64_t warpRunBytes(const Module &m, const Function &f, const Op &op,
-                     const AxisInfoAnalysis &info, LayoutId layout, const AccessWidth &w);
 
 } // namespace linlayout::ir

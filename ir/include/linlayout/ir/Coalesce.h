@@ -8,7 +8,7 @@
 // (BlockedTiling.h). A store whose value is computed in another distributed layout (directly,
 // or before a convert that feeds the store) takes that layout instead when storing from it is as
 // good for memory: vectors of 8 bytes or more and every 32-byte sector a warp's instruction
-// touches written whole (warpRunBytes, AccessWidth.h), as for the f32 accumulator of mma; a
+// touches written whole (AccessWidth::warpBytes), as for the f32 accumulator of mma; a
 // conversion to the blocked layout would cost a trip through shared memory to save only store
 // instructions. The access's operands are converted to that layout and a loaded value is
 // converted back to its old layout, so the program keeps its meaning; layout propagation and the

@@ -3,6 +3,7 @@
 // fragments expect them (checked here, lane by lane, from the linear layouts); with a blocked
 // accumulator, one FMA per element per k.
 #include "Mma.h"
+#include "PackedHalves.h"
 #include "OpLowering.h"
 
 #include <llvm/IR/Constants.h>
@@ -129,10 +130,7 @@ Status lowerMma(LoweringContext &ctx, const ir::Op &op, const Lowered &a, const 
     }
     LL_ASSIGN_OR_RETURN(llvm::Value * lo, get(0));
     LL_ASSIGN_OR_RETURN(llvm::Value * hi, get(1));
-    llvm::Value *vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(lo->getType(), 2));
-    vec = b.CreateInsertElement(vec, lo, b.getInt32(0));
-    vec = b.CreateInsertElement(vec, hi, b.getInt32(1));
-    return b.CreateBitCast(vec, b.getInt32Ty());
+    return joinHalves(b, lo, hi);
   };
   for (auto &[tile, slots] : cTiles) {
     auto [m0, n0] = tile;

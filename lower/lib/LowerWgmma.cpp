@@ -4,6 +4,7 @@
 // there); the shared operands become descriptors derived from their layouts.
 #include "InlinePtx.h"
 #include "OpLowering.h"
+#include "PackedHalves.h"
 #include "Wgmma.h"
 
 #include <map>
@@ -184,11 +185,7 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
           auto lo = aRegs.find({tile.first, k0, w, 0}), hi = aRegs.find({tile.first, k0, w, 1});
           if (lo == aRegs.end() || hi == aRegs.end())
             return fail("operand A misses a fragment element");
-          llvm::Value *x = a.regs[size_t(lo->second)], *y = a.regs[size_t(hi->second)];
-          llvm::Value *vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(x->getType(), 2));
-          vec = b.CreateInsertElement(vec, x, b.getInt32(0));
-          vec = b.CreateInsertElement(vec, y, b.getInt32(1));
-          fenced.push_back(b.CreateBitCast(vec, b.getInt32Ty()));
+          fenced.push_back(joinHalves(b, a.regs[size_t(lo->second)], a.regs[size_t(hi->second)]));
         }
       }
 

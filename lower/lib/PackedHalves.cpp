@@ -1,17 +1,50 @@
 #include "PackedHalves.h"
 
 #include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Instructions.h>
 
 namespace linlayout::lower {
+
+namespace {
+constexpr const char *kSplitAsm = "mov.b32 {$0, $1}, $2;";
+
+// The splitHalves call and the half (0: low, 1: high) that `v` is, looking through a bitcast;
+// {nullptr, -1} for anything else.
+std::pair<llvm::CallInst *, int> splitHalf(llvm::Value *v) {
+  if (auto *cast = llvm::dyn_cast<llvm::BitCastInst>(v))
+    v = cast->getOperand(0);
+  auto *ev = llvm::dyn_cast<llvm::ExtractValueInst>(v);
+  if (!ev || ev->getNumIndices() != 1)
+    return {nullptr, -1};
+  auto *call = llvm::dyn_cast<llvm::CallInst>(ev->getAggregateOperand());
+  auto *asmFn = call ? llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()) : nullptr;
+  if (!asmFn || asmFn->getAsmString() != kSplitAsm)
+    return {nullptr, -1};
+  return {call, int(ev->getIndices()[0])};
+}
+} // namespace
 
 std::pair<llvm::Value *, llvm::Value *> splitHalves(llvm::IRBuilder<> &b, llvm::Value *word) {
   llvm::Type *i16 = b.getInt16Ty();
   auto *ty = llvm::FunctionType::get(llvm::StructType::get(b.getContext(), {i16, i16}),
                                      {b.getInt32Ty()}, false);
-  auto *asmFn = llvm::InlineAsm::get(ty, "mov.b32 {$0, $1}, $2;", "=h,=h,r",
+  auto *asmFn = llvm::InlineAsm::get(ty, kSplitAsm, "=h,=h,r",
                                      /*hasSideEffects=*/false);
   llvm::Value *pair = b.CreateCall(ty, asmFn, {word});
   return {b.CreateExtractValue(pair, 0), b.CreateExtractValue(pair, 1)};
+}
+
+llvm::Value *joinHalves(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi) {
+  auto [loCall, loIdx] = splitHalf(lo);
+  auto [hiCall, hiIdx] = splitHalf(hi);
+  if (loCall && loCall == hiCall && loIdx == 0 && hiIdx == 1)
+    return loCall->getArgOperand(0);
+  llvm::Type *i16 = b.getInt16Ty();
+  auto asI16 = [&](llvm::Value *v) { return v->getType() == i16 ? v : b.CreateBitCast(v, i16); };
+  llvm::Value *v = llvm::PoisonValue::get(llvm::FixedVectorType::get(i16, 2));
+  v = b.CreateInsertElement(v, asI16(lo), b.getInt32(0));
+  v = b.CreateInsertElement(v, asI16(hi), b.getInt32(1));
+  return b.CreateBitCast(v, b.getInt32Ty());
 }
 
 bool pairsHalves(const std::vector<llvm::Value *> &regs) {
@@ -30,15 +63,9 @@ std::vector<llvm::Value *> packHalves(llvm::IRBuilder<> &b,
                                       const std::vector<llvm::Value *> &regs) {
   if (!pairsHalves(regs))
     return regs;
-  llvm::Type *i16 = b.getInt16Ty();
-  auto asI16 = [&](llvm::Value *v) { return v->getType() == i16 ? v : b.CreateBitCast(v, i16); };
   std::vector<llvm::Value *> words;
-  for (size_t i = 0; i < regs.size(); i += 2) {
-    llvm::Value *v = llvm::PoisonValue::get(llvm::FixedVectorType::get(i16, 2));
-    v = b.CreateInsertElement(v, asI16(regs[i]), b.getInt32(0));
-    v = b.CreateInsertElement(v, asI16(regs[i + 1]), b.getInt32(1));
-    words.push_back(b.CreateBitCast(v, b.getInt32Ty()));
-  }
+  for (size_t i = 0; i < regs.size(); i += 2)
+    words.push_back(joinHalves(b, regs[i], regs[i + 1]));
   return words;
 }
 

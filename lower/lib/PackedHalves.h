@@ -16,6 +16,12 @@ namespace linlayout::lower {
 /// Requires: word is an i32. Ensures: word == zext(lo) | zext(hi) << 16.
 std::pair<llvm::Value *, llvm::Value *> splitHalves(llvm::IRBuilder<> &b, llvm::Value *word);
 
+/// lo and hi (16-bit values of one type) as one 32-bit word, lo in the low half. When they are
+/// the two halves of one splitHalves call, that call's word itself: no instruction, so a pair
+/// that crossed a loop's back edge reaches an mma operand in the register it arrived in.
+/// Ensures: splitHalves(b, result) gives lo and hi back (as i16).
+llvm::Value *joinHalves(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi);
+
 /// Whether packHalves pairs `regs`: an even number (at least 2) of registers of one 16-bit type.
 bool pairsHalves(const std::vector<llvm::Value *> &regs);
 

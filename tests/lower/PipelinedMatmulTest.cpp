@@ -92,8 +92,8 @@ TEST(PipelinedMatmul, PtxHasTheCpAsyncScheduleAndAssemblesWithoutSpills) {
 // With the prefetch pass (K slices of 16): before the loop the wait and the first slice's
 // ldmatrix loads; in the loop the copies, slice 1's loads, slice 0's 32 mma.sync, then the wait
 // (its barrier the loop's only one), the next iteration's slice 0 loads and slice 1's 32
-// mma.sync; ldmatrix loads the K-slice views at the tile's swizzle XOR the view origin; no
-// spills.
+// mma.sync; ldmatrix loads the K-slice views at the tile's swizzle XOR the view origin; the
+// loop-carried fragments are not unpacked; no spills.
 TEST(PipelinedMatmul, PrefetchedPtxLoadsTheNextSliceAndAssemblesWithoutSpills) {
   for (int stages : {2, 3, 4})
     for (int sm : {80, 90}) {
@@ -130,6 +130,10 @@ TEST(PipelinedMatmul, PrefetchedPtxLoadsTheNextSliceAndAssemblesWithoutSpills) {
       // The prologue's and the loop's; one after the last wait (C is stored from the
       // accumulator's layout, with no conversion through shared memory).
       EXPECT_EQ(countLines(ptx, "bar.sync"), 2 + 1);
+      // The prefetched fragments cross the back edge as 32-bit words and reach the mma.sync as
+      // those words: no split into 16-bit halves and no repacking (ptxas copied each repacked
+      // A fragment into the mma's operand registers, 16 MOVs per warp and K step of 64).
+      EXPECT_EQ(countLines(ptx, "mov.b32 {"), 0);
       auto report = expectAssembles(k->kernel, /*requireNoSpills=*/true);
       if (report.accepted)
         std::printf("prefetch, stages %d sm_%d: %d registers\n", stages, sm, report.registers);

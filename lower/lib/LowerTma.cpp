@@ -54,6 +54,24 @@ Expected<TmaBoxPlan> planTmaBox(const ir::Module &m, const ir::Type &desc) {
   return p;
 }
 
+namespace {
+// Emits `emit()` in a block that only warp 0 enters; the other warps branch over it. The
+// instructions issued by one thread here (cp.async.bulk.tensor, mbarrier.arrive.expect_tx) take
+// warp-uniform operands, and ptxas guards a predicated one with a loop over the active threads'
+// values (R2UR, VOTEU, ELECT and a branch per instruction) that every warp reaching it runs.
+template <class Emit> void inWarpZero(LoweringContext &ctx, Emit emit) {
+  auto &b = ctx.b();
+  llvm::Function *fn = b.GetInsertBlock()->getParent();
+  auto *body = llvm::BasicBlock::Create(b.getContext(), "warp0", fn);
+  auto *next = llvm::BasicBlock::Create(b.getContext(), "warp0.end", fn);
+  b.CreateCondBr(b.CreateICmpULT(ctx.thread(), b.getInt32(32)), body, next);
+  b.SetInsertPoint(body);
+  emit();
+  b.CreateBr(next);
+  b.SetInsertPoint(next);
+}
+} // namespace
+
 Status lowerTma(LoweringContext &ctx, const ir::Op &op) {
   auto &b = ctx.b();
   auto fail = [&](const std::string &m) {
@@ -81,7 +99,10 @@ Status lowerTma(LoweringContext &ctx, const ir::Op &op) {
   case ir::OpKind::BarrierExpect: {
     ctx.beforeSharedWrite();
     llvm::Value *pred = b.CreateAnd(leader, ctx.get(op.operands[1]).regs[0]);
-    emitMbarrierArriveExpectTx(b, barrierAt(0), b.getInt32(uint32_t(op.attrs.count)), pred);
+    llvm::Value *bar = barrierAt(0);
+    inWarpZero(ctx, [&] {
+      emitMbarrierArriveExpectTx(b, bar, b.getInt32(uint32_t(op.attrs.count)), pred);
+    });
     return Status::success();
   }
   case ir::OpKind::WaitBarrier: {
@@ -106,11 +127,13 @@ Status lowerTma(LoweringContext &ctx, const ir::Op &op) {
     llvm::Value *pred = b.CreateAnd(leader, ctx.get(op.operands[n - 1]).regs[0]);
     int64_t e = ir::byteWidth(dt.elem().scalar);
     int64_t boxBytes = plan->box[0] * plan->box[1] * e;
-    for (int j = 0; j < plan->copies; ++j) {
-      llvm::Value *to = b.CreateGEP(b.getInt8Ty(), dst, b.getInt32(uint32_t(j * boxBytes)));
-      llvm::Value *c0 = b.CreateAdd(col, b.getInt32(uint32_t(j * plan->box[1])));
-      emitTmaLoad2d(b, to, map, bar, c0, row, pred);
-    }
+    inWarpZero(ctx, [&] {
+      for (int j = 0; j < plan->copies; ++j) {
+        llvm::Value *to = b.CreateGEP(b.getInt8Ty(), dst, b.getInt32(uint32_t(j * boxBytes)));
+        llvm::Value *c0 = b.CreateAdd(col, b.getInt32(uint32_t(j * plan->box[1])));
+        emitTmaLoad2d(b, to, map, bar, c0, row, pred);
+      }
+    });
     return Status::success();
   }
   default:

@@ -129,7 +129,15 @@ private:
       if (--limits_.maxOps < 0)
         return err(op, "the interpreter's op budget is exhausted");
       if (!op.results.empty()) {
-        limits_.maxElementOps -= type(op.results[0]).numElements();
+        // A dot's work is its multiply-adds: the result's elements times K.
+        int64_t per = 1;
+        if ((op.kind == OpKind::Dot || op.kind == OpKind::WarpGroupDot) &&
+            !type(op.operands[0]).shape().empty())
+          per = std::max<int64_t>(1, type(op.operands[0]).shape().back());
+        int64_t n = type(op.results[0]).numElements();
+        if (n > limits_.maxElementOps / per)
+          return err(op, "the interpreter's element budget is exhausted");
+        limits_.maxElementOps -= n * per;
         if (limits_.maxElementOps < 0)
           return err(op, "the interpreter's element budget is exhausted");
       }

@@ -50,6 +50,40 @@ TEST(Interpreter, ArgumentMistakesAreErrors) {
             std::string::npos);
 }
 
+// The limits that keep a hostile kernel from running forever. matmul.tir on 2 programs of
+// 128x128 with K = 64 multiplies 2 x 2 x 128 x 128 x 32 = 2^21 times and has well under 2^20
+// other result elements: a dot counts its multiply-adds, not just its result's elements (a
+// 1024^3 dot would otherwise cost the budget of its 2^20 results).
+TEST(Interpreter, BudgetsStopLongRuns) {
+  const std::vector<ExampleRun> runs = exampleRuns();
+  const ExampleRun *matmul = nullptr;
+  for (const ExampleRun &run : runs)
+    if (run.file == "matmul.tir")
+      matmul = &run;
+  ASSERT_NE(matmul, nullptr);
+  Module m = loadExample("matmul.tir");
+  auto run = [&](InterpreterOptions o) {
+    Memory mem;
+    std::vector<ArgValue> args;
+    matmul->setup(mem, args);
+    return interpret(m, matmul->function, args, mem, matmul->grid, o);
+  };
+  EXPECT_TRUE(run({}).ok());
+  InterpreterOptions elements;
+  elements.maxElementOps = int64_t(1) << 21;
+  Status s = run(elements);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("element budget is exhausted"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("tt.dot"), std::string::npos) << s.message();
+  elements.maxElementOps = int64_t(1) << 22;
+  EXPECT_TRUE(run(elements).ok());
+  InterpreterOptions ops;
+  ops.maxOps = 20;
+  s = run(ops);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("op budget is exhausted"), std::string::npos) << s.message();
+}
+
 // Ensures: roundToFloatKind(roundToFloatKind(x, k), k) == roundToFloatKind(x, k).
 RC_GTEST_PROP(Interpreter, RoundingIsIdempotent, (double x)) {
   for (ScalarKind k : {ScalarKind::F16, ScalarKind::BF16, ScalarKind::F32, ScalarKind::F64}) {

@@ -69,7 +69,8 @@ struct Grid {
 struct InterpreterOptions {
   /// Ops executed in total, counting each op once per execution (not per element).
   int64_t maxOps = int64_t(1) << 26;
-  /// Elements touched in total (sum over executed ops of their result size).
+  /// Elements touched in total (sum over executed ops of their result size; a dot counts its
+  /// multiply-adds, the result size times K).
   int64_t maxElementOps = int64_t(1) << 32;
   /// Called with every integer or pointer result as it is computed: its id and its elements in
   /// row-major order (a pointer's element is its byte offset in its buffer).

@@ -138,8 +138,6 @@ private:
         if (n > limits_.maxElementOps / per)
           return err(op, "the interpreter's element budget is exhausted");
         limits_.maxElementOps -= n * per;
-        if (limits_.maxElementOps < 0)
-          return err(op, "the interpreter's element budget is exhausted");
       }
       if (op.kind == OpKind::Return)
         return Status::success();

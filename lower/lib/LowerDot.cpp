@@ -3,8 +3,8 @@
 // fragments expect them (checked here, lane by lane, from the linear layouts); with a blocked
 // accumulator, one FMA per element per k.
 #include "Mma.h"
-#include "PackedHalves.h"
 #include "OpLowering.h"
+#include "PackedHalves.h"
 
 #include <llvm/IR/Constants.h>
 

@@ -44,6 +44,14 @@ inline std::vector<std::string> exampleFiles() {
           "matmul_wide_persistent.tir"};
 }
 
+/// The texts of the examples `names`, in order ("" for a file that cannot be read).
+inline std::vector<std::string> exampleTexts(const std::vector<std::string> &names) {
+  std::vector<std::string> texts;
+  for (const std::string &n : names)
+    texts.push_back(readFile(examplePath(n)));
+  return texts;
+}
+
 /// Parses an example; fails the test on error.
 inline Module loadExample(const std::string &name) {
   auto m = parseModule(readFile(examplePath(name)), name);

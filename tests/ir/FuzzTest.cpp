@@ -17,13 +17,8 @@ using namespace linlayout::ir::testing;
 
 namespace {
 
-const std::vector<std::string> &exampleTexts() {
-  static const std::vector<std::string> texts = [] {
-    std::vector<std::string> t;
-    for (const std::string &f : exampleFiles())
-      t.push_back(readFile(examplePath(f)));
-    return t;
-  }();
+const std::vector<std::string> &seedTexts() {
+  static const std::vector<std::string> texts = exampleTexts(exampleFiles());
   return texts;
 }
 
@@ -50,7 +45,7 @@ void exercise(const std::string &text) {
 } // namespace
 
 RC_GTEST_PROP(Fuzz, EditedExamplesNeverCrash, ()) {
-  const auto &texts = exampleTexts();
+  const auto &texts = seedTexts();
   std::string text = texts[*rc::gen::inRange<size_t>(0, texts.size())];
   int edits = *rc::gen::inRange(1, 6);
   exercise(editText(text, edits, [](int lo, int hi) { return *rc::gen::inRange(lo, hi); }));

@@ -33,10 +33,7 @@ const std::vector<std::string> &allExampleTexts() {
                                "matmul_tma_wide.tir", "matmul_tma_mma_wide.tir",
                                "wgmma_tile.tir"})
       names.push_back(hopper);
-    std::vector<std::string> t;
-    for (const std::string &n : names)
-      t.push_back(ir::testing::readFile(ir::testing::examplePath(n)));
-    return t;
+    return ir::testing::exampleTexts(names);
   }();
   return texts;
 }

@@ -290,6 +290,12 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
     LL_ASSIGN_OR_RETURN(target, targetOfModule(module));
   }
   LL_ASSIGN_OR_RETURN(const ir::Function *fn, pickKernel(module, options.kernel));
+  // Thread block clusters (several CTAs per program) start with sm_90.
+  if (module.numCtas > 1 && target.sm < 90)
+    return makeError("the module asks for " + std::to_string(module.numCtas) +
+                     " CTAs per program (\"ttg.num-ctas\"), and clusters need sm_90; the target "
+                     "is " +
+                     target.name());
   // wgmma exists only in the architecture-specific sm_90a.
   bool hopperOps = false, copyEngine = false;
   ir::walkOps(fn->body, [&](const ir::Op &op) {

@@ -76,3 +76,26 @@ TEST(LowerFuzz, EditedExamplesLowerOrFail) {
   std::cout << "[          ] " << lowered << " edited modules lowered, " << refused
             << " refused with a message\n";
 }
+
+// Found by the property above: a module of two CTAs per program lowered for sm_80 reached LLVM's
+// instruction selection with the cluster registers, which aborted the process. Clusters start
+// with sm_90: before, the lowering says so.
+TEST(LowerFuzz, ClustersBeforeSm90AreAnError) {
+  std::string text = ir::testing::readFile(ir::testing::examplePath("memcpy_1d.tir"));
+  const std::string one = "\"ttg.num-ctas\" = 1";
+  size_t at = text.find(one);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, one.size(), "\"ttg.num-ctas\" = 2");
+  auto m = ir::parseModule(text, "memcpy_1d.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  LowerOptions o;
+  o.target = PtxTarget{80, 80};
+  auto k = lowerKernel(*m, o);
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.message().find("clusters need sm_90; the target is sm_80"), std::string::npos)
+      << k.message();
+  o.target = PtxTarget{90, 80};
+  auto k90 = lowerKernel(*m, o);
+  ASSERT_TRUE(k90.ok()) << k90.message();
+  EXPECT_NE(k90->kernel.ptx.find("%clusterid.x"), std::string::npos);
+}

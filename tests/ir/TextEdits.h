@@ -19,7 +19,9 @@ inline const std::vector<std::string> &fuzzTokens() {
       "-1", "1.5", "0xFF800000", "true", "scf.for", "scf.yield", "tt.return", "tt.func", "@f",
       "module", "arith.addi", "arith.constant", "tt.load", "tt.store", "tt.dot", "tt.reduce",
       "sum", "tt.expand_dims", "{axis = 1 : i32}", "iter_args", "to", "step", "\n", " ", "\"",
-      "//", "ttg.convert_layout", "tt.make_range", "{end = 64 : i32, start = 0 : i32}"};
+      "//", "ttg.convert_layout", "tt.make_range", "{end = 64 : i32, start = 0 : i32}",
+      "2 : i32", "cuda:80", "cuda:90", "ttg.local_alloc", "ttg.local_load", "ttg.async_wait",
+      "ttng.warp_group_dot", "ttng.barrier_expect", "ttng.wait_barrier", "ttg.memdesc_subslice"};
   return tokens;
 }
 

@@ -1,6 +1,7 @@
 #include "linlayout/ir/Prefetch.h"
 
 #include "linlayout/ir/Rewrite.h"
+#include "linlayout/ir/Walk.h"
 #include "OpEmitter.h"
 
 #include <map>
@@ -157,10 +158,15 @@ private:
     // The last slice's dot moves behind the wait and the next slices' loads when nothing but the
     // yield uses its result: it needs only registers, and its mma.sync then cover the latency of
     // those loads (and the barrier's wait does not leave the tensor cores without queued work).
+    // (A use inside a nested region counts too.)
+    const ValueId lastResult = body.ops[mt.dot].results[0];
+    const Op *yield = &body.ops.back();
     bool lastDotLate = true;
-    for (size_t i = mt.dot + 1; i + 1 < body.ops.size(); ++i)
-      for (ValueId v : body.ops[i].operands)
-        lastDotLate = lastDotLate && v != body.ops[mt.dot].results[0];
+    walkOps(body, [&](const Op &o) {
+      if (&o != yield)
+        for (ValueId v : o.operands)
+          lastDotLate = lastDotLate && v != lastResult;
+    });
     std::optional<Op> lastDot;
     // The body, op by op.
     std::vector<Op> ops;

@@ -137,10 +137,7 @@ llvm::Value *packWord(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &el
     // Always a fresh word, even where both halves came from one split word (joinHalves would
     // reuse that word): in the shuffle-pair loop, shuffling the loop-carried words themselves
     // cost ptxas 30 more SASS instructions (JitKernels.ShufflePairInstructionCounts).
-    llvm::Value *v = llvm::PoisonValue::get(llvm::FixedVectorType::get(b.getInt16Ty(), 2));
-    v = b.CreateInsertElement(v, asInt(b, elems[0]), b.getInt32(0));
-    v = b.CreateInsertElement(v, asInt(b, elems[1]), b.getInt32(1));
-    return b.CreateBitCast(v, b.getInt32Ty());
+    return packPair(b, elems[0], elems[1]);
   }
   std::vector<llvm::Value *> parts;
   for (llvm::Value *e : elems)

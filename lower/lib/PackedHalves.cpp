@@ -39,6 +39,10 @@ llvm::Value *joinHalves(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi) 
   auto [hiCall, hiIdx] = splitHalf(hi);
   if (loCall && loCall == hiCall && loIdx == 0 && hiIdx == 1)
     return loCall->getArgOperand(0);
+  return packPair(b, lo, hi);
+}
+
+llvm::Value *packPair(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi) {
   llvm::Type *i16 = b.getInt16Ty();
   auto asI16 = [&](llvm::Value *v) { return v->getType() == i16 ? v : b.CreateBitCast(v, i16); };
   llvm::Value *v = llvm::PoisonValue::get(llvm::FixedVectorType::get(i16, 2));

@@ -22,6 +22,10 @@ std::pair<llvm::Value *, llvm::Value *> splitHalves(llvm::IRBuilder<> &b, llvm::
 /// Ensures: splitHalves(b, result) gives lo and hi back (as i16).
 llvm::Value *joinHalves(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi);
 
+/// lo and hi (16-bit values of one type) packed into a new 32-bit word, lo in the low half,
+/// always (one mov): where reusing a split word would cost more, as for warp-shuffle words.
+llvm::Value *packPair(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi);
+
 /// Whether packHalves pairs `regs`: an even number (at least 2) of registers of one 16-bit type.
 bool pairsHalves(const std::vector<llvm::Value *> &regs);
 

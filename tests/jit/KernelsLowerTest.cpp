@@ -186,8 +186,9 @@ std::string linesNotWarpZeroOnly(const std::string &ptx, const std::string &need
     lines.push_back(l);
   std::smatch mt;
   std::string tid;
+  const std::regex readTid(R"(mov\.u32\s+(%r\d+), %tid\.x;)");
   for (const std::string &l : lines)
-    if (std::regex_search(l, mt, std::regex(R"(mov\.u32\s+(%r\d+), %tid\.x;)")))
+    if (std::regex_search(l, mt, readTid))
       tid = mt[1];
   std::set<std::string> warp0, others;
   const std::regex setp(R"(setp\.(lt|gt)\.u32\s+(%p\d+), (%r\d+), (\d+);)");
@@ -205,10 +206,11 @@ std::string linesNotWarpZeroOnly(const std::string &ptx, const std::string &need
     if (std::regex_search(l, mt, bra))
       into[mt[4]].push_back(mt[2]);
   std::string bad;
+  const std::regex label(R"(^(\$L__\w+):)");
   bool onlyWarp0 = false, fallsThrough = true;
   for (size_t n = 0; n < lines.size(); ++n) {
     const std::string &l = lines[n];
-    if (std::regex_search(l, mt, std::regex(R"(^(\$L__\w+):)"))) {
+    if (std::regex_search(l, mt, label)) {
       onlyWarp0 = !fallsThrough;
       for (const std::string &p : into[mt[1]])
         onlyWarp0 = onlyWarp0 && warp0.count(p);

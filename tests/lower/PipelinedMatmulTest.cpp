@@ -39,6 +39,13 @@ Expected<LoweredKernel> pipelinedMatmul(int stages, int sm, int prefetchK, bool 
   return lowerKernel(m, o);
 }
 
+// Assembles `k` with ptxas (a failure on spills) and prints its register count after `what`.
+void expectAssemblesWithoutSpills(const LoweredKernel &k, const std::string &what) {
+  auto report = expectAssembles(k.kernel, /*requireNoSpills=*/true);
+  if (report.accepted)
+    std::printf("%s: %d registers\n", what.c_str(), report.registers);
+}
+
 } // namespace
 
 TEST(PipelinedMatmul, PtxHasTheCpAsyncScheduleAndAssemblesWithoutSpills) {
@@ -82,10 +89,8 @@ TEST(PipelinedMatmul, PtxHasTheCpAsyncScheduleAndAssemblesWithoutSpills) {
                 "");
       EXPECT_EQ(k->kernel.sharedBytes,
                 uint64_t(stages) * (128 * 32 + 32 * 128) * 2);
-      auto report = expectAssembles(k->kernel, /*requireNoSpills=*/true);
-      if (report.accepted)
-        std::printf("stages %d sm_%d: %d registers\n", stages, sm,
-                    report.registers);
+      expectAssemblesWithoutSpills(*k, "stages " + std::to_string(stages) + " sm_" +
+                                           std::to_string(sm));
     }
 }
 
@@ -134,9 +139,8 @@ TEST(PipelinedMatmul, PrefetchedPtxLoadsTheNextSliceAndAssemblesWithoutSpills) {
       // those words: no split into 16-bit halves and no repacking (ptxas copied each repacked
       // A fragment into the mma's operand registers, 16 MOVs per warp and K step of 64).
       EXPECT_EQ(countLines(ptx, "mov.b32 {"), 0);
-      auto report = expectAssembles(k->kernel, /*requireNoSpills=*/true);
-      if (report.accepted)
-        std::printf("prefetch, stages %d sm_%d: %d registers\n", stages, sm, report.registers);
+      expectAssemblesWithoutSpills(*k, "prefetch, stages " + std::to_string(stages) + " sm_" +
+                                           std::to_string(sm));
     }
 }
 
@@ -152,9 +156,7 @@ TEST(PipelinedMatmul, PrefetchedKStep64AssemblesWithoutSpills) {
     EXPECT_EQ(countLines(ptx, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"), 20);
     EXPECT_EQ(countLines(ptx, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"), 20);
     EXPECT_EQ(k->kernel.sharedBytes, uint64_t(3) * (128 * 64 + 64 * 128) * 2);
-    auto report = expectAssembles(k->kernel, /*requireNoSpills=*/true);
-    if (report.accepted)
-      std::printf("prefetch, K step 64, sm_%d: %d registers\n", sm, report.registers);
+    expectAssemblesWithoutSpills(*k, "prefetch, K step 64, sm_" + std::to_string(sm));
   }
 }
 
@@ -173,9 +175,7 @@ TEST(PipelinedMatmul, PersistentKernelPipelinesItsInnerLoopWithoutSpills) {
     EXPECT_EQ(countLines(ptx, "st.global.v2.f32"), 64);
     EXPECT_EQ(countLines(ptx, "cp.async.wait_group 0;"), 1);
     EXPECT_EQ(k->kernel.sharedBytes, uint64_t(3) * (128 * 64 + 64 * 256) * 2);
-    auto report = expectAssembles(k->kernel, /*requireNoSpills=*/true);
-    if (report.accepted)
-      std::printf("persistent, K step 64, sm_%d: %d registers\n", sm, report.registers);
+    expectAssemblesWithoutSpills(*k, "persistent, K step 64, sm_" + std::to_string(sm));
   }
 }
 

@@ -631,17 +631,68 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, const GemmSpec &spec) {
                      });
 }
 
+// Diagnostics of a TMA example's K loop (what its time is made of), run only when asked for by
+// name; their results are wrong by design. "nowait": the loop's mbarrier waits removed (the
+// copies still run, the loop reads whatever has landed). "noload": its expects, copies and waits
+// removed (the loop reads the tiles of the prologue's steps over and over, which it waits for
+// before the loop): the loop's ldmatrix and mma.sync with no copies at all. Empty when the text
+// has no such loop.
+std::string withoutLoopCopies(const std::string &text, bool keepCopies) {
+  std::istringstream in(text);
+  std::string out, line, prologueWaits;
+  bool inLoop = false, sawLoop = false;
+  while (std::getline(in, line)) {
+    const bool expect = line.find("ttng.barrier_expect ") != std::string::npos;
+    if (!inLoop && line.find("scf.for ") != std::string::npos) {
+      inLoop = sawLoop = true;
+      if (!keepCopies)
+        out += prologueWaits;
+    } else if (inLoop && line.rfind("    }", 0) == 0) {
+      inLoop = false;
+    } else if (!inLoop && !sawLoop && expect) {
+      // "ttng.barrier_expect %bar, bytes, %pred : type" -> wait for the barrier's phase 0.
+      std::istringstream f(line);
+      std::string op, bar, bytes, pred, colon, type;
+      f >> op >> bar >> bytes >> pred >> colon;
+      std::getline(f, type);
+      prologueWaits += "    ttng.wait_barrier " + bar + " %c0, " + pred + " :" + type + "\n";
+    }
+    if (inLoop && (line.find("ttng.wait_barrier ") != std::string::npos ||
+                   (!keepCopies && (expect || line.find("ttng.async_tma_copy_global_to_local ") !=
+                                                  std::string::npos))))
+      continue;
+    out += line + "\n";
+  }
+  return sawLoop ? out : std::string();
+}
+
 // A TMA matmul example (examples/matmul_tma*.tir: tensor-map parameters, mbarrier rings, wgmma,
 // or ldmatrix + mma.sync in matmul_tma_mma_wide.tir; written by hand), as written. Variant "tma"
 // for matmul_tma.tir, "tma_wide" for matmul_tma_wide.tir, and so on for any other
-// matmul_tma*.tir in the examples folder.
+// matmul_tma*.tir in the examples folder; with `diagnostic` ("nowait" or "noload", above) the
+// variant gets it as a suffix and runs only when asked for by name.
 bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
-                    ScalarKind elem = ScalarKind::F16) {
+                    ScalarKind elem = ScalarKind::F16, const std::string &diagnostic = "") {
   std::string variant = withElem(file.substr(7, file.size() - 7 - 4), elem);
-  if (!b.variant.empty() && b.variant != variant)
+  if (!diagnostic.empty())
+    variant += "-" + diagnostic;
+  if ((!b.variant.empty() || !diagnostic.empty()) && b.variant != variant)
     return true;
   auto m = matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file);
   CHECK(m);
+  if (!diagnostic.empty()) {
+    std::ifstream in(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples/" + file);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string changed = withoutLoopCopies(text.str(), diagnostic == "nowait");
+    if (elem != ScalarKind::F16 || changed.empty()) {
+      std::fprintf(stderr, "error: -%s is for f16 examples with a K loop\n", diagnostic.c_str());
+      return false;
+    }
+    m = ir::parseModule(changed, file);
+    CHECK(m);
+    CHECK(ir::verify(*m));
+  }
   const ir::Function &fn = m->functions.at(0);
   const unsigned tileM = unsigned(fn.type(fn.body.args.at(0)).shape().at(0));
   const unsigned tileN = unsigned(fn.type(fn.body.args.at(1)).shape().at(1));
@@ -744,6 +795,11 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
     for (const std::string &f : tma)
       if (!gemmTmaVariant(b, rng, f))
         return false;
+    // Diagnostics (only with --variant tma_mma_wide-nowait / -noload): the TMA-fed mma.sync
+    // loop without its waits, and without its copies.
+    for (const char *diagnostic : {"nowait", "noload"})
+      if (!gemmTmaVariant(b, rng, "matmul_tma_mma_wide.tir", ScalarKind::F16, diagnostic))
+        return false;
   }
   // bf16 inputs (f32 accumulate and output) for the fastest kernel of each family.
   if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = 3, .prefetchK = 16,
@@ -792,36 +848,141 @@ std::string mmaPeakPtx(int chains) {
   return p;
 }
 
+// The same instruction fed the way the 128x256 GEMM's inner loop feeds it, without the copies'
+// address arithmetic, the waits or the barriers: each warp multiplies a 64x64 block (32
+// m16n8k16 accumulators) in K slices of 16; per slice it loads the next slice's operands from
+// shared memory with `ldsm` ldmatrix.x4 (half of them transposed; 8 is the GEMM's 4 KiB: A and B
+// of the slice) while `mma` of the current slice's mma.sync run, two register sets taking turns,
+// and stores `sts` st.shared.v4 of 512 bytes per warp elsewhere (3 is the 1.5 KiB per warp and
+// slice that the GEMM's copies write). All accesses are conflict-free. With mma = 0 the loads are
+// folded into one register instead, so that ptxas keeps them: shared-memory bandwidth alone.
+std::string mmaLdsmPeakPtx(int ldsm, int mma, int sts) {
+  std::string p =
+      ".version 8.0\n.target sm_80\n.address_size 64\n"
+      ".visible .entry mma_ldsm_peak(.param .u64 out, .param .u32 iters) {\n"
+      "  .shared .align 16 .b8 tile[26624];\n"
+      "  .reg .pred %p;\n  .reg .b32 %r<8>;\n  .reg .b32 %n;\n  .reg .b32 %s;\n"
+      "  .reg .b32 %w;\n  .reg .b64 %rd<4>;\n  .reg .b32 %x<64>;\n  .reg .f32 %f<128>;\n";
+  // Lane l reads the 16 bytes at l*16 of each 512-byte block of the first 4 KiB (each 8x8
+  // matrix one 128-byte row; every warp reads them, as the GEMM's warps share their tiles) and
+  // writes 16 bytes at l*16 of its warp's 2 KiB from 8 KiB on.
+  p += "  mov.u32 %r0, %tid.x;\n  mov.u32 %s, tile;\n  shl.b32 %r1, %r0, 4;\n"
+       "  and.b32 %r1, %r1, 511;\n  shr.u32 %r2, %r0, 5;\n  shl.b32 %r2, %r2, 11;\n"
+       "  add.u32 %s, %s, %r1;\n  add.u32 %w, %s, 8192;\n  add.u32 %w, %w, %r2;\n";
+  for (int i = 0; i < 64; ++i)
+    p += "  xor.b32 %x" + std::to_string(i) + ", %r0, " + std::to_string(0x3c003c00 + i) + ";\n";
+  for (int i = 0; i < 128; ++i)
+    p += "  mov.f32 %f" + std::to_string(i) + ", 0f00000000;\n";
+  auto x = [](int set, int i) { return "%x" + std::to_string(32 * set + i % 32); };
+  // The address moves with the iteration (by 128-byte rows, which keeps the accesses
+  // conflict-free), or ptxas would hoist the loads out of the loop.
+  p += "  mov.u32 %r5, 0;\n  ld.param.u32 %n, [iters];\nloop:\n  and.b32 %r3, %n, 7;\n"
+       "  shl.b32 %r3, %r3, 7;\n  add.u32 %r4, %s, %r3;\n  add.u32 %r6, %w, %r3;\n";
+  int mmaDone = 0;
+  for (int set = 0; set < 2; ++set) {
+    const int next = 1 - set;
+    auto emitMma = [&](int upTo) {
+      for (; mmaDone < upTo; ++mmaDone) {
+        int acc = mmaDone % 32, mi = acc / 8, nj = acc % 8;
+        std::string d = "{%f" + std::to_string(4 * acc) + ", %f" + std::to_string(4 * acc + 1) +
+                        ", %f" + std::to_string(4 * acc + 2) + ", %f" +
+                        std::to_string(4 * acc + 3) + "}";
+        p += "  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 " + d + ", {" + x(set, 4 * mi) +
+             ", " + x(set, 4 * mi + 1) + ", " + x(set, 4 * mi + 2) + ", " + x(set, 4 * mi + 3) +
+             "}, {" + x(set, 16 + 2 * nj) + ", " + x(set, 17 + 2 * nj) + "}, " + d + ";\n";
+      }
+    };
+    mmaDone = 0;
+    for (int l = 0; l < ldsm; ++l) {
+      p += std::string("  ldmatrix.sync.aligned.m8n8.x4") + (l % 8 < 4 ? "" : ".trans") +
+           ".shared.b16 {" + x(next, 4 * l) + ", " + x(next, 4 * l + 1) + ", " +
+           x(next, 4 * l + 2) + ", " + x(next, 4 * l + 3) + "}, [%r4+" +
+           std::to_string(512 * (l % 8)) + "];\n";
+      if (l < sts)
+        p += "  st.shared.v4.b32 [%r6+" + std::to_string(512 * l) + "], {" + x(set, 4 * l) + ", " +
+             x(set, 4 * l + 1) + ", " + x(set, 4 * l + 2) + ", " + x(set, 4 * l + 3) + "};\n";
+      emitMma(mma * (l + 1) / ldsm);
+    }
+    if (mma == 0)
+      for (int i = 0; i < 32; ++i)
+        p += "  xor.b32 %r5, %r5, " + x(next, i) + ";\n";
+  }
+  p += "  sub.u32 %n, %n, 1;\n  setp.ne.u32 %p, %n, 0;\n  @%p bra loop;\n";
+  for (int i = 1; i < 128; ++i)
+    p += "  add.f32 %f0, %f0, %f" + std::to_string(i) + ";\n";
+  p += "  mov.b32 %r7, %f0;\n  xor.b32 %r5, %r5, %r7;\n  mov.b32 %f0, %r5;\n"
+       "  mov.u32 %r7, %ctaid.x;\n  mov.u32 %r6, %ntid.x;\n  mad.lo.u32 %r7, %r7, %r6, %r0;\n"
+       "  ld.param.u64 %rd1, [out];\n  mul.wide.u32 %rd2, %r7, 4;\n  add.u64 %rd1, %rd1, %rd2;\n"
+       "  st.global.f32 [%rd1], %f0;\n  ret;\n}\n";
+  return p;
+}
+
 bool peakSection(Bench &b) {
   const unsigned sms = unsigned(b.jit.context().multiprocessorCount());
-  const unsigned threads = 256;
   const uint32_t iters = 4096;
-  auto out = runtime::DeviceBuffer::allocate(size_t(sms) * 2 * threads * 4);
+  auto out = runtime::DeviceBuffer::allocate(size_t(sms) * 512 * 4);
   CHECK(out);
-  // 2 blocks of 8 warps per SM (4 warps per scheduler) with 4 and 8 chains, and 1 block (2 warps
-  // per scheduler, the occupancy of the 128x256 GEMM tile) with 8.
-  for (auto [blocksPerSm, chains] : {std::pair{2u, 4}, {2u, 8}, {1u, 8}}) {
+  // One kernel at `blocksPerSm` blocks of `threads` per SM; `flopsPerWarp` per loop iteration.
+  // `fields` go to the JSON record as they are.
+  auto measure = [&](const std::string &ptx, const char *entry, const std::string &instruction,
+                     unsigned blocksPerSm, unsigned threads, double flopsPerWarp,
+                     const std::string &what,
+                     const std::vector<std::pair<const char *, int>> &fields,
+                     double bytesPerWarp = 0) -> bool {
     const unsigned warpsPerScheduler = blocksPerSm * threads / 32 / 4;
-    auto mod = runtime::Module::loadPtx(mmaPeakPtx(chains));
+    auto mod = runtime::Module::loadPtx(ptx);
     CHECK(mod);
-    auto fn = mod->function("mma_peak");
+    auto fn = mod->function(entry);
     CHECK(fn);
     runtime::LaunchConfig cfg{{sms * blocksPerSm}, {threads}, 0};
     auto launch = [&] { return runtime::launch(*fn, cfg, runtime::Stream::null(), *out, iters); };
     double ms = b.time(launch, 25, 200);
-    double flops = double(sms) * blocksPerSm * (threads / 32) * iters * 2.0 * chains * 2.0 * 16 * 8 * 16;
+    double flops = double(sms) * blocksPerSm * (threads / 32) * iters * flopsPerWarp;
     double tf = flops / (ms * 1e-3) / 1e12;
     b.json.begin();
     b.json.field("bench", "mma_peak");
-    b.json.field("instruction", "mma.sync.m16n8k16.f32.f16.f16.f32");
-    b.json.field("chains", double(chains));
+    b.json.field("instruction", instruction);
+    for (auto [name, value] : fields)
+      b.json.field(name, double(value));
     b.json.field("warps_per_scheduler", double(warpsPerScheduler));
     b.json.field("ms", ms);
     b.json.field("TFLOPs", tf);
+    double smem = double(sms) * blocksPerSm * (threads / 32) * iters * bytesPerWarp / (ms * 1e-3) /
+                  sms / 1e9; // bytes per ns per SM
+    if (bytesPerWarp > 0)
+      b.json.field("smem_bytes_per_ns_per_sm", smem);
     b.json.end();
-    std::printf("mma.sync m16n8k16 f16->f32 ceiling, %d chains per warp, %u warps per scheduler: "
-                "%7.1f TFLOP/s\n",
-                chains, warpsPerScheduler, tf);
+    std::printf("%s, %u warps per scheduler: %7.1f TFLOP/s", what.c_str(), warpsPerScheduler, tf);
+    if (bytesPerWarp > 0)
+      std::printf(", shared memory %.1f B/ns/SM", smem);
+    std::printf("\n");
+    return true;
+  };
+  const double mmaFlops = 2.0 * 16 * 8 * 16;
+  // 2 blocks of 8 warps per SM (4 warps per scheduler) with 4 and 8 chains, 1 block (2 warps per
+  // scheduler, the occupancy of the 128x256 GEMM tile) and 1 block of 4 warps (1 per scheduler)
+  // with 8.
+  for (auto [blocksPerSm, threads, chains] :
+       {std::tuple{2u, 256u, 4}, {2u, 256u, 8}, {1u, 256u, 8}, {1u, 128u, 8}})
+    if (!measure(mmaPeakPtx(chains), "mma_peak", "mma.sync.m16n8k16.f32.f16.f16.f32", blocksPerSm,
+                 threads, 2.0 * chains * mmaFlops,
+                 "mma.sync m16n8k16 f16->f32 ceiling, " + std::to_string(chains) +
+                     " chains per warp",
+                 {{"chains", chains}}))
+      return false;
+  // The GEMM's inner loop without its copies (8 ldmatrix.x4 per 32 mma.sync); with stores of the
+  // bytes the copies write; with twice the loads; the loads alone and with the stores.
+  for (auto [ldsm, mma, sts] :
+       {std::tuple{8, 32, 0}, {8, 32, 3}, {16, 32, 0}, {8, 0, 0}, {8, 0, 3}}) {
+    std::string what = "per K slice of 16 of a 64x64 warp tile: " + std::to_string(mma) +
+                       " mma.sync, " + std::to_string(ldsm) + " ldmatrix.x4, " +
+                       std::to_string(sts) + " st.shared.v4";
+    if (!measure(
+            mmaLdsmPeakPtx(ldsm, mma, sts), "mma_ldsm_peak", "mma.sync.m16n8k16 + ldmatrix.x4", 1,
+            256, 2 * mma * mmaFlops, what,
+            {{"ldmatrix_per_slice", ldsm}, {"mma_per_slice", mma}, {"st_shared_per_slice", sts}},
+            2.0 * (ldsm + sts) * 512))
+      return false;
   }
   return true;
 }

@@ -33,15 +33,13 @@ Expected<TmaBoxPlan> planTmaBox(const ir::Module &m, const ir::Type &desc) {
                      " bytes, TMA needs a multiple of 16");
   p.box = {rows, inner};
   p.copies = int(cols / inner);
-  // The bytes TMA writes for element (r, c): boxes side by side, rows of `inner` elements, the
-  // 16-byte chunks of each 128-byte line XORed with the line's index bits (32/64/128-byte swizzle).
+  p.rows = rows;
+  p.elemBytes = e;
   LL_ASSIGN_OR_RETURN(LinearLayout ll, toLinearLayout(spec, desc.shape()));
   LL_ASSIGN_OR_RETURN(SharedOffsets offsets, SharedOffsets::of(ll));
-  int64_t chunkMask = p.swizzleBytes ? (p.swizzleBytes / 16 - 1) << 4 : 0;
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) {
-      int64_t addr = (c / inner) * rows * inner * e + r * inner * e + (c % inner) * e;
-      addr ^= (addr >> 3) & chunkMask;
+      int64_t addr = p.byteOf(r, c);
       if (offsets.at(r, c) * e != addr)
         return makeError("the layout of " + std::to_string(rows) + "x" + std::to_string(cols) +
                          " block is not the one a TMA copy with a " +
@@ -54,7 +52,43 @@ Expected<TmaBoxPlan> planTmaBox(const ir::Module &m, const ir::Type &desc) {
   return p;
 }
 
+int64_t TmaBoxPlan::byteOf(int64_t r, int64_t c) const {
+  const int64_t inner = box[1], e = elemBytes;
+  int64_t chunkMask = swizzleBytes ? (swizzleBytes / 16 - 1) << 4 : 0;
+  int64_t addr = (c / inner) * rows * inner * e + r * inner * e + (c % inner) * e;
+  return addr ^ ((addr >> 3) & chunkMask);
+}
+
+Expected<int64_t> tmaDestinationStart(const Lowered &to, const ir::Type &dstType,
+                                      const TmaBoxPlan &p) {
+  if (dstType.allocShape().empty())
+    return int64_t(0);
+  LL_ASSIGN_OR_RETURN(SharedOffsets buffer, SharedOffsets::of(to.layout));
+  const int64_t e = p.elemBytes;
+  auto byteAt = [&](int64_t r, int64_t c) {
+    return int64_t(uint64_t(buffer.at(r, c)) ^ to.viewXor) * e;
+  };
+  const int64_t start = byteAt(0, 0);
+  // The copy engine swizzles by address bits: a box starts where the pattern starts over.
+  const int64_t align = p.swizzleBytes ? int64_t(p.swizzleBytes) * 8 : 128;
+  if (start % align != 0)
+    return makeError("the destination view starts at byte " + std::to_string(start) +
+                     " of its buffer; a TMA box " +
+                     (p.swizzleBytes ? "with a " + std::to_string(p.swizzleBytes) + "-byte swizzle "
+                                     : std::string()) +
+                     "must start at a multiple of " + std::to_string(align));
+  for (int64_t r = 0; r < dstType.shape()[0]; ++r)
+    for (int64_t c = 0; c < dstType.shape()[1]; ++c)
+      if (byteAt(r, c) != start + p.byteOf(r, c))
+        return makeError("the destination view's element (" + std::to_string(r) + ", " +
+                         std::to_string(c) + ") is at byte " + std::to_string(byteAt(r, c)) +
+                         " of its buffer; the copy would put it at byte " +
+                         std::to_string(start + p.byteOf(r, c)));
+  return start;
+}
+
 namespace {
+
 // Emits `emit()` in a block that only warp 0 enters; the other warps branch over it. The
 // instructions issued by one thread here (cp.async.bulk.tensor, mbarrier.arrive.expect_tx) take
 // warp-uniform operands, and ptxas guards a predicated one with a loop over the active threads'
@@ -118,11 +152,15 @@ Status lowerTma(LoweringContext &ctx, const ir::Op &op) {
     auto plan = planTmaBox(ctx.module(), dt);
     if (!plan.ok())
       return fail(plan.message());
+    const Lowered &to = ctx.get(op.operands[n - 3]);
+    auto start = tmaDestinationStart(to, f.type(op.operands[n - 3]), *plan);
+    if (!start.ok())
+      return fail(start.message());
     ctx.beforeSharedWrite();
     llvm::Value *map = b.CreatePtrToInt(ctx.get(op.operands[0]).regs[0], b.getInt64Ty());
     llvm::Value *row = ctx.get(op.operands[1]).regs[0];
     llvm::Value *col = ctx.get(op.operands[2]).regs[0];
-    llvm::Value *dst = ctx.sharedBase(ctx.get(op.operands[n - 3]));
+    llvm::Value *dst = b.CreateGEP(b.getInt8Ty(), ctx.sharedBase(to), b.getInt32(uint32_t(*start)));
     llvm::Value *bar = barrierAt(n - 2);
     llvm::Value *pred = b.CreateAnd(leader, ctx.get(op.operands[n - 1]).regs[0]);
     int64_t e = ir::byteWidth(dt.elem().scalar);

@@ -43,11 +43,23 @@ struct TmaBoxPlan {
   std::vector<int64_t> box;
   int swizzleBytes = 0;
   int copies = 1;
+  int64_t rows = 0, elemBytes = 0; ///< the block's rows, the element's bytes
+  /// The byte (from the first box's start) the copies write element (r, c) of the block to:
+  /// boxes side by side, rows of box[1] elements, the 16-byte chunks of each 128-byte line XORed
+  /// with the line's index bits (32/64/128-byte swizzle).
+  int64_t byteOf(int64_t r, int64_t c) const;
 };
 /// Requires: desc is a tensor descriptor type of m.
 /// Ensures: an error when the block is not 2-d or its shared layout is not the one such copies
 /// write (checked element by element).
 Expected<TmaBoxPlan> planTmaBox(const ir::Module &m, const ir::Type &desc);
+
+/// Where a copy of box plan `p` into `to` (of type `dstType`) starts, in bytes from its tile: 0
+/// for a whole tile; for a view (ttg.memdesc_subslice), its first element.
+/// Ensures: an error when the view starts off the swizzle pattern's period or the copy would put
+/// any element elsewhere than the view's layout has it (checked element by element).
+Expected<int64_t> tmaDestinationStart(const Lowered &to, const ir::Type &dstType,
+                                      const TmaBoxPlan &p);
 
 /// tt.reduce: in-thread, butterfly shuffles across lanes, shared memory across warps.
 Status lowerReduce(LoweringContext &ctx, const ir::Op &op);

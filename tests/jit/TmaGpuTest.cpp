@@ -25,11 +25,28 @@ int count(const std::string &text, const std::string &what) {
 }
 
 // Copies the 64 x cols block of %desc at (%r0, %c0) into shared memory by TMA and stores it to
-// %out (row-major 64 x cols).
-std::string tileCopyKernel(int cols, const std::string &elem) {
+// %out (row-major 64 x cols). With viewCols, the descriptor's block is 64 x viewCols and the copies
+// go into the tile's views (ttg.memdesc_subslice) side by side.
+std::string tileCopyKernel(int cols, const std::string &elem, int viewCols = 0) {
   std::string t = "64x" + std::to_string(cols) + "x" + elem;
   std::string tile = "!ttg.memdesc<" + t + ", #sa, #smem, mutable>";
-  std::string desc = "!tt.tensordesc<tensor<" + t + ", #sa>>";
+  std::string vt = "64x" + std::to_string(viewCols) + "x" + elem;
+  std::string view =
+      "!ttg.memdesc<" + vt + ", #sa, #smem, mutable, 64x" + std::to_string(cols) + ">";
+  std::string desc = "!tt.tensordesc<tensor<" + (viewCols ? vt : t) + ", #sa>>";
+  std::string copies;
+  if (!viewCols)
+    copies = "    ttng.async_tma_copy_global_to_local %desc[%r0, %c0] %buf, %bar, %true : " + desc +
+             ", !ttg.memdesc<1xi64, #bar, #smem, mutable> -> " + tile + "\n";
+  for (int v = 0; viewCols && v < cols / viewCols; ++v) {
+    std::string i = std::to_string(v), at = std::to_string(v * viewCols);
+    copies += "    %dc" + i + " = arith.constant " + at + " : i32\n    %vc" + i +
+              " = arith.addi %c0, %dc" + i + " : i32\n    %v" + i +
+              " = ttg.memdesc_subslice %buf [0, " + at + "] : " + tile + " -> " + view +
+              "\n    ttng.async_tma_copy_global_to_local %desc[%r0, %vc" + i + "] %v" + i +
+              ", %bar, %true : " + desc + ", !ttg.memdesc<1xi64, #bar, #smem, mutable> -> " + view +
+              "\n";
+  }
   std::string bar = "!ttg.memdesc<1xi64, #bar, #smem, mutable>";
   std::string T = "tensor<" + t + ", #bl>";
   std::string I = "tensor<64x" + std::to_string(cols) + "xi32, #bl>";
@@ -49,21 +66,21 @@ std::string tileCopyKernel(int cols, const std::string &elem) {
          "    %true = arith.constant true\n"
          "    %zero = arith.constant 0 : i32\n"
          "    %buf = ttg.local_alloc : () -> " +
-         tile + "\n    %bar = ttg.local_alloc : () -> " + bar + "\n    ttng.init_barrier %bar, 1 : " +
-         bar + "\n    ttng.barrier_expect %bar, " + std::to_string(64 * cols * 2) + ", %true : " +
-         bar + "\n    ttng.async_tma_copy_global_to_local %desc[%r0, %c0] %buf, %bar, %true : " +
-         desc + ", " + bar + " -> " + tile + "\n    ttng.wait_barrier %bar, %zero : " + bar +
-         "\n    ttng.inval_barrier %bar : " + bar + "\n    %t = ttg.local_load %buf : " + tile +
-         " -> " + T +
+         tile + "\n    %bar = ttg.local_alloc : () -> " + bar +
+         "\n    ttng.init_barrier %bar, 1 : " + bar + "\n    ttng.barrier_expect %bar, " +
+         std::to_string(64 * cols * 2) + ", %true : " + bar + "\n" + copies +
+         "    ttng.wait_barrier %bar, %zero : " + bar + "\n    ttng.inval_barrier %bar : " + bar +
+         "\n    %t = ttg.local_load %buf : " + tile + " -> " + T +
          "\n"
          "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, "
          "#ttg.slice<{dim = 1, parent = #bl}>>\n"
          "    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, "
          "parent = #bl}>> -> tensor<64x1xi32, #bl>\n"
          "    %cn = arith.constant " +
-         C + " : i32\n    %cnv = tt.splat %cn : i32 -> tensor<64x1xi32, #bl>\n"
-             "    %rs = arith.muli %r2, %cnv : tensor<64x1xi32, #bl>\n"
-             "    %rb = tt.broadcast %rs : tensor<64x1xi32, #bl> -> " +
+         C +
+         " : i32\n    %cnv = tt.splat %cn : i32 -> tensor<64x1xi32, #bl>\n"
+         "    %rs = arith.muli %r2, %cnv : tensor<64x1xi32, #bl>\n"
+         "    %rb = tt.broadcast %rs : tensor<64x1xi32, #bl> -> " +
          I + "\n    %c = tt.make_range {end = " + C + " : i32, start = 0 : i32} : tensor<" + C +
          "xi32, #ttg.slice<{dim = 0, parent = #bl}>>\n    %c2 = tt.expand_dims %c {axis = 0 : "
          "i32} : tensor<" +
@@ -110,9 +127,13 @@ TEST(TmaGpu, TileCopyIsExact) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   const uint64_t rows = 200, cols = 328; // neither a multiple of the box
-  for (auto [width, elem] : {std::pair<int, const char *>{64, "f16"}, {128, "f16"}, {128, "bf16"}}) {
-    SCOPED_TRACE(std::to_string(width) + " " + elem);
-    auto m = ir::parseModule(tileCopyKernel(width, elem), "tma_tile");
+  // The last: a 64x256 tile filled through four 64x64 views, one box each.
+  for (auto [width, elem, view] : {std::tuple<int, const char *, int>{64, "f16", 0},
+                                   {128, "f16", 0},
+                                   {128, "bf16", 0},
+                                   {256, "f16", 64}}) {
+    SCOPED_TRACE(std::to_string(width) + " " + elem + (view ? " in views" : ""));
+    auto m = ir::parseModule(tileCopyKernel(width, elem, view), "tma_tile");
     ASSERT_TRUE(m.ok()) << m.message();
     ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(*m, gputest::asBuilt()));
     EXPECT_EQ(count(k->ptx(), "cp.async.bulk.tensor"), width / 64);

@@ -3,6 +3,7 @@
 // the TMA matmul examples through ptxas -arch=sm_90a.
 #include "OpLowering.h"
 #include "PtxCheck.h"
+#include "SharedView.h"
 
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Pipeline.h"
@@ -160,6 +161,96 @@ TEST(Tma, MmaSyncExampleReadsTheTilesWithLdmatrix) {
     if (r.accepted)
       std::cout << "[          ] matmul_tma_mma_wide.tir: " << r.registers << " registers\n";
   }
+}
+
+namespace {
+
+// The module of one function that allocates a `buffer` tile in `layout` and views `view` of it at
+// `origin` ("r, c"); the view's type and the copy plan of a descriptor of the view's shape.
+struct ViewCase {
+  ir::Module module;
+  ir::Type viewType;
+  TmaBoxPlan plan;
+  Lowered lowered; ///< the view as the lowering holds it: the buffer's layout, the origin's XOR
+};
+
+Expected<ViewCase> viewCase(const std::string &layout, const std::string &buffer,
+                            const std::string &view, std::vector<int64_t> origin) {
+  std::string mem = "!ttg.memdesc<" + buffer + "xf16, #s, #smem, mutable>";
+  std::string text =
+      "#s = " + layout +
+      "\n#smem = #ttg.shared_memory\nmodule attributes {\"ttg.num-warps\" = 4 : i32, "
+      "ttg.target = \"cuda:90\"} {\n  tt.func @f(%d: !tt.tensordesc<tensor<" +
+      view + "xf16, #s>>) {\n    %b = ttg.local_alloc : () -> " + mem +
+      "\n    %v = ttg.memdesc_subslice %b [" + std::to_string(origin[0]) + ", " +
+      std::to_string(origin[1]) + "] : " + mem + " -> !ttg.memdesc<" + view +
+      "xf16, #s, #smem, mutable, " + buffer + ">\n    tt.return\n  }\n}\n";
+  LL_ASSIGN_OR_RETURN(ir::Module m, ir::parseModule(text, "view.tir"));
+  const ir::Function &f = m.functions.at(0);
+  const ir::Type &bufType = f.type(f.body.ops.at(0).results.at(0));
+  ViewCase c{m, f.type(f.body.ops.at(1).results.at(0)), {}, {}};
+  LL_ASSIGN_OR_RETURN(c.plan, planTmaBox(m, f.type(f.body.args.at(0))));
+  LL_ASSIGN_OR_RETURN(c.lowered.layout, toLinearLayout(m.layoutOf(bufType), bufType.shape()));
+  LL_ASSIGN_OR_RETURN(c.lowered.viewXor, viewOrigin(c.lowered.layout, origin));
+  return c;
+}
+
+} // namespace
+
+// A copy into a view (ttg.memdesc_subslice) starts at the view's first element: B's 64x256 tile
+// filled box by box through 64x64 views lands where the tile's layout has every element. A view
+// off the swizzle's period, or of a layout the boxes do not write, is an error.
+TEST(Tma, CopiesIntoViewsStartAtTheView) {
+  for (int64_t q = 0; q < 4; ++q) {
+    auto c = viewCase(kNvmma128, "64x256", "64x64", {0, 64 * q});
+    ASSERT_TRUE(c.ok()) << c.message();
+    auto start = tmaDestinationStart(c->lowered, c->viewType, c->plan);
+    ASSERT_TRUE(start.ok()) << start.message();
+    EXPECT_EQ(*start, 8192 * q);
+  }
+  auto rows = viewCase(kNvmma128, "128x64", "64x64", {64, 0});
+  ASSERT_TRUE(rows.ok()) << rows.message();
+  EXPECT_EQ(tmaDestinationStart(rows->lowered, rows->viewType, rows->plan).value(), 8192);
+  // Unswizzled row-major tiles: the right half of a 16x64 tile starts mid-line; a 16x64 view of
+  // a 32x128 tile starts on a line, but its rows are 256 bytes apart, the box's 128.
+  const char *plainRows =
+      "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>";
+  auto half = viewCase(plainRows, "16x64", "16x32", {0, 32});
+  ASSERT_TRUE(half.ok()) << half.message();
+  auto bad = tmaDestinationStart(half->lowered, half->viewType, half->plan);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.message(), "the destination view starts at byte 64 of its buffer; a TMA box must "
+                           "start at a multiple of 128");
+  auto quarter = viewCase(plainRows, "32x128", "16x64", {16, 64});
+  ASSERT_TRUE(quarter.ok()) << quarter.message();
+  auto wrong = tmaDestinationStart(quarter->lowered, quarter->viewType, quarter->plan);
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.message(), "the destination view's element (1, 0) is at byte 4480 of its "
+                             "buffer; the copy would put it at byte 4352");
+  // The lowering says so, with the copy's place.
+  const std::string mem = "!ttg.memdesc<16x64xf16, #s, #smem, mutable>";
+  const std::string v = "!ttg.memdesc<16x32xf16, #s, #smem, mutable, 16x64>";
+  const std::string bar = "!ttg.memdesc<1xi64, #bar, #smem, mutable>";
+  const std::string text =
+      std::string("#s = ") + plainRows +
+      "\n#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>\n"
+      "#smem = #ttg.shared_memory\nmodule attributes {\"ttg.num-warps\" = 4 : i32, ttg.target = "
+      "\"cuda:90\"} {\n  tt.func public @f(%d: !tt.tensordesc<tensor<16x32xf16, #s>>, %r: i32) {\n"
+      "    %t = arith.constant true\n    %b = ttg.local_alloc : () -> " +
+      mem + "\n    %m = ttg.local_alloc : () -> " + bar + "\n    ttng.init_barrier %m, 1 : " + bar +
+      "\n    %v = ttg.memdesc_subslice %b [0, 32] : " + mem + " -> " + v +
+      "\n    ttng.barrier_expect %m, 1024, %t : " + bar +
+      "\n    ttng.async_tma_copy_global_to_local %d[%r, %r] %v, %m, %t : "
+      "!tt.tensordesc<tensor<16x32xf16, #s>>, " +
+      bar + " -> " + v + "\n    tt.return\n  }\n}\n";
+  auto m = ir::parseModule(text, "view.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  auto k = lowerKernel(*m);
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.message().find("view.tir:12:5: ttng.async_tma_copy_global_to_local: "),
+            std::string::npos)
+      << k.message();
+  EXPECT_NE(k.message().find("must start at a multiple of 128"), std::string::npos) << k.message();
 }
 
 TEST(Tma, NeedsSm90) {

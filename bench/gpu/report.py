@@ -137,7 +137,8 @@ def main():
         L.append(f"| {n}³ | {variant} | {fmt(r.get('TFLOPs'), '.1f')} | {fmt(g.get(gkey), '.1f')} | "
                  f"{fmt(g.get(tkey), '.1f')} ({'bf16 in, ' if tkey != 'torch_TFLOPs' else ''}{g.get('torch_out_dtype', '?')} out) | "
                  f"{fmt(ratio(r.get('TFLOPs'), g.get(tkey)), '.2f')} | {fmt(ratio(r.get('TFLOPs'), g.get(gkey)), '.2f')} |")
-    peaks = [r for r in by("mma_peak") if r.get("TFLOPs")]
+    peaks = [r for r in by("mma_peak") if r.get("TFLOPs") and "chains" in r]
+    fed = [r for r in by("mma_peak") if "ldmatrix_per_slice" in r]
     if peaks:
         best = max(peaks, key=lambda r: r["TFLOPs"])
         cub = [g.get("torch_TFLOPs") for g in (ggemm.get("sizes") or {}).values() if g.get("torch_TFLOPs")]
@@ -145,13 +146,29 @@ def main():
         # Warps per scheduler: 4 (16 warps per SM) unless the record says (older runs do not).
         wps = lambda r: int(r.get("warps_per_scheduler", 4))
         two = [r for r in peaks if wps(r) == 2]
+        one = [r for r in peaks if wps(r) == 1]
         L.append(f"Ceiling of `mma.sync` here (a kernel issuing only `mma.sync.m16n8k16` f16 → f32, "
                  f"{int(best['chains'])} independent accumulators per warp, {4 * wps(best)} warps per SM, no memory): "
                  f"**{fmt(best['TFLOPs'], '.1f')} TFLOP/s**"
                  + (f" = {fmt(100 * best['TFLOPs'] / max(cub), '.0f')}–{fmt(100 * best['TFLOPs'] / min(cub), '.0f')} % of cuBLAS above"
                     if cub else "")
                  + (f"; with 8 warps per SM (2 per scheduler, the 128×256 tile's occupancy) "
-                    f"{fmt(max(r['TFLOPs'] for r in two), '.1f')}." if two else "."))
+                    f"{fmt(max(r['TFLOPs'] for r in two), '.1f')}" if two else "")
+                 + (f", with 4 (1 per scheduler) {fmt(max(r['TFLOPs'] for r in one), '.1f')}" if one else "")
+                 + ".")
+    if fed:
+        # The GEMM's inner loop without its copies (GpuBench.cpp, mmaLdsmPeakPtx).
+        L.append("")
+        L.append("The 128×256 GEMM's inner loop alone (8 warps per SM, each a 64×64 block; per K slice of 16: "
+                 "mma.sync, the next slice's ldmatrix.x4, stores standing in for the copies' writes; "
+                 "no copies, waits or barriers):")
+        L.append("")
+        L.append("| mma.sync | ldmatrix.x4 | st.shared.v4 (512 B) | TFLOP/s | shared memory B/clk/SM |")
+        L.append("|---:|---:|---:|---:|---:|")
+        for r in fed:
+            bpc = r["smem_bytes_per_ns_per_sm"] / (clock * 1e-3) if clock and r.get("smem_bytes_per_ns_per_sm") else None
+            L.append(f"| {int(r['mma_per_slice'])} | {int(r['ldmatrix_per_slice'])} | {int(r['st_shared_per_slice'])} | "
+                     f"{fmt(r['TFLOPs'], '.1f') if r['mma_per_slice'] else '—'} | {fmt(bpc, '.1f')} |")
     L.append("")
     text = "\n".join(L)
     print(text)

@@ -633,7 +633,8 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, const GemmSpec &spec) {
 
 // Diagnostics of a TMA example's K loop (what its time is made of), run only when asked for by
 // name; their results are wrong by design. "nowait": the loop's mbarrier waits removed (the
-// copies still run, the loop reads whatever has landed). "noload": its expects, copies and waits
+// copies still run, the loop reads whatever has landed; a refill may then race the barrier's
+// phase, and a launch can fault). "noload": its expects, copies and waits
 // removed (the loop reads the tiles of the prologue's steps over and over, which it waits for
 // before the loop): the loop's ldmatrix and mma.sync with no copies at all. Empty when the text
 // has no such loop.

@@ -857,20 +857,20 @@ std::string mmaPeakPtx(int chains) {
 // and stores `sts` st.shared.v4 of 512 bytes per warp elsewhere (3 is the 1.5 KiB per warp and
 // slice that the GEMM's copies write). All accesses are conflict-free. With mma = 0 the loads are
 // folded into one register instead, so that ptxas keeps them: shared-memory bandwidth alone.
-std::string mmaLdsmPeakPtx(int ldsm, int mma, int sts) {
+std::string mmaLdsmPeakPtx(int ldsm, int mma, int sts, int sets = 2) {
   std::string p =
       ".version 8.0\n.target sm_80\n.address_size 64\n"
       ".visible .entry mma_ldsm_peak(.param .u64 out, .param .u32 iters) {\n"
       "  .shared .align 16 .b8 tile[26624];\n"
       "  .reg .pred %p;\n  .reg .b32 %r<8>;\n  .reg .b32 %n;\n  .reg .b32 %s;\n"
-      "  .reg .b32 %w;\n  .reg .b64 %rd<4>;\n  .reg .b32 %x<64>;\n  .reg .f32 %f<128>;\n";
+      "  .reg .b32 %w;\n  .reg .b64 %rd<4>;\n  .reg .b32 %x<96>;\n  .reg .f32 %f<128>;\n";
   // Lane l reads the 16 bytes at l*16 of each 512-byte block of the first 4 KiB (each 8x8
   // matrix one 128-byte row; every warp reads them, as the GEMM's warps share their tiles) and
   // writes 16 bytes at l*16 of its warp's 2 KiB from 8 KiB on.
   p += "  mov.u32 %r0, %tid.x;\n  mov.u32 %s, tile;\n  shl.b32 %r1, %r0, 4;\n"
        "  and.b32 %r1, %r1, 511;\n  shr.u32 %r2, %r0, 5;\n  shl.b32 %r2, %r2, 11;\n"
        "  add.u32 %s, %s, %r1;\n  add.u32 %w, %s, 8192;\n  add.u32 %w, %w, %r2;\n";
-  for (int i = 0; i < 64; ++i)
+  for (int i = 0; i < 32 * sets; ++i)
     p += "  xor.b32 %x" + std::to_string(i) + ", %r0, " + std::to_string(0x3c003c00 + i) + ";\n";
   for (int i = 0; i < 128; ++i)
     p += "  mov.f32 %f" + std::to_string(i) + ", 0f00000000;\n";
@@ -880,8 +880,8 @@ std::string mmaLdsmPeakPtx(int ldsm, int mma, int sts) {
   p += "  mov.u32 %r5, 0;\n  ld.param.u32 %n, [iters];\nloop:\n  and.b32 %r3, %n, 7;\n"
        "  shl.b32 %r3, %r3, 7;\n  add.u32 %r4, %s, %r3;\n  add.u32 %r6, %w, %r3;\n";
   int mmaDone = 0;
-  for (int set = 0; set < 2; ++set) {
-    const int next = 1 - set;
+  for (int set = 0; set < sets; ++set) {
+    const int next = (set + sets - 1) % sets;
     auto emitMma = [&](int upTo) {
       for (; mmaDone < upTo; ++mmaDone) {
         int acc = mmaDone % 32, mi = acc / 8, nj = acc % 8;
@@ -972,17 +972,25 @@ bool peakSection(Bench &b) {
                  {{"chains", chains}}))
       return false;
   // The GEMM's inner loop without its copies (8 ldmatrix.x4 per 32 mma.sync); with stores of the
-  // bytes the copies write; with twice the loads; the loads alone and with the stores.
-  for (auto [ldsm, mma, sts] :
-       {std::tuple{8, 32, 0}, {8, 32, 3}, {16, 32, 0}, {8, 0, 0}, {8, 0, 3}}) {
+  // bytes the copies write; with twice the loads; the loads alone and with the stores; and with
+  // the loads two slices ahead (three register sets) instead of one.
+  for (auto [ldsm, mma, sts, sets] : {std::tuple{8, 32, 0, 2},
+                                      {8, 32, 3, 2},
+                                      {16, 32, 0, 2},
+                                      {8, 0, 0, 2},
+                                      {8, 0, 3, 2},
+                                      {8, 32, 3, 3}}) {
     std::string what = "per K slice of 16 of a 64x64 warp tile: " + std::to_string(mma) +
-                       " mma.sync, " + std::to_string(ldsm) + " ldmatrix.x4, " +
-                       std::to_string(sts) + " st.shared.v4";
-    if (!measure(
-            mmaLdsmPeakPtx(ldsm, mma, sts), "mma_ldsm_peak", "mma.sync.m16n8k16 + ldmatrix.x4", 1,
-            256, 2 * mma * mmaFlops, what,
-            {{"ldmatrix_per_slice", ldsm}, {"mma_per_slice", mma}, {"st_shared_per_slice", sts}},
-            2.0 * (ldsm + sts) * 512))
+                       " mma.sync, " + std::to_string(ldsm) + " ldmatrix.x4 (" +
+                       std::to_string(sets - 1) + " slice(s) ahead), " + std::to_string(sts) +
+                       " st.shared.v4";
+    if (!measure(mmaLdsmPeakPtx(ldsm, mma, sts, sets), "mma_ldsm_peak",
+                 "mma.sync.m16n8k16 + ldmatrix.x4", 1, 256, sets * mma * mmaFlops, what,
+                 {{"ldmatrix_per_slice", ldsm},
+                  {"mma_per_slice", mma},
+                  {"st_shared_per_slice", sts},
+                  {"slices_ahead", sets - 1}},
+                 double(sets) * (ldsm + sts) * 512))
       return false;
   }
   return true;

@@ -163,11 +163,12 @@ def main():
                  "mma.sync, the next slice's ldmatrix.x4, stores standing in for the copies' writes; "
                  "no copies, waits or barriers):")
         L.append("")
-        L.append("| mma.sync | ldmatrix.x4 | st.shared.v4 (512 B) | TFLOP/s | shared memory B/clk/SM |")
-        L.append("|---:|---:|---:|---:|---:|")
+        L.append("| mma.sync | ldmatrix.x4 | loaded slices ahead | st.shared.v4 (512 B) | TFLOP/s | shared memory B/clk/SM |")
+        L.append("|---:|---:|---:|---:|---:|---:|")
         for r in fed:
             bpc = r["smem_bytes_per_ns_per_sm"] / (clock * 1e-3) if clock and r.get("smem_bytes_per_ns_per_sm") else None
-            L.append(f"| {int(r['mma_per_slice'])} | {int(r['ldmatrix_per_slice'])} | {int(r['st_shared_per_slice'])} | "
+            L.append(f"| {int(r['mma_per_slice'])} | {int(r['ldmatrix_per_slice'])} | {int(r.get('slices_ahead', 1))} | "
+                     f"{int(r['st_shared_per_slice'])} | "
                      f"{fmt(r['TFLOPs'], '.1f') if r['mma_per_slice'] else '—'} | {fmt(bpc, '.1f')} |")
     L.append("")
     text = "\n".join(L)

@@ -64,10 +64,9 @@ Expected<int64_t> tmaDestinationStart(const Lowered &to, const ir::Type &dstType
   if (dstType.allocShape().empty())
     return int64_t(0);
   LL_ASSIGN_OR_RETURN(SharedOffsets buffer, SharedOffsets::of(to.layout));
+  const SharedOffsets view = buffer.view(to.viewXor, dstType.shape()[0], dstType.shape()[1]);
   const int64_t e = p.elemBytes;
-  auto byteAt = [&](int64_t r, int64_t c) {
-    return int64_t(uint64_t(buffer.at(r, c)) ^ to.viewXor) * e;
-  };
+  auto byteAt = [&](int64_t r, int64_t c) { return view.at(r, c) * e; };
   const int64_t start = byteAt(0, 0);
   // The copy engine swizzles by address bits: a box starts where the pattern starts over.
   const int64_t align = p.swizzleBytes ? int64_t(p.swizzleBytes) * 8 : 128;

@@ -19,10 +19,15 @@ struct SmemOperand {
   const Lowered *value = nullptr; // the memdesc (its buffer, or its tile of a ring)
 };
 
-Expected<SmemOperand> smemOperand(const Lowered &v, int kDim, int64_t tileMn) {
+// An operand in shared memory of type `t`: a tile, or a view of one (its own table: the tile's
+// offsets at the view's origin + (r, c), so that descriptors start at the view's elements).
+Expected<SmemOperand> smemOperand(const Lowered &v, const ir::Type &t, int kDim, int64_t tileMn) {
   SmemOperand s;
-  LL_ASSIGN_OR_RETURN(s.offsets, SharedOffsets::of(v.layout));
-  LL_ASSIGN_OR_RETURN(s.desc, deriveWgmmaOperand(s.offsets, kDim, 2, tileMn));
+  LL_ASSIGN_OR_RETURN(SharedOffsets tile, SharedOffsets::of(v.layout));
+  const bool isView = !t.allocShape().empty();
+  s.offsets = isView ? tile.view(v.viewXor, t.shape()[0], t.shape()[1]) : tile;
+  LL_ASSIGN_OR_RETURN(s.desc,
+                      deriveWgmmaOperand(tile, kDim, 2, tileMn, isView ? &s.offsets : nullptr));
   s.value = &v;
   return s;
 }
@@ -91,17 +96,11 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
   int64_t instrN = mma->instrShape()[1];
   const Lowered &a = ctx.get(op.operands[0]);
   const Lowered &bv = ctx.get(op.operands[1]);
-  for (int i = 0; i < 2; ++i)
-    if (ctx.function().type(op.operands[size_t(i)]).isMemDesc() &&
-        !ctx.function().type(op.operands[size_t(i)]).allocShape().empty())
-      return fail(std::string("operand ") + (i ? "B" : "A") +
-                  " is a view (ttg.memdesc_subslice); wgmma descriptors of views are not "
-                  "lowered yet");
   const Lowered &c = ctx.get(op.operands[2]);
   auto accMap = mapWgmmaAccumulator(c.layout, instrN);
   if (!accMap.ok())
     return fail(accMap.message());
-  auto bOp = smemOperand(bv, 0, instrN);
+  auto bOp = smemOperand(bv, ctx.function().type(op.operands[1]), 0, instrN);
   if (!bOp.ok())
     return fail("operand B: " + bOp.message());
   bool aInRegs = at.isTensor();
@@ -116,7 +115,7 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
       aRegs.emplace(std::make_tuple(x.row0, x.k0, x.word, x.half), int(r));
     }
   } else {
-    auto s = smemOperand(a, 1, 64);
+    auto s = smemOperand(a, at, 1, 64);
     if (!s.ok())
       return fail("operand A: " + s.message());
     aOp = std::move(s).value();
@@ -131,12 +130,13 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
     if (slots[size_t(x.slot)] < 0)
       slots[size_t(x.slot)] = int(r);
   }
-  // Warp groups beyond the first move the tiles; their offsets in A and B.
+  // Warp groups beyond the first move the tiles; their offsets in A and B (relative to the first
+  // element, which is not offset 0 in a view).
   std::vector<int64_t> aSteps, bSteps;
   for (auto [dr, dc] : accMap->warpGroupSteps) {
     if (aOp)
-      aSteps.push_back(dr < aOp->offsets.rows ? aOp->offsets.at(dr, 0) : 0);
-    bSteps.push_back(dc < bOp->offsets.cols ? bOp->offsets.at(0, dc) : 0);
+      aSteps.push_back(dr < aOp->offsets.rows ? aOp->offsets.at(dr, 0) ^ aOp->offsets.at(0, 0) : 0);
+    bSteps.push_back(dc < bOp->offsets.cols ? bOp->offsets.at(0, dc) ^ bOp->offsets.at(0, 0) : 0);
   }
   llvm::Value *aXor = aOp ? warpGroupOffset(ctx, aSteps) : nullptr;
   llvm::Value *bXor = warpGroupOffset(ctx, bSteps);

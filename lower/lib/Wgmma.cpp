@@ -1,5 +1,6 @@
 #include "Wgmma.h"
 
+#include <cassert>
 #include <string>
 
 namespace linlayout::lower {
@@ -67,15 +68,31 @@ Expected<SharedOffsets> SharedOffsets::of(const LinearLayout &shared) {
   return t;
 }
 
-Expected<WgmmaSmemOperand> deriveWgmmaOperand(const SharedOffsets &t, int kDim, int elemBytes,
-                                              int64_t tileMn) {
+SharedOffsets SharedOffsets::view(uint64_t viewXor, int64_t r, int64_t c) const {
+  assert(r <= rows && c <= cols && "a view lies inside its tile");
+  SharedOffsets v;
+  v.rows = r;
+  v.cols = c;
+  v.offset.reserve(size_t(r * c));
+  for (int64_t i = 0; i < r; ++i)
+    for (int64_t j = 0; j < c; ++j)
+      v.offset.push_back(int64_t(uint64_t(at(i, j)) ^ viewXor));
+  return v;
+}
+
+Expected<WgmmaSmemOperand> deriveWgmmaOperand(const SharedOffsets &tile, int kDim, int elemBytes,
+                                              int64_t tileMn, const SharedOffsets *view) {
   int mnDim = 1 - kDim;
+  // The descriptor's fields come from the whole tile's layout, the reads from what is read.
+  const SharedOffsets &t = tile, &read = view ? *view : tile;
   int64_t ext[2] = {t.rows, t.cols};
   auto off = [&](int64_t mn, int64_t k) {
     return kDim == 1 ? t.at(mn, k) : t.at(k, mn);
   };
-  if (ext[kDim] % 16 || ext[mnDim] % tileMn)
-    return makeError("a " + std::to_string(t.rows) + "x" + std::to_string(t.cols) +
+  auto readOff = [&](int64_t mn, int64_t k) { return kDim == 1 ? read.at(mn, k) : read.at(k, mn); };
+  int64_t readExt[2] = {read.rows, read.cols};
+  if (readExt[kDim] % 16 || readExt[mnDim] % tileMn)
+    return makeError("a " + std::to_string(read.rows) + "x" + std::to_string(read.cols) +
                      " operand does not split into wgmma tiles of " + std::to_string(tileMn) +
                      " x 16 (mn x k)");
   // The contiguous dim: the one offset 1 steps.
@@ -113,13 +130,13 @@ Expected<WgmmaSmemOperand> deriveWgmmaOperand(const SharedOffsets &t, int kDim, 
     if (v % 16 || v >= (int64_t(1) << 18))
       return makeError("a wgmma stride of " + std::to_string(v) +
                        " bytes does not fit the descriptor (multiples of 16 below 2^18)");
-  // Every element of every tile where the instruction would read it.
-  for (int64_t mn0 = 0; mn0 < ext[mnDim]; mn0 += tileMn)
-    for (int64_t k0 = 0; k0 < ext[kDim]; k0 += 16) {
-      uint64_t start = uint64_t(off(mn0, k0) * elemBytes);
+  // Every element of every tile read where the instruction would read it.
+  for (int64_t mn0 = 0; mn0 < readExt[mnDim]; mn0 += tileMn)
+    for (int64_t k0 = 0; k0 < readExt[kDim]; k0 += 16) {
+      uint64_t start = uint64_t(readOff(mn0, k0) * elemBytes);
       for (int64_t mn = 0; mn < tileMn; ++mn)
         for (int64_t k = 0; k < 16; ++k) {
-          uint64_t want = uint64_t(off(mn0 + mn, k0 + k) * elemBytes);
+          uint64_t want = uint64_t(readOff(mn0 + mn, k0 + k) * elemBytes);
           if (wgmmaElementAddress(d, start, uint64_t(mn), uint64_t(k)) != want)
             return makeError("wgmma cannot read this shared layout: element (mn " +
                              std::to_string(mn0 + mn) + ", k " + std::to_string(k0 + k) +

@@ -50,16 +50,23 @@ struct SharedOffsets {
   std::vector<int64_t> offset; ///< [row * cols + col]
   int64_t at(int64_t r, int64_t c) const { return offset[size_t(r * cols + c)]; }
   static Expected<SharedOffsets> of(const LinearLayout &shared);
+  /// The table of a view (ttg.memdesc_subslice) of `rows` x `cols` whose element (r, c) is this
+  /// tile's element at the view's origin + (r, c), at offset at(r, c) XOR `viewXor` (the lowering's
+  /// Lowered::viewXor: the origin's offset).
+  /// Requires: rows <= this->rows, cols <= this->cols.
+  SharedOffsets view(uint64_t viewXor, int64_t rows, int64_t cols) const;
 };
 
 /// The descriptor fields for a wgmma operand in `shared` (A: [M, K], kDim 1; B: [K, N], kDim 0),
-/// each instruction reading a tile of `tileMn` x 16 elements (MN x K).
+/// each instruction reading a tile of `tileMn` x 16 elements (MN x K) of `offsets`, or of `view`
+/// when given (SharedOffsets::view of `offsets`: the fields, the swizzle among them, are the whole
+/// tile's; a view may be narrower than a swizzled row).
 /// Requires: elemBytes 2.
-/// Ensures: when it succeeds, for every tile at a multiple of (tileMn, 16) and every element of
-/// it, wgmmaElementAddress(d, offsets(tile origin) * elemBytes, mn, k) equals offsets(element) *
-/// elemBytes (checked here; an error names the layout when it does not hold).
-Expected<WgmmaSmemOperand> deriveWgmmaOperand(const SharedOffsets &offsets, int kDim,
-                                              int elemBytes, int64_t tileMn);
+/// Ensures: when it succeeds, for every tile of what is read at a multiple of (tileMn, 16) and
+/// every element of it, wgmmaElementAddress(d, read(tile origin) * elemBytes, mn, k) equals
+/// read(element) * elemBytes (checked here; an error names the layout when it does not hold).
+Expected<WgmmaSmemOperand> deriveWgmmaOperand(const SharedOffsets &offsets, int kDim, int elemBytes,
+                                              int64_t tileMn, const SharedOffsets *view = nullptr);
 
 /// Where (row, col) register i of lane `lane` of warp `warp` of a warp group sits in the
 /// m64nN f32 accumulator fragment (the PTX ISA's formula).

@@ -1,8 +1,9 @@
 // wgmma (sm_90a): the accumulator and register-A fragments against the mma v3 layouts, the
 // shared-memory descriptors against a brute-force address check, and whole kernels through
 // ptxas -arch=sm_90a.
-#include "PtxCheck.h"
 #include "Wgmma.h"
+#include "PtxCheck.h"
+#include "SharedView.h"
 
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Pipeline.h"
@@ -131,6 +132,47 @@ TEST(Wgmma, DescriptorsFromEveryNvmmaLayoutReadEveryElement) {
           ++checked;
         }
   EXPECT_GE(checked, 60);
+}
+
+// Views (ttg.memdesc_subslice): every view of an NVMMA tile that splits into instruction tiles,
+// along K and along MN, is read element by element where the view has it, with the whole tile's
+// descriptor fields, also when it is narrower than the swizzled row (K views of K-major tiles).
+TEST(Wgmma, ViewsOfNvmmaTilesReadEveryElement) {
+  int checked = 0;
+  for (int swizzle : {32, 64, 128})
+    for (bool transposed : {false, true})
+      for (int64_t rows : {64, 128})
+        for (int64_t cols : {32, 64, 128}) {
+          auto l = nvmma(swizzle, transposed, {rows, cols});
+          if (!l.ok())
+            continue;
+          auto tile = SharedOffsets::of(*l);
+          ASSERT_TRUE(tile.ok()) << tile.message();
+          // As A [M, K] (views of M >= 64 rows, K >= 16 columns), and as B [K, N] (views of
+          // K >= 16 rows, all N).
+          for (int kDim : {1, 0})
+            for (int64_t vr = kDim == 1 ? 64 : 16; vr <= rows; vr *= 2)
+              for (int64_t vc = kDim == 1 ? 16 : cols; vc <= cols; vc *= 2)
+                for (int64_t r0 = 0; r0 < rows; r0 += vr)
+                  for (int64_t c0 = 0; c0 < cols; c0 += vc) {
+                    auto origin = viewOrigin(*l, std::vector<int64_t>{r0, c0});
+                    ASSERT_TRUE(origin.ok()) << origin.message();
+                    SharedOffsets view = tile->view(*origin, vr, vc);
+                    int64_t tileMn = kDim == 1 ? 64 : std::min<int64_t>(vc, 256);
+                    auto d = deriveWgmmaOperand(*tile, kDim, 2, tileMn, &view);
+                    ASSERT_TRUE(d.ok())
+                        << swizzle << " " << transposed << " " << rows << "x" << cols << " view "
+                        << vr << "x" << vc << " at " << r0 << ", " << c0 << ": " << d.message();
+                    EXPECT_EQ(d->swizzleBytes, swizzle);
+                    ++checked;
+                  }
+        }
+  EXPECT_GE(checked, 500);
+  // Without the tile, a K view of a K-major 128-byte-swizzled tile looks like a 64-byte one.
+  auto l = nvmma(128, false, {64, 64});
+  auto tile = SharedOffsets::of(*l);
+  SharedOffsets half = tile->view(*viewOrigin(*l, std::vector<int64_t>{0, 32}), 64, 32);
+  EXPECT_FALSE(deriveWgmmaOperand(half, 1, 2, 64).ok());
 }
 
 TEST(Wgmma, DescriptorFieldsOfTheCommonTiles) {

@@ -326,7 +326,8 @@ std::string WgmmaTileCase::name() const {
   return std::string(ir::name(elem)) + " " + std::to_string(m) + "x" + std::to_string(n) + "x" +
          std::to_string(k) + " n" + std::to_string(instrN) + " sw" + std::to_string(swizzle) +
          (aInRegs ? " A-regs" : " A-smem") + (bTransposed ? " B-kmajor" : " B-nmajor") + " w" +
-         std::to_string(warps) + (nWarps2 ? "x2" : "") + (isAsync ? " async" : " sync");
+         std::to_string(warps) + (nWarps2 ? "x2" : "") + (isAsync ? " async" : " sync") +
+         (kViews ? " K-views" : "");
 }
 
 namespace {
@@ -402,9 +403,25 @@ Expected<Module> wgmmaTileKernel(const WgmmaTileCase &c) {
     t += "    %as = ttg.local_alloc %x : (" + ta + ") -> " + sa + "\n";
   t += "    %bs = ttg.local_alloc %y : (" + tb + ") -> " + sb + "\n";
   t += "    %z = arith.constant dense<0.0> : " + tc + "\n";
-  t += "    %d = ttng.warp_group_dot %as, %bs, %z {isAsync = " +
-       std::string(c.isAsync ? "true" : "false") + "} : " + (c.aInRegs ? da : sa) + " * " + sb +
-       " -> " + tc + "\n";
+  const std::string async = std::string("{isAsync = ") + (c.isAsync ? "true" : "false") + "}";
+  if (c.kViews) {
+    // A's columns and B's rows in two halves: views of the tiles, one wgmma sequence each.
+    std::string H = std::to_string(c.k / 2);
+    std::string va = "!ttg.memdesc<" + M + "x" + H + "x" + e + ", #sa, #smem, " + M + "x" + K + ">";
+    std::string vb = "!ttg.memdesc<" + H + "x" + N + "x" + e + ", #sb, #smem, " + K + "x" + N + ">";
+    for (int h = 0; h < 2; ++h) {
+      std::string i = std::to_string(h), at = std::to_string(h * c.k / 2);
+      t += "    %as" + i + " = ttg.memdesc_subslice %as [0, " + at + "] : " + sa + " -> " + va +
+           "\n";
+      t += "    %bs" + i + " = ttg.memdesc_subslice %bs [" + at + ", 0] : " + sb + " -> " + vb +
+           "\n";
+      t += std::string(h ? "    %d" : "    %d0") + " = ttng.warp_group_dot %as" + i + ", %bs" + i +
+           ", " + (h ? "%d0" : "%z") + " " + async + " : " + va + " * " + vb + " -> " + tc + "\n";
+    }
+  } else {
+    t += "    %d = ttng.warp_group_dot %as, %bs, %z " + async + " : " + (c.aInRegs ? da : sa) +
+         " * " + sb + " -> " + tc + "\n";
+  }
   std::string res = "%d";
   if (c.isAsync) {
     t += "    %w:2 = ttng.warp_group_dot_wait %d, %bs {pendings = 0 : i32} : " + tc + ", " + sb +
@@ -429,7 +446,7 @@ std::vector<WgmmaTileCase> wgmmaTileCases() {
     c.bTransposed = bT, c.swizzle = sw, c.warps = warps, c.nWarps2 = n2, c.isAsync = async;
     return c;
   };
-  return {
+  std::vector<WgmmaTileCase> cases{
       mk(64, 64, 64, 64, S::F16, false, false, 128, 4, false, true),
       mk(64, 64, 64, 64, S::BF16, false, false, 128, 4, false, false),
       mk(128, 128, 64, 128, S::F16, false, false, 128, 4, false, true),
@@ -442,6 +459,15 @@ std::vector<WgmmaTileCase> wgmmaTileCases() {
       mk(128, 64, 64, 64, S::F16, false, false, 128, 8, false, true),
       mk(64, 128, 64, 64, S::F16, false, false, 128, 8, true, true),
   };
+  // Views of the tiles along K: into the middle of the 128-byte swizzle's lines (A K-major, B
+  // N-major), of a K-major B, with two warp groups along M.
+  for (WgmmaTileCase c : {mk(64, 64, 64, 64, S::F16, false, false, 128, 4, false, true),
+                          mk(64, 128, 64, 128, S::BF16, false, true, 128, 4, false, false),
+                          mk(128, 64, 128, 64, S::F16, false, false, 64, 8, false, true)}) {
+    c.kViews = true;
+    cases.push_back(c);
+  }
+  return cases;
 }
 
 } // namespace linlayout::gpukernels

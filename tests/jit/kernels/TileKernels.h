@@ -84,6 +84,9 @@ struct WgmmaTileCase {
   int64_t m = 64, n = 64, k = 64, instrN = 64;
   ir::ScalarKind elem = ir::ScalarKind::F16;
   bool aInRegs = false, bTransposed = false, nWarps2 = false, isAsync = true;
+  /// Two warp_group_dots over the K halves, each reading views (ttg.memdesc_subslice) of the
+  /// tiles (A's only when A is in shared memory).
+  bool kViews = false;
   int swizzle = 128, warps = 4;
   std::string name() const;
 };

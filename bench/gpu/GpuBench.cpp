@@ -631,14 +631,13 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, const GemmSpec &spec) {
                      });
 }
 
-// Diagnostics of a TMA example's K loop (what its time is made of), run only when asked for by
-// name; their results are wrong by design. "nowait": the loop's mbarrier waits removed (the
-// copies still run, the loop reads whatever has landed; a refill may then race the barrier's
-// phase, and a launch can fault). "noload": its expects, copies and waits
-// removed (the loop reads the tiles of the prologue's steps over and over, which it waits for
-// before the loop): the loop's ldmatrix and mma.sync with no copies at all. Empty when the text
-// has no such loop.
-std::string withoutLoopCopies(const std::string &text, bool keepCopies) {
+// A diagnostic of a TMA example's K loop, run only when asked for by name ("-noload"): its
+// expects, copies and waits removed, so that the loop reads the tiles of the prologue's steps
+// over and over (waited for before the loop): the loop's ldmatrix and mma.sync with no copies at
+// all. Its results are wrong by design. (Without the waits alone, the copies of a refill may
+// overtake the barrier's phase and the kernel can fault, so that one is not offered.) Empty when
+// the text has no such loop.
+std::string withoutLoopCopies(const std::string &text) {
   std::istringstream in(text);
   std::string out, line, prologueWaits;
   bool inLoop = false, sawLoop = false;
@@ -646,8 +645,7 @@ std::string withoutLoopCopies(const std::string &text, bool keepCopies) {
     const bool expect = line.find("ttng.barrier_expect ") != std::string::npos;
     if (!inLoop && line.find("scf.for ") != std::string::npos) {
       inLoop = sawLoop = true;
-      if (!keepCopies)
-        out += prologueWaits;
+      out += prologueWaits;
     } else if (inLoop && line.rfind("    }", 0) == 0) {
       inLoop = false;
     } else if (!inLoop && !sawLoop && expect) {
@@ -658,9 +656,8 @@ std::string withoutLoopCopies(const std::string &text, bool keepCopies) {
       std::getline(f, type);
       prologueWaits += "    ttng.wait_barrier " + bar + " %c0, " + pred + " :" + type + "\n";
     }
-    if (inLoop && (line.find("ttng.wait_barrier ") != std::string::npos ||
-                   (!keepCopies && (expect || line.find("ttng.async_tma_copy_global_to_local ") !=
-                                                  std::string::npos))))
+    if (inLoop && (expect || line.find("ttng.wait_barrier ") != std::string::npos ||
+                   line.find("ttng.async_tma_copy_global_to_local ") != std::string::npos))
       continue;
     out += line + "\n";
   }
@@ -670,8 +667,8 @@ std::string withoutLoopCopies(const std::string &text, bool keepCopies) {
 // A TMA matmul example (examples/matmul_tma*.tir: tensor-map parameters, mbarrier rings, wgmma,
 // or ldmatrix + mma.sync in matmul_tma_mma_wide.tir; written by hand), as written. Variant "tma"
 // for matmul_tma.tir, "tma_wide" for matmul_tma_wide.tir, and so on for any other
-// matmul_tma*.tir in the examples folder; with `diagnostic` ("nowait" or "noload", above) the
-// variant gets it as a suffix and runs only when asked for by name.
+// matmul_tma*.tir in the examples folder; with `diagnostic` ("noload", above) the variant gets it
+// as a suffix and runs only when asked for by name.
 bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
                     ScalarKind elem = ScalarKind::F16, const std::string &diagnostic = "") {
   std::string variant = withElem(file.substr(7, file.size() - 7 - 4), elem);
@@ -685,7 +682,7 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
     std::ifstream in(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples/" + file);
     std::stringstream text;
     text << in.rdbuf();
-    std::string changed = withoutLoopCopies(text.str(), diagnostic == "nowait");
+    std::string changed = withoutLoopCopies(text.str());
     if (elem != ScalarKind::F16 || changed.empty()) {
       std::fprintf(stderr, "error: -%s is for f16 examples with a K loop\n", diagnostic.c_str());
       return false;
@@ -796,11 +793,10 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
     for (const std::string &f : tma)
       if (!gemmTmaVariant(b, rng, f))
         return false;
-    // Diagnostics (only with --variant tma_mma_wide-nowait / -noload): the TMA-fed mma.sync
-    // loop without its waits, and without its copies.
-    for (const char *diagnostic : {"nowait", "noload"})
-      if (!gemmTmaVariant(b, rng, "matmul_tma_mma_wide.tir", ScalarKind::F16, diagnostic))
-        return false;
+    // Diagnostic (only with --variant tma_mma_wide-noload): the TMA-fed mma.sync loop without
+    // its copies.
+    if (!gemmTmaVariant(b, rng, "matmul_tma_mma_wide.tir", ScalarKind::F16, "noload"))
+      return false;
   }
   // bf16 inputs (f32 accumulate and output) for the fastest kernel of each family.
   if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = 3, .prefetchK = 16,

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""GEMM f16 x f16 -> f32 (and bf16 x bf16 -> f32 for cuBLAS and the wide TMA twin) on this GPU: torch.matmul (cuBLAS) and Gluon mma_v2 kernels with the
+"""GEMM f16 x f16 -> f32 (and bf16 x bf16 -> f32 for cuBLAS, the wide pipelined twin and the wide
+TMA twin) on this GPU: torch.matmul (cuBLAS) and Gluon mma_v2 kernels with the
 tiling of linlayout's examples/matmul.tir (128x128 tile, K step 32, 4 warps, mma v2 [2, 2] x
 [16, 8], operands loaded in blocked([1, 8], [4, 8], [4, 1], [1, 0]) and converted to dot operands
 with k_width 2, C stored straight from the accumulator's layout): plain (no software pipelining), and pipelined with 3 and 4 stages the way
@@ -62,8 +63,9 @@ def gemm_mma_v2_pipelined(a_ptr, b_ptr, c_ptr, K, lda, ldb, ldc,
     b_layout: gl.constexpr = gl.DotOperandLayout(1, acc_layout, 2)
     a_shared: gl.constexpr = gl.SwizzledSharedLayout(8, A_PER_PHASE, A_MAX_PHASE, [1, 0])
     b_shared: gl.constexpr = gl.SwizzledSharedLayout(8, 1, 8, [1, 0])
-    a_ring = gl.allocate_shared_memory(gl.float16, [STAGES, BM, BK], a_shared)
-    b_ring = gl.allocate_shared_memory(gl.float16, [STAGES, BK, BN], b_shared)
+    # The rings hold the inputs' type (f16, or bf16 for the bf16 twin).
+    a_ring = gl.allocate_shared_memory(a_ptr.dtype.element_ty, [STAGES, BM, BK], a_shared)
+    b_ring = gl.allocate_shared_memory(b_ptr.dtype.element_ty, [STAGES, BK, BN], b_shared)
     pid_m = gl.program_id(0)
     pid_n = gl.program_id(1)
     if GROUP_M > 0:  # groups of GROUP_M M tiles, all N tiles of a group first (full groups)
@@ -266,6 +268,20 @@ def main():
             fb = lambda: torch.matmul(ab, bb)
         row["torch_bf16_ms"] = triton.testing.do_bench(fb, warmup=50, rep=300, return_mode="median")
         row["torch_bf16_TFLOPs"] = tflops(n, row["torch_bf16_ms"])
+        # The twin of the bf16 mma.sync row (wide-pipelined-3-prefetch-bf16: the 128x256 tile,
+        # K steps of 32, 3 stages; the Gluon kernels load whole K steps).
+        twin = next(t for t in PIPELINED_TWINS if t[0] == "gluon_wide_pipelined_3")
+        key = "gluon_wide_pipelined_3_bf16"
+        try:
+            c.fill_(float("nan"))
+            launch_pipelined(twin, ab, bb, c, n)
+            ref = torch.matmul(ab.float(), bb.float())
+            row[key + "_rel_err"] = ((c - ref).norm() / ref.norm()).item()
+            row[key + "_ms"] = triton.testing.do_bench(lambda: launch_pipelined(twin, ab, bb, c, n),
+                                                       warmup=50, rep=300, return_mode="median")
+            row[key + "_TFLOPs"] = tflops(n, row[key + "_ms"])
+        except Exception as e:
+            row[key + "_error"] = f"{type(e).__name__}: {e}"[:400]
         tma_rows(row, n, ab, bb, c, twins=(("gluon_tma_wide_bf16", 256, 3, 8),))
         res["sizes"][str(n)] = row
         print(json.dumps({n: row}), flush=True)

@@ -587,10 +587,9 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, const GemmSpec &spec) {
                            "and -nostore matmul_wide.tir's\n");
       return false;
     }
-    std::ifstream in(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples/" + file);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string reshaped = testing::reshapeMatmulText(text.str(), reshape);
+    auto text = exampleText(file, sourceDir(LINLAYOUT_SOURCE_DIR));
+    CHECK(text);
+    std::string reshaped = testing::reshapeMatmulText(*text, reshape);
     if (groupM && (reshaped = testing::groupProgramsText(reshaped, groupM)).empty()) {
       std::fprintf(stderr, "error: %s has no program ids to group\n", file.c_str());
       return false;
@@ -664,6 +663,17 @@ std::string withoutLoopCopies(const std::string &text) {
   return sawLoop ? out : std::string();
 }
 
+// examples/`file` through withoutLoopCopies, parsed and verified.
+Expected<ir::Module> withoutLoopCopiesKernel(const std::string &file, ScalarKind elem) {
+  LL_ASSIGN_OR_RETURN(std::string original, exampleText(file, sourceDir(LINLAYOUT_SOURCE_DIR)));
+  std::string text = withoutLoopCopies(original);
+  if (elem != ScalarKind::F16 || text.empty())
+    return makeError("-noload is for f16 examples with a K loop, " + file + " is not one");
+  LL_ASSIGN_OR_RETURN(ir::Module m, ir::parseModule(text, file));
+  LL_TRY_STATUS(ir::verify(m));
+  return m;
+}
+
 // A TMA matmul example (examples/matmul_tma*.tir: tensor-map parameters, mbarrier rings, wgmma,
 // or ldmatrix + mma.sync in matmul_tma_mma_wide.tir; written by hand), as written. Variant "tma"
 // for matmul_tma.tir, "tma_wide" for matmul_tma_wide.tir, and so on for any other
@@ -676,21 +686,9 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
     variant += "-" + diagnostic;
   if ((!b.variant.empty() || !diagnostic.empty()) && b.variant != variant)
     return true;
-  auto m = matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file);
+  auto m = diagnostic.empty() ? matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file)
+                              : withoutLoopCopiesKernel(file, elem);
   CHECK(m);
-  if (!diagnostic.empty()) {
-    std::ifstream in(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples/" + file);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string changed = withoutLoopCopies(text.str());
-    if (elem != ScalarKind::F16 || changed.empty()) {
-      std::fprintf(stderr, "error: -%s is for f16 examples with a K loop\n", diagnostic.c_str());
-      return false;
-    }
-    m = ir::parseModule(changed, file);
-    CHECK(m);
-    CHECK(ir::verify(*m));
-  }
   const ir::Function &fn = m->functions.at(0);
   const unsigned tileM = unsigned(fn.type(fn.body.args.at(0)).shape().at(0));
   const unsigned tileN = unsigned(fn.type(fn.body.args.at(1)).shape().at(1));
@@ -875,9 +873,9 @@ std::string mmaLdsmPeakPtx(int ldsm, int mma, int sts, int sets = 2) {
   // conflict-free), or ptxas would hoist the loads out of the loop.
   p += "  mov.u32 %r5, 0;\n  ld.param.u32 %n, [iters];\nloop:\n  and.b32 %r3, %n, 7;\n"
        "  shl.b32 %r3, %r3, 7;\n  add.u32 %r4, %s, %r3;\n  add.u32 %r6, %w, %r3;\n";
-  int mmaDone = 0;
   for (int set = 0; set < sets; ++set) {
     const int next = (set + sets - 1) % sets;
+    int mmaDone = 0;
     auto emitMma = [&](int upTo) {
       for (; mmaDone < upTo; ++mmaDone) {
         int acc = mmaDone % 32, mi = acc / 8, nj = acc % 8;
@@ -889,7 +887,6 @@ std::string mmaLdsmPeakPtx(int ldsm, int mma, int sts, int sets = 2) {
              "}, {" + x(set, 16 + 2 * nj) + ", " + x(set, 17 + 2 * nj) + "}, " + d + ";\n";
       }
     };
-    mmaDone = 0;
     for (int l = 0; l < ldsm; ++l) {
       p += std::string("  ldmatrix.sync.aligned.m8n8.x4") + (l % 8 < 4 ? "" : ".trans") +
            ".shared.b16 {" + x(next, 4 * l) + ", " + x(next, 4 * l + 1) + ", " +
@@ -917,6 +914,7 @@ std::string mmaLdsmPeakPtx(int ldsm, int mma, int sts, int sets = 2) {
 bool peakSection(Bench &b) {
   const unsigned sms = unsigned(b.jit.context().multiprocessorCount());
   const uint32_t iters = 4096;
+  // One float per thread: at most 2 blocks of 256 threads per SM.
   auto out = runtime::DeviceBuffer::allocate(size_t(sms) * 512 * 4);
   CHECK(out);
   // One kernel at `blocksPerSm` blocks of `threads` per SM; `flopsPerWarp` per loop iteration.
@@ -944,8 +942,8 @@ bool peakSection(Bench &b) {
     b.json.field("warps_per_scheduler", double(warpsPerScheduler));
     b.json.field("ms", ms);
     b.json.field("TFLOPs", tf);
-    double smem = double(sms) * blocksPerSm * (threads / 32) * iters * bytesPerWarp / (ms * 1e-3) /
-                  sms / 1e9; // bytes per ns per SM
+    // Bytes per ns per SM.
+    double smem = double(blocksPerSm) * (threads / 32) * iters * bytesPerWarp / (ms * 1e-3) / 1e9;
     if (bytesPerWarp > 0)
       b.json.field("smem_bytes_per_ns_per_sm", smem);
     b.json.end();

@@ -152,6 +152,17 @@ if HOPPER_IMPORT_ERROR is None:
         gl.store(c_ptr + rows[:, None] * ldc + cols[None, :], acc)
 
 
+def check_and_time(row, key, launch, a, b, c, n):
+    """One `launch` into c (NaN first) checked against torch's a @ b, then timed:
+    row[key + "_rel_err"], "_ms" and "_TFLOPs"."""
+    c.fill_(float("nan"))
+    launch()
+    ref = torch.matmul(a.float(), b.float())
+    row[key + "_rel_err"] = ((c - ref).norm() / ref.norm()).item()
+    row[key + "_ms"] = triton.testing.do_bench(launch, warmup=50, rep=300, return_mode="median")
+    row[key + "_TFLOPs"] = tflops(n, row[key + "_ms"])
+
+
 def tma_rows(row, n, a, b, c, twins=(("gluon_tma", 128, 3, 4), ("gluon_tma_wide", 256, 3, 8))):
     """The TMA + wgmma twins: (key, BN, stages, warps) as examples/matmul_tma*.tir; a and b are
     f16 or bf16 (the kernel's shared tiles take their type)."""
@@ -167,12 +178,7 @@ def tma_rows(row, n, a, b, c, twins=(("gluon_tma", 128, 3, 4), ("gluon_tma_wide"
             b_desc = TensorDescriptor.from_tensor(b, [64, bn], b_layout)
             t = lambda: gemm_tma_wgmma[(n // 128, n // bn)](a_desc, b_desc, c, n, n, 128, bn, 64,
                                                              stages, warps, dt, num_warps=warps)
-            c.fill_(float("nan"))
-            t()
-            ref = torch.matmul(a.float(), b.float())
-            row[key + "_rel_err"] = ((c - ref).norm() / ref.norm()).item()
-            row[key + "_ms"] = triton.testing.do_bench(t, warmup=50, rep=300, return_mode="median")
-            row[key + "_TFLOPs"] = tflops(n, row[key + "_ms"])
+            check_and_time(row, key, t, a, b, c, n)
         except Exception as e:
             row[key + "_error"] = f"{type(e).__name__}: {e}"[-600:]  # the cause comes last
 
@@ -208,6 +214,14 @@ def launch_pipelined(twin, a, b, c, n):
         a, b, c, n, n, n, n, 128, bn, bk, stages, 2, wn, aper, amax, group, num_warps=2 * wn)
 
 
+def time_pipelined(row, key, twin, a, b, c, n):
+    """check_and_time of the PIPELINED_TWINS entry `twin`, or row[key + "_error"] when it fails."""
+    try:
+        check_and_time(row, key, lambda: launch_pipelined(twin, a, b, c, n), a, b, c, n)
+    except Exception as e:
+        row[key + "_error"] = f"{type(e).__name__}: {e}"[:400]
+
+
 def tflops(n, ms):
     return 2 * n ** 3 / (ms * 1e-3) / 1e12
 
@@ -238,26 +252,11 @@ def main():
         grid = (n // 128, n // 128)
         g = lambda: gemm_mma_v2[grid](a, b, c, n, n, n, n, 128, 128, 32, num_warps=4)
         try:
-            c.fill_(float("nan"))
-            g()
-            ref = torch.matmul(a.float(), b.float())
-            row["gluon_rel_err"] = ((c - ref).norm() / ref.norm()).item()
-            row["gluon_ms"] = triton.testing.do_bench(g, warmup=50, rep=300, return_mode="median")
-            row["gluon_TFLOPs"] = tflops(n, row["gluon_ms"])
+            check_and_time(row, "gluon", g, a, b, c, n)
         except Exception as e:
             row["gluon_error"] = f"{type(e).__name__}: {e}"[:400]
         for twin in PIPELINED_TWINS:
-            key = twin[0]
-            p = lambda: launch_pipelined(twin, a, b, c, n)
-            try:
-                c.fill_(float("nan"))
-                p()
-                ref = torch.matmul(a.float(), b.float())
-                row[key + "_rel_err"] = ((c - ref).norm() / ref.norm()).item()
-                row[key + "_ms"] = triton.testing.do_bench(p, warmup=50, rep=300, return_mode="median")
-                row[key + "_TFLOPs"] = tflops(n, row[key + "_ms"])
-            except Exception as e:
-                row[key + "_error"] = f"{type(e).__name__}: {e}"[:400]
+            time_pipelined(row, twin[0], twin, a, b, c, n)
         tma_rows(row, n, a, b, c)
         # bf16 inputs: cuBLAS (f32 out as above) and the twin of the wide TMA kernel.
         ab, bb = a.to(torch.bfloat16), b.to(torch.bfloat16)
@@ -271,17 +270,7 @@ def main():
         # The twin of the bf16 mma.sync row (wide-pipelined-3-prefetch-bf16: the 128x256 tile,
         # K steps of 32, 3 stages; the Gluon kernels load whole K steps).
         twin = next(t for t in PIPELINED_TWINS if t[0] == "gluon_wide_pipelined_3")
-        key = "gluon_wide_pipelined_3_bf16"
-        try:
-            c.fill_(float("nan"))
-            launch_pipelined(twin, ab, bb, c, n)
-            ref = torch.matmul(ab.float(), bb.float())
-            row[key + "_rel_err"] = ((c - ref).norm() / ref.norm()).item()
-            row[key + "_ms"] = triton.testing.do_bench(lambda: launch_pipelined(twin, ab, bb, c, n),
-                                                       warmup=50, rep=300, return_mode="median")
-            row[key + "_TFLOPs"] = tflops(n, row[key + "_ms"])
-        except Exception as e:
-            row[key + "_error"] = f"{type(e).__name__}: {e}"[:400]
+        time_pipelined(row, "gluon_wide_pipelined_3_bf16", twin, ab, bb, c, n)
         tma_rows(row, n, ab, bb, c, twins=(("gluon_tma_wide_bf16", 256, 3, 8),))
         res["sizes"][str(n)] = row
         print(json.dumps({n: row}), flush=True)

@@ -151,22 +151,23 @@ Status lowerTma(LoweringContext &ctx, const ir::Op &op) {
     auto plan = planTmaBox(ctx.module(), dt);
     if (!plan.ok())
       return fail(plan.message());
-    const Lowered &to = ctx.get(op.operands[n - 3]);
-    auto start = tmaDestinationStart(to, f.type(op.operands[n - 3]), *plan);
+    const Lowered &dstTile = ctx.get(op.operands[n - 3]);
+    auto start = tmaDestinationStart(dstTile, f.type(op.operands[n - 3]), *plan);
     if (!start.ok())
       return fail(start.message());
     ctx.beforeSharedWrite();
     llvm::Value *map = b.CreatePtrToInt(ctx.get(op.operands[0]).regs[0], b.getInt64Ty());
     llvm::Value *row = ctx.get(op.operands[1]).regs[0];
     llvm::Value *col = ctx.get(op.operands[2]).regs[0];
-    llvm::Value *dst = b.CreateGEP(b.getInt8Ty(), ctx.sharedBase(to), b.getInt32(uint32_t(*start)));
+    llvm::Value *dst =
+        b.CreateGEP(b.getInt8Ty(), ctx.sharedBase(dstTile), b.getInt32(uint32_t(*start)));
     llvm::Value *bar = barrierAt(n - 2);
     llvm::Value *pred = b.CreateAnd(leader, ctx.get(op.operands[n - 1]).regs[0]);
-    int64_t e = ir::byteWidth(dt.elem().scalar);
-    int64_t boxBytes = plan->box[0] * plan->box[1] * e;
     inWarpZero(ctx, [&] {
       for (int j = 0; j < plan->copies; ++j) {
-        llvm::Value *to = b.CreateGEP(b.getInt8Ty(), dst, b.getInt32(uint32_t(j * boxBytes)));
+        // Box j starts where the block's column j * box[1] does.
+        llvm::Value *to = b.CreateGEP(b.getInt8Ty(), dst,
+                                      b.getInt32(uint32_t(plan->byteOf(0, j * plan->box[1]))));
         llvm::Value *c0 = b.CreateAdd(col, b.getInt32(uint32_t(j * plan->box[1])));
         emitTmaLoad2d(b, to, map, bar, c0, row, pred);
       }

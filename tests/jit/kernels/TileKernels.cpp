@@ -227,25 +227,25 @@ std::string sourceDir(const std::string &compiledIn) {
   return compiledIn;
 }
 
-Expected<Module> exampleKernel(const std::string &file, const std::string &sourceDir) {
+Expected<std::string> exampleText(const std::string &file, const std::string &sourceDir) {
   std::ifstream in(sourceDir + "/examples/" + file);
   if (!in)
     return makeError("cannot read examples/" + file + " under " + sourceDir);
   std::stringstream text;
   text << in.rdbuf();
-  LL_ASSIGN_OR_RETURN(Module m, parseModule(text.str(), file));
+  return text.str();
+}
+
+Expected<Module> exampleKernel(const std::string &file, const std::string &sourceDir) {
+  LL_ASSIGN_OR_RETURN(std::string text, exampleText(file, sourceDir));
+  LL_ASSIGN_OR_RETURN(Module m, parseModule(text, file));
   LL_TRY_STATUS(verify(m));
   return m;
 }
 
 Expected<Module> matmulKernel(ScalarKind elem, const std::string &sourceDir,
                               const std::string &file) {
-  std::ifstream in(sourceDir + "/examples/" + file);
-  if (!in)
-    return makeError("cannot read examples/" + file + " under " + sourceDir);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
+  LL_ASSIGN_OR_RETURN(std::string text, exampleText(file, sourceDir));
   if (elem != ScalarKind::F16) {
     std::string to(name(elem));
     for (std::string from : {"xf16", "<f16>"}) {

@@ -58,6 +58,9 @@ Expected<ir::Module> convertCheck(ir::ScalarKind elem, int64_t rows, int64_t col
 Expected<ir::Module> convertLoop(ir::ScalarKind elem, int64_t rows, int64_t cols,
                                  const LayoutSpec &src, const LayoutSpec &dst, int warps);
 
+/// The text of examples/`file` under `sourceDir`, or an error naming the file.
+Expected<std::string> exampleText(const std::string &file, const std::string &sourceDir);
+
 /// row_sum(x, out, stride): examples/row_reduce.tir's kernel (32 rows of 128 f32 per program).
 /// softmax(x, y, stride, n_cols): examples/softmax.tir's kernel.
 /// matmul(a, b, c, K, lda, ldb, ldc): examples/matmul.tir with `elem` (f16 or bf16) inputs.

@@ -600,9 +600,15 @@ private:
     LL_ASSIGN_OR_RETURN(bool transposed, f.boolean("transposed", false));
     LL_ASSIGN_OR_RETURN(int64_t bits, f.integer("elementBitWidth"));
     LL_ASSIGN_OR_RETURN(bool fp4Padded, f.boolean("fp4Padded", false));
-    // The text says the rank only through its CTA split; otherwise the caller's hint, else 2.
+    // Triton prints the rank when it is not 2; older texts say it only through their CTA
+    // split; otherwise the caller's hint, else 2.
     int rank = opts_.rank.value_or(2);
-    if (const Node *v = f.get("CGALayout")) {
+    if (f.has("rank")) {
+      LL_ASSIGN_OR_RETURN(int64_t r, f.integer("rank"));
+      if (r < 1 || r > 8)
+        return err(n.pos, "'rank' of '" + full(n) + "' must be 1 to 8, got " + std::to_string(r));
+      rank = int(r);
+    } else if (const Node *v = f.get("CGALayout")) {
       if (v->kind == Node::Kind::List && !v->items.empty() &&
           v->items[0].kind == Node::Kind::List)
         rank = int(v->items[0].items.size());
@@ -613,7 +619,7 @@ private:
     }
     LL_ASSIGN_OR_RETURN(auto c, cga(f, rank));
     LL_TRY_STATUS(f.done({"swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded",
-                          "CTAsPerCGA", "CTASplitNum", "CTAOrder", "CGALayout"}));
+                          "rank", "CTAsPerCGA", "CTASplitNum", "CTAOrder", "CGALayout"}));
     return checked(n, NvmmaSharedSpec::make(swizzle, bits, rank, transposed, fp4Padded, c));
   }
 
@@ -829,6 +835,8 @@ std::string printLayoutAttr(const LayoutSpec &spec) {
                           ", elementBitWidth = " + std::to_string(s.elementBitwidth());
           if (s.fp4Padded())
             t += ", fp4Padded = true";
+          if (s.rank() != 2)
+            t += ", rank = " + std::to_string(s.rank());
           return t + cgaText(s.cga()) + "}>";
         } else if constexpr (std::is_same_v<T, LinearSpec>) {
           return "#ttg.linear<{register = " + basisList(s.regBases()) +

@@ -63,6 +63,20 @@ Expected<Prepared> prepare(const LinearLayout &reg, const LinearLayout &shared, 
   return p;
 }
 
+// How many segment bases the lanes also reach, as Triton 3.6 counts them: where every basis on
+// both sides is a single bit, the segment bases found among the lanes, each as often as it is
+// listed (a CGA layout that repeats a block basis lists it twice); otherwise the dimension of
+// the intersection of the two spans. The two agree unless the segment repeats a basis.
+int sharedDims(const std::vector<uint64_t> &segment, const std::vector<uint64_t> &lanes) {
+  auto singleBit = [](uint64_t v) { return isPow2(v); };
+  if (!std::all_of(segment.begin(), segment.end(), singleBit) ||
+      !std::all_of(lanes.begin(), lanes.end(), singleBit))
+    return f2IntersectionDim(segment, lanes);
+  return int(std::count_if(segment.begin(), segment.end(), [&](uint64_t s) {
+    return std::find(lanes.begin(), lanes.end(), s) != lanes.end();
+  }));
+}
+
 } // namespace
 
 int widestSharedVector(const LinearLayout &regToOffset, int maxElements) {
@@ -112,8 +126,7 @@ Expected<int> bankConflicts(const LinearLayout &reg, const LinearLayout &shared,
   int perPhase = p.vec * elementBits / 32;
   int drop = perPhase > 1 ? log2i(uint64_t(perPhase)) : 0;
   lanes.resize(lanes.size() > size_t(drop) ? lanes.size() - drop : 0);
-  int d = f2IntersectionDim(segment, lanes);
-  return (1 << d) - 1;
+  return (1 << sharedDims(segment, lanes)) - 1;
 }
 
 Expected<SharedLoadCost> analyzeSharedLoad(const LinearLayout &reg, const LinearLayout &shared,

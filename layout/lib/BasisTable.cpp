@@ -78,8 +78,12 @@ void BasisTable::ensureNotSmaller(std::span<const int64_t> shape) {
   }
 }
 
-void BasisTable::ensureNotLarger(std::span<const int64_t> shape, bool removeRegisters) {
+Status BasisTable::ensureNotLarger(std::span<const int64_t> shape, bool removeRegisters) {
   assert(shape.size() == size_t(rank_) && "shape/rank mismatch");
+  auto where = [&](const std::pair<DimName, std::vector<Basis>> &in, size_t k, int d) {
+    return std::string(in.first.str()) + " basis " + std::to_string(k) + " (component " +
+           std::to_string(in.second[k][size_t(d)]) + " along dim " + std::to_string(d) + ")";
+  };
   std::vector<bool> dropReg;
   for (int d = 0; d < rank_; ++d) {
     int have = outBits_[size_t(d)], want = log2i(shape[size_t(d)]);
@@ -96,11 +100,14 @@ void BasisTable::ensureNotLarger(std::span<const int64_t> shape, bool removeRegi
           refs.push_back({i, k, v});
     std::stable_sort(refs.begin(), refs.end(),
                      [](const Ref &a, const Ref &b) { return a.value > b.value; });
+    // As Triton: each cut basis halves the dim, largest first, until it fits.
     for (const Ref &r : refs) {
-      // Triton stops once the size fits; a CGA layout whose blocks repeat a tile can still
-      // point past the shape then, so those components are zeroed too.
-      if (have <= want && r.value < (int64_t(1) << want))
+      if (have <= want)
         break;
+      if ((r.value & (r.value - 1)) != 0)
+        return makeError("cannot cut the layout to size " + std::to_string(shape[size_t(d)]) +
+                         " along dim " + std::to_string(d) + ": " + where(ins_[r.in], r.idx, d) +
+                         " is not a power of two");
       if (removeRegisters && ins_[r.in].first == DimName::reg()) {
         dropReg.resize(std::max(dropReg.size(), r.idx + 1), false);
         dropReg[r.idx] = true;
@@ -108,6 +115,16 @@ void BasisTable::ensureNotLarger(std::span<const int64_t> shape, bool removeRegi
         ins_[r.in].second[r.idx][size_t(d)] = 0;
       }
       --have;
+    }
+    // Bases that repeat one another (a CGA layout whose blocks share a tile, say) can still
+    // point past the shape: Triton refuses those layouts, and so do we.
+    for (const Ref &r : refs) {
+      bool dropped = removeRegisters && ins_[r.in].first == DimName::reg() &&
+                     r.idx < dropReg.size() && dropReg[r.idx];
+      if (!dropped && ins_[r.in].second[r.idx][size_t(d)] >= (int64_t(1) << want))
+        return makeError("the layout does not fit size " + std::to_string(shape[size_t(d)]) +
+                         " along dim " + std::to_string(d) + ": after its largest bases are cut, " +
+                         where(ins_[r.in], r.idx, d) + " still points past it");
     }
   }
   if (!dropReg.empty()) {
@@ -119,6 +136,7 @@ void BasisTable::ensureNotLarger(std::span<const int64_t> shape, bool removeRegi
     regs = std::move(kept);
   }
   inferSizes();
+  return Status::success();
 }
 
 void BasisTable::inferSizes() {
@@ -162,20 +180,23 @@ BasisTable BasisTable::fromCga(const CgaLayout &cga) {
   return t;
 }
 
-BasisTable combineCtaCga(BasisTable cta, const CgaLayout &cga, std::span<const int64_t> shape) {
+Expected<LinearLayout> combineCtaCga(BasisTable cta, const CgaLayout &cga,
+                                     std::span<const int64_t> shape,
+                                     std::span<const DimName> inNames) {
   int rank = cta.rank();
   assert(cga.rank() == rank && size_t(rank) == shape.size() && "rank mismatch");
   BasisTable cgaTable = BasisTable::fromCga(cga);
-  cgaTable.ensureNotLarger(shape);
+  if (Status fits = cgaTable.ensureNotLarger(shape); !fits.ok())
+    return makeError("cga_layout: " + fits.message());
   std::vector<int64_t> ctaShape(static_cast<size_t>(rank), 1);
   for (int d = 0; d < rank; ++d)
     ctaShape[size_t(d)] = std::max<int64_t>(1, shape[size_t(d)] >> cgaTable.outBits(d));
   cta.ensureNotSmaller(ctaShape);
-  cta.ensureNotLarger(ctaShape);
+  LL_TRY_STATUS(cta.ensureNotLarger(ctaShape));
   // The CGA table's dims follow the CTA table's order (Triton transposes it so).
   cgaTable.setOutOrder(cta.outOrder());
   cta.multiply(cgaTable);
-  return cta;
+  return cta.toLayout(inNames);
 }
 
 void identityND(BasisTable &t, DimName in, std::span<const int64_t> sizes,
@@ -187,7 +208,7 @@ void identityND(BasisTable &t, DimName in, std::span<const int64_t> sizes,
 std::vector<int64_t> shapePerCta(const CgaLayout &cga, std::span<const int64_t> shape) {
   std::vector<int64_t> r(shape.begin(), shape.end());
   for (int d = 0; d < cga.rank(); ++d)
-    r[size_t(d)] = shape[size_t(d)] / std::min(shape[size_t(d)], cga.splitNum(d));
+    r[size_t(d)] = shape[size_t(d)] / std::min(shape[size_t(d)], cga.ctaSplitNum(d));
   return r;
 }
 

@@ -47,10 +47,12 @@ public:
 
   /// Grows each dim (in outOrder) to at least shape[d] with bases of the first input dim.
   void ensureNotSmaller(std::span<const int64_t> shape);
-  /// Shrinks each dim to at most shape[d]: zeroes its largest components first (earlier input
-  /// dims and bases first among equals). With removeRegisters, register bases are dropped instead
-  /// of zeroed.
-  void ensureNotLarger(std::span<const int64_t> shape, bool removeRegisters = false);
+  /// Shrinks each dim to at most shape[d] as Triton does: zeroes its largest components first
+  /// (earlier input dims and bases first among equals), one halving each, until the dim fits.
+  /// With removeRegisters, register bases are dropped instead of zeroed. An error (the table
+  /// is then unspecified) where a component to cut is not a power of two, or where one still
+  /// points past the shape afterwards (bases that repeat one another).
+  Status ensureNotLarger(std::span<const int64_t> shape, bool removeRegisters = false);
   /// Recomputes each dim's size as the smallest power of two above every component.
   void inferSizes();
 
@@ -70,13 +72,18 @@ private:
 
 /// Triton's combineCtaCgaWithShape: fits the CTA layout to shape / CGA size and places the CGA
 /// tiles above it.
-BasisTable combineCtaCga(BasisTable cta, const CgaLayout &cga, std::span<const int64_t> shape);
+/// Returns the result's linear layout (toLayout(inNames)), or an error where the CGA layout does
+/// not fit the shape (see ensureNotLarger).
+Expected<LinearLayout> combineCtaCga(BasisTable cta, const CgaLayout &cga,
+                                     std::span<const int64_t> shape,
+                                     std::span<const DimName> inNames);
 
 /// Triton's identityStandardND: identity bases of `in` over `sizes`, dims walked in `order`.
 void identityND(BasisTable &t, DimName in, std::span<const int64_t> sizes,
                 std::span<const int64_t> order);
 
-/// shape[d] / min(shape[d], splitNum(d)): the part of the tensor one CTA holds.
+/// shape[d] / min(shape[d], ctaSplitNum(d)): the part of the tensor one CTA holds, as Triton's
+/// shared layouts reckon it.
 std::vector<int64_t> shapePerCta(const CgaLayout &cga, std::span<const int64_t> shape);
 
 /// [rank-1, ..., 0] (row-major) or with the first two swapped (column-major): Triton's

@@ -46,7 +46,7 @@ Expected<LinearLayout> BlockedSpec::toLinearLayout(std::span<const int64_t> shap
   spec::identityND(t, DimName::lane(), threadsPerWarp_, order_);
   spec::identityND(t, DimName::warp(), warpsPerCta_, order_);
   const DimName ins[] = {DimName::reg(), DimName::lane(), DimName::warp(), DimName::block()};
-  return spec::combineCtaCga(std::move(t), cga_, shape).toLayout(ins);
+  return spec::combineCtaCga(std::move(t), cga_, shape, ins);
 }
 
 } // namespace linlayout

@@ -77,6 +77,17 @@ Expected<CgaLayout> CgaLayout::fromSplit(std::span<const int64_t> ctasPerCga,
   return r;
 }
 
+int64_t CgaLayout::ctaSplitNum(int d) const {
+  assert(d >= 0 && d < rank_ && "dimension out of range");
+  int64_t n = 1;
+  for (const auto &b : bases_) {
+    auto first = std::find_if(b.begin(), b.end(), [](int64_t v) { return v != 0; });
+    if (first != b.end() && first - b.begin() == d)
+      n *= 2;
+  }
+  return n;
+}
+
 int64_t CgaLayout::splitNum(int d) const {
   assert(d >= 0 && d < rank_ && "dimension out of range");
   int64_t m = 0;

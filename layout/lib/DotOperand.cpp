@@ -23,8 +23,10 @@ Expected<DotOperandSpec> DotOperandSpec::make(int64_t operandIndex, const Layout
       return makeError("dot_operand: operand_index is 1 with an nvidia_mma version 3 parent; "
                        "wgmma reads only A from registers");
   } else if (parent.as<BlockedSpec>()) {
+    // As Triton: the FMA path reads whole elements, so the operand has no k_width.
     if (kWidth != 0)
-      LL_TRY_STATUS(spec::checkPow2("dot_operand", "k_width", kWidth));
+      return makeError("dot_operand: k_width is " + std::to_string(kWidth) +
+                       " with a blocked parent, expected 0 (FMA operands take no k_width)");
   } else {
     return makeError("dot_operand: parent is a " + std::string(kindName(parent.kind())) +
                      " layout, expected nvidia_mma or blocked");
@@ -88,7 +90,7 @@ Expected<LinearLayout> DotOperandSpec::toLinearLayout(std::span<const int64_t> s
     spec::BasisTable t = spec::mmaTile(tile, kWidth_, order, order);
     broadcastAlongK(t, DimName::warp(), mma->warpsPerCta(),
                     spec::matrixOrder(r, !mma->isHopper()), k);
-    return spec::combineCtaCga(std::move(t), operandCga(mma->cga(), k), shape).toLayout(ins);
+    return spec::combineCtaCga(std::move(t), operandCga(mma->cga(), k), shape, ins);
   }
   const auto *blocked = parent_->as<BlockedSpec>();
   assert(blocked && "the factory admits only mma and blocked parents");
@@ -99,7 +101,7 @@ Expected<LinearLayout> DotOperandSpec::toLinearLayout(std::span<const int64_t> s
   spec::identityND(t, DimName::reg(), perThread, blocked->order());
   broadcastAlongK(t, DimName::lane(), blocked->threadsPerWarp(), blocked->order(), k);
   broadcastAlongK(t, DimName::warp(), blocked->warpsPerCta(), blocked->order(), k);
-  return spec::combineCtaCga(std::move(t), operandCga(blocked->cga(), k), shape).toLayout(ins);
+  return spec::combineCtaCga(std::move(t), operandCga(blocked->cga(), k), shape, ins);
 }
 
 } // namespace linlayout

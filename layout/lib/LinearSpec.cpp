@@ -117,7 +117,8 @@ Expected<LinearLayout> LinearSpec::toLinearLayout(std::span<const int64_t> shape
   t.mutableBases(DimName::block()) = block_;
   t.inferSizes();
   t.ensureNotSmaller(shape);
-  t.ensureNotLarger(shape, /*removeRegisters=*/true);
+  if (Status fits = t.ensureNotLarger(shape, /*removeRegisters=*/true); !fits.ok())
+    return makeError("linear: " + fits.message());
   const DimName ins[] = {DimName::reg(), DimName::lane(), DimName::warp(), DimName::block()};
   return t.toLayout(ins);
 }

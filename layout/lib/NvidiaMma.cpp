@@ -84,7 +84,7 @@ Expected<LinearLayout> NvidiaMmaSpec::toLinearLayout(std::span<const int64_t> sh
   spec::BasisTable t = spec::mmaTile(tileShape(), 2, rowMajor, rowMajor);
   spec::identityND(t, DimName::warp(), warpsPerCta_, spec::matrixOrder(rank(), !isHopper()));
   const DimName ins[] = {DimName::reg(), DimName::lane(), DimName::warp(), DimName::block()};
-  return spec::combineCtaCga(std::move(t), cga_, shape).toLayout(ins);
+  return spec::combineCtaCga(std::move(t), cga_, shape, ins);
 }
 
 } // namespace linlayout

@@ -95,7 +95,7 @@ Expected<LinearLayout> NvmmaSharedSpec::toLinearLayout(std::span<const int64_t> 
     for (int d = r - 1; d >= 0; --d)
       t.identity(off, tma[size_t(d)], d);
     t.ensureNotSmaller(perCta);
-    return spec::combineCtaCga(std::move(t), cga_, shape).toLayout(ins);
+    return spec::combineCtaCga(std::move(t), cga_, shape, ins);
   }
   // One core matrix: 8 rows of one swizzle width (16 bytes wide at least); row 2^i XORs the
   // columns by (16-byte vectors) * ((2^i / perPhase) % maxPhase).
@@ -151,7 +151,7 @@ Expected<LinearLayout> NvmmaSharedSpec::toLinearLayout(std::span<const int64_t> 
   }
   t.inferSizes();
   t.ensureNotSmaller(perCta);
-  return spec::combineCtaCga(std::move(t), cga_, shape).toLayout(ins);
+  return spec::combineCtaCga(std::move(t), cga_, shape, ins);
 }
 
 } // namespace linlayout

@@ -37,7 +37,7 @@ Expected<LinearLayout> SwizzledSharedSpec::toLinearLayout(std::span<const int64_
   spec::BasisTable t(rank());
   if (rank() == 1) {
     t.identity(DimName::offset(), perCta[0], 0);
-    return spec::combineCtaCga(std::move(t), cga_, shape).toLayout(ins);
+    return spec::combineCtaCga(std::move(t), cga_, shape, ins);
   }
   // Offsets walk the columns (order[0]) contiguously, then the rows (order[1]); row 2^i starts
   // at the column phase vec * ((2^i / per_phase) % max_phase), wrapped to the row length.
@@ -60,7 +60,7 @@ Expected<LinearLayout> SwizzledSharedSpec::toLinearLayout(std::span<const int64_
   t.inferSizes();
   for (int i = 2; i < rank(); ++i)
     t.identity(DimName::offset(), perCta[size_t(order_[size_t(i)])], int(order_[size_t(i)]));
-  return spec::combineCtaCga(std::move(t), cga_, shape).toLayout(ins);
+  return spec::combineCtaCga(std::move(t), cga_, shape, ins);
 }
 
 } // namespace linlayout

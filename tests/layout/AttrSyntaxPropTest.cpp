@@ -101,8 +101,7 @@ LayoutSpec anyParent(int depth) {
     return dot(LayoutSpec(anyMma(2, hopper)), op, int(pow2In(0, 4)));
   }
   case 4:
-    return dot(LayoutSpec(anyBlocked(rank)), *rc::gen::inRange(0, 2),
-               *rc::gen::element<int>(0, 1, 2, 4));
+    return dot(LayoutSpec(anyBlocked(rank)), *rc::gen::inRange(0, 2), 0); // FMA: no k_width
   default: {
     // A slice of a rank-3 parent has rank 2: slices of slices.
     LayoutSpec p = *rc::gen::arbitrary<bool>() ? LayoutSpec(anyBlocked(3))

@@ -127,6 +127,27 @@ TEST(AttrSyntax, Hopper) {
             3);
 }
 
+TEST(AttrSyntax, NvmmaSharedStatesItsRankAsTriton36PrintsIt) {
+  // Triton 3.6 prints the rank of an NVMMA shared layout when it is not 2; the field wins over
+  // the caller's hint.
+  const char *text = "#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, "
+                     "elementBitWidth = 16, rank = 3}>";
+  AttrParseOptions rank4;
+  rank4.rank = 4;
+  LayoutSpec nv = parseOk(text, {}, rank4);
+  ASSERT_NE(nv.as<NvmmaSharedSpec>(), nullptr);
+  EXPECT_EQ(nv.as<NvmmaSharedSpec>()->rank(), 3);
+  EXPECT_EQ(printLayoutAttr(nv), text);
+  EXPECT_NE(parseError("#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, "
+                       "elementBitWidth = 16, rank = 0}>")
+                .find("'rank' of '#ttg.nvmma_shared' must be 1 to 8, got 0"),
+            std::string::npos);
+  EXPECT_NE(parseError("#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, "
+                       "elementBitWidth = 16, rank = 3, CGALayout = [[0, 1]]}>")
+                .find("rank"),
+            std::string::npos);
+}
+
 TEST(AttrSyntax, LinearLayouts) {
   LayoutSpec s = parseOk("#ttg.linear<{register = [[0, 1], [8, 0], [0, 8], [64, 0]], lane = "
                          "[[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]], "

@@ -54,6 +54,22 @@ TEST(BankConflicts, TritonReferenceExamples) {
   EXPECT_EQ(ok(bankConflicts(acc, nv, 16)), 0);
 }
 
+TEST(BankConflicts, RepeatedCgaBasesCountAsTriton36CountsThem) {
+  // Cases Triton 3.6 answered (tests/reference/triton36-cases.jsonl.gz has more). A CGA layout
+  // that repeats a basis splits a shared tile by 2 per basis (Triton's CTASplitNum), so these
+  // 4 CTAs of [[1, 0], [1, 0]] hold 1 row of a 4-row tile each ...
+  auto cga2 = [](std::vector<std::vector<int64_t>> b) { return ok(CgaLayout::fromBases(b, 2)); };
+  auto sw = [](int64_t vec, int64_t perPhase, int64_t maxPhase, CgaLayout c) {
+    return LayoutSpec(ok(SwizzledSharedSpec::make(vec, perPhase, maxPhase, {0, 1}, c)));
+  };
+  auto reg = linear(mma(2, {1, 1}, {16, 8}, {{1, 0}, {1, 0}}), {4, 64});
+  EXPECT_EQ(ok(bankConflicts(reg, linear(sw(4, 2, 8, cga2({{1, 0}, {1, 0}})), {4, 64}), 32)), 1);
+  // ... and a repeated block basis among the segment bases counts once per listing.
+  auto wide = linear(mma(3, {4, 1}, {16, 8, 16}, {{0, 1}}), {256, 16});
+  auto sh = ok(SwizzledSharedSpec::make(1, 2, 1, {1, 0}, cga2({{0, 1}, {0, 1}, {0, 2}})));
+  EXPECT_EQ(ok(bankConflicts(wide, linear(LayoutSpec(sh), {256, 16}), 32)), 7);
+}
+
 TEST(BankConflicts, ExactCountOfAVectorisedRead) {
   // 8 lanes of a phase read 16 bytes each down one column of a row-major 64x128 f16 tile: all
   // in bank group 0 of 8 different rows -> 8 wavefronts per phase, 32 in all.

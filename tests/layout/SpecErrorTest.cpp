@@ -77,6 +77,8 @@ TEST(DotOperandErrors, Factory) {
   expectError(DotOperandSpec::make(0, someMma(), 128), "k_width is 128");
   expectError(DotOperandSpec::make(1, mma(3, {4, 1}, {16, 64, 16}), 2), "operand_index is 1");
   expectError(DotOperandSpec::make(0, someBlocked(), 3), "k_width is 3");
+  expectError(DotOperandSpec::make(1, someBlocked(), 2),
+              "k_width is 2 with a blocked parent, expected 0");
   expectError(DotOperandSpec::make(0, slice(someBlocked(), 0), 2), "parent is a slice");
   expectError(DotOperandSpec::make(0, blocked({1}, {32}, {1}, {0}), 0), "parent has rank 1");
 }
@@ -139,6 +141,25 @@ TEST(ToLinearLayoutErrors, Shapes) {
   expectError(toLinearLayout(nvmma(128, 16), I64s{4, 64}), "smaller than one swizzle tile");
   expectError(toLinearLayout(ok(SharedLinearSpec::make({{1}, {2}}, {})), I64s{8}),
               "differs from the layout's shape");
+}
+
+TEST(ToLinearLayoutErrors, LayoutsThatCannotBeCutToTheShape) {
+  // As Triton 3.6: the largest bases are cut, one halving each, until a dim fits; bases that
+  // repeat one another (two CTAs sharing a tile) can still point past the shape then.
+  expectError(toLinearLayout(blocked({2}, {32}, {2}, {0}, {{1}, {1}}), I64s{1}),
+              "cga_layout: the layout does not fit size 1 along dim 0: after its largest bases "
+              "are cut, block basis 1 (component 1 along dim 0) still points past it");
+  expectError(toLinearLayout(mma(2, {1, 1}, {16, 8}, {{0, 1}, {0, 1}, {0, 1}}), I64s{64, 1}),
+              "still points past it");
+  // Enough room for the split, or no repeated bases: the layout is cut as usual.
+  EXPECT_TRUE(toLinearLayout(blocked({2}, {32}, {2}, {0}, {{1}, {1}}), I64s{2}).ok());
+  EXPECT_TRUE(toLinearLayout(blocked({2}, {32}, {2}, {0}, {{1}, {2}}), I64s{2}).ok());
+  // A linear layout's component that is not a power of two cannot be cut.
+  auto lin = ok(
+      LinearSpec::make({{0, 3}}, {{1, 0}, {0, 2}, {0, 7}, {1, 0}, {3, 0}}, {{0, 6}}, {}, {4, 8}));
+  expectError(toLinearLayout(lin, I64s{4, 2}),
+              "linear: cannot cut the layout to size 2 along dim 1: lane basis 2 (component 7 "
+              "along dim 1) is not a power of two");
 }
 
 TEST(ToLinearLayoutErrors, TooManyBitsIsAnErrorNotACrash) {

@@ -63,6 +63,10 @@ public:
   int64_t numCtas() const { return int64_t(1) << bases_.size(); }
   /// How many tiles dimension d is cut into. Requires: 0 <= d < rank().
   int64_t splitNum(int d) const;
+  /// Triton's CTASplitNum: 2 for every basis whose first non-zero component is along d, so a
+  /// basis repeated counts twice. Triton's shared layouts divide the shape by it; it equals
+  /// splitNum(d) unless bases repeat. Requires: 0 <= d < rank().
+  int64_t ctaSplitNum(int d) const;
   /// The older form, when the layout was built from it.
   const std::optional<CtaSplit> &legacySplit() const { return legacy_; }
   /// Whether there is only one CTA.

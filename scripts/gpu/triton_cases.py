@@ -1,0 +1,473 @@
+#!/usr/bin/env python3
+"""Random layout-query cases answered by Triton 3.6, in ../shared/reference's JSON Lines form.
+
+Runs on the GPU machine's python3 (Triton with Gluon; no GPU needed):
+
+    python3 scripts/gpu/triton_cases.py --seed 7 --count 2000 > cases.jsonl
+
+Every case is one query line of QUERY-FORMAT.md plus Triton's answer: "expect" when Triton gives
+one, "expect_error" (Triton's message) when Triton refuses the input, "triton_crashed" when it
+trips one of its own assertions instead (bank conflicts of tiles under 128 bytes, say). Each case
+is answered in a forked child, so a crash costs that case only. Check linlayout against them with
+
+    python3 tests/reference/check_triton_cases.py cases.jsonl
+
+The spec generators draw the families of the query format (blocked with CGA splits, slice,
+nvidia_mma v2/v3, dot_operand over mma and blocked parents, linear, and the swizzled and NVMMA
+shared layouts for bank_conflicts), some of them written in TritonGPU's attribute syntax, and the
+algebra ops over random linear layouts.
+"""
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+
+
+def pow2(rng, lo, hi):
+    """A random power of two in [2^lo, 2^hi]."""
+    return 1 << rng.randint(lo, hi)
+
+
+def split_bits(rng, bits, rank):
+    """Split 2^bits into `rank` power-of-two factors."""
+    out = [1] * rank
+    for _ in range(bits):
+        out[rng.randrange(rank)] *= 2
+    return out
+
+
+def cga_bases(rng, rank, allow_broadcast=True):
+    n = rng.choice([0, 0, 1, 1, 2, 3])
+    bases = []
+    for _ in range(n):
+        if allow_broadcast and rng.random() < 0.15 and bases:
+            bases.append(list(rng.choice(bases)))
+        elif rng.random() < 0.05:
+            bases.append([0] * rank)
+        else:
+            b = [0] * rank
+            d = rng.randrange(rank)
+            b[d] = pow2(rng, 0, 2)
+            bases.append(b)
+    return bases
+
+
+def blocked(rng, rank):
+    lane_bits = 5 if rng.random() < 0.95 else rng.choice([4, 6])  # a few non-32-lane warps
+    spec = {"kind": "blocked",
+            "size_per_thread": [pow2(rng, 0, 3) for _ in range(rank)],
+            "threads_per_warp": split_bits(rng, lane_bits, rank),
+            "warps_per_cta": split_bits(rng, rng.randint(0, 3), rank),
+            "order": rng.sample(range(rank), rank)}
+    if rng.random() < 0.25:
+        spec["cga_layout"] = cga_bases(rng, rank)
+    return spec
+
+
+def mma(rng, version=None, rank=None):
+    version = version or rng.choice([2, 2, 3])
+    rank = rank or (3 if rng.random() < 0.15 else 2)
+    if version == 2:
+        warps = split_bits(rng, rng.randint(0, 3), rank)
+        spec = {"kind": "nvidia_mma", "version": [2, 0], "warps_per_cta": warps,
+                "instr_shape": [16, 8] if rank == 2 else [1, 16, 8]}
+    else:
+        rank = 2
+        warps = [4 * w for w in split_bits(rng, rng.randint(0, 1), 1)] + [1]
+        if rng.random() < 0.3:
+            warps = [4, 2]
+        spec = {"kind": "nvidia_mma", "version": [3, 0], "warps_per_cta": warps,
+                "instr_shape": [16, rng.choice([8, 16, 32, 64, 128, 256]), 16]}
+    if rng.random() < 0.2:
+        spec["cga_layout"] = cga_bases(rng, rank, allow_broadcast=False)
+    return spec
+
+
+def dot_operand(rng):
+    r = rng.random()
+    if r < 0.65:
+        parent = mma(rng, 2)
+        return {"kind": "dot_operand", "operand_index": rng.randrange(2), "parent": parent,
+                "k_width": rng.choice([1, 2, 4, 8])}
+    if r < 0.85:
+        parent = mma(rng, 3)
+        return {"kind": "dot_operand", "operand_index": 0 if rng.random() < 0.9 else 1,
+                "parent": parent, "k_width": rng.choice([1, 2, 4])}
+    parent = blocked(rng, rng.choice([2, 2, 3]))
+    parent.pop("cga_layout", None)
+    return {"kind": "dot_operand", "operand_index": rng.randrange(2), "parent": parent,
+            "k_width": rng.choice([0, 0, 0, 1, 2])}
+
+
+def distributed(rng, depth=0):
+    r = rng.random()
+    if r < 0.35:
+        return blocked(rng, rng.choice([1, 2, 2, 2, 3]))
+    if r < 0.6:
+        return mma(rng)
+    if r < 0.8:
+        return dot_operand(rng)
+    if r < 0.95 and depth < 2:
+        parent = distributed(rng, depth + 1)
+        rank = rank_of(parent)
+        if rank < 2:
+            return blocked(rng, 2)
+        return {"kind": "slice", "dim": rng.randrange(rank), "parent": parent}
+    return linear_spec(rng)
+
+
+def linear_spec(rng):
+    rank = rng.choice([1, 2, 2])
+    shape = [pow2(rng, 0, 5) for _ in range(rank)]
+    if rng.random() < 0.5:
+        # A layout as compilers write them: the unit bases of the shape (some XORed together),
+        # dealt to registers, lanes and warps, with zero bases where lanes or warps repeat.
+        bases = mixed(rng, unit_bases(shape)) if rng.random() < 0.3 else unit_bases(shape)
+        rng.shuffle(bases)
+        dims = {"reg_bases": [], "lane_bases": [], "warp_bases": []}
+        for b in bases:
+            dims[rng.choice(list(dims))].append(b)
+        if len(dims["lane_bases"]) > 5:
+            dims["reg_bases"] += dims["lane_bases"][5:]
+            dims["lane_bases"] = dims["lane_bases"][:5]
+        dims["lane_bases"] += [[0] * rank for _ in range(5 - len(dims["lane_bases"]))]
+        return dict({"kind": "linear"}, **dims, block_bases=[], shape=shape)
+
+    def basis():
+        b = [0] * rank
+        d = rng.randrange(rank)
+        b[d] = rng.randrange(shape[d]) if shape[d] > 1 else 0
+        return b
+    return {"kind": "linear", "reg_bases": [basis() for _ in range(rng.randint(0, 3))],
+            "lane_bases": [basis() for _ in range(5)],
+            "warp_bases": [basis() for _ in range(rng.randint(0, 2))],
+            "block_bases": [], "shape": shape}
+
+
+def rank_of(spec):
+    k = spec["kind"]
+    if k == "blocked":
+        return len(spec["order"])
+    if k == "nvidia_mma":
+        return len(spec["warps_per_cta"])
+    if k == "dot_operand":
+        return rank_of(spec["parent"])
+    if k == "slice":
+        return rank_of(spec["parent"]) - 1
+    if k == "linear":
+        return len(spec["shape"])
+    return spec.get("rank", 2)
+
+
+def shape_for(rng, rank, lo=0, hi=8, budget=16):
+    while True:
+        shape = [pow2(rng, lo, hi) for _ in range(rank)]
+        total = 1
+        for s in shape:
+            total *= s
+        if total <= (1 << budget):
+            return shape
+
+
+def shared(rng, rank, bitwidth):
+    if rng.random() < 0.5:
+        max_phase = pow2(rng, 0, 3)
+        spec = {"kind": "swizzled_shared", "vec": pow2(rng, 0, 3), "per_phase": pow2(rng, 0, 2),
+                "max_phase": max_phase, "order": rng.sample(range(rank), rank)}
+    else:
+        if rng.random() < 0.1:  # an element width that differs from the access's
+            bitwidth = rng.choice([8, 16, 32])
+        spec = {"kind": "nvmma_shared", "swizzle_byte_width": rng.choice([0, 32, 64, 128]),
+                "element_bitwidth": bitwidth, "rank": rank, "transposed": rng.random() < 0.3}
+    return spec
+
+
+def cga_of(spec):
+    """The CGA layout a distributed spec splits its tile with (a dot operand's and a slice's
+    derived from their parents', as Gluon derives them)."""
+    k = spec["kind"]
+    if k in ("blocked", "nvidia_mma"):
+        return spec.get("cga_layout", [])
+    if k == "dot_operand":
+        rank = rank_of(spec)
+        k_dim = rank - 1 if spec["operand_index"] == 0 else rank - 2
+        return [[0 if i == k_dim else v for i, v in enumerate(b)] for b in cga_of(spec["parent"])]
+    if k == "slice":
+        return [b[:spec["dim"]] + b[spec["dim"] + 1:] for b in cga_of(spec["parent"])]
+    return []
+
+
+# --- linear layouts for the algebra ops ------------------------------------------------------
+
+HW_DIMS = ["register", "lane", "warp", "block"]
+
+
+def out_sizes(rng, rank, max_bits=5):
+    return [pow2(rng, 0, max_bits) for _ in range(rank)]
+
+
+def random_value(rng, sizes):
+    return [rng.randrange(s) for s in sizes]
+
+
+def unit_bases(sizes):
+    """One basis per output bit: (d, 2^i) for every bit i of every output d."""
+    out = []
+    for d, s in enumerate(sizes):
+        for i in range(s.bit_length() - 1):
+            v = [0] * len(sizes)
+            v[d] = 1 << i
+            out.append(v)
+    return out
+
+
+def mixed(rng, bases):
+    """XOR random pairs of bases: the span (and so invertibility) is kept."""
+    bases = [list(b) for b in bases]
+    for _ in range(rng.randint(0, 2 * len(bases))):
+        if len(bases) < 2:
+            break
+        i, j = rng.sample(range(len(bases)), 2)
+        bases[i] = [x ^ y for x, y in zip(bases[i], bases[j])]
+    return bases
+
+
+def deal(rng, bases, names):
+    """Spread a list of bases over input dimensions, in order."""
+    dims = [[n, []] for n in names]
+    for b in bases:
+        rng.choice(dims)[1].append(b)
+    return dims
+
+
+def layout_json(in_dims, sizes, out_names=None):
+    out_names = out_names or ["dim%d" % i for i in range(len(sizes))]
+    return {"in_dims": in_dims, "out_dims": [[n, s] for n, s in zip(out_names, sizes)]}
+
+
+def algebra_case(rng):
+    op = rng.choice(["compose", "invert", "pseudoinvert", "invert_and_compose", "apply",
+                     "is_surjective", "is_injective"])
+    rank = rng.randint(1, 3)
+    sizes = out_sizes(rng, rank)
+    if op in ("invert", "pseudoinvert", "is_surjective", "is_injective", "apply"):
+        bases = mixed(rng, unit_bases(sizes))
+        rng.shuffle(bases)
+        if op != "invert" or rng.random() < 0.1:
+            extra = [random_value(rng, sizes) for _ in range(rng.randint(0, 4))]
+            bases = bases[:len(bases) - rng.randint(0, 1 if op.startswith("is_") else 0)] + extra
+            rng.shuffle(bases)
+        names = HW_DIMS if rng.random() < 0.8 else HW_DIMS[:3]
+        a = layout_json(deal(rng, bases, names), sizes)
+        case = {"op": op, "a": a}
+        if op == "apply":
+            case["inputs"] = [[n, rng.randrange(1 << len(b))] for n, b in a["in_dims"]]
+        return case
+    if op == "compose":
+        a_bases = [random_value(rng, sizes) for _ in range(rng.randint(0, 8))]
+        a = layout_json(deal(rng, a_bases, HW_DIMS), sizes)
+        sizes_b = out_sizes(rng, rng.randint(1, 3))
+        b_in = [["dim%d" % d, [random_value(rng, sizes_b) for _ in range(s.bit_length() - 1)]]
+                for d, s in enumerate(sizes)]
+        return {"op": op, "a": a, "b": layout_json(b_in, sizes_b)}
+    # invert_and_compose: b (offset, block) surjective onto the outputs a reaches.
+    b_bases = mixed(rng, unit_bases(sizes)) + [random_value(rng, sizes)
+                                               for _ in range(rng.randint(0, 2))]
+    rng.shuffle(b_bases)
+    b = layout_json([["offset", b_bases], ["block", []]], sizes)
+    a_bases = [random_value(rng, sizes) for _ in range(rng.randint(0, 10))]
+    return {"op": op, "a": layout_json(deal(rng, a_bases, HW_DIMS), sizes), "b": b}
+
+
+# --- Triton side ----------------------------------------------------------------------------
+
+def triton_layout(spec, ttgl):
+    k = spec["kind"]
+    if k == "blocked":
+        return ttgl.BlockedLayout(spec["size_per_thread"], spec["threads_per_warp"],
+                                  spec["warps_per_cta"], spec["order"], spec.get("cga_layout", []))
+    if k == "slice":
+        return ttgl.SliceLayout(spec["dim"], triton_layout(spec["parent"], ttgl))
+    if k == "nvidia_mma":
+        return ttgl.NVMMADistributedLayout(spec["version"], spec["warps_per_cta"],
+                                           spec["instr_shape"], spec.get("cga_layout", []))
+    if k == "dot_operand":
+        return ttgl.DotOperandLayout(spec["operand_index"], triton_layout(spec["parent"], ttgl),
+                                     spec["k_width"])
+    if k == "linear":
+        return ttgl.DistributedLinearLayout(spec["reg_bases"], spec["lane_bases"],
+                                            spec["warp_bases"], spec["block_bases"], spec["shape"])
+    if k == "swizzled_shared":
+        return ttgl.SwizzledSharedLayout(spec["vec"], spec["per_phase"], spec["max_phase"],
+                                         spec["order"], spec.get("cga_layout", []))
+    if k == "nvmma_shared":
+        return ttgl.NVMMASharedLayout(spec["swizzle_byte_width"], spec["element_bitwidth"],
+                                      spec["rank"], spec["transposed"], False,
+                                      spec.get("cga_layout", []))
+    raise ValueError(k)
+
+
+def linear_json(dll, shape):
+    return {"in_dims": [["register", dll.reg_bases], ["lane", dll.lane_bases],
+                        ["warp", dll.warp_bases], ["block", dll.block_bases]],
+            "out_dims": [["dim%d" % i, s] for i, s in enumerate(shape)]}
+
+
+class Triton:
+    def __init__(self):
+        import triton.experimental.gluon.language as ttgl
+        from triton._C.libtriton import ir, gluon_ir
+        self.ttgl = ttgl
+        self.ctx = ir.context()
+        ir.load_dialects(self.ctx)
+        self.b = gluon_ir.GluonOpBuilder(self.ctx)
+
+    def attr_text(self, spec, shape):
+        """The spec as Triton prints it: the encoding of a tensor or memdesc type."""
+        attr = triton_layout(spec, self.ttgl)._to_ir(self.b)
+        if spec["kind"].endswith("_shared"):
+            ty = self.b.get_shared_mem_desc_ty(self.b.get_half_ty(), list(shape), attr, list(shape))
+        else:
+            ty = self.b.get_distributed_ty(self.b.get_half_ty(), list(shape), attr)
+        text = str(ty)
+        start = text.index("#ttg.")
+        depth = 0
+        for i in range(start, len(text)):
+            depth += {"<": 1, ">": -1}.get(text[i], 0)
+            if depth == 0 and text[i] == ">":
+                return text[start:i + 1]
+        raise ValueError("unbalanced attribute text: " + text)
+
+    def answer(self, case):
+        op = case["op"]
+        if op == "to_linear":
+            spec = case["layout"]
+            lay = triton_layout(spec, self.ttgl)
+            dll = self.b.to_linear_layout(lay._to_ir(self.b), list(case["shape"]))
+            return linear_json(dll, case["shape"])
+        if op == "bank_conflicts":
+            reg = triton_layout(case["reg"], self.ttgl)._to_ir(self.b)
+            sh = triton_layout(case["shared"], self.ttgl)._to_ir(self.b)
+            return int(self.b.get_shared_bank_conflicts(reg, sh, list(case["shape"]),
+                                                        case["bitwidth"]))
+        return self.algebra(case)
+
+    def ll(self, js):
+        from triton._C.libtriton.linear_layout import LinearLayout
+        return LinearLayout.from_bases([(n, b) for n, b in js["in_dims"]],
+                                       [n for n, _ in js["out_dims"]],
+                                       [s for _, s in js["out_dims"]], require_surjective=False)
+
+    @staticmethod
+    def ll_json(ll):
+        outs = [[n, int(s)] for n, s in (ll.out_dims.items() if hasattr(ll.out_dims, "items")
+                                          else ll.out_dims)]
+        bases = ll.bases.items() if hasattr(ll.bases, "items") else ll.bases
+        return {"in_dims": [[n, [list(map(int, v)) for v in b]] for n, b in bases],
+                "out_dims": outs}
+
+    def algebra(self, case):
+        op = case["op"]
+        a = self.ll(case["a"])
+        if op == "compose":
+            return self.ll_json(a.compose(self.ll(case["b"])))
+        if op == "invert":
+            return self.ll_json(a.invert())
+        if op == "pseudoinvert":
+            return self.ll_json(a.pseudoinvert())
+        if op == "invert_and_compose":
+            return self.ll_json(a.invert_and_compose(self.ll(case["b"])))
+        if op == "apply":
+            out = a.apply({n: v for n, v in case["inputs"]})
+            return [[n, int(v)] for n, v in (out.items() if hasattr(out, "items") else out)]
+        if op == "is_surjective":
+            return bool(a.is_surjective())
+        if op == "is_injective":
+            return bool(a.is_injective())
+        raise ValueError(op)
+
+
+def in_child(fn):
+    """Run fn() in a forked child. Returns ("expect", value), ("expect_error", Triton's message)
+    for a refusal (an exception or a fatal error it reports), or ("triton_crashed", the failed
+    assertion) where Triton trips one of its own assertions: no answer to compare with."""
+    r, w = os.pipe()
+    err = tempfile.TemporaryFile()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        os.dup2(err.fileno(), 2)
+        try:
+            out = {"ok": fn()}
+        except BaseException as e:  # noqa: BLE001 - every refusal is an answer
+            out = {"err": ("%s: %s" % (type(e).__name__, e))[:300]}
+        with os.fdopen(w, "w") as f:
+            f.write(json.dumps(out))
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r) as f:
+        data = f.read()
+    os.waitpid(pid, 0)
+    if not data:
+        err.seek(0)
+        lines = err.read().decode(errors="replace").strip().splitlines()
+        message = " | ".join(lines[-4:])[:400]
+        return ("triton_crashed" if "Assertion" in message else "expect_error"), message
+    out = json.loads(data)
+    return ("expect", out["ok"]) if "ok" in out else ("expect_error", out["err"])
+
+
+def make_case(rng):
+    r = rng.random()
+    if r < 0.2:
+        return algebra_case(rng)
+    if r < 0.7:
+        spec = distributed(rng)
+        rank = rank_of(spec)
+        shape = shape_for(rng, rank)
+        if spec["kind"] == "linear":  # its own shape, or one twice or half as large in a dim
+            shape = list(spec["shape"])
+            if rng.random() < 0.3:
+                d = rng.randrange(rank)
+                shape[d] = shape[d] * 2 if shape[d] == 1 or rng.random() < 0.5 else shape[d] // 2
+        case = {"op": "to_linear", "layout": spec, "shape": shape}
+    else:
+        reg = distributed(rng)
+        rank = rank_of(reg)
+        bitwidth = rng.choice([8, 16, 32, 32, 64])
+        sh = shared(rng, rank, bitwidth)
+        if cga_of(reg) and rng.random() < 0.7:  # the shared tile split over the same CTAs
+            sh["cga_layout"] = cga_of(reg)
+        case = {"op": "bank_conflicts", "reg": reg, "shared": sh,
+                "shape": shape_for(rng, rank, 2, 8, 14), "bitwidth": bitwidth}
+    return case
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--count", type=int, default=1000)
+    ap.add_argument("--attr-fraction", type=float, default=0.15,
+                    help="share of specs written in TritonGPU's attribute syntax")
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    tri = Triton()
+    for i in range(args.count):
+        case = make_case(rng)
+        key, val = in_child(lambda: tri.answer(case))
+        if key == "expect" and case["op"] in ("to_linear", "bank_conflicts") and \
+                rng.random() < args.attr_fraction:
+            field = "layout" if case["op"] == "to_linear" else rng.choice(["reg", "shared"])
+            if case[field]["kind"] != "linear":
+                got, text = in_child(lambda: tri.attr_text(case[field], case["shape"]))
+                if got == "expect":
+                    case[field] = text
+        case["id"] = "t%d-%d" % (args.seed, i)
+        case[key] = val
+        print(json.dumps(case), flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -61,8 +61,14 @@ def blocked(rng, rank):
             "threads_per_warp": split_bits(rng, lane_bits, rank),
             "warps_per_cta": split_bits(rng, rng.randint(0, 3), rank),
             "order": rng.sample(range(rank), rank)}
-    if rng.random() < 0.25:
+    r = rng.random()
+    if r < 0.25:
         spec["cga_layout"] = cga_bases(rng, rank)
+    elif r < 0.35:  # the older CTA split fields
+        ctas = split_bits(rng, rng.randint(0, 3), rank)
+        spec["ctas_per_cga"] = ctas
+        spec["cta_split_num"] = [1 << rng.randint(0, c.bit_length() - 1) for c in ctas]
+        spec["cta_order"] = rng.sample(range(rank), rank)
     return spec
 
 
@@ -283,11 +289,20 @@ def algebra_case(rng):
 
 # --- Triton side ----------------------------------------------------------------------------
 
+def triton_cga(spec):
+    """The spec's CGA bases; the older split fields converted by Triton's own make_cga_layout."""
+    if "ctas_per_cga" in spec:
+        from triton._C.libtriton import gluon_ir
+        return gluon_ir.make_cga_layout(spec["ctas_per_cga"], spec["cta_split_num"],
+                                        spec["cta_order"])
+    return spec.get("cga_layout", [])
+
+
 def triton_layout(spec, ttgl):
     k = spec["kind"]
     if k == "blocked":
         return ttgl.BlockedLayout(spec["size_per_thread"], spec["threads_per_warp"],
-                                  spec["warps_per_cta"], spec["order"], spec.get("cga_layout", []))
+                                  spec["warps_per_cta"], spec["order"], triton_cga(spec))
     if k == "slice":
         return ttgl.SliceLayout(spec["dim"], triton_layout(spec["parent"], ttgl))
     if k == "nvidia_mma":
@@ -426,7 +441,7 @@ def make_case(rng):
     if r < 0.7:
         spec = distributed(rng)
         rank = rank_of(spec)
-        shape = shape_for(rng, rank)
+        shape = shape_for(rng, rank, 0, 10 if rank == 1 else 8)
         if spec["kind"] == "linear":  # its own shape, or one twice or half as large in a dim
             shape = list(spec["shape"])
             if rng.random() < 0.3:
@@ -460,10 +475,9 @@ def main():
         if key == "expect" and case["op"] in ("to_linear", "bank_conflicts") and \
                 rng.random() < args.attr_fraction:
             field = "layout" if case["op"] == "to_linear" else rng.choice(["reg", "shared"])
-            if case[field]["kind"] != "linear":
-                got, text = in_child(lambda: tri.attr_text(case[field], case["shape"]))
-                if got == "expect":
-                    case[field] = text
+            got, text = in_child(lambda: tri.attr_text(case[field], case["shape"]))
+            if got == "expect":
+                case[field] = text
         case["id"] = "t%d-%d" % (args.seed, i)
         case[key] = val
         print(json.dumps(case), flush=True)

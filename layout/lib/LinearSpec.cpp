@@ -117,8 +117,7 @@ Expected<LinearLayout> LinearSpec::toLinearLayout(std::span<const int64_t> shape
   t.mutableBases(DimName::block()) = block_;
   t.inferSizes();
   t.ensureNotSmaller(shape);
-  if (Status fits = t.ensureNotLarger(shape, /*removeRegisters=*/true); !fits.ok())
-    return makeError("linear: " + fits.message());
+  LL_TRY_STATUS(t.ensureNotLarger(shape, /*removeRegisters=*/true));
   const DimName ins[] = {DimName::reg(), DimName::lane(), DimName::warp(), DimName::block()};
   return t.toLayout(ins);
 }

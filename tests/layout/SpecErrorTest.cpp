@@ -158,8 +158,8 @@ TEST(ToLinearLayoutErrors, LayoutsThatCannotBeCutToTheShape) {
   auto lin = ok(
       LinearSpec::make({{0, 3}}, {{1, 0}, {0, 2}, {0, 7}, {1, 0}, {3, 0}}, {{0, 6}}, {}, {4, 8}));
   expectError(toLinearLayout(lin, I64s{4, 2}),
-              "linear: cannot cut the layout to size 2 along dim 1: lane basis 2 (component 7 "
-              "along dim 1) is not a power of two");
+              "linear over shape [4, 2]: cannot cut the layout to size 2 along dim 1: lane basis "
+              "2 (component 7 along dim 1) is not a power of two");
 }
 
 TEST(ToLinearLayoutErrors, TooManyBitsIsAnErrorNotACrash) {

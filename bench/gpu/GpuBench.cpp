@@ -923,7 +923,7 @@ bool peakSection(Bench &b) {
                      unsigned blocksPerSm, unsigned threads, double flopsPerWarp,
                      const std::string &what,
                      const std::vector<std::pair<const char *, int>> &fields,
-                     double bytesPerWarp = 0) -> bool {
+                     double bytesPerWarp = 0) {
     const unsigned warpsPerScheduler = blocksPerSm * threads / 32 / 4;
     auto mod = runtime::Module::loadPtx(ptx);
     CHECK(mod);
@@ -951,7 +951,6 @@ bool peakSection(Bench &b) {
     if (bytesPerWarp > 0)
       std::printf(", shared memory %.1f B/ns/SM", smem);
     std::printf("\n");
-    return true;
   };
   const double mmaFlops = 2.0 * 16 * 8 * 16;
   // 2 blocks of 8 warps per SM (4 warps per scheduler) with 4 and 8 chains, 1 block (2 warps per
@@ -959,12 +958,10 @@ bool peakSection(Bench &b) {
   // with 8.
   for (auto [blocksPerSm, threads, chains] :
        {std::tuple{2u, 256u, 4}, {2u, 256u, 8}, {1u, 256u, 8}, {1u, 128u, 8}})
-    if (!measure(mmaPeakPtx(chains), "mma_peak", "mma.sync.m16n8k16.f32.f16.f16.f32", blocksPerSm,
-                 threads, 2.0 * chains * mmaFlops,
-                 "mma.sync m16n8k16 f16->f32 ceiling, " + std::to_string(chains) +
-                     " chains per warp",
-                 {{"chains", chains}}))
-      return false;
+    measure(mmaPeakPtx(chains), "mma_peak", "mma.sync.m16n8k16.f32.f16.f16.f32", blocksPerSm,
+            threads, 2.0 * chains * mmaFlops,
+            "mma.sync m16n8k16 f16->f32 ceiling, " + std::to_string(chains) + " chains per warp",
+            {{"chains", chains}});
   // The GEMM's inner loop without its copies (8 ldmatrix.x4 per 32 mma.sync); with stores of the
   // bytes the copies write; with twice the loads; the loads alone and with the stores; and with
   // the loads two slices ahead (three register sets) instead of one.
@@ -978,14 +975,13 @@ bool peakSection(Bench &b) {
                        " mma.sync, " + std::to_string(ldsm) + " ldmatrix.x4 (" +
                        std::to_string(sets - 1) + " slice(s) ahead), " + std::to_string(sts) +
                        " st.shared.v4";
-    if (!measure(mmaLdsmPeakPtx(ldsm, mma, sts, sets), "mma_ldsm_peak",
-                 "mma.sync.m16n8k16 + ldmatrix.x4", 1, 256, sets * mma * mmaFlops, what,
-                 {{"ldmatrix_per_slice", ldsm},
-                  {"mma_per_slice", mma},
-                  {"st_shared_per_slice", sts},
-                  {"slices_ahead", sets - 1}},
-                 double(sets) * (ldsm + sts) * 512))
-      return false;
+    measure(mmaLdsmPeakPtx(ldsm, mma, sts, sets), "mma_ldsm_peak",
+            "mma.sync.m16n8k16 + ldmatrix.x4", 1, 256, sets * mma * mmaFlops, what,
+            {{"ldmatrix_per_slice", ldsm},
+             {"mma_per_slice", mma},
+             {"st_shared_per_slice", sts},
+             {"slices_ahead", sets - 1}},
+            double(sets) * (ldsm + sts) * 512);
   }
   return true;
 }

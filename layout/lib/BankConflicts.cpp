@@ -68,9 +68,8 @@ Expected<Prepared> prepare(const LinearLayout &reg, const LinearLayout &shared, 
 // listed (a CGA layout that repeats a block basis lists it twice); otherwise the dimension of
 // the intersection of the two spans. The two agree unless the segment repeats a basis.
 int sharedDims(const std::vector<uint64_t> &segment, const std::vector<uint64_t> &lanes) {
-  auto singleBit = [](uint64_t v) { return isPow2(v); };
-  if (!std::all_of(segment.begin(), segment.end(), singleBit) ||
-      !std::all_of(lanes.begin(), lanes.end(), singleBit))
+  if (!std::all_of(segment.begin(), segment.end(), isPow2) ||
+      !std::all_of(lanes.begin(), lanes.end(), isPow2))
     return f2IntersectionDim(segment, lanes);
   return int(std::count_if(segment.begin(), segment.end(), [&](uint64_t s) {
     return std::find(lanes.begin(), lanes.end(), s) != lanes.end();

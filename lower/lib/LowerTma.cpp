@@ -33,7 +33,6 @@ Expected<TmaBoxPlan> planTmaBox(const ir::Module &m, const ir::Type &desc) {
                      " bytes, TMA needs a multiple of 16");
   p.box = {rows, inner};
   p.copies = int(cols / inner);
-  p.rows = rows;
   p.elemBytes = e;
   LL_ASSIGN_OR_RETURN(LinearLayout ll, toLinearLayout(spec, desc.shape()));
   LL_ASSIGN_OR_RETURN(SharedOffsets offsets, SharedOffsets::of(ll));
@@ -53,7 +52,7 @@ Expected<TmaBoxPlan> planTmaBox(const ir::Module &m, const ir::Type &desc) {
 }
 
 int64_t TmaBoxPlan::byteOf(int64_t r, int64_t c) const {
-  const int64_t inner = box[1], e = elemBytes;
+  const int64_t rows = box[0], inner = box[1], e = elemBytes;
   int64_t chunkMask = swizzleBytes ? (swizzleBytes / 16 - 1) << 4 : 0;
   int64_t addr = (c / inner) * rows * inner * e + r * inner * e + (c % inner) * e;
   return addr ^ ((addr >> 3) & chunkMask);

@@ -43,7 +43,7 @@ struct TmaBoxPlan {
   std::vector<int64_t> box;
   int swizzleBytes = 0;
   int copies = 1;
-  int64_t rows = 0, elemBytes = 0; ///< the block's rows, the element's bytes
+  int64_t elemBytes = 0;
   /// The byte (from the first box's start) the copies write element (r, c) of the block to:
   /// boxes side by side, rows of box[1] elements, the 16-byte chunks of each 128-byte line XORed
   /// with the line's index bits (32/64/128-byte swizzle).

@@ -248,9 +248,8 @@ def deal(rng, bases, names):
     return dims
 
 
-def layout_json(in_dims, sizes, out_names=None):
-    out_names = out_names or ["dim%d" % i for i in range(len(sizes))]
-    return {"in_dims": in_dims, "out_dims": [[n, s] for n, s in zip(out_names, sizes)]}
+def layout_json(in_dims, sizes):
+    return {"in_dims": in_dims, "out_dims": [["dim%d" % i, s] for i, s in enumerate(sizes)]}
 
 
 def algebra_case(rng):
@@ -307,7 +306,7 @@ def triton_layout(spec, ttgl):
         return ttgl.SliceLayout(spec["dim"], triton_layout(spec["parent"], ttgl))
     if k == "nvidia_mma":
         return ttgl.NVMMADistributedLayout(spec["version"], spec["warps_per_cta"],
-                                           spec["instr_shape"], spec.get("cga_layout", []))
+                                           spec["instr_shape"], triton_cga(spec))
     if k == "dot_operand":
         return ttgl.DotOperandLayout(spec["operand_index"], triton_layout(spec["parent"], ttgl),
                                      spec["k_width"])
@@ -316,12 +315,16 @@ def triton_layout(spec, ttgl):
                                             spec["warp_bases"], spec["block_bases"], spec["shape"])
     if k == "swizzled_shared":
         return ttgl.SwizzledSharedLayout(spec["vec"], spec["per_phase"], spec["max_phase"],
-                                         spec["order"], spec.get("cga_layout", []))
+                                         spec["order"], triton_cga(spec))
     if k == "nvmma_shared":
         return ttgl.NVMMASharedLayout(spec["swizzle_byte_width"], spec["element_bitwidth"],
-                                      spec["rank"], spec["transposed"], False,
-                                      spec.get("cga_layout", []))
+                                      spec["rank"], spec["transposed"], False, triton_cga(spec))
     raise ValueError(k)
+
+
+def pairs(named):
+    """(name, value) pairs of a binding's result, whether it comes as a dict or as a list."""
+    return named.items() if hasattr(named, "items") else named
 
 
 def linear_json(dll, shape):
@@ -377,11 +380,8 @@ class Triton:
 
     @staticmethod
     def ll_json(ll):
-        outs = [[n, int(s)] for n, s in (ll.out_dims.items() if hasattr(ll.out_dims, "items")
-                                          else ll.out_dims)]
-        bases = ll.bases.items() if hasattr(ll.bases, "items") else ll.bases
-        return {"in_dims": [[n, [list(map(int, v)) for v in b]] for n, b in bases],
-                "out_dims": outs}
+        return {"in_dims": [[n, [list(map(int, v)) for v in b]] for n, b in pairs(ll.bases)],
+                "out_dims": [[n, int(s)] for n, s in pairs(ll.out_dims)]}
 
     def algebra(self, case):
         op = case["op"]
@@ -396,7 +396,7 @@ class Triton:
             return self.ll_json(a.invert_and_compose(self.ll(case["b"])))
         if op == "apply":
             out = a.apply({n: v for n, v in case["inputs"]})
-            return [[n, int(v)] for n, v in (out.items() if hasattr(out, "items") else out)]
+            return [[n, int(v)] for n, v in pairs(out)]
         if op == "is_surjective":
             return bool(a.is_surjective())
         if op == "is_injective":

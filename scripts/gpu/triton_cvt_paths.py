@@ -14,6 +14,7 @@ came out exact. Compare with linlayout's `plan` here:
 """
 import json, random, re, sys
 import torch
+from triton_cases import split_bits, triton_layout
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 
@@ -27,28 +28,17 @@ def one_cvt(in_ptr, out_ptr, M: gl.constexpr, N: gl.constexpr, src: gl.constexpr
     dn = gl.arange(0, N, layout=gl.SliceLayout(0, dst))
     gl.store(out_ptr + dm[:, None] * N + dn[None, :], y)
 
-def split(rng, bits, rank=2):
-    out = [1] * rank
-    for _ in range(bits):
-        out[rng.randrange(rank)] *= 2
-    return out
-
 def layout(rng, N):
     r = rng.random()
     if r < 0.6:
         return {"kind": "blocked", "size_per_thread": [1 << rng.randint(0, 3) for _ in range(2)],
-                "threads_per_warp": split(rng, 5), "warps_per_cta": split(rng, 2),
+                "threads_per_warp": split_bits(rng, 5, 2), "warps_per_cta": split_bits(rng, 2, 2),
                 "order": rng.sample(range(2), 2)}
     if r < 0.85:
-        return {"kind": "nvidia_mma", "version": [2, 0], "warps_per_cta": split(rng, 2),
+        return {"kind": "nvidia_mma", "version": [2, 0], "warps_per_cta": split_bits(rng, 2, 2),
                 "instr_shape": [16, 8]}
     return {"kind": "nvidia_mma", "version": [3, 0], "warps_per_cta": [4, 1],
             "instr_shape": [16, rng.choice([n for n in (16, 32, 64, 128) if n <= N]), 16]}
-
-def gluon_layout(s):
-    if s["kind"] == "blocked":
-        return gl.BlockedLayout(s["size_per_thread"], s["threads_per_warp"], s["warps_per_cta"], s["order"])
-    return gl.NVMMADistributedLayout(s["version"], s["warps_per_cta"], s["instr_shape"])
 
 KEYS = {"shfl": r"\bshfl\.sync", "st_shared": r"\bst\.shared", "ld_shared": r"\bld\.shared",
         "ldmatrix": r"\bldmatrix", "stmatrix": r"\bstmatrix", "bar": r"\bbar\.sync|\bbarrier\.sync"}
@@ -59,20 +49,20 @@ def main():
     for i in range(count):
         M, N = rng.choice([(64, 64), (128, 64), (64, 128), (128, 128), (32, 64)])
         src, dst = layout(rng, N), layout(rng, N)
-        if rng.random() < 0.6:  # the same warps: what moves stays within a warp more often
+        if rng.random() < 0.6:
+            # A blocked src keeps its warps (what moves stays within a warp more often); another
+            # src gets a new dst, its registers and lanes redrawn when it is blocked.
             dst = dict(src) if src["kind"] == "blocked" else layout(rng, N)
             if dst["kind"] == "blocked":
                 dst["size_per_thread"] = [1 << rng.randint(0, 3) for _ in range(2)]
-                dst["threads_per_warp"] = split(rng, 5)
-                if src["kind"] == "blocked":
-                    dst["warps_per_cta"] = src["warps_per_cta"]
+                dst["threads_per_warp"] = split_bits(rng, 5, 2)
         dtype = rng.choice([torch.float16, torch.float32])
         row = {"id": i, "shape": [M, N], "bitwidth": 16 if dtype == torch.float16 else 32,
                "src": src, "dst": dst}
         try:
             x = torch.randn(M * N, device="cuda", dtype=dtype)
             y = torch.zeros_like(x)
-            k = one_cvt[(1,)](x, y, M, N, gluon_layout(src), gluon_layout(dst), num_warps=4)
+            k = one_cvt[(1,)](x, y, M, N, triton_layout(src, gl), triton_layout(dst, gl), num_warps=4)
             torch.cuda.synchronize()
             row["exact"] = bool(torch.equal(x, y))
             ptx = k.asm["ptx"]

@@ -87,6 +87,42 @@ std::vector<uint64_t> f2KernelOfMask(std::span<const uint64_t> vs, uint64_t mask
   return out;
 }
 
+uint64_t F2ReducedBasis::combine(uint64_t coeffs) const {
+  uint64_t v = 0;
+  for (int j = 0; j < rank(); ++j)
+    if (coeffs >> j & 1)
+      v ^= vectors[j];
+  return v;
+}
+
+F2ReducedBasis f2ReducedBasis(std::span<const uint64_t> vs) {
+  F2ReducedBasis out;
+  for (uint64_t v : vs) {
+    for (size_t j = 0; j < out.vectors.size(); ++j)
+      if (v >> out.pivots[j] & 1)
+        v ^= out.vectors[j];
+    if (!v)
+      continue;
+    int p = 63 - __builtin_clzll(v);
+    for (uint64_t &w : out.vectors)
+      if (w >> p & 1)
+        w ^= v;
+    out.vectors.push_back(v);
+    out.pivots.push_back(p);
+  }
+  return out;
+}
+
+int64_t f2XorNetworkSelects(std::span<const uint64_t> vectors, std::span<const uint64_t> live) {
+  int64_t n = 0;
+  std::vector<uint64_t> span(live.begin(), live.end());
+  for (size_t j = vectors.size(); j-- > 0;) {
+    n += int64_t(1) << f2Rank(span);
+    span.push_back(vectors[j]);
+  }
+  return n;
+}
+
 std::vector<uint64_t> f2UnitComplement(std::span<const uint64_t> vs, int bits) {
   F2Basis b;
   for (uint64_t v : vs) {

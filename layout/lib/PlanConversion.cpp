@@ -228,6 +228,74 @@ struct ShuffleDesign {
   ConversionCost cost;
 };
 
+// When no Γ of the structured family works: a depth-first search over every Γ, one lane bit at a
+// time, cheapest-looking first. In coordinates (dst word | dst lane << nd), the rounds' subspace is
+// S = span{(Γ(k), e_k)}, and F (columns cwW, then cwL) sends a vector to the (src word | src lane
+// << ws) it reads. Γ works iff no vector of S reads another word of its own lane: S ∩ Z ⊆ K, with
+// Z = {x : F(x) has no lane part} and K = ker F. A prefix that breaks this cannot be extended (the
+// condition only grows with S), so the search cuts it. Adding v keeps it iff v ∉ S + Z or
+// v ∈ S + K. Where the conversion is a bijection at word level, a Γ always exists: D (the dst
+// words) and Z have the same dimension, and two such subspaces always share a complement, which
+// is a graph over the lanes that avoids Z.
+//
+// Each lane bit tries the words already spanned first (a low rank of Γ means fewer selects), then
+// the structured candidates, then every word. `consider` is called with each complete Γ; the
+// search stops after kMaxSolutions of them or kMaxSteps tests.
+template <typename Consider>
+void searchEveryGamma(const std::vector<uint64_t> &cwW, const std::vector<uint64_t> &cwL, int ws,
+                      int L, int nd, const std::vector<std::vector<uint64_t>> &cands,
+                      std::vector<uint64_t> &gamma, Consider &&consider) {
+  constexpr int kMaxSolutions = 64;
+  constexpr long kMaxSteps = long(1) << 18;
+  std::vector<uint64_t> cols = cwW;
+  cols.insert(cols.end(), cwL.begin(), cwL.end());
+  F2Basis sz, sk; // S + Z and S + K
+  for (uint64_t z : f2KernelOfColumns(cols, lowMask(L) << ws))
+    sz.insert(z, 0);
+  for (uint64_t z : f2KernelOfColumns(cols, ~uint64_t(0)))
+    sk.insert(z, 0);
+  int solutions = 0;
+  long steps = 0;
+  auto dfs = [&](auto &&self, int k, const F2Basis &sz, const F2Basis &sk) -> void {
+    if (k == L) {
+      consider();
+      ++solutions;
+      return;
+    }
+    F2Basis spanned; // the words Γ already uses
+    for (int j = 0; j < k; ++j)
+      spanned.insert(gamma[j], 0);
+    auto tryWord = [&](uint64_t g) {
+      if (solutions >= kMaxSolutions || ++steps > kMaxSteps)
+        return false;
+      uint64_t v = g | (uint64_t(1) << (nd + k));
+      if (sz.contains(v) && !sk.contains(v))
+        return true;
+      F2Basis sz2 = sz, sk2 = sk;
+      sz2.insert(v, 0);
+      sk2.insert(v, 0);
+      gamma[k] = g;
+      self(self, k + 1, sz2, sk2);
+      return true;
+    };
+    // The span, enumerated through its echelon vectors.
+    std::vector<uint64_t> basis;
+    for (uint64_t piv = spanned.pivots(); piv; piv &= piv - 1)
+      basis.push_back(spanned.vectorAt(__builtin_ctzll(piv)));
+    for (uint64_t c = 0; c < (uint64_t(1) << basis.size()); ++c)
+      if (!tryWord(f2Apply(basis, c)))
+        return;
+    for (uint64_t g : cands[k])
+      if (!spanned.contains(g) && !tryWord(g))
+        return;
+    for (uint64_t g = 1; g < (uint64_t(1) << nd); ++g)
+      if (!spanned.contains(g) &&
+          std::find(cands[k].begin(), cands[k].end(), g) == cands[k].end() && !tryWord(g))
+        return;
+  };
+  dfs(dfs, 0, sz, sk);
+}
+
 bool planShuffles(const Problem &p, const Movement &mv, ConversionPlan &plan) {
   const int rs = p.s.bits(0), rd = p.d.bits(0), L = p.d.bits(1), W = p.d.bits(2),
             B = p.d.bits(3);
@@ -320,6 +388,23 @@ bool planShuffles(const Problem &p, const Movement &mv, ConversionPlan &plan) {
   const int nd = int(thetaPrime.size());
   if (nd > 16)
     return false; // too many registers for an explicit round list
+  // Per dst register bit: the dst word it steps, from the decomposition over (q, θ', dupl).
+  std::vector<uint64_t> regWords;
+  {
+    F2Basis dec;
+    for (int i = 0; i < kk; ++i)
+      dec.insert(q[i], 0);
+    for (int j = 0; j < nd; ++j)
+      dec.insert(thetaPrime[j], uint64_t(1) << j);
+    for (uint64_t z : dupl)
+      dec.insert(z, 0);
+    for (int k = 0; k < rd; ++k) {
+      uint64_t word = 0;
+      [[maybe_unused]] uint64_t r = dec.reduce(uint64_t(1) << k, &word);
+      assert(r == 0);
+      regWords.push_back(word);
+    }
+  }
   std::vector<uint64_t> cwW; // per dst word bit: (word | lane << ws)
   for (uint64_t t : thetaPrime)
     cwW.push_back(wordLevel(f2Apply(cReg, t)));
@@ -425,36 +510,44 @@ bool planShuffles(const Problem &p, const Movement &mv, ConversionPlan &plan) {
     ConversionCost &c = ev.cost;
     c.warps = p.warps();
     c.shuffles = halves * moving;
-    c.selects = halves * rounds * (((1 << ev.ks) - 1) + ((1 << ev.kd) - 1));
-    // Idx rounds XOR a per-round constant into the thread's source lane (when it is non-zero).
-    c.indexOps = 0;
-    if (!ev.bfly)
-      for (uint64_t r = 0; r < uint64_t(rounds); ++r)
-        c.indexOps += f2Apply(LW, r) != 0 ? halves : 0;
-    int dstRegs = 1 << rd;
+    // Sent and received words are permuted by the thread's part of their index, one layer of
+    // selects per basis vector of that part, building only what the rounds send and what the
+    // registers unpack (the lowering's network, ConversionEmitter.cpp). A 64-bit word is selected
+    // whole.
+    std::vector<uint64_t> sentCols;
+    for (int j = 0; j < nd; ++j)
+      sentCols.push_back(f2Apply(Mw, phi(LW[j])) ^ WW[j]);
+    c.selects = int(f2XorNetworkSelects(f2ReducedBasis(sendAll).vectors, sentCols) +
+                    f2XorNetworkSelects(f2ReducedBasis(gamma).vectors, regWords));
+    // Bytes are packed by prmt; unpacking is counted once Γ is chosen (it does not depend on Γ).
     if (p.e == 8)
-      c.prmts = (1 << ws) * ((1 << kk) - 1) + dstRegs;
+      c.prmts = (1 << ws) * ((1 << kk) - 1);
     c.cycles = cyclesOf(p, c, c.warps, false);
     return ev;
   };
 
   std::optional<Eval> best;
   std::vector<uint64_t> bestGamma, gamma(L, 0);
-  std::vector<size_t> idx(L, 0);
-  for (;;) {
-    for (int k = 0; k < L; ++k)
-      gamma[k] = cands[k][idx[k]];
+  auto consider = [&]() {
     Eval ev = evaluate(gamma);
     if (ev.ok && (!best || ev.cost.cycles < best->cost.cycles - 1e-9)) {
       best = std::move(ev);
       bestGamma = gamma;
     }
+  };
+  std::vector<size_t> idx(L, 0);
+  for (;;) {
+    for (int k = 0; k < L; ++k)
+      gamma[k] = cands[k][idx[k]];
+    consider();
     int k = 0;
     while (k < L && ++idx[k] == cands[k].size())
       idx[k++] = 0;
     if (k == L)
       break;
   }
+  if (!best)
+    searchEveryGamma(cwW, cwL, ws, L, nd, cands, gamma, consider);
   if (!best)
     return false;
 
@@ -472,27 +565,15 @@ bool planShuffles(const Problem &p, const Movement &mv, ConversionPlan &plan) {
     st.pack = *l;
   }
   {
-    // dst register -> (slot | word << kk): word from the decomposition over (q, θ', dupl),
-    // slot from where the source element sits in its word.
-    F2Basis dec;
-    for (int i = 0; i < kk; ++i)
-      dec.insert(q[i], 0);
-    for (int j = 0; j < nd; ++j)
-      dec.insert(thetaPrime[j], uint64_t(1) << j);
-    for (uint64_t z : dupl)
-      dec.insert(z, 0);
+    // dst register -> (slot | word << kk): its word from regWords, its slot from where the
+    // source element sits in its word.
     std::vector<InDimColumns> ins;
     int bit = 0;
     for (int dim = 0; dim < 4; ++dim) {
       InDimColumns c{kHwDims[dim], {}};
       for (int k = 0; k < p.d.bits(dim); ++k, ++bit) {
-        uint64_t slot = slotOf(R(C[bit]));
-        uint64_t word = 0;
-        if (dim == 0) {
-          [[maybe_unused]] uint64_t r = dec.reduce(uint64_t(1) << k, &word);
-          assert(r == 0);
-        }
-        c.columns.push_back(slot | (word << kk));
+        uint64_t word = dim == 0 ? regWords[k] : 0;
+        c.columns.push_back(slotOf(R(C[bit])) | (word << kk));
       }
       ins.push_back(std::move(c));
     }
@@ -501,6 +582,28 @@ bool planShuffles(const Problem &p, const Movement &mv, ConversionPlan &plan) {
     if (!l.ok())
       return false;
     st.unpack = *l;
+  }
+  // Unpacking, the same for every Γ: bytes leave their word by one prmt per distinct (slot, word)
+  // a register takes; where the slot depends on the thread (the prmt's selector is then the
+  // register's slot XOR the thread's), 16-bit halves leave the same way.
+  {
+    std::vector<uint64_t> regCols, threadSlots;
+    for (int i = 0; i < st.unpack.totalInBits(); ++i)
+      (i < rd ? regCols : threadSlots).push_back(st.unpack.column(i));
+    F2Basis tb;
+    for (uint64_t c : threadSlots)
+      tb.insert(c, 0);
+    // Registers that take the same (slot, word) share their tree.
+    std::vector<uint64_t> bases;
+    for (uint64_t r = 0; r < (uint64_t(1) << rd); ++r)
+      bases.push_back(f2Apply(regCols, r));
+    std::sort(bases.begin(), bases.end());
+    int distinct = int(std::unique(bases.begin(), bases.end()) - bases.begin());
+    if (p.e == 8)
+      best->cost.prmts = (1 << ws) * ((1 << kk) - 1) + distinct;
+    else if (p.e == 16 && tb.rank() != 0)
+      best->cost.prmts = distinct;
+    best->cost.cycles = cyclesOf(p, best->cost, best->cost.warps, false);
   }
   auto threadMap = [&](std::vector<uint64_t> laneCols, std::vector<uint64_t> threadCols,
                        DimName out, int outBits) -> std::optional<LinearLayout> {

@@ -7,6 +7,8 @@
 #include "SharedAccess.h"
 #include "Shuffle.h"
 
+#include "linlayout/layout/F2Subspace.h"
+
 #include <llvm/IR/Constants.h>
 
 #include <map>
@@ -17,40 +19,13 @@ namespace {
 
 // The image of a (lane, warp, block) -> (x) map in reduced row echelon form: every basis vector
 // has a pivot bit no other one has, so the coefficient of basis j in a value v is bit pivot[j].
-struct ImageBasis {
-  std::vector<uint64_t> vectors;
-  std::vector<int> pivots;
-  int rank() const { return static_cast<int>(vectors.size()); }
-  // The element sum of the basis vectors named by the bits of `coeffs`.
-  uint64_t combine(uint64_t coeffs) const {
-    uint64_t v = 0;
-    for (int j = 0; j < rank(); ++j)
-      if (coeffs >> j & 1)
-        v ^= vectors[j];
-    return v;
-  }
-};
+using ImageBasis = F2ReducedBasis;
 
 ImageBasis imageBasis(const LinearLayout &threadMap) {
-  std::vector<uint64_t> rows;
+  std::vector<uint64_t> cols;
   for (int i = 0; i < threadMap.totalInBits(); ++i)
-    if (uint64_t c = threadMap.column(i))
-      rows.push_back(c);
-  ImageBasis out;
-  for (uint64_t v : rows) {
-    for (size_t j = 0; j < out.vectors.size(); ++j)
-      if (v >> out.pivots[j] & 1)
-        v ^= out.vectors[j];
-    if (!v)
-      continue;
-    int p = 63 - __builtin_clzll(v);
-    for (uint64_t &w : out.vectors)
-      if (w >> p & 1)
-        w ^= v;
-    out.vectors.push_back(v);
-    out.pivots.push_back(p);
-  }
-  return out;
+    cols.push_back(threadMap.column(i));
+  return f2ReducedBasis(cols);
 }
 
 // Picks candidate(coeffs) where coeffs are the basis coefficients of the runtime value `key`:
@@ -71,6 +46,36 @@ llvm::Value *selectTree(llvm::IRBuilder<> &b, llvm::Value *key, const ImageBasis
     level = std::move(next);
   }
   return level[0];
+}
+
+// words[i ^ v] for each i in `live`, where v is the combination of basis vectors the runtime
+// value `key` picks (as in selectTree): one layer of selects per basis vector, each XOR-ing the
+// index by its vector where the key has its pivot bit. Only what the live outputs need is built,
+// f2XorNetworkSelects(basis.vectors, live) selects (live is a subspace); other entries are null.
+std::vector<llvm::Value *> xorPermute(llvm::IRBuilder<> &b, llvm::Value *key,
+                                      const ImageBasis &basis, std::vector<llvm::Value *> words,
+                                      const std::vector<uint64_t> &live) {
+  const int k = basis.rank();
+  const size_t n = words.size();
+  // needed[j]: the entries layer j must produce (the inputs of layer j + 1); needed[k - 1]: live.
+  std::vector<std::vector<char>> needed(k + 1, std::vector<char>(n, 0));
+  for (uint64_t i : live)
+    needed[k][i] = 1;
+  for (int j = k; j-- > 0;)
+    for (size_t i = 0; i < n; ++i)
+      if (needed[j + 1][i])
+        needed[j][i] = needed[j][i ^ basis.vectors[j]] = 1;
+  for (int j = 0; j < k; ++j) {
+    llvm::Value *bit = b.CreateICmpNE(
+        b.CreateAnd(key, b.getInt32(static_cast<uint32_t>(uint64_t(1) << basis.pivots[j]))),
+        b.getInt32(0));
+    std::vector<llvm::Value *> next(n, nullptr);
+    for (size_t i = 0; i < n; ++i)
+      if (needed[j + 1][i])
+        next[i] = b.CreateSelect(bit, words[i ^ basis.vectors[j]], words[i]);
+    words = std::move(next);
+  }
+  return words;
 }
 
 // A layout with its thread part and register part separated.
@@ -187,7 +192,6 @@ Expected<std::vector<llvm::Value *>> emitShuffles(llvm::IRBuilder<> &b, const Co
   const int nd = st.unpack.outDimBits(kWord);
   const int slots = 1 << kk;
   const int e = plan.elementBits;
-  const int wordBits = e == 64 ? 32 : e;
   llvm::Type *elemTy = src.at(0)->getType();
 
   LL_ASSIGN_OR_RETURN(ThreadMap sendMap, threadMap(st.sendWordOfThread));
@@ -206,46 +210,45 @@ Expected<std::vector<llvm::Value *>> emitShuffles(llvm::IRBuilder<> &b, const Co
   for (size_t k = 0; k < st.rounds.size(); ++k)
     roundOfRecv[st.rounds[k].recvWordConst] = k;
 
-  // received[half][word]
-  std::vector<std::vector<llvm::Value *>> received(st.halves);
-  for (int half = 0; half < st.halves; ++half) {
-    // Pack the source registers into words of this half.
-    std::vector<llvm::Value *> packed;
-    for (uint64_t w = 0; w < (uint64_t(1) << ws); ++w) {
-      std::vector<llvm::Value *> elems;
-      for (int s = 0; s < slots; ++s) {
-        llvm::Value *v = src[st.pack.apply(uint64_t(s) | (w << kk))];
-        if (e == 64)
-          v = b.CreateTrunc(b.CreateLShr(asInt(b, v), 32 * half), b.getInt32Ty());
-        elems.push_back(v);
-      }
-      packed.push_back(packWord(b, elems, wordBits));
-    }
-    std::vector<llvm::Value *> byRound;
-    for (const ShuffleRound &round : st.rounds) {
-      llvm::Value *send =
-          sendKey ? selectTree(b, sendKey, sendMap.basis,
-                               [&](uint64_t c) {
-                                 return packed[round.sendWordConst ^ sendMap.basis.combine(c)];
-                               })
-                  : packed[round.sendWordConst];
-      llvm::Value *got = send;
-      if (round.mode == ShuffleMode::Bfly)
-        got = shuffleXor(b, send, round.laneConst);
-      else if (round.mode == ShuffleMode::Idx)
-        got = shuffleIdx(b, send, laneEm.withConstant(0, round.laneConst));
-      byRound.push_back(got);
-    }
-    std::vector<llvm::Value *> words;
-    for (uint32_t w = 0; w < (uint32_t(1) << nd); ++w) {
-      auto roundFor = [&](uint64_t c) -> llvm::Value * {
-        auto it = roundOfRecv.find(w ^ static_cast<uint32_t>(recvMap.basis.combine(c)));
-        return it == roundOfRecv.end() ? llvm::PoisonValue::get(b.getInt32Ty())
-                                       : byRound[it->second];
-      };
-      words.push_back(recvKey ? selectTree(b, recvKey, recvMap.basis, roundFor) : roundFor(0));
-    }
-    received[half] = std::move(words);
+  // Packed words: 32-bit words of 8- to 32-bit elements, or the 64-bit elements themselves (they
+  // shuffle as two 32-bit halves and are selected whole).
+  llvm::Type *wordTy = b.getIntNTy(e == 64 ? 64 : 32);
+  std::vector<llvm::Value *> packed;
+  for (uint64_t w = 0; w < (uint64_t(1) << ws); ++w) {
+    std::vector<llvm::Value *> elems;
+    for (int s = 0; s < slots; ++s)
+      elems.push_back(src[st.pack.apply(uint64_t(s) | (w << kk))]);
+    packed.push_back(e == 64 ? asInt(b, elems[0]) : packWord(b, elems, e));
+  }
+  // Round k sends word sendWordConst ^ sendWord(t): the words permuted by the thread's part.
+  if (sendKey) {
+    std::vector<uint64_t> live;
+    for (const ShuffleRound &round : st.rounds)
+      live.push_back(round.sendWordConst);
+    packed = xorPermute(b, sendKey, sendMap.basis, std::move(packed), live);
+  }
+  std::vector<llvm::Value *> byRound;
+  for (const ShuffleRound &round : st.rounds) {
+    llvm::Value *send = packed[round.sendWordConst];
+    llvm::Value *got = send;
+    if (round.mode == ShuffleMode::Bfly)
+      got = shuffleXor(b, send, round.laneConst);
+    else if (round.mode == ShuffleMode::Idx)
+      got = shuffleIdx(b, send, laneEm.withConstant(0, round.laneConst));
+    byRound.push_back(got);
+  }
+  // Word w of the thread arrives in the round whose receive constant is w ^ recvWord(t).
+  std::vector<llvm::Value *> received;
+  for (uint32_t w = 0; w < (uint32_t(1) << nd); ++w) {
+    auto it = roundOfRecv.find(w);
+    received.push_back(it == roundOfRecv.end() ? llvm::PoisonValue::get(wordTy)
+                                               : byRound[it->second]);
+  }
+  if (recvKey) {
+    std::vector<uint64_t> live; // the words the registers unpack
+    for (uint64_t r = 0; r < unpackMap.ix.numRegisters(); ++r)
+      live.push_back(unpackMap.ix.registerPart(r, 1));
+    received = xorPermute(b, recvKey, recvMap.basis, std::move(received), live);
   }
 
   // Unpack: dst register r is (slot, word) = unpack(r, t). Words of two halves are split once,
@@ -254,24 +257,20 @@ Expected<std::vector<llvm::Value *>> emitShuffles(llvm::IRBuilder<> &b, const Co
   auto element = [&](uint64_t sw) -> llvm::Value * {
     int slot = static_cast<int>(sw & (slots - 1));
     uint64_t word = sw >> kk;
-    if (e == 16 && slots == 2 && !llvm::isa<llvm::Constant>(received[0][word])) {
-      llvm::Value *w = received[0][word];
+    if (e == 16 && slots == 2 && !llvm::isa<llvm::Constant>(received[word])) {
+      llvm::Value *w = received[word];
       auto it = halvesOf.find(w);
       if (it == halvesOf.end())
         it = halvesOf.emplace(w, splitHalves(b, w)).first;
       return fromInt(b, slot ? it->second.second : it->second.first, elemTy);
     }
-    if (e == 64) {
-      llvm::Value *lo = b.CreateZExt(received[0][word], b.getInt64Ty());
-      llvm::Value *hi = b.CreateZExt(received[1][word], b.getInt64Ty());
-      return fromInt(b, b.CreateOr(lo, b.CreateShl(hi, 32)), elemTy);
-    }
-    return unpackSlot(b, received[0][word], slot, slots, e, elemTy);
+    if (e == 64)
+      return fromInt(b, received[word], elemTy);
+    return unpackSlot(b, received[word], slot, slots, e, elemTy);
   };
-  // The thread part of (slot, word), packed as slot | word << kk like the basis vectors.
-  llvm::Value *unpackKey = nullptr;
-  if (unpackMap.basis.rank())
-    unpackKey = b.CreateOr(unpackEm.hardwarePart(0), b.CreateShl(unpackEm.hardwarePart(1), kk));
+  // Whether a register's slot depends on the thread (its word never does: the planner takes the
+  // thread's words from the rounds).
+  const bool unpackKey = unpackMap.basis.rank() != 0;
   std::vector<llvm::Value *> out;
   for (uint64_t r = 0; r < unpackMap.ix.numRegisters(); ++r) {
     // unpack's out dims are (slot, word): the packed value is slot | word << kk.
@@ -280,10 +279,14 @@ Expected<std::vector<llvm::Value *>> emitShuffles(llvm::IRBuilder<> &b, const Co
       out.push_back(element(base));
       continue;
     }
-    // Which received slot a register takes depends on the thread: a select tree (the plan's
-    // select count does not include these).
-    out.push_back(selectTree(b, unpackKey, unpackMap.basis,
-                             [&](uint64_t c) { return element(base ^ unpackMap.basis.combine(c)); }));
+    // The slot depends on the thread (only packed 8- and 16-bit elements have slots): one prmt
+    // with a runtime selector moves it to the low bytes (bytes {s, 4, 4, 4} or {2s, 2s+1, 4, 4}).
+    llvm::Value *slot = b.CreateXor(unpackEm.hardwarePart(0), b.getInt32(base & (slots - 1)));
+    llvm::Value *sel = e == 8
+                           ? b.CreateOr(slot, b.getInt32(0x4440))
+                           : b.CreateAdd(b.CreateMul(slot, b.getInt32(0x22)), b.getInt32(0x4410));
+    llvm::Value *w = bytePermute(b, received[base >> kk], b.getInt32(0), sel);
+    out.push_back(fromInt(b, b.CreateTrunc(w, b.getIntNTy(e)), elemTy));
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include "linlayout/testing/Generators.h"
 
 #include "linlayout/layout/LayoutSpec.h"
+#include "linlayout/layout/PlanConversion.h"
 
 #include <gtest/gtest.h>
 
@@ -89,6 +90,44 @@ TEST(Convert, FallbackPlansCoverEveryPath) {
     EXPECT_EQ(countLines(k->ptx, "shfl.sync"), 0);
     expectAssembles(*k);
   }
+}
+
+// Shuffle plans of random conversions inside warps (forced where shared memory is cheaper),
+// 8- to 64-bit elements: the PTX has exactly the shuffles and selects the plan counts.
+TEST(Convert, ShufflePlansEmitTheirCountedInstructions) {
+  checkProperty(
+      [](void) {
+        linlayout::testing::DistributedBounds bounds;
+        bounds.maxBlockBits = 0;
+        bounds.maxWarpBits = 2;
+        bounds.maxOutBits = 10;
+        auto pair = *linlayout::testing::warpPair(bounds);
+        int bits = *rc::gen::element(8, 16, 32, 64);
+        PlanOptions opt;
+        opt.target = GpuTarget::Sm90;
+        opt.forcePath = ConversionPath::WarpShuffle;
+        auto plan = planConversion(pair.a, pair.b, bits, opt);
+        RC_PRE(plan.ok()); // a register permutation, or data a round cannot deliver (broadcast)
+        auto k = conversionKernel(PtxTarget{90, 80}, *plan, bits);
+        if (!k.ok())
+          RC_FAIL(k.message());
+        std::string what = "\nsrc: " + pair.a.toString() + "\ndst: " + pair.b.toString();
+        if (countLines(k->ptx, "shfl.sync") != plan->cost.shuffles)
+          RC_FAIL("shfl " + std::to_string(countLines(k->ptx, "shfl.sync")) + " against " +
+                  std::to_string(plan->cost.shuffles) + " planned" + what);
+        // A round without a shuffle (a butterfly's Move) hands its sent word straight to the
+        // receive selects; LLVM may then fold a select into one on the same condition, so there the
+        // plan's count is an upper bound.
+        bool straight = false;
+        for (const ShuffleRound &r : plan->shuffle.rounds)
+          straight |= r.mode == ShuffleMode::Move;
+        int selp = countLines(k->ptx, "selp.");
+        if (straight ? selp > plan->cost.selects : selp != plan->cost.selects)
+          RC_FAIL("selp " + std::to_string(selp) + " against " +
+                  std::to_string(plan->cost.selects) + " planned, " + std::to_string(bits) +
+                  "-bit" + what);
+      },
+      100);
 }
 
 // Any plan the planner makes for random distributed layouts (register, lane, warp; elements of

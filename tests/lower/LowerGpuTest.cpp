@@ -9,6 +9,7 @@
 #include "linlayout/testing/Generators.h"
 
 #include "linlayout/ir/Pipeline.h"
+#include "linlayout/layout/PlanConversion.h"
 #include "linlayout/lower/Lower.h"
 #include "linlayout/runtime/Context.h"
 #include "linlayout/runtime/DeviceBuffer.h"
@@ -141,38 +142,77 @@ TEST(LowerGpu, ReferenceConversionsMoveEveryElement) {
   EXPECT_EQ(checked, 12 * int(targets_.size()));
 }
 
+namespace {
+
+// Runs `plan` on the GPU over a random tile; an empty string when every element arrives.
+std::string runPlan(const PtxTarget &target, const linlayout::testing::SameOutputsPair &pair,
+                    const ConversionPlan &plan, int bits) {
+  auto k = conversionKernel(target, plan, bits);
+  if (!k.ok())
+    return k.message();
+  size_t elems = size_t(1) << pair.a.totalOutBits();
+  size_t bytes = elems * size_t(bits / 8);
+  std::vector<std::vector<uint8_t>> bufs = {std::vector<uint8_t>(bytes),
+                                            std::vector<uint8_t>(bytes, 0xa5)};
+  std::mt19937_64 rng(elems * 31 + size_t(bits));
+  for (auto &x : bufs[0])
+    x = uint8_t(rng());
+  Status s = runOnGpu(*k, bufs, {ir::ArgValue::pointer(0), ir::ArgValue::pointer(1)}, {1, 1, 1});
+  if (!s.ok())
+    return s.message();
+  if (bufs[0] != bufs[1])
+    return "wrong elements after path " + std::string(conversionPathName(plan.path)) + ", " +
+           std::to_string(bits) + "-bit\nsrc: " + pair.a.toString() + "\ndst: " + pair.b.toString();
+  return "";
+}
+
+} // namespace
+
 // Random distributed layouts (register, lane, warp; 8- to 64-bit elements): the planner's plan,
 // emitted, compiled and run, puts every element where the destination layout says.
 TEST(LowerGpu, RandomConversionsMoveEveryElement) {
   REQUIRE_GPU();
   const PtxTarget target = targets_.back();
-  checkProperty([&](void) {
-    linlayout::testing::DistributedBounds bounds;
-    bounds.maxBlockBits = 0;
-    bounds.maxWarpBits = 2;
-    bounds.maxOutBits = 12;
-    auto pair = *linlayout::testing::distributedPair(bounds);
-    RC_PRE(pair.a.inDimSize(DimName::warp()) == pair.b.inDimSize(DimName::warp()));
-    int bits = *rc::gen::element(8, 16, 32, 64);
-    auto plan = planLayoutConversion(pair.a, pair.b, bits, target);
-    if (!plan.ok())
-      RC_FAIL("planner: " + plan.message());
-    auto k = conversionKernel(target, *plan, bits);
-    if (!k.ok())
-      RC_FAIL(k.message());
-    size_t elems = size_t(1) << pair.a.totalOutBits();
-    size_t bytes = elems * size_t(bits / 8);
-    std::vector<std::vector<uint8_t>> bufs = {std::vector<uint8_t>(bytes),
-                                              std::vector<uint8_t>(bytes, 0xa5)};
-    std::mt19937_64 rng(elems * 31 + size_t(bits));
-    for (auto &x : bufs[0])
-      x = uint8_t(rng());
-    Status s = runOnGpu(*k, bufs, {ir::ArgValue::pointer(0), ir::ArgValue::pointer(1)}, {1, 1, 1});
-    if (!s.ok())
-      RC_FAIL(s.message());
-    if (bufs[0] != bufs[1])
-      RC_FAIL("wrong elements after path " + std::to_string(int(plan->path)) + ", " +
-              std::to_string(bits) + "-bit\nsrc: " + pair.a.toString() +
-              "\ndst: " + pair.b.toString());
-  }, 300);
+  checkProperty(
+      [&](void) {
+        linlayout::testing::DistributedBounds bounds;
+        bounds.maxBlockBits = 0;
+        bounds.maxWarpBits = 2;
+        bounds.maxOutBits = 12;
+        auto pair = *linlayout::testing::distributedPair(bounds);
+        RC_PRE(pair.a.inDimSize(DimName::warp()) == pair.b.inDimSize(DimName::warp()));
+        int bits = *rc::gen::element(8, 16, 32, 64);
+        auto plan = planLayoutConversion(pair.a, pair.b, bits, target);
+        if (!plan.ok())
+          RC_FAIL("planner: " + plan.message());
+        std::string problem = runPlan(target, pair, *plan, bits);
+        if (!problem.empty())
+          RC_FAIL(problem);
+      },
+      300);
+}
+
+// Conversions inside warps, forced onto warp shuffles (whatever the cost model prefers): every
+// element arrives, whichever rounds and word selects the shuffle search found.
+TEST(LowerGpu, RandomWarpShufflesMoveEveryElement) {
+  REQUIRE_GPU();
+  const PtxTarget target = targets_.back();
+  checkProperty(
+      [&](void) {
+        linlayout::testing::DistributedBounds bounds;
+        bounds.maxBlockBits = 0;
+        bounds.maxWarpBits = 2;
+        bounds.maxOutBits = 12;
+        auto pair = *linlayout::testing::warpPair(bounds);
+        int bits = *rc::gen::element(8, 16, 32, 64);
+        PlanOptions opt;
+        opt.target = target.sm >= 90 ? GpuTarget::Sm90 : GpuTarget::Sm80;
+        opt.forcePath = ConversionPath::WarpShuffle;
+        auto plan = planConversion(pair.a, pair.b, bits, opt);
+        RC_PRE(plan.ok()); // a register permutation, or data a round cannot deliver (broadcast)
+        std::string problem = runPlan(target, pair, *plan, bits);
+        if (!problem.empty())
+          RC_FAIL(problem);
+      },
+      300);
 }

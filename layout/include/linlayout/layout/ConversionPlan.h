@@ -60,7 +60,11 @@ struct ShuffleRound {
 /// Each round every lane sends one of its words and receives one word from `srcLane`:
 ///   received[recvWord] = shfl(packed[sendWord], srcLane).
 /// Finally dst register i of thread t is slot/word `unpack(i, t)` of the received words.
-/// For 64-bit elements each round runs once per 32-bit half.
+/// A 64-bit element is its own word: it is selected whole and each round shuffles its two 32-bit
+/// halves. The thread-dependent word indices are picked by XOR-ing the indices of the packed
+/// words (before the rounds) and of the received ones (after) by the thread's part, one layer of
+/// selects per basis vector of that part, building only the words the rounds send and the
+/// registers unpack.
 struct ShuffleStep {
   int slotsPerWord = 1;           ///< elements per word (1 for 32/64-bit elements)
   int halves = 1;                 ///< 32-bit pieces per element (2 for 64-bit)

@@ -48,6 +48,24 @@ std::vector<uint64_t> f2KernelOfColumns(std::span<const uint64_t> cols, uint64_t
 /// Requires: cols.size() <= 64.
 std::optional<uint64_t> f2Preimage(std::span<const uint64_t> cols, uint64_t target);
 
+/// A basis of span(vs) in reduced echelon form, its vectors in the order they first grow the
+/// span: each has a pivot (its highest set bit) that no other has, so the coefficient of
+/// vectors[j] in any element v of the span is bit pivots[j] of v.
+struct F2ReducedBasis {
+  std::vector<uint64_t> vectors;
+  std::vector<int> pivots;
+  int rank() const { return static_cast<int>(vectors.size()); }
+  /// The XOR of the vectors named by the bits of `coeffs`.
+  uint64_t combine(uint64_t coeffs) const;
+};
+F2ReducedBasis f2ReducedBasis(std::span<const uint64_t> vs);
+
+/// The selects of a network that XORs indices by a runtime combination of `vectors` (layer j:
+/// output i picks input i or input i ^ vectors[j]) when only the outputs in span(live) are needed:
+/// layer j then computes span(live) + span(vectors after j), so the count is the sum over j of
+/// 2^rank(live and the vectors after j).
+int64_t f2XorNetworkSelects(std::span<const uint64_t> vectors, std::span<const uint64_t> live);
+
 /// XOR of cols[j] over the set bits j of r.
 /// Requires: every set bit of r indexes cols.
 inline uint64_t f2Apply(std::span<const uint64_t> cols, uint64_t r) {

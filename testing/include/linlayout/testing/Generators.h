@@ -21,6 +21,8 @@
 //  - composablePair / composableTriple: layouts whose outputs feed the next one's inputs.
 //  - sameOutputsPair / distributedPair: layouts over the same outputs (for invertAndCompose,
 //                       factorThrough, imageWithin), the second one surjective.
+//  - warpPair:          two distributed layouts whose conversion moves data only inside warps
+//                       (the second mixes the first's register and lane bases).
 //  - productPair / productTriple: layouts whose common dims appear in the same relative order,
 //                       so that their product exists (when the bit limits allow it).
 // `rc::Arbitrary` is specialised for LinearLayout (anyLayout) and for the wrapper types
@@ -564,6 +566,40 @@ inline rc::Gen<SameOutputsPair> distributedPair(DistributedBounds bounds = {}) {
         b = *shared;
     }
     return SameOutputsPair{a, b};
+  });
+}
+
+/// Two distributed layouts whose conversion stays inside warps: b's register and lane bases are an
+/// invertible mix of a's (a permutation, then columns XORed into later ones), its warp and block
+/// bases are a's. Shrinks towards b == a. Ensures: both surjective, same dims and sizes; every
+/// warp of every CTA holds the same elements in a and in b; b is injective iff a is.
+inline rc::Gen<SameOutputsPair> warpPair(DistributedBounds bounds = {}) {
+  return rc::gen::exec([bounds] {
+    LinearLayout a = *distributedLayout(bounds);
+    std::vector<DimBits> ins, outs;
+    for (DimName d : inNamePool())
+      ins.push_back({d, a.inDimBits(d)});
+    for (int o = 0; o < a.numOutDims(); ++o)
+      outs.push_back({a.outDimName(o), a.outDimBits(o)});
+    std::vector<uint64_t> cols;
+    for (int i = 0; i < a.totalInBits(); ++i)
+      cols.push_back(a.column(i));
+    size_t n = size_t(ins[0].bits + ins[1].bits); // register and lane columns come first
+    auto keys = *rc::gen::container<std::vector<uint64_t>>(n, detail::word());
+    std::vector<size_t> order(n);
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t x, size_t y) { return keys[x] < keys[y]; });
+    std::vector<uint64_t> mixed(cols.begin(), cols.end());
+    for (size_t i = 0; i < n; ++i)
+      mixed[i] = cols[order[i]];
+    auto xors =
+        *rc::gen::container<std::vector<int>>(n, rc::gen::weightedElement<int>({{3, 0}, {1, 1}}));
+    auto from = *rc::gen::container<std::vector<uint64_t>>(n, detail::word());
+    for (size_t i = 1; i < n; ++i)
+      if (xors[i])
+        mixed[i] ^= mixed[from[i] % i];
+    return SameOutputsPair{a, detail::build(ins, outs, mixed)};
   });
 }
 

@@ -405,6 +405,7 @@ bool planShuffles(const Problem &p, const Movement &mv, ConversionPlan &plan) {
       regWords.push_back(word);
     }
   }
+  const int regWordsRank = f2Rank(regWords);
   std::vector<uint64_t> cwW; // per dst word bit: (word | lane << ws)
   for (uint64_t t : thetaPrime)
     cwW.push_back(wordLevel(f2Apply(cReg, t)));
@@ -512,13 +513,19 @@ bool planShuffles(const Problem &p, const Movement &mv, ConversionPlan &plan) {
     c.shuffles = halves * moving;
     // Sent and received words are permuted by the thread's part of their index, one layer of
     // selects per basis vector of that part, building only what the rounds send and what the
-    // registers unpack (the lowering's network, ConversionEmitter.cpp). A 64-bit word is selected
-    // whole.
-    std::vector<uint64_t> sentCols;
+    // registers unpack (the lowering's network, ConversionEmitter.cpp); a 64-bit word is
+    // selected whole. Layer j builds live + span(vectors after j): ranked here by the bound
+    // where those vectors are independent of the live words; the chosen Γ gets the exact count.
+    auto layers = [](int rank, int liveRank, int bits) {
+      int n = 0;
+      for (int j = 0; j < rank; ++j)
+        n += 1 << std::min(bits, liveRank + rank - 1 - j);
+      return n;
+    };
+    F2Basis sent; // the words the rounds send
     for (int j = 0; j < nd; ++j)
-      sentCols.push_back(f2Apply(Mw, phi(LW[j])) ^ WW[j]);
-    c.selects = int(f2XorNetworkSelects(f2ReducedBasis(sendAll).vectors, sentCols) +
-                    f2XorNetworkSelects(f2ReducedBasis(gamma).vectors, regWords));
+      sent.insert(f2Apply(Mw, phi(LW[j])) ^ WW[j], 0);
+    c.selects = layers(ev.ks, sent.rank(), ws) + layers(ev.kd, regWordsRank, nd);
     // Bytes are packed by prmt; unpacking is counted once Γ is chosen (it does not depend on Γ).
     if (p.e == 8)
       c.prmts = (1 << ws) * ((1 << kk) - 1);
@@ -603,6 +610,15 @@ bool planShuffles(const Problem &p, const Movement &mv, ConversionPlan &plan) {
       best->cost.prmts = (1 << ws) * ((1 << kk) - 1) + distinct;
     else if (p.e == 16 && tb.rank() != 0)
       best->cost.prmts = distinct;
+    std::vector<uint64_t> bestMw, sentCols;
+    for (uint64_t m : best->M)
+      bestMw.push_back(m & lowMask(ws));
+    for (int j = 0; j < nd; ++j)
+      sentCols.push_back(f2Apply(bestMw, f2Apply(best->phiUnits, LW[j])) ^ WW[j]);
+    std::vector<uint64_t> sendAll = best->sendLane;
+    sendAll.insert(sendAll.end(), best->sendThread.begin(), best->sendThread.end());
+    best->cost.selects = int(f2XorNetworkSelects(f2ReducedBasis(sendAll).vectors, sentCols) +
+                             f2XorNetworkSelects(f2ReducedBasis(bestGamma).vectors, regWords));
     best->cost.cycles = cyclesOf(p, best->cost, best->cost.warps, false);
   }
   auto threadMap = [&](std::vector<uint64_t> laneCols, std::vector<uint64_t> threadCols,

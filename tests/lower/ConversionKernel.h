@@ -6,11 +6,22 @@
 
 #include "linlayout/layout/ConversionPlan.h"
 #include "linlayout/layout/LayoutSpec.h"
+#include "linlayout/testing/Generators.h"
 
 #include <string>
 #include <vector>
 
 namespace linlayout::lower::testing {
+
+/// Bounds for random distributed layouts that one CTA converts: up to 4 warps, no cluster,
+/// at most 2^maxOutBits elements.
+inline linlayout::testing::DistributedBounds oneCtaBounds(int maxOutBits) {
+  linlayout::testing::DistributedBounds bounds;
+  bounds.maxBlockBits = 0;
+  bounds.maxWarpBits = 2;
+  bounds.maxOutBits = maxOutBits;
+  return bounds;
+}
 
 /// A source and destination layout of the planner's reference pairs.
 struct Pair {

@@ -97,11 +97,7 @@ TEST(Convert, FallbackPlansCoverEveryPath) {
 TEST(Convert, ShufflePlansEmitTheirCountedInstructions) {
   checkProperty(
       [](void) {
-        linlayout::testing::DistributedBounds bounds;
-        bounds.maxBlockBits = 0;
-        bounds.maxWarpBits = 2;
-        bounds.maxOutBits = 10;
-        auto pair = *linlayout::testing::warpPair(bounds);
+        auto pair = *linlayout::testing::warpPair(oneCtaBounds(10));
         int bits = *rc::gen::element(8, 16, 32, 64);
         PlanOptions opt;
         opt.target = GpuTarget::Sm90;
@@ -133,29 +129,28 @@ TEST(Convert, ShufflePlansEmitTheirCountedInstructions) {
 // Any plan the planner makes for random distributed layouts (register, lane, warp; elements of
 // 8 to 64 bits) is emitted into a valid LLVM module.
 TEST(Convert, EveryPlanOfRandomLayoutsIsEmitted) {
-  checkProperty([](void) {
-    linlayout::testing::DistributedBounds bounds;
-    bounds.maxBlockBits = 0;
-    bounds.maxWarpBits = 2;
-    bounds.maxOutBits = 10;
-    auto pair = *linlayout::testing::distributedPair(bounds);
-    // The planner converts between layouts of one CTA shape.
-    RC_PRE(pair.a.inDimSize(DimName::warp()) == pair.b.inDimSize(DimName::warp()));
-    int bits = *rc::gen::element(8, 16, 32, 64);
-    PtxTarget t{*rc::gen::element(80, 90), 80};
-    auto plan = planLayoutConversion(pair.a, pair.b, bits, t);
-    if (!plan.ok())
-      RC_FAIL("planner: " + plan.message());
-    KernelSpec spec;
-    spec.name = "convert";
-    spec.params = {{"in", ParamKind::GlobalPointer, 64, 16}, {"out", ParamKind::GlobalPointer, 64, 16}};
-    spec.threadsPerBlock = 32 * static_cast<int>(pair.a.inDimSize(DimName::warp()));
-    auto kb = KernelBuilder::create(spec);
-    RC_ASSERT(kb.ok());
-    Status s = emitConversionKernel(**kb, t, *plan, bits);
-    if (!s.ok())
-      RC_FAIL(s.message() + "\nsrc: " + pair.a.toString() + "\ndst: " + pair.b.toString());
-    (*kb)->b().CreateRetVoid();
-    RC_ASSERT(verifyModule((*kb)->module()).ok());
-  }, 1000);
+  checkProperty(
+      [](void) {
+        auto pair = *linlayout::testing::distributedPair(oneCtaBounds(10));
+        // The planner converts between layouts of one CTA shape.
+        RC_PRE(pair.a.inDimSize(DimName::warp()) == pair.b.inDimSize(DimName::warp()));
+        int bits = *rc::gen::element(8, 16, 32, 64);
+        PtxTarget t{*rc::gen::element(80, 90), 80};
+        auto plan = planLayoutConversion(pair.a, pair.b, bits, t);
+        if (!plan.ok())
+          RC_FAIL("planner: " + plan.message());
+        KernelSpec spec;
+        spec.name = "convert";
+        spec.params = {{"in", ParamKind::GlobalPointer, 64, 16},
+                       {"out", ParamKind::GlobalPointer, 64, 16}};
+        spec.threadsPerBlock = 32 * static_cast<int>(pair.a.inDimSize(DimName::warp()));
+        auto kb = KernelBuilder::create(spec);
+        RC_ASSERT(kb.ok());
+        Status s = emitConversionKernel(**kb, t, *plan, bits);
+        if (!s.ok())
+          RC_FAIL(s.message() + "\nsrc: " + pair.a.toString() + "\ndst: " + pair.b.toString());
+        (*kb)->b().CreateRetVoid();
+        RC_ASSERT(verifyModule((*kb)->module()).ok());
+      },
+      1000);
 }

@@ -175,11 +175,7 @@ TEST(LowerGpu, RandomConversionsMoveEveryElement) {
   const PtxTarget target = targets_.back();
   checkProperty(
       [&](void) {
-        linlayout::testing::DistributedBounds bounds;
-        bounds.maxBlockBits = 0;
-        bounds.maxWarpBits = 2;
-        bounds.maxOutBits = 12;
-        auto pair = *linlayout::testing::distributedPair(bounds);
+        auto pair = *linlayout::testing::distributedPair(oneCtaBounds(12));
         RC_PRE(pair.a.inDimSize(DimName::warp()) == pair.b.inDimSize(DimName::warp()));
         int bits = *rc::gen::element(8, 16, 32, 64);
         auto plan = planLayoutConversion(pair.a, pair.b, bits, target);
@@ -199,11 +195,7 @@ TEST(LowerGpu, RandomWarpShufflesMoveEveryElement) {
   const PtxTarget target = targets_.back();
   checkProperty(
       [&](void) {
-        linlayout::testing::DistributedBounds bounds;
-        bounds.maxBlockBits = 0;
-        bounds.maxWarpBits = 2;
-        bounds.maxOutBits = 12;
-        auto pair = *linlayout::testing::warpPair(bounds);
+        auto pair = *linlayout::testing::warpPair(oneCtaBounds(12));
         int bits = *rc::gen::element(8, 16, 32, 64);
         PlanOptions opt;
         opt.target = target.sm >= 90 ? GpuTarget::Sm90 : GpuTarget::Sm80;

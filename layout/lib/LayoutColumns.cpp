@@ -5,6 +5,14 @@
 
 namespace linlayout {
 
+std::vector<uint64_t> allColumns(const LinearLayout &l) {
+  std::vector<uint64_t> cols;
+  cols.reserve(l.totalInBits());
+  for (int i = 0; i < l.totalInBits(); ++i)
+    cols.push_back(l.column(i));
+  return cols;
+}
+
 std::vector<uint64_t> columnsOf(const LinearLayout &l, DimName in) {
   std::vector<uint64_t> cols;
   int d = l.inDimIndex(in);

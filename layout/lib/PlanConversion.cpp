@@ -222,12 +222,6 @@ Status planRegisters(const Problem &p, const Movement &mv, ConversionPlan &plan)
 // Warp shuffles
 // ------------------------------------------------------------------------------------------------
 
-struct ShuffleDesign {
-  std::vector<uint64_t> gamma; // per lane bit: dst word vector
-  double cycles = 0;
-  ConversionCost cost;
-};
-
 // When no Γ of the structured family works: a depth-first search over every Γ, one lane bit at a
 // time, cheapest-looking first. In coordinates (dst word | dst lane << nd), the rounds' subspace is
 // S = span{(Γ(k), e_k)}, and F (columns cwW, then cwL) sends a vector to the (src word | src lane
@@ -526,6 +520,11 @@ bool planShuffles(const Problem &p, const Movement &mv, ConversionPlan &plan) {
     for (int j = 0; j < nd; ++j)
       sent.insert(f2Apply(Mw, phi(LW[j])) ^ WW[j], 0);
     c.selects = layers(ev.ks, sent.rank(), ws) + layers(ev.kd, regWordsRank, nd);
+    // Idx rounds XOR a per-round constant into the thread's source lane (when it is non-zero).
+    c.indexOps = 0;
+    if (!ev.bfly)
+      for (uint64_t r = 0; r < uint64_t(rounds); ++r)
+        c.indexOps += f2Apply(LW, r) != 0 ? halves : 0;
     // Bytes are packed by prmt; unpacking is counted once Γ is chosen (it does not depend on Γ).
     if (p.e == 8)
       c.prmts = (1 << ws) * ((1 << kk) - 1);
@@ -590,37 +589,6 @@ bool planShuffles(const Problem &p, const Movement &mv, ConversionPlan &plan) {
       return false;
     st.unpack = *l;
   }
-  // Unpacking, the same for every Γ: bytes leave their word by one prmt per distinct (slot, word)
-  // a register takes; where the slot depends on the thread (the prmt's selector is then the
-  // register's slot XOR the thread's), 16-bit halves leave the same way.
-  {
-    std::vector<uint64_t> regCols, threadSlots;
-    for (int i = 0; i < st.unpack.totalInBits(); ++i)
-      (i < rd ? regCols : threadSlots).push_back(st.unpack.column(i));
-    F2Basis tb;
-    for (uint64_t c : threadSlots)
-      tb.insert(c, 0);
-    // Registers that take the same (slot, word) share their tree.
-    std::vector<uint64_t> bases;
-    for (uint64_t r = 0; r < (uint64_t(1) << rd); ++r)
-      bases.push_back(f2Apply(regCols, r));
-    std::sort(bases.begin(), bases.end());
-    int distinct = int(std::unique(bases.begin(), bases.end()) - bases.begin());
-    if (p.e == 8)
-      best->cost.prmts = (1 << ws) * ((1 << kk) - 1) + distinct;
-    else if (p.e == 16 && tb.rank() != 0)
-      best->cost.prmts = distinct;
-    std::vector<uint64_t> bestMw, sentCols;
-    for (uint64_t m : best->M)
-      bestMw.push_back(m & lowMask(ws));
-    for (int j = 0; j < nd; ++j)
-      sentCols.push_back(f2Apply(bestMw, f2Apply(best->phiUnits, LW[j])) ^ WW[j]);
-    std::vector<uint64_t> sendAll = best->sendLane;
-    sendAll.insert(sendAll.end(), best->sendThread.begin(), best->sendThread.end());
-    best->cost.selects = int(f2XorNetworkSelects(f2ReducedBasis(sendAll).vectors, sentCols) +
-                             f2XorNetworkSelects(f2ReducedBasis(bestGamma).vectors, regWords));
-    best->cost.cycles = cyclesOf(p, best->cost, best->cost.warps, false);
-  }
   auto threadMap = [&](std::vector<uint64_t> laneCols, std::vector<uint64_t> threadCols,
                        DimName out, int outBits) -> std::optional<LinearLayout> {
     std::vector<InDimColumns> ins{{kHwDims[1], laneCols}, {kHwDims[2], {}}, {kHwDims[3], {}}};
@@ -659,7 +627,31 @@ bool planShuffles(const Problem &p, const Movement &mv, ConversionPlan &plan) {
     st.rounds.push_back(round);
   }
   plan.path = ConversionPath::WarpShuffle;
-  plan.cost = best->cost;
+  // The chosen plan's exact counts, read off the step as the lowering reads it
+  // (ConversionEmitter.cpp): each word permutation builds only the words the rounds send or the
+  // registers unpack; bytes leave their word by one prmt per distinct (slot, word) a register
+  // takes, and so do 16-bit halves where the slot depends on the thread (the prmt's selector is
+  // then the register's slot XOR the thread's).
+  ConversionCost &cost = plan.cost;
+  cost = best->cost;
+  std::vector<uint64_t> sent; // the rounds' send constants are linear in the round
+  for (int j = 0; j < nd; ++j)
+    sent.push_back(st.rounds[size_t(1) << j].sendWordConst);
+  cost.selects =
+      int(f2XorNetworkSelects(f2ReducedBasis(allColumns(st.sendWordOfThread)).vectors, sent) +
+          f2XorNetworkSelects(f2ReducedBasis(allColumns(st.recvWordOfThread)).vectors, regWords));
+  std::vector<uint64_t> unpackCols = allColumns(st.unpack);
+  std::vector<uint64_t> taken; // (slot | word << kk) of each dst register
+  for (uint64_t r = 0; r < (uint64_t(1) << rd); ++r)
+    taken.push_back(f2Apply(unpackCols, r));
+  std::sort(taken.begin(), taken.end());
+  int distinct = int(std::unique(taken.begin(), taken.end()) - taken.begin());
+  bool threadSlots = f2Rank(std::span(unpackCols).subspan(rd)) != 0;
+  if (p.e == 8)
+    cost.prmts = (1 << ws) * ((1 << kk) - 1) + distinct;
+  else if (p.e == 16 && threadSlots)
+    cost.prmts = distinct;
+  cost.cycles = cyclesOf(p, cost, cost.warps, false);
   return true;
 }
 

@@ -8,6 +8,7 @@
 #include "Shuffle.h"
 
 #include "linlayout/layout/F2Subspace.h"
+#include "linlayout/layout/LayoutColumns.h"
 
 #include <llvm/IR/Constants.h>
 
@@ -22,10 +23,7 @@ namespace {
 using ImageBasis = F2ReducedBasis;
 
 ImageBasis imageBasis(const LinearLayout &threadMap) {
-  std::vector<uint64_t> cols;
-  for (int i = 0; i < threadMap.totalInBits(); ++i)
-    cols.push_back(threadMap.column(i));
-  return f2ReducedBasis(cols);
+  return f2ReducedBasis(allColumns(threadMap));
 }
 
 // Picks candidate(coeffs) where coeffs are the basis coefficients of the runtime value `key`:
@@ -57,7 +55,7 @@ std::vector<llvm::Value *> xorPermute(llvm::IRBuilder<> &b, llvm::Value *key,
                                       const std::vector<uint64_t> &live) {
   const int k = basis.rank();
   const size_t n = words.size();
-  // needed[j]: the entries layer j must produce (the inputs of layer j + 1); needed[k - 1]: live.
+  // needed[j + 1]: the entries layer j must produce; needed[k]: live.
   std::vector<std::vector<char>> needed(k + 1, std::vector<char>(n, 0));
   for (uint64_t i : live)
     needed[k][i] = 1;

@@ -16,6 +16,9 @@ namespace linlayout {
 /// Ensures: result.size() == inDimBits(in); result[i] == column(inDimOffset(in) + i).
 std::vector<uint64_t> columnsOf(const LinearLayout &l, DimName in);
 
+/// Every column, in packed input order. Ensures: result[i] == column(i).
+std::vector<uint64_t> allColumns(const LinearLayout &l);
+
 /// One input dimension given by its packed columns.
 struct InDimColumns {
   DimName name;

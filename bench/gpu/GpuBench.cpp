@@ -5,8 +5,8 @@
 // examples/matmul.tir), checked once against the input, then timed.
 //
 //   linlayout_gpu_bench [--json FILE] [--only SECTION] [--ptx-dir DIR] [--variant GEMM_VARIANT]
-//     (sections: copy, convert, gemm, peak; --ptx-dir writes each conversion kernel's PTX there, to
-//     compare its SASS with Triton's: bench/gpu/run.sh disassembles both)
+//     (sections: copy, convert, paths, gemm, peak; --ptx-dir writes each conversion kernel's PTX
+//     there, to compare its SASS with Triton's: bench/gpu/run.sh disassembles both)
 //
 // This is a plain program rather than a Google Benchmark file: every number is a median of
 // device-event times of single launches with a cache flush in between, which is what the Triton
@@ -20,10 +20,13 @@
 #include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Verifier.h"
 #include "linlayout/jit/Compiler.h"
+#include "linlayout/layout/PlanConversion.h"
 #include "linlayout/runtime/DeviceBuffer.h"
 #include "linlayout/runtime/Launch.h"
 #include "linlayout/runtime/Module.h"
 #include "linlayout/runtime/Stream.h"
+#include "query/JsonUtil.h"
+#include "query/SpecJson.h"
 
 #include <algorithm>
 #include <cmath>
@@ -352,32 +355,64 @@ double decode(ScalarKind elem, const uint8_t *p) {
   return decodeHalf(elem, h);
 }
 
+// `count` random small integers (-64..64) as f16 or f32 elements: 129 additions of 1 stay exact
+// in f16 below 2048.
+std::vector<uint8_t> smallIntegers(ScalarKind elem, size_t count, std::mt19937_64 &rng) {
+  std::vector<uint8_t> host(count * ir::byteWidth(elem));
+  std::uniform_int_distribution<int> d(-64, 64);
+  for (size_t i = 0; i < count; ++i) {
+    float f = float(d(rng));
+    if (elem == ScalarKind::F32) {
+      std::memcpy(&host[i * 4], &f, 4);
+    } else { // exact small integers in f16: sign, exponent, 10 mantissa bits
+      uint16_t h = 0;
+      if (f != 0) {
+        float a = std::fabs(f);
+        int e = int(std::floor(std::log2(a)));
+        uint16_t mant = uint16_t((a / std::ldexp(1.0f, e) - 1.0f) * 1024.0f + 0.5f);
+        h = uint16_t((f < 0 ? 0x8000 : 0) | ((e + 15) << 10) | mant);
+      }
+      std::memcpy(&host[i * 2], &h, 2);
+    }
+  }
+  return host;
+}
+
+struct ConvertTiming {
+  double t0 = 0, t64 = 0;
+  double ns = 0; // per tile-conversion, GPU-wide
+  bool correct = true;
+};
+
+// Runs a convert_loop kernel (TileKernels.h) over `tiles` tiles of x (`host` is its content)
+// into y: checks that 0 and 64 iterations give x and x + 64 exactly, then times both.
+bool timeConvertLoop(Bench &b, const jit::Kernel &k, ScalarKind elem, int64_t tiles,
+                     const std::vector<uint8_t> &host, runtime::DeviceBuffer &x,
+                     runtime::DeviceBuffer &y, ConvertTiming &t) {
+  const size_t width = ir::byteWidth(elem), bytes = host.size();
+  t.correct = true;
+  for (int iters : {0, 64}) {
+    CHECK(y.fill(0xff));
+    CHECK(k.launch({unsigned(tiles)}, x, y, int32_t(iters)));
+    std::vector<uint8_t> out(bytes);
+    CHECK(y.copyToHost(out.data(), bytes));
+    for (size_t i = 0; i < bytes / width && t.correct; ++i)
+      t.correct = decode(elem, &out[i * width]) == decode(elem, &host[i * width]) + iters;
+  }
+  t.t0 = b.time([&] { return k.launch({unsigned(tiles)}, x, y, int32_t(0)); });
+  t.t64 = b.time([&] { return k.launch({unsigned(tiles)}, x, y, int32_t(64)); });
+  t.ns = (t.t64 - t.t0) * 1e6 / (2.0 * 64 * double(tiles));
+  return true;
+}
+
 bool convertSection(Bench &b, std::mt19937_64 &rng) {
   const std::vector<NamedPair> pairs = referencePairs();
   const int64_t M = 128, N = 128;
   const int64_t tiles = int64_t(b.jit.context().multiprocessorCount()) * 16;
   for (ScalarKind elem : {ScalarKind::F16, ScalarKind::F32}) {
-    size_t bytes = size_t(tiles * M * N * ir::byteWidth(elem));
-    // Small random values: 129 additions of 1 stay exact in f16 below 2048.
-    std::vector<uint8_t> host(bytes);
-    std::uniform_int_distribution<int> d(-64, 64);
-    for (size_t i = 0; i < bytes / ir::byteWidth(elem); ++i) {
-      float f = float(d(rng));
-      if (elem == ScalarKind::F32) {
-        std::memcpy(&host[i * 4], &f, 4);
-      } else { // exact small integers in f16: sign, exponent, 10 mantissa bits
-        uint16_t h = 0;
-        if (f != 0) {
-          float a = std::fabs(f);
-          int e = int(std::floor(std::log2(a)));
-          uint16_t mant = uint16_t((a / std::ldexp(1.0f, e) - 1.0f) * 1024.0f + 0.5f);
-          h = uint16_t((f < 0 ? 0x8000 : 0) | ((e + 15) << 10) | mant);
-        }
-        std::memcpy(&host[i * 2], &h, 2);
-      }
-    }
+    std::vector<uint8_t> host = smallIntegers(elem, size_t(tiles * M * N), rng);
     auto x = runtime::DeviceBuffer::fromHost<uint8_t>(host);
-    auto y = runtime::DeviceBuffer::allocate(bytes);
+    auto y = runtime::DeviceBuffer::allocate(host.size());
     CHECK(x);
     CHECK(y);
     for (const NamedPair &p : pairs) {
@@ -396,24 +431,13 @@ bool convertSection(Bench &b, std::mt19937_64 &rng) {
                     k.message().c_str());
         continue;
       }
-      // iters = 0 copies the tile; iters = 64 adds 64 to every element.
-      bool ok = true;
-      for (int iters : {0, 64}) {
-        CHECK(y->fill(0xff));
-        CHECK((*k)->launch({unsigned(tiles)}, *x, *y, int32_t(iters)));
-        std::vector<uint8_t> out(bytes);
-        CHECK(y->copyToHost(out.data(), bytes));
-        for (size_t i = 0; i < bytes / ir::byteWidth(elem) && ok; ++i)
-          ok = decode(elem, &out[i * ir::byteWidth(elem)]) ==
-               decode(elem, &host[i * ir::byteWidth(elem)]) + iters;
-      }
-      double t0 = b.time([&] { return (*k)->launch({unsigned(tiles)}, *x, *y, int32_t(0)); });
-      double t64 = b.time([&] { return (*k)->launch({unsigned(tiles)}, *x, *y, int32_t(64)); });
-      double ns = (t64 - t0) * 1e6 / (2.0 * 64 * double(tiles));
-      b.json.field("t0_ms", t0);
-      b.json.field("t64_ms", t64);
-      b.json.field("ns_per_conversion_per_tile", ns);
-      b.json.field("correct", ok ? 1 : 0);
+      ConvertTiming t;
+      if (!timeConvertLoop(b, **k, elem, tiles, host, *x, *y, t))
+        return false;
+      b.json.field("t0_ms", t.t0);
+      b.json.field("t64_ms", t.t64);
+      b.json.field("ns_per_conversion_per_tile", t.ns);
+      b.json.field("correct", t.correct ? 1 : 0);
       kernelFields(b.json, **k);
       if (!b.ptxDir.empty())
         std::ofstream(b.ptxDir + "/linlayout_" + p.name + "_" +
@@ -424,11 +448,133 @@ bool convertSection(Bench &b, std::mt19937_64 &rng) {
         break;
       }
       b.json.end();
-      std::printf("convert %-20s %s  t0 %.4f ms  t64 %.4f ms  %.3f ns/conversion  [%s]%s\n",
-                  p.name.c_str(), std::string(ir::name(elem)).c_str(), t0, t64, ns,
-                  (*k)->metadata().conversions.empty() ? ""
-                                                       : (*k)->metadata().conversions[0].path.c_str(),
-                  ok ? "" : "  WRONG");
+      std::printf(
+          "convert %-20s %s  t0 %.4f ms  t64 %.4f ms  %.3f ns/conversion  [%s]%s\n", p.name.c_str(),
+          std::string(ir::name(elem)).c_str(), t.t0, t.t64, t.ns,
+          (*k)->metadata().conversions.empty() ? "" : (*k)->metadata().conversions[0].path.c_str(),
+          t.correct ? "" : "  WRONG");
+    }
+  }
+  return true;
+}
+
+// One line of bench/gpu/conversion_paths.jsonl: {"name", "shape", "dtype" (float16 or float32),
+// "src", "dst" (specs as in QUERY-FORMAT.md)}.
+struct PathPair {
+  std::string name;
+  std::vector<int64_t> shape;
+  ScalarKind elem = ScalarKind::F32;
+  std::optional<LayoutSpec> src, dst;
+};
+
+Expected<PathPair> readPathPair(const std::string &line) {
+  query::Json j = query::Json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return makeError("not a JSON object");
+  PathPair p;
+  LL_ASSIGN_OR_RETURN(const query::Json *name, query::field(j, "name"));
+  LL_ASSIGN_OR_RETURN(p.name, query::toString(*name, "name"));
+  LL_ASSIGN_OR_RETURN(const query::Json *shape, query::field(j, "shape"));
+  LL_ASSIGN_OR_RETURN(p.shape, query::toIntList(*shape, "shape"));
+  if (p.shape.size() != 2)
+    return makeError("shape must have two dims");
+  LL_ASSIGN_OR_RETURN(const query::Json *dtype, query::field(j, "dtype"));
+  LL_ASSIGN_OR_RETURN(std::string dt, query::toString(*dtype, "dtype"));
+  if (dt != "float16" && dt != "float32")
+    return makeError("dtype must be float16 or float32, not '" + dt + "'");
+  p.elem = dt == "float16" ? ScalarKind::F16 : ScalarKind::F32;
+  LL_ASSIGN_OR_RETURN(const query::Json *src, query::field(j, "src"));
+  LL_ASSIGN_OR_RETURN(p.src, query::specFromJson(*src, "src"));
+  LL_ASSIGN_OR_RETURN(const query::Json *dst, query::field(j, "dst"));
+  LL_ASSIGN_OR_RETURN(p.dst, query::specFromJson(*dst, "dst"));
+  return p;
+}
+
+// The cost model's cycles for one iteration of convert_loop (src -> dst and back) on `path`
+// (the cheapest when unset), or a negative number where the path is not feasible.
+double modelCycles(const PathPair &p, GpuTarget target, std::optional<ConversionPath> path) {
+  PlanOptions opt;
+  opt.target = target;
+  opt.forcePath = path;
+  int bits = int(ir::bitWidth(p.elem));
+  auto there = planConversion(*p.src, *p.dst, p.shape, bits, opt);
+  auto back = planConversion(*p.dst, *p.src, p.shape, bits, opt);
+  if (!there.ok() || !back.ok())
+    return -1;
+  return there->cost.cycles + back->cost.cycles;
+}
+
+// Conversion paths against the cost model: each pair of bench/gpu/conversion_paths.jsonl (pairs
+// inside warps, which both warp shuffles and shared memory can convert) in the convert_loop
+// kernel, compiled three times: on the planner's choice, and forced onto each of the two paths
+// (jit::CompileOptions::conversionPath). Each time is set beside the model's cycles for it.
+bool pathsSection(Bench &b, std::mt19937_64 &rng) {
+  const std::string file = sourceDir(LINLAYOUT_SOURCE_DIR) + "/bench/gpu/conversion_paths.jsonl";
+  std::ifstream in(file);
+  if (!in) {
+    std::fprintf(stderr, "error: cannot open %s\n", file.c_str());
+    return false;
+  }
+  const GpuTarget target = b.jit.arch() == "sm_90" ? GpuTarget::Sm90 : GpuTarget::Sm80;
+  const int64_t tiles = int64_t(b.jit.context().multiprocessorCount()) * 16;
+  std::string line;
+  for (int lineNo = 1; std::getline(in, line); ++lineNo) {
+    if (line.empty())
+      continue;
+    auto p = readPathPair(line);
+    if (!p.ok()) {
+      std::fprintf(stderr, "error: %s:%d: %s\n", file.c_str(), lineNo, p.message().c_str());
+      return false;
+    }
+    const int64_t M = p->shape[0], N = p->shape[1];
+    std::vector<uint8_t> host = smallIntegers(p->elem, size_t(tiles * M * N), rng);
+    auto x = runtime::DeviceBuffer::fromHost<uint8_t>(host);
+    auto y = runtime::DeviceBuffer::allocate(host.size());
+    CHECK(x);
+    CHECK(y);
+    auto m = convertLoop(p->elem, M, N, *p->src, *p->dst, 4);
+    CHECK(m);
+    const std::string dtype = p->elem == ScalarKind::F16 ? "float16" : "float32";
+    for (std::optional<ConversionPath> path :
+         {std::optional<ConversionPath>(), std::optional(ConversionPath::WarpShuffle),
+          std::optional(ConversionPath::SharedMemory)}) {
+      const std::string asked = path ? std::string(conversionPathName(*path)) : "auto";
+      jit::CompileOptions o = asBuilt();
+      o.conversionPath = path;
+      auto k = b.jit.compile(*m, o);
+      b.json.begin();
+      b.json.field("bench", "convert_path");
+      b.json.field("name", p->name);
+      b.json.field("dtype", dtype);
+      b.json.field("shape", std::to_string(M) + "x" + std::to_string(N));
+      b.json.field("path", asked);
+      b.json.field("tiles", double(tiles));
+      b.json.field("model_cycles", modelCycles(*p, target, path));
+      if (!k.ok()) {
+        b.json.field("error", k.message());
+        b.json.end();
+        std::printf("convert_path %-14s %s %s: %s\n", p->name.c_str(), dtype.c_str(), asked.c_str(),
+                    k.message().c_str());
+        continue;
+      }
+      ConvertTiming t;
+      if (!timeConvertLoop(b, **k, p->elem, tiles, host, *x, *y, t))
+        return false;
+      std::string taken;
+      for (const auto &c : (*k)->metadata().conversions)
+        taken += (taken.empty() ? "" : ",") + c.path;
+      b.json.field("taken", taken);
+      b.json.field("t0_ms", t.t0);
+      b.json.field("t64_ms", t.t64);
+      b.json.field("ns_per_conversion_per_tile", t.ns);
+      b.json.field("correct", t.correct ? 1 : 0);
+      kernelFields(b.json, **k);
+      b.json.end();
+      std::printf(
+          "convert_path %-14s %s %-6s %-13s model %6.0f cycles  %.3f ns/conversion [%s]%s\n",
+          p->name.c_str(), dtype.c_str(), (std::to_string(M) + "x" + std::to_string(N)).c_str(),
+          asked.c_str(), modelCycles(*p, target, path), t.ns, taken.c_str(),
+          t.correct ? "" : "  WRONG");
     }
   }
   return true;
@@ -917,6 +1063,7 @@ bool peakSection(Bench &b) {
   // One float per thread: at most 2 blocks of 256 threads per SM.
   auto out = runtime::DeviceBuffer::allocate(size_t(sms) * 512 * 4);
   CHECK(out);
+  bool ok = true;
   // One kernel at `blocksPerSm` blocks of `threads` per SM; `flopsPerWarp` per loop iteration.
   // `fields` go to the JSON record as they are.
   auto measure = [&](const std::string &ptx, const char *entry, const std::string &instruction,
@@ -951,6 +1098,7 @@ bool peakSection(Bench &b) {
     if (bytesPerWarp > 0)
       std::printf(", shared memory %.1f B/ns/SM", smem);
     std::printf("\n");
+    return true;
   };
   const double mmaFlops = 2.0 * 16 * 8 * 16;
   // 2 blocks of 8 warps per SM (4 warps per scheduler) with 4 and 8 chains, 1 block (2 warps per
@@ -958,10 +1106,11 @@ bool peakSection(Bench &b) {
   // with 8.
   for (auto [blocksPerSm, threads, chains] :
        {std::tuple{2u, 256u, 4}, {2u, 256u, 8}, {1u, 256u, 8}, {1u, 128u, 8}})
-    measure(mmaPeakPtx(chains), "mma_peak", "mma.sync.m16n8k16.f32.f16.f16.f32", blocksPerSm,
-            threads, 2.0 * chains * mmaFlops,
-            "mma.sync m16n8k16 f16->f32 ceiling, " + std::to_string(chains) + " chains per warp",
-            {{"chains", chains}});
+    ok &= measure(mmaPeakPtx(chains), "mma_peak", "mma.sync.m16n8k16.f32.f16.f16.f32", blocksPerSm,
+                  threads, 2.0 * chains * mmaFlops,
+                  "mma.sync m16n8k16 f16->f32 ceiling, " + std::to_string(chains) +
+                      " chains per warp",
+                  {{"chains", chains}});
   // The GEMM's inner loop without its copies (8 ldmatrix.x4 per 32 mma.sync); with stores of the
   // bytes the copies write; with twice the loads; the loads alone and with the stores; and with
   // the loads two slices ahead (three register sets) instead of one.
@@ -975,15 +1124,15 @@ bool peakSection(Bench &b) {
                        " mma.sync, " + std::to_string(ldsm) + " ldmatrix.x4 (" +
                        std::to_string(sets - 1) + " slice(s) ahead), " + std::to_string(sts) +
                        " st.shared.v4";
-    measure(mmaLdsmPeakPtx(ldsm, mma, sts, sets), "mma_ldsm_peak",
-            "mma.sync.m16n8k16 + ldmatrix.x4", 1, 256, sets * mma * mmaFlops, what,
-            {{"ldmatrix_per_slice", ldsm},
-             {"mma_per_slice", mma},
-             {"st_shared_per_slice", sts},
-             {"slices_ahead", sets - 1}},
-            double(sets) * (ldsm + sts) * 512);
+    ok &= measure(mmaLdsmPeakPtx(ldsm, mma, sts, sets), "mma_ldsm_peak",
+                  "mma.sync.m16n8k16 + ldmatrix.x4", 1, 256, sets * mma * mmaFlops, what,
+                  {{"ldmatrix_per_slice", ldsm},
+                   {"mma_per_slice", mma},
+                   {"st_shared_per_slice", sts},
+                   {"slices_ahead", sets - 1}},
+                  double(sets) * (ldsm + sts) * 512);
   }
-  return true;
+  return ok;
 }
 } // namespace
 
@@ -1000,8 +1149,9 @@ int main(int argc, char **argv) {
     else if (a == "--variant" && i + 1 < argc)
       variant = argv[++i];
     else {
-      std::fprintf(stderr, "usage: linlayout_gpu_bench [--json FILE] [--only copy|convert|gemm|peak] "
-                           "[--ptx-dir DIR] [--variant GEMM_VARIANT]\n");
+      std::fprintf(stderr,
+                   "usage: linlayout_gpu_bench [--json FILE] [--only copy|convert|paths|gemm|peak] "
+                   "[--ptx-dir DIR] [--variant GEMM_VARIANT]\n");
       return 2;
     }
   }
@@ -1037,6 +1187,8 @@ int main(int argc, char **argv) {
     ok &= copySection(b, rng);
   if (only.empty() || only == "convert")
     ok &= convertSection(b, rng);
+  if (only.empty() || only == "paths")
+    ok &= pathsSection(b, rng);
   if (only.empty() || only == "gemm")
     ok &= gemmSection(b, rng);
   if (only.empty() || only == "peak")

@@ -99,4 +99,5 @@ def main():
             print(json.dumps({k: v for k, v in row.items() if k not in ("src", "dst")}))
     json.dump(out, open(sys.argv[1], "w"), indent=1)
 
-main()
+if __name__ == "__main__":
+    main()

@@ -115,6 +115,53 @@ def main():
                  f"{(r.get('paths') or '').split('+')[0] if not err else err[:80]} | {fmt(gns)} | {fmt(ratio(gns, ns), '.2f')} | {fmt(bw, '.1f')} |")
     L.append("")
 
+    # Conversion paths, forced, against the cost model.
+    gpaths = {(r["name"], r["dtype"]): r for r in load(os.path.join(d, "gluon_paths_bench.json")) or []}
+    prows = by("convert_path")
+    if prows:
+        L.append("### Conversion paths against the cost model (bench/gpu/conversion_paths.jsonl: pairs inside warps "
+                 "that warp shuffles and shared memory both convert, each forced onto each path; ns per tile-conversion "
+                 "as above; model cycles per round trip src → dst → src)")
+        L.append("")
+        L.append("| pair | shape | dtype | model cycles: shuffle / shared | measured ns: shuffle / shared | model picks | "
+                 "faster on the GPU | ours (planner's pick) ns | Triton's path | Triton ns | Triton / ours |")
+        L.append("|---|---|---|---:|---:|---|---|---:|---|---:|---:|")
+        keys = []
+        for r in prows:
+            if (r["name"], r["dtype"]) not in keys:
+                keys.append((r["name"], r["dtype"]))
+        agree = missed = 0
+        losses = []
+        short = {"warp-shuffle": "shuffle", "shared-memory": "shared"}
+        for k in keys:
+            rs = {r["path"]: r for r in prows if (r["name"], r["dtype"]) == k}
+            sh, sm, auto = rs.get("warp-shuffle", {}), rs.get("shared-memory", {}), rs.get("auto", {})
+            ns = lambda r: None if r.get("error") else r.get("ns_per_conversion_per_tile")
+            wrong = lambda r: "" if r.get("correct", 1) else " (WRONG)"
+            mc_sh, mc_sm = sh.get("model_cycles"), sm.get("model_cycles")
+            pick = None if mc_sh is None or mc_sm is None else ("shuffle" if mc_sh < mc_sm - 1e-9 and mc_sh >= 0 else "shared")
+            taken = (auto.get("taken") or "").split(",")[0]
+            pick = short.get(taken.replace("_", "-"), pick)
+            faster = None
+            if ns(sh) is not None and ns(sm) is not None:
+                faster = "shuffle" if ns(sh) < ns(sm) else "shared"
+                if pick == faster:
+                    agree += 1
+                else:
+                    missed += 1
+                    losses.append(max(ns(sh), ns(sm)) / min(ns(sh), ns(sm)) - 1)
+            g = gpaths.get(k, {})
+            L.append(f"| {k[0]} | {auto.get('shape', sh.get('shape', '?'))} | {k[1]} | {fmt(mc_sh, '.0f')} / {fmt(mc_sm, '.0f')} | "
+                     f"{fmt(ns(sh))}{wrong(sh)} / {fmt(ns(sm))}{wrong(sm)} | {pick or '—'} | {faster or '—'} | "
+                     f"{fmt(ns(auto))}{wrong(auto)} | {short.get(g.get('path'), g.get('path', '—'))}{' (WRONG)' if 'wrong' in g else ''} | "
+                     f"{fmt(g.get('ns_per_conversion_per_tile'))} | {fmt(ratio(g.get('ns_per_conversion_per_tile'), ns(auto)), '.2f')} |")
+        L.append("")
+        if agree + missed:
+            L.append(f"The model picks the path that is faster on this GPU in {agree} of {agree + missed} pairs"
+                     + (f"; where it does not, its pick is {100 * max(losses):.0f} % slower at most "
+                        f"({100 * sum(losses) / len(losses):.0f} % on average)." if losses else "."))
+            L.append("")
+
     # GEMM.
     L.append("### GEMM f16 × f16 → f32, and bf16 × bf16 → f32 for the rows marked -bf16 (TFLOP/s)")
     L.append("")

@@ -18,6 +18,22 @@ std::string_view conversionPathName(ConversionPath p) {
   return "?";
 }
 
+std::optional<ConversionPath> parseConversionPath(std::string_view name) {
+  for (ConversionPath p :
+       {ConversionPath::NoOp, ConversionPath::RegisterPermute, ConversionPath::WarpShuffle,
+        ConversionPath::SharedMemory, ConversionPath::DistributedSharedMemory}) {
+    std::string_view canonical = conversionPathName(p);
+    if (name.size() != canonical.size())
+      continue;
+    bool same = true;
+    for (size_t i = 0; i < name.size() && same; ++i)
+      same = name[i] == canonical[i] || (name[i] == '_' && canonical[i] == '-');
+    if (same)
+      return p;
+  }
+  return std::nullopt;
+}
+
 std::string_view sharedOpName(SharedOp op) {
   switch (op) {
   case SharedOp::Store:

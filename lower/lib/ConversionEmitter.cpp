@@ -93,13 +93,19 @@ Expected<ThreadMap> threadMap(const LinearLayout &l) {
   return ThreadMap{std::move(ix), imageBasis(threadPart)};
 }
 
+// An element as an integer of its width (pointers, which have no primitive size, as i64) and
+// back.
 llvm::Value *asInt(llvm::IRBuilder<> &b, llvm::Value *v) {
+  if (v->getType()->isPointerTy())
+    return b.CreatePtrToInt(v, b.getInt64Ty());
   unsigned bits = v->getType()->getPrimitiveSizeInBits();
   llvm::Type *t = b.getIntNTy(bits);
   return v->getType() == t ? v : b.CreateBitCast(v, t);
 }
 
 llvm::Value *fromInt(llvm::IRBuilder<> &b, llvm::Value *v, llvm::Type *t) {
+  if (t->isPointerTy())
+    return b.CreateIntToPtr(v, t);
   return v->getType() == t ? v : b.CreateBitCast(v, t);
 }
 
@@ -395,6 +401,17 @@ Expected<std::vector<llvm::Value *>> emitConversion(llvm::IRBuilder<> &b,
     return makeError("conversion of " + std::to_string(src.size()) +
                      " registers, the plan's source layout has " +
                      std::to_string(plan.src.inDimSize(DimName::reg())));
+  if (!src.empty() && src[0]->getType()->isPointerTy()) {
+    // Pointers move as 64-bit integers: shuffles and shared memory need a width.
+    llvm::Type *ptrTy = src[0]->getType();
+    std::vector<llvm::Value *> ints;
+    for (llvm::Value *v : src)
+      ints.push_back(asInt(b, v));
+    LL_ASSIGN_OR_RETURN(std::vector<llvm::Value *> moved, emitConversion(b, env, plan, ints));
+    for (llvm::Value *&v : moved)
+      v = fromInt(b, v, ptrTy);
+    return moved;
+  }
   switch (plan.path) {
   case ConversionPath::NoOp:
     return src;

@@ -160,8 +160,10 @@ Expected<ConversionPlan> fallbackConversionPlan(const LinearLayout &src, const L
 }
 
 Expected<ConversionPlan> planLayoutConversion(const LinearLayout &src, const LinearLayout &dst,
-                                              int elementBits, const PtxTarget &target) {
+                                              int elementBits, const PtxTarget &target,
+                                              std::optional<ConversionPath> path) {
   PlanOptions options;
+  options.forcePath = path;
   options.target = target.sm >= 90 ? linlayout::GpuTarget::Sm90 : linlayout::GpuTarget::Sm80;
   return planConversion(src, dst, elementBits, options);
 }

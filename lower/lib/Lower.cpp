@@ -100,6 +100,7 @@ int elementBits(const ir::Type &t) {
 
 // Plans conversions and reductions and places every shared buffer by liveness.
 Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxTarget &target,
+                          std::optional<ConversionPath> forcedPath,
                           std::vector<ConversionReport> &reports) {
   OpPlans plans;
   // Program points: ops in walk order; a value used inside a loop it was not defined in stays
@@ -197,7 +198,10 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
       if (!src.ok() || !dst.ok())
         return fail(!src.ok() ? src.message() : dst.message());
       int bits = elementBits(st);
-      auto plan = planLayoutConversion(*src, *dst, bits, target);
+      auto plan = planLayoutConversion(*src, *dst, bits, target, forcedPath);
+      if (!plan.ok() && forcedPath)
+        return fail("no " + std::string(pathName(*forcedPath)) +
+                    " plan (LowerOptions::conversionPath): " + plan.message());
       bool planner = hasConversionPlanner();
       std::string plannerError;
       if (!plan.ok()) {
@@ -316,7 +320,8 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
     target.archSpecific = true;
   }
   LoweredKernel out;
-  LL_ASSIGN_OR_RETURN(OpPlans plans, planOps(module, *fn, target, out.conversions));
+  LL_ASSIGN_OR_RETURN(OpPlans plans,
+                      planOps(module, *fn, target, options.conversionPath, out.conversions));
   plans.annotate = options.annotateConversions;
   LL_ASSIGN_OR_RETURN(KernelSpec spec, kernelSpec(module, *fn));
   LL_ASSIGN_OR_RETURN(auto kb, KernelBuilder::create(spec));

@@ -39,9 +39,10 @@ inline std::string examplePath(const std::string &name) {
 
 /// The .tir examples, by file name.
 inline std::vector<std::string> exampleFiles() {
-  return {"memcpy_1d.tir", "memcpy_2d.tir", "transpose_copy.tir", "row_reduce.tir",
-          "matmul.tir",    "softmax.tir",   "ops.tir",            "matmul_wide.tir",
-          "matmul_wide_persistent.tir"};
+  return {"memcpy_1d.tir",   "memcpy_2d.tir",   "transpose_copy.tir",
+          "row_reduce.tir",  "matmul.tir",      "softmax.tir",
+          "ops.tir",         "matmul_wide.tir", "matmul_wide_persistent.tir",
+          "warp_convert.tir"};
 }
 
 /// The texts of the examples `names`, in order ("" for a file that cannot be read).
@@ -140,6 +141,15 @@ inline std::vector<ExampleRun> exampleRuns() {
                         ASSERT_EQ(out[size_t(r + c * 64)], in[size_t(r * 64 + c)])
                             << r << "," << c;
                   }});
+  runs.push_back(
+      {"warp_convert.tir",
+       "warp_convert",
+       {1, 1, 1},
+       [](Memory &m, std::vector<ArgValue> &a) {
+         m.buffers = {bytesOf(randomFloats(32 * 64, 9)), bytesOf(std::vector<float>(32 * 64, 0.f))};
+         a = {ArgValue::pointer(0), ArgValue::pointer(1)};
+       },
+       [](const Memory &m) { ASSERT_EQ(m.buffers[0], m.buffers[1]); }});
   runs.push_back({"row_reduce.tir", "row_sum", {2, 1, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {
                     m.buffers = {bytesOf(randomFloats(64 * 128, 3)),

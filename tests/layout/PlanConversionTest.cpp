@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace linlayout;
 using namespace linlayout::testing;
 
@@ -261,4 +263,19 @@ TEST(PlanConversion, RegisterLaneTranspositionUsesButterflies) {
   }
   EXPECT_EQ(bfly, 1);
   EXPECT_EQ(move, 1);
+}
+
+// Path names read back in both spellings (the planner's "warp-shuffle", lower/'s
+// "warp_shuffle"); anything else is not a path.
+TEST(PlanConversion, PathNamesParseInBothSpellings) {
+  for (ConversionPath p :
+       {ConversionPath::NoOp, ConversionPath::RegisterPermute, ConversionPath::WarpShuffle,
+        ConversionPath::SharedMemory, ConversionPath::DistributedSharedMemory}) {
+    std::string name(conversionPathName(p));
+    EXPECT_EQ(parseConversionPath(name), p) << name;
+    std::replace(name.begin(), name.end(), '-', '_');
+    EXPECT_EQ(parseConversionPath(name), p) << name;
+  }
+  for (const char *bad : {"", "warp", "warp shuffle", "Warp-Shuffle", "shared-memory-", "?"})
+    EXPECT_EQ(parseConversionPath(bad), std::nullopt) << bad;
 }

@@ -35,9 +35,9 @@ Expected<LoweredKernel> compileText(const std::string &text, int sm,
   return lowerKernel(m, o);
 }
 
-const char *kExamples[] = {"memcpy_1d.tir", "memcpy_2d.tir",  "transpose_copy.tir",
-                           "row_reduce.tir", "softmax.tir", "matmul.tir", "ops.tir",
-                           "matmul_wide.tir"};
+const char *kExamples[] = {"memcpy_1d.tir",  "memcpy_2d.tir",   "transpose_copy.tir",
+                           "row_reduce.tir", "softmax.tir",     "matmul.tir",
+                           "ops.tir",        "matmul_wide.tir", "warp_convert.tir"};
 
 } // namespace
 
@@ -90,4 +90,53 @@ TEST(KernelLowering, MatmulIsMmaFedByItsPlannedConversions) {
     )");
     expectAssembles(k->kernel);
   }
+}
+
+// LowerOptions::conversionPath: every conversion of the kernel takes the path asked for (the
+// report says so and the PTX has that path's instructions and no other's); a path that cannot do
+// a conversion is an error naming the op.
+TEST(KernelLowering, ConversionsTakeTheForcedPath) {
+  auto module = ir::parseModule(readExample("warp_convert.tir"), "warp_convert.tir");
+  ASSERT_TRUE(module.ok()) << module.message();
+  for (std::optional<ConversionPath> path :
+       {std::optional<ConversionPath>(), std::optional(ConversionPath::WarpShuffle),
+        std::optional(ConversionPath::SharedMemory)}) {
+    LowerOptions o;
+    o.conversionPath = path;
+    auto k = lowerKernel(*module, o);
+    ASSERT_TRUE(k.ok()) << k.message();
+    ASSERT_EQ(k->conversions.size(), 2u);
+    int shuffles = 0, stores = 0;
+    for (const ConversionReport &c : k->conversions) {
+      EXPECT_EQ(c.path, path == ConversionPath::SharedMemory ? "shared_memory" : "warp_shuffle")
+          << c.where;
+      shuffles += c.shuffles;
+      stores += c.sharedStores;
+    }
+    const std::string &ptx = k->kernel.ptx;
+    EXPECT_EQ(countLines(ptx, "shfl.sync"), shuffles);
+    EXPECT_EQ(countLines(ptx, "st.shared"), stores);
+    EXPECT_EQ(shuffles > 0, path != ConversionPath::SharedMemory);
+    EXPECT_EQ(stores > 0, path == ConversionPath::SharedMemory);
+    expectAssembles(k->kernel);
+  }
+  LowerOptions o;
+  o.conversionPath = ConversionPath::RegisterPermute;
+  auto k = lowerKernel(*module, o);
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.message().find("warp_convert.tir:"), std::string::npos) << k.message();
+  EXPECT_NE(k.message().find("convert_layout: no register_permute plan"), std::string::npos)
+      << k.message();
+
+  // Across warps, shuffles cannot do it.
+  auto copy = compileText(readExample("transpose_copy.tir"), 90, "transpose_copy.tir", true);
+  ASSERT_TRUE(copy.ok()) << copy.message();
+  ASSERT_FALSE(copy->conversions.empty());
+  auto passed = ir::parseModule(readExample("transpose_copy.tir"), "transpose_copy.tir");
+  ASSERT_TRUE(passed.ok());
+  ASSERT_TRUE(ir::runPipeline(*passed).ok());
+  o.conversionPath = ConversionPath::WarpShuffle;
+  auto across = lowerKernel(*passed, o);
+  ASSERT_FALSE(across.ok());
+  EXPECT_NE(across.message().find("no warp_shuffle plan"), std::string::npos) << across.message();
 }

@@ -111,6 +111,53 @@ TEST(LowerGpu, ExamplesComputeTheirReferences) {
   EXPECT_EQ(ran, 2 * int(targets_.size() * ir::testing::exampleRuns().size()));
 }
 
+// Every path a conversion can take computes the same: the examples whose conversions stay
+// inside warps (warp_convert.tir as written; transpose_copy.tir, whose conversion crosses warps,
+// only on shared memory), lowered with each path forced (LowerOptions::conversionPath).
+TEST(LowerGpu, ForcedConversionPathsComputeTheReference) {
+  REQUIRE_GPU();
+  struct Case {
+    const char *file;
+    bool passes;
+    std::vector<ConversionPath> paths;
+  };
+  const Case cases[] = {
+      {"warp_convert.tir", false, {ConversionPath::WarpShuffle, ConversionPath::SharedMemory}},
+      {"transpose_copy.tir", true, {ConversionPath::SharedMemory}}};
+  const std::vector<ir::testing::ExampleRun> runs = ir::testing::exampleRuns();
+  int ran = 0;
+  for (const PtxTarget &target : targets_)
+    for (const Case &c : cases)
+      for (ConversionPath path : c.paths) {
+        SCOPED_TRACE(std::string(c.file) + " on " + std::string(conversionPathName(path)) + ", " +
+                     target.name());
+        ir::Module m = ir::testing::loadExample(c.file);
+        if (c.passes) {
+          ASSERT_TRUE(ir::runPipeline(m).ok());
+        }
+        LowerOptions o;
+        o.target = target;
+        o.conversionPath = path;
+        auto k = lowerKernel(m, o);
+        ASSERT_TRUE(k.ok()) << k.message();
+        ASSERT_FALSE(k->conversions.empty());
+        const ir::testing::ExampleRun *run = nullptr;
+        for (const auto &r : runs)
+          if (r.file == c.file)
+            run = &r;
+        ASSERT_NE(run, nullptr);
+        ir::Memory mem;
+        std::vector<ir::ArgValue> args;
+        run->setup(mem, args);
+        Status s = runOnGpu(k->kernel, mem.buffers, args,
+                            {unsigned(run->grid.x), unsigned(run->grid.y), unsigned(run->grid.z)});
+        ASSERT_TRUE(s.ok()) << s.message();
+        run->check(mem);
+        ++ran;
+      }
+  EXPECT_EQ(ran, 3 * int(targets_.size()));
+}
+
 TEST(LowerGpu, ReferenceConversionsMoveEveryElement) {
   REQUIRE_GPU();
   int checked = 0;

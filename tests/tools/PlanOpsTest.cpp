@@ -62,6 +62,33 @@ TEST(PlanOps, PlanAnswersTheSummary) {
   EXPECT_TRUE(d.contains("source_of"));
 }
 
+// "path" plans the path asked for, with the cheapest one among the alternatives; a path that
+// cannot do the conversion (shuffles across warps) is an error, as is an unknown name.
+TEST(PlanOps, PlanTakesTheAskedPath) {
+  const char *regPerm = R"({"kind": "blocked", "size_per_thread": [2, 2], "threads_per_warp":
+    [8, 4], "warps_per_cta": [4, 1], "order": [1, 0]})";
+  const char *regPerm2 = R"({"kind": "blocked", "size_per_thread": [2, 2], "threads_per_warp":
+    [8, 4], "warps_per_cta": [4, 1], "order": [0, 1]})";
+  json best = ask(planLine(regPerm, regPerm2, ""))["result"];
+  ASSERT_EQ(best["path"], "warp-shuffle");
+  json shared = ask(planLine(regPerm, regPerm2, R"({"path": "shared-memory"})"))["result"];
+  EXPECT_EQ(shared["path"], "shared-memory");
+  EXPECT_GT(shared["cycles"].get<double>(), best["cycles"].get<double>());
+  bool cheapestListed = false;
+  for (const json &a : shared["alternatives"])
+    cheapestListed |= a["path"] == "warp-shuffle" && a["cycles"] == best["cycles"];
+  EXPECT_TRUE(cheapestListed) << shared["alternatives"].dump();
+  EXPECT_EQ(ask(planLine(regPerm, regPerm2, R"({"path": "shared_memory"})"))["result"]["path"],
+            "shared-memory");
+  EXPECT_EQ(ask(planLine(kRow4, kCol4, R"({"path": "warp-shuffle"})"))["error"],
+            "path 'warp-shuffle' is not feasible for this conversion");
+  EXPECT_EQ(ask(planLine(kRow4, kCol4, R"({"path": "teleport"})"))["error"],
+            "path 'teleport' is not one of no-op, register-permute, warp-shuffle, shared-memory, "
+            "distributed-shared-memory");
+  EXPECT_EQ(ask(planLine(kRow4, kCol4, R"({"path": 3})"))["error"].get<std::string>().find("path"),
+            0u);
+}
+
 TEST(PlanOps, PlanErrors) {
   EXPECT_EQ(ask(planLine(kRow4, kCol4, R"({"target": "sm_70"})"))["error"],
             "target 'sm_70' is not one of sm_80, sm_90");

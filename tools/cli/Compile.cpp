@@ -21,6 +21,7 @@ int usage(std::ostream &os, int code) {
   os << "usage: linlayout compile FILE.tir [--target sm_80|sm_86|sm_89|sm_90] [-o OUT]\n"
         "                          [--emit=ptx|llvm] [--kernel NAME] [--O0] [--annotate]\n"
         "                          [--report] [--no-passes] [--num-stages N] [--prefetch-k K]\n"
+        "                          [--conversion-path PATH]\n"
         "  FILE is parsed, verified, run through the pass pipeline (linlayout opt), lowered\n"
         "  --target     the GPU (default: the module's ttg.target)\n"
         "  -o OUT       write the output to OUT (default: standard output)\n"
@@ -32,7 +33,10 @@ int usage(std::ostream &os, int code) {
         "  --no-passes  lower the IR as written (skip the pass pipeline)\n"
         "  --num-stages software-pipeline loops with N stages (default: the module's\n"
         "               \"ttg.num-stages\", else 1: off)\n"
-        "  --prefetch-k prefetch pipelined dot operands in K slices of K (default 16; 0: off)\n";
+        "  --prefetch-k prefetch pipelined dot operands in K slices of K (default 16; 0: off)\n"
+        "  --conversion-path  lower every layout conversion on PATH instead of the cheapest\n"
+        "               (register_permute, warp_shuffle, shared_memory,\n"
+        "               distributed_shared_memory); an error where PATH cannot do one\n";
   return code;
 }
 
@@ -109,6 +113,17 @@ int runCompile(int argc, char **argv) {
         return 2;
       }
       pipelineOptions.prefetchK = std::stoi(v);
+    } else if (a == "--conversion-path") {
+      const char *v = value("--conversion-path");
+      if (!v)
+        return 2;
+      options.conversionPath = parseConversionPath(v);
+      if (!options.conversionPath) {
+        std::cerr << "linlayout compile: --conversion-path takes register_permute, warp_shuffle, "
+                     "shared_memory or distributed_shared_memory, not '"
+                  << v << "'\n";
+        return 2;
+      }
     } else if (!a.empty() && a[0] == '-') {
       std::cerr << "linlayout compile: unknown option '" << a << "'\n";
       return usage(std::cerr, 2);

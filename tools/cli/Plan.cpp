@@ -20,9 +20,12 @@ using query::Json;
 
 int usage(std::ostream &os, int code) {
   os << "usage: linlayout plan --src SPEC --dst SPEC --shape AxB[x...] --dtype TYPE\n"
-        "                      [--target sm_80|sm_90] [--json [--detail] | --summary]\n"
+        "                      [--target sm_80|sm_90] [--path PATH] [--json [--detail] | "
+        "--summary]\n"
         "  SPEC   a layout spec as JSON or TritonGPU attribute text\n"
-        "  TYPE   f8 (e4m3, e5m2), i8, f16, bf16, i16, f32, i32, f64, i64\n";
+        "  TYPE   f8 (e4m3, e5m2), i8, f16, bf16, i16, f32, i32, f64, i64\n"
+        "  PATH   plan this path instead of the cheapest: no-op, register-permute, warp-shuffle,\n"
+        "         shared-memory, distributed-shared-memory (an error where it is not feasible)\n";
   return code;
 }
 
@@ -248,7 +251,7 @@ std::string summaryLine(const ConversionPlan &p) {
 } // namespace
 
 int runPlan(int argc, char **argv) {
-  std::string src, dst, shapeText, dtype, target = "sm_90";
+  std::string src, dst, shapeText, dtype, target = "sm_90", path;
   bool json = false, detail = false, summary = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -269,6 +272,8 @@ int runPlan(int argc, char **argv) {
       ok = value(dtype);
     else if (a == "--target")
       ok = value(target);
+    else if (a == "--path")
+      ok = value(path);
     else if (a == "--json")
       json = true;
     else if (a == "--detail")
@@ -310,6 +315,15 @@ int runPlan(int argc, char **argv) {
     }
   PlanOptions opt;
   opt.target = *tgt;
+  if (!path.empty()) {
+    opt.forcePath = parseConversionPath(path);
+    if (!opt.forcePath) {
+      std::cerr << "linlayout plan: unknown path '" << path
+                << "' (no-op, register-permute, warp-shuffle, shared-memory, "
+                   "distributed-shared-memory)\n";
+      return 2;
+    }
+  }
   auto plan = planConversion(*srcSpec, *dstSpec, *shape, *bits, opt);
   if (!plan.ok()) {
     std::cerr << "linlayout plan: " << plan.message() << "\n";

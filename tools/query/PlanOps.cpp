@@ -55,6 +55,15 @@ Expected<Json> planOp(const Json &req) {
       return makeError("target '" + name.substr(0, 40) + "' is not one of sm_80, sm_90");
     opt.target = *target;
   }
+  if (hasField(req, "path")) {
+    LL_ASSIGN_OR_RETURN(const Json *t, field(req, "path"));
+    LL_ASSIGN_OR_RETURN(std::string name, toString(*t, "path"));
+    opt.forcePath = parseConversionPath(name);
+    if (!opt.forcePath)
+      return makeError("path '" + name.substr(0, 40) +
+                       "' is not one of no-op, register-permute, warp-shuffle, shared-memory, "
+                       "distributed-shared-memory");
+  }
   bool detail = false;
   if (hasField(req, "detail")) {
     LL_ASSIGN_OR_RETURN(const Json *d, field(req, "detail"));

@@ -15,9 +15,11 @@
 
 #include "linlayout/ir/Module.h"
 #include "linlayout/jit/Kernel.h"
+#include "linlayout/layout/ConversionPlan.h"
 #include "linlayout/runtime/Context.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -41,6 +43,9 @@ struct CompileOptions {
   bool optimize = true;
   /// Mark each convert_layout's instructions in the PTX with comments.
   bool annotateConversions = false;
+  /// Lower every layout conversion on this path instead of the cheapest
+  /// (lower::LowerOptions::conversionPath; an error where it is not feasible).
+  std::optional<ConversionPath> conversionPath;
 };
 
 /// Cache counters.

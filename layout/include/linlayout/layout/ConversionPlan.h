@@ -18,7 +18,9 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace linlayout {
@@ -32,6 +34,9 @@ enum class ConversionPath : unsigned char {
   DistributedSharedMemory, ///< data moves between CTAs of a cluster: the cluster-scoped scratch
 };
 std::string_view conversionPathName(ConversionPath p);
+/// The path named `name`: conversionPathName's spelling ("warp-shuffle") or lower/'s report
+/// spelling ("warp_shuffle"); nullopt for any other text.
+std::optional<ConversionPath> parseConversionPath(std::string_view name);
 
 /// Step of RegisterPermute: dst register i of thread t takes src register
 /// `srcRegister(i, t)`; when the thread part is non-zero each dst register needs a select tree

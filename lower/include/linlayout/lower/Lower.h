@@ -11,6 +11,7 @@
 #pragma once
 
 #include "linlayout/ir/Module.h"
+#include "linlayout/layout/ConversionPlan.h"
 #include "linlayout/lower/KernelPtx.h"
 #include "linlayout/lower/PtxTarget.h"
 
@@ -34,6 +35,11 @@ struct LowerOptions {
   /// (`// begin convert_layout at file:line ...`), for reading the output. The markers are
   /// inline asm, so they also keep LLVM from moving code across them.
   bool annotateConversions = false;
+  /// Lower every layout conversion (each convert_layout, and each trans or reshape that moves
+  /// data) on this path instead of the cheapest; an error naming the op where the path is not
+  /// feasible for it (shuffles cannot cross warps, for one). For measuring the cost model
+  /// against the GPU (bench/gpu) and for comparing paths by hand.
+  std::optional<ConversionPath> conversionPath;
 };
 
 /// One convert_layout of the kernel and how it was lowered.

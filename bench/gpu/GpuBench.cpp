@@ -563,6 +563,9 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng) {
       std::string taken;
       for (const auto &c : (*k)->metadata().conversions)
         taken += (taken.empty() ? "" : ",") + c.path;
+      if (!b.ptxDir.empty())
+        std::ofstream(b.ptxDir + "/linlayout_path_" + p->name + "_" + dtype + "_" + asked + ".ptx")
+            << (*k)->ptx();
       b.json.field("taken", taken);
       b.json.field("t0_ms", t.t0);
       b.json.field("t64_ms", t.t64);

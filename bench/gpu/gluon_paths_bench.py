@@ -56,6 +56,14 @@ def main():
                 if iters == 64:
                     row["ptx_counts_64iter_kernel"] = count_ptx(k.asm["ptx"])
                     row["path"] = path_of(row["ptx_counts_64iter_kernel"])
+                    d = os.environ.get("LINLAYOUT_PTX_DIR")
+                    if d:  # beside linlayout's (bench/gpu/run.sh disassembles both)
+                        base = os.path.join(d, "triton_path_%s_%s" % (pair["name"], pair["dtype"]))
+                        open(base + ".ptx", "w").write(k.asm["ptx"])
+                        try:
+                            open(base + ".sass", "w").write(k.asm["sass"])
+                        except Exception as e:
+                            row["sass_error"] = f"{type(e).__name__}: {e}"[:200]
             row.update({"t0_ms": times[0], "t64_ms": times[64],
                         "ns_per_conversion_per_tile": (times[64] - times[0]) * 1e6 / (2 * 64 * tiles)})
         except Exception as e:

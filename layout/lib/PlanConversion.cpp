@@ -328,6 +328,13 @@ bool planShuffles(const Problem &p, const Movement &mv, ConversionPlan &plan) {
       single.push_back({{-dim, along}, i});
     }
     std::sort(single.begin(), single.end());
+    // Before those: the lowest register bits, where each is the same bit on both sides. Such a
+    // word is a run of consecutive registers in both layouts, the unit in which the lowering
+    // keeps 16-bit values packed (PackedHalves.h: across loops' back edges, and out of a
+    // shuffle's unpack), so it is packed and unpacked without an instruction.
+    for (int j = 0; j < kmax && j < rd && j < rs; ++j)
+      if (cRegL[j] == 0 && cRegR[j] == (uint64_t(1) << j))
+        candidates.push_back(uint64_t(1) << j);
     for (const auto &c : single)
       candidates.push_back(uint64_t(1) << c.second);
     for (uint64_t k : f2KernelOfColumns(cRegL, ~uint64_t(0)))

@@ -143,10 +143,12 @@ llvm::Value *packWord(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &el
   if (bits == 16) {
     if (elems.size() == 1)
       return b.CreateZExt(asInt(b, elems[0]), b.getInt32Ty());
-    // Always a fresh word, even where both halves came from one split word (joinHalves would
-    // reuse that word): in the shuffle-pair loop, shuffling the loop-carried words themselves
-    // cost ptxas 30 more SASS instructions (JitKernels.ShufflePairInstructionCounts).
-    return packPair(b, elems[0], elems[1]);
+    // The word both halves came from where they are one split word's (a loop-carried pair, or
+    // a pair a shuffle delivered): no instruction. With the planner's preference for packing
+    // consecutive registers this takes the pack and unpack out of a loop that converts back and
+    // forth (bench/gpu/conversion_paths.jsonl, H100: seed2-194 f16 0.86 -> 0.53 ns, seed2-74
+    // 3.55 -> 2.22, register_only 0.85 -> 0.73).
+    return joinHalves(b, elems[0], elems[1]);
   }
   std::vector<llvm::Value *> parts;
   for (llvm::Value *e : elems)

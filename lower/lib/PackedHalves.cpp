@@ -22,6 +22,16 @@ std::pair<llvm::CallInst *, int> splitHalf(llvm::Value *v) {
     return {nullptr, -1};
   return {call, int(ev->getIndices()[0])};
 }
+
+// lo and hi (16-bit values of one type) packed into a new 32-bit word, lo in the low half.
+llvm::Value *packPair(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi) {
+  llvm::Type *i16 = b.getInt16Ty();
+  auto asI16 = [&](llvm::Value *v) { return v->getType() == i16 ? v : b.CreateBitCast(v, i16); };
+  llvm::Value *v = llvm::PoisonValue::get(llvm::FixedVectorType::get(i16, 2));
+  v = b.CreateInsertElement(v, asI16(lo), b.getInt32(0));
+  v = b.CreateInsertElement(v, asI16(hi), b.getInt32(1));
+  return b.CreateBitCast(v, b.getInt32Ty());
+}
 } // namespace
 
 std::pair<llvm::Value *, llvm::Value *> splitHalves(llvm::IRBuilder<> &b, llvm::Value *word) {
@@ -40,15 +50,6 @@ llvm::Value *joinHalves(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi) 
   if (loCall && loCall == hiCall && loIdx == 0 && hiIdx == 1)
     return loCall->getArgOperand(0);
   return packPair(b, lo, hi);
-}
-
-llvm::Value *packPair(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi) {
-  llvm::Type *i16 = b.getInt16Ty();
-  auto asI16 = [&](llvm::Value *v) { return v->getType() == i16 ? v : b.CreateBitCast(v, i16); };
-  llvm::Value *v = llvm::PoisonValue::get(llvm::FixedVectorType::get(i16, 2));
-  v = b.CreateInsertElement(v, asI16(lo), b.getInt32(0));
-  v = b.CreateInsertElement(v, asI16(hi), b.getInt32(1));
-  return b.CreateBitCast(v, b.getInt32Ty());
 }
 
 bool pairsHalves(const std::vector<llvm::Value *> &regs) {

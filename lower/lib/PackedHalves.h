@@ -2,7 +2,7 @@
 // `mov.b32` each way. LLVM would split a word by a truncation and a shift (cvt.u16.u32 and a
 // second mov), which ptxas turns into byte permutes that move the halves into separate
 // registers; one mov lets ptxas keep both halves in the word's register. Used where 16-bit
-// tensors cross a loop's back edge and where shuffled words are unpacked.
+// tensors cross a loop's back edge, where shuffled words are packed and where they are unpacked.
 #pragma once
 
 #include <llvm/IR/IRBuilder.h>
@@ -21,10 +21,6 @@ std::pair<llvm::Value *, llvm::Value *> splitHalves(llvm::IRBuilder<> &b, llvm::
 /// that crossed a loop's back edge reaches an mma operand in the register it arrived in.
 /// Ensures: splitHalves(b, result) gives lo and hi back (as i16).
 llvm::Value *joinHalves(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi);
-
-/// lo and hi (16-bit values of one type) packed into a new 32-bit word, lo in the low half,
-/// always (one mov): where reusing a split word would cost more, as for warp-shuffle words.
-llvm::Value *packPair(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi);
 
 /// Whether packHalves pairs `regs`: an even number (at least 2) of registers of one 16-bit type.
 bool pairsHalves(const std::vector<llvm::Value *> &regs);

@@ -393,10 +393,12 @@ TEST(JitKernels, ShufflePairInstructionCounts) {
       EXPECT_EQ(sass->of(sasstest::kHadd2), 64);
     else
       EXPECT_EQ(sass->of(sasstest::kFadd), 128);
-    // Everything else is address arithmetic outside the loop and loop control: f16 355, f32 572
+    // Everything else is address arithmetic outside the loop and loop control: f16 385, f32 572
     // instructions in all when this was written (f16 882, then 526, f32 685 before addptr split
-    // constant offsets into immediates).
-    EXPECT_LE(sass->total, half ? 370 : 590);
+    // constant offsets into immediates; f16 355 before shuffles packed the loop-carried words
+    // themselves: the loop keeps only SHFL and HADD2 either way, and runs 0.85 -> 0.73 ns per
+    // conversion on an H100, but ptxas adds 32 MOVs after it, before the stores).
+    EXPECT_LE(sass->total, half ? 390 : 590);
     std::cout << "[          ] " << ir::name(e) << ": " << sass->total << " SASS instructions, "
               << sass->of(sasstest::kShfl) << " SHFL, " << sass->of(sasstest::kPrmt) << " PRMT\n";
   }

@@ -138,8 +138,10 @@ def main():
             sh, sm, auto = rs.get("warp-shuffle", {}), rs.get("shared-memory", {}), rs.get("auto", {})
             ns = lambda r: None if r.get("error") else r.get("ns_per_conversion_per_tile")
             wrong = lambda r: "" if r.get("correct", 1) else " (WRONG)"
-            mc_sh, mc_sm = sh.get("model_cycles"), sm.get("model_cycles")
-            pick = None if mc_sh is None or mc_sm is None else ("shuffle" if mc_sh < mc_sm - 1e-9 and mc_sh >= 0 else "shared")
+            # The model's cycles, None where the path is not feasible (the bench writes -1).
+            feasible = lambda c: None if c is None or c < 0 else c
+            mc_sh, mc_sm = feasible(sh.get("model_cycles")), feasible(sm.get("model_cycles"))
+            pick = None if mc_sh is None or mc_sm is None else ("shuffle" if mc_sh < mc_sm - 1e-9 else "shared")
             taken = (auto.get("taken") or "").split(",")[0]
             pick = short.get(taken.replace("_", "-"), pick)
             faster = None

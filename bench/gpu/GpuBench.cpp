@@ -343,8 +343,10 @@ double decodeHalf(ScalarKind elem, uint16_t h) {
   return (h & 0x8000) ? -v : v;
 }
 
-// The value of an f16, bf16 or f32 element.
+// The value of an f16, bf16, f32 or i8 element.
 double decode(ScalarKind elem, const uint8_t *p) {
+  if (elem == ScalarKind::I8)
+    return double(int8_t(*p));
   if (elem == ScalarKind::F32) {
     float f;
     std::memcpy(&f, p, 4);
@@ -355,14 +357,16 @@ double decode(ScalarKind elem, const uint8_t *p) {
   return decodeHalf(elem, h);
 }
 
-// `count` random small integers (-64..64) as f16 or f32 elements: 129 additions of 1 stay exact
-// in f16 below 2048.
+// `count` random small integers as f16, f32 or i8 elements: -64..64 (129 additions of 1 stay
+// exact in f16 below 2048), -64..63 for i8 (64 additions of 1 stay below 128).
 std::vector<uint8_t> smallIntegers(ScalarKind elem, size_t count, std::mt19937_64 &rng) {
   std::vector<uint8_t> host(count * ir::byteWidth(elem));
-  std::uniform_int_distribution<int> d(-64, 64);
+  std::uniform_int_distribution<int> d(-64, elem == ScalarKind::I8 ? 63 : 64);
   for (size_t i = 0; i < count; ++i) {
     float f = float(d(rng));
-    if (elem == ScalarKind::F32) {
+    if (elem == ScalarKind::I8) {
+      host[i] = uint8_t(int8_t(f));
+    } else if (elem == ScalarKind::F32) {
       std::memcpy(&host[i * 4], &f, 4);
     } else { // exact small integers in f16: sign, exponent, 10 mantissa bits
       uint16_t h = 0;
@@ -458,7 +462,7 @@ bool convertSection(Bench &b, std::mt19937_64 &rng) {
   return true;
 }
 
-// One line of bench/gpu/conversion_paths.jsonl: {"name", "shape", "dtype" (float16 or float32),
+// One line of bench/gpu/conversion_paths.jsonl: {"name", "shape", "dtype" (float16, float32, int8),
 // "src", "dst" (specs as in QUERY-FORMAT.md)}.
 struct PathPair {
   std::string name;
@@ -480,9 +484,9 @@ Expected<PathPair> readPathPair(const std::string &line) {
     return makeError("shape must have two dims");
   LL_ASSIGN_OR_RETURN(const query::Json *dtype, query::field(j, "dtype"));
   LL_ASSIGN_OR_RETURN(std::string dt, query::toString(*dtype, "dtype"));
-  if (dt != "float16" && dt != "float32")
-    return makeError("dtype must be float16 or float32, not '" + dt + "'");
-  p.elem = dt == "float16" ? ScalarKind::F16 : ScalarKind::F32;
+  if (dt != "float16" && dt != "float32" && dt != "int8")
+    return makeError("dtype must be float16, float32 or int8, not '" + dt + "'");
+  p.elem = dt == "float16" ? ScalarKind::F16 : dt == "int8" ? ScalarKind::I8 : ScalarKind::F32;
   LL_ASSIGN_OR_RETURN(const query::Json *src, query::field(j, "src"));
   LL_ASSIGN_OR_RETURN(p.src, query::specFromJson(*src, "src"));
   LL_ASSIGN_OR_RETURN(const query::Json *dst, query::field(j, "dst"));
@@ -534,7 +538,9 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng) {
     CHECK(y);
     auto m = convertLoop(p->elem, M, N, *p->src, *p->dst, 4);
     CHECK(m);
-    const std::string dtype = p->elem == ScalarKind::F16 ? "float16" : "float32";
+    const std::string dtype = p->elem == ScalarKind::F16  ? "float16"
+                              : p->elem == ScalarKind::I8 ? "int8"
+                                                          : "float32";
     for (std::optional<ConversionPath> path :
          {std::optional<ConversionPath>(), std::optional(ConversionPath::WarpShuffle),
           std::optional(ConversionPath::SharedMemory)}) {

@@ -8,10 +8,29 @@ memory, warp shuffles when it shuffles, registers otherwise. Writes JSON to argv
 """
 import json, os, sys
 import torch, triton
+from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 from gluon_convert_bench import count_ptx, cvt_kernel
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+@gluon.jit
+def cvt_kernel_int(in_ptr, out_ptr, iters, M: gl.constexpr, N: gl.constexpr, src: gl.constexpr,
+                   dst: gl.constexpr):
+    """cvt_kernel for integer elements: adds an integer 1 of the element type (cvt_kernel's 1.0
+    would make the tensor float)."""
+    pid = gl.program_id(0)
+    offs_m = gl.arange(0, M, layout=gl.SliceLayout(1, src))
+    offs_n = gl.arange(0, N, layout=gl.SliceLayout(0, src))
+    offs = pid * M * N + offs_m[:, None] * N + offs_n[None, :]
+    x = gl.load(in_ptr + offs)
+    one = gl.full([M, N], 1, in_ptr.dtype.element_ty, dst)
+    for i in range(iters):
+        y = gl.convert_layout(x, dst)
+        y = y + one
+        x = gl.convert_layout(y, src)
+    gl.store(out_ptr + offs, x)
 
 
 def layout(spec):
@@ -42,16 +61,19 @@ def main():
                "tiles": tiles}
         try:
             src, dst = layout(pair["src"]), layout(pair["dst"])
-            x = torch.randint(-64, 65, (tiles * M * N,), device="cuda").to(dtype)
+            kernel = cvt_kernel_int if dtype == torch.int8 else cvt_kernel
+            # 64 additions of 1 stay below 128 in int8.
+            x = torch.randint(-64, 64 if dtype == torch.int8 else 65, (tiles * M * N,),
+                              device="cuda").to(dtype)
             y = torch.empty_like(x)
             times = {}
             for iters in [0, 64]:
-                k = cvt_kernel[(tiles,)](x, y, iters, M, N, src, dst, num_warps=4)
+                k = kernel[(tiles,)](x, y, iters, M, N, src, dst, num_warps=4)
                 torch.cuda.synchronize()
                 if not torch.equal(y, x + iters):
                     row["wrong"] = iters
                 times[iters] = triton.testing.do_bench(
-                    lambda: cvt_kernel[(tiles,)](x, y, iters, M, N, src, dst, num_warps=4),
+                    lambda: kernel[(tiles,)](x, y, iters, M, N, src, dst, num_warps=4),
                     warmup=25, rep=200, return_mode="median")
                 if iters == 64:
                     row["ptx_counts_64iter_kernel"] = count_ptx(k.asm["ptx"])

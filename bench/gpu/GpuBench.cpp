@@ -555,7 +555,8 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng) {
       b.json.field("shape", std::to_string(M) + "x" + std::to_string(N));
       b.json.field("path", asked);
       b.json.field("tiles", double(tiles));
-      b.json.field("model_cycles", modelCycles(*p, target, path));
+      const double cycles = modelCycles(*p, target, path);
+      b.json.field("model_cycles", cycles);
       if (!k.ok()) {
         b.json.field("error", k.message());
         b.json.end();
@@ -582,8 +583,7 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng) {
       std::printf(
           "convert_path %-14s %s %-6s %-13s model %6.0f cycles  %.3f ns/conversion [%s]%s\n",
           p->name.c_str(), dtype.c_str(), (std::to_string(M) + "x" + std::to_string(N)).c_str(),
-          asked.c_str(), modelCycles(*p, target, path), t.ns, taken.c_str(),
-          t.correct ? "" : "  WRONG");
+          asked.c_str(), cycles, t.ns, taken.c_str(), t.correct ? "" : "  WRONG");
     }
   }
   return true;

@@ -362,6 +362,64 @@ int countOf(const std::string &text, const std::string &what) {
 //   f32: 256 SHFL and 128 FADD per iteration and nothing else of note.
 // Triton 3.6's PTX for the same kernels has 128 / 256 shfl.sync and no prmt or selp
 // (../shared/reference/gpu/gluon36_convert_h200.json); its SASS was not recorded.
+namespace {
+
+// The body of the kernel's loop: from the label a later branch jumps back to, to that branch.
+std::string loopBody(const std::string &ptx) {
+  std::smatch m;
+  std::regex backBranch(R"(bra(?:\.uni)?\s+(\$L__BB0_\d+);)");
+  for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), backBranch);
+       it != std::sregex_iterator(); ++it) {
+    size_t label = ptx.find((*it)[1].str() + ":");
+    size_t branch = size_t(it->position(0));
+    if (label != std::string::npos && label < branch)
+      return ptx.substr(label, branch - label);
+  }
+  return "";
+}
+
+} // namespace
+
+// A 16-bit round trip on shuffles (seed2-194 of bench/gpu/conversion_paths.jsonl: each f16 pair
+// is two consecutive registers on both sides) keeps its words packed: the loop-carried words
+// are the shuffled words themselves. What remains in the loop's PTX are the 32 words the f16 adds
+// produce (split for the scalar adds, packed again for the next shuffle), which ptxas turns into
+// HADD2 on the word's register. Packing along the tensor's last dimension instead (registers 8
+// apart) left 96 packs and 96 splits in the loop, 96 PRMT in its SASS, and cost 60 % of the
+// conversion time on an H100.
+TEST(JitKernels, ShuffleRoundTripKeepsHalfPairsPacked) {
+  LayoutSpec src = blocked({8, 2}, {4, 8}, {4, 1}, {0, 1});
+  LayoutSpec dst = blocked({4, 2}, {8, 4}, {4, 1}, {0, 1});
+  auto m = convertLoop(ScalarKind::F16, 32, 64, src, dst, 4);
+  ASSERT_TRUE(m.ok()) << m.message();
+  lower::LowerOptions o;
+  o.target = LowerTarget::parse("sm_90").value();
+  auto k = lower::lowerKernel(*m, o);
+  ASSERT_TRUE(k.ok()) << k.message();
+  ASSERT_EQ(k->conversions.size(), 2u);
+  for (const lower::ConversionReport &c : k->conversions)
+    EXPECT_EQ(c.path, "warp_shuffle") << c.where;
+  std::string body = loopBody(k->kernel.ptx);
+  ASSERT_FALSE(body.empty()) << "no loop in the PTX";
+  EXPECT_EQ(countOf(body, "shfl.sync"), 64);
+  EXPECT_EQ(countOf(body, "prmt"), 0);
+  // Packs are `mov.b32 %r, {lo, hi}`, splits `mov.b32 {lo, hi}, %r`.
+  auto count = [&](const char *re) {
+    std::regex r(re);
+    return std::distance(std::sregex_iterator(body.begin(), body.end(), r), std::sregex_iterator());
+  };
+  EXPECT_LE(count(R"(mov\.b32\s+%r\d+,\s*\{)"), 32) << body;
+  EXPECT_LE(count(R"(mov\.b32\s+\{)"), 32) << body;
+  std::string why;
+  auto sass = sasstest::assembleAndCount(k->kernel.ptx, &why);
+  if (!sass) {
+    std::cout << "[          ] SASS not counted: " << why << "\n";
+    return;
+  }
+  // 64 PRMT outside the loop (the loads' and stores' halves), none in it (96 in it before).
+  EXPECT_LE(sass->of(sasstest::kPrmt), 64);
+}
+
 TEST(JitKernels, ShufflePairInstructionCounts) {
   LayoutSpec src = blocked({2, 2}, {8, 4}, {4, 1}, {1, 0});
   LayoutSpec dst = blocked({2, 2}, {8, 4}, {4, 1}, {0, 1});

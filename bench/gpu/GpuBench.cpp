@@ -467,6 +467,7 @@ bool convertSection(Bench &b, std::mt19937_64 &rng) {
 struct PathPair {
   std::string name;
   std::vector<int64_t> shape;
+  std::string dtype; // as written: float16, float32 or int8
   ScalarKind elem = ScalarKind::F32;
   std::optional<LayoutSpec> src, dst;
 };
@@ -483,10 +484,12 @@ Expected<PathPair> readPathPair(const std::string &line) {
   if (p.shape.size() != 2)
     return makeError("shape must have two dims");
   LL_ASSIGN_OR_RETURN(const query::Json *dtype, query::field(j, "dtype"));
-  LL_ASSIGN_OR_RETURN(std::string dt, query::toString(*dtype, "dtype"));
-  if (dt != "float16" && dt != "float32" && dt != "int8")
-    return makeError("dtype must be float16, float32 or int8, not '" + dt + "'");
-  p.elem = dt == "float16" ? ScalarKind::F16 : dt == "int8" ? ScalarKind::I8 : ScalarKind::F32;
+  LL_ASSIGN_OR_RETURN(p.dtype, query::toString(*dtype, "dtype"));
+  if (p.dtype != "float16" && p.dtype != "float32" && p.dtype != "int8")
+    return makeError("dtype must be float16, float32 or int8, not '" + p.dtype + "'");
+  p.elem = p.dtype == "float16" ? ScalarKind::F16
+           : p.dtype == "int8"  ? ScalarKind::I8
+                                : ScalarKind::F32;
   LL_ASSIGN_OR_RETURN(const query::Json *src, query::field(j, "src"));
   LL_ASSIGN_OR_RETURN(p.src, query::specFromJson(*src, "src"));
   LL_ASSIGN_OR_RETURN(const query::Json *dst, query::field(j, "dst"));
@@ -538,9 +541,7 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng) {
     CHECK(y);
     auto m = convertLoop(p->elem, M, N, *p->src, *p->dst, 4);
     CHECK(m);
-    const std::string dtype = p->elem == ScalarKind::F16  ? "float16"
-                              : p->elem == ScalarKind::I8 ? "int8"
-                                                          : "float32";
+    const std::string &dtype = p->dtype;
     for (std::optional<ConversionPath> path :
          {std::optional<ConversionPath>(), std::optional(ConversionPath::WarpShuffle),
           std::optional(ConversionPath::SharedMemory)}) {

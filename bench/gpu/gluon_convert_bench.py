@@ -13,7 +13,9 @@ from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 
 @gluon.jit
-def cvt_kernel(in_ptr, out_ptr, iters, M: gl.constexpr, N: gl.constexpr, src: gl.constexpr, dst: gl.constexpr):
+def cvt_kernel(in_ptr, out_ptr, iters, M: gl.constexpr, N: gl.constexpr, src: gl.constexpr, dst: gl.constexpr,
+               INT: gl.constexpr = False):
+    # INT: integer elements, which add an integer 1 of their own type (1.0 would make them float).
     pid = gl.program_id(0)
     offs_m = gl.arange(0, M, layout=gl.SliceLayout(1, src))
     offs_n = gl.arange(0, N, layout=gl.SliceLayout(0, src))
@@ -21,7 +23,10 @@ def cvt_kernel(in_ptr, out_ptr, iters, M: gl.constexpr, N: gl.constexpr, src: gl
     x = gl.load(in_ptr + offs)
     for i in range(iters):
         y = gl.convert_layout(x, dst)
-        y = y + 1.0
+        if INT:
+            y = y + gl.full([M, N], 1, in_ptr.dtype.element_ty, dst)
+        else:
+            y = y + 1.0
         x = gl.convert_layout(y, src)
     gl.store(out_ptr + offs, x)
 

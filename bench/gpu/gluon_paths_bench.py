@@ -1,36 +1,18 @@
 #!/usr/bin/env python3
 """Triton's own path and time for the pairs of bench/gpu/conversion_paths.jsonl.
 
-The kernel and the timing are gluon_convert_bench.py's (src -> dst -> src ITERS times, each
-conversion timed as (t(64) - t(0)) / (2 * 64) per tile), at each pair's shape and dtype, 4 warps.
-The path is read from the PTX of the 64-iteration kernel: shared memory when it touches shared
-memory, warp shuffles when it shuffles, registers otherwise. Writes JSON to argv[1].
+The kernel (with INT for int8) and the timing are gluon_convert_bench.py's (src -> dst -> src
+ITERS times, each conversion timed as (t(64) - t(0)) / (2 * 64) per tile), at each pair's shape
+and dtype, 4 warps. The path is read from the PTX of the 64-iteration kernel: shared memory when
+it touches shared memory, warp shuffles when it shuffles, registers otherwise. Writes JSON to
+argv[1].
 """
 import json, os, sys
 import torch, triton
-from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 from gluon_convert_bench import count_ptx, cvt_kernel
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-@gluon.jit
-def cvt_kernel_int(in_ptr, out_ptr, iters, M: gl.constexpr, N: gl.constexpr, src: gl.constexpr,
-                   dst: gl.constexpr):
-    """cvt_kernel for integer elements: adds an integer 1 of the element type (cvt_kernel's 1.0
-    would make the tensor float)."""
-    pid = gl.program_id(0)
-    offs_m = gl.arange(0, M, layout=gl.SliceLayout(1, src))
-    offs_n = gl.arange(0, N, layout=gl.SliceLayout(0, src))
-    offs = pid * M * N + offs_m[:, None] * N + offs_n[None, :]
-    x = gl.load(in_ptr + offs)
-    one = gl.full([M, N], 1, in_ptr.dtype.element_ty, dst)
-    for i in range(iters):
-        y = gl.convert_layout(x, dst)
-        y = y + one
-        x = gl.convert_layout(y, src)
-    gl.store(out_ptr + offs, x)
 
 
 def layout(spec):
@@ -61,19 +43,19 @@ def main():
                "tiles": tiles}
         try:
             src, dst = layout(pair["src"]), layout(pair["dst"])
-            kernel = cvt_kernel_int if dtype == torch.int8 else cvt_kernel
+            is_int = dtype == torch.int8
             # 64 additions of 1 stay below 128 in int8.
-            x = torch.randint(-64, 64 if dtype == torch.int8 else 65, (tiles * M * N,),
+            x = torch.randint(-64, 64 if is_int else 65, (tiles * M * N,),
                               device="cuda").to(dtype)
             y = torch.empty_like(x)
             times = {}
             for iters in [0, 64]:
-                k = kernel[(tiles,)](x, y, iters, M, N, src, dst, num_warps=4)
+                k = cvt_kernel[(tiles,)](x, y, iters, M, N, src, dst, is_int, num_warps=4)
                 torch.cuda.synchronize()
                 if not torch.equal(y, x + iters):
                     row["wrong"] = iters
                 times[iters] = triton.testing.do_bench(
-                    lambda: kernel[(tiles,)](x, y, iters, M, N, src, dst, num_warps=4),
+                    lambda: cvt_kernel[(tiles,)](x, y, iters, M, N, src, dst, is_int, num_warps=4),
                     warmup=25, rep=200, return_mode="median")
                 if iters == 64:
                     row["ptx_counts_64iter_kernel"] = count_ptx(k.asm["ptx"])

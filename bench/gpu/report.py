@@ -133,13 +133,13 @@ def main():
         agree = missed = 0
         losses = []
         short = {"warp-shuffle": "shuffle", "shared-memory": "shared"}
+        ns = lambda r: None if r.get("error") else r.get("ns_per_conversion_per_tile")
+        wrong = lambda r: "" if r.get("correct", 1) else " (WRONG)"
+        # The model's cycles, None where the path is not feasible (the bench writes -1).
+        feasible = lambda c: None if c is None or c < 0 else c
         for k in keys:
             rs = {r["path"]: r for r in prows if (r["name"], r["dtype"]) == k}
             sh, sm, auto = rs.get("warp-shuffle", {}), rs.get("shared-memory", {}), rs.get("auto", {})
-            ns = lambda r: None if r.get("error") else r.get("ns_per_conversion_per_tile")
-            wrong = lambda r: "" if r.get("correct", 1) else " (WRONG)"
-            # The model's cycles, None where the path is not feasible (the bench writes -1).
-            feasible = lambda c: None if c is None or c < 0 else c
             mc_sh, mc_sm = feasible(sh.get("model_cycles")), feasible(sm.get("model_cycles"))
             pick = None if mc_sh is None or mc_sm is None else ("shuffle" if mc_sh < mc_sm - 1e-9 else "shared")
             taken = (auto.get("taken") or "").split(",")[0]

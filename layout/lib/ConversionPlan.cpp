@@ -1,5 +1,7 @@
 #include "linlayout/layout/ConversionPlan.h"
 
+#include <algorithm>
+
 namespace linlayout {
 
 std::string_view conversionPathName(ConversionPath p) {
@@ -18,19 +20,16 @@ std::string_view conversionPathName(ConversionPath p) {
   return "?";
 }
 
+std::string conversionPathIdentifier(ConversionPath p) {
+  std::string s(conversionPathName(p));
+  std::replace(s.begin(), s.end(), '-', '_');
+  return s;
+}
+
 std::optional<ConversionPath> parseConversionPath(std::string_view name) {
-  for (ConversionPath p :
-       {ConversionPath::NoOp, ConversionPath::RegisterPermute, ConversionPath::WarpShuffle,
-        ConversionPath::SharedMemory, ConversionPath::DistributedSharedMemory}) {
-    std::string_view canonical = conversionPathName(p);
-    if (name.size() != canonical.size())
-      continue;
-    bool same = true;
-    for (size_t i = 0; i < name.size() && same; ++i)
-      same = name[i] == canonical[i] || (name[i] == '_' && canonical[i] == '-');
-    if (same)
+  for (ConversionPath p : kConversionPaths)
+    if (name == conversionPathName(p) || name == conversionPathIdentifier(p))
       return p;
-  }
   return std::nullopt;
 }
 

@@ -21,17 +21,6 @@ namespace linlayout::lower {
 
 namespace {
 
-std::string pathName(ConversionPath p) {
-  switch (p) {
-  case ConversionPath::NoOp: return "no_op";
-  case ConversionPath::RegisterPermute: return "register_permute";
-  case ConversionPath::WarpShuffle: return "warp_shuffle";
-  case ConversionPath::SharedMemory: return "shared_memory";
-  case ConversionPath::DistributedSharedMemory: return "distributed_shared_memory";
-  }
-  return "unknown";
-}
-
 Expected<const ir::Function *> pickKernel(const ir::Module &m, const std::string &name) {
   if (!name.empty()) {
     const ir::Function *f = m.function(name);
@@ -200,7 +189,7 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
       int bits = elementBits(st);
       auto plan = planLayoutConversion(*src, *dst, bits, target, forcedPath);
       if (!plan.ok() && forcedPath)
-        return fail("no " + std::string(pathName(*forcedPath)) +
+        return fail("no " + conversionPathIdentifier(*forcedPath) +
                     " plan (LowerOptions::conversionPath): " + plan.message());
       bool planner = hasConversionPlanner();
       std::string plannerError;
@@ -216,7 +205,7 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
       rep.where = where(op);
       if (op.kind != ir::OpKind::ConvertLayout)
         rep.where += " (" + std::string(ir::mnemonic(op.kind)) + ")";
-      rep.path = pathName(plan->path);
+      rep.path = conversionPathIdentifier(plan->path);
       rep.fromPlanner = planner;
       rep.plannerError = plannerError;
       const ConversionCost &c = plan->cost;

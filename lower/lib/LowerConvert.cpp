@@ -9,10 +9,8 @@ namespace {
 
 // "shared_memory: 4 st.shared.v4, 4 ldmatrix, 2 bar.sync" (the plan's counts, per warp).
 std::string describePlan(const ConversionPlan &plan) {
-  static const char *kPaths[] = {"no_op", "register_permute", "warp_shuffle", "shared_memory",
-                                 "distributed_shared_memory"};
   const ConversionCost &c = plan.cost;
-  std::string s = kPaths[static_cast<int>(plan.path)];
+  std::string s = conversionPathIdentifier(plan.path);
   std::string sep = ": ";
   auto add = [&](int n, const std::string &what) {
     if (n) {

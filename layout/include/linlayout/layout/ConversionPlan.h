@@ -33,9 +33,15 @@ enum class ConversionPath : unsigned char {
   SharedMemory,    ///< data moves between warps of a CTA (or is cheaper so): a shared scratch
   DistributedSharedMemory, ///< data moves between CTAs of a cluster: the cluster-scoped scratch
 };
+/// Every path, in the enum's order.
+inline constexpr std::array<ConversionPath, 5> kConversionPaths = {
+    ConversionPath::NoOp, ConversionPath::RegisterPermute, ConversionPath::WarpShuffle,
+    ConversionPath::SharedMemory, ConversionPath::DistributedSharedMemory};
 std::string_view conversionPathName(ConversionPath p);
-/// The path named `name`: conversionPathName's spelling ("warp-shuffle") or lower/'s report
-/// spelling ("warp_shuffle"); nullopt for any other text.
+/// The name as an identifier ("warp_shuffle"): lower/'s reports and `compile --conversion-path`.
+std::string conversionPathIdentifier(ConversionPath p);
+/// The path named `name`, as conversionPathName or conversionPathIdentifier spell it; nullopt
+/// for any other text.
 std::optional<ConversionPath> parseConversionPath(std::string_view name);
 
 /// Step of RegisterPermute: dst register i of thread t takes src register

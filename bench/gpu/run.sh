@@ -49,12 +49,12 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   echo "   tests took $(( $(date +%s) - started )) s"
 fi
 if [ "${SKIP_CHECKS:-0}" != 1 ]; then
-  echo "== Checks: racecheck on the pipelined, wgmma and TMA matmuls; SASS of the GEMM kernels"
+  echo "== Checks: racecheck on the conversion loops and the pipelined, wgmma and TMA matmuls; SASS of the GEMM kernels"
   sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
   if [ "${SKIP_RACECHECK:-0}" = 1 ]; then
     echo "racecheck: skipped (SKIP_RACECHECK=1)"
   elif [ -n "$sanitizer" ] && [ -x "$bin/jit_tests" ]; then
-    for name in ${RACECHECK_TESTS:-ComputeGpu.MatmulF16Pipelined ComputeGpu.MatmulF16PipelinedPrefetch ComputeGpu.PersistentWideMatmul ComputeGpu.WgmmaMatmulF16 TmaGpu.MatmulF16}; do
+    for name in ${RACECHECK_TESTS:-ConvertGpu.BenchmarkLoopKernelsAreExact ComputeGpu.MatmulF16Pipelined ComputeGpu.MatmulF16PipelinedPrefetch ComputeGpu.PersistentWideMatmul ComputeGpu.WgmmaMatmulF16 TmaGpu.MatmulF16}; do
       log="$work/racecheck-$name.log"
       timeout 240 "$sanitizer" --tool racecheck --racecheck-report all --error-exitcode 9 \
         "$bin/jit_tests" --gtest_filter="$name" > "$log" 2>&1

@@ -334,8 +334,10 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
   };
   llvm::Function *fn = b.GetInsertBlock()->getParent();
   for (int round = 0; round < st.rounds; ++round) {
-    // The plan counts a barrier before every round's stores: the scratch may still be read.
-    emitBarrier(b);
+    // The plan counts a barrier before every round's stores: the scratch may still be read (by
+    // an earlier round, or, unless the caller knows better, by an earlier op).
+    if (round > 0 || env.leadingBarrier)
+      emitBarrier(b);
     llvm::BasicBlock *after = nullptr;
     if (storeOk) {
       llvm::BasicBlock *stores = llvm::BasicBlock::Create(b.getContext(), "cvt.store", fn);

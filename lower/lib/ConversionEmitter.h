@@ -26,6 +26,9 @@ struct ConversionEnv {
   llvm::Value *block = nullptr;
   /// The scratch (addrspace(3), 16-byte aligned) for shared-memory paths.
   llvm::Value *scratch = nullptr;
+  /// Whether the first round's stores need a bar.sync before them (other threads may still read
+  /// or write the scratch). Later rounds always have one: the earlier rounds read it.
+  bool leadingBarrier = true;
   PtxTarget target;
 };
 

@@ -1,6 +1,7 @@
 // Dispatch over every op kind, and the structure ops (scf.for, scf.yield, tt.return).
 #include "OpLowering.h"
 #include "PackedHalves.h"
+#include "SharedAccess.h"
 
 #include "linlayout/ir/Walk.h"
 
@@ -10,48 +11,60 @@ namespace linlayout::lower {
 
 namespace {
 
-// The shared-memory hazards pending after `block` when `in` are pending before it, as the
-// lowerings record them (LoweringContext::beforeShared* / afterShared*), over-approximated: an
-// op not known to leave them alone (conversions, reductions, nested loops, any op this list
-// does not name) leaves both pending.
-struct Hazards {
-  bool reads = false, writes = false;
-  friend bool operator==(const Hazards &, const Hazards &) = default;
-};
-
-Hazards hazardsAfter(const ir::Block &block, Hazards h) {
+// The shared-memory hazards pending after `block` when `h` are pending before it, as the
+// lowerings record them (LoweringContext::beforeShared* / afterShared*), over-approximated: an op
+// not known to leave them alone (nested loops, any op this list does not name) leaves every byte
+// pending. Scratch phases (shared-memory conversions, reductions across warps) are tracked by
+// their bytes, so a loop's conversions with scratch of their own need no barrier before their
+// stores.
+SharedHazards hazardsAfter(const ir::Block &block, SharedHazards h, const OpPlans &plans,
+                           int *barriers = nullptr) {
+  const ByteRange all = ByteRange::everything();
+  // A barrier the lowering emits only when something is pending.
+  auto barrierIf = [&](bool needed) {
+    if (needed && barriers)
+      ++*barriers;
+    if (needed)
+      h.barrier();
+  };
+  auto writeAll = [&] {
+    barrierIf(h.writeNeedsBarrier(all));
+    h.writes.add(all);
+  };
   for (const ir::Op &op : block.ops) {
+    if (auto s = plans.scratch.find(&op); s != plans.scratch.end()) {
+      // Stores (after a barrier if they overlap a pending access), a barrier, loads: the
+      // lowerings' scratch protocol (emitPlannedConversion, lowerReduce).
+      barrierIf(h.writeNeedsBarrier(s->second));
+      h.barrier();
+      h.reads.add(s->second);
+      continue;
+    }
     switch (op.kind) {
     case ir::OpKind::AsyncWait: // cp.async.wait_group, then bar.sync
-      h = {};
-      break;
-    case ir::OpKind::Barrier: // bar.sync
-      h = {};
-      break;
+    case ir::OpKind::Barrier:   // bar.sync
     case ir::OpKind::BarrierExpect: // the leader's arrive: a write after a barrier if needed
     case ir::OpKind::AsyncTmaCopyGlobalToLocal: // async-proxy writes, ordered by the mbarrier
-      h = {};
+      h.barrier();
       break;
     case ir::OpKind::InitBarrier:
     case ir::OpKind::InvalBarrier:
-      h = {false, true};
+    case ir::OpKind::LocalStore:
+      writeAll();
       break;
     case ir::OpKind::WaitBarrier:
     case ir::OpKind::LocalLoad:
     case ir::OpKind::WarpGroupDot:
-      if (h.writes)
-        h = {};
-      h.reads = true;
-      break;
-    case ir::OpKind::LocalStore:
-      h = {false, true};
+      barrierIf(h.readNeedsBarrier(all));
+      h.reads.add(all);
       break;
     case ir::OpKind::LocalAlloc:
       if (!op.operands.empty())
-        h = {false, true};
+        writeAll();
       break;
     // Ops whose lowerings never touch the bookkeeping (register-only, global memory, ring and
-    // view descriptors; copies and commits, which the pipelining protocol orders).
+    // view descriptors; copies and commits, which the pipelining protocol orders; conversions
+    // and reductions without scratch, which stay in registers).
     case ir::OpKind::MemDescIndex:
     case ir::OpKind::MemDescSubslice:
     case ir::OpKind::LocalDealloc:
@@ -61,6 +74,11 @@ Hazards hazardsAfter(const ir::Block &block, Hazards h) {
     case ir::OpKind::Splat:
     case ir::OpKind::Broadcast:
     case ir::OpKind::ExpandDims:
+      break;
+    case ir::OpKind::ConvertLayout:
+    case ir::OpKind::Trans:
+    case ir::OpKind::Reshape:
+    case ir::OpKind::Reduce:
       break;
     default:
       switch (ir::category(op.kind)) {
@@ -73,15 +91,37 @@ Hazards hazardsAfter(const ir::Block &block, Hazards h) {
       case ir::OpCategory::Cast:
       case ir::OpCategory::Memory:
         break;
-      default: // anything else (conversions, reductions, loops, ...) may leave both pending
-        if (op.kind != ir::OpKind::Yield && op.kind != ir::OpKind::Return)
-          h = {true, true};
+      default: // anything else (loops, ...) may leave everything pending
+        if (op.kind != ir::OpKind::Yield && op.kind != ir::OpKind::Return) {
+          h.reads.add(all);
+          h.writes.add(all);
+        }
         break;
       }
       break;
     }
   }
   return h;
+}
+
+// The hazards at the head of a loop over `body` entered with `entry` pending: what is pending on
+// entry or at the end of an iteration, the least fixed point (so that a body that ends with an
+// async_wait and only reads after it, as the prefetch pass's loops do, needs no barrier before
+// its first read). The ranges come from the kernel's ops, so the join converges; the bound is a
+// guard.
+SharedHazards loopHeadHazards(const ir::Block &body, const SharedHazards &entry,
+                              const OpPlans &plans) {
+  SharedHazards atHead = entry;
+  for (int i = 0; i < 64; ++i) {
+    SharedHazards next = hazardsAfter(body, atHead, plans);
+    next.join(entry);
+    if (next == atHead)
+      return atHead;
+    atHead = std::move(next);
+  }
+  atHead.reads.add(ByteRange::everything());
+  atHead.writes.add(ByteRange::everything());
+  return atHead;
 }
 
 Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
@@ -100,6 +140,21 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   std::vector<std::vector<llvm::Value *>> carried;
   for (size_t i = 3; i < op.operands.size(); ++i)
     carried.push_back(packHalves(b, ctx.get(op.operands[i]).regs));
+  // Accesses before the loop that are still pending may cost a barrier in every iteration (the
+  // body's code is the same for all); where they would, one bar.sync before the loop is cheaper.
+  // The exit leaves from the head, so the state after the loop is the head's.
+  SharedHazards atHead = loopHeadHazards(body, ctx.hazards(), ctx.plans());
+  if (!(ctx.hazards() == SharedHazards{})) {
+    SharedHazards clean = loopHeadHazards(body, {}, ctx.plans());
+    int withEntry = 0, without = 0;
+    hazardsAfter(body, atHead, ctx.plans(), &withEntry);
+    hazardsAfter(body, clean, ctx.plans(), &without);
+    if (without < withEntry) {
+      emitBarrier(b);
+      ctx.barrierEmitted();
+      atHead = clean;
+    }
+  }
   b.CreateBr(head);
 
   b.SetInsertPoint(head);
@@ -141,19 +196,13 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   }
   for (size_t k = 0; k < phis.size(); ++k)
     ctx.set(body.args.at(1 + k), lowered(k));
-  // At the head, what is pending on entry or at the end of an iteration: the least fixed point,
-  // so that a body that ends with an async_wait and only reads after it (the prefetch pass's
-  // loops) needs no barrier before its first read. The exit leaves from the head: same state.
-  Hazards entry{ctx.pendingReads(), ctx.pendingWrites()}, atHead = entry;
-  for (int i = 0; i < 4; ++i) {
-    Hazards end = hazardsAfter(body, atHead);
-    Hazards next{entry.reads || end.reads, entry.writes || end.writes};
-    if (next == atHead)
-      break;
-    atHead = next;
-  }
-  ctx.setHazards(atHead.reads, atHead.writes);
+  ctx.setHazards(atHead);
   LL_TRY_STATUS(lowerBlock(ctx, body));
+  // The head's state rests on the model above; a lowering that leaves more pending than the
+  // model says would lose a barrier on the back edge. Refuse to emit such a kernel.
+  if (!hazardsAfter(body, atHead, ctx.plans()).covers(ctx.hazards()))
+    return makeError(ctx.where(op) + "scf.for: internal error: the loop body leaves shared-memory "
+                                     "accesses pending that the barrier placement did not foresee");
   const ir::Op &yield = body.ops.back();
   llvm::BasicBlock *latch = b.GetInsertBlock();
   for (size_t k = 0; k < phis.size(); ++k) {
@@ -167,7 +216,7 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   b.SetInsertPoint(exit);
   for (size_t k = 0; k < phis.size(); ++k)
     ctx.set(op.results[k], lowered(k));
-  ctx.setHazards(atHead.reads, atHead.writes);
+  ctx.setHazards(atHead);
   return Status::success();
 }
 

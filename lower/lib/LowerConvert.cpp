@@ -33,39 +33,51 @@ std::string describePlan(const ConversionPlan &plan) {
 
 } // namespace
 
-Status lowerConvertLayout(LoweringContext &ctx, const ir::Op &op) {
-  const Lowered &src = ctx.get(op.operands[0]);
-  auto it = ctx.plans().conversions.find(&op);
-  assert(it != ctx.plans().conversions.end() && "convert_layout without a plan");
-  const ConversionPlan &plan = it->second;
+Expected<std::vector<llvm::Value *>> emitPlannedConversion(LoweringContext &ctx, const ir::Op &op,
+                                                           const ConversionPlan &plan,
+                                                           const std::vector<llvm::Value *> &src) {
   ConversionEnv env;
   env.thread = ctx.thread();
   env.block = ctx.blockInCluster();
   env.target = ctx.target();
-  bool shared = plan.path == ConversionPath::SharedMemory ||
-                plan.path == ConversionPath::DistributedSharedMemory;
+  auto scratch = ctx.plans().scratch.find(&op);
+  bool shared = scratch != ctx.plans().scratch.end();
   if (shared) {
-    auto off = ctx.plans().sharedOffset.find(&op);
-    assert(off != ctx.plans().sharedOffset.end() && "shared conversion without scratch");
-    env.scratch = ctx.sharedAt(off->second);
+    env.scratch = ctx.sharedAt(scratch->second.begin);
+    // The first round's barrier orders the stores after earlier accesses to the same bytes;
+    // without any, it is not needed.
+    env.leadingBarrier = ctx.hazards().writeNeedsBarrier(scratch->second);
+    if (!env.leadingBarrier)
+      ctx.noteLeadingBarrierDropped(op);
   }
   std::string tag;
   if (ctx.plans().annotate) {
-    tag = "convert_layout at " + ctx.where(op);
+    tag = (op.kind == ir::OpKind::ConvertLayout ? std::string("convert_layout")
+                                                : std::string(ir::mnemonic(op.kind))) +
+          " at " + ctx.where(op);
     tag.resize(tag.size() - 2); // the ": " of where()
     emitInlinePtx(ctx.b(), "// begin " + tag + ": " + describePlan(plan), {}, {}, {});
   }
-  auto out = emitConversion(ctx.b(), env, plan, src.regs);
-  if (out.ok() && ctx.plans().annotate)
-    emitInlinePtx(ctx.b(), "// end " + tag, {}, {}, {});
+  auto out = emitConversion(ctx.b(), env, plan, src);
   if (!out.ok())
-    return makeError(ctx.where(op) + "ttg.convert_layout: " + out.message());
+    return makeError(ctx.where(op) + std::string(ir::mnemonic(op.kind)) + ": " + out.message());
+  if (ctx.plans().annotate)
+    emitInlinePtx(ctx.b(), "// end " + tag, {}, {}, {});
   if (shared) {
     // The plan's own barriers order its stores and loads; its loads may still be in flight.
     ctx.barrierEmitted();
-    ctx.afterSharedRead();
+    ctx.afterSharedRead(scratch->second);
   }
-  return ctx.setRegs(op.results[0], std::move(out).value());
+  return out;
+}
+
+Status lowerConvertLayout(LoweringContext &ctx, const ir::Op &op) {
+  const Lowered &src = ctx.get(op.operands[0]);
+  auto it = ctx.plans().conversions.find(&op);
+  assert(it != ctx.plans().conversions.end() && "convert_layout without a plan");
+  LL_ASSIGN_OR_RETURN(std::vector<llvm::Value *> out,
+                      emitPlannedConversion(ctx, op, it->second, src.regs));
+  return ctx.setRegs(op.results[0], std::move(out));
 }
 
 } // namespace linlayout::lower

@@ -135,9 +135,10 @@ Status lowerReduce(LoweringContext &ctx, const ir::Op &op) {
     llvm::Type *ty = partial.begin()->second->getType();
     int bytes = static_cast<int>(ty->getPrimitiveSizeInBits() / 8);
     int k = static_cast<int>(rs.warpBits.size());
-    auto offIt = ctx.plans().sharedOffset.find(&op);
-    assert(offIt != ctx.plans().sharedOffset.end() && "reduce without scratch");
-    llvm::Value *scratch = ctx.sharedAt(offIt->second);
+    auto scratchIt = ctx.plans().scratch.find(&op);
+    assert(scratchIt != ctx.plans().scratch.end() && "reduce without scratch");
+    const ByteRange scratchBytes = scratchIt->second;
+    llvm::Value *scratch = ctx.sharedAt(scratchBytes.begin);
     // (register, lane, warp) -> partial slot: output index << k | reducing-warp index. The
     // read map is the same without the reducing warps.
     std::vector<InDimBases> writeIns, readIns;
@@ -162,7 +163,7 @@ Status lowerReduce(LoweringContext &ctx, const ir::Op &op) {
     LL_ASSIGN_OR_RETURN(LinearLayout readMap, LinearLayout::fromBases(readIns, outs));
     LL_ASSIGN_OR_RETURN(LayoutIndexer wix, LayoutIndexer::create(writeMap));
     LL_ASSIGN_OR_RETURN(LayoutIndexer rix, LayoutIndexer::create(readMap));
-    ctx.beforeSharedWrite();
+    ctx.beforeSharedWrite(scratchBytes);
     IndexEmitter wem(wix, b, ctx.thread(), ctx.blockInCluster());
     int64_t stride[] = {bytes};
     for (auto &[key, v] : partial) {
@@ -183,7 +184,7 @@ Status lowerReduce(LoweringContext &ctx, const ir::Op &op) {
       }
       v = acc;
     }
-    ctx.afterSharedRead();
+    ctx.afterSharedRead(scratchBytes);
   }
   // 4. The result: a scalar, or the slice layout's registers.
   const ir::Type &rt = ctx.function().type(op.results[0]);

@@ -88,21 +88,9 @@ Status lowerShape(LoweringContext &ctx, const ir::Op &op) {
     // their elements under the result's coordinates, then the planned conversion moves them.
     auto plan = ctx.plans().conversions.find(&op);
     if (plan != ctx.plans().conversions.end()) {
-      ConversionEnv env;
-      env.thread = ctx.thread();
-      env.block = ctx.blockInCluster();
-      env.target = ctx.target();
-      if (auto off = ctx.plans().sharedOffset.find(&op); off != ctx.plans().sharedOffset.end())
-        env.scratch = ctx.sharedAt(off->second);
-      auto out = emitConversion(ctx.b(), env, plan->second, src.regs);
-      if (!out.ok())
-        return makeError(ctx.where(op) + std::string(ir::mnemonic(op.kind)) + ": " +
-                         out.message());
-      if (env.scratch) {
-        ctx.barrierEmitted();
-        ctx.afterSharedRead();
-      }
-      return ctx.setRegs(op.results[0], std::move(out).value());
+      LL_ASSIGN_OR_RETURN(std::vector<llvm::Value *> out,
+                          emitPlannedConversion(ctx, op, plan->second, src.regs));
+      return ctx.setRegs(op.results[0], std::move(out));
     }
   }
   if (!regs)

@@ -89,15 +89,15 @@ llvm::Value *LoweringContext::blockInCluster() {
       shim::intrinsic(kb_.module(), llvm::Intrinsic::nvvm_read_ptx_sreg_cluster_ctarank));
 }
 
-void LoweringContext::beforeSharedWrite() {
-  if (pendingReads_ || pendingWrites_) {
+void LoweringContext::beforeSharedWrite(ByteRange bytes) {
+  if (hazards_.writeNeedsBarrier(bytes)) {
     emitBarrier(b());
     barrierEmitted();
   }
 }
 
-void LoweringContext::beforeSharedRead() {
-  if (pendingWrites_) {
+void LoweringContext::beforeSharedRead(ByteRange bytes) {
+  if (hazards_.readNeedsBarrier(bytes)) {
     emitBarrier(b());
     barrierEmitted();
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "KernelBuilder.h"
+#include "SharedHazards.h"
 
 #include "linlayout/ir/Module.h"
 #include "linlayout/layout/ConversionPlan.h"
@@ -41,6 +42,11 @@ struct OpPlans {
   /// Byte offset of the shared memory each op uses: local_alloc (its buffer), convert_layout
   /// and reduce (their scratch).
   std::map<const ir::Op *, int64_t> sharedOffset;
+  /// The bytes of the scratch of each convert_layout (and moving trans / reshape) that goes
+  /// through shared memory, and of each reduce across warps.
+  std::map<const ir::Op *, ByteRange> scratch;
+  /// The op of each ConversionReport, in order.
+  std::vector<const ir::Op *> reportOps;
   /// Bytes of dynamic shared memory the kernel needs.
   int64_t sharedBytes = 0;
   /// tt.load / tt.store of tensors by address: the widest vector (elements) that is safe for
@@ -89,22 +95,22 @@ public:
   llvm::Value *thread() { return kb_.threadId(); }
   llvm::Value *blockInCluster();
 
-  // Shared-memory hazards: call before the first write / read of a shared-memory phase; a
-  // bar.sync is emitted only when another thread may still read (before a write) or write
-  // (before a read or a write) what this phase touches.
-  void beforeSharedWrite();
-  void beforeSharedRead();
-  void afterSharedWrite() { pendingWrites_ = true; }
-  void afterSharedRead() { pendingReads_ = true; }
-  /// Records a bar.sync emitted by a lowering (clears both hazards).
-  void barrierEmitted() { pendingReads_ = pendingWrites_ = false; }
+  // Shared-memory hazards: call before the first write / read of a shared-memory phase with the
+  // bytes it touches (everything when not given); a bar.sync is emitted only when another thread
+  // may still read (before a write) or write (before a read or a write) some of those bytes.
+  void beforeSharedWrite(ByteRange bytes = ByteRange::everything());
+  void beforeSharedRead(ByteRange bytes = ByteRange::everything());
+  void afterSharedWrite(ByteRange bytes = ByteRange::everything()) { hazards_.writes.add(bytes); }
+  void afterSharedRead(ByteRange bytes = ByteRange::everything()) { hazards_.reads.add(bytes); }
+  /// Records a bar.sync emitted by a lowering (clears every hazard).
+  void barrierEmitted() { hazards_.barrier(); }
   /// The hazards pending now, and setting them (a loop head whose state is known).
-  bool pendingReads() const { return pendingReads_; }
-  bool pendingWrites() const { return pendingWrites_; }
-  void setHazards(bool reads, bool writes) {
-    pendingReads_ = reads;
-    pendingWrites_ = writes;
-  }
+  const SharedHazards &hazards() const { return hazards_; }
+  void setHazards(SharedHazards h) { hazards_ = std::move(h); }
+
+  /// A conversion whose first round needs no barrier (its scratch's bytes are not pending).
+  void noteLeadingBarrierDropped(const ir::Op &op) { droppedBarriers_.push_back(&op); }
+  const std::vector<const ir::Op *> &droppedBarriers() const { return droppedBarriers_; }
 
   /// Where the op is, for messages: "file:line:col: " or "".
   std::string where(const ir::Op &op) const;
@@ -117,8 +123,8 @@ private:
   const OpPlans &plans_;
   std::vector<std::unique_ptr<Lowered>> values_;
   std::map<std::pair<ir::LayoutId, std::vector<int64_t>>, LinearLayout> layouts_;
-  bool pendingReads_ = false;
-  bool pendingWrites_ = false;
+  SharedHazards hazards_;
+  std::vector<const ir::Op *> droppedBarriers_;
 };
 
 } // namespace linlayout::lower

@@ -23,6 +23,12 @@ Status lowerElementwise(LoweringContext &ctx, const ir::Op &op);
 Status lowerMemory(LoweringContext &ctx, const ir::Op &op);
 /// ttg.convert_layout: the steps of the op's ConversionPlan.
 Status lowerConvertLayout(LoweringContext &ctx, const ir::Op &op);
+/// The conversion `plan` of `op` (a convert_layout, or a trans / reshape that moves elements)
+/// applied to `src`, with the barrier bookkeeping of its scratch (OpPlans::scratch): the first
+/// round's barrier only where earlier accesses to the scratch's bytes may be pending.
+Expected<std::vector<llvm::Value *>> emitPlannedConversion(LoweringContext &ctx, const ir::Op &op,
+                                                           const ConversionPlan &plan,
+                                                           const std::vector<llvm::Value *> &src);
 /// ttg.local_alloc / local_store / local_load / local_dealloc.
 Status lowerShared(LoweringContext &ctx, const ir::Op &op);
 /// ttg.memdesc_index, ttg.async_copy_global_to_local, ttg.async_commit_group, ttg.async_wait.

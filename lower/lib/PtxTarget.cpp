@@ -18,6 +18,14 @@ Expected<PtxTarget> PtxTarget::parse(std::string_view name) {
                    "', expected one of sm_80, sm_86, sm_89, sm_90, sm_90a");
 }
 
+int64_t PtxTarget::sharedBytesPerBlock() const {
+  if (sm >= 90)
+    return 227 * 1024;
+  if (sm == 80)
+    return 163 * 1024;
+  return 99 * 1024;
+}
+
 std::string PtxTarget::name() const {
   return "sm_" + std::to_string(sm) + (archSpecific ? "a" : "");
 }

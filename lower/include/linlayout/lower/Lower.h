@@ -48,7 +48,8 @@ struct ConversionReport {
   std::string path;       ///< "no_op", "register_permute", "warp_shuffle", "shared_memory", ...
   bool fromPlanner = false; ///< planned by layout/'s planner (else lower/'s fallback)
   std::string plannerError; ///< why the planner declined, when it did
-  /// The plan's instruction counts (per warp; barriers per CTA).
+  /// The plan's instruction counts (per warp; barriers per CTA, those emitted: the first
+  /// round's barrier is left out where nothing may still touch the scratch).
   int shuffles = 0, selects = 0, prmts = 0, sharedStores = 0, sharedLoads = 0, stmatrix = 0,
       ldmatrix = 0, barriers = 0;
   int64_t scratchBytes = 0;

@@ -29,6 +29,9 @@ struct PtxTarget {
   std::string name() const;
   /// Whether the target has Hopper instructions (stmatrix, clusters, distributed shared memory).
   bool hasSm90Features() const { return sm >= 90; }
+  /// The most shared memory one CTA may use (dynamic, after opting in): 227 KiB on sm_90,
+  /// 163 KiB on sm_80, 99 KiB on sm_86 and sm_89.
+  int64_t sharedBytesPerBlock() const;
   /// Whether the target has wgmma (sm_90a).
   bool hasWgmma() const { return sm == 90 && archSpecific; }
 

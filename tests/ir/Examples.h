@@ -39,10 +39,10 @@ inline std::string examplePath(const std::string &name) {
 
 /// The .tir examples, by file name.
 inline std::vector<std::string> exampleFiles() {
-  return {"memcpy_1d.tir",   "memcpy_2d.tir",   "transpose_copy.tir",
-          "row_reduce.tir",  "matmul.tir",      "softmax.tir",
-          "ops.tir",         "matmul_wide.tir", "matmul_wide_persistent.tir",
-          "warp_convert.tir"};
+  return {"memcpy_1d.tir",    "memcpy_2d.tir",   "transpose_copy.tir",
+          "row_reduce.tir",   "matmul.tir",      "softmax.tir",
+          "ops.tir",          "matmul_wide.tir", "matmul_wide_persistent.tir",
+          "warp_convert.tir", "convert_loop.tir"};
 }
 
 /// The texts of the examples `names`, in order ("" for a file that cannot be read).
@@ -150,6 +150,19 @@ inline std::vector<ExampleRun> exampleRuns() {
          a = {ArgValue::pointer(0), ArgValue::pointer(1)};
        },
        [](const Memory &m) { ASSERT_EQ(m.buffers[0], m.buffers[1]); }});
+  runs.push_back({"convert_loop.tir",
+                  "convert_loop",
+                  {1, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {bytesOf(randomFloats(128 * 64, 11)),
+                                 bytesOf(std::vector<float>(128 * 64, 0.f))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(5)};
+                  },
+                  [](const Memory &m) {
+                    auto in = valuesOf<float>(m.buffers[0]), out = valuesOf<float>(m.buffers[1]);
+                    for (size_t i = 0; i < in.size(); ++i)
+                      ASSERT_EQ(out[i], in[i] + 5.f) << i;
+                  }});
   runs.push_back({"row_reduce.tir", "row_sum", {2, 1, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {
                     m.buffers = {bytesOf(randomFloats(64 * 128, 3)),

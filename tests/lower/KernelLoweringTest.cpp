@@ -35,9 +35,9 @@ Expected<LoweredKernel> compileText(const std::string &text, int sm,
   return lowerKernel(m, o);
 }
 
-const char *kExamples[] = {"memcpy_1d.tir",  "memcpy_2d.tir",   "transpose_copy.tir",
-                           "row_reduce.tir", "softmax.tir",     "matmul.tir",
-                           "ops.tir",        "matmul_wide.tir", "warp_convert.tir"};
+const char *kExamples[] = {
+    "memcpy_1d.tir", "memcpy_2d.tir", "transpose_copy.tir", "row_reduce.tir",   "softmax.tir",
+    "matmul.tir",    "ops.tir",       "matmul_wide.tir",    "warp_convert.tir", "convert_loop.tir"};
 
 } // namespace
 

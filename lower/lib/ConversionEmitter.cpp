@@ -336,8 +336,11 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
   for (int round = 0; round < st.rounds; ++round) {
     // The plan counts a barrier before every round's stores: the scratch may still be read (by
     // an earlier round, or, unless the caller knows better, by an earlier op).
-    if (round > 0 || env.leadingBarrier)
+    SyncNeeded before = round > 0 ? SyncNeeded::Cta : env.leadingSync;
+    if (before == SyncNeeded::Cta && (round == 0 || !env.warpSyncs))
       emitBarrier(b);
+    else if (before != SyncNeeded::None)
+      emitWarpSync(b);
     llvm::BasicBlock *after = nullptr;
     if (storeOk) {
       llvm::BasicBlock *stores = llvm::BasicBlock::Create(b.getContext(), "cvt.store", fn);
@@ -366,7 +369,10 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
       b.CreateBr(after);
       b.SetInsertPoint(after);
     }
-    emitBarrier(b);
+    if (env.warpSyncs)
+      emitWarpSync(b);
+    else
+      emitBarrier(b);
     for (const SharedAccess &a : st.loads) {
       if (a.round != round)
         continue;
@@ -396,6 +402,54 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
 }
 
 } // namespace
+
+bool scratchStaysInWarps(const ConversionPlan &plan) {
+  if (plan.path != ConversionPath::SharedMemory)
+    return false;
+  const SharedStep &st = plan.shared;
+  const int lanes = st.storeAddress.inDimBits(DimName::lane());
+  const int threadBits = lanes + st.storeAddress.inDimBits(DimName::warp());
+  if (st.storeAddress.inDimBits(DimName::block()) > 0 ||
+      st.loadAddress.inDimBits(DimName::block()) > 0 ||
+      st.loadAddress.inDimBits(DimName::lane()) != lanes ||
+      st.loadAddress.inDimBits(DimName::warp()) != threadBits - lanes || st.scratchBytes <= 0)
+    return false;
+  const int e = plan.elementBits;
+  const int bytes = e / 8;
+  const int slots32 = e < 32 ? 32 / e : 1;
+  // The warp that touches each byte; every lane that supplies an address is counted (as the
+  // simulator does: a matrix instruction's rows come from its first 8 lanes per matrix).
+  std::vector<int> owner(size_t(st.scratchBytes), -1);
+  auto touch = [&](const LinearLayout &address, const SharedAccess &a) {
+    int per = a.op == SharedOp::LdMatrixTrans || (e == 16 && a.op == SharedOp::StMatrixTrans)
+                  ? 2
+                  : slots32;
+    int64_t span = isMatrixOp(a.op) ? 16 : int64_t(a.registers.size()) * bytes;
+    int suppliers = isMatrixOp(a.op) ? 8 * int(a.registers.size()) / per : 1 << lanes;
+    for (uint64_t t = 0; t < (uint64_t(1) << threadBits); ++t) {
+      if (int(t & ((uint64_t(1) << lanes) - 1)) >= suppliers)
+        continue;
+      int64_t begin = int64_t(a.offsetConst ^ address.apply(t)) * bytes;
+      int warp = int(t >> lanes);
+      for (int64_t x = begin; x < begin + span; ++x) {
+        if (x < 0 || x >= st.scratchBytes)
+          return false;
+        int &o = owner[size_t(x)];
+        if (o >= 0 && o != warp)
+          return false;
+        o = warp;
+      }
+    }
+    return true;
+  };
+  for (const SharedAccess &a : st.stores)
+    if (!touch(st.storeAddress, a))
+      return false;
+  for (const SharedAccess &a : st.loads)
+    if (!touch(st.loadAddress, a))
+      return false;
+  return true;
+}
 
 Expected<std::vector<llvm::Value *>> emitConversion(llvm::IRBuilder<> &b,
                                                     const ConversionEnv &env,

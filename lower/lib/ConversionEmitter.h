@@ -9,6 +9,8 @@
 // thread among 2^k candidates is a select tree of 2^k - 1 selects keyed on k pivot bits.
 #pragma once
 
+#include "SharedHazards.h"
+
 #include "linlayout/layout/ConversionPlan.h"
 #include "linlayout/lower/PtxTarget.h"
 
@@ -26,11 +28,19 @@ struct ConversionEnv {
   llvm::Value *block = nullptr;
   /// The scratch (addrspace(3), 16-byte aligned) for shared-memory paths.
   llvm::Value *scratch = nullptr;
-  /// Whether the first round's stores need a bar.sync before them (other threads may still read
-  /// or write the scratch). Later rounds always have one: the earlier rounds read it.
-  bool leadingBarrier = true;
+  /// What the first round's stores need before them: a bar.sync where other threads may still
+  /// read or write the scratch, a bar.warp.sync where only the same warps may, or nothing.
+  SyncNeeded leadingSync = SyncNeeded::Cta;
+  /// Whether the plan's own syncs (between each round's stores and loads, and before the later
+  /// rounds) are bar.warp.sync: right only where scratchStaysInWarps(plan).
+  bool warpSyncs = false;
   PtxTarget target;
 };
+
+/// Whether every byte of a shared-memory plan's scratch is stored and loaded by one warp only
+/// (as in a conversion that keeps each element in its warp, without broadcast), whatever the
+/// round; false for other paths and for plans across CTAs.
+bool scratchStaysInWarps(const ConversionPlan &plan);
 
 /// Emits the conversion of `src` (one value per source register, all of one type of
 /// plan.elementBits bits) and returns one value per destination register.

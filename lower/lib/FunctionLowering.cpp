@@ -29,15 +29,22 @@ SharedHazards hazardsAfter(const ir::Block &block, SharedHazards h, const OpPlan
   };
   auto writeAll = [&] {
     barrierIf(h.writeNeedsBarrier(all));
-    h.writes.add(all);
+    h.addWrite(all);
   };
   for (const ir::Op &op : block.ops) {
     if (auto s = plans.scratch.find(&op); s != plans.scratch.end()) {
       // Stores (after a barrier if they overlap a pending access), a barrier, loads: the
-      // lowerings' scratch protocol (emitPlannedConversion, lowerReduce).
+      // lowerings' scratch protocol (emitPlannedConversion, lowerReduce). Where the scratch
+      // stays in warps, the barriers are warp syncs and the op's accesses stay pending, its own.
+      if (plans.warpScratch.count(&op)) {
+        barrierIf(h.beforeWrite(s->second, &op) == SyncNeeded::Cta);
+        h.addWrite(s->second, &op);
+        h.addRead(s->second, &op);
+        continue;
+      }
       barrierIf(h.writeNeedsBarrier(s->second));
       h.barrier();
-      h.reads.add(s->second);
+      h.addRead(s->second);
       continue;
     }
     switch (op.kind) {
@@ -56,7 +63,7 @@ SharedHazards hazardsAfter(const ir::Block &block, SharedHazards h, const OpPlan
     case ir::OpKind::LocalLoad:
     case ir::OpKind::WarpGroupDot:
       barrierIf(h.readNeedsBarrier(all));
-      h.reads.add(all);
+      h.addRead(all);
       break;
     case ir::OpKind::LocalAlloc:
       if (!op.operands.empty())
@@ -93,8 +100,8 @@ SharedHazards hazardsAfter(const ir::Block &block, SharedHazards h, const OpPlan
         break;
       default: // anything else (loops, ...) may leave everything pending
         if (op.kind != ir::OpKind::Yield && op.kind != ir::OpKind::Return) {
-          h.reads.add(all);
-          h.writes.add(all);
+          h.addRead(all);
+          h.addWrite(all);
         }
         break;
       }
@@ -119,8 +126,8 @@ SharedHazards loopHeadHazards(const ir::Block &body, const SharedHazards &entry,
       return atHead;
     atHead = std::move(next);
   }
-  atHead.reads.add(ByteRange::everything());
-  atHead.writes.add(ByteRange::everything());
+  atHead.addRead(ByteRange::everything());
+  atHead.addWrite(ByteRange::everything());
   return atHead;
 }
 
@@ -144,7 +151,7 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   // body's code is the same for all); where they would, one bar.sync before the loop is cheaper.
   // The exit leaves from the head, so the state after the loop is the head's.
   SharedHazards atHead = loopHeadHazards(body, ctx.hazards(), ctx.plans());
-  if (!(ctx.hazards() == SharedHazards{})) {
+  if (!ctx.hazards().empty()) {
     SharedHazards clean = loopHeadHazards(body, {}, ctx.plans());
     int withEntry = 0, without = 0;
     hazardsAfter(body, atHead, ctx.plans(), &withEntry);

@@ -2,6 +2,7 @@
 // reduction -> allocate shared memory -> emit LLVM IR op by op -> LLVM O3 -> PTX.
 #include "linlayout/lower/Lower.h"
 
+#include "ConversionEmitter.h"
 #include "ConversionPlanning.h"
 #include "InlinePtx.h"
 #include "KernelBuilder.h"
@@ -289,6 +290,9 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
     if (scratchOwner[i])
       plans.scratch[owners[i]] = {alloc.offsets[i], alloc.offsets[i] + buffers[i].bytes};
   }
+  for (const auto &[op, plan] : plans.conversions)
+    if (scratchStaysInWarps(plan))
+      plans.warpScratch.insert(op);
   plans.sharedBytes = alloc.totalBytes;
   return plans;
 }
@@ -352,11 +356,13 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
     ctx.set(fn->body.args[i], std::move(l));
   }
   LL_TRY_STATUS(lowerBlock(ctx, fn->body));
-  // The reports count the plans' barriers; take off the first-round barriers not emitted.
-  for (const ir::Op *op : ctx.droppedBarriers())
+  // The reports count the plans' barriers; make them the ones emitted.
+  for (const auto &[op, syncs] : ctx.syncs())
     for (size_t i = 0; i < plans.reportOps.size(); ++i)
-      if (plans.reportOps[i] == op)
-        out.conversions[i].barriers -= 1;
+      if (plans.reportOps[i] == op) {
+        out.conversions[i].barriers = syncs.barriers;
+        out.conversions[i].warpSyncs = syncs.warpSyncs;
+      }
   LL_ASSIGN_OR_RETURN(auto backend, NvptxBackend::create(target));
   FinishOptions fo;
   fo.optimize = options.optimize;

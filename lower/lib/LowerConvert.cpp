@@ -42,13 +42,25 @@ Expected<std::vector<llvm::Value *>> emitPlannedConversion(LoweringContext &ctx,
   env.target = ctx.target();
   auto scratch = ctx.plans().scratch.find(&op);
   bool shared = scratch != ctx.plans().scratch.end();
+  // A scratch whose every byte one warp stores and loads: its accesses are owned by this op.
+  bool inWarps = ctx.plans().warpScratch.count(&op) > 0;
+  HazardOwner owner = inWarps ? &op : nullptr;
   if (shared) {
     env.scratch = ctx.sharedAt(scratch->second.begin);
-    // The first round's barrier orders the stores after earlier accesses to the same bytes;
-    // without any, it is not needed.
-    env.leadingBarrier = ctx.hazards().writeNeedsBarrier(scratch->second);
-    if (!env.leadingBarrier)
-      ctx.noteLeadingBarrierDropped(op);
+    // The first round's barrier orders the stores after earlier accesses to the same bytes: a
+    // bar.sync where other threads made them, a warp sync where this op's own warps did, none
+    // where nothing is pending there.
+    env.leadingSync = ctx.hazards().beforeWrite(scratch->second, owner);
+    env.warpSyncs = inWarps;
+    int rounds = plan.shared.rounds;
+    LoweringContext::EmittedSyncs syncs;
+    syncs.barriers = env.leadingSync == SyncNeeded::Cta;
+    syncs.warpSyncs = env.leadingSync == SyncNeeded::Warp;
+    if (inWarps)
+      syncs.warpSyncs += 2 * rounds - 1;
+    else
+      syncs.barriers += 2 * rounds - 1;
+    ctx.noteSyncs(op, syncs);
   }
   std::string tag;
   if (ctx.plans().annotate) {
@@ -63,10 +75,16 @@ Expected<std::vector<llvm::Value *>> emitPlannedConversion(LoweringContext &ctx,
     return makeError(ctx.where(op) + std::string(ir::mnemonic(op.kind)) + ": " + out.message());
   if (ctx.plans().annotate)
     emitInlinePtx(ctx.b(), "// end " + tag, {}, {}, {});
-  if (shared) {
+  if (shared && !inWarps) {
     // The plan's own barriers order its stores and loads; its loads may still be in flight.
     ctx.barrierEmitted();
     ctx.afterSharedRead(scratch->second);
+  } else if (shared) {
+    // Warp syncs only: every access of the op stays pending, owned by it.
+    if (env.leadingSync == SyncNeeded::Cta)
+      ctx.barrierEmitted();
+    ctx.afterSharedWrite(scratch->second, owner);
+    ctx.afterSharedRead(scratch->second, owner);
   }
   return out;
 }

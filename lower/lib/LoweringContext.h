@@ -13,6 +13,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct OpPlans {
   /// The bytes of the scratch of each convert_layout (and moving trans / reshape) that goes
   /// through shared memory, and of each reduce across warps.
   std::map<const ir::Op *, ByteRange> scratch;
+  /// The conversions among those whose every scratch byte one warp stores and loads
+  /// (scratchStaysInWarps): their syncs are bar.warp.sync, their pending accesses owned by them.
+  std::set<const ir::Op *> warpScratch;
   /// The op of each ConversionReport, in order.
   std::vector<const ir::Op *> reportOps;
   /// Bytes of dynamic shared memory the kernel needs.
@@ -100,17 +104,27 @@ public:
   // may still read (before a write) or write (before a read or a write) some of those bytes.
   void beforeSharedWrite(ByteRange bytes = ByteRange::everything());
   void beforeSharedRead(ByteRange bytes = ByteRange::everything());
-  void afterSharedWrite(ByteRange bytes = ByteRange::everything()) { hazards_.writes.add(bytes); }
-  void afterSharedRead(ByteRange bytes = ByteRange::everything()) { hazards_.reads.add(bytes); }
+  void afterSharedWrite(ByteRange bytes = ByteRange::everything(), HazardOwner owner = nullptr) {
+    hazards_.addWrite(bytes, owner);
+  }
+  void afterSharedRead(ByteRange bytes = ByteRange::everything(), HazardOwner owner = nullptr) {
+    hazards_.addRead(bytes, owner);
+  }
   /// Records a bar.sync emitted by a lowering (clears every hazard).
   void barrierEmitted() { hazards_.barrier(); }
   /// The hazards pending now, and setting them (a loop head whose state is known).
   const SharedHazards &hazards() const { return hazards_; }
   void setHazards(SharedHazards h) { hazards_ = std::move(h); }
 
-  /// A conversion whose first round needs no barrier (its scratch's bytes are not pending).
-  void noteLeadingBarrierDropped(const ir::Op &op) { droppedBarriers_.push_back(&op); }
-  const std::vector<const ir::Op *> &droppedBarriers() const { return droppedBarriers_; }
+  /// The barriers a conversion emitted (bar.sync, bar.warp.sync), where they differ from its
+  /// plan's count (the first round's barrier left out or made a warp sync; a scratch that stays
+  /// in warps syncs warps only).
+  struct EmittedSyncs {
+    int barriers = 0;
+    int warpSyncs = 0;
+  };
+  void noteSyncs(const ir::Op &op, EmittedSyncs s) { syncs_[&op] = s; }
+  const std::map<const ir::Op *, EmittedSyncs> &syncs() const { return syncs_; }
 
   /// Where the op is, for messages: "file:line:col: " or "".
   std::string where(const ir::Op &op) const;
@@ -124,7 +138,7 @@ private:
   std::vector<std::unique_ptr<Lowered>> values_;
   std::map<std::pair<ir::LayoutId, std::vector<int64_t>>, LinearLayout> layouts_;
   SharedHazards hazards_;
-  std::vector<const ir::Op *> droppedBarriers_;
+  std::map<const ir::Op *, EmittedSyncs> syncs_;
 };
 
 } // namespace linlayout::lower

@@ -67,4 +67,9 @@ void emitBarrier(llvm::IRBuilder<> &b) {
   b.CreateCall(shim::intrinsic(m, llvm::Intrinsic::nvvm_barrier0));
 }
 
+void emitWarpSync(llvm::IRBuilder<> &b) {
+  llvm::Module &m = *b.GetInsertBlock()->getModule();
+  b.CreateCall(shim::intrinsic(m, llvm::Intrinsic::nvvm_bar_warp_sync), {b.getInt32(-1)});
+}
+
 } // namespace linlayout::lower

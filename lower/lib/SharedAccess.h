@@ -25,5 +25,7 @@ std::vector<llvm::Value *> emitSharedLoad(llvm::IRBuilder<> &b, llvm::Value *add
 
 /// bar.sync 0: every thread of the CTA arrives; shared-memory writes before it are visible after.
 void emitBarrier(llvm::IRBuilder<> &b);
+/// bar.warp.sync of the whole warp: orders the warp's shared-memory accesses among its lanes.
+void emitWarpSync(llvm::IRBuilder<> &b);
 
 } // namespace linlayout::lower

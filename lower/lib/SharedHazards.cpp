@@ -48,4 +48,60 @@ bool ByteRanges::covers(const ByteRanges &other) const {
   return both == *this;
 }
 
+namespace {
+
+// The sync an access of `r` by `owner` needs against the pending accesses `pending`.
+SyncNeeded against(const std::map<HazardOwner, ByteRanges> &pending, ByteRange r,
+                   HazardOwner owner) {
+  SyncNeeded need = SyncNeeded::None;
+  for (const auto &[who, ranges] : pending) {
+    if (!ranges.overlaps(r))
+      continue;
+    if (!owner || who != owner)
+      return SyncNeeded::Cta;
+    need = SyncNeeded::Warp;
+  }
+  return need;
+}
+
+void addTo(std::map<HazardOwner, ByteRanges> &pending, ByteRange r, HazardOwner owner) {
+  if (r.begin < r.end)
+    pending[owner].add(r);
+}
+
+bool coversAll(const std::map<HazardOwner, ByteRanges> &big,
+               const std::map<HazardOwner, ByteRanges> &small) {
+  for (const auto &[who, ranges] : small) {
+    auto it = big.find(who);
+    if (it == big.end() || !it->second.covers(ranges))
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+SyncNeeded SharedHazards::beforeWrite(ByteRange r, HazardOwner owner) const {
+  return std::max(against(reads_, r, owner), against(writes_, r, owner));
+}
+
+SyncNeeded SharedHazards::beforeRead(ByteRange r, HazardOwner owner) const {
+  return against(writes_, r, owner);
+}
+
+void SharedHazards::addRead(ByteRange r, HazardOwner owner) { addTo(reads_, r, owner); }
+
+void SharedHazards::addWrite(ByteRange r, HazardOwner owner) { addTo(writes_, r, owner); }
+
+void SharedHazards::join(const SharedHazards &other) {
+  for (const auto &[who, ranges] : other.reads_)
+    reads_[who].add(ranges);
+  for (const auto &[who, ranges] : other.writes_)
+    writes_[who].add(ranges);
+}
+
+bool SharedHazards::covers(const SharedHazards &other) const {
+  return coversAll(reads_, other.reads_) && coversAll(writes_, other.writes_);
+}
+
 } // namespace linlayout::lower

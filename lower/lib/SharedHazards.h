@@ -1,11 +1,17 @@
 // The barrier bookkeeping of one kernel: which bytes of its shared memory other threads may still
 // be reading or writing since the last bar.sync. A write needs a bar.sync first when it overlaps a
 // pending read or write, a read when it overlaps a pending write. Accesses whose bytes are not
-// tracked count as touching everything, which is what the bookkeeping did before it had ranges.
+// tracked count as touching everything.
+//
+// A pending access may also have an owner: the op whose scratch it touched, where each byte of
+// that scratch is read and written by one warp only (the op's plan fixes which). A later access
+// by the same owner to the same bytes comes from the same warp, so a warp-level sync
+// (bar.warp.sync) orders it; anything else needs the bar.sync.
 #pragma once
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <vector>
 
 namespace linlayout::lower {
@@ -36,28 +42,40 @@ private:
   std::vector<ByteRange> ranges_;
 };
 
-/// What other threads may still read and write since the last bar.sync.
-struct SharedHazards {
-  ByteRanges reads;
-  ByteRanges writes;
+/// Who made a pending access: any thread (nullptr), or the op whose scratch each warp touches
+/// only its own bytes of.
+using HazardOwner = const void *;
 
-  bool writeNeedsBarrier(ByteRange r) const { return reads.overlaps(r) || writes.overlaps(r); }
-  bool readNeedsBarrier(ByteRange r) const { return writes.overlaps(r); }
+/// The synchronisation an access needs first.
+enum class SyncNeeded { None, Warp, Cta };
+
+/// What other threads may still read and write since the last bar.sync, by owner.
+class SharedHazards {
+public:
+  /// What a write of `r` by `owner` needs first.
+  SyncNeeded beforeWrite(ByteRange r, HazardOwner owner = nullptr) const;
+  /// What a read of `r` by `owner` needs first.
+  SyncNeeded beforeRead(ByteRange r, HazardOwner owner = nullptr) const;
+  bool writeNeedsBarrier(ByteRange r) const { return beforeWrite(r) == SyncNeeded::Cta; }
+  bool readNeedsBarrier(ByteRange r) const { return beforeRead(r) == SyncNeeded::Cta; }
+
+  void addRead(ByteRange r, HazardOwner owner = nullptr);
+  void addWrite(ByteRange r, HazardOwner owner = nullptr);
   /// A bar.sync: every earlier access is ordered before every later one.
   void barrier() {
-    reads.clear();
-    writes.clear();
-  }
-  /// Whether everything pending in `other` is pending here.
-  bool covers(const SharedHazards &other) const {
-    return reads.covers(other.reads) && writes.covers(other.writes);
+    reads_.clear();
+    writes_.clear();
   }
   /// Where two paths meet (a loop head): what is pending on either.
-  void join(const SharedHazards &other) {
-    reads.add(other.reads);
-    writes.add(other.writes);
-  }
+  void join(const SharedHazards &other);
+  /// Whether everything pending in `other` is pending here, with the same owner.
+  bool covers(const SharedHazards &other) const;
+  bool empty() const { return reads_.empty() && writes_.empty(); }
   friend bool operator==(const SharedHazards &, const SharedHazards &) = default;
+
+private:
+  // By owner; no owner maps to an empty set.
+  std::map<HazardOwner, ByteRanges> reads_, writes_;
 };
 
 } // namespace linlayout::lower

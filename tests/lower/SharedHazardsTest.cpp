@@ -60,8 +60,8 @@ TEST(SharedHazards, RangesAgreeWithAByteByByteModel) {
 
 TEST(SharedHazards, WritesWaitForReadsAndWritesReadsForWrites) {
   SharedHazards h;
-  h.reads.add({0, 128});
-  h.writes.add({256, 512});
+  h.addRead({0, 128});
+  h.addWrite({256, 512});
   EXPECT_TRUE(h.writeNeedsBarrier({64, 65}));
   EXPECT_TRUE(h.writeNeedsBarrier({300, 400}));
   EXPECT_FALSE(h.writeNeedsBarrier({128, 256}));
@@ -72,14 +72,36 @@ TEST(SharedHazards, WritesWaitForReadsAndWritesReadsForWrites) {
   EXPECT_FALSE(h.writeNeedsBarrier(ByteRange::everything()));
 }
 
+// Accesses owned by an op (each byte touched by one warp) need only a warp sync before the same
+// op's next accesses to those bytes, and a barrier before anyone else's.
+TEST(SharedHazards, AnOwnersOwnBytesNeedOnlyAWarpSync) {
+  int a = 0, b = 0; // two ops
+  SharedHazards h;
+  h.addWrite({0, 256}, &a);
+  h.addRead({0, 256}, &a);
+  EXPECT_EQ(h.beforeWrite({0, 64}, &a), SyncNeeded::Warp);
+  EXPECT_EQ(h.beforeRead({128, 192}, &a), SyncNeeded::Warp);
+  EXPECT_EQ(h.beforeWrite({0, 64}, &b), SyncNeeded::Cta);
+  EXPECT_EQ(h.beforeWrite({0, 64}), SyncNeeded::Cta) << "any thread";
+  EXPECT_EQ(h.beforeWrite({256, 512}, &b), SyncNeeded::None);
+  h.addRead({256, 512});
+  EXPECT_EQ(h.beforeWrite({200, 300}, &a), SyncNeeded::Cta) << "overlaps another's bytes too";
+  SharedHazards other;
+  other.addRead({0, 256}, &a);
+  EXPECT_TRUE(h.covers(other));
+  SharedHazards stranger;
+  stranger.addRead({0, 256}, &b);
+  EXPECT_FALSE(h.covers(stranger)) << "the same bytes, another owner";
+}
+
 namespace {
 
-// A 128x64 f32 tile in #src (loaded), converted inside scf.for as BODY says, stored from #src.
-// #src and #dst are a conversion inside warps (seed-2 pair 186 of the paths benchmark).
-std::string roundTripKernel(const std::string &body) {
+// A 128x64 f32 tile in #src (loaded), converted as `body` says, stored from #src.
+std::string roundTripKernel(const std::string &body, const std::string &dst) {
   return R"(
 #src = #ttg.blocked<{sizePerThread = [8, 4], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
-#dst = #ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#dst = )" +
+         dst + R"(
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @round_trip(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
     %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #ttg.slice<{dim = 1, parent = #src}>>
@@ -107,6 +129,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 )";
 }
 
+// #dst with warps along the other dim: the conversion crosses warps.
+const char *kAcrossWarps = "#ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [4, 8], "
+                           "warpsPerCTA = [4, 1], order = [0, 1]}>";
+// #dst keeping every element in its warp (seed-2 pair 186 of the paths benchmark): each scratch
+// byte is stored and loaded by one warp.
+const char *kInsideWarps = "#ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [4, 8], "
+                           "warpsPerCTA = [1, 4], order = [0, 1]}>";
 const char *kSrc = "tensor<128x64xf32, #src>";
 const char *kDst = "tensor<128x64xf32, #dst>";
 
@@ -135,11 +164,14 @@ Compiled compileShared(const std::string &text, int outside = 0) {
   if (!k.ok())
     return {};
   expectAssembles(k->kernel);
-  int bars = 0;
-  for (const ConversionReport &c : k->conversions)
+  int bars = 0, warpSyncs = 0;
+  for (const ConversionReport &c : k->conversions) {
     bars += c.barriers;
+    warpSyncs += c.warpSyncs;
+  }
   EXPECT_EQ(countLines(k->kernel.ptx, "bar.sync"), bars + outside)
       << "the reports count the conversions' barriers";
+  EXPECT_EQ(countLines(k->kernel.ptx, "bar.warp.sync"), warpSyncs);
   return {k->kernel.ptx, k->conversions, int64_t(k->kernel.sharedBytes)};
 }
 
@@ -152,7 +184,7 @@ TEST(SharedHazards, RoundTripLoopKeepsOneBarrierPerConversion) {
   std::string body = "    %res = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (" +
                      std::string(kSrc) + ") : i32 {\n" + convert("%y", "%v", kSrc, kDst) +
                      convert("%z", "%y", kDst, kSrc) + "      scf.yield %z : " + kSrc + "\n    }\n";
-  Compiled k = compileShared(roundTripKernel(body));
+  Compiled k = compileShared(roundTripKernel(body, kAcrossWarps));
   ASSERT_EQ(k.conversions.size(), 2u);
   for (const ConversionReport &c : k.conversions) {
     EXPECT_EQ(c.path, "shared_memory");
@@ -173,7 +205,7 @@ TEST(SharedHazards, ALoopsOnlyConversionWaitsForItselfAcrossTheBackEdge) {
       "      %a2 = arith.addf %a, %y : " + kDst + "\n      %v2 = arith.addf %v, %v : " + kSrc +
       "\n      scf.yield %v2, %a2 : " + kSrc + ", " + kDst + "\n    }\n" +
       convert("%res", "%acc#1", kDst, kSrc);
-  Compiled k = compileShared(roundTripKernel(body));
+  Compiled k = compileShared(roundTripKernel(body, kAcrossWarps));
   ASSERT_EQ(k.conversions.size(), 2u);
   EXPECT_EQ(k.conversions[0].barriers, 2) << "the loop's conversion";
   // After the loop the first conversion's loads may still be running: the second one's scratch
@@ -186,7 +218,7 @@ TEST(SharedHazards, ALoopsOnlyConversionWaitsForItselfAcrossTheBackEdge) {
 // no barrier before its stores; the second reuses the first's bytes and needs one.
 TEST(SharedHazards, StraightLineConversionsShareScratchBehindABarrier) {
   std::string body = convert("%y", "%x", kSrc, kDst) + convert("%res", "%y", kDst, kSrc);
-  Compiled k = compileShared(roundTripKernel(body));
+  Compiled k = compileShared(roundTripKernel(body, kAcrossWarps));
   ASSERT_EQ(k.conversions.size(), 2u);
   EXPECT_EQ(k.conversions[0].barriers, 1);
   EXPECT_EQ(k.conversions[1].barriers, 2);
@@ -200,10 +232,38 @@ TEST(SharedHazards, PendingAccessesBeforeALoopCostOneBarrierBeforeIt) {
                      "    %res = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x1) -> (" +
                      std::string(kSrc) + ") : i32 {\n" + convert("%y", "%v", kSrc, kDst) +
                      convert("%z", "%y", kDst, kSrc) + "      scf.yield %z : " + kSrc + "\n    }\n";
-  Compiled k = compileShared(roundTripKernel(body), /*outside=*/1);
+  Compiled k = compileShared(roundTripKernel(body, kAcrossWarps), /*outside=*/1);
   ASSERT_EQ(k.conversions.size(), 4u);
   EXPECT_EQ(k.conversions[0].barriers, 1) << "nothing pending at the start";
   EXPECT_EQ(k.conversions[1].barriers, 2) << "reuses the first one's bytes";
   EXPECT_EQ(k.conversions[2].barriers, 1) << "the loop's first conversion";
   EXPECT_EQ(k.conversions[3].barriers, 1) << "the loop's second conversion";
+}
+
+// Inside warps the loop needs no barrier at all: each conversion syncs its warps between its
+// stores and loads, and before its stores, where its own loads of the iteration before are the
+// only pending accesses to its bytes.
+TEST(SharedHazards, RoundTripInsideWarpsSyncsWarpsOnly) {
+  std::string body = "    %res = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (" +
+                     std::string(kSrc) + ") : i32 {\n" + convert("%y", "%v", kSrc, kDst) +
+                     convert("%z", "%y", kDst, kSrc) + "      scf.yield %z : " + kSrc + "\n    }\n";
+  Compiled k = compileShared(roundTripKernel(body, kInsideWarps));
+  ASSERT_EQ(k.conversions.size(), 2u);
+  for (const ConversionReport &c : k.conversions) {
+    EXPECT_EQ(c.barriers, 0) << c.where;
+    EXPECT_EQ(c.warpSyncs, 2) << c.where;
+  }
+  EXPECT_EQ(countLines(k.ptx, "bar.sync"), 0);
+}
+
+// A conversion inside warps reusing another's bytes waits for the whole CTA: the bytes' last
+// readers were other threads.
+TEST(SharedHazards, AnotherOpsBytesNeedABarrierEvenInsideWarps) {
+  std::string body = convert("%y", "%x", kSrc, kDst) + convert("%res", "%y", kDst, kSrc);
+  Compiled k = compileShared(roundTripKernel(body, kInsideWarps));
+  ASSERT_EQ(k.conversions.size(), 2u);
+  EXPECT_EQ(k.conversions[0].barriers, 0);
+  EXPECT_EQ(k.conversions[0].warpSyncs, 1) << "nothing pending: only the one between";
+  EXPECT_EQ(k.conversions[1].barriers, 1);
+  EXPECT_EQ(k.conversions[1].warpSyncs, 1);
 }

@@ -203,6 +203,7 @@ int runCompile(int argc, char **argv) {
       item(c.stmatrix, "stmatrix");
       item(c.ldmatrix, "ldmatrix");
       item(c.barriers, "bar.sync");
+      item(c.warpSyncs, "bar.warp.sync");
       if (c.scratchBytes)
         std::cerr << ", " << c.scratchBytes << " scratch bytes";
       std::cerr << "\n";

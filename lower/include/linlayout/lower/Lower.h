@@ -49,9 +49,13 @@ struct ConversionReport {
   bool fromPlanner = false; ///< planned by layout/'s planner (else lower/'s fallback)
   std::string plannerError; ///< why the planner declined, when it did
   /// The plan's instruction counts (per warp; barriers per CTA, those emitted: the first
-  /// round's barrier is left out where nothing may still touch the scratch).
+  /// round's barrier is left out where nothing may still touch the scratch, and every barrier
+  /// is a warp sync where the scratch stays in warps).
   int shuffles = 0, selects = 0, prmts = 0, sharedStores = 0, sharedLoads = 0, stmatrix = 0,
       ldmatrix = 0, barriers = 0;
+  /// bar.warp.sync emitted in place of barriers: where every scratch byte is stored and loaded
+  /// by one warp, and before the first round where only this conversion's warps touched it.
+  int warpSyncs = 0;
   int64_t scratchBytes = 0;
 };
 

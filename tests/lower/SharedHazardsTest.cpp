@@ -144,6 +144,13 @@ std::string convert(const std::string &to, const std::string &value, const char 
   return "    " + to + " = ttg.convert_layout " + value + " : " + fromType + " -> " + toType + "\n";
 }
 
+// Triton's benchmark loop, %res = %n round trips src -> dst -> src of `init`.
+std::string roundTripLoop(const std::string &init) {
+  return "    %res = scf.for %i = %c0 to %n step %c1 iter_args(%v = " + init + ") -> (" +
+         std::string(kSrc) + ") : i32 {\n" + convert("%y", "%v", kSrc, kDst) +
+         convert("%z", "%y", kDst, kSrc) + "      scf.yield %z : " + kSrc + "\n    }\n";
+}
+
 struct Compiled {
   std::string ptx;
   std::vector<ConversionReport> conversions;
@@ -181,9 +188,7 @@ Compiled compileShared(const std::string &text, int outside = 0) {
 // has bytes of its own, so each keeps one barrier (between its stores and its loads): the other
 // one's barrier orders its stores after its own loads of the iteration before.
 TEST(SharedHazards, RoundTripLoopKeepsOneBarrierPerConversion) {
-  std::string body = "    %res = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (" +
-                     std::string(kSrc) + ") : i32 {\n" + convert("%y", "%v", kSrc, kDst) +
-                     convert("%z", "%y", kDst, kSrc) + "      scf.yield %z : " + kSrc + "\n    }\n";
+  std::string body = roundTripLoop("%x");
   Compiled k = compileShared(roundTripKernel(body, kAcrossWarps));
   ASSERT_EQ(k.conversions.size(), 2u);
   for (const ConversionReport &c : k.conversions) {
@@ -228,10 +233,8 @@ TEST(SharedHazards, StraightLineConversionsShareScratchBehindABarrier) {
 // A conversion before the loop leaves its loads pending on bytes the loop's first conversion
 // reuses. Its barrier would run in every iteration; one barrier before the loop runs once.
 TEST(SharedHazards, PendingAccessesBeforeALoopCostOneBarrierBeforeIt) {
-  std::string body = convert("%x0", "%x", kSrc, kDst) + convert("%x1", "%x0", kDst, kSrc) +
-                     "    %res = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x1) -> (" +
-                     std::string(kSrc) + ") : i32 {\n" + convert("%y", "%v", kSrc, kDst) +
-                     convert("%z", "%y", kDst, kSrc) + "      scf.yield %z : " + kSrc + "\n    }\n";
+  std::string body =
+      convert("%x0", "%x", kSrc, kDst) + convert("%x1", "%x0", kDst, kSrc) + roundTripLoop("%x1");
   Compiled k = compileShared(roundTripKernel(body, kAcrossWarps), /*outside=*/1);
   ASSERT_EQ(k.conversions.size(), 4u);
   EXPECT_EQ(k.conversions[0].barriers, 1) << "nothing pending at the start";
@@ -244,9 +247,7 @@ TEST(SharedHazards, PendingAccessesBeforeALoopCostOneBarrierBeforeIt) {
 // stores and loads, and before its stores, where its own loads of the iteration before are the
 // only pending accesses to its bytes.
 TEST(SharedHazards, RoundTripInsideWarpsSyncsWarpsOnly) {
-  std::string body = "    %res = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (" +
-                     std::string(kSrc) + ") : i32 {\n" + convert("%y", "%v", kSrc, kDst) +
-                     convert("%z", "%y", kDst, kSrc) + "      scf.yield %z : " + kSrc + "\n    }\n";
+  std::string body = roundTripLoop("%x");
   Compiled k = compileShared(roundTripKernel(body, kInsideWarps));
   ASSERT_EQ(k.conversions.size(), 2u);
   for (const ConversionReport &c : k.conversions) {

@@ -305,6 +305,23 @@ int elementsPerMatrixWord(SharedOp op, int e) {
   return (op == SharedOp::StMatrixTrans || op == SharedOp::LdMatrixTrans) ? 2 : 32 / e;
 }
 
+// The sync before round `round`'s stores or its loads. The plan counts a barrier before each:
+// the scratch may still be read (by an earlier round, or, unless env says better, by an earlier
+// op) and the loads read what other threads stored. Warp syncs do where the scratch stays in
+// warps.
+SyncNeeded syncBefore(const ConversionEnv &env, int round, bool stores) {
+  if (stores && round == 0)
+    return env.leadingSync;
+  return env.warpSyncs ? SyncNeeded::Warp : SyncNeeded::Cta;
+}
+
+void emitSync(llvm::IRBuilder<> &b, SyncNeeded s) {
+  if (s == SyncNeeded::Cta)
+    emitBarrier(b);
+  else if (s == SyncNeeded::Warp)
+    emitWarpSync(b);
+}
+
 Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const ConversionEnv &env,
                                                 const ConversionPlan &plan,
                                                 const std::vector<llvm::Value *> &src) {
@@ -334,13 +351,7 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
   };
   llvm::Function *fn = b.GetInsertBlock()->getParent();
   for (int round = 0; round < st.rounds; ++round) {
-    // The plan counts a barrier before every round's stores: the scratch may still be read (by
-    // an earlier round, or, unless the caller knows better, by an earlier op).
-    SyncNeeded before = round > 0 ? SyncNeeded::Cta : env.leadingSync;
-    if (before == SyncNeeded::Cta && (round == 0 || !env.warpSyncs))
-      emitBarrier(b);
-    else if (before != SyncNeeded::None)
-      emitWarpSync(b);
+    emitSync(b, syncBefore(env, round, /*stores=*/true));
     llvm::BasicBlock *after = nullptr;
     if (storeOk) {
       llvm::BasicBlock *stores = llvm::BasicBlock::Create(b.getContext(), "cvt.store", fn);
@@ -369,10 +380,7 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
       b.CreateBr(after);
       b.SetInsertPoint(after);
     }
-    if (env.warpSyncs)
-      emitWarpSync(b);
-    else
-      emitBarrier(b);
+    emitSync(b, syncBefore(env, round, /*stores=*/false));
     for (const SharedAccess &a : st.loads) {
       if (a.round != round)
         continue;
@@ -402,6 +410,17 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
 }
 
 } // namespace
+
+SharedSyncs sharedSyncs(const ConversionEnv &env, int rounds) {
+  SharedSyncs n;
+  for (int round = 0; round < rounds; ++round)
+    for (bool stores : {true, false}) {
+      SyncNeeded s = syncBefore(env, round, stores);
+      n.barriers += s == SyncNeeded::Cta;
+      n.warpSyncs += s == SyncNeeded::Warp;
+    }
+  return n;
+}
 
 bool scratchStaysInWarps(const ConversionPlan &plan) {
   if (plan.path != ConversionPath::SharedMemory)

@@ -37,6 +37,13 @@ struct ConversionEnv {
   PtxTarget target;
 };
 
+/// The syncs emitShared emits for a plan of `rounds` rounds under `env`.
+struct SharedSyncs {
+  int barriers = 0;  ///< bar.sync
+  int warpSyncs = 0; ///< bar.warp.sync
+};
+SharedSyncs sharedSyncs(const ConversionEnv &env, int rounds);
+
 /// Whether every byte of a shared-memory plan's scratch is stored and loaded by one warp only
 /// (as in a conversion that keeps each element in its warp, without broadcast), whatever the
 /// round; false for other paths and for plans across CTAs.

@@ -81,7 +81,6 @@ SharedHazards hazardsAfter(const ir::Block &block, SharedHazards h, const OpPlan
     case ir::OpKind::Splat:
     case ir::OpKind::Broadcast:
     case ir::OpKind::ExpandDims:
-      break;
     case ir::OpKind::ConvertLayout:
     case ir::OpKind::Trans:
     case ir::OpKind::Reshape:

@@ -357,12 +357,11 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
   }
   LL_TRY_STATUS(lowerBlock(ctx, fn->body));
   // The reports count the plans' barriers; make them the ones emitted.
-  for (const auto &[op, syncs] : ctx.syncs())
-    for (size_t i = 0; i < plans.reportOps.size(); ++i)
-      if (plans.reportOps[i] == op) {
-        out.conversions[i].barriers = syncs.barriers;
-        out.conversions[i].warpSyncs = syncs.warpSyncs;
-      }
+  for (size_t i = 0; i < plans.reportOps.size(); ++i)
+    if (auto s = ctx.syncs().find(plans.reportOps[i]); s != ctx.syncs().end()) {
+      out.conversions[i].barriers = s->second.barriers;
+      out.conversions[i].warpSyncs = s->second.warpSyncs;
+    }
   LL_ASSIGN_OR_RETURN(auto backend, NvptxBackend::create(target));
   FinishOptions fo;
   fo.optimize = options.optimize;

@@ -52,15 +52,7 @@ Expected<std::vector<llvm::Value *>> emitPlannedConversion(LoweringContext &ctx,
     // where nothing is pending there.
     env.leadingSync = ctx.hazards().beforeWrite(scratch->second, owner);
     env.warpSyncs = inWarps;
-    int rounds = plan.shared.rounds;
-    LoweringContext::EmittedSyncs syncs;
-    syncs.barriers = env.leadingSync == SyncNeeded::Cta;
-    syncs.warpSyncs = env.leadingSync == SyncNeeded::Warp;
-    if (inWarps)
-      syncs.warpSyncs += 2 * rounds - 1;
-    else
-      syncs.barriers += 2 * rounds - 1;
-    ctx.noteSyncs(op, syncs);
+    ctx.noteSyncs(op, sharedSyncs(env, plan.shared.rounds));
   }
   std::string tag;
   if (ctx.plans().annotate) {

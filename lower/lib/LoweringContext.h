@@ -3,6 +3,7 @@
 // op-family lowering (Lower*.cpp) reads and extends it.
 #pragma once
 
+#include "ConversionEmitter.h"
 #include "KernelBuilder.h"
 #include "SharedHazards.h"
 
@@ -116,15 +117,11 @@ public:
   const SharedHazards &hazards() const { return hazards_; }
   void setHazards(SharedHazards h) { hazards_ = std::move(h); }
 
-  /// The barriers a conversion emitted (bar.sync, bar.warp.sync), where they differ from its
+  /// The syncs a shared-memory conversion emitted (sharedSyncs), where they differ from its
   /// plan's count (the first round's barrier left out or made a warp sync; a scratch that stays
   /// in warps syncs warps only).
-  struct EmittedSyncs {
-    int barriers = 0;
-    int warpSyncs = 0;
-  };
-  void noteSyncs(const ir::Op &op, EmittedSyncs s) { syncs_[&op] = s; }
-  const std::map<const ir::Op *, EmittedSyncs> &syncs() const { return syncs_; }
+  void noteSyncs(const ir::Op &op, SharedSyncs s) { syncs_[&op] = s; }
+  const std::map<const ir::Op *, SharedSyncs> &syncs() const { return syncs_; }
 
   /// Where the op is, for messages: "file:line:col: " or "".
   std::string where(const ir::Op &op) const;
@@ -138,7 +135,7 @@ private:
   std::vector<std::unique_ptr<Lowered>> values_;
   std::map<std::pair<ir::LayoutId, std::vector<int64_t>>, LinearLayout> layouts_;
   SharedHazards hazards_;
-  std::map<const ir::Op *, EmittedSyncs> syncs_;
+  std::map<const ir::Op *, SharedSyncs> syncs_;
 };
 
 } // namespace linlayout::lower

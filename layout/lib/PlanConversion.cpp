@@ -165,7 +165,8 @@ Movement findSources(const Problem &p) {
 int widthIndex(int bits) { return std::clamp(log2i(uint64_t(bits)) - 3, 0, 4); }
 
 // The pipes of an SM work in parallel (several CTAs and warps overlap), so the estimate is the
-// busiest pipe's time plus the barriers, which stall the CTA.
+// busiest pipe's time plus the barriers, which stall the CTA. A warp sync stalls only its warp,
+// which the others cover: it costs its issue slot.
 double cyclesOf(const Problem &p, const ConversionCost &c, int storingWarps, bool cluster) {
   const TargetCosts &tc = *p.tc;
   double w = c.warps;
@@ -177,7 +178,7 @@ double cyclesOf(const Problem &p, const ConversionCost &c, int storingWarps, boo
                   w * double(c.loadWavefronts) * loadFactor;
   double shuffle = w * c.shuffles / tc.shufflesPerClock;
   double aluCycles = w * alu / tc.aluPerClock;
-  double issue = w * (c.sharedInstructions() + c.shuffles + alu) / tc.issuePerClock;
+  double issue = w * (c.sharedInstructions() + c.shuffles + alu + c.warpSyncs) / tc.issuePerClock;
   double barrier = cluster ? tc.clusterBarrierCycles : tc.barrierCycles;
   return std::max({shared, shuffle, aluCycles, issue}) + c.barriers * barrier;
 }
@@ -836,7 +837,11 @@ Status planShared(const Problem &p, const Movement &mv, ConversionPlan &plan,
     c.ldmatrix = nLoad;
   else
     c.loads[widthIndex(lp.accessBits)] = nLoad;
-  c.barriers = 2 * st.rounds;
+  // Each round: a sync before its stores (where the scratch may still be read) and one between
+  // its stores and its loads; warps that keep to their own bytes sync only themselves.
+  plan.path = cluster ? ConversionPath::DistributedSharedMemory : ConversionPath::SharedMemory;
+  st.withinWarps = exchangeStaysInWarps(plan);
+  (st.withinWarps ? c.warpSyncs : c.barriers) = 2 * st.rounds;
   c.storeWavefronts = int64_t(nStore) * sp.wavefronts;
   c.loadWavefronts = int64_t(nLoad) * lp.wavefronts;
   c.conflictWavefronts = int64_t(nStore) * (sp.wavefronts - sp.minWavefronts) +
@@ -845,7 +850,6 @@ Status planShared(const Problem &p, const Movement &mv, ConversionPlan &plan,
   c.indexOps = 0;
   int storingWarps = c.warps >> predBits;
   c.cycles = cyclesOf(p, c, storingWarps, cluster);
-  plan.path = cluster ? ConversionPath::DistributedSharedMemory : ConversionPath::SharedMemory;
   return Status::success();
 }
 
@@ -863,6 +867,8 @@ std::string describe(const ConversionCost &c) {
         std::to_string(c.storeWavefronts + c.loadWavefronts) + " wavefronts");
   if (c.barriers)
     add(std::to_string(c.barriers) + " barriers");
+  if (c.warpSyncs)
+    add(std::to_string(c.warpSyncs) + " warp syncs");
   if (s.empty())
     s = "nothing";
   return s + " per warp";

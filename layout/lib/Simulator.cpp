@@ -131,6 +131,8 @@ struct Machine {
     const int64_t ctas = int64_t(1) << B;
     const int64_t warpsPerCta = int64_t(1) << W;
     std::vector<uint64_t> scratch(size_t(ctas) * scratchElems, kPoison);
+    toucher.assign(scratch.size(), -1);
+    report.withinWarps = !cluster;
     std::vector<int64_t> storeWaves(size_t(ctas * warpsPerCta), 0),
         loadWaves(size_t(ctas * warpsPerCta), 0);
     // The element CTA b's part adds to the scratch layout's element (its block offset).
@@ -173,7 +175,7 @@ struct Machine {
               addr[l] = a0 * bytes;
               for (uint64_t k = 0; k < n; ++k)
                 write(scratch, b, scratchElems, a0 + k, src[(t << rs) + a.registers[k]],
-                      scratchHolds(a0 + k, round, b));
+                      scratchHolds(a0 + k, round, b), warp);
             } else {
               if ((a0 * bytes) % 16) {
                 problem("an stmatrix row is misaligned");
@@ -213,7 +215,7 @@ struct Machine {
               }
               addr[l] = a0 * bytes;
               for (uint64_t k = 0; k < n; ++k)
-                dst[(t << rd) + a.registers[k]] = read(scratch, from, scratchElems, a0 + k);
+                dst[(t << rd) + a.registers[k]] = read(scratch, from, scratchElems, a0 + k, warp);
             } else {
               if ((a0 * bytes) % 16)
                 problem("an ldmatrix row is misaligned");
@@ -235,16 +237,31 @@ struct Machine {
     for (const auto &c : st.copies)
       for (int64_t t = 0; t < threads; ++t)
         dst[(t << rd) + c[0]] = dst[(t << rd) + c[1]];
+    if (st.withinWarps && !report.withinWarps) {
+      report.claimsHold = false;
+      problem("the plan claims each scratch element stays in one warp, but warps share one");
+    }
     report.storeWavefronts = *std::max_element(storeWaves.begin(), storeWaves.end());
     report.loadWavefronts = *std::max_element(loadWaves.begin(), loadWaves.end());
   }
 
+  // The warp that touched each scratch element first (-1: none yet); another warp's touch ends
+  // the exchange's staying within warps.
+  std::vector<int64_t> toucher;
+  void touch(int64_t b, uint64_t n, uint64_t off, int64_t warp) {
+    int64_t &w = toucher[size_t(b * int64_t(n) + int64_t(off))];
+    if (w >= 0 && w != warp)
+      report.withinWarps = false;
+    w = warp;
+  }
+
   void write(std::vector<uint64_t> &scratch, int64_t b, uint64_t n, uint64_t off, uint64_t v,
-             uint64_t expected) {
+             uint64_t expected, int64_t warp) {
     if (off >= n) {
       problem("a store writes past the scratch");
       return;
     }
+    touch(b, n, off, warp);
     if (v != expected)
       report.claimsHold = false;
     uint64_t &slot = scratch[size_t(b * int64_t(n) + int64_t(off))];
@@ -253,11 +270,13 @@ struct Machine {
     slot = v;
   }
 
-  uint64_t read(const std::vector<uint64_t> &scratch, int64_t b, uint64_t n, uint64_t off) {
+  uint64_t read(const std::vector<uint64_t> &scratch, int64_t b, uint64_t n, uint64_t off,
+                int64_t warp) {
     if (off >= n || b < 0 || b >= (int64_t(1) << B)) {
       problem("a load reads past the scratch");
       return kPoison;
     }
+    touch(b, n, off, warp);
     uint64_t v = scratch[size_t(b * int64_t(n) + int64_t(off))];
     if (v == kPoison)
       problem("a load reads a scratch element no store of its round wrote");
@@ -291,7 +310,7 @@ struct Machine {
           }
           int64_t t = t0 + lane;
           write(scratch, b, n, row + col, src[(t << rs) + a.registers[reg]],
-                holds(row + col, round, b));
+                holds(row + col, round, b), t0 >> L);
         }
       }
   }
@@ -313,7 +332,7 @@ struct Machine {
             off = rowAddress(a, st.loadAddress, t0, 8 * mu + l / 4) + (l % 4) * per + h;
           else
             off = rowAddress(a, st.loadAddress, t0, 8 * mu + 2 * (l % 4) + h) + l / 4;
-          dst[(t << rd) + a.registers[mu * per + h]] = read(scratch, from, n, off);
+          dst[(t << rd) + a.registers[mu * per + h]] = read(scratch, from, n, off, t0 >> L);
         }
     }
   }

@@ -422,54 +422,6 @@ SharedSyncs sharedSyncs(const ConversionEnv &env, int rounds) {
   return n;
 }
 
-bool scratchStaysInWarps(const ConversionPlan &plan) {
-  if (plan.path != ConversionPath::SharedMemory)
-    return false;
-  const SharedStep &st = plan.shared;
-  const int lanes = st.storeAddress.inDimBits(DimName::lane());
-  const int threadBits = lanes + st.storeAddress.inDimBits(DimName::warp());
-  if (st.storeAddress.inDimBits(DimName::block()) > 0 ||
-      st.loadAddress.inDimBits(DimName::block()) > 0 ||
-      st.loadAddress.inDimBits(DimName::lane()) != lanes ||
-      st.loadAddress.inDimBits(DimName::warp()) != threadBits - lanes || st.scratchBytes <= 0)
-    return false;
-  const int e = plan.elementBits;
-  const int bytes = e / 8;
-  const int slots32 = e < 32 ? 32 / e : 1;
-  // The warp that touches each byte; every lane that supplies an address is counted (as the
-  // simulator does: a matrix instruction's rows come from its first 8 lanes per matrix).
-  std::vector<int> owner(size_t(st.scratchBytes), -1);
-  auto touch = [&](const LinearLayout &address, const SharedAccess &a) {
-    int per = a.op == SharedOp::LdMatrixTrans || (e == 16 && a.op == SharedOp::StMatrixTrans)
-                  ? 2
-                  : slots32;
-    int64_t span = isMatrixOp(a.op) ? 16 : int64_t(a.registers.size()) * bytes;
-    int suppliers = isMatrixOp(a.op) ? 8 * int(a.registers.size()) / per : 1 << lanes;
-    for (uint64_t t = 0; t < (uint64_t(1) << threadBits); ++t) {
-      if (int(t & ((uint64_t(1) << lanes) - 1)) >= suppliers)
-        continue;
-      int64_t begin = int64_t(a.offsetConst ^ address.apply(t)) * bytes;
-      int warp = int(t >> lanes);
-      for (int64_t x = begin; x < begin + span; ++x) {
-        if (x < 0 || x >= st.scratchBytes)
-          return false;
-        int &o = owner[size_t(x)];
-        if (o >= 0 && o != warp)
-          return false;
-        o = warp;
-      }
-    }
-    return true;
-  };
-  for (const SharedAccess &a : st.stores)
-    if (!touch(st.storeAddress, a))
-      return false;
-  for (const SharedAccess &a : st.loads)
-    if (!touch(st.loadAddress, a))
-      return false;
-  return true;
-}
-
 Expected<std::vector<llvm::Value *>> emitConversion(llvm::IRBuilder<> &b,
                                                     const ConversionEnv &env,
                                                     const ConversionPlan &plan,

@@ -32,7 +32,7 @@ struct ConversionEnv {
   /// read or write the scratch, a bar.warp.sync where only the same warps may, or nothing.
   SyncNeeded leadingSync = SyncNeeded::Cta;
   /// Whether the plan's own syncs (between each round's stores and loads, and before the later
-  /// rounds) are bar.warp.sync: right only where scratchStaysInWarps(plan).
+  /// rounds) are bar.warp.sync: right only where plan.shared.withinWarps.
   bool warpSyncs = false;
   PtxTarget target;
 };
@@ -43,11 +43,6 @@ struct SharedSyncs {
   int warpSyncs = 0; ///< bar.warp.sync
 };
 SharedSyncs sharedSyncs(const ConversionEnv &env, int rounds);
-
-/// Whether every byte of a shared-memory plan's scratch is stored and loaded by one warp only
-/// (as in a conversion that keeps each element in its warp, without broadcast), whatever the
-/// round; false for other paths and for plans across CTAs.
-bool scratchStaysInWarps(const ConversionPlan &plan);
 
 /// Emits the conversion of `src` (one value per source register, all of one type of
 /// plan.elementBits bits) and returns one value per destination register.

@@ -153,9 +153,10 @@ Expected<ConversionPlan> fallbackConversionPlan(const LinearLayout &src, const L
   ConversionCost &c = plan.cost;
   c.stores[widthIndex(st.storeVectorElements * elementBits)] = static_cast<int>(st.stores.size());
   c.loads[widthIndex(st.loadVectorElements * elementBits)] = static_cast<int>(st.loads.size());
-  c.barriers = 2;
   c.scratchBytes = st.scratchBytes;
   plan.path = ConversionPath::SharedMemory;
+  st.withinWarps = exchangeStaysInWarps(plan);
+  (st.withinWarps ? c.warpSyncs : c.barriers) = 2;
   return plan;
 }
 

@@ -221,6 +221,7 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
       rep.stmatrix = c.stmatrix;
       rep.ldmatrix = c.ldmatrix;
       rep.barriers = c.barriers;
+      rep.warpSyncs = c.warpSyncs;
       rep.scratchBytes = plan->shared.scratchBytes;
       reports.push_back(rep);
       if (plan->path == ConversionPath::SharedMemory ||
@@ -291,7 +292,7 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
       plans.scratch[owners[i]] = {alloc.offsets[i], alloc.offsets[i] + buffers[i].bytes};
   }
   for (const auto &[op, plan] : plans.conversions)
-    if (scratchStaysInWarps(plan))
+    if (plan.shared.withinWarps)
       plans.warpScratch.insert(op);
   plans.sharedBytes = alloc.totalBytes;
   return plans;

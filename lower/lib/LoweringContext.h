@@ -48,7 +48,8 @@ struct OpPlans {
   /// through shared memory, and of each reduce across warps.
   std::map<const ir::Op *, ByteRange> scratch;
   /// The conversions among those whose every scratch byte one warp stores and loads
-  /// (scratchStaysInWarps): their syncs are bar.warp.sync, their pending accesses owned by them.
+  /// (SharedStep::withinWarps): their syncs are bar.warp.sync, their pending accesses owned by
+  /// them.
   std::set<const ir::Op *> warpScratch;
   /// The op of each ConversionReport, in order.
   std::vector<const ir::Op *> reportOps;

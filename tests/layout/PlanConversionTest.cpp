@@ -19,18 +19,16 @@ namespace {
 
 std::string summary(const ConversionPlan &p) {
   const ConversionCost &c = p.cost;
-  std::string s = std::string(conversionPathName(p.path)) + ": shfl " +
-                  std::to_string(c.shuffles) + " selp " + std::to_string(c.selects) +
-                  " st " + std::to_string(c.stores[0] + c.stores[1] + c.stores[2] + c.stores[3] +
-                                          c.stores[4]) +
-                  " ld " + std::to_string(c.loads[0] + c.loads[1] + c.loads[2] + c.loads[3] +
-                                          c.loads[4]) +
-                  " stmatrix " + std::to_string(c.stmatrix) + " ldmatrix " +
-                  std::to_string(c.ldmatrix) + " bar " + std::to_string(c.barriers) +
-                  " waves " + std::to_string(c.storeWavefronts) + "+" +
-                  std::to_string(c.loadWavefronts) + " conflicts " +
-                  std::to_string(c.conflictWavefronts) + " scratch " +
-                  std::to_string(c.scratchBytes) + " cycles " + std::to_string(c.cycles);
+  std::string s =
+      std::string(conversionPathName(p.path)) + ": shfl " + std::to_string(c.shuffles) + " selp " +
+      std::to_string(c.selects) + " st " +
+      std::to_string(c.stores[0] + c.stores[1] + c.stores[2] + c.stores[3] + c.stores[4]) + " ld " +
+      std::to_string(c.loads[0] + c.loads[1] + c.loads[2] + c.loads[3] + c.loads[4]) +
+      " stmatrix " + std::to_string(c.stmatrix) + " ldmatrix " + std::to_string(c.ldmatrix) +
+      " bar " + std::to_string(c.barriers) + " bar.warp " + std::to_string(c.warpSyncs) +
+      " waves " + std::to_string(c.storeWavefronts) + "+" + std::to_string(c.loadWavefronts) +
+      " conflicts " + std::to_string(c.conflictWavefronts) + " scratch " +
+      std::to_string(c.scratchBytes) + " cycles " + std::to_string(c.cycles);
   return s;
 }
 
@@ -76,6 +74,45 @@ TEST(PlanConversion, GoldenPairsSimulate) {
         ConversionPlan p = checkPlan(s, d, bits);
         std::cout << bits << " " << (dir ? "back " : "fwd  ") << summary(p) << "\n";
       }
+}
+
+// Which exchanges sync warps only: the round trip of examples/convert_loop.tir keeps each
+// element in its warp; a transpose across warps does not; nor does a tile every warp holds
+// whole (one warp stores it for all four to read).
+TEST(PlanConversion, ExchangesInsideWarpsSyncWarpsOnly) {
+  struct Case {
+    LayoutSpec src, dst;
+    std::vector<int64_t> shape;
+    bool withinWarps;
+  };
+  std::vector<Case> cases{{blocked({8, 4}, {16, 2}, {1, 4}, {0, 1}),
+                           blocked({2, 1}, {4, 8}, {1, 4}, {0, 1}),
+                           {128, 64},
+                           true},
+                          {blocked({1, 4}, {4, 8}, {4, 1}, {1, 0}),
+                           blocked({4, 1}, {8, 4}, {1, 4}, {0, 1}),
+                           {128, 128},
+                           false},
+                          {blocked({8, 2}, {4, 8}, {4, 1}, {0, 1}),
+                           blocked({4, 2}, {8, 4}, {4, 1}, {0, 1}),
+                           {32, 64},
+                           false}};
+  PlanOptions opt;
+  opt.forcePath = ConversionPath::SharedMemory;
+  for (const Case &c : cases) {
+    ConversionPlan p = checkPlan(lin(c.src, c.shape), lin(c.dst, c.shape), 32, opt);
+    EXPECT_EQ(p.shared.withinWarps, c.withinWarps) << summary(p);
+    EXPECT_EQ(p.cost.warpSyncs, c.withinWarps ? 2 * p.shared.rounds : 0);
+    EXPECT_EQ(p.cost.barriers, c.withinWarps ? 0 : 2 * p.shared.rounds);
+    auto rep = simulateConversion(p);
+    ASSERT_TRUE(rep.ok());
+    EXPECT_EQ(rep->withinWarps, c.withinWarps);
+    // A claim the execution does not bear out is caught.
+    p.shared.withinWarps = !c.withinWarps;
+    rep = simulateConversion(p);
+    ASSERT_TRUE(rep.ok());
+    EXPECT_EQ(rep->claimsHold, c.withinWarps) << summary(p);
+  }
 }
 
 namespace {
@@ -142,6 +179,17 @@ void propertyCheck(const RandomPair &p, PlanOptions opt) {
       plan->path == ConversionPath::DistributedSharedMemory) {
     RC_ASSERT(rep->storeWavefronts == plan->cost.storeWavefronts);
     RC_ASSERT(rep->loadWavefronts == plan->cost.loadWavefronts);
+    // The plan says its exchange stays in warps exactly where executing it shows so, and then
+    // syncs warps instead of the CTA.
+    if (plan->shared.withinWarps != rep->withinWarps)
+      RC_FAIL(
+          "the plan says its exchange stays in warps: " + std::to_string(plan->shared.withinWarps) +
+          ", the simulator: " + std::to_string(rep->withinWarps) + "\n" + summary(*plan) +
+          "\nbits " + std::to_string(p.bits) + "\nsrc:" + p.src.toString() +
+          "\ndst:" + p.dst.toString());
+    RC_ASSERT((plan->shared.withinWarps ? plan->cost.warpSyncs : plan->cost.barriers) ==
+              2 * plan->shared.rounds);
+    RC_ASSERT((plan->shared.withinWarps ? plan->cost.barriers : plan->cost.warpSyncs) == 0);
   }
   if (plan->path == ConversionPath::WarpShuffle)
     RC_ASSERT(rep->shuffles == plan->cost.shuffles);
@@ -178,6 +226,24 @@ PLAN_PROP(PlanConversion, WarpPairsSimulateOnEveryPath, 1000) {
     propertyCheck(*p, opt);
     RC_ASSERT(forced->cost.cycles >= cheapest->cost.cycles - 1e-9);
   }
+}
+
+// A conversion inside warps without copies (src holds each element once) that runs in one round
+// through shared memory stores and loads each element from its own warp: its plan syncs warps
+// only.
+PLAN_PROP(PlanConversion, WarpBijectionsThroughSharedMemorySyncWarpsOnly, 500) {
+  Rng rng(seed);
+  auto p = randomWarpPair(rng);
+  RC_PRE(p.has_value());
+  RC_PRE(p->src.isInjective());
+  PlanOptions opt;
+  opt.forcePath = ConversionPath::SharedMemory;
+  auto plan = planConversion(p->src, p->dst, p->bits, opt);
+  RC_PRE(plan.ok());
+  RC_PRE(plan->shared.rounds == 1);
+  RC_ASSERT(plan->shared.withinWarps);
+  RC_ASSERT(plan->cost.barriers == 0);
+  propertyCheck(*p, opt);
 }
 
 // A conversion inside warps that is a bijection (nothing broadcast) always has a shuffle plan:

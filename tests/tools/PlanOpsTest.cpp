@@ -52,6 +52,9 @@ TEST(PlanOps, PlanAnswersTheSummary) {
   EXPECT_EQ(r["counts"]["st_shared"]["128"], 16);
   EXPECT_EQ(r["counts"]["ld_shared"]["128"], 16);
   EXPECT_EQ(r["counts"]["bar"], 2);
+  EXPECT_EQ(r["counts"]["bar_warp"], 0);
+  EXPECT_EQ(r["steps"][0]["barrier"], "bar.sync");
+  EXPECT_EQ(r["steps"][0]["within_warps"], false);
   EXPECT_EQ(r["wavefronts"]["conflicts"], 0);
   EXPECT_EQ(r["scratch_bytes"], 32768);
   EXPECT_TRUE(r["cycles"].is_number());
@@ -80,6 +83,11 @@ TEST(PlanOps, PlanTakesTheAskedPath) {
   EXPECT_TRUE(cheapestListed) << shared["alternatives"].dump();
   EXPECT_EQ(ask(planLine(regPerm, regPerm2, R"({"path": "shared_memory"})"))["result"]["path"],
             "shared-memory");
+  // The exchange keeps every element in its warp: its syncs are warp syncs.
+  EXPECT_EQ(shared["counts"]["bar"], 0);
+  EXPECT_EQ(shared["counts"]["bar_warp"], 2);
+  EXPECT_EQ(shared["steps"][0]["barrier"], "bar.warp.sync");
+  EXPECT_EQ(shared["steps"][0]["within_warps"], true);
   EXPECT_EQ(ask(planLine(kRow4, kCol4, R"({"path": "warp-shuffle"})"))["error"],
             "path 'warp-shuffle' is not feasible for this conversion");
   EXPECT_EQ(ask(planLine(kRow4, kCol4, R"({"path": "teleport"})"))["error"],

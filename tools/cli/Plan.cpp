@@ -185,6 +185,7 @@ void costTable(std::ostream &os, const ConversionPlan &p) {
   costRow(os, "stmatrix", cells([&](const ConversionCost &c) { return num(c.stmatrix); }));
   costRow(os, "ldmatrix", cells([&](const ConversionCost &c) { return num(c.ldmatrix); }));
   costRow(os, "barriers (CTA)", cells([&](const ConversionCost &c) { return num(c.barriers); }));
+  costRow(os, "bar.warp.sync", cells([&](const ConversionCost &c) { return num(c.warpSyncs); }));
   costRow(os, "wavefronts st+ld", cells([&](const ConversionCost &c) {
             return num(c.storeWavefronts) + "+" + num(c.loadWavefronts);
           }));
@@ -238,11 +239,13 @@ std::string summaryLine(const ConversionPlan &p) {
            opText(st.storeOp, st.storeVectorElements, p.elementBits) + " + " +
            std::to_string(st.loads.size()) + " " +
            opText(st.loadOp, st.loadVectorElements, p.elementBits) + " per thread, " +
-           std::to_string(c.barriers) +
-           (p.path == ConversionPath::SharedMemory ? " bar.sync" : " cluster barriers") +
+           (st.withinWarps ? std::to_string(c.warpSyncs) + " bar.warp.sync"
+                           : std::to_string(c.barriers) + (p.path == ConversionPath::SharedMemory
+                                                               ? " bar.sync"
+                                                               : " cluster barriers")) +
            ", " + std::to_string(c.storeWavefronts) + "+" + std::to_string(c.loadWavefronts) +
-           " wavefronts per warp (" + std::to_string(c.conflictWavefronts) +
-           " from conflicts), " + std::to_string(c.scratchBytes) + " B scratch, " + cyc;
+           " wavefronts per warp (" + std::to_string(c.conflictWavefronts) + " from conflicts), " +
+           std::to_string(c.scratchBytes) + " B scratch, " + cyc;
   }
   }
   return s;

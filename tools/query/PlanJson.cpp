@@ -15,9 +15,10 @@ Json countsJson(const ConversionCost &c) {
     if (c.loads[i])
       ld[kWidths[i]] = c.loads[i];
   }
-  return Json{{"shfl", c.shuffles},     {"selp", c.selects},       {"prmt", c.prmts},
-              {"index_ops", c.indexOps}, {"st_shared", st},         {"ld_shared", ld},
-              {"stmatrix", c.stmatrix},  {"ldmatrix", c.ldmatrix}, {"bar", c.barriers}};
+  return Json{{"shfl", c.shuffles},      {"selp", c.selects},      {"prmt", c.prmts},
+              {"index_ops", c.indexOps}, {"st_shared", st},        {"ld_shared", ld},
+              {"stmatrix", c.stmatrix},  {"ldmatrix", c.ldmatrix}, {"bar", c.barriers},
+              {"bar_warp", c.warpSyncs}};
 }
 
 std::string_view modeName(ShuffleMode m) {
@@ -106,8 +107,11 @@ Json planToJson(const ConversionPlan &plan, bool detail) {
     Json s{{"step", cluster ? "distributed_shared_memory" : "shared_memory"},
            {"rounds", st.rounds},
            {"scratch_bytes", st.scratchBytes},
-           {"barrier", cluster ? "barrier.cluster" : "bar.sync"},
-           {"barriers", plan.cost.barriers},
+           {"barrier", cluster          ? "barrier.cluster"
+                       : st.withinWarps ? "bar.warp.sync"
+                                        : "bar.sync"},
+           {"barriers", st.withinWarps ? plan.cost.warpSyncs : plan.cost.barriers},
+           {"within_warps", st.withinWarps},
            {"store", sideJson(st.storeOp, st.storeVectorElements, int(st.stores.size()),
                               st.storeWavefronts, st.storeMinWavefronts, plan.elementBits)},
            {"load", sideJson(st.loadOp, st.loadVectorElements, int(st.loads.size()),

@@ -143,6 +143,10 @@ struct SharedStep {
   int loadWavefronts = 0;       ///< per load instruction of one warp
   int storeMinWavefronts = 0;   ///< without bank conflicts
   int loadMinWavefronts = 0;
+  /// Every scratch byte is stored and loaded by threads of one warp (exchangeStaysInWarps): no
+  /// warp reads what another stored or stores over what another reads, so the syncs between the
+  /// phases need only order each warp's own accesses: bar.warp.sync, not bar.sync.
+  bool withinWarps = false;
 };
 
 /// Instruction counts (per warp unless said otherwise) and the estimated cost.
@@ -155,7 +159,8 @@ struct ConversionCost {
   std::array<int, 5> loads{};   ///< ld.shared by width
   int stmatrix = 0;
   int ldmatrix = 0;
-  int barriers = 0;             ///< per CTA
+  int barriers = 0;             ///< bar.sync (or cluster barriers) per CTA
+  int warpSyncs = 0;            ///< bar.warp.sync per warp, in place of barriers (withinWarps)
   int64_t storeWavefronts = 0;  ///< per warp, all store instructions
   int64_t loadWavefronts = 0;
   int64_t conflictWavefronts = 0; ///< the part of both caused by bank conflicts
@@ -188,5 +193,10 @@ struct ConversionPlan {
   };
   std::vector<Alternative> alternatives;
 };
+
+/// Whether every scratch byte of `plan`'s shared-memory exchange is stored and loaded by threads
+/// of one warp only, in every round (a matrix instruction's rows count as touched by the lanes
+/// that supply their addresses, all of one warp). False for other paths and across CTAs.
+bool exchangeStaysInWarps(const ConversionPlan &plan);
 
 } // namespace linlayout

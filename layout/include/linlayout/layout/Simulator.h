@@ -32,6 +32,10 @@ struct SimulationReport {
   /// claims (SharedStep::storeWavefronts / loadWavefronts), and the scratch held what the plan's
   /// scratch layout says.
   bool claimsHold = true;
+  /// Shared-memory plans: every scratch element was stored and loaded by one warp only (over
+  /// all rounds). A plan that claims so (SharedStep::withinWarps) where it is not breaks its
+  /// claims. False for other paths.
+  bool withinWarps = false;
 };
 
 /// Executes `plan` and checks it.

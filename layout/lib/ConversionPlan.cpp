@@ -1,6 +1,10 @@
 #include "linlayout/layout/ConversionPlan.h"
 
+#include "linlayout/layout/F2Basis.h"
+#include "linlayout/layout/F2Subspace.h"
+
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 namespace linlayout {
@@ -65,58 +69,134 @@ int ConversionCost::sharedInstructions() const {
   return n;
 }
 
+namespace {
+
+// One side (the stores or the loads) of a shared-memory exchange, as subspaces: thread t touches
+// the scratch elements offsetConst ^ address(t) ^ k of each access, k below its span. Each CTA
+// has a scratch of its own.
+struct TouchSpace {
+  std::vector<uint64_t> threads; ///< a basis of the threads that touch (lane, warp, block)
+  std::vector<uint64_t> offsets; ///< a basis of {offsetConst ^ k}: the accesses' constants and
+                                 ///< the elements one access spans
+};
+
+// The side's touch space; nullopt where its accesses do not form one (constants that are no
+// subspace, mixed kinds or spans), which the planner never produces.
+std::optional<TouchSpace> touchSpace(const ConversionPlan &plan, const LinearLayout &address,
+                                     const std::vector<SharedAccess> &accesses, bool stores) {
+  const SharedStep &st = plan.shared;
+  const int e = plan.elementBits;
+  const int lanes = address.inDimBits(DimName::lane());
+  const int threadBits = address.totalInBits();
+  TouchSpace ts;
+  if (accesses.empty())
+    return ts;
+  const SharedOp op = accesses[0].op;
+  const size_t regs = accesses[0].registers.size();
+  // Elements one access spans; lanes that supply addresses (a matrix instruction takes the rows
+  // of matrix j from lanes 8j..8j+7).
+  int64_t span = int64_t(regs);
+  int suppliers = 1 << lanes;
+  if (isMatrixOp(op)) {
+    int per = op == SharedOp::LdMatrixTrans || (e == 16 && op == SharedOp::StMatrixTrans)
+                  ? 2
+                  : std::max(1, 32 / e);
+    span = 128 / e;
+    suppliers = std::min(suppliers, 8 * int(regs) / per);
+  }
+  if (span <= 0 || (span & (span - 1)) || suppliers <= 0 || (suppliers & (suppliers - 1)))
+    return std::nullopt;
+  F2Basis constants;
+  std::vector<uint64_t> distinct;
+  for (const SharedAccess &a : accesses) {
+    if (a.op != op || a.registers.size() != regs)
+      return std::nullopt;
+    distinct.push_back(a.offsetConst);
+    if (constants.insert(a.offsetConst, 0))
+      ts.offsets.push_back(a.offsetConst);
+  }
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  if (distinct.size() != size_t(1) << constants.rank() || (distinct.size() > 1 && distinct[0] != 0))
+    return std::nullopt;
+  for (int64_t k = 1; k < span; k <<= 1)
+    ts.offsets.push_back(uint64_t(k));
+  // Threads: lanes below the suppliers, every warp and block; stores skip where the predicate
+  // is non-zero (its kernel).
+  for (int i = 0; i < threadBits; ++i)
+    if (i >= lanes || (1 << i) < suppliers)
+      ts.threads.push_back(uint64_t(1) << i);
+  if (stores && st.storePredicate.totalOutBits() > 0) {
+    std::vector<uint64_t> pred;
+    for (uint64_t t : ts.threads)
+      pred.push_back(st.storePredicate.apply(t));
+    std::vector<uint64_t> kept;
+    for (uint64_t r : f2KernelOfColumns(pred, ~uint64_t(0))) {
+      uint64_t t = 0;
+      for (size_t j = 0; j < ts.threads.size(); ++j)
+        if (r >> j & 1)
+          t ^= ts.threads[j];
+      kept.push_back(t);
+    }
+    ts.threads = std::move(kept);
+  }
+  return ts;
+}
+
+} // namespace
+
+// Two touches meet where u ^ A(t) == v ^ B(t') (u, v from the sides' offset spaces, t, t' their
+// threads, one CTA). The solutions (t, t', u, v) are the kernel of a linear map; the exchange
+// stays in warps where warp(t) == warp(t') on all of it. Each pair of sides (stores with stores,
+// stores with loads, loads with loads) is one kernel of at most 64 columns.
 bool exchangeStaysInWarps(const ConversionPlan &plan) {
   if (plan.path != ConversionPath::SharedMemory)
     return false;
   const SharedStep &st = plan.shared;
-  // Threads pack (lane, warp, block), lane lowest; each CTA has a scratch of its own.
   const int lanes = st.storeAddress.inDimBits(DimName::lane());
   const int warpBits = st.storeAddress.inDimBits(DimName::warp());
-  const int threadBits = lanes + warpBits + st.storeAddress.inDimBits(DimName::block());
+  const int threadBits = st.storeAddress.totalInBits();
+  const int m = st.storeAddress.totalOutBits();
   if (st.loadAddress.inDimBits(DimName::lane()) != lanes ||
       st.loadAddress.inDimBits(DimName::warp()) != warpBits ||
-      st.loadAddress.totalInBits() != threadBits || st.scratchBytes <= 0)
+      st.loadAddress.totalInBits() != threadBits || st.loadAddress.totalOutBits() != m ||
+      st.scratchBytes <= 0)
     return false;
-  const int e = plan.elementBits;
-  const int bytes = e / 8;
-  const int slots32 = e < 32 ? 32 / e : 1;
-  // The warp that touches each byte; every lane that supplies an address is counted (as the
-  // simulator does: a matrix instruction's rows come from its first 8 lanes per matrix), except
-  // threads whose stores the predicate skips.
-  std::vector<int> owner(size_t(st.scratchBytes) << (threadBits - lanes - warpBits), -1);
-  const bool predicated = st.storePredicate.totalOutBits() > 0;
-  auto touch = [&](const LinearLayout &address, const SharedAccess &a) {
-    const bool store = isStoreOp(a.op);
-    int per = a.op == SharedOp::LdMatrixTrans || (e == 16 && a.op == SharedOp::StMatrixTrans)
-                  ? 2
-                  : slots32;
-    int64_t span = isMatrixOp(a.op) ? 16 : int64_t(a.registers.size()) * bytes;
-    int suppliers = isMatrixOp(a.op) ? 8 * int(a.registers.size()) / per : 1 << lanes;
-    for (uint64_t t = 0; t < (uint64_t(1) << threadBits); ++t) {
-      if (int(t & ((uint64_t(1) << lanes) - 1)) >= suppliers ||
-          (store && predicated && st.storePredicate.apply(t) != 0))
-        continue;
-      int64_t begin = int64_t(a.offsetConst ^ address.apply(t)) * bytes;
-      const int warp = int(t >> lanes);
-      const int64_t cta = int64_t(t >> (lanes + warpBits));
-      for (int64_t x = begin; x < begin + span; ++x) {
-        if (x < 0 || x >= st.scratchBytes)
-          return false;
-        int &o = owner[size_t(cta * st.scratchBytes + x)];
-        if (o >= 0 && o != warp)
-          return false;
-        o = warp;
-      }
+  auto stores = touchSpace(plan, st.storeAddress, st.stores, true);
+  auto loads = touchSpace(plan, st.loadAddress, st.loads, false);
+  if (!stores || !loads)
+    return false;
+  const int ctaBits = threadBits - lanes - warpBits;
+  // A column: the offset (m bits), then the block (ctaBits), then the warp.
+  auto threadColumn = [&](const LinearLayout &address, uint64_t t) {
+    return address.apply(t) | (t >> lanes >> warpBits) << m |
+           ((t >> lanes) & ((uint64_t(1) << warpBits) - 1)) << (m + ctaBits);
+  };
+  const uint64_t meet = (uint64_t(1) << (m + ctaBits)) - 1;
+  auto apart = [&](const TouchSpace &a, const LinearLayout &aAddr, const TouchSpace &b,
+                   const LinearLayout &bAddr) {
+    std::vector<uint64_t> cols;
+    for (uint64_t t : a.threads)
+      cols.push_back(threadColumn(aAddr, t));
+    for (uint64_t t : b.threads)
+      cols.push_back(threadColumn(bAddr, t));
+    cols.insert(cols.end(), a.offsets.begin(), a.offsets.end());
+    cols.insert(cols.end(), b.offsets.begin(), b.offsets.end());
+    if (cols.size() > 64 || m + ctaBits + warpBits > 64)
+      return false;
+    for (uint64_t r : f2KernelOfColumns(cols, meet)) {
+      uint64_t x = 0;
+      for (size_t j = 0; j < cols.size(); ++j)
+        if (r >> j & 1)
+          x ^= cols[j];
+      if (x != 0) // equal offsets and blocks, different warps
+        return false;
     }
     return true;
   };
-  for (const SharedAccess &a : st.stores)
-    if (!touch(st.storeAddress, a))
-      return false;
-  for (const SharedAccess &a : st.loads)
-    if (!touch(st.loadAddress, a))
-      return false;
-  return true;
+  return apart(*stores, st.storeAddress, *stores, st.storeAddress) &&
+         apart(*stores, st.storeAddress, *loads, st.loadAddress) &&
+         apart(*loads, st.loadAddress, *loads, st.loadAddress);
 }
 
 } // namespace linlayout

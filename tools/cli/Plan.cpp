@@ -143,6 +143,9 @@ void explainShared(std::ostream &os, const ConversionPlan &p) {
        st.storeMinWavefronts);
   side("Load", st.loadOp, st.loadVectorElements, st.loads.size(), st.loadWavefronts,
        st.loadMinWavefronts);
+  if (st.withinWarps)
+    os << "Syncs: every scratch byte is stored and loaded by one warp, so the phases sync warps "
+          "(bar.warp.sync), not the CTA\n";
 }
 
 void costRow(std::ostream &os, const char *name, const std::vector<std::string> &cells) {

@@ -2,7 +2,8 @@
 // `mov.b32` each way. LLVM would split a word by a truncation and a shift (cvt.u16.u32 and a
 // second mov), which ptxas turns into byte permutes that move the halves into separate
 // registers; one mov lets ptxas keep both halves in the word's register. Used where 16-bit
-// tensors cross a loop's back edge, where shuffled words are packed and where they are unpacked.
+// tensors cross a loop's back edge, where shuffled words are packed and where they are unpacked,
+// and where pairs are stored to shared memory.
 #pragma once
 
 #include <llvm/IR/IRBuilder.h>

@@ -420,6 +420,30 @@ TEST(JitKernels, ShuffleRoundTripKeepsHalfPairsPacked) {
   EXPECT_LE(sass->of(sasstest::kPrmt), 64);
 }
 
+// The same through shared memory (seed2-74 f16 of bench/gpu/conversion_paths.jsonl): a store
+// of a pair of halves that is one split word (the loop-carried words) stores that word. Before,
+// every stored word was packed afresh: 384 packs in the kernel, where 256 remain (the words the
+// f16 adds produce), and 380 PRMT and a register spill in the loop's SASS (1.37x slower on an
+// H100, bench/gpu/results/h100-2026-11-26-halfstores/).
+TEST(JitKernels, SharedRoundTripStoresCarriedWordsAsTheyAre) {
+  LayoutSpec src = blocked({8, 8}, {16, 2}, {4, 1}, {0, 1});
+  LayoutSpec dst = blocked({4, 2}, {32, 1}, {4, 1}, {0, 1});
+  auto m = convertLoop(ScalarKind::F16, 32, 64, src, dst, 4);
+  ASSERT_TRUE(m.ok()) << m.message();
+  lower::LowerOptions o;
+  o.target = LowerTarget::parse("sm_90").value();
+  o.conversionPath = ConversionPath::SharedMemory;
+  auto k = lower::lowerKernel(*m, o);
+  ASSERT_TRUE(k.ok()) << k.message();
+  ASSERT_EQ(k->conversions.size(), 2u);
+  const std::string &ptx = k->kernel.ptx;
+  std::regex pack(R"(mov\.b32\s+%r\d+,\s*\{)");
+  auto packs =
+      std::distance(std::sregex_iterator(ptx.begin(), ptx.end(), pack), std::sregex_iterator());
+  EXPECT_LE(packs, 256) << ptx;
+  EXPECT_EQ(countOf(ptx, "st.shared.v4"), 64);
+}
+
 TEST(JitKernels, ShufflePairInstructionCounts) {
   LayoutSpec src = blocked({2, 2}, {8, 4}, {4, 1}, {1, 0});
   LayoutSpec dst = blocked({2, 2}, {8, 4}, {4, 1}, {0, 1});

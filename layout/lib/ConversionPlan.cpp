@@ -131,13 +131,8 @@ std::optional<TouchSpace> touchSpace(const ConversionPlan &plan, const LinearLay
     for (uint64_t t : ts.threads)
       pred.push_back(st.storePredicate.apply(t));
     std::vector<uint64_t> kept;
-    for (uint64_t r : f2KernelOfColumns(pred, ~uint64_t(0))) {
-      uint64_t t = 0;
-      for (size_t j = 0; j < ts.threads.size(); ++j)
-        if (r >> j & 1)
-          t ^= ts.threads[j];
-      kept.push_back(t);
-    }
+    for (uint64_t r : f2KernelOfColumns(pred, ~uint64_t(0)))
+      kept.push_back(f2Apply(ts.threads, r));
     ts.threads = std::move(kept);
   }
   return ts;
@@ -167,36 +162,32 @@ bool exchangeStaysInWarps(const ConversionPlan &plan) {
   if (!stores || !loads)
     return false;
   const int ctaBits = threadBits - lanes - warpBits;
-  // A column: the offset (m bits), then the block (ctaBits), then the warp.
-  auto threadColumn = [&](const LinearLayout &address, uint64_t t) {
-    return address.apply(t) | (t >> lanes >> warpBits) << m |
-           ((t >> lanes) & ((uint64_t(1) << warpBits) - 1)) << (m + ctaBits);
-  };
-  const uint64_t meet = (uint64_t(1) << (m + ctaBits)) - 1;
-  auto apart = [&](const TouchSpace &a, const LinearLayout &aAddr, const TouchSpace &b,
-                   const LinearLayout &bAddr) {
+  if (m + ctaBits + warpBits > 64)
+    return false;
+  // A side's columns: per thread vector the offset it touches (m bits), then its block
+  // (ctaBits), then its warp; then the offset vectors (no block, no warp).
+  auto columns = [&](const TouchSpace &ts, const LinearLayout &address) {
     std::vector<uint64_t> cols;
-    for (uint64_t t : a.threads)
-      cols.push_back(threadColumn(aAddr, t));
-    for (uint64_t t : b.threads)
-      cols.push_back(threadColumn(bAddr, t));
-    cols.insert(cols.end(), a.offsets.begin(), a.offsets.end());
-    cols.insert(cols.end(), b.offsets.begin(), b.offsets.end());
-    if (cols.size() > 64 || m + ctaBits + warpBits > 64)
+    for (uint64_t t : ts.threads)
+      cols.push_back(address.apply(t) | (t >> lanes >> warpBits) << m |
+                     ((t >> lanes) & ((uint64_t(1) << warpBits) - 1)) << (m + ctaBits));
+    cols.insert(cols.end(), ts.offsets.begin(), ts.offsets.end());
+    return cols;
+  };
+  const std::vector<uint64_t> storeCols = columns(*stores, st.storeAddress);
+  const std::vector<uint64_t> loadCols = columns(*loads, st.loadAddress);
+  const uint64_t meet = (uint64_t(1) << (m + ctaBits)) - 1;
+  auto apart = [&](const std::vector<uint64_t> &a, const std::vector<uint64_t> &b) {
+    std::vector<uint64_t> cols = a;
+    cols.insert(cols.end(), b.begin(), b.end());
+    if (cols.size() > 64)
       return false;
-    for (uint64_t r : f2KernelOfColumns(cols, meet)) {
-      uint64_t x = 0;
-      for (size_t j = 0; j < cols.size(); ++j)
-        if (r >> j & 1)
-          x ^= cols[j];
-      if (x != 0) // equal offsets and blocks, different warps
+    for (uint64_t r : f2KernelOfColumns(cols, meet))
+      if (f2Apply(cols, r) != 0) // equal offsets and blocks, different warps
         return false;
-    }
     return true;
   };
-  return apart(*stores, st.storeAddress, *stores, st.storeAddress) &&
-         apart(*stores, st.storeAddress, *loads, st.loadAddress) &&
-         apart(*loads, st.loadAddress, *loads, st.loadAddress);
+  return apart(storeCols, storeCols) && apart(storeCols, loadCols) && apart(loadCols, loadCols);
 }
 
 } // namespace linlayout

@@ -2,7 +2,6 @@
 // reduction -> allocate shared memory -> emit LLVM IR op by op -> LLVM O3 -> PTX.
 #include "linlayout/lower/Lower.h"
 
-#include "ConversionEmitter.h"
 #include "ConversionPlanning.h"
 #include "InlinePtx.h"
 #include "KernelBuilder.h"

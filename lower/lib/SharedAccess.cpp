@@ -39,26 +39,16 @@ llvm::Value *sharedAddress(llvm::IRBuilder<> &b, llvm::Value *base, llvm::Value 
 void emitSharedStore(llvm::IRBuilder<> &b, llvm::Value *address,
                      const std::vector<llvm::Value *> &values) {
   assert(!values.empty() && "a store of nothing");
-  llvm::Type *elemTy = values[0]->getType();
-  int n = static_cast<int>(values.size());
+  // Pairs of halves go as words: a pair that is one split word's (a loop-carried pair, say)
+  // stores that word, with no repacking.
+  const std::vector<llvm::Value *> elems = packHalves(b, values);
+  llvm::Type *elemTy = elems[0]->getType();
+  int n = static_cast<int>(elems.size());
   int total = n * static_cast<int>(elemTy->getPrimitiveSizeInBits());
   assert(validWidth(total) && "shared store width");
-  if (pairsHalves(values)) {
-    // Pairs of halves as words: a pair that is one split word's (a loop-carried pair, say)
-    // stores that word, with no repacking.
-    std::vector<llvm::Value *> words = packHalves(b, values);
-    llvm::Value *packed = words[0];
-    if (words.size() > 1) {
-      packed = llvm::PoisonValue::get(llvm::FixedVectorType::get(b.getInt32Ty(), words.size()));
-      for (size_t i = 0; i < words.size(); ++i)
-        packed = b.CreateInsertElement(packed, words[i], b.getInt32(uint32_t(i)));
-    }
-    b.CreateAlignedStore(packed, address, llvm::Align(static_cast<uint64_t>(total / 8)));
-    return;
-  }
   llvm::Value *vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(elemTy, n));
   for (int i = 0; i < n; ++i)
-    vec = b.CreateInsertElement(vec, values[i], b.getInt32(i));
+    vec = b.CreateInsertElement(vec, elems[i], b.getInt32(i));
   llvm::Value *packed = b.CreateBitCast(vec, accessType(b, total));
   b.CreateAlignedStore(packed, address, llvm::Align(static_cast<uint64_t>(total / 8)));
 }

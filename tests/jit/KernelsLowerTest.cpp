@@ -12,18 +12,19 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <iostream>
-#include <array>
 #include <functional>
+#include <iostream>
+#include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
-#include <map>
-#include <vector>
 #include <unistd.h>
+#include <vector>
 
 using namespace linlayout;
 using namespace linlayout::gpukernels;
@@ -37,6 +38,18 @@ std::string ptxas() {
   const char *env = std::getenv("LINLAYOUT_PTXAS");
   std::string p = env ? env : "/usr/local/cuda/bin/ptxas";
   return access(p.c_str(), X_OK) == 0 ? p : "";
+}
+
+// The convert_loop kernel (src -> dst -> src, 4 warps) lowered for sm_90, every conversion on
+// `path` when one is given.
+Expected<lower::LoweredKernel> lowerConvertLoop(ScalarKind e, int64_t rows, int64_t cols,
+                                                const LayoutSpec &src, const LayoutSpec &dst,
+                                                std::optional<ConversionPath> path = {}) {
+  LL_ASSIGN_OR_RETURN(ir::Module m, convertLoop(e, rows, cols, src, dst, 4));
+  lower::LowerOptions o;
+  o.target = LowerTarget::parse("sm_90").value();
+  o.conversionPath = path;
+  return lower::lowerKernel(m, o);
 }
 
 // Lowers for sm_90 and, where ptxas is present, assembles; "" on success, else what went wrong.
@@ -390,11 +403,7 @@ std::string loopBody(const std::string &ptx) {
 TEST(JitKernels, ShuffleRoundTripKeepsHalfPairsPacked) {
   LayoutSpec src = blocked({8, 2}, {4, 8}, {4, 1}, {0, 1});
   LayoutSpec dst = blocked({4, 2}, {8, 4}, {4, 1}, {0, 1});
-  auto m = convertLoop(ScalarKind::F16, 32, 64, src, dst, 4);
-  ASSERT_TRUE(m.ok()) << m.message();
-  lower::LowerOptions o;
-  o.target = LowerTarget::parse("sm_90").value();
-  auto k = lower::lowerKernel(*m, o);
+  auto k = lowerConvertLoop(ScalarKind::F16, 32, 64, src, dst);
   ASSERT_TRUE(k.ok()) << k.message();
   ASSERT_EQ(k->conversions.size(), 2u);
   for (const lower::ConversionReport &c : k->conversions)
@@ -428,12 +437,7 @@ TEST(JitKernels, ShuffleRoundTripKeepsHalfPairsPacked) {
 TEST(JitKernels, SharedRoundTripStoresCarriedWordsAsTheyAre) {
   LayoutSpec src = blocked({8, 8}, {16, 2}, {4, 1}, {0, 1});
   LayoutSpec dst = blocked({4, 2}, {32, 1}, {4, 1}, {0, 1});
-  auto m = convertLoop(ScalarKind::F16, 32, 64, src, dst, 4);
-  ASSERT_TRUE(m.ok()) << m.message();
-  lower::LowerOptions o;
-  o.target = LowerTarget::parse("sm_90").value();
-  o.conversionPath = ConversionPath::SharedMemory;
-  auto k = lower::lowerKernel(*m, o);
+  auto k = lowerConvertLoop(ScalarKind::F16, 32, 64, src, dst, ConversionPath::SharedMemory);
   ASSERT_TRUE(k.ok()) << k.message();
   ASSERT_EQ(k->conversions.size(), 2u);
   const std::string &ptx = k->kernel.ptx;
@@ -449,11 +453,7 @@ TEST(JitKernels, ShufflePairInstructionCounts) {
   LayoutSpec dst = blocked({2, 2}, {8, 4}, {4, 1}, {0, 1});
   for (ScalarKind e : {ScalarKind::F16, ScalarKind::F32}) {
     SCOPED_TRACE(std::string(ir::name(e)));
-    auto m = convertLoop(e, 128, 128, src, dst, 4);
-    ASSERT_TRUE(m.ok()) << m.message();
-    lower::LowerOptions o;
-    o.target = LowerTarget::parse("sm_90").value();
-    auto k = lower::lowerKernel(*m, o);
+    auto k = lowerConvertLoop(e, 128, 128, src, dst);
     ASSERT_TRUE(k.ok()) << k.message();
     const std::string &ptx = k->kernel.ptx;
     bool half = e == ScalarKind::F16;
@@ -530,11 +530,7 @@ TEST(JitKernels, ConvertLoopRegisters) {
     for (ScalarKind e : {ScalarKind::F16, ScalarKind::F32}) {
       const std::string tag = p.name + " " + std::string(ir::name(e));
       SCOPED_TRACE(tag);
-      auto m = convertLoop(e, 128, 128, p.src, p.dst, 4);
-      ASSERT_TRUE(m.ok()) << m.message();
-      lower::LowerOptions o;
-      o.target = LowerTarget::parse("sm_90").value();
-      auto k = lower::lowerKernel(*m, o);
+      auto k = lowerConvertLoop(e, 128, 128, p.src, p.dst);
       ASSERT_TRUE(k.ok()) << k.message();
       if (dump)
         std::ofstream(std::string(dump) + "/" + p.name + "_" + std::string(ir::name(e)) + ".ptx")

@@ -4,9 +4,10 @@
 // Kernels are compiled with jit::Compiler from tile IR (tests/jit/kernels/TileKernels.h and
 // examples/matmul.tir), checked once against the input, then timed.
 //
-//   linlayout_gpu_bench [--json FILE] [--only SECTION] [--ptx-dir DIR] [--variant GEMM_VARIANT]
+//   linlayout_gpu_bench [--json FILE] [--only SECTION] [--ptx-dir DIR] [--variant V]
 //     (sections: copy, convert, paths, gemm, peak; --ptx-dir writes each conversion kernel's PTX
-//     there, to compare its SASS with Triton's: bench/gpu/run.sh disassembles both)
+//     there, to compare its SASS with Triton's: bench/gpu/run.sh disassembles both; --variant
+//     runs one GEMM variant, or one paths kernel named as its PTX file is, seed2-194_float16_auto)
 //
 // This is a plain program rather than a Google Benchmark file: every number is a median of
 // device-event times of single launches with a cache flush in between, which is what the Triton
@@ -31,6 +32,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -94,7 +96,8 @@ struct Bench {
   Json json;
   std::string error;
   std::string ptxDir; // where conversion kernels' PTX goes ("" for nowhere)
-  std::string variant; // the one gemm variant to run ("" for all), e.g. for a profiler
+  std::string variant; // the one gemm variant, or paths kernel (NAME_DTYPE_PATH, as in the
+                       // PTX file names), to run ("" for all), e.g. for a profiler
   // The GEMM inputs of each element type and size, made once and shared by every variant (the
   // random numbers for two 8192 x 8192 matrices take seconds on the host).
   struct GemmInputs {
@@ -390,6 +393,16 @@ struct ConvertTiming {
 
 // Runs a convert_loop kernel (TileKernels.h) over `tiles` tiles of x (`host` is its content)
 // into y: checks that 0 and 64 iterations give x and x + 64 exactly, then times both.
+// Tiles (CTAs) of the conversion loops: 16 per SM, or LINLAYOUT_BENCH_TILES_PER_SM. The grid
+// is a few waves of CTAs, so a kernel whose CTAs per SM do not divide it runs a partial last
+// wave; the knob measures how much of a time that is.
+int64_t convertTiles(Bench &b) {
+  int64_t perSm = 16;
+  if (const char *env = std::getenv("LINLAYOUT_BENCH_TILES_PER_SM"))
+    perSm = std::clamp<int64_t>(std::atoll(env), 1, 1024);
+  return int64_t(b.jit.context().multiprocessorCount()) * perSm;
+}
+
 bool timeConvertLoop(Bench &b, const jit::Kernel &k, ScalarKind elem, int64_t tiles,
                      const std::vector<uint8_t> &host, runtime::DeviceBuffer &x,
                      runtime::DeviceBuffer &y, ConvertTiming &t) {
@@ -412,7 +425,7 @@ bool timeConvertLoop(Bench &b, const jit::Kernel &k, ScalarKind elem, int64_t ti
 bool convertSection(Bench &b, std::mt19937_64 &rng) {
   const std::vector<NamedPair> pairs = referencePairs();
   const int64_t M = 128, N = 128;
-  const int64_t tiles = int64_t(b.jit.context().multiprocessorCount()) * 16;
+  const int64_t tiles = convertTiles(b);
   for (ScalarKind elem : {ScalarKind::F16, ScalarKind::F32}) {
     std::vector<uint8_t> host = smallIntegers(elem, size_t(tiles * M * N), rng);
     auto x = runtime::DeviceBuffer::fromHost<uint8_t>(host);
@@ -523,7 +536,7 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng) {
     return false;
   }
   const GpuTarget target = b.jit.arch() == "sm_90" ? GpuTarget::Sm90 : GpuTarget::Sm80;
-  const int64_t tiles = int64_t(b.jit.context().multiprocessorCount()) * 16;
+  const int64_t tiles = convertTiles(b);
   std::string line;
   for (int lineNo = 1; std::getline(in, line); ++lineNo) {
     if (line.empty())
@@ -533,6 +546,8 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng) {
       std::fprintf(stderr, "error: %s:%d: %s\n", file.c_str(), lineNo, p.message().c_str());
       return false;
     }
+    if (!b.variant.empty() && b.variant.rfind(p->name + "_" + p->dtype + "_", 0) != 0)
+      continue;
     const int64_t M = p->shape[0], N = p->shape[1];
     std::vector<uint8_t> host = smallIntegers(p->elem, size_t(tiles * M * N), rng);
     auto x = runtime::DeviceBuffer::fromHost<uint8_t>(host);
@@ -546,6 +561,8 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng) {
          {std::optional<ConversionPath>(), std::optional(ConversionPath::WarpShuffle),
           std::optional(ConversionPath::SharedMemory)}) {
       const std::string asked = path ? std::string(conversionPathName(*path)) : "auto";
+      if (!b.variant.empty() && b.variant != p->name + "_" + dtype + "_" + asked)
+        continue;
       jit::CompileOptions o = asBuilt();
       o.conversionPath = path;
       auto k = b.jit.compile(*m, o);
@@ -1161,7 +1178,7 @@ int main(int argc, char **argv) {
     else {
       std::fprintf(stderr,
                    "usage: linlayout_gpu_bench [--json FILE] [--only copy|convert|paths|gemm|peak] "
-                   "[--ptx-dir DIR] [--variant GEMM_VARIANT]\n");
+                   "[--ptx-dir DIR] [--variant GEMM_VARIANT | NAME_DTYPE_PATH]\n");
       return 2;
     }
   }

@@ -32,7 +32,8 @@ def path_of(counts):
 
 def main():
     out = []
-    tiles = torch.cuda.get_device_properties(0).multi_processor_count * 16
+    tiles = torch.cuda.get_device_properties(0).multi_processor_count * int(
+        os.environ.get("LINLAYOUT_BENCH_TILES_PER_SM", "16"))
     for line in open(os.path.join(HERE, "conversion_paths.jsonl")):
         if not line.strip():
             continue

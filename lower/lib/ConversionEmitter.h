@@ -26,6 +26,10 @@ struct ConversionEnv {
   /// for single-CTA layouts).
   llvm::Value *thread = nullptr;
   llvm::Value *block = nullptr;
+  /// The warp id (%tid.x >> 5) as a warp-uniform value, or null. The store predicate reads it:
+  /// ptxas branches around a uniform condition, where from %tid.x it issues the skipped stores
+  /// predicated off in every warp, which still costs the shared-memory pipe.
+  llvm::Value *warp = nullptr;
   /// The scratch (addrspace(3), 16-byte aligned) for shared-memory paths.
   llvm::Value *scratch = nullptr;
   /// What the first round's stores need before them: a bar.sync where other threads may still

@@ -1,6 +1,7 @@
 #include "KernelBuilder.h"
 
 #include "LlvmShim.h"
+#include "Shuffle.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
@@ -142,6 +143,20 @@ void KernelBuilder::createFunction() {
   nctaid_[0] = sreg(nvvm_read_ptx_sreg_nctaid_x, 1, 0x80000000, "nctaid.x");
   nctaid_[1] = sreg(nvvm_read_ptx_sreg_nctaid_y, 1, 0x10000, "nctaid.y");
   nctaid_[2] = sreg(nvvm_read_ptx_sreg_nctaid_z, 1, 0x10000, "nctaid.z");
+}
+
+llvm::Value *KernelBuilder::uniformWarpId() {
+  // Read from lane 0 on entry, so ptxas knows it is one value per warp; made on first use (a
+  // shuffle is never dropped). Only where every warp is whole.
+  if (!uniformWarp_) {
+    uniformWarp_ = warp_;
+    auto *w = llvm::dyn_cast<llvm::Instruction>(warp_);
+    if (w && spec_.threadsPerBlock % 32 == 0) {
+      llvm::IRBuilder<> entry(w->getNextNode());
+      uniformWarp_ = shuffleIdx(entry, warp_, entry.getInt32(0), 32);
+    }
+  }
+  return uniformWarp_;
 }
 
 llvm::Value *KernelBuilder::param(int i) {

@@ -52,6 +52,9 @@ public:
   llvm::Value *threadId() const { return tid_; }
   llvm::Value *laneId() const { return lane_; }
   llvm::Value *warpId() const { return warp_; }
+  /// warpId() as a warp-uniform value (shfl.sync.idx from lane 0, computed once on entry), for
+  /// conditions ptxas should branch on rather than predicate.
+  llvm::Value *uniformWarpId();
   /// %ctaid.x|y|z. Requires: axis in 0..2 (asserts).
   llvm::Value *blockId(int axis) const { return ctaid_[axis]; }
   /// %nctaid.x|y|z. Requires: axis in 0..2 (asserts).
@@ -86,6 +89,7 @@ private:
   llvm::Value *tid_ = nullptr;
   llvm::Value *lane_ = nullptr;
   llvm::Value *warp_ = nullptr;
+  llvm::Value *uniformWarp_ = nullptr;
   llvm::Value *ctaid_[3] = {};
   llvm::Value *nctaid_[3] = {};
   llvm::GlobalVariable *smem_ = nullptr;

@@ -448,6 +448,29 @@ TEST(JitKernels, SharedRoundTripStoresCarriedWordsAsTheyAre) {
   EXPECT_EQ(countOf(ptx, "st.shared.v4"), 64);
 }
 
+// seed2-194: every warp holds the whole tile, so one warp stores it for all four. The store
+// predicate reads the warp id from lane 0, once, before the loop: a warp-uniform condition that
+// ptxas branches on. From %tid.x it issued one conversion's stores predicated off in the other
+// three warps (8 of 16 STS.128 in the loop), which cost the shared-memory pipe 7 % on an H100.
+TEST(JitKernels, StorePredicateReadsAWarpUniformId) {
+  LayoutSpec src = blocked({8, 2}, {4, 8}, {4, 1}, {0, 1});
+  LayoutSpec dst = blocked({4, 2}, {8, 4}, {4, 1}, {0, 1});
+  auto k = lowerConvertLoop(ScalarKind::F16, 32, 64, src, dst, ConversionPath::SharedMemory);
+  ASSERT_TRUE(k.ok()) << k.message();
+  const std::string &ptx = k->kernel.ptx;
+  EXPECT_EQ(countOf(ptx, "shfl.sync.idx"), 1) << ptx;
+  std::string body = loopBody(ptx);
+  ASSERT_FALSE(body.empty()) << "no loop in the PTX";
+  EXPECT_EQ(countOf(body, "shfl.sync"), 0) << body;
+  EXPECT_EQ(countOf(body, "bar.sync"), 2) << body;
+  // Without a store predicate nothing is shuffled.
+  auto plain =
+      lowerConvertLoop(ScalarKind::F16, 32, 64, blocked({8, 4}, {16, 2}, {1, 4}, {0, 1}),
+                       blocked({2, 1}, {4, 8}, {1, 4}, {0, 1}), ConversionPath::SharedMemory);
+  ASSERT_TRUE(plain.ok()) << plain.message();
+  EXPECT_EQ(countOf(plain->kernel.ptx, "shfl.sync"), 0);
+}
+
 TEST(JitKernels, ShufflePairInstructionCounts) {
   LayoutSpec src = blocked({2, 2}, {8, 4}, {4, 1}, {1, 0});
   LayoutSpec dst = blocked({2, 2}, {8, 4}, {4, 1}, {0, 1});

@@ -5,7 +5,9 @@
 # turn, so that builds alternate on the same card. One line per build and variant.
 #   device run: ROUNDS=2 bash bench/gpu/ab.sh wide-pipelined-3-prefetch-k64 tma_mma_wide
 # Variant names are linlayout_gpu_bench's (`--only gemm` prints them); environment variables reach
-# every build alike.
+# every build alike. A paths kernel (NAME_DTYPE_PATH, as its PTX file is named, e.g.
+# seed2-194_float16_shared-memory) is timed by the paths section instead: ns per tile-conversion,
+# and WRONG where its result is; LINLAYOUT_BENCH_TILES_PER_SM sets its grid (16 CTAs per SM).
 set -uo pipefail
 [ $# -gt 0 ] || { echo "usage: bash bench/gpu/ab.sh VARIANT..." >&2; exit 2; }
 work=$(mktemp -d)
@@ -27,8 +29,16 @@ for r in $(seq "${ROUNDS:-2}"); do
   for v in "$@"; do
     for b in $builds; do
       printf '%-8s %-44s' "$b" "$v"
-      "$work/bench_$b" --only gemm --variant "$v" 2>&1 |
-        sed -nE 's/.* ([0-9]+)\^3 +[0-9.]+ ms +([0-9.]+) TFLOP\/s.*/ \1^3 \2/p; /rror/p' | tr '\n' ' '
+      case "$v" in
+      *_float16_* | *_float32_* | *_int8_*)
+        "$work/bench_$b" --only paths --variant "$v" 2>&1 |
+          sed -nE 's/.* ([0-9.]+) ns\/conversion \[[a-z_,]*\]( *WRONG)?.*/ \1 ns\2/p; /rror/p' | tr '\n' ' '
+        ;;
+      *)
+        "$work/bench_$b" --only gemm --variant "$v" 2>&1 |
+          sed -nE 's/.* ([0-9]+)\^3 +[0-9.]+ ms +([0-9.]+) TFLOP\/s.*/ \1^3 \2/p; /rror/p' | tr '\n' ' '
+        ;;
+      esac
       echo
     done
   done

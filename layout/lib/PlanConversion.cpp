@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <string>
 
 namespace linlayout {
@@ -837,6 +838,16 @@ Status planShared(const Problem &p, const Movement &mv, ConversionPlan &plan,
     c.ldmatrix = nLoad;
   else
     c.loads[widthIndex(lp.accessBits)] = nLoad;
+  // Bytes, as on the shuffle path: a prmt per byte a word takes beyond its first when stored,
+  // and one per byte taken out of a loaded word.
+  if (p.e == 8) {
+    for (const SharedAccess &a : st.stores) {
+      int n = int(a.registers.size());
+      c.prmts += n >= 4 ? n / 4 * 3 : n - 1;
+    }
+    for (const SharedAccess &a : st.loads)
+      c.prmts += a.registers.size() > 1 ? int(a.registers.size()) : 0;
+  }
   // Each round: a sync before its stores (where the scratch may still be read) and one between
   // its stores and its loads; warps that keep to their own bytes sync only themselves.
   plan.path = cluster ? ConversionPath::DistributedSharedMemory : ConversionPath::SharedMemory;
@@ -978,9 +989,19 @@ Expected<ConversionPlan> planConversion(const LinearLayout &srcIn, const LinearL
   }
   if (plans.empty())
     return makeError("no way to plan this conversion was found");
+  // The cheapest; on a tie, the one that issues fewer instructions per warp (it leaves more
+  // issue slots to the kernel around it).
+  auto issued = [](const ConversionCost &c) {
+    return c.sharedInstructions() + c.shuffles + c.selects + c.prmts + c.indexOps + c.warpSyncs;
+  };
+  auto cheaper = [&](const ConversionCost &a, const ConversionCost &b) {
+    if (std::abs(a.cycles - b.cycles) > 1e-9)
+      return a.cycles < b.cycles;
+    return issued(a) < issued(b);
+  };
   size_t pick = 0;
   for (size_t i = 1; i < plans.size(); ++i)
-    if (plans[i].cost.cycles < plans[pick].cost.cycles - 1e-9)
+    if (cheaper(plans[i].cost, plans[pick].cost))
       pick = i;
   if (options.forcePath) {
     bool found = false;

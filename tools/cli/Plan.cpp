@@ -242,6 +242,7 @@ std::string summaryLine(const ConversionPlan &p) {
            opText(st.storeOp, st.storeVectorElements, p.elementBits) + " + " +
            std::to_string(st.loads.size()) + " " +
            opText(st.loadOp, st.loadVectorElements, p.elementBits) + " per thread, " +
+           (c.prmts ? std::to_string(c.prmts) + " prmt, " : std::string()) +
            (st.withinWarps ? std::to_string(c.warpSyncs) + " bar.warp.sync"
                            : std::to_string(c.barriers) + (p.path == ConversionPath::SharedMemory
                                                                ? " bar.sync"

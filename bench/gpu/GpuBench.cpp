@@ -98,6 +98,7 @@ struct Bench {
   std::string ptxDir; // where conversion kernels' PTX goes ("" for nowhere)
   std::string variant; // the one gemm variant, or paths kernel (NAME_DTYPE_PATH, as in the
                        // PTX file names), to run ("" for all), e.g. for a profiler
+  bool variantIsPaths = false; // --only paths with --variant: a name no kernel has is an error
   // The GEMM inputs of each element type and size, made once and shared by every variant (the
   // random numbers for two 8192 x 8192 matrices take seconds on the host).
   struct GemmInputs {
@@ -538,6 +539,7 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng) {
   const GpuTarget target = b.jit.arch() == "sm_90" ? GpuTarget::Sm90 : GpuTarget::Sm80;
   const int64_t tiles = convertTiles(b);
   std::string line;
+  int timed = 0;
   for (int lineNo = 1; std::getline(in, line); ++lineNo) {
     if (line.empty())
       continue;
@@ -563,6 +565,7 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng) {
       const std::string asked = path ? std::string(conversionPathName(*path)) : "auto";
       if (!b.variant.empty() && b.variant != p->name + "_" + dtype + "_" + asked)
         continue;
+      ++timed;
       jit::CompileOptions o = asBuilt();
       o.conversionPath = path;
       auto k = b.jit.compile(*m, o);
@@ -603,6 +606,11 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng) {
           p->name.c_str(), dtype.c_str(), (std::to_string(M) + "x" + std::to_string(N)).c_str(),
           asked.c_str(), cycles, t.ns, taken.c_str(), t.correct ? "" : "  WRONG");
     }
+  }
+  if (timed == 0 && !b.variant.empty() && b.variantIsPaths) {
+    std::fprintf(stderr, "error: no paths kernel is named %s (NAME_DTYPE_PATH, as %s lists)\n",
+                 b.variant.c_str(), file.c_str());
+    return false;
   }
   return true;
 }
@@ -1194,8 +1202,10 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "error: cannot allocate the benchmark's buffers and events\n");
     return 1;
   }
-  Bench b{*jit,  std::move(*flush), std::move(*start), std::move(*stop), {}, {}, ptxDir,
-          variant, {}};
+  Bench b{
+      *jit, std::move(*flush), std::move(*start), std::move(*stop), {}, {}, ptxDir, variant, false,
+      {}};
+  b.variantIsPaths = only == "paths" && !variant.empty();
   const runtime::Context &ctx = jit->context();
   b.json.begin();
   b.json.field("bench", "device");

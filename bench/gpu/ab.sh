@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A/B of benchmark builds on the GPU machine (device tool, `carry: [".carry-ab"]`), after
 # scripts/gpu/package-ab.sh packed them: ROUNDS rounds (default 2), each timing cuBLAS (torch,
-# f16 in, f32 out) and then every GEMM variant named on the command line with every build in
+# f16 in, f32 out; where a GEMM variant is named) and then every GEMM variant named on the command line with every build in
 # turn, so that builds alternate on the same card. One line per build and variant.
 #   device run: ROUNDS=2 bash bench/gpu/ab.sh wide-pipelined-3-prefetch-k64 tma_mma_wide
 # Variant names are linlayout_gpu_bench's (`--only gemm` prints them); environment variables reach
@@ -23,9 +23,13 @@ for n in (4096, 8192):
     ms = triton.testing.do_bench(f, warmup=50, rep=300, return_mode="median")
     print(f"cuBLAS {n}^3: {2 * n ** 3 / (ms * 1e-3) / 1e12:.1f} TFLOP/s", flush=True)
 PY
+gemm=0
+for v in "$@"; do
+  case "$v" in *_float16_* | *_float32_* | *_int8_*) ;; *) gemm=1 ;; esac
+done
 for r in $(seq "${ROUNDS:-2}"); do
   echo "== round $r"
-  python3 "$work/cublas.py"
+  [ $gemm = 1 ] && python3 "$work/cublas.py"
   for v in "$@"; do
     for b in $builds; do
       printf '%-8s %-44s' "$b" "$v"

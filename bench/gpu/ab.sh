@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A/B of benchmark builds on the GPU machine (device tool, `carry: [".carry-ab"]`), after
 # scripts/gpu/package-ab.sh packed them: ROUNDS rounds (default 2), each timing cuBLAS (torch,
-# f16 in, f32 out; where a GEMM variant is named) and then every GEMM variant named on the command line with every build in
-# turn, so that builds alternate on the same card. One line per build and variant.
+# f16 in, f32 out; where a GEMM variant is named) and then every variant named on the command
+# line with every build in turn, so that builds alternate on the same card. One line per build
+# and variant.
 #   device run: ROUNDS=2 bash bench/gpu/ab.sh wide-pipelined-3-prefetch-k64 tma_mma_wide
 # Variant names are linlayout_gpu_bench's (`--only gemm` prints them); environment variables reach
 # every build alike. A paths kernel (NAME_DTYPE_PATH, as its PTX file is named, e.g.

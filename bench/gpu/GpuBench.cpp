@@ -98,7 +98,6 @@ struct Bench {
   std::string ptxDir; // where conversion kernels' PTX goes ("" for nowhere)
   std::string variant; // the one gemm variant, or paths kernel (NAME_DTYPE_PATH, as in the
                        // PTX file names), to run ("" for all), e.g. for a profiler
-  bool variantIsPaths = false; // --only paths with --variant: a name no kernel has is an error
   // The GEMM inputs of each element type and size, made once and shared by every variant (the
   // random numbers for two 8192 x 8192 matrices take seconds on the host).
   struct GemmInputs {
@@ -529,7 +528,8 @@ double modelCycles(const PathPair &p, GpuTarget target, std::optional<Conversion
 // inside warps, which both warp shuffles and shared memory can convert) in the convert_loop
 // kernel, compiled three times: on the planner's choice, and forced onto each of the two paths
 // (jit::CompileOptions::conversionPath). Each time is set beside the model's cycles for it.
-bool pathsSection(Bench &b, std::mt19937_64 &rng) {
+// With `named`, b.variant must name one of its kernels.
+bool pathsSection(Bench &b, std::mt19937_64 &rng, bool named) {
   const std::string file = sourceDir(LINLAYOUT_SOURCE_DIR) + "/bench/gpu/conversion_paths.jsonl";
   std::ifstream in(file);
   if (!in) {
@@ -607,7 +607,7 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng) {
           asked.c_str(), cycles, t.ns, taken.c_str(), t.correct ? "" : "  WRONG");
     }
   }
-  if (timed == 0 && !b.variant.empty() && b.variantIsPaths) {
+  if (named && timed == 0) {
     std::fprintf(stderr, "error: no paths kernel is named %s (NAME_DTYPE_PATH, as %s lists)\n",
                  b.variant.c_str(), file.c_str());
     return false;
@@ -1202,10 +1202,8 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "error: cannot allocate the benchmark's buffers and events\n");
     return 1;
   }
-  Bench b{
-      *jit, std::move(*flush), std::move(*start), std::move(*stop), {}, {}, ptxDir, variant, false,
-      {}};
-  b.variantIsPaths = only == "paths" && !variant.empty();
+  Bench b{*jit, std::move(*flush), std::move(*start), std::move(*stop), {}, {}, ptxDir, variant,
+          {}};
   const runtime::Context &ctx = jit->context();
   b.json.begin();
   b.json.field("bench", "device");
@@ -1225,7 +1223,7 @@ int main(int argc, char **argv) {
   if (only.empty() || only == "convert")
     ok &= convertSection(b, rng);
   if (only.empty() || only == "paths")
-    ok &= pathsSection(b, rng);
+    ok &= pathsSection(b, rng, only == "paths" && !variant.empty());
   if (only.empty() || only == "gemm")
     ok &= gemmSection(b, rng);
   if (only.empty() || only == "peak")

@@ -24,26 +24,23 @@ for n in (4096, 8192):
     ms = triton.testing.do_bench(f, warmup=50, rep=300, return_mode="median")
     print(f"cuBLAS {n}^3: {2 * n ** 3 / (ms * 1e-3) / 1e12:.1f} TFLOP/s", flush=True)
 PY
+# A paths kernel's name carries its dtype; any other name is a GEMM variant.
+is_paths() { case "$1" in *_float16_* | *_float32_* | *_int8_*) return 0 ;; esac; return 1; }
 gemm=0
-for v in "$@"; do
-  case "$v" in *_float16_* | *_float32_* | *_int8_*) ;; *) gemm=1 ;; esac
-done
+for v in "$@"; do is_paths "$v" || gemm=1; done
 for r in $(seq "${ROUNDS:-2}"); do
   echo "== round $r"
   [ $gemm = 1 ] && python3 "$work/cublas.py"
   for v in "$@"; do
     for b in $builds; do
       printf '%-8s %-44s' "$b" "$v"
-      case "$v" in
-      *_float16_* | *_float32_* | *_int8_*)
+      if is_paths "$v"; then
         "$work/bench_$b" --only paths --variant "$v" 2>&1 |
           sed -nE 's/.* ([0-9.]+) ns\/conversion \[[a-z_,]*\]( *WRONG)?.*/ \1 ns\2/p; /rror/p' | tr '\n' ' '
-        ;;
-      *)
+      else
         "$work/bench_$b" --only gemm --variant "$v" 2>&1 |
           sed -nE 's/.* ([0-9]+)\^3 +[0-9.]+ ms +([0-9.]+) TFLOP\/s.*/ \1^3 \2/p; /rror/p' | tr '\n' ' '
-        ;;
-      esac
+      fi
       echo
     done
   done

@@ -69,6 +69,10 @@ int ConversionCost::sharedInstructions() const {
   return n;
 }
 
+int ConversionCost::issuedInstructions() const {
+  return sharedInstructions() + shuffles + selects + prmts + indexOps + warpSyncs;
+}
+
 namespace {
 
 // One side (the stores or the loads) of a shared-memory exchange, as subspaces: thread t touches

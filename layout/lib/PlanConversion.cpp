@@ -179,7 +179,7 @@ double cyclesOf(const Problem &p, const ConversionCost &c, int storingWarps, boo
                   w * double(c.loadWavefronts) * loadFactor;
   double shuffle = w * c.shuffles / tc.shufflesPerClock;
   double aluCycles = w * alu / tc.aluPerClock;
-  double issue = w * (c.sharedInstructions() + c.shuffles + alu + c.warpSyncs) / tc.issuePerClock;
+  double issue = w * c.issuedInstructions() / tc.issuePerClock;
   double barrier = cluster ? tc.clusterBarrierCycles : tc.barrierCycles;
   return std::max({shared, shuffle, aluCycles, issue}) + c.barriers * barrier;
 }
@@ -838,12 +838,12 @@ Status planShared(const Problem &p, const Movement &mv, ConversionPlan &plan,
     c.ldmatrix = nLoad;
   else
     c.loads[widthIndex(lp.accessBits)] = nLoad;
-  // Bytes, as on the shuffle path: a prmt per byte a word takes beyond its first when stored,
-  // and one per byte taken out of a loaded word.
+  // Bytes, as on the shuffle path: a stored word of k bytes takes k - 1 prmts to pack, and a
+  // loaded byte one to take out of its word (none where a load is one byte).
   if (p.e == 8) {
     for (const SharedAccess &a : st.stores) {
-      int n = int(a.registers.size());
-      c.prmts += n >= 4 ? n / 4 * 3 : n - 1;
+      int n = int(a.registers.size()), perWord = std::min(n, 4);
+      c.prmts += n / perWord * (perWord - 1);
     }
     for (const SharedAccess &a : st.loads)
       c.prmts += a.registers.size() > 1 ? int(a.registers.size()) : 0;
@@ -991,13 +991,10 @@ Expected<ConversionPlan> planConversion(const LinearLayout &srcIn, const LinearL
     return makeError("no way to plan this conversion was found");
   // The cheapest; on a tie, the one that issues fewer instructions per warp (it leaves more
   // issue slots to the kernel around it).
-  auto issued = [](const ConversionCost &c) {
-    return c.sharedInstructions() + c.shuffles + c.selects + c.prmts + c.indexOps + c.warpSyncs;
-  };
-  auto cheaper = [&](const ConversionCost &a, const ConversionCost &b) {
+  auto cheaper = [](const ConversionCost &a, const ConversionCost &b) {
     if (std::abs(a.cycles - b.cycles) > 1e-9)
       return a.cycles < b.cycles;
-    return issued(a) < issued(b);
+    return a.issuedInstructions() < b.issuedInstructions();
   };
   size_t pick = 0;
   for (size_t i = 1; i < plans.size(); ++i)

@@ -340,14 +340,12 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
   llvm::Value *storeOk = nullptr;
   if (st.storePredicate.totalOutBits() > 0) {
     LL_ASSIGN_OR_RETURN(LayoutIndexer predIx, LayoutIndexer::create(st.storePredicate));
-    // A predicate of warp (and block) bits only reads the uniform warp id (env.warp).
+    // A predicate of warp (and block) bits only reads the uniform warp id.
+    const DimName lane[] = {DimName::lane()};
+    const std::vector<DimName> outs = st.storePredicate.outDimNames();
     llvm::Value *thread = env.thread;
-    bool lanesFree = true;
-    for (int k = 0; k < st.storePredicate.inDimBits(DimName::lane()); ++k)
-      for (uint64_t v : st.storePredicate.basis(DimName::lane(), k))
-        lanesFree &= v == 0;
-    if (lanesFree && env.warp)
-      thread = b.CreateShl(env.warp, 5);
+    if (env.uniformWarp && st.storePredicate.sublayoutIsZero(lane, outs))
+      thread = b.CreateShl(env.uniformWarp(), 5);
     IndexEmitter predEm(predIx, b, thread, env.block);
     storeOk = b.CreateICmpEQ(predEm.hardwarePart(0), b.getInt32(0));
   }

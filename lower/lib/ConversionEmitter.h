@@ -16,6 +16,7 @@
 
 #include <llvm/IR/IRBuilder.h>
 
+#include <functional>
 #include <vector>
 
 namespace linlayout::lower {
@@ -26,10 +27,11 @@ struct ConversionEnv {
   /// for single-CTA layouts).
   llvm::Value *thread = nullptr;
   llvm::Value *block = nullptr;
-  /// The warp id (%tid.x >> 5) as a warp-uniform value, or null. The store predicate reads it:
-  /// ptxas branches around a uniform condition, where from %tid.x it issues the skipped stores
-  /// predicated off in every warp, which still costs the shared-memory pipe.
-  llvm::Value *warp = nullptr;
+  /// Makes (once) the warp id (%tid.x >> 5) as a warp-uniform value; may be empty. A store
+  /// predicate of warp bits reads it: ptxas branches around a uniform condition, where from
+  /// %tid.x it issues the skipped stores predicated off in every warp, which still costs the
+  /// shared-memory pipe.
+  std::function<llvm::Value *()> uniformWarp;
   /// The scratch (addrspace(3), 16-byte aligned) for shared-memory paths.
   llvm::Value *scratch = nullptr;
   /// What the first round's stores need before them: a bar.sync where other threads may still

@@ -38,8 +38,7 @@ Expected<std::vector<llvm::Value *>> emitPlannedConversion(LoweringContext &ctx,
                                                            const std::vector<llvm::Value *> &src) {
   ConversionEnv env;
   env.thread = ctx.thread();
-  if (plan.shared.storePredicate.totalOutBits() > 0)
-    env.warp = ctx.kernel().uniformWarpId();
+  env.uniformWarp = [&ctx] { return ctx.kernel().uniformWarpId(); };
   env.block = ctx.blockInCluster();
   env.target = ctx.target();
   auto scratch = ctx.plans().scratch.find(&op);

@@ -50,8 +50,7 @@ Status emitConversionKernel(KernelBuilder &kb, const PtxTarget &tgt, const Conve
   }
   ConversionEnv env;
   env.thread = kb.threadId();
-  if (plan.shared.storePredicate.totalOutBits() > 0)
-    env.warp = kb.uniformWarpId();
+  env.uniformWarp = [&kb] { return kb.uniformWarpId(); };
   env.target = tgt;
   if (plan.path == ConversionPath::SharedMemory) {
     env.scratch = kb.sharedBase();

@@ -169,6 +169,9 @@ struct ConversionCost {
   double cycles = 0;            ///< estimated SM cycles per CTA (see CostModel in the docs)
 
   int sharedInstructions() const;
+  /// Instructions each warp issues: shared-memory ones, shuffles, selects, prmts, index ops and
+  /// warp syncs.
+  int issuedInstructions() const;
 };
 
 /// A plan: the path, its step, and what it costs; `alternatives` lists the cost of every other

@@ -120,7 +120,10 @@ if [ -n "$tbin" ] && [ -x "$tbin/ptxas" ] && [ -x "$tbin/cuobjdump" ]; then
     printf ' total %d\n' "$(grep -cE "^\s*$insn\s+[A-Z]" "$f")"
   done | tee "$work/ptx/sass-counts.txt"
   # The same for the loop body alone (Triton's round-trip loop: what the cost model prices).
-  python3 bench/gpu/sass_loop_counts.py "$work"/ptx/*.sass > "$work/ptx/sass-loop-counts.txt"
+  sass=("$work"/ptx/*.sass)
+  if [ -f "${sass[0]}" ]; then
+    python3 bench/gpu/sass_loop_counts.py "${sass[@]}" > "$work/ptx/sass-loop-counts.txt"
+  fi
 fi
 echo "== Table"
 [ -f bench/gpu/report.py ] && python3 bench/gpu/report.py "$work" && cp "$work/performance-gpu.md" "$out/"

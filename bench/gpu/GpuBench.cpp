@@ -528,7 +528,8 @@ double modelCycles(const PathPair &p, GpuTarget target, std::optional<Conversion
 // inside warps, which both warp shuffles and shared memory can convert) in the convert_loop
 // kernel, compiled three times: on the planner's choice, and forced onto each of the two paths
 // (jit::CompileOptions::conversionPath). Each time is set beside the model's cycles for it.
-// With `named`, b.variant must name one of its kernels.
+// With `named`, b.variant must name one of its kernels. LINLAYOUT_BENCH_STORE_DST=1 times
+// convert_loop's storeDst form (every warp uses the dst tile; TileKernels.h says why).
 bool pathsSection(Bench &b, std::mt19937_64 &rng, bool named) {
   const std::string file = sourceDir(LINLAYOUT_SOURCE_DIR) + "/bench/gpu/conversion_paths.jsonl";
   std::ifstream in(file);
@@ -538,6 +539,8 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng, bool named) {
   }
   const GpuTarget target = b.jit.arch() == "sm_90" ? GpuTarget::Sm90 : GpuTarget::Sm80;
   const int64_t tiles = convertTiles(b);
+  const char *storeDstEnv = std::getenv("LINLAYOUT_BENCH_STORE_DST");
+  const bool storeDst = storeDstEnv && std::string(storeDstEnv) == "1";
   std::string line;
   int timed = 0;
   for (int lineNo = 1; std::getline(in, line); ++lineNo) {
@@ -556,7 +559,7 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng, bool named) {
     auto y = runtime::DeviceBuffer::allocate(host.size());
     CHECK(x);
     CHECK(y);
-    auto m = convertLoop(p->elem, M, N, *p->src, *p->dst, 4);
+    auto m = convertLoop(p->elem, M, N, *p->src, *p->dst, 4, storeDst);
     CHECK(m);
     const std::string &dtype = p->dtype;
     for (std::optional<ConversionPath> path :
@@ -576,6 +579,7 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng, bool named) {
       b.json.field("shape", std::to_string(M) + "x" + std::to_string(N));
       b.json.field("path", asked);
       b.json.field("tiles", double(tiles));
+      b.json.field("store_dst", storeDst ? 1 : 0);
       const double cycles = modelCycles(*p, target, path);
       b.json.field("model_cycles", cycles);
       if (!k.ok()) {

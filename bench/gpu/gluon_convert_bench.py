@@ -14,13 +14,18 @@ from triton.experimental.gluon import language as gl
 
 @gluon.jit
 def cvt_kernel(in_ptr, out_ptr, iters, M: gl.constexpr, N: gl.constexpr, src: gl.constexpr, dst: gl.constexpr,
-               INT: gl.constexpr = False):
+               INT: gl.constexpr = False, STORE_DST: gl.constexpr = False):
     # INT: integer elements, which add an integer 1 of their own type (1.0 would make them float).
+    # STORE_DST: the last dst tile is stored too (the same values, to the same addresses), so that
+    # every warp uses what it converts, as linlayout's convert_loop with storeDst
+    # (tests/jit/kernels/TileKernels.h).
     pid = gl.program_id(0)
     offs_m = gl.arange(0, M, layout=gl.SliceLayout(1, src))
     offs_n = gl.arange(0, N, layout=gl.SliceLayout(0, src))
     offs = pid * M * N + offs_m[:, None] * N + offs_n[None, :]
     x = gl.load(in_ptr + offs)
+    if STORE_DST:
+        y = gl.convert_layout(x, dst)
     for i in range(iters):
         y = gl.convert_layout(x, dst)
         if INT:
@@ -29,6 +34,10 @@ def cvt_kernel(in_ptr, out_ptr, iters, M: gl.constexpr, N: gl.constexpr, src: gl
             y = y + 1.0
         x = gl.convert_layout(y, src)
     gl.store(out_ptr + offs, x)
+    if STORE_DST:
+        offs_dm = gl.arange(0, M, layout=gl.SliceLayout(1, dst))
+        offs_dn = gl.arange(0, N, layout=gl.SliceLayout(0, dst))
+        gl.store(out_ptr + pid * M * N + offs_dm[:, None] * N + offs_dn[None, :], y)
 
 def B(spt, tpw, wpc, order):
     return gl.BlockedLayout(spt, tpw, wpc, order)

@@ -34,6 +34,8 @@ def main():
     out = []
     tiles = torch.cuda.get_device_properties(0).multi_processor_count * int(
         os.environ.get("LINLAYOUT_BENCH_TILES_PER_SM", "16"))
+    # As linlayout_gpu_bench's paths section: every warp uses the dst tile (cvt_kernel's STORE_DST).
+    store_dst = os.environ.get("LINLAYOUT_BENCH_STORE_DST") == "1"
     for line in open(os.path.join(HERE, "conversion_paths.jsonl")):
         if not line.strip():
             continue
@@ -41,7 +43,7 @@ def main():
         M, N = pair["shape"]
         dtype = getattr(torch, pair["dtype"])
         row = {"name": pair["name"], "dtype": pair["dtype"], "shape": "%dx%d" % (M, N),
-               "tiles": tiles}
+               "tiles": tiles, "store_dst": int(store_dst)}
         try:
             src, dst = layout(pair["src"]), layout(pair["dst"])
             is_int = dtype == torch.int8
@@ -51,12 +53,12 @@ def main():
             y = torch.empty_like(x)
             times = {}
             for iters in [0, 64]:
-                k = cvt_kernel[(tiles,)](x, y, iters, M, N, src, dst, is_int, num_warps=4)
+                k = cvt_kernel[(tiles,)](x, y, iters, M, N, src, dst, is_int, store_dst, num_warps=4)
                 torch.cuda.synchronize()
                 if not torch.equal(y, x + iters):
                     row["wrong"] = iters
                 times[iters] = triton.testing.do_bench(
-                    lambda: cvt_kernel[(tiles,)](x, y, iters, M, N, src, dst, is_int, num_warps=4),
+                    lambda: cvt_kernel[(tiles,)](x, y, iters, M, N, src, dst, is_int, store_dst, num_warps=4),
                     warmup=25, rep=200, return_mode="median")
                 if iters == 64:
                     row["ptx_counts_64iter_kernel"] = count_ptx(k.asm["ptx"])

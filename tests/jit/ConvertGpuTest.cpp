@@ -137,9 +137,9 @@ uint16_t halfOfInt(uint32_t k) {
 } // namespace
 
 // The benchmark's conversion kernels (convert_loop: load, `iters` x (src -> dst, +1, dst -> src),
-// store) compute tile + iters exactly, for every reference pair in f16, f32 and i16: the loops
-// carry 16-bit tiles as packed words and the shuffle pair packs and splits words with single
-// movs, which only the GPU checks.
+// store) compute tile + iters exactly, for every reference pair in f16, f32 and i16, also in the
+// form that stores the dst tile too: the loops carry 16-bit tiles as packed words and the shuffle
+// pair packs and splits words with single movs, which only the GPU checks.
 TEST(ConvertGpu, BenchmarkLoopKernelsAreExact) {
   REQUIRE_GPU();
   uint64_t seed = gputest::freshSeed();
@@ -148,47 +148,48 @@ TEST(ConvertGpu, BenchmarkLoopKernelsAreExact) {
   const int tiles = 8;
   const size_t n = size_t(128 * 128 * tiles);
   for (const NamedPair &p : referencePairs())
-    for (ScalarKind elem : {ScalarKind::F16, ScalarKind::F32, ScalarKind::I16}) {
-      SCOPED_TRACE(p.name + " " + std::string(ir::name(elem)));
-      auto m = convertLoop(elem, 128, 128, p.src, p.dst, 4);
-      ASSERT_TRUE(m.ok()) << m.message();
-      auto k = jitc->compile(*m, gputest::asBuilt());
-      ASSERT_TRUE(k.ok()) << k.message();
-      int bytes = ir::byteWidth(elem);
-      // Small integers (exact in f16 and f32 after a few additions).
-      std::vector<uint32_t> ints(n);
-      for (uint32_t &v : ints)
-        v = uint32_t(rng() % 1024);
-      auto encode = [&](uint32_t v) -> uint32_t {
-        if (elem == ScalarKind::F16)
-          return halfOfInt(v);
-        if (elem == ScalarKind::F32) {
-          float f = float(v);
-          uint32_t u;
-          std::memcpy(&u, &f, 4);
-          return u;
-        }
-        return v;
-      };
-      std::vector<uint8_t> in(n * size_t(bytes));
-      for (size_t i = 0; i < n; ++i) {
-        uint32_t u = encode(ints[i]);
-        std::memcpy(&in[i * bytes], &u, bytes);
-      }
-      auto dIn = runtime::DeviceBuffer::fromHost<uint8_t>(in);
-      auto dOut = runtime::DeviceBuffer::allocate(in.size());
-      ASSERT_TRUE(dIn.ok() && dOut.ok());
-      for (int iters : {0, 1, 5}) {
-        ASSERT_TRUE(dOut->fill(kPoison).ok());
-        ASSERT_TRUE((*k)->launch({unsigned(tiles)}, *dIn, *dOut, int32_t(iters)).ok());
-        ASSERT_TRUE(jitc->context().synchronize().ok());
-        auto out = dOut->toHost<uint8_t>();
-        ASSERT_TRUE(out.ok());
+    for (ScalarKind elem : {ScalarKind::F16, ScalarKind::F32, ScalarKind::I16})
+      for (bool storeDst : {false, true}) {
+        SCOPED_TRACE(p.name + " " + std::string(ir::name(elem)) + (storeDst ? " storeDst" : ""));
+        auto m = convertLoop(elem, 128, 128, p.src, p.dst, 4, storeDst);
+        ASSERT_TRUE(m.ok()) << m.message();
+        auto k = jitc->compile(*m, gputest::asBuilt());
+        ASSERT_TRUE(k.ok()) << k.message();
+        int bytes = ir::byteWidth(elem);
+        // Small integers (exact in f16 and f32 after a few additions).
+        std::vector<uint32_t> ints(n);
+        for (uint32_t &v : ints)
+          v = uint32_t(rng() % 1024);
+        auto encode = [&](uint32_t v) -> uint32_t {
+          if (elem == ScalarKind::F16)
+            return halfOfInt(v);
+          if (elem == ScalarKind::F32) {
+            float f = float(v);
+            uint32_t u;
+            std::memcpy(&u, &f, 4);
+            return u;
+          }
+          return v;
+        };
+        std::vector<uint8_t> in(n * size_t(bytes));
         for (size_t i = 0; i < n; ++i) {
-          uint32_t got = 0, want = encode(ints[i] + uint32_t(iters));
-          std::memcpy(&got, &(*out)[i * bytes], bytes);
-          ASSERT_EQ(got, want) << "element " << i << " after " << iters << " iterations";
+          uint32_t u = encode(ints[i]);
+          std::memcpy(&in[i * bytes], &u, bytes);
+        }
+        auto dIn = runtime::DeviceBuffer::fromHost<uint8_t>(in);
+        auto dOut = runtime::DeviceBuffer::allocate(in.size());
+        ASSERT_TRUE(dIn.ok() && dOut.ok());
+        for (int iters : {0, 1, 5}) {
+          ASSERT_TRUE(dOut->fill(kPoison).ok());
+          ASSERT_TRUE((*k)->launch({unsigned(tiles)}, *dIn, *dOut, int32_t(iters)).ok());
+          ASSERT_TRUE(jitc->context().synchronize().ok());
+          auto out = dOut->toHost<uint8_t>();
+          ASSERT_TRUE(out.ok());
+          for (size_t i = 0; i < n; ++i) {
+            uint32_t got = 0, want = encode(ints[i] + uint32_t(iters));
+            std::memcpy(&got, &(*out)[i * bytes], bytes);
+            ASSERT_EQ(got, want) << "element " << i << " after " << iters << " iterations";
+          }
         }
       }
-    }
 }

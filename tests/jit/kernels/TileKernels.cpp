@@ -198,7 +198,7 @@ Expected<Module> convertCheck(ScalarKind elem, int64_t rows, int64_t cols, const
 }
 
 Expected<Module> convertLoop(ScalarKind elem, int64_t rows, int64_t cols, const LayoutSpec &src,
-                             const LayoutSpec &dst, int warps) {
+                             const LayoutSpec &dst, int warps, bool storeDst) {
   Module m = newModule(warps);
   Builder b(m);
   LayoutId ls = b.layout(src), ld = b.layout(dst);
@@ -209,13 +209,22 @@ Expected<Module> convertLoop(ScalarKind elem, int64_t rows, int64_t cols, const 
   ValueId os = tileOffsets(b, ls, src, rows, cols, b.constantInt(cols, i32()), kNoValue, base, warps);
   ValueId x = b.load(b.addPtr(b.splat(b.arg(0), {rows, cols}, ls), os));
   ValueId inc = b.splat(one(b, elem), {rows, cols}, ld);
-  ValueId inits[] = {x};
+  std::vector<ValueId> inits{x};
+  if (storeDst)
+    inits.push_back(b.convertLayout(x, ld));
   ForScope loop = b.beginFor(b.constantInt(0, i32()), b.arg(2), b.constantInt(1, i32()), inits);
   ValueId y = b.convertLayout(loop.iterArgs[0], ld);
   y = b.binary(isFloat(elem) ? OpKind::AddF : OpKind::AddI, y, inc);
-  ValueId yields[] = {b.convertLayout(y, ls)};
+  std::vector<ValueId> yields{b.convertLayout(y, ls)};
+  if (storeDst)
+    yields.push_back(y);
   std::vector<ValueId> out = b.endFor(yields);
   b.store(b.addPtr(b.splat(b.arg(1), {rows, cols}, ls), os), out.at(0));
+  if (storeDst) {
+    ValueId od =
+        tileOffsets(b, ld, dst, rows, cols, b.constantInt(cols, i32()), kNoValue, base, warps);
+    b.store(b.addPtr(b.splat(b.arg(1), {rows, cols}, ld), od), out.at(1));
+  }
   return finish(m, b);
 }
 

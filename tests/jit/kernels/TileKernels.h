@@ -55,8 +55,15 @@ Expected<ir::Module> convertCheck(ir::ScalarKind elem, int64_t rows, int64_t col
 
 /// convert_loop(in, out, iters): program p loads tile p in `src`; `iters` times converts to `dst`,
 /// adds 1, converts back; stores. The Triton reference benchmark's kernel.
+///
+/// With `storeDst`, the last dst tile is carried out of the loop and stored too (the same values,
+/// to the same addresses), so that every thread that holds it uses it. Where warps hold copies of
+/// the tile, the dst -> src conversion reads one copy, and without such a use ptxas drops the
+/// other warps' src -> dst loads: work that a kernel using the tile in every warp pays for. It
+/// keeps both tiles live across the loop, which large tiles cannot afford without spilling.
 Expected<ir::Module> convertLoop(ir::ScalarKind elem, int64_t rows, int64_t cols,
-                                 const LayoutSpec &src, const LayoutSpec &dst, int warps);
+                                 const LayoutSpec &src, const LayoutSpec &dst, int warps,
+                                 bool storeDst = false);
 
 /// The text of examples/`file` under `sourceDir`, or an error naming the file.
 Expected<std::string> exampleText(const std::string &file, const std::string &sourceDir);

@@ -62,6 +62,7 @@ def main():
                     warmup=25, rep=200, return_mode="median")
                 if iters == 64:
                     row["ptx_counts_64iter_kernel"] = count_ptx(k.asm["ptx"])
+                    row["regs"], row["spills"] = k.n_regs, k.n_spills
                     row["path"] = path_of(row["ptx_counts_64iter_kernel"])
                     d = os.environ.get("LINLAYOUT_PTX_DIR")
                     if d:  # beside linlayout's (bench/gpu/run.sh disassembles both)

@@ -7,7 +7,7 @@ Triton/Gluon (gluon_*_bench.json), all from the same run on the same GPU.
 Prints the table; writes DIR/performance-gpu.md (the GPU section of docs/performance.md); with
 --docs, replaces that section in the given file (between the gpu-results markers; appended if
 the markers are missing)."""
-import datetime, json, os, subprocess, sys
+import datetime, json, os, re, subprocess, sys
 
 BEGIN, END = "<!-- gpu-results:begin -->", "<!-- gpu-results:end -->"
 
@@ -134,7 +134,18 @@ def main():
         losses = []
         short = {"warp-shuffle": "shuffle", "shared-memory": "shared"}
         ns = lambda r: None if r.get("error") else r.get("ns_per_conversion_per_tile")
-        wrong = lambda r: "" if r.get("correct", 1) else " (WRONG)"
+        # "*" marks a kernel that spills registers: ours by the JIT's local bytes, Triton's by its
+        # n_spills, or where that was not recorded, by local stores (STL) in its SASS.
+        def triton_spills(g, k):
+            if "spills" in g:
+                return g["spills"] > 0
+            sass = os.path.join(d, "ptx", "triton_path_%s_%s.sass" % k)
+            return os.path.exists(sass) and re.search(r"\bSTL\b", open(sass).read()) is not None
+        spilled = False
+        def wrong(r):
+            nonlocal spilled
+            spilled |= r.get("local_bytes", 0) > 0
+            return ("*" if r.get("local_bytes", 0) > 0 else "") + ("" if r.get("correct", 1) else " (WRONG)")
         # The model's cycles, None where the path is not feasible (the bench writes -1).
         feasible = lambda c: None if c is None or c < 0 else c
         for k in keys:
@@ -156,8 +167,14 @@ def main():
             L.append(f"| {k[0]} | {auto.get('shape', sh.get('shape', '?'))} | {k[1]} | {fmt(mc_sh, '.0f')} / {fmt(mc_sm, '.0f')} | "
                      f"{fmt(ns(sh))}{wrong(sh)} / {fmt(ns(sm))}{wrong(sm)} | {pick or '—'} | {faster or '—'} | "
                      f"{fmt(ns(auto))}{wrong(auto)} | {short.get(g.get('path'), g.get('path', '—'))}{' (WRONG)' if 'wrong' in g else ''} | "
-                     f"{fmt(g.get('ns_per_conversion_per_tile'))} | {fmt(ratio(g.get('ns_per_conversion_per_tile'), ns(auto)), '.2f')} |")
+                     f"{fmt(g.get('ns_per_conversion_per_tile'))}{'*' if g and triton_spills(g, k) else ''} | "
+                     f"{fmt(ratio(g.get('ns_per_conversion_per_tile'), ns(auto)), '.2f')} |")
+            spilled |= bool(g) and triton_spills(g, k)
         L.append("")
+        if spilled:
+            L.append("\\* the kernel spills registers to local memory (ours: the JIT's local bytes; Triton's: "
+                     "n_spills, or local stores in its SASS).")
+            L.append("")
         if agree + missed:
             L.append(f"The model picks the path that is faster on this GPU in {agree} of {agree + missed} pairs"
                      + (f"; where it does not, its pick is {100 * max(losses):.0f} % slower at most "

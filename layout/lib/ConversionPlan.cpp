@@ -56,6 +56,10 @@ std::string_view sharedOpName(SharedOp op) {
   return "?";
 }
 
+int SharedStep::storingWarps() const {
+  return (1 << storeAddress.inDimBits(DimName::warp())) >> storePredicate.totalOutBits();
+}
+
 bool isMatrixOp(SharedOp op) { return op != SharedOp::Store && op != SharedOp::Load; }
 
 bool isStoreOp(SharedOp op) {

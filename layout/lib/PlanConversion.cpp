@@ -859,8 +859,8 @@ Status planShared(const Problem &p, const Movement &mv, ConversionPlan &plan,
                          int64_t(nLoad) * (lp.wavefronts - lp.minWavefronts);
   c.scratchBytes = st.scratchBytes;
   c.indexOps = 0;
-  int storingWarps = c.warps >> predBits;
-  c.cycles = cyclesOf(p, c, storingWarps, cluster);
+  assert(st.storingWarps() == c.warps >> predBits);
+  c.cycles = cyclesOf(p, c, st.storingWarps(), cluster);
   return Status::success();
 }
 

@@ -55,6 +55,7 @@ TEST(PlanOps, PlanAnswersTheSummary) {
   EXPECT_EQ(r["counts"]["bar_warp"], 0);
   EXPECT_EQ(r["steps"][0]["barrier"], "bar.sync");
   EXPECT_EQ(r["steps"][0]["within_warps"], false);
+  EXPECT_EQ(r["steps"][0]["storing_warps"], 4);
   EXPECT_EQ(r["wavefronts"]["conflicts"], 0);
   EXPECT_EQ(r["scratch_bytes"], 32768);
   EXPECT_TRUE(r["cycles"].is_number());
@@ -95,6 +96,18 @@ TEST(PlanOps, PlanTakesTheAskedPath) {
             "distributed-shared-memory");
   EXPECT_EQ(ask(planLine(kRow4, kCol4, R"({"path": 3})"))["error"].get<std::string>().find("path"),
             0u);
+}
+
+// Where every warp holds the whole tile (seed2-194 of bench/gpu/conversion_paths.jsonl), one
+// warp stores it for all four.
+TEST(PlanOps, PlanSaysHowManyWarpsStore) {
+  const char *src = R"({"kind": "blocked", "size_per_thread": [8, 2], "threads_per_warp": [4, 8],
+    "warps_per_cta": [4, 1], "order": [0, 1]})";
+  const char *dst = R"({"kind": "blocked", "size_per_thread": [4, 2], "threads_per_warp": [8, 4],
+    "warps_per_cta": [4, 1], "order": [0, 1]})";
+  json r = ask(planLine(src, dst, R"({"path": "shared-memory", "shape": [32, 64]})"))["result"];
+  ASSERT_EQ(r["path"], "shared-memory") << r.dump();
+  EXPECT_EQ(r["steps"][0]["storing_warps"], 1);
 }
 
 TEST(PlanOps, PlanErrors) {

@@ -112,6 +112,7 @@ Json planToJson(const ConversionPlan &plan, bool detail) {
                                         : "bar.sync"},
            {"barriers", st.withinWarps ? plan.cost.warpSyncs : plan.cost.barriers},
            {"within_warps", st.withinWarps},
+           {"storing_warps", st.storingWarps()},
            {"store", sideJson(st.storeOp, st.storeVectorElements, int(st.stores.size()),
                               st.storeWavefronts, st.storeMinWavefronts, plan.elementBits)},
            {"load", sideJson(st.loadOp, st.loadVectorElements, int(st.loads.size()),

@@ -147,6 +147,10 @@ struct SharedStep {
   /// warp reads what another stored or stores over what another reads, so the syncs between the
   /// phases need only order each warp's own accesses: bar.warp.sync, not bar.sync.
   bool withinWarps = false;
+
+  /// Warps per CTA that store: where the source layout gives several warps the same elements,
+  /// one of them stores (storePredicate) and the others skip their stores; every warp loads.
+  int storingWarps() const;
 };
 
 /// Instruction counts (per warp unless said otherwise) and the estimated cost.

@@ -141,11 +141,9 @@ def main():
                 return g["spills"] > 0
             sass = os.path.join(d, "ptx", "triton_path_%s_%s.sass" % k)
             return os.path.exists(sass) and re.search(r"\bSTL\b", open(sass).read()) is not None
+        ours_spills = lambda r: r.get("local_bytes", 0) > 0
+        mark = lambda r: ("*" if ours_spills(r) else "") + ("" if r.get("correct", 1) else " (WRONG)")
         spilled = False
-        def wrong(r):
-            nonlocal spilled
-            spilled |= r.get("local_bytes", 0) > 0
-            return ("*" if r.get("local_bytes", 0) > 0 else "") + ("" if r.get("correct", 1) else " (WRONG)")
         # The model's cycles, None where the path is not feasible (the bench writes -1).
         feasible = lambda c: None if c is None or c < 0 else c
         for k in keys:
@@ -164,12 +162,13 @@ def main():
                     missed += 1
                     losses.append(max(ns(sh), ns(sm)) / min(ns(sh), ns(sm)) - 1)
             g = gpaths.get(k, {})
+            theirs_spill = bool(g) and triton_spills(g, k)
+            spilled |= theirs_spill or any(ours_spills(r) for r in (sh, sm, auto))
             L.append(f"| {k[0]} | {auto.get('shape', sh.get('shape', '?'))} | {k[1]} | {fmt(mc_sh, '.0f')} / {fmt(mc_sm, '.0f')} | "
-                     f"{fmt(ns(sh))}{wrong(sh)} / {fmt(ns(sm))}{wrong(sm)} | {pick or '—'} | {faster or '—'} | "
-                     f"{fmt(ns(auto))}{wrong(auto)} | {short.get(g.get('path'), g.get('path', '—'))}{' (WRONG)' if 'wrong' in g else ''} | "
-                     f"{fmt(g.get('ns_per_conversion_per_tile'))}{'*' if g and triton_spills(g, k) else ''} | "
+                     f"{fmt(ns(sh))}{mark(sh)} / {fmt(ns(sm))}{mark(sm)} | {pick or '—'} | {faster or '—'} | "
+                     f"{fmt(ns(auto))}{mark(auto)} | {short.get(g.get('path'), g.get('path', '—'))}{' (WRONG)' if 'wrong' in g else ''} | "
+                     f"{fmt(g.get('ns_per_conversion_per_tile'))}{'*' if theirs_spill else ''} | "
                      f"{fmt(ratio(g.get('ns_per_conversion_per_tile'), ns(auto)), '.2f')} |")
-            spilled |= bool(g) and triton_spills(g, k)
         L.append("")
         if spilled:
             L.append("\\* the kernel spills registers to local memory (ours: the JIT's local bytes; Triton's: "

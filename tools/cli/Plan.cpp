@@ -141,9 +141,8 @@ void explainShared(std::ostream &os, const ConversionPlan &p) {
   };
   side("Store", st.storeOp, st.storeVectorElements, st.stores.size(), st.storeWavefronts,
        st.storeMinWavefronts);
-  const int warps = 1 << st.storeAddress.inDimBits(DimName::warp());
-  if (st.storingWarps() < warps)
-    os << "  by " << st.storingWarps() << " of " << warps
+  if (st.storingWarps() < p.cost.warps)
+    os << "  by " << st.storingWarps() << " of " << p.cost.warps
        << " warps: the others hold copies of the same elements and skip their stores\n";
   side("Load", st.loadOp, st.loadVectorElements, st.loads.size(), st.loadWavefronts,
        st.loadMinWavefronts);

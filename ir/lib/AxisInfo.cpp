@@ -104,6 +104,10 @@ private:
         loop(op);
         continue;
       }
+      if (op.kind == OpKind::If) {
+        branches(op);
+        continue;
+      }
       if (op.results.size() != 1 || !tracked(f_.type(op.results[0])))
         continue;
       info_[op.results[0]] = visit(op);
@@ -144,6 +148,18 @@ private:
     }
     for (size_t i = 0; i < n; ++i)
       info_[op.results[i]] = current[i];
+  }
+
+  // Either branch may run: each result gets what both branches' yields have in common.
+  void branches(const Op &op) {
+    for (const Block &b : op.regions)
+      block(b);
+    for (size_t i = 0; i < op.results.size(); ++i) {
+      if (!tracked(f_.type(op.results[i])))
+        continue;
+      AxisInfo r = get(op.regions[0].ops.back().operands[i]);
+      info_[op.results[i]] = AxisInfo::join(r, get(op.regions[1].ops.back().operands[i]));
+    }
   }
 
   static bool isContiguousDim(const AxisInfo &a, const Type &t, int d) {

@@ -60,7 +60,7 @@ Status Builder::endFunction() {
   }
   if (blocks_.size() != 1)
     fail("builder: function '" + fn_->name + "' ends with " + std::to_string(blocks_.size() - 1) +
-         " open loop(s)");
+         " open loop(s) or if(s)");
   if (status_.ok())
     module_.functions.push_back(std::move(*fn_));
   fn_.reset();
@@ -378,6 +378,49 @@ std::vector<ValueId> Builder::endFor(std::span<const ValueId> yields) {
   if (current().ops.empty() || current().ops.back().kind != OpKind::For)
     return {};
   return current().ops.back().results;
+}
+
+void Builder::beginIf(ValueId cond, std::span<const Type> resultTypes) {
+  append(OpKind::If, {cond}, resultTypes);
+  if (!status_.ok() || !building())
+    return;
+  Op &op = current().ops.back();
+  op.regions.resize(2); // both now: the pointer to the then block must stay valid
+  blocks_.push_back(&op.regions[0]);
+}
+
+// The if whose branch is the innermost open block, or nullptr.
+static Op *openIf(const std::vector<Block *> &blocks) {
+  if (blocks.size() < 2 || blocks[blocks.size() - 2]->ops.empty())
+    return nullptr;
+  Op &op = blocks[blocks.size() - 2]->ops.back();
+  return op.kind == OpKind::If && op.regions.size() == 2 ? &op : nullptr;
+}
+
+void Builder::beginElse(std::span<const ValueId> yields) {
+  Op *op = openIf(blocks_);
+  if (!op || blocks_.back() != &op->regions[0]) {
+    fail("builder: beginElse without an open then block");
+    return;
+  }
+  append(OpKind::Yield, std::vector<ValueId>(yields.begin(), yields.end()), {});
+  blocks_.back() = &op->regions[1];
+}
+
+std::vector<ValueId> Builder::endIf(std::span<const ValueId> yields) {
+  Op *op = openIf(blocks_);
+  if (!op) {
+    fail("builder: endIf without an open if");
+    return {};
+  }
+  append(OpKind::Yield, std::vector<ValueId>(yields.begin(), yields.end()), {});
+  if (blocks_.back() == &op->regions[0]) {
+    Op y;
+    y.kind = OpKind::Yield;
+    op->regions[1].ops.push_back(std::move(y));
+  }
+  blocks_.pop_back();
+  return op->results;
 }
 
 void Builder::ret() { append(OpKind::Return, {}, {}); }

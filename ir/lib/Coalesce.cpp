@@ -21,13 +21,14 @@ public:
   Status run() { return block(f_.body, 0); }
 
 private:
-  // Recursion follows loop nesting, which verify() bounds by kMaxNesting.
+  // Recursion follows loop and if nesting, which verify() bounds by kMaxNesting.
   Status block(Block &b, int depth) {
     if (depth > kMaxNesting)
       return Status(makeError("coalesce: loops nested too deeply"));
     for (size_t i = 0; i < b.ops.size(); ++i) {
-      if (b.ops[i].kind == OpKind::For) {
-        LL_TRY_STATUS(block(b.ops[i].regions[0], depth + 1));
+      if (b.ops[i].kind == OpKind::For || b.ops[i].kind == OpKind::If) {
+        for (Block &r : b.ops[i].regions)
+          LL_TRY_STATUS(block(r, depth + 1));
         continue;
       }
       if (b.ops[i].kind != OpKind::Load && b.ops[i].kind != OpKind::Store)

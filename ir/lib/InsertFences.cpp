@@ -128,6 +128,14 @@ private:
         p.insert(end.begin(), end.end());
         break;
       }
+      case OpKind::If: {
+        // Either branch may run: what is pending after the if is what either leaves.
+        Pending end = block(op.regions[0], p, insert);
+        Pending other = block(op.regions[1], p, insert);
+        end.insert(other.begin(), other.end());
+        p = std::move(end);
+        break;
+      }
       default:
         break;
       }

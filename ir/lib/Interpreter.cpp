@@ -313,6 +313,13 @@ private:
       return Status::success();
     case OpKind::For:
       return runFor(op);
+    case OpKind::If: {
+      std::vector<RtValue> yielded;
+      LL_TRY_STATUS(block(op.regions[val(op.operands[0]).i[0] ? 0 : 1], &yielded));
+      for (size_t i = 0; i < op.results.size() && i < yielded.size(); ++i)
+        vals_[op.results[i]] = std::move(yielded[i]);
+      return Status::success();
+    }
     case OpKind::Constant:
       if (isFloat(rk))
         r.f.assign(n(), roundToFloatKind(a.floatValue, rk));

@@ -60,6 +60,7 @@ bool hasSideEffects(OpKind k) {
   case OpKind::Return:
   case OpKind::Yield:
   case OpKind::For:
+  case OpKind::If: // its branches may store
   case OpKind::Store:
   case OpKind::LocalAlloc:
   case OpKind::LocalStore:

@@ -839,8 +839,19 @@ private:
     std::string n(name);
     if (names_.count(n))
       return failAt(loc, "redefinition of '%" + n + "'");
+    if (!regionNames_.empty())
+      regionNames_.back().push_back(n);
     names_.emplace(std::move(n), std::move(ids));
     return true;
+  }
+
+  // A region's names (its arguments' and its ops') are seen only inside it, as in MLIR: another
+  // region may use them again.
+  void openRegion() { regionNames_.emplace_back(); }
+  void closeRegion() {
+    for (const std::string &n : regionNames_.back())
+      names_.erase(n);
+    regionNames_.pop_back();
   }
 
   // Checks that the written type of an operand is its type.
@@ -895,6 +906,7 @@ private:
       return fail("redefinition of function '@" + f.name + "'");
     advance();
     names_.clear();
+    regionNames_.clear();
     fn_ = &f;
     if (!expectPunct("(", "to open the argument list"))
       return false;
@@ -1045,6 +1057,8 @@ private:
     }
     case OpKind::For:
       return parseFor(op, results, depth);
+    case OpKind::If:
+      return parseIf(op, results, depth);
     case OpKind::Constant:
       return parseConstant(op, results);
     case OpKind::ProgramId:
@@ -1734,6 +1748,7 @@ private:
     if (!expectPunct("{", "to open the loop body"))
       return false;
     Block body;
+    openRegion();
     ValueId iv = fn_->addValue(ivType, std::string(ivName));
     if (!define(ivName, ivLoc, {iv}))
       return false;
@@ -1747,7 +1762,64 @@ private:
     if (!parseBlockOps(body, depth + 1))
       return false;
     advance(); // '}'
+    closeRegion();
     op.regions.push_back(std::move(body));
+    return true;
+  }
+
+  // `scf.if %cond [-> (types)] { ... } [else { ... }]`. A branch of an if without results may
+  // leave out its (empty) scf.yield, as MLIR prints it; the parser adds it.
+  bool parseIf(Op &op, std::vector<Type> &results, int depth) {
+    if (depth + 1 > kMaxNesting)
+      return fail("regions nested more than " + std::to_string(kMaxNesting) + " deep");
+    ValueId cond;
+    if (!lookupValue(cond))
+      return false;
+    op.operands = {cond};
+    if (isPunct("->")) {
+      advance();
+      if (!expectPunct("(", "to open the result types"))
+        return false;
+      while (!isPunct(")")) {
+        if (!results.empty() && !expectPunct(",", "between result types"))
+          return false;
+        Type t;
+        if (!parseType(t))
+          return false;
+        results.push_back(t);
+        if (results.size() > 256)
+          return fail("too many results");
+      }
+      advance();
+    }
+    for (int branch = 0; branch < 2; ++branch) {
+      Block b;
+      if (branch == 0 || isIdent("else")) {
+        if (branch == 1)
+          advance();
+        Loc open = tok_.loc;
+        if (!expectPunct("{", branch == 0 ? "to open the then block" : "to open the else block"))
+          return false;
+        openRegion();
+        if (!parseBlockOps(b, depth + 1))
+          return false;
+        advance(); // '}'
+        closeRegion();
+        if (b.ops.empty() || b.ops.back().kind != OpKind::Yield) {
+          if (!results.empty())
+            return failAt(open, std::string(branch == 0 ? "the then" : "the else") +
+                                    " block of an scf.if with results must end with scf.yield");
+          b.ops.emplace_back();
+          b.ops.back().kind = OpKind::Yield;
+        }
+      } else {
+        if (!results.empty())
+          return fail("an scf.if with results needs an else block, got " + describe(tok_));
+        b.ops.emplace_back();
+        b.ops.back().kind = OpKind::Yield;
+      }
+      op.regions.push_back(std::move(b));
+    }
     return true;
   }
 
@@ -1760,6 +1832,7 @@ private:
   AttrAliases attrAliases_;
   std::set<std::string> memorySpaces_; // aliases of #ttg.shared_memory
   std::unordered_map<std::string, std::vector<ValueId>> names_;
+  std::vector<std::vector<std::string>> regionNames_; // per open region, the names it defined
   Function *fn_ = nullptr;
 };
 

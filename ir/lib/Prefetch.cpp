@@ -222,6 +222,11 @@ bool prefetchBlock(Module &m, Function &f, std::vector<Op> &ops, int sliceK, int
     return false;
   bool changed = false;
   for (size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].kind == OpKind::If) {
+      for (Block &r : ops[i].regions)
+        changed |= prefetchBlock(m, f, r.ops, sliceK, depth + 1);
+      continue;
+    }
     if (ops[i].kind != OpKind::For)
       continue;
     changed |= prefetchBlock(m, f, ops[i].regions[0].ops, sliceK, depth + 1);

@@ -351,6 +351,17 @@ private:
       printOp(os, op, depth);
   }
 
+  // A branch of an scf.if: an empty scf.yield at its end is left out (the parser adds it back).
+  void printBranchOps(std::ostream &os, const Block &b, int depth) {
+    for (size_t i = 0; i < b.ops.size(); ++i)
+      if (i + 1 < b.ops.size() || b.ops[i].kind != OpKind::Yield || !b.ops[i].operands.empty())
+        printOp(os, b.ops[i], depth);
+  }
+
+  static bool onlyEmptyYield(const Block &b) {
+    return b.ops.size() == 1 && b.ops[0].kind == OpKind::Yield && b.ops[0].operands.empty();
+  }
+
   std::string list(const std::vector<ValueId> &ids, size_t from = 0, size_t to = ~size_t(0)) {
     std::string s;
     for (size_t i = from; i < ids.size() && i < to; ++i)
@@ -404,6 +415,25 @@ private:
       if (body)
         printBlockOps(os, *body, depth + 1);
       os << ind << "}";
+      break;
+    }
+    case OpKind::If: {
+      os << " " << v(op.operands.empty() ? kNoValue : op.operands[0]);
+      if (!op.results.empty()) {
+        os << " -> (";
+        for (size_t i = 0; i < op.results.size(); ++i)
+          os << (i ? ", " : "") << t(op.results[i]);
+        os << ")";
+      }
+      os << " {\n";
+      if (!op.regions.empty())
+        printBranchOps(os, op.regions[0], depth + 1);
+      os << ind << "}";
+      if (op.regions.size() > 1 && !onlyEmptyYield(op.regions[1])) {
+        os << " else {\n";
+        printBranchOps(os, op.regions[1], depth + 1);
+        os << ind << "}";
+      }
       break;
     }
     case OpKind::Constant: {

@@ -32,28 +32,35 @@ struct FunctionIndex {
   std::vector<std::vector<Use>> users;
   std::map<const Op *, int> depth;
   std::map<const Op *, Op *> loopOfYield;
+  std::map<const Op *, Op *> ifOfYield;
 
   explicit FunctionIndex(Function &f) {
     def.assign(f.values.size(), nullptr);
     owner.assign(f.values.size(), {nullptr, 0});
     users.resize(f.values.size());
-    visit(f.body, 0, nullptr);
+    visit(f.body, 0, nullptr, 0);
   }
 
-  void visit(Block &b, int d, Op *loop) {
+  // `d` counts enclosing loops (the weight of an op), `nest` enclosing regions (the guard).
+  void visit(Block &b, int d, Op *parent, int nest) {
     for (Op &op : b.ops) {
       depth[&op] = d;
       for (size_t i = 0; i < op.operands.size(); ++i)
         users[op.operands[i]].push_back({&op, i});
       for (ValueId r : op.results)
         def[r] = &op;
-      if (op.kind == OpKind::Yield && loop)
-        loopOfYield[&op] = loop;
-      if (op.kind == OpKind::For && d < kMaxNesting) {
+      if (op.kind == OpKind::Yield && parent)
+        (parent->kind == OpKind::For ? loopOfYield : ifOfYield)[&op] = parent;
+      if (nest >= kMaxNesting)
+        continue;
+      if (op.kind == OpKind::For) {
         Block &body = op.regions[0];
         for (size_t i = 0; i < body.args.size(); ++i)
           owner[body.args[i]] = {&op, i};
-        visit(body, d + 1, &op);
+        visit(body, d + 1, &op, nest + 1);
+      } else if (op.kind == OpKind::If) {
+        for (Block &branch : op.regions)
+          visit(branch, d, &op, nest + 1);
       }
     }
   }
@@ -172,6 +179,8 @@ private:
           auto it = idx.loopOfYield.find(&op);
           if (it != idx.loopOfYield.end())
             add(it->second->regions[0].args[u.index + 1], l);
+          if (auto i = idx.ifOfYield.find(&op); i != idx.ifOfYield.end())
+            add(i->second->results[u.index], l);
         }
       }
     }
@@ -202,6 +211,10 @@ private:
       if (it != idx.loopOfYield.end())
         if (auto a = in(it->second->regions[0].args[i + 1]))
           return *a;
+      // Both branches of an if yield its result's layout.
+      if (auto b = idx.ifOfYield.find(&op); b != idx.ifOfYield.end())
+        if (auto r = in(b->second->results[i]))
+          return *r;
       return old;
     }
     if (op.kind == OpKind::Reduce || op.kind == OpKind::ExpandDims) {
@@ -234,6 +247,13 @@ private:
       if (Op *d = idx.def[v]; d && !seen[d]) {
         seen[d] = true;
         ops.push_back(d);
+        // An if's result is what its branches yield: their yields may need conversions.
+        if (d->kind == OpKind::If)
+          for (Block &branch : d->regions)
+            if (Op *y = &branch.ops.back(); !seen[y]) {
+              seen[y] = true;
+              ops.push_back(y);
+            }
       }
     }
     // A conversion costs what the cleanup will make of it: a value that keeps its layout can be

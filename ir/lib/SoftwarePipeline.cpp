@@ -633,6 +633,11 @@ bool pipelineBlock(Module &m, Function &f, std::vector<Op> &ops, int stages,
     return false;
   bool changed = false;
   for (size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].kind == OpKind::If) {
+      for (Block &r : ops[i].regions)
+        changed |= pipelineBlock(m, f, r.ops, stages, depth + 1);
+      continue;
+    }
     if (ops[i].kind != OpKind::For)
       continue;
     changed |= pipelineBlock(m, f, ops[i].regions[0].ops, stages, depth + 1);

@@ -156,18 +156,20 @@ private:
     return Status::success();
   }
 
-  // `parentFor` is the loop whose body this block is (nullptr for the function body).
-  Status block(const Block &b, int depth, const Op *parentFor) {
+  // `parent` is the scf.for or scf.if whose region this block is (nullptr for the function
+  // body).
+  Status block(const Block &b, int depth, const Op *parent) {
     if (depth > kMaxNesting)
-      return err(parentFor, "loops nested more than " + std::to_string(kMaxNesting) + " deep");
+      return err(parent, "loops and ifs nested more than " + std::to_string(kMaxNesting) +
+                             " deep");
     scopes_.emplace_back();
     for (size_t i = 0; i < b.ops.size(); ++i) {
       const Op &op = b.ops[i];
       bool last = i + 1 == b.ops.size();
-      if (op.kind == OpKind::Return && (!last || parentFor))
+      if (op.kind == OpKind::Return && (!last || parent))
         return err(&op, "tt.return must be the last op of the function body");
-      if (op.kind == OpKind::Yield && (!last || !parentFor))
-        return err(&op, "scf.yield must be the last op of a loop body");
+      if (op.kind == OpKind::Yield && (!last || !parent))
+        return err(&op, "scf.yield must be the last op of a loop body or an scf.if branch");
       for (ValueId v : op.operands)
         LL_TRY_STATUS(use(v, op));
       if (op.kind == OpKind::For) {
@@ -179,21 +181,48 @@ private:
         for (ValueId v : scopes_.back())
           state_[v] = 2;
         scopes_.pop_back();
+      } else if (op.kind == OpKind::If) {
+        LL_TRY_STATUS(checkIfHeader(op));
+        for (const Block &branch : op.regions)
+          LL_TRY_STATUS(block(branch, depth + 1, &op));
       } else if (!op.regions.empty()) {
-        return err(&op, "has a region, but only scf.for may");
+        return err(&op, "has a region, but only scf.for and scf.if may");
       }
       if (op.kind == OpKind::Yield)
-        LL_TRY_STATUS(checkYield(op, *parentFor));
+        LL_TRY_STATUS(checkYield(op, *parent));
       else
         LL_TRY_STATUS(checkOp(op));
       for (ValueId r : op.results)
         LL_TRY_STATUS(defineValue(r, &op));
     }
-    if (parentFor && (b.ops.empty() || b.ops.back().kind != OpKind::Yield))
-      return err(parentFor, "the loop body must end with scf.yield");
+    if (parent && (b.ops.empty() || b.ops.back().kind != OpKind::Yield))
+      return err(parent, parent->kind == OpKind::For
+                             ? "the loop body must end with scf.yield"
+                             : "each branch of an scf.if must end with scf.yield");
     for (ValueId v : scopes_.back())
       state_[v] = 2; // out of scope: later uses are not dominated
     scopes_.pop_back();
+    return Status::success();
+  }
+
+  Status checkIfHeader(const Op &op) {
+    if (op.operands.size() != 1)
+      return err(&op, "takes one operand, the condition");
+    const Type &c = f_.type(op.operands[0]);
+    if (!c.isScalar() || c.elem().scalar != ScalarKind::I1 || c.elem().pointer)
+      return err(&op, "the condition must be an i1 scalar, got " + ty(c));
+    if (op.regions.size() != 2)
+      return err(&op, "needs a then block and an else block (which may hold only its scf.yield)");
+    for (const Block &branch : op.regions)
+      if (!branch.args.empty())
+        return err(&op, "its blocks take no arguments");
+    for (ValueId r : op.results) {
+      if (!f_.isValid(r))
+        return err(&op, "result " + std::to_string(r) + " is not in the value table");
+      if (f_.type(r).isMemDesc())
+        return err(&op, "results are tensors or scalars, not shared-memory descriptors, got " +
+                            ty(r));
+    }
     return Status::success();
   }
 
@@ -237,16 +266,20 @@ private:
     return Status::success();
   }
 
-  Status checkYield(const Op &op, const Op &loop) {
+  Status checkYield(const Op &op, const Op &parent) {
     if (!op.results.empty())
       return err(&op, "has no results");
-    if (op.operands.size() != loop.results.size())
-      return err(&op, "yields " + std::to_string(op.operands.size()) + " values, the loop has " +
-                          std::to_string(loop.results.size()) + " iteration arguments");
+    bool loop = parent.kind == OpKind::For;
+    std::string what = loop ? "the loop carries " : "the scf.if has result type ";
+    if (op.operands.size() != parent.results.size())
+      return err(&op, "yields " + std::to_string(op.operands.size()) + " values, " +
+                          (loop ? "the loop has " : "the scf.if has ") +
+                          std::to_string(parent.results.size()) +
+                          (loop ? " iteration arguments" : " results"));
     for (size_t i = 0; i < op.operands.size(); ++i)
-      if (f_.type(op.operands[i]) != f_.type(loop.results[i]))
+      if (f_.type(op.operands[i]) != f_.type(parent.results[i]))
         return err(&op, "yielded value " + std::to_string(i) + " has type " +
-                            ty(op.operands[i]) + ", the loop carries " + ty(loop.results[i]));
+                            ty(op.operands[i]) + ", " + what + ty(parent.results[i]));
     return Status::success();
   }
 
@@ -333,7 +366,8 @@ private:
       return counts(op, 0, 0, 0);
     case OpKind::Yield:
     case OpKind::For:
-      return Status::success(); // checked with the loop
+    case OpKind::If:
+      return Status::success(); // checked with the loop or the if
     case OpKind::Constant: {
       LL_TRY_STATUS(counts(op, 0, 0, 1));
       if (R().isMemDesc() || R().isPointerLike())

@@ -1,4 +1,4 @@
-// Dispatch over every op kind, and the structure ops (scf.for, scf.yield, tt.return).
+// Dispatch over every op kind, and the structure ops (scf.for, scf.if, scf.yield, tt.return).
 #include "OpLowering.h"
 #include "PackedHalves.h"
 #include "SharedAccess.h"
@@ -32,6 +32,13 @@ SharedHazards hazardsAfter(const ir::Block &block, SharedHazards h, const OpPlan
     h.addWrite(all);
   };
   for (const ir::Op &op : block.ops) {
+    if (op.kind == ir::OpKind::If) {
+      // Either branch may run: what either leaves pending.
+      SharedHazards other = hazardsAfter(op.regions.at(1), h, plans, barriers);
+      h = hazardsAfter(op.regions.at(0), h, plans, barriers);
+      h.join(other);
+      continue;
+    }
     if (auto s = plans.scratch.find(&op); s != plans.scratch.end()) {
       // Stores (after a barrier if they overlap a pending access), a barrier, loads: the
       // lowerings' scratch protocol (emitPlannedConversion, lowerReduce). Where the scratch
@@ -226,6 +233,61 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   return Status::success();
 }
 
+// Branches on the condition (the same in every thread, as every scalar is, so barriers in a
+// branch are met by the whole CTA); each result is one phi per register, 16-bit registers in
+// pairs as for loops. Each branch starts from the hazards pending before the if; after it, what
+// either branch leaves is pending.
+Status lowerIf(LoweringContext &ctx, const ir::Op &op) {
+  auto &b = ctx.b();
+  llvm::Value *cond = ctx.get(op.operands[0]).regs.at(0);
+  if (!cond->getType()->isIntegerTy(1))
+    cond = b.CreateICmpNE(cond, llvm::ConstantInt::get(cond->getType(), 0));
+  llvm::Function *fn = b.GetInsertBlock()->getParent();
+  llvm::BasicBlock *branchStart[2] = {llvm::BasicBlock::Create(b.getContext(), "if.then", fn),
+                                      llvm::BasicBlock::Create(b.getContext(), "if.else", fn)};
+  llvm::BasicBlock *merge = llvm::BasicBlock::Create(b.getContext(), "if.end", fn);
+  b.CreateCondBr(cond, branchStart[0], branchStart[1]);
+  const SharedHazards entry = ctx.hazards();
+  SharedHazards after;
+  std::vector<std::vector<llvm::Value *>> words[2];
+  llvm::BasicBlock *branchEnd[2];
+  for (int k = 0; k < 2; ++k) {
+    const ir::Block &branch = op.regions.at(size_t(k));
+    b.SetInsertPoint(branchStart[k]);
+    ctx.setHazards(entry);
+    LL_TRY_STATUS(lowerBlock(ctx, branch));
+    const ir::Op &yield = branch.ops.back();
+    for (ir::ValueId v : yield.operands)
+      words[k].push_back(packHalves(b, ctx.get(v).regs));
+    branchEnd[k] = b.GetInsertBlock();
+    b.CreateBr(merge);
+    if (k == 0)
+      after = ctx.hazards();
+    else
+      after.join(ctx.hazards());
+  }
+  b.SetInsertPoint(merge);
+  // Every phi first (they lead the block), then the unpacking.
+  std::vector<std::vector<llvm::Value *>> merged(op.results.size());
+  for (size_t i = 0; i < op.results.size(); ++i)
+    for (size_t r = 0; r < words[0][i].size(); ++r) {
+      llvm::PHINode *phi = b.CreatePHI(words[0][i][r]->getType(), 2);
+      phi->addIncoming(words[0][i][r], branchEnd[0]);
+      phi->addIncoming(words[1][i][r], branchEnd[1]);
+      merged[i].push_back(phi);
+    }
+  const ir::Op &thenYield = op.regions[0].ops.back();
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    const Lowered &like = ctx.get(thenYield.operands[i]);
+    Lowered l;
+    l.layout = like.layout;
+    l.regs = unpackHalves(b, merged[i], like.regs);
+    ctx.set(op.results[i], std::move(l));
+  }
+  ctx.setHazards(after);
+  return Status::success();
+}
+
 } // namespace
 
 Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
@@ -237,6 +299,9 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
       break; // the kernel's ret is added at the end; yields are read by their loop
     case ir::OpKind::For:
       s = lowerFor(ctx, op);
+      break;
+    case ir::OpKind::If:
+      s = lowerIf(ctx, op);
       break;
     case ir::OpKind::Constant:
     case ir::OpKind::ProgramId:

@@ -42,7 +42,8 @@ inline std::vector<std::string> exampleFiles() {
   return {"memcpy_1d.tir",    "memcpy_2d.tir",   "transpose_copy.tir",
           "row_reduce.tir",   "matmul.tir",      "softmax.tir",
           "ops.tir",          "matmul_wide.tir", "matmul_wide_persistent.tir",
-          "warp_convert.tir", "convert_loop.tir"};
+          "warp_convert.tir", "convert_loop.tir", "memcpy_tail.tir",
+          "transpose_tail.tir", "branch_convert.tir"};
 }
 
 /// The texts of the examples `names`, in order ("" for a file that cannot be read).
@@ -116,6 +117,45 @@ inline std::vector<ExampleRun> exampleRuns() {
                     auto src = valuesOf<float>(m.buffers[0]), dst = valuesOf<float>(m.buffers[1]);
                     for (size_t i = 0; i < 3072; ++i)
                       ASSERT_EQ(dst[i], i < 2992 ? src[i] : -1.f) << i;
+                  }});
+  runs.push_back({"memcpy_tail.tir", "memcpy_tail", {3, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {bytesOf(randomFloats(3072, 12)),
+                                 bytesOf(std::vector<float>(3072, -1.f))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(2992)};
+                  },
+                  [](const Memory &m) {
+                    auto src = valuesOf<float>(m.buffers[0]), dst = valuesOf<float>(m.buffers[1]);
+                    for (size_t i = 0; i < 3072; ++i)
+                      ASSERT_EQ(dst[i], i < 2992 ? src[i] : -1.f) << i;
+                  }});
+  // An 80 x 112 matrix: tile (0, 0) is inside, the other three lie on an edge.
+  runs.push_back({"transpose_tail.tir", "transpose_tail", {2, 2, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    std::vector<uint16_t> in(80 * 112);
+                    for (size_t i = 0; i < in.size(); ++i)
+                      in[i] = uint16_t((i * 7 + 3) % 30000); // finite halves (no NaN patterns)
+                    m.buffers = {bytesOf(in), bytesOf(std::vector<uint16_t>(80 * 112, 0xffff))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(80),
+                         ArgValue::integer(112)};
+                  },
+                  [](const Memory &m) {
+                    auto in = valuesOf<uint16_t>(m.buffers[0]);
+                    auto out = valuesOf<uint16_t>(m.buffers[1]);
+                    for (size_t r = 0; r < 80; ++r)
+                      for (size_t c = 0; c < 112; ++c)
+                        ASSERT_EQ(out[r + c * 80], in[r * 112 + c]) << r << "," << c;
+                  }});
+  runs.push_back({"branch_convert.tir", "branch_convert", {2, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {bytesOf(randomFloats(2 * 4096, 13)),
+                                 bytesOf(std::vector<float>(2 * 4096, 0.f))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1)};
+                  },
+                  [](const Memory &m) {
+                    auto in = valuesOf<float>(m.buffers[0]), out = valuesOf<float>(m.buffers[1]);
+                    for (size_t i = 0; i < in.size(); ++i)
+                      ASSERT_EQ(out[i], i < 4096 ? in[i] + in[i] : in[i] * in[i]) << i;
                   }});
   runs.push_back({"memcpy_2d.tir", "memcpy_2d", {2, 1, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {

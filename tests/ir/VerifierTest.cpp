@@ -112,8 +112,8 @@ TEST(Verifier, RejectsBadIrWithPositionedMessages) {
       {"    %0 = scf.for %i = %n to %n step %n iter_args(%a = %x) -> (f32) : i32 {\n"
        "      %1 = arith.addf %a, %a : f32\n      scf.yield %1 : f32\n    }\n"
        "    %2 = arith.addf %1, %1 : f32\n",
-       "'arith.addf': uses %1 where its definition does not dominate the use"},
-      {"    scf.yield\n", "scf.yield must be the last op of a loop body"},
+       "use of undefined value '%1'"},
+      {"    scf.yield\n", "scf.yield must be the last op of a loop body or an scf.if branch"},
       {"    tt.return\n", "tt.return must be the last op of the function body"},
   };
   for (const Case &c : cases) {

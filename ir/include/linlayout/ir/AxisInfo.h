@@ -7,7 +7,8 @@
 //    multiples of k.
 // Plus the value itself when it is a known constant. The rules follow make_range, splat,
 // broadcast, expand_dims, add / sub / mul, addptr, comparisons, select, casts, loads, loop
-// induction variables and iteration arguments (joined to a fixed point), and the argument hints
+// induction variables and iteration arguments (joined to a fixed point), scf.if results (the
+// join of what the two branches yield), and the argument hints
 // (tt.divisibility, tt.contiguity, tt.constancy); everything else gets the pessimistic (1, 1, 1).
 // The analysis is conservative: a claim it makes holds for every run of the program.
 #pragma once

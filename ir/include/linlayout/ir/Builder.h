@@ -44,7 +44,7 @@ public:
   void beginFunction(std::string name, std::span<const Type> argTypes,
                      std::span<const ArgHints> hints = {});
   /// Adds the function to the module. Returns the first error met since beginFunction.
-  /// Requires: every beginFor was closed with endFor.
+  /// Requires: every beginFor was closed with endFor, every beginIf with endIf.
   Status endFunction();
   /// Argument i of the function being built. Requires: i < number of arguments.
   ValueId arg(size_t i);
@@ -123,6 +123,13 @@ public:
   ForScope beginFor(ValueId lb, ValueId ub, ValueId step, std::span<const ValueId> inits);
   /// Closes the innermost loop with `scf.yield yields`; returns the loop's results.
   std::vector<ValueId> endFor(std::span<const ValueId> yields);
+  /// Opens `scf.if cond -> (resultTypes)`; ops go to its then block until beginElse or endIf.
+  void beginIf(ValueId cond, std::span<const Type> resultTypes = {});
+  /// Closes the innermost if's then block with `scf.yield yields`; ops go to its else block.
+  void beginElse(std::span<const ValueId> yields = {});
+  /// Closes the innermost if's open block with `scf.yield yields` (an if closed in its then
+  /// block gets an else block of only `scf.yield`); returns the if's results.
+  std::vector<ValueId> endIf(std::span<const ValueId> yields = {});
   void ret();
 
   /// Appends an op built by hand (for ops this builder has no helper for); returns its results.
@@ -138,8 +145,9 @@ private:
 
   Module &module_;
   std::optional<Function> fn_;
-  // The blocks ops go to: the body, then one per open loop (its op lives in the enclosing block,
-  // which nothing appends to while the loop is open, so the pointers stay valid).
+  // The blocks ops go to: the body, then one per open loop or if branch (its op lives in the
+  // enclosing block, which nothing appends to while the region is open, so the pointers stay
+  // valid).
   std::vector<Block *> blocks_;
   Status status_;
 };

@@ -1,5 +1,5 @@
 // An op of the tile IR: a kind, operand and result value ids, the attributes its kind uses, and
-// (for scf.for) one region. Values are ids into the function's value table (Function.h).
+// (for scf.for) one region or (for scf.if) two. Values are ids into the function's value table (Function.h).
 #pragma once
 
 #include "linlayout/ir/OpKind.h"
@@ -64,6 +64,10 @@ struct Block {
 /// the verifier; the ones that are not obvious:
 ///  - scf.for: operands (lb, ub, step, init...), results one per init, one region whose block
 ///    args are (iv, iter args...) and which ends in scf.yield with one operand per init.
+///  - scf.if: operand (cond), an i1 scalar (the same in every thread, as all scalars are);
+///    two regions without args, then and else (the else block of an if without one holds only
+///    its scf.yield); each ends in scf.yield with one operand per result. Results are tensors or
+///    scalars, not shared-memory descriptors.
 ///  - tt.load: operands (ptr [, mask [, other]]); tt.store: (ptr, value [, mask]).
 ///  - tt.dot: (a, b, c); ttg.local_alloc: ([init]); ttg.local_store: (value, memdesc).
 ///  - ttg.memdesc_index: (memdesc, i32 index) -> the index-th tile along the leading dim.

@@ -12,7 +12,7 @@ namespace linlayout::ir {
 /// How an op relates its operands to its result, for verifiers and passes that treat a whole
 /// family of ops alike.
 enum class OpCategory : uint8_t {
-  Structure,     // scf.for, scf.yield, tt.return
+  Structure,     // scf.for, scf.if, scf.yield, tt.return
   Source,        // constants, program ids, make_range: results from attributes only
   Shape,         // splat, broadcast, expand_dims, reshape, trans
   BinaryInt,     // same-typed integer operands and result
@@ -33,6 +33,7 @@ enum class OpCategory : uint8_t {
   X(Return, "tt.return", Structure)                                                            \
   X(Yield, "scf.yield", Structure)                                                             \
   X(For, "scf.for", Structure)                                                                 \
+  X(If, "scf.if", Structure)                                                                   \
   X(Constant, "arith.constant", Source)                                                        \
   X(ProgramId, "tt.get_program_id", Source)                                                    \
   X(NumPrograms, "tt.get_num_programs", Source)                                                \

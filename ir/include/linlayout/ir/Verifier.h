@@ -7,9 +7,10 @@
 //    the result / operand layout along their axis; dot operands are dot_op layouts of the
 //    accumulator's layout with matching operand indices;
 //  - structure: every use is dominated by its definition (defined earlier in the same block or in
-//    an enclosing one), each value is defined once, a function body ends in tt.return, a loop
-//    body in scf.yield matching the loop's iteration arguments; loops nest at most kMaxNesting
-//    deep.
+//    an enclosing one; a value defined in a branch of an scf.if is not seen after it), each value
+//    is defined once, a function body ends in tt.return, a loop body in scf.yield matching the
+//    loop's iteration arguments, each branch of an scf.if (an i1 scalar condition) in scf.yield
+//    matching its results; loops and ifs nest at most kMaxNesting deep.
 // Bad IR gets an error naming the op and where it is, never a crash.
 #pragma once
 

@@ -5,6 +5,7 @@
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Rematerialize.h"
 #include "linlayout/ir/Rewrite.h"
+#include "linlayout/ir/Walk.h"
 
 #include <cmath>
 #include <functional>
@@ -282,6 +283,11 @@ private:
         if (want == have)
           continue;
         after += w * conversion(e, have, want);
+        // A convert read only here folds into this conversion (CleanupConverts converts its
+        // source instead), so its own cost goes: a branch of an if that converted its yield.
+        if (Op *d = idx.def[e]; d && d->kind == OpKind::ConvertLayout && !slice.count(e) &&
+                                 !seen[d] && idx.users[e].size() == 1 && remat.folds(e, want))
+          before += weight(d, idx) * remat.cost(d->operands[0], f_.type(e).layout());
         if (edits) {
           ValueId converted;
           Op c = makeConvert(f_, e, want, &converted);
@@ -320,13 +326,45 @@ private:
   std::map<std::tuple<std::vector<int64_t>, ScalarKind, bool, LayoutId, LayoutId>, double> costs_;
 };
 
+// Removes the converts of `b` (and of its regions) whose operand already has their layout.
+void eraseNoOpConverts(Function &f, Block &b, int depth) {
+  std::erase_if(b.ops, [&](const Op &op) {
+    return op.kind == OpKind::ConvertLayout && f.type(op.operands[0]) == f.type(op.results[0]);
+  });
+  if (depth < kMaxNesting)
+    for (Op &op : b.ops)
+      for (Block &r : op.regions)
+        eraseNoOpConverts(f, r, depth + 1);
+}
+
+// A step leaves converts between equal layouts where it retyped their operands; they go before
+// the next step, so that its candidates grow through them.
+void foldNoOpConverts(Function &f) {
+  std::vector<std::pair<ValueId, ValueId>> same; // (result, operand), in program order
+  walkOps(f.body, [&](const Op &op) {
+    if (op.kind == OpKind::ConvertLayout && f.type(op.operands[0]) == f.type(op.results[0]))
+      same.push_back({op.results[0], op.operands[0]});
+  });
+  if (same.empty())
+    return;
+  // A chain of such converts goes to its first operand.
+  std::map<ValueId, ValueId> folded;
+  for (auto [y, x] : same) {
+    if (auto it = folded.find(x); it != folded.end())
+      x = it->second;
+    replaceAllUses(f, y, x);
+    folded[y] = x;
+  }
+  eraseNoOpConverts(f, f.body, 0);
+}
+
 } // namespace
 
 Status propagateLayouts(Module &m) {
   for (Function &f : m.functions) {
     Propagator p(m, f);
-    for (int round = 0; round < kMaxRounds && p.step(); ++round) {
-    }
+    for (int round = 0; round < kMaxRounds && p.step(); ++round)
+      foldNoOpConverts(f);
   }
   return Status::success();
 }

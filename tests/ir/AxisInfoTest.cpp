@@ -136,6 +136,36 @@ TEST(AxisInfo, NamedFactsOfTheExamples) {
   EXPECT_EQ(infoOf(c, s.functions[0], "c1024").constant, 1024);
 }
 
+// An if's result has what both branches' yields have in common.
+TEST(AxisInfo, IfResultsJoinTheBranches) {
+  const char *text = R"(#b = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module {
+  tt.func @k(%n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c = arith.cmpi eq, %n, %c0 : i32
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #b>
+    %m = scf.if %c -> (tensor<128xi32, #b>) {
+      scf.yield %r : tensor<128xi32, #b>
+    } else {
+      %c16 = arith.constant dense<16> : tensor<128xi32, #b>
+      %s = arith.addi %r, %c16 : tensor<128xi32, #b>
+      scf.yield %s : tensor<128xi32, #b>
+    }
+    tt.return
+  }
+}
+)";
+  auto m = parseModule(text, "if.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  const Function &f = m->functions[0];
+  AxisInfoAnalysis a = AxisInfoAnalysis::run(*m, f);
+  EXPECT_EQ(infoOf(a, f, "s").divisibility, (std::vector<int64_t>{16}));
+  const AxisInfo &joined = infoOf(a, f, "m");
+  EXPECT_EQ(joined.contiguity, (std::vector<int64_t>{128}));
+  EXPECT_EQ(joined.divisibility, (std::vector<int64_t>{16}));
+  EXPECT_FALSE(joined.constant.has_value());
+}
+
 // Ensures: join(a, a) == a; join is commutative.
 RC_GTEST_PROP(AxisInfo, JoinIsIdempotentAndCommutative, ()) {
   auto gen = [] {

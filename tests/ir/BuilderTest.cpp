@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 using namespace linlayout;
 using namespace linlayout::ir;
 using namespace linlayout::ir::testing;
@@ -112,4 +114,56 @@ TEST(Builder, LoopsCarryValues) {
   std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::integer(10)};
   ASSERT_TRUE(interpret(m, "sum_to", args, mem).ok());
   EXPECT_EQ(valuesOf<int32_t>(mem.buffers[0])[0], 45);
+}
+
+// clamp_to(out, n, limit): out[0] = n < limit ? n * 2 : limit, through an scf.if with a result;
+// and an if without results (closed in its then block) that stores only when n is 0.
+TEST(Builder, IfsYieldValuesAndMayHaveNoElse) {
+  Module m;
+  Builder b(m);
+  Type i32 = Type::scalar(ScalarKind::I32);
+  b.beginFunction("clamp_to", std::vector<Type>{Type::pointer(ScalarKind::I32), i32, i32});
+  ValueId below = b.cmp(CmpPredicate::Slt, b.arg(1), b.arg(2));
+  std::vector<Type> types = {i32};
+  b.beginIf(below, types);
+  std::vector<ValueId> twice = {b.binary(OpKind::AddI, b.arg(1), b.arg(1))};
+  b.beginElse(twice);
+  std::vector<ValueId> limit = {b.arg(2)};
+  std::vector<ValueId> results = b.endIf(limit);
+  ASSERT_EQ(results.size(), 1u);
+  b.store(b.arg(0), results[0]);
+  ValueId zero = b.constantInt(0, i32);
+  b.beginIf(b.cmp(CmpPredicate::Eq, b.arg(1), zero));
+  b.store(b.arg(0), b.constantInt(-1, i32));
+  EXPECT_TRUE(b.endIf().empty());
+  b.ret();
+  ASSERT_TRUE(b.endFunction().ok());
+  ASSERT_TRUE(verify(m).ok()) << verify(m).message();
+  // The printed text parses back to the same text (the empty else is left out).
+  std::string text = print(m);
+  EXPECT_NE(text.find("} else {"), std::string::npos) << text;
+  auto again = parseModule(text, "built.tir");
+  ASSERT_TRUE(again.ok()) << again.message();
+  EXPECT_EQ(print(*again), text);
+  for (auto [n, limit, want] : {std::tuple{3, 10, 6}, {12, 10, 10}, {0, 10, -1}}) {
+    Memory mem;
+    mem.buffers = {std::vector<uint8_t>(4)};
+    std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::integer(n),
+                                  ArgValue::integer(limit)};
+    ASSERT_TRUE(interpret(m, "clamp_to", args, mem).ok());
+    EXPECT_EQ(valuesOf<int32_t>(mem.buffers[0])[0], want) << n << " " << limit;
+  }
+}
+
+TEST(Builder, MisnestedIfsAreErrors) {
+  Module m;
+  Builder b(m);
+  b.beginFunction("k", std::vector<Type>{Type::scalar(ScalarKind::I1)});
+  b.beginElse();
+  EXPECT_EQ(b.endFunction().message(), "builder: beginElse without an open then block");
+  Builder c(m);
+  c.beginFunction("k2", std::vector<Type>{Type::scalar(ScalarKind::I1)});
+  c.beginIf(c.arg(0));
+  c.ret();
+  EXPECT_NE(c.endFunction().message().find("open loop(s) or if(s)"), std::string::npos);
 }

@@ -117,6 +117,17 @@ TEST(Parser, ErrorsNamePositionAndExpectation) {
        "rank exceeds 8"},
       {wrap("    %0 = arith.constant 1 : tensor<1024x1024x2xi32, #blocked>\n"),
        "more than 2^20 elements"},
+      // Branches.
+      {wrap("    %c = arith.cmpi eq, %n, %n : i32\n    %0 = scf.if %c -> (i32) {\n"
+            "      scf.yield %n : i32\n    }\n"),
+       "t.tir:8:5: an scf.if with results needs an else block, got 'tt.return'"},
+      {wrap("    %c = arith.cmpi eq, %n, %n : i32\n    %0 = scf.if %c -> (i32) {\n    } else {\n"
+            "      scf.yield %n : i32\n    }\n"),
+       "t.tir:5:29: the then block of an scf.if with results must end with scf.yield"},
+      {wrap("    %c = arith.cmpi eq, %n, %n : i32\n    scf.if %c {\n"
+            "      %a = arith.addi %n, %n : i32\n    }\n    %b = arith.addi %a, %n : i32\n"),
+       "t.tir:8:21: use of undefined value '%a'"},
+      {wrap("    scf.if %c {\n    }\n"), "t.tir:4:12: use of undefined value '%c'"},
   };
   for (const Case &c : cases) {
     std::string e = parseError(c.text);
@@ -134,6 +145,36 @@ TEST(Parser, DeepLoopNestingIsAnErrorNotACrash) {
     body += "scf.yield\n}\n";
   std::string e = parseError(wrap(body));
   EXPECT_NE(e.find("loops nested more than 32 deep"), std::string::npos) << e;
+}
+
+TEST(Parser, DeepIfNestingIsAnErrorNotACrash) {
+  std::string body = "%c = arith.cmpi eq, %n, %n : i32\n";
+  for (int i = 0; i < kMaxNesting + 5; ++i)
+    body += "scf.if %c {\n";
+  for (int i = 0; i < kMaxNesting + 5; ++i)
+    body += "}\n";
+  std::string e = parseError(wrap(body));
+  EXPECT_NE(e.find("regions nested more than 32 deep"), std::string::npos) << e;
+}
+
+// Each branch has its own names, as in MLIR: both may define %x, and the printer keeps the
+// names apart in the text it makes.
+TEST(Parser, BranchesHaveTheirOwnNames) {
+  std::string text = wrap("    %c = arith.cmpi eq, %n, %n : i32\n"
+                          "    %r = scf.if %c -> (i32) {\n"
+                          "      %x = arith.addi %n, %n : i32\n      scf.yield %x : i32\n"
+                          "    } else {\n"
+                          "      %x = arith.muli %n, %n : i32\n      scf.yield %x : i32\n"
+                          "    }\n");
+  auto m = parseModule(text, "t.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(verify(*m).ok()) << verify(*m).message();
+  std::string printed = print(*m);
+  EXPECT_NE(printed.find("%x = arith.addi"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("%x_1 = arith.muli"), std::string::npos) << printed;
+  auto again = parseModule(printed, "t.tir");
+  ASSERT_TRUE(again.ok()) << again.message();
+  EXPECT_EQ(print(*again), printed);
 }
 
 TEST(Parser, DeepLayoutNestingIsAnErrorNotACrash) {

@@ -115,6 +115,15 @@ TEST(Verifier, RejectsBadIrWithPositionedMessages) {
        "use of undefined value '%1'"},
       {"    scf.yield\n", "scf.yield must be the last op of a loop body or an scf.if branch"},
       {"    tt.return\n", "tt.return must be the last op of the function body"},
+      // Branches.
+      {"    scf.if %n {\n    }\n", "'scf.if': the condition must be an i1 scalar, got i32"},
+      {"    %c = arith.cmpi eq, %n, %n : i32\n    %0 = scf.if %c -> (i32) {\n"
+       "      scf.yield %x : f32\n    } else {\n      scf.yield %n : i32\n    }\n",
+       "yielded value 0 has type f32, the scf.if has result type i32"},
+      {"    %c = arith.cmpi eq, %n, %n : i32\n    scf.if %c {\n      scf.yield %n : i32\n    }\n",
+       "yields 1 values, the scf.if has 0 results"},
+      {"    %c = arith.cmpi eq, %n, %n : i32\n    scf.if %c {\n      tt.return\n    }\n",
+       "tt.return must be the last op of the function body"},
   };
   for (const Case &c : cases) {
     std::string e = verifyError(wrap(c.body));
@@ -134,6 +143,27 @@ TEST(Verifier, BuiltIrWithoutPositionsNamesTheFunction) {
   Status s = verify(m);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.message(), "@k: 'arith.addf': needs float operands, got i32");
+}
+
+TEST(Verifier, HandMadeIfsWithoutTheirBlocksAreErrors) {
+  Module m = loadExample("memcpy_tail.tir");
+  Function &f = m.functions.at(0);
+  Op *branch = nullptr;
+  for (Op &op : f.body.ops)
+    if (op.kind == OpKind::If)
+      branch = &op;
+  ASSERT_NE(branch, nullptr);
+  ASSERT_TRUE(verify(m).ok());
+  Block elseBlock = branch->regions[1];
+  branch->regions.pop_back();
+  EXPECT_NE(verify(m).message().find("needs a then block and an else block"), std::string::npos);
+  branch->regions.push_back(elseBlock);
+  branch->regions[1].ops.pop_back(); // its scf.yield
+  EXPECT_NE(verify(m).message().find("each branch of an scf.if must end with scf.yield"),
+            std::string::npos);
+  branch->regions[1] = elseBlock;
+  branch->regions[1].args.push_back(branch->operands[0]);
+  EXPECT_NE(verify(m).message().find("its blocks take no arguments"), std::string::npos);
 }
 
 TEST(Verifier, HandMadeStructuralMistakesAreErrors) {

@@ -14,8 +14,10 @@
 // layout through a convert back; other operands are converted (or recomputed, Rematerialize.h)
 // into the new layout. The change is made when the sum of the conversion costs it removes is
 // larger than the sum it adds, conversions inside loops counting kLoopWeight times per level.
-// The converts this leaves (now between equal layouts, or chained) are removed by
-// CleanupConverts.
+// The converts a change leaves between equal layouts are removed before the next candidate is
+// sought, so that it grows through them; chained converts are left to CleanupConverts. Through
+// an scf.if, a value yielded by a branch gives its layout to the if's result, and both branches
+// then yield that layout (converting where they computed another).
 //
 // Runs after: Coalesce. Runs before: CleanupConverts.
 #pragma once

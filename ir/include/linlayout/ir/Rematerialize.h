@@ -29,6 +29,10 @@ public:
   /// Ensures: cost(v, to) <= conversionCost(m, type(v), to).
   double cost(ValueId v, LayoutId to);
 
+  /// Whether the way cost() chose converts the source of the convert that defines v (the
+  /// convert itself then goes where nothing else reads v).
+  bool folds(ValueId v, LayoutId to);
+
   /// Makes v available in `to` the way cost() chose; returns the value holding it. New ops are
   /// queued next to the definitions they copy and land in the function at commit().
   ValueId materialize(ValueId v, LayoutId to);

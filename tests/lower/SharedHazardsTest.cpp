@@ -243,6 +243,25 @@ TEST(SharedHazards, PendingAccessesBeforeALoopCostOneBarrierBeforeIt) {
   EXPECT_EQ(k.conversions[3].barriers, 1) << "the loop's second conversion";
 }
 
+// A branch starts from what is pending before the if, and after the if what either branch
+// left is pending: the then branch's conversion waits for the loads of the one before the if,
+// and the conversion after the if waits for the then branch's loads (the else branch converts
+// nothing).
+TEST(SharedHazards, BranchesStartFromWhatIsPendingAndJoinAfter) {
+  std::string body = convert("%x0", "%x", kSrc, kDst) +
+                     "    %cond = arith.cmpi sgt, %n, %c0 : i32\n"
+                     "    %x1 = scf.if %cond -> (" + std::string(kDst) + ") {\n" +
+                     "  " + convert("%t", "%x", kSrc, kDst) + "      scf.yield %t : " + kDst +
+                     "\n    } else {\n      scf.yield %x0 : " + kDst + "\n    }\n" +
+                     convert("%res", "%x1", kDst, kSrc);
+  Compiled k = compileShared(roundTripKernel(body, kAcrossWarps));
+  ASSERT_EQ(k.conversions.size(), 3u);
+  EXPECT_EQ(k.conversions[0].barriers, 1) << "nothing pending at the start";
+  EXPECT_EQ(k.conversions[1].barriers, 2) << "the branch's: the first one's loads are pending";
+  EXPECT_EQ(k.conversions[2].barriers, 2) << "after the if: either branch's loads may be pending";
+  EXPECT_NE(k.ptx.find("bra"), std::string::npos);
+}
+
 // Inside warps the loop needs no barrier at all: each conversion syncs its warps between its
 // stores and loads, and before its stores, where its own loads of the iteration before are the
 // only pending accesses to its bytes.

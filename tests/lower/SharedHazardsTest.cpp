@@ -262,6 +262,26 @@ TEST(SharedHazards, BranchesStartFromWhatIsPendingAndJoinAfter) {
   EXPECT_NE(k.ptx.find("bra"), std::string::npos);
 }
 
+// An if inside the round-trip loop: each conversion in the loop has bytes of its own, the
+// branches' conversions included, so each keeps only the barrier between its stores and loads.
+// The loop head's state comes from the model of the body (hazardsAfter), which takes the join
+// of the branches; the lowering checks the body it emits against it.
+TEST(SharedHazards, AnIfInsideALoopKeepsOneBarrierPerConversion) {
+  std::string body =
+      "    %cond = arith.cmpi sgt, %n, %c1 : i32\n"
+      "    %res = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (" + std::string(kSrc) +
+      ") : i32 {\n      %y = scf.if %cond -> (" + kDst + ") {\n  " +
+      convert("%t", "%v", kSrc, kDst) + "        scf.yield %t : " + kDst +
+      "\n      } else {\n        %u = arith.addf %v, %v : " + kSrc + "\n  " +
+      convert("%w", "%u", kSrc, kDst) + "        scf.yield %w : " + kDst + "\n      }\n" +
+      convert("%z", "%y", kDst, kSrc) + "      scf.yield %z : " + kSrc + "\n    }\n";
+  Compiled k = compileShared(roundTripKernel(body, kAcrossWarps));
+  ASSERT_EQ(k.conversions.size(), 3u);
+  for (const ConversionReport &c : k.conversions)
+    EXPECT_EQ(c.barriers, 1) << c.where;
+  EXPECT_EQ(k.sharedBytes, 3 * k.conversions[0].scratchBytes);
+}
+
 // Inside warps the loop needs no barrier at all: each conversion syncs its warps between its
 // stores and loads, and before its stores, where its own loads of the iteration before are the
 // only pending accesses to its bytes.

@@ -268,7 +268,12 @@ private:
     case OpKind::ShLI:
     case OpKind::ShRSI:
     case OpKind::MinSI:
-    case OpKind::MaxSI: {
+    case OpKind::MaxSI:
+    case OpKind::DivUI:
+    case OpKind::RemUI:
+    case OpKind::ShRUI:
+    case OpKind::MinUI:
+    case OpKind::MaxUI: {
       // Equal inputs give equal outputs; only constants are folded beyond that.
       const AxisInfo &a = in(0), &b = in(1);
       for (int d = 0; d < rank; ++d)
@@ -309,6 +314,24 @@ private:
       return std::min(a, b);
     case OpKind::MaxSI:
       return std::max(a, b);
+    case OpKind::DivUI:
+    case OpKind::RemUI:
+    case OpKind::ShRUI:
+    case OpKind::MinUI:
+    case OpKind::MaxUI: {
+      if (bits > 63) // the unsigned value may not fit an int64_t
+        return std::nullopt;
+      uint64_t mask = (uint64_t(1) << bits) - 1, ua = uint64_t(a) & mask, ub = uint64_t(b) & mask;
+      uint64_t v = k == OpKind::DivUI   ? (ub ? ua / ub : 0)
+                   : k == OpKind::RemUI ? (ub ? ua % ub : 0)
+                   : k == OpKind::ShRUI ? (ub < uint64_t(bits) ? ua >> ub : 0)
+                   : k == OpKind::MinUI ? std::min(ua, ub)
+                                        : std::max(ua, ub);
+      if ((k == OpKind::DivUI || k == OpKind::RemUI) && ub == 0)
+        return std::nullopt;
+      // Back to the signed reading of the element's bits, as values are kept.
+      return int64_t(v << (64 - bits)) >> (64 - bits);
+    }
     default:
       return std::nullopt;
     }

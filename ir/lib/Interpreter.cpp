@@ -400,12 +400,19 @@ private:
     case OpKind::ShLI:
     case OpKind::ShRSI:
     case OpKind::MinSI:
-    case OpKind::MaxSI: {
+    case OpKind::MaxSI:
+    case OpKind::DivUI:
+    case OpKind::RemUI:
+    case OpKind::ShRUI:
+    case OpKind::MinUI:
+    case OpKind::MaxUI: {
       const auto &x = val(op.operands[0]).i, &y = val(op.operands[1]).i;
       int bits = bitWidth(rk);
       for (size_t e = 0; e < n(); ++e) {
         int64_t p = at(x, e), q = at(y, e), v = 0;
         uint64_t up = uint64_t(p), uq = uint64_t(q);
+        // The unsigned ops read the operands' bits as unsigned numbers of the element width.
+        uint64_t bp = asUnsigned(p, rk), bq = asUnsigned(q, rk);
         switch (op.kind) {
         case OpKind::AddI:
           v = int64_t(up + uq);
@@ -446,6 +453,21 @@ private:
         case OpKind::MaxSI:
           v = std::max(p, q);
           break;
+        case OpKind::DivUI:
+        case OpKind::RemUI:
+          if (bq == 0)
+            return err(op, "division by zero");
+          v = int64_t(op.kind == OpKind::DivUI ? bp / bq : bp % bq);
+          break;
+        case OpKind::ShRUI:
+          v = bq >= uint64_t(bits) ? 0 : int64_t(bp >> bq);
+          break;
+        case OpKind::MinUI:
+          v = int64_t(std::min(bp, bq));
+          break;
+        case OpKind::MaxUI:
+          v = int64_t(std::max(bp, bq));
+          break;
         default:
           break;
         }
@@ -458,7 +480,9 @@ private:
     case OpKind::MulF:
     case OpKind::DivF:
     case OpKind::MinF:
-    case OpKind::MaxF: {
+    case OpKind::MaxF:
+    case OpKind::MinNumF:
+    case OpKind::MaxNumF: {
       const auto &x = val(op.operands[0]).f, &y = val(op.operands[1]).f;
       for (size_t e = 0; e < n(); ++e) {
         double p = atf(x, e), q = atf(y, e), v = 0;
@@ -481,6 +505,12 @@ private:
         case OpKind::MaxF:
           v = std::isnan(p) || std::isnan(q) ? NAN : std::max(p, q);
           break;
+        case OpKind::MinNumF: // a NaN operand gives the other one
+          v = std::fmin(p, q);
+          break;
+        case OpKind::MaxNumF:
+          v = std::fmax(p, q);
+          break;
         default:
           break;
         }
@@ -493,7 +523,11 @@ private:
     case OpKind::Exp2:
     case OpKind::Log:
     case OpKind::Sqrt:
-    case OpKind::AbsF: {
+    case OpKind::AbsF:
+    case OpKind::Log2:
+    case OpKind::Rsqrt:
+    case OpKind::Floor:
+    case OpKind::Ceil: {
       const auto &x = val(op.operands[0]).f;
       for (size_t e = 0; e < n(); ++e) {
         double p = atf(x, e), v = 0;
@@ -515,6 +549,18 @@ private:
           break;
         case OpKind::AbsF:
           v = std::fabs(p);
+          break;
+        case OpKind::Log2:
+          v = std::log2(p);
+          break;
+        case OpKind::Rsqrt:
+          v = 1 / std::sqrt(p);
+          break;
+        case OpKind::Floor:
+          v = std::floor(p);
+          break;
+        case OpKind::Ceil:
+          v = std::ceil(p);
           break;
         default:
           break;
@@ -616,6 +662,23 @@ private:
       for (int64_t x : val(op.operands[0]).i)
         r.f.push_back(roundToFloatKind(double(x), rk));
       break;
+    case OpKind::UIToFP: {
+      ScalarKind from = type(op.operands[0]).elem().scalar;
+      for (int64_t x : val(op.operands[0]).i)
+        r.f.push_back(roundToFloatKind(double(asUnsigned(x, from)), rk));
+      break;
+    }
+    case OpKind::FPToUI: {
+      // Saturating, as PTX's cvt.rzi does: NaN and negatives give 0, too large the maximum.
+      int bits = bitWidth(rk);
+      double hi = std::ldexp(1.0, bits);
+      for (double x : val(op.operands[0]).f) {
+        double t = std::isnan(x) || x < 0 ? 0 : std::trunc(x);
+        uint64_t v = t >= hi ? (bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1) : uint64_t(t);
+        r.i.push_back(wrapInt(int64_t(v), rk));
+      }
+      break;
+    }
     case OpKind::FPToSI: {
       int bits = bitWidth(rk);
       double hi = bits >= 64 ? 9.2233720368547748e18 : std::ldexp(1.0, bits - 1);

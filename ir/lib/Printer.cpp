@@ -490,17 +490,28 @@ private:
     case OpKind::ShRSI:
     case OpKind::MinSI:
     case OpKind::MaxSI:
+    case OpKind::DivUI:
+    case OpKind::RemUI:
+    case OpKind::ShRUI:
+    case OpKind::MinUI:
+    case OpKind::MaxUI:
     case OpKind::AddF:
     case OpKind::SubF:
     case OpKind::MulF:
     case OpKind::DivF:
     case OpKind::MinF:
     case OpKind::MaxF:
+    case OpKind::MinNumF:
+    case OpKind::MaxNumF:
     case OpKind::NegF:
     case OpKind::Exp:
     case OpKind::Exp2:
     case OpKind::Log:
     case OpKind::Sqrt:
+    case OpKind::Log2:
+    case OpKind::Rsqrt:
+    case OpKind::Floor:
+    case OpKind::Ceil:
     case OpKind::AbsF:
       os << " " << list(op.operands) << " : " << res();
       break;
@@ -517,6 +528,8 @@ private:
       break;
     case OpKind::SIToFP:
     case OpKind::FPToSI:
+    case OpKind::UIToFP:
+    case OpKind::FPToUI:
     case OpKind::ExtF:
     case OpKind::TruncF:
     case OpKind::ExtSI:

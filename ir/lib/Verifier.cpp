@@ -472,17 +472,28 @@ private:
     case OpKind::ShRSI:
     case OpKind::MinSI:
     case OpKind::MaxSI:
+    case OpKind::DivUI:
+    case OpKind::RemUI:
+    case OpKind::ShRUI:
+    case OpKind::MinUI:
+    case OpKind::MaxUI:
     case OpKind::AddF:
     case OpKind::SubF:
     case OpKind::MulF:
     case OpKind::DivF:
     case OpKind::MinF:
     case OpKind::MaxF:
+    case OpKind::MinNumF:
+    case OpKind::MaxNumF:
     case OpKind::NegF:
     case OpKind::Exp:
     case OpKind::Exp2:
     case OpKind::Log:
     case OpKind::Sqrt:
+    case OpKind::Log2:
+    case OpKind::Rsqrt:
+    case OpKind::Floor:
+    case OpKind::Ceil:
     case OpKind::AbsF: {
       size_t n = category(op.kind) == OpCategory::UnaryFloat ? 1 : 2;
       LL_TRY_STATUS(counts(op, n, n, 1));
@@ -523,6 +534,8 @@ private:
     }
     case OpKind::SIToFP:
     case OpKind::FPToSI:
+    case OpKind::UIToFP:
+    case OpKind::FPToUI:
     case OpKind::ExtF:
     case OpKind::TruncF:
     case OpKind::ExtSI:
@@ -537,9 +550,11 @@ private:
       bool ok = false;
       switch (op.kind) {
       case OpKind::SIToFP:
+      case OpKind::UIToFP:
         ok = isInt(from) && isFloat(to);
         break;
       case OpKind::FPToSI:
+      case OpKind::FPToUI:
         ok = isFloat(from) && isInt(to);
         break;
       case OpKind::ExtF:

@@ -328,23 +328,36 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
     case ir::OpKind::ShRSI:
     case ir::OpKind::MinSI:
     case ir::OpKind::MaxSI:
+    case ir::OpKind::DivUI:
+    case ir::OpKind::RemUI:
+    case ir::OpKind::ShRUI:
+    case ir::OpKind::MinUI:
+    case ir::OpKind::MaxUI:
     case ir::OpKind::AddF:
     case ir::OpKind::SubF:
     case ir::OpKind::MulF:
     case ir::OpKind::DivF:
     case ir::OpKind::MinF:
     case ir::OpKind::MaxF:
+    case ir::OpKind::MinNumF:
+    case ir::OpKind::MaxNumF:
     case ir::OpKind::NegF:
     case ir::OpKind::Exp:
     case ir::OpKind::Exp2:
     case ir::OpKind::Log:
     case ir::OpKind::Sqrt:
+    case ir::OpKind::Log2:
+    case ir::OpKind::Rsqrt:
+    case ir::OpKind::Floor:
+    case ir::OpKind::Ceil:
     case ir::OpKind::AbsF:
     case ir::OpKind::CmpI:
     case ir::OpKind::CmpF:
     case ir::OpKind::Select:
     case ir::OpKind::SIToFP:
     case ir::OpKind::FPToSI:
+    case ir::OpKind::UIToFP:
+    case ir::OpKind::FPToUI:
     case ir::OpKind::ExtF:
     case ir::OpKind::TruncF:
     case ir::OpKind::ExtSI:

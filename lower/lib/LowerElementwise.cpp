@@ -45,6 +45,8 @@ llvm::Value *unaryFloat(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x) {
   case ir::OpKind::NegF: return b.CreateFNeg(x);
   case ir::OpKind::AbsF: return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
   case ir::OpKind::Sqrt: return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
+  case ir::OpKind::Floor: return b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, x);
+  case ir::OpKind::Ceil: return b.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, x);
   default: break;
   }
   llvm::Value *f = ty->isFloatTy() ? x : b.CreateFPCast(x, b.getFloatTy());
@@ -56,6 +58,10 @@ llvm::Value *unaryFloat(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x) {
     r = b.CreateCall(ex2, {b.CreateFMul(f, llvm::ConstantFP::get(b.getFloatTy(), M_LOG2E))});
     break;
   case ir::OpKind::Exp2: r = b.CreateCall(ex2, {f}); break;
+  case ir::OpKind::Log2: r = b.CreateCall(lg2, {f}); break;
+  case ir::OpKind::Rsqrt:
+    r = b.CreateCall(shim::intrinsic(m, llvm::Intrinsic::nvvm_rsqrt_approx_f), {f});
+    break;
   case ir::OpKind::Log:
     r = b.CreateFMul(b.CreateCall(lg2, {f}), llvm::ConstantFP::get(b.getFloatTy(), M_LN2));
     break;
@@ -80,12 +86,19 @@ llvm::Value *binary(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm:
   case ir::OpKind::ShRSI: return b.CreateAShr(x, y);
   case ir::OpKind::MinSI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, y);
   case ir::OpKind::MaxSI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, y);
+  case ir::OpKind::DivUI: return b.CreateUDiv(x, y);
+  case ir::OpKind::RemUI: return b.CreateURem(x, y);
+  case ir::OpKind::ShRUI: return b.CreateLShr(x, y);
+  case ir::OpKind::MinUI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x, y);
+  case ir::OpKind::MaxUI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, x, y);
   case ir::OpKind::AddF: return b.CreateFAdd(x, y);
   case ir::OpKind::SubF: return b.CreateFSub(x, y);
   case ir::OpKind::MulF: return b.CreateFMul(x, y);
   case ir::OpKind::DivF: return b.CreateFDiv(x, y);
   case ir::OpKind::MinF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, x, y);
   case ir::OpKind::MaxF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, x, y);
+  case ir::OpKind::MinNumF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, y);
+  case ir::OpKind::MaxNumF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y);
   default: break;
   }
   assert(false && "binary op");
@@ -97,6 +110,8 @@ llvm::Value *cast(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm::T
   switch (kind) {
   case ir::OpKind::SIToFP: return b.CreateSIToFP(x, to);
   case ir::OpKind::FPToSI: return b.CreateFPToSI(x, to);
+  case ir::OpKind::UIToFP: return b.CreateUIToFP(x, to);
+  case ir::OpKind::FPToUI: return b.CreateFPToUI(x, to);
   case ir::OpKind::ExtF: return b.CreateFPExt(x, to);
   case ir::OpKind::TruncF: return b.CreateFPTrunc(x, to);
   case ir::OpKind::ExtSI: return b.CreateSExt(x, to);

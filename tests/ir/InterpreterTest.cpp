@@ -219,3 +219,85 @@ TEST(Interpreter, SubslicesReadAndWriteTheirTilesElements) {
       }
   }
 }
+
+// The unsigned integer ops read the operands' bits as unsigned numbers of the element width;
+// fptoui saturates; minnumf / maxnumf return the other operand of a NaN. Checked on i32 and i8
+// against the same operations on uint32_t / uint8_t.
+TEST(Interpreter, UnsignedOpsReadBitsAsUnsigned) {
+  for (std::string t : {"i32", "i8"}) {
+    SCOPED_TRACE(t);
+    std::string text = "module {\n  tt.func @k(%out: !tt.ptr<" + t + ">, %a: " + t + ", %b: " +
+                       t + ") {\n";
+    int slot = 0;
+    for (std::string op : {"divui", "remui", "shrui", "minui", "maxui"}) {
+      std::string i = std::to_string(slot++);
+      text += "    %c" + i + " = arith.constant " + i + " : i32\n" + "    %p" + i +
+              " = tt.addptr %out, %c" + i + " : !tt.ptr<" + t + ">, i32\n" + "    %r" + i +
+              " = arith." + op + " %a, %b : " + t + "\n" + "    tt.store %p" + i + ", %r" + i +
+              " : !tt.ptr<" + t + ">\n";
+    }
+    text += "    tt.return\n  }\n}\n";
+    auto m = parseModule(text, "unsigned.tir");
+    ASSERT_TRUE(m.ok()) << m.message();
+    int bits = t == "i32" ? 32 : 8;
+    uint64_t mask = (uint64_t(1) << bits) - 1;
+    std::mt19937_64 rng(3);
+    for (int trial = 0; trial < 300; ++trial) {
+      uint64_t a = rng() & mask, b = rng() & mask;
+      if (trial % 3 == 0)
+        b &= 7; // shifts in range, small divisors
+      if (b == 0)
+        b = 1;
+      Memory mem;
+      mem.buffers = {std::vector<uint8_t>(size_t(5 * bits / 8))};
+      auto signedOf = [&](uint64_t x) { return int64_t(x << (64 - bits)) >> (64 - bits); };
+      std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::integer(signedOf(a)),
+                                    ArgValue::integer(signedOf(b))};
+      ASSERT_TRUE(interpret(*m, "k", args, mem).ok());
+      uint64_t want[5] = {a / b, a % b, b >= uint64_t(bits) ? 0 : a >> b, std::min(a, b),
+                          std::max(a, b)};
+      for (int k = 0; k < 5; ++k) {
+        uint64_t got = 0;
+        std::memcpy(&got, mem.buffers[0].data() + k * bits / 8, size_t(bits / 8));
+        EXPECT_EQ(got, want[k]) << "op " << k << " a " << a << " b " << b;
+      }
+    }
+  }
+}
+
+TEST(Interpreter, FloatToUnsignedSaturatesAndNumMinMaxSkipNaN) {
+  const char *text = R"(module {
+  tt.func @k(%out: !tt.ptr<i32>, %fout: !tt.ptr<f32>, %x: f32, %y: f32) {
+    %u = arith.fptoui %x : f32 to i32
+    tt.store %out, %u : !tt.ptr<i32>
+    %mn = arith.minnumf %x, %y : f32
+    tt.store %fout, %mn : !tt.ptr<f32>
+    %c1 = arith.constant 1 : i32
+    %f1 = tt.addptr %fout, %c1 : !tt.ptr<f32>, i32
+    %mx = arith.maxnumf %x, %y : f32
+    tt.store %f1, %mx : !tt.ptr<f32>
+    tt.return
+  }
+}
+)";
+  auto m = parseModule(text, "fptoui.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  struct Case {
+    double x, y;
+    uint32_t u;
+    float mn, mx;
+  };
+  const double nan = std::nan("");
+  for (Case c : {Case{3.75, 1.0, 3u, 1.0f, 3.75f}, Case{-2.5, nan, 0u, -2.5f, -2.5f},
+                 Case{1e12, 2.0, 0xffffffffu, 2.0f, 1e12f}, Case{nan, 5.0, 0u, 5.0f, 5.0f}}) {
+    Memory mem;
+    mem.buffers = {std::vector<uint8_t>(4), std::vector<uint8_t>(8)};
+    std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1),
+                                  ArgValue::floating(c.x), ArgValue::floating(c.y)};
+    ASSERT_TRUE(interpret(*m, "k", args, mem).ok());
+    EXPECT_EQ(valuesOf<uint32_t>(mem.buffers[0])[0], c.u) << c.x;
+    auto f = valuesOf<float>(mem.buffers[1]);
+    EXPECT_EQ(f[0], c.mn) << c.x << " " << c.y;
+    EXPECT_EQ(f[1], c.mx) << c.x << " " << c.y;
+  }
+}

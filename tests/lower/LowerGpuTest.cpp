@@ -9,6 +9,7 @@
 #include "linlayout/testing/Generators.h"
 
 #include "linlayout/ir/Pipeline.h"
+#include "linlayout/ir/Verifier.h"
 #include "linlayout/layout/PlanConversion.h"
 #include "linlayout/lower/Lower.h"
 #include "linlayout/runtime/Context.h"
@@ -254,4 +255,76 @@ TEST(LowerGpu, RandomWarpShufflesMoveEveryElement) {
           RC_FAIL(problem);
       },
       300);
+}
+
+// The unsigned integer ops, uitofp and fptoui on the GPU give exactly what the interpreter
+// gives, on random operands (shift amounts past the width and float-to-unsigned out of range
+// included: PTX clamps and saturates as the interpreter does).
+TEST(LowerGpu, UnsignedOpsAndCastsMatchTheInterpreter) {
+  const std::string t = "tensor<128xi32, #b>", p = "tensor<128x!tt.ptr<i32>, #b>";
+  std::string text =
+      "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
+      "order = [0]}>\nmodule attributes {\"ttg.num-warps\" = 4 : i32} {\n"
+      "  tt.func public @uops(%a: !tt.ptr<i32>, %b: !tt.ptr<i32>, %f: !tt.ptr<f32>, "
+      "%out: !tt.ptr<i32>, %fout: !tt.ptr<f32>) {\n"
+      "    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : " + t + "\n"
+      "    %av = tt.splat %a : !tt.ptr<i32> -> " + p + "\n"
+      "    %ap = tt.addptr %av, %r : " + p + ", " + t + "\n"
+      "    %x = tt.load %ap : " + p + "\n"
+      "    %bv = tt.splat %b : !tt.ptr<i32> -> " + p + "\n"
+      "    %bp = tt.addptr %bv, %r : " + p + ", " + t + "\n"
+      "    %y = tt.load %bp : " + p + "\n"
+      "    %fv = tt.splat %f : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #b>\n"
+      "    %fp = tt.addptr %fv, %r : tensor<128x!tt.ptr<f32>, #b>, " + t + "\n"
+      "    %z = tt.load %fp : tensor<128x!tt.ptr<f32>, #b>\n"
+      "    %o5 = arith.fptoui %z : tensor<128xf32, #b> to " + t + "\n"
+      "    %g = arith.uitofp %x : " + t + " to tensor<128xf32, #b>\n"
+      "    %gv = tt.splat %fout : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #b>\n"
+      "    %gp = tt.addptr %gv, %r : tensor<128x!tt.ptr<f32>, #b>, " + t + "\n"
+      "    tt.store %gp, %g : tensor<128x!tt.ptr<f32>, #b>\n"
+      "    %ov = tt.splat %out : !tt.ptr<i32> -> " + p + "\n";
+  const char *ops[] = {"divui", "remui", "shrui", "minui", "maxui"};
+  for (int k = 0; k <= 5; ++k) {
+    std::string i = std::to_string(k);
+    if (k < 5)
+      text += "    %o" + i + " = arith." + ops[k] + " %x, %y : " + t + "\n";
+    text += "    %k" + i + " = arith.constant dense<" + std::to_string(128 * k) + "> : " + t +
+            "\n    %q" + i + " = arith.addi %r, %k" + i + " : " + t + "\n    %op" + i +
+            " = tt.addptr %ov, %q" + i + " : " + p + ", " + t + "\n    tt.store %op" + i +
+            ", %o" + i + " : " + p + "\n";
+  }
+  text += "    tt.return\n  }\n}\n";
+  auto m = ir::parseModule(text, "uops.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
+  std::mt19937_64 rng(17);
+  std::vector<uint32_t> a(128), b(128);
+  std::vector<float> f(128);
+  for (size_t i = 0; i < 128; ++i) {
+    a[i] = uint32_t(rng());
+    b[i] = i % 2 ? uint32_t(rng()) | 1 : uint32_t(1 + rng() % 40); // shifts past 31 too
+    f[i] = i % 4 == 0 ? -float(i) : i % 4 == 1 ? 1e10f : float(rng() % 100000) / 7;
+  }
+  ir::Memory want;
+  want.buffers = {ir::testing::bytesOf(a), ir::testing::bytesOf(b), ir::testing::bytesOf(f),
+                  std::vector<uint8_t>(6 * 128 * 4), std::vector<uint8_t>(128 * 4)};
+  std::vector<ir::ArgValue> args;
+  for (uint32_t k = 0; k < 5; ++k)
+    args.push_back(ir::ArgValue::pointer(k));
+  ir::Memory got = want;
+  ASSERT_TRUE(ir::interpret(*m, "uops", args, want).ok());
+  REQUIRE_GPU();
+  for (const PtxTarget &target : targets_) {
+    SCOPED_TRACE(target.name());
+    LowerOptions o;
+    o.target = target;
+    auto k = lowerKernel(*m, o);
+    ASSERT_TRUE(k.ok()) << k.message();
+    ir::Memory mem = got;
+    Status s = runOnGpu(k->kernel, mem.buffers, args, {1, 1, 1});
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(ir::testing::valuesOf<uint32_t>(mem.buffers[3]),
+              ir::testing::valuesOf<uint32_t>(want.buffers[3]));
+    EXPECT_EQ(mem.buffers[4], want.buffers[4]);
+  }
 }

@@ -55,23 +55,36 @@ enum class OpCategory : uint8_t {
   X(ShRSI, "arith.shrsi", BinaryInt)                                                           \
   X(MinSI, "arith.minsi", BinaryInt)                                                           \
   X(MaxSI, "arith.maxsi", BinaryInt)                                                           \
+  X(DivUI, "arith.divui", BinaryInt)                                                           \
+  X(RemUI, "arith.remui", BinaryInt)                                                           \
+  X(ShRUI, "arith.shrui", BinaryInt)                                                           \
+  X(MinUI, "arith.minui", BinaryInt)                                                           \
+  X(MaxUI, "arith.maxui", BinaryInt)                                                           \
   X(AddF, "arith.addf", BinaryFloat)                                                           \
   X(SubF, "arith.subf", BinaryFloat)                                                           \
   X(MulF, "arith.mulf", BinaryFloat)                                                           \
   X(DivF, "arith.divf", BinaryFloat)                                                           \
   X(MinF, "arith.minimumf", BinaryFloat)                                                       \
   X(MaxF, "arith.maximumf", BinaryFloat)                                                       \
+  X(MinNumF, "arith.minnumf", BinaryFloat)                                                     \
+  X(MaxNumF, "arith.maxnumf", BinaryFloat)                                                     \
   X(NegF, "arith.negf", UnaryFloat)                                                            \
   X(Exp, "math.exp", UnaryFloat)                                                               \
   X(Exp2, "math.exp2", UnaryFloat)                                                             \
   X(Log, "math.log", UnaryFloat)                                                               \
   X(Sqrt, "math.sqrt", UnaryFloat)                                                             \
   X(AbsF, "math.absf", UnaryFloat)                                                             \
+  X(Log2, "math.log2", UnaryFloat)                                                             \
+  X(Rsqrt, "math.rsqrt", UnaryFloat)                                                           \
+  X(Floor, "math.floor", UnaryFloat)                                                           \
+  X(Ceil, "math.ceil", UnaryFloat)                                                             \
   X(CmpI, "arith.cmpi", Compare)                                                               \
   X(CmpF, "arith.cmpf", Compare)                                                               \
   X(Select, "arith.select", Select)                                                            \
   X(SIToFP, "arith.sitofp", Cast)                                                              \
   X(FPToSI, "arith.fptosi", Cast)                                                              \
+  X(UIToFP, "arith.uitofp", Cast)                                                              \
+  X(FPToUI, "arith.fptoui", Cast)                                                              \
   X(ExtF, "arith.extf", Cast)                                                                  \
   X(TruncF, "arith.truncf", Cast)                                                              \
   X(ExtSI, "arith.extsi", Cast)                                                                \

@@ -68,6 +68,23 @@ void expectSameMatmul(const Module &plain, const Module &piped, const std::strin
   EXPECT_EQ(got.buffers[2], want.buffers[2]);
 }
 
+// `text` parsed and verified, and a copy pipelined with `stages` and verified again; empty
+// modules (and a test failure) on any error.
+std::pair<Module, Module> parseAndPipeline(const std::string &text, const std::string &name,
+                                           int stages) {
+  auto plain = parseModule(text, name);
+  EXPECT_TRUE(plain.ok()) << plain.message();
+  if (!plain.ok() || !verify(*plain).ok()) {
+    ADD_FAILURE() << (plain.ok() ? verify(*plain).message() : std::string("parse error"));
+    return {};
+  }
+  Module piped = *plain;
+  Status s = pipelineLoops(piped, stages);
+  EXPECT_TRUE(s.ok()) << s.message();
+  EXPECT_TRUE(verify(piped).ok()) << verify(piped).message();
+  return {std::move(*plain), std::move(piped)};
+}
+
 } // namespace
 
 TEST(SoftwarePipeline, MatmulExamplesComputeTheSameForEveryStageCountAndK) {
@@ -105,28 +122,22 @@ TEST(SoftwarePipeline, LoopsInsideBranchesArePipelined) {
   ASSERT_NE(ret, std::string::npos);
   text.insert(ret, "    }\n");
   text.insert(loop, "    %go = arith.cmpi sgt, %K, %c0 : i32\n    scf.if %go {\n");
-  auto plain = parseModule(text, "matmul_in_if.tir");
-  ASSERT_TRUE(plain.ok()) << plain.message();
-  ASSERT_TRUE(verify(*plain).ok()) << verify(*plain).message();
-  Module piped = *plain;
-  ASSERT_TRUE(pipelineLoops(piped, 3).ok());
-  ASSERT_TRUE(verify(piped).ok()) << verify(piped).message();
+  auto [plain, piped] = parseAndPipeline(text, "matmul_in_if.tir", 3);
+  ASSERT_FALSE(plain.functions.empty());
   EXPECT_EQ(count(piped, OpKind::Load), 0);
   EXPECT_EQ(count(piped, OpKind::AsyncCopyGlobalToLocal), 6);
   std::mt19937_64 rng(5);
   for (int64_t K : {0, 32, 96})
-    expectSameMatmul(*plain, piped, "matmul", K, 128, rng);
+    expectSameMatmul(plain, piped, "matmul", K, 128, rng);
 
   // The same if moved into the loop's body: not pipelined.
   std::string inBody = readFile(examplePath("matmul.tir"));
   size_t yield = inBody.find("      scf.yield");
   ASSERT_NE(yield, std::string::npos);
   inBody.insert(yield, "      %go = arith.cmpi sgt, %K, %c0 : i32\n      scf.if %go {\n      }\n");
-  auto withIf = parseModule(inBody, "matmul_if_in_body.tir");
-  ASSERT_TRUE(withIf.ok()) << withIf.message();
-  Module same = *withIf;
-  ASSERT_TRUE(pipelineLoops(same, 3).ok());
-  EXPECT_EQ(print(same), print(*withIf));
+  auto [withIf, same] = parseAndPipeline(inBody, "matmul_if_in_body.tir", 3);
+  ASSERT_FALSE(withIf.functions.empty());
+  EXPECT_EQ(print(same), print(withIf));
 }
 
 TEST(SoftwarePipeline, MaskedMatmulComputesTheSameForRandomSizes) {
@@ -450,12 +461,8 @@ TEST(SoftwarePipeline, WgmmaDotWhoseResultIsReadInTheLoopStaysSynchronous) {
                "tensor<128x64x!tt.ptr<f16>, #blocked>, "
                "tensor<64x128x!tt.ptr<f16>, #blocked>, "
                "tensor<128x128xf32, #mma>)");
-  auto plain = parseModule(text, "matmul_wgmma.tir");
-  ASSERT_TRUE(plain.ok()) << plain.message();
-  ASSERT_TRUE(verify(*plain).ok()) << verify(*plain).message();
-  Module piped = *plain;
-  ASSERT_TRUE(pipelineLoops(piped, 3).ok());
-  ASSERT_TRUE(verify(piped).ok()) << verify(piped).message();
+  auto [plain, piped] = parseAndPipeline(text, "matmul_wgmma.tir", 3);
+  ASSERT_FALSE(plain.functions.empty());
   EXPECT_EQ(count(piped, OpKind::Load), 0);
   EXPECT_EQ(count(piped, OpKind::Barrier), 0);
   EXPECT_EQ(count(piped, OpKind::WarpGroupDotWait), 1);

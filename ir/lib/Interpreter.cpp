@@ -748,6 +748,66 @@ private:
       }
       return Status::success();
     }
+    case OpKind::AtomicRMW: {
+      // Element by element, in index order (the GPU applies them in some order: only the
+      // values each element gets back may differ).
+      const RtValue &p = val(op.operands[0]);
+      const RtValue &v = val(op.operands[1]);
+      const RtValue *mask = op.operands.size() > 2 ? &val(op.operands[2]) : nullptr;
+      bool isF = isFloat(rk);
+      for (size_t e = 0; e < n(); ++e) {
+        if (mask && !at(mask->i, e)) { // masked off: nothing happens, the result is 0
+          if (isF)
+            r.f.push_back(0.0);
+          else
+            r.i.push_back(0);
+          continue;
+        }
+        RtValue old;
+        LL_TRY_STATUS(loadElem(op, p.buf[e], p.i[e], rk, old));
+        if (isF) {
+          double o = old.f[0], x = atf(v.f, e);
+          double next = op.attrs.atomicKind == AtomicKind::FAdd ? roundToFloatKind(o + x, rk) : x;
+          LL_TRY_STATUS(storeElem(op, p.buf[e], p.i[e], rk, 0, next));
+          r.f.push_back(o);
+          continue;
+        }
+        int64_t o = old.i[0], x = at(v.i, e), next = x;
+        uint64_t uo = asUnsigned(o, rk), ux = asUnsigned(x, rk);
+        switch (op.attrs.atomicKind) {
+        case AtomicKind::And:
+          next = o & x;
+          break;
+        case AtomicKind::Or:
+          next = o | x;
+          break;
+        case AtomicKind::Xor:
+          next = o ^ x;
+          break;
+        case AtomicKind::Add:
+          next = int64_t(uint64_t(o) + uint64_t(x));
+          break;
+        case AtomicKind::Max:
+          next = std::max(o, x);
+          break;
+        case AtomicKind::Min:
+          next = std::min(o, x);
+          break;
+        case AtomicKind::UMax:
+          next = int64_t(std::max(uo, ux));
+          break;
+        case AtomicKind::UMin:
+          next = int64_t(std::min(uo, ux));
+          break;
+        case AtomicKind::FAdd:
+        case AtomicKind::Exch:
+          break;
+        }
+        LL_TRY_STATUS(storeElem(op, p.buf[e], p.i[e], rk, wrapInt(next, rk), 0));
+        r.i.push_back(o);
+      }
+      break;
+    }
     case OpKind::LocalAlloc: {
       SharedAlloc s;
       if (!op.operands.empty()) {

@@ -19,6 +19,19 @@ constexpr std::array<std::string_view, 17> kPredicates = {
     "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt",
     "uge", "oeq", "one", "olt", "ole", "ogt", "oge", "une"};
 constexpr std::array<std::string_view, 3> kReduceKinds = {"sum", "max", "min"};
+constexpr std::array<std::string_view, 10> kAtomicKinds = {"and", "or",  "xor",  "add",  "fadd",
+                                                           "max", "min", "umax", "umin", "exch"};
+constexpr std::array<std::string_view, 4> kSemantics = {"relaxed", "acquire", "release",
+                                                        "acq_rel"};
+constexpr std::array<std::string_view, 3> kScopes = {"gpu", "cta", "sys"};
+
+template <typename E, size_t N>
+std::optional<E> fromName(const std::array<std::string_view, N> &names, std::string_view text) {
+  for (size_t i = 0; i < N; ++i)
+    if (names[i] == text)
+      return E(i);
+  return std::nullopt;
+}
 } // namespace
 
 std::string_view mnemonic(OpKind k) { return kOps[size_t(k)].mnemonic; }
@@ -62,6 +75,7 @@ bool hasSideEffects(OpKind k) {
   case OpKind::For:
   case OpKind::If: // its branches may store
   case OpKind::Store:
+  case OpKind::AtomicRMW:
   case OpKind::LocalAlloc:
   case OpKind::LocalStore:
   case OpKind::LocalDealloc:
@@ -93,6 +107,19 @@ std::optional<CmpPredicate> cmpPredicateFromName(std::string_view text) {
 bool isFloatPredicate(CmpPredicate p) { return p >= CmpPredicate::Oeq; }
 
 std::string_view name(ReduceKind k) { return kReduceKinds[size_t(k)]; }
+
+std::string_view name(AtomicKind k) { return kAtomicKinds[size_t(k)]; }
+std::optional<AtomicKind> atomicKindFromName(std::string_view text) {
+  return fromName<AtomicKind>(kAtomicKinds, text);
+}
+std::string_view name(MemSemantic s) { return kSemantics[size_t(s)]; }
+std::optional<MemSemantic> memSemanticFromName(std::string_view text) {
+  return fromName<MemSemantic>(kSemantics, text);
+}
+std::string_view name(MemScope s) { return kScopes[size_t(s)]; }
+std::optional<MemScope> memScopeFromName(std::string_view text) {
+  return fromName<MemScope>(kScopes, text);
+}
 
 std::optional<ReduceKind> reduceKindFromName(std::string_view text) {
   for (size_t i = 0; i < kReduceKinds.size(); ++i)

@@ -1283,6 +1283,46 @@ private:
         results.push_back(t.withElem(ElemType{t.elem().scalar, false}));
       return true;
     }
+    case OpKind::AtomicRMW: {
+      // tt.atomic_rmw KIND, SEM, SCOPE, %ptr, %val [, %mask] : (types) -> type
+      if (tok_.kind != Tok::Ident || !atomicKindFromName(tok_.text))
+        return fail("expected an atomic operation (and, or, xor, add, fadd, max, min, umax, "
+                    "umin, exch), got " + describe(tok_));
+      a.atomicKind = *atomicKindFromName(tok_.text);
+      advance();
+      if (!expectPunct(",", "after the atomic operation"))
+        return false;
+      if (tok_.kind != Tok::Ident || !memSemanticFromName(tok_.text))
+        return fail("expected a memory ordering (relaxed, acquire, release, acq_rel), got " +
+                    describe(tok_));
+      a.semantic = *memSemanticFromName(tok_.text);
+      advance();
+      if (!expectPunct(",", "after the memory ordering"))
+        return false;
+      if (tok_.kind != Tok::Ident || !memScopeFromName(tok_.text))
+        return fail("expected a memory scope (gpu, cta, sys), got " + describe(tok_));
+      a.scope = *memScopeFromName(tok_.text);
+      advance();
+      if (!expectPunct(",", "after the memory scope") || !parseOperands(op.operands, 3))
+        return false;
+      if (op.operands.size() < 2)
+        return fail("tt.atomic_rmw takes a pointer, a value [, mask]");
+      if (!expectPunct(":", "before the types") ||
+          !expectPunct("(", "to open the operand types"))
+        return false;
+      for (size_t i = 0; i < op.operands.size(); ++i) {
+        if (i && !expectPunct(",", "between operand types"))
+          return false;
+        tloc = tok_.loc;
+        if (!parseType(t) || !checkType(op.operands[i], t, tloc))
+          return false;
+      }
+      if (!expectPunct(")", "to close the operand types") ||
+          !expectPunct("->", "before the result type") || !parseType(u))
+        return false;
+      results.push_back(u);
+      return true;
+    }
     case OpKind::LocalAlloc: {
       if (!parseOperands(op.operands, 1))
         return false;

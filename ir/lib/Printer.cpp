@@ -547,6 +547,13 @@ private:
         os << " {ll.vec = " << a.vectorWidth << " : i32}";
       os << " : " << opnd(0);
       break;
+    case OpKind::AtomicRMW:
+      os << " " << name(a.atomicKind) << ", " << name(a.semantic) << ", " << name(a.scope) << ", "
+         << list(op.operands) << " : (";
+      for (size_t i = 0; i < op.operands.size(); ++i)
+        os << (i ? ", " : "") << opnd(i);
+      os << ") -> " << res();
+      break;
     case OpKind::LocalAlloc:
       if (op.operands.empty())
         os << " : () -> " << res();

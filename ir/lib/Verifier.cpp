@@ -613,6 +613,41 @@ private:
                             " is not a power of two up to 64");
       return Status::success();
     }
+    case OpKind::AtomicRMW: {
+      LL_TRY_STATUS(counts(op, 2, 3, 1));
+      const Type &p = T(0);
+      if (!p.isPointerLike() || p.isMemDesc())
+        return err(&op, "needs a pointer or tensor of pointers, got " + ty(p));
+      Type value = p.withElem(ElemType{p.elem().scalar, false});
+      if (T(1) != value)
+        return err(&op, "value must be " + ty(value) + ", got " + ty(T(1)));
+      if (R() != value)
+        return err(&op, "result must be " + ty(value) + ", got " + ty(R()));
+      if (op.operands.size() > 2) {
+        Type mask = p.withElem(ElemType{ScalarKind::I1, false});
+        if (T(2) != mask)
+          return err(&op, "mask must be " + ty(mask) + ", got " + ty(T(2)));
+      }
+      ScalarKind k = p.elem().scalar;
+      int bits = bitWidth(k);
+      bool ok = bits == 32 || bits == 64;
+      switch (a.atomicKind) {
+      case AtomicKind::FAdd:
+        ok = ok && isFloat(k);
+        break;
+      case AtomicKind::Exch:
+        break;
+      default:
+        ok = ok && isInt(k);
+        break;
+      }
+      if (!ok)
+        return err(&op, "no atomic " + std::string(name(a.atomicKind)) + " on " +
+                            std::string(name(k)) +
+                            " (fadd takes f32 or f64; exch any 32- or 64-bit element; the others "
+                            "i32 or i64)");
+      return Status::success();
+    }
     case OpKind::ConvertLayout:
       LL_TRY_STATUS(counts(op, 1, 1, 1));
       if (!T(0).isTensor() || !R().isTensor() || T(0).shape() != R().shape() ||

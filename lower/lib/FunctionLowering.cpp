@@ -368,6 +368,7 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
       break;
     case ir::OpKind::Load:
     case ir::OpKind::Store:
+    case ir::OpKind::AtomicRMW:
       s = lowerMemory(ctx, op);
       break;
     case ir::OpKind::ConvertLayout:

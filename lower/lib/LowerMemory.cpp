@@ -1,12 +1,15 @@
-// tt.load / tt.store. A tensor access moves `vec` consecutive registers per instruction, with the
+// tt.load / tt.store / tt.atomic_rmw. A tensor access moves `vec` consecutive registers per instruction, with the
 // first register's pointer and mask: the width ir::accessWidth finds safe for every thread,
 // narrowed by the op's `ll.vec` (the access-width pass sets it to the same width). Registers
 // and threads that hold a copy of an element another register / thread holds (the layout's free
 // variables) neither load nor store it again: loads copy the value, stores are skipped or
-// predicated off.
+// predicated off. Atomics likewise touch each element once.
 #include "GlobalAccess.h"
+#include "InlinePtx.h"
 #include "OpLowering.h"
 #include "RegisterLookup.h"
+
+#include "linlayout/ir/Rewrite.h"
 
 #include <llvm/IR/Constants.h>
 
@@ -101,6 +104,25 @@ Status lowerLoad(LoweringContext &ctx, const ir::Op &op) {
   return ctx.setRegs(op.results[0], std::move(out));
 }
 
+// The threads whose copy of each element of `l` is the one that acts (every free lane / warp /
+// block bit zero: with the non-free bits alone the layout reaches each element exactly once);
+// null when every thread acts.
+llvm::Value *actingThreads(LoweringContext &ctx, const LinearLayout &l) {
+  auto &b = ctx.b();
+  llvm::Value *pred = nullptr;
+  uint64_t tidFree = freeMask(l, DimName::lane()) | (freeMask(l, DimName::warp()) << 5);
+  uint64_t blockFree = freeMask(l, DimName::block());
+  if (tidFree)
+    pred = b.CreateICmpEQ(b.CreateAnd(ctx.thread(), static_cast<uint32_t>(tidFree)),
+                          b.getInt32(0));
+  if (blockFree) {
+    llvm::Value *p = b.CreateICmpEQ(
+        b.CreateAnd(ctx.blockInCluster(), static_cast<uint32_t>(blockFree)), b.getInt32(0));
+    pred = pred ? b.CreateAnd(pred, p) : p;
+  }
+  return pred;
+}
+
 Status lowerStore(LoweringContext &ctx, const ir::Op &op) {
   auto &b = ctx.b();
   const ir::Type &vt = ctx.function().type(op.operands[1]);
@@ -120,19 +142,7 @@ Status lowerStore(LoweringContext &ctx, const ir::Op &op) {
   int vec = vectorWidth(ctx, op);
   uint64_t regFree = freeMask(l, DimName::reg());
   // Threads holding copies (free lane / warp / block bits) stay silent.
-  llvm::Value *threadPred = nullptr;
-  uint64_t laneFree = freeMask(l, DimName::lane());
-  uint64_t warpFree = freeMask(l, DimName::warp());
-  uint64_t blockFree = freeMask(l, DimName::block());
-  uint64_t tidFree = laneFree | (warpFree << 5);
-  if (tidFree)
-    threadPred = b.CreateICmpEQ(b.CreateAnd(ctx.thread(), static_cast<uint32_t>(tidFree)),
-                                b.getInt32(0));
-  if (blockFree) {
-    llvm::Value *p = b.CreateICmpEQ(
-        b.CreateAnd(ctx.blockInCluster(), static_cast<uint32_t>(blockFree)), b.getInt32(0));
-    threadPred = threadPred ? b.CreateAnd(threadPred, p) : p;
-  }
+  llvm::Value *threadPred = actingThreads(ctx, l);
   for (size_t r = 0; r < ptr.regs.size(); r += vec) {
     if (r & regFree)
       continue;
@@ -147,11 +157,105 @@ Status lowerStore(LoweringContext &ctx, const ir::Op &op) {
   return Status::success();
 }
 
+// `atom{.sem}{.scope}.global.OP.TYPE` for the op's attributes on elements of kind k.
+std::string atomInstruction(const ir::OpAttrs &a, ir::ScalarKind k) {
+  int bits = ir::bitWidth(k);
+  std::string b = std::to_string(bits);
+  std::string sem = a.semantic == ir::MemSemantic::Relaxed   ? ".relaxed"
+                    : a.semantic == ir::MemSemantic::Acquire ? ".acquire"
+                    : a.semantic == ir::MemSemantic::Release ? ".release"
+                                                             : ".acq_rel";
+  std::string scope = a.scope == ir::MemScope::Gpu   ? ".gpu"
+                      : a.scope == ir::MemScope::Cta ? ".cta"
+                                                     : ".sys";
+  std::string opType;
+  switch (a.atomicKind) {
+  case ir::AtomicKind::And: opType = ".and.b" + b; break;
+  case ir::AtomicKind::Or: opType = ".or.b" + b; break;
+  case ir::AtomicKind::Xor: opType = ".xor.b" + b; break;
+  case ir::AtomicKind::Add: opType = ".add.u" + b; break;
+  case ir::AtomicKind::FAdd: opType = ".add.f" + b; break;
+  case ir::AtomicKind::Max: opType = ".max.s" + b; break;
+  case ir::AtomicKind::Min: opType = ".min.s" + b; break;
+  case ir::AtomicKind::UMax: opType = ".max.u" + b; break;
+  case ir::AtomicKind::UMin: opType = ".min.u" + b; break;
+  case ir::AtomicKind::Exch: opType = ".exch.b" + b; break;
+  }
+  return "atom" + sem + scope + ".global" + opType;
+}
+
+// One predicated atomic: the value memory held, or 0 where `pred` is off.
+llvm::Value *emitAtomic(llvm::IRBuilder<> &b, const std::string &instruction, llvm::Value *ptr,
+                        llvm::Value *value, llvm::Value *pred) {
+  llvm::Type *t = value->getType();
+  std::string text = "@$2 " + instruction + " $0, [$1], $3;";
+  return emitInlinePtx(b, text, {t}, {llvm::Constant::getNullValue(t)},
+                       {ptr, pred ? pred : b.getTrue(), value})[0];
+}
+
+// tt.atomic_rmw: each element once, by the register and thread whose copy acts (free register
+// bits skip, free thread bits predicate off, as for stores). The values memory held come back to
+// the acting copy; a register copy takes them from its twin in the same thread. A copy in
+// another thread (a layout that broadcasts across lanes, warps or blocks, or a scalar, which one
+// thread updates) cannot get them without an exchange this lowering does not make, so such an
+// atomic is an error when its result is used.
+Status lowerAtomic(LoweringContext &ctx, const ir::Op &op) {
+  auto &b = ctx.b();
+  const ir::Type &vt = ctx.function().type(op.operands[1]);
+  std::string instruction = atomInstruction(op.attrs, vt.elem().scalar);
+  const Lowered &ptr = ctx.get(op.operands[0]);
+  const Lowered &val = ctx.get(op.operands[1]);
+  const Lowered *mask = op.operands.size() > 2 ? &ctx.get(op.operands[2]) : nullptr;
+  bool resultUsed = ir::countUses(ctx.function())[op.results[0]] > 0;
+  auto unusable = [&](const std::string &why) {
+    return makeError(ctx.where(op) + "tt.atomic_rmw: " + why +
+                     ", so only one thread gets the values memory held; its result is used, "
+                     "which this lowering cannot serve (convert the operands to a layout "
+                     "without such copies first, or leave the result unused)");
+  };
+  if (!vt.isTensor()) {
+    // One thread of the CTA acts.
+    llvm::Value *first = b.CreateICmpEQ(ctx.thread(), b.getInt32(0));
+    llvm::Value *pred = mask ? b.CreateAnd(mask->regs[0], first) : first;
+    if (resultUsed && ctx.module().numWarps * ctx.module().threadsPerWarp > 1)
+      return unusable("a scalar atomic is made by one thread");
+    llvm::Value *old = emitAtomic(b, instruction, ptr.regs[0], val.regs[0], pred);
+    return ctx.setRegs(op.results[0], {old});
+  }
+  const LinearLayout &l = ptr.layout;
+  llvm::Value *threadPred = actingThreads(ctx, l);
+  if (threadPred && resultUsed)
+    return unusable("its layout gives elements to several threads");
+  uint64_t regFree = freeMask(l, DimName::reg());
+  size_t n = ptr.regs.size();
+  std::vector<llvm::Value *> out(n, nullptr);
+  std::unordered_map<uint64_t, llvm::Value *> done;
+  int regOffset = l.inDimOffset(l.inDimIndex(DimName::reg()));
+  for (size_t r = 0; r < n; ++r) {
+    if (r & regFree)
+      continue;
+    llvm::Value *m = mask ? mask->regs[r] : nullptr;
+    if (threadPred)
+      m = m ? b.CreateAnd(m, threadPred) : threadPred;
+    out[r] = emitAtomic(b, instruction, ptr.regs[r], val.regs[r], m);
+    done.emplace(l.apply(uint64_t(r) << regOffset), out[r]);
+  }
+  for (size_t r = 0; r < n; ++r)
+    if (!out[r]) {
+      auto it = done.find(l.apply(uint64_t(r) << regOffset));
+      assert(it != done.end() && "a duplicate register without an acting twin");
+      out[r] = it->second;
+    }
+  return ctx.setRegs(op.results[0], std::move(out));
+}
+
 } // namespace
 
 Status lowerMemory(LoweringContext &ctx, const ir::Op &op) {
   if (op.kind == ir::OpKind::Load)
     return lowerLoad(ctx, op);
+  if (op.kind == ir::OpKind::AtomicRMW)
+    return lowerAtomic(ctx, op);
   return lowerStore(ctx, op);
 }
 

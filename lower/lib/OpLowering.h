@@ -19,7 +19,8 @@ Status lowerSource(LoweringContext &ctx, const ir::Op &op);
 Status lowerShape(LoweringContext &ctx, const ir::Op &op);
 /// Binary, unary, compare, select, cast and addptr ops, register by register.
 Status lowerElementwise(LoweringContext &ctx, const ir::Op &op);
-/// tt.load / tt.store: vectorised, masked, each element stored once.
+/// tt.load / tt.store / tt.atomic_rmw: vectorised (not atomics), masked, each element stored or
+/// updated once.
 Status lowerMemory(LoweringContext &ctx, const ir::Op &op);
 /// ttg.convert_layout: the steps of the op's ConversionPlan.
 Status lowerConvertLayout(LoweringContext &ctx, const ir::Op &op);

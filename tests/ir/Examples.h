@@ -43,7 +43,7 @@ inline std::vector<std::string> exampleFiles() {
           "row_reduce.tir",   "matmul.tir",      "softmax.tir",
           "ops.tir",          "matmul_wide.tir", "matmul_wide_persistent.tir",
           "warp_convert.tir", "convert_loop.tir", "memcpy_tail.tir",
-          "transpose_tail.tir", "branch_convert.tir"};
+          "transpose_tail.tir", "branch_convert.tir", "histogram.tir"};
 }
 
 /// The texts of the examples `names`, in order ("" for a file that cannot be read).
@@ -148,6 +148,23 @@ inline std::vector<ExampleRun> exampleRuns() {
                     auto in = valuesOf<float>(m.buffers[0]), out = valuesOf<float>(m.buffers[1]);
                     for (size_t i = 0; i < in.size(); ++i)
                       ASSERT_EQ(out[i], i < 4096 ? in[i] + in[i] : in[i] * in[i]) << i;
+                  }});
+  // 3000 values over 3 programs (the last one masked): each bin counts its values.
+  runs.push_back({"histogram.tir", "histogram", {3, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    std::vector<int32_t> x(3072);
+                    std::mt19937 g(14);
+                    for (int32_t &v : x)
+                      v = int32_t(g() % 100000) - 50000; // negative values too: bin = low 8 bits
+                    m.buffers = {bytesOf(x), bytesOf(std::vector<int32_t>(256, 0))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(3000)};
+                  },
+                  [](const Memory &m) {
+                    auto x = valuesOf<int32_t>(m.buffers[0]);
+                    std::vector<int32_t> want(256, 0);
+                    for (size_t i = 0; i < 3000; ++i)
+                      ++want[size_t(x[i] & 255)];
+                    ASSERT_EQ(valuesOf<int32_t>(m.buffers[1]), want);
                   }});
   runs.push_back({"memcpy_2d.tir", "memcpy_2d", {2, 1, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {

@@ -117,6 +117,11 @@ TEST(Parser, ErrorsNamePositionAndExpectation) {
        "rank exceeds 8"},
       {wrap("    %0 = arith.constant 1 : tensor<1024x1024x2xi32, #blocked>\n"),
        "more than 2^20 elements"},
+      {wrap("    %0 = tt.atomic_rmw mul, relaxed, gpu, %p, %n : (!tt.ptr<f32>, i32) -> i32\n"),
+       "t.tir:4:24: expected an atomic operation (and, or, xor, add, fadd, max, min, umax, umin, "
+       "exch), got 'mul'"},
+      {wrap("    %0 = tt.atomic_rmw add, seq_cst, gpu, %p, %n : (!tt.ptr<f32>, i32) -> i32\n"),
+       "expected a memory ordering (relaxed, acquire, release, acq_rel), got 'seq_cst'"},
       // Branches.
       {wrap("    %c = arith.cmpi eq, %n, %n : i32\n    %0 = scf.if %c -> (i32) {\n"
             "      scf.yield %n : i32\n    }\n"),

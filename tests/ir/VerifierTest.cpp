@@ -115,6 +115,12 @@ TEST(Verifier, RejectsBadIrWithPositionedMessages) {
        "use of undefined value '%1'"},
       {"    scf.yield\n", "scf.yield must be the last op of a loop body or an scf.if branch"},
       {"    tt.return\n", "tt.return must be the last op of the function body"},
+      // Atomics.
+      {"    %0 = tt.atomic_rmw fadd, relaxed, gpu, %p, %x : (!tt.ptr<f32>, f32) -> f32\n"
+       "    %1 = tt.atomic_rmw xor, relaxed, gpu, %p, %x : (!tt.ptr<f32>, f32) -> f32\n",
+       "no atomic xor on f32"},
+      {"    %0 = tt.atomic_rmw add, relaxed, gpu, %p, %n : (!tt.ptr<f32>, i32) -> i32\n",
+       "value must be f32, got i32"},
       // Branches.
       {"    scf.if %n {\n    }\n", "'scf.if': the condition must be an i1 scalar, got i32"},
       {"    %c = arith.cmpi eq, %n, %n : i32\n    %0 = scf.if %c -> (i32) {\n"

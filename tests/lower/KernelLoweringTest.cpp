@@ -38,7 +38,7 @@ Expected<LoweredKernel> compileText(const std::string &text, int sm,
 const char *kExamples[] = {
     "memcpy_1d.tir", "memcpy_2d.tir", "transpose_copy.tir", "row_reduce.tir",   "softmax.tir",
     "matmul.tir",    "ops.tir",       "matmul_wide.tir",    "warp_convert.tir", "convert_loop.tir",
-    "memcpy_tail.tir", "transpose_tail.tir", "branch_convert.tir"};
+    "memcpy_tail.tir", "transpose_tail.tir", "branch_convert.tir", "histogram.tir"};
 
 } // namespace
 
@@ -140,4 +140,46 @@ TEST(KernelLowering, ConversionsTakeTheForcedPath) {
   auto across = lowerKernel(*passed, o);
   ASSERT_FALSE(across.ok());
   EXPECT_NE(across.message().find("no warp_shuffle plan"), std::string::npos) << across.message();
+}
+
+// Atomics touch each element once: the histogram's 1024 elements over 128 threads are 8 atom
+// instructions per thread. In a layout that gives each element to 2 lanes, one lane of each pair
+// acts (a thread predicate); such an atomic's result cannot reach the other lane, so using it is
+// an error, as is using a scalar atomic's (made by thread 0) in a kernel of several threads.
+TEST(KernelLowering, AtomicsTouchEachElementOnce) {
+  auto k = compileText(readExample("histogram.tir"), 80, "histogram.tir");
+  ASSERT_TRUE(k.ok()) << k.message();
+  EXPECT_EQ(countLines(k->kernel.ptx, "atom.relaxed.gpu.global.add.u32"), 8);
+  expectAssembles(k->kernel);
+
+  auto kernel = [](const std::string &body) {
+    return "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
+           "order = [0]}>\nmodule attributes {\"ttg.num-warps\" = 4 : i32} {\n"
+           "  tt.func public @k(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>) {\n"
+           "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #b>\n"
+           "    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #b>\n"
+           "    %pp = tt.addptr %ps, %r : tensor<64x!tt.ptr<f32>, #b>, tensor<64xi32, #b>\n"
+           "    %one = arith.constant dense<1.0> : tensor<64xf32, #b>\n"
+           "    %old = tt.atomic_rmw fadd, acq_rel, gpu, %pp, %one : "
+           "(tensor<64x!tt.ptr<f32>, #b>, tensor<64xf32, #b>) -> tensor<64xf32, #b>\n" +
+           body + "    tt.return\n  }\n}\n";
+  };
+  // 64 elements over 128 threads: the result unused is fine, each element added once.
+  auto unused = compileText(kernel(""), 90);
+  ASSERT_TRUE(unused.ok()) << unused.message();
+  EXPECT_EQ(countLines(unused->kernel.ptx, "atom.acq_rel.gpu.global.add.f32"), 1);
+  expectAssembles(unused->kernel);
+  auto used = compileText(kernel("    tt.store %pp, %old : tensor<64x!tt.ptr<f32>, #b>\n"), 90);
+  ASSERT_FALSE(used.ok());
+  EXPECT_NE(used.message().find("its layout gives elements to several threads"),
+            std::string::npos)
+      << used.message();
+  auto scalar = compileText(
+      kernel("    %c1 = arith.constant 1.0 : f32\n"
+             "    %s = tt.atomic_rmw exch, relaxed, cta, %q, %c1 : (!tt.ptr<f32>, f32) -> f32\n"
+             "    tt.store %q, %s : !tt.ptr<f32>\n"),
+      90);
+  ASSERT_FALSE(scalar.ok());
+  EXPECT_NE(scalar.message().find("a scalar atomic is made by one thread"), std::string::npos)
+      << scalar.message();
 }

@@ -36,6 +36,10 @@ struct OpAttrs {
   CmpPredicate predicate = CmpPredicate::Eq;
   /// reduce.
   ReduceKind reduceKind = ReduceKind::Sum;
+  /// atomic_rmw: the operation, its memory ordering and scope.
+  AtomicKind atomicKind = AtomicKind::Add;
+  MemSemantic semantic = MemSemantic::AcqRel;
+  MemScope scope = MemScope::Gpu;
   /// load / store: the vector width in elements chosen by the access-width pass (0: not yet).
   int64_t vectorWidth = 0;
   /// async_wait: the number of most recent commit groups that may still be in flight.
@@ -68,7 +72,8 @@ struct Block {
 ///    two regions without args, then and else (the else block of an if without one holds only
 ///    its scf.yield); each ends in scf.yield with one operand per result. Results are tensors or
 ///    scalars, not shared-memory descriptors.
-///  - tt.load: operands (ptr [, mask [, other]]); tt.store: (ptr, value [, mask]).
+///  - tt.load: operands (ptr [, mask [, other]]); tt.store: (ptr, value [, mask]);
+///    tt.atomic_rmw: (ptr, value [, mask]) -> the values memory held before.
 ///  - tt.dot: (a, b, c); ttg.local_alloc: ([init]); ttg.local_store: (value, memdesc).
 ///  - ttg.memdesc_index: (memdesc, i32 index) -> the index-th tile along the leading dim.
 ///  - ttg.memdesc_subslice: (memdesc) -> the sub-tile at the static `offsets` (a view: its type

@@ -93,6 +93,7 @@ enum class OpCategory : uint8_t {
   X(AddPtr, "tt.addptr", Memory)                                                               \
   X(Load, "tt.load", Memory)                                                                   \
   X(Store, "tt.store", Memory)                                                                 \
+  X(AtomicRMW, "tt.atomic_rmw", Memory)                                                        \
   X(ConvertLayout, "ttg.convert_layout", Layout)                                               \
   X(LocalAlloc, "ttg.local_alloc", Shared)                                                     \
   X(LocalStore, "ttg.local_store", Shared)                                                     \
@@ -151,6 +152,22 @@ std::string_view name(CmpPredicate p);
 std::optional<CmpPredicate> cmpPredicateFromName(std::string_view text);
 /// Whether a predicate belongs to cmpf (else cmpi).
 bool isFloatPredicate(CmpPredicate p);
+
+/// The operation of tt.atomic_rmw: integer and, or, xor, add, signed / unsigned max and min,
+/// float add, and exchange (any element of 32 or 64 bits).
+enum class AtomicKind : uint8_t { And, Or, Xor, Add, FAdd, Max, Min, UMax, UMin, Exch };
+std::string_view name(AtomicKind k);
+std::optional<AtomicKind> atomicKindFromName(std::string_view text);
+
+/// The memory ordering of an atomic (PTX .relaxed / .acquire / .release / .acq_rel).
+enum class MemSemantic : uint8_t { Relaxed, Acquire, Release, AcqRel };
+std::string_view name(MemSemantic s);
+std::optional<MemSemantic> memSemanticFromName(std::string_view text);
+
+/// The threads an atomic is atomic and ordered with (PTX .gpu / .cta / .sys).
+enum class MemScope : uint8_t { Gpu, Cta, Sys };
+std::string_view name(MemScope s);
+std::optional<MemScope> memScopeFromName(std::string_view text);
 
 /// The combining function of tt.reduce.
 enum class ReduceKind : uint8_t { Sum, Max, Min };

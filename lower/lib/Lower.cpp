@@ -12,6 +12,7 @@
 
 #include "linlayout/ir/AccessWidth.h"
 #include "linlayout/ir/AxisInfo.h"
+#include "linlayout/ir/Rewrite.h"
 #include "linlayout/ir/Verifier.h"
 #include "linlayout/ir/Walk.h"
 
@@ -139,6 +140,7 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
     }
   });
 
+  const std::vector<int> uses = ir::countUses(f);
   std::vector<SharedBuffer> buffers;
   std::vector<const ir::Op *> owners;
   std::vector<bool> scratchOwner; // per buffer: a conversion's or reduction's scratch
@@ -241,6 +243,22 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
         return fail(bytes.message());
       if (*bytes) {
         buffers.push_back({*bytes, at, at});
+        owners.push_back(&op);
+        scratchOwner.push_back(true);
+      }
+    } else if (op.kind == ir::OpKind::AtomicRMW && uses[op.results[0]] > 0) {
+      const ir::Type &vt = f.type(op.operands[1]);
+      std::optional<LinearLayout> l;
+      if (vt.isTensor()) {
+        auto got = layoutOf(vt);
+        if (!got.ok())
+          return fail(got.message());
+        l = *got;
+      }
+      int64_t bytes =
+          atomicResultScratchBytes(vt, l ? &*l : nullptr, m.numWarps * m.threadsPerWarp);
+      if (bytes) {
+        buffers.push_back({bytes, at, at});
         owners.push_back(&op);
         scratchOwner.push_back(true);
       }

@@ -6,6 +6,8 @@
 // predicated off. Atomics likewise touch each element once.
 #include "GlobalAccess.h"
 #include "InlinePtx.h"
+#include "LayoutIndex.h"
+#include "SharedAccess.h"
 #include "OpLowering.h"
 #include "RegisterLookup.h"
 
@@ -193,12 +195,67 @@ llvm::Value *emitAtomic(llvm::IRBuilder<> &b, const std::string &instruction, ll
                        {ptr, pred ? pred : b.getTrue(), value})[0];
 }
 
+// Hands the values the acting copies got (`out`, set for the acting registers of the acting
+// threads) to every copy, through the op's scratch: the acting threads store each element at its
+// row-major place, a barrier, every register loads its element. `l` is the value's layout (null
+// for a scalar: one element).
+Status publishAtomicResult(LoweringContext &ctx, const ir::Op &op, const LinearLayout *l,
+                           llvm::Value *acting, std::vector<llvm::Value *> &out) {
+  auto &b = ctx.b();
+  const ByteRange scratch = ctx.plans().scratch.at(&op);
+  llvm::Type *ty = nullptr;
+  for (llvm::Value *v : out)
+    if (v)
+      ty = v->getType();
+  int64_t bytes = ty->getPrimitiveSizeInBits() / 8;
+  llvm::Value *base = ctx.sharedAt(scratch.begin);
+  std::optional<LayoutIndexer> ix;
+  std::vector<int64_t> strides;
+  if (l) {
+    LL_ASSIGN_OR_RETURN(LayoutIndexer made, LayoutIndexer::create(*l));
+    ix.emplace(std::move(made));
+    strides.assign(size_t(l->numOutDims()), bytes);
+    for (int o = l->numOutDims() - 1; o > 0; --o)
+      strides[size_t(o - 1)] = strides[size_t(o)] << l->outDimBits(o);
+  }
+  auto address = [&](IndexEmitter *em, size_t r) {
+    if (!em)
+      return sharedAddress(b, base, nullptr, 0);
+    SplitOffset so = em->linearOffset(r, strides);
+    return sharedAddress(b, base, so.variable, so.constant);
+  };
+  ctx.beforeSharedWrite(scratch);
+  llvm::Function *fn = b.GetInsertBlock()->getParent();
+  llvm::BasicBlock *store = llvm::BasicBlock::Create(b.getContext(), "atomic.publish", fn);
+  llvm::BasicBlock *after = llvm::BasicBlock::Create(b.getContext(), "atomic.published", fn);
+  b.CreateCondBr(acting, store, after);
+  b.SetInsertPoint(store);
+  {
+    std::optional<IndexEmitter> em;
+    if (ix)
+      em.emplace(*ix, b, ctx.thread(), ctx.blockInCluster());
+    for (size_t r = 0; r < out.size(); ++r)
+      if (out[r])
+        emitSharedStore(b, address(em ? &*em : nullptr, r), {out[r]});
+  }
+  b.CreateBr(after);
+  b.SetInsertPoint(after);
+  emitBarrier(b);
+  ctx.barrierEmitted();
+  std::optional<IndexEmitter> em;
+  if (ix)
+    em.emplace(*ix, b, ctx.thread(), ctx.blockInCluster());
+  for (size_t r = 0; r < out.size(); ++r)
+    out[r] = emitSharedLoad(b, address(em ? &*em : nullptr, r), ty, 1)[0];
+  ctx.afterSharedRead(scratch);
+  return Status::success();
+}
+
 // tt.atomic_rmw: each element once, by the register and thread whose copy acts (free register
-// bits skip, free thread bits predicate off, as for stores). The values memory held come back to
-// the acting copy; a register copy takes them from its twin in the same thread. A copy in
-// another thread (a layout that broadcasts across lanes, warps or blocks, or a scalar, which one
-// thread updates) cannot get them without an exchange this lowering does not make, so such an
-// atomic is an error when its result is used.
+// bits skip, free thread bits predicate off, as for stores; a scalar: thread 0). The values
+// memory held come back to the acting copy; a register copy takes them from its twin in the same
+// thread, and where copies sit in other threads (and the result is used) the acting threads
+// hand them over through shared memory (publishAtomicResult).
 Status lowerAtomic(LoweringContext &ctx, const ir::Op &op) {
   auto &b = ctx.b();
   const ir::Type &vt = ctx.function().type(op.operands[1]);
@@ -206,26 +263,19 @@ Status lowerAtomic(LoweringContext &ctx, const ir::Op &op) {
   const Lowered &ptr = ctx.get(op.operands[0]);
   const Lowered &val = ctx.get(op.operands[1]);
   const Lowered *mask = op.operands.size() > 2 ? &ctx.get(op.operands[2]) : nullptr;
-  bool resultUsed = ir::countUses(ctx.function())[op.results[0]] > 0;
-  auto unusable = [&](const std::string &why) {
-    return makeError(ctx.where(op) + "tt.atomic_rmw: " + why +
-                     ", so only one thread gets the values memory held; its result is used, "
-                     "which this lowering cannot serve (convert the operands to a layout "
-                     "without such copies first, or leave the result unused)");
-  };
+  bool publish = ctx.plans().scratch.count(&op) > 0;
   if (!vt.isTensor()) {
     // One thread of the CTA acts.
     llvm::Value *first = b.CreateICmpEQ(ctx.thread(), b.getInt32(0));
     llvm::Value *pred = mask ? b.CreateAnd(mask->regs[0], first) : first;
-    if (resultUsed && ctx.module().numWarps * ctx.module().threadsPerWarp > 1)
-      return unusable("a scalar atomic is made by one thread");
-    llvm::Value *old = emitAtomic(b, instruction, ptr.regs[0], val.regs[0], pred);
-    return ctx.setRegs(op.results[0], {old});
+    std::vector<llvm::Value *> out = {
+        emitAtomic(b, instruction, ptr.regs[0], val.regs[0], pred)};
+    if (publish)
+      LL_TRY_STATUS(publishAtomicResult(ctx, op, nullptr, first, out));
+    return ctx.setRegs(op.results[0], std::move(out));
   }
   const LinearLayout &l = ptr.layout;
   llvm::Value *threadPred = actingThreads(ctx, l);
-  if (threadPred && resultUsed)
-    return unusable("its layout gives elements to several threads");
   uint64_t regFree = freeMask(l, DimName::reg());
   size_t n = ptr.regs.size();
   std::vector<llvm::Value *> out(n, nullptr);
@@ -240,6 +290,11 @@ Status lowerAtomic(LoweringContext &ctx, const ir::Op &op) {
     out[r] = emitAtomic(b, instruction, ptr.regs[r], val.regs[r], m);
     done.emplace(l.apply(uint64_t(r) << regOffset), out[r]);
   }
+  if (publish) {
+    assert(threadPred && "a published atomic without copies in other threads");
+    LL_TRY_STATUS(publishAtomicResult(ctx, op, &l, threadPred, out));
+    return ctx.setRegs(op.results[0], std::move(out));
+  }
   for (size_t r = 0; r < n; ++r)
     if (!out[r]) {
       auto it = done.find(l.apply(uint64_t(r) << regOffset));
@@ -250,6 +305,16 @@ Status lowerAtomic(LoweringContext &ctx, const ir::Op &op) {
 }
 
 } // namespace
+
+int64_t atomicResultScratchBytes(const ir::Type &valueType, const LinearLayout *layout,
+                                 int threads) {
+  int64_t bytes = ir::byteWidth(valueType.elem().scalar);
+  if (!layout)
+    return threads > 1 ? bytes : 0;
+  bool otherThreads = freeMask(*layout, DimName::lane()) || freeMask(*layout, DimName::warp()) ||
+                      freeMask(*layout, DimName::block());
+  return otherThreads ? valueType.numElements() * bytes : 0;
+}
 
 Status lowerMemory(LoweringContext &ctx, const ir::Op &op) {
   if (op.kind == ir::OpKind::Load)

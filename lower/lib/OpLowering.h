@@ -22,6 +22,11 @@ Status lowerElementwise(LoweringContext &ctx, const ir::Op &op);
 /// tt.load / tt.store / tt.atomic_rmw: vectorised (not atomics), masked, each element stored or
 /// updated once.
 Status lowerMemory(LoweringContext &ctx, const ir::Op &op);
+/// The shared-memory bytes a tt.atomic_rmw whose result is used needs to hand the values memory
+/// held to every copy (0 when each copy's own thread acts: no free lane / warp / block bit);
+/// `layout` is its value's layout (null for a scalar, which one thread of `threads` updates).
+int64_t atomicResultScratchBytes(const ir::Type &valueType, const LinearLayout *layout,
+                                 int threads);
 /// ttg.convert_layout: the steps of the op's ConversionPlan.
 Status lowerConvertLayout(LoweringContext &ctx, const ir::Op &op);
 /// The conversion `plan` of `op` (a convert_layout, or a trans / reshape that moves elements)

@@ -411,3 +411,81 @@ TEST(LowerGpu, AtomicsMatchTheInterpreter) {
           << kinds[b / 3].op << " " << kinds[b / 3].elem << (b % 3 == 0 ? " memory" : " result");
   }
 }
+
+// An atomic whose layout gives each element to 16 lanes (a slice), and a scalar atomic (made by
+// thread 0): the results reach every copy. Each copy is stored by its own thread (broadcast to a
+// 64 x 16 tile of which every thread holds distinct elements), so a copy that missed the
+// handover would show.
+TEST(LowerGpu, AtomicResultsReachEveryCopy) {
+  const std::string s = "tensor<64xi32, #s>", t = "tensor<64x16xi32, #p>",
+                    pt = "tensor<64x16x!tt.ptr<i32>, #p>", ps = "tensor<64x!tt.ptr<i32>, #s>";
+  std::string text =
+      "#p = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], "
+      "order = [0, 1]}>\n#s = #ttg.slice<{dim = 1, parent = #p}>\n"
+      "#c = #ttg.slice<{dim = 0, parent = #p}>\n"
+      "module attributes {\"ttg.num-warps\" = 4 : i32} {\n"
+      "  tt.func public @handover(%m: !tt.ptr<i32>, %x: !tt.ptr<i32>, %cnt: !tt.ptr<i32>, "
+      "%out: !tt.ptr<i32>, %out2: !tt.ptr<i32>) {\n"
+      "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : " + s + "\n"
+      "    %ms = tt.splat %m : !tt.ptr<i32> -> " + ps + "\n"
+      "    %mp = tt.addptr %ms, %r : " + ps + ", " + s + "\n"
+      "    %xs = tt.splat %x : !tt.ptr<i32> -> " + ps + "\n"
+      "    %xp = tt.addptr %xs, %r : " + ps + ", " + s + "\n"
+      "    %xv = tt.load %xp : " + ps + "\n"
+      "    %old = tt.atomic_rmw add, relaxed, gpu, %mp, %xv : (" + ps + ", " + s + ") -> " + s + "\n"
+      "    %c5 = arith.constant 5 : i32\n"
+      "    %tk = tt.atomic_rmw add, relaxed, gpu, %cnt, %c5 : (!tt.ptr<i32>, i32) -> i32\n"
+      "    %o2 = tt.expand_dims %old {axis = 1 : i32} : " + s + " -> tensor<64x1xi32, #p>\n"
+      "    %ob = tt.broadcast %o2 : tensor<64x1xi32, #p> -> " + t + "\n"
+      "    %r2 = tt.expand_dims %r {axis = 1 : i32} : " + s + " -> tensor<64x1xi32, #p>\n"
+      "    %c16 = arith.constant dense<16> : tensor<64x1xi32, #p>\n"
+      "    %rows = arith.muli %r2, %c16 : tensor<64x1xi32, #p>\n"
+      "    %rowsb = tt.broadcast %rows : tensor<64x1xi32, #p> -> " + t + "\n"
+      "    %cr = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #c>\n"
+      "    %c2 = tt.expand_dims %cr {axis = 0 : i32} : tensor<16xi32, #c> -> tensor<1x16xi32, #p>\n"
+      "    %colsb = tt.broadcast %c2 : tensor<1x16xi32, #p> -> " + t + "\n"
+      "    %offs = arith.addi %rowsb, %colsb : " + t + "\n"
+      "    %os = tt.splat %out : !tt.ptr<i32> -> " + pt + "\n"
+      "    %op = tt.addptr %os, %offs : " + pt + ", " + t + "\n"
+      "    tt.store %op, %ob : " + pt + "\n"
+      "    %tv = tt.splat %tk : i32 -> " + t + "\n"
+      "    %os2 = tt.splat %out2 : !tt.ptr<i32> -> " + pt + "\n"
+      "    %op2 = tt.addptr %os2, %offs : " + pt + ", " + t + "\n"
+      "    tt.store %op2, %tv : " + pt + "\n"
+      "    tt.return\n  }\n}\n";
+  auto m = ir::parseModule(text, "handover.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
+  std::mt19937_64 rng(29);
+  std::vector<int32_t> mem0(64), xs(64);
+  for (size_t i = 0; i < 64; ++i) {
+    mem0[i] = int32_t(rng() % 1000);
+    xs[i] = int32_t(rng() % 1000);
+  }
+  ir::Memory start;
+  start.buffers = {ir::testing::bytesOf(mem0), ir::testing::bytesOf(xs),
+                   ir::testing::bytesOf(std::vector<int32_t>{37}),
+                   std::vector<uint8_t>(64 * 16 * 4), std::vector<uint8_t>(64 * 16 * 4)};
+  std::vector<ir::ArgValue> args;
+  for (uint32_t k = 0; k < 5; ++k)
+    args.push_back(ir::ArgValue::pointer(k));
+  ir::Memory want = start;
+  ASSERT_TRUE(ir::interpret(*m, "handover", args, want).ok());
+  // The interpreter's own answer: every row holds the old value, every entry the ticket 37.
+  auto outs = ir::testing::valuesOf<int32_t>(want.buffers[3]);
+  EXPECT_EQ(outs[16 * 5 + 7], mem0[5]);
+  EXPECT_EQ(ir::testing::valuesOf<int32_t>(want.buffers[4])[100], 37);
+  REQUIRE_GPU();
+  for (const PtxTarget &target : targets_) {
+    SCOPED_TRACE(target.name());
+    LowerOptions o;
+    o.target = target;
+    auto k = lowerKernel(*m, o);
+    ASSERT_TRUE(k.ok()) << k.message();
+    ir::Memory mem = start;
+    Status st = runOnGpu(k->kernel, mem.buffers, args, {1, 1, 1});
+    ASSERT_TRUE(st.ok()) << st.message();
+    for (size_t b = 0; b < mem.buffers.size(); ++b)
+      EXPECT_EQ(mem.buffers[b], want.buffers[b]) << "buffer " << b;
+  }
+}

@@ -1026,6 +1026,19 @@ private:
     return true;
   }
 
+  // One written type per operand of `op`, separated by commas; each must be its operand's.
+  bool operandTypes(const Op &op, std::string_view what) {
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      if (i && !expectPunct(",", "between " + std::string(what)))
+        return false;
+      Loc loc = tok_.loc;
+      Type t;
+      if (!parseType(t) || !checkType(op.operands[i], t, loc))
+        return false;
+    }
+    return true;
+  }
+
   bool typeAfterColon(Type &t) {
     if (!expectPunct(":", "before the type"))
       return false;
@@ -1043,15 +1056,8 @@ private:
       if (!parseOperands(op.operands, 256))
         return false;
       if (!op.operands.empty()) {
-        if (!expectPunct(":", "before the yielded types"))
+        if (!expectPunct(":", "before the yielded types") || !operandTypes(op, "yielded types"))
           return false;
-        for (size_t i = 0; i < op.operands.size(); ++i) {
-          if (i && !expectPunct(",", "between yielded types"))
-            return false;
-          tloc = tok_.loc;
-          if (!parseType(t) || !checkType(op.operands[i], t, tloc))
-            return false;
-        }
       }
       return true;
     }
@@ -1307,16 +1313,9 @@ private:
         return false;
       if (op.operands.size() < 2)
         return fail("tt.atomic_rmw takes a pointer, a value [, mask]");
-      if (!expectPunct(":", "before the types") ||
-          !expectPunct("(", "to open the operand types"))
+      if (!expectPunct(":", "before the types") || !expectPunct("(", "to open the operand types") ||
+          !operandTypes(op, "operand types"))
         return false;
-      for (size_t i = 0; i < op.operands.size(); ++i) {
-        if (i && !expectPunct(",", "between operand types"))
-          return false;
-        tloc = tok_.loc;
-        if (!parseType(t) || !checkType(op.operands[i], t, tloc))
-          return false;
-      }
       if (!expectPunct(")", "to close the operand types") ||
           !expectPunct("->", "before the result type") || !parseType(u))
         return false;

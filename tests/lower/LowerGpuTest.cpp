@@ -82,6 +82,25 @@ Status runOnGpu(const KernelPtx &k, std::vector<std::vector<uint8_t>> &buffers,
   return Status::success();
 }
 
+// Lowers `m` for each target, runs its only kernel on `start` (one program), and expects the
+// memory the interpreter left in `want`, buffer by buffer.
+void expectGpuMatchesInterpreter(const ir::Module &m, const std::vector<PtxTarget> &targets,
+                                 const std::vector<ir::ArgValue> &args, const ir::Memory &start,
+                                 const ir::Memory &want) {
+  for (const PtxTarget &target : targets) {
+    SCOPED_TRACE(target.name());
+    LowerOptions o;
+    o.target = target;
+    auto k = lowerKernel(m, o);
+    ASSERT_TRUE(k.ok()) << k.message();
+    ir::Memory mem = start;
+    Status s = runOnGpu(k->kernel, mem.buffers, args, {1, 1, 1});
+    ASSERT_TRUE(s.ok()) << s.message();
+    for (size_t b = 0; b < mem.buffers.size(); ++b)
+      EXPECT_EQ(mem.buffers[b], want.buffers[b]) << "buffer " << b;
+  }
+}
+
 } // namespace
 
 TEST(LowerGpu, ExamplesComputeTheirReferences) {
@@ -311,22 +330,10 @@ TEST(LowerGpu, UnsignedOpsAndCastsMatchTheInterpreter) {
   std::vector<ir::ArgValue> args;
   for (uint32_t k = 0; k < 5; ++k)
     args.push_back(ir::ArgValue::pointer(k));
-  ir::Memory got = want;
+  ir::Memory start = want;
   ASSERT_TRUE(ir::interpret(*m, "uops", args, want).ok());
   REQUIRE_GPU();
-  for (const PtxTarget &target : targets_) {
-    SCOPED_TRACE(target.name());
-    LowerOptions o;
-    o.target = target;
-    auto k = lowerKernel(*m, o);
-    ASSERT_TRUE(k.ok()) << k.message();
-    ir::Memory mem = got;
-    Status s = runOnGpu(k->kernel, mem.buffers, args, {1, 1, 1});
-    ASSERT_TRUE(s.ok()) << s.message();
-    EXPECT_EQ(ir::testing::valuesOf<uint32_t>(mem.buffers[3]),
-              ir::testing::valuesOf<uint32_t>(want.buffers[3]));
-    EXPECT_EQ(mem.buffers[4], want.buffers[4]);
-  }
+  expectGpuMatchesInterpreter(*m, targets_, args, start, want);
 }
 
 // Every atomic operation on distinct addresses (one per element, so the order does not matter):
@@ -397,19 +404,8 @@ TEST(LowerGpu, AtomicsMatchTheInterpreter) {
   ir::Memory want = start;
   ASSERT_TRUE(ir::interpret(*m, "atomics", args, want).ok());
   REQUIRE_GPU();
-  for (const PtxTarget &target : targets_) {
-    SCOPED_TRACE(target.name());
-    LowerOptions o;
-    o.target = target;
-    auto k = lowerKernel(*m, o);
-    ASSERT_TRUE(k.ok()) << k.message();
-    ir::Memory mem = start;
-    Status s = runOnGpu(k->kernel, mem.buffers, args, {1, 1, 1});
-    ASSERT_TRUE(s.ok()) << s.message();
-    for (size_t b = 0; b < mem.buffers.size(); ++b)
-      EXPECT_EQ(mem.buffers[b], want.buffers[b])
-          << kinds[b / 3].op << " " << kinds[b / 3].elem << (b % 3 == 0 ? " memory" : " result");
-  }
+  // Buffers 3k, 3k + 1, 3k + 2: memory, values and results of kinds[k].
+  expectGpuMatchesInterpreter(*m, targets_, args, start, want);
 }
 
 // An atomic whose layout gives each element to 16 lanes (a slice), and a scalar atomic (made by
@@ -476,16 +472,5 @@ TEST(LowerGpu, AtomicResultsReachEveryCopy) {
   EXPECT_EQ(outs[16 * 5 + 7], mem0[5]);
   EXPECT_EQ(ir::testing::valuesOf<int32_t>(want.buffers[4])[100], 37);
   REQUIRE_GPU();
-  for (const PtxTarget &target : targets_) {
-    SCOPED_TRACE(target.name());
-    LowerOptions o;
-    o.target = target;
-    auto k = lowerKernel(*m, o);
-    ASSERT_TRUE(k.ok()) << k.message();
-    ir::Memory mem = start;
-    Status st = runOnGpu(k->kernel, mem.buffers, args, {1, 1, 1});
-    ASSERT_TRUE(st.ok()) << st.message();
-    for (size_t b = 0; b < mem.buffers.size(); ++b)
-      EXPECT_EQ(mem.buffers[b], want.buffers[b]) << "buffer " << b;
-  }
+  expectGpuMatchesInterpreter(*m, targets_, args, start, want);
 }

@@ -674,7 +674,8 @@ private:
       double hi = std::ldexp(1.0, bits);
       for (double x : val(op.operands[0]).f) {
         double t = std::isnan(x) || x < 0 ? 0 : std::trunc(x);
-        uint64_t v = t >= hi ? (bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1) : uint64_t(t);
+        uint64_t v =
+            t >= hi ? (bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1) : uint64_t(t);
         r.i.push_back(wrapInt(int64_t(v), rk));
       }
       break;

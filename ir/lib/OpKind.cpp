@@ -21,8 +21,7 @@ constexpr std::array<std::string_view, 17> kPredicates = {
 constexpr std::array<std::string_view, 3> kReduceKinds = {"sum", "max", "min"};
 constexpr std::array<std::string_view, 10> kAtomicKinds = {"and", "or",  "xor",  "add",  "fadd",
                                                            "max", "min", "umax", "umin", "exch"};
-constexpr std::array<std::string_view, 4> kSemantics = {"relaxed", "acquire", "release",
-                                                        "acq_rel"};
+constexpr std::array<std::string_view, 4> kSemantics = {"relaxed", "acquire", "release", "acq_rel"};
 constexpr std::array<std::string_view, 3> kScopes = {"gpu", "cta", "sys"};
 
 template <typename E, size_t N>

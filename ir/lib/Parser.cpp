@@ -1293,7 +1293,8 @@ private:
       // tt.atomic_rmw KIND, SEM, SCOPE, %ptr, %val [, %mask] : (types) -> type
       if (tok_.kind != Tok::Ident || !atomicKindFromName(tok_.text))
         return fail("expected an atomic operation (and, or, xor, add, fadd, max, min, umax, "
-                    "umin, exch), got " + describe(tok_));
+                    "umin, exch), got " +
+                    describe(tok_));
       a.atomicKind = *atomicKindFromName(tok_.text);
       advance();
       if (!expectPunct(",", "after the atomic operation"))

@@ -286,7 +286,7 @@ private:
         // A convert read only here folds into this conversion (CleanupConverts converts its
         // source instead), so its own cost goes: a branch of an if that converted its yield.
         if (Op *d = idx.def[e]; d && d->kind == OpKind::ConvertLayout && !slice.count(e) &&
-                                 !seen[d] && idx.users[e].size() == 1 && remat.folds(e, want))
+                                !seen[d] && idx.users[e].size() == 1 && remat.folds(e, want))
           before += weight(d, idx) * remat.cost(d->operands[0], f_.type(e).layout());
         if (edits) {
           ValueId converted;

@@ -109,9 +109,7 @@ const Rematerializer::Plan &Rematerializer::plan(ValueId v, LayoutId to, int dep
 
 double Rematerializer::cost(ValueId v, LayoutId to) { return plan(v, to, 0).cost; }
 
-bool Rematerializer::folds(ValueId v, LayoutId to) {
-  return plan(v, to, 0).choice == Choice::Fold;
-}
+bool Rematerializer::folds(ValueId v, LayoutId to) { return plan(v, to, 0).choice == Choice::Fold; }
 
 void Rematerializer::queue(ValueId anchor, Op op) {
   const Position &pos = where_[anchor];

@@ -160,8 +160,7 @@ private:
   // body).
   Status block(const Block &b, int depth, const Op *parent) {
     if (depth > kMaxNesting)
-      return err(parent, "loops and ifs nested more than " + std::to_string(kMaxNesting) +
-                             " deep");
+      return err(parent, "loops and ifs nested more than " + std::to_string(kMaxNesting) + " deep");
     scopes_.emplace_back();
     for (size_t i = 0; i < b.ops.size(); ++i) {
       const Op &op = b.ops[i];
@@ -220,8 +219,8 @@ private:
       if (!f_.isValid(r))
         return err(&op, "result " + std::to_string(r) + " is not in the value table");
       if (f_.type(r).isMemDesc())
-        return err(&op, "results are tensors or scalars, not shared-memory descriptors, got " +
-                            ty(r));
+        return err(&op,
+                   "results are tensors or scalars, not shared-memory descriptors, got " + ty(r));
     }
     return Status::success();
   }
@@ -278,8 +277,8 @@ private:
                           (loop ? " iteration arguments" : " results"));
     for (size_t i = 0; i < op.operands.size(); ++i)
       if (f_.type(op.operands[i]) != f_.type(parent.results[i]))
-        return err(&op, "yielded value " + std::to_string(i) + " has type " +
-                            ty(op.operands[i]) + ", " + what + ty(parent.results[i]));
+        return err(&op, "yielded value " + std::to_string(i) + " has type " + ty(op.operands[i]) +
+                            ", " + what + ty(parent.results[i]));
     return Status::success();
   }
 

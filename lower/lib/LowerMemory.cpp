@@ -1,15 +1,15 @@
-// tt.load / tt.store / tt.atomic_rmw. A tensor access moves `vec` consecutive registers per instruction, with the
-// first register's pointer and mask: the width ir::accessWidth finds safe for every thread,
-// narrowed by the op's `ll.vec` (the access-width pass sets it to the same width). Registers
-// and threads that hold a copy of an element another register / thread holds (the layout's free
-// variables) neither load nor store it again: loads copy the value, stores are skipped or
-// predicated off. Atomics likewise touch each element once.
+// tt.load / tt.store / tt.atomic_rmw. A tensor access moves `vec` consecutive registers per
+// instruction, with the first register's pointer and mask: the width ir::accessWidth finds safe for
+// every thread, narrowed by the op's `ll.vec` (the access-width pass sets it to the same width).
+// Registers and threads that hold a copy of an element another register / thread holds (the
+// layout's free variables) neither load nor store it again: loads copy the value, stores are
+// skipped or predicated off. Atomics likewise touch each element once.
 #include "GlobalAccess.h"
 #include "InlinePtx.h"
 #include "LayoutIndex.h"
-#include "SharedAccess.h"
 #include "OpLowering.h"
 #include "RegisterLookup.h"
+#include "SharedAccess.h"
 
 #include "linlayout/ir/Rewrite.h"
 
@@ -115,8 +115,7 @@ llvm::Value *actingThreads(LoweringContext &ctx, const LinearLayout &l) {
   uint64_t tidFree = freeMask(l, DimName::lane()) | (freeMask(l, DimName::warp()) << 5);
   uint64_t blockFree = freeMask(l, DimName::block());
   if (tidFree)
-    pred = b.CreateICmpEQ(b.CreateAnd(ctx.thread(), static_cast<uint32_t>(tidFree)),
-                          b.getInt32(0));
+    pred = b.CreateICmpEQ(b.CreateAnd(ctx.thread(), static_cast<uint32_t>(tidFree)), b.getInt32(0));
   if (blockFree) {
     llvm::Value *p = b.CreateICmpEQ(
         b.CreateAnd(ctx.blockInCluster(), static_cast<uint32_t>(blockFree)), b.getInt32(0));
@@ -172,16 +171,36 @@ std::string atomInstruction(const ir::OpAttrs &a, ir::ScalarKind k) {
                                                      : ".sys";
   std::string opType;
   switch (a.atomicKind) {
-  case ir::AtomicKind::And: opType = ".and.b" + b; break;
-  case ir::AtomicKind::Or: opType = ".or.b" + b; break;
-  case ir::AtomicKind::Xor: opType = ".xor.b" + b; break;
-  case ir::AtomicKind::Add: opType = ".add.u" + b; break;
-  case ir::AtomicKind::FAdd: opType = ".add.f" + b; break;
-  case ir::AtomicKind::Max: opType = ".max.s" + b; break;
-  case ir::AtomicKind::Min: opType = ".min.s" + b; break;
-  case ir::AtomicKind::UMax: opType = ".max.u" + b; break;
-  case ir::AtomicKind::UMin: opType = ".min.u" + b; break;
-  case ir::AtomicKind::Exch: opType = ".exch.b" + b; break;
+  case ir::AtomicKind::And:
+    opType = ".and.b" + b;
+    break;
+  case ir::AtomicKind::Or:
+    opType = ".or.b" + b;
+    break;
+  case ir::AtomicKind::Xor:
+    opType = ".xor.b" + b;
+    break;
+  case ir::AtomicKind::Add:
+    opType = ".add.u" + b;
+    break;
+  case ir::AtomicKind::FAdd:
+    opType = ".add.f" + b;
+    break;
+  case ir::AtomicKind::Max:
+    opType = ".max.s" + b;
+    break;
+  case ir::AtomicKind::Min:
+    opType = ".min.s" + b;
+    break;
+  case ir::AtomicKind::UMax:
+    opType = ".max.u" + b;
+    break;
+  case ir::AtomicKind::UMin:
+    opType = ".min.u" + b;
+    break;
+  case ir::AtomicKind::Exch:
+    opType = ".exch.b" + b;
+    break;
   }
   return "atom" + sem + scope + ".global" + opType;
 }
@@ -268,8 +287,7 @@ Status lowerAtomic(LoweringContext &ctx, const ir::Op &op) {
     // One thread of the CTA acts.
     llvm::Value *first = b.CreateICmpEQ(ctx.thread(), b.getInt32(0));
     llvm::Value *pred = mask ? b.CreateAnd(mask->regs[0], first) : first;
-    std::vector<llvm::Value *> out = {
-        emitAtomic(b, instruction, ptr.regs[0], val.regs[0], pred)};
+    std::vector<llvm::Value *> out = {emitAtomic(b, instruction, ptr.regs[0], val.regs[0], pred)};
     if (publish)
       LL_TRY_STATUS(publishAtomicResult(ctx, op, nullptr, first, out));
     return ctx.setRegs(op.results[0], std::move(out));

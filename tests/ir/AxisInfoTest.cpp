@@ -138,7 +138,8 @@ TEST(AxisInfo, NamedFactsOfTheExamples) {
 
 // An if's result has what both branches' yields have in common.
 TEST(AxisInfo, IfResultsJoinTheBranches) {
-  const char *text = R"(#b = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+  const char *text =
+      R"(#b = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module {
   tt.func @k(%n: i32) {
     %c0 = arith.constant 0 : i32

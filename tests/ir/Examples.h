@@ -39,11 +39,21 @@ inline std::string examplePath(const std::string &name) {
 
 /// The .tir examples, by file name.
 inline std::vector<std::string> exampleFiles() {
-  return {"memcpy_1d.tir",    "memcpy_2d.tir",   "transpose_copy.tir",
-          "row_reduce.tir",   "matmul.tir",      "softmax.tir",
-          "ops.tir",          "matmul_wide.tir", "matmul_wide_persistent.tir",
-          "warp_convert.tir", "convert_loop.tir", "memcpy_tail.tir",
-          "transpose_tail.tir", "branch_convert.tir", "histogram.tir"};
+  return {"memcpy_1d.tir",
+          "memcpy_2d.tir",
+          "transpose_copy.tir",
+          "row_reduce.tir",
+          "matmul.tir",
+          "softmax.tir",
+          "ops.tir",
+          "matmul_wide.tir",
+          "matmul_wide_persistent.tir",
+          "warp_convert.tir",
+          "convert_loop.tir",
+          "memcpy_tail.tir",
+          "transpose_tail.tir",
+          "branch_convert.tir",
+          "histogram.tir"};
 }
 
 /// The texts of the examples `names`, in order ("" for a file that cannot be read).
@@ -109,20 +119,23 @@ inline std::vector<ExampleRun> exampleRuns() {
   std::vector<ExampleRun> runs;
   // The 1-D copies: 3 programs of 1024 floats over n = 2992, the last block partial.
   for (auto [file, seed] : {std::pair<const char *, unsigned>{"memcpy_1d", 1}, {"memcpy_tail", 12}})
-    runs.push_back({std::string(file) + ".tir", file, {3, 1, 1},
-                    [seed](Memory &m, std::vector<ArgValue> &a) {
-                      m.buffers = {bytesOf(randomFloats(3072, seed)),
-                                   bytesOf(std::vector<float>(3072, -1.f))};
-                      a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(2992)};
-                    },
-                    [](const Memory &m) {
-                      auto src = valuesOf<float>(m.buffers[0]),
-                           dst = valuesOf<float>(m.buffers[1]);
-                      for (size_t i = 0; i < 3072; ++i)
-                        ASSERT_EQ(dst[i], i < 2992 ? src[i] : -1.f) << i;
-                    }});
+    runs.push_back(
+        {std::string(file) + ".tir",
+         file,
+         {3, 1, 1},
+         [seed](Memory &m, std::vector<ArgValue> &a) {
+           m.buffers = {bytesOf(randomFloats(3072, seed)), bytesOf(std::vector<float>(3072, -1.f))};
+           a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(2992)};
+         },
+         [](const Memory &m) {
+           auto src = valuesOf<float>(m.buffers[0]), dst = valuesOf<float>(m.buffers[1]);
+           for (size_t i = 0; i < 3072; ++i)
+             ASSERT_EQ(dst[i], i < 2992 ? src[i] : -1.f) << i;
+         }});
   // An 80 x 112 matrix: tile (0, 0) is inside, the other three lie on an edge.
-  runs.push_back({"transpose_tail.tir", "transpose_tail", {2, 2, 1},
+  runs.push_back({"transpose_tail.tir",
+                  "transpose_tail",
+                  {2, 2, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {
                     std::vector<uint16_t> in(80 * 112);
                     for (size_t i = 0; i < in.size(); ++i)
@@ -138,7 +151,9 @@ inline std::vector<ExampleRun> exampleRuns() {
                       for (size_t c = 0; c < 112; ++c)
                         ASSERT_EQ(out[r + c * 80], in[r * 112 + c]) << r << "," << c;
                   }});
-  runs.push_back({"branch_convert.tir", "branch_convert", {2, 1, 1},
+  runs.push_back({"branch_convert.tir",
+                  "branch_convert",
+                  {2, 1, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {
                     m.buffers = {bytesOf(randomFloats(2 * 4096, 13)),
                                  bytesOf(std::vector<float>(2 * 4096, 0.f))};
@@ -150,7 +165,9 @@ inline std::vector<ExampleRun> exampleRuns() {
                       ASSERT_EQ(out[i], i < 4096 ? in[i] + in[i] : in[i] * in[i]) << i;
                   }});
   // 3000 values over 3 programs (the last one masked): each bin counts its values.
-  runs.push_back({"histogram.tir", "histogram", {3, 1, 1},
+  runs.push_back({"histogram.tir",
+                  "histogram",
+                  {3, 1, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {
                     std::vector<int32_t> x(3072);
                     std::mt19937 g(14);

@@ -226,8 +226,8 @@ TEST(Interpreter, SubslicesReadAndWriteTheirTilesElements) {
 TEST(Interpreter, UnsignedOpsReadBitsAsUnsigned) {
   for (std::string t : {"i32", "i8"}) {
     SCOPED_TRACE(t);
-    std::string text = "module {\n  tt.func @k(%out: !tt.ptr<" + t + ">, %a: " + t + ", %b: " +
-                       t + ") {\n";
+    std::string text =
+        "module {\n  tt.func @k(%out: !tt.ptr<" + t + ">, %a: " + t + ", %b: " + t + ") {\n";
     int slot = 0;
     for (std::string op : {"divui", "remui", "shrui", "minui", "maxui"}) {
       std::string i = std::to_string(slot++);

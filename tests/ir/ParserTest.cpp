@@ -90,10 +90,12 @@ TEST(Parser, ErrorsNamePositionAndExpectation) {
   std::vector<Case> cases = {
       {wrap("    %0 = arith.addi %n, %m : i32\n"), "t.tir:4:25: use of undefined value '%m'"},
       {wrap("    %0 = arith.frob %n, %n : i32\n"), "t.tir:4:10: unknown op 'arith.frob'"},
-      {wrap("    %0 = arith.addi %n %n : i32\n"), "t.tir:4:24: arith.addi takes 2 operand(s), got 1"},
+      {wrap("    %0 = arith.addi %n %n : i32\n"),
+       "t.tir:4:24: arith.addi takes 2 operand(s), got 1"},
       {wrap("    %0 = arith.addi %n, %n : f32\n"),
        "t.tir:4:30: '%n' has type i32, but the op says f32"},
-      {wrap("    %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<48xi32, #blocked>\n"),
+      {wrap(
+           "    %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<48xi32, #blocked>\n"),
        "t.tir:4:67: dimension 48 must be a power of two"},
       {wrap("    %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #nope>\n"),
        "t.tir:4:75: unknown layout alias '#nope'"},
@@ -101,9 +103,11 @@ TEST(Parser, ErrorsNamePositionAndExpectation) {
        "missing attribute 'start'"},
       {wrap("    %0 = arith.constant 1 : i32\n    %0 = arith.constant 2 : i32\n"),
        "t.tir:5:5: redefinition of '%0'"},
-      {wrap("    %0 = arith.constant 1 : i32\n  }\n"), "t.tir:6:5: expected 'tt.func' to start a function, got 'tt.return'"},
+      {wrap("    %0 = arith.constant 1 : i32\n  }\n"),
+       "t.tir:6:5: expected 'tt.func' to start a function, got 'tt.return'"},
       {"module {\n  tt.func @f(%a i32) {\n  }\n}\n", "t.tir:2:17: expected ':' after an argument"},
-      {"#b = #ttg.blocked<{sizePerThread = [1]}>\n", "t.tir:1:6: in layout attribute: 1:1: '#ttg.blocked' needs 'threadsPerWarp'"},
+      {"#b = #ttg.blocked<{sizePerThread = [1]}>\n",
+       "t.tir:1:6: in layout attribute: 1:1: '#ttg.blocked' needs 'threadsPerWarp'"},
       {"#b = #ttg.blocked<{sizePerThread = [3], threadsPerWarp = [32], warpsPerCTA = [4], "
        "order = [0]}>\n",
        "t.tir:1:6: "},

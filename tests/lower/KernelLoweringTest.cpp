@@ -35,10 +35,20 @@ Expected<LoweredKernel> compileText(const std::string &text, int sm,
   return lowerKernel(m, o);
 }
 
-const char *kExamples[] = {
-    "memcpy_1d.tir", "memcpy_2d.tir", "transpose_copy.tir", "row_reduce.tir",   "softmax.tir",
-    "matmul.tir",    "ops.tir",       "matmul_wide.tir",    "warp_convert.tir", "convert_loop.tir",
-    "memcpy_tail.tir", "transpose_tail.tir", "branch_convert.tir", "histogram.tir"};
+const char *kExamples[] = {"memcpy_1d.tir",
+                           "memcpy_2d.tir",
+                           "transpose_copy.tir",
+                           "row_reduce.tir",
+                           "softmax.tir",
+                           "matmul.tir",
+                           "ops.tir",
+                           "matmul_wide.tir",
+                           "warp_convert.tir",
+                           "convert_loop.tir",
+                           "memcpy_tail.tir",
+                           "transpose_tail.tir",
+                           "branch_convert.tir",
+                           "histogram.tir"};
 
 } // namespace
 

@@ -286,22 +286,45 @@ TEST(LowerGpu, UnsignedOpsAndCastsMatchTheInterpreter) {
       "order = [0]}>\nmodule attributes {\"ttg.num-warps\" = 4 : i32} {\n"
       "  tt.func public @uops(%a: !tt.ptr<i32>, %b: !tt.ptr<i32>, %f: !tt.ptr<f32>, "
       "%out: !tt.ptr<i32>, %fout: !tt.ptr<f32>) {\n"
-      "    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : " + t + "\n"
-      "    %av = tt.splat %a : !tt.ptr<i32> -> " + p + "\n"
-      "    %ap = tt.addptr %av, %r : " + p + ", " + t + "\n"
-      "    %x = tt.load %ap : " + p + "\n"
-      "    %bv = tt.splat %b : !tt.ptr<i32> -> " + p + "\n"
-      "    %bp = tt.addptr %bv, %r : " + p + ", " + t + "\n"
-      "    %y = tt.load %bp : " + p + "\n"
+      "    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : " +
+      t +
+      "\n"
+      "    %av = tt.splat %a : !tt.ptr<i32> -> " +
+      p +
+      "\n"
+      "    %ap = tt.addptr %av, %r : " +
+      p + ", " + t +
+      "\n"
+      "    %x = tt.load %ap : " +
+      p +
+      "\n"
+      "    %bv = tt.splat %b : !tt.ptr<i32> -> " +
+      p +
+      "\n"
+      "    %bp = tt.addptr %bv, %r : " +
+      p + ", " + t +
+      "\n"
+      "    %y = tt.load %bp : " +
+      p +
+      "\n"
       "    %fv = tt.splat %f : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #b>\n"
-      "    %fp = tt.addptr %fv, %r : tensor<128x!tt.ptr<f32>, #b>, " + t + "\n"
+      "    %fp = tt.addptr %fv, %r : tensor<128x!tt.ptr<f32>, #b>, " +
+      t +
+      "\n"
       "    %z = tt.load %fp : tensor<128x!tt.ptr<f32>, #b>\n"
-      "    %o5 = arith.fptoui %z : tensor<128xf32, #b> to " + t + "\n"
-      "    %g = arith.uitofp %x : " + t + " to tensor<128xf32, #b>\n"
+      "    %o5 = arith.fptoui %z : tensor<128xf32, #b> to " +
+      t +
+      "\n"
+      "    %g = arith.uitofp %x : " +
+      t +
+      " to tensor<128xf32, #b>\n"
       "    %gv = tt.splat %fout : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #b>\n"
-      "    %gp = tt.addptr %gv, %r : tensor<128x!tt.ptr<f32>, #b>, " + t + "\n"
+      "    %gp = tt.addptr %gv, %r : tensor<128x!tt.ptr<f32>, #b>, " +
+      t +
+      "\n"
       "    tt.store %gp, %g : tensor<128x!tt.ptr<f32>, #b>\n"
-      "    %ov = tt.splat %out : !tt.ptr<i32> -> " + p + "\n";
+      "    %ov = tt.splat %out : !tt.ptr<i32> -> " +
+      p + "\n";
   const char *ops[] = {"divui", "remui", "shrui", "minui", "maxui"};
   for (int k = 0; k <= 5; ++k) {
     std::string i = std::to_string(k);
@@ -309,8 +332,8 @@ TEST(LowerGpu, UnsignedOpsAndCastsMatchTheInterpreter) {
       text += "    %o" + i + " = arith." + ops[k] + " %x, %y : " + t + "\n";
     text += "    %k" + i + " = arith.constant dense<" + std::to_string(128 * k) + "> : " + t +
             "\n    %q" + i + " = arith.addi %r, %k" + i + " : " + t + "\n    %op" + i +
-            " = tt.addptr %ov, %q" + i + " : " + p + ", " + t + "\n    tt.store %op" + i +
-            ", %o" + i + " : " + p + "\n";
+            " = tt.addptr %ov, %q" + i + " : " + p + ", " + t + "\n    tt.store %op" + i + ", %o" +
+            i + " : " + p + "\n";
   }
   text += "    tt.return\n  }\n}\n";
   auto m = ir::parseModule(text, "uops.tir");
@@ -343,30 +366,32 @@ TEST(LowerGpu, AtomicsMatchTheInterpreter) {
   struct Kind {
     const char *op, *elem;
   };
-  const Kind kinds[] = {{"and", "i32"}, {"or", "i32"},   {"xor", "i32"},  {"add", "i32"},
-                        {"max", "i32"}, {"min", "i32"},  {"umax", "i32"}, {"umin", "i32"},
+  const Kind kinds[] = {{"and", "i32"},  {"or", "i32"},  {"xor", "i32"},  {"add", "i32"},
+                        {"max", "i32"},  {"min", "i32"}, {"umax", "i32"}, {"umin", "i32"},
                         {"exch", "i32"}, {"add", "i64"}, {"fadd", "f32"}, {"exch", "f32"},
                         {"fadd", "f64"}};
   const std::string rt = "tensor<128xi32, #b>";
   std::string text =
       "#b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [2], "
-      "order = [0]}>\nmodule attributes {\"ttg.num-warps\" = 2 : i32} {\n  tt.func public @atomics(";
+      "order = [0]}>\nmodule attributes {\"ttg.num-warps\" = 2 : i32} {\n  tt.func public "
+      "@atomics(";
   for (size_t k = 0; k < std::size(kinds); ++k) {
     std::string e = kinds[k].elem, i = std::to_string(k);
     text += std::string(k ? ", " : "") + "%m" + i + ": !tt.ptr<" + e + ">, %v" + i + ": !tt.ptr<" +
             e + ">, %o" + i + ": !tt.ptr<" + e + ">";
   }
   text += ") {\n    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : " + rt + "\n" +
-          "    %c2 = arith.constant dense<2> : " + rt + "\n    %c0 = arith.constant dense<0> : " +
-          rt + "\n    %odd = arith.remsi %r, %c2 : " + rt + "\n    %mask = arith.cmpi eq, %odd, %c0 : " +
-          rt + "\n";
+          "    %c2 = arith.constant dense<2> : " + rt +
+          "\n    %c0 = arith.constant dense<0> : " + rt +
+          "\n    %odd = arith.remsi %r, %c2 : " + rt +
+          "\n    %mask = arith.cmpi eq, %odd, %c0 : " + rt + "\n";
   for (size_t k = 0; k < std::size(kinds); ++k) {
     std::string e = kinds[k].elem, i = std::to_string(k);
     std::string pt = "tensor<128x!tt.ptr<" + e + ">, #b>", vt = "tensor<128x" + e + ", #b>";
     auto ptrs = [&](const std::string &name) {
       return "    %" + name + "s" + i + " = tt.splat %" + name + i + " : !tt.ptr<" + e + "> -> " +
-             pt + "\n    %" + name + "p" + i + " = tt.addptr %" + name + "s" + i + ", %r : " +
-             pt + ", " + rt + "\n";
+             pt + "\n    %" + name + "p" + i + " = tt.addptr %" + name + "s" + i + ", %r : " + pt +
+             ", " + rt + "\n";
     };
     text += ptrs("m") + ptrs("v") + ptrs("o") + "    %x" + i + " = tt.load %vp" + i + " : " + pt +
             "\n    %old" + i + " = tt.atomic_rmw " + kinds[k].op + ", acq_rel, gpu, %mp" + i +
@@ -422,32 +447,72 @@ TEST(LowerGpu, AtomicResultsReachEveryCopy) {
       "module attributes {\"ttg.num-warps\" = 4 : i32} {\n"
       "  tt.func public @handover(%m: !tt.ptr<i32>, %x: !tt.ptr<i32>, %cnt: !tt.ptr<i32>, "
       "%out: !tt.ptr<i32>, %out2: !tt.ptr<i32>) {\n"
-      "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : " + s + "\n"
-      "    %ms = tt.splat %m : !tt.ptr<i32> -> " + ps + "\n"
-      "    %mp = tt.addptr %ms, %r : " + ps + ", " + s + "\n"
-      "    %xs = tt.splat %x : !tt.ptr<i32> -> " + ps + "\n"
-      "    %xp = tt.addptr %xs, %r : " + ps + ", " + s + "\n"
-      "    %xv = tt.load %xp : " + ps + "\n"
-      "    %old = tt.atomic_rmw add, relaxed, gpu, %mp, %xv : (" + ps + ", " + s + ") -> " + s + "\n"
+      "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : " +
+      s +
+      "\n"
+      "    %ms = tt.splat %m : !tt.ptr<i32> -> " +
+      ps +
+      "\n"
+      "    %mp = tt.addptr %ms, %r : " +
+      ps + ", " + s +
+      "\n"
+      "    %xs = tt.splat %x : !tt.ptr<i32> -> " +
+      ps +
+      "\n"
+      "    %xp = tt.addptr %xs, %r : " +
+      ps + ", " + s +
+      "\n"
+      "    %xv = tt.load %xp : " +
+      ps +
+      "\n"
+      "    %old = tt.atomic_rmw add, relaxed, gpu, %mp, %xv : (" +
+      ps + ", " + s + ") -> " + s +
+      "\n"
       "    %c5 = arith.constant 5 : i32\n"
       "    %tk = tt.atomic_rmw add, relaxed, gpu, %cnt, %c5 : (!tt.ptr<i32>, i32) -> i32\n"
-      "    %o2 = tt.expand_dims %old {axis = 1 : i32} : " + s + " -> tensor<64x1xi32, #p>\n"
-      "    %ob = tt.broadcast %o2 : tensor<64x1xi32, #p> -> " + t + "\n"
-      "    %r2 = tt.expand_dims %r {axis = 1 : i32} : " + s + " -> tensor<64x1xi32, #p>\n"
+      "    %o2 = tt.expand_dims %old {axis = 1 : i32} : " +
+      s +
+      " -> tensor<64x1xi32, #p>\n"
+      "    %ob = tt.broadcast %o2 : tensor<64x1xi32, #p> -> " +
+      t +
+      "\n"
+      "    %r2 = tt.expand_dims %r {axis = 1 : i32} : " +
+      s +
+      " -> tensor<64x1xi32, #p>\n"
       "    %c16 = arith.constant dense<16> : tensor<64x1xi32, #p>\n"
       "    %rows = arith.muli %r2, %c16 : tensor<64x1xi32, #p>\n"
-      "    %rowsb = tt.broadcast %rows : tensor<64x1xi32, #p> -> " + t + "\n"
+      "    %rowsb = tt.broadcast %rows : tensor<64x1xi32, #p> -> " +
+      t +
+      "\n"
       "    %cr = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #c>\n"
       "    %c2 = tt.expand_dims %cr {axis = 0 : i32} : tensor<16xi32, #c> -> tensor<1x16xi32, #p>\n"
-      "    %colsb = tt.broadcast %c2 : tensor<1x16xi32, #p> -> " + t + "\n"
-      "    %offs = arith.addi %rowsb, %colsb : " + t + "\n"
-      "    %os = tt.splat %out : !tt.ptr<i32> -> " + pt + "\n"
-      "    %op = tt.addptr %os, %offs : " + pt + ", " + t + "\n"
-      "    tt.store %op, %ob : " + pt + "\n"
-      "    %tv = tt.splat %tk : i32 -> " + t + "\n"
-      "    %os2 = tt.splat %out2 : !tt.ptr<i32> -> " + pt + "\n"
-      "    %op2 = tt.addptr %os2, %offs : " + pt + ", " + t + "\n"
-      "    tt.store %op2, %tv : " + pt + "\n"
+      "    %colsb = tt.broadcast %c2 : tensor<1x16xi32, #p> -> " +
+      t +
+      "\n"
+      "    %offs = arith.addi %rowsb, %colsb : " +
+      t +
+      "\n"
+      "    %os = tt.splat %out : !tt.ptr<i32> -> " +
+      pt +
+      "\n"
+      "    %op = tt.addptr %os, %offs : " +
+      pt + ", " + t +
+      "\n"
+      "    tt.store %op, %ob : " +
+      pt +
+      "\n"
+      "    %tv = tt.splat %tk : i32 -> " +
+      t +
+      "\n"
+      "    %os2 = tt.splat %out2 : !tt.ptr<i32> -> " +
+      pt +
+      "\n"
+      "    %op2 = tt.addptr %os2, %offs : " +
+      pt + ", " + t +
+      "\n"
+      "    tt.store %op2, %tv : " +
+      pt +
+      "\n"
       "    tt.return\n  }\n}\n";
   auto m = ir::parseModule(text, "handover.tir");
   ASSERT_TRUE(m.ok()) << m.message();

@@ -250,8 +250,9 @@ TEST(SharedHazards, PendingAccessesBeforeALoopCostOneBarrierBeforeIt) {
 TEST(SharedHazards, BranchesStartFromWhatIsPendingAndJoinAfter) {
   std::string body = convert("%x0", "%x", kSrc, kDst) +
                      "    %cond = arith.cmpi sgt, %n, %c0 : i32\n"
-                     "    %x1 = scf.if %cond -> (" + std::string(kDst) + ") {\n" +
-                     "  " + convert("%t", "%x", kSrc, kDst) + "      scf.yield %t : " + kDst +
+                     "    %x1 = scf.if %cond -> (" +
+                     std::string(kDst) + ") {\n" + "  " + convert("%t", "%x", kSrc, kDst) +
+                     "      scf.yield %t : " + kDst +
                      "\n    } else {\n      scf.yield %x0 : " + kDst + "\n    }\n" +
                      convert("%res", "%x1", kDst, kSrc);
   Compiled k = compileShared(roundTripKernel(body, kAcrossWarps));
@@ -269,8 +270,8 @@ TEST(SharedHazards, BranchesStartFromWhatIsPendingAndJoinAfter) {
 TEST(SharedHazards, AnIfInsideALoopKeepsOneBarrierPerConversion) {
   std::string body =
       "    %cond = arith.cmpi sgt, %n, %c1 : i32\n"
-      "    %res = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (" + std::string(kSrc) +
-      ") : i32 {\n      %y = scf.if %cond -> (" + kDst + ") {\n  " +
+      "    %res = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (" +
+      std::string(kSrc) + ") : i32 {\n      %y = scf.if %cond -> (" + kDst + ") {\n  " +
       convert("%t", "%v", kSrc, kDst) + "        scf.yield %t : " + kDst +
       "\n      } else {\n        %u = arith.addf %v, %v : " + kSrc + "\n  " +
       convert("%w", "%u", kSrc, kDst) + "        scf.yield %w : " + kDst + "\n      }\n" +

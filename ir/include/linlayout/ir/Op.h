@@ -1,5 +1,6 @@
 // An op of the tile IR: a kind, operand and result value ids, the attributes its kind uses, and
-// (for scf.for) one region or (for scf.if) two. Values are ids into the function's value table (Function.h).
+// (for scf.for) one region or (for scf.if) two. Values are ids into the function's value table
+// (Function.h).
 #pragma once
 
 #include "linlayout/ir/OpKind.h"

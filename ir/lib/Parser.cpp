@@ -1026,6 +1026,17 @@ private:
     return true;
   }
 
+  // A keyword naming one value of an enum (`fromName` gives it or nullopt), into `out`.
+  template <typename E, typename FromName>
+  bool parseName(FromName fromName, std::string_view expected, E &out) {
+    std::optional<E> v = tok_.kind == Tok::Ident ? fromName(tok_.text) : std::nullopt;
+    if (!v)
+      return fail("expected " + std::string(expected) + ", got " + describe(tok_));
+    out = *v;
+    advance();
+    return true;
+  }
+
   // One written type per operand of `op`, separated by commas; each must be its operand's.
   bool operandTypes(const Op &op, std::string_view what) {
     for (size_t i = 0; i < op.operands.size(); ++i) {
@@ -1291,25 +1302,15 @@ private:
     }
     case OpKind::AtomicRMW: {
       // tt.atomic_rmw KIND, SEM, SCOPE, %ptr, %val [, %mask] : (types) -> type
-      if (tok_.kind != Tok::Ident || !atomicKindFromName(tok_.text))
-        return fail("expected an atomic operation (and, or, xor, add, fadd, max, min, umax, "
-                    "umin, exch), got " +
-                    describe(tok_));
-      a.atomicKind = *atomicKindFromName(tok_.text);
-      advance();
-      if (!expectPunct(",", "after the atomic operation"))
+      if (!parseName(atomicKindFromName,
+                     "an atomic operation (and, or, xor, add, fadd, max, min, umax, umin, exch)",
+                     a.atomicKind) ||
+          !expectPunct(",", "after the atomic operation") ||
+          !parseName(memSemanticFromName, "a memory ordering (relaxed, acquire, release, acq_rel)",
+                     a.semantic) ||
+          !expectPunct(",", "after the memory ordering") ||
+          !parseName(memScopeFromName, "a memory scope (gpu, cta, sys)", a.scope))
         return false;
-      if (tok_.kind != Tok::Ident || !memSemanticFromName(tok_.text))
-        return fail("expected a memory ordering (relaxed, acquire, release, acq_rel), got " +
-                    describe(tok_));
-      a.semantic = *memSemanticFromName(tok_.text);
-      advance();
-      if (!expectPunct(",", "after the memory ordering"))
-        return false;
-      if (tok_.kind != Tok::Ident || !memScopeFromName(tok_.text))
-        return fail("expected a memory scope (gpu, cta, sys), got " + describe(tok_));
-      a.scope = *memScopeFromName(tok_.text);
-      advance();
       if (!expectPunct(",", "after the memory scope") || !parseOperands(op.operands, 3))
         return false;
       if (op.operands.size() < 2)
@@ -1488,11 +1489,8 @@ private:
       return true;
     }
     case OpKind::Reduce: {
-      if (tok_.kind != Tok::Ident || !reduceKindFromName(tok_.text))
-        return fail("expected a reduction (sum, max or min), got " + describe(tok_));
-      a.reduceKind = *reduceKindFromName(tok_.text);
-      advance();
-      if (!parseOperands(op.operands, 1))
+      if (!parseName(reduceKindFromName, "a reduction (sum, max or min)", a.reduceKind) ||
+          !parseOperands(op.operands, 1))
         return false;
       if (op.operands.size() != 1)
         return fail("tt.reduce takes one operand");

@@ -11,8 +11,6 @@
 #include "RegisterLookup.h"
 #include "SharedAccess.h"
 
-#include "linlayout/ir/Rewrite.h"
-
 #include <llvm/IR/Constants.h>
 
 #include <unordered_map>
@@ -21,11 +19,42 @@ namespace linlayout::lower {
 
 namespace {
 
-uint64_t freeMask(const LinearLayout &l, DimName d) {
-  for (const DimMask &m : l.freeVariableMasks())
-    if (m.name == d)
-      return m.mask;
-  return 0;
+// The free-variable bits of a layout (LinearLayout::freeVariableMasks): registers, threads
+// (lane | warp << 5) and CTAs of the cluster. With every free bit zero the layout reaches each
+// element exactly once.
+struct FreeBits {
+  uint64_t reg = 0, thread = 0, block = 0;
+};
+
+FreeBits freeBits(const LinearLayout &l) {
+  FreeBits f;
+  for (const DimMask &m : l.freeVariableMasks()) {
+    if (m.name == DimName::reg())
+      f.reg = m.mask;
+    else if (m.name == DimName::lane())
+      f.thread |= m.mask;
+    else if (m.name == DimName::warp())
+      f.thread |= m.mask << 5;
+    else if (m.name == DimName::block())
+      f.block = m.mask;
+  }
+  return f;
+}
+
+// Each register of `out` left null takes the value of the register of this thread holding the
+// same element (its twin, whose free register bits are zero).
+void fillRegisterCopies(const LinearLayout &l, std::vector<llvm::Value *> &out) {
+  std::unordered_map<uint64_t, llvm::Value *> byElement;
+  int regOffset = l.inDimOffset(l.inDimIndex(DimName::reg()));
+  for (size_t r = 0; r < out.size(); ++r)
+    if (out[r])
+      byElement.emplace(l.apply(uint64_t(r) << regOffset), out[r]);
+  for (size_t r = 0; r < out.size(); ++r)
+    if (!out[r]) {
+      auto it = byElement.find(l.apply(uint64_t(r) << regOffset));
+      assert(it != byElement.end() && "a duplicate register without a twin");
+      out[r] = it->second;
+    }
 }
 
 // The vector width of a tensor access: what planning found safe for every thread (alignment,
@@ -73,7 +102,7 @@ Status lowerLoad(LoweringContext &ctx, const ir::Op &op) {
   }
   const LinearLayout &l = ptr.layout;
   int vec = vectorWidth(ctx, op);
-  uint64_t regFree = freeMask(l, DimName::reg());
+  uint64_t regFree = freeBits(l).reg;
   size_t n = ptr.regs.size();
   std::vector<llvm::Value *> out(n, nullptr);
   for (size_t r = 0; r < n; r += vec) {
@@ -91,34 +120,22 @@ Status lowerLoad(LoweringContext &ctx, const ir::Op &op) {
     for (int i = 0; i < vec; ++i)
       out[r + i] = fromMemory(got[i]);
   }
-  // Copies: the loaded register holding the same element in this thread.
-  std::unordered_map<uint64_t, llvm::Value *> loaded;
-  int regOffset = l.inDimOffset(l.inDimIndex(DimName::reg()));
-  for (size_t r = 0; r < n; ++r)
-    if (out[r])
-      loaded.emplace(l.apply(uint64_t(r) << regOffset), out[r]);
-  for (size_t r = 0; r < n; ++r)
-    if (!out[r]) {
-      auto it = loaded.find(l.apply(uint64_t(r) << regOffset));
-      assert(it != loaded.end() && "a duplicate register without a loaded twin");
-      out[r] = it->second;
-    }
+  fillRegisterCopies(l, out); // copies take the loaded twin's value
   return ctx.setRegs(op.results[0], std::move(out));
 }
 
 // The threads whose copy of each element of `l` is the one that acts (every free lane / warp /
 // block bit zero: with the non-free bits alone the layout reaches each element exactly once);
 // null when every thread acts.
-llvm::Value *actingThreads(LoweringContext &ctx, const LinearLayout &l) {
+llvm::Value *actingThreads(LoweringContext &ctx, const FreeBits &free) {
   auto &b = ctx.b();
   llvm::Value *pred = nullptr;
-  uint64_t tidFree = freeMask(l, DimName::lane()) | (freeMask(l, DimName::warp()) << 5);
-  uint64_t blockFree = freeMask(l, DimName::block());
-  if (tidFree)
-    pred = b.CreateICmpEQ(b.CreateAnd(ctx.thread(), static_cast<uint32_t>(tidFree)), b.getInt32(0));
-  if (blockFree) {
+  if (free.thread)
+    pred = b.CreateICmpEQ(b.CreateAnd(ctx.thread(), static_cast<uint32_t>(free.thread)),
+                          b.getInt32(0));
+  if (free.block) {
     llvm::Value *p = b.CreateICmpEQ(
-        b.CreateAnd(ctx.blockInCluster(), static_cast<uint32_t>(blockFree)), b.getInt32(0));
+        b.CreateAnd(ctx.blockInCluster(), static_cast<uint32_t>(free.block)), b.getInt32(0));
     pred = pred ? b.CreateAnd(pred, p) : p;
   }
   return pred;
@@ -141,11 +158,11 @@ Status lowerStore(LoweringContext &ctx, const ir::Op &op) {
   }
   const LinearLayout &l = ptr.layout;
   int vec = vectorWidth(ctx, op);
-  uint64_t regFree = freeMask(l, DimName::reg());
+  FreeBits free = freeBits(l);
   // Threads holding copies (free lane / warp / block bits) stay silent.
-  llvm::Value *threadPred = actingThreads(ctx, l);
+  llvm::Value *threadPred = actingThreads(ctx, free);
   for (size_t r = 0; r < ptr.regs.size(); r += vec) {
-    if (r & regFree)
+    if (r & free.reg)
       continue;
     std::vector<llvm::Value *> vals;
     for (int i = 0; i < vec; ++i)
@@ -158,51 +175,16 @@ Status lowerStore(LoweringContext &ctx, const ir::Op &op) {
   return Status::success();
 }
 
-// `atom{.sem}{.scope}.global.OP.TYPE` for the op's attributes on elements of kind k.
+// `atom.SEM.SCOPE.global.OP.TYPE` for the op's attributes on elements of kind k: the PTX names
+// of the orders and scopes are the IR's.
 std::string atomInstruction(const ir::OpAttrs &a, ir::ScalarKind k) {
-  int bits = ir::bitWidth(k);
-  std::string b = std::to_string(bits);
-  std::string sem = a.semantic == ir::MemSemantic::Relaxed   ? ".relaxed"
-                    : a.semantic == ir::MemSemantic::Acquire ? ".acquire"
-                    : a.semantic == ir::MemSemantic::Release ? ".release"
-                                                             : ".acq_rel";
-  std::string scope = a.scope == ir::MemScope::Gpu   ? ".gpu"
-                      : a.scope == ir::MemScope::Cta ? ".cta"
-                                                     : ".sys";
-  std::string opType;
-  switch (a.atomicKind) {
-  case ir::AtomicKind::And:
-    opType = ".and.b" + b;
-    break;
-  case ir::AtomicKind::Or:
-    opType = ".or.b" + b;
-    break;
-  case ir::AtomicKind::Xor:
-    opType = ".xor.b" + b;
-    break;
-  case ir::AtomicKind::Add:
-    opType = ".add.u" + b;
-    break;
-  case ir::AtomicKind::FAdd:
-    opType = ".add.f" + b;
-    break;
-  case ir::AtomicKind::Max:
-    opType = ".max.s" + b;
-    break;
-  case ir::AtomicKind::Min:
-    opType = ".min.s" + b;
-    break;
-  case ir::AtomicKind::UMax:
-    opType = ".max.u" + b;
-    break;
-  case ir::AtomicKind::UMin:
-    opType = ".min.u" + b;
-    break;
-  case ir::AtomicKind::Exch:
-    opType = ".exch.b" + b;
-    break;
-  }
-  return "atom" + sem + scope + ".global" + opType;
+  // Per ir::AtomicKind: the PTX operation and the type letter it takes.
+  static constexpr std::pair<std::string_view, char> kOps[] = {
+      {"and", 'b'}, {"or", 'b'},  {"xor", 'b'}, {"add", 'u'}, {"add", 'f'},
+      {"max", 's'}, {"min", 's'}, {"max", 'u'}, {"min", 'u'}, {"exch", 'b'}};
+  auto [name, letter] = kOps[size_t(a.atomicKind)];
+  return "atom." + std::string(ir::name(a.semantic)) + "." + std::string(ir::name(a.scope)) +
+         ".global." + std::string(name) + "." + letter + std::to_string(ir::bitWidth(k));
 }
 
 // One predicated atomic: the value memory held, or 0 where `pred` is off.
@@ -222,11 +204,9 @@ Status publishAtomicResult(LoweringContext &ctx, const ir::Op &op, const LinearL
                            llvm::Value *acting, std::vector<llvm::Value *> &out) {
   auto &b = ctx.b();
   const ByteRange scratch = ctx.plans().scratch.at(&op);
-  llvm::Type *ty = nullptr;
-  for (llvm::Value *v : out)
-    if (v)
-      ty = v->getType();
-  int64_t bytes = ty->getPrimitiveSizeInBits() / 8;
+  const ir::Type &vt = ctx.function().type(op.operands[1]);
+  llvm::Type *ty = ctx.elementType(vt);
+  int64_t bytes = ir::byteWidth(vt.elem().scalar);
   llvm::Value *base = ctx.sharedAt(scratch.begin);
   std::optional<LayoutIndexer> ix;
   std::vector<int64_t> strides;
@@ -293,32 +273,23 @@ Status lowerAtomic(LoweringContext &ctx, const ir::Op &op) {
     return ctx.setRegs(op.results[0], std::move(out));
   }
   const LinearLayout &l = ptr.layout;
-  llvm::Value *threadPred = actingThreads(ctx, l);
-  uint64_t regFree = freeMask(l, DimName::reg());
-  size_t n = ptr.regs.size();
-  std::vector<llvm::Value *> out(n, nullptr);
-  std::unordered_map<uint64_t, llvm::Value *> done;
-  int regOffset = l.inDimOffset(l.inDimIndex(DimName::reg()));
-  for (size_t r = 0; r < n; ++r) {
-    if (r & regFree)
+  FreeBits free = freeBits(l);
+  llvm::Value *threadPred = actingThreads(ctx, free);
+  std::vector<llvm::Value *> out(ptr.regs.size(), nullptr);
+  for (size_t r = 0; r < out.size(); ++r) {
+    if (r & free.reg)
       continue;
     llvm::Value *m = mask ? mask->regs[r] : nullptr;
     if (threadPred)
       m = m ? b.CreateAnd(m, threadPred) : threadPred;
     out[r] = emitAtomic(b, instruction, ptr.regs[r], val.regs[r], m);
-    done.emplace(l.apply(uint64_t(r) << regOffset), out[r]);
   }
   if (publish) {
     assert(threadPred && "a published atomic without copies in other threads");
     LL_TRY_STATUS(publishAtomicResult(ctx, op, &l, threadPred, out));
-    return ctx.setRegs(op.results[0], std::move(out));
+  } else {
+    fillRegisterCopies(l, out);
   }
-  for (size_t r = 0; r < n; ++r)
-    if (!out[r]) {
-      auto it = done.find(l.apply(uint64_t(r) << regOffset));
-      assert(it != done.end() && "a duplicate register without an acting twin");
-      out[r] = it->second;
-    }
   return ctx.setRegs(op.results[0], std::move(out));
 }
 
@@ -329,9 +300,8 @@ int64_t atomicResultScratchBytes(const ir::Type &valueType, const LinearLayout *
   int64_t bytes = ir::byteWidth(valueType.elem().scalar);
   if (!layout)
     return threads > 1 ? bytes : 0;
-  bool otherThreads = freeMask(*layout, DimName::lane()) || freeMask(*layout, DimName::warp()) ||
-                      freeMask(*layout, DimName::block());
-  return otherThreads ? valueType.numElements() * bytes : 0;
+  FreeBits free = freeBits(*layout);
+  return free.thread || free.block ? valueType.numElements() * bytes : 0;
 }
 
 Status lowerMemory(LoweringContext &ctx, const ir::Op &op) {

@@ -1,5 +1,6 @@
 // Whole tile-IR kernels: every example compiles for sm_80 and sm_90, assembles with ptxas
 // without spills, and has the instructions its layouts call for.
+#include "../ir/Examples.h"
 #include "PtxCheck.h"
 
 #include "linlayout/ir/Parser.h"
@@ -8,9 +9,6 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 using namespace linlayout;
 using namespace linlayout::lower;
 using namespace linlayout::lower::testing;
@@ -18,10 +16,7 @@ using namespace linlayout::lower::testing;
 namespace {
 
 std::string readExample(const std::string &name) {
-  std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + name);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+  return ir::testing::readFile(ir::testing::examplePath(name));
 }
 
 Expected<LoweredKernel> compileText(const std::string &text, int sm,
@@ -35,25 +30,10 @@ Expected<LoweredKernel> compileText(const std::string &text, int sm,
   return lowerKernel(m, o);
 }
 
-const char *kExamples[] = {"memcpy_1d.tir",
-                           "memcpy_2d.tir",
-                           "transpose_copy.tir",
-                           "row_reduce.tir",
-                           "softmax.tir",
-                           "matmul.tir",
-                           "ops.tir",
-                           "matmul_wide.tir",
-                           "warp_convert.tir",
-                           "convert_loop.tir",
-                           "memcpy_tail.tir",
-                           "transpose_tail.tir",
-                           "branch_convert.tir",
-                           "histogram.tir"};
-
 } // namespace
 
 TEST(KernelLowering, EveryExampleCompilesAndAssemblesForBothTargets) {
-  for (const char *name : kExamples)
+  for (const std::string &name : ir::testing::exampleFiles())
     for (bool passes : {false, true})
     for (int sm : {80, 90}) {
       std::string text = readExample(name);

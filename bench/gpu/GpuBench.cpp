@@ -741,11 +741,16 @@ std::string withoutCStore(std::string text) {
 bool gemmVariant(Bench &b, std::mt19937_64 &rng, const GemmSpec &spec) {
   const auto &[file, stages, prefetchK, reshape, elem, groupM, noStore] = spec;
   // matmul_wide_persistent.tir: the 128x256 tile, one program per SM walking the tiles.
-  const bool persistent = file == "matmul_wide_persistent.tir";
+  // matmul_wide_flat.tir: the same, with one loop over all of a program's K steps.
+  const bool flat = file == "matmul_wide_flat.tir";
+  const bool persistent = file == "matmul_wide_persistent.tir" || flat;
   const bool wide = file == "matmul_wide.tir" || file == "matmul_wgmma_wide.tir" || persistent;
   const bool wgmma = file.rfind("matmul_wgmma", 0) == 0;
   std::string variant = std::string(wgmma ? "wgmma-" : "") +
-                        (persistent ? "persistent-" : wide ? "wide-" : "") +
+                        (flat         ? "flat-"
+                         : persistent ? "persistent-"
+                         : wide       ? "wide-"
+                                      : "") +
                         (stages == 1 ? "plain" : "pipelined-" + std::to_string(stages));
   if (variant == "wgmma-plain")
     variant = "wgmma";
@@ -949,6 +954,16 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
   if (!gemmVariant(b, rng, {.file = "matmul_wide_persistent.tir", .stages = 3, .prefetchK = 16,
                             .reshape = Reshape::KStep64}))
     return false;
+  // The flat persistent kernel (one loop over all of a program's K steps, each tile stored from
+  // a branch in it): the copies of a program's next tile are in flight while it stores the last.
+  // K steps of 64, 3 and 4 stages.
+  for (int stages : {3, 4})
+    if (!gemmVariant(b, rng,
+                     {.file = "matmul_wide_flat.tir",
+                      .stages = stages,
+                      .prefetchK = 16,
+                      .reshape = Reshape::KStep64}))
+      return false;
   // Diagnostic (only with --variant wide-pipelined-3-prefetch-k64-nostore): the fastest mma.sync
   // kernel without its stores of C.
   if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = 3, .prefetchK = 16,

@@ -54,7 +54,7 @@ if [ "${SKIP_CHECKS:-0}" != 1 ]; then
   if [ "${SKIP_RACECHECK:-0}" = 1 ]; then
     echo "racecheck: skipped (SKIP_RACECHECK=1)"
   elif [ -n "$sanitizer" ] && [ -x "$bin/jit_tests" ]; then
-    for name in ${RACECHECK_TESTS:-ConvertGpu.BenchmarkLoopKernelsAreExact ComputeGpu.MatmulF16Pipelined ComputeGpu.MatmulF16PipelinedPrefetch ComputeGpu.PersistentWideMatmul ComputeGpu.WgmmaMatmulF16 TmaGpu.MatmulF16}; do
+    for name in ${RACECHECK_TESTS:-ConvertGpu.BenchmarkLoopKernelsAreExact ComputeGpu.MatmulF16Pipelined ComputeGpu.MatmulF16PipelinedPrefetch ComputeGpu.PersistentWideMatmul ComputeGpu.FlatPersistentWideMatmul ComputeGpu.WgmmaMatmulF16 TmaGpu.MatmulF16}; do
       log="$work/racecheck-$name.log"
       timeout 240 "$sanitizer" --tool racecheck --racecheck-report all --error-exitcode 9 \
         "$bin/jit_tests" --gtest_filter="$name" > "$log" 2>&1

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 
 namespace linlayout::ir {
 
@@ -48,13 +49,28 @@ private:
       return std::nullopt;
     std::map<ValueId, size_t> def;
     std::map<ValueId, int> uses;
+    // A branch in the body stays where it is, between the dots and the next iteration's wait,
+    // unless it takes part in the copies' groups or reads what the pass moves (checked below
+    // through `uses` and `nested`).
+    std::set<ValueId> nested; // values read inside branches
     for (size_t i = 0; i < body.ops.size(); ++i) {
-      if (!body.ops[i].regions.empty())
+      const Op &op = body.ops[i];
+      if (op.kind == OpKind::For)
         return std::nullopt;
-      for (ValueId r : body.ops[i].results)
+      bool async = false;
+      walkOp(op, [&](const Op &o) {
+        for (ValueId v : o.operands)
+          ++uses[v];
+        if (&o == &op)
+          return;
+        async = async || o.kind == OpKind::AsyncCopyGlobalToLocal ||
+                o.kind == OpKind::AsyncCommitGroup || o.kind == OpKind::AsyncWait;
+        nested.insert(o.operands.begin(), o.operands.end());
+      });
+      if (async)
+        return std::nullopt;
+      for (ValueId r : op.results)
         def[r] = i;
-      for (ValueId v : body.ops[i].operands)
-        ++uses[v];
     }
     Match mt;
     int dots = 0, waits = 0;
@@ -99,6 +115,9 @@ private:
     };
     if (!operand(dot.operands[0], mt.a) || !operand(dot.operands[1], mt.b))
       return std::nullopt;
+    for (const Operand *o : {&mt.a, &mt.b})
+      if (nested.count(o->tile) || nested.count(o->ring))
+        return std::nullopt;
     const Type &at = mt.a.tensorType, &bt = mt.b.tensorType;
     if (at.rank() != 2 || bt.rank() != 2)
       return std::nullopt;

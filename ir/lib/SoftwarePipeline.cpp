@@ -119,9 +119,20 @@ private:
     const Block &body = loop.regions.at(0);
     if (body.ops.empty() || body.ops.back().kind != OpKind::Yield)
       return false;
-    for (const Op &op : body.ops)
-      if (!op.regions.empty())
-        return false; // nested loops stay as they are
+    // Nested loops stay as they are (the inner one is pipelined on its own). A branch may stay
+    // in the body, as one op of the last stage, unless it joins in the copy groups the pass
+    // counts (every iteration commits exactly one).
+    for (const Op &op : body.ops) {
+      if (op.kind == OpKind::For)
+        return false;
+      bool async = false;
+      walkOp(op, [&](const Op &o) {
+        async = async || o.kind == OpKind::AsyncCopyGlobalToLocal ||
+                o.kind == OpKind::AsyncCommitGroup || o.kind == OpKind::AsyncWait;
+      });
+      if (async)
+        return false;
+    }
     body_ = &body;
     iv_ = body.args.at(0);
     if (!f_.type(iv_).isScalar())
@@ -129,9 +140,12 @@ private:
     for (size_t i = 0; i < body.ops.size(); ++i)
       for (ValueId r : body.ops[i].results)
         def_[r] = i;
+    // A read inside a branch counts as a read by the branch.
     for (size_t i = 0; i < body.ops.size(); ++i)
-      for (ValueId v : body.ops[i].operands)
-        users_[v].push_back(i);
+      walkOp(body.ops[i], [&](const Op &o) {
+        for (ValueId v : o.operands)
+          users_[v].push_back(i);
+      });
     // Loop-carried values.
     const Op &yield = body.ops.back();
     for (size_t k = 0; k + 1 < body.args.size(); ++k) {
@@ -569,11 +583,12 @@ private:
     }
     // Duplicate converts of one load read the one local_load (all inside the
     // body).
-    for (auto [from, to] : replace)
-      for (Op &o : nb.ops)
+    for (const std::pair<ValueId, ValueId> &r : replace)
+      walkOps(nb, [&](Op &o) {
         for (ValueId &v : o.operands)
-          if (v == from)
-            v = to;
+          if (v == r.first)
+            v = r.second;
+      });
     for (ValueId v : retype)
       f_.values[v].type = f_.type(v).isMutable()
                               ? f_.type(v)

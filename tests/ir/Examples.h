@@ -48,6 +48,7 @@ inline std::vector<std::string> exampleFiles() {
           "ops.tir",
           "matmul_wide.tir",
           "matmul_wide_persistent.tir",
+          "matmul_wide_flat.tir",
           "warp_convert.tir",
           "convert_loop.tir",
           "memcpy_tail.tir",

@@ -202,53 +202,113 @@ TEST(Prefetch, GroupedProgramOrderWritesTheSameTiles) {
         << "float " << i / 4 << " of C was not written";
 }
 
-// examples/matmul_wide_persistent.tir: 4 programs walk the 3 x 2 tiles of 128 x 256 (two tiles
-// for programs 0 and 1, one for the others) and write what matmul_wide.tir's 3 x 2 grid writes,
-// as written and with its K loop pipelined (3 stages) and prefetched, also with K steps of 64 in
-// four slices (the benchmark's reshape), for K = 0 (C is zero), one step and several.
-TEST(Prefetch, PersistentMatmulWritesWhatTheGridWrites) {
+// examples/matmul_wide_persistent.tir and matmul_wide_flat.tir: 4 programs walk the 3 x 2 tiles
+// of 128 x 256 (two tiles for programs 0 and 1, one for the others) and write what
+// matmul_wide.tir's 3 x 2 grid writes, as written and with their K loop (the flat kernel's only
+// loop, whose body stores each finished tile in a branch) pipelined (3 stages) and prefetched,
+// also with K steps of 64 in four slices (the benchmark's reshape), for K = 0 (C is zero), one
+// step and several.
+TEST(Prefetch, PersistentMatmulsWriteWhatTheGridWrites) {
   auto grid = parseModule(readFile(examplePath("matmul_wide.tir")), "matmul_wide.tir");
   ASSERT_TRUE(grid.ok()) << grid.message();
-  const std::string text = readFile(examplePath("matmul_wide_persistent.tir"));
-  std::vector<std::pair<std::string, Module>> kernels;
-  using linlayout::testing::MatmulReshape;
-  for (auto r : {MatmulReshape::None, MatmulReshape::KStep64}) {
-    auto plain = parseModule(linlayout::testing::reshapeMatmulText(text, r), "persistent.tir");
-    ASSERT_TRUE(plain.ok()) << plain.message();
-    ASSERT_TRUE(verify(*plain).ok()) << verify(*plain).message();
-    Module piped = *plain;
-    ASSERT_TRUE(pipelineLoops(piped, 3).ok());
-    ASSERT_TRUE(prefetchDotOperands(piped, 16).ok());
-    ASSERT_TRUE(verify(piped).ok()) << verify(piped).message();
-    // The K loop (the inner one) is the one pipelined and prefetched.
-    EXPECT_EQ(count(piped.functions[0].body, OpKind::AsyncCopyGlobalToLocal), 2 * 3);
-    EXPECT_GT(count(piped.functions[0].body, OpKind::MemDescSubslice), 0);
-    const bool k64 = r == MatmulReshape::KStep64;
-    if (!k64)
-      kernels.emplace_back("as written", std::move(*plain));
-    kernels.emplace_back(k64 ? "K steps of 64, pipelined" : "pipelined", std::move(piped));
+  for (const std::string file : {"matmul_wide_persistent.tir", "matmul_wide_flat.tir"}) {
+    SCOPED_TRACE(file);
+    const std::string text = readFile(examplePath(file));
+    std::vector<std::pair<std::string, Module>> kernels;
+    using linlayout::testing::MatmulReshape;
+    for (auto r : {MatmulReshape::None, MatmulReshape::KStep64}) {
+      auto plain = parseModule(linlayout::testing::reshapeMatmulText(text, r), file);
+      ASSERT_TRUE(plain.ok()) << plain.message();
+      ASSERT_TRUE(verify(*plain).ok()) << verify(*plain).message();
+      Module piped = *plain;
+      ASSERT_TRUE(pipelineLoops(piped, 3).ok());
+      ASSERT_TRUE(prefetchDotOperands(piped, 16).ok());
+      ASSERT_TRUE(verify(piped).ok()) << verify(piped).message();
+      // The K loop is the one pipelined and prefetched.
+      EXPECT_EQ(count(piped.functions[0].body, OpKind::AsyncCopyGlobalToLocal), 2 * 3);
+      EXPECT_EQ(count(piped.functions[0].body, OpKind::Load), 0);
+      EXPECT_GT(count(piped.functions[0].body, OpKind::MemDescSubslice), 0);
+      const bool k64 = r == MatmulReshape::KStep64;
+      if (!k64)
+        kernels.emplace_back("as written", std::move(*plain));
+      kernels.emplace_back(k64 ? "K steps of 64, pipelined" : "pipelined", std::move(piped));
+    }
+    std::mt19937_64 rng(31);
+    const int64_t M = 3 * 128, N = 2 * 256;
+    for (int64_t K : {0, 64, 192}) {
+      SCOPED_TRACE("K " + std::to_string(K));
+      Memory mem;
+      mem.buffers = {smallIntHalves(size_t(M * K), rng), smallIntHalves(size_t(K * N), rng),
+                     std::vector<uint8_t>(size_t(M * N * 4), 0xab)};
+      std::vector<ArgValue> args = {
+          ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2), ArgValue::integer(K),
+          ArgValue::integer(K), ArgValue::integer(N), ArgValue::integer(N)};
+      Memory want = mem;
+      ASSERT_TRUE(interpret(*grid, "matmul", args, want, Grid{M / 128, N / 256}).ok());
+      args.push_back(ArgValue::integer(M));
+      args.push_back(ArgValue::integer(N));
+      for (const auto &[what, m] : kernels) {
+        SCOPED_TRACE(what);
+        Memory got = mem;
+        Status s = interpret(m, "matmul", args, got, Grid{4});
+        ASSERT_TRUE(s.ok()) << s.message();
+        EXPECT_EQ(got.buffers[2], want.buffers[2]);
+      }
+    }
   }
-  std::mt19937_64 rng(31);
-  const int64_t M = 3 * 128, N = 2 * 256;
-  for (int64_t K : {0, 64, 192}) {
-    SCOPED_TRACE("K " + std::to_string(K));
-    Memory mem;
-    mem.buffers = {smallIntHalves(size_t(M * K), rng), smallIntHalves(size_t(K * N), rng),
-                   std::vector<uint8_t>(size_t(M * N * 4), 0xab)};
-    std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1),
-                                  ArgValue::pointer(2), ArgValue::integer(K),
-                                  ArgValue::integer(K), ArgValue::integer(N),
-                                  ArgValue::integer(N)};
-    Memory want = mem;
-    ASSERT_TRUE(interpret(*grid, "matmul", args, want, Grid{M / 128, N / 256}).ok());
-    args.push_back(ArgValue::integer(M));
-    args.push_back(ArgValue::integer(N));
-    for (const auto &[what, m] : kernels) {
-      SCOPED_TRACE(what);
-      Memory got = mem;
-      Status s = interpret(m, "matmul", args, got, Grid{4});
-      ASSERT_TRUE(s.ok()) << s.message();
-      EXPECT_EQ(got.buffers[2], want.buffers[2]);
+}
+
+// matmul.tir pipelined (3 stages), then a branch put into its loop's body before the prefetch
+// pass: a branch on the side is kept and the loop prefetched; one that reads a dot operand's
+// slot or the operand itself leaves the loop as it is. C is the same in every case.
+TEST(Prefetch, BranchesInTheBodyStayUnlessTheyReadTheOperands) {
+  Module piped = loadExample("matmul.tir");
+  ASSERT_TRUE(pipelineLoops(piped, 3).ok());
+  const std::string text = print(piped);
+  // The pipelined body's A operand: "%ad = ttg.local_load %SLOT : MEMDESC -> TENSOR".
+  const std::string head = "      %ad = ttg.local_load ";
+  size_t at = text.find(head);
+  ASSERT_NE(at, std::string::npos) << text;
+  const std::string load = text.substr(at + head.size(), text.find('\n', at) - at - head.size());
+  const std::string slot = load.substr(0, load.find(' '));
+  const std::string tensorType = load.substr(load.find("-> ") + 3);
+  const std::string go = "      %go = arith.cmpi sgt, %K, %c0 : i32\n";
+  struct Case {
+    std::string what, branch;
+    bool prefetched;
+  };
+  for (const Case &c : std::vector<Case>{
+           {"a branch on the side", go + "      scf.if %go {\n      }\n", true},
+           {"a branch reading A's slot",
+            go + "      scf.if %go {\n        %again = ttg.local_load " + load + "\n      }\n",
+            false},
+           {"a branch reading A's operand",
+            go + "      %keep = scf.if %go -> (" + tensorType +
+                ") {\n        scf.yield %ad : " + tensorType +
+                "\n      } else {\n        scf.yield %ad : " + tensorType + "\n      }\n",
+            false}}) {
+    SCOPED_TRACE(c.what);
+    std::string withBranch = text;
+    size_t yield = withBranch.find("      scf.yield", at);
+    ASSERT_NE(yield, std::string::npos);
+    withBranch.insert(yield, c.branch);
+    auto plain = parseModule(withBranch, "matmul_branch.tir");
+    ASSERT_TRUE(plain.ok()) << plain.message() << "\n" << withBranch;
+    ASSERT_TRUE(verify(*plain).ok()) << verify(*plain).message() << "\n" << slot;
+    Module pre = *plain;
+    ASSERT_TRUE(prefetchDotOperands(pre, 16).ok());
+    ASSERT_TRUE(verify(pre).ok()) << verify(pre).message();
+    EXPECT_EQ(count(pre.functions[0].body, OpKind::MemDescSubslice) > 0, c.prefetched);
+    std::mt19937_64 rng(17);
+    for (int64_t K : {0, 32, 96}) {
+      SCOPED_TRACE("K " + std::to_string(K));
+      Memory mem;
+      mem.buffers = {smallIntHalves(size_t(128 * K), rng), smallIntHalves(size_t(K * 128), rng),
+                     std::vector<uint8_t>(size_t(128 * 128 * 4), 0xab)};
+      std::vector<ArgValue> args = {
+          ArgValue::pointer(0), ArgValue::pointer(1),   ArgValue::pointer(2),  ArgValue::integer(K),
+          ArgValue::integer(K), ArgValue::integer(128), ArgValue::integer(128)};
+      EXPECT_EQ(run(pre, args, mem).buffers[2], run(*plain, args, mem).buffers[2]);
     }
   }
 }

@@ -110,8 +110,8 @@ TEST(ComputeGpu, Softmax) {
 namespace {
 
 // examples/<file> (128x128 tiles, K steps of kStep; matmul.tir or matmul_wgmma.tir; or
-// matmul_wide.tir's 128x256 tiles, or matmul_wide_persistent.tir's, launched as 3 programs that
-// walk the tiles),
+// matmul_wide.tir's 128x256 tiles, or matmul_wide_persistent.tir's or matmul_wide_flat.tir's,
+// launched as 3 programs that walk the tiles),
 // software-pipelined with `stages` stages when stages > 1 (cp.async rings), its dot operands
 // prefetched in K slices of `prefetchK` when set (ir/Prefetch.h), plus the proxy fences wgmma
 // needs.
@@ -123,7 +123,7 @@ void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stag
   SCOPED_TRACE("seed " + std::to_string(seed) + ", stages " + std::to_string(stages) + ", " +
                file + ", prefetch " + std::to_string(prefetchK));
   std::mt19937_64 rng(seed);
-  const bool persistent = file == "matmul_wide_persistent.tir";
+  const bool persistent = file == "matmul_wide_persistent.tir" || file == "matmul_wide_flat.tir";
   const int tileN =
       file == "matmul_wide.tir" || file == "matmul_wgmma_wide.tir" || persistent ? 256 : 128;
   ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file));
@@ -279,6 +279,18 @@ TEST(ComputeGpu, PersistentWideMatmul) {
                             "mma.sync", 32, stages > 1 ? 16 : 0);
   matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, 3, "matmul_wide_persistent.tir",
                               "mma.sync", 32, 16);
+}
+
+// The flat persistent kernel (one loop over all of a program's K steps; each tile stored from a
+// branch inside it): 3 programs, as written, and pipelined with 3 and 4 stages and prefetched, so
+// that a program's next tile is being copied while it stores the last.
+TEST(ComputeGpu, FlatPersistentWideMatmul) {
+  REQUIRE_GPU();
+  for (int stages : {1, 3, 4})
+    matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, stages, "matmul_wide_flat.tir",
+                            "mma.sync", 32, stages > 1 ? 16 : 0);
+  matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, 3, "matmul_wide_flat.tir", "mma.sync",
+                              32, 16);
 }
 
 TEST(ComputeGpu, MatmulWidePipelined) {

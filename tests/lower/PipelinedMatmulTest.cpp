@@ -179,6 +179,27 @@ TEST(PipelinedMatmul, PersistentKernelPipelinesItsInnerLoopWithoutSpills) {
   }
 }
 
+// examples/matmul_wide_flat.tir, K steps of 64, 3 stages, prefetched: one loop over all of a
+// program's K steps with the prologue's two stages of copies before it; the branch that stores
+// the tile before (64 8-byte stores of C) inside it and the store of the last tile after it; the
+// rings are waited for once, after the loop; no spills.
+TEST(PipelinedMatmul, FlatPersistentKernelStoresTilesFromInsideItsLoop) {
+  for (int sm : {80, 90}) {
+    SCOPED_TRACE("sm_" + std::to_string(sm));
+    auto k = pipelinedMatmul(3, sm, 16, /*kStep64=*/true, "matmul_wide_flat.tir");
+    ASSERT_TRUE(k.ok()) << k.message();
+    const std::string &ptx = k->kernel.ptx;
+    EXPECT_EQ(countLines(ptx, "cp.async.cg.shared.global"), 3 * 12);
+    EXPECT_EQ(countLines(ptx, "mma.sync.aligned.m16n8k16"), 128);
+    EXPECT_EQ(countLines(ptx, "st.global.v2.f32"), 2 * 64);
+    EXPECT_EQ(countLines(ptx, "cp.async.wait_group 0;"), 1);
+    // The wait for a step's stage: once before the loop, once at its back edge (after the branch).
+    EXPECT_EQ(countLines(ptx, "cp.async.wait_group 1;"), 2);
+    EXPECT_EQ(k->kernel.sharedBytes, uint64_t(3) * (128 * 64 + 64 * 256) * 2);
+    expectAssemblesWithoutSpills(*k, "flat persistent, K step 64, sm_" + std::to_string(sm));
+  }
+}
+
 // A tile of 64 floats over 4 warps: warps 1-3 hold copies of warp 0's elements, so only warp 0
 // copies (a predicated-off cp.async would still write zeros over the tile).
 TEST(PipelinedMatmul, ThreadsHoldingCopiesDoNotCopy) {

@@ -29,4 +29,11 @@ template <typename BlockT, typename Fn> void walkOps(BlockT &block, Fn &&fn) {
   }
 }
 
+/// Calls fn on `op` and then on every op of its regions, as walkOps does for a block.
+template <typename OpT, typename Fn> void walkOp(OpT &op, Fn &&fn) {
+  fn(op);
+  for (auto &region : op.regions)
+    walkOps(region, fn);
+}
+
 } // namespace linlayout::ir

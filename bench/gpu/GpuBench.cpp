@@ -911,12 +911,12 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
 // shared memory), software-pipelined with 3 and 4 stages (cp.async rings, ldmatrix loads) and
 // prefetched; the 128x256 tile with 8 warps (matmul_wide.tir) plain, with 3 stages, prefetched
 // with 3 and 4 stages and K steps of 32 and 64 (also in program groups of 8 and of 16 M tiles)
-// and with 2 stages of K steps of 128 (also grouped), and in a persistent kernel
-// (matmul_wide_persistent.tir); the 128x128 tile's reshapes (8 warps; K steps of 64); and on an
-// sm_90 GPU matmul_wgmma.tir (tiles in NVMMA shared memory, one wgmma warp group) plain and with
-// 3 and 4 stages (cp.async into NVMMA rings that wgmma reads, one wgmma group in flight across
-// iterations), matmul_wgmma_wide.tir (128x256, two warp groups) plain and with 3 and 4 stages,
-// and the TMA examples (examples/matmul_tma*.tir).
+// and with 2 stages of K steps of 128 (also grouped), and in persistent kernels
+// (matmul_wide_persistent.tir, a K loop per tile; matmul_wide_flat.tir, one loop); the 128x128
+// tile's reshapes (8 warps; K steps of 64); and on an sm_90 GPU matmul_wgmma.tir (tiles in NVMMA
+// shared memory, one wgmma warp group) plain and with 3 and 4 stages (cp.async into NVMMA rings
+// that wgmma reads, one wgmma group in flight across iterations), matmul_wgmma_wide.tir (128x256,
+// two warp groups) plain and with 3 and 4 stages, and the TMA examples (examples/matmul_tma*.tir).
 bool gemmSection(Bench &b, std::mt19937_64 &rng) {
   for (int stages : {1, 3, 4})
     if (!gemmVariant(b, rng, {.stages = stages}))

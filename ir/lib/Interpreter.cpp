@@ -54,6 +54,14 @@ uint64_t asUnsigned(int64_t v, ScalarKind k) {
   return bits >= 64 ? uint64_t(v) : uint64_t(v) & ((uint64_t(1) << bits) - 1);
 }
 
+// Whether two floats of kind k (f32 or f64, held as doubles) have the same bits in memory, as
+// an atomic compare-and-swap compares them (0.0 and -0.0 differ, a NaN equals itself).
+bool sameBits(double a, double b, ScalarKind k) {
+  if (k == ScalarKind::F32)
+    return std::bit_cast<uint32_t>(float(a)) == std::bit_cast<uint32_t>(float(b));
+  return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b);
+}
+
 // A runtime value: a scalar is a tensor of one element. Integers (and i1) live in `i`, floats in
 // `f`, pointers as (buffer, byte offset) in (`buf`, `i`); a memdesc is (allocation index, element
 // offset of its first element, one element stride per dim) in `i`: an allocation holds its
@@ -749,12 +757,15 @@ private:
       }
       return Status::success();
     }
-    case OpKind::AtomicRMW: {
+    case OpKind::AtomicRMW:
+    case OpKind::AtomicCAS: {
       // Element by element, in index order (the GPU applies them in some order: only the
       // values each element gets back may differ).
+      const bool cas = op.kind == OpKind::AtomicCAS;
       const RtValue &p = val(op.operands[0]);
-      const RtValue &v = val(op.operands[1]);
-      const RtValue *mask = op.operands.size() > 2 ? &val(op.operands[2]) : nullptr;
+      const RtValue &v = val(op.operands[cas ? 2 : 1]);
+      const size_t maskAt = cas ? 3 : 2;
+      const RtValue *mask = op.operands.size() > maskAt ? &val(op.operands[maskAt]) : nullptr;
       bool isF = isFloat(rk);
       for (size_t e = 0; e < n(); ++e) {
         if (mask && !at(mask->i, e)) { // masked off: nothing happens, the result is 0
@@ -766,6 +777,19 @@ private:
         }
         RtValue old;
         LL_TRY_STATUS(loadElem(op, p.buf[e], p.i[e], rk, old));
+        if (cas) {
+          // The new value goes in where memory holds the compare value's bits.
+          const RtValue &c = val(op.operands[1]);
+          bool same = isF ? sameBits(old.f[0], atf(c.f, e), rk) : old.i[0] == at(c.i, e);
+          if (same)
+            LL_TRY_STATUS(
+                storeElem(op, p.buf[e], p.i[e], rk, isF ? 0 : at(v.i, e), isF ? atf(v.f, e) : 0));
+          if (isF)
+            r.f.push_back(old.f[0]);
+          else
+            r.i.push_back(old.i[0]);
+          continue;
+        }
         if (isF) {
           double o = old.f[0], x = atf(v.f, e);
           double next = op.attrs.atomicKind == AtomicKind::FAdd ? roundToFloatKind(o + x, rk) : x;

@@ -75,6 +75,7 @@ bool hasSideEffects(OpKind k) {
   case OpKind::If: // its branches may store
   case OpKind::Store:
   case OpKind::AtomicRMW:
+  case OpKind::AtomicCAS:
   case OpKind::LocalAlloc:
   case OpKind::LocalStore:
   case OpKind::LocalDealloc:

@@ -1324,6 +1324,26 @@ private:
       results.push_back(u);
       return true;
     }
+    case OpKind::AtomicCAS: {
+      // tt.atomic_cas SEM, SCOPE, %ptr, %cmp, %val [, %mask] : (types) -> type
+      if (!parseName(memSemanticFromName, "a memory ordering (relaxed, acquire, release, acq_rel)",
+                     a.semantic) ||
+          !expectPunct(",", "after the memory ordering") ||
+          !parseName(memScopeFromName, "a memory scope (gpu, cta, sys)", a.scope))
+        return false;
+      if (!expectPunct(",", "after the memory scope") || !parseOperands(op.operands, 4))
+        return false;
+      if (op.operands.size() < 3)
+        return fail("tt.atomic_cas takes a pointer, a compare value, a new value [, mask]");
+      if (!expectPunct(":", "before the types") || !expectPunct("(", "to open the operand types") ||
+          !operandTypes(op, "operand types"))
+        return false;
+      if (!expectPunct(")", "to close the operand types") ||
+          !expectPunct("->", "before the result type") || !parseType(u))
+        return false;
+      results.push_back(u);
+      return true;
+    }
     case OpKind::LocalAlloc: {
       if (!parseOperands(op.operands, 1))
         return false;

@@ -548,8 +548,10 @@ private:
       os << " : " << opnd(0);
       break;
     case OpKind::AtomicRMW:
-      os << " " << name(a.atomicKind) << ", " << name(a.semantic) << ", " << name(a.scope) << ", "
-         << list(op.operands) << " : (";
+      os << " " << name(a.atomicKind) << ",";
+      [[fallthrough]];
+    case OpKind::AtomicCAS:
+      os << " " << name(a.semantic) << ", " << name(a.scope) << ", " << list(op.operands) << " : (";
       for (size_t i = 0; i < op.operands.size(); ++i)
         os << (i ? ", " : "") << opnd(i);
       os << ") -> " << res();

@@ -612,24 +612,36 @@ private:
                             " is not a power of two up to 64");
       return Status::success();
     }
-    case OpKind::AtomicRMW: {
-      LL_TRY_STATUS(counts(op, 2, 3, 1));
+    case OpKind::AtomicRMW:
+    case OpKind::AtomicCAS: {
+      // Pointers, then one value (rmw) or a compare value and a new value (cas) of the pointee
+      // type, then an optional mask.
+      const size_t values = op.kind == OpKind::AtomicRMW ? 1 : 2;
+      LL_TRY_STATUS(counts(op, 1 + values, 2 + values, 1));
       const Type &p = T(0);
       if (!p.isPointerLike() || p.isMemDesc())
         return err(&op, "needs a pointer or tensor of pointers, got " + ty(p));
       Type value = p.withElem(ElemType{p.elem().scalar, false});
-      if (T(1) != value)
-        return err(&op, "value must be " + ty(value) + ", got " + ty(T(1)));
+      for (size_t v = 1; v <= values; ++v)
+        if (T(v) != value)
+          return err(&op, std::string(v == values ? "value" : "compare value") + " must be " +
+                              ty(value) + ", got " + ty(T(v)));
       if (R() != value)
         return err(&op, "result must be " + ty(value) + ", got " + ty(R()));
-      if (op.operands.size() > 2) {
+      if (op.operands.size() > 1 + values) {
         Type mask = p.withElem(ElemType{ScalarKind::I1, false});
-        if (T(2) != mask)
-          return err(&op, "mask must be " + ty(mask) + ", got " + ty(T(2)));
+        if (T(1 + values) != mask)
+          return err(&op, "mask must be " + ty(mask) + ", got " + ty(T(1 + values)));
       }
       ScalarKind k = p.elem().scalar;
       int bits = bitWidth(k);
       bool ok = bits == 32 || bits == 64;
+      if (op.kind == OpKind::AtomicCAS) {
+        if (!ok)
+          return err(&op, "no atomic compare-and-swap on " + std::string(name(k)) +
+                              " (it takes 32- or 64-bit elements)");
+        return Status::success();
+      }
       switch (a.atomicKind) {
       case AtomicKind::FAdd:
         ok = ok && isFloat(k);

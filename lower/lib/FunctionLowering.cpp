@@ -369,6 +369,7 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
     case ir::OpKind::Load:
     case ir::OpKind::Store:
     case ir::OpKind::AtomicRMW:
+    case ir::OpKind::AtomicCAS:
       s = lowerMemory(ctx, op);
       break;
     case ir::OpKind::ConvertLayout:

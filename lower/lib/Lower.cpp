@@ -246,7 +246,8 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
         owners.push_back(&op);
         scratchOwner.push_back(true);
       }
-    } else if (op.kind == ir::OpKind::AtomicRMW && uses[op.results[0]] > 0) {
+    } else if ((op.kind == ir::OpKind::AtomicRMW || op.kind == ir::OpKind::AtomicCAS) &&
+               uses[op.results[0]] > 0) {
       const ir::Type &vt = f.type(op.operands[1]);
       std::optional<LinearLayout> l;
       if (vt.isTensor()) {

@@ -175,25 +175,33 @@ Status lowerStore(LoweringContext &ctx, const ir::Op &op) {
   return Status::success();
 }
 
-// `atom.SEM.SCOPE.global.OP.TYPE` for the op's attributes on elements of kind k: the PTX names
-// of the orders and scopes are the IR's.
-std::string atomInstruction(const ir::OpAttrs &a, ir::ScalarKind k) {
+// `atom.SEM.SCOPE.global.OP.TYPE` for an atomic op (tt.atomic_rmw's operation, or cas) on
+// elements of kind k: the PTX names of the orders and scopes are the IR's.
+std::string atomInstruction(const ir::Op &op, ir::ScalarKind k) {
   // Per ir::AtomicKind: the PTX operation and the type letter it takes.
   static constexpr std::pair<std::string_view, char> kOps[] = {
       {"and", 'b'}, {"or", 'b'},  {"xor", 'b'}, {"add", 'u'}, {"add", 'f'},
       {"max", 's'}, {"min", 's'}, {"max", 'u'}, {"min", 'u'}, {"exch", 'b'}};
-  auto [name, letter] = kOps[size_t(a.atomicKind)];
+  const ir::OpAttrs &a = op.attrs;
+  auto [name, letter] = op.kind == ir::OpKind::AtomicCAS
+                            ? std::pair<std::string_view, char>{"cas", 'b'}
+                            : kOps[size_t(a.atomicKind)];
   return "atom." + std::string(ir::name(a.semantic)) + "." + std::string(ir::name(a.scope)) +
          ".global." + std::string(name) + "." + letter + std::to_string(ir::bitWidth(k));
 }
 
-// One predicated atomic: the value memory held, or 0 where `pred` is off.
+// One predicated atomic on `values` (the value; or, for cas, the compare value and the new
+// value): the value memory held, or 0 where `pred` is off.
 llvm::Value *emitAtomic(llvm::IRBuilder<> &b, const std::string &instruction, llvm::Value *ptr,
-                        llvm::Value *value, llvm::Value *pred) {
-  llvm::Type *t = value->getType();
-  std::string text = "@$2 " + instruction + " $0, [$1], $3;";
-  return emitInlinePtx(b, text, {t}, {llvm::Constant::getNullValue(t)},
-                       {ptr, pred ? pred : b.getTrue(), value})[0];
+                        const std::vector<llvm::Value *> &values, llvm::Value *pred) {
+  llvm::Type *t = values[0]->getType();
+  std::string text = "@$2 " + instruction + " $0, [$1]";
+  std::vector<llvm::Value *> inputs = {ptr, pred ? pred : b.getTrue()};
+  for (llvm::Value *v : values) {
+    text += ", $" + std::to_string(1 + inputs.size());
+    inputs.push_back(v);
+  }
+  return emitInlinePtx(b, text + ";", {t}, {llvm::Constant::getNullValue(t)}, inputs)[0];
 }
 
 // Hands the values the acting copies got (`out`, set for the acting registers of the acting
@@ -250,24 +258,35 @@ Status publishAtomicResult(LoweringContext &ctx, const ir::Op &op, const LinearL
   return Status::success();
 }
 
-// tt.atomic_rmw: each element once, by the register and thread whose copy acts (free register
-// bits skip, free thread bits predicate off, as for stores; a scalar: thread 0). The values
-// memory held come back to the acting copy; a register copy takes them from its twin in the same
-// thread, and where copies sit in other threads (and the result is used) the acting threads
+// tt.atomic_rmw and tt.atomic_cas: each element once, by the register and thread whose copy acts
+// (free register bits skip, free thread bits predicate off, as for stores; a scalar: thread 0). The
+// values memory held come back to the acting copy; a register copy takes them from its twin in the
+// same thread, and where copies sit in other threads (and the result is used) the acting threads
 // hand them over through shared memory (publishAtomicResult).
 Status lowerAtomic(LoweringContext &ctx, const ir::Op &op) {
   auto &b = ctx.b();
   const ir::Type &vt = ctx.function().type(op.operands[1]);
-  std::string instruction = atomInstruction(op.attrs, vt.elem().scalar);
+  std::string instruction = atomInstruction(op, vt.elem().scalar);
   const Lowered &ptr = ctx.get(op.operands[0]);
-  const Lowered &val = ctx.get(op.operands[1]);
-  const Lowered *mask = op.operands.size() > 2 ? &ctx.get(op.operands[2]) : nullptr;
+  // The value operands: one for rmw, the compare value and the new value for cas.
+  const size_t numValues = op.kind == ir::OpKind::AtomicCAS ? 2 : 1;
+  std::vector<const Lowered *> vals;
+  for (size_t v = 1; v <= numValues; ++v)
+    vals.push_back(&ctx.get(op.operands[v]));
+  auto valuesAt = [&](size_t r) {
+    std::vector<llvm::Value *> out;
+    for (const Lowered *v : vals)
+      out.push_back(v->regs[r]);
+    return out;
+  };
+  const Lowered *mask =
+      op.operands.size() > 1 + numValues ? &ctx.get(op.operands[1 + numValues]) : nullptr;
   bool publish = ctx.plans().scratch.count(&op) > 0;
   if (!vt.isTensor()) {
     // One thread of the CTA acts.
     llvm::Value *first = b.CreateICmpEQ(ctx.thread(), b.getInt32(0));
     llvm::Value *pred = mask ? b.CreateAnd(mask->regs[0], first) : first;
-    std::vector<llvm::Value *> out = {emitAtomic(b, instruction, ptr.regs[0], val.regs[0], pred)};
+    std::vector<llvm::Value *> out = {emitAtomic(b, instruction, ptr.regs[0], valuesAt(0), pred)};
     if (publish)
       LL_TRY_STATUS(publishAtomicResult(ctx, op, nullptr, first, out));
     return ctx.setRegs(op.results[0], std::move(out));
@@ -282,7 +301,7 @@ Status lowerAtomic(LoweringContext &ctx, const ir::Op &op) {
     llvm::Value *m = mask ? mask->regs[r] : nullptr;
     if (threadPred)
       m = m ? b.CreateAnd(m, threadPred) : threadPred;
-    out[r] = emitAtomic(b, instruction, ptr.regs[r], val.regs[r], m);
+    out[r] = emitAtomic(b, instruction, ptr.regs[r], valuesAt(r), m);
   }
   if (publish) {
     assert(threadPred && "a published atomic without copies in other threads");
@@ -307,7 +326,7 @@ int64_t atomicResultScratchBytes(const ir::Type &valueType, const LinearLayout *
 Status lowerMemory(LoweringContext &ctx, const ir::Op &op) {
   if (op.kind == ir::OpKind::Load)
     return lowerLoad(ctx, op);
-  if (op.kind == ir::OpKind::AtomicRMW)
+  if (op.kind == ir::OpKind::AtomicRMW || op.kind == ir::OpKind::AtomicCAS)
     return lowerAtomic(ctx, op);
   return lowerStore(ctx, op);
 }

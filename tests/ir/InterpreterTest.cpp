@@ -2,6 +2,7 @@
 
 #include "linlayout/ir/Interpreter.h"
 #include "linlayout/ir/Parser.h"
+#include "linlayout/ir/Verifier.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -300,4 +301,56 @@ TEST(Interpreter, FloatToUnsignedSaturatesAndNumMinMaxSkipNaN) {
     EXPECT_EQ(f[0], c.mn) << c.x << " " << c.y;
     EXPECT_EQ(f[1], c.mx) << c.x << " " << c.y;
   }
+}
+
+// tt.atomic_cas: memory takes the new value where it holds the compare value's bits, and the op
+// gives back what memory held either way (0 where masked off). Floats compare by their bits:
+// -0.0 does not match 0.0, a NaN matches itself.
+TEST(Interpreter, CompareAndSwapComparesBits) {
+  const char *text =
+      R"(#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module {
+  tt.func @k(%ip: !tt.ptr<i32>, %iout: !tt.ptr<i32>, %fp: !tt.ptr<f32>, %fout: !tt.ptr<f32>, %fcmp: f32) {
+    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32, #b>
+    %ipv = tt.splat %ip : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>, #b>
+    %ipp = tt.addptr %ipv, %r : tensor<4x!tt.ptr<i32>, #b>, tensor<4xi32, #b>
+    %c2 = arith.constant dense<2> : tensor<4xi32, #b>
+    %c3 = arith.constant dense<3> : tensor<4xi32, #b>
+    %seven = arith.constant dense<7> : tensor<4xi32, #b>
+    %m = arith.cmpi ne, %r, %c3 : tensor<4xi32, #b>
+    %iold = tt.atomic_cas acq_rel, gpu, %ipp, %c2, %seven, %m : (tensor<4x!tt.ptr<i32>, #b>, tensor<4xi32, #b>, tensor<4xi32, #b>, tensor<4xi1, #b>) -> tensor<4xi32, #b>
+    %iov = tt.splat %iout : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>, #b>
+    %iop = tt.addptr %iov, %r : tensor<4x!tt.ptr<i32>, #b>, tensor<4xi32, #b>
+    tt.store %iop, %iold : tensor<4x!tt.ptr<i32>, #b>
+    %one = arith.constant 1.0 : f32
+    %fold = tt.atomic_cas relaxed, cta, %fp, %fcmp, %one : (!tt.ptr<f32>, f32, f32) -> f32
+    tt.store %fout, %fold : !tt.ptr<f32>
+    tt.return
+  }
+}
+)";
+  auto m = parseModule(text, "cas.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(verify(*m).ok()) << verify(*m).message();
+  // i32: elements 0..3 hold 2, 5, 2, 2; element 3 is masked off.
+  Memory mem;
+  mem.buffers = {bytesOf(std::vector<int32_t>{2, 5, 2, 2}), std::vector<uint8_t>(16, 0xff),
+                 std::vector<uint8_t>(4), std::vector<uint8_t>(4)};
+  auto floatRun = [&](float held, double compare) {
+    std::memcpy(mem.buffers[2].data(), &held, 4);
+    std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2),
+                                  ArgValue::pointer(3), ArgValue::floating(compare)};
+    Status s = interpret(*m, "k", args, mem);
+    EXPECT_TRUE(s.ok()) << s.message();
+    return valuesOf<float>(mem.buffers[2])[0];
+  };
+  EXPECT_EQ(floatRun(0.0f, 0.0), 1.0f);
+  EXPECT_EQ(valuesOf<int32_t>(mem.buffers[0]), (std::vector<int32_t>{7, 5, 7, 2}));
+  EXPECT_EQ(valuesOf<int32_t>(mem.buffers[1]), (std::vector<int32_t>{2, 5, 2, 0}));
+  EXPECT_EQ(valuesOf<float>(mem.buffers[3])[0], 0.0f);
+  // -0.0 in memory, 0.0 to compare: no swap, and the -0.0 comes back.
+  EXPECT_TRUE(std::signbit(floatRun(-0.0f, 0.0)));
+  EXPECT_TRUE(std::signbit(valuesOf<float>(mem.buffers[3])[0]));
+  const float nan = std::nanf("");
+  EXPECT_EQ(floatRun(nan, double(nan)), 1.0f);
 }

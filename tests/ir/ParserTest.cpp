@@ -126,6 +126,11 @@ TEST(Parser, ErrorsNamePositionAndExpectation) {
        "exch), got 'mul'"},
       {wrap("    %0 = tt.atomic_rmw add, seq_cst, gpu, %p, %n : (!tt.ptr<f32>, i32) -> i32\n"),
        "expected a memory ordering (relaxed, acquire, release, acq_rel), got 'seq_cst'"},
+      {wrap("    %0 = tt.atomic_cas relaxed, gpu, %p, %n : (!tt.ptr<f32>, i32) -> i32\n"),
+       "tt.atomic_cas takes a pointer, a compare value, a new value [, mask]"},
+      {wrap("    %0 = tt.atomic_cas add, relaxed, gpu, %p, %n, %n : (!tt.ptr<f32>, i32, i32) -> "
+            "i32\n"),
+       "expected a memory ordering (relaxed, acquire, release, acq_rel), got 'add'"},
       // Branches.
       {wrap("    %c = arith.cmpi eq, %n, %n : i32\n    %0 = scf.if %c -> (i32) {\n"
             "      scf.yield %n : i32\n    }\n"),

@@ -159,8 +159,9 @@ TEST(SoftwarePipeline, BranchesInTheBodyStayUnlessTheyReadATileOrCommitCopies) {
     ASSERT_FALSE(plain.functions.empty());
     EXPECT_EQ(count(piped, OpKind::Load), c.loads);
     EXPECT_EQ(count(piped, OpKind::AsyncCopyGlobalToLocal), c.copies);
-    if (c.copies == 0)
+    if (c.copies == 0) {
       EXPECT_EQ(print(piped), print(plain));
+    }
     std::mt19937_64 rng(5);
     for (int64_t K : {0, 32, 96})
       expectSameMatmul(plain, piped, "matmul", K, 128, rng);

@@ -121,6 +121,12 @@ TEST(Verifier, RejectsBadIrWithPositionedMessages) {
        "no atomic xor on f32"},
       {"    %0 = tt.atomic_rmw add, relaxed, gpu, %p, %n : (!tt.ptr<f32>, i32) -> i32\n",
        "value must be f32, got i32"},
+      {"    %0 = tt.atomic_cas relaxed, gpu, %p, %n, %x : (!tt.ptr<f32>, i32, f32) -> f32\n",
+       "compare value must be f32, got i32"},
+      {"    %0 = tt.atomic_cas relaxed, gpu, %p, %x, %x, %x : (!tt.ptr<f32>, f32, f32, f32) -> "
+       "f32\n",
+       "mask must be i1, got f32"},
+
       // Branches.
       {"    scf.if %n {\n    }\n", "'scf.if': the condition must be an i1 scalar, got i32"},
       {"    %c = arith.cmpi eq, %n, %n : i32\n    %0 = scf.if %c -> (i32) {\n"
@@ -313,4 +319,17 @@ TEST(Parser, SubsliceRoundTrips) {
                              "mutable, 64x48>\n"))
                 .find("must be a power of two"),
             std::string::npos);
+}
+
+// Compare-and-swap takes 32- and 64-bit elements only (PTX's atom.cas.b32 / .b64 here).
+TEST(Verifier, CompareAndSwapNeedsWideElements) {
+  EXPECT_NE(verifyError("module {\n  tt.func @f(%q: !tt.ptr<f16>, %h: f16) {\n"
+                        "    %0 = tt.atomic_cas relaxed, gpu, %q, %h, %h : (!tt.ptr<f16>, f16, "
+                        "f16) -> f16\n    tt.return\n  }\n}\n")
+                .find("no atomic compare-and-swap on f16 (it takes 32- or 64-bit elements)"),
+            std::string::npos);
+  EXPECT_EQ(verifyError("module {\n  tt.func @f(%q: !tt.ptr<i64>, %h: i64) {\n"
+                        "    %0 = tt.atomic_cas relaxed, gpu, %q, %h, %h : (!tt.ptr<i64>, i64, "
+                        "i64) -> i64\n    tt.return\n  }\n}\n"),
+            "<verified>");
 }

@@ -361,7 +361,9 @@ TEST(LowerGpu, UnsignedOpsAndCastsMatchTheInterpreter) {
 
 // Every atomic operation on distinct addresses (one per element, so the order does not matter):
 // the values memory held and what it holds after are the interpreter's, bit for bit. Every
-// other element is masked off (its result is 0 and its memory stays).
+// other element is masked off (its result is 0 and its memory stays). Compare-and-swap ("cas")
+// compares with what memory holds at every fourth element (it swaps there) and with the random
+// value elsewhere (it does not).
 TEST(LowerGpu, AtomicsMatchTheInterpreter) {
   struct Kind {
     const char *op, *elem;
@@ -369,7 +371,8 @@ TEST(LowerGpu, AtomicsMatchTheInterpreter) {
   const Kind kinds[] = {{"and", "i32"},  {"or", "i32"},  {"xor", "i32"},  {"add", "i32"},
                         {"max", "i32"},  {"min", "i32"}, {"umax", "i32"}, {"umin", "i32"},
                         {"exch", "i32"}, {"add", "i64"}, {"fadd", "f32"}, {"exch", "f32"},
-                        {"fadd", "f64"}};
+                        {"fadd", "f64"}, {"cas", "i32"}, {"cas", "i64"},  {"cas", "f32"},
+                        {"cas", "f64"}};
   const std::string rt = "tensor<128xi32, #b>";
   std::string text =
       "#b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [2], "
@@ -384,7 +387,9 @@ TEST(LowerGpu, AtomicsMatchTheInterpreter) {
           "    %c2 = arith.constant dense<2> : " + rt +
           "\n    %c0 = arith.constant dense<0> : " + rt +
           "\n    %odd = arith.remsi %r, %c2 : " + rt +
-          "\n    %mask = arith.cmpi eq, %odd, %c0 : " + rt + "\n";
+          "\n    %mask = arith.cmpi eq, %odd, %c0 : " + rt +
+          "\n    %c4 = arith.constant dense<4> : " + rt + "\n    %q = arith.remsi %r, %c4 : " + rt +
+          "\n    %fourth = arith.cmpi eq, %q, %c0 : " + rt + "\n";
   for (size_t k = 0; k < std::size(kinds); ++k) {
     std::string e = kinds[k].elem, i = std::to_string(k);
     std::string pt = "tensor<128x!tt.ptr<" + e + ">, #b>", vt = "tensor<128x" + e + ", #b>";
@@ -393,10 +398,18 @@ TEST(LowerGpu, AtomicsMatchTheInterpreter) {
              pt + "\n    %" + name + "p" + i + " = tt.addptr %" + name + "s" + i + ", %r : " + pt +
              ", " + rt + "\n";
     };
-    text += ptrs("m") + ptrs("v") + ptrs("o") + "    %x" + i + " = tt.load %vp" + i + " : " + pt +
-            "\n    %old" + i + " = tt.atomic_rmw " + kinds[k].op + ", acq_rel, gpu, %mp" + i +
-            ", %x" + i + ", %mask : (" + pt + ", " + vt + ", tensor<128xi1, #b>) -> " + vt +
-            "\n    tt.store %op" + i + ", %old" + i + " : " + pt + "\n";
+    text +=
+        ptrs("m") + ptrs("v") + ptrs("o") + "    %x" + i + " = tt.load %vp" + i + " : " + pt + "\n";
+    if (std::string(kinds[k].op) == "cas")
+      text += "    %cur" + i + " = tt.load %mp" + i + " : " + pt + "\n    %cmp" + i +
+              " = arith.select %fourth, %cur" + i + ", %x" + i + " : tensor<128xi1, #b>, " + vt +
+              "\n    %old" + i + " = tt.atomic_cas acq_rel, gpu, %mp" + i + ", %cmp" + i + ", %x" +
+              i + ", %mask : (" + pt + ", " + vt + ", " + vt + ", tensor<128xi1, #b>) -> " + vt +
+              "\n";
+    else
+      text += "    %old" + i + " = tt.atomic_rmw " + kinds[k].op + ", acq_rel, gpu, %mp" + i +
+              ", %x" + i + ", %mask : (" + pt + ", " + vt + ", tensor<128xi1, #b>) -> " + vt + "\n";
+    text += "    tt.store %op" + i + ", %old" + i + " : " + pt + "\n";
   }
   text += "    tt.return\n  }\n}\n";
   auto m = ir::parseModule(text, "atomics.tir");
@@ -428,6 +441,19 @@ TEST(LowerGpu, AtomicsMatchTheInterpreter) {
   }
   ir::Memory want = start;
   ASSERT_TRUE(ir::interpret(*m, "atomics", args, want).ok());
+  // The i32 cas (kinds[13]): element 0 swapped (memory took the value), element 2 did not, element
+  // 1 was masked off.
+  auto i32At = [](const std::vector<uint8_t> &b, size_t j) {
+    int32_t x;
+    std::memcpy(&x, &b[j * 4], 4);
+    return x;
+  };
+  ASSERT_EQ(std::string(kinds[13].op) + kinds[13].elem, "casi32");
+  EXPECT_EQ(i32At(want.buffers[39], 0), i32At(start.buffers[40], 0));
+  EXPECT_EQ(i32At(want.buffers[41], 0), i32At(start.buffers[39], 0));
+  EXPECT_EQ(i32At(want.buffers[39], 2), i32At(start.buffers[39], 2));
+  EXPECT_EQ(i32At(want.buffers[39], 1), i32At(start.buffers[39], 1));
+  EXPECT_EQ(i32At(want.buffers[41], 1), 0);
   REQUIRE_GPU();
   // Buffers 3k, 3k + 1, 3k + 2: memory, values and results of kinds[k].
   expectGpuMatchesInterpreter(*m, targets_, args, start, want);

@@ -94,6 +94,7 @@ enum class OpCategory : uint8_t {
   X(Load, "tt.load", Memory)                                                                   \
   X(Store, "tt.store", Memory)                                                                 \
   X(AtomicRMW, "tt.atomic_rmw", Memory)                                                        \
+  X(AtomicCAS, "tt.atomic_cas", Memory)                                                        \
   X(ConvertLayout, "ttg.convert_layout", Layout)                                               \
   X(LocalAlloc, "ttg.local_alloc", Shared)                                                     \
   X(LocalStore, "ttg.local_store", Shared)                                                     \

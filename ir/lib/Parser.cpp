@@ -1300,41 +1300,27 @@ private:
         results.push_back(t.withElem(ElemType{t.elem().scalar, false}));
       return true;
     }
-    case OpKind::AtomicRMW: {
+    case OpKind::AtomicRMW:
       // tt.atomic_rmw KIND, SEM, SCOPE, %ptr, %val [, %mask] : (types) -> type
       if (!parseName(atomicKindFromName,
                      "an atomic operation (and, or, xor, add, fadd, max, min, umax, umin, exch)",
                      a.atomicKind) ||
-          !expectPunct(",", "after the atomic operation") ||
-          !parseName(memSemanticFromName, "a memory ordering (relaxed, acquire, release, acq_rel)",
-                     a.semantic) ||
-          !expectPunct(",", "after the memory ordering") ||
-          !parseName(memScopeFromName, "a memory scope (gpu, cta, sys)", a.scope))
+          !expectPunct(",", "after the atomic operation"))
         return false;
-      if (!expectPunct(",", "after the memory scope") || !parseOperands(op.operands, 3))
-        return false;
-      if (op.operands.size() < 2)
-        return fail("tt.atomic_rmw takes a pointer, a value [, mask]");
-      if (!expectPunct(":", "before the types") || !expectPunct("(", "to open the operand types") ||
-          !operandTypes(op, "operand types"))
-        return false;
-      if (!expectPunct(")", "to close the operand types") ||
-          !expectPunct("->", "before the result type") || !parseType(u))
-        return false;
-      results.push_back(u);
-      return true;
-    }
+      [[fallthrough]];
     case OpKind::AtomicCAS: {
       // tt.atomic_cas SEM, SCOPE, %ptr, %cmp, %val [, %mask] : (types) -> type
+      const bool cas = op.kind == OpKind::AtomicCAS;
       if (!parseName(memSemanticFromName, "a memory ordering (relaxed, acquire, release, acq_rel)",
                      a.semantic) ||
           !expectPunct(",", "after the memory ordering") ||
           !parseName(memScopeFromName, "a memory scope (gpu, cta, sys)", a.scope))
         return false;
-      if (!expectPunct(",", "after the memory scope") || !parseOperands(op.operands, 4))
+      if (!expectPunct(",", "after the memory scope") || !parseOperands(op.operands, cas ? 4 : 3))
         return false;
-      if (op.operands.size() < 3)
-        return fail("tt.atomic_cas takes a pointer, a compare value, a new value [, mask]");
+      if (op.operands.size() < (cas ? 3u : 2u))
+        return fail(cas ? "tt.atomic_cas takes a pointer, a compare value, a new value [, mask]"
+                        : "tt.atomic_rmw takes a pointer, a value [, mask]");
       if (!expectPunct(":", "before the types") || !expectPunct("(", "to open the operand types") ||
           !operandTypes(op, "operand types"))
         return false;

@@ -159,6 +159,40 @@ private:
     return emit(out, OpKind::MemDescIndex, {o.ring, index}, f_.type(o.tile));
   }
 
+  // The body ops that may run after the next iteration's wait and first loads: the dot at
+  // `dot` and every op that reads its result, directly, through another such op or inside a
+  // branch (not the yield). Empty when one of them (or an op in its branches) works on shared
+  // memory tiles or synchronises, or when one has side effects and an op that stays before the
+  // wait touches memory too (their order would change).
+  std::set<size_t> lateOps(const Block &body, size_t dot) const {
+    std::set<size_t> late{dot};
+    std::set<ValueId> produced(body.ops[dot].results.begin(), body.ops[dot].results.end());
+    bool effects = false, stayingMemory = false, movable = true;
+    for (size_t i = dot + 1; i + 1 < body.ops.size(); ++i) {
+      bool reads = false, memory = false, shared = false, sideEffects = false;
+      walkOp(body.ops[i], [&](const Op &o) {
+        for (ValueId v : o.operands)
+          reads = reads || produced.count(v);
+        OpCategory c = category(o.kind);
+        shared = shared || c == OpCategory::Shared || c == OpCategory::Sync;
+        memory = memory || (c == OpCategory::Memory && o.kind != OpKind::AddPtr);
+        sideEffects = sideEffects || (hasSideEffects(o.kind) && o.kind != OpKind::Yield &&
+                                      o.kind != OpKind::If && o.kind != OpKind::For);
+      });
+      if (!reads) {
+        stayingMemory = stayingMemory || memory || shared;
+        continue;
+      }
+      late.insert(i);
+      produced.insert(body.ops[i].results.begin(), body.ops[i].results.end());
+      movable = movable && !shared;
+      effects = effects || sideEffects;
+    }
+    if (!movable || (effects && stayingMemory))
+      return {};
+    return late;
+  }
+
   void rewrite(Op &loop, const Match &mt, std::vector<Op> &pre) {
     Block &body = loop.regions[0];
     const int64_t n = mt.k / sliceK_;
@@ -174,19 +208,12 @@ private:
     ValueId aArg = f_.addValue(f_.type(a0), "a_pre"), bArg = f_.addValue(f_.type(b0), "b_pre");
     body.args.push_back(aArg);
     body.args.push_back(bArg);
-    // The last slice's dot moves behind the wait and the next slices' loads when nothing but the
-    // yield uses its result: it needs only registers, and its mma.sync then cover the latency of
-    // those loads (and the barrier's wait does not leave the tensor cores without queued work).
-    // (A use inside a nested region counts too.)
-    const ValueId lastResult = body.ops[mt.dot].results[0];
-    const Op *yield = &body.ops.back();
-    bool lastDotLate = true;
-    walkOps(body, [&](const Op &o) {
-      if (&o != yield)
-        for (ValueId v : o.operands)
-          lastDotLate = lastDotLate && v != lastResult;
-    });
-    std::optional<Op> lastDot;
+    // The last slice's dot moves behind the wait and the next slices' loads: it needs only
+    // registers, and its mma.sync then cover the latency of those loads (and the barrier's wait
+    // does not leave the tensor cores without queued work). What reads its result moves with it
+    // (lateOps), as when a branch stores the finished accumulator.
+    const std::set<size_t> late = lateOps(body, mt.dot);
+    std::vector<Op> lateOpsOut;
     // The body, op by op.
     std::vector<Op> ops;
     for (size_t i = 0; i < body.ops.size(); ++i) {
@@ -204,12 +231,9 @@ private:
           if (s + 1 < n) {
             acc = emit(ops, OpKind::Dot, {as, bs, acc}, f_.type(op.results[0]), op.attrs);
           } else {
-            Op last = op;
+            Op last = op; // keeps the dot's result value
             last.operands = {as, bs, acc};
-            if (lastDotLate)
-              lastDot = std::move(last);
-            else
-              ops.push_back(std::move(last)); // keeps the dot's result value
+            (late.empty() ? ops : lateOpsOut).push_back(std::move(last));
           }
           as = an;
           bs = bn;
@@ -223,8 +247,11 @@ private:
         ValueId bn = loadSlice(ops, mt.b, false, slotOf(ops, mt.b, op.operands[mt.b.idxArg]), 0);
         op.operands.push_back(an);
         op.operands.push_back(bn);
-        if (lastDot)
-          ops.push_back(std::move(*lastDot));
+        for (Op &l : lateOpsOut)
+          ops.push_back(std::move(l));
+      } else if (late.count(i)) {
+        lateOpsOut.push_back(std::move(op));
+        continue;
       }
       ops.push_back(std::move(op));
     }

@@ -259,8 +259,9 @@ TEST(Prefetch, PersistentMatmulsWriteWhatTheGridWrites) {
 }
 
 // matmul.tir pipelined (3 stages), then a branch put into its loop's body before the prefetch
-// pass: a branch on the side is kept and the loop prefetched; one that reads a dot operand's
-// slot or the operand itself leaves the loop as it is. C is the same in every case.
+// pass: a branch on the side is kept and the loop prefetched, one that reads the dot's result
+// moves with the last slice's dot behind the next iteration's wait; one that reads a dot
+// operand's slot or the operand itself leaves the loop as it is. C is the same in every case.
 TEST(Prefetch, BranchesInTheBodyStayUnlessTheyReadTheOperands) {
   Module piped = loadExample("matmul.tir");
   ASSERT_TRUE(pipelineLoops(piped, 3).ok());
@@ -276,7 +277,9 @@ TEST(Prefetch, BranchesInTheBodyStayUnlessTheyReadTheOperands) {
   struct Case {
     std::string what, branch;
     bool prefetched;
+    bool yieldsBranch = false; // the loop carries the branch's result instead of the dot's
   };
+  const std::string accType = "tensor<128x128xf32, #mma>";
   for (const Case &c : std::vector<Case>{
            {"a branch on the side", go + "      scf.if %go {\n      }\n", true},
            {"a branch reading A's slot",
@@ -286,12 +289,21 @@ TEST(Prefetch, BranchesInTheBodyStayUnlessTheyReadTheOperands) {
             go + "      %keep = scf.if %go -> (" + tensorType +
                 ") {\n        scf.yield %ad : " + tensorType +
                 "\n      } else {\n        scf.yield %ad : " + tensorType + "\n      }\n",
-            false}}) {
+            false},
+           {"a branch reading the dot's result (moved behind the wait with the last dot)",
+            go + "      %kept = scf.if %go -> (" + accType + ") {\n        scf.yield %next : " +
+                accType + "\n      } else {\n        scf.yield %accv : " + accType + "\n      }\n",
+            true, true}}) {
     SCOPED_TRACE(c.what);
     std::string withBranch = text;
     size_t yield = withBranch.find("      scf.yield", at);
     ASSERT_NE(yield, std::string::npos);
     withBranch.insert(yield, c.branch);
+    if (c.yieldsBranch) {
+      size_t carried = withBranch.find("scf.yield %next, ", yield);
+      ASSERT_NE(carried, std::string::npos);
+      withBranch.replace(carried, 17, "scf.yield %kept, ");
+    }
     auto plain = parseModule(withBranch, "matmul_branch.tir");
     ASSERT_TRUE(plain.ok()) << plain.message() << "\n" << withBranch;
     ASSERT_TRUE(verify(*plain).ok()) << verify(*plain).message() << "\n" << slot;
@@ -299,6 +311,16 @@ TEST(Prefetch, BranchesInTheBodyStayUnlessTheyReadTheOperands) {
     ASSERT_TRUE(prefetchDotOperands(pre, 16).ok());
     ASSERT_TRUE(verify(pre).ok()) << verify(pre).message();
     EXPECT_EQ(count(pre.functions[0].body, OpKind::MemDescSubslice) > 0, c.prefetched);
+    if (c.yieldsBranch) {
+      // In the loop: the wait, then the last slice's dot, then the branch.
+      const std::string out = print(pre);
+      size_t loop = out.find("scf.for");
+      size_t wait = out.find("ttg.async_wait", loop), dot = out.find("%next = tt.dot", loop),
+             branch = out.find("%kept = scf.if", loop);
+      EXPECT_LT(wait, dot);
+      EXPECT_LT(dot, branch);
+      EXPECT_NE(branch, std::string::npos);
+    }
     std::mt19937_64 rng(17);
     for (int64_t K : {0, 32, 96}) {
       SCOPED_TRACE("K " + std::to_string(K));

@@ -255,6 +255,29 @@ void Builder::store(ValueId ptr, ValueId value, std::optional<ValueId> mask) {
   append(OpKind::Store, std::move(ops), {});
 }
 
+ValueId Builder::atomicRmw(AtomicKind kind, ValueId ptr, ValueId value, std::optional<ValueId> mask,
+                           MemSemantic order, MemScope scope) {
+  std::vector<ValueId> ops = {ptr, value};
+  if (mask)
+    ops.push_back(*mask);
+  OpAttrs a;
+  a.atomicKind = kind;
+  a.semantic = order;
+  a.scope = scope;
+  return one(OpKind::AtomicRMW, std::move(ops), type(value), a);
+}
+
+ValueId Builder::atomicCas(ValueId ptr, ValueId compare, ValueId value, std::optional<ValueId> mask,
+                           MemSemantic order, MemScope scope) {
+  std::vector<ValueId> ops = {ptr, compare, value};
+  if (mask)
+    ops.push_back(*mask);
+  OpAttrs a;
+  a.semantic = order;
+  a.scope = scope;
+  return one(OpKind::AtomicCAS, std::move(ops), type(value), a);
+}
+
 ValueId Builder::convertLayout(ValueId v, LayoutId layout) {
   return one(OpKind::ConvertLayout, {v}, type(v).withLayout(layout));
 }

@@ -167,3 +167,50 @@ TEST(Builder, MisnestedIfsAreErrors) {
   c.ret();
   EXPECT_NE(c.endFunction().message().find("open loop(s) or if(s)"), std::string::npos);
 }
+
+// Atomics from the builder: a counter bumped by every element (tt.atomic_rmw add) and a claim
+// table where each even slot that holds 0 takes its index + 1 (tt.atomic_cas, masked). The module
+// verifies, prints as the parser reads it, and computes in the interpreter what the ops say.
+TEST(Builder, AtomicsBuildAndRun) {
+  Module m;
+  Builder b(m);
+  LayoutId l = b.layout(BlockedSpec::make({1}, {32}, {1}, {0}).value());
+  Type i32 = Type::scalar(ScalarKind::I32);
+  b.beginFunction(
+      "claims", std::vector<Type>{Type::pointer(ScalarKind::I32), Type::pointer(ScalarKind::I32)});
+  ValueId r = b.makeRange(0, 32, l);
+  ValueId one = b.splat(b.constantInt(1, i32), {32}, l);
+  ValueId counter = b.splat(b.arg(0), {32}, l);
+  ValueId before = b.atomicRmw(AtomicKind::Add, counter, one, std::nullopt, MemSemantic::Relaxed);
+  ValueId slots = b.addPtr(b.splat(b.arg(1), {32}, l), r);
+  ValueId even = b.cmp(CmpPredicate::Eq, b.binary(OpKind::AndI, r, one),
+                       b.splat(b.constantInt(0, i32), {32}, l));
+  ValueId zero = b.splat(b.constantInt(0, i32), {32}, l);
+  ValueId held = b.atomicCas(slots, zero, b.binary(OpKind::AddI, r, one), even, MemSemantic::AcqRel,
+                             MemScope::Cta);
+  // Slot 31 records the sum of what the claims saw plus what the counter held before the last
+  // element's bump: the claims saw 0 (slots 0..30 step 2 were 0), the bumps 0..31 in index order.
+  ValueId seen = b.reduce(ReduceKind::Sum, b.binary(OpKind::AddI, held, before), 0);
+  b.store(b.addPtr(b.arg(1), b.constantInt(31, i32)), seen);
+  b.ret();
+  ASSERT_TRUE(b.endFunction().ok());
+  ASSERT_TRUE(verify(m).ok()) << verify(m).message();
+  std::string text = print(m);
+  EXPECT_NE(text.find("tt.atomic_rmw add, relaxed, gpu,"), std::string::npos) << text;
+  EXPECT_NE(text.find("tt.atomic_cas acq_rel, cta,"), std::string::npos) << text;
+  auto again = parseModule(text, "built.tir");
+  ASSERT_TRUE(again.ok()) << again.message();
+  EXPECT_EQ(print(*again), text);
+  Memory mem;
+  std::vector<int32_t> table(32, 0);
+  table[4] = 9; // taken: the claim of slot 4 sees 9 and leaves it
+  mem.buffers = {bytesOf(std::vector<int32_t>{0}), bytesOf(table)};
+  std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1)};
+  ASSERT_TRUE(interpret(m, "claims", args, mem).ok());
+  EXPECT_EQ(valuesOf<int32_t>(mem.buffers[0])[0], 32);
+  std::vector<int32_t> got = valuesOf<int32_t>(mem.buffers[1]);
+  for (int i = 0; i < 31; ++i)
+    EXPECT_EQ(got[size_t(i)], i == 4 ? 9 : i % 2 == 0 ? i + 1 : 0) << i;
+  // 0 + 1 + ... + 31 from the counter, 9 from slot 4's claim.
+  EXPECT_EQ(got[31], 31 * 32 / 2 + 9);
+}

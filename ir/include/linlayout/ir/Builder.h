@@ -88,6 +88,16 @@ public:
   ValueId load(ValueId ptr, std::optional<ValueId> mask = std::nullopt,
                std::optional<ValueId> other = std::nullopt);
   void store(ValueId ptr, ValueId value, std::optional<ValueId> mask = std::nullopt);
+  /// tt.atomic_rmw: `kind` applied atomically with `value` where `mask` is on; the values memory
+  /// held (0 where masked off).
+  ValueId atomicRmw(AtomicKind kind, ValueId ptr, ValueId value,
+                    std::optional<ValueId> mask = std::nullopt,
+                    MemSemantic order = MemSemantic::AcqRel, MemScope scope = MemScope::Gpu);
+  /// tt.atomic_cas: `value` goes where memory holds the bits of `compare`; the values memory held
+  /// (0 where masked off).
+  ValueId atomicCas(ValueId ptr, ValueId compare, ValueId value,
+                    std::optional<ValueId> mask = std::nullopt,
+                    MemSemantic order = MemSemantic::AcqRel, MemScope scope = MemScope::Gpu);
 
   // Layouts and shared memory.
   ValueId convertLayout(ValueId v, LayoutId layout);

@@ -37,7 +37,7 @@ struct OpAttrs {
   CmpPredicate predicate = CmpPredicate::Eq;
   /// reduce.
   ReduceKind reduceKind = ReduceKind::Sum;
-  /// atomic_rmw: the operation, its memory ordering and scope.
+  /// atomic_rmw: the operation; atomic_rmw and atomic_cas: the memory ordering and scope.
   AtomicKind atomicKind = AtomicKind::Add;
   MemSemantic semantic = MemSemantic::AcqRel;
   MemScope scope = MemScope::Gpu;

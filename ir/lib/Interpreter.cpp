@@ -54,12 +54,17 @@ uint64_t asUnsigned(int64_t v, ScalarKind k) {
   return bits >= 64 ? uint64_t(v) : uint64_t(v) & ((uint64_t(1) << bits) - 1);
 }
 
-// Whether two floats of kind k (f32 or f64, held as doubles) have the same bits in memory, as
-// an atomic compare-and-swap compares them (0.0 and -0.0 differ, a NaN equals itself).
+// Whether two floats of kind k (held as doubles) have the same bits in memory, as an atomic
+// compare-and-swap compares them (0.0 and -0.0 differ, a NaN equals itself; the interpreter
+// keeps NaN payloads of f32 and f64 only).
 bool sameBits(double a, double b, ScalarKind k) {
   if (k == ScalarKind::F32)
     return std::bit_cast<uint32_t>(float(a)) == std::bit_cast<uint32_t>(float(b));
-  return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b);
+  if (k == ScalarKind::F64)
+    return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b);
+  if (std::isnan(a) || std::isnan(b))
+    return std::isnan(a) && std::isnan(b);
+  return a == b && std::signbit(a) == std::signbit(b);
 }
 
 // A runtime value: a scalar is a tensor of one element. Integers (and i1) live in `i`, floats in

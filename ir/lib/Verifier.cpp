@@ -637,14 +637,14 @@ private:
       int bits = bitWidth(k);
       bool ok = bits == 32 || bits == 64;
       if (op.kind == OpKind::AtomicCAS) {
-        if (!ok)
+        if (!ok && bits != 16)
           return err(&op, "no atomic compare-and-swap on " + std::string(name(k)) +
-                              " (it takes 32- or 64-bit elements)");
+                              " (it takes 16-, 32- or 64-bit elements)");
         return Status::success();
       }
       switch (a.atomicKind) {
       case AtomicKind::FAdd:
-        ok = ok && isFloat(k);
+        ok = isFloat(k); // f16, bf16 (sm_90), f32, f64
         break;
       case AtomicKind::Exch:
         break;
@@ -655,8 +655,8 @@ private:
       if (!ok)
         return err(&op, "no atomic " + std::string(name(a.atomicKind)) + " on " +
                             std::string(name(k)) +
-                            " (fadd takes f32 or f64; exch any 32- or 64-bit element; the others "
-                            "i32 or i64)");
+                            " (fadd takes f16, bf16, f32 or f64; exch any 32- or 64-bit element; "
+                            "the others i32 or i64)");
       return Status::success();
     }
     case OpKind::ConvertLayout:

@@ -186,6 +186,10 @@ std::string atomInstruction(const ir::Op &op, ir::ScalarKind k) {
   auto [name, letter] = op.kind == ir::OpKind::AtomicCAS
                             ? std::pair<std::string_view, char>{"cas", 'b'}
                             : kOps[size_t(a.atomicKind)];
+  // 16-bit float adds are `add.noftz.f16` / `.bf16`.
+  if (letter == 'f' && ir::bitWidth(k) == 16)
+    return "atom." + std::string(ir::name(a.semantic)) + "." + std::string(ir::name(a.scope)) +
+           ".global.add.noftz." + std::string(ir::name(k));
   return "atom." + std::string(ir::name(a.semantic)) + "." + std::string(ir::name(a.scope)) +
          ".global." + std::string(name) + "." + letter + std::to_string(ir::bitWidth(k));
 }
@@ -266,6 +270,10 @@ Status publishAtomicResult(LoweringContext &ctx, const ir::Op &op, const LinearL
 Status lowerAtomic(LoweringContext &ctx, const ir::Op &op) {
   auto &b = ctx.b();
   const ir::Type &vt = ctx.function().type(op.operands[1]);
+  if (op.kind == ir::OpKind::AtomicRMW && vt.elem().scalar == ir::ScalarKind::BF16 &&
+      ctx.target().sm < 90)
+    return makeError(ctx.where(op) + std::string(ir::mnemonic(op.kind)) +
+                     ": an atomic add on bf16 needs sm_90; the target is " + ctx.target().name());
   std::string instruction = atomInstruction(op, vt.elem().scalar);
   const Lowered &ptr = ctx.get(op.operands[0]);
   // The value operands: one for rmw, the compare value and the new value for cas.

@@ -321,15 +321,23 @@ TEST(Parser, SubsliceRoundTrips) {
             std::string::npos);
 }
 
-// Compare-and-swap takes 32- and 64-bit elements only (PTX's atom.cas.b32 / .b64 here).
-TEST(Verifier, CompareAndSwapNeedsWideElements) {
-  EXPECT_NE(verifyError("module {\n  tt.func @f(%q: !tt.ptr<f16>, %h: f16) {\n"
-                        "    %0 = tt.atomic_cas relaxed, gpu, %q, %h, %h : (!tt.ptr<f16>, f16, "
-                        "f16) -> f16\n    tt.return\n  }\n}\n")
-                .find("no atomic compare-and-swap on f16 (it takes 32- or 64-bit elements)"),
+// Compare-and-swap takes 16-, 32- and 64-bit elements (PTX's atom.cas.b16 / .b32 / .b64), fadd
+// 16-bit floats too (atom.add.noftz.f16 / .bf16).
+TEST(Verifier, AtomicElementWidths) {
+  auto module = [](const std::string &elem, const std::string &op) {
+    return "module {\n  tt.func @f(%q: !tt.ptr<" + elem + ">, %h: " + elem + ") {\n    %0 = " + op +
+           " %q, %h" + (op.find("cas") != std::string::npos ? ", %h" : "") + " : (!tt.ptr<" + elem +
+           ">, " + elem + (op.find("cas") != std::string::npos ? ", " + elem : "") + ") -> " +
+           elem + "\n    tt.return\n  }\n}\n";
+  };
+  EXPECT_NE(verifyError(module("i8", "tt.atomic_cas relaxed, gpu,"))
+                .find("no atomic compare-and-swap on i8 (it takes 16-, 32- or 64-bit elements)"),
             std::string::npos);
-  EXPECT_EQ(verifyError("module {\n  tt.func @f(%q: !tt.ptr<i64>, %h: i64) {\n"
-                        "    %0 = tt.atomic_cas relaxed, gpu, %q, %h, %h : (!tt.ptr<i64>, i64, "
-                        "i64) -> i64\n    tt.return\n  }\n}\n"),
-            "<verified>");
+  for (const std::string elem : {"i16", "f16", "bf16", "i64"})
+    EXPECT_EQ(verifyError(module(elem, "tt.atomic_cas relaxed, gpu,")), "<verified>") << elem;
+  for (const std::string elem : {"f16", "bf16", "f32", "f64"})
+    EXPECT_EQ(verifyError(module(elem, "tt.atomic_rmw fadd, relaxed, gpu,")), "<verified>") << elem;
+  EXPECT_NE(
+      verifyError(module("i16", "tt.atomic_rmw add, relaxed, gpu,")).find("no atomic add on i16"),
+      std::string::npos);
 }

@@ -20,6 +20,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <random>
 
 using namespace linlayout;
@@ -359,26 +360,39 @@ TEST(LowerGpu, UnsignedOpsAndCastsMatchTheInterpreter) {
   expectGpuMatchesInterpreter(*m, targets_, args, start, want);
 }
 
-// Every atomic operation on distinct addresses (one per element, so the order does not matter):
-// the values memory held and what it holds after are the interpreter's, bit for bit. Every
-// other element is masked off (its result is 0 and its memory stays). Compare-and-swap ("cas")
-// compares with what memory holds at every fourth element (it swaps there) and with the random
-// value elsewhere (it does not).
-TEST(LowerGpu, AtomicsMatchTheInterpreter) {
-  struct Kind {
-    const char *op, *elem;
-  };
-  const Kind kinds[] = {{"and", "i32"},  {"or", "i32"},  {"xor", "i32"},  {"add", "i32"},
-                        {"max", "i32"},  {"min", "i32"}, {"umax", "i32"}, {"umin", "i32"},
-                        {"exch", "i32"}, {"add", "i64"}, {"fadd", "f32"}, {"exch", "f32"},
-                        {"fadd", "f64"}, {"cas", "i32"}, {"cas", "i64"},  {"cas", "f32"},
-                        {"cas", "f64"}};
+namespace {
+
+struct AtomicSpec {
+  const char *op, *elem; // tt.atomic_rmw's operation or "cas"; the element type
+};
+
+// The f16 bits of `f`, a float that f16 holds exactly (zero or normal).
+uint16_t exactHalfBits(float f) {
+  uint32_t b = std::bit_cast<uint32_t>(f);
+  if ((b & 0x7fffffffu) == 0)
+    return uint16_t(b >> 16);
+  uint32_t exponent = ((b >> 23) & 0xff) - 127 + 15;
+  return uint16_t(((b >> 16) & 0x8000u) | (exponent << 10) | ((b >> 13) & 0x3ffu));
+}
+
+// A kernel that applies each of `kinds` to its own three buffers (memory, values, results) of 128
+// elements on distinct addresses, every other element masked off; "cas" compares with what
+// memory holds at every fourth element (it swaps there) and with the random value elsewhere (it
+// does not). Its arguments, random starting memory (float values that add exactly) and what the
+// interpreter leaves.
+struct AtomicsCase {
+  ir::Module module;
+  std::vector<ir::ArgValue> args;
+  ir::Memory start, want;
+};
+
+AtomicsCase atomicsCase(const std::vector<AtomicSpec> &kinds, uint64_t seed) {
   const std::string rt = "tensor<128xi32, #b>";
   std::string text =
       "#b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [2], "
       "order = [0]}>\nmodule attributes {\"ttg.num-warps\" = 2 : i32} {\n  tt.func public "
       "@atomics(";
-  for (size_t k = 0; k < std::size(kinds); ++k) {
+  for (size_t k = 0; k < kinds.size(); ++k) {
     std::string e = kinds[k].elem, i = std::to_string(k);
     text += std::string(k ? ", " : "") + "%m" + i + ": !tt.ptr<" + e + ">, %v" + i + ": !tt.ptr<" +
             e + ">, %o" + i + ": !tt.ptr<" + e + ">";
@@ -390,7 +404,7 @@ TEST(LowerGpu, AtomicsMatchTheInterpreter) {
           "\n    %mask = arith.cmpi eq, %odd, %c0 : " + rt +
           "\n    %c4 = arith.constant dense<4> : " + rt + "\n    %q = arith.remsi %r, %c4 : " + rt +
           "\n    %fourth = arith.cmpi eq, %q, %c0 : " + rt + "\n";
-  for (size_t k = 0; k < std::size(kinds); ++k) {
+  for (size_t k = 0; k < kinds.size(); ++k) {
     std::string e = kinds[k].elem, i = std::to_string(k);
     std::string pt = "tensor<128x!tt.ptr<" + e + ">, #b>", vt = "tensor<128x" + e + ", #b>";
     auto ptrs = [&](const std::string &name) {
@@ -412,15 +426,17 @@ TEST(LowerGpu, AtomicsMatchTheInterpreter) {
     text += "    tt.store %op" + i + ", %old" + i + " : " + pt + "\n";
   }
   text += "    tt.return\n  }\n}\n";
+  AtomicsCase c;
   auto m = ir::parseModule(text, "atomics.tir");
-  ASSERT_TRUE(m.ok()) << m.message();
-  ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
-  std::mt19937_64 rng(23);
-  ir::Memory start;
-  std::vector<ir::ArgValue> args;
-  for (const Kind &k : kinds) {
+  EXPECT_TRUE(m.ok()) << m.message();
+  if (!m.ok())
+    return c;
+  c.module = std::move(*m);
+  EXPECT_TRUE(ir::verify(c.module).ok()) << ir::verify(c.module).message();
+  std::mt19937_64 rng(seed);
+  for (const AtomicSpec &k : kinds) {
     std::string e = k.elem;
-    size_t bytes = e == "i32" || e == "f32" ? 4 : 8;
+    size_t bytes = e == "i32" || e == "f32" ? 4 : e == "f16" || e == "bf16" || e == "i16" ? 2 : 8;
     for (int buf = 0; buf < 3; ++buf) {
       std::vector<uint8_t> b(128 * bytes);
       for (size_t j = 0; j < 128; ++j) {
@@ -430,17 +446,41 @@ TEST(LowerGpu, AtomicsMatchTheInterpreter) {
         } else if (e == "f64") {
           double d = double(int64_t(rng() % 2000001) - 1000000) / 16;
           std::memcpy(&b[j * 8], &d, 8);
+        } else if (e == "f16" || e == "bf16") {
+          // Multiples of 1/8 up to 125 (f16) or integers up to 100 (bf16): sums are exact.
+          float f =
+              e == "f16" ? float(int(rng() % 2001) - 1000) / 8 : float(int(rng() % 201) - 100);
+          uint32_t bits = std::bit_cast<uint32_t>(f);
+          uint16_t h = e == "bf16" ? uint16_t(bits >> 16) : exactHalfBits(f);
+          std::memcpy(&b[j * 2], &h, 2);
         } else {
           uint64_t x = rng();
           std::memcpy(&b[j * bytes], &x, bytes);
         }
       }
-      args.push_back(ir::ArgValue::pointer(uint32_t(start.buffers.size())));
-      start.buffers.push_back(std::move(b));
+      c.args.push_back(ir::ArgValue::pointer(uint32_t(c.start.buffers.size())));
+      c.start.buffers.push_back(std::move(b));
     }
   }
-  ir::Memory want = start;
-  ASSERT_TRUE(ir::interpret(*m, "atomics", args, want).ok());
+  c.want = c.start;
+  Status s = ir::interpret(c.module, "atomics", c.args, c.want);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return c;
+}
+
+} // namespace
+
+// Every atomic operation on 32- and 64-bit elements: the values memory held and what it holds
+// after are the interpreter's, bit for bit (atomicsCase: distinct addresses, so the order does not
+// matter; masked-off elements get 0 and leave memory alone).
+TEST(LowerGpu, AtomicsMatchTheInterpreter) {
+  const std::vector<AtomicSpec> kinds = {
+      {"and", "i32"},  {"or", "i32"},   {"xor", "i32"},  {"add", "i32"},  {"max", "i32"},
+      {"min", "i32"},  {"umax", "i32"}, {"umin", "i32"}, {"exch", "i32"}, {"add", "i64"},
+      {"fadd", "f32"}, {"exch", "f32"}, {"fadd", "f64"}, {"cas", "i32"},  {"cas", "i64"},
+      {"cas", "f32"},  {"cas", "f64"}};
+  AtomicsCase c = atomicsCase(kinds, 23);
+  ASSERT_EQ(c.start.buffers.size(), 3 * kinds.size());
   // The i32 cas (kinds[13]): element 0 swapped (memory took the value), element 2 did not, element
   // 1 was masked off.
   auto i32At = [](const std::vector<uint8_t> &b, size_t j) {
@@ -449,14 +489,42 @@ TEST(LowerGpu, AtomicsMatchTheInterpreter) {
     return x;
   };
   ASSERT_EQ(std::string(kinds[13].op) + kinds[13].elem, "casi32");
-  EXPECT_EQ(i32At(want.buffers[39], 0), i32At(start.buffers[40], 0));
-  EXPECT_EQ(i32At(want.buffers[41], 0), i32At(start.buffers[39], 0));
-  EXPECT_EQ(i32At(want.buffers[39], 2), i32At(start.buffers[39], 2));
-  EXPECT_EQ(i32At(want.buffers[39], 1), i32At(start.buffers[39], 1));
-  EXPECT_EQ(i32At(want.buffers[41], 1), 0);
+  EXPECT_EQ(i32At(c.want.buffers[39], 0), i32At(c.start.buffers[40], 0));
+  EXPECT_EQ(i32At(c.want.buffers[41], 0), i32At(c.start.buffers[39], 0));
+  EXPECT_EQ(i32At(c.want.buffers[39], 2), i32At(c.start.buffers[39], 2));
+  EXPECT_EQ(i32At(c.want.buffers[39], 1), i32At(c.start.buffers[39], 1));
+  EXPECT_EQ(i32At(c.want.buffers[41], 1), 0);
   REQUIRE_GPU();
-  // Buffers 3k, 3k + 1, 3k + 2: memory, values and results of kinds[k].
-  expectGpuMatchesInterpreter(*m, targets_, args, start, want);
+  expectGpuMatchesInterpreter(c.module, targets_, c.args, c.start, c.want);
+}
+
+// The 16-bit atomics: fadd on f16 (atom.add.noftz.f16) and compare-and-swap on i16 and f16
+// (atom.cas.b16) for both targets; fadd on bf16 (atom.add.noftz.bf16) for sm_90, where it exists:
+// for sm_80 it is a clear error.
+TEST(LowerGpu, SixteenBitAtomicsMatchTheInterpreter) {
+  AtomicsCase c =
+      atomicsCase({{"fadd", "f16"}, {"cas", "i16"}, {"cas", "f16"}, {"cas", "bf16"}}, 29);
+  AtomicsCase bf = atomicsCase({{"fadd", "bf16"}}, 31);
+  ASSERT_EQ(bf.start.buffers.size(), 3u);
+  // The interpreter added: element 0 of memory is the sum of the two starting values.
+  auto bf16At = [](const std::vector<uint8_t> &b, size_t j) {
+    uint16_t h;
+    std::memcpy(&h, &b[j * 2], 2);
+    return std::bit_cast<float>(uint32_t(h) << 16);
+  };
+  EXPECT_EQ(bf16At(bf.want.buffers[0], 0),
+            bf16At(bf.start.buffers[0], 0) + bf16At(bf.start.buffers[1], 0));
+  LowerOptions o;
+  o.target = PtxTarget{80, 80};
+  auto sm80 = lowerKernel(bf.module, o);
+  ASSERT_FALSE(sm80.ok());
+  EXPECT_NE(sm80.message().find("an atomic add on bf16 needs sm_90; the target is sm_80"),
+            std::string::npos)
+      << sm80.message();
+  REQUIRE_GPU();
+  expectGpuMatchesInterpreter(c.module, targets_, c.args, c.start, c.want);
+  if (targets_.back().sm >= 90)
+    expectGpuMatchesInterpreter(bf.module, {targets_.back()}, bf.args, bf.start, bf.want);
 }
 
 // An atomic whose layout gives each element to 16 lanes (a slice), and a scalar atomic (made by

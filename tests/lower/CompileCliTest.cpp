@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace {
@@ -12,8 +13,12 @@ struct CliRun {
   std::string out;
 };
 
+// `linlayout compile ARGS`, or the whole command line when `args` starts with "env ".
 CliRun run(const std::string &args) {
-  std::string cmd = std::string(LINLAYOUT_BIN_DIR) + "/linlayout compile " + args + " 2>&1";
+  std::string cmd =
+      (args.rfind("env ", 0) == 0 ? args
+                                  : std::string(LINLAYOUT_BIN_DIR) + "/linlayout compile " + args) +
+      " 2>&1";
   CliRun r{0, ""};
   FILE *p = popen(cmd.c_str(), "r");
   std::array<char, 4096> buf;
@@ -57,4 +62,39 @@ TEST(CompileCli, ErrorsNameTheProblem) {
   CliRun emit = run(kExample + " --emit=sass");
   EXPECT_NE(emit.status, 0);
   EXPECT_NE(emit.out.find("--emit takes ptx or llvm, not 'sass'"), std::string::npos) << emit.out;
+}
+
+// --ptxas: what ptxas says the kernel costs (where the CUDA toolkit's ptxas is installed), a clear
+// error where there is none, and ptxas' own log where it rejects the PTX (a stand-in ptxas that
+// always does).
+TEST(CompileCli, PtxasReportsRegistersAndSpills) {
+  CliRun none = run("env LINLAYOUT_PTXAS=/nonexistent/ptxas " + std::string(LINLAYOUT_BIN_DIR) +
+                    "/linlayout compile " + kExample + " --ptxas -o /dev/null");
+  EXPECT_NE(none.status, 0);
+  EXPECT_NE(none.out.find("--ptxas: no ptxas at $LINLAYOUT_PTXAS"), std::string::npos) << none.out;
+  const std::string fake = ::testing::TempDir() + "/linlayout-fake-ptxas.sh";
+  {
+    std::FILE *f = std::fopen(fake.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("#!/bin/sh\necho 'ptxas fatal   : stand-in ptxas says no'\nexit 1\n", f);
+    std::fclose(f);
+    ASSERT_EQ(std::system(("chmod +x " + fake).c_str()), 0);
+  }
+  CliRun rejected = run("env LINLAYOUT_PTXAS=" + fake + " " + std::string(LINLAYOUT_BIN_DIR) +
+                        "/linlayout compile " + kExample + " --ptxas -o /dev/null");
+  EXPECT_NE(rejected.status, 0);
+  EXPECT_NE(rejected.out.find("ptxas rejected the PTX of 'transpose_copy' for sm_80:\n"
+                              "ptxas fatal   : stand-in ptxas says no"),
+            std::string::npos)
+      << rejected.out;
+  if (std::system("test -x " LINLAYOUT_PTXAS) != 0)
+    GTEST_SKIP() << "ptxas not found at " LINLAYOUT_PTXAS ": the real report was not checked";
+  CliRun real = run("env LINLAYOUT_PTXAS=" LINLAYOUT_PTXAS " " + std::string(LINLAYOUT_BIN_DIR) +
+                    "/linlayout compile " + kExample + " --ptxas -o /dev/null");
+  EXPECT_EQ(real.status, 0) << real.out;
+  EXPECT_NE(real.out.find("ptxas: transpose_copy for sm_80: "), std::string::npos) << real.out;
+  EXPECT_NE(real.out.find(" registers, 0 bytes of stack, 0 bytes of spill stores, 0 bytes of "
+                          "spill loads"),
+            std::string::npos)
+      << real.out;
 }

@@ -2,74 +2,23 @@
 
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
-#include <random>
 #include <regex>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 namespace linlayout::lower::testing {
 
-std::optional<std::string> ptxasPath() {
-  const char *env = std::getenv("LINLAYOUT_PTXAS");
-  std::string path = env && *env ? env : LINLAYOUT_PTXAS;
-  if (::access(path.c_str(), X_OK) != 0)
-    return std::nullopt;
-  return path;
-}
-
-namespace {
-
-int intAfter(const std::string &log, const std::regex &re) {
-  std::smatch m;
-  if (std::regex_search(log, m, re))
-    return std::stoi(m[1].str());
-  return -1;
-}
-
-std::filesystem::path tempFile(const std::string &suffix) {
-  static std::mt19937_64 rng(std::random_device{}());
-  auto dir = std::filesystem::temp_directory_path();
-  return dir / ("linlayout-lower-" + std::to_string(::getpid()) + "-" +
-                std::to_string(rng()) + suffix);
-}
-
-} // namespace
+std::optional<std::string> ptxasPath() { return lower::findPtxas(LINLAYOUT_PTXAS); }
 
 PtxasReport runPtxas(const std::string &ptx, const std::string &arch) {
-  PtxasReport r;
-  auto in = tempFile(".ptx");
-  auto out = tempFile(".cubin");
-  auto log = tempFile(".log");
-  {
-    std::ofstream f(in);
-    f << ptx;
-  }
-  std::string cmd = *ptxasPath() + " -v -arch=" + arch + " -o " + out.string() + " " +
-                    in.string() + " > " + log.string() + " 2>&1";
-  int status = std::system(cmd.c_str());
-  {
-    std::ifstream f(log);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    r.log = ss.str();
-  }
-  std::error_code ec;
-  std::filesystem::remove(in, ec);
-  std::filesystem::remove(out, ec);
-  std::filesystem::remove(log, ec);
-  r.accepted = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  r.registers = intAfter(r.log, std::regex(R"(Used (\d+) registers)"));
-  r.stackBytes = intAfter(r.log, std::regex(R"((\d+) bytes stack frame)"));
-  r.spillStoreBytes = intAfter(r.log, std::regex(R"((\d+) bytes spill stores)"));
-  r.spillLoadBytes = intAfter(r.log, std::regex(R"((\d+) bytes spill loads)"));
-  return r;
+  Expected<PtxasReport> r = lower::runPtxas(*ptxasPath(), ptx, arch);
+  if (r.ok())
+    return *r;
+  PtxasReport failed;
+  failed.log = r.message();
+  return failed;
 }
 
 PtxasReport expectAssembles(const KernelPtx &kernel, bool requireNoSpills) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "linlayout/lower/KernelPtx.h"
+#include "linlayout/lower/Ptxas.h"
 
 #include <optional>
 #include <string>
@@ -13,17 +14,10 @@ namespace linlayout::lower::testing {
 /// The ptxas to use: $LINLAYOUT_PTXAS, else the one CMake found; nullopt when not executable.
 std::optional<std::string> ptxasPath();
 
-/// What `ptxas -v` said about one kernel.
-struct PtxasReport {
-  bool accepted = false;
-  std::string log;
-  int registers = -1;
-  int stackBytes = -1;
-  int spillStoreBytes = -1;
-  int spillLoadBytes = -1;
-};
+using lower::PtxasReport;
 
-/// Runs `ptxas -v -arch=<arch of the ptx>` on the text. Requires: ptxasPath() has a value.
+/// Runs `ptxas -v -arch=<arch>` on the text (lower::runPtxas; a report that is not accepted, with
+/// the reason in its log, when ptxas cannot run). Requires: ptxasPath() has a value.
 PtxasReport runPtxas(const std::string &ptx, const std::string &arch);
 
 /// Assembles the kernel with ptxas for its own target: a test failure with ptxas' log when ptxas

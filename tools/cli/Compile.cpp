@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Pipeline.h"
 #include "linlayout/lower/Lower.h"
+#include "linlayout/lower/Ptxas.h"
 #endif
 
 namespace linlayout::cli {
@@ -21,7 +23,7 @@ int usage(std::ostream &os, int code) {
   os << "usage: linlayout compile FILE.tir [--target sm_80|sm_86|sm_89|sm_90] [-o OUT]\n"
         "                          [--emit=ptx|llvm] [--kernel NAME] [--O0] [--annotate]\n"
         "                          [--report] [--no-passes] [--num-stages N] [--prefetch-k K]\n"
-        "                          [--conversion-path PATH]\n"
+        "                          [--conversion-path PATH] [--ptxas]\n"
         "  FILE is parsed, verified, run through the pass pipeline (linlayout opt), lowered\n"
         "  --target     the GPU (default: the module's ttg.target)\n"
         "  -o OUT       write the output to OUT (default: standard output)\n"
@@ -36,9 +38,39 @@ int usage(std::ostream &os, int code) {
         "  --prefetch-k prefetch pipelined dot operands in K slices of K (default 16; 0: off)\n"
         "  --conversion-path  lower every layout conversion on PATH instead of the cheapest\n"
         "               (register_permute, warp_shuffle, shared_memory,\n"
-        "               distributed_shared_memory); an error where PATH cannot do one\n";
+        "               distributed_shared_memory); an error where PATH cannot do one\n"
+        "  --ptxas      assemble the PTX with ptxas ($LINLAYOUT_PTXAS, else\n"
+        "               /usr/local/cuda/bin/ptxas) and print its registers, stack and\n"
+        "               spills on stderr; exit 1 when ptxas rejects the PTX\n";
   return code;
 }
+
+#ifdef LINLAYOUT_HAS_LOWER
+// --ptxas: assembles the kernel for its target and prints what ptxas says it costs.
+int reportPtxas(const lower::KernelPtx &kernel) {
+  std::optional<std::string> ptxas = lower::findPtxas();
+  if (!ptxas) {
+    std::cerr << "linlayout compile: --ptxas: no ptxas at $LINLAYOUT_PTXAS or "
+                 "/usr/local/cuda/bin/ptxas (install the CUDA toolkit or set LINLAYOUT_PTXAS)\n";
+    return 1;
+  }
+  auto r = lower::runPtxas(*ptxas, kernel.ptx, kernel.target.name());
+  if (!r.ok()) {
+    std::cerr << "linlayout compile: " << r.message() << "\n";
+    return 1;
+  }
+  if (!r->accepted) {
+    std::cerr << "linlayout compile: ptxas rejected the PTX of '" << kernel.name << "' for "
+              << kernel.target.name() << ":\n"
+              << r->log;
+    return 1;
+  }
+  std::cerr << "ptxas: " << kernel.name << " for " << kernel.target.name() << ": " << r->registers
+            << " registers, " << r->stackBytes << " bytes of stack, " << r->spillStoreBytes
+            << " bytes of spill stores, " << r->spillLoadBytes << " bytes of spill loads\n";
+  return 0;
+}
+#endif
 
 } // namespace
 
@@ -52,6 +84,7 @@ int runCompile(int argc, char **argv) {
   std::string input, output, emit = "ptx";
   lower::LowerOptions options;
   bool report = false;
+  bool assemble = false;
   bool passes = true;
   ir::PipelineOptions pipelineOptions;
   for (int i = 2; i < argc; ++i) {
@@ -97,6 +130,8 @@ int runCompile(int argc, char **argv) {
       options.annotateConversions = true;
     } else if (a == "--report") {
       report = true;
+    } else if (a == "--ptxas") {
+      assemble = true;
     } else if (a == "--no-passes") {
       passes = false;
     } else if (a == "--num-stages" && i + 1 < argc) {
@@ -209,6 +244,8 @@ int runCompile(int argc, char **argv) {
       std::cerr << "\n";
     }
   }
+  if (assemble)
+    return reportPtxas(k->kernel);
   return 0;
 #endif
 }

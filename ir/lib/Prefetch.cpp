@@ -162,33 +162,32 @@ private:
   // The body ops that may run after the next iteration's wait and first loads: the dot at
   // `dot` and every op that reads its result, directly, through another such op or inside a
   // branch (not the yield). Empty when one of them (or an op in its branches) works on shared
-  // memory tiles or synchronises, or when one has side effects and an op that stays before the
-  // wait touches memory too (their order would change).
+  // memory tiles or synchronises, or when one touches global memory and so does an op after the
+  // dot that stays before the wait (their order would change).
   std::set<size_t> lateOps(const Block &body, size_t dot) const {
     std::set<size_t> late{dot};
     std::set<ValueId> produced(body.ops[dot].results.begin(), body.ops[dot].results.end());
-    bool effects = false, stayingMemory = false, movable = true;
+    bool lateMemory = false, stayingMemory = false;
     for (size_t i = dot + 1; i + 1 < body.ops.size(); ++i) {
-      bool reads = false, memory = false, shared = false, sideEffects = false;
+      bool reads = false, memory = false, shared = false;
       walkOp(body.ops[i], [&](const Op &o) {
         for (ValueId v : o.operands)
           reads = reads || produced.count(v);
         OpCategory c = category(o.kind);
         shared = shared || c == OpCategory::Shared || c == OpCategory::Sync;
         memory = memory || (c == OpCategory::Memory && o.kind != OpKind::AddPtr);
-        sideEffects = sideEffects || (hasSideEffects(o.kind) && o.kind != OpKind::Yield &&
-                                      o.kind != OpKind::If && o.kind != OpKind::For);
       });
       if (!reads) {
         stayingMemory = stayingMemory || memory || shared;
         continue;
       }
+      if (shared)
+        return {};
       late.insert(i);
       produced.insert(body.ops[i].results.begin(), body.ops[i].results.end());
-      movable = movable && !shared;
-      effects = effects || sideEffects;
+      lateMemory = lateMemory || memory;
     }
-    if (!movable || (effects && stayingMemory))
+    if (lateMemory && stayingMemory)
       return {};
     return late;
   }

@@ -97,4 +97,6 @@ TEST(CompileCli, PtxasReportsRegistersAndSpills) {
                           "spill loads"),
             std::string::npos)
       << real.out;
+  EXPECT_NE(real.out.find("occupancy: "), std::string::npos) << real.out;
+  EXPECT_NE(real.out.find(" per SM, limited by "), std::string::npos) << real.out;
 }

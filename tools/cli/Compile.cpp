@@ -12,6 +12,7 @@
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Pipeline.h"
 #include "linlayout/lower/Lower.h"
+#include "linlayout/lower/Occupancy.h"
 #include "linlayout/lower/Ptxas.h"
 #endif
 
@@ -40,8 +41,8 @@ int usage(std::ostream &os, int code) {
         "               (register_permute, warp_shuffle, shared_memory,\n"
         "               distributed_shared_memory); an error where PATH cannot do one\n"
         "  --ptxas      assemble the PTX with ptxas ($LINLAYOUT_PTXAS, else\n"
-        "               /usr/local/cuda/bin/ptxas) and print its registers, stack and\n"
-        "               spills on stderr; exit 1 when ptxas rejects the PTX\n";
+        "               /usr/local/cuda/bin/ptxas) and print its registers, stack,\n"
+        "               spills and CTAs per SM on stderr; exit 1 when ptxas rejects it\n";
   return code;
 }
 
@@ -68,6 +69,12 @@ int reportPtxas(const lower::KernelPtx &kernel) {
   std::cerr << "ptxas: " << kernel.name << " for " << kernel.target.name() << ": " << r->registers
             << " registers, " << r->stackBytes << " bytes of stack, " << r->spillStoreBytes
             << " bytes of spill stores, " << r->spillLoadBytes << " bytes of spill loads\n";
+  if (r->registers > 0) {
+    lower::Occupancy o = lower::occupancy(kernel.target, kernel.threadsPerBlock, r->registers,
+                                          int64_t(kernel.sharedBytes));
+    std::cerr << "occupancy: " << o.ctasPerSm << " CTA" << (o.ctasPerSm == 1 ? "" : "s") << " ("
+              << o.warpsPerSm << " warps) per SM, limited by " << o.limitedBy << "\n";
+  }
   return 0;
 }
 #endif

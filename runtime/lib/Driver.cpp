@@ -38,6 +38,8 @@ Expected<const DriverApi *> load() {
   resolve(lib, api.cuModuleGetFunction, "cuModuleGetFunction", missing);
   resolve(lib, api.cuFuncGetAttribute, "cuFuncGetAttribute", missing);
   resolve(lib, api.cuFuncSetAttribute, "cuFuncSetAttribute", missing);
+  resolve(lib, api.cuOccupancyMaxActiveBlocksPerMultiprocessor,
+          "cuOccupancyMaxActiveBlocksPerMultiprocessor", missing);
   resolve(lib, api.cuLaunchKernel, "cuLaunchKernel", missing);
   resolve(lib, api.cuMemAlloc, "cuMemAlloc_v2", missing);
   resolve(lib, api.cuMemFree, "cuMemFree_v2", missing);

@@ -72,6 +72,14 @@ Expected<FunctionAttributes> Function::attributes() const {
   return a;
 }
 
+Expected<int> Function::maxActiveBlocksPerSm(int threadsPerBlock, size_t dynamicSharedBytes) const {
+  int blocks = 0;
+  LL_TRY_STATUS(check((*driver())->cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                          &blocks, fn_, threadsPerBlock, dynamicSharedBytes),
+                      "cuOccupancyMaxActiveBlocksPerMultiprocessor"));
+  return blocks;
+}
+
 Status Function::setMaxDynamicSharedBytes(int bytes) const {
   return check((*driver())->cuFuncSetAttribute(fn_, kFuncMaxDynamicSharedSizeBytes, bytes),
                "cuFuncSetAttribute");

@@ -12,6 +12,7 @@
 #include "linlayout/ir/Verifier.h"
 #include "linlayout/layout/PlanConversion.h"
 #include "linlayout/lower/Lower.h"
+#include "linlayout/lower/Occupancy.h"
 #include "linlayout/runtime/Context.h"
 #include "linlayout/runtime/DeviceBuffer.h"
 #include "linlayout/runtime/Launch.h"
@@ -130,6 +131,49 @@ TEST(LowerGpu, ExamplesComputeTheirReferences) {
       ++ran;
     }
   EXPECT_EQ(ran, 2 * int(targets_.size() * ir::testing::exampleRuns().size()));
+}
+
+// lower::occupancy (CTAs per SM from threads, the JIT's registers and shared memory) agrees with
+// the driver's cuOccupancyMaxActiveBlocksPerMultiprocessor for every example after the passes
+// (the matmuls also pipelined with 3 stages, rings included), on this GPU, for each target's PTX.
+TEST(LowerGpu, OccupancyMatchesTheDriver) {
+  REQUIRE_GPU();
+  int checked = 0;
+  const PtxTarget device{ctx_->computeCapability(), 80};
+  for (const PtxTarget &target : targets_)
+    for (const std::string &file : ir::testing::exampleFiles())
+      for (int stages : {1, 3}) {
+        SCOPED_TRACE(file + " for " + target.name() + ", " + std::to_string(stages) + " stages");
+        ir::Module m = ir::testing::loadExample(file);
+        ir::PipelineOptions po;
+        po.numStages = stages;
+        ASSERT_TRUE(ir::runPipeline(m, po).ok());
+        LowerOptions o;
+        o.target = target;
+        auto k = lowerKernel(m, o);
+        ASSERT_TRUE(k.ok()) << k.message();
+        const KernelPtx &kp = k->kernel;
+        auto mod = rt::Module::loadPtx(kp.ptx);
+        ASSERT_TRUE(mod.ok()) << mod.message();
+        auto fn = mod->function(kp.name);
+        ASSERT_TRUE(fn.ok()) << fn.message();
+        if (kp.sharedBytes > 48 * 1024) {
+          ASSERT_TRUE(fn->setMaxDynamicSharedBytes(int(kp.sharedBytes)).ok());
+        }
+        auto attrs = fn->attributes();
+        ASSERT_TRUE(attrs.ok()) << attrs.message();
+        ASSERT_EQ(attrs->staticSharedBytes, 0);
+        auto driver = fn->maxActiveBlocksPerSm(kp.threadsPerBlock, kp.sharedBytes);
+        ASSERT_TRUE(driver.ok()) << driver.message();
+        Occupancy ours =
+            occupancy(device, kp.threadsPerBlock, attrs->numRegisters, int64_t(kp.sharedBytes));
+        EXPECT_EQ(ours.ctasPerSm, *driver)
+            << kp.threadsPerBlock << " threads, " << attrs->numRegisters << " registers, "
+            << kp.sharedBytes << " bytes of shared memory (ours: limited by " << ours.limitedBy
+            << ")";
+        ++checked;
+      }
+  EXPECT_EQ(checked, 2 * int(targets_.size() * ir::testing::exampleFiles().size()));
 }
 
 // Every path a conversion can take computes the same: the examples whose conversions stay

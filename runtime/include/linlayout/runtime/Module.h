@@ -25,6 +25,10 @@ public:
   Expected<FunctionAttributes> attributes() const;
   /// Allows up to `bytes` of dynamic shared memory (needed above 48 KiB).
   Status setMaxDynamicSharedBytes(int bytes) const;
+  /// How many CTAs of `threadsPerBlock` threads with `dynamicSharedBytes` each fit on one SM at
+  /// once, as the driver computes it (cuOccupancyMaxActiveBlocksPerMultiprocessor). Allow the
+  /// dynamic shared memory first (setMaxDynamicSharedBytes) where it is above 48 KiB.
+  Expected<int> maxActiveBlocksPerSm(int threadsPerBlock, size_t dynamicSharedBytes) const;
 
 private:
   friend class Module;

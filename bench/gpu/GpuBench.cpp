@@ -808,7 +808,9 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, const GemmSpec &spec) {
                          const runtime::DeviceBuffer &dc) -> Expected<std::function<Status()>> {
                        const int32_t ni = int32_t(n);
                        if (persistent) {
-                         runtime::Dim3 grid{unsigned(b.jit.context().multiprocessorCount())};
+                         // As many programs as fit on the GPU at once.
+                         runtime::Dim3 grid{unsigned(b.jit.context().multiprocessorCount() *
+                                                     std::max(1, kernel.metadata().ctasPerSm))};
                          return std::function<Status()>([&kernel, grid, ni, &da, &db, &dc] {
                            return kernel.launch(grid, da, db, dc, ni, ni, ni, ni, ni, ni);
                          });

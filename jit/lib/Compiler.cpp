@@ -131,6 +131,8 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
                        " bytes of shared memory, more than the device allows: " + s.message());
   }
   LL_ASSIGN_OR_RETURN(runtime::FunctionAttributes attrs, fn.attributes());
+  LL_ASSIGN_OR_RETURN(int ctasPerSm, fn.maxActiveBlocksPerSm(lowered.kernel.threadsPerBlock,
+                                                             lowered.kernel.sharedBytes));
   double jitMs = msSince(t1);
 
   KernelMetadata meta;
@@ -145,6 +147,7 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
   meta.staticSharedBytes = attrs.staticSharedBytes;
   meta.localBytes = attrs.localBytes;
   meta.maxThreadsPerBlock = attrs.maxThreadsPerBlock;
+  meta.ctasPerSm = ctasPerSm;
   meta.lowerMs = lowerMs;
   meta.jitMs = jitMs;
   if (attrs.maxThreadsPerBlock < meta.threadsPerBlock)

@@ -4,6 +4,7 @@
 #include "kernels/TileKernels.h"
 
 #include "linlayout/ir/Printer.h"
+#include "linlayout/lower/Occupancy.h"
 
 #include <fstream>
 
@@ -61,6 +62,12 @@ TEST(JitGpu, CompilesTextAndBuilderModulesAndCachesByText) {
   EXPECT_GE(md.registers, 1);
   EXPECT_EQ(md.localBytes, 0) << "a copy kernel must not spill";
   EXPECT_GE(md.maxThreadsPerBlock, 128);
+  // The driver's occupancy, which lower::occupancy predicts from the same numbers.
+  EXPECT_GE(md.ctasPerSm, 1);
+  EXPECT_EQ(md.ctasPerSm,
+            lower::occupancy(lower::PtxTarget{md.computeCapability, 80}, md.threadsPerBlock,
+                             md.registers, int64_t(md.dynamicSharedBytes))
+                .ctasPerSm);
   ASSERT_EQ(md.params.size(), 3u);
   EXPECT_EQ(md.params[0].kind, lower::ParamKind::GlobalPointer);
   EXPECT_NE(k1->ptx().find(".entry memcpy_1d"), std::string::npos);

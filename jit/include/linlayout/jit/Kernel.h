@@ -36,6 +36,9 @@ struct KernelMetadata {
   int staticSharedBytes = 0;
   int localBytes = 0; ///< spills and stack per thread; 0 for a kernel that spills nothing
   int maxThreadsPerBlock = 0;
+  /// CTAs of this kernel that fit on one SM at once (the driver's occupancy for its threads and
+  /// shared memory): a persistent kernel's grid is this many per SM.
+  int ctasPerSm = 0;
   // Wall-clock milliseconds of the two compile stages.
   double lowerMs = 0, jitMs = 0;
 };

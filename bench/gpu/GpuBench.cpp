@@ -169,6 +169,7 @@ void kernelFields(Json &j, const jit::Kernel &k) {
   j.field("registers", md.registers);
   j.field("shared_bytes", double(md.dynamicSharedBytes + md.staticSharedBytes));
   j.field("local_bytes", md.localBytes);
+  j.field("ctas_per_sm", md.ctasPerSm);
   j.field("compile_ms", md.lowerMs + md.jitMs);
   std::string paths;
   for (const auto &c : md.conversions)

@@ -172,6 +172,8 @@ private:
           cands_.push_back(std::move(*c));
     if (cands_.empty())
       return false;
+    if (storesMayFeedLoads(body))
+      return false;
     asyncDot_ = findAsyncDot();
     // A carried pointer the pass advances may serve only the candidates'
     // addresses and its own step, and nobody may use it after the loop.
@@ -190,6 +192,68 @@ private:
         return false;
     }
     return true;
+  }
+
+  // The function argument a pointer value is derived from (through addptr, splat and other
+  // shape or layout ops, and loop-carried values back to their initial values); kNoValue when it
+  // comes from anything else (a load, a select, a branch result).
+  ValueId basePointer(ValueId v) {
+    if (pointerDefs_.empty()) {
+      walkOps(f_.body, [&](const Op &o) {
+        for (ValueId r : o.results)
+          pointerDefs_[r] = &o;
+        if (o.kind == OpKind::For)
+          for (size_t k = 0; k + 1 < o.regions[0].args.size() && 3 + k < o.operands.size(); ++k)
+            carriedInit_[o.regions[0].args[k + 1]] = o.operands[3 + k];
+      });
+    }
+    for (int steps = 0; steps < 256; ++steps) {
+      if (std::find(f_.body.args.begin(), f_.body.args.end(), v) != f_.body.args.end())
+        return v;
+      if (auto c = carriedInit_.find(v); c != carriedInit_.end()) {
+        v = c->second;
+        continue;
+      }
+      auto d = pointerDefs_.find(v);
+      if (d == pointerDefs_.end())
+        return kNoValue;
+      switch (d->second->kind) {
+      case OpKind::AddPtr:
+      case OpKind::Splat:
+      case OpKind::Broadcast:
+      case OpKind::ExpandDims:
+      case OpKind::Reshape:
+      case OpKind::Trans:
+      case OpKind::ConvertLayout:
+        v = d->second->operands[0];
+        continue;
+      default:
+        return kNoValue;
+      }
+    }
+    return kNoValue;
+  }
+
+  // Whether a store or atomic in the body (or its branches) may write what a candidate loads:
+  // the copies run iterations ahead of the body, so such a loop is left alone. Pointers from
+  // different function arguments are taken not to overlap; one that cannot be traced to an
+  // argument may overlap anything.
+  bool storesMayFeedLoads(const Block &body) {
+    std::set<ValueId> loaded;
+    bool unknownLoad = false;
+    for (const Candidate &c : cands_) {
+      ValueId b = basePointer(body.ops[c.index].operands[0]);
+      unknownLoad = unknownLoad || b == kNoValue;
+      loaded.insert(b);
+    }
+    bool may = false;
+    walkOps(body, [&](const Op &o) {
+      if (o.kind != OpKind::Store && o.kind != OpKind::AtomicRMW && o.kind != OpKind::AtomicCAS)
+        return;
+      ValueId b = basePointer(o.operands[0]);
+      may = may || unknownLoad || b == kNoValue || loaded.count(b);
+    });
+    return may;
   }
 
   // Whether only warp_group_dot (as an operand) and warp_group_dot_wait
@@ -638,6 +702,8 @@ private:
   std::optional<AsyncDot> asyncDot_;
   std::optional<std::pair<ValueId, ValueId>> accDone_; // loop result -> waited
   std::optional<AxisInfoAnalysis> axis_;
+  std::map<ValueId, const Op *> pointerDefs_; // every op result of the function
+  std::map<ValueId, ValueId> carriedInit_;    // loop-carried value -> its initial value
 };
 
 // Pipelines the loops of one block and of the blocks nested in it (depth

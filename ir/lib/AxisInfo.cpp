@@ -1,5 +1,7 @@
 #include "linlayout/ir/AxisInfo.h"
 
+#include "IntArith.h"
+
 #include <algorithm>
 #include <cassert>
 #include <numeric>
@@ -293,48 +295,30 @@ private:
     }
   }
 
+  // The constant result of a BinaryInt op on constants (evalIntBinary, as the interpreter
+  // computes it), where the GPU computes the same: not for a shift by a negative amount or by the
+  // width or more, a division by zero, or a signed division by -1 (LLVM leaves those undefined).
   static std::optional<int64_t> fold(OpKind k, int64_t a, int64_t b, ScalarKind s) {
-    int bits = bitWidth(s);
+    const int bits = bitWidth(s);
     switch (k) {
-    case OpKind::DivSI:
-      return b == 0 || b == -1 ? std::nullopt : std::optional<int64_t>(a / b);
-    case OpKind::RemSI:
-      return b == 0 || b == -1 ? std::nullopt : std::optional<int64_t>(a % b);
-    case OpKind::AndI:
-      return a & b;
-    case OpKind::OrI:
-      return a | b;
-    case OpKind::XOrI:
-      return a ^ b;
     case OpKind::ShLI:
-      return b < 0 || b >= bits || b >= 63 ? std::nullopt : std::optional<int64_t>(a << b);
     case OpKind::ShRSI:
-      return b < 0 || b >= bits || b >= 63 ? std::nullopt : std::optional<int64_t>(a >> b);
-    case OpKind::MinSI:
-      return std::min(a, b);
-    case OpKind::MaxSI:
-      return std::max(a, b);
-    case OpKind::DivUI:
-    case OpKind::RemUI:
+      if (b < 0 || b >= bits)
+        return std::nullopt;
+      break;
     case OpKind::ShRUI:
-    case OpKind::MinUI:
-    case OpKind::MaxUI: {
-      if (bits > 63) // the unsigned value may not fit an int64_t
+      if (asUnsigned(b, s) >= uint64_t(bits))
         return std::nullopt;
-      uint64_t mask = (uint64_t(1) << bits) - 1, ua = uint64_t(a) & mask, ub = uint64_t(b) & mask;
-      uint64_t v = k == OpKind::DivUI   ? (ub ? ua / ub : 0)
-                   : k == OpKind::RemUI ? (ub ? ua % ub : 0)
-                   : k == OpKind::ShRUI ? (ub < uint64_t(bits) ? ua >> ub : 0)
-                   : k == OpKind::MinUI ? std::min(ua, ub)
-                                        : std::max(ua, ub);
-      if ((k == OpKind::DivUI || k == OpKind::RemUI) && ub == 0)
+      break;
+    case OpKind::DivSI:
+    case OpKind::RemSI:
+      if (b == -1)
         return std::nullopt;
-      // Back to the signed reading of the element's bits, as values are kept.
-      return int64_t(v << (64 - bits)) >> (64 - bits);
-    }
+      break;
     default:
-      return std::nullopt;
+      break;
     }
+    return evalIntBinary(k, a, b, s);
   }
 
   AxisInfo addSub(const Op &op, const Type &rt) {

@@ -1,5 +1,6 @@
 #include "linlayout/ir/Interpreter.h"
 
+#include "IntArith.h"
 #include "linlayout/ir/Verifier.h"
 
 #include <bit>
@@ -34,24 +35,6 @@ double roundGeneric(double x, int mantBits, int minExp, int maxExp) {
   if (std::fabs(r) > maxv)
     return std::copysign(INFINITY, x);
   return r;
-}
-
-int64_t wrapInt(int64_t v, ScalarKind k) {
-  int bits = bitWidth(k);
-  if (bits >= 64)
-    return v;
-  if (bits == 1)
-    return v & 1;
-  uint64_t mask = (uint64_t(1) << bits) - 1;
-  uint64_t u = uint64_t(v) & mask;
-  if (u >> (bits - 1))
-    u |= ~mask;
-  return int64_t(u);
-}
-
-uint64_t asUnsigned(int64_t v, ScalarKind k) {
-  int bits = bitWidth(k);
-  return bits >= 64 ? uint64_t(v) : uint64_t(v) & ((uint64_t(1) << bits) - 1);
 }
 
 // Whether two floats of kind k (held as doubles) have the same bits in memory, as an atomic
@@ -420,71 +403,12 @@ private:
     case OpKind::MinUI:
     case OpKind::MaxUI: {
       const auto &x = val(op.operands[0]).i, &y = val(op.operands[1]).i;
-      int bits = bitWidth(rk);
+      r.i.reserve(n());
       for (size_t e = 0; e < n(); ++e) {
-        int64_t p = at(x, e), q = at(y, e), v = 0;
-        uint64_t up = uint64_t(p), uq = uint64_t(q);
-        // The unsigned ops read the operands' bits as unsigned numbers of the element width.
-        uint64_t bp = asUnsigned(p, rk), bq = asUnsigned(q, rk);
-        switch (op.kind) {
-        case OpKind::AddI:
-          v = int64_t(up + uq);
-          break;
-        case OpKind::SubI:
-          v = int64_t(up - uq);
-          break;
-        case OpKind::MulI:
-          v = int64_t(up * uq);
-          break;
-        case OpKind::DivSI:
-        case OpKind::RemSI:
-          if (q == 0)
-            return err(op, "division by zero");
-          if (q == -1)
-            v = op.kind == OpKind::DivSI ? int64_t(0 - up) : 0;
-          else
-            v = op.kind == OpKind::DivSI ? p / q : p % q;
-          break;
-        case OpKind::AndI:
-          v = p & q;
-          break;
-        case OpKind::OrI:
-          v = p | q;
-          break;
-        case OpKind::XOrI:
-          v = p ^ q;
-          break;
-        case OpKind::ShLI:
-          v = (uq >= uint64_t(bits)) ? 0 : int64_t(up << uq);
-          break;
-        case OpKind::ShRSI:
-          v = (uq >= uint64_t(bits)) ? (p < 0 ? -1 : 0) : (p >> uq);
-          break;
-        case OpKind::MinSI:
-          v = std::min(p, q);
-          break;
-        case OpKind::MaxSI:
-          v = std::max(p, q);
-          break;
-        case OpKind::DivUI:
-        case OpKind::RemUI:
-          if (bq == 0)
-            return err(op, "division by zero");
-          v = int64_t(op.kind == OpKind::DivUI ? bp / bq : bp % bq);
-          break;
-        case OpKind::ShRUI:
-          v = bq >= uint64_t(bits) ? 0 : int64_t(bp >> bq);
-          break;
-        case OpKind::MinUI:
-          v = int64_t(std::min(bp, bq));
-          break;
-        case OpKind::MaxUI:
-          v = int64_t(std::max(bp, bq));
-          break;
-        default:
-          break;
-        }
-        r.i.push_back(wrapInt(v, rk));
+        std::optional<int64_t> v = evalIntBinary(op.kind, at(x, e), at(y, e), rk);
+        if (!v)
+          return err(op, "division by zero");
+        r.i.push_back(*v);
       }
       break;
     }

@@ -1050,6 +1050,14 @@ private:
     return true;
   }
 
+  // ": (T, ...) -> R": the operands' types in parentheses, each checked against its operand, then
+  // the result type.
+  bool operandTypesThenResult(const Op &op, Type &result) {
+    return expectPunct(":", "before the types") && expectPunct("(", "to open the operand types") &&
+           operandTypes(op, "operand types") && expectPunct(")", "to close the operand types") &&
+           expectPunct("->", "before the result type") && parseType(result);
+  }
+
   bool typeAfterColon(Type &t) {
     if (!expectPunct(":", "before the type"))
       return false;
@@ -1321,32 +1329,16 @@ private:
       if (op.operands.size() < (cas ? 3u : 2u))
         return fail(cas ? "tt.atomic_cas takes a pointer, a compare value, a new value [, mask]"
                         : "tt.atomic_rmw takes a pointer, a value [, mask]");
-      if (!expectPunct(":", "before the types") || !expectPunct("(", "to open the operand types") ||
-          !operandTypes(op, "operand types"))
-        return false;
-      if (!expectPunct(")", "to close the operand types") ||
-          !expectPunct("->", "before the result type") || !parseType(u))
+      if (!operandTypesThenResult(op, u))
         return false;
       results.push_back(u);
       return true;
     }
-    case OpKind::LocalAlloc: {
-      if (!parseOperands(op.operands, 1))
-        return false;
-      if (!expectPunct(":", "before the types") ||
-          !expectPunct("(", "to open the operand types"))
-        return false;
-      if (!op.operands.empty()) {
-        tloc = tok_.loc;
-        if (!parseType(t) || !checkType(op.operands[0], t, tloc))
-          return false;
-      }
-      if (!expectPunct(")", "to close the operand types") ||
-          !expectPunct("->", "before the result type") || !parseType(u))
+    case OpKind::LocalAlloc:
+      if (!parseOperands(op.operands, 1) || !operandTypesThenResult(op, u))
         return false;
       results.push_back(u);
       return true;
-    }
     case OpKind::LocalStore: {
       if (!parseOperands(op.operands, 2))
         return false;

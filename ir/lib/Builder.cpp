@@ -255,27 +255,30 @@ void Builder::store(ValueId ptr, ValueId value, std::optional<ValueId> mask) {
   append(OpKind::Store, std::move(ops), {});
 }
 
+// An atomic on `operands` (the pointer and the values; the result has the last one's type).
+ValueId Builder::atomic(OpKind kind, std::vector<ValueId> operands, std::optional<ValueId> mask,
+                        OpAttrs attrs) {
+  Type result = type(operands.back());
+  if (mask)
+    operands.push_back(*mask);
+  return one(kind, std::move(operands), result, std::move(attrs));
+}
+
 ValueId Builder::atomicRmw(AtomicKind kind, ValueId ptr, ValueId value, std::optional<ValueId> mask,
                            MemSemantic order, MemScope scope) {
-  std::vector<ValueId> ops = {ptr, value};
-  if (mask)
-    ops.push_back(*mask);
   OpAttrs a;
   a.atomicKind = kind;
   a.semantic = order;
   a.scope = scope;
-  return one(OpKind::AtomicRMW, std::move(ops), type(value), a);
+  return atomic(OpKind::AtomicRMW, {ptr, value}, mask, std::move(a));
 }
 
 ValueId Builder::atomicCas(ValueId ptr, ValueId compare, ValueId value, std::optional<ValueId> mask,
                            MemSemantic order, MemScope scope) {
-  std::vector<ValueId> ops = {ptr, compare, value};
-  if (mask)
-    ops.push_back(*mask);
   OpAttrs a;
   a.semantic = order;
   a.scope = scope;
-  return one(OpKind::AtomicCAS, std::move(ops), type(value), a);
+  return atomic(OpKind::AtomicCAS, {ptr, compare, value}, mask, std::move(a));
 }
 
 ValueId Builder::convertLayout(ValueId v, LayoutId layout) {

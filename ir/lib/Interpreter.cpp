@@ -37,6 +37,32 @@ double roundGeneric(double x, int mantBits, int minExp, int maxExp) {
   return r;
 }
 
+// The integer binary op an atomic applies (nullopt for fadd and exch).
+std::optional<OpKind> integerOpOf(AtomicKind k) {
+  switch (k) {
+  case AtomicKind::And:
+    return OpKind::AndI;
+  case AtomicKind::Or:
+    return OpKind::OrI;
+  case AtomicKind::Xor:
+    return OpKind::XOrI;
+  case AtomicKind::Add:
+    return OpKind::AddI;
+  case AtomicKind::Max:
+    return OpKind::MaxSI;
+  case AtomicKind::Min:
+    return OpKind::MinSI;
+  case AtomicKind::UMax:
+    return OpKind::MaxUI;
+  case AtomicKind::UMin:
+    return OpKind::MinUI;
+  case AtomicKind::FAdd:
+  case AtomicKind::Exch:
+    break;
+  }
+  return std::nullopt;
+}
+
 // Whether two floats of kind k (held as doubles) have the same bits in memory, as an atomic
 // compare-and-swap compares them (0.0 and -0.0 differ, a NaN equals itself; the interpreter
 // keeps NaN payloads of f32 and f64 only).
@@ -691,9 +717,9 @@ private:
       // Element by element, in index order (the GPU applies them in some order: only the
       // values each element gets back may differ).
       const bool cas = op.kind == OpKind::AtomicCAS;
+      const size_t maskAt = 1 + atomicValueOperands(op.kind);
       const RtValue &p = val(op.operands[0]);
-      const RtValue &v = val(op.operands[cas ? 2 : 1]);
-      const size_t maskAt = cas ? 3 : 2;
+      const RtValue &v = val(op.operands[maskAt - 1]); // the (new) value
       const RtValue *mask = op.operands.size() > maskAt ? &val(op.operands[maskAt]) : nullptr;
       bool isF = isFloat(rk);
       for (size_t e = 0; e < n(); ++e) {
@@ -726,38 +752,11 @@ private:
           r.f.push_back(o);
           continue;
         }
+        // The integer operations are the binary ops of their names; exch stores the value.
         int64_t o = old.i[0], x = at(v.i, e), next = x;
-        uint64_t uo = asUnsigned(o, rk), ux = asUnsigned(x, rk);
-        switch (op.attrs.atomicKind) {
-        case AtomicKind::And:
-          next = o & x;
-          break;
-        case AtomicKind::Or:
-          next = o | x;
-          break;
-        case AtomicKind::Xor:
-          next = o ^ x;
-          break;
-        case AtomicKind::Add:
-          next = int64_t(uint64_t(o) + uint64_t(x));
-          break;
-        case AtomicKind::Max:
-          next = std::max(o, x);
-          break;
-        case AtomicKind::Min:
-          next = std::min(o, x);
-          break;
-        case AtomicKind::UMax:
-          next = int64_t(std::max(uo, ux));
-          break;
-        case AtomicKind::UMin:
-          next = int64_t(std::min(uo, ux));
-          break;
-        case AtomicKind::FAdd:
-        case AtomicKind::Exch:
-          break;
-        }
-        LL_TRY_STATUS(storeElem(op, p.buf[e], p.i[e], rk, wrapInt(next, rk), 0));
+        if (std::optional<OpKind> k = integerOpOf(op.attrs.atomicKind))
+          next = *evalIntBinary(*k, o, x, rk);
+        LL_TRY_STATUS(storeElem(op, p.buf[e], p.i[e], rk, next, 0));
         r.i.push_back(o);
       }
       break;

@@ -106,12 +106,18 @@ std::optional<CmpPredicate> cmpPredicateFromName(std::string_view text) {
 
 bool isFloatPredicate(CmpPredicate p) { return p >= CmpPredicate::Oeq; }
 
+bool isCopyGroupOp(OpKind k) {
+  return k == OpKind::AsyncCopyGlobalToLocal || k == OpKind::AsyncCommitGroup ||
+         k == OpKind::AsyncWait;
+}
+
 std::string_view name(ReduceKind k) { return kReduceKinds[size_t(k)]; }
 
 std::string_view name(AtomicKind k) { return kAtomicKinds[size_t(k)]; }
 std::optional<AtomicKind> atomicKindFromName(std::string_view text) {
   return fromName<AtomicKind>(kAtomicKinds, text);
 }
+size_t atomicValueOperands(OpKind k) { return k == OpKind::AtomicCAS ? 2 : 1; }
 std::string_view name(MemSemantic s) { return kSemantics[size_t(s)]; }
 std::optional<MemSemantic> memSemanticFromName(std::string_view text) {
   return fromName<MemSemantic>(kSemantics, text);

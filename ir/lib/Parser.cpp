@@ -1324,9 +1324,10 @@ private:
           !expectPunct(",", "after the memory ordering") ||
           !parseName(memScopeFromName, "a memory scope (gpu, cta, sys)", a.scope))
         return false;
-      if (!expectPunct(",", "after the memory scope") || !parseOperands(op.operands, cas ? 4 : 3))
+      const size_t values = atomicValueOperands(op.kind);
+      if (!expectPunct(",", "after the memory scope") || !parseOperands(op.operands, 2 + values))
         return false;
-      if (op.operands.size() < (cas ? 3u : 2u))
+      if (op.operands.size() < 1 + values)
         return fail(cas ? "tt.atomic_cas takes a pointer, a compare value, a new value [, mask]"
                         : "tt.atomic_rmw takes a pointer, a value [, mask]");
       if (!operandTypesThenResult(op, u))

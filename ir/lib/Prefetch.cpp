@@ -63,8 +63,7 @@ private:
           ++uses[v];
         if (&o == &op)
           return;
-        async = async || o.kind == OpKind::AsyncCopyGlobalToLocal ||
-                o.kind == OpKind::AsyncCommitGroup || o.kind == OpKind::AsyncWait;
+        async = async || isCopyGroupOp(o.kind);
         nested.insert(o.operands.begin(), o.operands.end());
       });
       if (async)

@@ -126,10 +126,7 @@ private:
       if (op.kind == OpKind::For)
         return false;
       bool async = false;
-      walkOp(op, [&](const Op &o) {
-        async = async || o.kind == OpKind::AsyncCopyGlobalToLocal ||
-                o.kind == OpKind::AsyncCommitGroup || o.kind == OpKind::AsyncWait;
-      });
+      walkOp(op, [&](const Op &o) { async = async || isCopyGroupOp(o.kind); });
       if (async)
         return false;
     }
@@ -199,6 +196,8 @@ private:
   // comes from anything else (a load, a select, a branch result).
   ValueId basePointer(ValueId v) {
     if (pointerDefs_.empty()) {
+      pointerDefs_.assign(f_.values.size(), nullptr);
+      carriedInit_.assign(f_.values.size(), kNoValue);
       walkOps(f_.body, [&](const Op &o) {
         for (ValueId r : o.results)
           pointerDefs_[r] = &o;
@@ -207,17 +206,17 @@ private:
             carriedInit_[o.regions[0].args[k + 1]] = o.operands[3 + k];
       });
     }
-    for (int steps = 0; steps < 256; ++steps) {
+    for (int steps = 0; steps < 256 && v < pointerDefs_.size(); ++steps) {
       if (std::find(f_.body.args.begin(), f_.body.args.end(), v) != f_.body.args.end())
         return v;
-      if (auto c = carriedInit_.find(v); c != carriedInit_.end()) {
-        v = c->second;
+      if (carriedInit_[v] != kNoValue) {
+        v = carriedInit_[v];
         continue;
       }
-      auto d = pointerDefs_.find(v);
-      if (d == pointerDefs_.end())
+      const Op *d = pointerDefs_[v];
+      if (!d)
         return kNoValue;
-      switch (d->second->kind) {
+      switch (d->kind) {
       case OpKind::AddPtr:
       case OpKind::Splat:
       case OpKind::Broadcast:
@@ -225,7 +224,7 @@ private:
       case OpKind::Reshape:
       case OpKind::Trans:
       case OpKind::ConvertLayout:
-        v = d->second->operands[0];
+        v = d->operands[0];
         continue;
       default:
         return kNoValue;
@@ -702,8 +701,8 @@ private:
   std::optional<AsyncDot> asyncDot_;
   std::optional<std::pair<ValueId, ValueId>> accDone_; // loop result -> waited
   std::optional<AxisInfoAnalysis> axis_;
-  std::map<ValueId, const Op *> pointerDefs_; // every op result of the function
-  std::map<ValueId, ValueId> carriedInit_;    // loop-carried value -> its initial value
+  std::vector<const Op *> pointerDefs_; // per value of the function: its defining op
+  std::vector<ValueId> carriedInit_;    // per loop-carried value: its initial value
 };
 
 // Pipelines the loops of one block and of the blocks nested in it (depth

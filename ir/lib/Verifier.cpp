@@ -616,7 +616,7 @@ private:
     case OpKind::AtomicCAS: {
       // Pointers, then one value (rmw) or a compare value and a new value (cas) of the pointee
       // type, then an optional mask.
-      const size_t values = op.kind == OpKind::AtomicRMW ? 1 : 2;
+      const size_t values = atomicValueOperands(op.kind);
       LL_TRY_STATUS(counts(op, 1 + values, 2 + values, 1));
       const Type &p = T(0);
       if (!p.isPointerLike() || p.isMemDesc())

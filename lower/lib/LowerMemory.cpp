@@ -1,8 +1,8 @@
-// tt.load / tt.store / tt.atomic_rmw. A tensor access moves `vec` consecutive registers per
-// instruction, with the first register's pointer and mask: the width ir::accessWidth finds safe for
-// every thread, narrowed by the op's `ll.vec` (the access-width pass sets it to the same width).
-// Registers and threads that hold a copy of an element another register / thread holds (the
-// layout's free variables) neither load nor store it again: loads copy the value, stores are
+// tt.load / tt.store / tt.atomic_rmw / tt.atomic_cas. A tensor access moves `vec` consecutive
+// registers per instruction, with the first register's pointer and mask: the width ir::accessWidth
+// finds safe for every thread, narrowed by the op's `ll.vec` (the access-width pass sets it to the
+// same width). Registers and threads that hold a copy of an element another register / thread holds
+// (the layout's free variables) neither load nor store it again: loads copy the value, stores are
 // skipped or predicated off. Atomics likewise touch each element once.
 #include "GlobalAccess.h"
 #include "InlinePtx.h"
@@ -186,12 +186,12 @@ std::string atomInstruction(const ir::Op &op, ir::ScalarKind k) {
   auto [name, letter] = op.kind == ir::OpKind::AtomicCAS
                             ? std::pair<std::string_view, char>{"cas", 'b'}
                             : kOps[size_t(a.atomicKind)];
+  const std::string prefix = "atom." + std::string(ir::name(a.semantic)) + "." +
+                             std::string(ir::name(a.scope)) + ".global." + std::string(name) + ".";
   // 16-bit float adds are `add.noftz.f16` / `.bf16`.
   if (letter == 'f' && ir::bitWidth(k) == 16)
-    return "atom." + std::string(ir::name(a.semantic)) + "." + std::string(ir::name(a.scope)) +
-           ".global.add.noftz." + std::string(ir::name(k));
-  return "atom." + std::string(ir::name(a.semantic)) + "." + std::string(ir::name(a.scope)) +
-         ".global." + std::string(name) + "." + letter + std::to_string(ir::bitWidth(k));
+    return prefix + "noftz." + std::string(ir::name(k));
+  return prefix + letter + std::to_string(ir::bitWidth(k));
 }
 
 // One predicated atomic on `values` (the value; or, for cas, the compare value and the new
@@ -277,7 +277,7 @@ Status lowerAtomic(LoweringContext &ctx, const ir::Op &op) {
   std::string instruction = atomInstruction(op, vt.elem().scalar);
   const Lowered &ptr = ctx.get(op.operands[0]);
   // The value operands: one for rmw, the compare value and the new value for cas.
-  const size_t numValues = op.kind == ir::OpKind::AtomicCAS ? 2 : 1;
+  const size_t numValues = ir::atomicValueOperands(op.kind);
   std::vector<const Lowered *> vals;
   for (size_t v = 1; v <= numValues; ++v)
     vals.push_back(&ctx.get(op.operands[v]));

@@ -19,11 +19,11 @@ Status lowerSource(LoweringContext &ctx, const ir::Op &op);
 Status lowerShape(LoweringContext &ctx, const ir::Op &op);
 /// Binary, unary, compare, select, cast and addptr ops, register by register.
 Status lowerElementwise(LoweringContext &ctx, const ir::Op &op);
-/// tt.load / tt.store / tt.atomic_rmw: vectorised (not atomics), masked, each element stored or
-/// updated once.
+/// tt.load / tt.store / tt.atomic_rmw / tt.atomic_cas: vectorised (not atomics), masked, each
+/// element stored or updated once.
 Status lowerMemory(LoweringContext &ctx, const ir::Op &op);
-/// The shared-memory bytes a tt.atomic_rmw whose result is used needs to hand the values memory
-/// held to every copy (0 when each copy's own thread acts: no free lane / warp / block bit);
+/// The shared-memory bytes an atomic (rmw or cas) whose result is used needs to hand the values
+/// memory held to every copy (0 when each copy's own thread acts: no free lane / warp / block bit);
 /// `layout` is its value's layout (null for a scalar, which one thread of `threads` updates).
 int64_t atomicResultScratchBytes(const ir::Type &valueType, const LinearLayout *layout,
                                  int threads);

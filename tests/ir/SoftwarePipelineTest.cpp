@@ -503,9 +503,9 @@ TEST(SoftwarePipeline, WgmmaDotWhoseResultIsReadInTheLoopStaysSynchronous) {
 
 // A loop that stores into the buffer it loads from (here every iteration writes ones into the B
 // rows iteration 1 loads, so iteration 1 must see iteration 0's store): the copies would run
-// ahead of the store, so the loop is left alone,
-// and C is what the unpipelined kernel computes. A store into another argument's buffer (the
-// flat persistent matmul stores C in its loop) does not stop the pass.
+// ahead of the store, so the loop is left alone, and C is what the unpipelined kernel computes.
+// A store into another argument's buffer (the flat persistent matmul stores C in its loop) does
+// not stop the pass.
 TEST(SoftwarePipeline, StoresIntoTheLoadedBufferKeepTheLoopAsItIs) {
   std::string text = readFile(examplePath("matmul.tir"));
   size_t yield = text.find("      scf.yield");

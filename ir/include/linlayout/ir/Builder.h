@@ -151,6 +151,8 @@ private:
   bool building() const;
   ValueId valueOrPoison(ValueId v);
   ValueId one(OpKind kind, std::vector<ValueId> operands, const Type &result, OpAttrs attrs = {});
+  ValueId atomic(OpKind kind, std::vector<ValueId> operands, std::optional<ValueId> mask,
+                 OpAttrs attrs);
   Block &current();
 
   Module &module_;

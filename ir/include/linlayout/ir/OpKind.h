@@ -143,6 +143,9 @@ OpCategory category(OpKind k);
 bool isElementwise(OpKind k);
 /// Whether the op has an effect besides its results (stores, allocation, control flow).
 bool hasSideEffects(OpKind k);
+/// Whether the op issues, commits or waits for cp.async copy groups (which software pipelining
+/// counts per iteration).
+bool isCopyGroupOp(OpKind k);
 
 /// Predicates of arith.cmpi and arith.cmpf.
 enum class CmpPredicate : uint8_t {
@@ -155,10 +158,14 @@ std::optional<CmpPredicate> cmpPredicateFromName(std::string_view text);
 bool isFloatPredicate(CmpPredicate p);
 
 /// The operation of tt.atomic_rmw: integer and, or, xor, add, signed / unsigned max and min,
-/// float add, and exchange (any element of 32 or 64 bits).
+/// float add (f16, bf16, f32, f64), and exchange (any element of 32 or 64 bits).
 enum class AtomicKind : uint8_t { And, Or, Xor, Add, FAdd, Max, Min, UMax, UMin, Exch };
 std::string_view name(AtomicKind k);
 std::optional<AtomicKind> atomicKindFromName(std::string_view text);
+/// The value operands after an atomic's pointer: 1 for tt.atomic_rmw (the value), 2 for
+/// tt.atomic_cas (the compare value, the new value); an optional mask follows them.
+/// Requires: k is AtomicRMW or AtomicCAS.
+size_t atomicValueOperands(OpKind k);
 
 /// The memory ordering of an atomic (PTX .relaxed / .acquire / .release / .acq_rel).
 enum class MemSemantic : uint8_t { Relaxed, Acquire, Release, AcqRel };

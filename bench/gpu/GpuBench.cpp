@@ -5,9 +5,10 @@
 // examples/matmul.tir), checked once against the input, then timed.
 //
 //   linlayout_gpu_bench [--json FILE] [--only SECTION] [--ptx-dir DIR] [--variant V]
-//     (sections: copy, convert, paths, gemm, peak; --ptx-dir writes each conversion kernel's PTX
-//     there, to compare its SASS with Triton's: bench/gpu/run.sh disassembles both; --variant
-//     runs one GEMM variant, or one paths kernel named as its PTX file is, seed2-194_float16_auto)
+//     (sections: copy, convert, paths, gemm, attention, peak; --ptx-dir writes each conversion
+//     kernel's PTX there, to compare its SASS with Triton's: bench/gpu/run.sh disassembles both;
+//     --variant runs one GEMM variant, or one paths kernel named as its PTX file is,
+//     seed2-194_float16_auto)
 //
 // This is a plain program rather than a Google Benchmark file: every number is a median of
 // device-event times of single launches with a cache flush in between, which is what the Triton
@@ -910,6 +911,86 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
                      });
 }
 
+// examples/attention.tir: O = softmax(Q K^T / 8) V over 64 batch x heads (f16, head dim 64) of
+// n_ctx = 1024 and 4096 positions, compiled as a user compiles it (the pass pipeline) with 1, 2
+// and 3 software-pipelining stages. One launch is checked on 16 sampled rows against a
+// double-precision reference, then timed; 4 * heads * n_ctx^2 * 64 flops (the two products).
+bool attentionSection(Bench &b, std::mt19937_64 &rng) {
+  const int heads = 64, d = 64;
+  auto m = exampleKernel("attention.tir", sourceDir(LINLAYOUT_SOURCE_DIR));
+  CHECK(m);
+  for (int64_t n : {1024, 4096}) {
+    const size_t elems = size_t(heads) * size_t(n) * d;
+    std::vector<uint16_t> q(elems), k(elems), v(elems);
+    for (auto *t : {&q, &k, &v})
+      for (uint16_t &x : *t)
+        x = randomInput(ScalarKind::F16, rng);
+    auto dq = runtime::DeviceBuffer::fromHost<uint16_t>(q);
+    auto dk = runtime::DeviceBuffer::fromHost<uint16_t>(k);
+    auto dv = runtime::DeviceBuffer::fromHost<uint16_t>(v);
+    auto dout = runtime::DeviceBuffer::allocate(elems * 2);
+    CHECK(dq);
+    CHECK(dk);
+    CHECK(dv);
+    CHECK(dout);
+    for (int stages : {1, 2, 3}) {
+      const std::string variant = stages == 1 ? "plain" : "pipelined-" + std::to_string(stages);
+      if (!b.variant.empty() && b.variant != variant)
+        continue;
+      jit::CompileOptions o;
+      o.numStages = stages;
+      auto kernel = b.jit.compile(*m, o);
+      CHECK(kernel);
+      const jit::Kernel &kk = **kernel;
+      const runtime::Dim3 grid{unsigned(n / 128), unsigned(heads)};
+      auto launch = [&] { return kk.launch(grid, *dq, *dk, *dv, *dout, int32_t(n), 0.125f); };
+      CHECK(dout->fill(0xff));
+      CHECK(launch());
+      std::vector<uint16_t> out(elems);
+      CHECK(dout->copyToHost(out.data(), elems * 2));
+      double worst = 0;
+      for (int sample = 0; sample < 16; ++sample) {
+        const size_t h = rng() % heads, i = rng() % size_t(n), base = h * size_t(n) * d;
+        std::vector<double> p(size_t(n), 0.0);
+        double mx = -INFINITY, sum = 0;
+        for (size_t j = 0; j < size_t(n); ++j) {
+          for (int c = 0; c < d; ++c)
+            p[j] += decodeHalf(ScalarKind::F16, q[base + i * d + c]) *
+                    decodeHalf(ScalarKind::F16, k[base + j * d + c]);
+          mx = std::max(mx, p[j] *= 0.125);
+        }
+        for (double &x : p)
+          sum += x = std::exp(x - mx);
+        for (int c = 0; c < d; ++c) {
+          double want = 0;
+          for (size_t j = 0; j < size_t(n); ++j)
+            want += p[j] * decodeHalf(ScalarKind::F16, v[base + j * d + c]);
+          double got = decodeHalf(ScalarKind::F16, out[base + i * d + c]);
+          worst = std::max(worst, std::isnan(got) ? INFINITY : std::abs(got - want / sum));
+        }
+      }
+      double ms = b.time(launch, 50, 300);
+      double tf = 4.0 * heads * double(n) * double(n) * d / (ms * 1e-3) / 1e12;
+      b.json.begin();
+      b.json.field("bench", "attention");
+      b.json.field("variant", variant);
+      b.json.field("stages", double(stages));
+      b.json.field("heads", double(heads));
+      b.json.field("n_ctx", double(n));
+      b.json.field("head_dim", double(d));
+      b.json.field("ms", ms);
+      b.json.field("TFLOPs", tf);
+      b.json.field("max_abs_err_sampled", worst);
+      kernelFields(b.json, kk);
+      b.json.end();
+      std::printf("attention f16 %-12s %d x %lld x %d  %8.3f ms  %7.1f TFLOP/s  (sampled max abs "
+                  "err %.2e)\n",
+                  variant.c_str(), heads, (long long)n, d, ms, tf, worst);
+    }
+  }
+  return true;
+}
+
 // The matmul example as written (plain: each K step loads its tiles and converts them through
 // shared memory), software-pipelined with 3 and 4 stages (cp.async rings, ldmatrix loads) and
 // prefetched; the 128x256 tile with 8 warps (matmul_wide.tir) plain, with 3 stages, prefetched
@@ -1206,9 +1287,9 @@ int main(int argc, char **argv) {
     else if (a == "--variant" && i + 1 < argc)
       variant = argv[++i];
     else {
-      std::fprintf(stderr,
-                   "usage: linlayout_gpu_bench [--json FILE] [--only copy|convert|paths|gemm|peak] "
-                   "[--ptx-dir DIR] [--variant GEMM_VARIANT | NAME_DTYPE_PATH]\n");
+      std::fprintf(stderr, "usage: linlayout_gpu_bench [--json FILE] [--only "
+                           "copy|convert|paths|gemm|attention|peak] "
+                           "[--ptx-dir DIR] [--variant GEMM_VARIANT | NAME_DTYPE_PATH]\n");
       return 2;
     }
   }
@@ -1248,6 +1329,8 @@ int main(int argc, char **argv) {
     ok &= pathsSection(b, rng, only == "paths" && !variant.empty());
   if (only.empty() || only == "gemm")
     ok &= gemmSection(b, rng);
+  if (only.empty() || only == "attention")
+    ok &= attentionSection(b, rng);
   if (only.empty() || only == "peak")
     ok &= peakSection(b);
   if (!jsonPath.empty()) {

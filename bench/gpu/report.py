@@ -54,6 +54,7 @@ def main():
     gconv = load(os.path.join(d, "gluon_convert_bench.json")) or []
     gmem = load(os.path.join(d, "gluon_memcpy_bench.json")) or {}
     ggemm = load(os.path.join(d, "gluon_gemm_bench.json")) or {}
+    gatt = load(os.path.join(d, "gluon_attention_bench.json")) or {}
     gpu_txt = open(os.path.join(d, "gpu.txt")).read().strip() if os.path.exists(os.path.join(d, "gpu.txt")) else ""
     meta = json.load(open(os.path.join(d, "meta.json"))) if os.path.exists(os.path.join(d, "meta.json")) else {}
     clock = meta.get("sm_clock_mhz") or sm_clock_mhz()
@@ -202,6 +203,21 @@ def main():
         L.append(f"| {n}³ | {variant} | {fmt(r.get('TFLOPs'), '.1f')} | {fmt(g.get(gkey), '.1f')} | "
                  f"{fmt(g.get(tkey), '.1f')} ({'bf16 in, ' if tkey != 'torch_TFLOPs' else ''}{g.get('torch_out_dtype', '?')} out) | "
                  f"{fmt(ratio(r.get('TFLOPs'), g.get(tkey)), '.2f')} | {fmt(ratio(r.get('TFLOPs'), g.get(gkey)), '.2f')} |")
+    att = by("attention")
+    if att:
+        # Attention (examples/attention.tir) beside its Gluon twins and torch's flash attention.
+        L.append("")
+        L.append("### Attention forward, f16, head dim 64 (TFLOP/s: 4 · heads · n_ctx² · 64 flops)")
+        L.append("")
+        L.append("| heads × n_ctx | variant | linlayout (examples/attention.tir) | Gluon twin, same tiling and schedule | torch SDPA (flash backend) | ours / flash | ours / Gluon |")
+        L.append("|---|---|---:|---:|---:|---:|---:|")
+        for r in att:
+            g = (gatt.get("sizes") or {}).get(str(int(r["n_ctx"])), {})
+            gkey = "gluon_" + r["variant"].replace("-", "_") + "_TFLOPs"
+            L.append(f"| {int(r['heads'])} × {int(r['n_ctx'])} | {r['variant']} | {fmt(r.get('TFLOPs'), '.1f')} | "
+                     f"{fmt(g.get(gkey), '.1f')} | {fmt(g.get('torch_flash_TFLOPs'), '.1f')} | "
+                     f"{fmt(ratio(r.get('TFLOPs'), g.get('torch_flash_TFLOPs')), '.2f')} | "
+                     f"{fmt(ratio(r.get('TFLOPs'), g.get(gkey)), '.2f')} |")
     peaks = [r for r in by("mma_peak") if r.get("TFLOPs") and "chains" in r]
     fed = [r for r in by("mma_peak") if "ldmatrix_per_slice" in r]
     if peaks:

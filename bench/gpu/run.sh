@@ -5,7 +5,7 @@
 # Logs and JSON go to a work folder; $OUT (or /tmp/linlayout-gpu-out) gets results.tgz (all of
 # them) and performance-gpu.md; the table is printed last.
 #   SKIP_TESTS=1 / SKIP_BENCH=1 / SKIP_TRITON=1 / SKIP_CHECKS=1 leave a part out; TEST_FILTER
-#   narrows the tests; SECTIONS (default "copy convert paths gemm peak") the benchmark sections, ours
+#   narrows the tests; SECTIONS (default "copy convert paths gemm attention peak") the benchmark sections, ours
 #   and the Gluon scripts of the same name (gluon_<section>_bench.py).
 #   SKIP_RACECHECK=1 keeps the SASS checks but not racecheck; RACECHECK_TESTS names its tests.
 set -uo pipefail
@@ -54,7 +54,7 @@ if [ "${SKIP_CHECKS:-0}" != 1 ]; then
   if [ "${SKIP_RACECHECK:-0}" = 1 ]; then
     echo "racecheck: skipped (SKIP_RACECHECK=1)"
   elif [ -n "$sanitizer" ] && [ -x "$bin/jit_tests" ]; then
-    for name in ${RACECHECK_TESTS:-ConvertGpu.BenchmarkLoopKernelsAreExact ComputeGpu.MatmulF16Pipelined ComputeGpu.MatmulF16PipelinedPrefetch ComputeGpu.PersistentWideMatmul ComputeGpu.FlatPersistentWideMatmul ComputeGpu.WgmmaMatmulF16 TmaGpu.MatmulF16}; do
+    for name in ${RACECHECK_TESTS:-ConvertGpu.BenchmarkLoopKernelsAreExact ComputeGpu.MatmulF16Pipelined ComputeGpu.MatmulF16PipelinedPrefetch ComputeGpu.PersistentWideMatmul ComputeGpu.FlatPersistentWideMatmul ComputeGpu.Attention ComputeGpu.WgmmaMatmulF16 TmaGpu.MatmulF16}; do
       log="$work/racecheck-$name.log"
       timeout 240 "$sanitizer" --tool racecheck --racecheck-report all --error-exitcode 9 \
         "$bin/jit_tests" --gtest_filter="$name" > "$log" 2>&1
@@ -83,7 +83,7 @@ fi
 if [ "${SKIP_BENCH:-0}" != 1 ] && [ -x "$bin/linlayout_gpu_bench" ]; then
   echo "== GPU benchmarks (linlayout)"
   # One process per section, for the same reason as the tests.
-  for section in ${SECTIONS:-copy convert paths gemm peak}; do
+  for section in ${SECTIONS:-copy convert paths gemm attention peak}; do
     "$bin/linlayout_gpu_bench" --only $section --json "$work/linlayout-$section.json" \
       --ptx-dir "$work/ptx" || status=1
   done
@@ -95,7 +95,7 @@ if [ "${SKIP_BENCH:-0}" != 1 ] && [ "${SKIP_TRITON:-0}" != 1 ]; then
     [ -f "$s" ] || continue
     name=$(basename "$s" .py)
     section=${name#gluon_}; section=${section%_bench}; [ "$section" = memcpy ] && section=copy
-    case " ${SECTIONS:-copy convert paths gemm peak} " in *" $section "*) ;; *) continue ;; esac
+    case " ${SECTIONS:-copy convert paths gemm attention peak} " in *" $section "*) ;; *) continue ;; esac
     PYTHONUNBUFFERED=1 python3 "$s" "$work/$name.json" > "$work/$name.log" 2>&1 || { status=1; tail -5 "$work/$name.log"; }
     echo "   $name done at $(( $(date +%s) - started )) s"
   done

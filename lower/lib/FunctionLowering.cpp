@@ -73,6 +73,8 @@ SharedHazards hazardsAfter(const ir::Block &block, SharedHazards h, const OpPlan
       h.addRead(all);
       break;
     case ir::OpKind::LocalAlloc:
+      // Its bytes may have been another buffer's or scratch (LowerShared.cpp).
+      barrierIf(h.writeNeedsBarrier(plans.buffers.at(&op)));
       if (!op.operands.empty())
         writeAll();
       break;

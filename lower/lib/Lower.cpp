@@ -306,8 +306,8 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
     alloc = apart;
   for (size_t i = 0; i < owners.size(); ++i) {
     plans.sharedOffset[owners[i]] = alloc.offsets[i];
-    if (scratchOwner[i])
-      plans.scratch[owners[i]] = {alloc.offsets[i], alloc.offsets[i] + buffers[i].bytes};
+    ByteRange bytes{alloc.offsets[i], alloc.offsets[i] + buffers[i].bytes};
+    (scratchOwner[i] ? plans.scratch : plans.buffers)[owners[i]] = bytes;
   }
   for (const auto &[op, plan] : plans.conversions)
     if (plan.shared.withinWarps)

@@ -70,6 +70,11 @@ Status lowerShared(LoweringContext &ctx, const ir::Op &op) {
     auto it = ctx.plans().sharedOffset.find(&op);
     assert(it != ctx.plans().sharedOffset.end() && "local_alloc without a buffer");
     buf.sharedOffset = it->second;
+    // The allocator may give the buffer bytes that a buffer or scratch used before it, which
+    // other threads may still be reading or writing: a bar.sync first where any such access is
+    // pending, so that no write into the buffer (its initial value, or the first copy into a
+    // ring, which the pipelining protocol otherwise orders by itself) overtakes them.
+    ctx.beforeSharedWrite(ctx.plans().buffers.at(&op));
     if (!op.operands.empty()) {
       Status s = storeTile(ctx, op, ctx.get(op.operands[0]), buf);
       if (!s.ok())

@@ -47,6 +47,11 @@ struct OpPlans {
   /// The bytes of the scratch of each convert_layout (and moving trans / reshape) that goes
   /// through shared memory, and of each reduce across warps.
   std::map<const ir::Op *, ByteRange> scratch;
+  /// The bytes of each local_alloc's buffer. A buffer may reuse bytes that earlier buffers or
+  /// scratch used (the allocator shares bytes between buffers that are not live together), so
+  /// the first write into it waits at a barrier for their pending accesses (a copy into a fresh
+  /// ring, say, for other warps' reads of a conversion's scratch before it).
+  std::map<const ir::Op *, ByteRange> buffers;
   /// The conversions among those whose every scratch byte one warp stores and loads
   /// (SharedStep::withinWarps): their syncs are bar.warp.sync, their pending accesses owned by
   /// them.

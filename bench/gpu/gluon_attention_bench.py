@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Attention forward, f16, head dim 64, 64 batch x heads of n_ctx = 1024 and 4096 positions, on
+this GPU: torch's scaled_dot_product_attention (its flash-attention backend) and Gluon twins of
+linlayout's examples/attention.tir (128 query rows per program, key blocks of 64, 4 warps, mma v2
+[4, 1] x [16, 8], Q and V loaded in blocked([1, 8], [4, 8], [4, 1], [1, 0]) and K^T in
+blocked([8, 1], [8, 4], [1, 4], [0, 1]), converted to dot operands with k_width 2; exp2 of the
+scores scaled by sm_scale * log2(e); O stored in f16): plain, and pipelined with 2 and 3 stages
+the way linlayout's software-pipeline pass does it (cp.async rings of K^T and V in the swizzled
+layouts it chooses, wait_group STAGES-2, the next block's copies issued before the second dot).
+Writes JSON to argv[1]."""
+import json, math, sys
+import torch, triton
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.ampere import async_copy, mma_v2
+
+HEADS, D = 64, 64
+
+
+@gluon.jit
+def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
+                   BM: gl.constexpr, BN: gl.constexpr, HD: gl.constexpr, STAGES: gl.constexpr):
+    blocked: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])
+    blocked_t: gl.constexpr = gl.BlockedLayout([8, 1], [8, 4], [1, 4], [0, 1])
+    mma: gl.constexpr = gl.NVMMADistributedLayout([2, 0], [4, 1], [16, 8])
+    dot_a: gl.constexpr = gl.DotOperandLayout(0, mma, 2)
+    dot_b: gl.constexpr = gl.DotOperandLayout(1, mma, 2)
+    row: gl.constexpr = gl.SliceLayout(1, mma)
+    qk_scale = sm_scale * 1.44269504
+    head_off = gl.program_id(1) * n_ctx * HD
+    m0 = gl.program_id(0) * BM
+    qr = m0 + gl.arange(0, BM, layout=gl.SliceLayout(1, blocked))
+    qd = gl.arange(0, HD, layout=gl.SliceLayout(0, blocked))
+    q = gl.load(q_ptr + head_off + qr[:, None] * HD + qd[None, :])
+    qa = gl.convert_layout(q, dot_a)
+    td = gl.arange(0, HD, layout=gl.SliceLayout(1, blocked_t))
+    tn = gl.arange(0, BN, layout=gl.SliceLayout(0, blocked_t))
+    k_ptrs = k_ptr + head_off + td[:, None] + tn[None, :] * HD
+    vn = gl.arange(0, BN, layout=gl.SliceLayout(1, blocked))
+    v_ptrs = v_ptr + head_off + vn[:, None] * HD + qd[None, :]
+    acc = gl.zeros([BM, HD], gl.float32, mma)
+    m_i = gl.full([BM], float("-inf"), gl.float32, row)
+    l_i = gl.zeros([BM], gl.float32, row)
+    zero = gl.zeros([BM, BN], gl.float32, mma)
+    if STAGES == 1:
+        for n in range(0, n_ctx, BN):
+            kb = gl.convert_layout(gl.load(k_ptrs), dot_b)
+            s = mma_v2(qa, kb, zero) * qk_scale
+            m_new = gl.maximum(m_i, gl.max(s, axis=1))
+            p = gl.exp2(s - m_new[:, None])
+            alpha = gl.exp2(m_i - m_new)
+            l_i = l_i * alpha + gl.sum(p, axis=1)
+            acc = acc * alpha[:, None]
+            vb = gl.convert_layout(gl.load(v_ptrs), dot_b)
+            acc = mma_v2(gl.convert_layout(p.to(gl.float16), dot_a), vb, acc)
+            m_i = m_new
+            k_ptrs += BN * HD
+            v_ptrs += BN * HD
+    else:
+        k_shared: gl.constexpr = gl.SwizzledSharedLayout(8, 1, 8, [0, 1])
+        v_shared: gl.constexpr = gl.SwizzledSharedLayout(8, 1, 8, [1, 0])
+        k_ring = gl.allocate_shared_memory(gl.float16, [STAGES, HD, BN], k_shared)
+        v_ring = gl.allocate_shared_memory(gl.float16, [STAGES, BN, HD], v_shared)
+        nblocks = n_ctx // BN
+        for st in gl.static_range(STAGES - 1):
+            async_copy.async_copy_global_to_shared(k_ring.index(st), k_ptrs, mask=(td[:, None] >= 0) & (tn[None, :] + st * BN < n_ctx))
+            async_copy.async_copy_global_to_shared(v_ring.index(st), v_ptrs, mask=(vn[:, None] + st * BN < n_ctx) & (qd[None, :] >= 0))
+            async_copy.commit_group()
+            k_ptrs += BN * HD
+            v_ptrs += BN * HD
+        for i in range(0, nblocks):
+            async_copy.wait_group(STAGES - 2)
+            kb = k_ring.index(i % STAGES).load(dot_b)
+            s = mma_v2(qa, kb, zero) * qk_scale
+            m_new = gl.maximum(m_i, gl.max(s, axis=1))
+            p = gl.exp2(s - m_new[:, None])
+            alpha = gl.exp2(m_i - m_new)
+            l_i = l_i * alpha + gl.sum(p, axis=1)
+            acc = acc * alpha[:, None]
+            vb = v_ring.index(i % STAGES).load(dot_b)
+            nxt = i + STAGES - 1
+            async_copy.async_copy_global_to_shared(k_ring.index(nxt % STAGES), k_ptrs, mask=(td[:, None] >= 0) & (tn[None, :] + nxt * BN < n_ctx))
+            async_copy.async_copy_global_to_shared(v_ring.index(nxt % STAGES), v_ptrs, mask=(vn[:, None] + nxt * BN < n_ctx) & (qd[None, :] >= 0))
+            async_copy.commit_group()
+            k_ptrs += BN * HD
+            v_ptrs += BN * HD
+            acc = mma_v2(gl.convert_layout(p.to(gl.float16), dot_a), vb, acc)
+            m_i = m_new
+        async_copy.wait_group(0)
+    out = (acc / l_i[:, None]).to(gl.float16)
+    orow = m0 + gl.arange(0, BM, layout=row)
+    ocol = gl.arange(0, HD, layout=gl.SliceLayout(0, mma))
+    gl.store(o_ptr + head_off + orow[:, None] * HD + ocol[None, :], out)
+
+
+def tflops(n, ms):
+    return 4 * HEADS * n * n * D / (ms * 1e-3) / 1e12
+
+
+def check_and_time(row, key, launch, o, ref):
+    """One launch checked against ref (its result, or o when it returns None), then timed."""
+    o.fill_(float("nan"))
+    got = launch()
+    row[key + "_max_abs_err"] = ((o if got is None else got).float() - ref).abs().max().item()
+    row[key + "_ms"] = triton.testing.do_bench(launch, warmup=50, rep=300, return_mode="median")
+    row[key + "_TFLOPs"] = tflops(o.shape[2], row[key + "_ms"])
+
+
+def main():
+    res = {"gpu": torch.cuda.get_device_name(), "triton": triton.__version__,
+           "torch": torch.__version__, "sizes": {}}
+    scale = 1 / math.sqrt(D)
+    for n in [1024, 4096]:
+        row = {}
+        q, k, v = (torch.rand((1, HEADS, n, D), device="cuda", dtype=torch.float16) * 2 - 1
+                   for _ in range(3))
+        ref = torch.softmax((q.float() @ k.float().transpose(-1, -2)) * scale, dim=-1) @ v.float()
+        o = torch.empty_like(q)
+        try:
+            from torch.nn.attention import SDPBackend, sdpa_kernel
+            def sdpa():
+                with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+                    return torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=scale)
+            check_and_time(row, "torch_flash", sdpa, o, ref)
+        except Exception as e:
+            row["torch_flash_error"] = f"{type(e).__name__}: {e}"[:400]
+        for stages in (1, 2, 3):
+            key = "gluon_plain" if stages == 1 else f"gluon_pipelined_{stages}"
+            compiled = {}
+            def launch(stages=stages):
+                compiled["k"] = attention_twin[(n // 128, HEADS)](q, k, v, o, n, scale, 128, 64,
+                                                                  D, stages, num_warps=4)
+            try:
+                check_and_time(row, key, launch, o, ref)
+                row[key + "_registers"] = getattr(compiled["k"], "n_regs", None)
+                row[key + "_spills"] = getattr(compiled["k"], "n_spills", None)
+            except Exception as e:
+                row[key + "_error"] = f"{type(e).__name__}: {e}"[-600:]
+        res["sizes"][str(n)] = row
+        print(json.dumps({n: row}), flush=True)
+        del q, k, v, o, ref
+    json.dump(res, open(sys.argv[1], "w"), indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -563,7 +563,30 @@ private:
       folded.insert(c.allocs.begin(), c.allocs.end());
       byIndex[c.index] = &c;
     }
-    size_t last = byIndex.rbegin()->first;
+    // The copies of iteration j + D are issued after the local_loads that the step's first
+    // reader of a loaded tile needs, ahead of any later ones: the copies write other slots, and
+    // ptxas keeps a shared load after them in program order behind them, so it cannot hoist a
+    // load the step needs late (attention's V, read after the softmax) to the top with the
+    // copies and hold its registers all through the step (that cost spills and 20 %).
+    std::set<ValueId> loadedTiles;
+    for (const Candidate &c : cands_)
+      for (const std::vector<size_t> &ops : {std::vector<size_t>{c.index}, c.converts, c.allocs})
+        for (size_t i : ops)
+          loadedTiles.insert(body.ops[i].results[0]);
+    size_t firstReader = bodyOps.size();
+    for (size_t i = 0; i < body.ops.size() && firstReader == bodyOps.size(); ++i) {
+      if (folded.count(i) || byIndex.count(i))
+        continue;
+      walkOp(body.ops[i], [&](const Op &o) {
+        for (ValueId v : o.operands)
+          if (loadedTiles.count(v))
+            firstReader = i;
+      });
+    }
+    size_t issueAt = byIndex.begin()->first;
+    for (const auto &[i, c] : byIndex)
+      if (i < firstReader)
+        issueAt = i;
     // The copies of iteration j + D.
     auto issueAhead = [&] {
       ValueId ivn = in.binary(OpKind::AddI, iv_, aheadStep);
@@ -641,7 +664,7 @@ private:
       for (size_t k = 1; k < cand.converts.size(); ++k)
         replace.push_back({body.ops[cand.converts[k]].results[0], result});
       }
-      if (i == last && !asyncDot_)
+      if (i == issueAt && !asyncDot_)
         issueAhead();
     }
     // Duplicate converts of one load read the one local_load (all inside the

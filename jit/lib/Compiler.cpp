@@ -87,7 +87,8 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
   std::string key = ir::print(module);
   key += '\0' + st.arch + '\0' + options.kernel + '\0' + (options.optimize ? "O" : "-") +
          (options.annotateConversions ? "A" : "-") + (options.runPasses ? "P" : "-") +
-         std::to_string(options.numStages) + "/" + std::to_string(options.prefetchK) + "/" +
+         (options.fpFusion ? "F" : "-") + std::to_string(options.numStages) + "/" +
+         std::to_string(options.prefetchK) + "/" +
          (options.conversionPath ? std::string(conversionPathName(*options.conversionPath)) : "");
   {
     std::lock_guard<std::mutex> lock(st.mutex);
@@ -116,6 +117,7 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
   lo.optimize = options.optimize;
   lo.annotateConversions = options.annotateConversions;
   lo.conversionPath = options.conversionPath;
+  lo.fpFusion = options.fpFusion;
   LL_ASSIGN_OR_RETURN(lower::LoweredKernel lowered, lower::lowerKernel(toLower, lo));
   double lowerMs = msSince(t0);
 

@@ -26,6 +26,11 @@ std::string_view kindName(LayoutKind kind) {
   return "unknown";
 }
 
+bool isMmaOperand(const LayoutSpec &spec) {
+  const DotOperandSpec *d = spec.as<DotOperandSpec>();
+  return d && d->parent().kind() == LayoutKind::NvidiaMma;
+}
+
 bool LayoutSpec::isDistributed() const {
   switch (kind()) {
   case LayoutKind::Blocked:

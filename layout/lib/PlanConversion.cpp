@@ -709,6 +709,7 @@ Status planShared(const Problem &p, const Movement &mv, ConversionPlan &plan,
   so.maxScratchBytes = p.opt.maxScratchBytes;
   so.allowMatrixStores = p.opt.allowMatrixOps;
   so.allowMatrixLoads = p.opt.allowMatrixOps && !cluster;
+  so.loadsInRegisterOrder = p.opt.dstIsMmaOperand;
   auto choice = searchSwizzle(store, load, tile, p.e, p.warps(), so);
   if (!choice)
     return makeError("no shared-memory scratch lets both layouts access it");
@@ -1033,7 +1034,9 @@ Expected<ConversionPlan> planConversion(const LayoutSpec &src, const LayoutSpec 
                      " layout, expected a distributed layout");
   LL_ASSIGN_OR_RETURN(LinearLayout s, toLinearLayout(src, shape));
   LL_ASSIGN_OR_RETURN(LinearLayout d, toLinearLayout(dst, shape));
-  return planConversion(s, d, elementBits, options);
+  PlanOptions o = options;
+  o.dstIsMmaOperand |= isMmaOperand(dst);
+  return planConversion(s, d, elementBits, o);
 }
 
 } // namespace linlayout

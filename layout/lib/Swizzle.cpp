@@ -462,19 +462,37 @@ std::optional<SwizzleChoice> searchSwizzle(const SideVectors &store, const SideV
   }
 
   std::optional<Evaluated> best;
-  // A candidate moving 16 bytes per lane on both sides without bank conflicts takes the fewest
-  // wavefronts and instructions any scratch allows: nothing after it can be cheaper.
-  auto unbeatable = [](const SwizzleChoice &c) {
+  // Whether the loads fill consecutive registers (element k is register base + k), where the
+  // options ask for it: a load that fills registers 0..n-1 of its base hands an mma its fragment
+  // as loaded, where one that fills registers far apart leaves the fragments to be assembled
+  // with moves (attention's K^T operand: 16 ld.shared.v4 or 16 ldmatrix, equal in wavefronts,
+  // and the first cost 1.15x in run time).
+  auto inOrder = [&](const SwizzleChoice &c) {
+    if (!options.loadsInRegisterOrder)
+      return true;
+    for (size_t k = 0; k < c.load.element.size(); ++k)
+      if (c.load.element[k] != k)
+        return false;
+    return true;
+  };
+  // A candidate moving 16 bytes per lane on both sides without bank conflicts (and in order,
+  // where asked) takes the fewest wavefronts and instructions any scratch allows: nothing after
+  // it can be cheaper.
+  auto unbeatable = [&](const SwizzleChoice &c) {
     return c.store.accessBits >= 128 && c.load.accessBits >= 128 &&
            c.store.wavefronts == c.store.minWavefronts &&
-           c.load.wavefronts == c.load.minWavefronts;
+           c.load.wavefronts == c.load.minWavefronts && inOrder(c);
   };
   for (const ChunkCandidate &c : cands) {
     auto e = evaluate(c, store, load, tile, common, tileDim, elementBits, warps, options);
     if (!e)
       continue;
-    if (!best || e->choice.cycles < best->choice.cycles - 1e-9 ||
-        (e->choice.cycles < best->choice.cycles + 1e-9 && e->instructions < best->instructions))
+    const bool cheaper = best && e->choice.cycles < best->choice.cycles - 1e-9;
+    const bool asCheap = best && e->choice.cycles < best->choice.cycles + 1e-9;
+    if (!best || cheaper ||
+        (asCheap &&
+         (e->instructions < best->instructions ||
+          (e->instructions == best->instructions && inOrder(e->choice) && !inOrder(best->choice)))))
       best = std::move(e);
     if (unbeatable(best->choice))
       break;

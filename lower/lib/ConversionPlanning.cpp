@@ -162,9 +162,11 @@ Expected<ConversionPlan> fallbackConversionPlan(const LinearLayout &src, const L
 
 Expected<ConversionPlan> planLayoutConversion(const LinearLayout &src, const LinearLayout &dst,
                                               int elementBits, const PtxTarget &target,
-                                              std::optional<ConversionPath> path) {
+                                              std::optional<ConversionPath> path,
+                                              bool dstIsMmaOperand) {
   PlanOptions options;
   options.forcePath = path;
+  options.dstIsMmaOperand = dstIsMmaOperand;
   options.target = target.sm >= 90 ? linlayout::GpuTarget::Sm90 : linlayout::GpuTarget::Sm80;
   return planConversion(src, dst, elementBits, options);
 }

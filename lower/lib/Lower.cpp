@@ -190,7 +190,8 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
       if (!src.ok() || !dst.ok())
         return fail(!src.ok() ? src.message() : dst.message());
       int bits = elementBits(st);
-      auto plan = planLayoutConversion(*src, *dst, bits, target, forcedPath);
+      auto plan =
+          planLayoutConversion(*src, *dst, bits, target, forcedPath, isMmaOperand(m.layoutOf(dt)));
       if (!plan.ok() && forcedPath)
         return fail("no " + conversionPathIdentifier(*forcedPath) +
                     " plan (LowerOptions::conversionPath): " + plan.message());
@@ -363,6 +364,7 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
   LL_ASSIGN_OR_RETURN(OpPlans plans,
                       planOps(module, *fn, target, options.conversionPath, out.conversions));
   plans.annotate = options.annotateConversions;
+  plans.fpFusion = options.fpFusion;
   LL_ASSIGN_OR_RETURN(KernelSpec spec, kernelSpec(module, *fn));
   LL_ASSIGN_OR_RETURN(auto kb, KernelBuilder::create(spec));
   kb->useSharedBytes(static_cast<uint64_t>(plans.sharedBytes));

@@ -50,8 +50,10 @@ llvm::Value *unaryFloat(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x) {
   default: break;
   }
   llvm::Value *f = ty->isFloatTy() ? x : b.CreateFPCast(x, b.getFloatTy());
-  llvm::Function *ex2 = shim::intrinsic(m, llvm::Intrinsic::nvvm_ex2_approx_f);
-  llvm::Function *lg2 = shim::intrinsic(m, llvm::Intrinsic::nvvm_lg2_approx_f);
+  // The .ftz forms, as Triton's: results and operands below 2^-126 are flushed to zero, which
+  // spares each one a range fixup around the SFU instruction (a compare and two multiplies).
+  llvm::Function *ex2 = shim::intrinsic(m, llvm::Intrinsic::nvvm_ex2_approx_ftz_f);
+  llvm::Function *lg2 = shim::intrinsic(m, llvm::Intrinsic::nvvm_lg2_approx_ftz_f);
   llvm::Value *r = nullptr;
   switch (kind) {
   case ir::OpKind::Exp:
@@ -197,6 +199,11 @@ Status lowerElementwise(LoweringContext &ctx, const ir::Op &op) {
     case ir::OpCategory::BinaryInt:
     case ir::OpCategory::BinaryFloat:
       v = binary(ctx, op.kind, reg(0, r), reg(1, r));
+      // Marked contractable, the backend fuses a multiply into the add that takes it (fma).
+      if (ctx.plans().fpFusion && (op.kind == ir::OpKind::AddF || op.kind == ir::OpKind::SubF ||
+                                   op.kind == ir::OpKind::MulF))
+        if (auto *inst = llvm::dyn_cast<llvm::Instruction>(v))
+          inst->setHasAllowContract(true);
       break;
     case ir::OpCategory::UnaryFloat:
       v = unaryFloat(ctx, op.kind, reg(0, r));

@@ -69,6 +69,8 @@ struct OpPlans {
   int64_t sharedAlignment = 128;
   /// Bracket conversions with PTX comments (LowerOptions::annotateConversions).
   bool annotate = false;
+  /// Float adds, subtracts and multiplies may contract into fma (LowerOptions::fpFusion).
+  bool fpFusion = true;
 };
 
 /// Lowering state for one function.

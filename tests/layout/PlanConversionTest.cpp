@@ -372,3 +372,35 @@ TEST(PlanConversion, PathNamesParseInBothSpellings) {
   for (const char *bad : {"", "warp", "warp shuffle", "Warp-Shuffle", "shared-memory-", "?"})
     EXPECT_EQ(parseConversionPath(bad), std::nullopt) << bad;
 }
+
+// A K^T tile (K contiguous) converted to an mma's B operand: a scratch with 16-byte ld.shared
+// and one with ldmatrix.x4 cost the same wavefronts and instructions, but only ldmatrix fills
+// each fragment's consecutive registers. For an mma operand (the spec overload sets
+// dstIsMmaOperand) the planner prefers loads in register order; for another destination it
+// keeps the first of equal candidates, so the plan of a plain layout does not move.
+TEST(PlanConversion, MmaOperandLoadsFillConsecutiveRegisters) {
+  const LayoutSpec src = blocked({8, 1}, {8, 4}, {1, 4}, {0, 1});
+  const LayoutSpec dst = dot(mma(2, {4, 1}, {16, 8}), 1, 2);
+  const std::vector<int64_t> shape{64, 64};
+  auto inOrder = [](const ConversionPlan &p) {
+    for (const SharedAccess &a : p.shared.loads)
+      for (size_t k = 0; k < a.registers.size(); ++k)
+        if (a.registers[k] != a.registers[0] + int(k))
+          return false;
+    return true;
+  };
+  auto bySpec = planConversion(src, dst, shape, 16);
+  ASSERT_TRUE(bySpec.ok()) << bySpec.message();
+  EXPECT_EQ(bySpec->cost.ldmatrix, 16) << summary(*bySpec);
+  EXPECT_TRUE(inOrder(*bySpec)) << summary(*bySpec);
+  PlanOptions mmaOperand;
+  mmaOperand.dstIsMmaOperand = true;
+  ConversionPlan asked = checkPlan(lin(src, shape), lin(dst, shape), 16, mmaOperand);
+  EXPECT_TRUE(inOrder(asked)) << summary(asked);
+  EXPECT_EQ(asked.cost.cycles, bySpec->cost.cycles);
+  // Not asked: the 16-byte loads come first and cost as much.
+  ConversionPlan plain = checkPlan(lin(src, shape), lin(dst, shape), 16);
+  EXPECT_EQ(plain.cost.cycles, asked.cost.cycles);
+  EXPECT_EQ(plain.cost.loadWavefronts, asked.cost.loadWavefronts);
+  EXPECT_FALSE(inOrder(plain)) << summary(plain);
+}

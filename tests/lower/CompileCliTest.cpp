@@ -100,3 +100,21 @@ TEST(CompileCli, PtxasReportsRegistersAndSpills) {
   EXPECT_NE(real.out.find("occupancy: "), std::string::npos) << real.out;
   EXPECT_NE(real.out.find(" per SM, limited by "), std::string::npos) << real.out;
 }
+
+// --no-fp-fusion: attention's scaled scores minus the running maximum stay a mul and a sub.
+TEST(CompileCli, NoFpFusionKeepsMultipliesAndAddsApart) {
+  const std::string attention = std::string(LINLAYOUT_SOURCE_DIR) + "/examples/attention.tir";
+  auto fmas = [](const std::string &ptx) {
+    int n = 0;
+    for (size_t p = ptx.find("fma.rn.f32"); p != std::string::npos;
+         p = ptx.find("fma.rn.f32", p + 1))
+      ++n;
+    return n;
+  };
+  CliRun fused = run(attention);
+  ASSERT_EQ(fused.status, 0) << fused.out;
+  CliRun apart = run(attention + " --no-fp-fusion");
+  ASSERT_EQ(apart.status, 0) << apart.out;
+  EXPECT_GE(fmas(fused.out), 64);
+  EXPECT_EQ(fmas(apart.out), 0);
+}

@@ -178,3 +178,40 @@ TEST(KernelLowering, AtomicsTouchEachElementOnce) {
   EXPECT_EQ(countLines(scalar->kernel.ptx, "bar.sync"), 1);
   expectAssembles(scalar->kernel);
 }
+
+// A float multiply whose product feeds an add contracts into one fma (LowerOptions::fpFusion,
+// on by default as in Triton) and stays a mul and an add, each rounded, when fusion is off;
+// exp2 takes the SFU's flush-to-zero form either way (no range fixup around it).
+TEST(KernelLowering, MultiplyAddFusesUnlessFusionIsOff) {
+  const std::string text =
+      "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], "
+      "order = [0]}>\n"
+      "module attributes {\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = 1 : i32, ttg.target = "
+      "\"cuda:80\", \"ttg.threads-per-warp\" = 32 : i32} {\n"
+      "  tt.func public @fma(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {\n"
+      "    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #b>\n"
+      "    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #b>\n"
+      "    %xp = tt.addptr %xs, %r : tensor<32x!tt.ptr<f32>, #b>, tensor<32xi32, #b>\n"
+      "    %v = tt.load %xp : tensor<32x!tt.ptr<f32>, #b>\n"
+      "    %s = arith.constant dense<1.5> : tensor<32xf32, #b>\n"
+      "    %m = arith.mulf %v, %s : tensor<32xf32, #b>\n"
+      "    %a = arith.subf %m, %s : tensor<32xf32, #b>\n"
+      "    %e = math.exp2 %a : tensor<32xf32, #b>\n"
+      "    %ys = tt.splat %y : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #b>\n"
+      "    %yp = tt.addptr %ys, %r : tensor<32x!tt.ptr<f32>, #b>, tensor<32xi32, #b>\n"
+      "    tt.store %yp, %e : tensor<32x!tt.ptr<f32>, #b>\n"
+      "    tt.return\n  }\n}\n";
+  auto m = ir::parseModule(text, "fma.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  for (bool fuse : {true, false}) {
+    SCOPED_TRACE(fuse ? "fusion on" : "fusion off");
+    LowerOptions o;
+    o.fpFusion = fuse;
+    auto k = lowerKernel(*m, o);
+    ASSERT_TRUE(k.ok()) << k.message();
+    const std::string &ptx = k->kernel.ptx;
+    EXPECT_EQ(countLines(ptx, "fma.rn.f32"), fuse ? 1 : 0) << ptx;
+    EXPECT_EQ(countLines(ptx, "mul.f32") + countLines(ptx, "mul.rn.f32"), fuse ? 0 : 1) << ptx;
+    EXPECT_EQ(countLines(ptx, "ex2.approx.ftz.f32"), 1) << ptx;
+  }
+}

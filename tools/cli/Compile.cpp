@@ -24,7 +24,7 @@ int usage(std::ostream &os, int code) {
   os << "usage: linlayout compile FILE.tir [--target sm_80|sm_86|sm_89|sm_90] [-o OUT]\n"
         "                          [--emit=ptx|llvm] [--kernel NAME] [--O0] [--annotate]\n"
         "                          [--report] [--no-passes] [--num-stages N] [--prefetch-k K]\n"
-        "                          [--conversion-path PATH] [--ptxas]\n"
+        "                          [--conversion-path PATH] [--no-fp-fusion] [--ptxas]\n"
         "  FILE is parsed, verified, run through the pass pipeline (linlayout opt), lowered\n"
         "  --target     the GPU (default: the module's ttg.target)\n"
         "  -o OUT       write the output to OUT (default: standard output)\n"
@@ -40,6 +40,8 @@ int usage(std::ostream &os, int code) {
         "  --conversion-path  lower every layout conversion on PATH instead of the cheapest\n"
         "               (register_permute, warp_shuffle, shared_memory,\n"
         "               distributed_shared_memory); an error where PATH cannot do one\n"
+        "  --no-fp-fusion  round every float multiply and add on its own (no fma\n"
+        "               contraction), as the interpreter computes them\n"
         "  --ptxas      assemble the PTX with ptxas ($LINLAYOUT_PTXAS, else\n"
         "               /usr/local/cuda/bin/ptxas) and print its registers, stack,\n"
         "               spills and CTAs per SM on stderr; exit 1 when ptxas rejects it\n";
@@ -135,6 +137,8 @@ int runCompile(int argc, char **argv) {
       options.optimize = false;
     } else if (a == "--annotate") {
       options.annotateConversions = true;
+    } else if (a == "--no-fp-fusion") {
+      options.fpFusion = false;
     } else if (a == "--report") {
       report = true;
     } else if (a == "--ptxas") {

@@ -10,14 +10,19 @@ namespace linlayout::query {
 namespace {
 
 // A spec field over the request's shape, with the family checked.
-Expected<LinearLayout> specField(const Json &req, const char *key, std::span<const int64_t> shape,
-                                 bool distributed) {
+Expected<LayoutSpec> specOf(const Json &req, const char *key, bool distributed) {
   LL_ASSIGN_OR_RETURN(const Json *j, field(req, key));
   LL_ASSIGN_OR_RETURN(LayoutSpec spec, specFromJson(*j, key));
   if (spec.isDistributed() != distributed)
     return makeError(std::string("field '") + key + "' is a " +
                      std::string(kindName(spec.kind())) + " layout, expected a " +
                      (distributed ? "distributed (register)" : "shared-memory") + " layout");
+  return spec;
+}
+
+Expected<LinearLayout> specField(const Json &req, const char *key, std::span<const int64_t> shape,
+                                 bool distributed) {
+  LL_ASSIGN_OR_RETURN(LayoutSpec spec, specOf(req, key, distributed));
   return toLinearLayout(spec, shape);
 }
 
@@ -44,9 +49,11 @@ Expected<Json> planOp(const Json &req) {
   LL_ASSIGN_OR_RETURN(const Json *s, field(req, "shape"));
   LL_ASSIGN_OR_RETURN(std::vector<int64_t> shape, toIntList(*s, "shape"));
   LL_ASSIGN_OR_RETURN(LinearLayout src, specField(req, "src", shape, true));
-  LL_ASSIGN_OR_RETURN(LinearLayout dst, specField(req, "dst", shape, true));
+  LL_ASSIGN_OR_RETURN(LayoutSpec dstSpec, specOf(req, "dst", true));
+  LL_ASSIGN_OR_RETURN(LinearLayout dst, toLinearLayout(dstSpec, shape));
   LL_ASSIGN_OR_RETURN(int bits, bitwidthField(req));
   PlanOptions opt;
+  opt.dstIsMmaOperand = isMmaOperand(dstSpec);
   if (hasField(req, "target")) {
     LL_ASSIGN_OR_RETURN(const Json *t, field(req, "target"));
     LL_ASSIGN_OR_RETURN(std::string name, toString(*t, "target"));

@@ -46,6 +46,8 @@ struct CompileOptions {
   /// Lower every layout conversion on this path instead of the cheapest
   /// (lower::LowerOptions::conversionPath; an error where it is not feasible).
   std::optional<ConversionPath> conversionPath;
+  /// Fuse a float multiply into the add that takes it (lower::LowerOptions::fpFusion).
+  bool fpFusion = true;
 };
 
 /// Cache counters.

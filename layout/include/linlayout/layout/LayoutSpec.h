@@ -79,6 +79,9 @@ private:
   Variant v_;
 };
 
+/// Whether `spec` is an operand of mma.sync / wgmma: a dot_operand whose parent is nvidia_mma.
+bool isMmaOperand(const LayoutSpec &spec);
+
 /// The linear layout of `spec` over a tensor of `shape`, as Triton 3.6 defines it.
 /// Requires: shape.size() == spec.rank(); every entry a power of two >= 1; the result fits the
 /// LinearLayout limits (64 in-bits, 64 out-bits); family-specific limits (e.g. nvmma_shared needs

@@ -30,6 +30,10 @@ struct PlanOptions {
   bool allowMatrixOps = true;
   /// Plan this path instead of the cheapest (it must be feasible); for tests and explanations.
   std::optional<ConversionPath> forcePath;
+  /// dst is an mma operand (a dot_operand over nvidia_mma; the spec overload sets it): between
+  /// shared-memory scratches of equal cost, prefer loads that fill consecutive registers, since
+  /// mma.sync takes each fragment from consecutive registers and scattered ones cost moves.
+  bool dstIsMmaOperand = false;
 };
 
 /// Plans the conversion of a tile of `elementBits`-bit elements from `src` to `dst`.

@@ -15,7 +15,8 @@
 //     space modulo the chunk and b the number of bank bits, no scratch does better than
 //     2^max(0, ℓ - b) wavefronts per phase on either side, and the construction reaches both
 //     bounds at once;
-//  3. keeps the candidate with the lowest estimated cost (wavefronts, then instructions).
+//  3. keeps the candidate with the lowest estimated cost (wavefronts, then instructions; then,
+//     for an mma operand, loads that fill consecutive registers: a fragment as one piece).
 #pragma once
 
 #include "linlayout/layout/ConversionPlan.h"
@@ -34,6 +35,9 @@ struct SwizzleOptions {
   int64_t maxScratchBytes = 32 * 1024;
   bool allowMatrixStores = true; ///< stmatrix (where the target has it)
   bool allowMatrixLoads = true;  ///< ldmatrix (local shared memory only)
+  /// Between candidates of equal cost, prefer loads whose every instruction fills consecutive
+  /// registers (for an mma operand: each fragment arrives as the mma takes it).
+  bool loadsInRegisterOrder = false;
 };
 
 /// The chosen scratch and how each side accesses it.

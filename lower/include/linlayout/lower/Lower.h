@@ -40,6 +40,10 @@ struct LowerOptions {
   /// feasible for it (shuffles cannot cross warps, for one). For measuring the cost model
   /// against the GPU (bench/gpu) and for comparing paths by hand.
   std::optional<ConversionPath> conversionPath;
+  /// Let a float multiply and the add or subtract that takes its product fuse into one fma
+  /// (rounded once), as Triton does by default (`enable_fp_fusion`). Off: every arith op is
+  /// rounded on its own, as the interpreter computes it, so results match it bit for bit.
+  bool fpFusion = true;
 };
 
 /// One convert_layout of the kernel and how it was lowered.

@@ -18,6 +18,16 @@ HEADS, D = 64, 64
 
 
 @gluon.jit
+def softmax_step(s, m_i, l_i, acc):
+    """One key block's online softmax: the new maximum, the block's probabilities, the sum so far
+    and the accumulator rescaled to the new maximum."""
+    m_new = gl.maximum(m_i, gl.max(s, axis=1))
+    p = gl.exp2(s - m_new[:, None])
+    alpha = gl.exp2(m_i - m_new)
+    return p, m_new, l_i * alpha + gl.sum(p, axis=1), acc * alpha[:, None]
+
+
+@gluon.jit
 def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
                    BM: gl.constexpr, BN: gl.constexpr, HD: gl.constexpr, STAGES: gl.constexpr):
     blocked: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])
@@ -45,12 +55,7 @@ def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
     if STAGES == 1:
         for n in range(0, n_ctx, BN):
             kb = gl.convert_layout(gl.load(k_ptrs), dot_b)
-            s = mma_v2(qa, kb, zero) * qk_scale
-            m_new = gl.maximum(m_i, gl.max(s, axis=1))
-            p = gl.exp2(s - m_new[:, None])
-            alpha = gl.exp2(m_i - m_new)
-            l_i = l_i * alpha + gl.sum(p, axis=1)
-            acc = acc * alpha[:, None]
+            p, m_new, l_i, acc = softmax_step(mma_v2(qa, kb, zero) * qk_scale, m_i, l_i, acc)
             vb = gl.convert_layout(gl.load(v_ptrs), dot_b)
             acc = mma_v2(gl.convert_layout(p.to(gl.float16), dot_a), vb, acc)
             m_i = m_new
@@ -71,12 +76,7 @@ def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
         for i in range(0, nblocks):
             async_copy.wait_group(STAGES - 2)
             kb = k_ring.index(i % STAGES).load(dot_b)
-            s = mma_v2(qa, kb, zero) * qk_scale
-            m_new = gl.maximum(m_i, gl.max(s, axis=1))
-            p = gl.exp2(s - m_new[:, None])
-            alpha = gl.exp2(m_i - m_new)
-            l_i = l_i * alpha + gl.sum(p, axis=1)
-            acc = acc * alpha[:, None]
+            p, m_new, l_i, acc = softmax_step(mma_v2(qa, kb, zero) * qk_scale, m_i, l_i, acc)
             vb = v_ring.index(i % STAGES).load(dot_b)
             nxt = i + STAGES - 1
             async_copy.async_copy_global_to_shared(k_ring.index(nxt % STAGES), k_ptrs, mask=(td[:, None] >= 0) & (tn[None, :] + nxt * BN < n_ctx))

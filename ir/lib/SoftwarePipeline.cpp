@@ -573,8 +573,8 @@ private:
       for (const std::vector<size_t> &ops : {std::vector<size_t>{c.index}, c.converts, c.allocs})
         for (size_t i : ops)
           loadedTiles.insert(body.ops[i].results[0]);
-    size_t firstReader = bodyOps.size();
-    for (size_t i = 0; i < body.ops.size() && firstReader == bodyOps.size(); ++i) {
+    size_t firstReader = body.ops.size();
+    for (size_t i = 0; i < body.ops.size() && firstReader == body.ops.size(); ++i) {
       if (folded.count(i) || byIndex.count(i))
         continue;
       walkOp(body.ops[i], [&](const Op &o) {

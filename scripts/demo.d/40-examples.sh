@@ -23,8 +23,9 @@ for ex in "$here"/examples/*.tir; do
     continue
   fi
   head=$(head -1 "$tmp/$name.report" | sed -E 's/^kernel [^ ]+ for sm_90a: //')
-  paths=$({ grep -oE 'convert_layout at [^:]*: [a-z_]+' "$tmp/$name.report" || true; } |
-    awk '{print $NF}' | sort | uniq -c | awk '{printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1}')
+  # "convert_layout at FILE:LINE:COL: PATH, counts..." (or "at KERNEL (an op a pass inserted): PATH")
+  paths=$(sed -nE 's/^ *convert_layout at .*: ([a-z_]+)(,.*)?$/\1/p' "$tmp/$name.report" |
+    sort | uniq -c | awk '{printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1}')
   printf '%-20s %s; conversions: %s\n' "$name" "$head" "${paths:-none}"
   p=$tmp/$name.ptx
   line=$(printf 'ld.global %s, st.global %s, ld/st.shared %s, ldmatrix %s, mma.sync %s, wgmma %s, cp.async %s, TMA %s, bar.sync %s, shfl %s' \

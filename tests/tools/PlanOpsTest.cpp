@@ -123,3 +123,18 @@ TEST(PlanOps, PlanErrors) {
                 "detail"),
             0u);
 }
+
+// A dot-operand destination over an mma gets the scratch whose loads fill each fragment's
+// registers in order (ldmatrix here, where 16-byte ld.shared cost the same), as the compiler
+// plans it.
+TEST(PlanOps, MmaOperandDestinationsLoadFragmentsInOrder) {
+  const std::string kt = R"({"kind": "blocked", "size_per_thread": [8, 1],
+    "threads_per_warp": [8, 4], "warps_per_cta": [1, 4], "order": [0, 1]})";
+  const std::string operand = R"({"kind": "dot_operand", "operand_index": 1, "k_width": 2,
+    "parent": {"kind": "nvidia_mma", "version": [2, 0], "warps_per_cta": [4, 1],
+    "instr_shape": [16, 8]}})";
+  json r = ask(planLine(kt, operand, R"({"shape": [64, 64]})"))["result"];
+  ASSERT_TRUE(r.is_object()) << r;
+  EXPECT_EQ(r["counts"]["ldmatrix"], 16);
+  EXPECT_TRUE(r["counts"]["ld_shared"].empty()) << r["counts"];
+}

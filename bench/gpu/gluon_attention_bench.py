@@ -5,9 +5,11 @@ linlayout's examples/attention.tir (128 query rows per program, key blocks of 64
 [4, 1] x [16, 8], Q and V loaded in blocked([1, 8], [4, 8], [4, 1], [1, 0]) and K^T in
 blocked([8, 1], [8, 4], [1, 4], [0, 1]), converted to dot operands with k_width 2; exp2 of the
 scores scaled by sm_scale * log2(e); O stored in f16): plain, and pipelined with 2 and 3 stages
-the way linlayout's software-pipeline pass does it (cp.async rings of K^T and V in the swizzled
-layouts it chooses, wait_group STAGES-2, the next block's copies issued before the second dot).
-Writes JSON to argv[1]."""
+with cp.async rings of K^T and V in the swizzled layouts linlayout's software-pipeline pass
+chooses and wait_group STAGES-2 (the next block's copies issued after V's read, before the second
+dot; the pass issues them after K's read, docs/pipelining.md). Also torch's flash attention with
+is_causal, beside examples/attention_causal.tir (counted at half the flops). Writes JSON to
+argv[1]."""
 import json, math, sys
 import torch, triton
 from triton.experimental import gluon
@@ -93,17 +95,19 @@ def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
     gl.store(o_ptr + head_off + orow[:, None] * HD + ocol[None, :], out)
 
 
-def tflops(n, ms):
-    return 4 * HEADS * n * n * D / (ms * 1e-3) / 1e12
+def tflops(n, ms, causal=False):
+    """4 * heads * n^2 * D flops (the two products); half for causal attention, as
+    flash-attention benchmarks count it."""
+    return (2 if causal else 4) * HEADS * n * n * D / (ms * 1e-3) / 1e12
 
 
-def check_and_time(row, key, launch, o, ref):
+def check_and_time(row, key, launch, o, ref, causal=False):
     """One launch checked against ref (its result, or o when it returns None), then timed."""
     o.fill_(float("nan"))
     got = launch()
     row[key + "_max_abs_err"] = ((o if got is None else got).float() - ref).abs().max().item()
     row[key + "_ms"] = triton.testing.do_bench(launch, warmup=50, rep=300, return_mode="median")
-    row[key + "_TFLOPs"] = tflops(o.shape[2], row[key + "_ms"])
+    row[key + "_TFLOPs"] = tflops(o.shape[2], row[key + "_ms"], causal)
 
 
 def main():
@@ -114,7 +118,11 @@ def main():
         row = {}
         q, k, v = (torch.rand((1, HEADS, n, D), device="cuda", dtype=torch.float16) * 2 - 1
                    for _ in range(3))
-        ref = torch.softmax((q.float() @ k.float().transpose(-1, -2)) * scale, dim=-1) @ v.float()
+        scores = (q.float() @ k.float().transpose(-1, -2)) * scale
+        ref = torch.softmax(scores, dim=-1) @ v.float()
+        later = torch.ones(n, n, device="cuda", dtype=torch.bool).triu(1)
+        ref_causal = torch.softmax(scores.masked_fill(later, float("-inf")), dim=-1) @ v.float()
+        del scores
         o = torch.empty_like(q)
         try:
             from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -122,6 +130,11 @@ def main():
                 with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
                     return torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=scale)
             check_and_time(row, "torch_flash", sdpa, o, ref)
+            def sdpa_causal():
+                with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+                    return torch.nn.functional.scaled_dot_product_attention(
+                        q, k, v, scale=scale, is_causal=True)
+            check_and_time(row, "torch_flash_causal", sdpa_causal, o, ref_causal, causal=True)
         except Exception as e:
             row["torch_flash_error"] = f"{type(e).__name__}: {e}"[:400]
         for stages in (1, 2, 3):
@@ -138,7 +151,7 @@ def main():
                 row[key + "_error"] = f"{type(e).__name__}: {e}"[-600:]
         res["sizes"][str(n)] = row
         print(json.dumps({n: row}), flush=True)
-        del q, k, v, o, ref
+        del q, k, v, o, ref, ref_causal
     json.dump(res, open(sys.argv[1], "w"), indent=1)
 
 

@@ -300,70 +300,79 @@ TEST(ComputeGpu, MatmulWidePipelined) {
   matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, 3, "matmul_wide.tir");
 }
 
-// examples/attention.tir as a user compiles it (the pass pipeline, software-pipelined with 1, 2
-// and 3 stages): O = softmax(Q K^T / 2) V for 3 heads of 128, 384 and 1024 positions, f16 inputs in
-// [-1, 1), against a double-precision reference on every row. The scale is 4x the usual 1/8 so
-// that the softmax is far from flat and the running maximum matters.
+// examples/attention.tir and attention_causal.tir as a user compiles them (the pass pipeline,
+// software-pipelined with 1, 2 and 3 stages): O = softmax(Q K^T / 2) V for 3 heads of 128, 384
+// and 1024 positions (the causal kernel: query i sees keys j <= i), f16 inputs in [-1, 1),
+// against a double-precision reference on every row. The scale is 4x the usual 1/8 so that the
+// softmax is far from flat and the running maximum matters.
 TEST(ComputeGpu, Attention) {
   REQUIRE_GPU();
   uint64_t seed = gputest::freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
-  ASSERT_OK_AND_ASSIGN(ir::Module m,
-                       exampleKernel("attention.tir", sourceDir(LINLAYOUT_SOURCE_DIR)));
   const int heads = 3, d = 64;
   const double scale = 0.5;
-  for (int stages : {1, 2, 3}) {
-    jit::CompileOptions o;
-    o.numStages = stages;
-    ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m, o));
-    if (stages > 1) {
-      EXPECT_GT(count(k->ptx(), "cp.async.cg"), 0) << "the pipelined kernel must use cp.async";
-    }
-    for (int n : {128, 384, 1024}) {
-      SCOPED_TRACE("stages " + std::to_string(stages) + ", n_ctx " + std::to_string(n));
-      const size_t elems = size_t(heads) * n * d;
-      std::vector<Eigen::half> q(elems), kk(elems), v(elems);
-      for (auto *t : {&q, &kk, &v})
-        for (Eigen::half &x : *t)
-          x = Eigen::half(std::uniform_real_distribution<float>(-1, 1)(rng));
-      ASSERT_OK_AND_ASSIGN(auto dq, runtime::DeviceBuffer::fromHost<Eigen::half>(q));
-      ASSERT_OK_AND_ASSIGN(auto dk, runtime::DeviceBuffer::fromHost<Eigen::half>(kk));
-      ASSERT_OK_AND_ASSIGN(auto dv, runtime::DeviceBuffer::fromHost<Eigen::half>(v));
-      ASSERT_OK_AND_ASSIGN(auto dout, runtime::DeviceBuffer::allocate(elems * 2));
-      ASSERT_OK(dout.fill(0xff)); // NaN
-      ASSERT_OK(k->launch({unsigned(n / 128), unsigned(heads)}, dq, dk, dv, dout, int32_t(n),
-                          float(scale)));
-      ASSERT_OK(jitc->context().synchronize());
-      ASSERT_OK_AND_ASSIGN(auto out, dout.toHost<Eigen::half>());
-      double worst = 0;
-      for (int h = 0; h < heads; ++h) {
-        const size_t base = size_t(h) * n * d;
-        MatrixD Q(n, d), K(n, d), V(n, d);
-        for (int i = 0; i < n; ++i)
-          for (int c = 0; c < d; ++c) {
-            Q(i, c) = double(float(q[base + size_t(i) * d + c]));
-            K(i, c) = double(float(kk[base + size_t(i) * d + c]));
-            V(i, c) = double(float(v[base + size_t(i) * d + c]));
-          }
-        MatrixD S = (Q * K.transpose()) * scale;
-        for (int i = 0; i < n; ++i) {
-          S.row(i).array() -= S.row(i).maxCoeff();
-          S.row(i) = S.row(i).array().exp().matrix();
-          S.row(i) /= S.row(i).sum();
-        }
-        MatrixD O = S * V;
-        for (int i = 0; i < n; ++i)
-          for (int c = 0; c < d; ++c) {
-            double got = double(float(out[base + size_t(i) * d + c]));
-            ASSERT_FALSE(std::isnan(got)) << "O(" << h << ", " << i << ", " << c << ") not written";
-            worst = std::max(worst, std::abs(got - O(i, c)));
-          }
+  for (bool causal : {false, true})
+    for (int stages : {1, 2, 3}) {
+      ASSERT_OK_AND_ASSIGN(ir::Module m,
+                           exampleKernel(causal ? "attention_causal.tir" : "attention.tir",
+                                         sourceDir(LINLAYOUT_SOURCE_DIR)));
+      jit::CompileOptions o;
+      o.numStages = stages;
+      ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m, o));
+      if (stages > 1) {
+        EXPECT_GT(count(k->ptx(), "cp.async.cg"), 0) << "the pipelined kernel must use cp.async";
       }
-      std::cout << "[          ] attention, " << stages << " stages, n_ctx " << n
-                << ": max |O - ref| = " << worst << "\n";
-      // P is rounded to f16 for the second dot and O on the store (2^-11 relative each, |O| < 1).
-      EXPECT_LT(worst, 2e-3);
+      for (int n : {128, 384, 1024}) {
+        SCOPED_TRACE(std::string(causal ? "causal, " : "") + "stages " + std::to_string(stages) +
+                     ", n_ctx " + std::to_string(n));
+        const size_t elems = size_t(heads) * n * d;
+        std::vector<Eigen::half> q(elems), kk(elems), v(elems);
+        for (auto *t : {&q, &kk, &v})
+          for (Eigen::half &x : *t)
+            x = Eigen::half(std::uniform_real_distribution<float>(-1, 1)(rng));
+        ASSERT_OK_AND_ASSIGN(auto dq, runtime::DeviceBuffer::fromHost<Eigen::half>(q));
+        ASSERT_OK_AND_ASSIGN(auto dk, runtime::DeviceBuffer::fromHost<Eigen::half>(kk));
+        ASSERT_OK_AND_ASSIGN(auto dv, runtime::DeviceBuffer::fromHost<Eigen::half>(v));
+        ASSERT_OK_AND_ASSIGN(auto dout, runtime::DeviceBuffer::allocate(elems * 2));
+        ASSERT_OK(dout.fill(0xff)); // NaN
+        ASSERT_OK(k->launch({unsigned(n / 128), unsigned(heads)}, dq, dk, dv, dout, int32_t(n),
+                            float(scale)));
+        ASSERT_OK(jitc->context().synchronize());
+        ASSERT_OK_AND_ASSIGN(auto out, dout.toHost<Eigen::half>());
+        double worst = 0;
+        for (int h = 0; h < heads; ++h) {
+          const size_t base = size_t(h) * n * d;
+          MatrixD Q(n, d), K(n, d), V(n, d);
+          for (int i = 0; i < n; ++i)
+            for (int c = 0; c < d; ++c) {
+              Q(i, c) = double(float(q[base + size_t(i) * d + c]));
+              K(i, c) = double(float(kk[base + size_t(i) * d + c]));
+              V(i, c) = double(float(v[base + size_t(i) * d + c]));
+            }
+          MatrixD S = (Q * K.transpose()) * scale;
+          if (causal)
+            for (int i = 0; i < n; ++i)
+              for (int j = i + 1; j < n; ++j)
+                S(i, j) = -INFINITY;
+          for (int i = 0; i < n; ++i) {
+            S.row(i).array() -= S.row(i).maxCoeff();
+            S.row(i) = S.row(i).array().exp().matrix();
+            S.row(i) /= S.row(i).sum();
+          }
+          MatrixD O = S * V;
+          for (int i = 0; i < n; ++i)
+            for (int c = 0; c < d; ++c) {
+              double got = double(float(out[base + size_t(i) * d + c]));
+              ASSERT_FALSE(std::isnan(got))
+                  << "O(" << h << ", " << i << ", " << c << ") not written";
+              worst = std::max(worst, std::abs(got - O(i, c)));
+            }
+        }
+        std::cout << "[          ] attention" << (causal ? " (causal), " : ", ") << stages
+                  << " stages, n_ctx " << n << ": max |O - ref| = " << worst << "\n";
+        // P is rounded to f16 for the second dot and O on the store (2^-11 relative each, |O| < 1).
+        EXPECT_LT(worst, 2e-3);
+      }
     }
-  }
 }

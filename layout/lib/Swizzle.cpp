@@ -466,8 +466,8 @@ std::optional<SwizzleChoice> searchSwizzle(const SideVectors &store, const SideV
   // options ask for it: a load that fills registers 0..n-1 of its base hands an mma its fragment
   // as loaded, where one that fills registers far apart leaves the fragments to be assembled
   // with moves (attention's K^T operand: 16 ld.shared.v4 or 16 ldmatrix, equal in wavefronts;
-  // with the first its SASS had 364 moves, and the plain matmul, whose B operand is the same
-  // case, ran 1.18x faster with the second).
+  // with the first, most of the first dot's HMMAs waited on three moves each, and the plain
+  // matmul, whose B operand is the same case, ran 1.18x faster with the second).
   auto inOrder = [&](const SwizzleChoice &c) {
     if (!options.loadsInRegisterOrder)
       return true;

@@ -911,45 +911,54 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
                      });
 }
 
-// examples/attention.tir and attention_causal.tir ("causal-" variants): O = softmax(Q K^T / 8) V
-// over 64 batch x heads (f16, head dim 64) of n_ctx = 1024 and 4096 positions, compiled as a
-// user compiles it (the pass pipeline) with 1, 2 and 3 software-pipelining stages. One launch is
-// checked on 16 sampled rows against a double-precision reference, then timed; 4 * heads *
-// n_ctx^2 * 64 flops (the two products), half of that for causal attention (as flash-attention
-// benchmarks count it).
+// examples/attention.tir, attention_causal.tir ("causal-" variants) and attention_d128.tir
+// ("d128-": head dim 128, 8 warps): O = softmax(Q K^T / sqrt(d)) V over 64 batch x heads (f16)
+// of n_ctx = 1024 and 4096 positions, compiled as a user compiles it (the pass pipeline) with 1,
+// 2 and 3 software-pipelining stages. One launch is checked on 16 sampled rows against a
+// double-precision reference, then timed; 4 * heads * n_ctx^2 * d flops (the two products), half
+// of that for causal attention (as flash-attention benchmarks count it).
 bool attentionSection(Bench &b, std::mt19937_64 &rng) {
-  const int heads = 64, d = 64;
-  auto plain = exampleKernel("attention.tir", sourceDir(LINLAYOUT_SOURCE_DIR));
-  auto causal = exampleKernel("attention_causal.tir", sourceDir(LINLAYOUT_SOURCE_DIR));
-  CHECK(plain);
-  CHECK(causal);
-  for (int64_t n : {1024, 4096}) {
-    const size_t elems = size_t(heads) * size_t(n) * d;
-    std::vector<uint16_t> q(elems), k(elems), v(elems);
-    for (auto *t : {&q, &k, &v})
-      for (uint16_t &x : *t)
-        x = randomInput(ScalarKind::F16, rng);
-    auto dq = runtime::DeviceBuffer::fromHost<uint16_t>(q);
-    auto dk = runtime::DeviceBuffer::fromHost<uint16_t>(k);
-    auto dv = runtime::DeviceBuffer::fromHost<uint16_t>(v);
-    auto dout = runtime::DeviceBuffer::allocate(elems * 2);
-    CHECK(dq);
-    CHECK(dk);
-    CHECK(dv);
-    CHECK(dout);
-    for (bool isCausal : {false, true})
+  struct Config {
+    const char *file, *prefix;
+    bool causal;
+    int d;
+  };
+  const Config configs[] = {{"attention.tir", "", false, 64},
+                            {"attention_causal.tir", "causal-", true, 64},
+                            {"attention_d128.tir", "d128-", false, 128}};
+  const int heads = 64;
+  for (const Config &cfg : configs) {
+    auto m = exampleKernel(cfg.file, sourceDir(LINLAYOUT_SOURCE_DIR));
+    CHECK(m);
+    const int d = cfg.d;
+    const float scale = 1.0f / std::sqrt(float(d));
+    for (int64_t n : {1024, 4096}) {
+      const size_t elems = size_t(heads) * size_t(n) * d;
+      std::vector<uint16_t> q(elems), k(elems), v(elems);
+      for (auto *t : {&q, &k, &v})
+        for (uint16_t &x : *t)
+          x = randomInput(ScalarKind::F16, rng);
+      auto dq = runtime::DeviceBuffer::fromHost<uint16_t>(q);
+      auto dk = runtime::DeviceBuffer::fromHost<uint16_t>(k);
+      auto dv = runtime::DeviceBuffer::fromHost<uint16_t>(v);
+      auto dout = runtime::DeviceBuffer::allocate(elems * 2);
+      CHECK(dq);
+      CHECK(dk);
+      CHECK(dv);
+      CHECK(dout);
       for (int stages : {1, 2, 3}) {
-        const std::string variant = std::string(isCausal ? "causal-" : "") +
-                                    (stages == 1 ? "plain" : "pipelined-" + std::to_string(stages));
+        const std::string variant =
+            cfg.prefix +
+            (stages == 1 ? std::string("plain") : "pipelined-" + std::to_string(stages));
         if (!b.variant.empty() && b.variant != variant)
           continue;
         jit::CompileOptions o;
         o.numStages = stages;
-        auto kernel = b.jit.compile(isCausal ? *causal : *plain, o);
+        auto kernel = b.jit.compile(*m, o);
         CHECK(kernel);
         const jit::Kernel &kk = **kernel;
         const runtime::Dim3 grid{unsigned(n / 128), unsigned(heads)};
-        auto launch = [&] { return kk.launch(grid, *dq, *dk, *dv, *dout, int32_t(n), 0.125f); };
+        auto launch = [&] { return kk.launch(grid, *dq, *dk, *dv, *dout, int32_t(n), scale); };
         CHECK(dout->fill(0xff));
         CHECK(launch());
         std::vector<uint16_t> out(elems);
@@ -957,14 +966,14 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
         double worst = 0;
         for (int sample = 0; sample < 16; ++sample) {
           const size_t h = rng() % heads, i = rng() % size_t(n), base = h * size_t(n) * d;
-          const size_t keys = isCausal ? i + 1 : size_t(n);
+          const size_t keys = cfg.causal ? i + 1 : size_t(n);
           std::vector<double> p(keys, 0.0);
           double mx = -INFINITY, sum = 0;
           for (size_t j = 0; j < keys; ++j) {
             for (int c = 0; c < d; ++c)
               p[j] += decodeHalf(ScalarKind::F16, q[base + i * d + c]) *
                       decodeHalf(ScalarKind::F16, k[base + j * d + c]);
-            mx = std::max(mx, p[j] *= 0.125);
+            mx = std::max(mx, p[j] *= scale);
           }
           for (double &x : p)
             sum += x = std::exp(x - mx);
@@ -977,11 +986,12 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
           }
         }
         double ms = b.time(launch, 50, 300);
-        double tf = (isCausal ? 2.0 : 4.0) * heads * double(n) * double(n) * d / (ms * 1e-3) / 1e12;
+        double tf =
+            (cfg.causal ? 2.0 : 4.0) * heads * double(n) * double(n) * d / (ms * 1e-3) / 1e12;
         b.json.begin();
         b.json.field("bench", "attention");
         b.json.field("variant", variant);
-        b.json.field("causal", double(isCausal));
+        b.json.field("causal", double(cfg.causal));
         b.json.field("stages", double(stages));
         b.json.field("heads", double(heads));
         b.json.field("n_ctx", double(n));
@@ -991,10 +1001,11 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
         b.json.field("max_abs_err_sampled", worst);
         kernelFields(b.json, kk);
         b.json.end();
-        std::printf("attention f16 %-12s %d x %lld x %d  %8.3f ms  %7.1f TFLOP/s  (sampled max abs "
-                    "err %.2e)\n",
+        std::printf("attention f16 %-19s %d x %lld x %d  %8.3f ms  %7.1f TFLOP/s  (sampled max "
+                    "abs err %.2e)\n",
                     variant.c_str(), heads, (long long)n, d, ms, tf, worst);
       }
+    }
   }
   return true;
 }

@@ -17,6 +17,8 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.ampere import async_copy, mma_v2
 
 HEADS, D = 64, 64
+# The head-dim-128 twin of examples/attention_d128.tir: 8 warps, key blocks of 32.
+D128, BN128, WARPS128 = 128, 32, 8
 
 
 @gluon.jit
@@ -31,10 +33,11 @@ def softmax_step(s, m_i, l_i, acc):
 
 @gluon.jit
 def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
-                   BM: gl.constexpr, BN: gl.constexpr, HD: gl.constexpr, STAGES: gl.constexpr):
-    blocked: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])
-    blocked_t: gl.constexpr = gl.BlockedLayout([8, 1], [8, 4], [1, 4], [0, 1])
-    mma: gl.constexpr = gl.NVMMADistributedLayout([2, 0], [4, 1], [16, 8])
+                   BM: gl.constexpr, BN: gl.constexpr, HD: gl.constexpr, STAGES: gl.constexpr,
+                   WARPS: gl.constexpr = 4):
+    blocked: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [WARPS, 1], [1, 0])
+    blocked_t: gl.constexpr = gl.BlockedLayout([8, 1], [8, 4], [1, WARPS], [0, 1])
+    mma: gl.constexpr = gl.NVMMADistributedLayout([2, 0], [WARPS, 1], [16, 8])
     dot_a: gl.constexpr = gl.DotOperandLayout(0, mma, 2)
     dot_b: gl.constexpr = gl.DotOperandLayout(1, mma, 2)
     row: gl.constexpr = gl.SliceLayout(1, mma)
@@ -95,10 +98,10 @@ def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
     gl.store(o_ptr + head_off + orow[:, None] * HD + ocol[None, :], out)
 
 
-def tflops(n, ms, causal=False):
-    """4 * heads * n^2 * D flops (the two products); half for causal attention, as
+def tflops(n, ms, causal=False, d=D):
+    """4 * heads * n^2 * d flops (the two products); half for causal attention, as
     flash-attention benchmarks count it."""
-    return (2 if causal else 4) * HEADS * n * n * D / (ms * 1e-3) / 1e12
+    return (2 if causal else 4) * HEADS * n * n * d / (ms * 1e-3) / 1e12
 
 
 def check_and_time(row, key, launch, o, ref, causal=False):
@@ -107,7 +110,34 @@ def check_and_time(row, key, launch, o, ref, causal=False):
     got = launch()
     row[key + "_max_abs_err"] = ((o if got is None else got).float() - ref).abs().max().item()
     row[key + "_ms"] = triton.testing.do_bench(launch, warmup=50, rep=300, return_mode="median")
-    row[key + "_TFLOPs"] = tflops(o.shape[2], row[key + "_ms"], causal)
+    row[key + "_TFLOPs"] = tflops(o.shape[2], row[key + "_ms"], causal, o.shape[3])
+
+
+def d128_rows(row, n):
+    """Head dim 128: torch's flash attention ("torch_flash_d128") and the Gluon twin of
+    examples/attention_d128.tir ("gluon_d128_plain", "gluon_d128_pipelined_{2,3}")."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    q, k, v = (torch.rand((1, HEADS, n, D128), device="cuda", dtype=torch.float16) * 2 - 1
+               for _ in range(3))
+    scale = 1 / math.sqrt(D128)
+    ref = torch.softmax((q.float() @ k.float().transpose(-1, -2)) * scale, dim=-1) @ v.float()
+    o = torch.empty_like(q)
+    def sdpa():
+        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+            return torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=scale)
+    try:
+        check_and_time(row, "torch_flash_d128", sdpa, o, ref)
+    except Exception as e:
+        row["torch_flash_d128_error"] = f"{type(e).__name__}: {e}"[:400]
+    for stages in (1, 2, 3):
+        key = "gluon_d128_plain" if stages == 1 else f"gluon_d128_pipelined_{stages}"
+        def launch(stages=stages):
+            attention_twin[(n // 128, HEADS)](q, k, v, o, n, scale, 128, BN128, D128, stages,
+                                              WARPS128, num_warps=WARPS128)
+        try:
+            check_and_time(row, key, launch, o, ref)
+        except Exception as e:
+            row[key + "_error"] = f"{type(e).__name__}: {e}"[-600:]
 
 
 def main():
@@ -149,9 +179,10 @@ def main():
                 row[key + "_spills"] = getattr(compiled["k"], "n_spills", None)
             except Exception as e:
                 row[key + "_error"] = f"{type(e).__name__}: {e}"[-600:]
+        del q, k, v, o, ref, ref_causal
+        d128_rows(row, n)
         res["sizes"][str(n)] = row
         print(json.dumps({n: row}), flush=True)
-        del q, k, v, o, ref, ref_causal
     json.dump(res, open(sys.argv[1], "w"), indent=1)
 
 

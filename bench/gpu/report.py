@@ -207,15 +207,17 @@ def main():
     if att:
         # Attention (examples/attention.tir) beside its Gluon twins and torch's flash attention.
         L.append("")
-        L.append("### Attention forward, f16, head dim 64 (TFLOP/s: 4 · heads · n_ctx² · 64 flops, half for causal)")
+        L.append("### Attention forward, f16, head dim 64 (d128-: 128) (TFLOP/s: 4 · heads · n_ctx² · d flops, half for causal)")
         L.append("")
         L.append("| heads × n_ctx | variant | linlayout (examples/attention.tir) | Gluon twin, same tiling and schedule | torch SDPA (flash backend) | ours / flash | ours / Gluon |")
         L.append("|---|---|---:|---:|---:|---:|---:|")
         for r in att:
             g = (gatt.get("sizes") or {}).get(str(int(r["n_ctx"])), {})
-            # Causal rows ("causal-...") against torch's causal flash attention; no Gluon twin.
+            # Causal rows ("causal-...") against torch's causal flash attention (no Gluon twin),
+            # head-dim-128 rows ("d128-...") against torch's flash attention of that head dim.
             gkey = "gluon_" + r["variant"].replace("-", "_") + "_TFLOPs"
-            fkey = "torch_flash_causal_TFLOPs" if r.get("causal") else "torch_flash_TFLOPs"
+            fkey = ("torch_flash_causal_TFLOPs" if r.get("causal") else
+                    "torch_flash_d128_TFLOPs" if r.get("head_dim") == 128 else "torch_flash_TFLOPs")
             L.append(f"| {int(r['heads'])} × {int(r['n_ctx'])} | {r['variant']} | {fmt(r.get('TFLOPs'), '.1f')} | "
                      f"{fmt(g.get(gkey), '.1f')} | {fmt(g.get(fkey), '.1f')} | "
                      f"{fmt(ratio(r.get('TFLOPs'), g.get(fkey)), '.2f')} | "

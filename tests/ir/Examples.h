@@ -56,7 +56,8 @@ inline std::vector<std::string> exampleFiles() {
           "branch_convert.tir",
           "histogram.tir",
           "attention.tir",
-          "attention_causal.tir"};
+          "attention_causal.tir",
+          "attention_d128.tir"};
 }
 
 /// The texts of the examples `names`, in order ("" for a file that cannot be read).
@@ -305,15 +306,22 @@ inline std::vector<ExampleRun> exampleRuns() {
                       }
                     }
                   }});
-  // Attention over 2 heads of 256 positions (2 query blocks per head, 4 key blocks each), and
-  // causal attention (query i sees keys j <= i) on the same inputs.
-  for (bool causal : {false, true})
+  // Attention over 2 heads of 256 positions (2 query blocks per head), causal attention (query i
+  // sees keys j <= i) on the same inputs, and attention with head dim 128.
+  struct AttentionCase {
+    const char *file, *function;
+    bool causal;
+    size_t d;
+  };
+  for (AttentionCase c : {AttentionCase{"attention.tir", "attention", false, 64},
+                          AttentionCase{"attention_causal.tir", "attention_causal", true, 64},
+                          AttentionCase{"attention_d128.tir", "attention_d128", false, 128}})
     runs.push_back(
-        {causal ? "attention_causal.tir" : "attention.tir",
-         causal ? "attention_causal" : "attention",
+        {c.file,
+         c.function,
          {2, 2, 1},
-         [](Memory &m, std::vector<ArgValue> &a) {
-           const size_t n = 2 * 256 * 64;
+         [d = c.d](Memory &m, std::vector<ArgValue> &a) {
+           const size_t n = 2 * 256 * d;
            std::vector<uint16_t> q, k, v;
            for (float x : randomFloats(n, 15, 2))
              q.push_back(toHalfBits(x));
@@ -326,31 +334,31 @@ inline std::vector<ExampleRun> exampleRuns() {
            a = {ArgValue::pointer(0), ArgValue::pointer(1),   ArgValue::pointer(2),
                 ArgValue::pointer(3), ArgValue::integer(256), ArgValue::floating(0.125)};
          },
-         [causal](const Memory &m) {
+         [causal = c.causal, d = c.d](const Memory &m) {
            auto q = valuesOf<uint16_t>(m.buffers[0]), k = valuesOf<uint16_t>(m.buffers[1]),
                 v = valuesOf<uint16_t>(m.buffers[2]), o = valuesOf<uint16_t>(m.buffers[3]);
            for (size_t h = 0; h < 2; ++h)
              for (size_t i = 0; i < 256; i += 5) {
-               const size_t base = h * 256 * 64, keys = causal ? i + 1 : 256;
+               const size_t base = h * 256 * d, keys = causal ? i + 1 : 256;
                std::vector<double> s(keys);
                double mx = -INFINITY, sum = 0;
                for (size_t j = 0; j < keys; ++j) {
-                 double d = 0;
-                 for (size_t c = 0; c < 64; ++c)
-                   d += fromHalfBits(q[base + i * 64 + c]) * fromHalfBits(k[base + j * 64 + c]);
-                 s[j] = d * 0.125;
+                 double dot = 0;
+                 for (size_t c = 0; c < d; ++c)
+                   dot += fromHalfBits(q[base + i * d + c]) * fromHalfBits(k[base + j * d + c]);
+                 s[j] = dot * 0.125;
                  mx = std::max(mx, s[j]);
                }
                for (double &x : s)
                  sum += x = std::exp(x - mx);
-               for (size_t c = 0; c < 64; ++c) {
+               for (size_t c = 0; c < d; ++c) {
                  double want = 0;
                  for (size_t j = 0; j < keys; ++j)
-                   want += s[j] * fromHalfBits(v[base + j * 64 + c]);
+                   want += s[j] * fromHalfBits(v[base + j * d + c]);
                  want /= sum;
                  // P is rounded to f16 before the second dot, O on the store: both relative
                  // 2^-11, of values |v| <= 4.
-                 ASSERT_NEAR(fromHalfBits(o[base + i * 64 + c]), want, 8e-3)
+                 ASSERT_NEAR(fromHalfBits(o[base + i * d + c]), want, 8e-3)
                      << "head " << h << ", row " << i << ", column " << c;
                }
              }

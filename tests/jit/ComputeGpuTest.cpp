@@ -300,9 +300,10 @@ TEST(ComputeGpu, MatmulWidePipelined) {
   matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, 3, "matmul_wide.tir");
 }
 
-// examples/attention.tir and attention_causal.tir as a user compiles them (the pass pipeline,
-// software-pipelined with 1, 2 and 3 stages): O = softmax(Q K^T / 2) V for 3 heads of 128, 384
-// and 1024 positions (the causal kernel: query i sees keys j <= i), f16 inputs in [-1, 1),
+// examples/attention.tir, attention_causal.tir and attention_d128.tir as a user compiles them
+// (the pass pipeline, software-pipelined with 1, 2 and 3 stages): O = softmax(Q K^T / 2) V for 3
+// heads of 128, 384 and 1024 positions (the causal kernel: query i sees keys j <= i; d128: head
+// dim 128), f16 inputs in [-1, 1),
 // against a double-precision reference on every row. The scale is 4x the usual 1/8 so that the
 // softmax is far from flat and the running maximum matters.
 TEST(ComputeGpu, Attention) {
@@ -310,13 +311,19 @@ TEST(ComputeGpu, Attention) {
   uint64_t seed = gputest::freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
-  const int heads = 3, d = 64;
+  const int heads = 3;
   const double scale = 0.5;
-  for (bool causal : {false, true})
+  struct Case {
+    const char *file;
+    bool causal;
+    int d;
+  };
+  for (Case c : {Case{"attention.tir", false, 64}, Case{"attention_causal.tir", true, 64},
+                 Case{"attention_d128.tir", false, 128}})
     for (int stages : {1, 2, 3}) {
-      ASSERT_OK_AND_ASSIGN(ir::Module m,
-                           exampleKernel(causal ? "attention_causal.tir" : "attention.tir",
-                                         sourceDir(LINLAYOUT_SOURCE_DIR)));
+      const bool causal = c.causal;
+      const int d = c.d;
+      ASSERT_OK_AND_ASSIGN(ir::Module m, exampleKernel(c.file, sourceDir(LINLAYOUT_SOURCE_DIR)));
       jit::CompileOptions o;
       o.numStages = stages;
       ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m, o));
@@ -324,8 +331,8 @@ TEST(ComputeGpu, Attention) {
         EXPECT_GT(count(k->ptx(), "cp.async.cg"), 0) << "the pipelined kernel must use cp.async";
       }
       for (int n : {128, 384, 1024}) {
-        SCOPED_TRACE(std::string(causal ? "causal, " : "") + "stages " + std::to_string(stages) +
-                     ", n_ctx " + std::to_string(n));
+        SCOPED_TRACE(std::string(c.file) + ", stages " + std::to_string(stages) + ", n_ctx " +
+                     std::to_string(n));
         const size_t elems = size_t(heads) * n * d;
         std::vector<Eigen::half> q(elems), kk(elems), v(elems);
         for (auto *t : {&q, &kk, &v})
@@ -369,8 +376,8 @@ TEST(ComputeGpu, Attention) {
               worst = std::max(worst, std::abs(got - O(i, c)));
             }
         }
-        std::cout << "[          ] attention" << (causal ? " (causal), " : ", ") << stages
-                  << " stages, n_ctx " << n << ": max |O - ref| = " << worst << "\n";
+        std::cout << "[          ] " << c.file << ", " << stages << " stages, n_ctx " << n
+                  << ": max |O - ref| = " << worst << "\n";
         // P is rounded to f16 for the second dot and O on the store (2^-11 relative each, |O| < 1).
         EXPECT_LT(worst, 2e-3);
       }

@@ -52,6 +52,20 @@ LinearLayout lin(const LayoutSpec &s, std::vector<int64_t> shape) {
   return ok(toLinearLayout(s, shape));
 }
 
+// Two hardware layouts of every distributed family (1, 2 or 4 warps, the same for both) over one
+// random 16..128 x 16..128 tile; nullopt where a draw gives no such pair.
+std::optional<std::pair<LinearLayout, LinearLayout>> randomHardwarePair(Rng &rng) {
+  int warps = 1 << uniform(rng, 0, 2);
+  auto a = randomHardwareSpec(rng, warps), b = randomHardwareSpec(rng, warps);
+  if (!a || !b)
+    return std::nullopt;
+  std::vector<int64_t> shape{int64_t(16) << uniform(rng, 0, 3), int64_t(16) << uniform(rng, 0, 3)};
+  auto s = toLinearLayout(*a, shape), d = toLinearLayout(*b, shape);
+  if (!s.ok() || !d.ok() || s->inDimSize(DimName::warp()) != d->inDimSize(DimName::warp()))
+    return std::nullopt;
+  return std::pair{std::move(*s), std::move(*d)};
+}
+
 } // namespace
 
 TEST(PlanConversion, GoldenPairsSimulate) {
@@ -268,16 +282,12 @@ PLAN_PROP(PlanConversion, WarpBijectionsAlwaysHaveShufflePlans, 1000) {
 // Hardware layouts of every distributed family, 4 warps, fp8..fp64.
 PLAN_PROP(PlanConversion, HardwarePairsSimulate, 1000) {
   Rng rng(seed);
-  int warps = 1 << uniform(rng, 0, 2);
-  auto a = randomHardwareSpec(rng, warps), b = randomHardwareSpec(rng, warps);
-  RC_PRE(a.has_value() && b.has_value());
-  std::vector<int64_t> shape{int64_t(16) << uniform(rng, 0, 3), int64_t(16) << uniform(rng, 0, 3)};
-  auto s = toLinearLayout(*a, shape), d = toLinearLayout(*b, shape);
-  RC_PRE(s.ok() && d.ok());
-  RC_PRE(s->inDimSize(DimName::warp()) == d->inDimSize(DimName::warp()));
+  auto pair = randomHardwarePair(rng);
+  RC_PRE(pair.has_value());
+  const auto &[s, d] = *pair;
   PlanOptions opt;
   opt.target = uniform(rng, 0, 1) ? GpuTarget::Sm90 : GpuTarget::Sm80;
-  propertyCheck(RandomPair{*s, *d, 8 << uniform(rng, 0, 3)}, opt);
+  propertyCheck(RandomPair{s, d, 8 << uniform(rng, 0, 3)}, opt);
 }
 
 // Where the layouts leave room for it (hardware layouts without broadcast, exchanged with
@@ -286,23 +296,19 @@ PLAN_PROP(PlanConversion, HardwarePairsSimulate, 1000) {
 // conflicts unavoidable; the search then weighs them against the instructions saved.)
 PLAN_PROP(PlanConversion, HardwarePairsAreConflictFree, 1000) {
   Rng rng(seed);
-  int warps = 1 << uniform(rng, 0, 2);
-  auto a = randomHardwareSpec(rng, warps), b = randomHardwareSpec(rng, warps);
-  RC_PRE(a.has_value() && b.has_value());
-  std::vector<int64_t> shape{int64_t(16) << uniform(rng, 0, 3), int64_t(16) << uniform(rng, 0, 3)};
-  auto s = toLinearLayout(*a, shape), d = toLinearLayout(*b, shape);
-  RC_PRE(s.ok() && d.ok());
-  RC_PRE(s->inDimSize(DimName::warp()) == d->inDimSize(DimName::warp()));
-  RC_PRE(s->isInjective() && d->isInjective());
+  auto pair = randomHardwarePair(rng);
+  RC_PRE(pair.has_value());
+  const auto &[s, d] = *pair;
+  RC_PRE(s.isInjective() && d.isInjective());
   int bits = 8 << uniform(rng, 0, 3);
   PlanOptions opt;
   opt.forcePath = ConversionPath::SharedMemory;
   opt.allowMatrixOps = false;
-  auto plan = planConversion(*s, *d, bits, opt);
+  auto plan = planConversion(s, d, bits, opt);
   RC_PRE(plan.ok());
   if (plan->cost.conflictWavefronts != 0)
-    RC_FAIL(summary(*plan) + "\nbits " + std::to_string(bits) + "\nsrc:" + s->toString() +
-            "\ndst:" + d->toString());
+    RC_FAIL(summary(*plan) + "\nbits " + std::to_string(bits) + "\nsrc:" + s.toString() +
+            "\ndst:" + d.toString());
 }
 
 // A register <-> lane transposition (register 0 and lane 0 trade tensor bits) takes butterfly
@@ -410,22 +416,18 @@ TEST(PlanConversion, MmaOperandLoadsFillConsecutiveRegisters) {
 // the same path, and executes correctly in the simulator.
 PLAN_PROP(PlanConversion, MmaOperandPreferenceOnlyBreaksTies, 500) {
   Rng rng(seed);
-  int warps = 1 << uniform(rng, 0, 2);
-  auto a = randomHardwareSpec(rng, warps), b = randomHardwareSpec(rng, warps);
-  RC_PRE(a.has_value() && b.has_value());
-  std::vector<int64_t> shape{int64_t(16) << uniform(rng, 0, 3), int64_t(16) << uniform(rng, 0, 3)};
-  auto s = toLinearLayout(*a, shape), d = toLinearLayout(*b, shape);
-  RC_PRE(s.ok() && d.ok());
-  RC_PRE(s->inDimSize(DimName::warp()) == d->inDimSize(DimName::warp()));
+  auto pair = randomHardwarePair(rng);
+  RC_PRE(pair.has_value());
+  const auto &[s, d] = *pair;
   const int bits = 8 << uniform(rng, 0, 2);
   PlanOptions opt;
   opt.target = uniform(rng, 0, 1) ? GpuTarget::Sm90 : GpuTarget::Sm80;
-  auto without = planConversion(*s, *d, bits, opt);
+  auto without = planConversion(s, d, bits, opt);
   opt.dstIsMmaOperand = true;
-  auto with = planConversion(*s, *d, bits, opt);
+  auto with = planConversion(s, d, bits, opt);
   RC_ASSERT(without.ok() == with.ok());
   RC_PRE(with.ok());
   RC_ASSERT(with->path == without->path);
   RC_ASSERT(std::abs(with->cost.cycles - without->cost.cycles) < 1e-9);
-  propertyCheck(RandomPair{*s, *d, bits}, opt);
+  propertyCheck(RandomPair{s, d, bits}, opt);
 }

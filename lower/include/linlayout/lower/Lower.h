@@ -42,7 +42,8 @@ struct LowerOptions {
   std::optional<ConversionPath> conversionPath;
   /// Let a float multiply and the add or subtract that takes its product fuse into one fma
   /// (rounded once), as Triton does by default (`enable_fp_fusion`). Off: every arith op is
-  /// rounded on its own, as the interpreter computes it, so results match it bit for bit.
+  /// rounded on its own, as the interpreter computes it, so that adds, subtracts and multiplies
+  /// match it bit for bit (the SFU's exp2, log2 and rsqrt still approximate).
   bool fpFusion = true;
 };
 

@@ -911,8 +911,9 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
                      });
 }
 
-// examples/attention.tir, attention_causal.tir ("causal-" variants) and attention_d128.tir
-// ("d128-": head dim 128, 8 warps): O = softmax(Q K^T / sqrt(d)) V over 64 batch x heads (f16)
+// examples/attention.tir, attention_causal.tir ("causal-" variants), attention_d128.tir
+// ("d128-": head dim 128, 8 warps) and attention.tir on bf16 ("bf16-"): O = softmax(Q K^T /
+// sqrt(d)) V over 64 batch x heads (f16)
 // of n_ctx = 1024 and 4096 positions, compiled as a user compiles it (the pass pipeline) with 1,
 // 2 and 3 software-pipelining stages. One launch is checked on 16 sampled rows against a
 // double-precision reference, then timed; 4 * heads * n_ctx^2 * d flops (the two products), half
@@ -922,13 +923,15 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
     const char *file, *prefix;
     bool causal;
     int d;
+    ScalarKind elem = ScalarKind::F16;
   };
   const Config configs[] = {{"attention.tir", "", false, 64},
                             {"attention_causal.tir", "causal-", true, 64},
-                            {"attention_d128.tir", "d128-", false, 128}};
+                            {"attention_d128.tir", "d128-", false, 128},
+                            {"attention.tir", "bf16-", false, 64, ScalarKind::BF16}};
   const int heads = 64;
   for (const Config &cfg : configs) {
-    auto m = exampleKernel(cfg.file, sourceDir(LINLAYOUT_SOURCE_DIR));
+    auto m = matmulKernel(cfg.elem, sourceDir(LINLAYOUT_SOURCE_DIR), cfg.file); // f16 -> elem
     CHECK(m);
     const int d = cfg.d;
     const float scale = 1.0f / std::sqrt(float(d));
@@ -937,7 +940,7 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
       std::vector<uint16_t> q(elems), k(elems), v(elems);
       for (auto *t : {&q, &k, &v})
         for (uint16_t &x : *t)
-          x = randomInput(ScalarKind::F16, rng);
+          x = randomInput(cfg.elem, rng);
       auto dq = runtime::DeviceBuffer::fromHost<uint16_t>(q);
       auto dk = runtime::DeviceBuffer::fromHost<uint16_t>(k);
       auto dv = runtime::DeviceBuffer::fromHost<uint16_t>(v);
@@ -971,8 +974,8 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
           double mx = -INFINITY, sum = 0;
           for (size_t j = 0; j < keys; ++j) {
             for (int c = 0; c < d; ++c)
-              p[j] += decodeHalf(ScalarKind::F16, q[base + i * d + c]) *
-                      decodeHalf(ScalarKind::F16, k[base + j * d + c]);
+              p[j] += decodeHalf(cfg.elem, q[base + i * d + c]) *
+                      decodeHalf(cfg.elem, k[base + j * d + c]);
             mx = std::max(mx, p[j] *= scale);
           }
           for (double &x : p)
@@ -980,8 +983,8 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
           for (int c = 0; c < d; ++c) {
             double want = 0;
             for (size_t j = 0; j < keys; ++j)
-              want += p[j] * decodeHalf(ScalarKind::F16, v[base + j * d + c]);
-            double got = decodeHalf(ScalarKind::F16, out[base + i * d + c]);
+              want += p[j] * decodeHalf(cfg.elem, v[base + j * d + c]);
+            double got = decodeHalf(cfg.elem, out[base + i * d + c]);
             worst = std::max(worst, std::isnan(got) ? INFINITY : std::abs(got - want / sum));
           }
         }
@@ -991,6 +994,7 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
         b.json.begin();
         b.json.field("bench", "attention");
         b.json.field("variant", variant);
+        b.json.field("dtype", std::string(ir::name(cfg.elem)));
         b.json.field("causal", double(cfg.causal));
         b.json.field("stages", double(stages));
         b.json.field("heads", double(heads));
@@ -1001,9 +1005,10 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
         b.json.field("max_abs_err_sampled", worst);
         kernelFields(b.json, kk);
         b.json.end();
-        std::printf("attention f16 %-19s %d x %lld x %d  %8.3f ms  %7.1f TFLOP/s  (sampled max "
+        std::printf("attention %-4s %-19s %d x %lld x %d  %8.3f ms  %7.1f TFLOP/s  (sampled max "
                     "abs err %.2e)\n",
-                    variant.c_str(), heads, (long long)n, d, ms, tf, worst);
+                    std::string(ir::name(cfg.elem)).c_str(), variant.c_str(), heads, (long long)n,
+                    d, ms, tf, worst);
       }
     }
   }

@@ -62,15 +62,15 @@ def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
             kb = gl.convert_layout(gl.load(k_ptrs), dot_b)
             p, m_new, l_i, acc = softmax_step(mma_v2(qa, kb, zero) * qk_scale, m_i, l_i, acc)
             vb = gl.convert_layout(gl.load(v_ptrs), dot_b)
-            acc = mma_v2(gl.convert_layout(p.to(gl.float16), dot_a), vb, acc)
+            acc = mma_v2(gl.convert_layout(p.to(q_ptr.dtype.element_ty), dot_a), vb, acc)
             m_i = m_new
             k_ptrs += BN * HD
             v_ptrs += BN * HD
     else:
         k_shared: gl.constexpr = gl.SwizzledSharedLayout(8, 1, 8, [0, 1])
         v_shared: gl.constexpr = gl.SwizzledSharedLayout(8, 1, 8, [1, 0])
-        k_ring = gl.allocate_shared_memory(gl.float16, [STAGES, HD, BN], k_shared)
-        v_ring = gl.allocate_shared_memory(gl.float16, [STAGES, BN, HD], v_shared)
+        k_ring = gl.allocate_shared_memory(q_ptr.dtype.element_ty, [STAGES, HD, BN], k_shared)
+        v_ring = gl.allocate_shared_memory(q_ptr.dtype.element_ty, [STAGES, BN, HD], v_shared)
         nblocks = n_ctx // BN
         for st in gl.static_range(STAGES - 1):
             async_copy.async_copy_global_to_shared(k_ring.index(st), k_ptrs, mask=(td[:, None] >= 0) & (tn[None, :] + st * BN < n_ctx))
@@ -89,10 +89,10 @@ def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
             async_copy.commit_group()
             k_ptrs += BN * HD
             v_ptrs += BN * HD
-            acc = mma_v2(gl.convert_layout(p.to(gl.float16), dot_a), vb, acc)
+            acc = mma_v2(gl.convert_layout(p.to(q_ptr.dtype.element_ty), dot_a), vb, acc)
             m_i = m_new
         async_copy.wait_group(0)
-    out = (acc / l_i[:, None]).to(gl.float16)
+    out = (acc / l_i[:, None]).to(q_ptr.dtype.element_ty)
     orow = m0 + gl.arange(0, BM, layout=row)
     ocol = gl.arange(0, HD, layout=gl.SliceLayout(0, mma))
     gl.store(o_ptr + head_off + orow[:, None] * HD + ocol[None, :], out)
@@ -140,6 +140,30 @@ def d128_rows(row, n):
             row[key + "_error"] = f"{type(e).__name__}: {e}"[-600:]
 
 
+def bf16_rows(row, n):
+    """bf16 inputs: torch's flash attention ("torch_flash_bf16") and the Gluon twin of
+    examples/attention.tir on bf16 ("gluon_bf16_pipelined_3")."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    q, k, v = (torch.rand((1, HEADS, n, D), device="cuda", dtype=torch.bfloat16) * 2 - 1
+               for _ in range(3))
+    scale = 1 / math.sqrt(D)
+    ref = torch.softmax((q.float() @ k.float().transpose(-1, -2)) * scale, dim=-1) @ v.float()
+    o = torch.empty_like(q)
+    def sdpa():
+        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+            return torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=scale)
+    try:
+        check_and_time(row, "torch_flash_bf16", sdpa, o, ref)
+    except Exception as e:
+        row["torch_flash_bf16_error"] = f"{type(e).__name__}: {e}"[:400]
+    def launch():
+        attention_twin[(n // 128, HEADS)](q, k, v, o, n, scale, 128, 64, D, 3, num_warps=4)
+    try:
+        check_and_time(row, "gluon_bf16_pipelined_3", launch, o, ref)
+    except Exception as e:
+        row["gluon_bf16_pipelined_3_error"] = f"{type(e).__name__}: {e}"[-600:]
+
+
 def main():
     res = {"gpu": torch.cuda.get_device_name(), "triton": triton.__version__,
            "torch": torch.__version__, "sizes": {}}
@@ -181,6 +205,7 @@ def main():
                 row[key + "_error"] = f"{type(e).__name__}: {e}"[-600:]
         del q, k, v, o, ref, ref_causal
         d128_rows(row, n)
+        bf16_rows(row, n)
         res["sizes"][str(n)] = row
         print(json.dumps({n: row}), flush=True)
     json.dump(res, open(sys.argv[1], "w"), indent=1)

@@ -214,10 +214,12 @@ def main():
         for r in att:
             g = (gatt.get("sizes") or {}).get(str(int(r["n_ctx"])), {})
             # Causal rows ("causal-...") against torch's causal flash attention (no Gluon twin),
-            # head-dim-128 rows ("d128-...") against torch's flash attention of that head dim.
+            # head-dim-128 rows ("d128-...") and bf16 rows ("bf16-...") against torch's flash
+            # attention of that head dim or input type.
             gkey = "gluon_" + r["variant"].replace("-", "_") + "_TFLOPs"
             fkey = ("torch_flash_causal_TFLOPs" if r.get("causal") else
-                    "torch_flash_d128_TFLOPs" if r.get("head_dim") == 128 else "torch_flash_TFLOPs")
+                    "torch_flash_d128_TFLOPs" if r.get("head_dim") == 128 else
+                    "torch_flash_bf16_TFLOPs" if r.get("dtype") == "bf16" else "torch_flash_TFLOPs")
             L.append(f"| {int(r['heads'])} × {int(r['n_ctx'])} | {r['variant']} | {fmt(r.get('TFLOPs'), '.1f')} | "
                      f"{fmt(g.get(gkey), '.1f')} | {fmt(g.get(fkey), '.1f')} | "
                      f"{fmt(ratio(r.get('TFLOPs'), g.get(fkey)), '.2f')} | "

@@ -303,7 +303,7 @@ TEST(ComputeGpu, MatmulWidePipelined) {
 // examples/attention.tir, attention_causal.tir and attention_d128.tir as a user compiles them
 // (the pass pipeline, software-pipelined with 1, 2 and 3 stages): O = softmax(Q K^T / 2) V for 3
 // heads of 128, 384 and 1024 positions (the causal kernel: query i sees keys j <= i; d128: head
-// dim 128), f16 inputs in [-1, 1),
+// dim 128), f16 inputs in [-1, 1) (and attention.tir on bf16 inputs, P and O),
 // against a double-precision reference on every row. The scale is 4x the usual 1/8 so that the
 // softmax is far from flat and the running maximum matters.
 TEST(ComputeGpu, Attention) {
@@ -317,13 +317,15 @@ TEST(ComputeGpu, Attention) {
     const char *file;
     bool causal;
     int d;
+    bool bf16 = false;
   };
-  for (Case c : {Case{"attention.tir", false, 64}, Case{"attention_causal.tir", true, 64},
-                 Case{"attention_d128.tir", false, 128}})
+  for (Case cs : {Case{"attention.tir", false, 64}, Case{"attention_causal.tir", true, 64},
+                  Case{"attention_d128.tir", false, 128}, Case{"attention.tir", false, 64, true}})
     for (int stages : {1, 2, 3}) {
-      const bool causal = c.causal;
-      const int d = c.d;
-      ASSERT_OK_AND_ASSIGN(ir::Module m, exampleKernel(c.file, sourceDir(LINLAYOUT_SOURCE_DIR)));
+      const bool causal = cs.causal;
+      const int d = cs.d;
+      ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(cs.bf16 ? ScalarKind::BF16 : ScalarKind::F16,
+                                                      sourceDir(LINLAYOUT_SOURCE_DIR), cs.file));
       jit::CompileOptions o;
       o.numStages = stages;
       ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m, o));
@@ -331,31 +333,40 @@ TEST(ComputeGpu, Attention) {
         EXPECT_GT(count(k->ptx(), "cp.async.cg"), 0) << "the pipelined kernel must use cp.async";
       }
       for (int n : {128, 384, 1024}) {
-        SCOPED_TRACE(std::string(c.file) + ", stages " + std::to_string(stages) + ", n_ctx " +
-                     std::to_string(n));
+        SCOPED_TRACE(std::string(cs.file) + (cs.bf16 ? " bf16" : "") + ", stages " +
+                     std::to_string(stages) + ", n_ctx " + std::to_string(n));
         const size_t elems = size_t(heads) * n * d;
-        std::vector<Eigen::half> q(elems), kk(elems), v(elems);
+        // The inputs as floats the element type holds exactly, and their bits.
+        auto bits = [&](float x) {
+          return cs.bf16 ? Eigen::numext::bit_cast<uint16_t>(Eigen::bfloat16(x))
+                         : Eigen::numext::bit_cast<uint16_t>(Eigen::half(x));
+        };
+        auto value = [&](uint16_t b) {
+          return cs.bf16 ? double(float(Eigen::numext::bit_cast<Eigen::bfloat16>(b)))
+                         : double(float(Eigen::numext::bit_cast<Eigen::half>(b)));
+        };
+        std::vector<uint16_t> q(elems), kk(elems), v(elems);
         for (auto *t : {&q, &kk, &v})
-          for (Eigen::half &x : *t)
-            x = Eigen::half(std::uniform_real_distribution<float>(-1, 1)(rng));
-        ASSERT_OK_AND_ASSIGN(auto dq, runtime::DeviceBuffer::fromHost<Eigen::half>(q));
-        ASSERT_OK_AND_ASSIGN(auto dk, runtime::DeviceBuffer::fromHost<Eigen::half>(kk));
-        ASSERT_OK_AND_ASSIGN(auto dv, runtime::DeviceBuffer::fromHost<Eigen::half>(v));
+          for (uint16_t &x : *t)
+            x = bits(std::uniform_real_distribution<float>(-1, 1)(rng));
+        ASSERT_OK_AND_ASSIGN(auto dq, runtime::DeviceBuffer::fromHost<uint16_t>(q));
+        ASSERT_OK_AND_ASSIGN(auto dk, runtime::DeviceBuffer::fromHost<uint16_t>(kk));
+        ASSERT_OK_AND_ASSIGN(auto dv, runtime::DeviceBuffer::fromHost<uint16_t>(v));
         ASSERT_OK_AND_ASSIGN(auto dout, runtime::DeviceBuffer::allocate(elems * 2));
         ASSERT_OK(dout.fill(0xff)); // NaN
         ASSERT_OK(k->launch({unsigned(n / 128), unsigned(heads)}, dq, dk, dv, dout, int32_t(n),
                             float(scale)));
         ASSERT_OK(jitc->context().synchronize());
-        ASSERT_OK_AND_ASSIGN(auto out, dout.toHost<Eigen::half>());
+        ASSERT_OK_AND_ASSIGN(auto out, dout.toHost<uint16_t>());
         double worst = 0;
         for (int h = 0; h < heads; ++h) {
           const size_t base = size_t(h) * n * d;
           MatrixD Q(n, d), K(n, d), V(n, d);
           for (int i = 0; i < n; ++i)
             for (int c = 0; c < d; ++c) {
-              Q(i, c) = double(float(q[base + size_t(i) * d + c]));
-              K(i, c) = double(float(kk[base + size_t(i) * d + c]));
-              V(i, c) = double(float(v[base + size_t(i) * d + c]));
+              Q(i, c) = value(q[base + size_t(i) * d + c]);
+              K(i, c) = value(kk[base + size_t(i) * d + c]);
+              V(i, c) = value(v[base + size_t(i) * d + c]);
             }
           MatrixD S = (Q * K.transpose()) * scale;
           if (causal)
@@ -370,16 +381,17 @@ TEST(ComputeGpu, Attention) {
           MatrixD O = S * V;
           for (int i = 0; i < n; ++i)
             for (int c = 0; c < d; ++c) {
-              double got = double(float(out[base + size_t(i) * d + c]));
+              double got = value(out[base + size_t(i) * d + c]);
               ASSERT_FALSE(std::isnan(got))
                   << "O(" << h << ", " << i << ", " << c << ") not written";
               worst = std::max(worst, std::abs(got - O(i, c)));
             }
         }
-        std::cout << "[          ] " << c.file << ", " << stages << " stages, n_ctx " << n
-                  << ": max |O - ref| = " << worst << "\n";
-        // P is rounded to f16 for the second dot and O on the store (2^-11 relative each, |O| < 1).
-        EXPECT_LT(worst, 2e-3);
+        std::cout << "[          ] " << cs.file << (cs.bf16 ? " bf16" : "") << ", " << stages
+                  << " stages, n_ctx " << n << ": max |O - ref| = " << worst << "\n";
+        // P is rounded to f16 for the second dot and O on the store (2^-11 relative each, |O| < 1);
+        // in bf16, 2^-8 each.
+        EXPECT_LT(worst, cs.bf16 ? 1.5e-2 : 2e-3);
       }
     }
 }

@@ -113,99 +113,72 @@ def check_and_time(row, key, launch, o, ref, causal=False):
     row[key + "_TFLOPs"] = tflops(o.shape[2], row[key + "_ms"], causal, o.shape[3])
 
 
-def d128_rows(row, n):
-    """Head dim 128: torch's flash attention ("torch_flash_d128") and the Gluon twin of
-    examples/attention_d128.tir ("gluon_d128_plain", "gluon_d128_pipelined_{2,3}")."""
+def attention_inputs(n, d, dtype):
+    """Q, K, V of HEADS heads x n positions x d in [-1, 1), the scale 1/sqrt(d) and the scores
+    Q K^T * scale in float32."""
+    q, k, v = (torch.rand((1, HEADS, n, d), device="cuda", dtype=dtype) * 2 - 1 for _ in range(3))
+    scale = 1 / math.sqrt(d)
+    return q, k, v, scale, (q.float() @ k.float().transpose(-1, -2)) * scale
+
+
+def flash_row(row, key, q, k, v, scale, o, ref, causal=False):
+    """torch's scaled_dot_product_attention on its flash backend, checked and timed as `key`."""
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    q, k, v = (torch.rand((1, HEADS, n, D128), device="cuda", dtype=torch.float16) * 2 - 1
-               for _ in range(3))
-    scale = 1 / math.sqrt(D128)
-    ref = torch.softmax((q.float() @ k.float().transpose(-1, -2)) * scale, dim=-1) @ v.float()
-    o = torch.empty_like(q)
     def sdpa():
         with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
-            return torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=scale)
+            return torch.nn.functional.scaled_dot_product_attention(
+                q, k, v, scale=scale, is_causal=causal)
     try:
-        check_and_time(row, "torch_flash_d128", sdpa, o, ref)
+        check_and_time(row, key, sdpa, o, ref, causal=causal)
     except Exception as e:
-        row["torch_flash_d128_error"] = f"{type(e).__name__}: {e}"[:400]
-    for stages in (1, 2, 3):
-        key = "gluon_d128_plain" if stages == 1 else f"gluon_d128_pipelined_{stages}"
+        row[key + "_error"] = f"{type(e).__name__}: {e}"[:400]
+
+
+def twin_rows(row, prefix, q, k, v, scale, o, ref, stages_list, bn=64, warps=4):
+    """The Gluon twin with each number of stages, checked and timed as gluon_{prefix}plain and
+    gluon_{prefix}pipelined_S, with its registers and spills."""
+    n, d = q.shape[2], q.shape[3]
+    for stages in stages_list:
+        key = f"gluon_{prefix}plain" if stages == 1 else f"gluon_{prefix}pipelined_{stages}"
+        compiled = {}
         def launch(stages=stages):
-            attention_twin[(n // 128, HEADS)](q, k, v, o, n, scale, 128, BN128, D128, stages,
-                                              WARPS128, num_warps=WARPS128)
+            compiled["k"] = attention_twin[(n // 128, HEADS)](q, k, v, o, n, scale, 128, bn, d,
+                                                              stages, warps, num_warps=warps)
         try:
             check_and_time(row, key, launch, o, ref)
+            row[key + "_registers"] = getattr(compiled["k"], "n_regs", None)
+            row[key + "_spills"] = getattr(compiled["k"], "n_spills", None)
         except Exception as e:
             row[key + "_error"] = f"{type(e).__name__}: {e}"[-600:]
-
-
-def bf16_rows(row, n):
-    """bf16 inputs: torch's flash attention ("torch_flash_bf16") and the Gluon twin of
-    examples/attention.tir on bf16 ("gluon_bf16_pipelined_3")."""
-    from torch.nn.attention import SDPBackend, sdpa_kernel
-    q, k, v = (torch.rand((1, HEADS, n, D), device="cuda", dtype=torch.bfloat16) * 2 - 1
-               for _ in range(3))
-    scale = 1 / math.sqrt(D)
-    ref = torch.softmax((q.float() @ k.float().transpose(-1, -2)) * scale, dim=-1) @ v.float()
-    o = torch.empty_like(q)
-    def sdpa():
-        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
-            return torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=scale)
-    try:
-        check_and_time(row, "torch_flash_bf16", sdpa, o, ref)
-    except Exception as e:
-        row["torch_flash_bf16_error"] = f"{type(e).__name__}: {e}"[:400]
-    def launch():
-        attention_twin[(n // 128, HEADS)](q, k, v, o, n, scale, 128, 64, D, 3, num_warps=4)
-    try:
-        check_and_time(row, "gluon_bf16_pipelined_3", launch, o, ref)
-    except Exception as e:
-        row["gluon_bf16_pipelined_3_error"] = f"{type(e).__name__}: {e}"[-600:]
 
 
 def main():
     res = {"gpu": torch.cuda.get_device_name(), "triton": triton.__version__,
            "torch": torch.__version__, "sizes": {}}
-    scale = 1 / math.sqrt(D)
     for n in [1024, 4096]:
         row = {}
-        q, k, v = (torch.rand((1, HEADS, n, D), device="cuda", dtype=torch.float16) * 2 - 1
-                   for _ in range(3))
-        scores = (q.float() @ k.float().transpose(-1, -2)) * scale
+        # Head dim 64, f16: plain and causal.
+        q, k, v, scale, scores = attention_inputs(n, D, torch.float16)
         ref = torch.softmax(scores, dim=-1) @ v.float()
         later = torch.ones(n, n, device="cuda", dtype=torch.bool).triu(1)
         ref_causal = torch.softmax(scores.masked_fill(later, float("-inf")), dim=-1) @ v.float()
-        del scores
+        del scores, later
         o = torch.empty_like(q)
-        try:
-            from torch.nn.attention import SDPBackend, sdpa_kernel
-            def sdpa():
-                with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
-                    return torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=scale)
-            check_and_time(row, "torch_flash", sdpa, o, ref)
-            def sdpa_causal():
-                with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
-                    return torch.nn.functional.scaled_dot_product_attention(
-                        q, k, v, scale=scale, is_causal=True)
-            check_and_time(row, "torch_flash_causal", sdpa_causal, o, ref_causal, causal=True)
-        except Exception as e:
-            row["torch_flash_error"] = f"{type(e).__name__}: {e}"[:400]
-        for stages in (1, 2, 3):
-            key = "gluon_plain" if stages == 1 else f"gluon_pipelined_{stages}"
-            compiled = {}
-            def launch(stages=stages):
-                compiled["k"] = attention_twin[(n // 128, HEADS)](q, k, v, o, n, scale, 128, 64,
-                                                                  D, stages, num_warps=4)
-            try:
-                check_and_time(row, key, launch, o, ref)
-                row[key + "_registers"] = getattr(compiled["k"], "n_regs", None)
-                row[key + "_spills"] = getattr(compiled["k"], "n_spills", None)
-            except Exception as e:
-                row[key + "_error"] = f"{type(e).__name__}: {e}"[-600:]
+        flash_row(row, "torch_flash", q, k, v, scale, o, ref)
+        flash_row(row, "torch_flash_causal", q, k, v, scale, o, ref_causal, causal=True)
+        twin_rows(row, "", q, k, v, scale, o, ref, (1, 2, 3))
         del q, k, v, o, ref, ref_causal
-        d128_rows(row, n)
-        bf16_rows(row, n)
+        # Head dim 128 (the twin of examples/attention_d128.tir), and bf16 inputs.
+        for prefix, d, dtype, stages, bn, warps in (("d128_", D128, torch.float16, (1, 2, 3),
+                                                     BN128, WARPS128),
+                                                    ("bf16_", D, torch.bfloat16, (3,), 64, 4)):
+            q, k, v, scale, scores = attention_inputs(n, d, dtype)
+            ref = torch.softmax(scores, dim=-1) @ v.float()
+            del scores
+            o = torch.empty_like(q)
+            flash_row(row, "torch_flash_" + prefix[:-1], q, k, v, scale, o, ref)
+            twin_rows(row, prefix, q, k, v, scale, o, ref, stages, bn, warps)
+            del q, k, v, o, ref
         res["sizes"][str(n)] = row
         print(json.dumps({n: row}), flush=True)
     json.dump(res, open(sys.argv[1], "w"), indent=1)

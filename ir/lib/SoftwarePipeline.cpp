@@ -568,21 +568,14 @@ private:
     // ptxas keeps a shared load after them in program order behind them, so it cannot hoist a
     // load the step needs late (attention's V, read after the softmax) to the top with the
     // copies and hold its registers all through the step (that cost spills and 20 %).
-    std::set<ValueId> loadedTiles;
+    // (users_ lists the body ops reading a value, reads inside branches included.)
+    size_t firstReader = body.ops.size();
     for (const Candidate &c : cands_)
       for (const std::vector<size_t> &ops : {std::vector<size_t>{c.index}, c.converts, c.allocs})
         for (size_t i : ops)
-          loadedTiles.insert(body.ops[i].results[0]);
-    size_t firstReader = body.ops.size();
-    for (size_t i = 0; i < body.ops.size() && firstReader == body.ops.size(); ++i) {
-      if (folded.count(i) || byIndex.count(i))
-        continue;
-      walkOp(body.ops[i], [&](const Op &o) {
-        for (ValueId v : o.operands)
-          if (loadedTiles.count(v))
-            firstReader = i;
-      });
-    }
+          for (size_t u : users_[body.ops[i].results[0]])
+            if (!folded.count(u) && !byIndex.count(u))
+              firstReader = std::min(firstReader, u);
     size_t issueAt = byIndex.begin()->first;
     for (const auto &[i, c] : byIndex)
       if (i < firstReader)

@@ -306,7 +306,6 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
   if (apart.totalBytes <= std::max(alloc.totalBytes, target.sharedBytesPerBlock() / 2))
     alloc = apart;
   for (size_t i = 0; i < owners.size(); ++i) {
-    plans.sharedOffset[owners[i]] = alloc.offsets[i];
     ByteRange bytes{alloc.offsets[i], alloc.offsets[i] + buffers[i].bytes};
     (scratchOwner[i] ? plans.scratch : plans.buffers)[owners[i]] = bytes;
   }

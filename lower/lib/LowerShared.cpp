@@ -67,14 +67,14 @@ Status lowerShared(LoweringContext &ctx, const ir::Op &op) {
     Lowered buf;
     const ir::Type &t = ctx.function().type(op.results[0]);
     LL_ASSIGN_OR_RETURN(buf.layout, ctx.layoutOf(t));
-    auto it = ctx.plans().sharedOffset.find(&op);
-    assert(it != ctx.plans().sharedOffset.end() && "local_alloc without a buffer");
-    buf.sharedOffset = it->second;
+    auto it = ctx.plans().buffers.find(&op);
+    assert(it != ctx.plans().buffers.end() && "local_alloc without a buffer");
+    buf.sharedOffset = it->second.begin;
     // The allocator may give the buffer bytes that a buffer or scratch used before it, which
     // other threads may still be reading or writing: a bar.sync first where any such access is
     // pending, so that no write into the buffer (its initial value, or the first copy into a
     // ring, which the pipelining protocol otherwise orders by itself) overtakes them.
-    ctx.beforeSharedWrite(ctx.plans().buffers.at(&op));
+    ctx.beforeSharedWrite(it->second);
     if (!op.operands.empty()) {
       Status s = storeTile(ctx, op, ctx.get(op.operands[0]), buf);
       if (!s.ok())

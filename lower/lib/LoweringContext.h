@@ -41,9 +41,6 @@ struct Lowered {
 struct OpPlans {
   /// convert_layout ops (and trans / reshape ops that move data) by address: their plans.
   std::map<const ir::Op *, ConversionPlan> conversions;
-  /// Byte offset of the shared memory each op uses: local_alloc (its buffer), convert_layout
-  /// and reduce (their scratch).
-  std::map<const ir::Op *, int64_t> sharedOffset;
   /// The bytes of the scratch of each convert_layout (and moving trans / reshape) that goes
   /// through shared memory, and of each reduce across warps.
   std::map<const ir::Op *, ByteRange> scratch;

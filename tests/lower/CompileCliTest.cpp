@@ -1,4 +1,6 @@
 // `linlayout compile`: outputs, options and errors of the command line.
+#include "PtxCheck.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -105,11 +107,7 @@ TEST(CompileCli, PtxasReportsRegistersAndSpills) {
 TEST(CompileCli, NoFpFusionKeepsMultipliesAndAddsApart) {
   const std::string attention = std::string(LINLAYOUT_SOURCE_DIR) + "/examples/attention.tir";
   auto fmas = [](const std::string &ptx) {
-    int n = 0;
-    for (size_t p = ptx.find("fma.rn.f32"); p != std::string::npos;
-         p = ptx.find("fma.rn.f32", p + 1))
-      ++n;
-    return n;
+    return linlayout::lower::testing::countLines(ptx, "fma.rn.f32");
   };
   CliRun fused = run(attention);
   ASSERT_EQ(fused.status, 0) << fused.out;

@@ -17,8 +17,10 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.ampere import async_copy, mma_v2
 
 HEADS, D = 64, 64
-# The head-dim-128 twin of examples/attention_d128.tir: 8 warps, key blocks of 32.
-D128, BN128, WARPS128 = 128, 32, 8
+# The head-dim-128 twin of examples/attention_d128.tir: 4 warps, key blocks of 64, Q kept in
+# shared memory (swizzled(8, 1, 8, [1, 0])) and loaded from there as the A operand of each key
+# block's Q K^T.
+D128, BN128, WARPS128 = 128, 64, 4
 
 
 @gluon.jit
@@ -34,7 +36,7 @@ def softmax_step(s, m_i, l_i, acc):
 @gluon.jit
 def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
                    BM: gl.constexpr, BN: gl.constexpr, HD: gl.constexpr, STAGES: gl.constexpr,
-                   WARPS: gl.constexpr = 4):
+                   WARPS: gl.constexpr = 4, Q_SHARED: gl.constexpr = False):
     blocked: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [WARPS, 1], [1, 0])
     blocked_t: gl.constexpr = gl.BlockedLayout([8, 1], [8, 4], [1, WARPS], [0, 1])
     mma: gl.constexpr = gl.NVMMADistributedLayout([2, 0], [WARPS, 1], [16, 8])
@@ -47,7 +49,11 @@ def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
     qr = m0 + gl.arange(0, BM, layout=gl.SliceLayout(1, blocked))
     qd = gl.arange(0, HD, layout=gl.SliceLayout(0, blocked))
     q = gl.load(q_ptr + head_off + qr[:, None] * HD + qd[None, :])
-    qa = gl.convert_layout(q, dot_a)
+    if Q_SHARED:
+        q_smem = gl.allocate_shared_memory(q_ptr.dtype.element_ty, [BM, HD],
+                                           gl.SwizzledSharedLayout(8, 1, 8, [1, 0]), q)
+    else:
+        qa = gl.convert_layout(q, dot_a)
     td = gl.arange(0, HD, layout=gl.SliceLayout(1, blocked_t))
     tn = gl.arange(0, BN, layout=gl.SliceLayout(0, blocked_t))
     k_ptrs = k_ptr + head_off + td[:, None] + tn[None, :] * HD
@@ -60,6 +66,8 @@ def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
     if STAGES == 1:
         for n in range(0, n_ctx, BN):
             kb = gl.convert_layout(gl.load(k_ptrs), dot_b)
+            if Q_SHARED:
+                qa = q_smem.load(dot_a)
             p, m_new, l_i, acc = softmax_step(mma_v2(qa, kb, zero) * qk_scale, m_i, l_i, acc)
             vb = gl.convert_layout(gl.load(v_ptrs), dot_b)
             acc = mma_v2(gl.convert_layout(p.to(q_ptr.dtype.element_ty), dot_a), vb, acc)
@@ -81,6 +89,8 @@ def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
         for i in range(0, nblocks):
             async_copy.wait_group(STAGES - 2)
             kb = k_ring.index(i % STAGES).load(dot_b)
+            if Q_SHARED:
+                qa = q_smem.load(dot_a)
             p, m_new, l_i, acc = softmax_step(mma_v2(qa, kb, zero) * qk_scale, m_i, l_i, acc)
             vb = v_ring.index(i % STAGES).load(dot_b)
             nxt = i + STAGES - 1
@@ -134,7 +144,7 @@ def flash_row(row, key, q, k, v, scale, o, ref, causal=False):
         row[key + "_error"] = f"{type(e).__name__}: {e}"[:400]
 
 
-def twin_rows(row, prefix, q, k, v, scale, o, ref, stages_list, bn=64, warps=4):
+def twin_rows(row, prefix, q, k, v, scale, o, ref, stages_list, bn=64, warps=4, q_shared=False):
     """The Gluon twin with each number of stages, checked and timed as gluon_{prefix}plain and
     gluon_{prefix}pipelined_S, with its registers and spills."""
     n, d = q.shape[2], q.shape[3]
@@ -143,7 +153,8 @@ def twin_rows(row, prefix, q, k, v, scale, o, ref, stages_list, bn=64, warps=4):
         compiled = {}
         def launch(stages=stages):
             compiled["k"] = attention_twin[(n // 128, HEADS)](q, k, v, o, n, scale, 128, bn, d,
-                                                              stages, warps, num_warps=warps)
+                                                              stages, warps, q_shared,
+                                                              num_warps=warps)
         try:
             check_and_time(row, key, launch, o, ref)
             row[key + "_registers"] = getattr(compiled["k"], "n_regs", None)
@@ -169,15 +180,15 @@ def main():
         twin_rows(row, "", q, k, v, scale, o, ref, (1, 2, 3))
         del q, k, v, o, ref, ref_causal
         # Head dim 128 (the twin of examples/attention_d128.tir), and bf16 inputs.
-        for prefix, d, dtype, stages, bn, warps in (("d128_", D128, torch.float16, (1, 2, 3),
-                                                     BN128, WARPS128),
-                                                    ("bf16_", D, torch.bfloat16, (3,), 64, 4)):
+        for prefix, d, dtype, stages, bn, warps, q_shared in (
+                ("d128_", D128, torch.float16, (1, 2, 3), BN128, WARPS128, True),
+                ("bf16_", D, torch.bfloat16, (3,), 64, 4, False)):
             q, k, v, scale, scores = attention_inputs(n, d, dtype)
             ref = torch.softmax(scores, dim=-1) @ v.float()
             del scores
             o = torch.empty_like(q)
             flash_row(row, "torch_flash_" + prefix[:-1], q, k, v, scale, o, ref)
-            twin_rows(row, prefix, q, k, v, scale, o, ref, stages, bn, warps)
+            twin_rows(row, prefix, q, k, v, scale, o, ref, stages, bn, warps, q_shared)
             del q, k, v, o, ref
         res["sizes"][str(n)] = row
         print(json.dumps({n: row}), flush=True)

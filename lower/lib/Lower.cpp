@@ -8,6 +8,7 @@
 #include "LoweringContext.h"
 #include "NvptxBackend.h"
 #include "OpLowering.h"
+#include "OperandSlices.h"
 #include "SharedAllocator.h"
 
 #include "linlayout/ir/AccessWidth.h"
@@ -364,6 +365,7 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
                       planOps(module, *fn, target, options.conversionPath, out.conversions));
   plans.annotate = options.annotateConversions;
   plans.fpFusion = options.fpFusion;
+  plans.slicedLoads = planSlicedLoads(module, *fn, plans);
   LL_ASSIGN_OR_RETURN(KernelSpec spec, kernelSpec(module, *fn));
   LL_ASSIGN_OR_RETURN(auto kb, KernelBuilder::create(spec));
   kb->useSharedBytes(static_cast<uint64_t>(plans.sharedBytes));

@@ -4,6 +4,7 @@
 // accumulator, one FMA per element per k.
 #include "Mma.h"
 #include "OpLowering.h"
+#include "OperandSlices.h"
 #include "PackedHalves.h"
 
 #include <llvm/IR/Constants.h>
@@ -14,23 +15,6 @@
 namespace linlayout::lower {
 
 namespace {
-
-// Packed output -> (row, col) of a rank-2 layout (dim0, dim1).
-std::pair<uint64_t, uint64_t> rowCol(const LinearLayout &l, uint64_t packed) {
-  return {l.outValue(packed, 0), l.outValue(packed, 1)};
-}
-
-uint64_t regOutput(const LinearLayout &l, uint64_t r) {
-  return l.apply(r << l.inDimOffset(l.inDimIndex(DimName::reg())));
-}
-
-// The (row, col) step of bit i of in dim d (0 when the layout has no such bit).
-std::pair<uint64_t, uint64_t> step(const LinearLayout &l, DimName d, int i) {
-  int di = l.inDimIndex(d);
-  if (di < 0 || i >= l.inDimBits(di))
-    return {0, 0};
-  return rowCol(l, l.column(l.inDimOffset(di) + i));
-}
 
 // Checks the lane steps against a fragment's and the warp / block steps against the expected
 // projection of the accumulator's.
@@ -58,8 +42,8 @@ struct Fragments {
   std::map<std::tuple<uint64_t, uint64_t, int, int>, int> reg;
 };
 
-Status lowerMma(LoweringContext &ctx, const ir::Op &op, const Lowered &a, const Lowered &bv,
-                const Lowered &c, ir::ScalarKind ak) {
+Status lowerMma(LoweringContext &ctx, const ir::Op &op, Lowered a, Lowered bv, const Lowered &c,
+                ir::ScalarKind ak) {
   auto &b = ctx.b();
   MmaShape shape;
   int kStep;
@@ -122,6 +106,8 @@ Status lowerMma(LoweringContext &ctx, const ir::Op &op, const Lowered &a, const 
       auto it = f.reg.find({row, col, w, half});
       if (it == f.reg.end())
         return makeError("tt.dot: an operand tile misses a fragment element");
+      if (!v.regs[it->second])
+        return makeError("tt.dot: an operand register was not loaded before its mma.sync");
       return v.regs[it->second];
     };
     if (tf32) {
@@ -132,15 +118,38 @@ Status lowerMma(LoweringContext &ctx, const ir::Op &op, const Lowered &a, const 
     LL_ASSIGN_OR_RETURN(llvm::Value * hi, get(1));
     return joinHalves(b, lo, hi);
   };
+  std::map<std::pair<uint64_t, uint64_t>, std::vector<llvm::Value *>> accs;
   for (auto &[tile, slots] : cTiles) {
-    auto [m0, n0] = tile;
     for (int s : slots)
       if (s < 0)
         return makeError("tt.dot: the accumulator misses an element of an mma tile");
-    std::vector<llvm::Value *> acc;
     for (int s : slots)
-      acc.push_back(c.regs[s]);
-    for (uint64_t k0 = 0; k0 < kSize; k0 += kStep) {
+      accs[tile].push_back(c.regs[s]);
+  }
+  // Sliced operands (OperandSlices.h): slice 0 came with the local_load; each later one is
+  // loaded one slice ahead of the mma.sync that takes it.
+  std::vector<std::pair<OperandSlices, std::vector<llvm::Value *> *>> sliced;
+  for (Lowered *v : {&a, &bv})
+    if (v->slicedLoad) {
+      LL_ASSIGN_OR_RETURN(
+          OperandSlices sl,
+          OperandSlices::plan(ctx, *v->slicedLoad, ctx.plans().slicedLoads.at(v->slicedLoad)));
+      sliced.emplace_back(std::move(sl), &v->regs);
+    }
+  auto loadSlice = [&](int64_t s) -> Status {
+    for (auto &[sl, regs] : sliced)
+      if (s < sl.count())
+        LL_TRY_STATUS(sl.load(ctx, s, *regs));
+    return Status::success();
+  };
+  if (!sliced.empty())
+    ctx.beforeSharedRead();
+  // K outermost, as the slices arrive; each tile's mma.sync still runs in K order.
+  for (uint64_t k0 = 0; k0 < kSize; k0 += kStep) {
+    if (!sliced.empty() && k0 + kStep < kSize)
+      LL_TRY_STATUS(loadSlice(int64_t((k0 + kStep) / kStep)));
+    for (auto &[tile, acc] : accs) {
+      auto [m0, n0] = tile;
       std::vector<llvm::Value *> aw, bw;
       for (int w = 0; w < 4; ++w) {
         LL_ASSIGN_OR_RETURN(llvm::Value * x, word(a, fa, m0, k0, w));
@@ -152,9 +161,12 @@ Status lowerMma(LoweringContext &ctx, const ir::Op &op, const Lowered &a, const 
       }
       acc = emitMma(b, shape, aw, bw, acc);
     }
-    for (int s = 0; s < 4; ++s)
-      out[slots[s]] = acc[s];
   }
+  if (!sliced.empty())
+    ctx.afterSharedRead();
+  for (auto &[tile, slots] : cTiles)
+    for (int s = 0; s < 4; ++s)
+      out[slots[s]] = accs[tile][s];
   // Registers holding copies of a tile element.
   std::map<uint64_t, llvm::Value *> byElement;
   for (uint64_t r = 0; r < c.regs.size(); ++r)

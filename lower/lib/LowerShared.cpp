@@ -4,9 +4,10 @@
 // layouts let them (SharedTileLoad.h).
 #include "LayoutIndex.h"
 #include "OpLowering.h"
+#include "OperandSlices.h"
 #include "SharedAccess.h"
-#include "SharedVector.h"
 #include "SharedTileLoad.h"
+#include "SharedVector.h"
 #include "SharedView.h"
 
 namespace linlayout::lower {
@@ -61,6 +62,34 @@ Status storeTile(LoweringContext &ctx, const ir::Op &op, const Lowered &value,
 
 } // namespace
 
+Expected<std::vector<llvm::Value *>> loadSharedTile(LoweringContext &ctx, const Lowered &buf,
+                                                    const LinearLayout &view, llvm::Type *ty) {
+  auto &b = ctx.b();
+  // A view's coordinates are its tile's (SharedView.h).
+  LL_ASSIGN_OR_RETURN(LinearLayout dist, widenToTile(view, buf.layout));
+  LL_ASSIGN_OR_RETURN(LinearLayout map, offsetsOf(dist, buf.layout));
+  // ldmatrix where the layouts allow it (dot operands from a swizzled tile), else ld.shared.
+  LL_ASSIGN_OR_RETURN(auto matrix, emitMatrixTileLoad(b, dist, buf.layout, ctx.sharedBase(buf),
+                                                      ctx.thread(), ty, nullptr, buf.viewXor));
+  if (matrix)
+    return std::move(*matrix);
+  LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(map));
+  int bytes = static_cast<int>(ty->getPrimitiveSizeInBits() / 8);
+  int vec = vectorUnderXor(vectorOf(map, bytes), buf.viewXor);
+  IndexEmitter em(ix, b, ctx.thread(), ctx.blockInCluster());
+  int64_t strides[] = {bytes};
+  std::vector<llvm::Value *> regs;
+  for (uint64_t r = 0; r < ix.numRegisters(); r += vec) {
+    SplitOffset so = buf.viewXor
+                         ? em.scaledWithConstant(0, ix.registerPart(r, 0) ^ buf.viewXor, bytes)
+                         : em.linearOffset(r, strides);
+    auto vals =
+        emitSharedLoad(b, sharedAddress(b, ctx.sharedBase(buf), so.variable, so.constant), ty, vec);
+    regs.insert(regs.end(), vals.begin(), vals.end());
+  }
+  return regs;
+}
+
 Status lowerShared(LoweringContext &ctx, const ir::Op &op) {
   switch (op.kind) {
   case ir::OpKind::LocalAlloc: {
@@ -90,44 +119,29 @@ Status lowerShared(LoweringContext &ctx, const ir::Op &op) {
     return Status::success();
   }
   case ir::OpKind::LocalLoad: {
-    auto &b = ctx.b();
     const Lowered &buf = ctx.get(op.operands[0]);
     const ir::Type &rt = ctx.function().type(op.results[0]);
     LL_ASSIGN_OR_RETURN(LinearLayout view, ctx.layoutOf(rt));
-    // A view's coordinates are its tile's (SharedView.h).
-    auto dist = widenToTile(view, buf.layout);
-    if (!dist.ok())
-      return makeError(ctx.where(op) + "ttg.local_load: " + dist.message());
-    auto map = offsetsOf(*dist, buf.layout);
-    if (!map.ok())
-      return makeError(ctx.where(op) + "ttg.local_load: " + map.message());
-    llvm::Type *ty = ctx.elementType(rt);
-    ctx.beforeSharedRead();
-    // ldmatrix where the layouts allow it (dot operands from a swizzled tile), else ld.shared.
-    auto matrix = emitMatrixTileLoad(b, *dist, buf.layout, ctx.sharedBase(buf), ctx.thread(), ty,
-                                     nullptr, buf.viewXor);
-    if (!matrix.ok())
-      return makeError(ctx.where(op) + "ttg.local_load: " + matrix.message());
-    if (*matrix) {
+    if (auto sl = ctx.plans().slicedLoads.find(&op); sl != ctx.plans().slicedLoads.end()) {
+      // The first K slice here, the others where the dot needs them.
+      Lowered sliced;
+      sliced.layout = std::move(view);
+      sliced.slicedLoad = &op;
+      auto slices = OperandSlices::plan(ctx, op, sl->second);
+      ctx.beforeSharedRead();
+      Status s = slices.ok() ? slices->load(ctx, 0, sliced.regs) : slices.error();
+      if (!s.ok())
+        return makeError(ctx.where(op) + "ttg.local_load: " + s.message());
       ctx.afterSharedRead();
-      return ctx.setRegs(op.results[0], std::move(**matrix));
+      ctx.set(op.results[0], std::move(sliced));
+      return Status::success();
     }
-    LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(*map));
-    int bytes = static_cast<int>(ty->getPrimitiveSizeInBits() / 8);
-    int vec = vectorUnderXor(vectorOf(*map, bytes), buf.viewXor);
-    IndexEmitter em(ix, b, ctx.thread(), ctx.blockInCluster());
-    int64_t strides[] = {bytes};
-    std::vector<llvm::Value *> regs;
-    for (uint64_t r = 0; r < ix.numRegisters(); r += vec) {
-      SplitOffset so = buf.viewXor
-                           ? em.scaledWithConstant(0, ix.registerPart(r, 0) ^ buf.viewXor, bytes)
-                           : em.linearOffset(r, strides);
-      auto vals = emitSharedLoad(
-          b, sharedAddress(b, ctx.sharedBase(buf), so.variable, so.constant), ty, vec);
-      regs.insert(regs.end(), vals.begin(), vals.end());
-    }
+    ctx.beforeSharedRead();
+    auto regs = loadSharedTile(ctx, buf, view, ctx.elementType(rt));
+    if (!regs.ok())
+      return makeError(ctx.where(op) + "ttg.local_load: " + regs.message());
     ctx.afterSharedRead();
-    return ctx.setRegs(op.results[0], std::move(regs));
+    return ctx.setRegs(op.results[0], std::move(regs).value());
   }
   case ir::OpKind::LocalDealloc:
     return Status::success();

@@ -35,6 +35,15 @@ struct Lowered {
   int64_t sharedOffset = -1;
   llvm::Value *sharedDynamic = nullptr;
   uint64_t viewXor = 0;
+  /// A local_load sliced along K (OpPlans::slicedLoads): regs holds its first slice, the others
+  /// are null until its dot loads them (OperandSlices.h).
+  const ir::Op *slicedLoad = nullptr;
+};
+
+/// How a local_load feeding an mma.sync dot is sliced (OperandSlices.h).
+struct SlicedLoad {
+  int operand = 0;   ///< the dot operand it is: 0 = A, 1 = B
+  int64_t kStep = 0; ///< K elements per slice: one mma.sync's
 };
 
 /// Per-op decisions made before emission (plans need them to size shared memory).
@@ -66,6 +75,9 @@ struct OpPlans {
   int64_t sharedAlignment = 128;
   /// Bracket conversions with PTX comments (LowerOptions::annotateConversions).
   bool annotate = false;
+  /// The local_loads that load their first K slice only, their dot the others
+  /// (planSlicedLoads).
+  std::map<const ir::Op *, SlicedLoad> slicedLoads;
   /// Float adds, subtracts and multiplies may contract into fma (LowerOptions::fpFusion).
   bool fpFusion = true;
 };

@@ -35,8 +35,14 @@ Status lowerConvertLayout(LoweringContext &ctx, const ir::Op &op);
 Expected<std::vector<llvm::Value *>> emitPlannedConversion(LoweringContext &ctx, const ir::Op &op,
                                                            const ConversionPlan &plan,
                                                            const std::vector<llvm::Value *> &src);
-/// ttg.local_alloc / local_store / local_load / local_dealloc.
+/// ttg.local_alloc / local_store / local_load / local_dealloc. A local_load in
+/// OpPlans::slicedLoads loads its first K slice only (OperandSlices.h).
 Status lowerShared(LoweringContext &ctx, const ir::Op &op);
+/// One value per register of `view` (its out dims the tile's, sizes up to the tile's) from the
+/// tile or view `buf`, with ldmatrix where the layouts allow it, else ld.shared; no hazard
+/// bookkeeping (the caller's).
+Expected<std::vector<llvm::Value *>> loadSharedTile(LoweringContext &ctx, const Lowered &buf,
+                                                    const LinearLayout &view, llvm::Type *ty);
 /// ttg.memdesc_index, ttg.async_copy_global_to_local, ttg.async_commit_group, ttg.async_wait.
 Status lowerAsync(LoweringContext &ctx, const ir::Op &op);
 /// tt.dot: mma.sync for an nvidia_mma v2 accumulator, FMA for a blocked one.

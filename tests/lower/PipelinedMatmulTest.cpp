@@ -1,8 +1,9 @@
 // The matmul example after the pass pipeline with software pipelining: its PTX
 // has the cp.async schedule docs/pipelining.md describes (prologue groups, a
-// wait_group S-2 and a barrier before the ldmatrix loads, the next stage's
-// copies and one commit before the mma.sync instructions, a final wait_group
-// 0), and assembles for sm_80 and sm_90 without spills.
+// wait_group S-2 and a barrier before the first K slice's ldmatrix loads, the
+// next stage's copies and one commit, the second slice's loads, then the
+// mma.sync instructions, a final wait_group 0), and assembles for sm_80 and
+// sm_90 without spills.
 #include "../ir/MatmulText.h"
 #include "PtxCheck.h"
 
@@ -83,10 +84,20 @@ TEST(PipelinedMatmul, PtxHasTheCpAsyncScheduleAndAssemblesWithoutSpills) {
                                        "CHECK: cp.async.cg.shared.global\n"
                                        "CHECK-NOT: mma.sync\n"
                                        "CHECK: cp.async.commit_group\n"
-                                       "CHECK-NEXT: mma.sync\n"
+                                       "CHECK-NOT: mma.sync\n"
+                                       "CHECK: ldmatrix\n"
+                                       "CHECK: mma.sync\n"
                                        "CHECK: cp.async.wait_group 0;\n"
                                        "CHECK-NEXT: bar.sync\n"),
                 "");
+      // The K step of 32 is two slices (OperandSlices.h): the first one's 4 + 4 loads before
+      // the copies, the second one's after the commit.
+      size_t waitAt = ptx.find(wait);
+      size_t commit = ptx.find("cp.async.commit_group", waitAt);
+      size_t mma = ptx.find("mma.sync", commit);
+      ASSERT_NE(mma, std::string::npos);
+      EXPECT_EQ(countLines(ptx.substr(waitAt, commit - waitAt), "ldmatrix"), 8);
+      EXPECT_EQ(countLines(ptx.substr(commit, mma - commit), "ldmatrix"), 8);
       EXPECT_EQ(k->kernel.sharedBytes,
                 uint64_t(stages) * (128 * 32 + 32 * 128) * 2);
       expectAssemblesWithoutSpills(*k, "stages " + std::to_string(stages) + " sm_" +

@@ -1,0 +1,105 @@
+// Dot operands loaded in K slices (lower/lib/OperandSlices.h), seen in the PTX of
+// examples/attention_d128.tir pipelined with 2 stages: each key block's Q K^T takes Q from a
+// shared tile and K^T from the ring, P V takes V from the ring, and every one of those
+// local_loads is sliced: its first K slice is loaded where the local_load stands, each later one
+// one slice ahead of the mma.sync that takes it. A barrier between a local_load and its dot
+// keeps the whole load where it stands. (tests/lower/PipelinedMatmulTest.cpp sees the same in
+// the pipelined matmul.)
+#include "PtxCheck.h"
+
+#include "linlayout/ir/Parser.h"
+#include "linlayout/ir/Pipeline.h"
+#include "linlayout/lower/Lower.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+using namespace linlayout;
+using namespace linlayout::lower;
+using namespace linlayout::lower::testing;
+
+namespace {
+
+std::string exampleText(const std::string &file) {
+  std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + file);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+Expected<LoweredKernel> lowerPipelined(const std::string &text, int stages) {
+  LL_ASSIGN_OR_RETURN(ir::Module m, ir::parseModule(text, "attention_d128.tir"));
+  ir::PipelineOptions po;
+  po.numStages = stages;
+  LL_TRY_STATUS(ir::runPipeline(m, po));
+  LowerOptions o;
+  o.target = PtxTarget{80, 80};
+  return lowerKernel(m, o);
+}
+
+// The loop body: from its cp.async.wait_group to the branch back.
+std::string loopBody(const std::string &ptx) {
+  size_t from = ptx.find("cp.async.wait_group");
+  size_t to = ptx.find("bra", from);
+  return from == std::string::npos || to == std::string::npos ? "" : ptx.substr(from, to - from);
+}
+
+// The ldmatrix lines before the loop body's first mma.sync.
+int loadsBeforeFirstMma(const std::string &body) {
+  size_t mma = body.find("mma.sync");
+  return countLines(body.substr(0, mma), "ldmatrix");
+}
+
+} // namespace
+
+TEST(OperandSlices, AttentionLoadsEachOperandOneKSliceAhead) {
+  auto k = lowerPipelined(exampleText("attention_d128.tir"), 2);
+  ASSERT_TRUE(k.ok()) << k.message();
+  std::string body = loopBody(k->kernel.ptx);
+  ASSERT_FALSE(body.empty());
+  // Per warp and key block: Q (32 x 128) 16 ldmatrix.x4 in 8 slices of 2, K^T (128 x 32) 16 in 8
+  // slices of 2, V (32 x 128) 16 .trans in 2 slices of 8; 64 mma.sync per dot.
+  EXPECT_EQ(countLines(body, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"), 32);
+  EXPECT_EQ(countLines(body, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"), 16);
+  EXPECT_EQ(countLines(body, "mma.sync.aligned.m16n8k16"), 128);
+  // Before the first mma.sync only the first two slices of Q and K^T: 2 x (2 + 2) ldmatrix.
+  EXPECT_EQ(loadsBeforeFirstMma(body), 8);
+  // K^T's first slice where its local_load stands, before the next block's copies; then Q's
+  // first slice and the second slices of both; then, per slice, its 8 mma.sync after the next
+  // slice's 4 loads. P V's K (32 keys) is two slices: both before its mma.sync.
+  EXPECT_PATTERNS(body, "CHECK: bar.sync\n"
+                        "CHECK-COUNT-2: ldmatrix.sync.aligned.m8n8.x4.shared.b16\n"
+                        "CHECK-NOT: ldmatrix\n"
+                        "CHECK: cp.async.commit_group\n"
+                        "CHECK-COUNT-6: ldmatrix.sync.aligned.m8n8.x4.shared.b16\n"
+                        "CHECK-COUNT-8: mma.sync\n"
+                        "CHECK-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.shared.b16\n"
+                        "CHECK-COUNT-8: mma.sync\n"
+                        "CHECK-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.shared.b16\n"
+                        "CHECK-COUNT-8: mma.sync\n"
+                        "CHECK: ex2.approx\n"
+                        "CHECK-COUNT-16: ldmatrix.sync.aligned.m8n8.x4.trans\n"
+                        "CHECK-COUNT-64: mma.sync\n");
+  // Two slices live at a time: no spills (whole, Q, K^T and V would need 64 registers each next
+  // to the 128 of O).
+  expectAssembles(k->kernel, /*requireNoSpills=*/true);
+}
+
+TEST(OperandSlices, ABarrierBetweenLoadAndDotKeepsTheWholeLoad) {
+  std::string text = exampleText("attention_d128.tir");
+  size_t dot = text.find("      %s = tt.dot");
+  ASSERT_NE(dot, std::string::npos);
+  text.insert(dot, "      gpu.barrier\n");
+  auto k = lowerPipelined(text, 2);
+  ASSERT_TRUE(k.ok()) << k.message();
+  std::string body = loopBody(k->kernel.ptx);
+  ASSERT_FALSE(body.empty());
+  // Q's and K^T's loads stand before the barrier: all 32 of their ldmatrix before the first
+  // mma.sync.
+  EXPECT_EQ(loadsBeforeFirstMma(body), 32);
+  EXPECT_PATTERNS(body, "CHECK-COUNT-32: ldmatrix.sync.aligned.m8n8.x4.shared.b16\n"
+                        "CHECK: bar.sync\n"
+                        "CHECK-COUNT-64: mma.sync\n");
+}

@@ -17,10 +17,10 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.ampere import async_copy, mma_v2
 
 HEADS, D = 64, 64
-# The head-dim-128 twin of examples/attention_d128.tir: 4 warps, key blocks of 64, Q kept in
+# The head-dim-128 twin of examples/attention_d128.tir: 4 warps, key blocks of 32, Q kept in
 # shared memory (swizzled(8, 1, 8, [1, 0])) and loaded from there as the A operand of each key
 # block's Q K^T.
-D128, BN128, WARPS128 = 128, 64, 4
+D128, BN128, WARPS128 = 128, 32, 4
 
 
 @gluon.jit

@@ -96,22 +96,11 @@ SharedHazards hazardsAfter(const ir::Block &block, SharedHazards h, const OpPlan
     case ir::OpKind::Reduce:
       break;
     default:
-      switch (ir::category(op.kind)) {
-      case ir::OpCategory::Source:
-      case ir::OpCategory::BinaryInt:
-      case ir::OpCategory::BinaryFloat:
-      case ir::OpCategory::UnaryFloat:
-      case ir::OpCategory::Compare:
-      case ir::OpCategory::Select:
-      case ir::OpCategory::Cast:
-      case ir::OpCategory::Memory:
-        break;
-      default: // anything else (loops, ...) may leave everything pending
-        if (op.kind != ir::OpKind::Yield && op.kind != ir::OpKind::Return) {
-          h.addRead(all);
-          h.addWrite(all);
-        }
-        break;
+      // Anything else (loops, ...) may leave everything pending.
+      if (!leavesSharedMemoryAlone(ir::category(op.kind)) && op.kind != ir::OpKind::Yield &&
+          op.kind != ir::OpKind::Return) {
+        h.addRead(all);
+        h.addWrite(all);
       }
       break;
     }
@@ -291,6 +280,23 @@ Status lowerIf(LoweringContext &ctx, const ir::Op &op) {
 }
 
 } // namespace
+
+bool leavesSharedMemoryAlone(ir::OpCategory c) {
+  switch (c) {
+  case ir::OpCategory::Source:
+  case ir::OpCategory::Shape:
+  case ir::OpCategory::BinaryInt:
+  case ir::OpCategory::BinaryFloat:
+  case ir::OpCategory::UnaryFloat:
+  case ir::OpCategory::Compare:
+  case ir::OpCategory::Select:
+  case ir::OpCategory::Cast:
+  case ir::OpCategory::Memory:
+    return true;
+  default:
+    return false;
+  }
+}
 
 Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
   for (const ir::Op &op : block.ops) {

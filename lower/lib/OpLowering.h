@@ -12,6 +12,10 @@ namespace linlayout::lower {
 
 /// Lowers a block (a function body or a loop body) op by op. Structure ops are handled here.
 Status lowerBlock(LoweringContext &ctx, const ir::Block &block);
+/// Whether every op of category `c` leaves shared memory to others: register-only ops and global
+/// memory accesses (where one needs scratch, as a shape op that moves data or an atomic whose
+/// result is used, it is in OpPlans::scratch).
+bool leavesSharedMemoryAlone(ir::OpCategory c);
 
 /// arith.constant, tt.get_program_id, tt.get_num_programs, tt.make_range.
 Status lowerSource(LoweringContext &ctx, const ir::Op &op);

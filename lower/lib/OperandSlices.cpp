@@ -32,7 +32,7 @@ namespace {
 // later slices to the dot alone: it reads shared memory at most, or writes it through async
 // copies, uses no scratch and does not synchronise (FunctionLowering.cpp's hazardsAfter leaves
 // the bookkeeping as it is, or only adds reads).
-bool leavesSharedAlone(const ir::Op &op, const OpPlans &plans) {
+bool mayStandBetween(const ir::Op &op, const OpPlans &plans) {
   if (plans.scratch.count(&op) || !op.regions.empty())
     return false;
   switch (op.kind) {
@@ -45,25 +45,8 @@ bool leavesSharedAlone(const ir::Op &op, const OpPlans &plans) {
   case ir::OpKind::ConvertLayout: // without scratch: in registers
   case ir::OpKind::Reduce:
     return true;
-  case ir::OpKind::AtomicRMW:
-  case ir::OpKind::AtomicCAS:
-    return false;
   default:
-    break;
-  }
-  switch (ir::category(op.kind)) {
-  case ir::OpCategory::Source:
-  case ir::OpCategory::Shape:
-  case ir::OpCategory::BinaryInt:
-  case ir::OpCategory::BinaryFloat:
-  case ir::OpCategory::UnaryFloat:
-  case ir::OpCategory::Compare:
-  case ir::OpCategory::Select:
-  case ir::OpCategory::Cast:
-  case ir::OpCategory::Memory:
-    return true;
-  default:
-    return false;
+    return leavesSharedMemoryAlone(ir::category(op.kind));
   }
 }
 
@@ -103,7 +86,7 @@ std::map<const ir::Op *, SlicedLoad> planSlicedLoads(const ir::Module &m, const 
             sliced[&load] = {op.operands[0] == v ? 0 : 1, kStep};
           break;
         }
-        if (!leavesSharedAlone(op, plans))
+        if (!mayStandBetween(op, plans))
           break;
       }
     }

@@ -217,6 +217,16 @@ TEST(ComputeGpu, MatmulBf16Pipelined) {
     matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, stages);
 }
 
+// f32 inputs: the dot runs on tf32 (mma.sync m16n8k8; the inputs keep 10 mantissa bits), as
+// written and pipelined (the pipelined local_loads sliced into K slices of 8 by the lowering,
+// or by the prefetch pass).
+TEST(ComputeGpu, MatmulTf32) {
+  REQUIRE_GPU();
+  for (int stages : {1, 3})
+    matmulCase<float>(*jitc, ScalarKind::F32, 5e-3, stages, "matmul.tir", "m16n8k8");
+  matmulCase<float>(*jitc, ScalarKind::F32, 5e-3, 3, "matmul.tir", "m16n8k8", 32, 8);
+}
+
 // Hopper only: wgmma runs on sm_90a (H100 / H200).
 TEST(ComputeGpu, WgmmaMatmulF16) {
   REQUIRE_GPU();

@@ -262,6 +262,10 @@ Expected<Module> matmulKernel(ScalarKind elem, const std::string &sourceDir,
       for (size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + repl.size()))
         text.replace(p, from.size(), repl);
     }
+    if (bitWidth(elem) == 32)
+      for (size_t p = text.find("kWidth = 2"); p != std::string::npos;
+           p = text.find("kWidth = 2", p))
+        text.replace(p, 10, "kWidth = 1");
   }
   LL_ASSIGN_OR_RETURN(Module m, parseModule(text, file));
   LL_TRY_STATUS(verify(m));

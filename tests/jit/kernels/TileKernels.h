@@ -79,8 +79,9 @@ Expected<ir::Module> exampleKernel(const std::string &file, const std::string &s
 /// `compiledIn` (the source directory of the build).
 std::string sourceDir(const std::string &compiledIn);
 
-/// examples/`file` (matmul.tir, matmul_wide.tir or matmul_wgmma.tir) with its f16 inputs replaced by `elem` (bf16),
-/// block tile and K step unchanged.
+/// examples/`file` (matmul.tir, matmul_wide.tir or matmul_wgmma.tir) with its f16 inputs replaced
+/// by `elem` (bf16; f32, whose mma.sync dot operands take kWidth 1: tf32), block tile and K step
+/// unchanged.
 Expected<ir::Module> matmulKernel(ir::ScalarKind elem, const std::string &sourceDir,
                                   const std::string &file = "matmul.tir");
 

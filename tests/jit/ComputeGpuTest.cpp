@@ -1,10 +1,12 @@
 // Kernels that compute: the row reduction and softmax of examples/, and the tiled matmuls of
 // examples/matmul.tir (ldmatrix + mma.sync) and examples/matmul_wgmma.tir (NVMMA shared tiles +
 // wgmma, sm_90a), f16 and bf16 inputs, f32 accumulate, against an Eigen reference in double.
+#include "../ir/MatmulText.h"
 #include "GpuTestSupport.h"
 #include "kernels/TileKernels.h"
 
 #include "linlayout/ir/InsertFences.h"
+#include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Prefetch.h"
 #include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Walk.h"
@@ -114,7 +116,7 @@ namespace {
 // launched as 3 programs that walk the tiles),
 // software-pipelined with `stages` stages when stages > 1 (cp.async rings), its dot operands
 // prefetched in K slices of `prefetchK` when set (ir/Prefetch.h), plus the proxy fences wgmma
-// needs.
+// needs; with K steps of 64 when kStep is 64 (f16 only: ir/MatmulText.h's reshape).
 template <typename Half>
 void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stages = 1,
                 const std::string &file = "matmul.tir", const std::string &insn = "mma.sync",
@@ -127,6 +129,13 @@ void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stag
   const int tileN =
       file == "matmul_wide.tir" || file == "matmul_wgmma_wide.tir" || persistent ? 256 : 128;
   ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file));
+  if (kStep == 64) {
+    ASSERT_EQ(elem, ScalarKind::F16);
+    ASSERT_OK_AND_ASSIGN(std::string text, exampleText(file, sourceDir(LINLAYOUT_SOURCE_DIR)));
+    ASSERT_OK_AND_ASSIGN(m, ir::parseModule(linlayout::testing::reshapeMatmulText(
+                                                text, linlayout::testing::MatmulReshape::KStep64),
+                                            file));
+  }
   ASSERT_OK(ir::pipelineLoops(m, stages));
   if (prefetchK) {
     ASSERT_OK(ir::prefetchDotOperands(m, prefetchK));
@@ -268,6 +277,16 @@ TEST(ComputeGpu, MatmulF16PipelinedPrefetch) {
   for (int stages : {2, 3, 4})
     matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, stages, "matmul.tir", "mma.sync", 32,
                             16);
+}
+
+// K steps of 64: without the prefetch pass the lowering loads each operand in 4 K slices of the
+// ring slot; with prefetch slices of 32, in 2 K slices of each of the pass's views (views of
+// views).
+TEST(ComputeGpu, MatmulK64SlicesOfViews) {
+  REQUIRE_GPU();
+  for (int prefetchK : {0, 32})
+    matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, 3, "matmul.tir", "mma.sync", 64,
+                            prefetchK);
 }
 
 TEST(ComputeGpu, MatmulBf16AndWidePipelinedPrefetch) {

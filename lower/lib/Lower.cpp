@@ -384,6 +384,7 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
       out.conversions[i].barriers = s->second.barriers;
       out.conversions[i].warpSyncs = s->second.warpSyncs;
     }
+  out.slicedOperands = ctx.slicedOperands();
   LL_ASSIGN_OR_RETURN(auto backend, NvptxBackend::create(target));
   FinishOptions fo;
   fo.optimize = options.optimize;

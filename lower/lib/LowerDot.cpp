@@ -131,9 +131,11 @@ Status lowerMma(LoweringContext &ctx, const ir::Op &op, Lowered a, Lowered bv, c
   std::vector<std::pair<OperandSlices, std::vector<llvm::Value *> *>> sliced;
   for (Lowered *v : {&a, &bv})
     if (v->slicedLoad) {
-      LL_ASSIGN_OR_RETURN(
-          OperandSlices sl,
-          OperandSlices::plan(ctx, *v->slicedLoad, ctx.plans().slicedLoads.at(v->slicedLoad)));
+      const SlicedLoad &how = ctx.plans().slicedLoads.at(v->slicedLoad);
+      LL_ASSIGN_OR_RETURN(OperandSlices sl, OperandSlices::plan(ctx, *v->slicedLoad, how));
+      std::string at = ctx.where(op);
+      ctx.noteSlicedOperand(
+          {at.substr(0, at.size() - 2), how.operand, int(sl.count()), int(sl.sliceK())});
       sliced.emplace_back(std::move(sl), &v->regs);
     }
   auto loadSlice = [&](int64_t s) -> Status {

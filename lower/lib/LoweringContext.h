@@ -9,6 +9,7 @@
 
 #include "linlayout/ir/Module.h"
 #include "linlayout/layout/ConversionPlan.h"
+#include "linlayout/lower/Lower.h"
 
 #include <llvm/IR/IRBuilder.h>
 
@@ -143,6 +144,10 @@ public:
   /// Where the op is, for messages: "file:line:col: " or "".
   std::string where(const ir::Op &op) const;
 
+  /// The dot operands loaded in K slices so far (lowerDot records them).
+  void noteSlicedOperand(SlicedOperandReport r) { sliced_.push_back(std::move(r)); }
+  const std::vector<SlicedOperandReport> &slicedOperands() const { return sliced_; }
+
 private:
   const ir::Module &m_;
   const ir::Function &f_;
@@ -153,6 +158,7 @@ private:
   std::map<std::pair<ir::LayoutId, std::vector<int64_t>>, LinearLayout> layouts_;
   SharedHazards hazards_;
   std::map<const ir::Op *, SharedSyncs> syncs_;
+  std::vector<SlicedOperandReport> sliced_;
 };
 
 } // namespace linlayout::lower

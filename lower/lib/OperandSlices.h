@@ -34,6 +34,8 @@ public:
                                       const SlicedLoad &how);
 
   int64_t count() const { return count_; }
+  /// K elements per slice (the operand's K when it is one slice).
+  int64_t sliceK() const { return kStep_; }
 
   /// Loads slice `s` into the operand's registers `regs` (one per register of its layout),
   /// with the load's ldmatrix or ld.shared; no hazard bookkeeping.

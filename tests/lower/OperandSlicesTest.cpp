@@ -59,6 +59,16 @@ TEST(OperandSlices, AttentionLoadsEachOperandOneKSliceAhead) {
   ASSERT_TRUE(k.ok()) << k.message();
   std::string body = loopBody(k->kernel.ptx);
   ASSERT_FALSE(body.empty());
+  // The report: Q and K^T in 8 slices of 16 each, V in 2.
+  ASSERT_EQ(k->slicedOperands.size(), 3u);
+  const int operands[] = {0, 1, 1}, slices[] = {8, 8, 2};
+  for (size_t i = 0; i < 3; ++i) {
+    const SlicedOperandReport &r = k->slicedOperands[i];
+    EXPECT_EQ(r.operand, operands[i]) << i;
+    EXPECT_EQ(r.slices, slices[i]) << i;
+    EXPECT_EQ(r.sliceK, 16) << i;
+    EXPECT_EQ(r.where.rfind("attention_d128.tir:", 0), 0u) << r.where;
+  }
   // Per warp and key block: Q (32 x 128) 16 ldmatrix.x4 in 8 slices of 2, K^T (128 x 32) 16 in 8
   // slices of 2, V (32 x 128) 16 .trans in 2 slices of 8; 64 mma.sync per dot.
   EXPECT_EQ(countLines(body, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"), 32);
@@ -97,7 +107,9 @@ TEST(OperandSlices, ABarrierBetweenLoadAndDotKeepsTheWholeLoad) {
   std::string body = loopBody(k->kernel.ptx);
   ASSERT_FALSE(body.empty());
   // Q's and K^T's loads stand before the barrier: all 32 of their ldmatrix before the first
-  // mma.sync.
+  // mma.sync. Only V is sliced.
+  ASSERT_EQ(k->slicedOperands.size(), 1u);
+  EXPECT_EQ(k->slicedOperands[0].slices, 2);
   EXPECT_EQ(loadsBeforeFirstMma(body), 32);
   EXPECT_PATTERNS(body, "CHECK-COUNT-32: ldmatrix.sync.aligned.m8n8.x4.shared.b16\n"
                         "CHECK: bar.sync\n"

@@ -32,7 +32,8 @@ int usage(std::ostream &os, int code) {
         "  --kernel     the function to compile (default: the only public one)\n"
         "  --O0         skip LLVM's optimisation pipeline\n"
         "  --annotate   mark each convert_layout's instructions with PTX comments\n"
-        "  --report     print each convert_layout's plan and the kernel's resources on stderr\n"
+        "  --report     print each convert_layout's plan, the dot operands loaded in K slices\n"
+        "               and the kernel's resources on stderr\n"
         "  --no-passes  lower the IR as written (skip the pass pipeline)\n"
         "  --num-stages software-pipeline loops with N stages (default: the module's\n"
         "               \"ttg.num-stages\", else 1: off)\n"
@@ -253,6 +254,15 @@ int runCompile(int argc, char **argv) {
       if (c.scratchBytes)
         std::cerr << ", " << c.scratchBytes << " scratch bytes";
       std::cerr << "\n";
+    }
+    for (const lower::SlicedOperandReport &d : k->slicedOperands) {
+      std::cerr << "  tt.dot at " << d.where << ": operand " << (d.operand ? "B" : "A")
+                << " from shared memory in ";
+      if (d.slices > 1)
+        std::cerr << d.slices << " K slices of " << d.sliceK
+                  << ", each loaded one slice ahead of its mma.sync\n";
+      else
+        std::cerr << "one piece (its K slices' registers do not map onto the operand's)\n";
     }
   }
   if (assemble)

@@ -64,11 +64,21 @@ struct ConversionReport {
   int64_t scratchBytes = 0;
 };
 
+/// A dot operand the lowering loaded from shared memory in K slices (docs/lowering.md, "Dot
+/// operands in K slices").
+struct SlicedOperandReport {
+  std::string where; ///< the tt.dot's "file:line:col"
+  int operand = 0;   ///< 0 = A, 1 = B
+  int slices = 1;    ///< K slices; 1: loaded whole (the slices' registers did not map)
+  int sliceK = 0;    ///< K elements per slice
+};
+
 /// The lowered kernel.
 struct LoweredKernel {
   KernelPtx kernel;
   std::string llvmIr;                        ///< when keepLlvmIr
   std::vector<ConversionReport> conversions; ///< in program order
+  std::vector<SlicedOperandReport> slicedOperands; ///< in program order
 };
 
 /// Lowers one kernel of `module` to PTX.

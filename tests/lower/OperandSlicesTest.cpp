@@ -5,7 +5,9 @@
 // one slice ahead of the mma.sync that takes it. A barrier between a local_load and its dot
 // keeps the whole load where it stands. (tests/lower/PipelinedMatmulTest.cpp sees the same in
 // the pipelined matmul.)
+#include "Property.h"
 #include "PtxCheck.h"
+#include "RandomDot.h"
 
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Pipeline.h"
@@ -114,4 +116,36 @@ TEST(OperandSlices, ABarrierBetweenLoadAndDotKeepsTheWholeLoad) {
   EXPECT_PATTERNS(body, "CHECK-COUNT-32: ldmatrix.sync.aligned.m8n8.x4.shared.b16\n"
                         "CHECK: bar.sync\n"
                         "CHECK-COUNT-64: mma.sync\n");
+}
+
+// Random dots (RandomDot.h): each lowers for sm_80 and sm_90, reports every shared operand whose
+// K spans several mma.sync as sliced (in K / step slices, or whole where the slices' registers do
+// not map), and assembles. LowerGpu.RandomSlicedDotsMatchTheInterpreter runs them.
+TEST(OperandSlices, RandomDotsLowerSliceAndAssemble) {
+  checkProperty(
+      [] {
+        RandomDot d = randomDot();
+        RC_TAG(d.elem);
+        auto m = ir::parseModule(d.text(), "dot.tir");
+        RC_ASSERT(m.ok());
+        for (int sm : {80, 90}) {
+          LowerOptions o;
+          o.target = PtxTarget{sm, 80};
+          auto k = lowerKernel(*m, o);
+          if (!k.ok())
+            RC_FAIL(d.describe() + " sm_" + std::to_string(sm) + ": " + k.message());
+          const int step = d.elem == "f32" ? 8 : 16;
+          size_t want = d.k > step ? size_t(d.aShared) + size_t(d.bShared) : 0;
+          RC_ASSERT(k->slicedOperands.size() == want);
+          for (const SlicedOperandReport &r : k->slicedOperands)
+            RC_ASSERT((r.slices == d.k / step && r.sliceK == step) ||
+                      (r.slices == 1 && r.sliceK == d.k));
+          if (sm == 80 && ptxasPath()) {
+            PtxasReport rep = runPtxas(k->kernel.ptx, k->kernel.target.name());
+            if (!rep.accepted)
+              RC_FAIL(d.describe() + ": ptxas rejected the PTX");
+          }
+        }
+      },
+      60);
 }

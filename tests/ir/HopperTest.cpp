@@ -5,6 +5,7 @@
 #include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/Pipeline.h"
 #include "linlayout/ir/Printer.h"
+#include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Verifier.h"
 
 #include <gtest/gtest.h>
@@ -125,6 +126,39 @@ TEST(Hopper, WgmmaMatmulExampleAgreesWithMatmul) {
   // Not all zeros.
   auto c = valuesOf<float>(b);
   EXPECT_NE(c[0], 0.0f);
+}
+
+// The wgmma attention (examples/attention_wgmma.tir) computes what attention.tir (mma.sync)
+// computes, as written and software-pipelined: 2 heads of 256 positions.
+TEST(Hopper, WgmmaAttentionAgreesWithAttention) {
+  const size_t n = 256, elems = 2 * n * 64;
+  auto run = [&](const Module &m, const char *fn) {
+    std::vector<std::vector<uint16_t>> in(3);
+    for (unsigned t = 0; t < 3; ++t)
+      for (float x : randomFloats(elems, 20 + t, 2))
+        in[t].push_back(toHalfBits(x / 2));
+    Memory mem;
+    mem.buffers = {bytesOf(in[0]), bytesOf(in[1]), bytesOf(in[2]),
+                   bytesOf(std::vector<uint16_t>(elems))};
+    std::vector<ArgValue> args = {ArgValue::pointer(0),          ArgValue::pointer(1),
+                                  ArgValue::pointer(2),          ArgValue::pointer(3),
+                                  ArgValue::integer(int64_t(n)), ArgValue::floating(0.125)};
+    Status s = interpret(m, fn, args, mem, Grid{unsigned(n / 128), 2, 1});
+    EXPECT_TRUE(s.ok()) << s.message();
+    return mem.buffers[3];
+  };
+  Module wg = loadExample("attention_wgmma.tir");
+  ASSERT_TRUE(verify(wg).ok()) << verify(wg).message();
+  auto want = run(loadExample("attention.tir"), "attention");
+  EXPECT_EQ(run(wg, "attention_wgmma"), want);
+  for (int stages : {2, 3}) {
+    Module piped = wg;
+    ASSERT_TRUE(pipelineLoops(piped, stages).ok());
+    ASSERT_TRUE(verify(piped).ok()) << verify(piped).message();
+    EXPECT_EQ(run(piped, "attention_wgmma"), want) << stages << " stages";
+  }
+  // Not all zeros.
+  EXPECT_NE(valuesOf<uint16_t>(want)[5], 0);
 }
 
 TEST(Hopper, WgmmaTileComputesTheProduct) {

@@ -329,7 +329,8 @@ TEST(ComputeGpu, MatmulWidePipelined) {
   matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, 3, "matmul_wide.tir");
 }
 
-// examples/attention.tir, attention_causal.tir and attention_d128.tir as a user compiles them
+// examples/attention.tir, attention_causal.tir, attention_d128.tir and (on sm_90)
+// attention_wgmma.tir as a user compiles them
 // (the pass pipeline, software-pipelined with 1, 2 and 3 stages): O = softmax(Q K^T / 2) V for 3
 // heads of 128, 384 and 1024 positions (the causal kernel: query i sees keys j <= i; d128: head
 // dim 128), f16 inputs in [-1, 1) (and attention.tir on bf16 inputs, P and O),
@@ -347,10 +348,16 @@ TEST(ComputeGpu, Attention) {
     bool causal;
     int d;
     bool bf16 = false;
+    bool hopper = false;
   };
   for (Case cs : {Case{"attention.tir", false, 64}, Case{"attention_causal.tir", true, 64},
-                  Case{"attention_d128.tir", false, 128}, Case{"attention.tir", false, 64, true}})
+                  Case{"attention_d128.tir", false, 128}, Case{"attention.tir", false, 64, true},
+                  Case{"attention_wgmma.tir", false, 64, false, true}})
     for (int stages : {1, 2, 3}) {
+      if (cs.hopper && jitc->context().computeCapability() != 90) {
+        std::cout << "[          ] " << cs.file << ": skipped, wgmma needs an sm_90 GPU\n";
+        break;
+      }
       const bool causal = cs.causal;
       const int d = cs.d;
       ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(cs.bf16 ? ScalarKind::BF16 : ScalarKind::F16,

@@ -15,6 +15,11 @@ import torch, triton
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.ampere import async_copy, mma_v2
+try:  # Hopper: the twin of examples/attention_wgmma.tir
+    from triton.experimental.gluon.language.nvidia.hopper import (
+        fence_async_shared, warpgroup_mma, warpgroup_mma_wait)
+except ImportError:
+    warpgroup_mma = None
 
 HEADS, D = 64, 64
 # The head-dim-128 twin of examples/attention_d128.tir: 4 warps, key blocks of 32, Q kept in
@@ -108,6 +113,89 @@ def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
     gl.store(o_ptr + head_off + orow[:, None] * HD + ocol[None, :], out)
 
 
+@gluon.jit
+def attention_wgmma_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
+                         BM: gl.constexpr, BN: gl.constexpr, HD: gl.constexpr,
+                         STAGES: gl.constexpr):
+    """The twin of examples/attention_wgmma.tir: attention_twin's step with both products on
+    wgmma (one warp group): Q and K^T (K-major) and V (N-major) in NVMMA shared tiles with the
+    128-byte swizzle, P from registers; each wgmma waited for at once; with STAGES >= 2, K^T and V
+    through cp.async rings, a proxy fence after each wait."""
+    dtype: gl.constexpr = q_ptr.dtype.element_ty
+    blocked: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])
+    blocked_t: gl.constexpr = gl.BlockedLayout([8, 1], [8, 4], [1, 4], [0, 1])
+    mma: gl.constexpr = gl.NVMMADistributedLayout([3, 0], [4, 1], [16, BN, 16])
+    dot_a: gl.constexpr = gl.DotOperandLayout(0, mma, 2)
+    row: gl.constexpr = gl.SliceLayout(1, mma)
+    k_major: gl.constexpr = gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16,
+                                                 rank=2)
+    kt_layout: gl.constexpr = gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16,
+                                                   rank=2, transposed=True)
+    qk_scale = sm_scale * 1.44269504
+    head_off = gl.program_id(1) * n_ctx * HD
+    m0 = gl.program_id(0) * BM
+    qr = m0 + gl.arange(0, BM, layout=gl.SliceLayout(1, blocked))
+    qd = gl.arange(0, HD, layout=gl.SliceLayout(0, blocked))
+    q = gl.load(q_ptr + head_off + qr[:, None] * HD + qd[None, :])
+    q_smem = gl.allocate_shared_memory(dtype, [BM, HD], k_major, q)
+    td = gl.arange(0, HD, layout=gl.SliceLayout(1, blocked_t))
+    tn = gl.arange(0, BN, layout=gl.SliceLayout(0, blocked_t))
+    k_ptrs = k_ptr + head_off + td[:, None] + tn[None, :] * HD
+    vn = gl.arange(0, BN, layout=gl.SliceLayout(1, blocked))
+    v_ptrs = v_ptr + head_off + vn[:, None] * HD + qd[None, :]
+    acc = gl.zeros([BM, HD], gl.float32, mma)
+    m_i = gl.full([BM], float("-inf"), gl.float32, row)
+    l_i = gl.zeros([BM], gl.float32, row)
+    zero = gl.zeros([BM, BN], gl.float32, mma)
+    if STAGES == 1:
+        for n in range(0, n_ctx, BN):
+            k_smem = gl.allocate_shared_memory(dtype, [HD, BN], kt_layout, gl.load(k_ptrs))
+            fence_async_shared()
+            s = warpgroup_mma(q_smem, k_smem, zero, is_async=True)
+            s = warpgroup_mma_wait(num_outstanding=0, deps=(s, q_smem, k_smem))
+            p, m_new, l_i, acc = softmax_step(s * qk_scale, m_i, l_i, acc)
+            v_smem = gl.allocate_shared_memory(dtype, [BN, HD], k_major, gl.load(v_ptrs))
+            fence_async_shared()
+            acc = warpgroup_mma(gl.convert_layout(p.to(dtype), dot_a), v_smem, acc, is_async=True)
+            acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc, v_smem))
+            m_i = m_new
+            k_ptrs += BN * HD
+            v_ptrs += BN * HD
+    else:
+        k_ring = gl.allocate_shared_memory(dtype, [STAGES, HD, BN], kt_layout)
+        v_ring = gl.allocate_shared_memory(dtype, [STAGES, BN, HD], k_major)
+        nblocks = n_ctx // BN
+        for st in gl.static_range(STAGES - 1):
+            async_copy.async_copy_global_to_shared(k_ring.index(st), k_ptrs, mask=(td[:, None] >= 0) & (tn[None, :] + st * BN < n_ctx))
+            async_copy.async_copy_global_to_shared(v_ring.index(st), v_ptrs, mask=(vn[:, None] + st * BN < n_ctx) & (qd[None, :] >= 0))
+            async_copy.commit_group()
+            k_ptrs += BN * HD
+            v_ptrs += BN * HD
+        for i in range(0, nblocks):
+            async_copy.wait_group(STAGES - 2)
+            gl.thread_barrier()
+            fence_async_shared()
+            k_smem = k_ring.index(i % STAGES)
+            s = warpgroup_mma(q_smem, k_smem, zero, is_async=True)
+            s = warpgroup_mma_wait(num_outstanding=0, deps=(s, q_smem, k_smem))
+            nxt = i + STAGES - 1
+            async_copy.async_copy_global_to_shared(k_ring.index(nxt % STAGES), k_ptrs, mask=(td[:, None] >= 0) & (tn[None, :] + nxt * BN < n_ctx))
+            async_copy.async_copy_global_to_shared(v_ring.index(nxt % STAGES), v_ptrs, mask=(vn[:, None] + nxt * BN < n_ctx) & (qd[None, :] >= 0))
+            async_copy.commit_group()
+            k_ptrs += BN * HD
+            v_ptrs += BN * HD
+            p, m_new, l_i, acc = softmax_step(s * qk_scale, m_i, l_i, acc)
+            v_smem = v_ring.index(i % STAGES)
+            acc = warpgroup_mma(gl.convert_layout(p.to(dtype), dot_a), v_smem, acc, is_async=True)
+            acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc, v_smem))
+            m_i = m_new
+        async_copy.wait_group(0)
+    out = (acc / l_i[:, None]).to(dtype)
+    orow = m0 + gl.arange(0, BM, layout=row)
+    ocol = gl.arange(0, HD, layout=gl.SliceLayout(0, mma))
+    gl.store(o_ptr + head_off + orow[:, None] * HD + ocol[None, :], out)
+
+
 def tflops(n, ms, causal=False, d=D):
     """4 * heads * n^2 * d flops (the two products); half for causal attention, as
     flash-attention benchmarks count it."""
@@ -178,6 +266,16 @@ def main():
         flash_row(row, "torch_flash", q, k, v, scale, o, ref)
         flash_row(row, "torch_flash_causal", q, k, v, scale, o, ref_causal, causal=True)
         twin_rows(row, "", q, k, v, scale, o, ref, (1, 2, 3))
+        if warpgroup_mma is not None and torch.cuda.get_device_capability()[0] == 9:
+            for stages in (1, 2, 3):
+                key = "gluon_wgmma_plain" if stages == 1 else f"gluon_wgmma_pipelined_{stages}"
+                def launch(stages=stages):
+                    attention_wgmma_twin[(n // 128, HEADS)](q, k, v, o, n, scale, 128, 64, D,
+                                                            stages, num_warps=4)
+                try:
+                    check_and_time(row, key, launch, o, ref)
+                except Exception as e:
+                    row[key + "_error"] = f"{type(e).__name__}: {e}"[-600:]
         del q, k, v, o, ref, ref_causal
         # Head dim 128 (the twin of examples/attention_d128.tir), and bf16 inputs.
         for prefix, d, dtype, stages, bn, warps, q_shared in (

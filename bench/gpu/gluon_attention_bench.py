@@ -152,12 +152,12 @@ def attention_wgmma_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
             k_smem = gl.allocate_shared_memory(dtype, [HD, BN], kt_layout, gl.load(k_ptrs))
             fence_async_shared()
             s = warpgroup_mma(q_smem, k_smem, zero, is_async=True)
-            s = warpgroup_mma_wait(num_outstanding=0, deps=(s, q_smem, k_smem))
+            s = warpgroup_mma_wait(num_outstanding=0, deps=(s,))
             p, m_new, l_i, acc = softmax_step(s * qk_scale, m_i, l_i, acc)
             v_smem = gl.allocate_shared_memory(dtype, [BN, HD], k_major, gl.load(v_ptrs))
             fence_async_shared()
             acc = warpgroup_mma(gl.convert_layout(p.to(dtype), dot_a), v_smem, acc, is_async=True)
-            acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc, v_smem))
+            acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
             m_i = m_new
             k_ptrs += BN * HD
             v_ptrs += BN * HD
@@ -177,7 +177,7 @@ def attention_wgmma_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
             fence_async_shared()
             k_smem = k_ring.index(i % STAGES)
             s = warpgroup_mma(q_smem, k_smem, zero, is_async=True)
-            s = warpgroup_mma_wait(num_outstanding=0, deps=(s, q_smem, k_smem))
+            s = warpgroup_mma_wait(num_outstanding=0, deps=(s,))
             nxt = i + STAGES - 1
             async_copy.async_copy_global_to_shared(k_ring.index(nxt % STAGES), k_ptrs, mask=(td[:, None] >= 0) & (tn[None, :] + nxt * BN < n_ctx))
             async_copy.async_copy_global_to_shared(v_ring.index(nxt % STAGES), v_ptrs, mask=(vn[:, None] + nxt * BN < n_ctx) & (qd[None, :] >= 0))
@@ -187,7 +187,7 @@ def attention_wgmma_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
             p, m_new, l_i, acc = softmax_step(s * qk_scale, m_i, l_i, acc)
             v_smem = v_ring.index(i % STAGES)
             acc = warpgroup_mma(gl.convert_layout(p.to(dtype), dot_a), v_smem, acc, is_async=True)
-            acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc, v_smem))
+            acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
             m_i = m_new
         async_copy.wait_group(0)
     out = (acc / l_i[:, None]).to(dtype)

@@ -155,12 +155,7 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
     cache.emplace(key, l);
     return l;
   };
-  auto where = [&](const ir::Op &op) {
-    if (op.loc.line == 0)
-      return f.name + " (an op a pass inserted)";
-    return (m.fileName.empty() ? std::string("<input>") : m.fileName) + ":" +
-           std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col);
-  };
+  auto where = [&](const ir::Op &op) { return opLocation(m, f, op); };
   ir::walkOps(f.body, [&](const ir::Op &op) {
     if (!status.ok())
       return;

@@ -128,20 +128,17 @@ Status lowerMma(LoweringContext &ctx, const ir::Op &op, Lowered a, Lowered bv, c
   }
   // Sliced operands (OperandSlices.h): slice 0 came with the local_load; each later one is
   // loaded one slice ahead of the mma.sync that takes it.
-  std::vector<std::pair<OperandSlices, std::vector<llvm::Value *> *>> sliced;
+  std::vector<Lowered *> sliced;
   for (Lowered *v : {&a, &bv})
-    if (v->slicedLoad) {
-      const SlicedLoad &how = ctx.plans().slicedLoads.at(v->slicedLoad);
-      LL_ASSIGN_OR_RETURN(OperandSlices sl, OperandSlices::plan(ctx, *v->slicedLoad, how));
-      std::string at = ctx.where(op);
+    if (v->slices) {
       ctx.noteSlicedOperand(
-          {at.substr(0, at.size() - 2), how.operand, int(sl.count()), int(sl.sliceK())});
-      sliced.emplace_back(std::move(sl), &v->regs);
+          {ctx.location(op), v == &a ? 0 : 1, int(v->slices->count()), int(v->slices->sliceK())});
+      sliced.push_back(v);
     }
   auto loadSlice = [&](int64_t s) -> Status {
-    for (auto &[sl, regs] : sliced)
-      if (s < sl.count())
-        LL_TRY_STATUS(sl.load(ctx, s, *regs));
+    for (Lowered *v : sliced)
+      if (s < v->slices->count())
+        LL_TRY_STATUS(v->slices->load(ctx, s, v->regs));
     return Status::success();
   };
   if (!sliced.empty())

@@ -124,12 +124,14 @@ Status lowerShared(LoweringContext &ctx, const ir::Op &op) {
     LL_ASSIGN_OR_RETURN(LinearLayout view, ctx.layoutOf(rt));
     if (auto sl = ctx.plans().slicedLoads.find(&op); sl != ctx.plans().slicedLoads.end()) {
       // The first K slice here, the others where the dot needs them.
+      auto slices = OperandSlices::plan(ctx, op, sl->second);
+      if (!slices.ok())
+        return makeError(ctx.where(op) + "ttg.local_load: " + slices.message());
       Lowered sliced;
       sliced.layout = std::move(view);
-      sliced.slicedLoad = &op;
-      auto slices = OperandSlices::plan(ctx, op, sl->second);
+      sliced.slices = std::make_shared<const OperandSlices>(std::move(slices).value());
       ctx.beforeSharedRead();
-      Status s = slices.ok() ? slices->load(ctx, 0, sliced.regs) : slices.error();
+      Status s = sliced.slices->load(ctx, 0, sliced.regs);
       if (!s.ok())
         return makeError(ctx.where(op) + "ttg.local_load: " + s.message());
       ctx.afterSharedRead();

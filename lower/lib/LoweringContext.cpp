@@ -103,11 +103,13 @@ void LoweringContext::beforeSharedRead(ByteRange bytes) {
   }
 }
 
-std::string LoweringContext::where(const ir::Op &op) const {
+std::string opLocation(const ir::Module &m, const ir::Function &f, const ir::Op &op) {
   if (op.loc.line == 0)
-    return f_.name + " (an op a pass inserted): ";
-  return (m_.fileName.empty() ? std::string("<input>") : m_.fileName) + ":" +
-         std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col) + ": ";
+    return f.name + " (an op a pass inserted)";
+  return (m.fileName.empty() ? std::string("<input>") : m.fileName) + ":" +
+         std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col);
 }
+
+std::string LoweringContext::where(const ir::Op &op) const { return location(op) + ": "; }
 
 } // namespace linlayout::lower

@@ -21,6 +21,12 @@
 
 namespace linlayout::lower {
 
+class OperandSlices;
+
+/// Where `op` of `f` is, for messages and reports: "file:line:col", or "<function> (an op a pass
+/// inserted)".
+std::string opLocation(const ir::Module &m, const ir::Function &f, const ir::Op &op);
+
 /// What an IR value became.
 ///  - scalar or pointer: regs holds the one value;
 ///  - tensor: regs holds one value per register of `layout` ((register, lane, warp, block) ->
@@ -36,9 +42,9 @@ struct Lowered {
   int64_t sharedOffset = -1;
   llvm::Value *sharedDynamic = nullptr;
   uint64_t viewXor = 0;
-  /// A local_load sliced along K (OpPlans::slicedLoads): regs holds its first slice, the others
-  /// are null until its dot loads them (OperandSlices.h).
-  const ir::Op *slicedLoad = nullptr;
+  /// A local_load sliced along K (OpPlans::slicedLoads): its slices, planned where it was
+  /// lowered; regs holds the first one, the others are null until its dot loads them.
+  std::shared_ptr<const OperandSlices> slices;
 };
 
 /// How a local_load feeding an mma.sync dot is sliced (OperandSlices.h).
@@ -143,6 +149,8 @@ public:
 
   /// Where the op is, for messages: "file:line:col: " or "".
   std::string where(const ir::Op &op) const;
+  /// Where the op is (opLocation).
+  std::string location(const ir::Op &op) const { return opLocation(m_, f_, op); }
 
   /// The dot operands loaded in K slices so far (lowerDot records them).
   void noteSlicedOperand(SlicedOperandReport r) { sliced_.push_back(std::move(r)); }

@@ -24,7 +24,8 @@ namespace linlayout::lower {
 std::map<const ir::Op *, SlicedLoad> planSlicedLoads(const ir::Module &m, const ir::Function &f,
                                                      const OpPlans &plans);
 
-/// The K slices of one sliced load.
+/// The K slices of one sliced load, planned where the local_load is lowered and carried on its
+/// value (Lowered::slices) to the dot that loads the later ones.
 class OperandSlices {
 public:
   /// Slices of `how.kStep` elements along K of the tensor `load` (a local_load in

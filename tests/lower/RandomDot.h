@@ -8,7 +8,7 @@
 // for bit.
 #pragma once
 
-#include "linlayout/ir/Interpreter.h"
+#include "../ir/Examples.h"
 
 #include <rapidcheck.h>
 
@@ -121,24 +121,18 @@ struct RandomDot {
     return s;
   }
 
-  /// Element bits of the small integer v in this dot's element type.
+  /// The bytes of the small integers `values` in this dot's element type.
   std::vector<uint8_t> encode(const std::vector<int> &values) const {
     std::vector<uint8_t> out(values.size() * size_t(elemBytes()));
     for (size_t i = 0; i < values.size(); ++i) {
-      uint32_t f = std::bit_cast<uint32_t>(float(values[i]));
+      const float f = float(values[i]);
       if (elem == "f32") {
         std::memcpy(&out[i * 4], &f, 4);
         continue;
       }
-      uint16_t h;
-      if (elem == "bf16") {
-        h = uint16_t(f >> 16); // exact: small integers need 8 significant bits at most
-      } else if ((f & 0x7fffffffu) == 0) {
-        h = uint16_t(f >> 16);
-      } else {
-        uint32_t exponent = ((f >> 23) & 0xff) - 127 + 15;
-        h = uint16_t(((f >> 16) & 0x8000u) | (exponent << 10) | ((f >> 13) & 0x3ffu));
-      }
+      // bf16 is the float's high half (exact: small integers need 8 significant bits at most).
+      const uint16_t h =
+          elem == "bf16" ? uint16_t(std::bit_cast<uint32_t>(f) >> 16) : ir::testing::toHalfBits(f);
       std::memcpy(&out[i * 2], &h, 2);
     }
     return out;

@@ -241,9 +241,23 @@ private:
     }
     case OpKind::ConvertLayout:
     case OpKind::ExtSI:
-    case OpKind::ExtUI:
-    case OpKind::TruncI:
       return in(0);
+    case OpKind::ExtUI:
+    case OpKind::TruncI: {
+      // A constant changes value where the bits are read anew (ExtUI of a negative constant,
+      // TruncI of one that does not fit); runs keep their claims, as for the index arithmetic.
+      r = in(0);
+      if (r.constant) {
+        int64_t v = *r.constant;
+        if (op.kind == OpKind::ExtUI)
+          v = int64_t(asUnsigned(v, f_.type(op.operands[0]).elem().scalar));
+        v = wrapInt(v, rt.elem().scalar);
+        r.constant = v;
+        for (int d = 0; d < rank; ++d)
+          r.divisibility[size_t(d)] = AxisInfo::highestPowerOfTwoDivisor(v);
+      }
+      return r;
+    }
     case OpKind::AddI:
     case OpKind::SubI:
     case OpKind::AddPtr:
@@ -330,10 +344,11 @@ private:
       elemBytes = byteWidth(rt.elem().scalar);
     std::optional<int64_t> c;
     if (a.constant && b.constant) {
+      // Integer results wrap to the element's width, as the GPU computes them.
       if (op.kind == OpKind::AddI)
-        c = int64_t(uint64_t(*a.constant) + uint64_t(*b.constant));
+        c = wrapInt(int64_t(uint64_t(*a.constant) + uint64_t(*b.constant)), rt.elem().scalar);
       else if (op.kind == OpKind::SubI)
-        c = int64_t(uint64_t(*a.constant) - uint64_t(*b.constant));
+        c = wrapInt(int64_t(uint64_t(*a.constant) - uint64_t(*b.constant)), rt.elem().scalar);
       else
         c = int64_t(uint64_t(*a.constant) + uint64_t(*b.constant) * uint64_t(elemBytes));
     }
@@ -369,7 +384,7 @@ private:
     int rank = rankOf(rt);
     AxisInfo r = AxisInfo::pessimistic(rank);
     if (a.constant && b.constant) {
-      int64_t v = int64_t(uint64_t(*a.constant) * uint64_t(*b.constant));
+      int64_t v = wrapInt(int64_t(uint64_t(*a.constant) * uint64_t(*b.constant)), rt.elem().scalar);
       for (int d = 0; d < rank; ++d) {
         r.constancy[size_t(d)] = std::max(a.constancy[size_t(d)], b.constancy[size_t(d)]);
         r.divisibility[size_t(d)] = AxisInfo::highestPowerOfTwoDivisor(v);

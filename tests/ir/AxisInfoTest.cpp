@@ -136,6 +136,46 @@ TEST(AxisInfo, NamedFactsOfTheExamples) {
   EXPECT_EQ(infoOf(c, s.functions[0], "c1024").constant, 1024);
 }
 
+// Folded constants wrap to their element type as the GPU computes them: a product or a sum that
+// overflows, a truncation that drops bits, a zero extension of a negative constant.
+TEST(AxisInfo, FoldedConstantsWrapToTheirType) {
+  const char *text = R"(
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func public @k() {
+    %big = arith.constant dense<65536> : tensor<128xi32, #b>
+    %sq = arith.muli %big, %big : tensor<128xi32, #b>
+    %max = arith.constant dense<2147483647> : tensor<128xi32, #b>
+    %one = arith.constant dense<1> : tensor<128xi32, #b>
+    %min = arith.addi %max, %one : tensor<128xi32, #b>
+    %back = arith.subi %min, %one : tensor<128xi32, #b>
+    %c300 = arith.constant dense<300> : tensor<128xi32, #b>
+    %t = arith.trunci %c300 : tensor<128xi32, #b> to tensor<128xi8, #b>
+    %m1 = arith.constant dense<-1> : tensor<128xi8, #b>
+    %u = arith.extui %m1 : tensor<128xi8, #b> to tensor<128xi32, #b>
+    %s = arith.extsi %m1 : tensor<128xi8, #b> to tensor<128xi32, #b>
+    tt.return
+  }
+}
+)";
+  auto m = parseModule(text, "wrap.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  const Function &f = m->functions[0];
+  AxisInfoAnalysis a = AxisInfoAnalysis::run(*m, f);
+  EXPECT_EQ(infoOf(a, f, "sq").constant, 0);
+  EXPECT_EQ(infoOf(a, f, "sq").divisibility, (std::vector<int64_t>{AxisInfo::kMaxDivisor}));
+  EXPECT_EQ(infoOf(a, f, "min").constant, INT32_MIN);
+  EXPECT_EQ(infoOf(a, f, "back").constant, INT32_MAX);
+  EXPECT_EQ(infoOf(a, f, "t").constant, 44);
+  EXPECT_EQ(infoOf(a, f, "t").divisibility, (std::vector<int64_t>{4}));
+  EXPECT_EQ(infoOf(a, f, "u").constant, 255);
+  EXPECT_EQ(infoOf(a, f, "s").constant, -1);
+  std::vector<std::string> bad;
+  EXPECT_EQ(checkAgainstInterpreter(*m, "k", {}, Memory{}, {}, bad), 11);
+  for (const std::string &b : bad)
+    ADD_FAILURE() << b;
+}
+
 // An if's result has what both branches' yields have in common.
 TEST(AxisInfo, IfResultsJoinTheBranches) {
   const char *text =

@@ -10,7 +10,9 @@
 // induction variables and iteration arguments (joined to a fixed point), scf.if results (the
 // join of what the two branches yield), and the argument hints
 // (tt.divisibility, tt.contiguity, tt.constancy); everything else gets the pessimistic (1, 1, 1).
-// The analysis is conservative: a claim it makes holds for every run of the program.
+// The analysis is conservative: a claim it makes holds for every run of the program in which
+// the index arithmetic that makes a run does not wrap (as Triton assumes; folded constants do
+// wrap to their element type, as the GPU computes them).
 #pragma once
 
 #include "linlayout/ir/Module.h"

@@ -254,7 +254,7 @@ RC_GTEST_PROP(AxisInfo, ClaimsHoldOnRandomIndexArithmetic, ()) {
       return b.broadcast(b.expandDims(r, 0), shape);
     }
     case 2:
-      return b.constantInt(*rc::gen::inRange<int64_t>(0, 65), t2);
+      return b.constantInt(*rc::gen::inRange<int64_t>(-64, 65), t2);
     default:
       return b.splat(b.arg(1), shape, l2);
     }
@@ -265,9 +265,31 @@ RC_GTEST_PROP(AxisInfo, ClaimsHoldOnRandomIndexArithmetic, ()) {
   for (int i = 0; i < steps; ++i) {
     ValueId x = pool[*rc::gen::inRange<size_t>(0, pool.size())];
     ValueId y = pool[*rc::gen::inRange<size_t>(0, pool.size())];
-    switch (*rc::gen::inRange(0, 6)) {
+    switch (*rc::gen::inRange(0, 9)) {
     case 0:
       pool.push_back(b.binary(OpKind::AddI, x, y));
+      break;
+    case 6: { // the other integer ops; divisors are non-zero constants, shifts below 8
+      OpKind k = *rc::gen::element(OpKind::DivSI, OpKind::RemSI, OpKind::DivUI, OpKind::RemUI,
+                                   OpKind::AndI, OpKind::OrI, OpKind::XOrI, OpKind::ShLI,
+                                   OpKind::ShRSI, OpKind::ShRUI, OpKind::MinSI, OpKind::MaxSI,
+                                   OpKind::MinUI, OpKind::MaxUI);
+      if (k == OpKind::DivSI || k == OpKind::RemSI || k == OpKind::DivUI || k == OpKind::RemUI)
+        y = b.constantInt(*rc::gen::inRange<int64_t>(1, 18), t2);
+      else if (k == OpKind::ShLI || k == OpKind::ShRSI || k == OpKind::ShRUI)
+        y = b.binary(OpKind::AndI, y, b.constantInt(7, t2));
+      pool.push_back(b.binary(k, x, y));
+      break;
+    }
+    case 7: // through i16 and back: exact for the small values here
+      pool.push_back(
+          b.cast(OpKind::ExtSI, b.cast(OpKind::TruncI, x, ScalarKind::I16), ScalarKind::I32));
+      break;
+    case 8: // zero extension of a value made non-negative
+      pool.push_back(b.cast(
+          OpKind::ExtUI,
+          b.cast(OpKind::TruncI, b.binary(OpKind::MaxSI, x, b.constantInt(0, t2)), ScalarKind::I16),
+          ScalarKind::I32));
       break;
     case 1:
       pool.push_back(b.binary(OpKind::SubI, x, y));

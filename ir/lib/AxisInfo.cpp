@@ -178,7 +178,7 @@ private:
     auto in = [&](size_t i) -> const AxisInfo & { return get(op.operands[i]); };
     switch (op.kind) {
     case OpKind::Constant: {
-      int64_t v = op.attrs.intValue;
+      int64_t v = wrapInt(op.attrs.intValue, rt.elem().scalar);
       for (int d = 0; d < rank; ++d) {
         r.divisibility[size_t(d)] = AxisInfo::highestPowerOfTwoDivisor(v);
         r.constancy[size_t(d)] = dimSize(rt, d);

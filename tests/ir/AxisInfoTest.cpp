@@ -154,6 +154,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     %m1 = arith.constant dense<-1> : tensor<128xi8, #b>
     %u = arith.extui %m1 : tensor<128xi8, #b> to tensor<128xi32, #b>
     %s = arith.extsi %m1 : tensor<128xi8, #b> to tensor<128xi32, #b>
+    %wide = arith.constant dense<300> : tensor<128xi8, #b>
     tt.return
   }
 }
@@ -170,8 +171,9 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   EXPECT_EQ(infoOf(a, f, "t").divisibility, (std::vector<int64_t>{4}));
   EXPECT_EQ(infoOf(a, f, "u").constant, 255);
   EXPECT_EQ(infoOf(a, f, "s").constant, -1);
+  EXPECT_EQ(infoOf(a, f, "wide").constant, 44);
   std::vector<std::string> bad;
-  EXPECT_EQ(checkAgainstInterpreter(*m, "k", {}, Memory{}, {}, bad), 11);
+  EXPECT_EQ(checkAgainstInterpreter(*m, "k", {}, Memory{}, {}, bad), 12);
   for (const std::string &b : bad)
     ADD_FAILURE() << b;
 }

@@ -1,9 +1,11 @@
 // Elementwise ops: one LLVM instruction (or a short sequence) per register. Operands of an
 // elementwise op share the result's layout (the verifier checks it), so register i of every
 // operand holds the same element.
+#include "InlinePtx.h"
 #include "LlvmShim.h"
 #include "OpLowering.h"
 
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
 #include <cmath>
@@ -73,24 +75,52 @@ llvm::Value *unaryFloat(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x) {
   return ty->isFloatTy() ? r : b.CreateFPCast(r, ty);
 }
 
+// The IR defines what LLVM leaves poison or undefined (docs/ir.md, IntArith.h): a shift by the
+// width or more gives 0 (the sign, for shrsi), and the minimum divided by -1 is itself with
+// remainder 0. The guards fold away for constant shift amounts and divisors.
+llvm::Value *definedShift(llvm::IRBuilderBase &b, ir::OpKind kind, llvm::Value *x, llvm::Value *y) {
+  llvm::Type *ty = x->getType();
+  unsigned bits = ty->getScalarSizeInBits();
+  if (kind == ir::OpKind::ShRSI)
+    return b.CreateAShr(
+        x, b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, y, llvm::ConstantInt::get(ty, bits - 1)));
+  llvm::Value *inRange = b.CreateICmpULT(y, llvm::ConstantInt::get(ty, bits));
+  llvm::Value *shifted = kind == ir::OpKind::ShLI ? b.CreateShl(x, y) : b.CreateLShr(x, y);
+  return b.CreateSelect(inRange, shifted, llvm::Constant::getNullValue(ty));
+}
+
+llvm::Value *definedSignedDivisor(llvm::IRBuilderBase &b, llvm::Value *x, llvm::Value *y) {
+  llvm::Type *ty = x->getType();
+  unsigned bits = ty->getScalarSizeInBits();
+  llvm::Value *overflows = b.CreateAnd(
+      b.CreateICmpEQ(x, llvm::ConstantInt::get(ty, llvm::APInt::getSignedMinValue(bits))),
+      b.CreateICmpEQ(y, llvm::Constant::getAllOnesValue(ty)));
+  return b.CreateSelect(overflows, llvm::ConstantInt::get(ty, 1), y);
+}
+
 llvm::Value *binary(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm::Value *y) {
   auto &b = ctx.b();
   switch (kind) {
   case ir::OpKind::AddI: return b.CreateAdd(x, y);
   case ir::OpKind::SubI: return b.CreateSub(x, y);
   case ir::OpKind::MulI: return b.CreateMul(x, y);
-  case ir::OpKind::DivSI: return b.CreateSDiv(x, y);
-  case ir::OpKind::RemSI: return b.CreateSRem(x, y);
+  case ir::OpKind::DivSI:
+    return b.CreateSDiv(x, definedSignedDivisor(b, x, y));
+  case ir::OpKind::RemSI:
+    return b.CreateSRem(x, definedSignedDivisor(b, x, y));
   case ir::OpKind::AndI: return b.CreateAnd(x, y);
   case ir::OpKind::OrI: return b.CreateOr(x, y);
   case ir::OpKind::XOrI: return b.CreateXor(x, y);
-  case ir::OpKind::ShLI: return b.CreateShl(x, y);
-  case ir::OpKind::ShRSI: return b.CreateAShr(x, y);
+  case ir::OpKind::ShLI:
+    return definedShift(b, kind, x, y);
+  case ir::OpKind::ShRSI:
+    return definedShift(b, kind, x, y);
   case ir::OpKind::MinSI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, y);
   case ir::OpKind::MaxSI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, y);
   case ir::OpKind::DivUI: return b.CreateUDiv(x, y);
   case ir::OpKind::RemUI: return b.CreateURem(x, y);
-  case ir::OpKind::ShRUI: return b.CreateLShr(x, y);
+  case ir::OpKind::ShRUI:
+    return definedShift(b, kind, x, y);
   case ir::OpKind::MinUI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x, y);
   case ir::OpKind::MaxUI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, x, y);
   case ir::OpKind::AddF: return b.CreateFAdd(x, y);
@@ -107,13 +137,51 @@ llvm::Value *binary(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm:
   return nullptr;
 }
 
+// fptosi / fptoui as the IR defines them: toward zero, saturating, NaN to 0. LLVM's fptosi and
+// fptoui are poison out of range (and instcombine turns the nvvm f2i intrinsics into them); its
+// fptosi.sat is expanded into compares and selects around the cvt. PTX's cvt.rzi is exactly the
+// IR's conversion for 32- and 64-bit results, so it is emitted as it is; bf16 widens to f32
+// exactly first, and 8- and 16-bit results are clamped after a 32-bit conversion.
+llvm::Value *floatToInt(LoweringContext &ctx, bool isSigned, llvm::Value *x, llvm::Type *to) {
+  auto &b = ctx.b();
+  if (x->getType()->isBFloatTy())
+    x = b.CreateFPExt(x, b.getFloatTy());
+  llvm::Type *src = x->getType();
+  unsigned bits = to->getIntegerBitWidth();
+  llvm::Type *wide = bits == 64 ? b.getInt64Ty() : b.getInt32Ty();
+  std::string text = std::string("cvt.rzi.") + (isSigned ? "s" : "u") +
+                     (bits == 64 ? "64." : "32.") +
+                     (src->isHalfTy()     ? "f16"
+                      : src->isDoubleTy() ? "f64"
+                                          : "f32") +
+                     " $0, $1;";
+  std::string constraints = std::string("=") + ptxConstraint(wide) + "," + ptxConstraint(src);
+  auto *fnTy = llvm::FunctionType::get(wide, {src}, false);
+  llvm::Value *v = b.CreateCall(
+      fnTy, llvm::InlineAsm::get(fnTy, text, constraints, /*hasSideEffects=*/false), {x});
+  if (bits >= 32)
+    return v;
+  namespace I = llvm::Intrinsic;
+  if (isSigned) {
+    int64_t hi = (int64_t(1) << (bits - 1)) - 1;
+    v = b.CreateBinaryIntrinsic(I::smin, v, llvm::ConstantInt::getSigned(wide, hi));
+    v = b.CreateBinaryIntrinsic(I::smax, v, llvm::ConstantInt::getSigned(wide, -hi - 1));
+  } else {
+    v = b.CreateBinaryIntrinsic(I::umin, v,
+                                llvm::ConstantInt::get(wide, (uint64_t(1) << bits) - 1));
+  }
+  return b.CreateTrunc(v, to);
+}
+
 llvm::Value *cast(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm::Type *to) {
   auto &b = ctx.b();
   switch (kind) {
   case ir::OpKind::SIToFP: return b.CreateSIToFP(x, to);
-  case ir::OpKind::FPToSI: return b.CreateFPToSI(x, to);
+  case ir::OpKind::FPToSI:
+    return floatToInt(ctx, true, x, to);
   case ir::OpKind::UIToFP: return b.CreateUIToFP(x, to);
-  case ir::OpKind::FPToUI: return b.CreateFPToUI(x, to);
+  case ir::OpKind::FPToUI:
+    return floatToInt(ctx, false, x, to);
   case ir::OpKind::ExtF: return b.CreateFPExt(x, to);
   case ir::OpKind::TruncF: return b.CreateFPTrunc(x, to);
   case ir::OpKind::ExtSI: return b.CreateSExt(x, to);

@@ -5,9 +5,16 @@
 
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Pipeline.h"
+#include "linlayout/ir/Verifier.h"
 #include "linlayout/lower/Lower.h"
 
 #include <gtest/gtest.h>
+
+#include <array>
+#include <cctype>
+#include <cstring>
+#include <optional>
+#include <sstream>
 
 using namespace linlayout;
 using namespace linlayout::lower;
@@ -213,5 +220,155 @@ TEST(KernelLowering, MultiplyAddFusesUnlessFusionIsOff) {
     EXPECT_EQ(countLines(ptx, "fma.rn.f32"), fuse ? 1 : 0) << ptx;
     EXPECT_EQ(countLines(ptx, "mul.f32") + countLines(ptx, "mul.rn.f32"), fuse ? 0 : 1) << ptx;
     EXPECT_EQ(countLines(ptx, "ex2.approx.ftz.f32"), 1) << ptx;
+  }
+}
+
+namespace {
+
+// A kernel storing `op` of constant operands (or, for "nan", of 0.0 / 0.0) of type `in` as its
+// `out`-typed result into every element of its argument. For a cast `b` is empty.
+ir::Module constantOpKernel(const std::string &op, const std::string &a, const std::string &b,
+                            const std::string &in, const std::string &out) {
+  std::string tin = "tensor<32x" + in + ", #b>", tout = "tensor<32x" + out + ", #b>";
+  std::string pt = "tensor<32x!tt.ptr<" + out + ">, #b>";
+  std::string body = a == "nan" ? "    %z = arith.constant dense<0.0> : " + tin +
+                                      "\n    %a = arith.divf %z, %z : " + tin + "\n"
+                                : "    %a = arith.constant dense<" + a + "> : " + tin + "\n";
+  if (b.empty())
+    body += "    %x = " + op + " %a : " + tin + " to " + tout + "\n";
+  else
+    body += "    %c = arith.constant dense<" + b + "> : " + tin + "\n    %x = " + op +
+            " %a, %c : " + tout + "\n";
+  std::string text =
+      "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], "
+      "order = [0]}>\nmodule attributes {\"ttg.num-warps\" = 1 : i32} {\n"
+      "  tt.func public @k(%out: !tt.ptr<" +
+      out + ">) {\n" + body +
+      "    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #b>\n"
+      "    %os = tt.splat %out : !tt.ptr<" +
+      out + "> -> " + pt + "\n    %op = tt.addptr %os, %r : " + pt +
+      ", tensor<32xi32, #b>\n    tt.store %op, %x : " + pt + "\n    tt.return\n  }\n}\n";
+  auto m = ir::parseModule(text, "undefined.tir");
+  EXPECT_TRUE(m.ok()) << m.message();
+  if (!m.ok())
+    return ir::Module{};
+  EXPECT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message() << "\n" << text;
+  return std::move(*m);
+}
+
+// What the interpreter stores in the first element of constantOpKernel's output, sign-extended.
+int64_t interpretedConstant(const ir::Module &m, const std::string &out) {
+  size_t bytes = out == "i8" ? 1 : out == "i16" ? 2 : out == "i32" ? 4 : 8;
+  ir::Memory mem;
+  mem.buffers = {std::vector<uint8_t>(32 * bytes)};
+  std::vector<ir::ArgValue> args = {ir::ArgValue::pointer(0)};
+  Status s = ir::interpret(m, "k", args, mem);
+  EXPECT_TRUE(s.ok()) << s.message();
+  uint64_t raw = 0;
+  std::memcpy(&raw, mem.buffers[0].data(), bytes);
+  return bytes == 8 ? int64_t(raw) : int64_t(raw << (64 - 8 * bytes)) >> (64 - 8 * bytes);
+}
+
+// The constant the kernel's one store writes, from its optimised LLVM IR: "store iN V, ...",
+// "store <K x iW> <iW v0, iW v1, ...>, ..." (lanes little-endian) or "... zeroinitializer, ...";
+// nullopt when the store is not of a constant.
+std::optional<int64_t> storedConstant(const std::string &llvmIr, int outBits) {
+  size_t at = llvmIr.find("  store ");
+  if (at == std::string::npos || llvmIr.find("  store ", at + 1) != std::string::npos)
+    return std::nullopt;
+  std::string line = llvmIr.substr(at + 8, llvmIr.find('\n', at) - at - 8);
+  line = line.substr(0, line.find(", ptr"));
+  if (line.find("zeroinitializer") != std::string::npos)
+    return 0;
+  std::istringstream in(line[0] == '<' ? line.substr(line.find('>') + 1) : line);
+  uint64_t v = 0;
+  int shift = 0;
+  std::string type, lane;
+  while (in >> type >> lane) { // "<iW", "v0," or "iN", "V"
+    size_t i = type.find('i');
+    if (i == std::string::npos || lane.empty() || !(std::isdigit(lane[0]) || lane[0] == '-'))
+      return std::nullopt;
+    int w = std::stoi(type.substr(i + 1));
+    uint64_t bitsOf =
+        uint64_t(std::stoll(lane)) & (w == 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1);
+    v |= bitsOf << shift;
+    shift += w;
+  }
+  if (shift != outBits)
+    return std::nullopt;
+  return outBits == 64 ? int64_t(v) : int64_t(v << (64 - outBits)) >> (64 - outBits);
+}
+
+} // namespace
+
+// What LLVM leaves poison or undefined and the IR defines (docs/ir.md): shifts by the width or
+// more and the minimum divided by -1 (before, a shift by 40 was poison and LLVM dropped the
+// store altogether). Each case stores one op of constant operands, which LLVM folds to the
+// constant the interpreter computes.
+TEST(KernelLowering, ShiftsAndDivisionsLlvmLeavesUndefinedFoldToTheInterpretersValues) {
+  const std::vector<std::array<std::string, 4>> cases = {
+      // op, a, b, type
+      {"arith.shli", "1", "40", "i32"},
+      {"arith.shli", "3", "31", "i32"},
+      {"arith.shli", "5", "-1", "i32"},
+      {"arith.shrsi", "-8", "40", "i32"},
+      {"arith.shrsi", "-8", "1", "i32"},
+      {"arith.shrsi", "8", "-3", "i32"},
+      {"arith.shrui", "-8", "33", "i32"},
+      {"arith.shrui", "-8", "28", "i32"},
+      {"arith.shli", "1", "70", "i64"},
+      {"arith.shrui", "-1", "16", "i16"},
+      {"arith.shrsi", "-100", "9", "i8"},
+      {"arith.divsi", "-2147483648", "-1", "i32"},
+      {"arith.remsi", "-2147483648", "-1", "i32"},
+      {"arith.divsi", "-128", "-1", "i8"},
+      {"arith.divsi", "-7", "2", "i32"},
+      {"arith.remsi", "-7", "2", "i32"},
+  };
+  for (const auto &[op, a, b, type] : cases) {
+    SCOPED_TRACE(op + " " + a + ", " + b + " : " + type);
+    ir::Module m = constantOpKernel(op, a, b, type, type);
+    int64_t want = interpretedConstant(m, type);
+    for (int sm : {80, 90}) {
+      LowerOptions o;
+      o.target = PtxTarget{sm, 80};
+      o.keepLlvmIr = true;
+      auto k = lowerKernel(m, o);
+      ASSERT_TRUE(k.ok()) << k.message();
+      EXPECT_EQ(storedConstant(k->llvmIr, std::stoi(type.substr(1))), want) << k->llvmIr;
+    }
+  }
+}
+
+// Float-to-integer conversions are PTX's cvt.rzi, which saturates and takes NaN to 0 as the
+// interpreter does (LLVM's fptosi / fptoui would be poison, and folded as such, out of range);
+// 8- and 16-bit results are clamped after a 32-bit conversion.
+TEST(KernelLowering, FloatToIntegerConversionsSaturate) {
+  struct Case {
+    const char *op, *in, *out, *cvt, *clamp;
+  };
+  const Case cases[] = {
+      {"arith.fptosi", "f32", "i32", "cvt.rzi.s32.f32", nullptr},
+      {"arith.fptoui", "f32", "i32", "cvt.rzi.u32.f32", nullptr},
+      {"arith.fptosi", "f64", "i64", "cvt.rzi.s64.f64", nullptr},
+      {"arith.fptoui", "f32", "i64", "cvt.rzi.u64.f32", nullptr},
+      {"arith.fptosi", "f16", "i8", "cvt.rzi.s32.f16", "127"},
+      {"arith.fptosi", "f32", "i16", "cvt.rzi.s32.f32", "32767"},
+      {"arith.fptoui", "bf16", "i8", "cvt.rzi.u32.f32", "255"},
+      {"arith.fptoui", "f32", "i16", "cvt.rzi.u32.f32", "65535"},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(std::string(c.op) + " " + c.in + " -> " + c.out);
+    ir::Module k = constantOpKernel(c.op, "-3.0e+02", "", c.in, c.out);
+    LowerOptions o;
+    o.target = PtxTarget{80, 80};
+    auto lowered = lowerKernel(k, o);
+    ASSERT_TRUE(lowered.ok()) << lowered.message();
+    const std::string &ptx = lowered->kernel.ptx;
+    EXPECT_EQ(countLines(ptx, c.cvt), 1) << ptx;
+    EXPECT_EQ(ptx.find("setp"), std::string::npos) << ptx;
+    if (c.clamp)
+      EXPECT_NE(ptx.find(std::string(", ") + c.clamp + ";"), std::string::npos) << ptx;
+    expectAssembles(lowered->kernel, /*requireNoSpills=*/true);
   }
 }

@@ -295,7 +295,10 @@ private:
       for (int d = 0; d < rank; ++d)
         r.constancy[size_t(d)] = gcd2(a.constancy[size_t(d)], b.constancy[size_t(d)]);
       if (a.constant && b.constant) {
-        std::optional<int64_t> v = fold(op.kind, *a.constant, *b.constant, rt.elem().scalar);
+        // The IR's value, which the GPU computes too (shifts by the width or more and the
+        // minimum divided by -1 included, docs/ir.md); none for a division by zero.
+        std::optional<int64_t> v =
+            evalIntBinary(op.kind, *a.constant, *b.constant, rt.elem().scalar);
         if (v) {
           r.constant = v;
           for (int d = 0; d < rank; ++d)
@@ -307,32 +310,6 @@ private:
     default:
       return r;
     }
-  }
-
-  // The constant result of a BinaryInt op on constants (evalIntBinary, as the interpreter
-  // computes it), where the GPU computes the same: not for a shift by a negative amount or by the
-  // width or more, a division by zero, or a signed division by -1 (LLVM leaves those undefined).
-  static std::optional<int64_t> fold(OpKind k, int64_t a, int64_t b, ScalarKind s) {
-    const int bits = bitWidth(s);
-    switch (k) {
-    case OpKind::ShLI:
-    case OpKind::ShRSI:
-      if (b < 0 || b >= bits)
-        return std::nullopt;
-      break;
-    case OpKind::ShRUI:
-      if (asUnsigned(b, s) >= uint64_t(bits))
-        return std::nullopt;
-      break;
-    case OpKind::DivSI:
-    case OpKind::RemSI:
-      if (b == -1)
-        return std::nullopt;
-      break;
-    default:
-      break;
-    }
-    return evalIntBinary(k, a, b, s);
   }
 
   AxisInfo addSub(const Op &op, const Type &rt) {

@@ -367,8 +367,9 @@ TEST(KernelLowering, FloatToIntegerConversionsSaturate) {
     const std::string &ptx = lowered->kernel.ptx;
     EXPECT_EQ(countLines(ptx, c.cvt), 1) << ptx;
     EXPECT_EQ(ptx.find("setp"), std::string::npos) << ptx;
-    if (c.clamp)
+    if (c.clamp) {
       EXPECT_NE(ptx.find(std::string(", ") + c.clamp + ";"), std::string::npos) << ptx;
+    }
     expectAssembles(lowered->kernel, /*requireNoSpills=*/true);
   }
 }

@@ -22,7 +22,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <bit>
+#include <cmath>
+#include <limits>
 #include <random>
 
 using namespace linlayout;
@@ -438,6 +441,101 @@ TEST(LowerGpu, UnsignedOpsAndCastsMatchTheInterpreter) {
     args.push_back(ir::ArgValue::pointer(k));
   ir::Memory start = want;
   ASSERT_TRUE(ir::interpret(*m, "uops", args, want).ok());
+  REQUIRE_GPU();
+  expectGpuMatchesInterpreter(*m, targets_, args, start, want);
+}
+
+// What LLVM leaves poison or undefined and the IR defines (docs/ir.md), on run-time values:
+// float-to-integer conversions of NaN, infinities and out-of-range values to every width (also
+// from f16 and bf16), shifts by negative amounts and by the width or more, and the minimum
+// divided by -1. The GPU's results are the interpreter's, bit for bit.
+TEST(LowerGpu, OpsLlvmLeavesUndefinedMatchTheInterpreter) {
+  auto t = [](const std::string &e) { return "tensor<128x" + e + ", #b>"; };
+  auto pt = [](const std::string &e) { return "tensor<128x!tt.ptr<" + e + ">, #b>"; };
+  struct Result {
+    std::string type, expr; // result element type; the op computing it (without the type)
+  };
+  const std::vector<Result> results = {
+      {"i8", "arith.fptosi %x : " + t("f32") + " to "},
+      {"i16", "arith.fptosi %x : " + t("f32") + " to "},
+      {"i32", "arith.fptosi %x : " + t("f32") + " to "},
+      {"i64", "arith.fptosi %x : " + t("f32") + " to "},
+      {"i8", "arith.fptoui %x : " + t("f32") + " to "},
+      {"i16", "arith.fptoui %x : " + t("f32") + " to "},
+      {"i64", "arith.fptoui %x : " + t("f32") + " to "},
+      {"i8", "arith.fptosi %h : " + t("f16") + " to "},
+      {"i16", "arith.fptoui %bh : " + t("bf16") + " to "},
+      {"i32", "arith.shli %a, %sh : "},
+      {"i32", "arith.shrsi %a, %sh : "},
+      {"i32", "arith.shrui %a, %sh : "},
+      {"i32", "arith.divsi %a, %d : "},
+      {"i32", "arith.remsi %a, %d : "},
+  };
+  std::string text =
+      "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
+      "order = [0]}>\nmodule attributes {\"ttg.num-warps\" = 4 : i32} {\n"
+      "  tt.func public @undefined(%xin: !tt.ptr<f32>, %ain: !tt.ptr<i32>, %shin: !tt.ptr<i32>, "
+      "%din: !tt.ptr<i32>";
+  for (size_t k = 0; k < results.size(); ++k)
+    text += ", %o" + std::to_string(k) + ": !tt.ptr<" + results[k].type + ">";
+  text += ") {\n    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : " + t("i32") + "\n";
+  auto pointers = [&](const std::string &name, const std::string &param, const std::string &e) {
+    text += "    %" + name + "s = tt.splat %" + param + " : !tt.ptr<" + e + "> -> " + pt(e) +
+            "\n    %" + name + "p = tt.addptr %" + name + "s, %r : " + pt(e) + ", " + t("i32") +
+            "\n";
+  };
+  for (auto [name, param, e] : {std::array<std::string, 3>{"x", "xin", "f32"},
+                                {"a", "ain", "i32"},
+                                {"sh", "shin", "i32"},
+                                {"d", "din", "i32"}}) {
+    pointers(name, param, e);
+    text += "    %" + name + " = tt.load %" + name + "p : " + pt(e) + "\n";
+  }
+  text += "    %h = arith.truncf %x : " + t("f32") + " to " + t("f16") + "\n" +
+          "    %bh = arith.truncf %x : " + t("f32") + " to " + t("bf16") + "\n";
+  for (size_t k = 0; k < results.size(); ++k) {
+    std::string i = std::to_string(k), e = results[k].type;
+    text += "    %c" + i + " = " + results[k].expr + t(e) + "\n";
+    pointers("out" + i, "o" + i, e);
+    text += "    tt.store %out" + i + "p, %c" + i + " : " + pt(e) + "\n";
+  }
+  text += "    tt.return\n  }\n}\n";
+  auto m = ir::parseModule(text, "undefined.tir");
+  ASSERT_TRUE(m.ok()) << m.message() << "\n" << text;
+  ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
+
+  const float inf = std::numeric_limits<float>::infinity();
+  const float special[] = {std::nanf(""), inf,      -inf,      1e10f,   -1e10f,   3e9f,
+                           -3e9f,         70000.5f, -70000.5f, 300.5f,  -300.5f,  255.9f,
+                           256.f,         -128.9f,  -129.f,    127.9f,  -0.9f,    0.9f,
+                           65535.9f,      32767.5f, -32768.9f, 9.3e18f, -9.3e18f, 2e19f};
+  std::mt19937_64 rng(29);
+  std::vector<float> x(128);
+  std::vector<int32_t> a(128), sh(128), d(128);
+  for (size_t i = 0; i < 128; ++i) {
+    x[i] = i < std::size(special) ? special[i] : float(int64_t(rng() % 2000001) - 1000000) / 7;
+    a[i] = i % 8 == 0 ? std::numeric_limits<int32_t>::min() : int32_t(rng());
+    sh[i] = int32_t(rng() % 45) - 3; // -3 .. 41
+    d[i] = i % 8 == 0 ? -1 : int32_t(rng() % 2 ? rng() % 1000 + 1 : -int64_t(rng() % 1000) - 1);
+  }
+  ir::Memory start;
+  start.buffers = {ir::testing::bytesOf(x), ir::testing::bytesOf(a), ir::testing::bytesOf(sh),
+                   ir::testing::bytesOf(d)};
+  for (const Result &r : results)
+    start.buffers.push_back(
+        std::vector<uint8_t>(128 * size_t(ir::byteWidth(*ir::scalarKindFromName(r.type))), 0x5a));
+  std::vector<ir::ArgValue> args;
+  for (uint32_t k = 0; k < start.buffers.size(); ++k)
+    args.push_back(ir::ArgValue::pointer(k));
+  ir::Memory want = start;
+  Status s = ir::interpret(*m, "undefined", args, want);
+  ASSERT_TRUE(s.ok()) << s.message();
+  for (int sm : {80, 90}) { // without a GPU too
+    LowerOptions o;
+    o.target = PtxTarget{sm, 80};
+    auto k = lowerKernel(*m, o);
+    ASSERT_TRUE(k.ok()) << k.message();
+  }
   REQUIRE_GPU();
   expectGpuMatchesInterpreter(*m, targets_, args, start, want);
 }

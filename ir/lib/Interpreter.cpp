@@ -23,6 +23,14 @@ template <typename T> T readAs(const uint8_t *p) {
 }
 template <typename T> void writeAs(uint8_t *p, T x) { std::memcpy(p, &x, sizeof x); }
 
+// The smaller / larger of two numbers (not NaN), -0 below +0.
+double orderedMin(double p, double q) {
+  return p == q ? (std::signbit(p) ? p : q) : std::min(p, q);
+}
+double orderedMax(double p, double q) {
+  return p == q ? (std::signbit(p) ? q : p) : std::max(p, q);
+}
+
 double roundGeneric(double x, int mantBits, int minExp, int maxExp) {
   if (!std::isfinite(x) || x == 0)
     return x;
@@ -462,17 +470,19 @@ private:
         case OpKind::DivF:
           v = p / q;
           break;
+        // -0 is below +0 (IEEE 754-2019 minimum / maximum, LLVM's llvm.minimum, and the GPU's
+        // FMNMX); minimumf / maximumf give NaN for a NaN operand, the *numf forms the other one.
         case OpKind::MinF:
-          v = std::isnan(p) || std::isnan(q) ? NAN : std::min(p, q);
+          v = std::isnan(p) || std::isnan(q) ? NAN : orderedMin(p, q);
           break;
         case OpKind::MaxF:
-          v = std::isnan(p) || std::isnan(q) ? NAN : std::max(p, q);
+          v = std::isnan(p) || std::isnan(q) ? NAN : orderedMax(p, q);
           break;
-        case OpKind::MinNumF: // a NaN operand gives the other one
-          v = std::fmin(p, q);
+        case OpKind::MinNumF:
+          v = std::isnan(p) ? q : std::isnan(q) ? p : orderedMin(p, q);
           break;
         case OpKind::MaxNumF:
-          v = std::fmax(p, q);
+          v = std::isnan(p) ? q : std::isnan(q) ? p : orderedMax(p, q);
           break;
         default:
           break;
@@ -1119,11 +1129,11 @@ private:
             case ReduceKind::Sum:
               acc = roundToFloatKind(acc + x, k);
               break;
-            case ReduceKind::Max:
-              acc = std::isnan(acc) || std::isnan(x) ? NAN : std::max(acc, x);
+            case ReduceKind::Max: // as maximumf
+              acc = std::isnan(acc) || std::isnan(x) ? NAN : orderedMax(acc, x);
               break;
             case ReduceKind::Min:
-              acc = std::isnan(acc) || std::isnan(x) ? NAN : std::min(acc, x);
+              acc = std::isnan(acc) || std::isnan(x) ? NAN : orderedMin(acc, x);
               break;
             }
           }

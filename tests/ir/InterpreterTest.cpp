@@ -303,6 +303,45 @@ TEST(Interpreter, FloatToUnsignedSaturatesAndNumMinMaxSkipNaN) {
   }
 }
 
+// minimumf, maximumf, minnumf and maxnumf order -0 below +0, whichever operand comes first (as
+// llvm.minimum does and the GPU's FMNMX).
+TEST(Interpreter, MinAndMaxOrderNegativeZeroBelowPositiveZero) {
+  const char *text = R"(module {
+  tt.func @k(%out: !tt.ptr<f32>, %x: f32, %y: f32) {
+    %a = arith.minimumf %x, %y : f32
+    %b = arith.maximumf %x, %y : f32
+    %c = arith.minnumf %x, %y : f32
+    %d = arith.maxnumf %x, %y : f32
+    tt.store %out, %a : !tt.ptr<f32>
+    %c1 = arith.constant 1 : i32
+    %p1 = tt.addptr %out, %c1 : !tt.ptr<f32>, i32
+    tt.store %p1, %b : !tt.ptr<f32>
+    %c2 = arith.constant 2 : i32
+    %p2 = tt.addptr %out, %c2 : !tt.ptr<f32>, i32
+    tt.store %p2, %c : !tt.ptr<f32>
+    %c3 = arith.constant 3 : i32
+    %p3 = tt.addptr %out, %c3 : !tt.ptr<f32>, i32
+    tt.store %p3, %d : !tt.ptr<f32>
+    tt.return
+  }
+}
+)";
+  auto m = parseModule(text, "zeros.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  for (auto [x, y] : {std::pair{0.0, -0.0}, std::pair{-0.0, 0.0}}) {
+    Memory mem;
+    mem.buffers = {std::vector<uint8_t>(16)};
+    std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::floating(x),
+                                  ArgValue::floating(y)};
+    ASSERT_TRUE(interpret(*m, "k", args, mem).ok());
+    auto f = valuesOf<float>(mem.buffers[0]);
+    EXPECT_TRUE(std::signbit(f[0])) << x << " " << y;  // minimumf: -0
+    EXPECT_FALSE(std::signbit(f[1])) << x << " " << y; // maximumf: +0
+    EXPECT_TRUE(std::signbit(f[2])) << x << " " << y;  // minnumf: -0
+    EXPECT_FALSE(std::signbit(f[3])) << x << " " << y; // maxnumf: +0
+  }
+}
+
 // tt.atomic_cas: memory takes the new value where it holds the compare value's bits, and the op
 // gives back what memory held either way (0 where masked off). Floats compare by their bits:
 // -0.0 does not match 0.0, a NaN matches itself.

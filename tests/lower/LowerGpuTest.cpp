@@ -447,8 +447,9 @@ TEST(LowerGpu, UnsignedOpsAndCastsMatchTheInterpreter) {
 
 // What LLVM leaves poison or undefined and the IR defines (docs/ir.md), on run-time values:
 // float-to-integer conversions of NaN, infinities and out-of-range values to every width (also
-// from f16 and bf16), shifts by negative amounts and by the width or more, and the minimum
-// divided by -1. The GPU's results are the interpreter's, bit for bit.
+// from f16 and bf16), shifts by negative amounts and by the width or more, the minimum divided
+// by -1, and f32 minimum / maximum of zeros of both signs and of NaN. The GPU's results are the
+// interpreter's, bit for bit.
 TEST(LowerGpu, OpsLlvmLeavesUndefinedMatchTheInterpreter) {
   auto t = [](const std::string &e) { return "tensor<128x" + e + ", #b>"; };
   auto pt = [](const std::string &e) { return "tensor<128x!tt.ptr<" + e + ">, #b>"; };
@@ -470,12 +471,17 @@ TEST(LowerGpu, OpsLlvmLeavesUndefinedMatchTheInterpreter) {
       {"i32", "arith.shrui %a, %sh : "},
       {"i32", "arith.divsi %a, %d : "},
       {"i32", "arith.remsi %a, %d : "},
+      // y holds no NaN (a NaN result's bits are the GPU's canonical NaN, not the interpreter's).
+      {"f32", "arith.minimumf %y, %ny : "},
+      {"f32", "arith.maximumf %y, %ny : "},
+      {"f32", "arith.minnumf %x, %y : "},
+      {"f32", "arith.maxnumf %x, %y : "},
   };
   std::string text =
       "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
       "order = [0]}>\nmodule attributes {\"ttg.num-warps\" = 4 : i32} {\n"
-      "  tt.func public @undefined(%xin: !tt.ptr<f32>, %ain: !tt.ptr<i32>, %shin: !tt.ptr<i32>, "
-      "%din: !tt.ptr<i32>";
+      "  tt.func public @undefined(%xin: !tt.ptr<f32>, %yin: !tt.ptr<f32>, %ain: !tt.ptr<i32>, "
+      "%shin: !tt.ptr<i32>, %din: !tt.ptr<i32>";
   for (size_t k = 0; k < results.size(); ++k)
     text += ", %o" + std::to_string(k) + ": !tt.ptr<" + results[k].type + ">";
   text += ") {\n    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : " + t("i32") + "\n";
@@ -485,6 +491,7 @@ TEST(LowerGpu, OpsLlvmLeavesUndefinedMatchTheInterpreter) {
             "\n";
   };
   for (auto [name, param, e] : {std::array<std::string, 3>{"x", "xin", "f32"},
+                                {"y", "yin", "f32"},
                                 {"a", "ain", "i32"},
                                 {"sh", "shin", "i32"},
                                 {"d", "din", "i32"}}) {
@@ -492,7 +499,8 @@ TEST(LowerGpu, OpsLlvmLeavesUndefinedMatchTheInterpreter) {
     text += "    %" + name + " = tt.load %" + name + "p : " + pt(e) + "\n";
   }
   text += "    %h = arith.truncf %x : " + t("f32") + " to " + t("f16") + "\n" +
-          "    %bh = arith.truncf %x : " + t("f32") + " to " + t("bf16") + "\n";
+          "    %bh = arith.truncf %x : " + t("f32") + " to " + t("bf16") + "\n" +
+          "    %ny = arith.negf %y : " + t("f32") + "\n";
   for (size_t k = 0; k < results.size(); ++k) {
     std::string i = std::to_string(k), e = results[k].type;
     text += "    %c" + i + " = " + results[k].expr + t(e) + "\n";
@@ -505,22 +513,27 @@ TEST(LowerGpu, OpsLlvmLeavesUndefinedMatchTheInterpreter) {
   ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
 
   const float inf = std::numeric_limits<float>::infinity();
-  const float special[] = {std::nanf(""), inf,      -inf,      1e10f,   -1e10f,   3e9f,
-                           -3e9f,         70000.5f, -70000.5f, 300.5f,  -300.5f,  255.9f,
-                           256.f,         -128.9f,  -129.f,    127.9f,  -0.9f,    0.9f,
-                           65535.9f,      32767.5f, -32768.9f, 9.3e18f, -9.3e18f, 2e19f};
+  const float special[] = {std::nanf(""), inf,       -inf,   1e10f,   -1e10f,   3e9f,     -3e9f,
+                           70000.5f,      -70000.5f, 300.5f, -300.5f, 255.9f,   256.f,    -128.9f,
+                           -129.f,        127.9f,    -0.9f,  0.9f,    65535.9f, 32767.5f, -32768.9f,
+                           9.3e18f,       -9.3e18f,  2e19f,  0.f,     -0.f,     0.f,      -0.f};
   std::mt19937_64 rng(29);
-  std::vector<float> x(128);
+  std::vector<float> x(128), y(128);
   std::vector<int32_t> a(128), sh(128), d(128);
   for (size_t i = 0; i < 128; ++i) {
     x[i] = i < std::size(special) ? special[i] : float(int64_t(rng() % 2000001) - 1000000) / 7;
+    // Zeros of both signs against each other (x[24..27] are +0, -0, +0, -0), NaN against numbers
+    // (only x[0] is NaN, and y[0] is not).
+    y[i] = i >= 24 && i < 28 ? (i % 2 ? 0.f : -0.f)
+           : i % 3           ? x[i]
+                             : float(int(rng() % 2001) - 1000);
     a[i] = i % 8 == 0 ? std::numeric_limits<int32_t>::min() : int32_t(rng());
     sh[i] = int32_t(rng() % 45) - 3; // -3 .. 41
     d[i] = i % 8 == 0 ? -1 : int32_t(rng() % 2 ? rng() % 1000 + 1 : -int64_t(rng() % 1000) - 1);
   }
   ir::Memory start;
-  start.buffers = {ir::testing::bytesOf(x), ir::testing::bytesOf(a), ir::testing::bytesOf(sh),
-                   ir::testing::bytesOf(d)};
+  start.buffers = {ir::testing::bytesOf(x), ir::testing::bytesOf(y), ir::testing::bytesOf(a),
+                   ir::testing::bytesOf(sh), ir::testing::bytesOf(d)};
   for (const Result &r : results)
     start.buffers.push_back(
         std::vector<uint8_t>(128 * size_t(ir::byteWidth(*ir::scalarKindFromName(r.type))), 0x5a));

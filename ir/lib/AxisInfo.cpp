@@ -240,17 +240,21 @@ private:
       return r;
     }
     case OpKind::ConvertLayout:
-    case OpKind::ExtSI:
       return in(0);
+    case OpKind::ExtSI:
     case OpKind::ExtUI:
     case OpKind::TruncI: {
       // A constant changes value where the bits are read anew (ExtUI of a negative constant,
-      // TruncI of one that does not fit); runs keep their claims, as for the index arithmetic.
+      // ExtSI of an i1 true, which is -1, TruncI of one that does not fit); runs keep their
+      // claims, as for the index arithmetic.
       r = in(0);
       if (r.constant) {
         int64_t v = *r.constant;
+        ScalarKind from = f_.type(op.operands[0]).elem().scalar;
         if (op.kind == OpKind::ExtUI)
-          v = int64_t(asUnsigned(v, f_.type(op.operands[0]).elem().scalar));
+          v = int64_t(asUnsigned(v, from));
+        else if (op.kind == OpKind::ExtSI)
+          v = asSigned(v, from);
         v = wrapInt(v, rt.elem().scalar);
         r.constant = v;
         for (int d = 0; d < rank; ++d)

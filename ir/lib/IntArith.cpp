@@ -22,10 +22,13 @@ uint64_t asUnsigned(int64_t v, ScalarKind k) {
   return bits >= 64 ? uint64_t(v) : uint64_t(v) & ((uint64_t(1) << bits) - 1);
 }
 
+int64_t asSigned(int64_t v, ScalarKind k) { return k == ScalarKind::I1 ? -(v & 1) : v; }
+
 std::optional<int64_t> evalIntBinary(OpKind op, int64_t p, int64_t q, ScalarKind k) {
   const int bits = bitWidth(k);
   const uint64_t up = uint64_t(p), uq = uint64_t(q);
   const uint64_t bp = asUnsigned(p, k), bq = asUnsigned(q, k);
+  const int64_t sp = asSigned(p, k), sq = asSigned(q, k);
   int64_t v = 0;
   switch (op) {
   case OpKind::AddI:
@@ -39,12 +42,12 @@ std::optional<int64_t> evalIntBinary(OpKind op, int64_t p, int64_t q, ScalarKind
     break;
   case OpKind::DivSI:
   case OpKind::RemSI:
-    if (q == 0)
+    if (sq == 0)
       return std::nullopt;
-    if (q == -1)
-      v = op == OpKind::DivSI ? int64_t(0 - up) : 0;
+    if (sq == -1)
+      v = op == OpKind::DivSI ? int64_t(0 - uint64_t(sp)) : 0;
     else
-      v = op == OpKind::DivSI ? p / q : p % q;
+      v = op == OpKind::DivSI ? sp / sq : sp % sq;
     break;
   case OpKind::AndI:
     v = p & q;
@@ -59,13 +62,13 @@ std::optional<int64_t> evalIntBinary(OpKind op, int64_t p, int64_t q, ScalarKind
     v = uq >= uint64_t(bits) ? 0 : int64_t(up << uq);
     break;
   case OpKind::ShRSI:
-    v = uq >= uint64_t(bits) ? (p < 0 ? -1 : 0) : (p >> uq);
+    v = uq >= uint64_t(bits) ? (sp < 0 ? -1 : 0) : (sp >> uq);
     break;
   case OpKind::MinSI:
-    v = std::min(p, q);
+    v = std::min(sp, sq);
     break;
   case OpKind::MaxSI:
-    v = std::max(p, q);
+    v = std::max(sp, sq);
     break;
   case OpKind::DivUI:
   case OpKind::RemUI:

@@ -17,6 +17,10 @@ int64_t wrapInt(int64_t v, ScalarKind k);
 /// The bits of an element of kind k read as an unsigned number.
 uint64_t asUnsigned(int64_t v, ScalarKind k);
 
+/// The bits of an element of kind k read as a signed number: v itself, except that an i1 of 1
+/// is -1 (as LLVM reads i1 for sext, sitofp and the signed ops).
+int64_t asSigned(int64_t v, ScalarKind k);
+
 /// The result of the BinaryInt op `op` on elements a and b of kind k, wrapped to k: additions
 /// and products wrap, shifts by the width or more give 0 (or the sign, for shrsi), the u-ops read
 /// the bits as unsigned, the minimum divided by -1 is itself. nullopt for a division or

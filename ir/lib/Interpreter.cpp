@@ -549,7 +549,7 @@ private:
       for (size_t e = 0; e < n(); ++e) {
         bool v = false;
         if (op.kind == OpKind::CmpI) {
-          int64_t p = at(x.i, e), q = at(y.i, e);
+          int64_t p = asSigned(at(x.i, e), ok), q = asSigned(at(y.i, e), ok);
           uint64_t up = asUnsigned(p, ok), uq = asUnsigned(q, ok);
           switch (a.predicate) {
           case CmpPredicate::Eq:
@@ -631,10 +631,12 @@ private:
       }
       break;
     }
-    case OpKind::SIToFP:
+    case OpKind::SIToFP: {
+      ScalarKind from = type(op.operands[0]).elem().scalar;
       for (int64_t x : val(op.operands[0]).i)
-        r.f.push_back(roundToFloatKind(double(x), rk));
+        r.f.push_back(roundToFloatKind(double(asSigned(x, from)), rk));
       break;
+    }
     case OpKind::UIToFP: {
       ScalarKind from = type(op.operands[0]).elem().scalar;
       for (int64_t x : val(op.operands[0]).i)
@@ -671,7 +673,12 @@ private:
       for (double x : val(op.operands[0]).f)
         r.f.push_back(roundToFloatKind(x, rk));
       break;
-    case OpKind::ExtSI:
+    case OpKind::ExtSI: {
+      ScalarKind from = type(op.operands[0]).elem().scalar;
+      for (int64_t x : val(op.operands[0]).i)
+        r.i.push_back(wrapInt(asSigned(x, from), rk));
+      break;
+    }
     case OpKind::TruncI:
       for (int64_t x : val(op.operands[0]).i)
         r.i.push_back(wrapInt(x, rk));
@@ -1146,11 +1153,11 @@ private:
             case ReduceKind::Sum:
               acc = wrapInt(int64_t(uint64_t(acc) + uint64_t(x)), k);
               break;
-            case ReduceKind::Max:
-              acc = std::max(acc, x);
+            case ReduceKind::Max: // signed, as maxsi (an i1 of 1 is -1)
+              acc = wrapInt(std::max(asSigned(acc, k), asSigned(x, k)), k);
               break;
             case ReduceKind::Min:
-              acc = std::min(acc, x);
+              acc = wrapInt(std::min(asSigned(acc, k), asSigned(x, k)), k);
               break;
             }
           }

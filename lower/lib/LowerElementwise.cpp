@@ -104,10 +104,12 @@ llvm::Value *binary(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm:
   case ir::OpKind::AddI: return b.CreateAdd(x, y);
   case ir::OpKind::SubI: return b.CreateSub(x, y);
   case ir::OpKind::MulI: return b.CreateMul(x, y);
+  // An i1 divisor other than 0 is -1, and the i1 minimum divided by -1 is itself.
   case ir::OpKind::DivSI:
-    return b.CreateSDiv(x, definedSignedDivisor(b, x, y));
+    return x->getType()->isIntegerTy(1) ? x : b.CreateSDiv(x, definedSignedDivisor(b, x, y));
   case ir::OpKind::RemSI:
-    return b.CreateSRem(x, definedSignedDivisor(b, x, y));
+    return x->getType()->isIntegerTy(1) ? llvm::Constant::getNullValue(x->getType())
+                                        : b.CreateSRem(x, definedSignedDivisor(b, x, y));
   case ir::OpKind::AndI: return b.CreateAnd(x, y);
   case ir::OpKind::OrI: return b.CreateOr(x, y);
   case ir::OpKind::XOrI: return b.CreateXor(x, y);

@@ -342,6 +342,49 @@ TEST(Interpreter, MinAndMaxOrderNegativeZeroBelowPositiveZero) {
   }
 }
 
+// An i1 of 1 is -1 to the signed ops, as LLVM reads it: extsi, sitofp, cmpi slt, minsi; the
+// unsigned ones read it as 1.
+TEST(Interpreter, SignedOpsReadAnI1TrueAsMinusOne) {
+  const char *text = R"(module {
+  tt.func @k(%out: !tt.ptr<i32>, %fout: !tt.ptr<f32>) {
+    %t = arith.constant 1 : i1
+    %f = arith.constant 0 : i1
+    %s = arith.extsi %t : i1 to i32
+    tt.store %out, %s : !tt.ptr<i32>
+    %u = arith.extui %t : i1 to i32
+    %c1 = arith.constant 1 : i32
+    %p1 = tt.addptr %out, %c1 : !tt.ptr<i32>, i32
+    tt.store %p1, %u : !tt.ptr<i32>
+    %lt = arith.cmpi slt, %t, %f : i1
+    %ltw = arith.extui %lt : i1 to i32
+    %c2 = arith.constant 2 : i32
+    %p2 = tt.addptr %out, %c2 : !tt.ptr<i32>, i32
+    tt.store %p2, %ltw : !tt.ptr<i32>
+    %mn = arith.minsi %t, %f : i1
+    %mnw = arith.extsi %mn : i1 to i32
+    %c3 = arith.constant 3 : i32
+    %p3 = tt.addptr %out, %c3 : !tt.ptr<i32>, i32
+    tt.store %p3, %mnw : !tt.ptr<i32>
+    %sf = arith.sitofp %t : i1 to f32
+    tt.store %fout, %sf : !tt.ptr<f32>
+    %uf = arith.uitofp %t : i1 to f32
+    %fp1 = tt.addptr %fout, %c1 : !tt.ptr<f32>, i32
+    tt.store %fp1, %uf : !tt.ptr<f32>
+    tt.return
+  }
+}
+)";
+  auto m = parseModule(text, "i1.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  Memory mem;
+  mem.buffers = {std::vector<uint8_t>(16), std::vector<uint8_t>(8)};
+  std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1)};
+  Status st = interpret(*m, "k", args, mem);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(valuesOf<int32_t>(mem.buffers[0]), (std::vector<int32_t>{-1, 1, 1, -1}));
+  EXPECT_EQ(valuesOf<float>(mem.buffers[1]), (std::vector<float>{-1.f, 1.f}));
+}
+
 // tt.atomic_cas: memory takes the new value where it holds the compare value's bits, and the op
 // gives back what memory held either way (0 where masked off). Floats compare by their bits:
 // -0.0 does not match 0.0, a NaN matches itself.

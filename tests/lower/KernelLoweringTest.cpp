@@ -226,11 +226,14 @@ TEST(KernelLowering, MultiplyAddFusesUnlessFusionIsOff) {
 namespace {
 
 // A kernel storing `op` of constant operands (or, for "nan", of 0.0 / 0.0) of type `in` as its
-// `out`-typed result into every element of its argument. For a cast `b` is empty.
+// `out`-typed result into every element of its argument. For a cast `b` is empty. With `wide`,
+// the result is sign-extended to that type and stored so (for i1 results).
 ir::Module constantOpKernel(const std::string &op, const std::string &a, const std::string &b,
-                            const std::string &in, const std::string &out) {
+                            const std::string &in, const std::string &out,
+                            const std::string &wide = "") {
   std::string tin = "tensor<32x" + in + ", #b>", tout = "tensor<32x" + out + ", #b>";
-  std::string pt = "tensor<32x!tt.ptr<" + out + ">, #b>";
+  std::string stored = wide.empty() ? out : wide;
+  std::string pt = "tensor<32x!tt.ptr<" + stored + ">, #b>";
   std::string body = a == "nan" ? "    %z = arith.constant dense<0.0> : " + tin +
                                       "\n    %a = arith.divf %z, %z : " + tin + "\n"
                                 : "    %a = arith.constant dense<" + a + "> : " + tin + "\n";
@@ -239,15 +242,18 @@ ir::Module constantOpKernel(const std::string &op, const std::string &a, const s
   else
     body += "    %c = arith.constant dense<" + b + "> : " + tin + "\n    %x = " + op +
             " %a, %c : " + tout + "\n";
+  if (!wide.empty())
+    body += "    %w = arith.extsi %x : " + tout + " to tensor<32x" + wide + ", #b>\n";
   std::string text =
       "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], "
       "order = [0]}>\nmodule attributes {\"ttg.num-warps\" = 1 : i32} {\n"
       "  tt.func public @k(%out: !tt.ptr<" +
-      out + ">) {\n" + body +
+      stored + ">) {\n" + body +
       "    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #b>\n"
       "    %os = tt.splat %out : !tt.ptr<" +
-      out + "> -> " + pt + "\n    %op = tt.addptr %os, %r : " + pt +
-      ", tensor<32xi32, #b>\n    tt.store %op, %x : " + pt + "\n    tt.return\n  }\n}\n";
+      stored + "> -> " + pt + "\n    %op = tt.addptr %os, %r : " + pt +
+      ", tensor<32xi32, #b>\n    tt.store %op, " + (wide.empty() ? "%x" : "%w") + " : " + pt +
+      "\n    tt.return\n  }\n}\n";
   auto m = ir::parseModule(text, "undefined.tir");
   EXPECT_TRUE(m.ok()) << m.message();
   if (!m.ok())
@@ -324,18 +330,29 @@ TEST(KernelLowering, ShiftsAndDivisionsLlvmLeavesUndefinedFoldToTheInterpretersV
       {"arith.divsi", "-128", "-1", "i8"},
       {"arith.divsi", "-7", "2", "i32"},
       {"arith.remsi", "-7", "2", "i32"},
+      // i1: 1 is -1 to the signed ops.
+      {"arith.divsi", "1", "1", "i1"},
+      {"arith.remsi", "1", "1", "i1"},
+      {"arith.shrsi", "1", "1", "i1"},
+      {"arith.shli", "1", "1", "i1"},
+      {"arith.minsi", "1", "0", "i1"},
+      {"arith.maxsi", "1", "0", "i1"},
+      {"arith.addi", "1", "1", "i1"},
   };
   for (const auto &[op, a, b, type] : cases) {
     SCOPED_TRACE(op + " " + a + ", " + b + " : " + type);
-    ir::Module m = constantOpKernel(op, a, b, type, type);
-    int64_t want = interpretedConstant(m, type);
+    // i1 results are sign-extended to i8 for the store (an i1 of 1 is -1 for the signed ops).
+    bool i1 = type == "i1";
+    std::string stored = i1 ? "i8" : type;
+    ir::Module m = constantOpKernel(op, a, b, type, type, i1 ? "i8" : "");
+    int64_t want = interpretedConstant(m, stored);
     for (int sm : {80, 90}) {
       LowerOptions o;
       o.target = PtxTarget{sm, 80};
       o.keepLlvmIr = true;
       auto k = lowerKernel(m, o);
       ASSERT_TRUE(k.ok()) << k.message();
-      EXPECT_EQ(storedConstant(k->llvmIr, std::stoi(type.substr(1))), want) << k->llvmIr;
+      EXPECT_EQ(storedConstant(k->llvmIr, std::stoi(stored.substr(1))), want) << k->llvmIr;
     }
   }
 }

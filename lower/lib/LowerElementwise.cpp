@@ -114,7 +114,6 @@ llvm::Value *binary(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm:
   case ir::OpKind::OrI: return b.CreateOr(x, y);
   case ir::OpKind::XOrI: return b.CreateXor(x, y);
   case ir::OpKind::ShLI:
-    return definedShift(b, kind, x, y);
   case ir::OpKind::ShRSI:
     return definedShift(b, kind, x, y);
   case ir::OpKind::MinSI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, y);

@@ -349,9 +349,10 @@ TEST(LowerElementwise, ConstantIntegerProgramsFoldToTheInterpretersValue) {
 
 // The same for float programs (f32 and f64): each op takes the previous result and a constant
 // (zeros of both signs, ±1, infinities, huge, tiny and denormal values), through add, sub, mul,
-// div, minimumf / maximumf, neg, abs, floor, ceil, sqrt and compare-and-select with every float
-// predicate; the stored constant has the interpreter's bits (NaN: any NaN). minnumf / maxnumf are
-// left to the GPU tests: LLVM's folder takes either zero where the hardware orders -0 below +0.
+// div, minimumf / maximumf, neg, abs, floor, ceil, sqrt, compare-and-select with every float
+// predicate, rounding to f16, bf16 or f32 and back, and sitofp / uitofp of integer constants; the
+// stored constant has the interpreter's bits (NaN: any NaN). minnumf / maxnumf are left to the GPU
+// tests: LLVM's folder takes either zero where the hardware orders -0 below +0.
 TEST(LowerElementwise, ConstantFloatProgramsFoldToTheInterpretersValue) {
   using ir::OpKind;
   using ir::ScalarKind;
@@ -378,12 +379,26 @@ TEST(LowerElementwise, ConstantFloatProgramsFoldToTheInterpretersValue) {
         int steps = *rc::gen::inRange(1, 8);
         for (int i = 0; i < steps; ++i) {
           ir::ValueId y = constant();
-          switch (*rc::gen::inRange(0, 3)) {
+          switch (*rc::gen::inRange(0, 5)) {
           case 0:
             x = b.binary(*rc::gen::element(OpKind::AddF, OpKind::SubF, OpKind::MulF, OpKind::DivF,
                                            OpKind::MinF, OpKind::MaxF),
                          x, y);
             break;
+          case 3: { // rounded to a narrower float and back
+            ScalarKind narrow =
+                *rc::gen::element(ScalarKind::F16, ScalarKind::BF16, ScalarKind::F32);
+            if (narrow != k)
+              x = b.cast(OpKind::ExtF, b.cast(OpKind::TruncF, x, narrow), k);
+            break;
+          }
+          case 4: { // an integer constant converted, added
+            ScalarKind ik = *rc::gen::element(ScalarKind::I8, ScalarKind::I32, ScalarKind::I64);
+            ir::ValueId i = b.constantInt(genInt(ir::bitWidth(ik)), ir::Type::scalar(ik));
+            x = b.binary(OpKind::AddF, x,
+                         b.cast(*rc::gen::element(OpKind::SIToFP, OpKind::UIToFP), i, k));
+            break;
+          }
           case 1:
             x = b.unary(*rc::gen::element(OpKind::NegF, OpKind::AbsF, OpKind::Floor, OpKind::Ceil,
                                           OpKind::Sqrt),

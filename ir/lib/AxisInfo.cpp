@@ -112,8 +112,24 @@ private:
       }
       if (op.results.size() != 1 || !tracked(f_.type(op.results[0])))
         continue;
-      info_[op.results[0]] = visit(op);
+      info_[op.results[0]] = withHints(visit(op), op.attrs, f_.type(op.results[0]));
     }
+  }
+
+  // The op's value hints (tl.multiple_of, tl.max_contiguous) are facts the user vouches for, as
+  // in Triton; each raises what the rules found (one entry is for every dimension).
+  // Runs are at most a dimension long.
+  static AxisInfo withHints(AxisInfo r, const OpAttrs &a, const Type &t) {
+    auto raise = [&](std::vector<int64_t> &mine, const std::vector<int64_t> &hint, bool run) {
+      for (size_t d = 0; d < mine.size() && !hint.empty(); ++d) {
+        int64_t h = hint[hint.size() == 1 ? 0 : d];
+        mine[d] = std::max(mine[d], run ? std::min(h, dimSize(t, int(d))) : h);
+      }
+    };
+    raise(r.divisibility, a.hintDivisibility, false);
+    raise(r.contiguity, a.hintContiguity, true);
+    raise(r.constancy, a.hintConstancy, true);
+    return r;
   }
 
   void loop(const Op &op) {

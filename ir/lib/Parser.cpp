@@ -358,6 +358,55 @@ private:
     return parseDict(d);
   }
 
+  // The type after a dictionary value's ':' (`i32`, `tensor<2xi32>`), which no op keeps.
+  bool skipType() {
+    if (tok_.kind != Tok::Ident)
+      return fail("expected a type, got " + describe(tok_));
+    advance();
+    if (!isPunct("<"))
+      return true;
+    for (int depth = 0;;) {
+      if (tok_.kind == Tok::End)
+        return fail("unterminated type");
+      depth += isPunct("<") ? 1 : isPunct(">") ? -1 : 0;
+      advance();
+      if (depth == 0)
+        return true;
+    }
+  }
+
+  // An optional attribute dictionary of an integer op or addptr: Triton's value hints
+  // (tt.divisibility, tt.contiguity, tt.constancy: `dense<16>` for every dimension or
+  // `dense<[16, 1]>`, powers of two in 1..2^30); other entries (fastmath and the like) are
+  // skipped. The verifier checks the count against the result's rank.
+  bool parseOptionalHints(OpAttrs &a) {
+    if (!isPunct("{"))
+      return true;
+    Loc at = tok_.loc;
+    Dict d;
+    if (!parseDict(d))
+      return false;
+    for (auto [key, out] : {std::pair{"tt.divisibility", &a.hintDivisibility},
+                            std::pair{"tt.contiguity", &a.hintContiguity},
+                            std::pair{"tt.constancy", &a.hintConstancy}}) {
+      auto it = d.find(key);
+      if (it == d.end())
+        continue;
+      const DictValue &v = it->second;
+      if (v.kind == DictValue::Int)
+        *out = {v.i};
+      else if (v.kind == DictValue::Array && !v.array.empty())
+        *out = v.array;
+      else
+        return failAt(v.loc, std::string(key) + " must be an integer or dense<...> of them");
+      for (int64_t x : *out)
+        if (x < 1 || x > (int64_t(1) << 30) || (x & (x - 1)))
+          return failAt(at, std::string(key) + " hint " + std::to_string(x) +
+                                " must be a power of two in 1..2^30");
+    }
+    return true;
+  }
+
   // An optional `{ll.vec = N}` of a global or async access: the vector width lower/ must use.
   bool parseOptionalVectorWidth(OpAttrs &a) {
     if (!isPunct("{"))
@@ -438,6 +487,34 @@ private:
       v.kind = DictValue::String;
       v.s = std::string(tok_.text);
       advance();
+      return true;
+    }
+    if (isIdent("dense")) { // dense<16> or dense<[16, 1]>, optionally `: tensor<...>`
+      advance();
+      if (!expectPunct("<", "after 'dense'"))
+        return false;
+      v.kind = DictValue::Array;
+      bool list = isPunct("[");
+      if (list)
+        advance();
+      while (true) {
+        int64_t x;
+        if (!parseInt(x, "a dense element"))
+          return false;
+        if (v.array.size() >= 64)
+          return fail("dense value too long");
+        v.array.push_back(x);
+        if (!list || !isPunct(","))
+          break;
+        advance();
+      }
+      if ((list && !expectPunct("]", "to close the dense list")) ||
+          !expectPunct(">", "to close dense<...>"))
+        return false;
+      if (isPunct(":")) {
+        advance();
+        return skipType();
+      }
       return true;
     }
     if (isIdent("array")) {
@@ -1187,7 +1264,7 @@ private:
       if (op.operands.size() != n)
         return fail(std::string(mnemonic(op.kind)) + " takes " + std::to_string(n) +
                     " operand(s), got " + std::to_string(op.operands.size()));
-      if (!skipOptionalDict()) // fastmath and the like
+      if (!parseOptionalHints(op.attrs)) // value hints; fastmath and the like are skipped
         return false;
       if (!expectPunct(":", "before the type"))
         return false;
@@ -1276,6 +1353,8 @@ private:
         return false;
       if (op.operands.size() != 2)
         return fail("tt.addptr takes two operands");
+      if (!parseOptionalHints(op.attrs))
+        return false;
       if (!expectPunct(":", "before the types"))
         return false;
       tloc = tok_.loc;

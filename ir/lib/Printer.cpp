@@ -115,6 +115,26 @@ private:
   std::set<std::string> taken_ = {"#smem"};
 };
 
+// An op's value hints as Triton prints them (` {tt.divisibility = dense<16> : tensor<1xi32>}`),
+// or "" when it has none.
+std::string valueHints(const OpAttrs &a) {
+  std::string out;
+  for (auto [key, v] : {std::pair{"tt.divisibility", &a.hintDivisibility},
+                        std::pair{"tt.contiguity", &a.hintContiguity},
+                        std::pair{"tt.constancy", &a.hintConstancy}}) {
+    if (v->empty())
+      continue;
+    out += std::string(out.empty() ? " {" : ", ") + key + " = dense<";
+    if (v->size() > 1)
+      out += "[";
+    for (size_t i = 0; i < v->size(); ++i)
+      out += (i ? ", " : "") + std::to_string((*v)[i]);
+    out +=
+        std::string(v->size() > 1 ? "]" : "") + "> : tensor<" + std::to_string(v->size()) + "xi32>";
+  }
+  return out.empty() ? out : out + "}";
+}
+
 std::string formatFloat(double v, ScalarKind k) {
   if (!std::isfinite(v)) {
     // Non-finite values print as the hex bits of the element type, as MLIR does.
@@ -513,7 +533,7 @@ private:
     case OpKind::Floor:
     case OpKind::Ceil:
     case OpKind::AbsF:
-      os << " " << list(op.operands) << " : " << res();
+      os << " " << list(op.operands) << valueHints(a) << " : " << res();
       break;
     case OpKind::CmpI:
     case OpKind::CmpF:
@@ -538,7 +558,7 @@ private:
       os << " " << list(op.operands) << " : " << opnd(0) << " to " << res();
       break;
     case OpKind::AddPtr:
-      os << " " << list(op.operands) << " : " << opnd(0) << ", " << opnd(1);
+      os << " " << list(op.operands) << valueHints(a) << " : " << opnd(0) << ", " << opnd(1);
       break;
     case OpKind::Load:
     case OpKind::Store:

@@ -356,7 +356,31 @@ private:
     return LayoutSpec(*s);
   }
 
+  // Value hints sit on integer ops and addptr, one per dimension of the result or one for all.
+  Status checkHints(const Op &op) {
+    const OpAttrs &a = op.attrs;
+    if (a.hintDivisibility.empty() && a.hintContiguity.empty() && a.hintConstancy.empty())
+      return Status::success();
+    if ((category(op.kind) != OpCategory::BinaryInt && op.kind != OpKind::AddPtr) ||
+        op.results.size() != 1 || !f_.isValid(op.results[0]))
+      return err(&op, "value hints (tt.divisibility, tt.contiguity, tt.constancy) belong on "
+                      "integer ops and tt.addptr");
+    const Type &r = f_.type(op.results[0]);
+    size_t rank = r.isTensor() ? size_t(r.rank()) : 1;
+    for (const std::vector<int64_t> *h :
+         {&a.hintDivisibility, &a.hintContiguity, &a.hintConstancy}) {
+      if (h->size() > 1 && h->size() != rank)
+        return err(&op, "a value hint has " + std::to_string(h->size()) +
+                            " entries; the result has rank " + std::to_string(rank));
+      for (int64_t x : *h)
+        if (x < 1 || x > (int64_t(1) << 30) || (x & (x - 1)))
+          return err(&op, "value hint " + std::to_string(x) + " is not a power of two in 1..2^30");
+    }
+    return Status::success();
+  }
+
   Status checkOp(const Op &op) {
+    LL_TRY_STATUS(checkHints(op));
     const OpAttrs &a = op.attrs;
     auto T = [&](size_t i) -> const Type & { return f_.type(op.operands[i]); };
     auto R = [&]() -> const Type & { return f_.type(op.results[0]); };

@@ -231,6 +231,83 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     ADD_FAILURE() << b;
 }
 
+// Triton's value hints on an op (tl.multiple_of / tl.max_contiguous, printed as
+// `{tt.divisibility = dense<...> : tensor<Nxi32>}`) raise what the rules find: a wrap-around
+// offset `(base + range) % n` is a run of 8 only because the kernel says so. They print back as
+// they were written; the verifier holds them to integer ops and addptr, one entry per dimension
+// (or one for all), powers of two.
+TEST(AxisInfo, ValueHintsRaiseTheClaims) {
+  const std::string head =
+      "#b = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = "
+      "[0]}>\nmodule attributes {\"ttg.num-warps\" = 4 : i32} {\n  tt.func public @k(%in: "
+      "!tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) {\n"
+      "    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #b>\n"
+      "    %ns = tt.splat %n : i32 -> tensor<1024xi32, #b>\n";
+  const std::string tail =
+      "    %ps = tt.splat %in : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>, #b>\n"
+      "    %p = tt.addptr %ps, %w : tensor<1024x!tt.ptr<f16>, #b>, tensor<1024xi32, #b>\n"
+      "    tt.return\n  }\n}\n";
+  auto remsi = [&](const std::string &hints) {
+    return head + "    %w = arith.remsi %r, %ns" + hints + " : tensor<1024xi32, #b>\n" + tail;
+  };
+  {
+    auto m = parseModule(remsi(""), "plain.tir");
+    ASSERT_TRUE(m.ok()) << m.message();
+    AxisInfoAnalysis a = AxisInfoAnalysis::run(*m, m->functions[0]);
+    EXPECT_EQ(infoOf(a, m->functions[0], "w").contiguity, (std::vector<int64_t>{1}));
+  }
+  const std::string hinted = remsi(" {tt.contiguity = dense<8> : tensor<1xi32>, tt.divisibility "
+                                   "= dense<8> : tensor<1xi32>}");
+  auto m = parseModule(hinted, "hinted.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(verify(*m).ok()) << verify(*m).message();
+  const Function &f = m->functions[0];
+  AxisInfoAnalysis a = AxisInfoAnalysis::run(*m, f);
+  EXPECT_EQ(infoOf(a, f, "w").contiguity, (std::vector<int64_t>{8}));
+  EXPECT_EQ(infoOf(a, f, "w").divisibility, (std::vector<int64_t>{8}));
+  // 8 f16 from a 16-byte-aligned base: the pointers are 16-byte runs.
+  EXPECT_EQ(infoOf(a, f, "p").contiguity, (std::vector<int64_t>{8}));
+  EXPECT_EQ(infoOf(a, f, "p").divisibility, (std::vector<int64_t>{16}));
+  // A hint never lowers a claim: make_range's run of 1024 stays.
+  auto kept = parseModule(head +
+                              "    %z = arith.constant dense<0> : tensor<1024xi32, #b>\n"
+                              "    %w = arith.addi %r, %z {tt.contiguity = dense<2> : "
+                              "tensor<1xi32>} : tensor<1024xi32, #b>\n" +
+                              tail,
+                          "kept.tir");
+  ASSERT_TRUE(kept.ok()) << kept.message();
+  AxisInfoAnalysis k = AxisInfoAnalysis::run(*kept, kept->functions[0]);
+  EXPECT_EQ(infoOf(k, kept->functions[0], "w").contiguity, (std::vector<int64_t>{1024}));
+  // Printed as written, and parsed back the same.
+  std::string printed = print(*m);
+  EXPECT_NE(printed.find("arith.remsi %r, %ns {tt.divisibility = dense<8> : tensor<1xi32>, "
+                         "tt.contiguity = dense<8> : tensor<1xi32>}"),
+            std::string::npos)
+      << printed;
+  auto again = parseModule(printed, "printed.tir");
+  ASSERT_TRUE(again.ok()) << again.message();
+  EXPECT_EQ(print(*again), printed);
+  // Mistakes are errors.
+  for (auto [hints, why] :
+       {std::pair{" {tt.contiguity = dense<6> : tensor<1xi32>}", "power of two"},
+        std::pair{" {tt.contiguity = dense<[8, 8]> : tensor<2xi32>}", "rank 1"},
+        std::pair{" {tt.divisibility = \"x\"}", "must be an integer"}}) {
+    auto bad = parseModule(remsi(hints), "bad.tir");
+    std::string message = bad.ok() ? verify(*bad).message() : bad.message();
+    EXPECT_NE(message.find(why), std::string::npos) << hints << ": " << message;
+  }
+  auto onFloat = parseModule(
+      head +
+          "    %fz = arith.constant dense<1.0> : tensor<1024xf32, #b>\n    %fs = arith.addf %fz, "
+          "%fz {tt.divisibility = dense<8> : tensor<1xi32>} : tensor<1024xf32, #b>\n"
+          "    %w = arith.addi %r, %r : tensor<1024xi32, #b>\n" +
+          tail,
+      "float.tir");
+  ASSERT_TRUE(onFloat.ok()) << onFloat.message();
+  EXPECT_NE(verify(*onFloat).message().find("integer ops and tt.addptr"), std::string::npos)
+      << verify(*onFloat).message();
+}
+
 // An if's result has what both branches' yields have in common.
 TEST(AxisInfo, IfResultsJoinTheBranches) {
   const char *text =

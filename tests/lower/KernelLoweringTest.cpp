@@ -215,3 +215,41 @@ TEST(KernelLowering, MultiplyAddFusesUnlessFusionIsOff) {
     EXPECT_EQ(countLines(ptx, "ex2.approx.ftz.f32"), 1) << ptx;
   }
 }
+
+// A value hint (tl.multiple_of / tl.max_contiguous) on a wrap-around offset `(base + range) % n`
+// lets each thread load its 8 f16 with one 16-byte ld.global.v4; without it, they are 8 loads.
+TEST(KernelLowering, ValueHintsWidenLoads) {
+  const std::string kernel =
+      "#b = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = "
+      "[0]}>\nmodule attributes {\"ttg.num-warps\" = 4 : i32} {\n"
+      "  tt.func public @k(%in: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f16> "
+      "{tt.divisibility = 16 : i32}, %n: i32) {\n"
+      "    %pid = tt.get_program_id x : i32\n"
+      "    %c1024 = arith.constant 1024 : i32\n"
+      "    %base = arith.muli %pid, %c1024 : i32\n"
+      "    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #b>\n"
+      "    %bs = tt.splat %base : i32 -> tensor<1024xi32, #b>\n"
+      "    %offs = arith.addi %bs, %r : tensor<1024xi32, #b>\n"
+      "    %ns = tt.splat %n : i32 -> tensor<1024xi32, #b>\n"
+      "    %w = arith.remsi %offs, %ns HINTS : tensor<1024xi32, #b>\n"
+      "    %ps = tt.splat %in : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>, #b>\n"
+      "    %p = tt.addptr %ps, %w : tensor<1024x!tt.ptr<f16>, #b>, tensor<1024xi32, #b>\n"
+      "    %x = tt.load %p : tensor<1024x!tt.ptr<f16>, #b>\n"
+      "    %qs = tt.splat %out : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>, #b>\n"
+      "    %q = tt.addptr %qs, %offs : tensor<1024x!tt.ptr<f16>, #b>, tensor<1024xi32, #b>\n"
+      "    tt.store %q, %x : tensor<1024x!tt.ptr<f16>, #b>\n"
+      "    tt.return\n  }\n}\n";
+  for (bool hinted : {false, true}) {
+    SCOPED_TRACE(hinted ? "hinted" : "no hints");
+    std::string t = kernel;
+    t.replace(t.find(" HINTS"), 6,
+              hinted ? " {tt.contiguity = dense<8> : tensor<1xi32>, tt.divisibility = dense<8> : "
+                       "tensor<1xi32>}"
+                     : "");
+    auto k = compileText(t, 80, "hints.tir", /*passes=*/true);
+    ASSERT_TRUE(k.ok()) << k.message();
+    const std::string &ptx = k->kernel.ptx;
+    EXPECT_EQ(countLines(ptx, "ld.global"), hinted ? 1 : 8) << ptx;
+    EXPECT_EQ(countLines(ptx, "ld.global.v4"), hinted ? 1 : 0) << ptx;
+  }
+}

@@ -54,6 +54,10 @@ struct OpAttrs {
   int64_t count = 0;
   /// memdesc_subslice: the view's origin in the operand, one static offset per dim.
   std::vector<int64_t> offsets;
+  /// Integer ops and addptr: Triton's value hints (tl.multiple_of / tl.max_contiguous as
+  /// `{tt.divisibility = dense<16> : tensor<1xi32>}`), powers of two, one per dimension or one
+  /// for all; empty when not given. Axis info takes them as facts, as Triton does.
+  std::vector<int64_t> hintDivisibility, hintContiguity, hintConstancy;
   friend bool operator==(const OpAttrs &, const OpAttrs &) = default;
 };
 

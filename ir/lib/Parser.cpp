@@ -456,6 +456,21 @@ private:
     }
   }
 
+  // Integers separated by ',' (with `many`; else one) into `out`, at most 64.
+  bool parseIntList(std::vector<int64_t> &out, std::string_view what, bool many) {
+    while (true) {
+      int64_t x;
+      if (!parseInt(x, what))
+        return false;
+      if (out.size() >= 64)
+        return fail("more than 64 elements in a list of " + std::string(what) + "s");
+      out.push_back(x);
+      if (!many || !isPunct(","))
+        return true;
+      advance();
+    }
+  }
+
   bool parseDictValue(DictValue &v) {
     if (tok_.kind == Tok::Integer || tok_.kind == Tok::Float) {
       if (tok_.kind == Tok::Integer) {
@@ -497,17 +512,8 @@ private:
       bool list = isPunct("[");
       if (list)
         advance();
-      while (true) {
-        int64_t x;
-        if (!parseInt(x, "a dense element"))
-          return false;
-        if (v.array.size() >= 64)
-          return fail("dense value too long");
-        v.array.push_back(x);
-        if (!list || !isPunct(","))
-          break;
-        advance();
-      }
+      if (!parseIntList(v.array, "a dense element", list))
+        return false;
       if ((list && !expectPunct("]", "to close the dense list")) ||
           !expectPunct(">", "to close dense<...>"))
         return false;
@@ -527,19 +533,8 @@ private:
       v.kind = DictValue::Array;
       if (isPunct(":")) {
         advance();
-        while (true) {
-          int64_t x;
-          if (!parseInt(x, "an array element"))
-            return false;
-          if (v.array.size() >= 64)
-            return fail("array too long");
-          v.array.push_back(x);
-          if (isPunct(",")) {
-            advance();
-            continue;
-          }
-          break;
-        }
+        if (!parseIntList(v.array, "an array element", true))
+          return false;
       }
       return expectPunct(">", "to close array<...>");
     }

@@ -56,6 +56,57 @@ int64_t AxisInfo::highestPowerOfTwoDivisor(int64_t x) {
   return p <= 0 || p > kMaxDivisor ? kMaxDivisor : p;
 }
 
+AxisInfo AxisInfo::fromHints(const OpAttrs &a, const Type &t) {
+  int rank = t.isTensor() ? t.rank() : 1;
+  AxisInfo r = pessimistic(rank);
+  auto take = [&](std::vector<int64_t> &mine, const std::vector<int64_t> &hint, bool run) {
+    for (size_t d = 0; d < mine.size() && !hint.empty(); ++d) {
+      int64_t h = hint[hint.size() == 1 ? 0 : d];
+      mine[d] = run ? std::min(h, dimSize(t, int(d))) : h;
+    }
+  };
+  take(r.divisibility, a.hintDivisibility, false);
+  take(r.contiguity, a.hintContiguity, true);
+  take(r.constancy, a.hintConstancy, true);
+  return r;
+}
+
+std::string AxisInfo::violation(const Type &t, std::span<const int64_t> e) const {
+  std::vector<int64_t> shape = t.isTensor() ? t.shape() : std::vector<int64_t>{1};
+  if (rank() != int(shape.size()))
+    return "the claims have rank " + std::to_string(rank()) + ", the value " +
+           std::to_string(shape.size());
+  if (constant)
+    for (int64_t x : e)
+      if (x != *constant)
+        return "constant " + std::to_string(*constant) + " but saw " + std::to_string(x);
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;)
+    strides[d - 1] = strides[d] * shape[d];
+  int64_t step = t.isPointerLike() ? byteWidth(t.elem().scalar) : 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    int64_t c = contiguity[d], dv = divisibility[d], k = constancy[d];
+    for (size_t base = 0; base < e.size(); ++base) {
+      if ((int64_t(base) / strides[d]) % shape[d] != 0)
+        continue; // not the start of a line along d
+      for (int64_t i = 0; i < shape[d]; ++i) {
+        size_t at = base + size_t(i * strides[d]);
+        int64_t x = e[at], prev = i ? e[at - size_t(strides[d])] : 0;
+        if (i % c == 0) {
+          if (dv < kMaxDivisor && x % dv != 0)
+            return "dim " + std::to_string(d) + ": run start " + std::to_string(x) +
+                   " not divisible by " + std::to_string(dv);
+        } else if (x != prev + step) {
+          return "dim " + std::to_string(d) + ": not contiguous over " + std::to_string(c);
+        }
+        if (i % k != 0 && x != prev)
+          return "dim " + std::to_string(d) + ": not constant over " + std::to_string(k);
+      }
+    }
+  }
+  return "";
+}
+
 AxisInfo AxisInfo::join(const AxisInfo &a, const AxisInfo &b) {
   assert(a.rank() == b.rank() && "joining axis info of different ranks");
   AxisInfo r;
@@ -117,18 +168,14 @@ private:
   }
 
   // The op's value hints (tl.multiple_of, tl.max_contiguous) are facts the user vouches for, as
-  // in Triton; each raises what the rules found (one entry is for every dimension).
-  // Runs are at most a dimension long.
+  // in Triton; each raises what the rules found.
   static AxisInfo withHints(AxisInfo r, const OpAttrs &a, const Type &t) {
-    auto raise = [&](std::vector<int64_t> &mine, const std::vector<int64_t> &hint, bool run) {
-      for (size_t d = 0; d < mine.size() && !hint.empty(); ++d) {
-        int64_t h = hint[hint.size() == 1 ? 0 : d];
-        mine[d] = std::max(mine[d], run ? std::min(h, dimSize(t, int(d))) : h);
-      }
-    };
-    raise(r.divisibility, a.hintDivisibility, false);
-    raise(r.contiguity, a.hintContiguity, true);
-    raise(r.constancy, a.hintConstancy, true);
+    AxisInfo h = AxisInfo::fromHints(a, t);
+    for (size_t d = 0; d < size_t(r.rank()); ++d) {
+      r.divisibility[d] = std::max(r.divisibility[d], h.divisibility[d]);
+      r.contiguity[d] = std::max(r.contiguity[d], h.contiguity[d]);
+      r.constancy[d] = std::max(r.constancy[d], h.constancy[d]);
+    }
     return r;
   }
 

@@ -1,6 +1,7 @@
 #include "linlayout/ir/Interpreter.h"
 
 #include "IntArith.h"
+#include "linlayout/ir/AxisInfo.h"
 #include "linlayout/ir/Verifier.h"
 
 #include <bit>
@@ -934,6 +935,16 @@ private:
       return tmaCopy(op);
     }
     if (rt) {
+      // Value hints are facts the kernel vouches for (the lowering vectorises by them): hold
+      // it to them.
+      const OpAttrs &h = op.attrs;
+      if (!h.hintDivisibility.empty() || !h.hintContiguity.empty() || !h.hintConstancy.empty()) {
+        std::string why = AxisInfo::fromHints(h, *rt).violation(*rt, r.i);
+        if (!why.empty())
+          return err(op, "its value hints (tt.divisibility, tt.contiguity, tt.constancy) do not "
+                         "hold: " +
+                             why);
+      }
       if (limits_.observer && (rt->isIntLike() || rt->isPointerLike()) && !rt->isMemDesc())
         limits_.observer(op.results[0], r.i);
       vals_[op.results[0]] = std::move(r);

@@ -17,42 +17,6 @@ using namespace linlayout::ir::testing;
 
 namespace {
 
-// Checks the claims of `a` on the elements of a value of type `t` (brute force, every line along
-// every dimension). Returns "" or what is violated.
-std::string violation(const Type &t, const AxisInfo &a, std::span<const int64_t> e) {
-  std::vector<int64_t> shape = t.isTensor() ? t.shape() : std::vector<int64_t>{1};
-  if (a.rank() != int(shape.size()))
-    return "rank";
-  if (a.constant)
-    for (int64_t x : e)
-      if (x != *a.constant)
-        return "constant " + std::to_string(*a.constant) + " but saw " + std::to_string(x);
-  std::vector<int64_t> strides(shape.size(), 1);
-  for (size_t d = shape.size(); d-- > 1;)
-    strides[d - 1] = strides[d] * shape[d];
-  int64_t step = t.isPointerLike() ? byteWidth(t.elem().scalar) : 1;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    int64_t c = a.contiguity[d], dv = a.divisibility[d], k = a.constancy[d];
-    for (size_t base = 0; base < e.size(); ++base) {
-      if ((int64_t(base) / strides[d]) % shape[d] != 0)
-        continue; // not the start of a line along d
-      for (int64_t i = 0; i < shape[d]; ++i) {
-        int64_t x = e[base + size_t(i * strides[d])];
-        if (i % c == 0) {
-          if (dv < AxisInfo::kMaxDivisor && x % dv != 0)
-            return "dim " + std::to_string(d) + ": run start " + std::to_string(x) +
-                   " not divisible by " + std::to_string(dv);
-        } else if (x != e[base + size_t((i - 1) * strides[d])] + step) {
-          return "dim " + std::to_string(d) + ": not contiguous over " + std::to_string(c);
-        }
-        if (i % k != 0 && x != e[base + size_t((i - 1) * strides[d])])
-          return "dim " + std::to_string(d) + ": not constant over " + std::to_string(k);
-      }
-    }
-  }
-  return "";
-}
-
 // Runs `fn` of m with an observer that checks every integer and pointer value against the
 // analysis; returns the number of values checked and adds the violations to `bad`.
 // With `seen`, also keeps each value's elements (the last ones, for a value set in a loop).
@@ -70,7 +34,7 @@ int checkAgainstInterpreter(const Module &m, const std::string &fn, std::vector<
     ++checked;
     if (seen)
       (*seen)[v].assign(e.begin(), e.end());
-    std::string why = violation(f->type(v), *a, e);
+    std::string why = a->violation(f->type(v), e);
     if (!why.empty())
       bad.push_back(fn + ": value " + std::to_string(v) + " (%" + f->values[v].name + "): " + why);
   };

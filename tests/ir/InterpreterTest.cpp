@@ -385,6 +385,43 @@ TEST(Interpreter, SignedOpsReadAnI1TrueAsMinusOne) {
   EXPECT_EQ(valuesOf<float>(mem.buffers[1]), (std::vector<float>{-1.f, 1.f}));
 }
 
+// Value hints are facts the kernel vouches for: where one does not hold for the values computed,
+// the interpreter stops with an error naming the op (on the GPU the loads would be wrong).
+TEST(Interpreter, FalseValueHintsAreErrors) {
+  const char *text =
+      R"(#b = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func public @k(%in: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #b>
+    %ns = tt.splat %n : i32 -> tensor<1024xi32, #b>
+    %w = arith.remsi %r, %ns {tt.contiguity = dense<8> : tensor<1xi32>, tt.divisibility = dense<8> : tensor<1xi32>} : tensor<1024xi32, #b>
+    %ps = tt.splat %in : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>, #b>
+    %p = tt.addptr %ps, %w : tensor<1024x!tt.ptr<f16>, #b>, tensor<1024xi32, #b>
+    %x = tt.load %p : tensor<1024x!tt.ptr<f16>, #b>
+    %qs = tt.splat %out : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>, #b>
+    %q = tt.addptr %qs, %r : tensor<1024x!tt.ptr<f16>, #b>, tensor<1024xi32, #b>
+    tt.store %q, %x : tensor<1024x!tt.ptr<f16>, #b>
+    tt.return
+  }
+}
+)";
+  auto m = parseModule(text, "hints.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  for (int64_t n : {2048, 1000, 1001}) {
+    Memory mem;
+    mem.buffers = {std::vector<uint8_t>(4096), std::vector<uint8_t>(2048)};
+    std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(n)};
+    Status s = interpret(*m, "k", args, mem);
+    if (n % 8 == 0) { // runs of 8 that start at multiples of 8
+      EXPECT_TRUE(s.ok()) << n << ": " << s.message();
+    } else { // ..., 1000, 0, 1, ...: the run at element 1000 breaks
+      ASSERT_FALSE(s.ok()) << n;
+      EXPECT_NE(s.message().find("value hints"), std::string::npos) << s.message();
+      EXPECT_NE(s.message().find("not contiguous over 8"), std::string::npos) << s.message();
+    }
+  }
+}
+
 // tt.atomic_cas: memory takes the new value where it holds the compare value's bits, and the op
 // gives back what memory held either way (0 where masked off). Floats compare by their bits:
 // -0.0 does not match 0.0, a NaN matches itself.

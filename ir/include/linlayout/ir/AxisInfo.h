@@ -19,6 +19,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <string>
 #include <vector>
 
 namespace linlayout::ir {
@@ -42,6 +44,13 @@ struct AxisInfo {
   /// What holds for both a and b (per entry gcd; the constant when both agree).
   /// Ensures: join(a, a) == a; join is commutative.
   static AxisInfo join(const AxisInfo &a, const AxisInfo &b);
+  /// What an op's value hints (OpAttrs::hintDivisibility, ...) claim of its result of type t:
+  /// pessimistic where they say nothing; runs at most a dimension long.
+  static AxisInfo fromHints(const OpAttrs &a, const Type &t);
+  /// What in the elements `e` of a value of type `t` (row-major; a pointer's elements are byte
+  /// offsets) breaks these claims, or "" when they all hold (brute force, every line along every
+  /// dimension).
+  std::string violation(const Type &t, std::span<const int64_t> e) const;
 
   friend bool operator==(const AxisInfo &, const AxisInfo &) = default;
 };

@@ -170,6 +170,8 @@ private:
   // The op's value hints (tl.multiple_of, tl.max_contiguous) are facts the user vouches for, as
   // in Triton; each raises what the rules found.
   static AxisInfo withHints(AxisInfo r, const OpAttrs &a, const Type &t) {
+    if (!a.hasValueHints())
+      return r;
     AxisInfo h = AxisInfo::fromHints(a, t);
     for (size_t d = 0; d < size_t(r.rank()); ++d) {
       r.divisibility[d] = std::max(r.divisibility[d], h.divisibility[d]);
@@ -389,10 +391,8 @@ private:
     std::optional<int64_t> c;
     if (a.constant && b.constant) {
       // Integer results wrap to the element's width, as the GPU computes them.
-      if (op.kind == OpKind::AddI)
-        c = wrapInt(int64_t(uint64_t(*a.constant) + uint64_t(*b.constant)), rt.elem().scalar);
-      else if (op.kind == OpKind::SubI)
-        c = wrapInt(int64_t(uint64_t(*a.constant) - uint64_t(*b.constant)), rt.elem().scalar);
+      if (op.kind != OpKind::AddPtr)
+        c = evalIntBinary(op.kind, *a.constant, *b.constant, rt.elem().scalar);
       else
         c = int64_t(uint64_t(*a.constant) + uint64_t(*b.constant) * uint64_t(elemBytes));
     }
@@ -428,7 +428,7 @@ private:
     int rank = rankOf(rt);
     AxisInfo r = AxisInfo::pessimistic(rank);
     if (a.constant && b.constant) {
-      int64_t v = wrapInt(int64_t(uint64_t(*a.constant) * uint64_t(*b.constant)), rt.elem().scalar);
+      int64_t v = *evalIntBinary(OpKind::MulI, *a.constant, *b.constant, rt.elem().scalar);
       for (int d = 0; d < rank; ++d) {
         r.constancy[size_t(d)] = std::max(a.constancy[size_t(d)], b.constancy[size_t(d)]);
         r.divisibility[size_t(d)] = AxisInfo::highestPowerOfTwoDivisor(v);

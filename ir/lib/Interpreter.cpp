@@ -937,9 +937,8 @@ private:
     if (rt) {
       // Value hints are facts the kernel vouches for (the lowering vectorises by them): hold
       // it to them.
-      const OpAttrs &h = op.attrs;
-      if (!h.hintDivisibility.empty() || !h.hintContiguity.empty() || !h.hintConstancy.empty()) {
-        std::string why = AxisInfo::fromHints(h, *rt).violation(*rt, r.i);
+      if (op.attrs.hasValueHints()) {
+        std::string why = AxisInfo::fromHints(op.attrs, *rt).violation(*rt, r.i);
         if (!why.empty())
           return err(op, "its value hints (tt.divisibility, tt.contiguity, tt.constancy) do not "
                          "hold: " +

@@ -386,21 +386,20 @@ private:
     Dict d;
     if (!parseDict(d))
       return false;
-    for (auto [key, out] : {std::pair{"tt.divisibility", &a.hintDivisibility},
-                            std::pair{"tt.contiguity", &a.hintContiguity},
-                            std::pair{"tt.constancy", &a.hintConstancy}}) {
+    for (auto [key, member] : kValueHints) {
       auto it = d.find(key);
       if (it == d.end())
         continue;
       const DictValue &v = it->second;
+      std::vector<int64_t> &out = a.*member;
       if (v.kind == DictValue::Int)
-        *out = {v.i};
+        out = {v.i};
       else if (v.kind == DictValue::Array && !v.array.empty())
-        *out = v.array;
+        out = v.array;
       else
         return failAt(v.loc, std::string(key) + " must be an integer or dense<...> of them");
-      for (int64_t x : *out)
-        if (x < 1 || x > (int64_t(1) << 30) || (x & (x - 1)))
+      for (int64_t x : out)
+        if (!isHintValue(x))
           return failAt(at, std::string(key) + " hint " + std::to_string(x) +
                                 " must be a power of two in 1..2^30");
     }
@@ -1005,7 +1004,7 @@ private:
             !dictInt(d, "tt.constancy", h.constancy, false))
           return false;
         for (int64_t x : {h.divisibility, h.contiguity, h.constancy})
-          if (x < 1 || x > (int64_t(1) << 30) || (x & (x - 1)))
+          if (!isHintValue(x))
             return failAt(aloc, "argument hint " + std::to_string(x) +
                                     " must be a power of two in 1..2^30");
       }

@@ -119,18 +119,17 @@ private:
 // or "" when it has none.
 std::string valueHints(const OpAttrs &a) {
   std::string out;
-  for (auto [key, v] : {std::pair{"tt.divisibility", &a.hintDivisibility},
-                        std::pair{"tt.contiguity", &a.hintContiguity},
-                        std::pair{"tt.constancy", &a.hintConstancy}}) {
-    if (v->empty())
+  for (auto [key, member] : kValueHints) {
+    const std::vector<int64_t> &v = a.*member;
+    if (v.empty())
       continue;
     out += std::string(out.empty() ? " {" : ", ") + key + " = dense<";
-    if (v->size() > 1)
+    if (v.size() > 1)
       out += "[";
-    for (size_t i = 0; i < v->size(); ++i)
-      out += (i ? ", " : "") + std::to_string((*v)[i]);
+    for (size_t i = 0; i < v.size(); ++i)
+      out += (i ? ", " : "") + std::to_string(v[i]);
     out +=
-        std::string(v->size() > 1 ? "]" : "") + "> : tensor<" + std::to_string(v->size()) + "xi32>";
+        std::string(v.size() > 1 ? "]" : "") + "> : tensor<" + std::to_string(v.size()) + "xi32>";
   }
   return out.empty() ? out : out + "}";
 }

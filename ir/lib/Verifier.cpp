@@ -359,7 +359,7 @@ private:
   // Value hints sit on integer ops and addptr, one per dimension of the result or one for all.
   Status checkHints(const Op &op) {
     const OpAttrs &a = op.attrs;
-    if (a.hintDivisibility.empty() && a.hintContiguity.empty() && a.hintConstancy.empty())
+    if (!a.hasValueHints())
       return Status::success();
     if ((category(op.kind) != OpCategory::BinaryInt && op.kind != OpKind::AddPtr) ||
         op.results.size() != 1 || !f_.isValid(op.results[0]))
@@ -367,13 +367,13 @@ private:
                       "integer ops and tt.addptr");
     const Type &r = f_.type(op.results[0]);
     size_t rank = r.isTensor() ? size_t(r.rank()) : 1;
-    for (const std::vector<int64_t> *h :
-         {&a.hintDivisibility, &a.hintContiguity, &a.hintConstancy}) {
-      if (h->size() > 1 && h->size() != rank)
-        return err(&op, "a value hint has " + std::to_string(h->size()) +
+    for (const auto &hint : kValueHints) {
+      const std::vector<int64_t> &h = a.*hint.second;
+      if (h.size() > 1 && h.size() != rank)
+        return err(&op, "a value hint has " + std::to_string(h.size()) +
                             " entries; the result has rank " + std::to_string(rank));
-      for (int64_t x : *h)
-        if (x < 1 || x > (int64_t(1) << 30) || (x & (x - 1)))
+      for (int64_t x : h)
+        if (!isHintValue(x))
           return err(&op, "value hint " + std::to_string(x) + " is not a power of two in 1..2^30");
     }
     return Status::success();

@@ -27,7 +27,7 @@ char ptxConstraint(llvm::Type *t) {
 std::vector<llvm::Value *> emitInlinePtx(llvm::IRBuilder<> &b, const std::string &asmText,
                                          const std::vector<llvm::Type *> &outputTypes,
                                          const std::vector<llvm::Value *> &tiedInputs,
-                                         const std::vector<llvm::Value *> &inputs) {
+                                         const std::vector<llvm::Value *> &inputs, bool pure) {
   std::string constraints;
   std::vector<llvm::Value *> args;
   std::vector<llvm::Type *> argTypes;
@@ -58,8 +58,10 @@ std::vector<llvm::Value *> emitInlinePtx(llvm::IRBuilder<> &b, const std::string
     args.push_back(tiedInputs[i]);
     argTypes.push_back(tiedInputs[i]->getType());
   }
-  comma();
-  constraints += "~{memory}";
+  if (!pure) {
+    comma();
+    constraints += "~{memory}";
+  }
 
   llvm::Type *ret = b.getVoidTy();
   if (outputTypes.size() == 1)
@@ -67,7 +69,7 @@ std::vector<llvm::Value *> emitInlinePtx(llvm::IRBuilder<> &b, const std::string
   else if (outputTypes.size() > 1)
     ret = llvm::StructType::get(b.getContext(), outputTypes);
   auto *fnTy = llvm::FunctionType::get(ret, argTypes, false);
-  auto *ia = llvm::InlineAsm::get(fnTy, asmText, constraints, /*hasSideEffects=*/true);
+  auto *ia = llvm::InlineAsm::get(fnTy, asmText, constraints, /*hasSideEffects=*/!pure);
   llvm::Value *call = b.CreateCall(fnTy, ia, args);
   std::vector<llvm::Value *> outs;
   if (outputTypes.size() == 1)

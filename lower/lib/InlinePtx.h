@@ -15,11 +15,13 @@ char ptxConstraint(llvm::Type *t);
 
 /// Emits `asm` (operands $0.. in the order outputs, then inputs) with one output per entry of
 /// `outputTypes`; each output is tied to the input at the same index in `tiedInputs` when that
-/// entry is non-null (the output starts with that value). Returns the outputs. Always marked as
-/// having side effects and clobbering memory, so LLVM neither drops nor reorders it.
+/// entry is non-null (the output starts with that value). Returns the outputs. Marked as having
+/// side effects and clobbering memory, so LLVM neither drops nor reorders it; with `pure`, a
+/// computation of its inputs alone, which LLVM may move, merge or drop.
 std::vector<llvm::Value *> emitInlinePtx(llvm::IRBuilder<> &b, const std::string &asmText,
                                          const std::vector<llvm::Type *> &outputTypes,
                                          const std::vector<llvm::Value *> &tiedInputs,
-                                         const std::vector<llvm::Value *> &inputs);
+                                         const std::vector<llvm::Value *> &inputs,
+                                         bool pure = false);
 
 } // namespace linlayout::lower

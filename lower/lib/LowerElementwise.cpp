@@ -5,7 +5,6 @@
 #include "LlvmShim.h"
 #include "OpLowering.h"
 
-#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
 #include <cmath>
@@ -156,10 +155,7 @@ llvm::Value *floatToInt(LoweringContext &ctx, bool isSigned, llvm::Value *x, llv
                       : src->isDoubleTy() ? "f64"
                                           : "f32") +
                      " $0, $1;";
-  std::string constraints = std::string("=") + ptxConstraint(wide) + "," + ptxConstraint(src);
-  auto *fnTy = llvm::FunctionType::get(wide, {src}, false);
-  llvm::Value *v = b.CreateCall(
-      fnTy, llvm::InlineAsm::get(fnTy, text, constraints, /*hasSideEffects=*/false), {x});
+  llvm::Value *v = emitInlinePtx(b, text, {wide}, {}, {x}, /*pure=*/true)[0];
   if (bits >= 32)
     return v;
   namespace I = llvm::Intrinsic;

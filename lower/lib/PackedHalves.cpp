@@ -1,5 +1,7 @@
 #include "PackedHalves.h"
 
+#include "InlinePtx.h"
+
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
 
@@ -36,12 +38,8 @@ llvm::Value *packPair(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi) {
 
 std::pair<llvm::Value *, llvm::Value *> splitHalves(llvm::IRBuilder<> &b, llvm::Value *word) {
   llvm::Type *i16 = b.getInt16Ty();
-  auto *ty = llvm::FunctionType::get(llvm::StructType::get(b.getContext(), {i16, i16}),
-                                     {b.getInt32Ty()}, false);
-  auto *asmFn = llvm::InlineAsm::get(ty, kSplitAsm, "=h,=h,r",
-                                     /*hasSideEffects=*/false);
-  llvm::Value *pair = b.CreateCall(ty, asmFn, {word});
-  return {b.CreateExtractValue(pair, 0), b.CreateExtractValue(pair, 1)};
+  auto halves = emitInlinePtx(b, kSplitAsm, {i16, i16}, {}, {word}, /*pure=*/true);
+  return {halves[0], halves[1]};
 }
 
 llvm::Value *joinHalves(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi) {

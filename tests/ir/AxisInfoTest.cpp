@@ -51,7 +51,7 @@ int checkAgainstInterpreter(const Module &m, const std::string &fn, std::vector<
 bool someArithmeticWrapped(const Function &f, const std::map<ValueId, std::vector<int64_t>> &seen) {
   bool wrapped = false;
   walkOps(f.body, [&](const Op &op) {
-    if (op.results.empty() || !seen.count(op.results[0]))
+    if (wrapped || op.results.empty() || !seen.count(op.results[0]))
       return;
     const std::vector<int64_t> &r = seen.at(op.results[0]);
     auto operand = [&](size_t i) -> const std::vector<int64_t> & {

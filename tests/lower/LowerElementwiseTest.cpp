@@ -28,6 +28,42 @@ using namespace linlayout::lower::testing;
 
 namespace {
 
+// The value of the low `bits` bits of v as a signed number (i1: 0 or 1, as the IR keeps it).
+int64_t wrapTo(int64_t v, int bits) {
+  if (bits == 1)
+    return v & 1;
+  return bits == 64 ? v : int64_t(uint64_t(v) << (64 - bits)) >> (64 - bits);
+}
+
+// Runs kernel `k` of `m` on one buffer of `bytes` bytes (zeros); the buffer as it leaves it.
+Expected<std::vector<uint8_t>> interpretKernel(const ir::Module &m, size_t bytes) {
+  ir::Memory mem;
+  mem.buffers = {std::vector<uint8_t>(bytes)};
+  std::vector<ir::ArgValue> args = {ir::ArgValue::pointer(0)};
+  LL_TRY_STATUS(ir::interpret(m, "k", args, mem));
+  return std::move(mem.buffers[0]);
+}
+
+// Lowers `m` for sm_`sm` (fusion off: the interpreter rounds products and sums apart), keeping
+// the optimised LLVM IR.
+Expected<LoweredKernel> lowerKeepingIr(const ir::Module &m, int sm) {
+  LowerOptions o;
+  o.target = PtxTarget{sm, 80};
+  o.keepLlvmIr = true;
+  o.fpFusion = false;
+  return lowerKernel(m, o);
+}
+
+// The value of the kernel's one store in its optimised LLVM IR: the text between "store " and
+// ", ptr" ("i32 7", "<1 x i32> <i32 7>", "float 1.5e+00", ...); nullopt unless one store.
+std::optional<std::string> storedValue(const std::string &llvmIr) {
+  size_t at = llvmIr.find("  store ");
+  if (at == std::string::npos || llvmIr.find("  store ", at + 1) != std::string::npos)
+    return std::nullopt;
+  std::string line = llvmIr.substr(at + 8, llvmIr.find('\n', at) - at - 8);
+  return line.substr(0, line.find(", ptr"));
+}
+
 // A kernel storing `op` of constant operands (or, for "nan", of 0.0 / 0.0) of type `in` as its
 // `out`-typed result into every element of its argument. For a cast `b` is empty. With `wide`,
 // the result is sign-extended to that type and stored so (for i1 results).
@@ -68,25 +104,22 @@ ir::Module constantOpKernel(const std::string &op, const std::string &a, const s
 // What the interpreter stores in the first element of constantOpKernel's output, sign-extended.
 int64_t interpretedConstant(const ir::Module &m, const std::string &out) {
   size_t bytes = out == "i8" ? 1 : out == "i16" ? 2 : out == "i32" ? 4 : 8;
-  ir::Memory mem;
-  mem.buffers = {std::vector<uint8_t>(32 * bytes)};
-  std::vector<ir::ArgValue> args = {ir::ArgValue::pointer(0)};
-  Status s = ir::interpret(m, "k", args, mem);
-  EXPECT_TRUE(s.ok()) << s.message();
+  auto mem = interpretKernel(m, 32 * bytes);
+  EXPECT_TRUE(mem.ok()) << mem.message();
   uint64_t raw = 0;
-  std::memcpy(&raw, mem.buffers[0].data(), bytes);
-  return bytes == 8 ? int64_t(raw) : int64_t(raw << (64 - 8 * bytes)) >> (64 - 8 * bytes);
+  if (mem.ok())
+    std::memcpy(&raw, mem->data(), bytes);
+  return wrapTo(int64_t(raw), int(8 * bytes));
 }
 
 // The constant the kernel's one store writes, from its optimised LLVM IR: "store iN V, ...",
 // "store <K x iW> <iW v0, iW v1, ...>, ..." (lanes little-endian) or "... zeroinitializer, ...";
 // nullopt when the store is not of a constant.
 std::optional<int64_t> storedConstant(const std::string &llvmIr, int outBits) {
-  size_t at = llvmIr.find("  store ");
-  if (at == std::string::npos || llvmIr.find("  store ", at + 1) != std::string::npos)
+  std::optional<std::string> stored = storedValue(llvmIr);
+  if (!stored)
     return std::nullopt;
-  std::string line = llvmIr.substr(at + 8, llvmIr.find('\n', at) - at - 8);
-  line = line.substr(0, line.find(", ptr"));
+  const std::string &line = *stored;
   if (line.find("zeroinitializer") != std::string::npos)
     return 0;
   std::istringstream in(line[0] == '<' ? line.substr(line.find('>') + 1) : line);
@@ -105,7 +138,7 @@ std::optional<int64_t> storedConstant(const std::string &llvmIr, int outBits) {
   }
   if (shift != outBits)
     return std::nullopt;
-  return outBits == 64 ? int64_t(v) : int64_t(v << (64 - outBits)) >> (64 - outBits);
+  return wrapTo(int64_t(v), outBits);
 }
 
 } // namespace
@@ -150,10 +183,7 @@ TEST(LowerElementwise, ShiftsAndDivisionsLlvmLeavesUndefinedFoldToTheInterpreter
     ir::Module m = constantOpKernel(op, a, b, type, type, i1 ? "i8" : "");
     int64_t want = interpretedConstant(m, stored);
     for (int sm : {80, 90}) {
-      LowerOptions o;
-      o.target = PtxTarget{sm, 80};
-      o.keepLlvmIr = true;
-      auto k = lowerKernel(m, o);
+      auto k = lowerKeepingIr(m, sm);
       ASSERT_TRUE(k.ok()) << k.message();
       EXPECT_EQ(storedConstant(k->llvmIr, std::stoi(stored.substr(1))), want) << k->llvmIr;
     }
@@ -180,9 +210,7 @@ TEST(LowerElementwise, FloatToIntegerConversionsSaturate) {
   for (const Case &c : cases) {
     SCOPED_TRACE(std::string(c.op) + " " + c.in + " -> " + c.out);
     ir::Module k = constantOpKernel(c.op, "-3.0e+02", "", c.in, c.out);
-    LowerOptions o;
-    o.target = PtxTarget{80, 80};
-    auto lowered = lowerKernel(k, o);
+    auto lowered = lowerKeepingIr(k, 80);
     ASSERT_TRUE(lowered.ok()) << lowered.message();
     const std::string &ptx = lowered->kernel.ptx;
     EXPECT_EQ(countLines(ptx, c.cvt), 1) << ptx;
@@ -195,13 +223,6 @@ TEST(LowerElementwise, FloatToIntegerConversionsSaturate) {
 }
 
 namespace {
-
-// The value of the low `bits` bits of v as a signed number (i1: 0 or 1, as the IR keeps it).
-int64_t wrapTo(int64_t v, int bits) {
-  if (bits == 1)
-    return v & 1;
-  return bits == 64 ? v : int64_t(uint64_t(v) << (64 - bits)) >> (64 - bits);
-}
 
 // A constant of `bits` bits: an edge value (0, ±1, the extremes and their neighbours), a small
 // one, or any.
@@ -225,14 +246,10 @@ int64_t genInt(int bits) {
 // The one stored float constant of a kernel's optimised LLVM IR ("store float 1.5e+00, ..." or
 // "store double 0x<bits of the double>, ..."); nullopt when the store is not of a constant.
 std::optional<double> storedFloat(const std::string &llvmIr, const std::string &type) {
-  size_t at = llvmIr.find("  store ");
-  if (at == std::string::npos || llvmIr.find("  store ", at + 1) != std::string::npos)
+  std::optional<std::string> stored = storedValue(llvmIr);
+  if (!stored || stored->rfind(type + " ", 0) != 0)
     return std::nullopt;
-  std::string line = llvmIr.substr(at + 8, llvmIr.find('\n', at) - at - 8);
-  if (line.rfind(type + " ", 0) != 0)
-    return std::nullopt;
-  std::string v = line.substr(type.size() + 1);
-  v = v.substr(0, v.find(','));
+  std::string v = stored->substr(type.size() + 1);
   if (v.rfind("0x", 0) == 0 && v.size() == 18)
     return std::bit_cast<double>(std::stoull(v.substr(2), nullptr, 16));
   if (v.empty() || !(std::isdigit(uint8_t(v[0])) || v[0] == '-'))
@@ -240,27 +257,15 @@ std::optional<double> storedFloat(const std::string &llvmIr, const std::string &
   return std::stod(v);
 }
 
-// Lowers `m` (fusion off: the interpreter rounds products and sums apart) and returns its
-// optimised LLVM IR.
-std::string loweredIr(const ir::Module &m) {
-  LowerOptions o;
-  o.target = PtxTarget{80, 80};
-  o.keepLlvmIr = true;
-  o.fpFusion = false;
-  auto k = lowerKernel(m, o);
+// The interpreter's bytes and the optimised LLVM IR of a random program's kernel; a program the
+// interpreter stops (a division by zero) is discarded.
+std::pair<std::vector<uint8_t>, std::string> interpretAndLower(const ir::Module &m, size_t bytes) {
+  auto mem = interpretKernel(m, bytes);
+  if (!mem.ok())
+    RC_DISCARD("the interpreter stops: " + mem.message());
+  auto k = lowerKeepingIr(m, 80);
   RC_ASSERT(k.ok());
-  return k->llvmIr;
-}
-
-// What the interpreter leaves in the first `bytes` bytes of the kernel's one buffer.
-std::vector<uint8_t> interpretedBytes(const ir::Module &m, size_t bytes) {
-  ir::Memory mem;
-  mem.buffers = {std::vector<uint8_t>(bytes)};
-  std::vector<ir::ArgValue> args = {ir::ArgValue::pointer(0)};
-  Status s = ir::interpret(m, "k", args, mem);
-  if (!s.ok())
-    RC_DISCARD("the interpreter stops: " + s.message()); // a division by zero
-  return mem.buffers[0];
+  return {std::move(mem).value(), k->llvmIr};
 }
 
 } // namespace
@@ -334,11 +339,10 @@ TEST(LowerElementwise, ConstantIntegerProgramsFoldToTheInterpretersValue) {
         RC_ASSERT(b.endFunction().ok());
         RC_ASSERT(ir::verify(m).ok());
         size_t bytes = size_t(ir::byteWidth(k));
-        std::vector<uint8_t> want = interpretedBytes(m, bytes);
+        auto [want, ir] = interpretAndLower(m, bytes);
         uint64_t raw = 0;
         std::memcpy(&raw, want.data(), bytes);
         int memBits = int(8 * bytes);
-        std::string ir = loweredIr(m);
         std::optional<int64_t> got = storedConstant(ir, memBits);
         if (!got)
           RC_FAIL("no integer constant stored:\n" + ir);
@@ -419,7 +423,7 @@ TEST(LowerElementwise, ConstantFloatProgramsFoldToTheInterpretersValue) {
         RC_ASSERT(b.endFunction().ok());
         RC_ASSERT(ir::verify(m).ok());
         bool f32 = k == ScalarKind::F32;
-        std::vector<uint8_t> want = interpretedBytes(m, f32 ? 4 : 8);
+        auto [want, ir] = interpretAndLower(m, f32 ? 4 : 8);
         double w;
         if (f32) {
           float f;
@@ -428,7 +432,6 @@ TEST(LowerElementwise, ConstantFloatProgramsFoldToTheInterpretersValue) {
         } else {
           std::memcpy(&w, want.data(), 8);
         }
-        std::string ir = loweredIr(m);
         // The store writes the bits as integers, or the float itself.
         std::optional<double> got = storedFloat(ir, f32 ? "float" : "double");
         if (std::optional<int64_t> bits = storedConstant(ir, f32 ? 32 : 64))

@@ -6,6 +6,7 @@
 #include "linlayout/ir/OpKind.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace linlayout::ir {
@@ -19,6 +20,12 @@ struct Loc {
   uint32_t line = 0;
   uint32_t col = 0;
 };
+
+/// Whether x can be a value hint (tt.divisibility, tt.contiguity, tt.constancy, of an argument
+/// or an op): a power of two in 1..2^30.
+inline bool isHintValue(int64_t x) {
+  return x >= 1 && x <= (int64_t(1) << 30) && (x & (x - 1)) == 0;
+}
 
 /// The attributes of an op. Each kind reads only the fields its comment names; the others keep
 /// their defaults (so that two ops compare equal field by field).
@@ -58,8 +65,17 @@ struct OpAttrs {
   /// `{tt.divisibility = dense<16> : tensor<1xi32>}`), powers of two, one per dimension or one
   /// for all; empty when not given. Axis info takes them as facts, as Triton does.
   std::vector<int64_t> hintDivisibility, hintContiguity, hintConstancy;
+  bool hasValueHints() const {
+    return !hintDivisibility.empty() || !hintContiguity.empty() || !hintConstancy.empty();
+  }
   friend bool operator==(const OpAttrs &, const OpAttrs &) = default;
 };
+
+/// The value hints' attribute names and their OpAttrs members, in the order they print.
+inline constexpr std::pair<const char *, std::vector<int64_t> OpAttrs::*> kValueHints[] = {
+    {"tt.divisibility", &OpAttrs::hintDivisibility},
+    {"tt.contiguity", &OpAttrs::hintContiguity},
+    {"tt.constancy", &OpAttrs::hintConstancy}};
 
 struct Op;
 

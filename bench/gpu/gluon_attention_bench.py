@@ -39,6 +39,55 @@ def softmax_step(s, m_i, l_i, acc):
 
 
 @gluon.jit
+def softmax_start(BM: gl.constexpr, BN: gl.constexpr, HD: gl.constexpr, mma: gl.constexpr):
+    """The online softmax's start: a zero accumulator, maxima of -inf, sums of 0, and the zero
+    scores tile the first product accumulates into."""
+    row: gl.constexpr = gl.SliceLayout(1, mma)
+    return (gl.zeros([BM, HD], gl.float32, mma), gl.full([BM], float("-inf"), gl.float32, row),
+            gl.zeros([BM], gl.float32, row), gl.zeros([BM, BN], gl.float32, mma))
+
+
+@gluon.jit
+def q_and_kv_pointers(q_ptr, k_ptr, v_ptr, n_ctx, BM: gl.constexpr, BN: gl.constexpr,
+                      HD: gl.constexpr, blocked: gl.constexpr, blocked_t: gl.constexpr):
+    """This program's Q block (loaded in `blocked`) and the pointers of the first key block: K^T
+    in `blocked_t`, V in `blocked`; with the index vectors the copies' masks are made of."""
+    head_off = gl.program_id(1) * n_ctx * HD
+    m0 = gl.program_id(0) * BM
+    qr = m0 + gl.arange(0, BM, layout=gl.SliceLayout(1, blocked))
+    qd = gl.arange(0, HD, layout=gl.SliceLayout(0, blocked))
+    q = gl.load(q_ptr + head_off + qr[:, None] * HD + qd[None, :])
+    td = gl.arange(0, HD, layout=gl.SliceLayout(1, blocked_t))
+    tn = gl.arange(0, BN, layout=gl.SliceLayout(0, blocked_t))
+    k_ptrs = k_ptr + head_off + td[:, None] + tn[None, :] * HD
+    vn = gl.arange(0, BN, layout=gl.SliceLayout(1, blocked))
+    v_ptrs = v_ptr + head_off + vn[:, None] * HD + qd[None, :]
+    return q, k_ptrs, v_ptrs, td, tn, vn, qd
+
+
+@gluon.jit
+def copy_kv_block(k_ring, v_ring, j, k_ptrs, v_ptrs, td, tn, vn, qd, n_ctx,
+                  BN: gl.constexpr, HD: gl.constexpr, STAGES: gl.constexpr):
+    """Key block j's K^T and V into ring slot j % STAGES by cp.async, as one commit group (blocks
+    past n_ctx zero-filled); returns the next block's pointers."""
+    async_copy.async_copy_global_to_shared(k_ring.index(j % STAGES), k_ptrs,
+                                           mask=(td[:, None] >= 0) & (tn[None, :] + j * BN < n_ctx))
+    async_copy.async_copy_global_to_shared(v_ring.index(j % STAGES), v_ptrs,
+                                           mask=(vn[:, None] + j * BN < n_ctx) & (qd[None, :] >= 0))
+    async_copy.commit_group()
+    return k_ptrs + BN * HD, v_ptrs + BN * HD
+
+
+@gluon.jit
+def store_out(o_ptr, acc, l_i, n_ctx, BM: gl.constexpr, HD: gl.constexpr, mma: gl.constexpr):
+    """O = acc / l in the output type, stored from the accumulator's layout."""
+    out = (acc / l_i[:, None]).to(o_ptr.dtype.element_ty)
+    orow = gl.program_id(0) * BM + gl.arange(0, BM, layout=gl.SliceLayout(1, mma))
+    ocol = gl.arange(0, HD, layout=gl.SliceLayout(0, mma))
+    gl.store(o_ptr + gl.program_id(1) * n_ctx * HD + orow[:, None] * HD + ocol[None, :], out)
+
+
+@gluon.jit
 def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
                    BM: gl.constexpr, BN: gl.constexpr, HD: gl.constexpr, STAGES: gl.constexpr,
                    WARPS: gl.constexpr = 4, Q_SHARED: gl.constexpr = False):
@@ -47,27 +96,15 @@ def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
     mma: gl.constexpr = gl.NVMMADistributedLayout([2, 0], [WARPS, 1], [16, 8])
     dot_a: gl.constexpr = gl.DotOperandLayout(0, mma, 2)
     dot_b: gl.constexpr = gl.DotOperandLayout(1, mma, 2)
-    row: gl.constexpr = gl.SliceLayout(1, mma)
     qk_scale = sm_scale * 1.44269504
-    head_off = gl.program_id(1) * n_ctx * HD
-    m0 = gl.program_id(0) * BM
-    qr = m0 + gl.arange(0, BM, layout=gl.SliceLayout(1, blocked))
-    qd = gl.arange(0, HD, layout=gl.SliceLayout(0, blocked))
-    q = gl.load(q_ptr + head_off + qr[:, None] * HD + qd[None, :])
+    q, k_ptrs, v_ptrs, td, tn, vn, qd = q_and_kv_pointers(q_ptr, k_ptr, v_ptr, n_ctx, BM, BN, HD,
+                                                          blocked, blocked_t)
     if Q_SHARED:
         q_smem = gl.allocate_shared_memory(q_ptr.dtype.element_ty, [BM, HD],
                                            gl.SwizzledSharedLayout(8, 1, 8, [1, 0]), q)
     else:
         qa = gl.convert_layout(q, dot_a)
-    td = gl.arange(0, HD, layout=gl.SliceLayout(1, blocked_t))
-    tn = gl.arange(0, BN, layout=gl.SliceLayout(0, blocked_t))
-    k_ptrs = k_ptr + head_off + td[:, None] + tn[None, :] * HD
-    vn = gl.arange(0, BN, layout=gl.SliceLayout(1, blocked))
-    v_ptrs = v_ptr + head_off + vn[:, None] * HD + qd[None, :]
-    acc = gl.zeros([BM, HD], gl.float32, mma)
-    m_i = gl.full([BM], float("-inf"), gl.float32, row)
-    l_i = gl.zeros([BM], gl.float32, row)
-    zero = gl.zeros([BM, BN], gl.float32, mma)
+    acc, m_i, l_i, zero = softmax_start(BM, BN, HD, mma)
     if STAGES == 1:
         for n in range(0, n_ctx, BN):
             kb = gl.convert_layout(gl.load(k_ptrs), dot_b)
@@ -86,11 +123,8 @@ def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
         v_ring = gl.allocate_shared_memory(q_ptr.dtype.element_ty, [STAGES, BN, HD], v_shared)
         nblocks = n_ctx // BN
         for st in gl.static_range(STAGES - 1):
-            async_copy.async_copy_global_to_shared(k_ring.index(st), k_ptrs, mask=(td[:, None] >= 0) & (tn[None, :] + st * BN < n_ctx))
-            async_copy.async_copy_global_to_shared(v_ring.index(st), v_ptrs, mask=(vn[:, None] + st * BN < n_ctx) & (qd[None, :] >= 0))
-            async_copy.commit_group()
-            k_ptrs += BN * HD
-            v_ptrs += BN * HD
+            k_ptrs, v_ptrs = copy_kv_block(k_ring, v_ring, st, k_ptrs, v_ptrs, td, tn, vn, qd,
+                                           n_ctx, BN, HD, STAGES)
         for i in range(0, nblocks):
             async_copy.wait_group(STAGES - 2)
             kb = k_ring.index(i % STAGES).load(dot_b)
@@ -98,19 +132,12 @@ def attention_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
                 qa = q_smem.load(dot_a)
             p, m_new, l_i, acc = softmax_step(mma_v2(qa, kb, zero) * qk_scale, m_i, l_i, acc)
             vb = v_ring.index(i % STAGES).load(dot_b)
-            nxt = i + STAGES - 1
-            async_copy.async_copy_global_to_shared(k_ring.index(nxt % STAGES), k_ptrs, mask=(td[:, None] >= 0) & (tn[None, :] + nxt * BN < n_ctx))
-            async_copy.async_copy_global_to_shared(v_ring.index(nxt % STAGES), v_ptrs, mask=(vn[:, None] + nxt * BN < n_ctx) & (qd[None, :] >= 0))
-            async_copy.commit_group()
-            k_ptrs += BN * HD
-            v_ptrs += BN * HD
+            k_ptrs, v_ptrs = copy_kv_block(k_ring, v_ring, i + STAGES - 1, k_ptrs, v_ptrs, td, tn,
+                                           vn, qd, n_ctx, BN, HD, STAGES)
             acc = mma_v2(gl.convert_layout(p.to(q_ptr.dtype.element_ty), dot_a), vb, acc)
             m_i = m_new
         async_copy.wait_group(0)
-    out = (acc / l_i[:, None]).to(q_ptr.dtype.element_ty)
-    orow = m0 + gl.arange(0, BM, layout=row)
-    ocol = gl.arange(0, HD, layout=gl.SliceLayout(0, mma))
-    gl.store(o_ptr + head_off + orow[:, None] * HD + ocol[None, :], out)
+    store_out(o_ptr, acc, l_i, n_ctx, BM, HD, mma)
 
 
 @gluon.jit
@@ -126,27 +153,15 @@ def attention_wgmma_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
     blocked_t: gl.constexpr = gl.BlockedLayout([8, 1], [8, 4], [1, 4], [0, 1])
     mma: gl.constexpr = gl.NVMMADistributedLayout([3, 0], [4, 1], [16, BN, 16])
     dot_a: gl.constexpr = gl.DotOperandLayout(0, mma, 2)
-    row: gl.constexpr = gl.SliceLayout(1, mma)
     k_major: gl.constexpr = gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16,
                                                  rank=2)
     kt_layout: gl.constexpr = gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16,
                                                    rank=2, transposed=True)
     qk_scale = sm_scale * 1.44269504
-    head_off = gl.program_id(1) * n_ctx * HD
-    m0 = gl.program_id(0) * BM
-    qr = m0 + gl.arange(0, BM, layout=gl.SliceLayout(1, blocked))
-    qd = gl.arange(0, HD, layout=gl.SliceLayout(0, blocked))
-    q = gl.load(q_ptr + head_off + qr[:, None] * HD + qd[None, :])
+    q, k_ptrs, v_ptrs, td, tn, vn, qd = q_and_kv_pointers(q_ptr, k_ptr, v_ptr, n_ctx, BM, BN, HD,
+                                                          blocked, blocked_t)
     q_smem = gl.allocate_shared_memory(dtype, [BM, HD], k_major, q)
-    td = gl.arange(0, HD, layout=gl.SliceLayout(1, blocked_t))
-    tn = gl.arange(0, BN, layout=gl.SliceLayout(0, blocked_t))
-    k_ptrs = k_ptr + head_off + td[:, None] + tn[None, :] * HD
-    vn = gl.arange(0, BN, layout=gl.SliceLayout(1, blocked))
-    v_ptrs = v_ptr + head_off + vn[:, None] * HD + qd[None, :]
-    acc = gl.zeros([BM, HD], gl.float32, mma)
-    m_i = gl.full([BM], float("-inf"), gl.float32, row)
-    l_i = gl.zeros([BM], gl.float32, row)
-    zero = gl.zeros([BM, BN], gl.float32, mma)
+    acc, m_i, l_i, zero = softmax_start(BM, BN, HD, mma)
     if STAGES == 1:
         for n in range(0, n_ctx, BN):
             k_smem = gl.allocate_shared_memory(dtype, [HD, BN], kt_layout, gl.load(k_ptrs))
@@ -166,11 +181,8 @@ def attention_wgmma_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
         v_ring = gl.allocate_shared_memory(dtype, [STAGES, BN, HD], k_major)
         nblocks = n_ctx // BN
         for st in gl.static_range(STAGES - 1):
-            async_copy.async_copy_global_to_shared(k_ring.index(st), k_ptrs, mask=(td[:, None] >= 0) & (tn[None, :] + st * BN < n_ctx))
-            async_copy.async_copy_global_to_shared(v_ring.index(st), v_ptrs, mask=(vn[:, None] + st * BN < n_ctx) & (qd[None, :] >= 0))
-            async_copy.commit_group()
-            k_ptrs += BN * HD
-            v_ptrs += BN * HD
+            k_ptrs, v_ptrs = copy_kv_block(k_ring, v_ring, st, k_ptrs, v_ptrs, td, tn, vn, qd,
+                                           n_ctx, BN, HD, STAGES)
         for i in range(0, nblocks):
             async_copy.wait_group(STAGES - 2)
             gl.thread_barrier()
@@ -178,22 +190,15 @@ def attention_wgmma_twin(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
             k_smem = k_ring.index(i % STAGES)
             s = warpgroup_mma(q_smem, k_smem, zero, is_async=True)
             s = warpgroup_mma_wait(num_outstanding=0, deps=(s,))
-            nxt = i + STAGES - 1
-            async_copy.async_copy_global_to_shared(k_ring.index(nxt % STAGES), k_ptrs, mask=(td[:, None] >= 0) & (tn[None, :] + nxt * BN < n_ctx))
-            async_copy.async_copy_global_to_shared(v_ring.index(nxt % STAGES), v_ptrs, mask=(vn[:, None] + nxt * BN < n_ctx) & (qd[None, :] >= 0))
-            async_copy.commit_group()
-            k_ptrs += BN * HD
-            v_ptrs += BN * HD
+            k_ptrs, v_ptrs = copy_kv_block(k_ring, v_ring, i + STAGES - 1, k_ptrs, v_ptrs, td, tn,
+                                           vn, qd, n_ctx, BN, HD, STAGES)
             p, m_new, l_i, acc = softmax_step(s * qk_scale, m_i, l_i, acc)
             v_smem = v_ring.index(i % STAGES)
             acc = warpgroup_mma(gl.convert_layout(p.to(dtype), dot_a), v_smem, acc, is_async=True)
             acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
             m_i = m_new
         async_copy.wait_group(0)
-    out = (acc / l_i[:, None]).to(dtype)
-    orow = m0 + gl.arange(0, BM, layout=row)
-    ocol = gl.arange(0, HD, layout=gl.SliceLayout(0, mma))
-    gl.store(o_ptr + head_off + orow[:, None] * HD + ocol[None, :], out)
+    store_out(o_ptr, acc, l_i, n_ctx, BM, HD, mma)
 
 
 def tflops(n, ms, causal=False, d=D):

@@ -140,8 +140,9 @@ llvm::Value *binary(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm:
 // fptosi / fptoui as the IR defines them: toward zero, saturating, NaN to 0. LLVM's fptosi and
 // fptoui are poison out of range (and instcombine turns the nvvm f2i intrinsics into them); its
 // fptosi.sat is expanded into compares and selects around the cvt. PTX's cvt.rzi is exactly the
-// IR's conversion for 32- and 64-bit results, so it is emitted as it is; bf16 widens to f32
-// exactly first, and 8- and 16-bit results are clamped after a 32-bit conversion.
+// IR's conversion from f16 and f32 to 32 bits, so it is emitted as it is; conversions to 64 bits
+// and from f64 also need NaN mapped to 0 (the hardware gives 0x80..0, signed or not); bf16 widens
+// to f32 exactly first, and 8- and 16-bit results are clamped after a 32-bit conversion.
 llvm::Value *floatToInt(LoweringContext &ctx, bool isSigned, llvm::Value *x, llvm::Type *to) {
   auto &b = ctx.b();
   if (x->getType()->isBFloatTy())
@@ -156,6 +157,8 @@ llvm::Value *floatToInt(LoweringContext &ctx, bool isSigned, llvm::Value *x, llv
                                           : "f32") +
                      " $0, $1;";
   llvm::Value *v = emitInlinePtx(b, text, {wide}, {}, {x}, /*pure=*/true)[0];
+  if (bits == 64 || src->isDoubleTy()) // these give the sign bit alone for NaN (H100)
+    v = b.CreateSelect(b.CreateFCmpUNO(x, x), llvm::ConstantInt::get(wide, 0), v);
   if (bits >= 32)
     return v;
   namespace I = llvm::Intrinsic;

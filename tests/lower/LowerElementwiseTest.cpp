@@ -192,7 +192,9 @@ TEST(LowerElementwise, ShiftsAndDivisionsLlvmLeavesUndefinedFoldToTheInterpreter
 
 // Float-to-integer conversions are PTX's cvt.rzi, which saturates and takes NaN to 0 as the
 // interpreter does (LLVM's fptosi / fptoui would be poison, and folded as such, out of range);
-// 8- and 16-bit results are clamped after a 32-bit conversion.
+// 8- and 16-bit results are clamped after a 32-bit conversion. (64-bit results and f64 sources
+// also select 0 for NaN, which folds away for these constants;
+// LowerGpu.OpsLlvmLeavesUndefinedMatchTheInterpreter runs them on NaN.)
 TEST(LowerElementwise, FloatToIntegerConversionsSaturate) {
   struct Case {
     const char *op, *in, *out, *cvt, *clamp;

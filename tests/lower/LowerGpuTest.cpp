@@ -466,6 +466,11 @@ TEST(LowerGpu, OpsLlvmLeavesUndefinedMatchTheInterpreter) {
       {"i64", "arith.fptoui %x : " + t("f32") + " to "},
       {"i8", "arith.fptosi %h : " + t("f16") + " to "},
       {"i16", "arith.fptoui %bh : " + t("bf16") + " to "},
+      {"i64", "arith.fptosi %h : " + t("f16") + " to "},
+      {"i32", "arith.fptosi %xd : " + t("f64") + " to "},
+      {"i32", "arith.fptoui %xd : " + t("f64") + " to "},
+      {"i64", "arith.fptosi %xd : " + t("f64") + " to "},
+      {"i64", "arith.fptoui %xd : " + t("f64") + " to "},
       {"i32", "arith.shli %a, %sh : "},
       {"i32", "arith.shrsi %a, %sh : "},
       {"i32", "arith.shrui %a, %sh : "},
@@ -500,6 +505,7 @@ TEST(LowerGpu, OpsLlvmLeavesUndefinedMatchTheInterpreter) {
   }
   text += "    %h = arith.truncf %x : " + t("f32") + " to " + t("f16") + "\n" +
           "    %bh = arith.truncf %x : " + t("f32") + " to " + t("bf16") + "\n" +
+          "    %xd = arith.extf %x : " + t("f32") + " to " + t("f64") + "\n" +
           "    %ny = arith.negf %y : " + t("f32") + "\n";
   for (size_t k = 0; k < results.size(); ++k) {
     std::string i = std::to_string(k), e = results[k].type;

@@ -1,7 +1,9 @@
 // Whole tile-IR kernels: every example compiles for sm_80 and sm_90, assembles with ptxas
 // without spills, and has the instructions its layouts call for.
 #include "../ir/Examples.h"
+#include "Property.h"
 #include "PtxCheck.h"
+#include "RandomKernel.h"
 
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Pipeline.h"
@@ -252,4 +254,19 @@ TEST(KernelLowering, ValueHintsWidenLoads) {
     EXPECT_EQ(countLines(ptx, "ld.global"), hinted ? 1 : 8) << ptx;
     EXPECT_EQ(countLines(ptx, "ld.global.v4"), hinted ? 1 : 0) << ptx;
   }
+}
+
+// Random 2-D tile programs (RandomKernel.h: i32 and f32 tiles in random blocked and mma layouts,
+// elementwise ops, conversions between the layouts, reductions along either axis broadcast
+// back, casts) run in the interpreter and lower for sm_80 and sm_90 to PTX that ptxas
+// assembles. On the GPU they compute the interpreter's values
+// (LowerGpu.RandomTileProgramsMatchTheInterpreter).
+TEST(KernelLowering, RandomTileProgramsInterpretLowerAndAssemble) {
+  checkProperty(
+      [] {
+        std::string problem = interpretLowerAndAssemble(randomTileProgram());
+        if (!problem.empty())
+          RC_FAIL(problem);
+      },
+      60);
 }

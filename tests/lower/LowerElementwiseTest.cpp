@@ -3,7 +3,7 @@
 // which evaluates a kernel of constant operands to the constant it stores.
 #include "Property.h"
 #include "PtxCheck.h"
-#include "RandomElementwise.h"
+#include "RandomKernel.h"
 
 #include "linlayout/ir/Builder.h"
 #include "linlayout/ir/Interpreter.h"
@@ -453,37 +453,16 @@ TEST(LowerElementwise, ConstantFloatProgramsFoldToTheInterpretersValue) {
       300);
 }
 
-// Random elementwise programs over run-time values (RandomElementwise.h: every element type, op
+// Random elementwise programs over run-time values (RandomKernel.h: every element type, op
 // and cast, edge-value inputs) are run by the interpreter without an error, and lower, for sm_80
 // and sm_90, to PTX that ptxas assembles. On the GPU they compute the interpreter's values
 // (LowerGpu.RandomElementwiseProgramsMatchTheInterpreter).
 TEST(LowerElementwise, RandomProgramsInterpretLowerAndAssemble) {
   checkProperty(
       [] {
-        RandomElementwise p = randomElementwise();
-        auto m = ir::parseModule(p.text, "elementwise.tir");
-        if (!m.ok())
-          RC_FAIL(m.message() + "\n" + p.text);
-        Status v = ir::verify(*m);
-        if (!v.ok())
-          RC_FAIL(v.message() + "\n" + p.text);
-        ir::Memory mem = p.start();
-        Status s = ir::interpret(*m, "elementwise", p.args(), mem);
-        if (!s.ok())
-          RC_FAIL("interpreter: " + s.message() + "\n" + p.text);
-        for (int sm : {80, 90}) {
-          LowerOptions o;
-          o.target = PtxTarget{sm, 80};
-          o.fpFusion = false;
-          auto k = lowerKernel(*m, o);
-          if (!k.ok())
-            RC_FAIL("sm_" + std::to_string(sm) + ": " + k.message() + "\n" + p.text);
-          if (!ptxasPath())
-            continue; // the lowering's own checks only
-          PtxasReport r = runPtxas(k->kernel.ptx, k->kernel.target.name());
-          if (!r.accepted)
-            RC_FAIL("ptxas, " + k->kernel.target.name() + ": " + r.log + "\n" + p.text);
-        }
+        std::string problem = interpretLowerAndAssemble(randomElementwise());
+        if (!problem.empty())
+          RC_FAIL(problem);
       },
       60);
 }

@@ -6,7 +6,7 @@
 #include "ConversionPlanning.h"
 #include "Property.h"
 #include "RandomDot.h"
-#include "RandomElementwise.h"
+#include "RandomKernel.h"
 
 #include "linlayout/testing/Generators.h"
 
@@ -560,38 +560,62 @@ TEST(LowerGpu, OpsLlvmLeavesUndefinedMatchTheInterpreter) {
   expectGpuMatchesInterpreter(*m, targets_, args, start, want);
 }
 
-// Random elementwise programs over run-time values (RandomElementwise.h: every integer and float
+namespace {
+
+// Runs the random kernel in the interpreter and, lowered for each target without fma
+// contraction (the interpreter rounds a multiply and an add apart), on the GPU: "" when every
+// value the GPU stores is the interpreter's (NaN: any NaN), else the first difference.
+std::string matchesTheInterpreter(const RandomKernel &p, const std::vector<PtxTarget> &targets) {
+  auto m = ir::parseModule(p.text, p.kernel + ".tir");
+  if (!m.ok())
+    return m.message() + "\n" + p.text;
+  ir::Memory start = p.start();
+  ir::Memory want = start;
+  if (Status s = ir::interpret(*m, p.kernel, p.args(), want); !s.ok())
+    return "interpreter: " + s.message() + "\n" + p.text;
+  for (const PtxTarget &target : targets) {
+    LowerOptions o;
+    o.target = target;
+    o.fpFusion = false;
+    auto k = lowerKernel(*m, o);
+    if (!k.ok())
+      return target.name() + ": " + k.message() + "\n" + p.text;
+    ir::Memory got = start;
+    if (Status run = runOnGpu(k->kernel, got.buffers, p.args(), {1, 1, 1}); !run.ok())
+      return target.name() + ": " + run.message() + "\n" + p.text;
+    if (std::string diff = p.firstDifference(got, want); !diff.empty())
+      return target.name() + ": " + diff + "\n" + p.text;
+  }
+  return "";
+}
+
+} // namespace
+
+// Random elementwise programs over run-time values (RandomKernel.h: every integer and float
 // type, every integer and float binary op, the exact unary float ops, compares and selects, casts
 // between every pair of types; edge-value inputs) compute on the GPU what the interpreter
-// computes, every value of every step bit for bit (NaN: any NaN), lowered for sm_80 and sm_90
-// without fma contraction (the interpreter rounds a multiply and an add apart).
+// computes, every value of every step bit for bit, for sm_80 and sm_90.
 TEST(LowerGpu, RandomElementwiseProgramsMatchTheInterpreter) {
   REQUIRE_GPU();
   checkProperty(
       [&] {
-        RandomElementwise p = randomElementwise();
-        auto m = ir::parseModule(p.text, "elementwise.tir");
-        RC_ASSERT(m.ok());
-        ir::Memory start = p.start();
-        ir::Memory want = start;
-        Status s = ir::interpret(*m, "elementwise", p.args(), want);
-        if (!s.ok())
-          RC_FAIL("interpreter: " + s.message() + "\n" + p.text);
-        for (const PtxTarget &target : targets_) {
-          LowerOptions o;
-          o.target = target;
-          o.fpFusion = false;
-          auto k = lowerKernel(*m, o);
-          if (!k.ok())
-            RC_FAIL(target.name() + ": " + k.message() + "\n" + p.text);
-          ir::Memory got = start;
-          Status run = runOnGpu(k->kernel, got.buffers, p.args(), {1, 1, 1});
-          if (!run.ok())
-            RC_FAIL(target.name() + ": " + run.message() + "\n" + p.text);
-          std::string diff = p.firstDifference(got, want);
-          if (!diff.empty())
-            RC_FAIL(target.name() + ": " + diff + "\n" + p.text);
-        }
+        std::string problem = matchesTheInterpreter(randomElementwise(), targets_);
+        if (!problem.empty())
+          RC_FAIL(problem);
+      },
+      300);
+}
+
+// Random 2-D tile programs (RandomKernel.h: random blocked and mma layouts, elementwise ops,
+// conversions between the layouts, reductions broadcast back, casts) compute on the GPU what the
+// interpreter computes, bit for bit.
+TEST(LowerGpu, RandomTileProgramsMatchTheInterpreter) {
+  REQUIRE_GPU();
+  checkProperty(
+      [&] {
+        std::string problem = matchesTheInterpreter(randomTileProgram(), targets_);
+        if (!problem.empty())
+          RC_FAIL(problem);
       },
       300);
 }

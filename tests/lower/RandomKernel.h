@@ -1,17 +1,30 @@
-// Random elementwise kernels over run-time values, for the tests that hold the lowering to the IR's
-// semantics (LowerElementwiseTest: they lower and assemble; LowerGpuTest: on the GPU every value
-// they compute is the interpreter's). One program loads tiles of 2-4 random element types (i8 to
-// i64, f16, bf16, f32, f64; 1-4 elements per thread, so loads and stores of every vector width)
-// and runs 1-10 random steps on them: integer binary ops (divisors made odd so that none is zero),
-// float binary ops (min / max of every kind included), negf / absf / floor / ceil / sqrt, compares
-// with every predicate and selects on them, and casts between every pair of types (i1 from
-// compares included). Each step's result is stored in a buffer of its own. The inputs mix edge
-// values (zeros of both signs, infinities, NaN, denormals, the integer extremes) with random ones.
-// exp / exp2 / log / rsqrt are left out: the lowering uses the SFU's approximations for them.
+// Random kernels over run-time values, for the tests that hold the lowering to the IR's semantics
+// (without a GPU they are interpreted, lowered and assembled; on the GPU every value they compute
+// must be the interpreter's, LowerGpuTest). Each stores every value it computes in a buffer of its
+// own; the inputs mix edge values (zeros of both signs, infinities, NaN, denormals, the integer
+// extremes) with random ones. exp / exp2 / log / rsqrt are left out: the lowering uses the SFU's
+// approximations for them.
+//
+// randomElementwise(): 1-D tiles of 2-4 random element types (i8 to i64, f16, bf16, f32, f64;
+// 1-4 elements per thread, so loads and stores of every vector width) and 1-10 random steps:
+// integer binary ops (divisors made odd so that none is zero), float binary ops (min / max of
+// every kind included), negf / absf / floor / ceil / sqrt, compares with every predicate and
+// selects on them, and casts between every pair of types (i1 from compares included).
+//
+// randomTileProgram(): 2-D tiles (i32 and f32, 16 to 4096 elements) in 2-3 random layouts (blocked
+// of any shape over 4 warps, nvidia_mma v2 where the tile holds its instruction tile), loaded in
+// one, then 2-8 steps: elementwise ops of two values of one layout, convert_layout, tt.reduce
+// along either axis (sum, max, min; floats max and min only, whose result does not depend on
+// the order) with the result expanded and broadcast back, and casts between i32 and f32.
 #pragma once
 
+#include "PtxCheck.h"
+
 #include "linlayout/ir/Interpreter.h"
+#include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Type.h"
+#include "linlayout/ir/Verifier.h"
+#include "linlayout/lower/Lower.h"
 
 #include <rapidcheck.h>
 
@@ -26,11 +39,12 @@
 
 namespace linlayout::lower::testing {
 
-struct RandomElementwise {
+struct RandomKernel {
   struct Value {
     std::string name, type; // "%v3", "f16"
   };
-  std::string text;                    // the module, kernel @elementwise
+  std::string text;                    // the module
+  std::string kernel = "elementwise";  // its kernel
   std::vector<std::string> inputTypes; // one buffer each, then one per output
   std::vector<Value> outputs;          // one per step, in order
   int elements = 128;                  // per tensor (128 threads)
@@ -193,13 +207,13 @@ private:
 };
 
 // How rapidcheck prints a drawn value in a counterexample.
-inline void showValue(const RandomElementwise::Value &v, std::ostream &os) {
+inline void showValue(const RandomKernel::Value &v, std::ostream &os) {
   os << v.name << " : " << v.type;
 }
 
 // A random program (see the file comment).
-inline RandomElementwise randomElementwise() {
-  RandomElementwise p;
+inline RandomKernel randomElementwise() {
+  RandomKernel p;
   const std::vector<std::string> intTypes = {"i8", "i16", "i32", "i64"};
   const std::vector<std::string> floatTypes = {"f16", "bf16", "f32", "f64"};
   const std::vector<std::string> allTypes = {"i8",  "i16",  "i32", "i64",
@@ -214,18 +228,18 @@ inline RandomElementwise randomElementwise() {
   for (int i = 0; i < inputs; ++i)
     p.inputTypes.push_back(*rc::gen::elementOf(allTypes));
 
-  std::vector<RandomElementwise::Value> pool;
+  std::vector<RandomKernel::Value> pool;
   std::string body;
   int counter = 0;
   auto fresh = [&] { return "%v" + std::to_string(counter++); };
   auto emit = [&](const std::string &type, const std::string &expr) {
-    RandomElementwise::Value v{fresh(), type};
+    RandomKernel::Value v{fresh(), type};
     body += "    " + v.name + " = " + expr + "\n";
     pool.push_back(v);
     return v;
   };
   auto ofType = [&](auto pred) {
-    std::vector<RandomElementwise::Value> out;
+    std::vector<RandomKernel::Value> out;
     for (const auto &v : pool)
       if (pred(v.type))
         out.push_back(v);
@@ -250,7 +264,7 @@ inline RandomElementwise randomElementwise() {
   const int steps = *rc::gen::inRange(1, 11);
   for (int s = 0, attempt = 0; s < steps && attempt < 200; ++attempt) {
     auto ints = ofType([](const std::string &t) { return t[0] == 'i' && t != "i1"; });
-    auto floats = ofType(RandomElementwise::isFloat);
+    auto floats = ofType(RandomKernel::isFloat);
     auto bools = ofType([](const std::string &t) { return t == "i1"; });
     switch (*rc::gen::inRange(0, 6)) {
     case 0: { // integer binary op
@@ -297,11 +311,11 @@ inline RandomElementwise randomElementwise() {
         continue;
       auto sameType = ofType([&](const std::string &t) { return t == x.type; });
       auto y = *rc::gen::elementOf(sameType);
-      RandomElementwise::Value c;
+      RandomKernel::Value c;
       if (!bools.empty() && *rc::gen::inRange(0, 3) == 0) {
         c = *rc::gen::elementOf(bools);
       } else {
-        bool f = RandomElementwise::isFloat(x.type);
+        bool f = RandomKernel::isFloat(x.type);
         std::string pred =
             f ? *rc::gen::element<std::string>("oeq", "one", "olt", "ole", "ogt", "oge", "une")
               : *rc::gen::element<std::string>("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule",
@@ -317,8 +331,8 @@ inline RandomElementwise randomElementwise() {
     default: { // a cast
       auto x = *rc::gen::elementOf(pool);
       std::string to = *rc::gen::elementOf(allTypes);
-      bool fromFloat = RandomElementwise::isFloat(x.type), toFloat = RandomElementwise::isFloat(to);
-      int fb = RandomElementwise::bits(x.type), tb = RandomElementwise::bits(to);
+      bool fromFloat = RandomKernel::isFloat(x.type), toFloat = RandomKernel::isFloat(to);
+      int fb = RandomKernel::bits(x.type), tb = RandomKernel::bits(to);
       std::string op;
       if (fromFloat && toFloat) {
         if (fb == tb)
@@ -367,6 +381,209 @@ inline RandomElementwise randomElementwise() {
            params + ") {\n    %r = tt.make_range {end = " + n +
            " : i32, start = 0 : i32} : " + tensor("i32") + "\n" + body + "    tt.return\n  }\n}\n";
   return p;
+}
+
+// A random 2-D tile program (see the file comment).
+inline RandomKernel randomTileProgram() {
+  RandomKernel p;
+  const int warps = 4;
+  int logM = *rc::gen::inRange(2, 7), logN = *rc::gen::inRange(2, 7);
+  while (logM + logN < 4)
+    ++logN;
+  const int M = 1 << logM, N = 1 << logN;
+  p.elements = M * N;
+  const std::string ms = std::to_string(M), ns = std::to_string(N);
+
+  // The layouts: #l0 .. #l<k-1>.
+  std::vector<std::string> layouts;
+  const int count = *rc::gen::inRange(2, 4);
+  for (int i = 0; i < count; ++i) {
+    int w0 = 1 << *rc::gen::inRange(0, 3);
+    if (M >= 16 * w0 && N >= 8 * (warps / w0) && *rc::gen::inRange(0, 4) == 0) {
+      layouts.push_back("#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [" +
+                        std::to_string(w0) + ", " + std::to_string(warps / w0) +
+                        "], instrShape = [16, 8]}>");
+      continue;
+    }
+    int s0 = 1 << *rc::gen::inRange(0, 3), s1 = 1 << *rc::gen::inRange(0, 3);
+    int t0 = 1 << *rc::gen::inRange(0, 6);
+    bool rowMajor = *rc::gen::arbitrary<bool>();
+    layouts.push_back("#ttg.blocked<{sizePerThread = [" + std::to_string(s0) + ", " +
+                      std::to_string(s1) + "], threadsPerWarp = [" + std::to_string(t0) + ", " +
+                      std::to_string(32 / t0) + "], warpsPerCTA = [" + std::to_string(w0) + ", " +
+                      std::to_string(warps / w0) + "], order = [" + (rowMajor ? "1, 0" : "0, 1") +
+                      "]}>");
+  }
+  auto L = [](int l) { return "#l" + std::to_string(l); };
+  auto slice = [&](int dim, int l) {
+    return "#ttg.slice<{dim = " + std::to_string(dim) + ", parent = " + L(l) + "}>";
+  };
+  auto tile = [&](const std::string &t, int l) {
+    return "tensor<" + ms + "x" + ns + "x" + t + ", " + L(l) + ">";
+  };
+  auto ptrTile = [&](const std::string &t, int l) { return tile("!tt.ptr<" + t + ">", l); };
+
+  struct Val {
+    std::string name, type;
+    int layout;
+  };
+  std::vector<Val> pool;
+  std::string body;
+  int counter = 0;
+  auto fresh = [&] { return "%v" + std::to_string(counter++); };
+  auto line = [&](const std::string &name, const std::string &expr) {
+    body += "    " + name + " = " + expr + "\n";
+  };
+  auto emit = [&](const std::string &type, int layout, const std::string &expr) {
+    Val v{fresh(), type, layout};
+    line(v.name, expr);
+    pool.push_back(v);
+    return v;
+  };
+  // Row-major element offsets in layout l, made once per layout.
+  std::vector<bool> haveOffsets(layouts.size(), false);
+  auto offsets = [&](int l) {
+    std::string o = "%off" + std::to_string(l);
+    if (haveOffsets[size_t(l)])
+      return o;
+    haveOffsets[size_t(l)] = true;
+    std::string k = std::to_string(l), col = "tensor<" + ms + "x1xi32, " + L(l) + ">",
+                row = "tensor<1x" + ns + "xi32, " + L(l) + ">";
+    line("%rm" + k, "tt.make_range {end = " + ms + " : i32, start = 0 : i32} : tensor<" + ms +
+                        "xi32, " + slice(1, l) + ">");
+    line("%rm2" + k, "tt.expand_dims %rm" + k + " {axis = 1 : i32} : tensor<" + ms + "xi32, " +
+                         slice(1, l) + "> -> " + col);
+    line("%cn" + k, "arith.constant dense<" + ns + "> : " + col);
+    line("%rmn" + k, "arith.muli %rm2" + k + ", %cn" + k + " : " + col);
+    line("%rmb" + k, "tt.broadcast %rmn" + k + " : " + col + " -> " + tile("i32", l));
+    line("%rn" + k, "tt.make_range {end = " + ns + " : i32, start = 0 : i32} : tensor<" + ns +
+                        "xi32, " + slice(0, l) + ">");
+    line("%rn2" + k, "tt.expand_dims %rn" + k + " {axis = 0 : i32} : tensor<" + ns + "xi32, " +
+                         slice(0, l) + "> -> " + row);
+    line("%rnb" + k, "tt.broadcast %rn2" + k + " : " + row + " -> " + tile("i32", l));
+    line(o, "arith.addi %rmb" + k + ", %rnb" + k + " : " + tile("i32", l));
+    return o;
+  };
+  int pointerCount = 0;
+  auto pointers = [&](const std::string &param, const std::string &t, int l) {
+    std::string off = offsets(l), s = "%ps" + std::to_string(pointerCount),
+                q = "%pp" + std::to_string(pointerCount++);
+    line(s, "tt.splat %" + param + " : !tt.ptr<" + t + "> -> " + ptrTile(t, l));
+    line(q, "tt.addptr " + s + ", " + off + " : " + ptrTile(t, l) + ", " + tile("i32", l));
+    return q;
+  };
+
+  p.inputTypes = {"i32", "f32"};
+  for (size_t i = 0; i < 2; ++i) {
+    int l = *rc::gen::inRange<int>(0, int(layouts.size()));
+    const std::string &t = p.inputTypes[i];
+    std::string ptr = pointers("in" + std::to_string(i), t, l);
+    emit(t, l, "tt.load " + ptr + " : " + ptrTile(t, l));
+  }
+  const size_t loaded = pool.size();
+
+  const int steps = *rc::gen::inRange(2, 9);
+  for (int s = 0, attempt = 0; s < steps && attempt < 200; ++attempt) {
+    Val x = *rc::gen::elementOf(pool);
+    const bool f = x.type == "f32";
+    switch (*rc::gen::inRange(0, 5)) {
+    case 0: { // elementwise, with a value of the same type and layout
+      std::vector<Val> same;
+      for (const Val &v : pool)
+        if (v.type == x.type && v.layout == x.layout)
+          same.push_back(v);
+      Val y = *rc::gen::elementOf(same);
+      std::string op =
+          f ? *rc::gen::element<std::string>("addf", "subf", "mulf", "divf", "maximumf", "minnumf")
+            : *rc::gen::element<std::string>("addi", "subi", "muli", "xori", "andi", "maxsi",
+                                             "minui", "shrui");
+      emit(x.type, x.layout,
+           "arith." + op + " " + x.name + ", " + y.name + " : " + tile(x.type, x.layout));
+      break;
+    }
+    case 1: { // to another layout
+      int l = *rc::gen::inRange<int>(0, int(layouts.size()));
+      if (l == x.layout)
+        continue;
+      emit(x.type, l,
+           "ttg.convert_layout " + x.name + " : " + tile(x.type, x.layout) + " -> " +
+               tile(x.type, l));
+      break;
+    }
+    case 2: { // reduce along an axis, then expand and broadcast back
+      int axis = *rc::gen::inRange(0, 2);
+      std::string kind = f ? *rc::gen::element<std::string>("max", "min")
+                           : *rc::gen::element<std::string>("sum", "max", "min");
+      int l = x.layout;
+      const std::string len = axis == 0 ? ns : ms;
+      const std::string oneD = "tensor<" + len + "x" + x.type + ", " + slice(axis, l) + ">";
+      const std::string kept = axis == 0 ? "tensor<1x" + ns + "x" + x.type + ", " + L(l) + ">"
+                                         : "tensor<" + ms + "x1x" + x.type + ", " + L(l) + ">";
+      std::string r = fresh(), e = fresh();
+      line(r, "tt.reduce " + kind + " " + x.name + " {axis = " + std::to_string(axis) +
+                  " : i32} : " + tile(x.type, l) + " -> " + oneD);
+      line(e, "tt.expand_dims " + r + " {axis = " + std::to_string(axis) + " : i32} : " + oneD +
+                  " -> " + kept);
+      emit(x.type, l, "tt.broadcast " + e + " : " + kept + " -> " + tile(x.type, l));
+      break;
+    }
+    default: { // i32 <-> f32
+      std::string to = f ? "i32" : "f32";
+      std::string op = f ? *rc::gen::element<std::string>("arith.fptosi", "arith.fptoui")
+                         : *rc::gen::element<std::string>("arith.sitofp", "arith.uitofp");
+      emit(to, x.layout,
+           op + " " + x.name + " : " + tile(x.type, x.layout) + " to " + tile(to, x.layout));
+      break;
+    }
+    }
+    ++s;
+  }
+
+  std::string params = "%in0: !tt.ptr<i32>, %in1: !tt.ptr<f32>";
+  for (size_t i = loaded; i < pool.size(); ++i) {
+    const Val &v = pool[i];
+    std::string param = "out" + std::to_string(p.outputs.size());
+    params += ", %" + param + ": !tt.ptr<" + v.type + ">";
+    std::string ptr = pointers(param, v.type, v.layout);
+    body += "    tt.store " + ptr + ", " + v.name + " : " + ptrTile(v.type, v.layout) + "\n";
+    p.outputs.push_back({v.name, v.type});
+  }
+  std::string header;
+  for (size_t i = 0; i < layouts.size(); ++i)
+    header += L(int(i)) + " = " + layouts[i] + "\n";
+  p.kernel = "tile";
+  p.text = header + "module attributes {\"ttg.num-warps\" = " + std::to_string(warps) +
+           " : i32} {\n  tt.func public @" + p.kernel + "(" + params + ") {\n" + body +
+           "    tt.return\n  }\n}\n";
+  return p;
+}
+
+// Without a GPU: the program parses, verifies and runs in the interpreter without an error, and
+// lowers (without fma contraction) for sm_80 and sm_90 to PTX that ptxas assembles where ptxas
+// is installed. "" when all of that holds, else what failed, with the program.
+inline std::string interpretLowerAndAssemble(const RandomKernel &p) {
+  auto m = ir::parseModule(p.text, p.kernel + ".tir");
+  if (!m.ok())
+    return m.message() + "\n" + p.text;
+  if (Status v = ir::verify(*m); !v.ok())
+    return v.message() + "\n" + p.text;
+  ir::Memory mem = p.start();
+  if (Status s = ir::interpret(*m, p.kernel, p.args(), mem); !s.ok())
+    return "interpreter: " + s.message() + "\n" + p.text;
+  for (int sm : {80, 90}) {
+    LowerOptions o;
+    o.target = PtxTarget{sm, 80};
+    o.fpFusion = false;
+    auto k = lowerKernel(*m, o);
+    if (!k.ok())
+      return "sm_" + std::to_string(sm) + ": " + k.message() + "\n" + p.text;
+    if (!ptxasPath())
+      continue;
+    PtxasReport r = runPtxas(k->kernel.ptx, k->kernel.target.name());
+    if (!r.accepted)
+      return "ptxas, " + k->kernel.target.name() + ": " + r.log + "\n" + p.text;
+  }
+  return "";
 }
 
 } // namespace linlayout::lower::testing

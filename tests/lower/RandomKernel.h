@@ -15,7 +15,9 @@
 // of any shape over 4 warps, nvidia_mma v2 where the tile holds its instruction tile), loaded in
 // one, then 2-8 steps: elementwise ops of two values of one layout, convert_layout, tt.reduce
 // along either axis (sum, max, min; floats max and min only, whose result does not depend on
-// the order) with the result expanded and broadcast back, and casts between i32 and f32.
+// the order) with the result expanded and broadcast back, a trip through shared memory in a
+// random swizzled layout (local_alloc, local_load into any layout), tt.trans followed by
+// tt.reshape back to the tile's shape, and casts between i32 and f32.
 #pragma once
 
 #include "PtxCheck.h"
@@ -399,7 +401,7 @@ inline RandomKernel randomTileProgram() {
   const int count = *rc::gen::inRange(2, 4);
   for (int i = 0; i < count; ++i) {
     int w0 = 1 << *rc::gen::inRange(0, 3);
-    if (M >= 16 * w0 && N >= 8 * (warps / w0) && *rc::gen::inRange(0, 4) == 0) {
+    if (M >= 16 * w0 && N >= 8 * (warps / w0) && *rc::gen::arbitrary<bool>()) {
       layouts.push_back("#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [" +
                         std::to_string(w0) + ", " + std::to_string(warps / w0) +
                         "], instrShape = [16, 8]}>");
@@ -427,6 +429,7 @@ inline RandomKernel randomTileProgram() {
     std::string name, type;
     int layout;
   };
+  std::vector<std::string> sharedLayouts; // #s0 ..
   std::vector<Val> pool;
   std::string body;
   int counter = 0;
@@ -486,7 +489,7 @@ inline RandomKernel randomTileProgram() {
   for (int s = 0, attempt = 0; s < steps && attempt < 200; ++attempt) {
     Val x = *rc::gen::elementOf(pool);
     const bool f = x.type == "f32";
-    switch (*rc::gen::inRange(0, 5)) {
+    switch (*rc::gen::inRange(0, 7)) {
     case 0: { // elementwise, with a value of the same type and layout
       std::vector<Val> same;
       for (const Val &v : pool)
@@ -527,6 +530,36 @@ inline RandomKernel randomTileProgram() {
       emit(x.type, l, "tt.broadcast " + e + " : " + kept + " -> " + tile(x.type, l));
       break;
     }
+    case 3: { // through shared memory in a random swizzle, read back in any layout
+      int l = *rc::gen::inRange<int>(0, int(layouts.size()));
+      std::string shared = "#s" + std::to_string(sharedLayouts.size());
+      sharedLayouts.push_back(
+          "#ttg.swizzled_shared<{vec = " + std::to_string(1 << *rc::gen::inRange(0, 4)) +
+          ", perPhase = " + std::to_string(1 << *rc::gen::inRange(0, 3)) +
+          ", maxPhase = " + std::to_string(1 << *rc::gen::inRange(0, 4)) + ", order = [" +
+          (*rc::gen::arbitrary<bool>() ? "1, 0" : "0, 1") + "]}>");
+      std::string desc =
+          "!ttg.memdesc<" + ms + "x" + ns + "x" + x.type + ", " + shared + ", #smem>";
+      std::string buf = fresh();
+      line(buf, "ttg.local_alloc " + x.name + " : (" + tile(x.type, x.layout) + ") -> " + desc);
+      emit(x.type, l, "ttg.local_load " + buf + " : " + desc + " -> " + tile(x.type, l));
+      break;
+    }
+    case 4: { // transposed (into a blocked layout), then reshaped back to M x N row-major
+      std::vector<int> blocked;
+      for (size_t l = 0; l < layouts.size(); ++l)
+        if (layouts[l].find("blocked") != std::string::npos)
+          blocked.push_back(int(l));
+      if (blocked.empty())
+        continue;
+      int lt = *rc::gen::elementOf(blocked), l = *rc::gen::inRange<int>(0, int(layouts.size()));
+      std::string t = fresh(),
+                  transposed = "tensor<" + ns + "x" + ms + "x" + x.type + ", " + L(lt) + ">";
+      line(t, "tt.trans " + x.name + " {order = array<i32: 1, 0>} : " + tile(x.type, x.layout) +
+                  " -> " + transposed);
+      emit(x.type, l, "tt.reshape " + t + " : " + transposed + " -> " + tile(x.type, l));
+      break;
+    }
     default: { // i32 <-> f32
       std::string to = f ? "i32" : "f32";
       std::string op = f ? *rc::gen::element<std::string>("arith.fptosi", "arith.fptoui")
@@ -551,6 +584,10 @@ inline RandomKernel randomTileProgram() {
   std::string header;
   for (size_t i = 0; i < layouts.size(); ++i)
     header += L(int(i)) + " = " + layouts[i] + "\n";
+  for (size_t i = 0; i < sharedLayouts.size(); ++i)
+    header += "#s" + std::to_string(i) + " = " + sharedLayouts[i] + "\n";
+  if (!sharedLayouts.empty())
+    header += "#smem = #ttg.shared_memory\n";
   p.kernel = "tile";
   p.text = header + "module attributes {\"ttg.num-warps\" = " + std::to_string(warps) +
            " : i32} {\n  tt.func public @" + p.kernel + "(" + params + ") {\n" + body +

@@ -24,6 +24,7 @@
 
 #include "linlayout/ir/Interpreter.h"
 #include "linlayout/ir/Parser.h"
+#include "linlayout/ir/Pipeline.h"
 #include "linlayout/ir/Type.h"
 #include "linlayout/ir/Verifier.h"
 #include "linlayout/lower/Lower.h"
@@ -595,30 +596,52 @@ inline RandomKernel randomTileProgram() {
   return p;
 }
 
-// Without a GPU: the program parses, verifies and runs in the interpreter without an error, and
-// lowers (without fma contraction) for sm_80 and sm_90 to PTX that ptxas assembles where ptxas
-// is installed. "" when all of that holds, else what failed, with the program.
-inline std::string interpretLowerAndAssemble(const RandomKernel &p) {
+// The program's module as written and after the pass pipeline (ir/Pipeline.h: coalescing,
+// layout propagation, conversion cleanup, access widths), or what failed, with the program.
+inline Expected<std::vector<ir::Module>> writtenAndPipelined(const RandomKernel &p) {
   auto m = ir::parseModule(p.text, p.kernel + ".tir");
   if (!m.ok())
-    return m.message() + "\n" + p.text;
+    return makeError(m.message() + "\n" + p.text);
   if (Status v = ir::verify(*m); !v.ok())
-    return v.message() + "\n" + p.text;
-  ir::Memory mem = p.start();
-  if (Status s = ir::interpret(*m, p.kernel, p.args(), mem); !s.ok())
+    return makeError(v.message() + "\n" + p.text);
+  ir::Module opt = *m;
+  if (Status s = ir::runPipeline(opt); !s.ok())
+    return makeError("pipeline: " + s.message() + "\n" + p.text);
+  return std::vector<ir::Module>{std::move(m).value(), std::move(opt)};
+}
+
+// Without a GPU: the program parses, verifies and runs in the interpreter without an error, the
+// pass pipeline keeps what it computes, and both modules lower (without fma contraction) for
+// sm_80 and sm_90 to PTX that ptxas assembles where ptxas is installed. "" when all of that
+// holds, else what failed, with the program.
+inline std::string interpretLowerAndAssemble(const RandomKernel &p) {
+  auto modules = writtenAndPipelined(p);
+  if (!modules.ok())
+    return modules.message();
+  const ir::Memory start = p.start();
+  ir::Memory want = start;
+  if (Status s = ir::interpret((*modules)[0], p.kernel, p.args(), want); !s.ok())
     return "interpreter: " + s.message() + "\n" + p.text;
-  for (int sm : {80, 90}) {
-    LowerOptions o;
-    o.target = PtxTarget{sm, 80};
-    o.fpFusion = false;
-    auto k = lowerKernel(*m, o);
-    if (!k.ok())
-      return "sm_" + std::to_string(sm) + ": " + k.message() + "\n" + p.text;
-    if (!ptxasPath())
-      continue;
-    PtxasReport r = runPtxas(k->kernel.ptx, k->kernel.target.name());
-    if (!r.accepted)
-      return "ptxas, " + k->kernel.target.name() + ": " + r.log + "\n" + p.text;
+  ir::Memory got = start;
+  if (Status s = ir::interpret((*modules)[1], p.kernel, p.args(), got); !s.ok())
+    return "interpreter, after the pipeline: " + s.message() + "\n" + p.text;
+  if (std::string diff = p.firstDifference(got, want); !diff.empty())
+    return "the pipeline changed a result: " + diff + "\n" + p.text;
+  for (const ir::Module &m : *modules) {
+    const char *which = &m == &modules->front() ? "as written" : "after the pipeline";
+    for (int sm : {80, 90}) {
+      LowerOptions o;
+      o.target = PtxTarget{sm, 80};
+      o.fpFusion = false;
+      auto k = lowerKernel(m, o);
+      if (!k.ok())
+        return "sm_" + std::to_string(sm) + ", " + which + ": " + k.message() + "\n" + p.text;
+      if (!ptxasPath())
+        continue;
+      PtxasReport r = runPtxas(k->kernel.ptx, k->kernel.target.name());
+      if (!r.accepted)
+        return "ptxas, " + k->kernel.target.name() + ", " + which + ": " + r.log + "\n" + p.text;
+    }
   }
   return "";
 }

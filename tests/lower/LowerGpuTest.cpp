@@ -563,31 +563,23 @@ TEST(LowerGpu, OpsLlvmLeavesUndefinedMatchTheInterpreter) {
 namespace {
 
 // Runs the random kernel in the interpreter and, as written and after the pass pipeline, lowered
-// for each target without fma contraction (the interpreter rounds a multiply and an add apart),
-// on the GPU: "" when every value the GPU stores is the interpreter's (NaN: any NaN), else the
-// first difference.
+// for each target, on the GPU: "" when every value the GPU stores is the interpreter's (NaN: any
+// NaN), else the first difference.
 std::string matchesTheInterpreter(const RandomKernel &p, const std::vector<PtxTarget> &targets) {
-  auto modules = writtenAndPipelined(p);
-  if (!modules.ok())
-    return modules.message();
-  const ir::Memory start = p.start();
-  ir::Memory want = start;
-  if (Status s = ir::interpret((*modules)[0], p.kernel, p.args(), want); !s.ok())
-    return "interpreter: " + s.message() + "\n" + p.text;
-  for (const ir::Module &m : *modules) {
-    const char *which = &m == &modules->front() ? "as written" : "after the pipeline";
+  auto k = prepare(p);
+  if (!k.ok())
+    return k.message();
+  for (size_t m = 0; m < k->modules.size(); ++m) {
     for (const PtxTarget &target : targets) {
-      LowerOptions o;
-      o.target = target;
-      o.fpFusion = false;
-      auto k = lowerKernel(m, o);
-      if (!k.ok())
-        return target.name() + ", " + which + ": " + k.message() + "\n" + p.text;
-      ir::Memory got = start;
-      if (Status run = runOnGpu(k->kernel, got.buffers, p.args(), {1, 1, 1}); !run.ok())
-        return target.name() + ", " + which + ": " + run.message() + "\n" + p.text;
-      if (std::string diff = p.firstDifference(got, want); !diff.empty())
-        return target.name() + ", " + which + ": " + diff + "\n" + p.text;
+      std::string where = target.name() + ", " + PreparedKernel::which(m);
+      auto lowered = k->lower(m, target);
+      if (!lowered.ok())
+        return where + ": " + lowered.message() + "\n" + p.text;
+      ir::Memory got = k->start;
+      if (Status run = runOnGpu(lowered->kernel, got.buffers, p.args(), {1, 1, 1}); !run.ok())
+        return where + ": " + run.message() + "\n" + p.text;
+      if (std::string diff = p.firstDifference(got, k->want); !diff.empty())
+        return where + ": " + diff + "\n" + p.text;
     }
   }
   return "";

@@ -248,6 +248,9 @@ inline RandomKernel randomElementwise() {
         out.push_back(v);
     return out;
   };
+  auto partner = [&](const RandomKernel::Value &x) { // a value of x's type
+    return *rc::gen::elementOf(ofType([&](const std::string &t) { return t == x.type; }));
+  };
   auto pointers = [&](const std::string &param, const std::string &t) {
     std::string s = "%" + param + "s";
     body += "    " + s + " = tt.splat %" + param + " : !tt.ptr<" + t + "> -> " + ptrs(t) + "\n";
@@ -274,8 +277,7 @@ inline RandomKernel randomElementwise() {
       if (ints.empty())
         continue;
       auto x = *rc::gen::elementOf(ints);
-      auto sameType = ofType([&](const std::string &t) { return t == x.type; });
-      auto y = *rc::gen::elementOf(sameType);
+      auto y = partner(x);
       std::string op = *rc::gen::element<std::string>(
           "addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "andi", "ori", "xori", "shli",
           "shrsi", "shrui", "minsi", "maxsi", "minui", "maxui");
@@ -292,8 +294,7 @@ inline RandomKernel randomElementwise() {
       if (floats.empty())
         continue;
       auto x = *rc::gen::elementOf(floats);
-      auto sameType = ofType([&](const std::string &t) { return t == x.type; });
-      auto y = *rc::gen::elementOf(sameType);
+      auto y = partner(x);
       std::string op = *rc::gen::element<std::string>("addf", "subf", "mulf", "divf", "minimumf",
                                                       "maximumf", "minnumf", "maxnumf");
       emit(x.type, "arith." + op + " " + x.name + ", " + y.name + " : " + tensor(x.type));
@@ -312,8 +313,7 @@ inline RandomKernel randomElementwise() {
       auto x = *rc::gen::elementOf(pool);
       if (x.type == "i1")
         continue;
-      auto sameType = ofType([&](const std::string &t) { return t == x.type; });
-      auto y = *rc::gen::elementOf(sameType);
+      auto y = partner(x);
       RandomKernel::Value c;
       if (!bools.empty() && *rc::gen::inRange(0, 3) == 0) {
         c = *rc::gen::elementOf(bools);
@@ -596,51 +596,70 @@ inline RandomKernel randomTileProgram() {
   return p;
 }
 
-// The program's module as written and after the pass pipeline (ir/Pipeline.h: coalescing,
-// layout propagation, conversion cleanup, access widths), or what failed, with the program.
-inline Expected<std::vector<ir::Module>> writtenAndPipelined(const RandomKernel &p) {
+// A program made ready to run: its module as written and after the pass pipeline (ir/Pipeline.h:
+// coalescing, layout propagation, conversion cleanup, access widths), its start memory, and the
+// memory the interpreter leaves from it, running the module as written.
+struct PreparedKernel {
+  std::vector<ir::Module> modules; // as written, after the pipeline
+  ir::Memory start, want;
+
+  static const char *which(size_t module) {
+    return module == 0 ? "as written" : "after the pipeline";
+  }
+
+  // Lowered for `target` without fma contraction (the interpreter rounds a multiply and an add
+  // apart).
+  Expected<LoweredKernel> lower(size_t module, PtxTarget target) const {
+    LowerOptions o;
+    o.target = target;
+    o.fpFusion = false;
+    return lowerKernel(modules[module], o);
+  }
+};
+
+// The program prepared, or what failed (parse, verify, pipeline, interpreter), with the program.
+inline Expected<PreparedKernel> prepare(const RandomKernel &p) {
+  auto fail = [&](const std::string &what) { return makeError(what + "\n" + p.text); };
   auto m = ir::parseModule(p.text, p.kernel + ".tir");
   if (!m.ok())
-    return makeError(m.message() + "\n" + p.text);
+    return fail(m.message());
   if (Status v = ir::verify(*m); !v.ok())
-    return makeError(v.message() + "\n" + p.text);
-  ir::Module opt = *m;
-  if (Status s = ir::runPipeline(opt); !s.ok())
-    return makeError("pipeline: " + s.message() + "\n" + p.text);
-  return std::vector<ir::Module>{std::move(m).value(), std::move(opt)};
+    return fail(v.message());
+  PreparedKernel k;
+  k.modules = {*m, *m};
+  if (Status s = ir::runPipeline(k.modules[1]); !s.ok())
+    return fail("pipeline: " + s.message());
+  k.start = p.start();
+  k.want = k.start;
+  if (Status s = ir::interpret(k.modules[0], p.kernel, p.args(), k.want); !s.ok())
+    return fail("interpreter: " + s.message());
+  return k;
 }
 
 // Without a GPU: the program parses, verifies and runs in the interpreter without an error, the
-// pass pipeline keeps what it computes, and both modules lower (without fma contraction) for
-// sm_80 and sm_90 to PTX that ptxas assembles where ptxas is installed. "" when all of that
-// holds, else what failed, with the program.
+// pass pipeline keeps what it computes, and both modules lower for sm_80 and sm_90 to PTX that
+// ptxas assembles where ptxas is installed. "" when all of that holds, else what failed, with
+// the program.
 inline std::string interpretLowerAndAssemble(const RandomKernel &p) {
-  auto modules = writtenAndPipelined(p);
-  if (!modules.ok())
-    return modules.message();
-  const ir::Memory start = p.start();
-  ir::Memory want = start;
-  if (Status s = ir::interpret((*modules)[0], p.kernel, p.args(), want); !s.ok())
-    return "interpreter: " + s.message() + "\n" + p.text;
-  ir::Memory got = start;
-  if (Status s = ir::interpret((*modules)[1], p.kernel, p.args(), got); !s.ok())
+  auto k = prepare(p);
+  if (!k.ok())
+    return k.message();
+  ir::Memory got = k->start;
+  if (Status s = ir::interpret(k->modules[1], p.kernel, p.args(), got); !s.ok())
     return "interpreter, after the pipeline: " + s.message() + "\n" + p.text;
-  if (std::string diff = p.firstDifference(got, want); !diff.empty())
+  if (std::string diff = p.firstDifference(got, k->want); !diff.empty())
     return "the pipeline changed a result: " + diff + "\n" + p.text;
-  for (const ir::Module &m : *modules) {
-    const char *which = &m == &modules->front() ? "as written" : "after the pipeline";
+  for (size_t m = 0; m < k->modules.size(); ++m) {
     for (int sm : {80, 90}) {
-      LowerOptions o;
-      o.target = PtxTarget{sm, 80};
-      o.fpFusion = false;
-      auto k = lowerKernel(m, o);
-      if (!k.ok())
-        return "sm_" + std::to_string(sm) + ", " + which + ": " + k.message() + "\n" + p.text;
+      auto lowered = k->lower(m, PtxTarget{sm, 80});
+      std::string where = "sm_" + std::to_string(sm) + ", " + PreparedKernel::which(m);
+      if (!lowered.ok())
+        return where + ": " + lowered.message() + "\n" + p.text;
       if (!ptxasPath())
         continue;
-      PtxasReport r = runPtxas(k->kernel.ptx, k->kernel.target.name());
+      PtxasReport r = runPtxas(lowered->kernel.ptx, lowered->kernel.target.name());
       if (!r.accepted)
-        return "ptxas, " + k->kernel.target.name() + ", " + which + ": " + r.log + "\n" + p.text;
+        return "ptxas, " + where + ": " + r.log + "\n" + p.text;
     }
   }
   return "";

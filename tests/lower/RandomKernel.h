@@ -11,13 +11,13 @@
 // every kind included), negf / absf / floor / ceil / sqrt, compares with every predicate and
 // selects on them, and casts between every pair of types (i1 from compares included).
 //
-// randomTileProgram(): 2-D tiles (i32 and f32, 16 to 4096 elements) in 2-3 random layouts (blocked
-// of any shape over 4 warps, nvidia_mma v2 where the tile holds its instruction tile), loaded in
-// one, then 2-8 steps: elementwise ops of two values of one layout, convert_layout, tt.reduce
-// along either axis (sum, max, min; floats max and min only, whose result does not depend on
-// the order) with the result expanded and broadcast back, a trip through shared memory in a
-// random swizzled layout (local_alloc, local_load into any layout), tt.trans followed by
-// tt.reshape back to the tile's shape, and casts between i32 and f32.
+// randomTileProgram(): 2-D tiles of 16 to 4096 elements (i32 and f32 loaded, cast to any other
+// element type) in 2-3 random layouts (blocked of any shape over 4 warps, nvidia_mma v2 where the
+// tile holds its instruction tile), loaded in one, then 2-8 steps: elementwise ops of two values
+// of one layout, convert_layout, tt.reduce along either axis (sum, max, min; floats max and min
+// only, whose result does not depend on the order) with the result expanded and broadcast back,
+// a trip through shared memory in a random swizzled layout (local_alloc, local_load into any
+// layout), tt.trans followed by tt.reshape back to the tile's shape, and casts.
 #pragma once
 
 #include "PtxCheck.h"
@@ -214,6 +214,26 @@ inline void showValue(const RandomKernel::Value &v, std::ostream &os) {
   os << v.name << " : " << v.type;
 }
 
+// A cast op from one element type to another, drawn where there are several (extsi or extui,
+// fptosi or fptoui, sitofp or uitofp); "" where no single op casts (the same type, f16 <-> bf16).
+inline std::string randomCast(const std::string &from, const std::string &to) {
+  bool fromFloat = RandomKernel::isFloat(from), toFloat = RandomKernel::isFloat(to);
+  int fb = RandomKernel::bits(from), tb = RandomKernel::bits(to);
+  if (fromFloat && toFloat)
+    return fb == tb ? "" : fb < tb ? "arith.extf" : "arith.truncf";
+  if (!fromFloat && !toFloat)
+    return fb == tb  ? ""
+           : fb < tb ? *rc::gen::element<std::string>("arith.extsi", "arith.extui")
+                     : "arith.trunci";
+  if (fromFloat)
+    return *rc::gen::element<std::string>("arith.fptosi", "arith.fptoui");
+  return *rc::gen::element<std::string>("arith.sitofp", "arith.uitofp");
+}
+
+// The element types of the tile programs.
+inline const std::vector<std::string> kTileTypes = {"i8",  "i16",  "i32", "i64",
+                                                    "f16", "bf16", "f32", "f64"};
+
 // A random program (see the file comment).
 inline RandomKernel randomElementwise() {
   RandomKernel p;
@@ -334,23 +354,9 @@ inline RandomKernel randomElementwise() {
     default: { // a cast
       auto x = *rc::gen::elementOf(pool);
       std::string to = *rc::gen::elementOf(allTypes);
-      bool fromFloat = RandomKernel::isFloat(x.type), toFloat = RandomKernel::isFloat(to);
-      int fb = RandomKernel::bits(x.type), tb = RandomKernel::bits(to);
-      std::string op;
-      if (fromFloat && toFloat) {
-        if (fb == tb)
-          continue; // f16 <-> bf16 has no one-op cast
-        op = fb < tb ? "arith.extf" : "arith.truncf";
-      } else if (!fromFloat && !toFloat) {
-        if (fb == tb)
-          continue;
-        op =
-            fb < tb ? *rc::gen::element<std::string>("arith.extsi", "arith.extui") : "arith.trunci";
-      } else if (fromFloat) {
-        op = *rc::gen::element<std::string>("arith.fptosi", "arith.fptoui");
-      } else {
-        op = *rc::gen::element<std::string>("arith.sitofp", "arith.uitofp");
-      }
+      std::string op = randomCast(x.type, to);
+      if (op.empty())
+        continue;
       emit(to, op + " " + x.name + " : " + tensor(x.type) + " to " + tensor(to));
       break;
     }
@@ -489,7 +495,7 @@ inline RandomKernel randomTileProgram() {
   const int steps = *rc::gen::inRange(2, 9);
   for (int s = 0, attempt = 0; s < steps && attempt < 200; ++attempt) {
     Val x = *rc::gen::elementOf(pool);
-    const bool f = x.type == "f32";
+    const bool f = RandomKernel::isFloat(x.type);
     switch (*rc::gen::inRange(0, 7)) {
     case 0: { // elementwise, with a value of the same type and layout
       std::vector<Val> same;
@@ -561,10 +567,11 @@ inline RandomKernel randomTileProgram() {
       emit(x.type, l, "tt.reshape " + t + " : " + transposed + " -> " + tile(x.type, l));
       break;
     }
-    default: { // i32 <-> f32
-      std::string to = f ? "i32" : "f32";
-      std::string op = f ? *rc::gen::element<std::string>("arith.fptosi", "arith.fptoui")
-                         : *rc::gen::element<std::string>("arith.sitofp", "arith.uitofp");
+    default: { // to another element type
+      std::string to = *rc::gen::elementOf(kTileTypes);
+      std::string op = randomCast(x.type, to);
+      if (op.empty())
+        continue;
       emit(to, x.layout,
            op + " " + x.name + " : " + tile(x.type, x.layout) + " to " + tile(to, x.layout));
       break;

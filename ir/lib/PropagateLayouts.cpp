@@ -239,22 +239,24 @@ private:
     // Every op reading a value of the slice, or producing one, may need a conversion.
     std::map<const Op *, bool> seen;
     std::vector<Op *> ops;
+    auto visit = [&](Op *op) {
+      if (!seen[op]) {
+        seen[op] = true;
+        ops.push_back(op);
+      }
+    };
     for (const auto &[v, l] : slice) {
       for (const Use &u : idx.users[v])
-        if (!seen[u.op]) {
-          seen[u.op] = true;
-          ops.push_back(u.op);
-        }
-      if (Op *d = idx.def[v]; d && !seen[d]) {
-        seen[d] = true;
-        ops.push_back(d);
-        // An if's result is what its branches yield: their yields may need conversions.
-        if (d->kind == OpKind::If)
-          for (Block &branch : d->regions)
-            if (Op *y = &branch.ops.back(); !seen[y]) {
-              seen[y] = true;
-              ops.push_back(y);
-            }
+        visit(u.op);
+      if (Op *d = idx.def[v]) {
+        visit(d);
+        // A loop's or an if's result is what its body or branches yield: their yields may need
+        // conversions, also where the yielded value itself keeps its layout (a value defined
+        // before the loop, say).
+        if (d->kind == OpKind::If || d->kind == OpKind::For)
+          for (Block &region : d->regions)
+            if (!region.ops.empty() && region.ops.back().kind == OpKind::Yield)
+              visit(&region.ops.back());
       }
     }
     // A conversion costs what the cleanup will make of it: a value that keeps its layout can be

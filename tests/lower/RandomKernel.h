@@ -17,7 +17,9 @@
 // of one layout, convert_layout, tt.reduce along either axis (sum, max, min; floats max and min
 // only, whose result does not depend on the order) with the result expanded and broadcast back,
 // a trip through shared memory in a random swizzled layout (local_alloc, local_load into any
-// layout), tt.trans followed by tt.reshape back to the tile's shape, and casts.
+// layout), tt.trans followed by tt.reshape back to the tile's shape, casts, and loops (0-3 trips)
+// and branches (on a condition known only at run time) carrying 1-2 values through steps of
+// their own, up to two deep.
 #pragma once
 
 #include "PtxCheck.h"
@@ -35,6 +37,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <ostream>
 #include <string>
@@ -492,11 +495,51 @@ inline RandomKernel randomTileProgram() {
   }
   const size_t loaded = pool.size();
 
-  const int steps = *rc::gen::inRange(2, 9);
-  for (int s = 0, attempt = 0; s < steps && attempt < 200; ++attempt) {
+  // One step in the current scope (pool): false where the drawn step does not apply.
+  // Loops and branches (up to two deep) run steps in a scope of their own and yield values of
+  // the types and layouts of their results (converting the layout where the drawn value has
+  // another one).
+  std::function<bool(int)> step;
+  auto region = [&](int depth, const std::vector<Val> &results) {
+    int n = *rc::gen::inRange(1, 5);
+    for (int s = 0, attempt = 0; s < n && attempt < 100; ++attempt)
+      s += step(depth);
+    std::string names, types;
+    for (const Val &r : results) {
+      std::vector<Val> sameType;
+      for (const Val &v : pool)
+        if (v.type == r.type)
+          sameType.push_back(v);
+      Val y = *rc::gen::elementOf(sameType);
+      if (y.layout != r.layout)
+        y = emit(r.type, r.layout,
+                 "ttg.convert_layout " + y.name + " : " + tile(y.type, y.layout) + " -> " +
+                     tile(r.type, r.layout));
+      names += (names.empty() ? "" : ", ") + y.name;
+      types += (types.empty() ? "" : ", ") + tile(r.type, r.layout);
+    }
+    body += "    scf.yield " + names + " : " + types + "\n";
+  };
+  // The values of a loop or branch: n drawn from the pool, their types and layouts.
+  auto drawResults = [&] {
+    std::vector<Val> r;
+    for (int k = *rc::gen::inRange(1, 3); k > 0; --k)
+      r.push_back(*rc::gen::elementOf(pool));
+    return r;
+  };
+  auto resultName = [](const std::string &op, size_t k, size_t n) {
+    return n == 1 ? op : op + "#" + std::to_string(k);
+  };
+  auto typeList = [&](const std::vector<Val> &vs) {
+    std::string t;
+    for (const Val &v : vs)
+      t += (t.empty() ? "" : ", ") + tile(v.type, v.layout);
+    return t;
+  };
+  step = [&](int depth) -> bool {
     Val x = *rc::gen::elementOf(pool);
     const bool f = RandomKernel::isFloat(x.type);
-    switch (*rc::gen::inRange(0, 7)) {
+    switch (*rc::gen::inRange(0, 9)) {
     case 0: { // elementwise, with a value of the same type and layout
       std::vector<Val> same;
       for (const Val &v : pool)
@@ -509,16 +552,16 @@ inline RandomKernel randomTileProgram() {
                                              "minui", "shrui");
       emit(x.type, x.layout,
            "arith." + op + " " + x.name + ", " + y.name + " : " + tile(x.type, x.layout));
-      break;
+      return true;
     }
     case 1: { // to another layout
       int l = *rc::gen::inRange<int>(0, int(layouts.size()));
       if (l == x.layout)
-        continue;
+        return false;
       emit(x.type, l,
            "ttg.convert_layout " + x.name + " : " + tile(x.type, x.layout) + " -> " +
                tile(x.type, l));
-      break;
+      return true;
     }
     case 2: { // reduce along an axis, then expand and broadcast back
       int axis = *rc::gen::inRange(0, 2);
@@ -535,7 +578,7 @@ inline RandomKernel randomTileProgram() {
       line(e, "tt.expand_dims " + r + " {axis = " + std::to_string(axis) + " : i32} : " + oneD +
                   " -> " + kept);
       emit(x.type, l, "tt.broadcast " + e + " : " + kept + " -> " + tile(x.type, l));
-      break;
+      return true;
     }
     case 3: { // through shared memory in a random swizzle, read back in any layout
       int l = *rc::gen::inRange<int>(0, int(layouts.size()));
@@ -550,7 +593,7 @@ inline RandomKernel randomTileProgram() {
       std::string buf = fresh();
       line(buf, "ttg.local_alloc " + x.name + " : (" + tile(x.type, x.layout) + ") -> " + desc);
       emit(x.type, l, "ttg.local_load " + buf + " : " + desc + " -> " + tile(x.type, l));
-      break;
+      return true;
     }
     case 4: { // transposed (into a blocked layout), then reshaped back to M x N row-major
       std::vector<int> blocked;
@@ -558,27 +601,75 @@ inline RandomKernel randomTileProgram() {
         if (layouts[l].find("blocked") != std::string::npos)
           blocked.push_back(int(l));
       if (blocked.empty())
-        continue;
+        return false;
       int lt = *rc::gen::elementOf(blocked), l = *rc::gen::inRange<int>(0, int(layouts.size()));
       std::string t = fresh(),
                   transposed = "tensor<" + ns + "x" + ms + "x" + x.type + ", " + L(lt) + ">";
       line(t, "tt.trans " + x.name + " {order = array<i32: 1, 0>} : " + tile(x.type, x.layout) +
                   " -> " + transposed);
       emit(x.type, l, "tt.reshape " + t + " : " + transposed + " -> " + tile(x.type, l));
-      break;
+      return true;
+    }
+    case 7: { // a loop of 0-3 trips carrying 1-2 values
+      if (depth >= 2)
+        return false;
+      std::vector<Val> carried = drawResults();
+      std::string r = fresh(), id = r.substr(2), trips = "%trips" + id;
+      line(trips, "arith.constant " + std::to_string(*rc::gen::inRange(0, 4)) + " : i32");
+      std::string args;
+      for (size_t k = 0; k < carried.size(); ++k)
+        args += (k ? ", " : "") + std::string("%a") + id + "_" + std::to_string(k) + " = " +
+                carried[k].name;
+      body += "    " + r + (carried.size() > 1 ? ":" + std::to_string(carried.size()) : "") +
+              " = scf.for %i" + id + " = %zero to " + trips + " step %one iter_args(" + args +
+              ") -> (" + typeList(carried) + ") : i32 {\n";
+      size_t outer = pool.size();
+      for (size_t k = 0; k < carried.size(); ++k)
+        pool.push_back({"%a" + id + "_" + std::to_string(k), carried[k].type, carried[k].layout});
+      region(depth + 1, carried);
+      body += "    }\n";
+      pool.resize(outer);
+      for (size_t k = 0; k < carried.size(); ++k)
+        pool.push_back({resultName(r, k, carried.size()), carried[k].type, carried[k].layout});
+      return true;
+    }
+    case 8: { // a branch on a condition the compiler cannot know (true or false at run time)
+      if (depth >= 2)
+        return false;
+      std::vector<Val> results = drawResults();
+      std::string r = fresh(), cond = *rc::gen::element<std::string>("%yes", "%no");
+      body += "    " + r + (results.size() > 1 ? ":" + std::to_string(results.size()) : "") +
+              " = scf.if " + cond + " -> (" + typeList(results) + ") {\n";
+      size_t outer = pool.size();
+      region(depth + 1, results);
+      pool.resize(outer);
+      body += "    } else {\n";
+      region(depth + 1, results);
+      pool.resize(outer);
+      body += "    }\n";
+      for (size_t k = 0; k < results.size(); ++k)
+        pool.push_back({resultName(r, k, results.size()), results[k].type, results[k].layout});
+      return true;
     }
     default: { // to another element type
       std::string to = *rc::gen::elementOf(kTileTypes);
       std::string op = randomCast(x.type, to);
       if (op.empty())
-        continue;
+        return false;
       emit(to, x.layout,
            op + " " + x.name + " : " + tile(x.type, x.layout) + " to " + tile(to, x.layout));
-      break;
+      return true;
     }
     }
-    ++s;
-  }
+  };
+  line("%zero", "arith.constant 0 : i32");
+  line("%one", "arith.constant 1 : i32");
+  line("%pid", "tt.get_program_id x : i32");
+  line("%yes", "arith.cmpi eq, %pid, %zero : i32");
+  line("%no", "arith.cmpi ne, %pid, %zero : i32");
+  const int steps = *rc::gen::inRange(2, 9);
+  for (int s = 0, attempt = 0; s < steps && attempt < 200; ++attempt)
+    s += step(0);
 
   std::string params = "%in0: !tt.ptr<i32>, %in1: !tt.ptr<f32>";
   for (size_t i = loaded; i < pool.size(); ++i) {

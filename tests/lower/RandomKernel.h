@@ -45,6 +45,8 @@
 
 namespace linlayout::lower::testing {
 
+// A generated kernel: its text, and what it reads and writes. Every tile has `elements`
+// elements, every buffer one tile: the inputs', then the outputs'.
 struct RandomKernel {
   struct Value {
     std::string name, type; // "%v3", "f16"
@@ -52,8 +54,8 @@ struct RandomKernel {
   std::string text;                    // the module
   std::string kernel = "elementwise";  // its kernel
   std::vector<std::string> inputTypes; // one buffer each, then one per output
-  std::vector<Value> outputs;          // one per step, in order
-  int elements = 128;                  // per tensor (128 threads)
+  std::vector<Value> outputs;          // the values stored, in order
+  int elements = 128;                  // per tile
 
   static bool isFloat(const std::string &t) { return t[0] == 'f' || t == "bf16"; }
   static int bits(const std::string &t) {
@@ -520,7 +522,7 @@ inline RandomKernel randomTileProgram() {
     }
     body += "    scf.yield " + names + " : " + types + "\n";
   };
-  // The values of a loop or branch: n drawn from the pool, their types and layouts.
+  // 1-2 values drawn from the pool: a loop carries them; a branch yields their types and layouts.
   auto drawResults = [&] {
     std::vector<Val> r;
     for (int k = *rc::gen::inRange(1, 3); k > 0; --k)

@@ -279,14 +279,9 @@ private:
       writeAs(p, iv);
       break;
     case ScalarKind::F16:
-      writeAs(p, doubleToHalfBits(fv));
+    case ScalarKind::BF16:
+      writeAs(p, uint16_t(floatBits(fv, k)));
       break;
-    case ScalarKind::BF16: {
-      float x = float(roundToFloatKind(fv, ScalarKind::BF16));
-      uint16_t h = uint16_t(std::bit_cast<uint32_t>(x) >> 16);
-      writeAs(p, std::isnan(fv) ? uint16_t(0x7FC0) : h);
-      break;
-    }
     case ScalarKind::F32:
       writeAs(p, float(fv));
       break;
@@ -307,25 +302,6 @@ private:
     else
       v = std::ldexp(double(mant | 0x400), int(exp) - 25);
     return sign ? -v : v;
-  }
-
-  static uint16_t doubleToHalfBits(double x) {
-    if (std::isnan(x))
-      return 0x7E00;
-    double r = roundToFloatKind(x, ScalarKind::F16);
-    uint16_t sign = std::signbit(r) ? 0x8000 : 0;
-    r = std::fabs(r);
-    if (std::isinf(r))
-      return sign | 0x7C00;
-    if (r == 0)
-      return sign;
-    int e;
-    double m = std::frexp(r, &e); // r = m * 2^e, m in [0.5, 1)
-    int lead = e - 1;
-    if (lead < -14) // subnormal: r = mant * 2^-24
-      return uint16_t(sign | uint16_t(std::ldexp(r, 24)));
-    uint16_t mant = uint16_t(std::ldexp(m, 11)) & 0x3FF;
-    return uint16_t(sign | uint16_t((lead + 15) << 10) | mant);
   }
 
   // The element-wise helpers: apply fn to each index of the result.
@@ -1199,6 +1175,39 @@ double roundToFloatKind(double x, ScalarKind k) {
     return double(float(x));
   default:
     return x;
+  }
+}
+
+uint64_t floatBits(double x, ScalarKind k) {
+  switch (k) {
+  case ScalarKind::F16: {
+    if (std::isnan(x))
+      return 0x7E00;
+    double r = roundToFloatKind(x, ScalarKind::F16);
+    uint16_t sign = std::signbit(r) ? 0x8000 : 0;
+    r = std::fabs(r);
+    if (std::isinf(r))
+      return sign | 0x7C00;
+    if (r == 0)
+      return sign;
+    int e;
+    double m = std::frexp(r, &e); // r = m * 2^e, m in [0.5, 1)
+    int lead = e - 1;
+    if (lead < -14) // subnormal: r = mant * 2^-24
+      return uint16_t(sign | uint16_t(std::ldexp(r, 24)));
+    uint16_t mant = uint16_t(std::ldexp(m, 11)) & 0x3FF;
+    return uint16_t(sign | uint16_t((lead + 15) << 10) | mant);
+  }
+  case ScalarKind::BF16: {
+    if (std::isnan(x))
+      return 0x7FC0;
+    float r = float(roundToFloatKind(x, ScalarKind::BF16));
+    return std::bit_cast<uint32_t>(r) >> 16;
+  }
+  case ScalarKind::F32:
+    return std::bit_cast<uint32_t>(float(x));
+  default:
+    return std::bit_cast<uint64_t>(x);
   }
 }
 

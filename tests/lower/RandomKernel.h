@@ -50,6 +50,7 @@ namespace linlayout::lower::testing {
 struct RandomKernel {
   struct Value {
     std::string name, type; // "%v3", "f16"
+    int layout = 0;         // tile programs: #l<layout>
   };
   std::string text;                    // the module
   std::string kernel = "elementwise";  // its kernel
@@ -57,11 +58,10 @@ struct RandomKernel {
   std::vector<Value> outputs;          // the values stored, in order
   int elements = 128;                  // per tile
 
-  static bool isFloat(const std::string &t) { return t[0] == 'f' || t == "bf16"; }
-  static int bits(const std::string &t) {
-    return t == "bf16" ? 16 : t == "i1" ? 1 : std::stoi(t.substr(1));
-  }
-  static size_t bytes(const std::string &t) { return t == "i1" ? 1 : size_t(bits(t)) / 8; }
+  static ir::ScalarKind kind(const std::string &t) { return *ir::scalarKindFromName(t); }
+  static bool isFloat(const std::string &t) { return ir::isFloat(kind(t)); }
+  static int bits(const std::string &t) { return ir::bitWidth(kind(t)); }
+  static size_t bytes(const std::string &t) { return size_t(ir::byteWidth(kind(t))); }
 
   // The start memory: random inputs, then outputs filled with 0x5a.
   ir::Memory start() const {
@@ -176,47 +176,13 @@ private:
       return bits(t) == 64 ? raw : raw & ((uint64_t(1) << bits(t)) - 1);
     }
     }
-    if (t == "f64")
-      return std::bit_cast<uint64_t>(d);
-    float f = float(d);
-    uint32_t u = std::bit_cast<uint32_t>(f);
-    if (t == "f32")
-      return u;
-    if (t == "bf16") { // round to nearest even; NaN stays a quiet NaN
-      if (std::isnan(f))
-        return 0x7fc0;
-      return (u + 0x7fff + ((u >> 16) & 1)) >> 16;
-    }
-    return halfBits(f);
-  }
-
-  // f32 -> f16 bits, rounding to nearest even (through the denormal range; NaN a quiet NaN).
-  static uint64_t halfBits(float f) {
-    uint32_t u = std::bit_cast<uint32_t>(f);
-    uint32_t sign = (u >> 16) & 0x8000;
-    if (std::isnan(f))
-      return sign | 0x7e00;
-    float a = std::fabs(f);
-    if (a >= 65520.0f)
-      return sign | 0x7c00;
-    if (a < 6.103515625e-05f) { // denormal or zero: a multiple of 2^-24
-      double q = std::nearbyint(double(a) * 16777216.0);
-      return sign | uint32_t(q);
-    }
-    int exp;
-    double m = std::frexp(double(a), &exp); // a = m * 2^exp, m in [0.5, 1)
-    double q = std::nearbyint(m * 2048.0);  // 11 significant bits
-    if (q == 2048.0) {
-      q = 1024.0;
-      ++exp;
-    }
-    return sign | (uint32_t(exp + 14) << 10) | (uint32_t(q) - 1024);
+    return ir::floatBits(d, kind(t));
   }
 };
 
 // How rapidcheck prints a drawn value in a counterexample.
 inline void showValue(const RandomKernel::Value &v, std::ostream &os) {
-  os << v.name << " : " << v.type;
+  os << v.name << " : " << v.type << ", #l" << v.layout;
 }
 
 // A cast op from one element type to another, drawn where there are several (extsi or extui,
@@ -235,17 +201,13 @@ inline std::string randomCast(const std::string &from, const std::string &to) {
   return *rc::gen::element<std::string>("arith.sitofp", "arith.uitofp");
 }
 
-// The element types of the tile programs.
-inline const std::vector<std::string> kTileTypes = {"i8",  "i16",  "i32", "i64",
-                                                    "f16", "bf16", "f32", "f64"};
+// The element types the programs compute in (besides i1 from compares).
+inline const std::vector<std::string> kElementTypes = {"i8",  "i16",  "i32", "i64",
+                                                       "f16", "bf16", "f32", "f64"};
 
 // A random program (see the file comment).
 inline RandomKernel randomElementwise() {
   RandomKernel p;
-  const std::vector<std::string> intTypes = {"i8", "i16", "i32", "i64"};
-  const std::vector<std::string> floatTypes = {"f16", "bf16", "f32", "f64"};
-  const std::vector<std::string> allTypes = {"i8",  "i16",  "i32", "i64",
-                                             "f16", "bf16", "f32", "f64"};
   const int perThread = *rc::gen::element(1, 2, 4);
   p.elements = 128 * perThread;
   const std::string n = std::to_string(p.elements);
@@ -254,15 +216,18 @@ inline RandomKernel randomElementwise() {
 
   int inputs = *rc::gen::inRange(2, 5);
   for (int i = 0; i < inputs; ++i)
-    p.inputTypes.push_back(*rc::gen::elementOf(allTypes));
+    p.inputTypes.push_back(*rc::gen::elementOf(kElementTypes));
 
   std::vector<RandomKernel::Value> pool;
   std::string body;
   int counter = 0;
   auto fresh = [&] { return "%v" + std::to_string(counter++); };
+  auto line = [&](const std::string &name, const std::string &expr) {
+    body += "    " + name + " = " + expr + "\n";
+  };
   auto emit = [&](const std::string &type, const std::string &expr) {
     RandomKernel::Value v{fresh(), type};
-    body += "    " + v.name + " = " + expr + "\n";
+    line(v.name, expr);
     pool.push_back(v);
     return v;
   };
@@ -297,31 +262,28 @@ inline RandomKernel randomElementwise() {
     auto ints = ofType([](const std::string &t) { return t[0] == 'i' && t != "i1"; });
     auto floats = ofType(RandomKernel::isFloat);
     auto bools = ofType([](const std::string &t) { return t == "i1"; });
-    switch (*rc::gen::inRange(0, 6)) {
-    case 0: { // integer binary op
-      if (ints.empty())
+    const int choice = *rc::gen::inRange(0, 6);
+    switch (choice) {
+    case 0:
+    case 1: { // a binary op, integer or float
+      const bool f = choice == 1;
+      const auto &group = f ? floats : ints;
+      if (group.empty())
         continue;
-      auto x = *rc::gen::elementOf(ints);
+      auto x = *rc::gen::elementOf(group);
       auto y = partner(x);
-      std::string op = *rc::gen::element<std::string>(
-          "addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "andi", "ori", "xori", "shli",
-          "shrsi", "shrui", "minsi", "maxsi", "minui", "maxui");
-      if (op.rfind("div", 0) == 0 || op.rfind("rem", 0) == 0) { // no zero divisors
-        auto one = emit(x.type, "arith.constant dense<1> : " + tensor(x.type));
-        pool.pop_back();
-        y = emit(x.type, "arith.ori " + y.name + ", " + one.name + " : " + tensor(x.type));
-        pool.pop_back();
+      std::string op =
+          f ? *rc::gen::element<std::string>("addf", "subf", "mulf", "divf", "minimumf", "maximumf",
+                                             "minnumf", "maxnumf")
+            : *rc::gen::element<std::string>("addi", "subi", "muli", "divsi", "divui", "remsi",
+                                             "remui", "andi", "ori", "xori", "shli", "shrsi",
+                                             "shrui", "minsi", "maxsi", "minui", "maxui");
+      if (!f && (op.rfind("div", 0) == 0 || op.rfind("rem", 0) == 0)) { // an odd divisor
+        std::string one = fresh(), odd = fresh();
+        line(one, "arith.constant dense<1> : " + tensor(x.type));
+        line(odd, "arith.ori " + y.name + ", " + one + " : " + tensor(x.type));
+        y.name = odd;
       }
-      emit(x.type, "arith." + op + " " + x.name + ", " + y.name + " : " + tensor(x.type));
-      break;
-    }
-    case 1: { // float binary op
-      if (floats.empty())
-        continue;
-      auto x = *rc::gen::elementOf(floats);
-      auto y = partner(x);
-      std::string op = *rc::gen::element<std::string>("addf", "subf", "mulf", "divf", "minimumf",
-                                                      "maximumf", "minnumf", "maxnumf");
       emit(x.type, "arith." + op + " " + x.name + ", " + y.name + " : " + tensor(x.type));
       break;
     }
@@ -358,7 +320,7 @@ inline RandomKernel randomElementwise() {
     }
     default: { // a cast
       auto x = *rc::gen::elementOf(pool);
-      std::string to = *rc::gen::elementOf(allTypes);
+      std::string to = *rc::gen::elementOf(kElementTypes);
       std::string op = randomCast(x.type, to);
       if (op.empty())
         continue;
@@ -437,10 +399,7 @@ inline RandomKernel randomTileProgram() {
   };
   auto ptrTile = [&](const std::string &t, int l) { return tile("!tt.ptr<" + t + ">", l); };
 
-  struct Val {
-    std::string name, type;
-    int layout;
-  };
+  using Val = RandomKernel::Value;
   std::vector<std::string> sharedLayouts; // #s0 ..
   std::vector<Val> pool;
   std::string body;
@@ -654,7 +613,7 @@ inline RandomKernel randomTileProgram() {
       return true;
     }
     default: { // to another element type
-      std::string to = *rc::gen::elementOf(kTileTypes);
+      std::string to = *rc::gen::elementOf(kElementTypes);
       std::string op = randomCast(x.type, to);
       if (op.empty())
         return false;

@@ -88,4 +88,9 @@ Status interpret(const Module &m, std::string_view function, std::span<const Arg
 /// Ensures: roundToFloatKind(roundToFloatKind(x, k), k) == roundToFloatKind(x, k).
 double roundToFloatKind(double x, ScalarKind k);
 
+/// The bits memory holds for `x` stored as float kind `k` (f16, bf16, f32, f64), in the low bits:
+/// rounded as roundToFloatKind rounds; a NaN is the kind's quiet NaN for f16 and bf16 and keeps
+/// its bits (as a float) for f32 and f64. tt.store writes these bits.
+uint64_t floatBits(double x, ScalarKind k);
+
 } // namespace linlayout::ir

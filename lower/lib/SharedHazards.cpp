@@ -69,11 +69,18 @@ void addTo(std::map<HazardOwner, ByteRanges> &pending, ByteRange r, HazardOwner 
     pending[owner].add(r);
 }
 
+// Whether every access pending in `small` is pending in `big` by the same owner or by any thread
+// (an access without an owner orders more: everything after it needs the bar.sync).
 bool coversAll(const std::map<HazardOwner, ByteRanges> &big,
                const std::map<HazardOwner, ByteRanges> &small) {
+  auto anyThread = big.find(nullptr);
   for (const auto &[who, ranges] : small) {
-    auto it = big.find(who);
-    if (it == big.end() || !it->second.covers(ranges))
+    ByteRanges pending;
+    if (auto it = big.find(who); it != big.end())
+      pending.add(it->second);
+    if (anyThread != big.end())
+      pending.add(anyThread->second);
+    if (!pending.covers(ranges))
       return false;
   }
   return true;

@@ -68,7 +68,8 @@ public:
   }
   /// Where two paths meet (a loop head): what is pending on either.
   void join(const SharedHazards &other);
-  /// Whether everything pending in `other` is pending here, with the same owner.
+  /// Whether everything pending in `other` is pending here, with the same owner or with none
+  /// (which asks more of later accesses).
   bool covers(const SharedHazards &other) const;
   bool empty() const { return reads_.empty() && writes_.empty(); }
   friend bool operator==(const SharedHazards &, const SharedHazards &) = default;

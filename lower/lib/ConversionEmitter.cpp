@@ -355,9 +355,15 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
     SplitOffset so = em.scaledWithConstant(0, offsetConst, bytes);
     return sharedAddress(b, env.scratch, so.variable, so.constant);
   };
+  // Predicated stores sit in a block of their own each round: what a round's emitter creates
+  // there does not dominate the next round's block, so each round starts from the thread's part
+  // of the address, made here.
+  storeEm.hardwarePart(0);
+  const IndexEmitter storeBase = storeEm;
   llvm::Function *fn = b.GetInsertBlock()->getParent();
   for (int round = 0; round < st.rounds; ++round) {
     emitSync(b, syncBefore(env, round, /*stores=*/true));
+    IndexEmitter roundStoreEm = storeBase;
     llvm::BasicBlock *after = nullptr;
     if (storeOk) {
       llvm::BasicBlock *stores = llvm::BasicBlock::Create(b.getContext(), "cvt.store", fn);
@@ -368,7 +374,7 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
     for (const SharedAccess &a : st.stores) {
       if (a.round != round)
         continue;
-      llvm::Value *addr = address(storeEm, a.offsetConst);
+      llvm::Value *addr = address(storeOk ? roundStoreEm : storeEm, a.offsetConst);
       std::vector<llvm::Value *> vals;
       for (int r : a.registers)
         vals.push_back(src.at(r));
@@ -445,6 +451,16 @@ Expected<std::vector<llvm::Value *>> emitConversion(llvm::IRBuilder<> &b,
     LL_ASSIGN_OR_RETURN(std::vector<llvm::Value *> moved, emitConversion(b, env, plan, ints));
     for (llvm::Value *&v : moved)
       v = fromInt(b, v, ptrTy);
+    return moved;
+  }
+  if (!src.empty() && src[0]->getType()->isIntegerTy(1)) {
+    // Booleans move as bytes (the plan's 8-bit elements): a vector of them has no byte size.
+    std::vector<llvm::Value *> bytes;
+    for (llvm::Value *v : src)
+      bytes.push_back(b.CreateZExt(v, b.getInt8Ty()));
+    LL_ASSIGN_OR_RETURN(std::vector<llvm::Value *> moved, emitConversion(b, env, plan, bytes));
+    for (llvm::Value *&v : moved)
+      v = b.CreateTrunc(v, b.getInt1Ty());
     return moved;
   }
   switch (plan.path) {

@@ -91,13 +91,17 @@ Status lowerLoad(LoweringContext &ctx, const ir::Op &op) {
   auto toMemory = [&](llvm::Value *v) {
     return memTy == elemTy ? v : b.CreateZExt(v, memTy);
   };
+  // What a masked-off element takes: `other`'s element, else zero (the IR defines it).
+  auto fallback = [&](size_t r) {
+    return other ? toMemory(other->regs[r]) : llvm::Constant::getNullValue(memTy);
+  };
   if (!rt.isTensor()) {
     GlobalLoad ld;
     ld.base = ptr.regs[0];
     ld.elementType = memTy;
     ld.mask = mask ? mask->regs[0] : nullptr;
-    if (other)
-      ld.other = {toMemory(other->regs[0])};
+    if (mask)
+      ld.other = {fallback(0)};
     return ctx.setRegs(op.results[0], {fromMemory(emitGlobalLoad(b, ld)[0])});
   }
   const LinearLayout &l = ptr.layout;
@@ -113,9 +117,9 @@ Status lowerLoad(LoweringContext &ctx, const ir::Op &op) {
     ld.elementType = memTy;
     ld.count = vec;
     ld.mask = mask ? mask->regs[r] : nullptr;
-    if (other)
+    if (mask)
       for (int i = 0; i < vec; ++i)
-        ld.other.push_back(toMemory(other->regs[r + i]));
+        ld.other.push_back(fallback(r + size_t(i)));
     std::vector<llvm::Value *> got = emitGlobalLoad(b, ld);
     for (int i = 0; i < vec; ++i)
       out[r + i] = fromMemory(got[i]);

@@ -8,6 +8,7 @@
 
 #include "linlayout/testing/Generators.h"
 
+#include "linlayout/layout/AttrSyntax.h"
 #include "linlayout/layout/LayoutSpec.h"
 #include "linlayout/layout/PlanConversion.h"
 
@@ -153,4 +154,31 @@ TEST(Convert, EveryPlanOfRandomLayoutsIsEmitted) {
         RC_ASSERT(verifyModule((*kb)->module()).ok());
       },
       1000);
+}
+
+// A shared-memory conversion in several rounds whose source holds copies (only one thread of each
+// copy stores, in a block of its own every round): each round's stores compute their addresses
+// from values that dominate them, and the kernel is a valid module that assembles (the store
+// addresses were once cached across the rounds' blocks: "Instruction does not dominate all
+// uses").
+TEST(Convert, PredicatedStoresOverSeveralRoundsEmitAValidKernel) {
+  int64_t shape[] = {128, 128};
+  // 8 warps of 8 x 32 elements span 256 columns: warps 4-7 hold copies of warps 0-3. The f32
+  // tile is 64 KiB, the scratch at most 32 KiB: two rounds.
+  auto src = toLinearLayout(blocked({1, 8}, {8, 4}, {1, 8}, {1, 0}), shape);
+  auto mma = parseLayoutAttr("#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
+                             "[2, 4], instrShape = [16, 8]}>");
+  ASSERT_TRUE(src.ok() && mma.ok());
+  auto dst = toLinearLayout(*mma, shape);
+  ASSERT_TRUE(dst.ok()) << dst.message();
+  for (const PtxTarget &t : testTargets()) {
+    auto plan = planLayoutConversion(*src, *dst, 32, t);
+    ASSERT_TRUE(plan.ok()) << plan.message();
+    ASSERT_EQ(plan->path, ConversionPath::SharedMemory);
+    EXPECT_EQ(plan->shared.rounds, 2);
+    EXPECT_GT(plan->shared.storePredicate.totalOutBits(), 0);
+    auto k = conversionKernel(t, *plan, 32);
+    ASSERT_TRUE(k.ok()) << k.message();
+    expectAssembles(*k);
+  }
 }

@@ -5,7 +5,9 @@
 // mma.sync instructions, a final wait_group 0), and assembles for sm_80 and
 // sm_90 without spills.
 #include "../ir/MatmulText.h"
+#include "Property.h"
 #include "PtxCheck.h"
+#include "RandomMatmul.h"
 
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Pipeline.h"
@@ -269,4 +271,19 @@ TEST(PipelinedMatmul, FirstCopyIntoAFreshRingWaitsForReadsOfTheBytesBefore) {
       // (Spills are KernelLowering.EveryExampleCompilesAndAssemblesForBothTargets' concern.)
       EXPECT_TRUE(expectAssembles(k->kernel, /*requireNoSpills=*/false).accepted);
     }
+}
+
+// Random matmuls (RandomMatmul.h: mma.sync or wgmma, random tiles, warp grids, load layouts,
+// operand paths and shared layouts, masked sizes, carried or recomputed pointers, C += A B or
+// C = A B), each through the pass pipeline with 1-4 stages and prefetch slices of 0, 16 or 32:
+// the pipelined kernel computes the C the interpreter computes from the kernel as written, and
+// both lower for their targets to PTX that ptxas assembles.
+TEST(PipelinedMatmul, RandomMatmulsPipelineLowerAndAssemble) {
+  checkProperty(
+      [] {
+        std::string problem = interpretLowerAndAssemble(randomMatmul());
+        if (!problem.empty())
+          RC_FAIL(problem);
+      },
+      40);
 }

@@ -17,7 +17,8 @@
 // of one layout, convert_layout, tt.reduce along either axis (sum, max, min; floats max and min
 // only, whose result does not depend on the order) with the result expanded and broadcast back,
 // a trip through shared memory in a random swizzled layout (local_alloc, local_load into any
-// layout), tt.trans followed by tt.reshape back to the tile's shape, casts, and loops (0-3 trips)
+// layout), tt.trans followed by tt.reshape back to the tile's shape, casts, selects in one layout
+// on a compare made in another (the i1 tile converted), and loops (0-3 trips)
 // and branches (on a condition known only at run time) carrying 1-2 values through steps of
 // their own, up to two deep.
 #pragma once
@@ -500,7 +501,7 @@ inline RandomKernel randomTileProgram() {
   step = [&](int depth) -> bool {
     Val x = *rc::gen::elementOf(pool);
     const bool f = RandomKernel::isFloat(x.type);
-    switch (*rc::gen::inRange(0, 9)) {
+    switch (*rc::gen::inRange(0, 10)) {
     case 0: { // elementwise, with a value of the same type and layout
       std::vector<Val> same;
       for (const Val &v : pool)
@@ -610,6 +611,33 @@ inline RandomKernel randomTileProgram() {
       body += "    }\n";
       for (size_t k = 0; k < results.size(); ++k)
         pool.push_back({resultName(r, k, results.size()), results[k].type, results[k].layout});
+      return true;
+    }
+    case 9: { // a compare in x's layout, its i1 result moved to another layout to select there
+      std::vector<Val> same, there;
+      int l = *rc::gen::inRange<int>(0, int(layouts.size()));
+      for (const Val &v : pool) {
+        if (v.type == x.type && v.layout == x.layout)
+          same.push_back(v);
+        if (v.layout == l)
+          there.push_back(v);
+      }
+      if (l == x.layout || there.empty())
+        return false;
+      Val y = *rc::gen::elementOf(same), a = *rc::gen::elementOf(there);
+      std::vector<Val> sameAsA;
+      for (const Val &v : there)
+        if (v.type == a.type)
+          sameAsA.push_back(v);
+      Val bv = *rc::gen::elementOf(sameAsA);
+      std::string c = fresh(), moved = fresh();
+      line(c, std::string(f ? "arith.cmpf olt, " : "arith.cmpi slt, ") + x.name + ", " + y.name +
+                  " : " + tile(x.type, x.layout));
+      line(moved,
+           "ttg.convert_layout " + c + " : " + tile("i1", x.layout) + " -> " + tile("i1", l));
+      emit(a.type, l,
+           "arith.select " + moved + ", " + a.name + ", " + bv.name + " : " + tile("i1", l) + ", " +
+               tile(a.type, l));
       return true;
     }
     default: { // to another element type

@@ -975,6 +975,13 @@ private:
     std::vector<int64_t> origin(rank);
     for (size_t d = 0; d < rank; ++d)
       origin[d] = val(op.operands[1 + d]).i[0];
+    // The copy engine moves 16-byte pieces of a row: a box whose row starts elsewhere stops the
+    // GPU (an illegal instruction).
+    if (origin[rank - 1] * byteWidth(k) % 16 != 0)
+      return err(op, "the box starts at element " + std::to_string(origin[rank - 1]) +
+                         " of the tensor's contiguous dim, byte " +
+                         std::to_string(origin[rank - 1] * byteWidth(k)) +
+                         " of a row: TMA needs a multiple of 16 bytes");
     const std::vector<int64_t> &box = dt.shape();
     int64_t count = dt.numElements();
     RtValue loaded;

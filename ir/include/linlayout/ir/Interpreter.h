@@ -15,7 +15,9 @@
 // Hopper copies and barriers. A `!tt.tensordesc` argument is an ArgValue::tensorDesc: the
 // tensor starts at the start of a buffer and has `dims` and element `strides` (outermost first).
 // ttng.async_tma_copy_global_to_local copies the descriptor's block at the coordinates at once;
-// elements whose coordinates fall outside the dims (negative ones too) read as zero. mbarriers are
+// elements whose coordinates fall outside the dims (negative ones too) read as zero. A copy whose
+// innermost coordinate times the element size is no multiple of 16 bytes is an error (the GPU
+// stops on it with an illegal instruction). mbarriers are
 // tracked as the hardware counts them: init_barrier sets the arrival count, barrier_expect
 // arrives once and adds its bytes to the transaction count, each copy takes its box's bytes
 // (zero-filled ones included) off it, and a phase completes when both reach zero. Programs run

@@ -93,9 +93,13 @@ std::string tileCopyKernel(int cols, const std::string &elem, int viewCols = 0) 
          "\n    tt.store %ptrs, %t : " + P + "\n    tt.return\n  }\n}\n";
 }
 
-bool hopper(jit::Compiler &jitc) { return jitc.context().computeCapability() == 90; }
-
 } // namespace
+
+// REQUIRE_GPU, and a skip unless the GPU is sm_90 (TMA).
+#define REQUIRE_HOPPER()                                                                           \
+  REQUIRE_GPU();                                                                                   \
+  if (jitc->context().computeCapability() != 90)                                                   \
+  GTEST_SKIP() << "TMA needs an sm_90 GPU, this one is sm_" << jitc->context().computeCapability()
 
 // Tensor-map arguments: their kind and bytes, and the encoder refuses a parameter that is no map
 // (no GPU needed).
@@ -121,10 +125,7 @@ TEST(TmaArgs, TensorMapArgumentsAndEncoder) {
 }
 
 TEST(TmaGpu, TileCopyIsExact) {
-  REQUIRE_GPU();
-  if (!hopper(*jitc))
-    GTEST_SKIP() << "TMA is tested on sm_90 GPUs, this one is sm_"
-                 << jitc->context().computeCapability();
+  REQUIRE_HOPPER();
   uint64_t seed = gputest::freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
@@ -166,10 +167,7 @@ TEST(TmaGpu, TileCopyIsExact) {
 // of one or several boxes through one descriptor or one per view, blocks partly outside the
 // tensor or larger than it) put in the output exactly the bytes the interpreter puts there.
 TEST(TmaGpu, RandomTileCopiesMatchTheInterpreter) {
-  REQUIRE_GPU();
-  if (!hopper(*jitc))
-    GTEST_SKIP() << "TMA is tested on sm_90 GPUs, this one is sm_"
-                 << jitc->context().computeCapability();
+  REQUIRE_HOPPER();
   uint64_t seed = gputest::freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
@@ -269,19 +267,13 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
 } // namespace
 
 TEST(TmaGpu, MatmulF16) {
-  REQUIRE_GPU();
-  if (!hopper(*jitc))
-    GTEST_SKIP() << "TMA + wgmma need an sm_90 GPU, this one is sm_"
-                 << jitc->context().computeCapability();
+  REQUIRE_HOPPER();
   tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma.tir", 128);
   tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma_wide.tir", 256);
 }
 
 TEST(TmaGpu, MatmulBf16) {
-  REQUIRE_GPU();
-  if (!hopper(*jitc))
-    GTEST_SKIP() << "TMA + wgmma need an sm_90 GPU, this one is sm_"
-                 << jitc->context().computeCapability();
+  REQUIRE_HOPPER();
   tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma.tir", 128);
   tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma_wide.tir", 256);
 }
@@ -289,10 +281,7 @@ TEST(TmaGpu, MatmulBf16) {
 // The copy engine feeding mma.sync (examples/matmul_tma_mma_wide.tir: TMA into NVMMA tiles,
 // ldmatrix from them in K slices of 16).
 TEST(TmaGpu, MmaSyncMatmul) {
-  REQUIRE_GPU();
-  if (!hopper(*jitc))
-    GTEST_SKIP() << "TMA needs an sm_90 GPU, this one is sm_"
-                 << jitc->context().computeCapability();
+  REQUIRE_HOPPER();
   tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma_mma_wide.tir", 256,
                          "mma.sync");
   tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma_mma_wide.tir", 256,

@@ -684,10 +684,10 @@ TEST(LowerGpu, RandomTileProgramsMatchTheInterpreter) {
 
 // Random tiled matmuls (RandomMatmul.h: mma.sync on 1-8 warps or wgmma on one or two warp
 // groups; random tiles, load layouts, operand paths and shared layouts; masked sizes over 1-2
-// programs along M and N; carried or recomputed pointers; C += A B or C = A B), as written and
-// through the pass pipeline with 1-4 stages and prefetch slices of 0, 16 or 32: C on the GPU is
-// the interpreter's, bit for bit (small integer inputs: every sum is exact), for each target the
-// GPU runs.
+// programs along M and N; carried or recomputed pointers; C += A B or C = A B; epilogues with a
+// bias, an f16 / bf16 copy of C and row sums), as written and through the pass pipeline with 1-4
+// stages and prefetch slices of 0, 16 or 32: everything stored on the GPU is the interpreter's,
+// bit for bit (small integer inputs: every sum is exact), for each target the GPU runs.
 TEST(LowerGpu, RandomMatmulsMatchTheInterpreter) {
   REQUIRE_GPU();
   const bool hopper = targets_.size() > 1;

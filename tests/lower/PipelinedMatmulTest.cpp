@@ -275,9 +275,9 @@ TEST(PipelinedMatmul, FirstCopyIntoAFreshRingWaitsForReadsOfTheBytesBefore) {
 
 // Random matmuls (RandomMatmul.h: mma.sync or wgmma, random tiles, warp grids, load layouts,
 // operand paths and shared layouts, masked sizes, carried or recomputed pointers, C += A B or
-// C = A B), each through the pass pipeline with 1-4 stages and prefetch slices of 0, 16 or 32:
-// the pipelined kernel computes the C the interpreter computes from the kernel as written, and
-// both lower for their targets to PTX that ptxas assembles.
+// C = A B, epilogues), each through the pass pipeline with 1-4 stages and prefetch slices of 0,
+// 16 or 32: the pipelined kernel stores what the interpreter computes from the kernel as
+// written, and both lower for their targets to PTX that ptxas assembles.
 TEST(PipelinedMatmul, RandomMatmulsPipelineLowerAndAssemble) {
   checkProperty(
       [] {

@@ -1,5 +1,5 @@
 // Random tiled matmul kernels, for the tests that hold software pipelining, prefetching and the
-// dot lowering to the interpreter on shapes beyond the examples' (MatmulPipelineTest.cpp: without
+// dot lowering to the interpreter on shapes beyond the examples' (PipelinedMatmulTest.cpp: without
 // a GPU they are interpreted before and after the pass pipeline, lowered and assembled;
 // LowerGpuTest: on the GPU they compute exactly what the interpreter computes).
 //
@@ -14,9 +14,11 @@
 //    carried through the loop and advanced; rows, columns and K masked where the sizes are no
 //    multiple of the tile (and sometimes where they are);
 //  - the accumulator starts at zero or at C's values; the tile is stored from the accumulator's
-//    layout or converted to a blocked one first.
+//    layout or converted to a blocked one first;
+//  - the epilogue may add a bias per column (a vector in a slice of the tile's layout), store C
+//    again as f16 or bf16 in D, and store its row sums (tt.reduce) per program column.
 // The inputs are small integers, so every product and sum is exact in f32 whatever the order,
-// and the GPU must match the interpreter bit for bit.
+// and the GPU must match the interpreter bit for bit (the f16 / bf16 roundings included).
 #pragma once
 
 #include "RandomDot.h"
@@ -54,6 +56,10 @@ struct RandomMatmul {
   bool kDivisible = false;   // %K carries tt.divisibility = 16 (K is then a multiple of 16)
   bool accFromC = false;     // the accumulator starts at C's values
   bool storeBlocked = false; // C converted to layoutC before its store (else from the mma layout)
+  // The epilogue: a bias per column added to C; C also stored as `outType` in D; the row sums of
+  // C stored per program column (D and the sums only where asked).
+  bool bias = false, rowSums = false;
+  std::string outType = "f32";
   int64_t m = 16, n = 8, k = 16; // the run's sizes
   int64_t lda = 16, ldb = 8, ldc = 8;
 
@@ -71,7 +77,8 @@ struct RandomMatmul {
                     (bShared ? "{" + bSharedLayout + "}" : "regs");
     if (version == 3)
       d += ", instrN " + s(instrN) + (isAsync ? ", async" : ", sync");
-    return d + (accFromC ? ", C += A B" : ", C = A B");
+    return d + (accFromC ? ", C += A B" : ", C = A B") + (bias ? " + bias" : "") +
+           (outType != "f32" ? ", D = " + outType + "(C)" : "") + (rowSums ? ", row sums" : "");
   }
 
   std::string text() const;
@@ -83,13 +90,17 @@ struct RandomMatmul {
   }
 
   std::vector<ir::ArgValue> args() const {
-    return {ir::ArgValue::pointer(0),   ir::ArgValue::pointer(1),   ir::ArgValue::pointer(2),
-            ir::ArgValue::integer(m),   ir::ArgValue::integer(n),   ir::ArgValue::integer(k),
-            ir::ArgValue::integer(lda), ir::ArgValue::integer(ldb), ir::ArgValue::integer(ldc)};
+    return {
+        ir::ArgValue::pointer(0),           ir::ArgValue::pointer(1),   ir::ArgValue::pointer(2),
+        ir::ArgValue::pointer(3),           ir::ArgValue::pointer(4),   ir::ArgValue::pointer(5),
+        ir::ArgValue::integer(m),           ir::ArgValue::integer(n),   ir::ArgValue::integer(k),
+        ir::ArgValue::integer(lda),         ir::ArgValue::integer(ldb), ir::ArgValue::integer(ldc),
+        ir::ArgValue::integer(gridM() * bm)};
   }
 
-  // Random small integers in A (m x lda), B (k x ldb) and C (m x ldc, f32); the padding past a
-  // row's end holds values too, which a masked load must not take.
+  // Random small integers in A (m x lda), B (k x ldb), C (m x ldc, f32) and the bias (n, f32); the
+  // padding past a row's end holds values too, which a masked load must not take. D (m x ldc of
+  // outType) and the row sums (gridN() x gridM() * bm, f32) start as 0x5a bytes.
   ir::Memory start() const {
     ir::Memory mem;
     auto fill = [&](int64_t count, const std::string &type, int lo, int hi) {
@@ -104,8 +115,13 @@ struct RandomMatmul {
       }
       return out;
     };
-    mem.buffers = {fill(m * lda, elem, -3, 3), fill(k * ldb, elem, -3, 3),
-                   fill(m * ldc, "f32", -8, 8)};
+    const size_t outBytes = size_t(ir::byteWidth(*ir::scalarKindFromName(outType)));
+    mem.buffers = {fill(m * lda, elem, -3, 3),
+                   fill(k * ldb, elem, -3, 3),
+                   fill(m * ldc, "f32", -8, 8),
+                   std::vector<uint8_t>(size_t(m * ldc) * outBytes, 0x5a),
+                   fill(n, "f32", -8, 8),
+                   std::vector<uint8_t>(size_t(gridN() * gridM() * bm) * 4, 0x5a)};
     return mem;
   }
 };
@@ -142,8 +158,10 @@ inline std::string RandomMatmul::text() const {
        " : i32, ttg.target = \"cuda:" + (version == 3 ? "90" : "80") +
        "\", \"ttg.threads-per-warp\" = 32 : i32} {\n";
   h += "  tt.func public @mm(%a: !tt.ptr<" + t + ">" + div + ", %b: !tt.ptr<" + t + ">" + div +
-       ", %c: !tt.ptr<f32>" + div + ", %M: i32, %N: i32, %K: i32" + (kDivisible ? div : "") +
-       ", %lda: i32" + div + ", %ldb: i32" + div + ", %ldc: i32" + div + ") {\n";
+       ", %c: !tt.ptr<f32>" + div + ", %dout: !tt.ptr<" + outType + ">" + div +
+       ", %bias: !tt.ptr<f32>, %sums: !tt.ptr<f32>, %M: i32, %N: i32, %K: i32" +
+       (kDivisible ? div : "") + ", %lda: i32" + div + ", %ldb: i32" + div + ", %ldc: i32" + div +
+       ", %ldr: i32) {\n";
 
   // The pointers of the rows x cols tile of `ptr` (element `e`, layout `l`) at (%row0, %col0),
   // row stride %ld: %<p>_ptr; and, when rowLimit / colLimit are set, %<p>_mask (row < rowLimit
@@ -301,8 +319,50 @@ inline std::string RandomMatmul::text() const {
     line("%out = ttg.convert_layout " + accOut + " : " + accTy + " -> " + ty(bm, bn, "f32", "#lc"));
     value = "%out";
   }
+  const std::string tl = ty(bm, bn, "f32", l);
+  auto vec = [&](int64_t len, int dim, const std::string &e) {
+    return "tensor<" + s(len) + "x" + e + ", #ttg.slice<{dim = " + s(dim) + ", parent = " + l +
+           "}>>";
+  };
+  if (bias) { // bias[n0 + j] (0 past N), broadcast down the rows
+    const std::string vi = vec(bn, 0, "i32"), vf = vec(bn, 0, "f32");
+    line("%bi_r = tt.make_range {end = " + s(bn) + " : i32, start = 0 : i32} : " + vi);
+    line("%bi_n0 = tt.splat %n0 : i32 -> " + vi);
+    line("%bi_c = arith.addi %bi_n0, %bi_r : " + vi);
+    line("%bi_nv = tt.splat %N : i32 -> " + vi);
+    line("%bi_ok = arith.cmpi slt, %bi_c, %bi_nv : " + vi);
+    line("%bi_v = tt.splat %bias : !tt.ptr<f32> -> " + vec(bn, 0, "!tt.ptr<f32>"));
+    line("%bi_p = tt.addptr %bi_v, %bi_c : " + vec(bn, 0, "!tt.ptr<f32>") + ", " + vi);
+    line("%bi = tt.load %bi_p, %bi_ok : " + vec(bn, 0, "!tt.ptr<f32>"));
+    line("%bi2 = tt.expand_dims %bi {axis = 0 : i32} : " + vf + " -> " + ty(1, bn, "f32", l));
+    line("%bib = tt.broadcast %bi2 : " + ty(1, bn, "f32", l) + " -> " + tl);
+    line("%biased = arith.addf " + value + ", %bib : " + tl);
+    value = "%biased";
+  }
   line("tt.store %co_ptr, " + value + (cMasked ? ", %co_mask" : "") + " : " +
        ty(bm, bn, "!tt.ptr<f32>", l));
+  if (outType != "f32") { // D = C in outType, at C's offsets
+    const std::string pd = ty(bm, bn, "!tt.ptr<" + outType + ">", l);
+    line("%dv = tt.splat %dout : !tt.ptr<" + outType + "> -> " + pd);
+    line("%dp = tt.addptr %dv, %co_o : " + pd + ", " + ty(bm, bn, "i32", l));
+    line("%dt = arith.truncf " + value + " : " + tl + " to " + ty(bm, bn, outType, l));
+    line("tt.store %dp, %dt" + std::string(cMasked ? ", %co_mask" : "") + " : " + pd);
+  }
+  if (rowSums) { // sums[pid_n * ldr + m0 + i] for the rows i below M
+    const std::string vi = vec(bm, 1, "i32"), vf = vec(bm, 1, "f32");
+    line("%rs = tt.reduce sum " + value + " {axis = 1 : i32} : " + tl + " -> " + vf);
+    line("%rs_r = tt.make_range {end = " + s(bm) + " : i32, start = 0 : i32} : " + vi);
+    line("%rs_m0 = tt.splat %m0 : i32 -> " + vi);
+    line("%rs_i = arith.addi %rs_m0, %rs_r : " + vi);
+    line("%rs_mv = tt.splat %M : i32 -> " + vi);
+    line("%rs_ok = arith.cmpi slt, %rs_i, %rs_mv : " + vi);
+    line("%rs_base = arith.muli %pid_n, %ldr : i32");
+    line("%rs_bv = tt.splat %rs_base : i32 -> " + vi);
+    line("%rs_o = arith.addi %rs_bv, %rs_i : " + vi);
+    line("%rs_v = tt.splat %sums : !tt.ptr<f32> -> " + vec(bm, 1, "!tt.ptr<f32>"));
+    line("%rs_p = tt.addptr %rs_v, %rs_o : " + vec(bm, 1, "!tt.ptr<f32>") + ", " + vi);
+    line("tt.store %rs_p, %rs, %rs_ok : " + vec(bm, 1, "!tt.ptr<f32>"));
+  }
   b += "    tt.return\n  }\n}\n";
   return h + b;
 }
@@ -392,6 +452,9 @@ inline RandomMatmul randomMatmul() {
   p.carryB = *rc::gen::arbitrary<bool>();
   p.accFromC = *rc::gen::arbitrary<bool>();
   p.storeBlocked = *rc::gen::arbitrary<bool>();
+  p.bias = *rc::gen::arbitrary<bool>();
+  p.rowSums = *rc::gen::arbitrary<bool>();
+  p.outType = *rc::gen::element(std::string("f32"), std::string("f16"), std::string("bf16"));
   p.kDivisible = *rc::gen::arbitrary<bool>();
   // Sizes: 1-2 tiles along M and N, 0-4 K steps; exact multiples now and then.
   auto size = [](int64_t tileSize, int64_t unit, bool &masked) {
@@ -437,18 +500,23 @@ struct PreparedMatmul {
   static const char *which(size_t module) {
     return module == 0 ? "as written" : "after the pipeline";
   }
-  // Where C differs from the interpreter's: "" when nowhere.
+  // Where C, D or the row sums differ from the interpreter's: "" when nowhere.
   std::string firstDifference(const ir::Memory &got) const {
-    const std::vector<uint8_t> &g = got.buffers[2], &w = want.buffers[2];
-    for (size_t i = 0; i + 4 <= w.size(); i += 4) {
-      float x, y;
-      std::memcpy(&x, &g[i], 4);
-      std::memcpy(&y, &w[i], 4);
-      if (std::memcmp(&g[i], &w[i], 4) != 0) {
-        const int64_t e = int64_t(i / 4);
-        return "C(" + std::to_string(e / p.ldc) + ", " + std::to_string(e % p.ldc) + ") is " +
-               std::to_string(x) + ", the interpreter's " + std::to_string(y);
-      }
+    const char *names[] = {"C", "D", "the row sums"};
+    const size_t buffers[] = {2, 3, 5};
+    for (int b = 0; b < 3; ++b) {
+      const std::vector<uint8_t> &g = got.buffers[buffers[b]], &w = want.buffers[buffers[b]];
+      const size_t width = b == 1 ? size_t(ir::byteWidth(*ir::scalarKindFromName(p.outType))) : 4;
+      for (size_t i = 0; i + width <= w.size(); i += width)
+        if (std::memcmp(&g[i], &w[i], width) != 0) {
+          uint32_t x = 0, y = 0;
+          std::memcpy(&x, &g[i], width);
+          std::memcpy(&y, &w[i], width);
+          const int64_t e = int64_t(i / width), ld = b == 2 ? p.gridM() * p.bm : p.ldc;
+          return std::string(names[b]) + " (" + std::to_string(e / ld) + ", " +
+                 std::to_string(e % ld) + ") has bits " + std::to_string(x) +
+                 ", the interpreter's " + std::to_string(y);
+        }
     }
     return "";
   }

@@ -39,6 +39,13 @@ llvm::Value *sharedAddress(llvm::IRBuilder<> &b, llvm::Value *base, llvm::Value 
 void emitSharedStore(llvm::IRBuilder<> &b, llvm::Value *address,
                      const std::vector<llvm::Value *> &values) {
   assert(!values.empty() && "a store of nothing");
+  if (values[0]->getType()->isIntegerTy(1)) { // booleans are bytes in memory
+    std::vector<llvm::Value *> bytes;
+    for (llvm::Value *v : values)
+      bytes.push_back(b.CreateZExt(v, b.getInt8Ty()));
+    emitSharedStore(b, address, bytes);
+    return;
+  }
   // Pairs of halves go as words: a pair that is one split word's (a loop-carried pair, say)
   // stores that word, with no repacking.
   const std::vector<llvm::Value *> elems = packHalves(b, values);
@@ -55,6 +62,12 @@ void emitSharedStore(llvm::IRBuilder<> &b, llvm::Value *address,
 
 std::vector<llvm::Value *> emitSharedLoad(llvm::IRBuilder<> &b, llvm::Value *address,
                                           llvm::Type *elemTy, int count) {
+  if (elemTy->isIntegerTy(1)) { // booleans are bytes in memory
+    std::vector<llvm::Value *> out = emitSharedLoad(b, address, b.getInt8Ty(), count);
+    for (llvm::Value *&v : out)
+      v = b.CreateTrunc(v, b.getInt1Ty());
+    return out;
+  }
   int total = count * static_cast<int>(elemTy->getPrimitiveSizeInBits());
   assert(validWidth(total) && "shared load width");
   llvm::Value *packed = b.CreateAlignedLoad(accessType(b, total), address,

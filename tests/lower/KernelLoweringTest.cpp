@@ -218,6 +218,52 @@ TEST(KernelLowering, MultiplyAddFusesUnlessFusionIsOff) {
   }
 }
 
+// Boolean tiles through shared memory (local_alloc, local_load into another layout) and through a
+// conversion: in memory an i1 is a byte, so the kernel is a valid module of byte accesses that
+// ptxas assembles. (Shared accesses once built i1 vectors: an i4 store with alignment 2^63.)
+TEST(KernelLowering, BooleanTilesMoveAsBytes) {
+  const std::string text =
+      "#a = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], "
+      "order = [0]}>\n"
+      "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], "
+      "order = [0]}>\n"
+      "#s = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>\n"
+      "#smem = #ttg.shared_memory\n"
+      "module attributes {\"ttg.num-warps\" = 1 : i32} {\n"
+      "  tt.func public @bools(%x: !tt.ptr<i32>, %y: !tt.ptr<i8>, %z: !tt.ptr<i8>) {\n"
+      "    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #a>\n"
+      "    %xs = tt.splat %x : !tt.ptr<i32> -> tensor<128x!tt.ptr<i32>, #a>\n"
+      "    %xp = tt.addptr %xs, %r : tensor<128x!tt.ptr<i32>, #a>, tensor<128xi32, #a>\n"
+      "    %v = tt.load %xp : tensor<128x!tt.ptr<i32>, #a>\n"
+      "    %c = arith.cmpi slt, %v, %r : tensor<128xi32, #a>\n"
+      "    %buf = ttg.local_alloc %c : (tensor<128xi1, #a>) -> !ttg.memdesc<128xi1, #s, #smem>\n"
+      "    %l = ttg.local_load %buf : !ttg.memdesc<128xi1, #s, #smem> -> tensor<128xi1, #b>\n"
+      "    %m = ttg.convert_layout %c : tensor<128xi1, #a> -> tensor<128xi1, #b>\n"
+      "    %rb = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #b>\n"
+      "    %lb = arith.extui %l : tensor<128xi1, #b> to tensor<128xi8, #b>\n"
+      "    %mb = arith.extui %m : tensor<128xi1, #b> to tensor<128xi8, #b>\n"
+      "    %ys = tt.splat %y : !tt.ptr<i8> -> tensor<128x!tt.ptr<i8>, #b>\n"
+      "    %yp = tt.addptr %ys, %rb : tensor<128x!tt.ptr<i8>, #b>, tensor<128xi32, #b>\n"
+      "    tt.store %yp, %lb : tensor<128x!tt.ptr<i8>, #b>\n"
+      "    %zs = tt.splat %z : !tt.ptr<i8> -> tensor<128x!tt.ptr<i8>, #b>\n"
+      "    %zp = tt.addptr %zs, %rb : tensor<128x!tt.ptr<i8>, #b>, tensor<128xi32, #b>\n"
+      "    tt.store %zp, %mb : tensor<128x!tt.ptr<i8>, #b>\n"
+      "    tt.return\n  }\n}\n";
+  auto m = ir::parseModule(text, "bools.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  for (ConversionPath path : {ConversionPath::SharedMemory, ConversionPath::WarpShuffle}) {
+    LowerOptions o;
+    o.conversionPath = path;
+    auto k = lowerKernel(*m, o);
+    ASSERT_TRUE(k.ok()) << k.message();
+    EXPECT_GT(countLines(k->kernel.ptx, "st.shared.u32") +
+                  countLines(k->kernel.ptx, "st.shared.b32"),
+              0)
+        << k->kernel.ptx; // the four bytes of a thread's booleans in one word
+    expectAssembles(k->kernel);
+  }
+}
+
 // A value hint (tl.multiple_of / tl.max_contiguous) on a wrap-around offset `(base + range) % n`
 // lets each thread load its 8 f16 with one 16-byte ld.global.v4; without it, they are 8 loads.
 TEST(KernelLowering, ValueHintsWidenLoads) {

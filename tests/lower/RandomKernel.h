@@ -17,8 +17,9 @@
 // of one layout, convert_layout, tt.reduce along either axis (sum, max, min; floats max and min
 // only, whose result does not depend on the order) with the result expanded and broadcast back,
 // a trip through shared memory in a random swizzled layout (local_alloc, local_load into any
-// layout), tt.trans followed by tt.reshape back to the tile's shape, casts, selects in one layout
-// on a compare made in another (the i1 tile converted), and loops (0-3 trips)
+// layout), tt.trans followed by tt.reshape back to the tile's shape, casts, compares whose i1
+// tiles join the values (converted to another layout to select there; later steps take them
+// too; stored as bytes), and loops (0-3 trips)
 // and branches (on a condition known only at run time) carrying 1-2 values through steps of
 // their own, up to two deep.
 #pragma once
@@ -630,14 +631,15 @@ inline RandomKernel randomTileProgram() {
         if (v.type == a.type)
           sameAsA.push_back(v);
       Val bv = *rc::gen::elementOf(sameAsA);
-      std::string c = fresh(), moved = fresh();
-      line(c, std::string(f ? "arith.cmpf olt, " : "arith.cmpi slt, ") + x.name + ", " + y.name +
-                  " : " + tile(x.type, x.layout));
-      line(moved,
-           "ttg.convert_layout " + c + " : " + tile("i1", x.layout) + " -> " + tile("i1", l));
+      Val c = emit("i1", x.layout,
+                   std::string(f ? "arith.cmpf olt, " : "arith.cmpi slt, ") + x.name + ", " +
+                       y.name + " : " + tile(x.type, x.layout));
+      Val moved = emit("i1", l,
+                       "ttg.convert_layout " + c.name + " : " + tile("i1", x.layout) + " -> " +
+                           tile("i1", l));
       emit(a.type, l,
-           "arith.select " + moved + ", " + a.name + ", " + bv.name + " : " + tile("i1", l) + ", " +
-               tile(a.type, l));
+           "arith.select " + moved.name + ", " + a.name + ", " + bv.name + " : " + tile("i1", l) +
+               ", " + tile(a.type, l));
       return true;
     }
     default: { // to another element type
@@ -664,10 +666,17 @@ inline RandomKernel randomTileProgram() {
   for (size_t i = loaded; i < pool.size(); ++i) {
     const Val &v = pool[i];
     std::string param = "out" + std::to_string(p.outputs.size());
-    params += ", %" + param + ": !tt.ptr<" + v.type + ">";
-    std::string ptr = pointers(param, v.type, v.layout);
-    body += "    tt.store " + ptr + ", " + v.name + " : " + ptrTile(v.type, v.layout) + "\n";
-    p.outputs.push_back({v.name, v.type});
+    const std::string memType = v.type == "i1" ? "i8" : v.type; // i1 is stored as a byte
+    params += ", %" + param + ": !tt.ptr<" + memType + ">";
+    std::string ptr = pointers(param, memType, v.layout);
+    std::string value = v.name;
+    if (v.type == "i1") {
+      value = "%byte" + std::to_string(i);
+      line(value,
+           "arith.extui " + v.name + " : " + tile("i1", v.layout) + " to " + tile("i8", v.layout));
+    }
+    body += "    tt.store " + ptr + ", " + value + " : " + ptrTile(memType, v.layout) + "\n";
+    p.outputs.push_back({v.name, memType});
   }
   std::string header;
   for (size_t i = 0; i < layouts.size(); ++i)

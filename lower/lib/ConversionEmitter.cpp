@@ -356,14 +356,13 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
     return sharedAddress(b, env.scratch, so.variable, so.constant);
   };
   // Predicated stores sit in a block of their own each round: what a round's emitter creates
-  // there does not dominate the next round's block, so each round starts from the thread's part
-  // of the address, made here.
+  // there does not dominate the next round's block, so each round's emitter starts from the
+  // thread's part of the address, made here.
   storeEm.hardwarePart(0);
-  const IndexEmitter storeBase = storeEm;
   llvm::Function *fn = b.GetInsertBlock()->getParent();
   for (int round = 0; round < st.rounds; ++round) {
     emitSync(b, syncBefore(env, round, /*stores=*/true));
-    IndexEmitter roundStoreEm = storeBase;
+    IndexEmitter roundStoreEm = storeEm;
     llvm::BasicBlock *after = nullptr;
     if (storeOk) {
       llvm::BasicBlock *stores = llvm::BasicBlock::Create(b.getContext(), "cvt.store", fn);
@@ -374,7 +373,7 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
     for (const SharedAccess &a : st.stores) {
       if (a.round != round)
         continue;
-      llvm::Value *addr = address(storeOk ? roundStoreEm : storeEm, a.offsetConst);
+      llvm::Value *addr = address(roundStoreEm, a.offsetConst);
       std::vector<llvm::Value *> vals;
       for (int r : a.registers)
         vals.push_back(src.at(r));
@@ -442,25 +441,17 @@ Expected<std::vector<llvm::Value *>> emitConversion(llvm::IRBuilder<> &b,
     return makeError("conversion of " + std::to_string(src.size()) +
                      " registers, the plan's source layout has " +
                      std::to_string(plan.src.inDimSize(DimName::reg())));
-  if (!src.empty() && src[0]->getType()->isPointerTy()) {
-    // Pointers move as 64-bit integers: shuffles and shared memory need a width.
-    llvm::Type *ptrTy = src[0]->getType();
+  // Pointers move as 64-bit integers (shuffles and shared memory need a width), booleans as
+  // bytes (the plan's 8-bit elements: a vector of i1 has no byte size).
+  llvm::Type *elemTy = src.empty() ? nullptr : src[0]->getType();
+  if (elemTy && (elemTy->isPointerTy() || elemTy->isIntegerTy(1))) {
+    const bool isBool = elemTy->isIntegerTy(1);
     std::vector<llvm::Value *> ints;
     for (llvm::Value *v : src)
-      ints.push_back(asInt(b, v));
+      ints.push_back(isBool ? b.CreateZExt(v, b.getInt8Ty()) : asInt(b, v));
     LL_ASSIGN_OR_RETURN(std::vector<llvm::Value *> moved, emitConversion(b, env, plan, ints));
     for (llvm::Value *&v : moved)
-      v = fromInt(b, v, ptrTy);
-    return moved;
-  }
-  if (!src.empty() && src[0]->getType()->isIntegerTy(1)) {
-    // Booleans move as bytes (the plan's 8-bit elements): a vector of them has no byte size.
-    std::vector<llvm::Value *> bytes;
-    for (llvm::Value *v : src)
-      bytes.push_back(b.CreateZExt(v, b.getInt8Ty()));
-    LL_ASSIGN_OR_RETURN(std::vector<llvm::Value *> moved, emitConversion(b, env, plan, bytes));
-    for (llvm::Value *&v : moved)
-      v = b.CreateTrunc(v, b.getInt1Ty());
+      v = isBool ? b.CreateTrunc(v, elemTy) : fromInt(b, v, elemTy);
     return moved;
   }
   switch (plan.path) {

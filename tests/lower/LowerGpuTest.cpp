@@ -704,9 +704,7 @@ TEST(LowerGpu, RandomMatmulsMatchTheInterpreter) {
               continue;
             std::string where =
                 k->describe() + ", " + target.name() + ", " + PreparedMatmul::which(m);
-            LowerOptions o;
-            o.target = target;
-            auto lowered = lowerKernel(k->modules[m], o);
+            auto lowered = k->lower(m, target);
             if (!lowered.ok())
               RC_FAIL(where + ": " + lowered.message() + "\n" + p.text());
             ir::Memory got = k->start;

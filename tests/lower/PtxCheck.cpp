@@ -21,6 +21,13 @@ PtxasReport runPtxas(const std::string &ptx, const std::string &arch) {
   return failed;
 }
 
+std::string ptxasRejection(const KernelPtx &kernel) {
+  if (!ptxasPath())
+    return "";
+  PtxasReport r = runPtxas(kernel.ptx, kernel.target.name());
+  return r.accepted ? "" : r.log;
+}
+
 PtxasReport expectAssembles(const KernelPtx &kernel, bool requireNoSpills) {
   if (const char *dir = std::getenv("LINLAYOUT_DUMP_PTX")) {
     const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();

@@ -26,6 +26,10 @@ PtxasReport runPtxas(const std::string &ptx, const std::string &arch);
 /// With $LINLAYOUT_DUMP_PTX set to a folder, the PTX is also written there.
 PtxasReport expectAssembles(const KernelPtx &kernel, bool requireNoSpills = true);
 
+/// For properties (no gtest assertions): "" when ptxas accepts the kernel for its own target or
+/// ptxas is absent, else ptxas' log.
+std::string ptxasRejection(const KernelPtx &kernel);
+
 /// Checks `text` against FileCheck-style directives, one per line of `patterns`:
 ///   CHECK: p         p occurs after the previous match
 ///   CHECK-NEXT: p    p occurs on the line after the previous match

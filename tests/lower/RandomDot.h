@@ -8,11 +8,11 @@
 // for bit.
 #pragma once
 
-#include "../ir/Examples.h"
+#include "linlayout/ir/Interpreter.h"
+#include "linlayout/ir/Type.h"
 
 #include <rapidcheck.h>
 
-#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -122,22 +122,25 @@ struct RandomDot {
   }
 
   /// The bytes of the small integers `values` in this dot's element type.
-  std::vector<uint8_t> encode(const std::vector<int> &values) const {
-    std::vector<uint8_t> out(values.size() * size_t(elemBytes()));
-    for (size_t i = 0; i < values.size(); ++i) {
-      const float f = float(values[i]);
-      if (elem == "f32") {
-        std::memcpy(&out[i * 4], &f, 4);
-        continue;
-      }
-      // bf16 is the float's high half (exact: small integers need 8 significant bits at most).
-      const uint16_t h =
-          elem == "bf16" ? uint16_t(std::bit_cast<uint32_t>(f) >> 16) : ir::testing::toHalfBits(f);
-      std::memcpy(&out[i * 2], &h, 2);
-    }
-    return out;
-  }
+  std::vector<uint8_t> encode(const std::vector<int> &values) const;
 };
+
+/// The bytes of the integers `values` stored as `type` (a float type holds them exactly when
+/// they are small) as tt.store writes them.
+inline std::vector<uint8_t> encodeAs(const std::string &type, const std::vector<int> &values) {
+  const ir::ScalarKind kind = *ir::scalarKindFromName(type);
+  const size_t w = size_t(ir::byteWidth(kind));
+  std::vector<uint8_t> out(values.size() * w);
+  for (size_t i = 0; i < values.size(); ++i) {
+    const uint64_t bits = ir::floatBits(double(values[i]), kind);
+    std::memcpy(&out[i * w], &bits, w);
+  }
+  return out;
+}
+
+inline std::vector<uint8_t> RandomDot::encode(const std::vector<int> &values) const {
+  return encodeAs(elem, values);
+}
 
 inline std::string randomSwizzle() {
   return "vec = " + std::to_string(*rc::gen::element(1, 2, 4, 8)) +

@@ -751,11 +751,8 @@ inline std::string interpretLowerAndAssemble(const RandomKernel &p) {
       std::string where = "sm_" + std::to_string(sm) + ", " + PreparedKernel::which(m);
       if (!lowered.ok())
         return where + ": " + lowered.message() + "\n" + p.text;
-      if (!ptxasPath())
-        continue;
-      PtxasReport r = runPtxas(lowered->kernel.ptx, lowered->kernel.target.name());
-      if (!r.accepted)
-        return "ptxas, " + where + ": " + r.log + "\n" + p.text;
+      if (std::string log = ptxasRejection(lowered->kernel); !log.empty())
+        return "ptxas, " + where + ": " + log + "\n" + p.text;
     }
   }
   return "";

@@ -22,8 +22,7 @@
 #pragma once
 
 #include "RandomDot.h"
-
-#include "PtxCheck.h"
+#include "RandomKernel.h"
 
 #include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/Interpreter.h"
@@ -103,17 +102,9 @@ struct RandomMatmul {
   // outType) and the row sums (gridN() x gridM() * bm, f32) start as 0x5a bytes.
   ir::Memory start() const {
     ir::Memory mem;
-    auto fill = [&](int64_t count, const std::string &type, int lo, int hi) {
-      const ir::ScalarKind kind = *ir::scalarKindFromName(type);
-      const size_t w = size_t(ir::byteWidth(kind));
-      std::vector<int> v =
-          *rc::gen::container<std::vector<int>>(size_t(count), rc::gen::inRange(lo, hi + 1));
-      std::vector<uint8_t> out(size_t(count) * w);
-      for (size_t i = 0; i < v.size(); ++i) {
-        uint64_t bits = ir::floatBits(double(v[i]), kind);
-        std::memcpy(&out[i * w], &bits, w);
-      }
-      return out;
+    auto fill = [](int64_t count, const std::string &type, int lo, int hi) {
+      return encodeAs(
+          type, *rc::gen::container<std::vector<int>>(size_t(count), rc::gen::inRange(lo, hi + 1)));
     };
     const size_t outBytes = size_t(ir::byteWidth(*ir::scalarKindFromName(outType)));
     mem.buffers = {fill(m * lda, elem, -3, 3),
@@ -484,21 +475,16 @@ inline RandomMatmul randomMatmul() {
   return p;
 }
 
-/// A matmul made ready to run: its module as written (with the proxy fences wgmma needs) and
-/// after the whole pass pipeline with `stages` software-pipelining stages and prefetch K slices
-/// of `prefetchK` (0: none), its start memory and what the interpreter leaves from it.
-struct PreparedMatmul {
+/// A matmul made ready to run (PreparedKernel): its module as written (with the proxy fences wgmma
+/// needs) and after the whole pass pipeline with `stages` software-pipelining stages and prefetch
+/// K slices of `prefetchK` (0: none), its start memory and what the interpreter leaves from it.
+struct PreparedMatmul : PreparedKernel {
   RandomMatmul p;
   int stages = 1, prefetchK = 0;
-  std::vector<ir::Module> modules; // as written, after the pipeline
-  ir::Memory start, want;
 
   std::string describe() const {
     return p.describe() + ", " + std::to_string(stages) + " stages, prefetch " +
            std::to_string(prefetchK);
-  }
-  static const char *which(size_t module) {
-    return module == 0 ? "as written" : "after the pipeline";
   }
   // Where C, D or the row sums differ from the interpreter's: "" when nowhere.
   std::string firstDifference(const ir::Memory &got) const {
@@ -568,17 +554,12 @@ inline std::string interpretLowerAndAssemble(const RandomMatmul &p) {
     return k->describe() + ": the pipeline changed C: " + diff + "\n" + text;
   for (size_t m = 0; m < k->modules.size(); ++m) {
     for (const PtxTarget &target : p.targets()) {
-      LowerOptions o;
-      o.target = target;
-      auto lowered = lowerKernel(k->modules[m], o);
+      auto lowered = k->lower(m, target);
       std::string where = k->describe() + ", " + target.name() + ", " + PreparedMatmul::which(m);
       if (!lowered.ok())
         return where + ": " + lowered.message() + "\n" + text;
-      if (!ptxasPath())
-        continue;
-      PtxasReport r = runPtxas(lowered->kernel.ptx, lowered->kernel.target.name());
-      if (!r.accepted)
-        return "ptxas, " + where + ": " + r.log + "\n" + text;
+      if (std::string log = ptxasRejection(lowered->kernel); !log.empty())
+        return "ptxas, " + where + ": " + log + "\n" + text;
     }
   }
   return "";

@@ -967,8 +967,16 @@ private:
     const NvidiaMmaSpec *mma = lc.as<NvidiaMmaSpec>();
     if (!mma || !mma->isHopper())
       return err(&op, "the accumulator must be in an nvidia_mma version 3 layout, got " + ty(c));
-    if (a.isMemDesc() && m_.layouts.get(a.layout()).kind() != LayoutKind::NvmmaShared)
-      return err(&op, "A in shared memory must be in an nvmma_shared layout, got " + ty(a));
+    // Shared operands: NVMMA tiles, or any shared_linear layout (the lowering checks that wgmma's
+    // descriptors can read it).
+    auto wgmmaShared = [&](const Type &t) {
+      LayoutKind k = m_.layouts.get(t.layout()).kind();
+      return k == LayoutKind::NvmmaShared || k == LayoutKind::SharedLinear;
+    };
+    if (a.isMemDesc() && !wgmmaShared(a))
+      return err(&op,
+                 "A in shared memory must be in an nvmma_shared or shared_linear layout, got " +
+                     ty(a));
     if (a.isTensor()) {
       const DotOperandSpec *d = m_.layouts.get(a.layout()).as<DotOperandSpec>();
       if (!d || d->operandIndex() != 0 || d->parent() != lc)
@@ -976,8 +984,8 @@ private:
                         "is the accumulator's layout, got " +
                             ty(a));
     }
-    if (m_.layouts.get(b.layout()).kind() != LayoutKind::NvmmaShared)
-      return err(&op, "B must be in an nvmma_shared layout, got " + ty(b));
+    if (!wgmmaShared(b))
+      return err(&op, "B must be in an nvmma_shared or shared_linear layout, got " + ty(b));
     return Status::success();
   }
 

@@ -260,10 +260,16 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
         owners.push_back(&op);
         scratchOwner.push_back(true);
       }
+    } else if (op.kind == ir::OpKind::WarpGroupDot) {
+      // Whatever layout its shared operands have, wgmma swizzles by address bits 4..9.
+      plans.sharedAlignment = 1024;
     } else if (op.kind == ir::OpKind::LocalAlloc) {
       const ir::Type &t = f.type(op.results[0]);
-      if (m.layoutOf(t).kind() == LayoutKind::NvmmaShared)
+      const LayoutSpec &spec = m.layoutOf(t);
+      if (spec.kind() == LayoutKind::NvmmaShared)
         plans.sharedAlignment = 1024;
+      else if (const auto *linear = spec.as<SharedLinearSpec>())
+        plans.sharedAlignment = std::max(plans.sharedAlignment, linear->alignment());
       int64_t bytes = t.numElements() * ir::byteWidth(t.elem().scalar);
       int64_t last = lastUse.count(op.results[0]) ? lastUse[op.results[0]] : at;
       buffers.push_back({bytes, at, std::max(at, last)});

@@ -77,8 +77,9 @@ struct OpPlans {
   /// every thread (ir::accessWidth: register run, alignment of every thread's run, contiguity
   /// and divisibility of the pointers, constancy of the mask, 16 bytes).
   std::map<const ir::Op *, int64_t> accessWidths;
-  /// The alignment of every buffer and of the start of shared memory (1024 when a buffer is in
-  /// an nvmma_shared layout: wgmma and TMA swizzle by address bits 4..9).
+  /// The alignment of every buffer and of the start of shared memory: 1024 when a buffer is in
+  /// an nvmma_shared layout or a wgmma reads one (wgmma and TMA swizzle by address bits 4..9),
+  /// at least every shared_linear buffer's alignment.
   int64_t sharedAlignment = 128;
   /// Bracket conversions with PTX comments (LowerOptions::annotateConversions).
   bool annotate = false;

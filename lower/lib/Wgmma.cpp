@@ -28,20 +28,30 @@ std::string rc(int64_t r, int64_t c) {
 } // namespace
 
 uint64_t WgmmaSmemOperand::descriptorHighBits() const {
-  uint64_t mode = swizzleBytes == 128 ? 1 : swizzleBytes == 64 ? 2 : 3;
+  uint64_t mode = swizzleBytes == 128 ? 1 : swizzleBytes == 64 ? 2 : swizzleBytes == 32 ? 3 : 0;
   return ((uint64_t(leadingByteOffset) >> 4) & 0x3FFF) << 16 |
          ((uint64_t(strideByteOffset) >> 4) & 0x3FFF) << 32 | mode << 62;
 }
 
 uint64_t wgmmaElementAddress(const WgmmaSmemOperand &op, uint64_t start, uint64_t mn, uint64_t k) {
   uint64_t s = uint64_t(op.swizzleBytes), e = uint64_t(op.elemBytes);
+  uint64_t lbo = uint64_t(op.leadingByteOffset), sbo = uint64_t(op.strideByteOffset);
+  start &= ~uint64_t(15); // the descriptor holds the start address in units of 16 bytes
+  if (s == 16) {
+    // No swizzle: core matrices of 8 rows of 16 bytes, each 128 contiguous bytes. K-major, a
+    // row is one mn and SBO steps 8 mn, LBO the next 16 bytes of K; MN-major, a row is one k
+    // and SBO steps the next 16 bytes of mn, LBO 8 k.
+    uint64_t t = 16 / e;
+    if (!op.mnMajor)
+      return start + (mn / 8) * sbo + (mn % 8) * 16 + (k / t) * lbo + (k % t) * e;
+    return start + (mn / t) * sbo + (mn % t) * e + (k / 8) * lbo + (k % 8) * 16;
+  }
   uint64_t a;
   if (!op.mnMajor) {
-    a = start + (mn / 8) * uint64_t(op.strideByteOffset) + (mn % 8) * s + k * e;
+    a = start + (mn / 8) * sbo + (mn % 8) * s + k * e;
   } else {
     uint64_t rowElems = s / e;
-    a = start + (mn / rowElems) * uint64_t(op.leadingByteOffset) +
-        (k / 8) * uint64_t(op.strideByteOffset) + (k % 8) * s + (mn % rowElems) * e;
+    a = start + (mn / rowElems) * lbo + (k / 8) * sbo + (k % 8) * s + (mn % rowElems) * e;
   }
   uint64_t bits = uint64_t(log2Of(s / 16));
   return a ^ (((a >> 7) & ((uint64_t(1) << bits) - 1)) << 4);
@@ -116,10 +126,19 @@ Expected<WgmmaSmemOperand> deriveWgmmaOperand(const SharedOffsets &tile, int kDi
   d.elemBytes = elemBytes;
   d.swizzleBytes = int(run * elemBytes);
   d.mnMajor = contig == mnDim;
-  if (d.swizzleBytes != 32 && d.swizzleBytes != 64 && d.swizzleBytes != 128)
+  if (d.swizzleBytes < 16)
     return makeError("the shared layout's rows are " + std::to_string(d.swizzleBytes) +
-                     " bytes, wgmma reads 32, 64 or 128-byte swizzled rows");
-  if (!d.mnMajor) {
+                     " bytes, wgmma reads 16-byte core-matrix rows or 32, 64 or 128-byte "
+                     "swizzled rows");
+  if (d.swizzleBytes == 16) {
+    // Unswizzled: SBO steps the strided dim's core matrices (8 mn K-major, 16 bytes of mn
+    // MN-major), LBO the leading dim's (16 bytes of k K-major, 8 k MN-major); 0 where the tile
+    // has only one.
+    int64_t t = 16 / elemBytes;
+    int64_t sboStep = d.mnMajor ? t : 8, lboStep = d.mnMajor ? 8 : t;
+    d.strideByteOffset = ext[mnDim] > sboStep ? off(sboStep, 0) * elemBytes : 0;
+    d.leadingByteOffset = ext[kDim] > lboStep ? off(0, lboStep) * elemBytes : 0;
+  } else if (!d.mnMajor) {
     d.leadingByteOffset = 16; // unused for swizzled K-major tiles ("assumed 1")
     d.strideByteOffset = ext[mnDim] > 8 ? off(8, 0) * elemBytes : 0;
   } else {

@@ -28,7 +28,7 @@ namespace linlayout::lower {
 
 /// How wgmma reads one operand from shared memory.
 struct WgmmaSmemOperand {
-  int swizzleBytes = 0; ///< 32, 64 or 128
+  int swizzleBytes = 0; ///< 32, 64 or 128; 16 for no swizzle (core matrices of 8 x 16 bytes)
   bool mnMajor = false; ///< the M (A) or N (B) dim is the contiguous one (imm-trans = 1)
   int64_t leadingByteOffset = 0;
   int64_t strideByteOffset = 0;

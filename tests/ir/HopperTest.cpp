@@ -81,10 +81,10 @@ TEST(Hopper, VerifierRules) {
        "the accumulator must be in an nvidia_mma version 3 layout"},
       {"    %d = ttng.warp_group_dot %ws, %bs, %z {isAsync = false} : !ttg.memdesc<64x64xf16, "
        "#sw, #smem> * !ttg.memdesc<64x64xf16, #sa, #smem> -> tensor<64x64xf32, #mma>\n",
-       "A in shared memory must be in an nvmma_shared layout"},
+       "A in shared memory must be in an nvmma_shared or shared_linear layout"},
       {"    %d = ttng.warp_group_dot %as, %ws, %z {isAsync = false} : !ttg.memdesc<64x64xf16, "
        "#sa, #smem> * !ttg.memdesc<64x64xf16, #sw, #smem> -> tensor<64x64xf32, #mma>\n",
-       "B must be in an nvmma_shared layout"},
+       "B must be in an nvmma_shared or shared_linear layout"},
       {"    %d = ttng.warp_group_dot %at, %bs, %z {isAsync = false} : tensor<64x64xf16, "
        "#blocked> * !ttg.memdesc<64x64xf16, #sa, #smem> -> tensor<64x64xf32, #mma>\n",
        "A in registers must be in a dot_op layout with opIdx = 0"},

@@ -695,6 +695,7 @@ TEST(LowerGpu, RandomMatmulsMatchTheInterpreter) {
       [&] {
         RandomMatmul p = randomMatmul();
         RC_PRE(hopper || p.version == 2); // wgmma needs sm_90
+        classifyWgmmaOperands(p);
         auto k = prepareMatmul(p);
         if (!k.ok())
           RC_FAIL(k.message());

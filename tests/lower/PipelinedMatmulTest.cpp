@@ -281,7 +281,9 @@ TEST(PipelinedMatmul, FirstCopyIntoAFreshRingWaitsForReadsOfTheBytesBefore) {
 TEST(PipelinedMatmul, RandomMatmulsPipelineLowerAndAssemble) {
   checkProperty(
       [] {
-        std::string problem = interpretLowerAndAssemble(randomMatmul());
+        RandomMatmul p = randomMatmul();
+        classifyWgmmaOperands(p);
+        std::string problem = interpretLowerAndAssemble(p);
         if (!problem.empty())
           RC_FAIL(problem);
       },

@@ -21,6 +21,7 @@
 // and the GPU must match the interpreter bit for bit (the f16 / bf16 roundings included).
 #pragma once
 
+#include "CoreMatrixLayout.h"
 #include "RandomDot.h"
 #include "RandomKernel.h"
 
@@ -30,10 +31,13 @@
 #include "linlayout/ir/Pipeline.h"
 #include "linlayout/ir/Type.h"
 #include "linlayout/ir/Verifier.h"
+#include "linlayout/layout/AttrSyntax.h"
+#include "linlayout/layout/LayoutSpec.h"
 #include "linlayout/lower/Lower.h"
 
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -386,18 +390,70 @@ inline std::string randomMatmulBlocked(int64_t rows, int64_t cols, int warps) {
 }
 
 // An NVMMA shared layout for a 16-bit rows x cols tile: a random major order and a random
-// swizzle no wider than the contiguous dim (cols, or rows when transposed). That dim is at least
-// 32 bytes (wgmma reads no unswizzled tiles, the only NVMMA layout of 16-byte rows).
+// swizzle no wider than the contiguous dim (cols, or rows when transposed). Unswizzled where that
+// dim is 16 bytes (wgmma reads unswizzled NVMMA tiles only as core matrices, rows of 16 bytes).
 inline std::string randomNvmma(int64_t rows, int64_t cols) {
-  bool transposed = *rc::gen::arbitrary<bool>();
-  if (2 * (transposed ? rows : cols) < 32)
-    transposed = !transposed;
+  const bool transposed = *rc::gen::arbitrary<bool>();
   const int64_t bytes = 2 * (transposed ? rows : cols);
   int swizzle = *rc::gen::element(32, 64, 128);
   while (swizzle > bytes)
     swizzle /= 2;
-  return "#ttg.nvmma_shared<{swizzlingByteWidth = " + std::to_string(swizzle) +
+  return "#ttg.nvmma_shared<{swizzlingByteWidth = " + std::to_string(swizzle < 32 ? 0 : swizzle) +
          ", transposed = " + (transposed ? "true" : "false") + ", elementBitWidth = 16}>";
+}
+
+// The shared layout `attr` of a rows x cols tile written out as a #ttg.shared_linear attribute
+// of alignment 16 (wgmma reads it all the same, so the lowering must align it as NVMMA tiles).
+inline std::string asSharedLinear(const std::string &attr, int64_t rows, int64_t cols) {
+  auto spec = parseLayoutAttr(attr);
+  RC_ASSERT(spec.ok());
+  auto l = toLinearLayout(*spec, std::vector<int64_t>{rows, cols});
+  RC_ASSERT(l.ok());
+  std::string text = "#ttg.shared_linear<{offset = [";
+  for (const InDimBases &in : l->bases())
+    if (in.name == DimName::offset())
+      for (size_t i = 0; i < in.bases.size(); ++i)
+        text += (i ? ", [" : "[") + std::to_string(in.bases[i][0]) + ", " +
+                std::to_string(in.bases[i][1]) + "]";
+  return text + "]}, alignment = 16>";
+}
+
+// A 16-bit rows x cols wgmma operand (dim kDim is K, one instruction reads tileMn of M / N) stored
+// as unswizzled core matrices, K- or MN-major: M / N's core matrices within one instruction
+// consecutive (the descriptor's SBO steps them), every other step of M / N and K anywhere.
+inline std::string randomCoreMatrixLayout(int64_t rows, int64_t cols, int kDim, int64_t tileMn) {
+  const int mnDim = 1 - kDim;
+  const int64_t ext[2] = {rows, cols};
+  std::vector<std::vector<CoreMatrixBit>> units;
+  units.push_back(coreMatrixSteps(mnDim, std::min(tileMn, ext[mnDim])));
+  for (int64_t step = std::max<int64_t>(8, tileMn); step < ext[mnDim]; step *= 2)
+    units.push_back({{mnDim, step}});
+  for (const CoreMatrixBit &bit : coreMatrixSteps(kDim, ext[kDim]))
+    units.push_back({bit});
+  const auto order =
+      *rc::gen::container<std::vector<size_t>>(units.size(), rc::gen::inRange<size_t>(0, 1 << 20));
+  std::vector<size_t> index(units.size());
+  for (size_t i = 0; i < index.size(); ++i)
+    index[i] = i;
+  std::stable_sort(index.begin(), index.end(),
+                   [&](size_t x, size_t y) { return order[x] < order[y]; });
+  std::vector<CoreMatrixBit> outer;
+  for (size_t i : index)
+    outer.insert(outer.end(), units[i].begin(), units[i].end());
+  return coreMatrixLayout(kDim, *rc::gen::arbitrary<bool>(), outer);
+}
+
+/// Counts (rapidcheck's classification, printed at the end of a property) of the wgmma operand
+/// forms drawn: shared_linear tiles (core matrices or NVMMA bases) and unswizzled NVMMA ones.
+inline void classifyWgmmaOperands(const RandomMatmul &p) {
+  if (p.version != 3)
+    return;
+  auto has = [](const std::string &layout, const char *what) {
+    return layout.find(what) != std::string::npos;
+  };
+  RC_CLASSIFY(p.aShared && has(p.aSharedLayout, "shared_linear"), "wgmma A shared_linear");
+  RC_CLASSIFY(has(p.bSharedLayout, "shared_linear"), "wgmma B shared_linear");
+  RC_CLASSIFY(has(p.bSharedLayout, "swizzlingByteWidth = 0"), "wgmma B unswizzled NVMMA");
 }
 
 /// A random matmul (call inside a rapidcheck property): mma.sync on 1-8 warps or wgmma on one or
@@ -432,8 +488,16 @@ inline RandomMatmul randomMatmul() {
     p.bk = 16 * *rc::gen::element(1, 2, 4);
     p.aShared = *rc::gen::arbitrary<bool>();
     p.bShared = true;
-    p.aSharedLayout = randomNvmma(p.bm, p.bk);
-    p.bSharedLayout = randomNvmma(p.bk, p.bn);
+    const bool coreA = *rc::gen::weightedElement<bool>({{3, false}, {1, true}});
+    const bool coreB = *rc::gen::weightedElement<bool>({{3, false}, {1, true}});
+    p.aSharedLayout = coreA ? randomCoreMatrixLayout(p.bm, p.bk, 1, 64) : randomNvmma(p.bm, p.bk);
+    p.bSharedLayout =
+        coreB ? randomCoreMatrixLayout(p.bk, p.bn, 0, p.instrN) : randomNvmma(p.bk, p.bn);
+    // Now and then the NVMMA tiles as shared_linear ones of the same bases.
+    if (!coreA && *rc::gen::weightedElement<bool>({{3, false}, {1, true}}))
+      p.aSharedLayout = asSharedLinear(p.aSharedLayout, p.bm, p.bk);
+    if (!coreB && *rc::gen::weightedElement<bool>({{3, false}, {1, true}}))
+      p.bSharedLayout = asSharedLinear(p.bSharedLayout, p.bk, p.bn);
     p.isAsync = *rc::gen::arbitrary<bool>();
   }
   p.layoutA = randomMatmulBlocked(p.bm, p.bk, p.warps());

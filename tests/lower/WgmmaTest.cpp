@@ -2,11 +2,13 @@
 // shared-memory descriptors against a brute-force address check, and whole kernels through
 // ptxas -arch=sm_90a.
 #include "Wgmma.h"
+#include "CoreMatrixLayout.h"
 #include "PtxCheck.h"
 #include "SharedView.h"
 
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Pipeline.h"
+#include "linlayout/layout/AttrSyntax.h"
 #include "linlayout/layout/DotOperand.h"
 #include "linlayout/layout/LayoutSpec.h"
 #include "linlayout/layout/NvidiaMma.h"
@@ -233,6 +235,86 @@ TEST(Wgmma, TheAddressCheckRejectsWhatWgmmaCannotRead) {
   w = good;
   w.mnMajor = false;
   EXPECT_TRUE(misreads(w));
+}
+
+// Unswizzled operands: core matrices of 8 rows of 16 bytes, 128 contiguous bytes each, read
+// with the descriptor's no-swizzle mode (0): K-major, SBO steps 8 rows of M / N and LBO the next
+// 8 elements of K; MN-major, SBO steps the next 8 elements of M / N and LBO 8 rows of K.
+TEST(Wgmma, UnswizzledTilesAreReadAsCoreMatrices) {
+  auto table = [](const std::string &attr, std::vector<int64_t> shape) {
+    auto spec = parseLayoutAttr(attr);
+    EXPECT_TRUE(spec.ok()) << spec.message();
+    auto l = toLinearLayout(*spec, shape);
+    EXPECT_TRUE(l.ok()) << l.message();
+    auto t = SharedOffsets::of(*l);
+    EXPECT_TRUE(t.ok()) << t.message();
+    return *t;
+  };
+  auto steps = [](std::vector<CoreMatrixBit> a, const std::vector<CoreMatrixBit> &b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
+  // The NVMMA tile of 16-byte rows: B [64, 8] N-major, unswizzled; one core matrix column.
+  auto b8 = deriveWgmmaOperand(*SharedOffsets::of(*nvmma(0, false, {64, 8})), 0, 2, 8);
+  ASSERT_TRUE(b8.ok()) << b8.message();
+  EXPECT_EQ(b8->swizzleBytes, 16);
+  EXPECT_TRUE(b8->mnMajor);
+  EXPECT_EQ(b8->leadingByteOffset, 128);
+  EXPECT_EQ(b8->strideByteOffset, 0);
+  EXPECT_EQ(b8->descriptorHighBits() >> 62, 0u);
+
+  // A [64, 32] K-major, the M core matrices first, then K's: SBO 128, LBO 8 * 128.
+  auto mFirst = table(
+      coreMatrixLayout(1, false, steps(coreMatrixSteps(0, 64), coreMatrixSteps(1, 32))), {64, 32});
+  auto a = deriveWgmmaOperand(mFirst, 1, 2, 64);
+  ASSERT_TRUE(a.ok()) << a.message();
+  EXPECT_FALSE(a->mnMajor);
+  EXPECT_EQ(a->swizzleBytes, 16);
+  EXPECT_EQ(a->strideByteOffset, 128);
+  EXPECT_EQ(a->leadingByteOffset, 1024);
+  // K's first: LBO 128, SBO 4 * 128.
+  auto kFirst = table(
+      coreMatrixLayout(1, false, steps(coreMatrixSteps(1, 32), coreMatrixSteps(0, 64))), {64, 32});
+  a = deriveWgmmaOperand(kFirst, 1, 2, 64);
+  ASSERT_TRUE(a.ok()) << a.message();
+  EXPECT_EQ(a->leadingByteOffset, 128);
+  EXPECT_EQ(a->strideByteOffset, 512);
+
+  // B [32, 64] N-major, K's core matrices first: LBO 128, SBO 4 * 128.
+  auto nMajor = table(
+      coreMatrixLayout(0, true, steps(coreMatrixSteps(0, 32), coreMatrixSteps(1, 64))), {32, 64});
+  auto b = deriveWgmmaOperand(nMajor, 0, 2, 64);
+  ASSERT_TRUE(b.ok()) << b.message();
+  EXPECT_TRUE(b->mnMajor);
+  EXPECT_EQ(b->leadingByteOffset, 128);
+  EXPECT_EQ(b->strideByteOffset, 512);
+
+  // The address check: each field off, or the N core matrices of one instruction split by K's,
+  // misreads.
+  auto misreads = [&](const WgmmaSmemOperand &w) {
+    for (int64_t mn = 0; mn < 64; ++mn)
+      for (int64_t k = 0; k < 16; ++k)
+        if (wgmmaElementAddress(w, 0, uint64_t(mn), uint64_t(k)) != uint64_t(nMajor.at(k, mn) * 2))
+          return true;
+    return false;
+  };
+  EXPECT_FALSE(misreads(*b));
+  for (auto field : {&WgmmaSmemOperand::leadingByteOffset, &WgmmaSmemOperand::strideByteOffset}) {
+    WgmmaSmemOperand w = *b;
+    w.*field += 16;
+    EXPECT_TRUE(misreads(w));
+  }
+  WgmmaSmemOperand swapped = *b;
+  std::swap(swapped.leadingByteOffset, swapped.strideByteOffset);
+  EXPECT_TRUE(misreads(swapped));
+  auto split =
+      table(coreMatrixLayout(0, true, {{1, 8}, {1, 16}, {0, 8}, {1, 32}, {0, 16}}), {32, 64});
+  auto bad = deriveWgmmaOperand(split, 0, 2, 64);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("wgmma cannot read this shared layout"), std::string::npos)
+      << bad.message();
+  // The same split between instructions (n32 each) is fine.
+  EXPECT_TRUE(deriveWgmmaOperand(split, 0, 2, 32).ok());
 }
 
 namespace {

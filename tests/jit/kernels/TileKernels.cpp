@@ -471,6 +471,10 @@ std::vector<WgmmaTileCase> wgmmaTileCases() {
       // Two warp groups: along M ([8, 1]) and along N ([4, 2]).
       mk(128, 64, 64, 64, S::F16, false, false, 128, 8, false, true),
       mk(64, 128, 64, 64, S::F16, false, false, 128, 8, true, true),
+      // Unswizzled: B of 8 columns, 16-byte rows read as core matrices, two K steps apart by
+      // LBO (A from registers).
+      mk(64, 8, 32, 8, S::F16, true, false, 0, 4, false, true),
+      mk(64, 8, 64, 8, S::BF16, true, false, 0, 4, false, false),
   };
   // Views of the tiles along K: into the middle of the 128-byte swizzle's lines (A K-major, B
   // N-major), of a K-major B, with two warp groups along M.

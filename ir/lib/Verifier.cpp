@@ -958,11 +958,11 @@ private:
         c.shape()[1] != b.shape()[1])
       return err(&op, "shapes do not multiply: " + ty(a) + " * " + ty(b) + " -> " + ty(c));
     ScalarKind ea = a.elem().scalar, eb = b.elem().scalar, ec = c.elem().scalar;
-    if (ea != eb || (ea != ScalarKind::F16 && ea != ScalarKind::BF16) || ec != ScalarKind::F32 ||
-        a.isPointerLike() || c.isPointerLike())
+    if (ea != eb || (ea != ScalarKind::F16 && ea != ScalarKind::BF16 && ea != ScalarKind::F32) ||
+        ec != ScalarKind::F32 || a.isPointerLike() || c.isPointerLike())
       return err(&op, "element types " + std::string(name(ea)) + " * " + std::string(name(eb)) +
                           " -> " + std::string(name(ec)) +
-                          " are not supported (f16 or bf16 operands into f32)");
+                          " are not supported (f16, bf16 or f32 (tf32) operands into f32)");
     const LayoutSpec &lc = m_.layouts.get(c.layout());
     const NvidiaMmaSpec *mma = lc.as<NvidiaMmaSpec>();
     if (!mma || !mma->isHopper())

@@ -1,7 +1,7 @@
 // ttng.warp_group_dot, ttng.warp_group_dot_wait and ttng.fence_async_shared (sm_90a). Each
-// 64 x N tile of the accumulator is one wgmma.mma_async per 16-wide K step, its registers taken in
-// the order of the PTX fragment (Wgmma.h checks that the mma v3 layout puts every register
-// there); the shared operands become descriptors derived from their layouts.
+// 64 x N tile of the accumulator is one wgmma.mma_async per K step (16 for f16 / bf16, 8 for tf32),
+// its registers taken in the order of the PTX fragment (Wgmma.h checks that the mma v3 layout puts
+// every register there); the shared operands become descriptors derived from their layouts.
 #include "InlinePtx.h"
 #include "OpLowering.h"
 #include "PackedHalves.h"
@@ -22,12 +22,13 @@ struct SmemOperand {
 // An operand in shared memory of type `t`: a tile, or a view of one (its own table: the tile's
 // offsets at the view's origin + (r, c), so that descriptors start at the view's elements).
 Expected<SmemOperand> smemOperand(const Lowered &v, const ir::Type &t, int kDim, int64_t tileMn) {
+  const int elemBytes = ir::byteWidth(t.elem().scalar);
   SmemOperand s;
   LL_ASSIGN_OR_RETURN(SharedOffsets tile, SharedOffsets::of(v.layout));
   const bool isView = !t.allocShape().empty();
   s.offsets = isView ? tile.view(v.viewXor, t.shape()[0], t.shape()[1]) : tile;
-  LL_ASSIGN_OR_RETURN(s.desc,
-                      deriveWgmmaOperand(tile, kDim, 2, tileMn, isView ? &s.offsets : nullptr));
+  LL_ASSIGN_OR_RETURN(
+      s.desc, deriveWgmmaOperand(tile, kDim, elemBytes, tileMn, isView ? &s.offsets : nullptr));
   s.value = &v;
   return s;
 }
@@ -103,11 +104,15 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
   auto bOp = smemOperand(bv, ctx.function().type(op.operands[1]), 0, instrN);
   if (!bOp.ok())
     return fail("operand B: " + bOp.message());
+  const ir::ScalarKind elem = at.elem().scalar;
+  const bool tf32 = elem == ir::ScalarKind::F32;
+  const int elemBytes = ir::byteWidth(elem);
+  const int64_t instrK = wgmmaK(elemBytes);
   bool aInRegs = at.isTensor();
   std::optional<SmemOperand> aOp;
   std::map<std::tuple<int64_t, int64_t, int, int>, int> aRegs; // (row0, k0, word, half) -> reg
   if (aInRegs) {
-    auto am = mapWgmmaOperandA(a.layout);
+    auto am = mapWgmmaOperandA(a.layout, elemBytes);
     if (!am.ok())
       return fail("operand A: " + am.message());
     for (size_t r = 0; r < am->regs.size(); ++r) {
@@ -141,24 +146,25 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
   llvm::Value *aXor = aOp ? warpGroupOffset(ctx, aSteps) : nullptr;
   llvm::Value *bXor = warpGroupOffset(ctx, bSteps);
 
-  bool bf16 = at.elem().scalar == ir::ScalarKind::BF16;
-  std::string ty = bf16 ? "bf16" : "f16";
+  std::string ty = tf32 ? "tf32" : std::string(ir::name(elem));
   int64_t K = at.shape()[1];
   int n = int(instrN / 2);
   std::string dList = "{";
   for (int i = 0; i < n; ++i)
     dList += (i ? ", $" : "$") + std::to_string(i);
   dList += "}";
-  std::string head = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
-                     std::to_string(n + (aInRegs ? 5 : 2)) + ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
-                     std::to_string(instrN) + "k16.f32." + ty + "." + ty + " " + dList + ", ";
+  std::string head = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(n + (aInRegs ? 5 : 2)) +
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(instrN) + "k" +
+                     std::to_string(instrK) + ".f32." + ty + "." + ty + " " + dList + ", ";
   std::string aText = aInRegs ? "{$" + std::to_string(n) + ", $" + std::to_string(n + 1) + ", $" +
                                     std::to_string(n + 2) + ", $" + std::to_string(n + 3) + "}"
                               : "$" + std::to_string(n);
   std::string bText = "$" + std::to_string(n + (aInRegs ? 4 : 1));
-  std::string tail = aInRegs ? ", p, 1, 1, " + std::to_string(int(bOp->desc.mnMajor)) + ";\n}"
-                             : ", p, 1, 1, " + std::to_string(int(aOp->desc.mnMajor)) + ", " +
-                                   std::to_string(int(bOp->desc.mnMajor)) + ";\n}";
+  // The transpose immediates exist for 16-bit operands only (tf32 ones are K-major).
+  std::string tail = tf32      ? ", p, 1, 1;\n}"
+                     : aInRegs ? ", p, 1, 1, " + std::to_string(int(bOp->desc.mnMajor)) + ";\n}"
+                               : ", p, 1, 1, " + std::to_string(int(aOp->desc.mnMajor)) + ", " +
+                                     std::to_string(int(bOp->desc.mnMajor)) + ";\n}";
   std::string text = head + aText + ", " + bText + tail;
 
   // Registers the wgmmas read: accumulators per tile (fragment order) and, for a register A,
@@ -177,15 +183,18 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
   std::map<std::pair<int64_t, int64_t>, size_t> aWords; // (row0, k0) -> index of word 0
   if (aInRegs)
     for (auto &[tile, slots] : tileList)
-      for (int64_t k0 = 0; k0 < K; k0 += 16) {
+      for (int64_t k0 = 0; k0 < K; k0 += instrK) {
         if (aWords.count({tile.first, k0}))
           continue;
         aWords[{tile.first, k0}] = fenced.size();
         for (int w = 0; w < 4; ++w) {
-          auto lo = aRegs.find({tile.first, k0, w, 0}), hi = aRegs.find({tile.first, k0, w, 1});
+          auto lo = aRegs.find({tile.first, k0, w, 0});
+          auto hi = tf32 ? lo : aRegs.find({tile.first, k0, w, 1});
           if (lo == aRegs.end() || hi == aRegs.end())
             return fail("operand A misses a fragment element");
-          fenced.push_back(joinHalves(b, a.regs[size_t(lo->second)], a.regs[size_t(hi->second)]));
+          llvm::Value *x = a.regs[size_t(lo->second)];
+          fenced.push_back(tf32 ? b.CreateBitCast(x, b.getInt32Ty())
+                                : joinHalves(b, x, a.regs[size_t(hi->second)]));
         }
       }
 
@@ -208,7 +217,7 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
     std::vector<llvm::Value *> acc(fenced.begin() + long(next),
                                    fenced.begin() + long(next + slots.size()));
     next += slots.size();
-    for (int64_t k0 = 0; k0 < K; k0 += 16) {
+    for (int64_t k0 = 0; k0 < K; k0 += instrK) {
       std::vector<llvm::Value *> ins;
       if (aInRegs) {
         size_t w0 = aWords.at({row0, k0});

@@ -101,10 +101,11 @@ Expected<WgmmaSmemOperand> deriveWgmmaOperand(const SharedOffsets &tile, int kDi
   };
   auto readOff = [&](int64_t mn, int64_t k) { return kDim == 1 ? read.at(mn, k) : read.at(k, mn); };
   int64_t readExt[2] = {read.rows, read.cols};
-  if (readExt[kDim] % 16 || readExt[mnDim] % tileMn)
+  const int64_t instrK = wgmmaK(elemBytes);
+  if (readExt[kDim] % instrK || readExt[mnDim] % tileMn)
     return makeError("a " + std::to_string(read.rows) + "x" + std::to_string(read.cols) +
                      " operand does not split into wgmma tiles of " + std::to_string(tileMn) +
-                     " x 16 (mn x k)");
+                     " x " + std::to_string(instrK) + " (mn x k)");
   // The contiguous dim: the one offset 1 steps.
   int contig = -1;
   for (int d = 0; d < 2; ++d) {
@@ -126,6 +127,10 @@ Expected<WgmmaSmemOperand> deriveWgmmaOperand(const SharedOffsets &tile, int kDi
   d.elemBytes = elemBytes;
   d.swizzleBytes = int(run * elemBytes);
   d.mnMajor = contig == mnDim;
+  if (d.mnMajor && elemBytes != 2)
+    return makeError("the shared layout is " + std::string(kDim == 1 ? "M" : "N") +
+                     "-major; wgmma reads " + std::to_string(8 * elemBytes) +
+                     "-bit operands K-major only");
   if (d.swizzleBytes < 16)
     return makeError("the shared layout's rows are " + std::to_string(d.swizzleBytes) +
                      " bytes, wgmma reads 16-byte core-matrix rows or 32, 64 or 128-byte "
@@ -151,10 +156,10 @@ Expected<WgmmaSmemOperand> deriveWgmmaOperand(const SharedOffsets &tile, int kDi
                        " bytes does not fit the descriptor (multiples of 16 below 2^18)");
   // Every element of every tile read where the instruction would read it.
   for (int64_t mn0 = 0; mn0 < readExt[mnDim]; mn0 += tileMn)
-    for (int64_t k0 = 0; k0 < readExt[kDim]; k0 += 16) {
+    for (int64_t k0 = 0; k0 < readExt[kDim]; k0 += instrK) {
       uint64_t start = uint64_t(readOff(mn0, k0) * elemBytes);
       for (int64_t mn = 0; mn < tileMn; ++mn)
-        for (int64_t k = 0; k < 16; ++k) {
+        for (int64_t k = 0; k < instrK; ++k) {
           uint64_t want = uint64_t(readOff(mn0 + mn, k0 + k) * elemBytes);
           if (wgmmaElementAddress(d, start, uint64_t(mn), uint64_t(k)) != want)
             return makeError("wgmma cannot read this shared layout: element (mn " +
@@ -209,32 +214,35 @@ Expected<WgmmaAccumulatorMap> mapWgmmaAccumulator(const LinearLayout &acc, int64
   return map;
 }
 
-Expected<WgmmaOperandAMap> mapWgmmaOperandA(const LinearLayout &a) {
+Expected<WgmmaOperandAMap> mapWgmmaOperandA(const LinearLayout &a, int elemBytes) {
   if (a.numOutDims() != 2 || a.inDimBits(DimName::lane()) != 5 ||
       a.inDimBits(DimName::warp()) < 2)
     return makeError("a register A operand must be rank 2 over 32 lanes and 4 or more warps");
+  // Per warp a 16 x instrK block: words 0 / 1 rows +0 / +8, words 2 / 3 the upper half of K;
+  // lane l holds row l / 4 and, of each half of K, the (l % 4)-th element or pair of elements.
+  const int64_t instrK = wgmmaK(elemBytes), perLane = elemBytes == 2 ? 2 : 1;
   WgmmaOperandAMap map;
   uint64_t numRegs = a.inDimSize(DimName::reg());
   for (uint64_t r = 0; r < numRegs; ++r) {
     auto [m, k] = rowColOf(a, applyDim(a, DimName::reg(), r));
     WgmmaOperandAMap::Reg reg;
     reg.row0 = m - m % 64;
-    reg.k0 = k - k % 16;
-    reg.word = int(((m >> 3) & 1) | ((k % 16) >> 3) << 1);
-    reg.half = int(k & 1);
+    reg.k0 = k - k % instrK;
+    reg.word = int(((m >> 3) & 1) | ((k % instrK) / (instrK / 2)) << 1);
+    reg.half = int(k % perLane);
     for (int lane = 0; lane < 32; ++lane)
       for (int w = 0; w < 4; ++w) {
         uint64_t packed = applyDim(a, DimName::reg(), r) ^
                           applyDim(a, DimName::lane(), uint64_t(lane)) ^
                           applyDim(a, DimName::warp(), uint64_t(w));
         auto got = rowColOf(a, packed);
-        std::pair<int64_t, int64_t> want = {
-            reg.row0 + 16 * w + lane / 4 + 8 * (reg.word & 1),
-            reg.k0 + 2 * (lane % 4) + 8 * (reg.word >> 1) + reg.half};
+        std::pair<int64_t, int64_t> want = {reg.row0 + 16 * w + lane / 4 + 8 * (reg.word & 1),
+                                            reg.k0 + perLane * (lane % 4) +
+                                                instrK / 2 * (reg.word >> 1) + reg.half};
         if (got != want)
-          return makeError("A register " + std::to_string(r) + " of lane " +
-                           std::to_string(lane) + " of warp " + std::to_string(w) + " holds " +
-                           rc(got.first, got.second) + ", the m64k16 A fragment puts " +
+          return makeError("A register " + std::to_string(r) + " of lane " + std::to_string(lane) +
+                           " of warp " + std::to_string(w) + " holds " + rc(got.first, got.second) +
+                           ", the m64k" + std::to_string(instrK) + " A fragment puts " +
                            rc(want.first, want.second) + " there");
       }
     map.regs.push_back(reg);

@@ -43,6 +43,10 @@ struct WgmmaSmemOperand {
 /// pattern allows).
 uint64_t wgmmaElementAddress(const WgmmaSmemOperand &op, uint64_t start, uint64_t mn, uint64_t k);
 
+/// The K of one wgmma instruction for elements of `elemBytes`: 32 bytes (16 for f16 / bf16, 8 for
+/// tf32).
+inline int64_t wgmmaK(int elemBytes) { return 32 / elemBytes; }
+
 /// A shared layout's element -> offset table for a rank-2 buffer (offset in elements).
 /// Requires: `shared` maps (offset[, block]) onto (dim0, dim1), bijective per CTA.
 struct SharedOffsets {
@@ -58,11 +62,12 @@ struct SharedOffsets {
 };
 
 /// The descriptor fields for a wgmma operand in `shared` (A: [M, K], kDim 1; B: [K, N], kDim 0),
-/// each instruction reading a tile of `tileMn` x 16 elements (MN x K) of `offsets`, or of `view`
-/// when given (SharedOffsets::view of `offsets`: the fields, the swizzle among them, are the whole
-/// tile's; a view may be narrower than a swizzled row).
-/// Requires: elemBytes 2.
-/// Ensures: when it succeeds, for every tile of what is read at a multiple of (tileMn, 16) and
+/// each instruction reading a tile of `tileMn` x wgmmaK(elemBytes) elements (MN x K: 32 bytes of
+/// K) of `offsets`, or of `view` when given (SharedOffsets::view of `offsets`: the fields, the
+/// swizzle among them, are the whole tile's; a view may be narrower than a swizzled row).
+/// 4-byte (tf32) operands must be K-major.
+/// Requires: elemBytes 2 or 4.
+/// Ensures: when it succeeds, for every tile of what is read at a multiple of (tileMn, K) and
 /// every element of it, wgmmaElementAddress(d, read(tile origin) * elemBytes, mn, k) equals
 /// read(element) * elemBytes (checked here; an error names the layout when it does not hold).
 Expected<WgmmaSmemOperand> deriveWgmmaOperand(const SharedOffsets &offsets, int kDim, int elemBytes,
@@ -89,8 +94,9 @@ struct WgmmaAccumulatorMap {
 Expected<WgmmaAccumulatorMap> mapWgmmaAccumulator(const LinearLayout &acc, int64_t instrN);
 
 /// For each register of a register-A operand in layout `a` (dot_op of an nvidia_mma v3 parent,
-/// 16-bit elements, over [M, K]): its instruction tile (rows row0.., columns k0..k0+15) and its
-/// place in the m64k16 A fragment (word 0..3, half 0 low / 1 high).
+/// over [M, K], of elements of `elemBytes`, 2 or 4): its instruction tile (rows row0.., columns
+/// k0..k0+wgmmaK-1) and its place in the m64k16 (m64k8 for tf32) A fragment (word 0..3; half 0
+/// low / 1 high of a word of two 16-bit elements, 0 for tf32).
 struct WgmmaOperandAMap {
   struct Reg {
     int64_t row0 = 0, k0 = 0;
@@ -101,6 +107,6 @@ struct WgmmaOperandAMap {
 
 /// Matches `a` against the register-A fragment (lanes, the 4 warps of a warp group); errors name
 /// the first mismatch.
-Expected<WgmmaOperandAMap> mapWgmmaOperandA(const LinearLayout &a);
+Expected<WgmmaOperandAMap> mapWgmmaOperandA(const LinearLayout &a, int elemBytes = 2);
 
 } // namespace linlayout::lower

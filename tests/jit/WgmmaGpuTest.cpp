@@ -1,12 +1,16 @@
 // wgmma on the GPU (sm_90 only): every operand form of the lowering (NVMMA swizzles of 32, 64 and
-// 128 bytes, B N-major and K-major, A from shared memory and from registers, one and two warp
-// groups, synchronous and asynchronous) on one tile, against a double-precision reference.
+// 128 bytes and unswizzled, B N-major and K-major, A from shared memory and from registers, one
+// and two warp groups, synchronous and asynchronous, f16 / bf16 / tf32) on one tile, against a
+// double-precision reference.
 #include "GpuTestSupport.h"
 #include "kernels/TileKernels.h"
 
 #include <Eigen/Core>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
 
 using namespace linlayout;
 using namespace linlayout::gpukernels;
@@ -23,10 +27,17 @@ template <typename Half> void runTile(jit::Compiler &jitc, const WgmmaTileCase &
   ASSERT_OK_AND_ASSIGN(auto k, jitc.compile(m, gputest::asBuilt()));
   std::uniform_real_distribution<float> d(-1, 1);
   std::vector<Half> a(size_t(c.m * c.k)), b(size_t(c.k * c.n));
+  // f32 inputs as tf32 values (10 mantissa bits), which the tensor cores multiply exactly.
+  auto draw = [&] {
+    float x = d(rng);
+    if constexpr (std::is_same_v<Half, float>)
+      x = std::bit_cast<float>(std::bit_cast<uint32_t>(x) & 0xffffe000u);
+    return Half(x);
+  };
   for (Half &x : a)
-    x = Half(d(rng));
+    x = draw();
   for (Half &x : b)
-    x = Half(d(rng));
+    x = draw();
   ASSERT_OK_AND_ASSIGN(auto da, runtime::DeviceBuffer::fromHost<Half>(a));
   ASSERT_OK_AND_ASSIGN(auto db, runtime::DeviceBuffer::fromHost<Half>(b));
   ASSERT_OK_AND_ASSIGN(auto dc, runtime::DeviceBuffer::allocate(size_t(c.m * c.n) * 4));
@@ -60,7 +71,9 @@ TEST(WgmmaGpu, EveryOperandFormComputesTheTile) {
   for (const WgmmaTileCase &c : wgmmaTileCases()) {
     if (c.elem == ScalarKind::F16)
       runTile<Eigen::half>(*jitc, c);
-    else
+    else if (c.elem == ScalarKind::BF16)
       runTile<Eigen::bfloat16>(*jitc, c);
+    else
+      runTile<float>(*jitc, c);
   }
 }

@@ -135,7 +135,8 @@ inline std::string RandomMatmul::text() const {
          ", " + s(warpsN) + "], instrShape = [16, 8]}>\n";
   else
     h += "#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [" + s(warpsM) +
-         ", " + s(warpsN) + "], instrShape = [16, " + s(instrN) + ", 16]}>\n";
+         ", " + s(warpsN) + "], instrShape = [16, " + s(instrN) + ", " + s(32 / elemBytes()) +
+         "]}>\n";
   if (version == 2 || !aShared)
     h += "#da = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = " + kWidth + "}>\n";
   if (version == 2)
@@ -389,17 +390,20 @@ inline std::string randomMatmulBlocked(int64_t rows, int64_t cols, int warps) {
          ", order = " + (rowMajor ? "[1, 0]" : "[0, 1]") + "}>";
 }
 
-// An NVMMA shared layout for a 16-bit rows x cols tile: a random major order and a random
-// swizzle no wider than the contiguous dim (cols, or rows when transposed). Unswizzled where that
-// dim is 16 bytes (wgmma reads unswizzled NVMMA tiles only as core matrices, rows of 16 bytes).
-inline std::string randomNvmma(int64_t rows, int64_t cols) {
-  const bool transposed = *rc::gen::arbitrary<bool>();
-  const int64_t bytes = 2 * (transposed ? rows : cols);
+// An NVMMA shared layout for a rows x cols tile of `elemBytes` elements: a random major order
+// (the contiguous dim cols, or rows when transposed; K's for 4-byte elements, which wgmma reads
+// K-major only: `kDim`) and a random swizzle no wider than the contiguous dim. Unswizzled where
+// that dim is 16 bytes (wgmma reads unswizzled NVMMA tiles only as core matrices, rows of 16
+// bytes).
+inline std::string randomNvmma(int64_t rows, int64_t cols, int elemBytes, int kDim) {
+  const bool transposed = elemBytes == 4 ? kDim == 0 : *rc::gen::arbitrary<bool>();
+  const int64_t bytes = elemBytes * (transposed ? rows : cols);
   int swizzle = *rc::gen::element(32, 64, 128);
   while (swizzle > bytes)
     swizzle /= 2;
   return "#ttg.nvmma_shared<{swizzlingByteWidth = " + std::to_string(swizzle < 32 ? 0 : swizzle) +
-         ", transposed = " + (transposed ? "true" : "false") + ", elementBitWidth = 16}>";
+         ", transposed = " + (transposed ? "true" : "false") +
+         ", elementBitWidth = " + std::to_string(8 * elemBytes) + "}>";
 }
 
 // The shared layout `attr` of a rows x cols tile written out as a #ttg.shared_linear attribute
@@ -418,17 +422,22 @@ inline std::string asSharedLinear(const std::string &attr, int64_t rows, int64_t
   return text + "]}, alignment = 16>";
 }
 
-// A 16-bit rows x cols wgmma operand (dim kDim is K, one instruction reads tileMn of M / N) stored
-// as unswizzled core matrices, K- or MN-major: M / N's core matrices within one instruction
-// consecutive (the descriptor's SBO steps them), every other step of M / N and K anywhere.
-inline std::string randomCoreMatrixLayout(int64_t rows, int64_t cols, int kDim, int64_t tileMn) {
+// A rows x cols wgmma operand of `elemBytes` elements (dim kDim is K, one instruction reads
+// tileMn of M / N) stored as unswizzled core matrices, K- or MN-major (K-major for 4-byte
+// elements): M / N's core matrices within one instruction consecutive (the descriptor's SBO steps
+// them), every other step of M / N and K anywhere.
+inline std::string randomCoreMatrixLayout(int64_t rows, int64_t cols, int elemBytes, int kDim,
+                                          int64_t tileMn) {
+  const bool mnMajor = elemBytes == 2 && *rc::gen::arbitrary<bool>();
   const int mnDim = 1 - kDim;
   const int64_t ext[2] = {rows, cols};
+  const int64_t row = 16 / elemBytes; // elements in a core matrix row
+  const int64_t mnCore = mnMajor ? row : 8, kCore = mnMajor ? 8 : row;
   std::vector<std::vector<CoreMatrixBit>> units;
-  units.push_back(coreMatrixSteps(mnDim, std::min(tileMn, ext[mnDim])));
-  for (int64_t step = std::max<int64_t>(8, tileMn); step < ext[mnDim]; step *= 2)
+  units.push_back(coreMatrixSteps(mnDim, mnCore, std::min(tileMn, ext[mnDim])));
+  for (int64_t step = std::max(mnCore, tileMn); step < ext[mnDim]; step *= 2)
     units.push_back({{mnDim, step}});
-  for (const CoreMatrixBit &bit : coreMatrixSteps(kDim, ext[kDim]))
+  for (const CoreMatrixBit &bit : coreMatrixSteps(kDim, kCore, ext[kDim]))
     units.push_back({bit});
   const auto order =
       *rc::gen::container<std::vector<size_t>>(units.size(), rc::gen::inRange<size_t>(0, 1 << 20));
@@ -440,11 +449,11 @@ inline std::string randomCoreMatrixLayout(int64_t rows, int64_t cols, int kDim, 
   std::vector<CoreMatrixBit> outer;
   for (size_t i : index)
     outer.insert(outer.end(), units[i].begin(), units[i].end());
-  return coreMatrixLayout(kDim, *rc::gen::arbitrary<bool>(), outer);
+  return coreMatrixLayout(kDim, mnMajor, row, outer);
 }
 
 /// Counts (rapidcheck's classification, printed at the end of a property) of the wgmma operand
-/// forms drawn: shared_linear tiles (core matrices or NVMMA bases) and unswizzled NVMMA ones.
+/// forms drawn: shared_linear tiles (core matrices or NVMMA bases), unswizzled NVMMA ones, tf32.
 inline void classifyWgmmaOperands(const RandomMatmul &p) {
   if (p.version != 3)
     return;
@@ -454,6 +463,7 @@ inline void classifyWgmmaOperands(const RandomMatmul &p) {
   RC_CLASSIFY(p.aShared && has(p.aSharedLayout, "shared_linear"), "wgmma A shared_linear");
   RC_CLASSIFY(has(p.bSharedLayout, "shared_linear"), "wgmma B shared_linear");
   RC_CLASSIFY(has(p.bSharedLayout, "swizzlingByteWidth = 0"), "wgmma B unswizzled NVMMA");
+  RC_CLASSIFY(p.elem == "f32", "wgmma tf32");
 }
 
 /// A random matmul (call inside a rapidcheck property): mma.sync on 1-8 warps or wgmma on one or
@@ -477,7 +487,7 @@ inline RandomMatmul randomMatmul() {
     p.aSharedLayout = "#ttg.swizzled_shared<{" + randomSwizzle() + "}>";
     p.bSharedLayout = "#ttg.swizzled_shared<{" + randomSwizzle() + "}>";
   } else {
-    p.elem = *rc::gen::element(std::string("f16"), std::string("bf16"));
+    p.elem = *rc::gen::element(std::string("f16"), std::string("bf16"), std::string("f32"));
     const int grid = *rc::gen::inRange(0, 3);
     p.warpsM = grid == 1 ? 8 : 4;
     p.warpsN = grid == 2 ? 2 : 1;
@@ -485,14 +495,16 @@ inline RandomMatmul randomMatmul() {
     p.instrN = *rc::gen::element(8, 16, 32, 64, 128);
     p.bn = p.instrN * p.warpsN * *rc::gen::element(1, 2);
     p.bn = std::min(p.bn, 256);
-    p.bk = 16 * *rc::gen::element(1, 2, 4);
+    p.bk = (p.elem == "f32" ? 8 : 16) * *rc::gen::element(1, 2, 4);
     p.aShared = *rc::gen::arbitrary<bool>();
     p.bShared = true;
     const bool coreA = *rc::gen::weightedElement<bool>({{3, false}, {1, true}});
     const bool coreB = *rc::gen::weightedElement<bool>({{3, false}, {1, true}});
-    p.aSharedLayout = coreA ? randomCoreMatrixLayout(p.bm, p.bk, 1, 64) : randomNvmma(p.bm, p.bk);
+    const int e = p.elemBytes();
+    p.aSharedLayout =
+        coreA ? randomCoreMatrixLayout(p.bm, p.bk, e, 1, 64) : randomNvmma(p.bm, p.bk, e, 1);
     p.bSharedLayout =
-        coreB ? randomCoreMatrixLayout(p.bk, p.bn, 0, p.instrN) : randomNvmma(p.bk, p.bn);
+        coreB ? randomCoreMatrixLayout(p.bk, p.bn, e, 0, p.instrN) : randomNvmma(p.bk, p.bn, e, 0);
     // Now and then the NVMMA tiles as shared_linear ones of the same bases.
     if (!coreA && *rc::gen::weightedElement<bool>({{3, false}, {1, true}}))
       p.aSharedLayout = asSharedLinear(p.aSharedLayout, p.bm, p.bk);

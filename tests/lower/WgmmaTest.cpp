@@ -237,6 +237,50 @@ TEST(Wgmma, TheAddressCheckRejectsWhatWgmmaCannotRead) {
   EXPECT_TRUE(misreads(w));
 }
 
+// tf32 (4-byte) operands: K steps of 8, K-major only; the register-A fragment of m64k8.
+TEST(Wgmma, Tf32OperandsAreKMajorWithKStepsOf8) {
+  auto nvmma32 = [](int swizzle, bool transposed, std::vector<int64_t> shape) {
+    auto spec = NvmmaSharedSpec::make(swizzle, 32, 2, transposed);
+    EXPECT_TRUE(spec.ok()) << spec.message();
+    auto l = spec->toLinearLayout(shape);
+    EXPECT_TRUE(l.ok()) << l.message();
+    return *SharedOffsets::of(*l);
+  };
+  EXPECT_EQ(wgmmaK(2), 16);
+  EXPECT_EQ(wgmmaK(4), 8);
+  // A [64, 32] f32, 128-byte swizzle (32 elements a row): 8-row groups 1024 bytes apart.
+  auto a = deriveWgmmaOperand(nvmma32(128, false, {64, 32}), 1, 4, 64);
+  ASSERT_TRUE(a.ok()) << a.message();
+  EXPECT_FALSE(a->mnMajor);
+  EXPECT_EQ(a->elemBytes, 4);
+  EXPECT_EQ(a->strideByteOffset, 1024);
+  // B [16, 64] K-major (transposed): 8 K elements in a 32-byte swizzle row.
+  auto b = deriveWgmmaOperand(nvmma32(32, true, {16, 64}), 0, 4, 64);
+  ASSERT_TRUE(b.ok()) << b.message();
+  EXPECT_FALSE(b->mnMajor);
+  EXPECT_EQ(b->descriptorHighBits() >> 62, 3u);
+  // N-major B is refused.
+  auto nMajor = deriveWgmmaOperand(nvmma32(128, false, {16, 64}), 0, 4, 64);
+  ASSERT_FALSE(nMajor.ok());
+  EXPECT_NE(nMajor.message().find("K-major only"), std::string::npos) << nMajor.message();
+  // Register A: dot_op (kWidth 1) of an mma v3 parent; 4 registers per 64x8 block.
+  auto parent = NvidiaMmaSpec::make(3, 0, {4, 1}, {16, 64, 8});
+  ASSERT_TRUE(parent.ok());
+  for (int64_t k : {8, 16, 32}) {
+    auto dot = DotOperandSpec::make(0, LayoutSpec(*parent), 1);
+    ASSERT_TRUE(dot.ok()) << dot.message();
+    auto l = dot->toLinearLayout(std::vector<int64_t>{64, k});
+    ASSERT_TRUE(l.ok()) << l.message();
+    auto map = mapWgmmaOperandA(*l, 4);
+    ASSERT_TRUE(map.ok()) << k << ": " << map.message();
+    EXPECT_EQ(map->regs.size(), size_t(k / 2));
+    for (const auto &r : map->regs)
+      EXPECT_EQ(r.half, 0);
+    // The 16-bit fragment does not fit it.
+    EXPECT_FALSE(mapWgmmaOperandA(*l, 2).ok());
+  }
+}
+
 // Unswizzled operands: core matrices of 8 rows of 16 bytes, 128 contiguous bytes each, read
 // with the descriptor's no-swizzle mode (0): K-major, SBO steps 8 rows of M / N and LBO the next
 // 8 elements of K; MN-major, SBO steps the next 8 elements of M / N and LBO 8 rows of K.
@@ -265,7 +309,8 @@ TEST(Wgmma, UnswizzledTilesAreReadAsCoreMatrices) {
 
   // A [64, 32] K-major, the M core matrices first, then K's: SBO 128, LBO 8 * 128.
   auto mFirst = table(
-      coreMatrixLayout(1, false, steps(coreMatrixSteps(0, 64), coreMatrixSteps(1, 32))), {64, 32});
+      coreMatrixLayout(1, false, 8, steps(coreMatrixSteps(0, 8, 64), coreMatrixSteps(1, 8, 32))),
+      {64, 32});
   auto a = deriveWgmmaOperand(mFirst, 1, 2, 64);
   ASSERT_TRUE(a.ok()) << a.message();
   EXPECT_FALSE(a->mnMajor);
@@ -274,7 +319,8 @@ TEST(Wgmma, UnswizzledTilesAreReadAsCoreMatrices) {
   EXPECT_EQ(a->leadingByteOffset, 1024);
   // K's first: LBO 128, SBO 4 * 128.
   auto kFirst = table(
-      coreMatrixLayout(1, false, steps(coreMatrixSteps(1, 32), coreMatrixSteps(0, 64))), {64, 32});
+      coreMatrixLayout(1, false, 8, steps(coreMatrixSteps(1, 8, 32), coreMatrixSteps(0, 8, 64))),
+      {64, 32});
   a = deriveWgmmaOperand(kFirst, 1, 2, 64);
   ASSERT_TRUE(a.ok()) << a.message();
   EXPECT_EQ(a->leadingByteOffset, 128);
@@ -282,7 +328,8 @@ TEST(Wgmma, UnswizzledTilesAreReadAsCoreMatrices) {
 
   // B [32, 64] N-major, K's core matrices first: LBO 128, SBO 4 * 128.
   auto nMajor = table(
-      coreMatrixLayout(0, true, steps(coreMatrixSteps(0, 32), coreMatrixSteps(1, 64))), {32, 64});
+      coreMatrixLayout(0, true, 8, steps(coreMatrixSteps(0, 8, 32), coreMatrixSteps(1, 8, 64))),
+      {32, 64});
   auto b = deriveWgmmaOperand(nMajor, 0, 2, 64);
   ASSERT_TRUE(b.ok()) << b.message();
   EXPECT_TRUE(b->mnMajor);
@@ -308,7 +355,7 @@ TEST(Wgmma, UnswizzledTilesAreReadAsCoreMatrices) {
   std::swap(swapped.leadingByteOffset, swapped.strideByteOffset);
   EXPECT_TRUE(misreads(swapped));
   auto split =
-      table(coreMatrixLayout(0, true, {{1, 8}, {1, 16}, {0, 8}, {1, 32}, {0, 16}}), {32, 64});
+      table(coreMatrixLayout(0, true, 8, {{1, 8}, {1, 16}, {0, 8}, {1, 32}, {0, 16}}), {32, 64});
   auto bad = deriveWgmmaOperand(split, 0, 2, 64);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.message().find("wgmma cannot read this shared layout"), std::string::npos)

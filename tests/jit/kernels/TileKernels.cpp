@@ -384,26 +384,40 @@ Expected<Module> wgmmaTileKernel(const WgmmaTileCase &c) {
   std::string tb = "tensor<" + K + "x" + N + "x" + e + ", #blocked>";
   std::string sa = "!ttg.memdesc<" + M + "x" + K + "x" + e + ", #sa, #smem>";
   std::string sb = "!ttg.memdesc<" + K + "x" + N + "x" + e + ", #sb, #smem>";
-  std::string da = "tensor<" + M + "x" + K + "x" + e +
-                   ", #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>";
+  const int bits = ir::bitWidth(c.elem); // 16, or 32 for tf32
+  std::string da =
+      "tensor<" + M + "x" + K + "x" + e +
+      ", #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = " + std::to_string(32 / bits) + "}>>";
   std::string tc = "tensor<" + M + "x" + N + "xf32, #mma>";
   std::string tcb = "tensor<" + M + "x" + N + "xf32, #blocked>";
   std::string sw = std::to_string(c.swizzle);
   std::string t =
       "#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = "
-      "[" + std::to_string(c.warps) + ", 1], order = [1, 0]}>\n"
-      "#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = " + warps +
-      ", instrShape = [16, " + std::to_string(c.instrN) + ", 16]}>\n"
-      "#sa = #ttg.nvmma_shared<{swizzlingByteWidth = " + sw +
-      ", transposed = false, elementBitWidth = 16}>\n"
-      "#sb = #ttg.nvmma_shared<{swizzlingByteWidth = " + sw + ", transposed = " +
-      (c.bTransposed ? "true" : "false") + ", elementBitWidth = 16}>\n"
+      "[" +
+      std::to_string(c.warps) +
+      ", 1], order = [1, 0]}>\n"
+      "#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = " +
+      warps + ", instrShape = [16, " + std::to_string(c.instrN) + ", " +
+      std::to_string(256 / bits) +
+      "]}>\n"
+      "#sa = #ttg.nvmma_shared<{swizzlingByteWidth = " +
+      sw + ", transposed = false, elementBitWidth = " + std::to_string(bits) +
+      "}>\n"
+      "#sb = #ttg.nvmma_shared<{swizzlingByteWidth = " +
+      sw + ", transposed = " + (c.bTransposed ? "true" : "false") +
+      ", elementBitWidth = " + std::to_string(bits) +
+      "}>\n"
       "#smem = #ttg.shared_memory\n"
       "module attributes {\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = " +
-      std::to_string(c.warps) + " : i32, ttg.target = \"cuda:90\", \"ttg.threads-per-warp\" = 32 "
+      std::to_string(c.warps) +
+      " : i32, ttg.target = \"cuda:90\", \"ttg.threads-per-warp\" = 32 "
       ": i32} {\n"
-      "  tt.func public @wgmma_tile(%a: !tt.ptr<" + e + "> {tt.divisibility = 16 : i32}, %b: "
-      "!tt.ptr<" + e + "> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : "
+      "  tt.func public @wgmma_tile(%a: !tt.ptr<" +
+      e +
+      "> {tt.divisibility = 16 : i32}, %b: "
+      "!tt.ptr<" +
+      e +
+      "> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : "
       "i32}) {\n";
   t += tilePointers("pa", "a", c.m, c.k, e);
   t += tilePointers("pb", "b", c.k, c.n, e);
@@ -475,6 +489,11 @@ std::vector<WgmmaTileCase> wgmmaTileCases() {
       // LBO (A from registers).
       mk(64, 8, 32, 8, S::F16, true, false, 0, 4, false, true),
       mk(64, 8, 64, 8, S::BF16, true, false, 0, 4, false, false),
+      // tf32: K steps of 8, both operands K-major (B transposed), A from shared memory or
+      // registers, two warp groups.
+      mk(64, 64, 32, 64, S::F32, false, true, 128, 4, false, true),
+      mk(64, 128, 16, 128, S::F32, true, true, 64, 4, false, false),
+      mk(128, 64, 64, 64, S::F32, false, true, 32, 8, false, true),
   };
   // Views of the tiles along K: into the middle of the 128-byte swizzle's lines (A K-major, B
   // N-major), of a K-major B, with two warp groups along M.

@@ -940,8 +940,9 @@ private:
     return Status::success();
   }
 
-  // wgmma: A from shared memory (nvmma_shared) or registers (dot_op of the accumulator), B from
-  // shared memory, the accumulator f32 in an nvidia_mma version 3 layout.
+  // wgmma: A from shared memory (nvmma_shared or shared_linear) or registers (dot_op of the
+  // accumulator), B from shared memory, f16 / bf16 / f32 (tf32) operands, the accumulator f32 in
+  // an nvidia_mma version 3 layout.
   Status checkWarpGroupDot(const Op &op) {
     const Type &a = f_.type(op.operands[0]);
     const Type &b = f_.type(op.operands[1]);

@@ -322,6 +322,27 @@ ValueId Builder::memDescSubslice(ValueId tile, std::vector<int64_t> offsets,
              a);
 }
 
+ValueId Builder::memDescTrans(ValueId tile, std::vector<int32_t> order, LayoutId layout) {
+  const Type &m = type(tile);
+  std::vector<int64_t> shape, viewed;
+  for (int32_t d : order) {
+    if (d < 0 || d >= m.rank()) {
+      fail("builder: memdesc_trans order entry " + std::to_string(d) +
+           " is out of range for rank " + std::to_string(m.rank()));
+      return kNoValue;
+    }
+    shape.push_back(m.shape()[size_t(d)]);
+    if (!m.allocShape().empty())
+      viewed.push_back(m.allocShape()[size_t(d)]);
+  }
+  OpAttrs a;
+  a.order = std::move(order);
+  return one(
+      OpKind::MemDescTrans, {tile},
+      Type::memDesc(std::move(shape), m.elem().scalar, layout, m.isMutable(), std::move(viewed)),
+      a);
+}
+
 void Builder::asyncCopy(ValueId ptrs, ValueId memDesc, std::optional<ValueId> mask,
                         std::optional<ValueId> other) {
   std::vector<ValueId> ops{ptrs, memDesc};

@@ -34,6 +34,7 @@ private:
         break;
       case OpKind::MemDescIndex:
       case OpKind::MemDescSubslice:
+      case OpKind::MemDescTrans:
         root_[op.results[0]] = rootOf(op.operands[0]);
         break;
       default:

@@ -803,6 +803,14 @@ private:
         r.i[1] += op.attrs.offsets[k] * d.i[2 + k];
       break;
     }
+    case OpKind::MemDescTrans: {
+      // The same elements, the strides permuted with the dims.
+      const RtValue &d = val(op.operands[0]);
+      r.i = {d.i[0], d.i[1]};
+      for (int32_t k : op.attrs.order)
+        r.i.push_back(d.i[2 + size_t(k)]);
+      break;
+    }
     case OpKind::AsyncCopyGlobalToLocal: {
       // The copy completes at once: commit groups and waits only order the hardware's copies.
       const RtValue &p = val(op.operands[0]);

@@ -1188,21 +1188,24 @@ private:
     case OpKind::ConvertLayout:
     case OpKind::ExpandDims:
     case OpKind::Trans:
+    case OpKind::MemDescTrans:
     case OpKind::LocalLoad: {
       if (!parseOperands(op.operands, 1))
         return false;
       if (op.operands.size() != 1)
         return fail(std::string(mnemonic(op.kind)) + " takes one operand");
-      if (op.kind == OpKind::ExpandDims || op.kind == OpKind::Trans) {
+      const bool permutes = op.kind == OpKind::Trans || op.kind == OpKind::MemDescTrans;
+      if (op.kind == OpKind::ExpandDims || permutes) {
         Dict d;
         if (!parseDict(d))
           return false;
         if (op.kind == OpKind::ExpandDims && !dictInt(d, "axis", a.axis, true))
           return false;
-        if (op.kind == OpKind::Trans) {
+        if (permutes) {
           auto it = d.find("order");
           if (it == d.end() || it->second.kind != DictValue::Array)
-            return fail("tt.trans needs an attribute 'order = array<i32: ...>'");
+            return fail(std::string(mnemonic(op.kind)) +
+                        " needs an attribute 'order = array<i32: ...>'");
           for (int64_t x : it->second.array)
             a.order.push_back(int32_t(std::max<int64_t>(-1, std::min<int64_t>(x, 1 << 20))));
         }

@@ -490,7 +490,8 @@ private:
       os << " " << list(op.operands) << " {axis = " << a.axis << " : i32} : " << opnd(0)
          << " -> " << res();
       break;
-    case OpKind::Trans: {
+    case OpKind::Trans:
+    case OpKind::MemDescTrans: {
       os << " " << list(op.operands) << " {order = array<i32: ";
       for (size_t i = 0; i < a.order.size(); ++i)
         os << (i ? ", " : "") << a.order[i];

@@ -3,6 +3,7 @@
 #include "linlayout/ir/CtaSplit.h"
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Printer.h"
+#include "linlayout/ir/SharedTileLayout.h"
 
 #include <map>
 #include <optional>
@@ -325,6 +326,50 @@ private:
                             " there: only such views are the parent's layout XOR a constant "
                             "offset");
     }
+    return Status::success();
+  }
+
+  // A view of the same bytes with the dims permuted: its layout must be the operand's with the
+  // dims permuted (as TritonGPU writes it: a swizzled nvmma_shared of the other `transposed`,
+  // the swizzled_shared of the permuted order, or any layout of the same map).
+  Status checkMemDescTrans(const Op &op) {
+    const Type &s = f_.type(op.operands[0]);
+    const Type &r = f_.type(op.results[0]);
+    const std::vector<int32_t> &order = op.attrs.order;
+    if (!s.isMemDesc() || !r.isMemDesc() || r.elem() != s.elem() ||
+        r.isMutable() != s.isMutable() || r.rank() != s.rank() || order.size() != size_t(s.rank()))
+      return err(&op, "takes a memdesc to one of the same element, mutability and rank, with an "
+                      "order for each dim, got " +
+                          ty(s) + " -> " + ty(r));
+    if (hasBufferDims(s) || hasBufferDims(r))
+      return err(&op, "transposes a whole ring " + ty(s) + "; index one tile first");
+    std::vector<bool> seen(order.size(), false);
+    for (int32_t d : order) {
+      if (d < 0 || d >= s.rank() || seen[size_t(d)])
+        return err(&op, "order is not a permutation of 0.." + std::to_string(s.rank() - 1));
+      seen[size_t(d)] = true;
+    }
+    if (r.allocShape().empty() != s.allocShape().empty())
+      return err(&op,
+                 "a view transposes to a view and a tile to a tile, got " + ty(s) + " -> " + ty(r));
+    for (size_t i = 0; i < order.size(); ++i)
+      if (r.shape()[i] != s.shape()[size_t(order[i])] ||
+          r.viewedTileShape()[i] != s.viewedTileShape()[size_t(order[i])])
+        return err(&op, "result dimension " + std::to_string(i) + " must be operand dimension " +
+                            std::to_string(order[i]) + " (and so must its alloc shape), got " +
+                            ty(s) + " -> " + ty(r));
+    Expected<LinearLayout> from = toLinearLayout(m_.layouts.get(s.layout()), s.viewedTileShape());
+    Expected<LinearLayout> to = toLinearLayout(m_.layouts.get(r.layout()), r.viewedTileShape());
+    if (!from.ok() || !to.ok()) // the types' own checks say why
+      return Status::success();
+    Expected<LinearLayout> want = transposedTileLayout(*from, order);
+    if (!want.ok())
+      return err(&op, want.message());
+    if (*want != *to)
+      return err(&op, "the result's layout must store each element where the operand's does, "
+                      "with the dims permuted (a swizzled nvmma_shared operand transposes to the "
+                      "other `transposed`), got " +
+                          ty(s) + " -> " + ty(r));
     return Status::success();
   }
 
@@ -744,6 +789,9 @@ private:
     case OpKind::MemDescSubslice:
       LL_TRY_STATUS(counts(op, 1, 1, 1));
       return checkSubslice(op);
+    case OpKind::MemDescTrans:
+      LL_TRY_STATUS(counts(op, 1, 1, 1));
+      return checkMemDescTrans(op);
     case OpKind::AsyncCopyGlobalToLocal: {
       LL_TRY_STATUS(counts(op, 2, 4, 0));
       const Type &p = T(0), &d = T(1);

@@ -83,6 +83,7 @@ SharedHazards hazardsAfter(const ir::Block &block, SharedHazards h, const OpPlan
     // and reductions without scratch, which stay in registers).
     case ir::OpKind::MemDescIndex:
     case ir::OpKind::MemDescSubslice:
+    case ir::OpKind::MemDescTrans:
     case ir::OpKind::LocalDealloc:
     case ir::OpKind::AsyncCopyGlobalToLocal:
     case ir::OpKind::AsyncCommitGroup:
@@ -391,6 +392,7 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
       break;
     case ir::OpKind::MemDescIndex:
     case ir::OpKind::MemDescSubslice:
+    case ir::OpKind::MemDescTrans:
     case ir::OpKind::AsyncCopyGlobalToLocal:
     case ir::OpKind::AsyncCommitGroup:
     case ir::OpKind::AsyncWait:

@@ -119,10 +119,12 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
     for (ir::ValueId r : op.results)
       defPoint[r] = point[&op];
   });
-  // A tile of a ring (memdesc_index) or a view (memdesc_subslice) keeps the buffer alive.
+  // A tile of a ring (memdesc_index) or a view (memdesc_subslice, memdesc_trans) keeps the
+  // buffer alive.
   std::map<ir::ValueId, ir::ValueId> viewOf;
   ir::walkOps(f.body, [&](const ir::Op &op) {
-    if (op.kind == ir::OpKind::MemDescIndex || op.kind == ir::OpKind::MemDescSubslice) {
+    if (op.kind == ir::OpKind::MemDescIndex || op.kind == ir::OpKind::MemDescSubslice ||
+        op.kind == ir::OpKind::MemDescTrans) {
       auto it = viewOf.find(op.operands[0]);
       viewOf[op.results[0]] = it == viewOf.end() ? op.operands[0] : it->second;
     }

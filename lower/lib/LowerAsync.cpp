@@ -21,6 +21,8 @@
 #include "SharedAccess.h"
 #include "SharedView.h"
 
+#include "linlayout/ir/SharedTileLayout.h"
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
@@ -188,6 +190,18 @@ Status lowerAsync(LoweringContext &ctx, const ir::Op &op) {
       return makeError(ctx.where(op) + "ttg.memdesc_subslice: " + origin.message());
     // The operand may itself be a view: the origins are relative, so their offsets XOR.
     v.viewXor ^= *origin;
+    v.regs.clear();
+    ctx.set(op.results[0], std::move(v));
+    return Status::success();
+  }
+  case ir::OpKind::MemDescTrans: {
+    // The same bytes: the tile's layout with its dims permuted; a view keeps its origin (the
+    // same element, at the same offset).
+    Lowered v = ctx.get(op.operands[0]);
+    auto t = ir::transposedTileLayout(v.layout, op.attrs.order);
+    if (!t.ok())
+      return makeError(ctx.where(op) + "ttg.memdesc_trans: " + t.message());
+    v.layout = std::move(t).value();
     v.regs.clear();
     ctx.set(op.results[0], std::move(v));
     return Status::success();

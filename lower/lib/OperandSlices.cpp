@@ -39,6 +39,7 @@ bool mayStandBetween(const ir::Op &op, const OpPlans &plans) {
   case ir::OpKind::LocalLoad:
   case ir::OpKind::MemDescIndex:
   case ir::OpKind::MemDescSubslice:
+  case ir::OpKind::MemDescTrans:
   case ir::OpKind::AsyncCopyGlobalToLocal:
   case ir::OpKind::AsyncCommitGroup:
   case ir::OpKind::Dot:

@@ -214,3 +214,32 @@ TEST(Builder, AtomicsBuildAndRun) {
   // 0 + 1 + ... + 31 from the counter, 9 from slot 4's claim.
   EXPECT_EQ(got[31], 31 * 32 / 2 + 9);
 }
+
+// memDescTrans: the transposed view of a tile, in the layout of the other order; the text form
+// prints it as TritonGPU does.
+TEST(Builder, MemDescTransViewsATileTransposed) {
+  Module m;
+  Builder b(m);
+  LayoutId rowMajor = b.layout(SwizzledSharedSpec::make(8, 1, 8, {1, 0}).value());
+  LayoutId colMajor = b.layout(SwizzledSharedSpec::make(8, 1, 8, {0, 1}).value());
+  b.beginFunction("k", std::vector<Type>{});
+  ValueId tile = b.localAlloc(Type::memDesc({64, 32}, ScalarKind::F16, rowMajor, true));
+  ValueId t = b.memDescTrans(tile, {1, 0}, colMajor);
+  b.ret();
+  Status s = b.endFunction();
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(m.functions.back().type(t).shape(), (std::vector<int64_t>{32, 64}));
+  ASSERT_TRUE(verify(m).ok()) << verify(m).message();
+  EXPECT_NE(print(m).find("ttg.memdesc_trans %"), std::string::npos) << print(m);
+  // An order entry out of range is the builder's error.
+  Module bad;
+  Builder c(bad);
+  LayoutId l = c.layout(SwizzledSharedSpec::make(8, 1, 8, {1, 0}).value());
+  c.beginFunction("k", std::vector<Type>{});
+  ValueId u = c.localAlloc(Type::memDesc({64, 32}, ScalarKind::F16, l, true));
+  c.memDescTrans(u, {2, 0}, l);
+  c.ret();
+  Status e = c.endFunction();
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.message().find("memdesc_trans order entry 2"), std::string::npos) << e.message();
+}

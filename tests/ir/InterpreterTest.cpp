@@ -221,6 +221,66 @@ TEST(Interpreter, SubslicesReadAndWriteTheirTilesElements) {
   }
 }
 
+// ttg.memdesc_trans reads and writes the same elements as its operand, the dims permuted: a 64x32
+// tile stored, then read through its transpose (and a transposed view of its right half) and
+// written back through the transpose.
+TEST(Interpreter, MemDescTransReadsTheSameElementsTransposed) {
+  const std::string text =
+      "#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, "
+      "1], order = [1, 0]}>\n#sh = #ttg.swizzled_shared<{vec = 4, perPhase = 2, maxPhase = 4, "
+      "order = [1, 0]}>\n#sht = #ttg.swizzled_shared<{vec = 4, perPhase = 2, maxPhase = 4, order "
+      "= [0, 1]}>\n#smem = #ttg.shared_memory\nmodule attributes {\"ttg.num-warps\" = 4 : i32} "
+      "{\n  tt.func @f(%in: !tt.ptr<i32>, %out: !tt.ptr<i32>, %out2: !tt.ptr<i32>) {\n" +
+      tilePointers("pin", "in", 64, 32) +
+      "    %t = tt.load %pin : tensor<64x32x!tt.ptr<i32>, #b>\n"
+      "    %a = ttg.local_alloc %t : (tensor<64x32xi32, #b>) -> !ttg.memdesc<64x32xi32, #sh, "
+      "#smem, mutable>\n"
+      "    %u = ttg.memdesc_trans %a {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xi32, #sh, "
+      "#smem, mutable> -> !ttg.memdesc<32x64xi32, #sht, #smem, mutable>\n"
+      "    %x = ttg.local_load %u : !ttg.memdesc<32x64xi32, #sht, #smem, mutable> -> "
+      "tensor<32x64xi32, #b>\n" +
+      tilePointers("pout", "out", 32, 64) +
+      "    tt.store %pout, %x : tensor<32x64x!tt.ptr<i32>, #b>\n"
+      "    %v = ttg.memdesc_subslice %a [0, 16] : !ttg.memdesc<64x32xi32, #sh, #smem, mutable> -> "
+      "!ttg.memdesc<64x16xi32, #sh, #smem, mutable, 64x32>\n"
+      "    %vt = ttg.memdesc_trans %v {order = array<i32: 1, 0>} : !ttg.memdesc<64x16xi32, #sh, "
+      "#smem, mutable, 64x32> -> !ttg.memdesc<16x64xi32, #sht, #smem, mutable, 32x64>\n"
+      "    %y = ttg.local_load %vt : !ttg.memdesc<16x64xi32, #sht, #smem, mutable, 32x64> -> "
+      "tensor<16x64xi32, #b>\n"
+      "    %z = arith.constant dense<0> : tensor<16x64xi32, #b>\n"
+      "    %neg = arith.subi %z, %y : tensor<16x64xi32, #b>\n"
+      "    ttg.local_store %neg, %vt : tensor<16x64xi32, #b> -> !ttg.memdesc<16x64xi32, #sht, "
+      "#smem, mutable, 32x64>\n"
+      "    %all = ttg.local_load %a : !ttg.memdesc<64x32xi32, #sh, #smem, mutable> -> "
+      "tensor<64x32xi32, #b>\n" +
+      tilePointers("pall", "out2", 64, 32) +
+      "    tt.store %pall, %all : tensor<64x32x!tt.ptr<i32>, #b>\n"
+      "    tt.return\n  }\n}\n";
+  auto m = parseModule(text, "trans.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(verify(*m).ok()) << verify(*m).message();
+  // Every buffer is 64 x 64 (tilePointers' row stride).
+  std::vector<int32_t> in(64 * 64);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = int32_t(i * 7 + 1);
+  Memory mem;
+  mem.buffers.assign(3, std::vector<uint8_t>(in.size() * 4));
+  std::memcpy(mem.buffers[0].data(), in.data(), in.size() * 4);
+  std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2)};
+  Status s = interpret(*m, "f", args, mem);
+  ASSERT_TRUE(s.ok()) << s.message();
+  std::vector<int32_t> out(in.size()), out2(in.size());
+  std::memcpy(out.data(), mem.buffers[1].data(), out.size() * 4);
+  std::memcpy(out2.data(), mem.buffers[2].data(), out2.size() * 4);
+  auto at = [&](int64_t r, int64_t c) { return in[size_t(r * 64 + c)]; };
+  for (int64_t r = 0; r < 32; ++r)
+    for (int64_t c = 0; c < 64; ++c)
+      ASSERT_EQ(out[size_t(r * 64 + c)], at(c, r)) << r << "," << c;
+  for (int64_t r = 0; r < 64; ++r)
+    for (int64_t c = 0; c < 32; ++c)
+      ASSERT_EQ(out2[size_t(r * 64 + c)], c >= 16 ? -at(r, c) : at(r, c)) << r << "," << c;
+}
+
 // The unsigned integer ops read the operands' bits as unsigned numbers of the element width;
 // fptoui saturates; minnumf / maxnumf return the other operand of a NaN. Checked on i32 and i8
 // against the same operations on uint32_t / uint8_t.

@@ -295,6 +295,109 @@ TEST(Verifier, Subslices) {
             std::string::npos);
 }
 
+// ttg.memdesc_trans: the same bytes with the dims permuted, in a layout that stores every
+// element where the operand's does (Triton's forms: the other order of a swizzled_shared, the
+// other `transposed` of an nvmma_shared; or any layout of the same map).
+TEST(Verifier, MemDescTransposes) {
+  const std::string head = "#smem = #ttg.shared_memory\n"
+                           "#sht = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
+                           "order = [0, 1]}>\n"
+                           "#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, "
+                           "elementBitWidth = 32}>\n"
+                           "#nvt = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, "
+                           "elementBitWidth = 32}>\n";
+  auto text = [&](const std::string &tileLayout, const std::string &body) {
+    return head + wrap("    %t = ttg.local_alloc : () -> !ttg.memdesc<64x32xf32, " + tileLayout +
+                       ", #smem, mutable>\n" + body);
+  };
+  auto trans = [](const std::string &from, const std::string &to, const std::string &order) {
+    return "    %u = ttg.memdesc_trans %t {order = array<i32: " + order + ">} : " + from + " -> " +
+           to + "\n";
+  };
+  const std::string sh = "!ttg.memdesc<64x32xf32, #sh, #smem, mutable>";
+  const std::string nv = "!ttg.memdesc<64x32xf32, #nv, #smem, mutable>";
+  EXPECT_EQ(
+      verifyError(text("#sh", trans(sh, "!ttg.memdesc<32x64xf32, #sht, #smem, mutable>", "1, 0") +
+                                  "    %l = ttg.local_load %u : !ttg.memdesc<32x64xf32, "
+                                  "#sht, #smem, mutable> -> tensor<32x64xf32, #b2>\n")),
+      "<verified>");
+  EXPECT_EQ(
+      verifyError(text("#nv", trans(nv, "!ttg.memdesc<32x64xf32, #nvt, #smem, mutable>", "1, 0"))),
+      "<verified>");
+  // The identity order keeps the layout.
+  EXPECT_EQ(verifyError(text("#sh", trans(sh, sh, "0, 1"))), "<verified>");
+  // A layout that puts the elements elsewhere.
+  EXPECT_NE(
+      verifyError(text("#sh", trans(sh, "!ttg.memdesc<32x64xf32, #sh, #smem, mutable>", "1, 0")))
+          .find("must store each element where the operand's does"),
+      std::string::npos);
+  EXPECT_NE(
+      verifyError(text("#nv", trans(nv, "!ttg.memdesc<32x64xf32, #nv, #smem, mutable>", "1, 0")))
+          .find("must store each element where the operand's does"),
+      std::string::npos);
+  // Shapes, orders, mutability, rings.
+  EXPECT_NE(
+      verifyError(text("#sh", trans(sh, "!ttg.memdesc<64x32xf32, #sht, #smem, mutable>", "1, 0")))
+          .find("result dimension 0 must be operand dimension 1"),
+      std::string::npos);
+  EXPECT_NE(
+      verifyError(text("#sh", trans(sh, "!ttg.memdesc<32x64xf32, #sht, #smem, mutable>", "1, 1")))
+          .find("not a permutation"),
+      std::string::npos);
+  EXPECT_NE(verifyError(text("#sh", trans(sh, "!ttg.memdesc<32x64xf32, #sht, #smem>", "1, 0")))
+                .find("same element, mutability and rank"),
+            std::string::npos);
+  const std::string ring = "!ttg.memdesc<2x64x32xf32, #sh, #smem, mutable>";
+  EXPECT_NE(verifyError(head + wrap("    %t = ttg.local_alloc : () -> " + ring + "\n" +
+                                    "    %u = ttg.memdesc_trans %t {order = array<i32: 0, 2, "
+                                    "1>} : " +
+                                    ring + " -> !ttg.memdesc<2x32x64xf32, #sht, #smem, mutable>\n"))
+                .find("transposes a whole ring"),
+            std::string::npos);
+  // A view transposes to a view of the transposed tile.
+  const std::string view = "!ttg.memdesc<64x16xf32, #sh, #smem, mutable, 64x32>";
+  EXPECT_EQ(
+      verifyError(text("#sh", "    %v = ttg.memdesc_subslice %t [0, 16] : " + sh + " -> " + view +
+                                  "\n    %u = ttg.memdesc_trans %v {order = array<i32: 1, "
+                                  "0>} : " +
+                                  view +
+                                  " -> !ttg.memdesc<16x64xf32, #sht, #smem, mutable, "
+                                  "32x64>\n")),
+      "<verified>");
+  EXPECT_NE(
+      verifyError(text("#sh", "    %v = ttg.memdesc_subslice %t [0, 16] : " + sh + " -> " + view +
+                                  "\n    %u = ttg.memdesc_trans %v {order = array<i32: 1, "
+                                  "0>} : " +
+                                  view + " -> !ttg.memdesc<16x64xf32, #sht, #smem, mutable>\n"))
+          .find("a view transposes to a view"),
+      std::string::npos);
+}
+
+TEST(Parser, MemDescTransRoundTrips) {
+  std::string text =
+      "#smem = #ttg.shared_memory\n#sht = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase "
+      "= 8, order = [0, 1]}>\n" +
+      wrap("    %t = ttg.local_alloc : () -> !ttg.memdesc<128x32xf16, #sh, #smem, mutable>\n"
+           "    %u = ttg.memdesc_trans %t {order = array<i32: 1, 0>} : !ttg.memdesc<128x32xf16, "
+           "#sh, #smem, mutable> -> !ttg.memdesc<32x128xf16, #sht, #smem, mutable>\n");
+  auto m = parseModule(text, "t.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(verify(*m).ok());
+  std::string printed = print(*m);
+  EXPECT_NE(
+      printed.find("ttg.memdesc_trans %t {order = array<i32: 1, 0>} : !ttg.memdesc<128x32xf16"),
+      std::string::npos)
+      << printed;
+  auto again = parseModule(printed, "t2.tir");
+  ASSERT_TRUE(again.ok()) << again.message();
+  EXPECT_EQ(print(*again), printed);
+  const std::string order = "{order = array<i32: 1, 0>}";
+  EXPECT_NE(parseModule(text.replace(text.find(order), order.size(), "{axis = 1 : i32}"), "t3.tir")
+                .message()
+                .find("ttg.memdesc_trans needs an attribute 'order"),
+            std::string::npos);
+}
+
 TEST(Parser, SubsliceRoundTrips) {
   std::string text = "#smem = #ttg.shared_memory\n" +
                      wrap("    %t = ttg.local_alloc : () -> !ttg.memdesc<128x32xf16, #sh, #smem, "

@@ -52,6 +52,9 @@ struct RandomMatmul {
   int bm = 16, bn = 8, bk = 16;
   bool aShared = false, bShared = false;    // v2: through a shared tile; v3: A in shared memory
   std::string aSharedLayout, bSharedLayout; // the shared tiles' attributes
+  // B's shared tile allocated as B^T (bn x bk, in this layout: bSharedLayout's, transposed) from
+  // a tt.trans of B, and read through a ttg.memdesc_trans back to bk x bn; empty: allocated as is.
+  std::string bTransposedLayout;
   bool isAsync = false;                     // v3
   std::string layoutA, layoutB, layoutC;    // blocked layouts of the loads and of C
   bool carryA = false, carryB = true;       // pointers carried through the loop (else from k)
@@ -77,7 +80,8 @@ struct RandomMatmul {
     std::string d = elem + " mma v" + s(version) + " warps [" + s(warpsM) + ", " + s(warpsN) +
                     "] tile " + s(bm) + "x" + s(bn) + "x" + s(bk) + ", sizes " + s(m) + "x" + s(n) +
                     "x" + s(k) + ", A " + (aShared ? "{" + aSharedLayout + "}" : "regs") + ", B " +
-                    (bShared ? "{" + bSharedLayout + "}" : "regs");
+                    (bShared ? "{" + bSharedLayout + "}" : "regs") +
+                    (bTransposedLayout.empty() ? "" : " via B^T {" + bTransposedLayout + "}");
     if (version == 3)
       d += ", instrN " + s(instrN) + (isAsync ? ", async" : ", sync");
     return d + (accFromC ? ", C += A B" : ", C = A B") + (bias ? " + bias" : "") +
@@ -145,6 +149,8 @@ inline std::string RandomMatmul::text() const {
     h += "#sa = " + aSharedLayout + "\n";
   if (bShared)
     h += "#sb = " + bSharedLayout + "\n";
+  if (!bTransposedLayout.empty())
+    h += "#sbt = " + bTransposedLayout + "\n";
   if (aShared || bShared)
     h += "#smem = #ttg.shared_memory\n";
   std::string b;
@@ -275,7 +281,13 @@ inline std::string RandomMatmul::text() const {
     line("%as = ttg.local_alloc %at : (" + tA + ") -> " + mdA);
   else
     line("%ad = ttg.convert_layout %at : " + tA + " -> " + dA);
-  if (bShared)
+  if (bShared && !bTransposedLayout.empty()) {
+    const std::string tBT = ty(bn, bk, t, "#lb");
+    const std::string mdBT = "!ttg.memdesc<" + s(bn) + "x" + s(bk) + "x" + t + ", #sbt, #smem>";
+    line("%btt = tt.trans %bt {order = array<i32: 1, 0>} : " + tB + " -> " + tBT);
+    line("%bst = ttg.local_alloc %btt : (" + tBT + ") -> " + mdBT);
+    line("%bs = ttg.memdesc_trans %bst {order = array<i32: 1, 0>} : " + mdBT + " -> " + mdB);
+  } else if (bShared)
     line("%bs = ttg.local_alloc %bt : (" + tB + ") -> " + mdB);
   else
     line("%bd = ttg.convert_layout %bt : " + tB + " -> " + dB);
@@ -422,6 +434,40 @@ inline std::string asSharedLinear(const std::string &attr, int64_t rows, int64_t
   return text + "]}, alignment = 16>";
 }
 
+// The attribute of the cols x rows tile whose ttg.memdesc_trans is the rows x cols tile in `attr`,
+// as TritonGPU writes it: a swizzled nvmma_shared of the other `transposed`, a swizzled_shared of
+// the other order, or (always for the others, now and then for these) a shared_linear of the same
+// bases.
+inline std::string transposedAttr(const std::string &attr, int64_t rows, int64_t cols) {
+  auto swap = [&](std::string text, const std::string &a, const std::string &b) {
+    const size_t at = text.find(a);
+    return at == std::string::npos ? text : text.replace(at, a.size(), b);
+  };
+  // (An unswizzled nvmma_shared ignores `transposed`: its transpose is a shared_linear.)
+  const bool asLinear = attr.find("shared_linear") != std::string::npos ||
+                        attr.find("swizzlingByteWidth = 0") != std::string::npos ||
+                        *rc::gen::weightedElement<bool>({{3, false}, {1, true}});
+  if (!asLinear && attr.find("nvmma_shared") != std::string::npos)
+    return attr.find("transposed = true") != std::string::npos
+               ? swap(attr, "transposed = true", "transposed = false")
+               : swap(attr, "transposed = false", "transposed = true");
+  if (!asLinear && attr.find("swizzled_shared") != std::string::npos)
+    return attr.find("order = [1, 0]") != std::string::npos
+               ? swap(attr, "order = [1, 0]", "order = [0, 1]")
+               : swap(attr, "order = [0, 1]", "order = [1, 0]");
+  auto spec = parseLayoutAttr(attr);
+  RC_ASSERT(spec.ok());
+  auto l = toLinearLayout(*spec, std::vector<int64_t>{rows, cols});
+  RC_ASSERT(l.ok());
+  std::string text = "#ttg.shared_linear<{offset = [";
+  for (const InDimBases &in : l->bases())
+    if (in.name == DimName::offset())
+      for (size_t i = 0; i < in.bases.size(); ++i)
+        text += (i ? ", [" : "[") + std::to_string(in.bases[i][1]) + ", " +
+                std::to_string(in.bases[i][0]) + "]";
+  return text + "]}, alignment = 16>";
+}
+
 // A rows x cols wgmma operand of `elemBytes` elements (dim kDim is K, one instruction reads
 // tileMn of M / N) stored as unswizzled core matrices, K- or MN-major (K-major for 4-byte
 // elements): M / N's core matrices within one instruction consecutive (the descriptor's SBO steps
@@ -452,9 +498,11 @@ inline std::string randomCoreMatrixLayout(int64_t rows, int64_t cols, int elemBy
   return coreMatrixLayout(kDim, mnMajor, row, outer);
 }
 
-/// Counts (rapidcheck's classification, printed at the end of a property) of the wgmma operand
-/// forms drawn: shared_linear tiles (core matrices or NVMMA bases), unswizzled NVMMA ones, tf32.
+/// Counts (rapidcheck's classification, printed at the end of a property) of the operand forms
+/// drawn: B through memdesc_trans; for wgmma shared_linear tiles (core matrices or NVMMA bases),
+/// unswizzled NVMMA ones, tf32.
 inline void classifyWgmmaOperands(const RandomMatmul &p) {
+  RC_CLASSIFY(!p.bTransposedLayout.empty(), "B through memdesc_trans");
   if (p.version != 3)
     return;
   auto has = [](const std::string &layout, const char *what) {
@@ -512,6 +560,8 @@ inline RandomMatmul randomMatmul() {
       p.bSharedLayout = asSharedLinear(p.bSharedLayout, p.bk, p.bn);
     p.isAsync = *rc::gen::arbitrary<bool>();
   }
+  if (p.bShared && *rc::gen::weightedElement<bool>({{3, false}, {1, true}}))
+    p.bTransposedLayout = transposedAttr(p.bSharedLayout, p.bk, p.bn);
   p.layoutA = randomMatmulBlocked(p.bm, p.bk, p.warps());
   p.layoutB = randomMatmulBlocked(p.bk, p.bn, p.warps());
   p.layoutC = randomMatmulBlocked(p.bm, p.bn, p.warps());

@@ -111,6 +111,9 @@ public:
   /// ttg.memdesc_subslice: the sub-tile of `shape` at `offsets` of `tile` (a view; the verifier
   /// says which offsets are allowed).
   ValueId memDescSubslice(ValueId tile, std::vector<int64_t> offsets, std::vector<int64_t> shape);
+  /// ttg.memdesc_trans: `tile` (or a view) with result dim i its dim order[i], in `layout`, which
+  /// must store every element where `tile`'s layout does (the verifier checks).
+  ValueId memDescTrans(ValueId tile, std::vector<int32_t> order, LayoutId layout);
   /// ttg.async_copy_global_to_local: global memory at `ptrs` to the tile `memDesc`, without
   /// registers; masked-off elements get `other` (or zero). Needs an async_wait before the tile is
   /// read.

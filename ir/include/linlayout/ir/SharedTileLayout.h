@@ -17,6 +17,11 @@
 
 namespace linlayout::ir {
 
+/// The layout of a ttg.memdesc_trans of a tile in `shared`: result dim i (named dim i) is the
+/// tile's dim order[i]. Requires: order is a permutation of the out dims' indices.
+Expected<LinearLayout> transposedTileLayout(const LinearLayout &shared,
+                                            std::span<const int32_t> order);
+
 /// The hardware-bit tensor vectors of a distributed layout (blocks go to
 /// `extra`). Requires: dist has in dims among register, lane, warp, block.
 SideVectors sideVectorsOf(const LinearLayout &dist);

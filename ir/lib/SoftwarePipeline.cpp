@@ -21,6 +21,7 @@ struct Candidate {
   size_t index = 0;             // the tt.load in the body
   std::vector<size_t> converts; // convert_layout ops folded into the local_load
   std::vector<size_t> allocs;   // local_allocs replaced by the ring slot
+  std::vector<ValueId> views;   // memdesc_trans views of the slot, mutable with it
   std::vector<size_t>
       slice; // body ops computing ptr / mask / other, in body order
   LayoutId loadedLayout = kNoLayout; // the local_load's layout
@@ -256,11 +257,18 @@ private:
   }
 
   // Whether only warp_group_dot (as an operand) and warp_group_dot_wait
-  // (passing it through, its results unused) read the body value `v`.
-  bool wgmmaOnly(ValueId v) {
+  // (passing it through, its results unused) read the body value `v`,
+  // directly or through memdesc_trans views (added to `views`).
+  bool wgmmaOnly(ValueId v, std::vector<ValueId> &views) {
     const Block &body = *body_;
     for (size_t u : users_[v]) {
       const Op &o = body.ops[u];
+      if (o.kind == OpKind::MemDescTrans) {
+        if (!wgmmaOnly(o.results[0], views))
+          return false;
+        views.push_back(o.results[0]);
+        continue;
+      }
       if (o.kind == OpKind::WarpGroupDot && o.operands[2] != v)
         continue;
       if (o.kind != OpKind::WarpGroupDotWait)
@@ -297,6 +305,7 @@ private:
         return std::nullopt;
       for (size_t k : c.allocs)
         slots.insert(body.ops[k].results[0]);
+      slots.insert(c.views.begin(), c.views.end());
     }
     // Both operands come from rings: a buffer the loop does not refill may be
     // written by anything, and a register operand A would be rewritten while
@@ -348,7 +357,7 @@ private:
     auto addAlloc = [&](size_t u) {
       const Op &user = body.ops[u];
       if (user.kind != OpKind::LocalAlloc || user.operands.size() != 1 ||
-          !wgmmaOnly(user.results[0]))
+          !wgmmaOnly(user.results[0], c.views))
         return false;
       LayoutId l = f_.type(user.results[0]).layout();
       if (!c.allocs.empty() &&
@@ -640,6 +649,7 @@ private:
           replace.push_back({body.ops[cand.allocs[k]].results[0], slot});
         for (size_t k : cand.allocs)
           retype.push_back(body.ops[k].results[0]);
+        retype.insert(retype.end(), cand.views.begin(), cand.views.end());
       } else {
       ValueId tile =
           in.op(OpKind::MemDescIndex, {cand.ring, ri}, cand.tileType);

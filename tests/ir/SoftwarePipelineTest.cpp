@@ -57,7 +57,9 @@ Memory run(const Module &m, const std::string &fn, std::vector<ArgValue> args,
 void expectSameMatmul(const Module &plain, const Module &piped, const std::string &fn, int64_t K,
                       int64_t tileN, std::mt19937_64 &rng) {
   Memory mem;
-  mem.buffers = {randomHalves(size_t(128 * K), rng), randomHalves(size_t(K * tileN), rng),
+  // B: K x tileN, or (an NT example) tileN rows of stride tileN from which K columns are read.
+  mem.buffers = {randomHalves(size_t(128 * K), rng),
+                 randomHalves(size_t(K * tileN + tileN * tileN), rng),
                  std::vector<uint8_t>(size_t(128 * tileN * 4), 0xab)};
   std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1),
                                 ArgValue::pointer(2), ArgValue::integer(K),
@@ -205,14 +207,15 @@ TEST(SoftwarePipeline, OneStageLeavesTheModuleAloneAndBadCountsAreErrors) {
   EXPECT_EQ(pipelineLoops(m, 17).message(), "num_stages is 17, expected 1..16");
 }
 
-// The wgmma matmuls (128x128 and the 128x256 tile of two warp groups): the
-// rings take the local_allocs' NVMMA layouts, the dots read the ring slots, the
-// fence pass puts one fence in the loop between the wait and the dot, and the
-// interpreter computes the same before and after.
+// The wgmma matmuls (128x128, the 128x256 tile of two warp groups, and the NT
+// one whose B tile reaches the dot through a memdesc_trans): the rings take the
+// local_allocs' NVMMA layouts, the dots read the ring slots (or their
+// transposes), the fence pass puts one fence in the loop between the wait and
+// the dot, and the interpreter computes the same before and after.
 TEST(SoftwarePipeline, WgmmaMatmulRingsTheSharedTilesAndComputesTheSame) {
-  for (auto [file, tileN] :
-       {std::pair<std::string, int64_t>{"matmul_wgmma.tir", 128},
-        {"matmul_wgmma_wide.tir", 256}}) {
+  for (auto [file, tileN] : {std::pair<std::string, int64_t>{"matmul_wgmma.tir", 128},
+                             {"matmul_wgmma_wide.tir", 256},
+                             {"matmul_wgmma_nt.tir", 128}}) {
     SCOPED_TRACE(file);
     Module plain = loadExample(file);
     ASSERT_TRUE(verify(plain).ok());

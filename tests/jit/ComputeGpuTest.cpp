@@ -127,6 +127,7 @@ void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stag
                file + ", prefetch " + std::to_string(prefetchK));
   std::mt19937_64 rng(seed);
   const bool persistent = file == "matmul_wide_persistent.tir" || file == "matmul_wide_flat.tir";
+  const bool nt = file == "matmul_wgmma_nt.tir"; // B given as N x K (row stride K)
   const int tileN =
       file == "matmul_wide.tir" || file == "matmul_wgmma_wide.tir" || persistent ? 256 : 128;
   ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file));
@@ -177,7 +178,10 @@ void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stag
     }
     for (size_t i = 0; i < bf.size(); ++i) {
       b[i] = Half(bf[i]);
-      B(i / N, i % N) = double(float(b[i]));
+      if (nt)
+        B(i % K, i / K) = double(float(b[i]));
+      else
+        B(i / N, i % N) = double(float(b[i]));
     }
     ASSERT_OK_AND_ASSIGN(auto da, runtime::DeviceBuffer::fromHost<Half>(a));
     ASSERT_OK_AND_ASSIGN(auto db, runtime::DeviceBuffer::fromHost<Half>(b));
@@ -188,7 +192,7 @@ void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stag
                           int32_t(M), int32_t(N)));
     else
       ASSERT_OK(k->launch({unsigned(M / 128), unsigned(N / tileN)}, da, db, dc, int32_t(K),
-                          int32_t(K), int32_t(N), int32_t(N)));
+                          int32_t(K), int32_t(nt ? K : N), int32_t(N)));
     ASSERT_OK(jitc.context().synchronize());
     ASSERT_OK_AND_ASSIGN(auto c, dc.template toHost<float>());
     MatrixD ref = A * B;
@@ -259,6 +263,20 @@ TEST(ComputeGpu, WgmmaMatmulBf16) {
   for (int stages : {1, 3})
     matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, stages, "matmul_wgmma.tir",
                                 "wgmma.mma_async", 64);
+}
+
+// The NT matmul (B given as N x K, its tiles read through memdesc_trans), as written and
+// pipelined through the transpose.
+TEST(ComputeGpu, WgmmaMatmulNt) {
+  REQUIRE_GPU();
+  if (jitc->context().computeCapability() != 90)
+    GTEST_SKIP() << "wgmma needs an sm_90 GPU, this one is sm_"
+                 << jitc->context().computeCapability();
+  for (int stages : {1, 3})
+    matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, stages, "matmul_wgmma_nt.tir",
+                            "wgmma.mma_async", 64);
+  matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, 3, "matmul_wgmma_nt.tir",
+                              "wgmma.mma_async", 64);
 }
 
 // The 128x256 wgmma tile (two warp groups), as written and with 3 stages.

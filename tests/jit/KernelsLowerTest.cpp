@@ -159,7 +159,7 @@ TEST(JitKernels, ExampleKernelsLower) {
   // proxy fences. Pipelined, one wgmma group stays in flight across iterations; ptxas must not
   // serialize the wgmmas (it says "Potential Performance Loss: wgmma.mma_async instructions are
   // serialized ..." when, e.g., the in-flight accumulator registers are touched before the wait).
-  for (const char *file : {"matmul_wgmma.tir", "matmul_wgmma_wide.tir"})
+  for (const char *file : {"matmul_wgmma.tir", "matmul_wgmma_wide.tir", "matmul_wgmma_nt.tir"})
     for (ScalarKind e : {ScalarKind::F16, ScalarKind::BF16})
       for (int stages : {1, 2, 3, 4}) {
         auto m = matmulKernel(e, dir, file);

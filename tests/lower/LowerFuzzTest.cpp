@@ -29,9 +29,9 @@ namespace {
 const std::vector<std::string> &allExampleTexts() {
   static const std::vector<std::string> texts = [] {
     std::vector<std::string> names = ir::testing::exampleFiles();
-    for (const char *hopper :
-         {"matmul_wgmma.tir", "matmul_wgmma_wide.tir", "matmul_tma.tir", "matmul_tma_wide.tir",
-          "matmul_tma_mma_wide.tir", "wgmma_tile.tir", "wgmma_nt_tile.tir", "attention_wgmma.tir"})
+    for (const char *hopper : {"matmul_wgmma.tir", "matmul_wgmma_wide.tir", "matmul_tma.tir",
+                               "matmul_tma_wide.tir", "matmul_tma_mma_wide.tir", "wgmma_tile.tir",
+                               "wgmma_nt_tile.tir", "matmul_wgmma_nt.tir", "attention_wgmma.tir"})
       names.push_back(hopper);
     return ir::testing::exampleTexts(names);
   }();

@@ -52,8 +52,9 @@ struct RandomMatmul {
   int bm = 16, bn = 8, bk = 16;
   bool aShared = false, bShared = false;    // v2: through a shared tile; v3: A in shared memory
   std::string aSharedLayout, bSharedLayout; // the shared tiles' attributes
-  // B's shared tile allocated as B^T (bn x bk, in this layout: bSharedLayout's, transposed) from
-  // a tt.trans of B, and read through a ttg.memdesc_trans back to bk x bn; empty: allocated as is.
+  // B loaded as B^T (a bn x bk tile, column-major in B's memory) into a shared tile in this
+  // layout (bSharedLayout's, transposed), read through a ttg.memdesc_trans as bk x bn; empty: B
+  // loaded and allocated as is.
   std::string bTransposedLayout;
   bool isAsync = false;                     // v3
   std::string layoutA, layoutB, layoutC;    // blocked layouts of the loads and of C
@@ -166,12 +167,12 @@ inline std::string RandomMatmul::text() const {
        ", %ldr: i32) {\n";
 
   // The pointers of the rows x cols tile of `ptr` (element `e`, layout `l`) at (%row0, %col0),
-  // row stride %ld: %<p>_ptr; and, when rowLimit / colLimit are set, %<p>_mask (row < rowLimit
-  // and col < colLimit).
+  // row stride %ld (column stride when colMajor): %<p>_ptr; and, when rowLimit / colLimit are
+  // set, %<p>_mask (row < rowLimit and col < colLimit).
   auto tile = [&](const std::string &p, const std::string &ptr, const std::string &e, int64_t rows,
                   int64_t cols, const std::string &l, const std::string &row0,
                   const std::string &col0, const std::string &ld, const std::string &rowLimit,
-                  const std::string &colLimit) {
+                  const std::string &colLimit, bool colMajor = false) {
     const std::string rs = "tensor<" + s(rows) + "xi32, #ttg.slice<{dim = 1, parent = " + l + "}>>";
     const std::string cs = "tensor<" + s(cols) + "xi32, #ttg.slice<{dim = 0, parent = " + l + "}>>";
     const std::string col = ty(rows, 1, "i32", l), row = ty(1, cols, "i32", l);
@@ -182,14 +183,24 @@ inline std::string RandomMatmul::text() const {
     line(q + "r0 = tt.splat " + row0 + " : i32 -> " + rs);
     line(q + "ri = arith.addi " + q + "r0, " + q + "r : " + rs);
     line(q + "r2 = tt.expand_dims " + q + "ri {axis = 1 : i32} : " + rs + " -> " + col);
-    line(q + "ld = tt.splat " + ld + " : i32 -> " + col);
-    line(q + "ro = arith.muli " + q + "r2, " + q + "ld : " + col);
-    line(q + "rb = tt.broadcast " + q + "ro : " + col + " -> " + full);
+    if (colMajor) {
+      line(q + "rb = tt.broadcast " + q + "r2 : " + col + " -> " + full);
+    } else {
+      line(q + "ld = tt.splat " + ld + " : i32 -> " + col);
+      line(q + "ro = arith.muli " + q + "r2, " + q + "ld : " + col);
+      line(q + "rb = tt.broadcast " + q + "ro : " + col + " -> " + full);
+    }
     line(q + "c = tt.make_range {end = " + s(cols) + " : i32, start = 0 : i32} : " + cs);
     line(q + "c0 = tt.splat " + col0 + " : i32 -> " + cs);
     line(q + "ci = arith.addi " + q + "c0, " + q + "c : " + cs);
     line(q + "c2 = tt.expand_dims " + q + "ci {axis = 0 : i32} : " + cs + " -> " + row);
-    line(q + "cb = tt.broadcast " + q + "c2 : " + row + " -> " + full);
+    if (colMajor) {
+      line(q + "ld = tt.splat " + ld + " : i32 -> " + row);
+      line(q + "co = arith.muli " + q + "c2, " + q + "ld : " + row);
+      line(q + "cb = tt.broadcast " + q + "co : " + row + " -> " + full);
+    } else {
+      line(q + "cb = tt.broadcast " + q + "c2 : " + row + " -> " + full);
+    }
     line(q + "o = arith.addi " + q + "rb, " + q + "cb : " + full);
     line(q + "v = tt.splat " + ptr + " : !tt.ptr<" + e + "> -> " + ptrs);
     line(q + "ptr = tt.addptr " + q + "v, " + q + "o : " + ptrs + ", " + full);
@@ -214,10 +225,14 @@ inline std::string RandomMatmul::text() const {
   };
 
   const std::string accTy = ty(bm, bn, "f32", "#mma");
-  const std::string tA = ty(bm, bk, t, "#la"), tB = ty(bk, bn, t, "#lb");
+  // B's tile as loaded: bk x bn, or B^T (bn x bk, column-major in B's memory) when its shared
+  // tile is allocated transposed.
+  const bool bT = bShared && !bTransposedLayout.empty();
+  const int64_t bR = bT ? bn : bk, bC = bT ? bk : bn;
+  const std::string tA = ty(bm, bk, t, "#la"), tB = ty(bR, bC, t, "#lb");
   const std::string pA = ty(bm, bk, "!tt.ptr<" + t + ">", "#la");
-  const std::string pB = ty(bk, bn, "!tt.ptr<" + t + ">", "#lb");
-  const std::string iA = ty(bm, bk, "i32", "#la"), iB = ty(bk, bn, "i32", "#lb");
+  const std::string pB = ty(bR, bC, "!tt.ptr<" + t + ">", "#lb");
+  const std::string iA = ty(bm, bk, "i32", "#la"), iB = ty(bR, bC, "i32", "#lb");
   line("%c0 = arith.constant 0 : i32");
   line("%cbk = arith.constant " + s(bk) + " : i32");
   line("%pid_m = tt.get_program_id x : i32");
@@ -252,7 +267,7 @@ inline std::string RandomMatmul::text() const {
     yieldTypes += ", " + pA;
   }
   if (carryB) {
-    tile("b0", "%b", t, bk, bn, "#lb", "%c0", "%n0", "%ldb", "", "");
+    tile("b0", "%b", t, bR, bC, "#lb", bT ? "%n0" : "%c0", bT ? "%c0" : "%n0", "%ldb", "", "", bT);
     line("%bstep_s = arith.muli %ldb, %cbk : i32");
     line("%bstep = tt.splat %bstep_s : i32 -> " + iB);
     iterArgs += ", %pb = %b0_ptr";
@@ -268,8 +283,9 @@ inline std::string RandomMatmul::text() const {
   // A's tile at (m0, k) and B's at (k, n0): masks from k always, pointers unless carried.
   bool aMasked =
       tile("a", "%a", t, bm, bk, "#la", "%m0", "%k", "%lda", maskM ? "%M" : "", maskK ? "%K" : "");
-  bool bMasked =
-      tile("b", "%b", t, bk, bn, "#lb", "%k", "%n0", "%ldb", maskK ? "%K" : "", maskN ? "%N" : "");
+  bool bMasked = tile("b", "%b", t, bR, bC, "#lb", bT ? "%n0" : "%k", bT ? "%k" : "%n0", "%ldb",
+                      (bT ? maskN : maskK) ? (bT ? "%N" : "%K") : "",
+                      (bT ? maskK : maskN) ? (bT ? "%K" : "%N") : "", bT);
   line("%at = tt.load " + std::string(carryA ? "%pa" : "%a_ptr") + (aMasked ? ", %a_mask" : "") +
        " : " + pA);
   line("%bt = tt.load " + std::string(carryB ? "%pb" : "%b_ptr") + (bMasked ? ", %b_mask" : "") +
@@ -281,11 +297,9 @@ inline std::string RandomMatmul::text() const {
     line("%as = ttg.local_alloc %at : (" + tA + ") -> " + mdA);
   else
     line("%ad = ttg.convert_layout %at : " + tA + " -> " + dA);
-  if (bShared && !bTransposedLayout.empty()) {
-    const std::string tBT = ty(bn, bk, t, "#lb");
+  if (bT) {
     const std::string mdBT = "!ttg.memdesc<" + s(bn) + "x" + s(bk) + "x" + t + ", #sbt, #smem>";
-    line("%btt = tt.trans %bt {order = array<i32: 1, 0>} : " + tB + " -> " + tBT);
-    line("%bst = ttg.local_alloc %btt : (" + tBT + ") -> " + mdBT);
+    line("%bst = ttg.local_alloc %bt : (" + tB + ") -> " + mdBT);
     line("%bs = ttg.memdesc_trans %bst {order = array<i32: 1, 0>} : " + mdBT + " -> " + mdB);
   } else if (bShared)
     line("%bs = ttg.local_alloc %bt : (" + tB + ") -> " + mdB);

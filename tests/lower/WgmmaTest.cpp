@@ -482,8 +482,8 @@ TEST(Wgmma, NeedsSm90a) {
 // 3 stages, where one wgmma group stays in flight across iterations) compile for sm_90a without
 // spills, and ptxas does not serialize their wgmmas.
 TEST(Wgmma, ExamplesAssembleWithoutSpills) {
-  for (const char *name :
-       {"wgmma_tile.tir", "wgmma_nt_tile.tir", "matmul_wgmma.tir", "matmul_wgmma_wide.tir"})
+  for (const char *name : {"wgmma_tile.tir", "wgmma_nt_tile.tir", "matmul_wgmma.tir",
+                           "matmul_wgmma_wide.tir", "matmul_wgmma_nt.tir"})
     for (int stages : {1, 3}) {
       SCOPED_TRACE(std::string(name) + ", stages " + std::to_string(stages));
       std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + name);

@@ -161,8 +161,12 @@ TEST(Hopper, WgmmaAttentionAgreesWithAttention) {
   EXPECT_NE(valuesOf<uint16_t>(want)[5], 0);
 }
 
-TEST(Hopper, WgmmaTileComputesTheProduct) {
-  Module m = loadExample("wgmma_tile.tir");
+namespace {
+
+// Runs the one-tile example `name` (A, B and C of 64x64, A and B f16 from small halves) in the
+// interpreter: C = A B, or A B^T with B given as [N, K] (`bIsNk`).
+void expectWgmmaTile(const std::string &name, bool bIsNk) {
+  Module m = loadExample(name + ".tir");
   auto af = randomFloats(64 * 64, 7), bf = randomFloats(64 * 64, 8);
   std::vector<uint16_t> ah, bh;
   for (float x : af)
@@ -172,40 +176,25 @@ TEST(Hopper, WgmmaTileComputesTheProduct) {
   Memory mem;
   mem.buffers = {bytesOf(ah), bytesOf(bh), bytesOf(std::vector<float>(64 * 64))};
   std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2)};
-  Status s = interpret(m, "wgmma_tile", args, mem);
+  Status s = interpret(m, name, args, mem);
   ASSERT_TRUE(s.ok()) << s.message();
   auto c = valuesOf<float>(mem.buffers[2]);
   for (size_t i = 0; i < 64; ++i)
     for (size_t j = 0; j < 64; ++j) {
       double ref = 0;
       for (size_t k = 0; k < 64; ++k)
-        ref += double(af[i * 64 + k]) * bf[k * 64 + j];
+        ref += double(af[i * 64 + k]) * bf[bIsNk ? j * 64 + k : k * 64 + j];
       ASSERT_EQ(c[i * 64 + j], float(ref)) << i << "," << j;
     }
 }
 
+} // namespace
+
+TEST(Hopper, WgmmaTileComputesTheProduct) { expectWgmmaTile("wgmma_tile", false); }
+
 // The NT tile: B given as [N, K], viewed as [K, N] through ttg.memdesc_trans.
 TEST(Hopper, WgmmaNtTileComputesTheProductWithBTransposed) {
-  Module m = loadExample("wgmma_nt_tile.tir");
-  auto af = randomFloats(64 * 64, 9), bf = randomFloats(64 * 64, 10);
-  std::vector<uint16_t> ah, bh;
-  for (float x : af)
-    ah.push_back(toHalfBits(x));
-  for (float x : bf)
-    bh.push_back(toHalfBits(x));
-  Memory mem;
-  mem.buffers = {bytesOf(ah), bytesOf(bh), bytesOf(std::vector<float>(64 * 64))};
-  std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2)};
-  Status s = interpret(m, "wgmma_nt_tile", args, mem);
-  ASSERT_TRUE(s.ok()) << s.message();
-  auto c = valuesOf<float>(mem.buffers[2]);
-  for (size_t i = 0; i < 64; ++i)
-    for (size_t j = 0; j < 64; ++j) {
-      double ref = 0;
-      for (size_t k = 0; k < 64; ++k)
-        ref += double(af[i * 64 + k]) * bf[j * 64 + k];
-      ASSERT_EQ(c[i * 64 + j], float(ref)) << i << "," << j;
-    }
+  expectWgmmaTile("wgmma_nt_tile", true);
 }
 
 // The pipeline fences the wgmma matmul once, inside the loop right before the dot, keeps what the

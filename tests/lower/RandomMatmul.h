@@ -433,18 +433,21 @@ inline std::string randomNvmma(int64_t rows, int64_t cols, int elemBytes, int kD
 }
 
 // The shared layout `attr` of a rows x cols tile written out as a #ttg.shared_linear attribute
-// of alignment 16 (wgmma reads it all the same, so the lowering must align it as NVMMA tiles).
-inline std::string asSharedLinear(const std::string &attr, int64_t rows, int64_t cols) {
+// of alignment 16 (wgmma reads it all the same, so the lowering must align it as NVMMA tiles);
+// `transposed`: that of its cols x rows transpose (each basis's two components swapped).
+inline std::string asSharedLinear(const std::string &attr, int64_t rows, int64_t cols,
+                                  bool transposed = false) {
   auto spec = parseLayoutAttr(attr);
   RC_ASSERT(spec.ok());
   auto l = toLinearLayout(*spec, std::vector<int64_t>{rows, cols});
   RC_ASSERT(l.ok());
   std::string text = "#ttg.shared_linear<{offset = [";
+  const size_t first = transposed ? 1 : 0;
   for (const InDimBases &in : l->bases())
     if (in.name == DimName::offset())
       for (size_t i = 0; i < in.bases.size(); ++i)
-        text += (i ? ", [" : "[") + std::to_string(in.bases[i][0]) + ", " +
-                std::to_string(in.bases[i][1]) + "]";
+        text += (i ? ", [" : "[") + std::to_string(in.bases[i][first]) + ", " +
+                std::to_string(in.bases[i][1 - first]) + "]";
   return text + "]}, alignment = 16>";
 }
 
@@ -469,17 +472,7 @@ inline std::string transposedAttr(const std::string &attr, int64_t rows, int64_t
     return attr.find("order = [1, 0]") != std::string::npos
                ? swap(attr, "order = [1, 0]", "order = [0, 1]")
                : swap(attr, "order = [0, 1]", "order = [1, 0]");
-  auto spec = parseLayoutAttr(attr);
-  RC_ASSERT(spec.ok());
-  auto l = toLinearLayout(*spec, std::vector<int64_t>{rows, cols});
-  RC_ASSERT(l.ok());
-  std::string text = "#ttg.shared_linear<{offset = [";
-  for (const InDimBases &in : l->bases())
-    if (in.name == DimName::offset())
-      for (size_t i = 0; i < in.bases.size(); ++i)
-        text += (i ? ", [" : "[") + std::to_string(in.bases[i][1]) + ", " +
-                std::to_string(in.bases[i][0]) + "]";
-  return text + "]}, alignment = 16>";
+  return asSharedLinear(attr, rows, cols, /*transposed=*/true);
 }
 
 // A rows x cols wgmma operand of `elemBytes` elements (dim kDim is K, one instruction reads

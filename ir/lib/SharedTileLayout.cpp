@@ -4,7 +4,6 @@
 
 #include <cassert>
 #include <limits>
-#include <string>
 #include <vector>
 
 namespace linlayout::ir {
@@ -12,19 +11,18 @@ namespace linlayout::ir {
 Expected<LinearLayout> transposedTileLayout(const LinearLayout &shared,
                                             std::span<const int32_t> order) {
   assert(order.size() == size_t(shared.numOutDims()) && "one entry per out dim");
-  std::vector<DimName> moved;
-  for (int32_t d : order)
-    moved.push_back(shared.outDimName(d));
-  LL_ASSIGN_OR_RETURN(LinearLayout t, shared.transposeOuts(moved));
-  // Renamed through names of their own, so that no step meets a name still in use.
-  auto temporary = [](size_t i) { return DimName::get("transposed" + std::to_string(i)); };
-  for (size_t i = 0; i < moved.size(); ++i) {
-    LL_ASSIGN_OR_RETURN(t, t.renameOutDim(moved[i], temporary(i)));
-  }
-  for (size_t i = 0; i < moved.size(); ++i) {
-    LL_ASSIGN_OR_RETURN(t, t.renameOutDim(temporary(i), DimName::dim(int(i))));
-  }
-  return t;
+  std::vector<InDimBases> ins = shared.bases();
+  for (InDimBases &in : ins)
+    for (std::vector<uint64_t> &basis : in.bases) {
+      std::vector<uint64_t> moved;
+      for (int32_t d : order)
+        moved.push_back(basis[size_t(d)]);
+      basis = std::move(moved);
+    }
+  std::vector<DimSize> outs;
+  for (size_t i = 0; i < order.size(); ++i)
+    outs.push_back({DimName::dim(int(i)), shared.outDimSize(shared.outDimName(order[i]))});
+  return LinearLayout::fromBases(ins, outs);
 }
 
 SideVectors sideVectorsOf(const LinearLayout &dist) {

@@ -343,12 +343,7 @@ private:
                           ty(s) + " -> " + ty(r));
     if (hasBufferDims(s) || hasBufferDims(r))
       return err(&op, "transposes a whole ring " + ty(s) + "; index one tile first");
-    std::vector<bool> seen(order.size(), false);
-    for (int32_t d : order) {
-      if (d < 0 || d >= s.rank() || seen[size_t(d)])
-        return err(&op, "order is not a permutation of 0.." + std::to_string(s.rank() - 1));
-      seen[size_t(d)] = true;
-    }
+    LL_TRY_STATUS(checkPermutation(op, s.rank()));
     if (r.allocShape().empty() != s.allocShape().empty())
       return err(&op,
                  "a view transposes to a view and a tile to a tile, got " + ty(s) + " -> " + ty(r));
@@ -370,6 +365,17 @@ private:
                       "with the dims permuted (a swizzled nvmma_shared operand transposes to the "
                       "other `transposed`), got " +
                           ty(s) + " -> " + ty(r));
+    return Status::success();
+  }
+
+  // tt.trans and ttg.memdesc_trans: `order` names each of the operand's `rank` dims once.
+  Status checkPermutation(const Op &op, int rank) {
+    std::vector<bool> seen(size_t(rank), false);
+    for (int32_t d : op.attrs.order) {
+      if (d < 0 || d >= rank || seen[size_t(d)])
+        return err(&op, "order is not a permutation of 0.." + std::to_string(rank - 1));
+      seen[size_t(d)] = true;
+    }
     return Status::success();
   }
 
@@ -516,12 +522,9 @@ private:
           a.order.size() != size_t(s.rank()) || R().rank() != s.rank())
         return err(&op, "order must permute the operand's dimensions, got " + ty(s) + " -> " +
                             ty(R()));
-      std::vector<bool> seen(size_t(s.rank()), false);
+      LL_TRY_STATUS(checkPermutation(op, s.rank()));
       for (size_t i = 0; i < a.order.size(); ++i) {
         int32_t d = a.order[i];
-        if (d < 0 || d >= s.rank() || seen[size_t(d)])
-          return err(&op, "order is not a permutation of 0.." + std::to_string(s.rank() - 1));
-        seen[size_t(d)] = true;
         if (R().shape()[i] != s.shape()[size_t(d)])
           return err(&op, "result dimension " + std::to_string(i) +
                               " must be operand dimension " + std::to_string(d));

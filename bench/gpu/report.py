@@ -44,7 +44,7 @@ def main():
         return 2
     d = args[0]
     docs = args[args.index("--docs") + 1] if "--docs" in args else None
-    command = args[args.index("--command") + 1] if "--command" in args else "bash bench/gpu/run.sh (device tool, kind nvidia-h200, carry .carry)"
+    command = args[args.index("--command") + 1] if "--command" in args else "bash bench/gpu/run.sh (device tool, carry .carry)"
     ours = []
     for f in sorted(os.listdir(d)):
         if f.startswith("linlayout") and f.endswith(".json"):

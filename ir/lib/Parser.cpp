@@ -933,6 +933,31 @@ private:
                              ", but the op says " + printType(module_, written));
     return true;
   }
+  // Parses the type written for operand `v` and checks that it is `v`'s type.
+  bool parseTypeOf(ValueId v, Type &t) {
+    Loc loc = tok_.loc;
+    return parseType(t) && checkType(v, t, loc);
+  }
+  // Parses one type written for all of `vs` and checks that it is each one's type.
+  bool parseTypeOfAll(const std::vector<ValueId> &vs, Type &t) {
+    Loc loc = tok_.loc;
+    if (!parseType(t))
+      return false;
+    for (ValueId v : vs)
+      if (!checkType(v, t, loc))
+        return false;
+    return true;
+  }
+  // The types of tt.dot and ttng.warp_group_dot, `: A * B -> C`; the result has C's type.
+  bool parseDotTypes(const Op &op, std::vector<Type> &results) {
+    Type a, b, c;
+    if (!expectPunct(":", "before the operand types") || !parseTypeOf(op.operands[0], a) ||
+        !expectPunct("*", "between the A and B types") || !parseTypeOf(op.operands[1], b) ||
+        !expectPunct("->", "before the result type") || !parseTypeOf(op.operands[2], c))
+      return false;
+    results.push_back(c);
+    return true;
+  }
   std::string nameOf(ValueId v) const {
     for (const auto &[n, ids] : names_)
       for (size_t i = 0; i < ids.size(); ++i)
@@ -1138,7 +1163,6 @@ private:
   bool parseOpBody(Op &op, std::vector<Type> &results, int depth) {
     OpAttrs &a = op.attrs;
     Type t, u;
-    Loc tloc;
     switch (op.kind) {
     case OpKind::Return:
       return true;
@@ -1212,8 +1236,7 @@ private:
       }
       if (!expectPunct(":", "before the operand type"))
         return false;
-      tloc = tok_.loc;
-      if (!parseType(t) || !checkType(op.operands[0], t, tloc))
+      if (!parseTypeOf(op.operands[0], t))
         return false;
       if (!expectPunct("->", "between the operand and result types") || !parseType(u))
         return false;
@@ -1263,14 +1286,8 @@ private:
                     " operand(s), got " + std::to_string(op.operands.size()));
       if (!parseOptionalHints(op.attrs)) // value hints; fastmath and the like are skipped
         return false;
-      if (!expectPunct(":", "before the type"))
+      if (!expectPunct(":", "before the type") || !parseTypeOfAll(op.operands, t))
         return false;
-      tloc = tok_.loc;
-      if (!parseType(t))
-        return false;
-      for (ValueId v : op.operands)
-        if (!checkType(v, t, tloc))
-          return false;
       results.push_back(t);
       return true;
     }
@@ -1288,14 +1305,8 @@ private:
         return false;
       if (op.operands.size() != 2)
         return fail(std::string(mnemonic(op.kind)) + " takes two operands");
-      if (!expectPunct(":", "before the operand type"))
+      if (!expectPunct(":", "before the operand type") || !parseTypeOfAll(op.operands, t))
         return false;
-      tloc = tok_.loc;
-      if (!parseType(t))
-        return false;
-      for (ValueId v : op.operands)
-        if (!checkType(v, t, tloc))
-          return false;
       results.push_back(t.withElem(ElemType{ScalarKind::I1, false}));
       return true;
     }
@@ -1306,7 +1317,7 @@ private:
         return fail("arith.select takes three operands");
       if (!expectPunct(":", "before the type"))
         return false;
-      tloc = tok_.loc;
+      Loc tloc = tok_.loc;
       if (!parseType(t))
         return false;
       if (isPunct(",")) {
@@ -1337,8 +1348,7 @@ private:
         return fail(std::string(mnemonic(op.kind)) + " takes one operand");
       if (!expectPunct(":", "before the operand type"))
         return false;
-      tloc = tok_.loc;
-      if (!parseType(t) || !checkType(op.operands[0], t, tloc))
+      if (!parseTypeOf(op.operands[0], t))
         return false;
       if (!expectIdent("to", "between the operand and result types") || !parseType(u))
         return false;
@@ -1354,13 +1364,11 @@ private:
         return false;
       if (!expectPunct(":", "before the types"))
         return false;
-      tloc = tok_.loc;
-      if (!parseType(t) || !checkType(op.operands[0], t, tloc))
+      if (!parseTypeOf(op.operands[0], t))
         return false;
       if (!expectPunct(",", "between the pointer and offset types"))
         return false;
-      tloc = tok_.loc;
-      if (!parseType(u) || !checkType(op.operands[1], u, tloc))
+      if (!parseTypeOf(op.operands[1], u))
         return false;
       results.push_back(t);
       return true;
@@ -1377,8 +1385,7 @@ private:
         return false;
       if (!expectPunct(":", "before the pointer type"))
         return false;
-      tloc = tok_.loc;
-      if (!parseType(t) || !checkType(op.operands[0], t, tloc))
+      if (!parseTypeOf(op.operands[0], t))
         return false;
       if (isLoad)
         results.push_back(t.withElem(ElemType{t.elem().scalar, false}));
@@ -1423,13 +1430,11 @@ private:
         return fail("ttg.local_store takes a value and a memdesc");
       if (!expectPunct(":", "before the types"))
         return false;
-      tloc = tok_.loc;
-      if (!parseType(t) || !checkType(op.operands[0], t, tloc))
+      if (!parseTypeOf(op.operands[0], t))
         return false;
       if (!expectPunct("->", "between the value and memdesc types"))
         return false;
-      tloc = tok_.loc;
-      if (!parseType(u) || !checkType(op.operands[1], u, tloc))
+      if (!parseTypeOf(op.operands[1], u))
         return false;
       return true;
     }
@@ -1440,8 +1445,7 @@ private:
         return fail("ttg.local_dealloc takes one operand");
       if (!expectPunct(":", "before the type"))
         return false;
-      tloc = tok_.loc;
-      return parseType(t) && checkType(op.operands[0], t, tloc);
+      return parseTypeOf(op.operands[0], t);
     }
     case OpKind::MemDescIndex: {
       ValueId v;
@@ -1453,9 +1457,8 @@ private:
       op.operands.push_back(v);
       if (!expectPunct("]", "after the tile index") || !expectPunct(":", "before the types"))
         return false;
-      tloc = tok_.loc;
-      if (!parseType(t) || !checkType(op.operands[0], t, tloc) ||
-          !expectPunct("->", "before the result type") || !parseType(u))
+      if (!parseTypeOf(op.operands[0], t) || !expectPunct("->", "before the result type") ||
+          !parseType(u))
         return false;
       results.push_back(u);
       return true;
@@ -1481,9 +1484,8 @@ private:
       advance();
       if (!expectPunct(":", "before the types"))
         return false;
-      tloc = tok_.loc;
-      if (!parseType(t) || !checkType(op.operands[0], t, tloc) ||
-          !expectPunct("->", "before the result type") || !parseType(u))
+      if (!parseTypeOf(op.operands[0], t) || !expectPunct("->", "before the result type") ||
+          !parseType(u))
         return false;
       results.push_back(u);
       return true;
@@ -1508,12 +1510,10 @@ private:
         return false;
       if (!expectPunct(":", "before the types"))
         return false;
-      tloc = tok_.loc;
-      if (!parseType(t) || !checkType(op.operands[0], t, tloc) ||
+      if (!parseTypeOf(op.operands[0], t) ||
           !expectPunct("->", "between the pointer and memdesc types"))
         return false;
-      tloc = tok_.loc;
-      return parseType(u) && checkType(op.operands[1], u, tloc);
+      return parseTypeOf(op.operands[1], u);
     }
     case OpKind::AsyncCommitGroup:
     case OpKind::Barrier:
@@ -1544,24 +1544,7 @@ private:
       }
       if (!skipOptionalDict())
         return false;
-      if (!expectPunct(":", "before the operand types"))
-        return false;
-      tloc = tok_.loc;
-      if (!parseType(t) || !checkType(op.operands[0], t, tloc))
-        return false;
-      if (!expectPunct("*", "between the A and B types"))
-        return false;
-      tloc = tok_.loc;
-      if (!parseType(u) || !checkType(op.operands[1], u, tloc))
-        return false;
-      if (!expectPunct("->", "before the result type"))
-        return false;
-      tloc = tok_.loc;
-      Type r;
-      if (!parseType(r) || !checkType(op.operands[2], r, tloc))
-        return false;
-      results.push_back(r);
-      return true;
+      return parseDotTypes(op, results);
     }
     case OpKind::Reduce: {
       if (!parseName(reduceKindFromName, "a reduction (sum, max or min)", a.reduceKind) ||
@@ -1574,8 +1557,7 @@ private:
         return false;
       if (!expectPunct(":", "before the operand type"))
         return false;
-      tloc = tok_.loc;
-      if (!parseType(t) || !checkType(op.operands[0], t, tloc))
+      if (!parseTypeOf(op.operands[0], t))
         return false;
       if (!expectPunct("->", "before the result type") || !parseType(u))
         return false;
@@ -1596,24 +1578,7 @@ private:
           return false;
         a.isAsync = async != 0;
       }
-      if (!expectPunct(":", "before the operand types"))
-        return false;
-      tloc = tok_.loc;
-      if (!parseType(t) || !checkType(op.operands[0], t, tloc))
-        return false;
-      if (!expectPunct("*", "between the A and B types"))
-        return false;
-      tloc = tok_.loc;
-      if (!parseType(u) || !checkType(op.operands[1], u, tloc))
-        return false;
-      if (!expectPunct("->", "before the result type"))
-        return false;
-      tloc = tok_.loc;
-      Type r;
-      if (!parseType(r) || !checkType(op.operands[2], r, tloc))
-        return false;
-      results.push_back(r);
-      return true;
+      return parseDotTypes(op, results);
     }
     case OpKind::WarpGroupDotWait: {
       if (!parseOperands(op.operands, 256))
@@ -1628,8 +1593,7 @@ private:
       for (size_t i = 0; i < op.operands.size(); ++i) {
         if (i && !expectPunct(",", "between operand types"))
           return false;
-        tloc = tok_.loc;
-        if (!parseType(t) || !checkType(op.operands[i], t, tloc))
+        if (!parseTypeOf(op.operands[i], t))
           return false;
         results.push_back(t);
       }
@@ -1689,9 +1653,8 @@ private:
       return false;
     if (!expectPunct(":", "before the barrier type"))
       return false;
-    Loc tloc = tok_.loc;
     Type t;
-    return parseType(t) && checkType(op.operands[0], t, tloc);
+    return parseTypeOf(op.operands[0], t);
   }
 
   // `ttng.async_tma_copy_global_to_local %desc[%c0, %c1] %dst, %bar, %pred : D, B -> M`.
@@ -1718,16 +1681,13 @@ private:
     if (!expectPunct(":", "before the types"))
       return false;
     Type t;
-    Loc tloc = tok_.loc;
-    if (!parseType(t) || !checkType(op.operands[0], t, tloc) ||
+    if (!parseTypeOf(op.operands[0], t) ||
         !expectPunct(",", "between the descriptor and barrier types"))
       return false;
-    tloc = tok_.loc;
-    if (!parseType(t) || !checkType(op.operands[coords + 2], t, tloc) ||
+    if (!parseTypeOf(op.operands[coords + 2], t) ||
         !expectPunct("->", "before the destination type"))
       return false;
-    tloc = tok_.loc;
-    return parseType(t) && checkType(op.operands[coords + 1], t, tloc);
+    return parseTypeOf(op.operands[coords + 1], t);
   }
 
   bool parseConstant(Op &op, std::vector<Type> &results) {
@@ -1856,9 +1816,8 @@ private:
       for (size_t i = 0; i < argNames.size(); ++i) {
         if (i && !expectPunct(",", "between loop result types"))
           return false;
-        Loc tloc = tok_.loc;
         Type t;
-        if (!parseType(t) || !checkType(op.operands[3 + i], t, tloc))
+        if (!parseTypeOf(op.operands[3 + i], t))
           return false;
         results.push_back(t);
       }

@@ -261,29 +261,6 @@ private:
   int64_t sliceK_;
 };
 
-bool prefetchBlock(Module &m, Function &f, std::vector<Op> &ops, int sliceK, int depth) {
-  if (depth > 64)
-    return false;
-  bool changed = false;
-  for (size_t i = 0; i < ops.size(); ++i) {
-    if (ops[i].kind == OpKind::If) {
-      for (Block &r : ops[i].regions)
-        changed |= prefetchBlock(m, f, r.ops, sliceK, depth + 1);
-      continue;
-    }
-    if (ops[i].kind != OpKind::For)
-      continue;
-    changed |= prefetchBlock(m, f, ops[i].regions[0].ops, sliceK, depth + 1);
-    LoopPrefetcher p(m, f, sliceK);
-    size_t before = ops.size();
-    if (p.run(ops, i)) {
-      changed = true;
-      i += ops.size() - before; // past the ops put before the loop
-    }
-  }
-  return changed;
-}
-
 } // namespace
 
 Status prefetchDotOperands(Module &m, int sliceK) {
@@ -293,7 +270,9 @@ Status prefetchDotOperands(Module &m, int sliceK) {
   if (m.numCtas != 1)
     return Status::success();
   for (Function &f : m.functions)
-    if (prefetchBlock(m, f, f.body.ops, sliceK, 0)) {
+    if (rewriteLoopsInnermostFirst(f.body.ops, [&](std::vector<Op> &ops, size_t i) {
+          return LoopPrefetcher(m, f, sliceK).run(ops, i);
+        })) {
       eliminateCommonSubexpressions(f);
       eraseDeadOps(f);
     }

@@ -66,6 +66,34 @@ int eraseDeadOps(Function &f) {
   return total;
 }
 
+namespace {
+bool rewriteLoops(std::vector<Op> &ops,
+                  const std::function<bool(std::vector<Op> &, size_t)> &rewrite, int depth) {
+  if (depth > 64)
+    return false;
+  bool changed = false;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].kind != OpKind::For && ops[i].kind != OpKind::If)
+      continue;
+    for (Block &r : ops[i].regions)
+      changed |= rewriteLoops(r.ops, rewrite, depth + 1);
+    if (ops[i].kind != OpKind::For)
+      continue;
+    size_t before = ops.size();
+    if (rewrite(ops, i)) {
+      changed = true;
+      i += ops.size() - before; // past the loop and what was put around it
+    }
+  }
+  return changed;
+}
+} // namespace
+
+bool rewriteLoopsInnermostFirst(std::vector<Op> &ops,
+                                const std::function<bool(std::vector<Op> &, size_t)> &rewrite) {
+  return rewriteLoops(ops, rewrite, 0);
+}
+
 Op makeConvert(Function &f, ValueId value, LayoutId layout, ValueId *result) {
   Op op;
   op.kind = OpKind::ConvertLayout;

@@ -731,33 +731,6 @@ private:
   std::vector<ValueId> carriedInit_;    // per loop-carried value: its initial value
 };
 
-// Pipelines the loops of one block and of the blocks nested in it (depth
-// bounded by the verifier).
-bool pipelineBlock(Module &m, Function &f, std::vector<Op> &ops, int stages,
-                   int depth) {
-  if (depth > 64)
-    return false;
-  bool changed = false;
-  for (size_t i = 0; i < ops.size(); ++i) {
-    if (ops[i].kind == OpKind::If) {
-      for (Block &r : ops[i].regions)
-        changed |= pipelineBlock(m, f, r.ops, stages, depth + 1);
-      continue;
-    }
-    if (ops[i].kind != OpKind::For)
-      continue;
-    changed |= pipelineBlock(m, f, ops[i].regions[0].ops, stages, depth + 1);
-    std::vector<int> uses = countUses(f);
-    LoopPipeliner p(m, f, stages, uses);
-    size_t before = ops.size();
-    if (p.run(ops, i)) {
-      changed = true;
-      i += ops.size() - before; // past the loop and its epilogue
-    }
-  }
-  return changed;
-}
-
 } // namespace
 
 Status pipelineLoops(Module &m, int numStages) {
@@ -767,7 +740,10 @@ Status pipelineLoops(Module &m, int numStages) {
   if (numStages == 1 || m.numCtas != 1)
     return Status::success();
   for (Function &f : m.functions)
-    if (pipelineBlock(m, f, f.body.ops, numStages, 0)) {
+    if (rewriteLoopsInnermostFirst(f.body.ops, [&](std::vector<Op> &ops, size_t i) {
+          std::vector<int> uses = countUses(f);
+          return LoopPipeliner(m, f, numStages, uses).run(ops, i);
+        })) {
       // The prologue's constants repeat; the old address computations are dead.
       eliminateCommonSubexpressions(f);
       eraseDeadOps(f);

@@ -5,6 +5,8 @@
 
 #include "linlayout/ir/Module.h"
 
+#include <cstddef>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -21,6 +23,13 @@ void replaceAllUses(Function &f, ValueId from, ValueId to);
 /// Removes ops without side effects whose results nobody uses, until none is left.
 /// Returns how many ops it removed.
 int eraseDeadOps(Function &f);
+
+/// Rewrites each scf.for of `ops` and of the blocks nested in them, inner loops first.
+/// `rewrite(ops, i)` gets the loop at ops[i]; it may put ops before and after it (a prologue, an
+/// epilogue) and says whether it changed anything. The walk goes on after what it left there.
+/// Returns whether any call changed anything. Nesting deeper than the verifier allows is left.
+bool rewriteLoopsInnermostFirst(std::vector<Op> &ops,
+                                const std::function<bool(std::vector<Op> &, size_t)> &rewrite);
 
 /// An op `result = ttg.convert_layout value` (result a new value of value's type with `layout`).
 /// Requires: value is a tensor of f.

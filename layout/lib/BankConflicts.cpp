@@ -148,24 +148,7 @@ Expected<SharedLoadCost> analyzeSharedLoad(const LinearLayout &reg, const Linear
     for (int i = 0; i < p.cvt.inDimBits(laneDim) && i < lanesInPhase; ++i)
       laneOffsets.push_back(p.cvt.outValue(p.cvt.column(off + i), offIdx));
   }
-  // In byte-address bits: the bank group of an access of `unit` bytes is bits [log2 unit, 7),
-  // the row is bits >= 7. Two lanes conflict when their addresses differ in the row but not in
-  // the bank group; the words they touch within a bank are then distinct.
-  int byteShift = log2i(uint64_t(elementBits / 8));
-  int unit = std::max(kSharedBankBytes, c.accessBytes);
-  auto elementMask = [&](int loByte, int hiByte) {
-    uint64_t m = 0;
-    for (int b = loByte; b < hiByte; ++b)
-      if (b - byteShift >= 0 && b - byteShift < 64)
-        m |= uint64_t(1) << (b - byteShift);
-    return m;
-  };
-  uint64_t bankMask = elementMask(log2i(uint64_t(unit)), 7);
-  uint64_t rowMask = elementMask(7, 64 + byteShift);
-  std::vector<uint64_t> sameBank = f2KernelOfMask(laneOffsets, bankMask);
-  for (uint64_t &v : sameBank)
-    v &= rowMask;
-  int d = f2Rank(sameBank);
+  int d = linearConflictLog2(laneOffsets, elementBits, std::max(kSharedBankBytes, c.accessBytes));
   c.extraPerPhase = (1 << d) - 1;
   c.wavefronts = c.phases << d;
   return c;

@@ -75,25 +75,6 @@ std::optional<uint32_t> preimage(std::span<const uint64_t> cols, uint64_t target
   return uint32_t(combo);
 }
 
-// Conflict degree (log2 of wavefronts per phase) of a phase whose lanes start at `offs`
-// (element offsets), each accessing `unitBytes` aligned bytes (>= 4).
-int conflictLog2(std::span<const uint64_t> offs, int elementBits, int unitBytes) {
-  int byteShift = log2i(uint64_t(elementBits / 8));
-  auto elemMask = [&](int lo, int hi) {
-    uint64_t m = 0;
-    for (int b = lo; b < hi; ++b)
-      if (b - byteShift >= 0 && b - byteShift < 64)
-        m |= uint64_t(1) << (b - byteShift);
-    return m;
-  };
-  uint64_t bankMask = elemMask(log2i(uint64_t(unitBytes)), 7);
-  uint64_t rowMask = elemMask(7, 64 + byteShift);
-  std::vector<uint64_t> same = f2KernelOfMask(offs, bankMask);
-  for (uint64_t &v : same)
-    v &= rowMask;
-  return f2Rank(same);
-}
-
 } // namespace
 
 std::optional<SharedSidePattern> analyzeSharedSide(const SideVectors &side,
@@ -257,7 +238,7 @@ std::optional<SharedSidePattern> analyzeSharedSide(const SideVectors &side,
     std::vector<uint64_t> offs;
     for (int i = 0; i < int(p.laneMap.size()) && i < lanesPerPhase; ++i)
       offs.push_back(p.laneMap[i] & offsetMask);
-    int d = conflictLog2(offs, elementBits, std::max(accessBytes, kSharedBankBytes));
+    int d = linearConflictLog2(offs, elementBits, std::max(accessBytes, kSharedBankBytes));
     p.minWavefronts = phases;
     p.wavefronts = phases << d;
   } else {
@@ -298,7 +279,7 @@ std::optional<SharedSidePattern> analyzeSharedSide(const SideVectors &side,
                                      ? applyCols(p.regMap, matrices[i]) & offsetMask
                                      : 0);
     std::vector<uint64_t> offs(p.addressLaneMap.begin(), p.addressLaneMap.begin() + 3);
-    int d = conflictLog2(offs, elementBits, 16);
+    int d = linearConflictLog2(offs, elementBits, 16);
     p.minWavefronts = nm;
     p.wavefronts = nm << d;
   }

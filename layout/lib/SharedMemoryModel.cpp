@@ -1,5 +1,7 @@
 #include "linlayout/layout/SharedMemoryModel.h"
 
+#include "linlayout/layout/F2Subspace.h"
+
 #include <algorithm>
 #include <array>
 #include <cassert>
@@ -44,6 +46,26 @@ int countWavefronts(std::span<const uint64_t> byteAddress, int accessBytes) {
       total += *std::max_element(count.begin(), count.end());
   }
   return total;
+}
+
+int linearConflictLog2(std::span<const uint64_t> laneOffsets, int elementBits, int unitBytes) {
+  assert(elementBits >= 8 && elementBits % 8 == 0 && unitBytes >= kSharedBankBytes &&
+         (unitBytes & (unitBytes - 1)) == 0 && "whole bytes, units of at least one bank word");
+  int byteShift = 63 - __builtin_clzll(uint64_t(elementBits / 8));
+  // The element-offset bits of byte-address bits [lo, hi).
+  auto elementMask = [&](int lo, int hi) {
+    uint64_t m = 0;
+    for (int b = lo; b < hi; ++b)
+      if (b - byteShift >= 0 && b - byteShift < 64)
+        m |= uint64_t(1) << (b - byteShift);
+    return m;
+  };
+  uint64_t bankMask = elementMask(63 - __builtin_clzll(uint64_t(unitBytes)), 7);
+  uint64_t rowMask = elementMask(7, 64 + byteShift);
+  std::vector<uint64_t> sameBank = f2KernelOfMask(laneOffsets, bankMask);
+  for (uint64_t &v : sameBank)
+    v &= rowMask;
+  return f2Rank(sameBank);
 }
 
 } // namespace linlayout

@@ -38,4 +38,12 @@ int minSharedWavefronts(int accessBytes);
 /// serves in that phase; 0 when no lane is active.
 int countWavefronts(std::span<const uint64_t> byteAddress, int accessBytes);
 
+/// The conflict degree of one phase of a linear access: the phase's lanes start at the element
+/// offsets spanned (XOR) by `laneOffsets`, the offsets of its lane bits, and each lane accesses
+/// `unitBytes` aligned bytes. Two lanes conflict when their byte addresses differ in the row but
+/// not in the bank group (bits [log2 unitBytes, 7)); the words they touch are then distinct.
+/// Requires: elementBits a multiple of 8; unitBytes a power of two >= 4.
+/// Ensures: the phase takes 2^result wavefronts.
+int linearConflictLog2(std::span<const uint64_t> laneOffsets, int elementBits, int unitBytes);
+
 } // namespace linlayout

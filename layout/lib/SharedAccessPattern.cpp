@@ -39,40 +39,17 @@ struct ScratchSolver {
   }
 };
 
-// The image of register-index vector r under per-bit images `cols`.
-uint64_t applyCols(std::span<const uint64_t> cols, uint64_t r) {
-  uint64_t out = 0;
-  for (; r; r &= r - 1)
-    out ^= cols[__builtin_ctzll(r)];
-  return out;
-}
-
-// Basis (as register-index vectors) of {r : applyCols(cols, r) & mask == 0}.
+// The kernel and preimages of a warp's register map (F2Subspace), as register-index vectors: a
+// thread's register index fits 32 bits.
 std::vector<uint32_t> kernelOfMap(std::span<const uint64_t> cols, uint64_t mask) {
-  F2Basis b;
-  std::vector<uint32_t> out;
-  F2Basis have;
-  for (size_t j = 0; j < cols.size(); ++j) {
-    uint64_t combo = uint64_t(1) << j;
-    if (b.reduce(cols[j] & mask, &combo) != 0) {
-      b.insert(cols[j] & mask, uint64_t(1) << j);
-      continue;
-    }
-    if (have.insert(combo, 0))
-      out.push_back(uint32_t(combo));
-  }
-  return out;
+  std::vector<uint64_t> kernel = f2KernelOfColumns(cols, mask);
+  return std::vector<uint32_t>(kernel.begin(), kernel.end());
 }
 
-// A register-index vector r with applyCols(cols, r) == target, if any.
 std::optional<uint32_t> preimage(std::span<const uint64_t> cols, uint64_t target) {
-  F2Basis b;
-  for (size_t j = 0; j < cols.size(); ++j)
-    b.insert(cols[j], uint64_t(1) << j);
-  uint64_t combo = 0;
-  if (b.reduce(target, &combo) != 0)
-    return std::nullopt;
-  return uint32_t(combo);
+  if (std::optional<uint64_t> r = f2Preimage(cols, target))
+    return uint32_t(*r);
+  return std::nullopt;
 }
 
 } // namespace
@@ -185,7 +162,7 @@ std::optional<SharedSidePattern> analyzeSharedSide(const SideVectors &side,
   auto roundFree = [&](std::span<const uint32_t> vs) {
     std::vector<uint64_t> imgs;
     for (uint32_t v : vs)
-      imgs.push_back(applyCols(p.regMap, v) & ~offsetMask);
+      imgs.push_back(f2Apply(p.regMap, v) & ~offsetMask);
     std::vector<uint32_t> out;
     // kernel of the round part, as combinations of vs
     for (uint32_t c : kernelOfMap(imgs, ~uint64_t(0))) {
@@ -269,15 +246,14 @@ std::optional<SharedSidePattern> analyzeSharedSide(const SideVectors &side,
     // Lane l supplies row (l % 8) of matrix (l / 8).
     std::array<uint64_t, 3> rows{};
     if (trans)
-      rows = {applyCols(p.regMap, inner[0]), p.laneMap[0], p.laneMap[1]};
+      rows = {f2Apply(p.regMap, inner[0]), p.laneMap[0], p.laneMap[1]};
     else
       rows = {p.laneMap[2], p.laneMap[3], p.laneMap[4]};
     for (uint64_t r : rows)
       p.addressLaneMap.push_back(r & offsetMask);
     for (int i = 0; i < 2; ++i)
-      p.addressLaneMap.push_back(i < int(matrices.size())
-                                     ? applyCols(p.regMap, matrices[i]) & offsetMask
-                                     : 0);
+      p.addressLaneMap.push_back(
+          i < int(matrices.size()) ? f2Apply(p.regMap, matrices[i]) & offsetMask : 0);
     std::vector<uint64_t> offs(p.addressLaneMap.begin(), p.addressLaneMap.begin() + 3);
     int d = linearConflictLog2(offs, elementBits, 16);
     p.minWavefronts = nm;

@@ -70,21 +70,10 @@ std::optional<std::pair<LinearLayout, LinearLayout>> randomHardwarePair(Rng &rng
 
 TEST(PlanConversion, GoldenPairsSimulate) {
   std::vector<int64_t> shape{128, 128};
-  auto row4 = blocked({1, 4}, {4, 8}, {4, 1}, {1, 0});
-  auto col4 = blocked({4, 1}, {8, 4}, {1, 4}, {0, 1});
-  auto lanePerm = blocked({1, 4}, {8, 4}, {4, 1}, {1, 0});
-  auto regPerm = blocked({2, 2}, {8, 4}, {4, 1}, {1, 0});
-  auto regPerm2 = blocked({2, 2}, {8, 4}, {4, 1}, {0, 1});
-  auto row = blocked({1, 8}, {4, 8}, {4, 1}, {1, 0});
-  auto mma2 = mma(2, {2, 2}, {16, 8});
-  auto mma3 = mma(3, {4, 1}, {16, 128, 16});
-  std::vector<std::pair<LayoutSpec, LayoutSpec>> pairs{
-      {row4, col4}, {row4, lanePerm}, {regPerm, regPerm2},
-      {mma2, row},  {mma3, row},      {mma2, col4}};
   for (int bits : {16, 32})
-    for (auto &[a, b] : pairs)
+    for (const GoldenPair &g : goldenPairs())
       for (int dir = 0; dir < 2; ++dir) {
-        auto s = lin(dir ? b : a, shape), d = lin(dir ? a : b, shape);
+        auto s = lin(dir ? g.dst : g.src, shape), d = lin(dir ? g.src : g.dst, shape);
         ConversionPlan p = checkPlan(s, d, bits);
         std::cout << bits << " " << (dir ? "back " : "fwd  ") << summary(p) << "\n";
       }

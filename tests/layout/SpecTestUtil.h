@@ -86,4 +86,25 @@ inline LinearLayout convert(const LayoutSpec &s, I64s shape) {
   return l.ok() ? *l : LinearLayout();
 }
 
+/// The reference conversion pairs of issue 4 (128x128 tiles, 4 warps), named as Triton's
+/// benchmark of them names them (../shared/reference/gpu/gluon36_convert_h200.json).
+struct GoldenPair {
+  const char *name;
+  LayoutSpec src, dst;
+};
+
+inline std::vector<GoldenPair> goldenPairs() {
+  auto row4 = blocked({1, 4}, {4, 8}, {4, 1}, {1, 0});
+  auto col4 = blocked({4, 1}, {8, 4}, {1, 4}, {0, 1});
+  auto lanePerm = blocked({1, 4}, {8, 4}, {4, 1}, {1, 0});
+  auto regPerm = blocked({2, 2}, {8, 4}, {4, 1}, {1, 0});
+  auto regPerm2 = blocked({2, 2}, {8, 4}, {4, 1}, {0, 1});
+  auto row = blocked({1, 8}, {4, 8}, {4, 1}, {1, 0});
+  auto mma2 = mma(2, {2, 2}, {16, 8});
+  auto mma3 = mma(3, {4, 1}, {16, 128, 16});
+  return {{"transpose_blocked", row4, col4},    {"lane_permute", row4, lanePerm},
+          {"register_only", regPerm, regPerm2}, {"mma2_to_blocked", mma2, row},
+          {"mma3_to_blocked", mma3, row},       {"mma2_to_transposed", mma2, col4}};
+}
+
 } // namespace linlayout::testing

@@ -27,8 +27,9 @@ def main():
     args = ap.parse_args()
     samples = []  # (time, sm MHz, watts, reasons)
     path = os.path.join(args.dir, "smi.csv")
-    opener = open if os.path.exists(path) else gzip.open
-    with opener(path if opener is open else path + ".gz", "rt") as f:
+    if not os.path.exists(path):
+        path += ".gz"
+    with (gzip.open if path.endswith(".gz") else open)(path, "rt") as f:
         for row in csv.reader(f):
             row = [x.strip() for x in row]
             try:

@@ -42,10 +42,10 @@ TEST(GoldenConversions, NoWorseThanTriton36) {
   std::vector<int64_t> shape{128, 128};
   std::vector<GoldenPair> pairs = goldenPairs();
   ASSERT_EQ(pairs.size(), std::size(kTriton36));
-  for (size_t i = 0; i < pairs.size(); ++i)
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const GoldenPair &g = pairs[i];
+    ASSERT_STREQ(g.name, kTriton36[i].name);
     for (int bits : {16, 32}) {
-      const GoldenPair &g = pairs[i];
-      ASSERT_STREQ(g.name, kTriton36[i].name);
       SCOPED_TRACE(std::string(g.name) + " fp" + std::to_string(bits));
       const TritonCounts &t = bits == 16 ? kTriton36[i].f16 : kTriton36[i].f32;
       int ourShared = 0, ourBar = 0, ourShfl = 0;
@@ -70,6 +70,7 @@ TEST(GoldenConversions, NoWorseThanTriton36) {
       EXPECT_LE(ourBar, t.bar);
       EXPECT_LE(ourShfl, t.shfl);
     }
+  }
 }
 
 // lane_permute (issue 7's "pairs shuffles can do" excludes it): its elements cross warps. Source

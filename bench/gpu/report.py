@@ -203,6 +203,31 @@ def main():
         L.append(f"| {n}³ | {variant} | {fmt(r.get('TFLOPs'), '.1f')} | {fmt(g.get(gkey), '.1f')} | "
                  f"{fmt(g.get(tkey), '.1f')} ({'bf16 in, ' if tkey != 'torch_TFLOPs' else ''}{g.get('torch_out_dtype', '?')} out) | "
                  f"{fmt(ratio(r.get('TFLOPs'), g.get(tkey)), '.2f')} | {fmt(ratio(r.get('TFLOPs'), g.get(gkey)), '.2f')} |")
+    sweep = load(os.path.join(d, "triton_mma_sync_sweep.json")) or {}
+    if sweep.get("sizes"):
+        # Triton's own compiler held to mma.sync: the best of its sweep at each size, against
+        # the cuBLAS the sweep timed in its own process, and our best mma.sync row.
+        best_sync = {}
+        for r in by("gemm"):  # f16 rows whose PTX multiplies with mma.sync
+            if r.get("TFLOPs") and r.get("ptx_mma.sync") and r.get("dtype", "f16") == "f16":
+                n = str(int(r["n"]))
+                best_sync[n] = max(best_sync.get(n, 0), r["TFLOPs"])
+        parts = []
+        for n, e in sweep["sizes"].items():
+            timed = [r for r in e.get("rows", []) if r.get("TFLOPs")]
+            if not timed:
+                continue
+            b = max(timed, key=lambda r: r["TFLOPs"])
+            part = (f"{n}³: {fmt(b['TFLOPs'], '.1f')} ({b['form']}, {b['BM']}×{b['BN']}×{b['BK']}, "
+                    f"{b['warps']} warps, {b['stages']} stages; {len(timed)} tried) = "
+                    f"{fmt(100 * b['TFLOPs'] / e['cublas_TFLOPs'], '.1f')} % of cuBLAS {fmt(e['cublas_TFLOPs'], '.1f')}")
+            if best_sync.get(n):
+                part += f"; our best mma.sync row is {fmt(ratio(best_sync[n], b['TFLOPs']), '.2f')}× it"
+            parts.append(part)
+        L.append("")
+        L.append(f"Triton {sweep.get('triton', '?')}'s own compiler held to mma.sync (`DISABLE_MMA_V3=1`; "
+                 "`tl.dot` GEMMs with pointer loads or tensor descriptors over a sweep of tilings, warps and "
+                 "stages, bench/gpu/triton_mma_sync_sweep.py), its best: " + "; ".join(parts) + ".")
     att = by("attention")
     if att:
         # Attention (examples/attention.tir) beside its Gluon twins and torch's flash attention.

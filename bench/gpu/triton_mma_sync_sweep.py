@@ -5,8 +5,9 @@ mma.sync figure of issue 8 ("mma.sync + pipelining >= 70 % of cuBLAS").
 A plain `tl.dot` GEMM (f16 x f16 -> f32 accumulate, f32 C, the grid walked in groups of 8 M
 tiles) compiled by Triton with its whole pipeline (software pipelining into cp.async or TMA rings,
 its layout choices, ptxas), autotuned by hand over a sweep of tile shapes, warp counts and stage
-counts, in two forms: pointer loads (`tl.load`, which Triton pipelines with cp.async) and tensor
-descriptors (`tl.make_tensor_descriptor`, which it lowers to TMA on sm_90). With
+counts, in three forms: pointer loads (`tl.load`, which Triton pipelines with cp.async), tensor
+descriptors (`tl.make_tensor_descriptor`, which it lowers to TMA on sm_90), and tensor
+descriptors in a loop Triton is asked to warp-specialise (`warp_specialize=True`). With
 DISABLE_MMA_V3=1 in the environment (read when Triton compiles) Triton's AccelerateMatmul picks
 mma v2 (mma.sync) instead of wgmma on sm_90; the script checks every compiled kernel's PTX for
 `mma.sync` and no `wgmma` (or the reverse for --mma v3) and records a kernel that does not match
@@ -56,12 +57,13 @@ def gemm_pointers(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constex
 
 @triton.jit
 def gemm_descriptors(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
-                     BK: tl.constexpr, GROUP_M: tl.constexpr, STAGES: tl.constexpr):
+                     BK: tl.constexpr, GROUP_M: tl.constexpr, STAGES: tl.constexpr,
+                     WS: tl.constexpr = False):
     pid_m, pid_n = _tile_of(tl.program_id(0), M, N, BM, BN, GROUP_M)
     a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
     b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1], block_shape=[BK, BN])
     acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in tl.range(0, tl.cdiv(K, BK), num_stages=STAGES):
+    for k in tl.range(0, tl.cdiv(K, BK), num_stages=STAGES, warp_specialize=WS):
         a = a_desc.load([pid_m * BM, k * BK])
         b = b_desc.load([k * BK, pid_n * BN])
         acc = tl.dot(a, b, acc)
@@ -79,7 +81,10 @@ CONFIGS = [(bm, bn, bk, w, s)
                                    (128, 64, 64, 4)]
            for s in (3, 4, 5)
            if (bm * bk + bk * bn) * 2 * s <= 232 * 1024]
-KERNELS = {"pointers": gemm_pointers, "descriptors": gemm_descriptors}
+# "descriptors-ws" asks Triton to warp-specialise the loop (a producer warp issuing the TMA
+# copies, the other warps multiplying); where Triton cannot, the row records its error.
+KERNELS = {"pointers": (gemm_pointers, {}), "descriptors": (gemm_descriptors, {}),
+           "descriptors-ws": (gemm_descriptors, {"WS": True})}
 
 
 def tflops(n, ms):
@@ -90,9 +95,9 @@ def run_config(form, cfg, a, b, c, n, mma):
     """One configuration: compile, check its PTX holds the mma the run asks for, check C, time."""
     bm, bn, bk, warps, stages = cfg
     grid = (triton.cdiv(n, bm) * triton.cdiv(n, bn),)
-    kernel = KERNELS[form]
+    kernel, extra = KERNELS[form]
     launch = lambda: kernel[grid](a, b, c, n, n, n, bm, bn, bk, 8, stages, num_warps=warps,
-                                  num_stages=stages)
+                                  num_stages=stages, **extra)
     row = {"form": form, "BM": bm, "BN": bn, "BK": bk, "warps": warps, "stages": stages}
     try:
         c.fill_(float("nan"))
@@ -103,7 +108,11 @@ def run_config(form, cfg, a, b, c, n, mma):
         row.update(mma_sync=has_sync, wgmma=has_wgmma, regs=compiled.n_regs,
                    spills=compiled.n_spills, shared=compiled.metadata.shared,
                    cp_async="cp.async.cg" in ptx or "cp.async.ca" in ptx,
-                   tma="cp.async.bulk.tensor" in ptx)
+                   tma="cp.async.bulk.tensor" in ptx,
+                   # Whether Triton split the loop into warp partitions (its TritonGPU IR
+                   # holds a ttg.warp_specialize op), and moved registers between them.
+                   warp_specialized="ttg.warp_specialize" in compiled.asm.get("ttgir", ""),
+                   setmaxnreg=ptx.count("setmaxnreg"))
         if (mma == "v2") != (has_sync and not has_wgmma):
             row["error"] = f"asked for mma {mma}; PTX has mma.sync={has_sync} wgmma={has_wgmma}"
             return row
@@ -123,6 +132,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--mma", choices=["v2", "v3"], required=True)
     p.add_argument("--sizes", default="4096,8192")
+    p.add_argument("--forms", default=",".join(KERNELS), help="a comma list of " + ", ".join(KERNELS))
     p.add_argument("--top", type=int, default=6, help="configurations kept for sizes after the first")
     p.add_argument("out")
     args = p.parse_args()
@@ -133,7 +143,10 @@ def main():
                                                                  device="cuda"))
     res = {"gpu": torch.cuda.get_device_name(), "triton": triton.__version__,
            "torch": torch.__version__, "mma": args.mma, "sizes": {}}
-    candidates = [(f, cfg) for f in KERNELS for cfg in CONFIGS]
+    forms = args.forms.split(",")
+    if not set(forms) <= set(KERNELS):
+        sys.exit(f"--forms: unknown form in {args.forms}; the forms are {', '.join(KERNELS)}")
+    candidates = [(f, cfg) for f in forms for cfg in CONFIGS]
     for i, n in enumerate(int(s) for s in args.sizes.split(",")):
         torch.manual_seed(n)
         a = torch.randn((n, n), device="cuda", dtype=torch.float16)

@@ -154,9 +154,13 @@ if HOPPER_IMPORT_ERROR is None:
 
 def check_and_time(row, key, launch, a, b, c, n):
     """One `launch` into c (NaN first) checked against torch's a @ b, then timed:
-    row[key + "_rel_err"], "_ms" and "_TFLOPs"."""
+    row[key + "_rel_err"], "_ms" and "_TFLOPs", and the kernel's "_regs" and "_spills" where the
+    launch returns the compiled kernel."""
     c.fill_(float("nan"))
-    launch()
+    kernel = launch()
+    for field in ("regs", "spills"):
+        if hasattr(kernel, "n_" + field):
+            row[f"{key}_{field}"] = getattr(kernel, "n_" + field)
     ref = torch.matmul(a.float(), b.float())
     row[key + "_rel_err"] = ((c - ref).norm() / ref.norm()).item()
     row[key + "_ms"] = triton.testing.do_bench(launch, warmup=50, rep=300, return_mode="median")
@@ -210,7 +214,7 @@ PIPELINED_TWINS = (
 def launch_pipelined(twin, a, b, c, n):
     """One launch of the PIPELINED_TWINS entry `twin` on n x n inputs."""
     _, stages, bn, wn, bk, aper, amax, group = twin
-    gemm_mma_v2_pipelined[(n // 128, n // bn)](
+    return gemm_mma_v2_pipelined[(n // 128, n // bn)](
         a, b, c, n, n, n, n, 128, bn, bk, stages, 2, wn, aper, amax, group, num_warps=2 * wn)
 
 

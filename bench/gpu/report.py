@@ -200,7 +200,10 @@ def main():
         gkey = "gluon_TFLOPs" if twin == "plain" else \
             "gluon_" + twin.replace("-", "_") + "_TFLOPs"
         tkey = "torch_bf16_TFLOPs" if variant.endswith("-bf16") else "torch_TFLOPs"
-        L.append(f"| {n}³ | {variant} | {fmt(r.get('TFLOPs'), '.1f')} | {fmt(g.get(gkey), '.1f')} | "
+        # A twin that spills registers says how many (gluon_gemm_bench.py records n_spills).
+        gspills = g.get(gkey.replace("_TFLOPs", "_spills"))
+        gspill = f" (spills {gspills})" if gspills else ""
+        L.append(f"| {n}³ | {variant} | {fmt(r.get('TFLOPs'), '.1f')} | {fmt(g.get(gkey), '.1f')}{gspill} | "
                  f"{fmt(g.get(tkey), '.1f')} ({'bf16 in, ' if tkey != 'torch_TFLOPs' else ''}{g.get('torch_out_dtype', '?')} out) | "
                  f"{fmt(ratio(r.get('TFLOPs'), g.get(tkey)), '.2f')} | {fmt(ratio(r.get('TFLOPs'), g.get(gkey)), '.2f')} |")
     sweep = load(os.path.join(d, "triton_mma_sync_sweep.json")) or {}

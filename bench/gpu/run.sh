@@ -102,8 +102,9 @@ if [ "${SKIP_BENCH:-0}" != 1 ] && [ "${SKIP_TRITON:-0}" != 1 ]; then
   # Triton's own compiler held to mma.sync (tl.dot GEMMs over a sweep of tilings): what the
   # reference compiler reaches on the mma.sync path, beside our kernels and cuBLAS.
   case " ${SECTIONS:-copy convert paths gemm attention peak} " in *" gemm "*)
+    # (Without its descriptors-ws form: Triton 3.6 does not split mma.sync loops.)
     DISABLE_MMA_V3=1 PYTHONUNBUFFERED=1 python3 bench/gpu/triton_mma_sync_sweep.py --mma v2 \
-      "$work/triton_mma_sync_sweep.json" > "$work/triton_mma_sync_sweep.log" 2>&1 ||
+      --forms pointers,descriptors "$work/triton_mma_sync_sweep.json" > "$work/triton_mma_sync_sweep.log" 2>&1 ||
       { status=1; tail -5 "$work/triton_mma_sync_sweep.log"; }
     echo "   triton_mma_sync_sweep done at $(( $(date +%s) - started )) s" ;;
   esac

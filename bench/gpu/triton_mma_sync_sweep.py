@@ -82,7 +82,8 @@ CONFIGS = [(bm, bn, bk, w, s)
            for s in (3, 4, 5)
            if (bm * bk + bk * bn) * 2 * s <= 232 * 1024]
 # "descriptors-ws" asks Triton to warp-specialise the loop (a producer warp issuing the TMA
-# copies, the other warps multiplying); where Triton cannot, the row records its error.
+# copies, the other warps multiplying). Triton may compile the loop unsplit instead; the row's
+# warp_specialized says which (Triton 3.6 splits wgmma loops only).
 KERNELS = {"pointers": (gemm_pointers, {}), "descriptors": (gemm_descriptors, {}),
            "descriptors-ws": (gemm_descriptors, {"WS": True})}
 

@@ -117,9 +117,13 @@ TEST(QueryErrors, GoodLineIsAnswered) {
 }
 
 TEST(QueryErrors, NotJson) {
-  expectError("not json", "line is not valid JSON", nullptr);
-  expectError(R"({"id": 1, "op": )", "line is not valid JSON", nullptr);
-  expectError("\xff\xfe", "line is not valid JSON", nullptr);
+  // Each error says where the line stops being JSON, and why.
+  expectError("not json", "line is not valid JSON at line 1, column 2: ", nullptr);
+  expectError(R"({"id": 1, "op": )", "line is not valid JSON at line 1, column 17: ", nullptr);
+  expectError(R"({"id": 1, "op": )", "unexpected end of input", nullptr);
+  expectError(R"({"op": "apply", "a": 1,})", "at line 1, column 24: ", nullptr);
+  expectError(R"({"op": "apply", "a": 1,})", "unexpected '}'; expected string literal", nullptr);
+  expectError("\xff\xfe", "line is not valid JSON at line 1, column 1: ", nullptr);
 }
 
 TEST(QueryErrors, NotAnObject) {
@@ -308,7 +312,8 @@ TEST(QueryStream, TenMegabyteLineIsAnsweredAndTheNextLineToo) {
   EXPECT_NE(errorOfLine(r.lines[1]).find("bases, more than 64 bits"), std::string::npos)
       << r.lines[1].substr(0, 200);
   EXPECT_TRUE(isGoodAnswer(r.lines[2]));
-  EXPECT_EQ(errorOfLine(r.lines[3]), "line is not valid JSON");
+  EXPECT_EQ(errorOfLine(r.lines[3]).rfind("line is not valid JSON at line 1, column 1: ", 0), 0u);
+  EXPECT_LE(errorOfLine(r.lines[3]).size(), 300u) << "the reason is bounded";
   EXPECT_TRUE(isGoodAnswer(r.lines[4]));
 }
 

@@ -2,6 +2,54 @@
 
 namespace linlayout::query {
 
+namespace {
+
+// A SAX consumer that builds nothing and keeps the parser's message for the first error: the
+// second pass over text the DOM parser refused, so that the error can say where.
+struct ErrorOnly : nlohmann::json_sax<Json> {
+  std::string message;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t &) override { return true; }
+  bool string(string_t &) override { return true; }
+  bool binary(binary_t &) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t &) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string &,
+                   const nlohmann::detail::exception &e) override {
+    message = e.what();
+    return false;
+  }
+};
+
+} // namespace
+
+Expected<Json> parseJson(std::string_view text, const std::string &what) {
+  Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_discarded())
+    return j;
+  ErrorOnly sax;
+  Json::sax_parse(text, &sax);
+  // "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error while
+  // parsing value - invalid literal; last read: 'x'" becomes "<what> is not valid JSON at line
+  // 1, column 2: syntax error while ...", the reason bounded.
+  std::string reason = sax.message;
+  if (size_t close = reason.find("] "); close != std::string::npos)
+    reason = reason.substr(close + 2);
+  if (reason.rfind("parse error", 0) == 0)
+    reason = reason.substr(11);
+  if (reason.size() > 200)
+    reason = reason.substr(0, 197) + "...";
+  if (!reason.empty() && reason[0] != ' ' && reason[0] != ':')
+    reason = ": " + reason;
+  return makeError(what + " is not valid JSON" + reason);
+}
+
 std::string brief(const Json &j) {
   std::string s = j.dump(-1, ' ', false, Json::error_handler_t::replace);
   if (s.size() > 60)

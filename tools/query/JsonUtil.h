@@ -9,11 +9,17 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace linlayout::query {
 
 using Json = nlohmann::json;
+
+/// `text` parsed as JSON, or an error that says where and why it is not: "<what> is not valid
+/// JSON at line 1, column 24: syntax error while parsing object key - unexpected '}'; expected
+/// string literal". The reason is the parser's own, at most about 200 bytes.
+Expected<Json> parseJson(std::string_view text, const std::string &what);
 
 /// A short, bounded rendering of a JSON value for error messages.
 std::string brief(const Json &j);

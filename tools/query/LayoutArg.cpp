@@ -85,9 +85,7 @@ Expected<LayoutArg> layoutFromArg(std::string_view text,
   if (text.empty() || (text.front() != '{' && text.front() != '"'))
     return makeError("expected a layout: JSON ({...}), attribute syntax (#ttg....) or a tensor "
                      "type (tensor<...>)");
-  Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded())
-    return makeError("the layout is not valid JSON");
+  LL_ASSIGN_OR_RETURN(Json j, parseJson(text, "the layout"));
   if (j.is_string()) {
     std::string s = j.get<std::string>();
     return layoutFromArg(s, shape, aliases);

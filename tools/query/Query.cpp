@@ -66,9 +66,10 @@ std::string answerLine(std::string_view line) {
     return answer(id, makeError("JSON nested deeper than " + std::to_string(kMaxDepth) + " levels"));
   if (line.find_first_not_of(" \t\r") == std::string_view::npos)
     return answer(id, makeError("empty line"));
-  Json request = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (request.is_discarded())
-    return answer(id, makeError("line is not valid JSON"));
+  Expected<Json> parsed = parseJson(line, "line");
+  if (!parsed)
+    return answer(id, parsed);
+  Json request = std::move(*parsed);
   if (!request.is_object())
     return answer(id, makeError("expected a JSON object, got " + brief(request)));
   if (auto it = request.find("id"); it != request.end())

@@ -1,33 +1,21 @@
 // `linlayout compile`: outputs, options and errors of the command line.
+#include "CliRun.h"
 #include "PtxCheck.h"
 
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 
 namespace {
 
-struct CliRun {
-  int status;
-  std::string out;
-};
+using linlayout::testing::CliRun;
 
 // `linlayout compile ARGS`, or the whole command line when `args` starts with "env ".
 CliRun run(const std::string &args) {
-  std::string cmd =
-      (args.rfind("env ", 0) == 0 ? args
-                                  : std::string(LINLAYOUT_BIN_DIR) + "/linlayout compile " + args) +
-      " 2>&1";
-  CliRun r{0, ""};
-  FILE *p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf;
-  while (size_t n = fread(buf.data(), 1, buf.size(), p))
-    r.out.append(buf.data(), n);
-  r.status = pclose(p);
-  return r;
+  if (args.rfind("env ", 0) == 0)
+    return linlayout::testing::runShell(args + " 2>&1");
+  return linlayout::testing::runLinlayout("compile " + args);
 }
 
 const std::string kExample = std::string(LINLAYOUT_SOURCE_DIR) + "/examples/transpose_copy.tir";

@@ -1,16 +1,14 @@
 // The query engine on bad input: one test per kind of mistake, through answerLine, and the real
 // `linlayout query` as a subprocess for what only a stream shows (huge lines, deep nesting, empty
 // lines, good lines around bad ones, the exit status).
+#include "CliRun.h"
 #include "query/Query.h"
 
 #include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <cctype>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -73,20 +71,12 @@ RunResult runQuery(const std::string &input, const std::string &extraArgs = "") 
     std::ofstream f(in, std::ios::binary);
     f << input;
   }
-  std::string cmd = std::string(LINLAYOUT_BIN_DIR) + "/linlayout query " +
-                    (extraArgs.empty() ? in.string() : extraArgs) + " 2>/dev/null";
+  linlayout::testing::CliRun run =
+      linlayout::testing::runShell(std::string(LINLAYOUT_BIN_DIR) + "/linlayout query " +
+                                   (extraArgs.empty() ? in.string() : extraArgs) + " 2>/dev/null");
   RunResult r;
-  FILE *p = ::popen(cmd.c_str(), "r");
-  if (!p)
-    return r;
-  std::string out;
-  char buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
-    out.append(buf, n);
-  int st = ::pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  std::istringstream is(out);
+  r.status = run.status;
+  std::istringstream is(run.out);
   for (std::string line; std::getline(is, line);)
     r.lines.push_back(line);
   fs::remove_all(dir);

@@ -1,11 +1,11 @@
 // `linlayout show` end to end: the pictures it prints and writes, and its usage errors.
+#include "CliRun.h"
+
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,11 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct ShowRun {
-  int status = -1;
-  std::string out;
-};
-
 fs::path scratch() {
   fs::path dir = fs::temp_directory_path() /
                  ("linlayout-show-test-" + std::to_string(::getpid()) + "-" +
@@ -28,21 +23,10 @@ fs::path scratch() {
   return dir;
 }
 
+using ShowRun = linlayout::testing::CliRun;
+
 // Runs `linlayout show ARGS` (stderr folded into the output).
-ShowRun show(const std::string &args) {
-  std::string cmd = std::string(LINLAYOUT_BIN_DIR) + "/linlayout show " + args + " 2>&1";
-  ShowRun r;
-  FILE *p = ::popen(cmd.c_str(), "r");
-  if (!p)
-    return r;
-  char buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
-    r.out.append(buf, n);
-  int st = ::pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+ShowRun show(const std::string &args) { return linlayout::testing::runLinlayout("show " + args); }
 
 std::string readFile(const fs::path &p) {
   std::ifstream f(p, std::ios::binary);

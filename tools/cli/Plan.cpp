@@ -2,6 +2,7 @@
 
 #include "linlayout/layout/PlanConversion.h"
 #include "linlayout/layout/SharedMemoryModel.h"
+#include "query/JsonUtil.h"
 #include "query/PlanJson.h"
 #include "query/SpecJson.h"
 
@@ -55,9 +56,11 @@ Expected<std::vector<int64_t>> parseShape(const std::string &s) {
 }
 
 Expected<LayoutSpec> parseSpec(const std::string &text, const char *what) {
-  Json j = Json::parse(text, nullptr, false);
-  if (j.is_discarded())
-    j = text; // attribute syntax
+  // JSON where it opens as JSON does (its errors say where it breaks), else attribute syntax.
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || (text[first] != '{' && text[first] != '"'))
+    return query::specFromJson(Json(text), what);
+  LL_ASSIGN_OR_RETURN(Json j, query::parseJson(text, what));
   return query::specFromJson(j, what);
 }
 

@@ -15,7 +15,9 @@ is answered in a forked child, so a crash costs that case only. Check linlayout 
 The spec generators draw the families of the query format (blocked with CGA splits, slice,
 nvidia_mma v2/v3, dot_operand over mma and blocked parents, linear, and the swizzled and NVMMA
 shared layouts for bank_conflicts), some of them written in TritonGPU's attribute syntax, and the
-algebra ops over random linear layouts.
+algebra ops over random linear layouts. `--wide` draws from wider ranges than the default
+(ranks up to 4, up to 32 warps, wgmma K of 8 and 32, k_width 16, swizzle vectors of 16, larger
+algebra layouts), to probe what the default draws leave out; a seed's cases depend on both.
 """
 import argparse
 import json
@@ -23,6 +25,9 @@ import os
 import random
 import sys
 import tempfile
+
+# Set by --wide: draw from the wider ranges (see the module's docstring).
+WIDE = False
 
 
 def pow2(rng, lo, hi):
@@ -57,9 +62,9 @@ def cga_bases(rng, rank, allow_broadcast=True):
 def blocked(rng, rank):
     lane_bits = 5 if rng.random() < 0.95 else rng.choice([4, 6])  # a few non-32-lane warps
     spec = {"kind": "blocked",
-            "size_per_thread": [pow2(rng, 0, 3) for _ in range(rank)],
+            "size_per_thread": [pow2(rng, 0, 4 if WIDE else 3) for _ in range(rank)],
             "threads_per_warp": split_bits(rng, lane_bits, rank),
-            "warps_per_cta": split_bits(rng, rng.randint(0, 3), rank),
+            "warps_per_cta": split_bits(rng, rng.randint(0, 5 if WIDE else 3), rank),
             "order": rng.sample(range(rank), rank)}
     r = rng.random()
     if r < 0.25:
@@ -76,16 +81,17 @@ def mma(rng, version=None, rank=None):
     version = version or rng.choice([2, 2, 3])
     rank = rank or (3 if rng.random() < 0.15 else 2)
     if version == 2:
-        warps = split_bits(rng, rng.randint(0, 3), rank)
+        warps = split_bits(rng, rng.randint(0, 5 if WIDE else 3), rank)
         spec = {"kind": "nvidia_mma", "version": [2, 0], "warps_per_cta": warps,
                 "instr_shape": [16, 8] if rank == 2 else [1, 16, 8]}
     else:
         rank = 2
-        warps = [4 * w for w in split_bits(rng, rng.randint(0, 1), 1)] + [1]
+        warps = [4 * w for w in split_bits(rng, rng.randint(0, 2 if WIDE else 1), 1)] + [1]
         if rng.random() < 0.3:
-            warps = [4, 2]
+            warps = rng.choice([[4, 2], [4, 4], [8, 2]]) if WIDE else [4, 2]
+        k = rng.choice([8, 16, 32]) if WIDE else 16
         spec = {"kind": "nvidia_mma", "version": [3, 0], "warps_per_cta": warps,
-                "instr_shape": [16, rng.choice([8, 16, 32, 64, 128, 256]), 16]}
+                "instr_shape": [16, rng.choice([8, 16, 32, 64, 128, 256]), k]}
     if rng.random() < 0.2:
         spec["cga_layout"] = cga_bases(rng, rank, allow_broadcast=False)
     return spec
@@ -96,12 +102,12 @@ def dot_operand(rng):
     if r < 0.65:
         parent = mma(rng, 2)
         return {"kind": "dot_operand", "operand_index": rng.randrange(2), "parent": parent,
-                "k_width": rng.choice([1, 2, 4, 8])}
+                "k_width": rng.choice([1, 2, 4, 8, 16] if WIDE else [1, 2, 4, 8])}
     if r < 0.85:
         parent = mma(rng, 3)
         return {"kind": "dot_operand", "operand_index": 0 if rng.random() < 0.9 else 1,
-                "parent": parent, "k_width": rng.choice([1, 2, 4])}
-    parent = blocked(rng, rng.choice([2, 2, 3]))
+                "parent": parent, "k_width": rng.choice([1, 2, 4, 8] if WIDE else [1, 2, 4])}
+    parent = blocked(rng, rng.choice([2, 2, 3, 4] if WIDE else [2, 2, 3]))
     parent.pop("cga_layout", None)
     return {"kind": "dot_operand", "operand_index": rng.randrange(2), "parent": parent,
             "k_width": rng.choice([0, 0, 0, 1, 2])}
@@ -110,12 +116,12 @@ def dot_operand(rng):
 def distributed(rng, depth=0):
     r = rng.random()
     if r < 0.35:
-        return blocked(rng, rng.choice([1, 2, 2, 2, 3]))
+        return blocked(rng, rng.choice([1, 2, 2, 3, 4, 4] if WIDE else [1, 2, 2, 2, 3]))
     if r < 0.6:
         return mma(rng)
     if r < 0.8:
         return dot_operand(rng)
-    if r < 0.95 and depth < 2:
+    if r < 0.95 and depth < (3 if WIDE else 2):
         parent = distributed(rng, depth + 1)
         rank = rank_of(parent)
         if rank < 2:
@@ -179,8 +185,9 @@ def shape_for(rng, rank, lo=0, hi=8, budget=16):
 
 def shared(rng, rank, bitwidth):
     if rng.random() < 0.5:
-        max_phase = pow2(rng, 0, 3)
-        spec = {"kind": "swizzled_shared", "vec": pow2(rng, 0, 3), "per_phase": pow2(rng, 0, 2),
+        max_phase = pow2(rng, 0, 4 if WIDE else 3)
+        spec = {"kind": "swizzled_shared", "vec": pow2(rng, 0, 4 if WIDE else 3),
+                "per_phase": pow2(rng, 0, 3 if WIDE else 2),
                 "max_phase": max_phase, "order": rng.sample(range(rank), rank)}
     else:
         if rng.random() < 0.1:  # an element width that differs from the access's
@@ -255,8 +262,8 @@ def layout_json(in_dims, sizes):
 def algebra_case(rng):
     op = rng.choice(["compose", "invert", "pseudoinvert", "invert_and_compose", "apply",
                      "is_surjective", "is_injective"])
-    rank = rng.randint(1, 3)
-    sizes = out_sizes(rng, rank)
+    rank = rng.randint(1, 4 if WIDE else 3)
+    sizes = out_sizes(rng, rank, 6 if WIDE else 5)
     if op in ("invert", "pseudoinvert", "is_surjective", "is_injective", "apply"):
         bases = mixed(rng, unit_bases(sizes))
         rng.shuffle(bases)
@@ -466,7 +473,10 @@ def main():
     ap.add_argument("--count", type=int, default=1000)
     ap.add_argument("--attr-fraction", type=float, default=0.15,
                     help="share of specs written in TritonGPU's attribute syntax")
+    ap.add_argument("--wide", action="store_true", help="draw from the wider ranges")
     args = ap.parse_args()
+    global WIDE
+    WIDE = args.wide
     rng = random.Random(args.seed)
     tri = Triton()
     for i in range(args.count):
@@ -478,7 +488,7 @@ def main():
             got, text = in_child(lambda: tri.attr_text(case[field], case["shape"]))
             if got == "expect":
                 case[field] = text
-        case["id"] = "t%d-%d" % (args.seed, i)
+        case["id"] = ("w%d-%d" if WIDE else "t%d-%d") % (args.seed, i)
         case[key] = val
         print(json.dumps(case), flush=True)
 

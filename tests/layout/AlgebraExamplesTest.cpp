@@ -1,24 +1,14 @@
 // Named examples for the algebra: then, invert, pseudoInvert, invertAndCompose, factorThrough,
 // product, divideLeft/Right, including edge cases and every error message.
+#include "ExampleUtil.h"
 #include "linlayout/layout/LinearLayout.h"
 
 #include <gtest/gtest.h>
 
 using namespace linlayout;
+using namespace linlayout::testing;
 
 namespace {
-
-DimName reg() { return DimName::reg(); }
-DimName lane() { return DimName::lane(); }
-DimName warp() { return DimName::warp(); }
-DimName d0() { return DimName::dim(0); }
-DimName d1() { return DimName::dim(1); }
-
-LinearLayout make(std::vector<InDimBases> ins, std::vector<DimSize> outs) {
-  auto l = LinearLayout::fromBases(ins, outs);
-  EXPECT_TRUE(l.ok()) << (l.ok() ? "" : l.message());
-  return *l;
-}
 
 // Whether outer(c(x)) == a(x) on every input of a (out dims matched by name).
 bool solves(const LinearLayout &a, const LinearLayout &outer, const LinearLayout &c) {

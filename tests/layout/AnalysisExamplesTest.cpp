@@ -1,25 +1,12 @@
 // Named examples for the analyses: free variables, zero bases, consecutive elements, identity
 // prefixes, image containment, rank, kernel and image.
+#include "ExampleUtil.h"
 #include "linlayout/layout/LinearLayout.h"
 
 #include <gtest/gtest.h>
 
 using namespace linlayout;
-
-namespace {
-
-DimName reg() { return DimName::reg(); }
-DimName lane() { return DimName::lane(); }
-DimName d0() { return DimName::dim(0); }
-DimName d1() { return DimName::dim(1); }
-
-LinearLayout make(std::vector<InDimBases> ins, std::vector<DimSize> outs) {
-  auto l = LinearLayout::fromBases(ins, outs);
-  EXPECT_TRUE(l.ok()) << (l.ok() ? "" : l.message());
-  return *l;
-}
-
-} // namespace
+using namespace linlayout::testing;
 
 TEST(NumConsecutiveInOut, CountsUnitStepsOfTheFirstOutDim) {
   // register bits 0,1 step dim0 by 1, 2; bit 2 goes to dim1: 4 consecutive elements.

@@ -1,6 +1,7 @@
 // Named examples for every LinearLayout operation, with the edge cases (empty layouts, size-1
 // dims, broadcast, non-injective and non-surjective maps, the 64-bit limits) and one test per
 // error message.
+#include "ExampleUtil.h"
 #include "linlayout/layout/LinearLayout.h"
 
 #include <gtest/gtest.h>
@@ -9,22 +10,11 @@
 #include <unordered_set>
 
 using namespace linlayout;
+using namespace linlayout::testing;
 
 namespace {
 
-DimName reg() { return DimName::reg(); }
-DimName lane() { return DimName::lane(); }
-DimName warp() { return DimName::warp(); }
-DimName block() { return DimName::block(); }
-DimName d0() { return DimName::dim(0); }
-DimName d1() { return DimName::dim(1); }
 DimName named(const char *s) { return DimName::get(s); }
-
-LinearLayout make(std::vector<InDimBases> ins, std::vector<DimSize> outs) {
-  auto l = LinearLayout::fromBases(ins, outs);
-  EXPECT_TRUE(l.ok()) << (l.ok() ? "" : l.message());
-  return l.ok() ? *l : LinearLayout();
-}
 
 template <typename T> std::string errorOf(const Expected<T> &e) {
   return e.ok() ? "<no error>" : e.message();

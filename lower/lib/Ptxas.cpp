@@ -67,6 +67,12 @@ Expected<PtxasReport> runPtxas(const std::string &ptxas, const std::string &ptx,
     ss << f.rdbuf();
     r.log = ss.str();
   }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    std::ifstream f(out, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    r.cubin = ss.str();
+  }
   std::error_code ec;
   std::filesystem::remove(in, ec);
   std::filesystem::remove(out, ec);

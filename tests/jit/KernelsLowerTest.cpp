@@ -9,6 +9,7 @@
 #include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Walk.h"
 #include "linlayout/lower/Lower.h"
+#include "linlayout/lower/Ptxas.h"
 
 #include <gtest/gtest.h>
 
@@ -23,7 +24,6 @@
 #include <regex>
 #include <set>
 #include <sstream>
-#include <unistd.h>
 #include <vector>
 
 using namespace linlayout;
@@ -33,12 +33,6 @@ using ir::ScalarKind;
 namespace {
 
 using LowerTarget = decltype(lower::LowerOptions{}.target)::value_type;
-
-std::string ptxas() {
-  const char *env = std::getenv("LINLAYOUT_PTXAS");
-  std::string p = env ? env : "/usr/local/cuda/bin/ptxas";
-  return access(p.c_str(), X_OK) == 0 ? p : "";
-}
 
 // The convert_loop kernel (src -> dst -> src, 4 warps) lowered for sm_90, every conversion on
 // `path` when one is given.
@@ -63,30 +57,19 @@ std::string lowerAndAssemble(const Expected<ir::Module> &m, std::string *spills 
   auto k = lower::lowerKernel(*m, o);
   if (!k.ok())
     return "lowering: " + k.message();
-  std::string as = ptxas();
-  if (as.empty())
+  std::optional<std::string> as = lower::findPtxas();
+  if (!as)
     return "";
-  char path[] = "/tmp/ll-jit-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0)
-    return "";
-  close(fd);
-  std::ofstream(path) << k->kernel.ptx;
   // sm_90, or sm_90a for the kernels that use wgmma.
-  std::string cmd = as + " -arch=" + k->kernel.target.name() + " -v -o /dev/null " + path + " 2>&1";
-  std::string out;
-  FILE *p = popen(cmd.c_str(), "r");
-  char buf[512];
-  while (p && fgets(buf, sizeof buf, p))
-    out += buf;
-  int rc = p ? pclose(p) : -1;
-  std::remove(path);
+  Expected<lower::PtxasReport> run = lower::runPtxas(*as, k->kernel.ptx, k->kernel.target.name());
+  if (!run.ok())
+    return run.message();
   if (log)
-    *log = out;
-  if (rc != 0)
-    return "ptxas: " + out;
-  if (spills && out.find(" 0 bytes spill stores") == std::string::npos)
-    *spills = out;
+    *log = run->log;
+  if (!run->accepted)
+    return "ptxas: " + run->log;
+  if (spills && run->spillStoreBytes != 0)
+    *spills = run->log;
   return "";
 }
 
@@ -419,12 +402,13 @@ TEST(JitKernels, ShuffleRoundTripKeepsHalfPairsPacked) {
   };
   EXPECT_LE(count(R"(mov\.b32\s+%r\d+,\s*\{)"), 32) << body;
   EXPECT_LE(count(R"(mov\.b32\s+\{)"), 32) << body;
-  std::string why;
-  auto sass = sasstest::assembleAndCount(k->kernel.ptx, &why);
-  if (!sass) {
-    std::cout << "[          ] SASS not counted: " << why << "\n";
+  if (!lower::findPtxas()) {
+    std::cout << "[          ] SASS not counted: no ptxas\n";
     return;
   }
+  std::string why;
+  auto sass = sasstest::assembleAndCount(k->kernel.ptx, &why);
+  ASSERT_TRUE(sass) << why;
   // 64 PRMT outside the loop (the loads' and stores' halves), none in it (96 in it before).
   EXPECT_LE(sass->of(sasstest::kPrmt), 64);
 }
@@ -484,12 +468,13 @@ TEST(JitKernels, ShufflePairInstructionCounts) {
     EXPECT_EQ(countOf(ptx, "prmt"), 0);
     EXPECT_EQ(countOf(ptx, "selp"), 0);
     EXPECT_EQ(countOf(ptx, "cvt.u16.u32"), 0);
-    std::string why;
-    auto sass = sasstest::assembleAndCount(ptx, &why);
-    if (!sass) {
-      std::cout << "[          ] SASS not counted: " << why << "\n";
+    if (!lower::findPtxas()) {
+      std::cout << "[          ] SASS not counted: no ptxas\n";
       continue;
     }
+    std::string why;
+    auto sass = sasstest::assembleAndCount(ptx, &why);
+    ASSERT_TRUE(sass) << why;
     EXPECT_EQ(sass->of(sasstest::kShfl), half ? 128 : 256);
     EXPECT_EQ(sass->of(sasstest::kPrmt), 0);
     EXPECT_EQ(sass->of(sasstest::kLdg), 64);
@@ -509,37 +494,6 @@ TEST(JitKernels, ShufflePairInstructionCounts) {
   }
 }
 
-namespace {
-
-// ptxas -v's register count for the one kernel of `ptx` (sm_90), or -1 where ptxas is missing
-// or fails; `spills` receives whether ptxas reported spilled bytes.
-int ptxasRegisters(const std::string &ptx, bool *spills) {
-  std::string as = ptxas();
-  if (as.empty())
-    return -1;
-  char path[] = "/tmp/ll-regs-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0)
-    return -1;
-  close(fd);
-  std::ofstream(path) << ptx;
-  std::string cmd = as + " -arch=sm_90 -v -o /dev/null " + path + " 2>&1";
-  std::string log;
-  FILE *p = popen(cmd.c_str(), "r");
-  char buf[512];
-  while (p && fgets(buf, sizeof buf, p))
-    log += buf;
-  int rc = p ? pclose(p) : -1;
-  std::remove(path);
-  size_t at = log.find("Used ");
-  if (rc != 0 || at == std::string::npos)
-    return -1;
-  *spills = log.find(" 0 bytes spill stores") == std::string::npos;
-  return std::atoi(log.c_str() + at + 5);
-}
-
-} // namespace
-
 // Registers of the conversion benchmark's loop kernels (load, 64 x (convert, +1, convert back),
 // store; 128x128, 4 warps) for every reference pair, printed; the shuffle pair register_only must
 // fit three CTAs of 128 threads per SM as Triton's does (168 registers). The loop itself needs
@@ -558,12 +512,16 @@ TEST(JitKernels, ConvertLoopRegisters) {
       if (dump)
         std::ofstream(std::string(dump) + "/" + p.name + "_" + std::string(ir::name(e)) + ".ptx")
             << k->kernel.ptx;
-      bool spills = false;
-      int regs = ptxasRegisters(k->kernel.ptx, &spills);
-      if (regs < 0) {
+      if (!lower::findPtxas()) {
         std::cout << "[          ] registers not counted (no ptxas)\n";
         return;
       }
+      Expected<lower::PtxasReport> run =
+          lower::runPtxas(*lower::findPtxas(), k->kernel.ptx, "sm_90");
+      ASSERT_TRUE(run.ok() && run->accepted && run->registers >= 0)
+          << tag << ": " << (run.ok() ? run->log : run.message());
+      int regs = run->registers;
+      bool spills = run->spillStoreBytes != 0;
       std::cout << "[          ] " << tag << ": " << regs
                 << " registers" << (spills ? " (spills)" : "") << "\n";
       // Measured (ptxas 13.0, sm_90) when written: f32 / f16 register_only 168 / 72 (255 / 128

@@ -1,18 +1,15 @@
 #include "SassCount.h"
 
-#include <cstdio>
-#include <cstdlib>
+#include "linlayout/lower/Ptxas.h"
+
+#include <algorithm>
 #include <cstring>
-#include <fstream>
-#include <iterator>
-#include <unistd.h>
-#include <vector>
 
 namespace linlayout::sasstest {
 
 namespace {
 
-template <typename T> T readAt(const std::vector<char> &d, size_t off) {
+template <typename T> T readAt(const std::string &d, size_t off) {
   T v{};
   if (off + sizeof(T) <= d.size())
     std::memcpy(&v, d.data() + off, sizeof(T));
@@ -22,34 +19,19 @@ template <typename T> T readAt(const std::vector<char> &d, size_t off) {
 } // namespace
 
 std::optional<SassCounts> assembleAndCount(const std::string &ptx, std::string *why) {
-  const char *env = std::getenv("LINLAYOUT_PTXAS");
-  std::string as = env ? env : "/usr/local/cuda/bin/ptxas";
-  if (access(as.c_str(), X_OK) != 0) {
-    *why = "no ptxas at " + as;
+  std::optional<std::string> as = lower::findPtxas();
+  if (!as) {
+    *why = "no ptxas (set LINLAYOUT_PTXAS)";
     return std::nullopt;
   }
-  char in[] = "/tmp/ll-sass-XXXXXX";
-  int fd = mkstemp(in);
-  if (fd < 0) {
-    *why = "mkstemp failed";
+  Expected<lower::PtxasReport> run = lower::runPtxas(*as, ptx, "sm_90");
+  if (!run.ok()) {
+    *why = run.message();
     return std::nullopt;
   }
-  close(fd);
-  std::string out = std::string(in) + ".cubin";
-  std::ofstream(in) << ptx;
-  std::string cmd = as + " -arch=sm_90 -o " + out + " " + in + " 2>&1";
-  std::string log;
-  FILE *p = popen(cmd.c_str(), "r");
-  char buf[512];
-  while (p && fgets(buf, sizeof buf, p))
-    log += buf;
-  int rc = p ? pclose(p) : -1;
-  std::remove(in);
-  std::ifstream f(out, std::ios::binary);
-  std::vector<char> d((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  std::remove(out.c_str());
-  if (rc != 0 || d.size() < 64 || std::memcmp(d.data(), "\x7f" "ELF", 4) != 0) {
-    *why = "ptxas: " + log;
+  const std::string &d = run->cubin;
+  if (!run->accepted || d.size() < 64 || d.compare(0, 4, "\177ELF") != 0) {
+    *why = "ptxas: " + run->log;
     return std::nullopt;
   }
   // ELF64 section headers: find the .text.<kernel> section.

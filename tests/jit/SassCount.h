@@ -32,8 +32,8 @@ struct SassCounts {
   }
 };
 
-/// Assembles `ptx` with `ptxas -arch=sm_90` and counts the instructions of its one kernel;
-/// nullopt when ptxas is missing or fails (the message in *why).
+/// Assembles `ptx` with `ptxas -arch=sm_90` (lower::findPtxas's) and counts the instructions of
+/// its one kernel; nullopt when ptxas is missing or fails (the message in *why).
 std::optional<SassCounts> assembleAndCount(const std::string &ptx, std::string *why);
 
 } // namespace linlayout::sasstest

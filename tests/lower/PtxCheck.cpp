@@ -48,6 +48,10 @@ PtxasReport expectAssembles(const KernelPtx &kernel, bool requireNoSpills) {
                           << kernel.target.name() << ":\n"
                           << r.log << "\n--- ptx ---\n"
                           << kernel.ptx;
+  if (r.accepted) {
+    EXPECT_EQ(r.cubin.substr(0, 4), "\177ELF")
+        << "ptxas accepted '" << kernel.name << "' but no cubin came back";
+  }
   if (r.accepted && requireNoSpills) {
     EXPECT_EQ(r.stackBytes, 0) << kernel.name << " " << kernel.target.name() << "\n" << r.log;
     EXPECT_EQ(r.spillStoreBytes, 0) << kernel.name << " " << kernel.target.name() << "\n"

@@ -18,6 +18,7 @@ struct PtxasReport {
   int stackBytes = -1;
   int spillStoreBytes = -1;
   int spillLoadBytes = -1;
+  std::string cubin; // the ELF ptxas wrote, where it accepted the PTX
 };
 
 /// The ptxas to run: $LINLAYOUT_PTXAS when set, else `fallback`; nullopt when that file is not

@@ -128,14 +128,7 @@ private:
     Op &access = b.ops[at];
     if (access.kind == OpKind::Load) {
       // The old result id keeps naming the value in the old layout, so no use changes.
-      ValueId old = access.results[0];
-      ValueId fresh = f_.addValue(f_.type(old).withLayout(layout), f_.values[old].name);
-      f_.values[old].name.clear();
-      access.results[0] = fresh;
-      Op back;
-      back.kind = OpKind::ConvertLayout;
-      back.operands = {fresh};
-      back.results = {old};
+      Op back = retypeResult(f_, access, layout);
       b.ops.insert(b.ops.begin() + long(at) + 1, std::move(back));
       return at + 1;
     }

@@ -118,17 +118,8 @@ private:
 
   // Gives op's result `layout`, with a convert back to the old type for its users.
   void retypeResult(Op &op, LayoutId layout, OpInserter &edits) {
-    ValueId old = op.results[0];
-    if (f_.type(old).layout() == layout)
-      return;
-    ValueId fresh = f_.addValue(f_.type(old).withLayout(layout), f_.values[old].name);
-    f_.values[old].name.clear();
-    op.results[0] = fresh;
-    Op back;
-    back.kind = OpKind::ConvertLayout;
-    back.operands = {fresh};
-    back.results = {old};
-    edits.after(&op, std::move(back));
+    if (f_.type(op.results[0]).layout() != layout)
+      edits.after(&op, ir::retypeResult(f_, op, layout));
   }
 
   Status planDot(Op &op, OpInserter &edits) {

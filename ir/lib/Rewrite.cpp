@@ -106,6 +106,18 @@ Op makeConvert(Function &f, ValueId value, LayoutId layout, ValueId *result) {
   return op;
 }
 
+Op retypeResult(Function &f, Op &op, LayoutId layout) {
+  ValueId old = op.results[0];
+  ValueId fresh = f.addValue(f.type(old).withLayout(layout), f.values[old].name);
+  f.values[old].name.clear();
+  op.results[0] = fresh;
+  Op back;
+  back.kind = OpKind::ConvertLayout;
+  back.operands = {fresh};
+  back.results = {old};
+  return back;
+}
+
 } // namespace linlayout::ir
 
 namespace linlayout::ir {

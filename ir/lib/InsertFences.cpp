@@ -56,6 +56,14 @@ private:
     return b == kNoValue || p.count(kNoValue) || p.count(b);
   }
 
+  // Puts a fence before b.ops[i]; i moves with the op.
+  static void fenceBefore(Block &b, size_t &i) {
+    Op fence;
+    fence.kind = OpKind::FenceAsyncShared;
+    b.ops.insert(b.ops.begin() + long(i), std::move(fence));
+    ++i;
+  }
+
   // Walks a block from `in`; inserts fences when `insert`. Returns what is pending at its end.
   Pending block(Block &b, Pending in, bool insert) {
     Pending p = std::move(in);
@@ -86,12 +94,8 @@ private:
         if (need) {
           ++needed_;
           p.clear();
-          if (insert) {
-            Op fence;
-            fence.kind = OpKind::FenceAsyncShared;
-            b.ops.insert(b.ops.begin() + long(i), std::move(fence));
-            ++i;
-          }
+          if (insert)
+            fenceBefore(b, i);
         }
         break;
       }
@@ -104,12 +108,8 @@ private:
           block(body, p, false);
           if (needed_ > before) {
             p.clear();
-            if (insert) {
-              Op fence;
-              fence.kind = OpKind::FenceAsyncShared;
-              b.ops.insert(b.ops.begin() + long(i), std::move(fence));
-              ++i;
-            }
+            if (insert)
+              fenceBefore(b, i);
           }
         }
         Block &loopBody = b.ops[i].regions.at(0);

@@ -1,6 +1,7 @@
 #include "linlayout/layout/BankConflicts.h"
 
 #include "linlayout/layout/F2Subspace.h"
+#include "linlayout/layout/LayoutColumns.h"
 #include "linlayout/layout/SharedMemoryModel.h"
 
 #include <algorithm>
@@ -13,18 +14,6 @@ namespace {
 
 int log2i(uint64_t x) { return 63 - __builtin_clzll(x); }
 bool isPow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
-
-// The packed columns of one in dim (empty when the layout lacks it).
-std::vector<uint64_t> columnsOf(const LinearLayout &l, DimName in) {
-  std::vector<uint64_t> cols;
-  int d = l.inDimIndex(in);
-  if (d < 0)
-    return cols;
-  int off = l.inDimOffset(d);
-  for (int i = 0; i < l.inDimBits(d); ++i)
-    cols.push_back(l.column(off + i));
-  return cols;
-}
 
 struct Prepared {
   LinearLayout reg;    // register broadcast removed

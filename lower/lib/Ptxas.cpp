@@ -29,6 +29,14 @@ std::string quoted(const std::string &s) {
   return q + "'";
 }
 
+// What a file holds, byte for byte ("" where it cannot be read).
+std::string fileText(const std::filesystem::path &path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
 // A fresh path in the temporary directory ending in `suffix`.
 std::filesystem::path tempFile(const std::string &suffix) {
   static std::mt19937_64 rng(std::random_device{}());
@@ -61,18 +69,10 @@ Expected<PtxasReport> runPtxas(const std::string &ptxas, const std::string &ptx,
                           " " + quoted(in.string()) + " > " + quoted(log.string()) + " 2>&1";
   const int status = std::system(cmd.c_str());
   PtxasReport r;
-  {
-    std::ifstream f(log);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    r.log = ss.str();
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-    std::ifstream f(out, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    r.cubin = ss.str();
-  }
+  r.log = fileText(log);
+  r.accepted = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (r.accepted)
+    r.cubin = fileText(out);
   std::error_code ec;
   std::filesystem::remove(in, ec);
   std::filesystem::remove(out, ec);
@@ -80,7 +80,6 @@ Expected<PtxasReport> runPtxas(const std::string &ptxas, const std::string &ptx,
   if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) == 126 ||
       WEXITSTATUS(status) == 127)
     return makeError("ptxas: cannot run " + ptxas + (r.log.empty() ? "" : ": " + r.log));
-  r.accepted = WEXITSTATUS(status) == 0;
   r.registers = intAfter(r.log, std::regex(R"(Used (\d+) registers)"));
   r.stackBytes = intAfter(r.log, std::regex(R"((\d+) bytes stack frame)"));
   r.spillStoreBytes = intAfter(r.log, std::regex(R"((\d+) bytes spill stores)"));

@@ -503,6 +503,7 @@ TEST(JitKernels, ShufflePairInstructionCounts) {
 TEST(JitKernels, ConvertLoopRegisters) {
   const std::vector<NamedPair> pairs = referencePairs();
   const char *dump = std::getenv("LINLAYOUT_DUMP_PTX");
+  const std::optional<std::string> as = lower::findPtxas();
   for (const NamedPair &p : pairs)
     for (ScalarKind e : {ScalarKind::F16, ScalarKind::F32}) {
       const std::string tag = p.name + " " + std::string(ir::name(e));
@@ -512,12 +513,11 @@ TEST(JitKernels, ConvertLoopRegisters) {
       if (dump)
         std::ofstream(std::string(dump) + "/" + p.name + "_" + std::string(ir::name(e)) + ".ptx")
             << k->kernel.ptx;
-      if (!lower::findPtxas()) {
+      if (!as) {
         std::cout << "[          ] registers not counted (no ptxas)\n";
         return;
       }
-      Expected<lower::PtxasReport> run =
-          lower::runPtxas(*lower::findPtxas(), k->kernel.ptx, "sm_90");
+      Expected<lower::PtxasReport> run = lower::runPtxas(*as, k->kernel.ptx, "sm_90");
       ASSERT_TRUE(run.ok() && run->accepted && run->registers >= 0)
           << tag << ": " << (run.ok() ? run->log : run.message());
       int regs = run->registers;

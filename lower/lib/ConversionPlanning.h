@@ -1,7 +1,5 @@
 // The ConversionPlan a convert_layout is lowered with: the planner's (layout/PlanConversion.h),
-// and a plain but correct one of lower/'s own (no-op, register permutation, or a row-major
-// shared-memory round trip with the widest vectors both sides allow) for pairs the planner
-// declines.
+// asked with the lowering's target.
 #pragma once
 
 #include "linlayout/layout/ConversionPlan.h"
@@ -17,12 +15,5 @@ Expected<ConversionPlan> planLayoutConversion(const LinearLayout &src, const Lin
                                               int elementBits, const PtxTarget &target,
                                               std::optional<ConversionPath> path = std::nullopt,
                                               bool dstIsMmaOperand = false);
-
-/// The plan lower/ builds itself, used where the planner declines.
-Expected<ConversionPlan> fallbackConversionPlan(const LinearLayout &src, const LinearLayout &dst,
-                                                int elementBits);
-
-/// Whether plans come from layout/'s planner (always, in this build).
-bool hasConversionPlanner();
 
 } // namespace linlayout::lower

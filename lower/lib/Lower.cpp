@@ -193,23 +193,13 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
       if (!plan.ok() && forcedPath)
         return fail("no " + conversionPathIdentifier(*forcedPath) +
                     " plan (LowerOptions::conversionPath): " + plan.message());
-      bool planner = hasConversionPlanner();
-      std::string plannerError;
-      if (!plan.ok()) {
-        plannerError = plan.message();
-        // The planner declined: lower/'s own plan keeps the kernel compilable.
-        plan = fallbackConversionPlan(*src, *dst, bits);
-        planner = false;
-      }
       if (!plan.ok())
-        return fail(plan.message());
+        return fail("cannot plan this layout conversion: " + plan.message());
       ConversionReport rep;
       rep.where = where(op);
       if (op.kind != ir::OpKind::ConvertLayout)
         rep.where += " (" + std::string(ir::mnemonic(op.kind)) + ")";
       rep.path = conversionPathIdentifier(plan->path);
-      rep.fromPlanner = planner;
-      rep.plannerError = plannerError;
       const ConversionCost &c = plan->cost;
       rep.shuffles = c.shuffles;
       rep.selects = c.selects;

@@ -70,29 +70,6 @@ TEST(Convert, ReferencePairsEmitExactlyThePlannedInstructions) {
   EXPECT_EQ(checked, 6 * 2 * 2);
 }
 
-TEST(Convert, FallbackPlansCoverEveryPath) {
-  int64_t shape[] = {32, 32};
-  auto a = toLinearLayout(blocked({1, 4}, {4, 8}, {4, 1}, {1, 0}), shape).value();
-  auto same = fallbackConversionPlan(a, a, 32);
-  ASSERT_TRUE(same.ok());
-  EXPECT_EQ(same->path, ConversionPath::NoOp);
-  // Swapping which register bit steps which column: a register permutation.
-  auto b = toLinearLayout(blocked({1, 4}, {4, 8}, {4, 1}, {1, 0}), std::vector<int64_t>{32, 32})
-               .value()
-               .permuteInBits(DimName::reg(), std::vector<int>{1, 0, 2})
-               .value();
-  auto perm = fallbackConversionPlan(a, b, 32);
-  ASSERT_TRUE(perm.ok()) << perm.message();
-  EXPECT_EQ(perm->path, ConversionPath::RegisterPermute);
-  for (const PtxTarget &t : testTargets()) {
-    auto k = conversionKernel(t, *perm, 32);
-    ASSERT_TRUE(k.ok()) << k.message();
-    EXPECT_EQ(countLines(k->ptx, "bar.sync"), 0);
-    EXPECT_EQ(countLines(k->ptx, "shfl.sync"), 0);
-    expectAssembles(*k);
-  }
-}
-
 // Shuffle plans of random conversions inside warps (forced where shared memory is cheaper),
 // 8- to 64-bit elements: the PTX has exactly the shuffles and selects the plan counts.
 TEST(Convert, ShufflePlansEmitTheirCountedInstructions) {

@@ -234,10 +234,7 @@ int runCompile(int argc, char **argv) {
         std::cerr << " of " << p.element << ", " << p.swizzleBytes << "-byte swizzle)\n";
       }
     for (const lower::ConversionReport &c : k->conversions) {
-      std::cerr << "  convert_layout at " << c.where << ": " << c.path
-                << (c.fromPlanner ? "" : " (lower/'s fallback plan)");
-      if (!c.plannerError.empty())
-        std::cerr << " [the planner declined: " << c.plannerError << "]";
+      std::cerr << "  convert_layout at " << c.where << ": " << c.path;
       auto item = [&](int n, const char *what) {
         if (n)
           std::cerr << ", " << n << " " << what;

@@ -51,8 +51,6 @@ struct LowerOptions {
 struct ConversionReport {
   std::string where;      ///< "file:line:col"
   std::string path;       ///< "no_op", "register_permute", "warp_shuffle", "shared_memory", ...
-  bool fromPlanner = false; ///< planned by layout/'s planner (else lower/'s fallback)
-  std::string plannerError; ///< why the planner declined, when it did
   /// The plan's instruction counts (per warp; barriers per CTA, those emitted: the first
   /// round's barrier is left out where nothing may still touch the scratch, and every barrier
   /// is a warp sync where the scratch stays in warps).

@@ -1,5 +1,6 @@
 #include "linlayout/ir/Interpreter.h"
 
+#include "AsyncHazards.h"
 #include "IntArith.h"
 #include "linlayout/ir/AxisInfo.h"
 #include "linlayout/ir/Verifier.h"
@@ -111,7 +112,7 @@ class Program {
 public:
   Program(const Module &m, const Function &f, Memory &mem, InterpreterOptions &limits,
           int64_t pid[3], const Grid &grid)
-      : m_(m), f_(f), mem_(mem), limits_(limits), grid_(grid) {
+      : m_(m), f_(f), mem_(mem), limits_(limits), grid_(grid), hazards_(limits.checkProxyFences) {
     for (int i = 0; i < 3; ++i)
       pid_[i] = pid[i];
     vals_.resize(f.values.size());
@@ -141,6 +142,11 @@ public:
   }
 
 private:
+  // `op`'s error for the hazard the async check found (AsyncHazards.h), or success.
+  Status hazard(const Op &op, const std::string &found) const {
+    return found.empty() ? Status::success() : err(op, found);
+  }
+
   Status err(const Op &op, const std::string &msg) const {
     std::string where;
     if (op.loc.line > 0)
@@ -764,24 +770,38 @@ private:
       } else {
         s.data.i.assign(n(), 0);
       }
+      size_t elements = std::max(s.data.f.size(), s.data.i.size());
       shared_.push_back(std::move(s));
       r.i = {int64_t(shared_.size() - 1), 0};
       for (int64_t st : stridesOf(rt->shape()))
         r.i.push_back(st);
+      hazards_.allocate(shared_.size() - 1, elements);
+      if (!op.operands.empty()) {
+        std::vector<size_t> all(elements);
+        for (size_t e = 0; e < elements; ++e)
+          all[e] = e;
+        LL_TRY_STATUS(hazard(op, hazards_.store(op, shared_.size() - 1, all)));
+      }
       break;
     }
     case OpKind::LocalStore: {
-      SharedAlloc *s = alloc(op, val(op.operands[1]));
+      const RtValue &d = val(op.operands[1]);
+      SharedAlloc *s = alloc(op, d);
       if (!s)
         return err(op, "store to a deallocated memdesc");
-      writeShared(*s, val(op.operands[1]), type(op.operands[1]).shape(), val(op.operands[0]));
+      std::vector<size_t> at = elementsOf(d, type(op.operands[1]).shape());
+      LL_TRY_STATUS(hazard(op, hazards_.store(op, size_t(d.i[0]), at)));
+      writeShared(*s, at, val(op.operands[0]));
       return Status::success();
     }
     case OpKind::LocalLoad: {
-      SharedAlloc *s = alloc(op, val(op.operands[0]));
+      const RtValue &d = val(op.operands[0]);
+      SharedAlloc *s = alloc(op, d);
       if (!s)
         return err(op, "load from a deallocated memdesc");
-      r = readShared(*s, val(op.operands[0]), type(op.operands[0]).shape());
+      std::vector<size_t> at = elementsOf(d, type(op.operands[0]).shape());
+      LL_TRY_STATUS(hazard(op, hazards_.load(size_t(d.i[0]), at)));
+      r = readShared(*s, at);
       break;
     }
     case OpKind::MemDescIndex: {
@@ -829,19 +849,26 @@ private:
         }
         LL_TRY_STATUS(loadElem(op, p.buf[e], p.i[e], k, loaded));
       }
-      SharedAlloc *s = alloc(op, val(op.operands[1]));
+      const RtValue &d = val(op.operands[1]);
+      SharedAlloc *s = alloc(op, d);
       if (!s)
         return err(op, "copy to a deallocated memdesc");
-      writeShared(*s, val(op.operands[1]), type(op.operands[1]).shape(), loaded);
+      std::vector<size_t> at = elementsOf(d, type(op.operands[1]).shape());
+      LL_TRY_STATUS(hazard(op, hazards_.asyncCopy(op, size_t(d.i[0]), at)));
+      writeShared(*s, at, loaded);
       return Status::success();
     }
     case OpKind::AsyncCommitGroup:
+      hazards_.commitGroup();
+      return Status::success();
     case OpKind::AsyncWait:
+      hazards_.waitGroups(op.attrs.num);
       return Status::success();
     case OpKind::LocalDealloc: {
       SharedAlloc *s = alloc(op, val(op.operands[0]));
       if (!s)
         return err(op, "memdesc deallocated twice");
+      LL_TRY_STATUS(hazard(op, hazards_.dealloc(size_t(val(op.operands[0]).i[0]))));
       s->live = false;
       return Status::success();
     }
@@ -852,29 +879,35 @@ private:
       reduce(op, r);
       break;
     case OpKind::WarpGroupDot: {
-      // The wgmma reads its shared operands when it runs; here it runs at once.
-      // A memdesc operand may be a tile of a ring or a view: its strides step through it.
-      auto tileOf = [&](size_t i, SharedAlloc *s) {
-        return readShared(*s, val(op.operands[i]), type(op.operands[i]).shape());
-      };
-      RtValue a = val(op.operands[0]);
-      if (type(op.operands[0]).isMemDesc()) {
-        SharedAlloc *s = alloc(op, a);
+      // The wgmma reads its shared operands when it runs (here at once; an asynchronous one
+      // until a warp_group_dot_wait retires it). A memdesc operand may be a tile of a ring or a
+      // view: its strides step through it.
+      uint32_t dotRecord = hazards_.beginDot(op, op.attrs.isAsync);
+      RtValue tiles[2];
+      for (size_t i = 0; i < 2; ++i) {
+        const RtValue &d = val(op.operands[i]);
+        if (!type(op.operands[i]).isMemDesc()) {
+          tiles[i] = d;
+          continue;
+        }
+        SharedAlloc *s = alloc(op, d);
         if (!s)
-          return err(op, "operand A is deallocated");
-        a = tileOf(0, s);
+          return err(op, std::string("operand ") + (i ? "B" : "A") + " is deallocated");
+        std::vector<size_t> at = elementsOf(d, type(op.operands[i]).shape());
+        LL_TRY_STATUS(hazard(op, hazards_.wgmmaRead(dotRecord, size_t(d.i[0]), at)));
+        tiles[i] = readShared(*s, at);
       }
-      SharedAlloc *sb = alloc(op, val(op.operands[1]));
-      if (!sb)
-        return err(op, "operand B is deallocated");
-      dotOf(op, a, tileOf(1, sb), r);
+      dotOf(op, tiles[0], tiles[1], r);
       break;
     }
     case OpKind::WarpGroupDotWait:
+      hazards_.waitDots(op.attrs.pendings);
       for (size_t i = 0; i < op.operands.size(); ++i)
         vals_[op.results[i]] = val(op.operands[i]);
       return Status::success();
     case OpKind::FenceAsyncShared:
+      hazards_.fence();
+      return Status::success();
     case OpKind::Barrier:
       return Status::success();
     case OpKind::InitBarrier: {
@@ -913,6 +946,8 @@ private:
                            std::to_string(bar->arrivals) + " arrival(s) and " +
                            std::to_string(bar->bytes) +
                            " byte(s) outstanding, and nothing in flight could complete it");
+      const RtValue &d = val(op.operands[0]);
+      hazards_.phaseSeen({d.i[0], d.i[1]}, bar->phase - 1);
       return Status::success();
     }
     case OpKind::AsyncTmaCopyGlobalToLocal:
@@ -1016,11 +1051,16 @@ private:
       }
       LL_TRY_STATUS(loadElem(op, desc.buf[0], offset * byteWidth(k), k, loaded));
     }
-    SharedAlloc *s = alloc(op, val(op.operands[n - 3]));
+    const RtValue &d = val(op.operands[n - 3]);
+    SharedAlloc *s = alloc(op, d);
     if (!s)
       return err(op, "copy to a deallocated memdesc");
-    writeShared(*s, val(op.operands[n - 3]), type(op.operands[n - 3]).shape(), loaded);
     LL_ASSIGN_OR_RETURN(Barrier * bar, barrier(op, n - 2, true));
+    std::vector<size_t> at = elementsOf(d, type(op.operands[n - 3]).shape());
+    const RtValue &b = val(op.operands[n - 2]);
+    LL_TRY_STATUS(
+        hazard(op, hazards_.tmaCopy(op, size_t(d.i[0]), at, {b.i[0], b.i[1]}, bar->phase)));
+    writeShared(*s, at, loaded);
     bar->bytes -= count * byteWidth(k);
     return completePhase(op, *bar);
   }
@@ -1048,10 +1088,8 @@ private:
     return out;
   }
 
-  // Writes a tile's elements (row-major) into the elements of an allocation `desc` views.
-  static void writeShared(SharedAlloc &s, const RtValue &desc, const std::vector<int64_t> &shape,
-                          const RtValue &v) {
-    std::vector<size_t> at = elementsOf(desc, shape);
+  // Writes a tile's elements (row-major) into the elements `at` of an allocation (elementsOf).
+  static void writeShared(SharedAlloc &s, const std::vector<size_t> &at, const RtValue &v) {
     for (size_t e = 0; e < at.size(); ++e) {
       if (!v.f.empty())
         s.data.f[at[e]] = v.f[e];
@@ -1060,15 +1098,14 @@ private:
     }
   }
 
-  // The elements `desc` views, row-major.
-  static RtValue readShared(const SharedAlloc &s, const RtValue &desc,
-                            const std::vector<int64_t> &shape) {
+  // The elements `at` of an allocation (elementsOf), in order.
+  static RtValue readShared(const SharedAlloc &s, const std::vector<size_t> &at) {
     RtValue r;
-    for (size_t at : elementsOf(desc, shape)) {
+    for (size_t e : at) {
       if (!s.data.f.empty())
-        r.f.push_back(s.data.f[at]);
+        r.f.push_back(s.data.f[e]);
       else
-        r.i.push_back(s.data.i[at]);
+        r.i.push_back(s.data.i[e]);
     }
     return r;
   }
@@ -1175,6 +1212,7 @@ private:
   int64_t pid_[3];
   std::vector<RtValue> vals_;
   std::vector<SharedAlloc> shared_;
+  AsyncHazards hazards_;
   std::map<std::pair<int64_t, int64_t>, Barrier> barriers_;
 };
 

@@ -117,6 +117,14 @@ struct ExampleRun {
   std::function<void(const Memory &)> check;
 };
 
+/// n random normal f16 values (magnitudes 2^-7 to below 2^0), as bytes.
+inline std::vector<uint8_t> randomHalves(size_t n, std::mt19937_64 &rng) {
+  std::vector<uint16_t> h(n);
+  for (uint16_t &x : h)
+    x = uint16_t((rng() % 2 ? 0x8000 : 0) | ((8 + rng() % 7) << 10) | (rng() % 1024));
+  return bytesOf(h);
+}
+
 inline std::vector<float> randomFloats(size_t n, unsigned seed, int range = 8) {
   std::mt19937 g(seed);
   std::uniform_int_distribution<int> d(-range, range);
@@ -385,11 +393,11 @@ inline std::vector<ExampleRun> exampleRuns() {
 }
 
 /// Runs an example's kernel on its inputs; returns the memory afterwards.
-inline Memory runExample(const Module &m, const ExampleRun &run) {
+inline Memory runExample(const Module &m, const ExampleRun &run, InterpreterOptions options = {}) {
   Memory mem;
   std::vector<ArgValue> args;
   run.setup(mem, args);
-  Status s = interpret(m, run.function, args, mem, run.grid);
+  Status s = interpret(m, run.function, args, mem, run.grid, std::move(options));
   EXPECT_TRUE(s.ok()) << run.file << ": " << (s.ok() ? "" : s.message());
   return mem;
 }

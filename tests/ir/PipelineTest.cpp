@@ -32,7 +32,9 @@ TEST(Pipeline, KeepsWhatEveryExampleComputes) {
     ASSERT_TRUE(s.ok()) << s.message();
     ASSERT_TRUE(verify(after).ok());
     Memory a = runExample(before, run);
-    Memory b = runExample(after, run);
+    InterpreterOptions fenced; // the pipeline ends with fence insertion
+    fenced.checkProxyFences = true;
+    Memory b = runExample(after, run, fenced);
     EXPECT_EQ(a.buffers, b.buffers);
     run.check(b);
   }

@@ -321,7 +321,11 @@ TEST(Tma, MatmulExamplesAgreeWithMatmul) {
       std::vector<ArgValue> targs = {ArgValue::tensorDesc(0, {M, K}, {K, 1}),
                                      ArgValue::tensorDesc(1, {K, N}, {N, 1}), ArgValue::pointer(2),
                                      ArgValue::integer(K), ArgValue::integer(N)};
-      Status s = interpret(tma, fn, targs, mt, Grid{M / 128, N / tileN, 1});
+      // Written for the GPU as they are: every copy waited for, and no generic write that a
+      // wgmma reads unfenced.
+      InterpreterOptions strict;
+      strict.checkProxyFences = true;
+      Status s = interpret(tma, fn, targs, mt, Grid{M / 128, N / tileN, 1}, strict);
       ASSERT_TRUE(s.ok()) << s.message();
       auto c = valuesOf<float>(mt.buffers[2]);
       if (K % 32 == 0) {

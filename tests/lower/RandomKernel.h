@@ -741,7 +741,9 @@ inline std::string interpretLowerAndAssemble(const RandomKernel &p) {
   if (!k.ok())
     return k.message();
   ir::Memory got = k->start;
-  if (Status s = ir::interpret(k->modules[1], p.kernel, p.args(), got); !s.ok())
+  ir::InterpreterOptions fenced; // the pipeline ends with fence insertion
+  fenced.checkProxyFences = true;
+  if (Status s = ir::interpret(k->modules[1], p.kernel, p.args(), got, {}, fenced); !s.ok())
     return "interpreter, after the pipeline: " + s.message() + "\n" + p.text;
   if (std::string diff = p.firstDifference(got, k->want); !diff.empty())
     return "the pipeline changed a result: " + diff + "\n" + p.text;

@@ -681,7 +681,9 @@ inline std::string interpretLowerAndAssemble(const RandomMatmul &p) {
     return k.message();
   const std::string text = p.text();
   ir::Memory got = k->start;
-  if (Status s = ir::interpret(k->modules[1], "mm", p.args(), got, p.grid()); !s.ok())
+  ir::InterpreterOptions fenced; // the pipeline ends with fence insertion
+  fenced.checkProxyFences = true;
+  if (Status s = ir::interpret(k->modules[1], "mm", p.args(), got, p.grid(), fenced); !s.ok())
     return k->describe() + ": interpreter, after the pipeline: " + s.message() + "\n" + text;
   if (std::string diff = k->firstDifference(got); !diff.empty())
     return k->describe() + ": the pipeline changed C: " + diff + "\n" + text;

@@ -25,6 +25,25 @@
 // (it could never complete: no copy or arrival is pending), more bytes delivered than expected in
 // a completed count, more arrivals than the count, and any use of a barrier that is not
 // initialised (or was invalidated), or a second init without inval_barrier.
+//
+// Asynchronous accesses. Copies land at once here, so a kernel that reads a tile before waiting
+// for its copy would compute the right numbers and race on the GPU. The interpreter follows, per
+// element of shared memory, what the hardware may still be doing and reports the first access
+// that would race with it, as an error of that op:
+//  - a ttg.async_copy_global_to_local (cp.async) writes its tile until a ttg.async_wait retires
+//    its group: async_commit_group closes a group of the copies issued since the last one, and
+//    async_wait {num = N} retires every committed group but the N newest (a copy not committed
+//    yet is in no group: no wait retires it);
+//  - a ttng.async_tma_copy_global_to_local writes its tile until a ttng.wait_barrier sees the
+//    barrier phase its bytes count in complete;
+//  - an asynchronous ttng.warp_group_dot reads its shared operands until a
+//    ttng.warp_group_dot_wait leaves no more than `pendings` newer dots in flight;
+// reading or writing an element a copy may still be writing, writing one a dot may still be
+// reading, and deallocating either, are errors. With InterpreterOptions::checkProxyFences, so is
+// an async-proxy access (a wgmma's shared operand, a TMA copy's destination) of an element that a
+// generic write (local_alloc with a value, local_store, cp.async) reached with no
+// ttng.fence_async_shared since. The check is at the scope of the CTA: the barriers that make one
+// thread's completed copies visible to the others are the lowering's.
 #pragma once
 
 #include "linlayout/ir/Module.h"
@@ -77,6 +96,10 @@ struct InterpreterOptions {
   /// Called with every integer or pointer result as it is computed: its id and its elements in
   /// row-major order (a pointer's element is its byte offset in its buffer).
   std::function<void(ValueId, std::span<const int64_t>)> observer;
+  /// Also hold the kernel to the proxy fence rule (see the header comment): true for kernels
+  /// after the pass pipeline, whose fence insertion puts the fences in; kernels as written leave
+  /// them to it.
+  bool checkProxyFences = false;
 };
 
 /// Runs `function` of `m` once per program of `grid`, reading and writing `memory`.

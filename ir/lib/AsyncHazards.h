@@ -1,0 +1,119 @@
+// The interpreter's check of the asynchronous shared-memory protocols. The interpreter runs a
+// program's ops one after another and lets every copy land at once, so a kernel that reads a tile
+// before waiting for its copy computes the right numbers there and races on the GPU. This class
+// follows, per element of each allocation, the accesses the hardware may still be making, and
+// names the first access that would race with one of them:
+//  - a cp.async (ttg.async_copy_global_to_local) writes its tile until an async_wait retires its
+//    commit group (async_wait {num = N} retires every committed group but the N newest; a copy
+//    not committed yet is in no group, and no wait retires it);
+//  - a TMA copy writes its tile until a wait_barrier sees the barrier phase its bytes count in
+//    complete;
+//  - an asynchronous warp_group_dot reads its shared operands until a warp_group_dot_wait leaves
+//    no more than `pendings` newer dots in flight;
+//  - shared memory written through the generic proxy (local_alloc with a value, local_store,
+//    cp.async) is not visible to the async proxy (wgmma operands, TMA copies) until a
+//    fence_async_shared.
+// Reading or writing an element some copy may still be writing, writing one a dot may still be
+// reading, an async access of an element with an unfenced generic write, and deallocating memory
+// with any of those in flight, are hazards; the fence rule only when asked (kernels as written
+// leave the fences to the pass pipeline's fence insertion). The check is at CTA scope: the barriers
+// that publish one thread's completed copies to the others are the lowering's business.
+#pragma once
+
+#include "linlayout/ir/Op.h"
+
+#include <cstdint>
+#include <deque>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace linlayout::ir {
+
+class AsyncHazards {
+public:
+  /// An mbarrier: its allocation and element.
+  using BarrierKey = std::pair<int64_t, int64_t>;
+
+  /// `checkFences`: also report async accesses of unfenced generic writes.
+  explicit AsyncHazards(bool checkFences) : checkFences_(checkFences) {}
+
+  /// A new allocation `alloc` of `elements` elements, nothing in flight.
+  void allocate(size_t alloc, size_t elements);
+
+  // Each access returns "" or the hazard (a sentence about the other op, for the interpreter to
+  // prefix with the accessing op's place). `at`: the elements of allocation `alloc` accessed.
+
+  /// local_load.
+  std::string load(size_t alloc, std::span<const size_t> at);
+  /// local_store, local_alloc with a value: generic writes, complete at once.
+  std::string store(const Op &op, size_t alloc, std::span<const size_t> at);
+  /// cp.async: a generic write in flight until a wait retires the group it is committed in.
+  std::string asyncCopy(const Op &op, size_t alloc, std::span<const size_t> at);
+  /// A TMA copy: an async-proxy write in flight until the barrier's phase `phase` is seen.
+  std::string tmaCopy(const Op &op, size_t alloc, std::span<const size_t> at, BarrierKey barrier,
+                      int64_t phase);
+  /// A warp_group_dot `op` starts: its record, for the reads of its shared operands. An
+  /// asynchronous dot is in flight until a warp_group_dot_wait retires it.
+  uint32_t beginDot(const Op &op, bool async);
+  /// A shared operand of the dot `dot` (beginDot's record): an async-proxy read.
+  std::string wgmmaRead(uint32_t dot, size_t alloc, std::span<const size_t> at);
+  /// local_dealloc.
+  std::string dealloc(size_t alloc);
+
+  /// async_commit_group.
+  void commitGroup();
+  /// async_wait {num}.
+  void waitGroups(int64_t num);
+  /// A wait_barrier saw phase `phase` of `barrier` (and so every earlier one) complete.
+  void phaseSeen(BarrierKey barrier, int64_t phase);
+  /// warp_group_dot_wait {pendings}.
+  void waitDots(int64_t pendings);
+  /// fence_async_shared.
+  void fence();
+
+private:
+  // One execution of an access: its op and what of it is still outstanding.
+  struct Record {
+    const Op *op = nullptr;
+    bool inFlight = false; // a copy still landing, a dot still reading
+    bool unfenced = false; // a generic write no fence has covered
+  };
+  // Per element: the record of the copy that may still be writing it, of the newest dot that
+  // may still be reading it (dots retire oldest first), of its unfenced generic write (0: none).
+  struct Element {
+    uint32_t writer = 0, reader = 0, generic = 0;
+  };
+  struct TmaPending {
+    uint32_t record;
+    BarrierKey barrier;
+    int64_t phase;
+  };
+
+  uint32_t newRecord(const Op &op, bool inFlight, bool unfenced);
+  // Applies `f` to the elements `at` of allocation `alloc` (those it has).
+  template <typename F> void mark(size_t alloc, std::span<const size_t> at, F &&f) {
+    if (alloc >= allocs_.size())
+      return;
+    std::vector<Element> &el = allocs_[alloc];
+    for (size_t e : at)
+      if (e < el.size())
+        f(el[e]);
+  }
+  // The hazards shared by the accesses: `read`/`write` as the access does, `async` for the async
+  // proxy.
+  std::string check(size_t alloc, std::span<const size_t> at, bool write, bool async) const;
+  std::string describe(uint32_t record) const;
+
+  bool checkFences_;
+  std::vector<Record> records_{Record{}}; // records_[0]: none
+  std::vector<std::vector<Element>> allocs_;
+  std::vector<uint32_t> openCopies_;             // cp.async not committed yet
+  std::deque<std::vector<uint32_t>> copyGroups_; // committed groups not retired, oldest first
+  std::vector<TmaPending> tmaCopies_;            // TMA copies in flight
+  std::deque<uint32_t> dots_;                    // asynchronous dots in flight, oldest first
+  std::vector<uint32_t> unfenced_;               // generic writes since the last fence
+};
+
+} // namespace linlayout::ir

@@ -243,3 +243,82 @@ TEST(Builder, MemDescTransViewsATileTransposed) {
   ASSERT_FALSE(e.ok());
   EXPECT_NE(e.message().find("memdesc_trans order entry 2"), std::string::npos) << e.message();
 }
+
+// The shared-memory and compute ops of the builder in one kernel: A (32x32 f16) copied by cp.async
+// into tile 1 of a 2-tile ring, its right half (K = 16..31) taken by memdesc_subslice and loaded
+// as the dot's A; B read transposed from memory (32 x 16, n-major) and put right by tt.trans; the
+// 32x32 f32 product reshaped to 1024 and stored at out + num_programs * 0. The interpreter computes
+// C = A[:, 16:] * B exactly (small halves), and the printed module parses back to itself.
+TEST(Builder, RingSubsliceTransDotAndReshapeComputeTheProduct) {
+  Module m;
+  Builder b(m);
+  BlockedSpec blocked = BlockedSpec::make({1, 8}, {8, 4}, {4, 1}, {1, 0}).value();
+  LayoutId bl = b.layout(blocked);
+  LayoutId rows = b.layout(SliceSpec::make(1, blocked).value());
+  LayoutId cols = b.layout(SliceSpec::make(0, blocked).value());
+  NvidiaMmaSpec mma = NvidiaMmaSpec::make(2, 0, {2, 2}, {16, 8}).value();
+  LayoutId ml = b.layout(mma);
+  LayoutId opA = b.layout(DotOperandSpec::make(0, mma, 2).value());
+  LayoutId opB = b.layout(DotOperandSpec::make(1, mma, 2).value());
+  LayoutId flat = b.layout(BlockedSpec::make({8}, {32}, {4}, {0}).value());
+  LayoutId sw = b.layout(SwizzledSharedSpec::make(8, 1, 4, {1, 0}).value());
+  std::vector<Type> args = {Type::pointer(ScalarKind::F16), Type::pointer(ScalarKind::F16),
+                            Type::pointer(ScalarKind::F32)};
+  std::vector<ArgHints> hints = {{16, 1, 1}, {16, 1, 1}, {16, 1, 1}};
+  b.beginFunction("ring_dot", args, hints);
+  auto i32 = [&](int64_t v, std::vector<int64_t> shape) {
+    return b.constantInt(v, Type::tensor(std::move(shape), ElemType{ScalarKind::I32}, bl));
+  };
+  // Offsets r * width + c of a rows x width row-major tile.
+  auto offsets = [&](int64_t rowsN, int64_t width) {
+    ValueId r = b.expandDims(b.makeRange(0, rowsN, rows), 1);
+    ValueId c = b.expandDims(b.makeRange(0, width, cols), 0);
+    ValueId rw = b.binary(OpKind::MulI, r, i32(width, {rowsN, 1}));
+    return b.binary(OpKind::AddI, b.broadcast(rw, {rowsN, width}), b.broadcast(c, {rowsN, width}));
+  };
+  ValueId ring = b.localAlloc(Type::memDesc({2, 32, 32}, ScalarKind::F16, sw, true));
+  ValueId one = b.constantInt(1, Type::scalar(ScalarKind::I32));
+  ValueId slot = b.memDescIndex(ring, one);
+  b.asyncCopy(b.addPtr(b.splat(b.arg(0), {32, 32}, bl), offsets(32, 32)), slot);
+  b.asyncCommitGroup();
+  b.asyncWait(0);
+  ValueId a = b.localLoad(b.memDescSubslice(slot, {0, 16}, {32, 16}), opA);
+  ValueId bt = b.load(b.addPtr(b.splat(b.arg(1), {32, 16}, bl), offsets(32, 16)));
+  LayoutId blT = b.layout(BlockedSpec::make({8, 1}, {4, 8}, {1, 4}, {0, 1}).value());
+  ValueId bk = b.convertLayout(b.trans(bt, {1, 0}, blT), opB);
+  ValueId zero = b.constantFloat(0.0, Type::tensor({32, 32}, ElemType{ScalarKind::F32}, ml));
+  ValueId c = b.dot(a, bk, zero);
+  ValueId flatC = b.reshape(b.convertLayout(c, bl), {1024}, flat);
+  ValueId base =
+      b.binary(OpKind::MulI, b.numPrograms(0), b.constantInt(0, Type::scalar(ScalarKind::I32)));
+  ValueId outOffs = b.binary(OpKind::AddI, b.splat(base, {1024}, flat), b.makeRange(0, 1024, flat));
+  b.store(b.addPtr(b.splat(b.arg(2), {1024}, flat), outOffs), flatC);
+  b.localDealloc(ring);
+  b.ret();
+  Status s = b.endFunction();
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_TRUE(verify(m).ok()) << verify(m).message();
+
+  std::vector<float> af = randomFloats(32 * 32, 21), btf = randomFloats(32 * 16, 22);
+  std::vector<uint16_t> ah, bh;
+  for (float x : af)
+    ah.push_back(toHalfBits(x));
+  for (float x : btf)
+    bh.push_back(toHalfBits(x));
+  Memory mem;
+  mem.buffers = {bytesOf(ah), bytesOf(bh), bytesOf(std::vector<float>(1024, -1.f))};
+  std::vector<ArgValue> argv = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2)};
+  Status r = interpret(m, "ring_dot", argv, mem);
+  ASSERT_TRUE(r.ok()) << r.message();
+  std::vector<float> got = valuesOf<float>(mem.buffers[2]);
+  for (int i = 0; i < 32; ++i)
+    for (int j = 0; j < 32; ++j) {
+      double want = 0;
+      for (int k = 0; k < 16; ++k) // B[k][j] is B^T[j][k]
+        want += double(af[size_t(i * 32 + 16 + k)]) * btf[size_t(j * 16 + k)];
+      ASSERT_EQ(got[size_t(i * 32 + j)], float(want)) << i << ", " << j;
+    }
+  auto again = parseModule(print(m));
+  ASSERT_TRUE(again.ok()) << again.message();
+  EXPECT_EQ(print(*again), print(m));
+}

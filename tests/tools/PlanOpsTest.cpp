@@ -98,6 +98,61 @@ TEST(PlanOps, PlanTakesTheAskedPath) {
             0u);
 }
 
+// With detail, a register permutation says, per register of dst, which register of src holds its
+// element (checked here through the apply op on both layouts), and a shuffle plan lists its
+// rounds: one per round, as many shuffles as rounds that are not moves.
+TEST(PlanOps, PlanDetailSaysWhereEachRegisterComesFrom) {
+  auto linear = [](const std::string &reg, const std::string &lane) {
+    return R"({"kind": "linear", "reg_bases": )" + reg + R"(, "lane_bases": )" + lane +
+           R"(, "warp_bases": [[4, 0], [8, 0]], "block_bases": [], "shape": [16, 32]})";
+  };
+  const std::string lanes = "[[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]]";
+  std::string src = linear("[[0, 1], [0, 2]]", lanes);
+  std::string dst = linear("[[0, 2], [0, 1]]", lanes);
+  json r = ask(planLine(src, dst, R"({"detail": true, "shape": [16, 32]})"))["result"];
+  ASSERT_EQ(r["path"], "register-permute") << r.dump();
+  EXPECT_EQ(r["counts"]["shfl"], 0);
+  EXPECT_EQ(r["counts"]["bar"], 0);
+  const json &step = r["steps"][0];
+  ASSERT_EQ(step["step"], "register_permute");
+  auto toLinear = [](const std::string &spec) {
+    return ask(R"({"op": "to_linear", "shape": [16, 32], "layout": )" + spec + "}")["result"];
+  };
+  auto apply = [](const json &layout, const json &inputs) {
+    json q = {{"op", "apply"}, {"a", layout}, {"inputs", inputs}};
+    return ask(q.dump())["result"];
+  };
+  json srcL = toLinear(src), dstL = toLinear(dst);
+  for (int reg = 0; reg < 4; ++reg) {
+    json in = json::array({json::array({"register", reg}), json::array({"lane", 0}),
+                           json::array({"warp", 0}), json::array({"block", 0})});
+    json from = apply(step["src_register"], in);
+    ASSERT_TRUE(from.is_array()) << from.dump();
+    int srcReg = from[0][1].get<int>();
+    json srcIn = in;
+    srcIn[0][1] = srcReg;
+    EXPECT_EQ(apply(srcL, srcIn), apply(dstL, in)) << "register " << reg;
+  }
+  // A register basis traded with a lane basis: shuffles.
+  std::string traded = linear("[[0, 4], [0, 2]]", "[[0, 1], [0, 8], [0, 16], [1, 0], [2, 0]]");
+  json sh = ask(planLine(
+      src, traded, R"({"detail": true, "shape": [16, 32], "path": "warp-shuffle"})"))["result"];
+  ASSERT_EQ(sh["path"], "warp-shuffle") << sh.dump();
+  const json &st = sh["steps"][0];
+  ASSERT_EQ(st["step"], "warp_shuffle");
+  ASSERT_EQ(st["round_list"].size(), st["rounds"].get<size_t>());
+  int shuffling = 0;
+  for (const json &round : st["round_list"]) {
+    std::string mode = round["mode"];
+    EXPECT_TRUE(mode == "move" || mode == "idx" || mode == "bfly") << mode;
+    shuffling += mode != "move";
+  }
+  EXPECT_EQ(st["shuffling_rounds"], shuffling);
+  // Two f16 per 32-bit word: one shuffle moves both halves.
+  EXPECT_EQ(st["slots_per_word"], 2);
+  EXPECT_EQ(sh["counts"]["shfl"], shuffling);
+}
+
 // Where every warp holds the whole tile (seed2-194 of bench/gpu/conversion_paths.jsonl), one
 // warp stores it for all four.
 TEST(PlanOps, PlanSaysHowManyWarpsStore) {

@@ -89,11 +89,12 @@ private:
   }
 
   // The layout the value stored by b.ops[i] is computed in (before a convert that feeds the
-  // store directly), when storing from it needs no conversion to be as good for memory: vectors
-  // of 8 bytes or more, and every 32-byte sector a warp's store instruction touches written whole
-  // (AccessWidth::warpBytes). Converting such a value to the blocked layout would cost a round trip through
-  // shared memory and barriers to save only store instructions; the memory traffic is the same.
-  // The mma accumulator of f32 is one: pairs of columns in each thread, four lanes side by side.
+  // store directly; with the store's CTA split), when storing from it is as good for memory:
+  // vectors of 8 bytes or more, and every 32-byte sector a warp's store instruction touches written
+  // whole (AccessWidth::warpBytes). Converting such a value to the blocked layout would cost a
+  // round trip through shared memory and barriers to save only store instructions; the memory
+  // traffic is the same. The mma accumulator of f32 is one: pairs of columns in each thread, four
+  // lanes side by side.
   std::optional<LayoutId> wholeSectorSource(const Block &b, size_t i) {
     const Op &store = b.ops[i];
     ValueId v = store.operands[1];
@@ -105,6 +106,17 @@ private:
     LayoutId source = f_.type(v).layout();
     if (!m_.layouts.get(source).isDistributed())
       return std::nullopt;
+    // The store keeps its CTA split (plan-ctas cut the tile over the CTAs; a source held whole by
+    // every CTA would have each store everything, after a cross-CTA exchange): the source's
+    // layout with the store's split.
+    std::optional<CgaLayout> split = cgaOf(m_.layoutOf(f_.type(store.operands[0])));
+    std::optional<CgaLayout> had = cgaOf(m_.layouts.get(source));
+    if (split && had && *split != *had) {
+      auto moved = withCga(m_.layouts.get(source), *split);
+      if (!moved)
+        return std::nullopt;
+      source = m_.layouts.intern(*moved);
+    }
     AccessWidth w = accessWidthIn(m_, f_, store, info_, source);
     if (w.bytes < 8 || w.warpBytes < 32)
       return std::nullopt;

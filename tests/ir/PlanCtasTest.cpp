@@ -1,11 +1,12 @@
 #include "Examples.h"
 
 #include "linlayout/ir/CtaSplit.h"
-#include "linlayout/ir/PlanCtas.h"
 #include "linlayout/ir/Pipeline.h"
+#include "linlayout/ir/PlanCtas.h"
 #include "linlayout/ir/Printer.h"
 #include "linlayout/ir/Verifier.h"
 #include "linlayout/ir/Walk.h"
+#include "linlayout/layout/PlanConversion.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -60,13 +61,28 @@ TEST(PlanCtas, MultiCtaKernelsKeepTheirResults) {
       Module after = before;
       Status s = runPipeline(after);
       ASSERT_TRUE(s.ok()) << s.message();
-      // Every tensor layout covers the whole cluster.
+      // Every tensor layout covers the whole cluster, and no conversion moves data between CTAs
+      // (each CTA works on, and stores, its own part; a part held by every CTA may be narrowed
+      // to one CTA's).
       for (const Function &f : after.functions)
         walkOps(f.body, [&](const Op &op) {
           for (ValueId r : op.results)
             if (f.type(r).isTensor()) {
               EXPECT_EQ(numCtasOf(after.layoutOf(f.type(r))), ctas) << print(after);
             }
+          if (op.kind != OpKind::ConvertLayout)
+            return;
+          const Type &from = f.type(op.operands[0]), &to = f.type(op.results[0]);
+          auto src = toLinearLayout(after.layoutOf(from), from.shape());
+          auto dst = toLinearLayout(after.layoutOf(to), to.shape());
+          ASSERT_TRUE(src.ok() && dst.ok());
+          PlanOptions o;
+          o.target = GpuTarget::Sm90;
+          auto plan = planConversion(*src, *dst, 32, o);
+          ASSERT_TRUE(plan.ok()) << plan.message();
+          EXPECT_NE(plan->path, ConversionPath::DistributedSharedMemory)
+              << "line " << op.loc.line << "\n"
+              << print(after);
         });
       Memory a = runExample(before, run);
       Memory b = runExample(after, run);
@@ -85,6 +101,12 @@ TEST(PlanCtas, MatmulAccumulatorIsSplitAndCarriedSplit) {
     }
     if (op.kind == OpKind::For) {
       EXPECT_TRUE(splitsOverCtas(m.layoutOf(f.type(op.results[0])))) << print(m);
+    }
+    // C is stored from the accumulator's layout (whole sectors), split as the dot is: each CTA
+    // stores its half.
+    if (op.kind == OpKind::Store) {
+      EXPECT_TRUE(splitsOverCtas(m.layoutOf(f.type(op.operands[0])))) << print(m);
+      EXPECT_EQ(f.type(op.operands[1]).layout(), f.type(op.operands[0]).layout());
     }
   });
 }

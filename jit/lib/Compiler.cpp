@@ -143,6 +143,7 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
   meta.computeCapability = st.context->computeCapability();
   meta.threadsPerBlock = lowered.kernel.threadsPerBlock;
   meta.dynamicSharedBytes = lowered.kernel.sharedBytes;
+  meta.ctasPerCluster = lowered.kernel.ctasPerCluster;
   meta.params = lowered.kernel.params;
   meta.conversions = std::move(lowered.conversions);
   meta.registers = attrs.numRegisters;

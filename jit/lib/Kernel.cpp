@@ -1,5 +1,7 @@
 #include "linlayout/jit/Kernel.h"
 
+#include <algorithm>
+
 namespace linlayout::jit {
 
 namespace {
@@ -75,11 +77,13 @@ Status Kernel::checkArgs(std::span<const KernelArg> args) const {
 
 Status Kernel::launchArgs(runtime::Dim3 grid, std::span<const KernelArg> args,
                           const runtime::Stream &stream) const {
-  if (grid.x < 1 || grid.x > kMaxGridX || grid.y < 1 || grid.y > kMaxGridYZ || grid.z < 1 ||
+  const uint64_t ctas = uint64_t(std::max(1, meta_.ctasPerCluster));
+  if (grid.x < 1 || grid.x * ctas > kMaxGridX || grid.y < 1 || grid.y > kMaxGridYZ || grid.z < 1 ||
       grid.z > kMaxGridYZ)
     return makeError("grid (" + std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " +
                      std::to_string(grid.z) + ") is out of range: x in 1.." +
-                     std::to_string(kMaxGridX) + ", y and z in 1.." + std::to_string(kMaxGridYZ));
+                     std::to_string(kMaxGridX / ctas) + ", y and z in 1.." +
+                     std::to_string(kMaxGridYZ));
   LL_TRY_STATUS(checkArgs(args));
   LL_TRY_STATUS(context_->makeCurrent());
   // The driver reads each parameter from its address, little-endian, as wide as the parameter.
@@ -93,7 +97,7 @@ Status Kernel::launchArgs(runtime::Dim3 grid, std::span<const KernelArg> args,
                     : &values[i];
   }
   runtime::LaunchConfig config;
-  config.grid = grid;
+  config.grid = {unsigned(grid.x * ctas), grid.y, grid.z};
   config.block = {unsigned(meta_.threadsPerBlock), 1, 1};
   config.dynamicSharedBytes = unsigned(meta_.dynamicSharedBytes);
   return runtime::launchRaw(function_, config, stream, params.data());

@@ -23,6 +23,19 @@ namespace linlayout::lower {
 
 namespace {
 
+// Declares the cluster of a program in the PTX: `ctas` CTAs along x. LLVM 19's NVPTX backend has
+// no annotation for `.reqnctapercluster`, so the directive goes into the entry's header, beside
+// the `.maxntid` the backend writes; the driver then launches the grid in clusters of that shape.
+Status requireClusterSize(KernelPtx &k, int ctas) {
+  size_t entry = k.ptx.find(".entry " + k.name + "(");
+  size_t body = entry == std::string::npos ? entry : k.ptx.find("\n{", entry);
+  if (body == std::string::npos)
+    return makeError("internal: no body of entry '" + k.name + "' in the PTX");
+  k.ptx.insert(body + 1, ".reqnctapercluster " + std::to_string(ctas) + ", 1, 1\n");
+  k.ctasPerCluster = ctas;
+  return Status::success();
+}
+
 Expected<const ir::Function *> pickKernel(const ir::Module &m, const std::string &name) {
   if (!name.empty()) {
     const ir::Function *f = m.function(name);
@@ -382,6 +395,8 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
   FinishOptions fo;
   fo.optimize = options.optimize;
   LL_ASSIGN_OR_RETURN(out.kernel, kb->finish(*backend, fo));
+  if (module.numCtas > 1)
+    LL_TRY_STATUS(requireClusterSize(out.kernel, int(module.numCtas)));
   if (options.keepLlvmIr)
     out.llvmIr = kb->llvmText();
   return out;

@@ -168,3 +168,37 @@ TEST(JitGpu, DefaultOptionsRunThePassPipelineOnTheReadmeKernel) {
     EXPECT_EQ(out, in);
   }
 }
+
+// A program of several CTAs (memcpy_1d.tir with "ttg.num-ctas" = 2 or 4, sm_90): the pass pipeline
+// cuts each program's 1024 elements over its CTAs, the PTX requires the cluster, and launch() runs
+// grid.x programs as that many clusters, so every element is copied once.
+TEST(JitGpu, ProgramsOfSeveralCtasLaunchAsClusters) {
+  REQUIRE_GPU();
+  if (jitc->context().computeCapability() < 90)
+    GTEST_SKIP() << "clusters need sm_90; this GPU is sm_" << jitc->context().computeCapability();
+  std::ifstream file(std::string(gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR)) +
+                     "/examples/memcpy_1d.tir");
+  std::string text((std::istreambuf_iterator<char>(file)), {});
+  const std::string one = "\"ttg.num-ctas\" = 1";
+  ASSERT_NE(text.find(one), std::string::npos);
+  const int n = (1 << 20) + 512;
+  std::vector<float> in(n);
+  for (int i = 0; i < n; ++i)
+    in[i] = float(i) * 0.5f - 3.0f;
+  ASSERT_OK_AND_ASSIGN(auto src, runtime::DeviceBuffer::fromHost<float>(in));
+  ASSERT_OK_AND_ASSIGN(auto dst, runtime::DeviceBuffer::allocate(size_t(n) * 4));
+  for (int ctas : {2, 4}) {
+    SCOPED_TRACE(std::to_string(ctas) + " CTAs per program");
+    std::string clustered = text;
+    clustered.replace(clustered.find(one), one.size(),
+                      "\"ttg.num-ctas\" = " + std::to_string(ctas));
+    ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(clustered, {}, "memcpy_1d.tir"));
+    EXPECT_EQ(k->metadata().ctasPerCluster, ctas);
+    EXPECT_NE(k->ptx().find(".reqnctapercluster " + std::to_string(ctas) + ", 1, 1"),
+              std::string::npos);
+    ASSERT_OK(dst.fill(0xff));
+    ASSERT_OK(k->launch({unsigned((n + 1023) / 1024)}, src, dst, int32_t(n)));
+    ASSERT_OK_AND_ASSIGN(auto out, dst.toHost<float>());
+    EXPECT_EQ(out, in);
+  }
+}

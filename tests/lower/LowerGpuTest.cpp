@@ -79,7 +79,7 @@ Status runOnGpu(const KernelPtx &k, std::vector<std::vector<uint8_t>> &buffers,
     params.push_back(&storage[i]);
   }
   rt::LaunchConfig cfg;
-  cfg.grid = grid;
+  cfg.grid = {grid.x * unsigned(k.ctasPerCluster), grid.y, grid.z}; // a program is a cluster
   cfg.block = {static_cast<unsigned>(k.threadsPerBlock), 1, 1};
   cfg.dynamicSharedBytes = static_cast<unsigned>(k.sharedBytes);
   LL_ASSIGN_OR_RETURN(rt::Stream stream, rt::Stream::create());
@@ -137,6 +137,41 @@ TEST(LowerGpu, ExamplesComputeTheirReferences) {
       ++ran;
     }
   EXPECT_EQ(ran, 2 * int(targets_.size() * ir::testing::exampleRuns().size()));
+}
+
+// The examples run by programs of 2 and 4 CTAs (clusters, sm_90) after the passes: each CTA
+// computes and stores its part of the program's tile (PlanCtas.h), and the results are the
+// interpreter's.
+TEST(LowerGpu, ClustersComputeTheExamplesReferences) {
+  REQUIRE_GPU();
+  if (ctx_->computeCapability() < 90)
+    GTEST_SKIP() << "clusters need sm_90; this GPU is sm_" << ctx_->computeCapability();
+  int ran = 0;
+  for (const ir::testing::ExampleRun &run : ir::testing::exampleRuns()) {
+    if (run.file != "matmul.tir" && run.file != "row_reduce.tir" &&
+        run.file != "transpose_copy.tir" && run.file != "softmax.tir")
+      continue;
+    for (int ctas : {2, 4}) {
+      SCOPED_TRACE(run.file + " on " + std::to_string(ctas) + " CTAs");
+      ir::Module m = ir::testing::loadExample(run.file);
+      m.numCtas = ctas;
+      ASSERT_TRUE(ir::runPipeline(m).ok());
+      LowerOptions o;
+      o.target = PtxTarget{90, 80};
+      auto k = lowerKernel(m, o);
+      ASSERT_TRUE(k.ok()) << k.message();
+      ASSERT_EQ(k->kernel.ctasPerCluster, ctas);
+      ir::Memory mem;
+      std::vector<ir::ArgValue> args;
+      run.setup(mem, args);
+      Status s = runOnGpu(k->kernel, mem.buffers, args,
+                          {unsigned(run.grid.x), unsigned(run.grid.y), unsigned(run.grid.z)});
+      ASSERT_TRUE(s.ok()) << s.message();
+      run.check(mem);
+      ++ran;
+    }
+  }
+  EXPECT_EQ(ran, 8);
 }
 
 // lower::occupancy (CTAs per SM from threads, the JIT's registers and shared memory) agrees with

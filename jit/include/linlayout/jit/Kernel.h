@@ -29,6 +29,8 @@ struct KernelMetadata {
   // From lower/.
   int threadsPerBlock = 0;
   uint64_t dynamicSharedBytes = 0;
+  /// CTAs per program ("ttg.num-ctas"): launch() runs grid.x programs as that many clusters.
+  int ctasPerCluster = 1;
   std::vector<lower::KernelParam> params;
   std::vector<lower::ConversionReport> conversions;
   // From the driver's JIT (cuFuncGetAttribute).
@@ -52,12 +54,14 @@ public:
   /// The driver's JIT info log (often empty).
   const std::string &jitLog() const { return module_.jitLog(); }
 
-  /// Launches the kernel on `grid` blocks of metadata().threadsPerBlock threads, with
+  /// Launches the kernel on `grid` programs (each a cluster of metadata().ctasPerCluster CTAs
+  /// along x) of metadata().threadsPerBlock threads per CTA, with
   /// metadata().dynamicSharedBytes of dynamic shared memory: `k.launch({n / 1024}, dst, src, n)`
   /// or `k.launch({n / 1024}, dst, src, n, stream)` (the last argument may be a Stream; without
   /// one, the legacy default stream).
   /// Requires: the arguments match metadata().params in number, kind and width; pointers have
-  /// the alignment the kernel assumes; grid.x in 1..2^31-1, grid.y and grid.z in 1..65535 (each
+  /// the alignment the kernel assumes; grid.x * ctasPerCluster in 1..2^31-1, grid.y and grid.z
+  /// in 1..65535 (each
   /// an error naming the argument otherwise; nothing is launched then).
   template <typename... Ts> Status launch(runtime::Dim3 grid, const Ts &...argsAndStream) const {
     constexpr size_t n = sizeof...(Ts);

@@ -38,7 +38,9 @@ struct KernelParam {
 /// A compiled kernel.
 /// Ensures (of every value lower/ returns): `ptx` declares one `.entry` named `name` whose
 /// parameters are `params` in order; the kernel needs `sharedBytes` of dynamic shared memory and
-/// is launched with `threadsPerBlock` threads (a multiple of 32).
+/// is launched with `threadsPerBlock` threads (a multiple of 32). A program is a cluster of
+/// `ctasPerCluster` CTAs (the module's "ttg.num-ctas"; the PTX requires it with
+/// `.reqnctapercluster`): launch P programs along x as P * ctasPerCluster CTAs.
 struct KernelPtx {
   std::string name;
   PtxTarget target;
@@ -46,6 +48,7 @@ struct KernelPtx {
   std::vector<KernelParam> params;
   uint64_t sharedBytes = 0;
   int threadsPerBlock = 0;
+  int ctasPerCluster = 1;
 };
 
 } // namespace linlayout::lower

@@ -737,7 +737,7 @@ Status pipelineLoops(Module &m, int numStages) {
   if (numStages < 1 || numStages > 16)
     return makeError("num_stages is " + std::to_string(numStages) +
                      ", expected 1..16");
-  if (numStages == 1 || m.numCtas != 1)
+  if (numStages == 1)
     return Status::success();
   for (Function &f : m.functions)
     if (rewriteLoopsInnermostFirst(f.body.ops, [&](std::vector<Op> &ops, size_t i) {

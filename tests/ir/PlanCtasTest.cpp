@@ -49,45 +49,59 @@ RC_GTEST_PROP(PlanCtas, DotSplitCoversTheCluster, ()) {
 
 TEST(PlanCtas, MultiCtaKernelsKeepTheirResults) {
   for (const char *file : {"matmul.tir", "row_reduce.tir", "transpose_copy.tir", "softmax.tir"})
-    for (int ctas : {2, 4}) {
-      SCOPED_TRACE(std::string(file) + " on " + std::to_string(ctas) + " CTAs");
-      ExampleRun run;
-      for (const ExampleRun &r : exampleRuns())
-        if (r.file == file)
-          run = r;
-      Module before = loadExample(file);
-      before.numCtas = ctas;
-      ASSERT_TRUE(verify(before).ok()) << verify(before).message();
-      Module after = before;
-      Status s = runPipeline(after);
-      ASSERT_TRUE(s.ok()) << s.message();
-      // Every tensor layout covers the whole cluster, and no conversion moves data between CTAs
-      // (each CTA works on, and stores, its own part; a part held by every CTA may be narrowed
-      // to one CTA's).
-      for (const Function &f : after.functions)
-        walkOps(f.body, [&](const Op &op) {
-          for (ValueId r : op.results)
-            if (f.type(r).isTensor()) {
-              EXPECT_EQ(numCtasOf(after.layoutOf(f.type(r))), ctas) << print(after);
-            }
-          if (op.kind != OpKind::ConvertLayout)
-            return;
-          const Type &from = f.type(op.operands[0]), &to = f.type(op.results[0]);
-          auto src = toLinearLayout(after.layoutOf(from), from.shape());
-          auto dst = toLinearLayout(after.layoutOf(to), to.shape());
-          ASSERT_TRUE(src.ok() && dst.ok());
-          PlanOptions o;
-          o.target = GpuTarget::Sm90;
-          auto plan = planConversion(*src, *dst, 32, o);
-          ASSERT_TRUE(plan.ok()) << plan.message();
-          EXPECT_NE(plan->path, ConversionPath::DistributedSharedMemory)
-              << "line " << op.loc.line << "\n"
-              << print(after);
-        });
-      Memory a = runExample(before, run);
-      Memory b = runExample(after, run);
-      EXPECT_EQ(a.buffers, b.buffers);
-    }
+    for (int ctas : {2, 4})
+      for (int stages : {1, 3}) {
+        SCOPED_TRACE(std::string(file) + " on " + std::to_string(ctas) + " CTAs, " +
+                     std::to_string(stages) + " stages");
+        ExampleRun run;
+        for (const ExampleRun &r : exampleRuns())
+          if (r.file == file)
+            run = r;
+        Module before = loadExample(file);
+        before.numCtas = ctas;
+        ASSERT_TRUE(verify(before).ok()) << verify(before).message();
+        Module after = before;
+        PipelineOptions po;
+        po.numStages = stages;
+        Status s = runPipeline(after, po);
+        ASSERT_TRUE(s.ok()) << s.message();
+        // Every tensor layout covers the whole cluster, and no conversion moves data between CTAs
+        // (each CTA works on, and stores, its own part; a part held by every CTA may be narrowed
+        // to one CTA's).
+        for (const Function &f : after.functions)
+          walkOps(f.body, [&](const Op &op) {
+            for (ValueId r : op.results)
+              if (f.type(r).isTensor()) {
+                EXPECT_EQ(numCtasOf(after.layoutOf(f.type(r))), ctas) << print(after);
+              }
+            if (op.kind != OpKind::ConvertLayout)
+              return;
+            const Type &from = f.type(op.operands[0]), &to = f.type(op.results[0]);
+            auto src = toLinearLayout(after.layoutOf(from), from.shape());
+            auto dst = toLinearLayout(after.layoutOf(to), to.shape());
+            ASSERT_TRUE(src.ok() && dst.ok());
+            PlanOptions o;
+            o.target = GpuTarget::Sm90;
+            auto plan = planConversion(*src, *dst, 32, o);
+            ASSERT_TRUE(plan.ok()) << plan.message();
+            EXPECT_NE(plan->path, ConversionPath::DistributedSharedMemory)
+                << "line " << op.loc.line << "\n"
+                << print(after);
+          });
+        // The matmul's loop is pipelined on clusters too: each CTA copies the whole A and B tiles
+        // its layouts were written for into rings of its own.
+        if (std::string(file) == "matmul.tir" && stages > 1) {
+          int copies = 0;
+          walkOps(after.functions[0].body,
+                  [&](const Op &op) { copies += op.kind == OpKind::AsyncCopyGlobalToLocal; });
+          EXPECT_GT(copies, 0) << print(after);
+        }
+        InterpreterOptions checked; // the pipeline ends with fence insertion
+        checked.checkProxyFences = true;
+        Memory a = runExample(before, run);
+        Memory b = runExample(after, run, checked);
+        EXPECT_EQ(a.buffers, b.buffers);
+      }
 }
 
 TEST(PlanCtas, MatmulAccumulatorIsSplitAndCarriedSplit) {

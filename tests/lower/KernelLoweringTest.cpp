@@ -56,21 +56,25 @@ TEST(KernelLowering, EveryExampleCompilesAndAssemblesForBothTargets) {
 // CTA's place in its cluster comes from %cluster_ctarank, and ptxas assembles the PTX.
 TEST(KernelLowering, ExamplesCompileForClusters) {
   for (const char *name : {"matmul.tir", "row_reduce.tir", "transpose_copy.tir", "softmax.tir"})
-    for (int ctas : {2, 4}) {
-      SCOPED_TRACE(std::string(name) + " on " + std::to_string(ctas) + " CTAs");
-      auto m = ir::parseModule(readExample(name), name);
-      ASSERT_TRUE(m.ok()) << m.message();
-      m->numCtas = ctas;
-      ASSERT_TRUE(ir::runPipeline(*m).ok());
-      LowerOptions o;
-      o.target = PtxTarget{90, 80};
-      auto k = lowerKernel(*m, o);
-      ASSERT_TRUE(k.ok()) << k.message();
-      for (const ConversionReport &c : k->conversions)
-        EXPECT_NE(c.path, "distributed_shared_memory") << c.where;
-      EXPECT_NE(k->kernel.ptx.find("%cluster_ctarank"), std::string::npos);
-      expectAssembles(k->kernel, /*requireNoSpills=*/false);
-    }
+    for (int ctas : {2, 4})
+      for (int stages : {1, 3}) {
+        SCOPED_TRACE(std::string(name) + " on " + std::to_string(ctas) + " CTAs, " +
+                     std::to_string(stages) + " stages");
+        auto m = ir::parseModule(readExample(name), name);
+        ASSERT_TRUE(m.ok()) << m.message();
+        m->numCtas = ctas;
+        ir::PipelineOptions po;
+        po.numStages = stages;
+        ASSERT_TRUE(ir::runPipeline(*m, po).ok());
+        LowerOptions o;
+        o.target = PtxTarget{90, 80};
+        auto k = lowerKernel(*m, o);
+        ASSERT_TRUE(k.ok()) << k.message();
+        for (const ConversionReport &c : k->conversions)
+          EXPECT_NE(c.path, "distributed_shared_memory") << c.where;
+        EXPECT_NE(k->kernel.ptx.find("%cluster_ctarank"), std::string::npos);
+        expectAssembles(k->kernel, /*requireNoSpills=*/false);
+      }
 }
 
 // The tiled matmul after the passes: per K step 32 mma.sync (each warp's 64x64 tile of 16x8

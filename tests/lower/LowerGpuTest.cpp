@@ -139,9 +139,9 @@ TEST(LowerGpu, ExamplesComputeTheirReferences) {
   EXPECT_EQ(ran, 2 * int(targets_.size() * ir::testing::exampleRuns().size()));
 }
 
-// The examples run by programs of 2 and 4 CTAs (clusters, sm_90) after the passes: each CTA
-// computes and stores its part of the program's tile (PlanCtas.h), and the results are the
-// interpreter's.
+// The examples run by programs of 2 and 4 CTAs (clusters, sm_90) after the passes, with and
+// without software pipelining: each CTA computes and stores its part of the program's tile
+// (PlanCtas.h), and the results are the interpreter's.
 TEST(LowerGpu, ClustersComputeTheExamplesReferences) {
   REQUIRE_GPU();
   if (ctx_->computeCapability() < 90)
@@ -151,27 +151,31 @@ TEST(LowerGpu, ClustersComputeTheExamplesReferences) {
     if (run.file != "matmul.tir" && run.file != "row_reduce.tir" &&
         run.file != "transpose_copy.tir" && run.file != "softmax.tir")
       continue;
-    for (int ctas : {2, 4}) {
-      SCOPED_TRACE(run.file + " on " + std::to_string(ctas) + " CTAs");
-      ir::Module m = ir::testing::loadExample(run.file);
-      m.numCtas = ctas;
-      ASSERT_TRUE(ir::runPipeline(m).ok());
-      LowerOptions o;
-      o.target = PtxTarget{90, 80};
-      auto k = lowerKernel(m, o);
-      ASSERT_TRUE(k.ok()) << k.message();
-      ASSERT_EQ(k->kernel.ctasPerCluster, ctas);
-      ir::Memory mem;
-      std::vector<ir::ArgValue> args;
-      run.setup(mem, args);
-      Status s = runOnGpu(k->kernel, mem.buffers, args,
-                          {unsigned(run.grid.x), unsigned(run.grid.y), unsigned(run.grid.z)});
-      ASSERT_TRUE(s.ok()) << s.message();
-      run.check(mem);
-      ++ran;
-    }
+    for (int ctas : {2, 4})
+      for (int stages : {1, 3}) {
+        SCOPED_TRACE(run.file + " on " + std::to_string(ctas) + " CTAs, " + std::to_string(stages) +
+                     " stages");
+        ir::Module m = ir::testing::loadExample(run.file);
+        m.numCtas = ctas;
+        ir::PipelineOptions po;
+        po.numStages = stages;
+        ASSERT_TRUE(ir::runPipeline(m, po).ok());
+        LowerOptions o;
+        o.target = PtxTarget{90, 80};
+        auto k = lowerKernel(m, o);
+        ASSERT_TRUE(k.ok()) << k.message();
+        ASSERT_EQ(k->kernel.ctasPerCluster, ctas);
+        ir::Memory mem;
+        std::vector<ir::ArgValue> args;
+        run.setup(mem, args);
+        Status s = runOnGpu(k->kernel, mem.buffers, args,
+                            {unsigned(run.grid.x), unsigned(run.grid.y), unsigned(run.grid.z)});
+        ASSERT_TRUE(s.ok()) << s.message();
+        run.check(mem);
+        ++ran;
+      }
   }
-  EXPECT_EQ(ran, 8);
+  EXPECT_EQ(ran, 16);
 }
 
 // lower::occupancy (CTAs per SM from threads, the JIT's registers and shared memory) agrees with

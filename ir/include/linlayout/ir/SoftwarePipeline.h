@@ -27,8 +27,9 @@
 // loop-invariant `tt.addptr p, step` carried S-1 steps ahead (the loop then
 // carries the advanced pointer instead). Anything else (a load whose address
 // depends on other loop-carried values or on loads, a carried pointer used
-// elsewhere or after the loop, tiles narrower than 4 bytes per thread, several
-// CTAs, nested loops) leaves the loop as it is.
+// elsewhere or after the loop, tiles narrower than 4 bytes per thread, nested
+// loops) leaves the loop as it is. With several CTAs per program each CTA rings
+// the tiles its loads give it in its own shared memory.
 //
 // The ring's layout is the swizzled_shared layout SharedTileLayout.h chooses
 // for the load's layout writing and the dot operand's layout reading.

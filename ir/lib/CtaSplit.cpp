@@ -124,13 +124,13 @@ std::optional<CgaLayout> cgaOf(const LayoutSpec &s) {
   return std::nullopt;
 }
 
-bool splitsOverCtas(const LayoutSpec &spec) {
+bool splitsOverCtas(const LayoutSpec &spec, std::optional<int> dim) {
   if (numCtasOf(spec) == 1)
     return false;
-  auto nonZero = [](const std::vector<std::vector<int64_t>> &bases) {
+  auto nonZero = [&](const std::vector<std::vector<int64_t>> &bases) {
     for (const auto &b : bases)
-      for (int64_t x : b)
-        if (x != 0)
+      for (size_t d = 0; d < b.size(); ++d)
+        if (b[d] != 0 && (!dim || int(d) == *dim))
           return true;
     return false;
   };

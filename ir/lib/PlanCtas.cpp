@@ -127,6 +127,15 @@ private:
     if (c.rank() != 2)
       return Status::success(); // batched dots keep the broadcast split
     DotCtaSplit s = planDotCtaSplit(c.shape()[0], c.shape()[1], m_.numCtas);
+    // Each CTA's part holds at least one instruction tile per warp (an mma fragment does not
+    // split over CTAs); CTAs beyond that hold copies.
+    if (const auto *mma = m_.layoutOf(c).as<NvidiaMmaSpec>()) {
+      for (int d = 0; d < 2; ++d) {
+        int64_t &split = d == 0 ? s.splitM : s.splitN;
+        int64_t unit = mma->instrShape()[size_t(d)] * mma->warpsPerCta()[size_t(d)];
+        split = std::min(split, std::max<int64_t>(1, c.shape()[size_t(d)] / unit));
+      }
+    }
     if (!dotSplit_)
       dotSplit_ = s;
     std::vector<int64_t> split = {s.splitM, s.splitN}, order = {1, 0};

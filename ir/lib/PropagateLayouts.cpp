@@ -165,6 +165,11 @@ private:
           for (ValueId r : op.results)
             add(r, l);
         } else if (op.kind == OpKind::Reduce) {
+          // A reduction stays inside each CTA: its axis may not be cut over the CTAs.
+          if (splitsOverCtas(m_.layouts.get(l), int(op.attrs.axis))) {
+            ok = false;
+            return ok;
+          }
           if (!f_.type(op.results[0]).isTensor())
             continue;
           auto s = SliceSpec::make(op.attrs.axis, m_.layouts.get(l));

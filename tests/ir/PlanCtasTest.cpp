@@ -1,5 +1,6 @@
 #include "Examples.h"
 
+#include "linlayout/ir/Builder.h"
 #include "linlayout/ir/CtaSplit.h"
 #include "linlayout/ir/Pipeline.h"
 #include "linlayout/ir/PlanCtas.h"
@@ -74,6 +75,12 @@ TEST(PlanCtas, MultiCtaKernelsKeepTheirResults) {
               if (f.type(r).isTensor()) {
                 EXPECT_EQ(numCtasOf(after.layoutOf(f.type(r))), ctas) << print(after);
               }
+            // A reduction stays inside each CTA: its axis is not cut over the CTAs.
+            if (op.kind == OpKind::Reduce) {
+              EXPECT_FALSE(
+                  splitsOverCtas(after.layoutOf(f.type(op.operands[0])), int(op.attrs.axis)))
+                  << print(after);
+            }
             if (op.kind != OpKind::ConvertLayout)
               return;
             const Type &from = f.type(op.operands[0]), &to = f.type(op.results[0]);
@@ -123,6 +130,56 @@ TEST(PlanCtas, MatmulAccumulatorIsSplitAndCarriedSplit) {
       EXPECT_EQ(f.type(op.operands[1]).layout(), f.type(op.operands[0]).layout());
     }
   });
+}
+
+// splitsOverCtas with a dimension: whether some block basis moves along it.
+TEST(PlanCtas, SplitsAlongADimension) {
+  auto mma = [](std::vector<int64_t> split) {
+    auto cga = CgaLayout::fromSplit(split, split, std::vector<int64_t>{1, 0}).value();
+    return LayoutSpec(NvidiaMmaSpec::make(2, 0, {4, 1}, {16, 8}, cga).value());
+  };
+  LayoutSpec rows = mma({4, 1}), both = mma({2, 2});
+  EXPECT_TRUE(splitsOverCtas(rows, 0));
+  EXPECT_FALSE(splitsOverCtas(rows, 1));
+  EXPECT_TRUE(splitsOverCtas(both, 1));
+  EXPECT_TRUE(splitsOverCtas(both));
+  EXPECT_TRUE(splitsOverCtas(LayoutSpec(SliceSpec::make(1, rows).value()), 0));
+}
+
+// A dot too small for its cluster is cut no finer than one instruction tile per warp (16 rows x
+// 8 columns per warp for mma v2): 128 x 8 on warps [4, 1] and 4 CTAs is cut in 2 along M only
+// (Triton's rule alone would cut 2 x 2, leaving each CTA 4 columns of an 8-column instruction),
+// the other CTAs holding copies.
+TEST(PlanCtas, SmallDotsAreCutNoFinerThanTheirInstructions) {
+  Module m;
+  m.numCtas = 4;
+  m.numWarps = 4;
+  m.target = "cuda:90";
+  Builder b(m);
+  NvidiaMmaSpec mma = NvidiaMmaSpec::make(2, 0, {4, 1}, {16, 8}).value();
+  LayoutId acc = b.layout(mma);
+  LayoutId opA = b.layout(DotOperandSpec::make(0, mma, 2).value());
+  LayoutId opB = b.layout(DotOperandSpec::make(1, mma, 2).value());
+  b.beginFunction("k", std::vector<Type>{});
+  ValueId a = b.constantFloat(1.0, Type::tensor({128, 16}, ElemType{ScalarKind::F16}, opA));
+  ValueId w = b.constantFloat(1.0, Type::tensor({16, 8}, ElemType{ScalarKind::F16}, opB));
+  ValueId z = b.constantFloat(0.0, Type::tensor({128, 8}, ElemType{ScalarKind::F32}, acc));
+  b.dot(a, w, z);
+  b.ret();
+  ASSERT_TRUE(b.endFunction().ok());
+  ASSERT_TRUE(verify(m).ok()) << verify(m).message();
+  ASSERT_TRUE(planCtas(m).ok());
+  int dots = 0;
+  walkOps(m.functions[0].body, [&](const Op &op) {
+    if (op.kind != OpKind::Dot)
+      return;
+    ++dots;
+    auto cga = cgaOf(m.layoutOf(m.functions[0].type(op.results[0])));
+    ASSERT_TRUE(cga.has_value());
+    EXPECT_EQ(cga->splitNum(0), 2);
+    EXPECT_EQ(cga->splitNum(1), 1);
+  });
+  EXPECT_EQ(dots, 1);
 }
 
 TEST(PlanCtas, LayoutsForAnotherClusterSizeAreRejected) {

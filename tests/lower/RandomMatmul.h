@@ -48,6 +48,7 @@ namespace linlayout::lower::testing {
 struct RandomMatmul {
   std::string elem = "f16"; // f16, bf16 or f32 (tf32 on the tensor cores; mma v2 only)
   int version = 2;          // nvidia_mma major version: 2 mma.sync, 3 wgmma
+  int ctas = 1;             // CTAs per program ("ttg.num-ctas"; a cluster, sm_90, mma v2 only)
   int warpsM = 1, warpsN = 1, instrN = 8;
   int bm = 16, bn = 8, bk = 16;
   bool aShared = false, bShared = false;    // v2: through a shared tile; v3: A in shared memory
@@ -85,6 +86,8 @@ struct RandomMatmul {
                     (bTransposedLayout.empty() ? "" : " via B^T {" + bTransposedLayout + "}");
     if (version == 3)
       d += ", instrN " + s(instrN) + (isAsync ? ", async" : ", sync");
+    if (ctas > 1)
+      d += ", " + s(ctas) + " CTAs per program";
     return d + (accFromC ? ", C += A B" : ", C = A B") + (bias ? " + bias" : "") +
            (outType != "f32" ? ", D = " + outType + "(C)" : "") + (rowSums ? ", row sums" : "");
   }
@@ -92,7 +95,7 @@ struct RandomMatmul {
   std::string text() const;
   // The PTX targets it lowers for: sm_80 and sm_90 for mma.sync, sm_90 for wgmma.
   std::vector<PtxTarget> targets() const {
-    if (version == 3)
+    if (version == 3 || ctas > 1)
       return {PtxTarget{90, 80}};
     return {PtxTarget{80, 80}, PtxTarget{90, 80}};
   }
@@ -157,8 +160,9 @@ inline std::string RandomMatmul::text() const {
   std::string b;
   auto line = [&](const std::string &x) { b += "    " + x + "\n"; };
   const std::string div = " {tt.divisibility = 16 : i32}";
-  h += "module attributes {\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = " + s(warps()) +
-       " : i32, ttg.target = \"cuda:" + (version == 3 ? "90" : "80") +
+  h += "module attributes {\"ttg.num-ctas\" = " + s(ctas) +
+       " : i32, \"ttg.num-warps\" = " + s(warps()) +
+       " : i32, ttg.target = \"cuda:" + (version == 3 || ctas > 1 ? "90" : "80") +
        "\", \"ttg.threads-per-warp\" = 32 : i32} {\n";
   h += "  tt.func public @mm(%a: !tt.ptr<" + t + ">" + div + ", %b: !tt.ptr<" + t + ">" + div +
        ", %c: !tt.ptr<f32>" + div + ", %dout: !tt.ptr<" + outType + ">" + div +
@@ -578,6 +582,11 @@ inline RandomMatmul randomMatmul() {
   p.storeBlocked = *rc::gen::arbitrary<bool>();
   p.bias = *rc::gen::arbitrary<bool>();
   p.rowSums = *rc::gen::arbitrary<bool>();
+  // Programs of 2 or 4 CTAs (mma.sync). Not with row sums: where the tile is too small for the
+  // cluster to cut only its rows, plan-ctas cuts the columns too, and the sums then need the
+  // cluster's distributed shared memory, which lower/ does not emit (an error there).
+  if (p.version == 2 && !p.rowSums)
+    p.ctas = *rc::gen::element(1, 1, 2, 4);
   p.outType = *rc::gen::element(std::string("f32"), std::string("f16"), std::string("bf16"));
   p.kDivisible = *rc::gen::arbitrary<bool>();
   // Sizes: 1-2 tiles along M and N, 0-4 K steps; exact multiples now and then.

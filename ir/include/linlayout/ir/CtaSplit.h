@@ -22,8 +22,9 @@ int64_t numCtasOf(const LayoutSpec &spec);
 std::optional<CgaLayout> cgaOf(const LayoutSpec &spec);
 
 /// Whether the layout gives different CTAs different parts of the tensor (some block basis is
-/// not zero), rather than one CTA or a broadcast to all.
-bool splitsOverCtas(const LayoutSpec &spec);
+/// not zero), rather than one CTA or a broadcast to all; with `dim`, different parts along that
+/// dimension (some block basis has a non-zero component there).
+bool splitsOverCtas(const LayoutSpec &spec, std::optional<int> dim = std::nullopt);
 
 /// The split in which each of numCtas CTAs holds the whole tensor (all block bases zero).
 /// Requires: numCtas a power of two; 1 <= rank <= CgaLayout::kMaxRank.

@@ -37,17 +37,11 @@ Module copyThroughShared(const Protocol &protocol, const Protocol &beforeDealloc
   Builder b(m);
   BlockedSpec blocked = BlockedSpec::make({1, 8}, {8, 4}, {4, 1}, {1, 0}).value();
   LayoutId bl = b.layout(blocked);
-  LayoutId rows = b.layout(SliceSpec::make(1, blocked).value());
-  LayoutId cols = b.layout(SliceSpec::make(0, blocked).value());
   LayoutId sw = b.layout(SwizzledSharedSpec::make(8, 1, 4, {1, 0}).value());
   std::vector<Type> args = {Type::pointer(ScalarKind::F16), Type::pointer(ScalarKind::F16)};
   std::vector<ArgHints> hints = {{16, 1, 1}, {16, 1, 1}};
   b.beginFunction("copy", args, hints);
-  ValueId r = b.expandDims(b.makeRange(0, 32, rows), 1);
-  ValueId c = b.expandDims(b.makeRange(0, 32, cols), 0);
-  ValueId r32 = b.binary(OpKind::MulI, r,
-                         b.constantInt(32, Type::tensor({32, 1}, ElemType{ScalarKind::I32}, bl)));
-  ValueId offs = b.binary(OpKind::AddI, b.broadcast(r32, {32, 32}), b.broadcast(c, {32, 32}));
+  ValueId offs = tileOffsets(b, blocked, 32, 32);
   CopyKernel k;
   k.tile = b.localAlloc(Type::memDesc({32, 32}, ScalarKind::F16, sw, true));
   k.srcPtrs = b.addPtr(b.splat(b.arg(0), {32, 32}, bl), offs);

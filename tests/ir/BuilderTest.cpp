@@ -254,8 +254,6 @@ TEST(Builder, RingSubsliceTransDotAndReshapeComputeTheProduct) {
   Builder b(m);
   BlockedSpec blocked = BlockedSpec::make({1, 8}, {8, 4}, {4, 1}, {1, 0}).value();
   LayoutId bl = b.layout(blocked);
-  LayoutId rows = b.layout(SliceSpec::make(1, blocked).value());
-  LayoutId cols = b.layout(SliceSpec::make(0, blocked).value());
   NvidiaMmaSpec mma = NvidiaMmaSpec::make(2, 0, {2, 2}, {16, 8}).value();
   LayoutId ml = b.layout(mma);
   LayoutId opA = b.layout(DotOperandSpec::make(0, mma, 2).value());
@@ -266,16 +264,7 @@ TEST(Builder, RingSubsliceTransDotAndReshapeComputeTheProduct) {
                             Type::pointer(ScalarKind::F32)};
   std::vector<ArgHints> hints = {{16, 1, 1}, {16, 1, 1}, {16, 1, 1}};
   b.beginFunction("ring_dot", args, hints);
-  auto i32 = [&](int64_t v, std::vector<int64_t> shape) {
-    return b.constantInt(v, Type::tensor(std::move(shape), ElemType{ScalarKind::I32}, bl));
-  };
-  // Offsets r * width + c of a rows x width row-major tile.
-  auto offsets = [&](int64_t rowsN, int64_t width) {
-    ValueId r = b.expandDims(b.makeRange(0, rowsN, rows), 1);
-    ValueId c = b.expandDims(b.makeRange(0, width, cols), 0);
-    ValueId rw = b.binary(OpKind::MulI, r, i32(width, {rowsN, 1}));
-    return b.binary(OpKind::AddI, b.broadcast(rw, {rowsN, width}), b.broadcast(c, {rowsN, width}));
-  };
+  auto offsets = [&](int64_t rows, int64_t width) { return tileOffsets(b, blocked, rows, width); };
   ValueId ring = b.localAlloc(Type::memDesc({2, 32, 32}, ScalarKind::F16, sw, true));
   ValueId one = b.constantInt(1, Type::scalar(ScalarKind::I32));
   ValueId slot = b.memDescIndex(ring, one);

@@ -2,6 +2,7 @@
 // against a reference computed here) and the pipeline tests (results before and after the passes).
 #pragma once
 
+#include "linlayout/ir/Builder.h"
 #include "linlayout/ir/Interpreter.h"
 #include "linlayout/ir/Parser.h"
 
@@ -390,6 +391,18 @@ inline std::vector<ExampleRun> exampleRuns() {
                     }
                   }});
   return runs;
+}
+
+/// With the Builder, in the open function: the row-major offsets r * width + c of a rows x width
+/// tile, in the 2-D blocked layout `blocked` (from make_range in its two slices).
+inline ValueId tileOffsets(Builder &b, const BlockedSpec &blocked, int64_t rows, int64_t width) {
+  LayoutId bl = b.layout(blocked);
+  ValueId r = b.expandDims(b.makeRange(0, rows, b.layout(SliceSpec::make(1, blocked).value())), 1);
+  ValueId c = b.expandDims(b.makeRange(0, width, b.layout(SliceSpec::make(0, blocked).value())), 0);
+  ValueId rw =
+      b.binary(OpKind::MulI, r,
+               b.constantInt(width, Type::tensor({rows, 1}, ElemType{ScalarKind::I32}, bl)));
+  return b.binary(OpKind::AddI, b.broadcast(rw, {rows, width}), b.broadcast(c, {rows, width}));
 }
 
 /// Runs an example's kernel on its inputs; returns the memory afterwards.

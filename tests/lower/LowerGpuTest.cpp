@@ -90,6 +90,18 @@ Status runOnGpu(const KernelPtx &k, std::vector<std::vector<uint8_t>> &buffers,
   return Status::success();
 }
 
+// Runs an example's kernel on the GPU on the example's inputs, one program per point of its grid,
+// and checks what it stored (ExampleRun::check).
+void expectRunsOnGpu(const KernelPtx &k, const ir::testing::ExampleRun &run) {
+  ir::Memory mem;
+  std::vector<ir::ArgValue> args;
+  run.setup(mem, args);
+  Status s = runOnGpu(k, mem.buffers, args,
+                      {unsigned(run.grid.x), unsigned(run.grid.y), unsigned(run.grid.z)});
+  ASSERT_TRUE(s.ok()) << s.message();
+  run.check(mem);
+}
+
 // Lowers `m` for each target, runs its only kernel on `start` (one program), and expects the
 // memory the interpreter left in `want`, buffer by buffer.
 void expectGpuMatchesInterpreter(const ir::Module &m, const std::vector<PtxTarget> &targets,
@@ -127,13 +139,7 @@ TEST(LowerGpu, ExamplesComputeTheirReferences) {
       o.target = target;
       auto k = lowerKernel(m, o);
       ASSERT_TRUE(k.ok()) << k.message();
-      ir::Memory mem;
-      std::vector<ir::ArgValue> args;
-      run.setup(mem, args);
-      Status s = runOnGpu(k->kernel, mem.buffers, args,
-                          {unsigned(run.grid.x), unsigned(run.grid.y), unsigned(run.grid.z)});
-      ASSERT_TRUE(s.ok()) << s.message();
-      run.check(mem);
+      expectRunsOnGpu(k->kernel, run);
       ++ran;
     }
   EXPECT_EQ(ran, 2 * int(targets_.size() * ir::testing::exampleRuns().size()));
@@ -165,13 +171,7 @@ TEST(LowerGpu, ClustersComputeTheExamplesReferences) {
         auto k = lowerKernel(m, o);
         ASSERT_TRUE(k.ok()) << k.message();
         ASSERT_EQ(k->kernel.ctasPerCluster, ctas);
-        ir::Memory mem;
-        std::vector<ir::ArgValue> args;
-        run.setup(mem, args);
-        Status s = runOnGpu(k->kernel, mem.buffers, args,
-                            {unsigned(run.grid.x), unsigned(run.grid.y), unsigned(run.grid.z)});
-        ASSERT_TRUE(s.ok()) << s.message();
-        run.check(mem);
+        expectRunsOnGpu(k->kernel, run);
         ++ran;
       }
   }

@@ -326,8 +326,21 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
                                                 const ConversionPlan &plan,
                                                 const std::vector<llvm::Value *> &src) {
   const SharedStep &st = plan.shared;
-  if (plan.path == ConversionPath::DistributedSharedMemory)
-    return makeError("conversions through distributed shared memory are not emitted yet");
+  // Through distributed shared memory: each CTA stores into its own scratch and loads from the
+  // scratch of the CTA loadBlock names (mapa + ld.shared::cluster); the syncs between the
+  // phases are cluster barriers, and one more after the loads keeps every CTA's scratch (and the
+  // CTA) alive until the others have read it.
+  const bool cluster = plan.path == ConversionPath::DistributedSharedMemory;
+  if (cluster && !env.target.hasSm90Features())
+    return makeError("a conversion between CTAs needs sm_90 (thread-block clusters); target is " +
+                     env.target.name());
+  auto sync = [&](int round, bool stores) {
+    SyncNeeded s = syncBefore(env, round, stores);
+    if (cluster && !(stores && round == 0) && s != SyncNeeded::None)
+      emitClusterBarrier(b);
+    else
+      emitSync(b, s);
+  };
   if (!env.scratch)
     return makeError("a shared-memory conversion needs a scratch buffer");
   const int e = plan.elementBits;
@@ -337,6 +350,12 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
   LL_ASSIGN_OR_RETURN(LayoutIndexer loadIx, LayoutIndexer::create(st.loadAddress));
   IndexEmitter storeEm(storeIx, b, env.thread, env.block);
   IndexEmitter loadEm(loadIx, b, env.thread, env.block);
+  llvm::Value *loadRank = nullptr;
+  if (cluster) {
+    LL_ASSIGN_OR_RETURN(LayoutIndexer rankIx, LayoutIndexer::create(st.loadBlock));
+    IndexEmitter rankEm(rankIx, b, env.thread, env.block);
+    loadRank = rankEm.hardwarePart(0);
+  }
   llvm::Value *storeOk = nullptr;
   if (st.storePredicate.totalOutBits() > 0) {
     LL_ASSIGN_OR_RETURN(LayoutIndexer predIx, LayoutIndexer::create(st.storePredicate));
@@ -361,7 +380,7 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
   storeEm.hardwarePart(0);
   llvm::Function *fn = b.GetInsertBlock()->getParent();
   for (int round = 0; round < st.rounds; ++round) {
-    emitSync(b, syncBefore(env, round, /*stores=*/true));
+    sync(round, /*stores=*/true);
     IndexEmitter roundStoreEm = storeEm;
     llvm::BasicBlock *after = nullptr;
     if (storeOk) {
@@ -391,14 +410,22 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
       b.CreateBr(after);
       b.SetInsertPoint(after);
     }
-    emitSync(b, syncBefore(env, round, /*stores=*/false));
+    sync(round, /*stores=*/false);
     for (const SharedAccess &a : st.loads) {
       if (a.round != round)
         continue;
       llvm::Value *addr = address(loadEm, a.offsetConst);
       if (a.op == SharedOp::Load) {
-        std::vector<llvm::Value *> vals =
-            emitSharedLoad(b, addr, elemTy, static_cast<int>(a.registers.size()));
+        const int n = static_cast<int>(a.registers.size());
+        std::vector<llvm::Value *> vals;
+        if (cluster) {
+          // The CTA read: the thread's (loadBlock) XOR the access's own.
+          llvm::Value *rank =
+              a.blockConst ? b.CreateXor(loadRank, b.getInt32(a.blockConst)) : loadRank;
+          vals = emitClusterSharedLoad(b, addr, rank, elemTy, n);
+        } else {
+          vals = emitSharedLoad(b, addr, elemTy, n);
+        }
         for (size_t k = 0; k < vals.size(); ++k)
           dst.at(a.registers[k]) = vals[k];
         continue;
@@ -412,6 +439,8 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
           dst.at(a.registers[mu * per + h]) = unpackSlot(b, words[mu], h, per, e, elemTy);
     }
   }
+  if (cluster)
+    emitClusterBarrier(b);
   for (const auto &c : st.copies)
     dst.at(c[0]) = dst.at(c[1]);
   for (llvm::Value *v : dst)
@@ -422,14 +451,17 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
 
 } // namespace
 
-SharedSyncs sharedSyncs(const ConversionEnv &env, int rounds) {
+SharedSyncs sharedSyncs(const ConversionEnv &env, int rounds, bool cluster) {
   SharedSyncs n;
   for (int round = 0; round < rounds; ++round)
     for (bool stores : {true, false}) {
       SyncNeeded s = syncBefore(env, round, stores);
-      n.barriers += s == SyncNeeded::Cta;
-      n.warpSyncs += s == SyncNeeded::Warp;
+      bool clusterSync = cluster && !(stores && round == 0) && s != SyncNeeded::None;
+      n.clusterBarriers += clusterSync;
+      n.barriers += !clusterSync && s == SyncNeeded::Cta;
+      n.warpSyncs += !clusterSync && s == SyncNeeded::Warp;
     }
+  n.clusterBarriers += cluster; // after the loads
   return n;
 }
 

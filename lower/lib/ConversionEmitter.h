@@ -45,16 +45,17 @@ struct ConversionEnv {
 
 /// The syncs emitShared emits for a plan of `rounds` rounds under `env`.
 struct SharedSyncs {
-  int barriers = 0;  ///< bar.sync
-  int warpSyncs = 0; ///< bar.warp.sync
+  int barriers = 0;        ///< bar.sync
+  int warpSyncs = 0;       ///< bar.warp.sync
+  int clusterBarriers = 0; ///< barrier.cluster.arrive + wait (through distributed shared memory)
 };
-SharedSyncs sharedSyncs(const ConversionEnv &env, int rounds);
+SharedSyncs sharedSyncs(const ConversionEnv &env, int rounds, bool cluster = false);
 
 /// Emits the conversion of `src` (one value per source register, all of one type of
 /// plan.elementBits bits) and returns one value per destination register.
 /// Requires: the plan came from planConversion (or has the same meaning); a shared-memory plan
-/// needs env.scratch with plan.shared.scratchBytes; stmatrix needs sm_90. Distributed shared
-/// memory is not emitted yet (an error).
+/// needs env.scratch with plan.shared.scratchBytes; stmatrix and distributed shared memory need
+/// sm_90.
 Expected<std::vector<llvm::Value *>> emitConversion(llvm::IRBuilder<> &b,
                                                     const ConversionEnv &env,
                                                     const ConversionPlan &plan,

@@ -389,6 +389,7 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
     if (auto s = ctx.syncs().find(plans.reportOps[i]); s != ctx.syncs().end()) {
       out.conversions[i].barriers = s->second.barriers;
       out.conversions[i].warpSyncs = s->second.warpSyncs;
+      out.conversions[i].clusterBarriers = s->second.clusterBarriers;
     }
   out.slicedOperands = ctx.slicedOperands();
   LL_ASSIGN_OR_RETURN(auto backend, NvptxBackend::create(target));

@@ -1,5 +1,6 @@
 #include "SharedAccess.h"
 
+#include "InlinePtx.h"
 #include "LlvmShim.h"
 #include "PackedHalves.h"
 
@@ -79,9 +80,57 @@ std::vector<llvm::Value *> emitSharedLoad(llvm::IRBuilder<> &b, llvm::Value *add
   return out;
 }
 
+std::vector<llvm::Value *> emitClusterSharedLoad(llvm::IRBuilder<> &b, llvm::Value *address,
+                                                 llvm::Value *rank, llvm::Type *elemTy, int count) {
+  if (elemTy->isIntegerTy(1)) { // booleans are bytes in memory
+    std::vector<llvm::Value *> out = emitClusterSharedLoad(b, address, rank, b.getInt8Ty(), count);
+    for (llvm::Value *&v : out)
+      v = b.CreateTrunc(v, b.getInt1Ty());
+    return out;
+  }
+  int total = count * static_cast<int>(elemTy->getPrimitiveSizeInBits());
+  assert(validWidth(total) && "shared load width");
+  llvm::Module &m = *b.GetInsertBlock()->getModule();
+  llvm::Value *remote =
+      b.CreateCall(shim::intrinsic(m, llvm::Intrinsic::nvvm_mapa_shared_cluster), {address, rank});
+  llvm::Value *addr32 = b.CreatePtrToInt(remote, b.getInt32Ty());
+  // LLVM 19 has no address space for another CTA's shared memory: the load is inline PTX.
+  llvm::Value *packed;
+  if (total <= 32) {
+    llvm::Type *word = b.getIntNTy(total);
+    // An 8-bit value travels in a 16-bit register.
+    llvm::Type *reg = total == 8 ? b.getInt16Ty() : word;
+    packed = emitInlinePtx(b, "ld.shared::cluster.b" + std::to_string(total) + " $0, [$1];", {reg},
+                           {}, {addr32})[0];
+    packed = b.CreateTrunc(packed, word);
+  } else {
+    int words = total / 32;
+    std::string text = "ld.shared::cluster.v" + std::to_string(words) + ".b32 {";
+    for (int i = 0; i < words; ++i)
+      text += (i ? ", $" : "$") + std::to_string(i);
+    text += "}, [$" + std::to_string(words) + "];";
+    std::vector<llvm::Value *> parts = emitInlinePtx(
+        b, text, std::vector<llvm::Type *>(size_t(words), b.getInt32Ty()), {}, {addr32});
+    packed = llvm::PoisonValue::get(llvm::FixedVectorType::get(b.getInt32Ty(), words));
+    for (int i = 0; i < words; ++i)
+      packed = b.CreateInsertElement(packed, parts[size_t(i)], b.getInt32(i));
+  }
+  llvm::Value *vec = b.CreateBitCast(packed, llvm::FixedVectorType::get(elemTy, count));
+  std::vector<llvm::Value *> out;
+  for (int i = 0; i < count; ++i)
+    out.push_back(b.CreateExtractElement(vec, b.getInt32(i)));
+  return out;
+}
+
 void emitBarrier(llvm::IRBuilder<> &b) {
   llvm::Module &m = *b.GetInsertBlock()->getModule();
   b.CreateCall(shim::intrinsic(m, llvm::Intrinsic::nvvm_barrier0));
+}
+
+void emitClusterBarrier(llvm::IRBuilder<> &b) {
+  llvm::Module &m = *b.GetInsertBlock()->getModule();
+  b.CreateCall(shim::intrinsic(m, llvm::Intrinsic::nvvm_barrier_cluster_arrive_aligned));
+  b.CreateCall(shim::intrinsic(m, llvm::Intrinsic::nvvm_barrier_cluster_wait_aligned));
 }
 
 void emitWarpSync(llvm::IRBuilder<> &b) {

@@ -23,8 +23,19 @@ void emitSharedStore(llvm::IRBuilder<> &b, llvm::Value *address,
 std::vector<llvm::Value *> emitSharedLoad(llvm::IRBuilder<> &b, llvm::Value *address,
                                           llvm::Type *elemTy, int count);
 
+/// ld.shared::cluster of `count` elements of `elemTy` at `address` of this CTA's shared memory
+/// mapped (mapa) into the shared memory of CTA `rank` of the cluster (an i32): one vector access,
+/// as emitSharedLoad. sm_90.
+std::vector<llvm::Value *> emitClusterSharedLoad(llvm::IRBuilder<> &b, llvm::Value *address,
+                                                 llvm::Value *rank, llvm::Type *elemTy, int count);
+
 /// bar.sync 0: every thread of the CTA arrives; shared-memory writes before it are visible after.
 void emitBarrier(llvm::IRBuilder<> &b);
+
+/// barrier.cluster.arrive + barrier.cluster.wait (aligned): every thread of every CTA of the
+/// cluster arrives; shared-memory writes before it (to any CTA's memory) are visible to the
+/// whole cluster after it. sm_90.
+void emitClusterBarrier(llvm::IRBuilder<> &b);
 /// bar.warp.sync of the whole warp: orders the warp's shared-memory accesses among its lanes.
 void emitWarpSync(llvm::IRBuilder<> &b);
 

@@ -1,6 +1,7 @@
 // Whole tile-IR kernels: every example compiles for sm_80 and sm_90, assembles with ptxas
 // without spills, and has the instructions its layouts call for.
 #include "../ir/Examples.h"
+#include "CrossCtaKernel.h"
 #include "Property.h"
 #include "PtxCheck.h"
 #include "RandomKernel.h"
@@ -75,6 +76,33 @@ TEST(KernelLowering, ExamplesCompileForClusters) {
         EXPECT_NE(k->kernel.ptx.find("%cluster_ctarank"), std::string::npos);
         expectAssembles(k->kernel, /*requireNoSpills=*/false);
       }
+}
+
+// A conversion between the CTAs of a cluster (CrossCtaKernel.h: rows split over 2 CTAs to
+// columns split over them), for elements of 8, 16, 32 and 64 bits: the planner's distributed
+// shared memory path, emitted as stores into the CTA's own scratch, a cluster barrier, loads from
+// the CTA that holds each part (mapa + ld.shared::cluster), and a cluster barrier that keeps every
+// scratch alive until the others have read it; ptxas assembles it. sm_80 has no clusters.
+TEST(KernelLowering, ConversionsBetweenCtasGoThroughDistributedSharedMemory) {
+  for (const char *elem : {"i8", "f16", "f32", "i64"}) {
+    SCOPED_TRACE(elem);
+    const std::string text = lower::testing::crossCtaConvertKernel(elem);
+    auto k = compileText(text, 90, "xcta.tir");
+    ASSERT_TRUE(k.ok()) << k.message();
+    ASSERT_EQ(k->conversions.size(), 1u);
+    const ConversionReport &c = k->conversions[0];
+    EXPECT_EQ(c.path, "distributed_shared_memory");
+    EXPECT_EQ(c.clusterBarriers, 2);
+    EXPECT_EQ(c.barriers, 0); // nothing used the scratch before
+    const std::string &ptx = k->kernel.ptx;
+    EXPECT_EQ(countLines(ptx, "barrier.cluster.arrive"), 2);
+    EXPECT_EQ(countLines(ptx, "barrier.cluster.wait"), 2);
+    EXPECT_EQ(countLines(ptx, "ld.shared::cluster"), c.sharedLoads);
+    EXPECT_EQ(countLines(ptx, "mapa.shared::cluster"), c.sharedLoads);
+    EXPECT_EQ(countLines(ptx, "bar.sync"), 0);
+    expectAssembles(k->kernel);
+    EXPECT_FALSE(compileText(text, 80, "xcta.tir").ok());
+  }
 }
 
 // The tiled matmul after the passes: per K step 32 mma.sync (each warp's 64x64 tile of 16x8

@@ -4,6 +4,7 @@
 #include "../ir/Examples.h"
 #include "ConversionKernel.h"
 #include "ConversionPlanning.h"
+#include "CrossCtaKernel.h"
 #include "Property.h"
 #include "RandomDot.h"
 #include "RandomKernel.h"
@@ -176,6 +177,34 @@ TEST(LowerGpu, ClustersComputeTheExamplesReferences) {
       }
   }
   EXPECT_EQ(ran, 16);
+}
+
+// A conversion between the CTAs of a cluster through distributed shared memory
+// (CrossCtaKernel.h, elements of 8 to 64 bits) moves every element: the tile stored is the tile
+// loaded, byte for byte.
+TEST(LowerGpu, ConversionsBetweenCtasMoveEveryElement) {
+  REQUIRE_GPU();
+  if (ctx_->computeCapability() < 90)
+    GTEST_SKIP() << "clusters need sm_90; this GPU is sm_" << ctx_->computeCapability();
+  std::mt19937 rng(8);
+  for (auto [elem, bytes] :
+       {std::pair<const char *, size_t>{"i8", 1}, {"f16", 2}, {"f32", 4}, {"i64", 8}}) {
+    SCOPED_TRACE(elem);
+    auto m = ir::parseModule(crossCtaConvertKernel(elem), "xcta.tir");
+    ASSERT_TRUE(m.ok()) << m.message();
+    LowerOptions o;
+    o.target = PtxTarget{90, 80};
+    auto k = lowerKernel(*m, o);
+    ASSERT_TRUE(k.ok()) << k.message();
+    ASSERT_EQ(k->conversions.at(0).path, "distributed_shared_memory");
+    std::vector<std::vector<uint8_t>> buffers(2, std::vector<uint8_t>(64 * 64 * bytes, 0));
+    for (uint8_t &x : buffers[0])
+      x = uint8_t(rng() % 251 + 1); // no f16 or f32 NaN pattern matters: bytes are compared
+    Status s = runOnGpu(k->kernel, buffers, {ir::ArgValue::pointer(0), ir::ArgValue::pointer(1)},
+                        {1, 1, 1});
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(buffers[1], buffers[0]);
+  }
 }
 
 // lower::occupancy (CTAs per SM from threads, the JIT's registers and shared memory) agrees with

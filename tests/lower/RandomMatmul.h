@@ -582,10 +582,10 @@ inline RandomMatmul randomMatmul() {
   p.storeBlocked = *rc::gen::arbitrary<bool>();
   p.bias = *rc::gen::arbitrary<bool>();
   p.rowSums = *rc::gen::arbitrary<bool>();
-  // Programs of 2 or 4 CTAs (mma.sync). Not with row sums: where the tile is too small for the
-  // cluster to cut only its rows, plan-ctas cuts the columns too, and the sums then need the
-  // cluster's distributed shared memory, which lower/ does not emit (an error there).
-  if (p.version == 2 && !p.rowSums)
+  // Programs of 2 or 4 CTAs (mma.sync). Where the tile is too small for the cluster to cut only
+  // its rows, plan-ctas cuts the columns too, and the row sums gather each row's parts through
+  // the cluster's distributed shared memory.
+  if (p.version == 2)
     p.ctas = *rc::gen::element(1, 1, 2, 4);
   p.outType = *rc::gen::element(std::string("f32"), std::string("f16"), std::string("bf16"));
   p.kDivisible = *rc::gen::arbitrary<bool>();

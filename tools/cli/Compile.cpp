@@ -247,6 +247,7 @@ int runCompile(int argc, char **argv) {
       item(c.stmatrix, "stmatrix");
       item(c.ldmatrix, "ldmatrix");
       item(c.barriers, "bar.sync");
+      item(c.clusterBarriers, "barrier.cluster");
       item(c.warpSyncs, "bar.warp.sync");
       if (c.scratchBytes)
         std::cerr << ", " << c.scratchBytes << " scratch bytes";

@@ -59,6 +59,10 @@ struct ConversionReport {
   /// bar.warp.sync emitted in place of barriers: where every scratch byte is stored and loaded
   /// by one warp, and before the first round where only this conversion's warps touched it.
   int warpSyncs = 0;
+  /// barrier.cluster.arrive + wait pairs (a conversion between the CTAs of a cluster, through
+  /// distributed shared memory: between each round's stores and loads, before later rounds'
+  /// stores, and after the last loads).
+  int clusterBarriers = 0;
   int64_t scratchBytes = 0;
 };
 

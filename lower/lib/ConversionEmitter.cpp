@@ -315,6 +315,12 @@ SyncNeeded syncBefore(const ConversionEnv &env, int round, bool stores) {
   return env.warpSyncs ? SyncNeeded::Warp : SyncNeeded::Cta;
 }
 
+// Whether that sync is a cluster barrier: in an exchange between CTAs, every one but the first
+// round's leading sync (which orders only this CTA's own earlier accesses to its scratch).
+bool clusterSyncBefore(const ConversionEnv &env, bool cluster, int round, bool stores) {
+  return cluster && !(stores && round == 0) && syncBefore(env, round, stores) != SyncNeeded::None;
+}
+
 void emitSync(llvm::IRBuilder<> &b, SyncNeeded s) {
   if (s == SyncNeeded::Cta)
     emitBarrier(b);
@@ -335,11 +341,10 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
     return makeError("a conversion between CTAs needs sm_90 (thread-block clusters); target is " +
                      env.target.name());
   auto sync = [&](int round, bool stores) {
-    SyncNeeded s = syncBefore(env, round, stores);
-    if (cluster && !(stores && round == 0) && s != SyncNeeded::None)
+    if (clusterSyncBefore(env, cluster, round, stores))
       emitClusterBarrier(b);
     else
-      emitSync(b, s);
+      emitSync(b, syncBefore(env, round, stores));
   };
   if (!env.scratch)
     return makeError("a shared-memory conversion needs a scratch buffer");
@@ -456,7 +461,7 @@ SharedSyncs sharedSyncs(const ConversionEnv &env, int rounds, bool cluster) {
   for (int round = 0; round < rounds; ++round)
     for (bool stores : {true, false}) {
       SyncNeeded s = syncBefore(env, round, stores);
-      bool clusterSync = cluster && !(stores && round == 0) && s != SyncNeeded::None;
+      bool clusterSync = clusterSyncBefore(env, cluster, round, stores);
       n.clusterBarriers += clusterSync;
       n.barriers += !clusterSync && s == SyncNeeded::Cta;
       n.warpSyncs += !clusterSync && s == SyncNeeded::Warp;

@@ -1,10 +1,12 @@
 // `linlayout compile`: outputs, options and errors of the command line.
+#include "../ir/Examples.h"
 #include "CliRun.h"
 #include "PtxCheck.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <string>
 
 namespace {
@@ -40,6 +42,28 @@ TEST(CompileCli, ReportAndAnnotations) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("convert_layout at"), std::string::npos) << r.out;
+}
+
+// A kernel whose programs are clusters: the report says how to launch it, and the PTX requires
+// the cluster.
+TEST(CompileCli, ClusterKernelsSayHowToLaunchThem) {
+  std::string text = linlayout::ir::testing::readFile(kExample);
+  const std::string one = "\"ttg.num-ctas\" = 1";
+  ASSERT_NE(text.find(one), std::string::npos);
+  text.replace(text.find(one), one.size(), "\"ttg.num-ctas\" = 2");
+  const std::string path = ::testing::TempDir() + "transpose_copy_2ctas.tir";
+  std::ofstream(path) << text;
+  const std::string ptx = ::testing::TempDir() + "transpose_copy_2ctas.ptx";
+  CliRun r = run(path + " --target sm_90 --report -o " + ptx);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("a program is a cluster of 2 CTAs (launch programs x 2 CTAs along x)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(linlayout::ir::testing::readFile(ptx).find(".reqnctapercluster 2, 1, 1"),
+            std::string::npos);
+  CliRun sm80 = run(path + " --target sm_80");
+  EXPECT_NE(sm80.status, 0);
+  EXPECT_NE(sm80.out.find("clusters need sm_90"), std::string::npos) << sm80.out;
 }
 
 TEST(CompileCli, ErrorsNameTheProblem) {

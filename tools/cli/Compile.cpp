@@ -223,9 +223,13 @@ int runCompile(int argc, char **argv) {
   }
   if (report) {
     const lower::KernelPtx &kp = k->kernel;
-    std::cerr << "kernel " << kp.name << " for " << kp.target.name() << ": "
-              << kp.threadsPerBlock << " threads per block, " << kp.sharedBytes
-              << " bytes of dynamic shared memory, " << kp.params.size() << " parameters\n";
+    std::cerr << "kernel " << kp.name << " for " << kp.target.name() << ": " << kp.threadsPerBlock
+              << " threads per block, " << kp.sharedBytes << " bytes of dynamic shared memory, "
+              << kp.params.size() << " parameters";
+    if (kp.ctasPerCluster > 1)
+      std::cerr << "; a program is a cluster of " << kp.ctasPerCluster
+                << " CTAs (launch programs x " << kp.ctasPerCluster << " CTAs along x)";
+    std::cerr << "\n";
     for (const lower::KernelParam &p : kp.params)
       if (p.kind == lower::ParamKind::TensorMap) {
         std::cerr << "  parameter " << p.name << ": a tensor map (encode it with box ";

@@ -4,10 +4,13 @@
 
 namespace linlayout::ir {
 
-void AsyncHazards::allocate(size_t alloc, size_t elements) {
+void AsyncHazards::allocate(size_t alloc, size_t elements, const Op *initializedBy) {
   if (allocs_.size() <= alloc)
     allocs_.resize(alloc + 1);
-  allocs_[alloc].assign(elements, Element{});
+  Element fresh;
+  if (initializedBy)
+    fresh.generic = newRecord(*initializedBy, false, true);
+  allocs_[alloc].assign(elements, fresh);
 }
 
 uint32_t AsyncHazards::newRecord(const Op &op, bool inFlight, bool unfenced) {

@@ -39,15 +39,16 @@ public:
   /// `checkFences`: also report async accesses of unfenced generic writes.
   explicit AsyncHazards(bool checkFences) : checkFences_(checkFences) {}
 
-  /// A new allocation `alloc` of `elements` elements, nothing in flight.
-  void allocate(size_t alloc, size_t elements);
+  /// A new allocation `alloc` of `elements` elements, nothing in flight; `initializedBy` (a
+  /// local_alloc with a value) wrote all of them through the generic proxy.
+  void allocate(size_t alloc, size_t elements, const Op *initializedBy = nullptr);
 
   // Each access returns "" or the hazard (a sentence about the other op, for the interpreter to
   // prefix with the accessing op's place). `at`: the elements of allocation `alloc` accessed.
 
   /// local_load.
   std::string load(size_t alloc, std::span<const size_t> at);
-  /// local_store, local_alloc with a value: generic writes, complete at once.
+  /// local_store: a generic write, complete at once.
   std::string store(const Op &op, size_t alloc, std::span<const size_t> at);
   /// cp.async: a generic write in flight until a wait retires the group it is committed in.
   std::string asyncCopy(const Op &op, size_t alloc, std::span<const size_t> at);

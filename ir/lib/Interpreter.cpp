@@ -775,33 +775,23 @@ private:
       r.i = {int64_t(shared_.size() - 1), 0};
       for (int64_t st : stridesOf(rt->shape()))
         r.i.push_back(st);
-      hazards_.allocate(shared_.size() - 1, elements);
-      if (!op.operands.empty()) {
-        std::vector<size_t> all(elements);
-        for (size_t e = 0; e < elements; ++e)
-          all[e] = e;
-        LL_TRY_STATUS(hazard(op, hazards_.store(op, shared_.size() - 1, all)));
-      }
+      hazards_.allocate(shared_.size() - 1, elements, op.operands.empty() ? nullptr : &op);
       break;
     }
     case OpKind::LocalStore: {
-      const RtValue &d = val(op.operands[1]);
-      SharedAlloc *s = alloc(op, d);
-      if (!s)
+      auto v = viewOf(op, op.operands[1]);
+      if (!v)
         return err(op, "store to a deallocated memdesc");
-      std::vector<size_t> at = elementsOf(d, type(op.operands[1]).shape());
-      LL_TRY_STATUS(hazard(op, hazards_.store(op, size_t(d.i[0]), at)));
-      writeShared(*s, at, val(op.operands[0]));
+      LL_TRY_STATUS(hazard(op, hazards_.store(op, v->alloc, v->at)));
+      writeShared(*v->s, v->at, val(op.operands[0]));
       return Status::success();
     }
     case OpKind::LocalLoad: {
-      const RtValue &d = val(op.operands[0]);
-      SharedAlloc *s = alloc(op, d);
-      if (!s)
+      auto v = viewOf(op, op.operands[0]);
+      if (!v)
         return err(op, "load from a deallocated memdesc");
-      std::vector<size_t> at = elementsOf(d, type(op.operands[0]).shape());
-      LL_TRY_STATUS(hazard(op, hazards_.load(size_t(d.i[0]), at)));
-      r = readShared(*s, at);
+      LL_TRY_STATUS(hazard(op, hazards_.load(v->alloc, v->at)));
+      r = readShared(*v->s, v->at);
       break;
     }
     case OpKind::MemDescIndex: {
@@ -849,13 +839,11 @@ private:
         }
         LL_TRY_STATUS(loadElem(op, p.buf[e], p.i[e], k, loaded));
       }
-      const RtValue &d = val(op.operands[1]);
-      SharedAlloc *s = alloc(op, d);
-      if (!s)
+      auto v = viewOf(op, op.operands[1]);
+      if (!v)
         return err(op, "copy to a deallocated memdesc");
-      std::vector<size_t> at = elementsOf(d, type(op.operands[1]).shape());
-      LL_TRY_STATUS(hazard(op, hazards_.asyncCopy(op, size_t(d.i[0]), at)));
-      writeShared(*s, at, loaded);
+      LL_TRY_STATUS(hazard(op, hazards_.asyncCopy(op, v->alloc, v->at)));
+      writeShared(*v->s, v->at, loaded);
       return Status::success();
     }
     case OpKind::AsyncCommitGroup:
@@ -885,17 +873,15 @@ private:
       uint32_t dotRecord = hazards_.beginDot(op, op.attrs.isAsync);
       RtValue tiles[2];
       for (size_t i = 0; i < 2; ++i) {
-        const RtValue &d = val(op.operands[i]);
         if (!type(op.operands[i]).isMemDesc()) {
-          tiles[i] = d;
+          tiles[i] = val(op.operands[i]);
           continue;
         }
-        SharedAlloc *s = alloc(op, d);
-        if (!s)
+        auto v = viewOf(op, op.operands[i]);
+        if (!v)
           return err(op, std::string("operand ") + (i ? "B" : "A") + " is deallocated");
-        std::vector<size_t> at = elementsOf(d, type(op.operands[i]).shape());
-        LL_TRY_STATUS(hazard(op, hazards_.wgmmaRead(dotRecord, size_t(d.i[0]), at)));
-        tiles[i] = readShared(*s, at);
+        LL_TRY_STATUS(hazard(op, hazards_.wgmmaRead(dotRecord, v->alloc, v->at)));
+        tiles[i] = readShared(*v->s, v->at);
       }
       dotOf(op, tiles[0], tiles[1], r);
       break;
@@ -1051,16 +1037,13 @@ private:
       }
       LL_TRY_STATUS(loadElem(op, desc.buf[0], offset * byteWidth(k), k, loaded));
     }
-    const RtValue &d = val(op.operands[n - 3]);
-    SharedAlloc *s = alloc(op, d);
-    if (!s)
+    auto v = viewOf(op, op.operands[n - 3]);
+    if (!v)
       return err(op, "copy to a deallocated memdesc");
     LL_ASSIGN_OR_RETURN(Barrier * bar, barrier(op, n - 2, true));
-    std::vector<size_t> at = elementsOf(d, type(op.operands[n - 3]).shape());
     const RtValue &b = val(op.operands[n - 2]);
-    LL_TRY_STATUS(
-        hazard(op, hazards_.tmaCopy(op, size_t(d.i[0]), at, {b.i[0], b.i[1]}, bar->phase)));
-    writeShared(*s, at, loaded);
+    LL_TRY_STATUS(hazard(op, hazards_.tmaCopy(op, v->alloc, v->at, {b.i[0], b.i[1]}, bar->phase)));
+    writeShared(*v->s, v->at, loaded);
     bar->bytes -= count * byteWidth(k);
     return completePhase(op, *bar);
   }
@@ -1108,6 +1091,21 @@ private:
         r.i.push_back(s.data.i[e]);
     }
     return r;
+  }
+
+  // What a memdesc value views: its allocation (index and storage) and the allocation's elements
+  // it views, row-major; nullopt where the allocation is deallocated.
+  struct View {
+    SharedAlloc *s;
+    size_t alloc;
+    std::vector<size_t> at;
+  };
+  std::optional<View> viewOf(const Op &op, ValueId memDesc) {
+    const RtValue &d = val(memDesc);
+    SharedAlloc *s = alloc(op, d);
+    if (!s)
+      return std::nullopt;
+    return View{s, size_t(d.i[0]), elementsOf(d, type(memDesc).shape())};
   }
 
   SharedAlloc *alloc(const Op &, const RtValue &desc) {

@@ -456,9 +456,10 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
 
 } // namespace
 
-SharedSyncs sharedSyncs(const ConversionEnv &env, int rounds, bool cluster) {
+SharedSyncs sharedSyncs(const ConversionEnv &env, const ConversionPlan &plan) {
+  const bool cluster = plan.path == ConversionPath::DistributedSharedMemory;
   SharedSyncs n;
-  for (int round = 0; round < rounds; ++round)
+  for (int round = 0; round < plan.shared.rounds; ++round)
     for (bool stores : {true, false}) {
       SyncNeeded s = syncBefore(env, round, stores);
       bool clusterSync = clusterSyncBefore(env, cluster, round, stores);

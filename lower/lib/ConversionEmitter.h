@@ -43,13 +43,13 @@ struct ConversionEnv {
   PtxTarget target;
 };
 
-/// The syncs emitShared emits for a plan of `rounds` rounds under `env`.
+/// The syncs the shared-memory (or distributed shared memory) `plan` emits under `env`.
 struct SharedSyncs {
   int barriers = 0;        ///< bar.sync
   int warpSyncs = 0;       ///< bar.warp.sync
   int clusterBarriers = 0; ///< barrier.cluster.arrive + wait (through distributed shared memory)
 };
-SharedSyncs sharedSyncs(const ConversionEnv &env, int rounds, bool cluster = false);
+SharedSyncs sharedSyncs(const ConversionEnv &env, const ConversionPlan &plan);
 
 /// Emits the conversion of `src` (one value per source register, all of one type of
 /// plan.elementBits bits) and returns one value per destination register.

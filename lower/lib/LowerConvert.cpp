@@ -53,8 +53,7 @@ Expected<std::vector<llvm::Value *>> emitPlannedConversion(LoweringContext &ctx,
     // where nothing is pending there.
     env.leadingSync = ctx.hazards().beforeWrite(scratch->second, owner);
     env.warpSyncs = inWarps;
-    ctx.noteSyncs(op, sharedSyncs(env, plan.shared.rounds,
-                                  plan.path == ConversionPath::DistributedSharedMemory));
+    ctx.noteSyncs(op, sharedSyncs(env, plan));
   }
   std::string tag;
   if (ctx.plans().annotate) {

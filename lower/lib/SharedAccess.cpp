@@ -25,6 +25,51 @@ llvm::Type *accessType(llvm::IRBuilder<> &b, int totalBits) {
   return totalBits >= 8 && totalBits <= 128 && (totalBits & (totalBits - 1)) == 0;
 }
 
+// `count` elements of `elemTy` from one access that `load(totalBits)` makes, returning a value of
+// accessType(b, totalBits); booleans are bytes in memory.
+template <typename Load>
+std::vector<llvm::Value *> loadElements(llvm::IRBuilder<> &b, llvm::Type *elemTy, int count,
+                                        Load &&load) {
+  if (elemTy->isIntegerTy(1)) {
+    std::vector<llvm::Value *> out = loadElements(b, b.getInt8Ty(), count, load);
+    for (llvm::Value *&v : out)
+      v = b.CreateTrunc(v, b.getInt1Ty());
+    return out;
+  }
+  int total = count * static_cast<int>(elemTy->getPrimitiveSizeInBits());
+  assert(validWidth(total) && "shared load width");
+  llvm::Value *vec = b.CreateBitCast(load(total), llvm::FixedVectorType::get(elemTy, count));
+  std::vector<llvm::Value *> out;
+  for (int i = 0; i < count; ++i)
+    out.push_back(b.CreateExtractElement(vec, b.getInt32(i)));
+  return out;
+}
+
+// ld.shared::cluster of `total` bits at the 32-bit shared address `addr32` of another CTA, as a
+// value of accessType(b, total). LLVM 19 has no address space for another CTA's shared memory:
+// the load is inline PTX.
+llvm::Value *clusterLoad(llvm::IRBuilder<> &b, llvm::Value *addr32, int total) {
+  if (total <= 32) {
+    llvm::Type *word = b.getIntNTy(total);
+    // An 8-bit value travels in a 16-bit register.
+    llvm::Type *reg = total == 8 ? b.getInt16Ty() : word;
+    llvm::Value *v = emitInlinePtx(b, "ld.shared::cluster.b" + std::to_string(total) + " $0, [$1];",
+                                   {reg}, {}, {addr32})[0];
+    return b.CreateTrunc(v, word);
+  }
+  int words = total / 32;
+  std::string text = "ld.shared::cluster.v" + std::to_string(words) + ".b32 {";
+  for (int i = 0; i < words; ++i)
+    text += (i ? ", $" : "$") + std::to_string(i);
+  text += "}, [$" + std::to_string(words) + "];";
+  std::vector<llvm::Value *> parts = emitInlinePtx(
+      b, text, std::vector<llvm::Type *>(size_t(words), b.getInt32Ty()), {}, {addr32});
+  llvm::Value *packed = llvm::PoisonValue::get(llvm::FixedVectorType::get(b.getInt32Ty(), words));
+  for (int i = 0; i < words; ++i)
+    packed = b.CreateInsertElement(packed, parts[size_t(i)], b.getInt32(i));
+  return packed;
+}
+
 } // namespace
 
 llvm::Value *sharedAddress(llvm::IRBuilder<> &b, llvm::Value *base, llvm::Value *byteOffset,
@@ -63,63 +108,19 @@ void emitSharedStore(llvm::IRBuilder<> &b, llvm::Value *address,
 
 std::vector<llvm::Value *> emitSharedLoad(llvm::IRBuilder<> &b, llvm::Value *address,
                                           llvm::Type *elemTy, int count) {
-  if (elemTy->isIntegerTy(1)) { // booleans are bytes in memory
-    std::vector<llvm::Value *> out = emitSharedLoad(b, address, b.getInt8Ty(), count);
-    for (llvm::Value *&v : out)
-      v = b.CreateTrunc(v, b.getInt1Ty());
-    return out;
-  }
-  int total = count * static_cast<int>(elemTy->getPrimitiveSizeInBits());
-  assert(validWidth(total) && "shared load width");
-  llvm::Value *packed = b.CreateAlignedLoad(accessType(b, total), address,
-                                            llvm::Align(static_cast<uint64_t>(total / 8)));
-  llvm::Value *vec = b.CreateBitCast(packed, llvm::FixedVectorType::get(elemTy, count));
-  std::vector<llvm::Value *> out;
-  for (int i = 0; i < count; ++i)
-    out.push_back(b.CreateExtractElement(vec, b.getInt32(i)));
-  return out;
+  return loadElements(b, elemTy, count, [&](int total) -> llvm::Value * {
+    return b.CreateAlignedLoad(accessType(b, total), address,
+                               llvm::Align(static_cast<uint64_t>(total / 8)));
+  });
 }
 
 std::vector<llvm::Value *> emitClusterSharedLoad(llvm::IRBuilder<> &b, llvm::Value *address,
                                                  llvm::Value *rank, llvm::Type *elemTy, int count) {
-  if (elemTy->isIntegerTy(1)) { // booleans are bytes in memory
-    std::vector<llvm::Value *> out = emitClusterSharedLoad(b, address, rank, b.getInt8Ty(), count);
-    for (llvm::Value *&v : out)
-      v = b.CreateTrunc(v, b.getInt1Ty());
-    return out;
-  }
-  int total = count * static_cast<int>(elemTy->getPrimitiveSizeInBits());
-  assert(validWidth(total) && "shared load width");
   llvm::Module &m = *b.GetInsertBlock()->getModule();
   llvm::Value *remote =
       b.CreateCall(shim::intrinsic(m, llvm::Intrinsic::nvvm_mapa_shared_cluster), {address, rank});
   llvm::Value *addr32 = b.CreatePtrToInt(remote, b.getInt32Ty());
-  // LLVM 19 has no address space for another CTA's shared memory: the load is inline PTX.
-  llvm::Value *packed;
-  if (total <= 32) {
-    llvm::Type *word = b.getIntNTy(total);
-    // An 8-bit value travels in a 16-bit register.
-    llvm::Type *reg = total == 8 ? b.getInt16Ty() : word;
-    packed = emitInlinePtx(b, "ld.shared::cluster.b" + std::to_string(total) + " $0, [$1];", {reg},
-                           {}, {addr32})[0];
-    packed = b.CreateTrunc(packed, word);
-  } else {
-    int words = total / 32;
-    std::string text = "ld.shared::cluster.v" + std::to_string(words) + ".b32 {";
-    for (int i = 0; i < words; ++i)
-      text += (i ? ", $" : "$") + std::to_string(i);
-    text += "}, [$" + std::to_string(words) + "];";
-    std::vector<llvm::Value *> parts = emitInlinePtx(
-        b, text, std::vector<llvm::Type *>(size_t(words), b.getInt32Ty()), {}, {addr32});
-    packed = llvm::PoisonValue::get(llvm::FixedVectorType::get(b.getInt32Ty(), words));
-    for (int i = 0; i < words; ++i)
-      packed = b.CreateInsertElement(packed, parts[size_t(i)], b.getInt32(i));
-  }
-  llvm::Value *vec = b.CreateBitCast(packed, llvm::FixedVectorType::get(elemTy, count));
-  std::vector<llvm::Value *> out;
-  for (int i = 0; i < count; ++i)
-    out.push_back(b.CreateExtractElement(vec, b.getInt32(i)));
-  return out;
+  return loadElements(b, elemTy, count, [&](int total) { return clusterLoad(b, addr32, total); });
 }
 
 void emitBarrier(llvm::IRBuilder<> &b) {

@@ -83,12 +83,18 @@ void expectError(const Status &s, const std::string &part) {
 }
 
 // `text` with its line `line` (0-based) replaced by `with` ("" removes it).
-std::string withLine(const std::string &text, size_t line, const std::string &with) {
+// Where line `line` (0-based) of `text` starts and ends (its newline, or the end of the text).
+std::pair<size_t, size_t> lineSpan(const std::string &text, size_t line) {
   size_t start = 0;
   for (size_t i = 0; i < line; ++i)
     start = text.find('\n', start) + 1;
   size_t end = text.find('\n', start);
-  return text.substr(0, start) + with + text.substr(end == std::string::npos ? text.size() : end);
+  return {start, end == std::string::npos ? text.size() : end};
+}
+
+std::string withLine(const std::string &text, size_t line, const std::string &with) {
+  auto [start, end] = lineSpan(text, line);
+  return text.substr(0, start) + with + text.substr(end);
 }
 
 // The 0-based numbers of the lines of `text` that hold `part`.
@@ -108,10 +114,8 @@ std::vector<size_t> linesWith(const std::string &text, const std::string &part) 
 }
 
 std::string lineOf(const std::string &text, size_t line) {
-  size_t start = 0;
-  for (size_t i = 0; i < line; ++i)
-    start = text.find('\n', start) + 1;
-  return text.substr(start, text.find('\n', start) - start);
+  auto [start, end] = lineSpan(text, line);
+  return text.substr(start, end - start);
 }
 
 // A kernel to run on its inputs: parses, verifies and interprets `text` with every check on.
@@ -204,6 +208,22 @@ void expectTightWaits(const std::string &text, const Runner &run) {
   }
 }
 
+// Every warp_group_dot_wait of `text` that leaves dots in flight leaves no more than it may: with
+// its `pendings` raised by one, `run` reports an error holding `part`. False when `text` has no
+// such wait.
+bool expectDotWaitsTight(const std::string &text, const Runner &run, const std::string &part) {
+  bool found = false;
+  for (size_t w : linesWith(text, "ttng.warp_group_dot_wait ")) {
+    std::string line = lineOf(text, w);
+    int64_t pendings = numberAfter(line, "pendings = ");
+    if (pendings < 1)
+      continue;
+    found = true;
+    expectError(run(withLine(text, w, withNumber(line, "pendings = ", pendings + 1))), part);
+  }
+  return found;
+}
+
 } // namespace
 
 TEST(AsyncHazards, CopiesLandWhenAWaitRetiresTheirGroup) {
@@ -291,18 +311,9 @@ TEST(AsyncHazards, PipelinedWgmmaRetiresDotsBeforeRefillingTheirSlots) {
   ASSERT_TRUE(runPipeline(m, o).ok());
   std::string text = print(m);
   expectTightWaits(text, runWgmma);
-  std::vector<size_t> dotWaits = linesWith(text, "ttng.warp_group_dot_wait ");
-  bool inLoop = false;
-  for (size_t w : dotWaits) {
-    std::string line = lineOf(text, w);
-    int64_t pendings = numberAfter(line, "pendings = ");
-    if (pendings < 1)
-      continue;
-    inLoop = true;
-    expectError(runWgmma(withLine(text, w, withNumber(line, "pendings = ", pendings + 1))),
-                "may still be reading: no ttng.warp_group_dot_wait since has retired it");
-  }
-  EXPECT_TRUE(inLoop) << text;
+  EXPECT_TRUE(expectDotWaitsTight(
+      text, runWgmma, "may still be reading: no ttng.warp_group_dot_wait since has retired it"))
+      << text;
   std::vector<size_t> fences = linesWith(text, "ttng.fence_async_shared");
   ASSERT_EQ(fences.size(), 1u) << text;
   expectError(runWgmma(withLine(text, fences[0], "")),
@@ -338,15 +349,6 @@ TEST(AsyncHazards, TmaMatmulWaitsForItsCopiesAndRetiresItsDots) {
   expectError(run(withLine(text, waits[0], "")),
               "may still be writing: no ttng.wait_barrier since has seen the barrier phase its "
               "bytes count in complete");
-  bool loosened = false;
-  for (size_t w : linesWith(text, "ttng.warp_group_dot_wait ")) {
-    std::string line = lineOf(text, w);
-    int64_t pendings = numberAfter(line, "pendings = ");
-    if (pendings < 1)
-      continue;
-    loosened = true;
-    expectError(run(withLine(text, w, withNumber(line, "pendings = ", pendings + 1))),
-                "overwrites shared memory that the ttng.warp_group_dot at");
-  }
-  EXPECT_TRUE(loosened);
+  EXPECT_TRUE(
+      expectDotWaitsTight(text, run, "overwrites shared memory that the ttng.warp_group_dot at"));
 }

@@ -289,11 +289,7 @@ TEST(Builder, RingSubsliceTransDotAndReshapeComputeTheProduct) {
   ASSERT_TRUE(verify(m).ok()) << verify(m).message();
 
   std::vector<float> af = randomFloats(32 * 32, 21), btf = randomFloats(32 * 16, 22);
-  std::vector<uint16_t> ah, bh;
-  for (float x : af)
-    ah.push_back(toHalfBits(x));
-  for (float x : btf)
-    bh.push_back(toHalfBits(x));
+  std::vector<uint16_t> ah = halfBitsOf(af), bh = halfBitsOf(btf);
   Memory mem;
   mem.buffers = {bytesOf(ah), bytesOf(bh), bytesOf(std::vector<float>(1024, -1.f))};
   std::vector<ArgValue> argv = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2)};

@@ -101,6 +101,15 @@ inline uint16_t toHalfBits(float x) {
   return uint16_t(sign | uint16_t((e - 1 + 15) << 10) | (uint16_t(std::ldexp(m, 11)) & 0x3FF));
 }
 
+/// toHalfBits of each float.
+inline std::vector<uint16_t> halfBitsOf(const std::vector<float> &v) {
+  std::vector<uint16_t> h;
+  h.reserve(v.size());
+  for (float x : v)
+    h.push_back(toHalfBits(x));
+  return h;
+}
+
 /// The value of f16 bits (subnormals included; the tests write no infinities or NaNs).
 inline double fromHalfBits(uint16_t h) {
   int e = (h >> 10) & 0x1F, mant = h & 0x3FF;
@@ -268,11 +277,7 @@ inline std::vector<ExampleRun> exampleRuns() {
                   [](Memory &m, std::vector<ArgValue> &a) {
                     // M = 256, N = 128, K = 64.
                     auto af = randomFloats(256 * 64, 4), bf = randomFloats(64 * 128, 5);
-                    std::vector<uint16_t> ah, bh;
-                    for (float x : af)
-                      ah.push_back(toHalfBits(x));
-                    for (float x : bf)
-                      bh.push_back(toHalfBits(x));
+                    std::vector<uint16_t> ah = halfBitsOf(af), bh = halfBitsOf(bf);
                     m.buffers = {bytesOf(ah), bytesOf(bh), bytesOf(std::vector<float>(256 * 128)),
                                  bytesOf(af), bytesOf(bf)};
                     a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2),
@@ -331,13 +336,9 @@ inline std::vector<ExampleRun> exampleRuns() {
          {2, 2, 1},
          [d = c.d](Memory &m, std::vector<ArgValue> &a) {
            const size_t n = 2 * 256 * d;
-           std::vector<uint16_t> q, k, v;
-           for (float x : randomFloats(n, 15, 2))
-             q.push_back(toHalfBits(x));
-           for (float x : randomFloats(n, 16, 2))
-             k.push_back(toHalfBits(x));
-           for (float x : randomFloats(n, 17, 8))
-             v.push_back(toHalfBits(x));
+           std::vector<uint16_t> q = halfBitsOf(randomFloats(n, 15, 2)),
+                                 k = halfBitsOf(randomFloats(n, 16, 2)),
+                                 v = halfBitsOf(randomFloats(n, 17, 8));
            m.buffers = {bytesOf(q), bytesOf(k), bytesOf(v),
                         bytesOf(std::vector<uint16_t>(n, 0x7C00))}; // +inf: unwritten
            a = {ArgValue::pointer(0), ArgValue::pointer(1),   ArgValue::pointer(2),

@@ -105,11 +105,7 @@ TEST(Hopper, WgmmaMatmulExampleAgreesWithMatmul) {
   ASSERT_TRUE(verify(wg).ok()) << verify(wg).message();
   auto run = [](const Module &m, const char *fn) {
     auto af = randomFloats(256 * 64, 4), bf = randomFloats(64 * 128, 5);
-    std::vector<uint16_t> ah, bh;
-    for (float x : af)
-      ah.push_back(toHalfBits(x));
-    for (float x : bf)
-      bh.push_back(toHalfBits(x));
+    std::vector<uint16_t> ah = halfBitsOf(af), bh = halfBitsOf(bf);
     Memory mem;
     mem.buffers = {bytesOf(ah), bytesOf(bh), bytesOf(std::vector<float>(256 * 128))};
     std::vector<ArgValue> args = {ArgValue::pointer(0),   ArgValue::pointer(1),
@@ -168,11 +164,7 @@ namespace {
 void expectWgmmaTile(const std::string &name, bool bIsNk) {
   Module m = loadExample(name + ".tir");
   auto af = randomFloats(64 * 64, 7), bf = randomFloats(64 * 64, 8);
-  std::vector<uint16_t> ah, bh;
-  for (float x : af)
-    ah.push_back(toHalfBits(x));
-  for (float x : bf)
-    bh.push_back(toHalfBits(x));
+  std::vector<uint16_t> ah = halfBitsOf(af), bh = halfBitsOf(bf);
   Memory mem;
   mem.buffers = {bytesOf(ah), bytesOf(bh), bytesOf(std::vector<float>(64 * 64))};
   std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2)};

@@ -93,9 +93,7 @@ TileRun runTile(const std::string &copy, int64_t rows, int64_t cols, int64_t r0,
     return t;
   }
   t.src = randomFloats(size_t(rows * cols), 11);
-  std::vector<uint16_t> h;
-  for (float x : t.src)
-    h.push_back(toHalfBits(x));
+  std::vector<uint16_t> h = halfBitsOf(t.src);
   Memory mem;
   mem.buffers = {bytesOf(h), bytesOf(std::vector<uint16_t>(64 * 64, 0x7e00))};
   std::vector<ArgValue> args = {ArgValue::tensorDesc(0, {rows, cols}, {cols, 1}),
@@ -311,11 +309,7 @@ TEST(Tma, MatmulExamplesAgreeWithMatmul) {
       SCOPED_TRACE(std::string(file) + " K " + std::to_string(K));
       const int M = 128, N = 256;
       auto af = randomFloats(size_t(M * K), 4), bf = randomFloats(size_t(K * N), 5);
-      std::vector<uint16_t> ah, bh;
-      for (float x : af)
-        ah.push_back(toHalfBits(x));
-      for (float x : bf)
-        bh.push_back(toHalfBits(x));
+      std::vector<uint16_t> ah = halfBitsOf(af), bh = halfBitsOf(bf);
       Memory mt;
       mt.buffers = {bytesOf(ah), bytesOf(bh), bytesOf(std::vector<float>(size_t(M * N)))};
       std::vector<ArgValue> targs = {ArgValue::tensorDesc(0, {M, K}, {K, 1}),

@@ -1848,6 +1848,11 @@ private:
       return false;
     advance(); // '}'
     closeRegion();
+    // A loop without iteration arguments may leave out its empty scf.yield, as MLIR prints it.
+    if (argNames.empty() && (body.ops.empty() || body.ops.back().kind != OpKind::Yield)) {
+      body.ops.emplace_back();
+      body.ops.back().kind = OpKind::Yield;
+    }
     op.regions.push_back(std::move(body));
     return true;
   }

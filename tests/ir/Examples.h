@@ -46,6 +46,7 @@ inline std::vector<std::string> exampleFiles() {
           "row_reduce.tir",
           "matmul.tir",
           "softmax.tir",
+          "layernorm.tir",
           "ops.tir",
           "matmul_wide.tir",
           "matmul_wide_persistent.tir",
@@ -317,6 +318,40 @@ inline std::vector<ExampleRun> exampleRuns() {
                         }
                         double want = std::exp(double(x[r * 128 + c]) - mx) / sum;
                         ASSERT_NEAR(y[r * 128 + c], want, 1e-6) << r << "," << c;
+                      }
+                    }
+                  }});
+  // 3 rows of 400 columns (two blocks of 256, the second masked) with row stride 512; the
+  // columns past 400 keep their -7.
+  runs.push_back({"layernorm.tir", "layernorm", {3, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    std::vector<float> x = randomFloats(3 * 512, 21);
+                    for (size_t i = 0; i < x.size(); ++i)
+                      x[i] = 3 * x[i] + 1.5f; // a mean and a spread far from 0 and 1
+                    m.buffers = {bytesOf(x), bytesOf(std::vector<float>(3 * 512, -7.f)),
+                                 bytesOf(randomFloats(400, 22)), bytesOf(randomFloats(400, 23))};
+                    a = {ArgValue::pointer(0),    ArgValue::pointer(1),  ArgValue::pointer(2),
+                         ArgValue::pointer(3),    ArgValue::integer(512), ArgValue::integer(400),
+                         ArgValue::floating(1e-5)};
+                  },
+                  [](const Memory &m) {
+                    auto x = valuesOf<float>(m.buffers[0]), y = valuesOf<float>(m.buffers[1]);
+                    auto w = valuesOf<float>(m.buffers[2]), b = valuesOf<float>(m.buffers[3]);
+                    for (size_t r = 0; r < 3; ++r) {
+                      double mean = 0, var = 0;
+                      for (size_t c = 0; c < 400; ++c)
+                        mean += x[r * 512 + c];
+                      mean /= 400;
+                      for (size_t c = 0; c < 400; ++c)
+                        var += (x[r * 512 + c] - mean) * (x[r * 512 + c] - mean);
+                      double rstd = 1 / std::sqrt(var / 400 + 1e-5);
+                      for (size_t c = 0; c < 512; ++c) {
+                        if (c >= 400) {
+                          ASSERT_EQ(y[r * 512 + c], -7.f);
+                          continue;
+                        }
+                        double want = (x[r * 512 + c] - mean) * rstd * w[c] + b[c];
+                        ASSERT_NEAR(y[r * 512 + c], want, 1e-4) << r << "," << c;
                       }
                     }
                   }});

@@ -191,6 +191,28 @@ TEST(Parser, BranchesHaveTheirOwnNames) {
   EXPECT_EQ(print(*again), printed);
 }
 
+// A loop without iteration arguments may leave out its empty scf.yield, as MLIR prints it (and
+// Triton's dumps show it); one with iteration arguments must yield them.
+TEST(Parser, LoopsWithoutIterationArgumentsMayLeaveOutTheirYield) {
+  std::string text = wrap("    scf.for %i = %n to %n step %n : i32 {\n"
+                          "      tt.store %p, %n : !tt.ptr<i32>\n"
+                          "    }\n",
+                          "%p: !tt.ptr<i32>, %n: i32");
+  auto m = parseModule(text, "t.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(verify(*m).ok()) << verify(*m).message();
+  const Block &body = m->functions[0].body.ops[0].regions[0];
+  ASSERT_EQ(body.ops.size(), 2u);
+  EXPECT_EQ(body.ops[1].kind, OpKind::Yield);
+  auto again = parseModule(print(*m), "t.tir");
+  ASSERT_TRUE(again.ok()) << again.message();
+  EXPECT_EQ(print(*again), print(*m));
+  EXPECT_NE(verifyError(wrap("    %0 = scf.for %i = %n to %n step %n iter_args(%a = %n) -> (i32) "
+                             ": i32 {\n    }\n"))
+                .find("the loop body must end with scf.yield"),
+            std::string::npos);
+}
+
 TEST(Parser, DeepLayoutNestingIsAnErrorNotACrash) {
   std::string attr = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], "
                      "warpsPerCTA = [4, 1], order = [1, 0]}>";

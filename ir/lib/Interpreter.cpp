@@ -33,6 +33,33 @@ double orderedMax(double p, double q) {
   return p == q ? (std::signbit(p) ? q : p) : std::max(p, q);
 }
 
+// A binary float op (category BinaryFloat) on two values, before rounding to the result type.
+double evalFloatBinary(OpKind kind, double p, double q) {
+  switch (kind) {
+  case OpKind::AddF:
+    return p + q;
+  case OpKind::SubF:
+    return p - q;
+  case OpKind::MulF:
+    return p * q;
+  case OpKind::DivF:
+    return p / q;
+  // -0 is below +0 (IEEE 754-2019 minimum / maximum, LLVM's llvm.minimum, and the GPU's FMNMX);
+  // minimumf / maximumf give NaN for a NaN operand, the *numf forms the other one.
+  case OpKind::MinF:
+    return std::isnan(p) || std::isnan(q) ? NAN : orderedMin(p, q);
+  case OpKind::MaxF:
+    return std::isnan(p) || std::isnan(q) ? NAN : orderedMax(p, q);
+  case OpKind::MinNumF:
+    return std::isnan(p) ? q : std::isnan(q) ? p : orderedMin(p, q);
+  case OpKind::MaxNumF:
+    return std::isnan(p) ? q : std::isnan(q) ? p : orderedMax(p, q);
+  default:
+    assert(false && "not a binary float op");
+    return NAN;
+  }
+}
+
 double roundGeneric(double x, int mantBits, int minExp, int maxExp) {
   if (!std::isfinite(x) || x == 0)
     return x;
@@ -438,40 +465,8 @@ private:
     case OpKind::MinNumF:
     case OpKind::MaxNumF: {
       const auto &x = val(op.operands[0]).f, &y = val(op.operands[1]).f;
-      for (size_t e = 0; e < n(); ++e) {
-        double p = atf(x, e), q = atf(y, e), v = 0;
-        switch (op.kind) {
-        case OpKind::AddF:
-          v = p + q;
-          break;
-        case OpKind::SubF:
-          v = p - q;
-          break;
-        case OpKind::MulF:
-          v = p * q;
-          break;
-        case OpKind::DivF:
-          v = p / q;
-          break;
-        // -0 is below +0 (IEEE 754-2019 minimum / maximum, LLVM's llvm.minimum, and the GPU's
-        // FMNMX); minimumf / maximumf give NaN for a NaN operand, the *numf forms the other one.
-        case OpKind::MinF:
-          v = std::isnan(p) || std::isnan(q) ? NAN : orderedMin(p, q);
-          break;
-        case OpKind::MaxF:
-          v = std::isnan(p) || std::isnan(q) ? NAN : orderedMax(p, q);
-          break;
-        case OpKind::MinNumF:
-          v = std::isnan(p) ? q : std::isnan(q) ? p : orderedMin(p, q);
-          break;
-        case OpKind::MaxNumF:
-          v = std::isnan(p) ? q : std::isnan(q) ? p : orderedMax(p, q);
-          break;
-        default:
-          break;
-        }
-        r.f.push_back(roundToFloatKind(v, rk));
-      }
+      for (size_t e = 0; e < n(); ++e)
+        r.f.push_back(roundToFloatKind(evalFloatBinary(op.kind, atf(x, e), atf(y, e)), rk));
       break;
     }
     case OpKind::NegF:
@@ -1161,42 +1156,21 @@ private:
     int64_t outer = 1, inner = strides[axis];
     for (size_t d = 0; d < axis; ++d)
       outer *= st.shape()[d];
+    // The verifier admits only kinds with a combiner for the element type.
+    const OpKind combiner = *combinerOf(op.attrs.reduceKind, isF);
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t in = 0; in < inner; ++in) {
         size_t base = size_t(o * len * inner + in);
         if (isF) {
           double acc = s.f[base];
-          for (int64_t j = 1; j < len; ++j) {
-            double x = s.f[base + size_t(j * inner)];
-            switch (op.attrs.reduceKind) {
-            case ReduceKind::Sum:
-              acc = roundToFloatKind(acc + x, k);
-              break;
-            case ReduceKind::Max: // as maximumf
-              acc = std::isnan(acc) || std::isnan(x) ? NAN : orderedMax(acc, x);
-              break;
-            case ReduceKind::Min:
-              acc = std::isnan(acc) || std::isnan(x) ? NAN : orderedMin(acc, x);
-              break;
-            }
-          }
+          for (int64_t j = 1; j < len; ++j)
+            acc = roundToFloatKind(
+                evalFloatBinary(combiner, acc, s.f[base + size_t(j * inner)]), k);
           r.f.push_back(acc);
         } else {
           int64_t acc = s.i[base];
-          for (int64_t j = 1; j < len; ++j) {
-            int64_t x = s.i[base + size_t(j * inner)];
-            switch (op.attrs.reduceKind) {
-            case ReduceKind::Sum:
-              acc = wrapInt(int64_t(uint64_t(acc) + uint64_t(x)), k);
-              break;
-            case ReduceKind::Max: // signed, as maxsi (an i1 of 1 is -1)
-              acc = wrapInt(std::max(asSigned(acc, k), asSigned(x, k)), k);
-              break;
-            case ReduceKind::Min:
-              acc = wrapInt(std::min(asSigned(acc, k), asSigned(x, k)), k);
-              break;
-            }
-          }
+          for (int64_t j = 1; j < len; ++j)
+            acc = *evalIntBinary(combiner, acc, s.i[base + size_t(j * inner)], k);
           r.i.push_back(acc);
         }
       }

@@ -18,7 +18,8 @@ constexpr std::array<OpInfo, kNumOpKinds> kOps = {{
 constexpr std::array<std::string_view, 17> kPredicates = {
     "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt",
     "uge", "oeq", "one", "olt", "ole", "ogt", "oge", "une"};
-constexpr std::array<std::string_view, 3> kReduceKinds = {"sum", "max", "min"};
+constexpr std::array<std::string_view, 7> kReduceKinds = {"sum",    "max",  "min", "maxnum",
+                                                           "minnum", "umax", "umin"};
 constexpr std::array<std::string_view, 10> kAtomicKinds = {"and", "or",  "xor",  "add",  "fadd",
                                                            "max", "min", "umax", "umin", "exch"};
 constexpr std::array<std::string_view, 4> kSemantics = {"relaxed", "acquire", "release", "acq_rel"};
@@ -128,9 +129,34 @@ std::optional<MemScope> memScopeFromName(std::string_view text) {
 }
 
 std::optional<ReduceKind> reduceKindFromName(std::string_view text) {
-  for (size_t i = 0; i < kReduceKinds.size(); ++i)
-    if (kReduceKinds[i] == text)
-      return ReduceKind(i);
+  return fromName<ReduceKind>(kReduceKinds, text);
+}
+
+namespace {
+// Per ReduceKind: its float combiner and its integer one (AddF standing for "none" where the
+// kind has no combiner of that type).
+constexpr std::array<std::pair<OpKind, OpKind>, 7> kCombiners = {{{OpKind::AddF, OpKind::AddI},
+                                                                  {OpKind::MaxF, OpKind::MaxSI},
+                                                                  {OpKind::MinF, OpKind::MinSI},
+                                                                  {OpKind::MaxNumF, OpKind::AddF},
+                                                                  {OpKind::MinNumF, OpKind::AddF},
+                                                                  {OpKind::AddI, OpKind::MaxUI},
+                                                                  {OpKind::AddI, OpKind::MinUI}}};
+} // namespace
+
+std::optional<OpKind> combinerOf(ReduceKind k, bool isFloat) {
+  auto [f, i] = kCombiners[size_t(k)];
+  OpKind c = isFloat ? f : i;
+  if (category(c) != (isFloat ? OpCategory::BinaryFloat : OpCategory::BinaryInt))
+    return std::nullopt;
+  return c;
+}
+
+std::optional<ReduceKind> reduceKindOfCombiner(OpKind combiner) {
+  for (size_t k = 0; k < kCombiners.size(); ++k)
+    for (bool isFloat : {true, false})
+      if (combinerOf(ReduceKind(k), isFloat) == combiner)
+        return ReduceKind(k);
   return std::nullopt;
 }
 

@@ -3,6 +3,7 @@
 #include "LayoutSyntax.h"
 #include "linlayout/ir/Printer.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstring>
@@ -52,13 +53,10 @@ public:
     }
     size_t b = p_;
     char c = s_[p_];
-    auto identChar = [](char ch) {
-      return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' ||
-             ch == '$';
-    };
     if (c == '%') {
+      // MLIR's value names may also hold '-' (Triton prints constants as %c-1_i32).
       ++p_;
-      while (p_ < s_.size() && identChar(s_[p_]))
+      while (p_ < s_.size() && (wordChar(s_[p_]) || s_[p_] == '-'))
         ++p_;
       if (p_ < s_.size() && s_[p_] == '#' && p_ + 1 < s_.size() &&
           std::isdigit(static_cast<unsigned char>(s_[p_ + 1]))) {
@@ -72,7 +70,7 @@ public:
     }
     if (c == '@' || c == '!') {
       ++p_;
-      while (p_ < s_.size() && identChar(s_[p_]))
+      while (p_ < s_.size() && wordChar(s_[p_]))
         ++p_;
       t.kind = p_ > b + 1 ? (c == '@' ? Tok::Symbol : Tok::Bang) : Tok::Error;
       t.text = s_.substr(b + 1, p_ - b - 1);
@@ -80,7 +78,7 @@ public:
     }
     if (c == '#') {
       ++p_;
-      while (p_ < s_.size() && identChar(s_[p_]))
+      while (p_ < s_.size() && wordChar(s_[p_]))
         ++p_;
       if (p_ == b + 1) {
         t.kind = Tok::Error;
@@ -166,8 +164,9 @@ public:
       t.text = s_.substr(b, p_ - b);
       return t;
     }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      while (p_ < s_.size() && identChar(s_[p_]))
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '^') { // ^bb0: a block
+      ++p_;
+      while (p_ < s_.size() && wordChar(s_[p_]))
         ++p_;
       t.kind = Tok::Ident;
       t.text = s_.substr(b, p_ - b);
@@ -186,6 +185,9 @@ public:
   }
 
 private:
+  // Skips white space, comments and MLIR's source locations, which carry nothing the IR keeps:
+  // `loc(...)` after an op, an argument or a closing brace, and the `#loc3 = loc(...)` lines of a
+  // dump printed with debug info (Triton's dumps have both).
   void skip() {
     while (p_ < s_.size()) {
       char c = s_[p_];
@@ -197,10 +199,56 @@ private:
       } else if (c == '/' && p_ + 1 < s_.size() && s_[p_ + 1] == '/') {
         while (p_ < s_.size() && s_[p_] != '\n')
           ++p_;
+      } else if (size_t end = locationEnd(p_); end != p_) {
+        p_ = end;
       } else {
         break;
       }
     }
+  }
+
+  static bool wordChar(char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' || ch == '$';
+  }
+
+  // The end of a location at `at` (`loc(...)`, or a `#locN = loc(...)` definition), or `at`.
+  size_t locationEnd(size_t at) const {
+    size_t q = at;
+    if (s_[q] == '#') {
+      if (s_.substr(q, 4) != "#loc")
+        return at;
+      q += 4;
+      while (q < s_.size() && std::isdigit(static_cast<unsigned char>(s_[q])))
+        ++q;
+      while (q < s_.size() && (s_[q] == ' ' || s_[q] == '\t'))
+        ++q;
+      if (q >= s_.size() || s_[q] != '=')
+        return at;
+      ++q;
+      while (q < s_.size() && (s_[q] == ' ' || s_[q] == '\t'))
+        ++q;
+    } else if (at > 0 && (wordChar(s_[at - 1]) || s_[at - 1] == '%' || s_[at - 1] == '#')) {
+      return at;
+    }
+    if (s_.substr(q, 4) != "loc(")
+      return at;
+    // To the matching ')', over quoted file names (which may hold parentheses); a location
+    // stays on its line, so an unclosed one ends nothing.
+    int depth = 0;
+    for (; q < s_.size() && s_[q] != '\n'; ++q) {
+      if (s_[q] == '"') {
+        for (++q; q < s_.size() && s_[q] != '"' && s_[q] != '\n'; ++q)
+          if (s_[q] == '\\' && q + 1 < s_.size() && s_[q + 1] != '\n')
+            ++q;
+        if (q >= s_.size() || s_[q] != '"')
+          return at;
+      } else if (s_[q] == '(') {
+        ++depth;
+      } else if (s_[q] == ')' && --depth == 0) {
+        return q + 1;
+      }
+    }
+    return at;
   }
 
   std::string_view s_;
@@ -805,8 +853,11 @@ private:
       out = Type::tensor(std::move(shape), elem, l);
       return true;
     }
-    if (tok_.kind == Tok::Bang && tok_.text == "ttg.memdesc") {
-      advance();
+    // Triton prints an async copy's destination type without its `!ttg.memdesc`.
+    const bool bare = bareMemDesc_ && isPunct("<");
+    if (bare || (tok_.kind == Tok::Bang && tok_.text == "ttg.memdesc")) {
+      if (!bare)
+        advance();
       if (!expectPunct("<", "after '!ttg.memdesc'"))
         return false;
       std::vector<int64_t> shape;
@@ -871,6 +922,9 @@ private:
       out = Type::tensorDesc(block.shape(), block.elem().scalar, block.layout());
       return true;
     }
+    if (isTokenType())
+      return fail("an async token (!ttg.async.token) is read only as the result or operand of an "
+                  "async op or as a loop-carried value");
     ElemType e;
     if (!parseElem(e))
       return false;
@@ -902,7 +956,42 @@ private:
                   " results; use '%" + base + "#<index>'");
     }
     out = it->second[index];
+    if (out == kAsyncToken && !tokensAllowed_)
+      return fail("'%" + std::string(text) +
+                  "' is an async token, which only async ops, loops and yields take");
     advance();
+    return true;
+  }
+
+  // Triton's async tokens (!ttg.async.token) order its async copies, waits and the loads after
+  // them. Here the program orders those ops, so a token carries nothing: the parser reads tokens
+  // where Triton writes them (results of ttg.async_copy_global_to_local, async_commit_group and
+  // async_wait; their operands; `token %t` of a local_load; loop-carried values) and drops them.
+  static constexpr ValueId kAsyncToken = kNoValue - 1;
+
+  bool isTokenType() const { return tok_.kind == Tok::Bang && tok_.text == "ttg.async.token"; }
+
+  // One value that must be an async token.
+  bool parseToken() {
+    Token at = tok_;
+    ValueId v;
+    tokensAllowed_ = true;
+    bool ok = lookupValue(v);
+    tokensAllowed_ = false;
+    if (ok && v != kAsyncToken)
+      return failAt(at.loc, "expected an async token, got " + describe(at));
+    return ok;
+  }
+
+  // Async tokens separated by commas (none where no value follows).
+  bool parseTokens() {
+    while (tok_.kind == Tok::Value) {
+      if (!parseToken())
+        return false;
+      if (!isPunct(","))
+        break;
+      advance();
+    }
     return true;
   }
 
@@ -1101,24 +1190,140 @@ private:
         return false;
     }
     op.loc = tok_.loc;
-    if (tok_.kind != Tok::Ident)
-      return fail("expected an op name such as arith.addi, got " + describe(tok_));
-    auto kind = opKindFromMnemonic(tok_.text);
-    if (!kind)
-      return fail("unknown op " + describe(tok_));
-    op.kind = *kind;
-    advance();
     std::vector<Type> resultTypes;
-    if (!parseOpBody(op, resultTypes, depth))
-      return false;
-    if (size_t(numResults) != resultTypes.size())
+    if (tok_.kind == Tok::String) {
+      // MLIR's generic form, which Triton prints for tt.reduce (its body is a region).
+      if (tok_.text != "tt.reduce")
+        return fail("unknown op " + describe(tok_) +
+                    " (of the generic form \"op\"(...), only \"tt.reduce\" is read)");
+      op.kind = OpKind::Reduce;
+      advance();
+      if (!parseGenericReduce(op, resultTypes))
+        return false;
+    } else {
+      if (tok_.kind != Tok::Ident)
+        return fail("expected an op name such as arith.addi, got " + describe(tok_));
+      auto kind = opKindFromMnemonic(tok_.text);
+      if (!kind)
+        return fail("unknown op " + describe(tok_));
+      op.kind = *kind;
+      advance();
+      if (!parseOpBody(op, resultTypes, depth))
+        return false;
+    }
+    // An async op's one result in Triton's text is its token.
+    if (isCopyGroupOp(op.kind) && resultTypes.empty() && numResults == 1)
+      tokenResults_ = {0};
+    if (size_t(numResults) != resultTypes.size() + tokenResults_.size())
       return failAt(op.loc, std::string(mnemonic(op.kind)) + " has " +
                                 std::to_string(resultTypes.size()) + " result(s), but the text names " +
                                 std::to_string(numResults));
-    for (const Type &t : resultTypes)
-      op.results.push_back(fn_->addValue(t, std::string(resultName)));
-    if (numResults > 0 && !define(resultName, resultLoc, op.results))
+    std::vector<ValueId> named;
+    for (size_t i = 0, next = 0; i < size_t(numResults); ++i) {
+      if (std::find(tokenResults_.begin(), tokenResults_.end(), i) != tokenResults_.end()) {
+        named.push_back(kAsyncToken);
+        continue;
+      }
+      op.results.push_back(fn_->addValue(resultTypes[next++], std::string(resultName)));
+      named.push_back(op.results.back());
+    }
+    tokenResults_.clear();
+    if (numResults > 0 && !define(resultName, resultLoc, std::move(named)))
       return false;
+    return true;
+  }
+
+  // Triton's tt.reduce, after its quoted name:
+  //   "tt.reduce"(%x) <{axis = 0 : i32}> ({
+  //   ^bb0(%a: f32, %b: f32):
+  //     %s = arith.addf %a, %b : f32
+  //     tt.reduce.return %s : f32
+  //   }) : (tensor<...>) -> f32
+  // The body must combine its two arguments with one op that a ReduceKind stands for.
+  bool parseGenericReduce(Op &op, std::vector<Type> &results) {
+    if (!expectPunct("(", "to open the operands") || !parseOperands(op.operands, 1) ||
+        !expectPunct(")", "to close the operands"))
+      return false;
+    if (op.operands.size() != 1)
+      return fail("a tt.reduce of several tensors (as argmin / argmax make) is not supported; "
+                  "reduce one tensor");
+    Dict d;
+    if (!expectPunct("<", "to open the properties") || !parseDict(d) ||
+        !dictInt(d, "axis", op.attrs.axis, true) || !expectPunct(">", "to close the properties"))
+      return false;
+    if (!expectPunct("(", "to open the region") || !expectPunct("{", "to open the region"))
+      return false;
+    if (tok_.kind != Tok::Ident || tok_.text.substr(0, 1) != "^")
+      return fail("expected the block label of the combining function (^bb0), got " +
+                  describe(tok_));
+    advance();
+    if (!expectPunct("(", "to open the block arguments"))
+      return false;
+    std::string_view args[2];
+    Type argTypes[2];
+    for (int i = 0; i < 2; ++i) {
+      if (i && !expectPunct(",", "between the block arguments"))
+        return false;
+      if (tok_.kind != Tok::Value)
+        return fail("expected a block argument, got " + describe(tok_));
+      args[i] = tok_.text;
+      advance();
+      if (!expectPunct(":", "after a block argument") || !parseType(argTypes[i]))
+        return false;
+    }
+    if (!expectPunct(")", "to close the block arguments") ||
+        !expectPunct(":", "after the block arguments"))
+      return false;
+    // The combining op: `%s = arith.addf %a, %b : f32`.
+    if (tok_.kind != Tok::Value)
+      return fail("expected the combining op of the reduction, got " + describe(tok_));
+    std::string_view combined = tok_.text;
+    advance();
+    if (!expectPunct("=", "after the combined value"))
+      return false;
+    Loc combinerLoc = tok_.loc;
+    auto combiner = tok_.kind == Tok::Ident ? opKindFromMnemonic(tok_.text) : std::nullopt;
+    auto kind = combiner ? reduceKindOfCombiner(*combiner) : std::nullopt;
+    if (!kind)
+      return fail("a tt.reduce body must be one arith.addf / addi, maximumf / maxsi, minimumf / "
+                  "minsi, maxnumf, minnumf, maxui or minui of its two arguments, got " +
+                  describe(tok_));
+    op.attrs.reduceKind = *kind;
+    advance();
+    std::string_view used[2];
+    for (int i = 0; i < 2; ++i) {
+      if (i && !expectPunct(",", "between the combined values"))
+        return false;
+      if (tok_.kind != Tok::Value)
+        return fail("expected a block argument, got " + describe(tok_));
+      used[i] = tok_.text;
+      advance();
+    }
+    if (!((used[0] == args[0] && used[1] == args[1]) || (used[0] == args[1] && used[1] == args[0])))
+      return failAt(combinerLoc, "a tt.reduce body must combine its two block arguments");
+    Type combinedType;
+    if (!expectPunct(":", "before the combined type") || !parseType(combinedType) ||
+        !expectIdent("tt.reduce.return", "to end the reduction body"))
+      return false;
+    if (tok_.kind != Tok::Value || tok_.text != combined)
+      return fail("tt.reduce.return must return the combined value %" + std::string(combined) +
+                  ", got " + describe(tok_));
+    advance();
+    Type returned;
+    if (!expectPunct(":", "before the returned type") || !parseType(returned) ||
+        !expectPunct("}", "to close the region") || !expectPunct(")", "to close the region") ||
+        !expectPunct(":", "before the types") || !expectPunct("(", "to open the operand types"))
+      return false;
+    Type t, u;
+    if (!parseTypeOf(op.operands[0], t) || !expectPunct(")", "to close the operand types") ||
+        !expectPunct("->", "before the result type") || !parseType(u))
+      return false;
+    for (const Type &bodyType : {argTypes[0], argTypes[1], combinedType, returned})
+      if (bodyType != t.elementType())
+        return failAt(combinerLoc, "the reduction body works on " + printType(module_, bodyType) +
+                                       ", the operand's elements are " +
+                                       printType(module_, t.elementType()));
+    results.push_back(u);
     return true;
   }
 
@@ -1167,12 +1372,33 @@ private:
     case OpKind::Return:
       return true;
     case OpKind::Yield: {
-      if (!parseOperands(op.operands, 256))
+      tokensAllowed_ = true;
+      bool ok = parseOperands(op.operands, 256);
+      tokensAllowed_ = false;
+      if (!ok)
         return false;
       if (!op.operands.empty()) {
-        if (!expectPunct(":", "before the yielded types") || !operandTypes(op, "yielded types"))
+        if (!expectPunct(":", "before the yielded types"))
           return false;
+        // Written types, a token's too; then the tokens leave the operands.
+        for (size_t i = 0; i < op.operands.size(); ++i) {
+          if (i && !expectPunct(",", "between yielded types"))
+            return false;
+          if (op.operands[i] != kAsyncToken) {
+            if (!parseTypeOf(op.operands[i], t))
+              return false;
+          } else if (!isTokenType()) {
+            return fail("expected !ttg.async.token for a yielded token, got " + describe(tok_));
+          } else {
+            advance();
+          }
+        }
       }
+      yieldedTokens_.clear();
+      for (size_t i = 0; i < op.operands.size(); ++i)
+        if (op.operands[i] == kAsyncToken)
+          yieldedTokens_.push_back(i);
+      std::erase(op.operands, kAsyncToken);
       return true;
     }
     case OpKind::For:
@@ -1218,6 +1444,11 @@ private:
         return false;
       if (op.operands.size() != 1)
         return fail(std::string(mnemonic(op.kind)) + " takes one operand");
+      if (op.kind == OpKind::LocalLoad && isIdent("token")) { // Triton's `token %t`
+        advance();
+        if (!parseToken())
+          return false;
+      }
       const bool permutes = op.kind == OpKind::Trans || op.kind == OpKind::MemDescTrans;
       if (op.kind == OpKind::ExpandDims || permutes) {
         Dict d;
@@ -1513,12 +1744,22 @@ private:
       if (!parseTypeOf(op.operands[0], t) ||
           !expectPunct("->", "between the pointer and memdesc types"))
         return false;
-      return parseTypeOf(op.operands[1], u);
+      bareMemDesc_ = true;
+      bool ok = parseTypeOf(op.operands[1], u);
+      bareMemDesc_ = false;
+      return ok;
     }
     case OpKind::AsyncCommitGroup:
+      if (isIdent("tokens")) { // Triton's `tokens %t, ...`
+        advance();
+        return parseTokens();
+      }
+      return true;
     case OpKind::Barrier:
       return true;
     case OpKind::AsyncWait: {
+      if (!parseTokens()) // Triton's `%t, ...` before the attributes
+        return false;
       Dict d;
       if (!parseDict(d) || !dictInt(d, "num", a.num, true))
         return false;
@@ -1547,7 +1788,7 @@ private:
       return parseDotTypes(op, results);
     }
     case OpKind::Reduce: {
-      if (!parseName(reduceKindFromName, "a reduction (sum, max or min)", a.reduceKind) ||
+      if (!parseName(reduceKindFromName, "a reduction (sum, max, min, maxnum, minnum, umax or umin)", a.reduceKind) ||
           !parseOperands(op.operands, 1))
         return false;
       if (op.operands.size() != 1)
@@ -1788,7 +2029,11 @@ private:
         !expectIdent("step", "after the upper bound") || !lookupValue(step))
       return false;
     op.operands = {lb, ub, step};
+    // The iteration arguments; async tokens among them (Triton's) are dropped, their positions
+    // kept in `tokens`.
     std::vector<std::pair<std::string_view, Loc>> argNames;
+    std::vector<size_t> tokens;
+    size_t written = 0;
     if (isIdent("iter_args")) {
       advance();
       if (!expectPunct("(", "after iter_args"))
@@ -1796,13 +2041,25 @@ private:
       while (!isPunct(")")) {
         if (tok_.kind != Tok::Value)
           return fail("expected an iteration argument, got " + describe(tok_));
-        argNames.push_back({tok_.text, tok_.loc});
+        std::pair<std::string_view, Loc> name{tok_.text, tok_.loc};
         advance();
         ValueId init;
-        if (!expectPunct("=", "after an iteration argument") || !lookupValue(init))
+        if (!expectPunct("=", "after an iteration argument"))
           return false;
-        op.operands.push_back(init);
-        if (argNames.size() > 256)
+        tokensAllowed_ = true;
+        bool ok = lookupValue(init);
+        tokensAllowed_ = false;
+        if (!ok)
+          return false;
+        if (init == kAsyncToken) {
+          tokens.push_back(written);
+          if (!define(name.first, name.second, {kAsyncToken}))
+            return false;
+        } else {
+          argNames.push_back(name);
+          op.operands.push_back(init);
+        }
+        if (++written > 256)
           return fail("too many iteration arguments");
         if (isPunct(","))
           advance();
@@ -1813,11 +2070,18 @@ private:
       if (!expectPunct("->", "before the loop result types") ||
           !expectPunct("(", "to open the loop result types"))
         return false;
-      for (size_t i = 0; i < argNames.size(); ++i) {
+      for (size_t i = 0, arg = 0; i < written; ++i) {
         if (i && !expectPunct(",", "between loop result types"))
           return false;
+        if (std::find(tokens.begin(), tokens.end(), i) != tokens.end()) {
+          if (!isTokenType())
+            return fail("expected !ttg.async.token for a loop-carried token, got " +
+                        describe(tok_));
+          advance();
+          continue;
+        }
         Type t;
-        if (!parseTypeOf(op.operands[3 + i], t))
+        if (!parseTypeOf(op.operands[3 + arg++], t))
           return false;
         results.push_back(t);
       }
@@ -1849,10 +2113,15 @@ private:
     advance(); // '}'
     closeRegion();
     // A loop without iteration arguments may leave out its empty scf.yield, as MLIR prints it.
-    if (argNames.empty() && (body.ops.empty() || body.ops.back().kind != OpKind::Yield)) {
+    if (written == 0 && (body.ops.empty() || body.ops.back().kind != OpKind::Yield)) {
       body.ops.emplace_back();
       body.ops.back().kind = OpKind::Yield;
+    } else if (!body.ops.empty() && body.ops.back().kind == OpKind::Yield &&
+               yieldedTokens_ != tokens) {
+      return failAt(body.ops.back().loc,
+                    "the loop's scf.yield must yield its async tokens where the loop carries them");
     }
+    tokenResults_ = std::move(tokens);
     op.regions.push_back(std::move(body));
     return true;
   }
@@ -1913,6 +2182,10 @@ private:
     return true;
   }
 
+  bool tokensAllowed_ = false;         // lookupValue may return kAsyncToken
+  bool bareMemDesc_ = false;          // parseType reads `<...>` as a memdesc
+  std::vector<size_t> tokenResults_;  // positions of the async tokens among an op's results
+  std::vector<size_t> yieldedTokens_; // positions of the async tokens the last yield dropped
   Lexer lex_;
   std::string file_;
   Token tok_;

@@ -833,6 +833,9 @@ private:
       const Type &s = T(0);
       if (!s.isTensor() || s.isPointerLike())
         return err(&op, "needs a tensor of numbers, got " + ty(s));
+      if (bool f = isFloat(s.elem().scalar); !combinerOf(a.reduceKind, f))
+        return err(&op, std::string(name(a.reduceKind)) + " reduces " +
+                            (f ? "integers" : "floats") + " only, got " + ty(s));
       if (a.axis < 0 || a.axis >= s.rank())
         return err(&op, "axis " + std::to_string(a.axis) + " is out of range for " + ty(s));
       if (s.rank() == 1) {

@@ -97,45 +97,6 @@ llvm::Value *definedSignedDivisor(llvm::IRBuilderBase &b, llvm::Value *x, llvm::
   return b.CreateSelect(overflows, llvm::ConstantInt::get(ty, 1), y);
 }
 
-llvm::Value *binary(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm::Value *y) {
-  auto &b = ctx.b();
-  switch (kind) {
-  case ir::OpKind::AddI: return b.CreateAdd(x, y);
-  case ir::OpKind::SubI: return b.CreateSub(x, y);
-  case ir::OpKind::MulI: return b.CreateMul(x, y);
-  // An i1 divisor other than 0 is -1, and the i1 minimum divided by -1 is itself.
-  case ir::OpKind::DivSI:
-    return x->getType()->isIntegerTy(1) ? x : b.CreateSDiv(x, definedSignedDivisor(b, x, y));
-  case ir::OpKind::RemSI:
-    return x->getType()->isIntegerTy(1) ? llvm::Constant::getNullValue(x->getType())
-                                        : b.CreateSRem(x, definedSignedDivisor(b, x, y));
-  case ir::OpKind::AndI: return b.CreateAnd(x, y);
-  case ir::OpKind::OrI: return b.CreateOr(x, y);
-  case ir::OpKind::XOrI: return b.CreateXor(x, y);
-  case ir::OpKind::ShLI:
-  case ir::OpKind::ShRSI:
-    return definedShift(b, kind, x, y);
-  case ir::OpKind::MinSI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, y);
-  case ir::OpKind::MaxSI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, y);
-  case ir::OpKind::DivUI: return b.CreateUDiv(x, y);
-  case ir::OpKind::RemUI: return b.CreateURem(x, y);
-  case ir::OpKind::ShRUI:
-    return definedShift(b, kind, x, y);
-  case ir::OpKind::MinUI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x, y);
-  case ir::OpKind::MaxUI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, x, y);
-  case ir::OpKind::AddF: return b.CreateFAdd(x, y);
-  case ir::OpKind::SubF: return b.CreateFSub(x, y);
-  case ir::OpKind::MulF: return b.CreateFMul(x, y);
-  case ir::OpKind::DivF: return b.CreateFDiv(x, y);
-  case ir::OpKind::MinF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, x, y);
-  case ir::OpKind::MaxF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, x, y);
-  case ir::OpKind::MinNumF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, y);
-  case ir::OpKind::MaxNumF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y);
-  default: break;
-  }
-  assert(false && "binary op");
-  return nullptr;
-}
 
 // fptosi / fptoui as the IR defines them: toward zero, saturating, NaN to 0. LLVM's fptosi and
 // fptoui are poison out of range (and instcombine turns the nvvm f2i intrinsics into them); its
@@ -242,6 +203,46 @@ llvm::APInt wrapped(llvm::Value *v, int64_t c) {
 }
 
 } // namespace
+
+llvm::Value *binary(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm::Value *y) {
+  auto &b = ctx.b();
+  switch (kind) {
+  case ir::OpKind::AddI: return b.CreateAdd(x, y);
+  case ir::OpKind::SubI: return b.CreateSub(x, y);
+  case ir::OpKind::MulI: return b.CreateMul(x, y);
+  // An i1 divisor other than 0 is -1, and the i1 minimum divided by -1 is itself.
+  case ir::OpKind::DivSI:
+    return x->getType()->isIntegerTy(1) ? x : b.CreateSDiv(x, definedSignedDivisor(b, x, y));
+  case ir::OpKind::RemSI:
+    return x->getType()->isIntegerTy(1) ? llvm::Constant::getNullValue(x->getType())
+                                        : b.CreateSRem(x, definedSignedDivisor(b, x, y));
+  case ir::OpKind::AndI: return b.CreateAnd(x, y);
+  case ir::OpKind::OrI: return b.CreateOr(x, y);
+  case ir::OpKind::XOrI: return b.CreateXor(x, y);
+  case ir::OpKind::ShLI:
+  case ir::OpKind::ShRSI:
+    return definedShift(b, kind, x, y);
+  case ir::OpKind::MinSI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, y);
+  case ir::OpKind::MaxSI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, y);
+  case ir::OpKind::DivUI: return b.CreateUDiv(x, y);
+  case ir::OpKind::RemUI: return b.CreateURem(x, y);
+  case ir::OpKind::ShRUI:
+    return definedShift(b, kind, x, y);
+  case ir::OpKind::MinUI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x, y);
+  case ir::OpKind::MaxUI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, x, y);
+  case ir::OpKind::AddF: return b.CreateFAdd(x, y);
+  case ir::OpKind::SubF: return b.CreateFSub(x, y);
+  case ir::OpKind::MulF: return b.CreateFMul(x, y);
+  case ir::OpKind::DivF: return b.CreateFDiv(x, y);
+  case ir::OpKind::MinF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, x, y);
+  case ir::OpKind::MaxF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, x, y);
+  case ir::OpKind::MinNumF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, y);
+  case ir::OpKind::MaxNumF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y);
+  default: break;
+  }
+  assert(false && "binary op");
+  return nullptr;
+}
 
 Status lowerElementwise(LoweringContext &ctx, const ir::Op &op) {
   const ir::Function &f = ctx.function();

@@ -62,17 +62,6 @@ Expected<ReduceShape> analyze(const LinearLayout &l, int axis) {
   return rs;
 }
 
-llvm::Value *combine(llvm::IRBuilder<> &b, ir::ReduceKind k, llvm::Value *x, llvm::Value *y) {
-  bool fp = x->getType()->isFloatingPointTy();
-  switch (k) {
-  case ir::ReduceKind::Sum: return fp ? b.CreateFAdd(x, y) : b.CreateAdd(x, y);
-  case ir::ReduceKind::Max:
-    return b.CreateBinaryIntrinsic(fp ? llvm::Intrinsic::maximum : llvm::Intrinsic::smax, x, y);
-  case ir::ReduceKind::Min:
-    return b.CreateBinaryIntrinsic(fp ? llvm::Intrinsic::minimum : llvm::Intrinsic::smin, x, y);
-  }
-  return x;
-}
 
 // Row-major index over the dims other than the axis, as a bit relabelling of packed outputs.
 uint64_t flattenWithoutAxis(const LinearLayout &l, int axis, uint64_t packed) {
@@ -105,7 +94,10 @@ Status lowerReduce(LoweringContext &ctx, const ir::Op &op) {
   if (!rsOr.ok())
     return makeError(ctx.where(op) + "tt.reduce: " + rsOr.message());
   const ReduceShape &rs = *rsOr;
-  ir::ReduceKind kind = op.attrs.reduceKind;
+  // The verifier admits only kinds with a combiner for the element type.
+  const bool isFloat = ir::isFloat(ctx.function().type(op.operands[0]).elem().scalar);
+  const ir::OpKind combiner = *ir::combinerOf(op.attrs.reduceKind, isFloat);
+  auto combine = [&](llvm::Value *x, llvm::Value *y) { return binary(ctx, combiner, x, y); };
   int regOffset = l.inDimOffset(l.inDimIndex(DimName::reg()));
 
   // 1. In the thread: one partial per output element, each held element counted once.
@@ -123,13 +115,13 @@ Status lowerReduce(LoweringContext &ctx, const ir::Op &op) {
       partial[key] = in.regs[r];
       groupRegister[key] = r;
     } else {
-      it->second = combine(b, kind, it->second, in.regs[r]);
+      it->second = combine(it->second, in.regs[r]);
     }
   }
   // 2. Across lanes.
   for (int bit : rs.laneBits)
     for (auto &[key, v] : partial)
-      v = combine(b, kind, v, shuffleXor(b, v, 1u << bit));
+      v = combine(v, shuffleXor(b, v, 1u << bit));
   // 3. Across warps, through shared memory.
   if (!rs.warpBits.empty()) {
     llvm::Type *ty = partial.begin()->second->getType();
@@ -180,7 +172,7 @@ Status lowerReduce(LoweringContext &ctx, const ir::Op &op) {
         SplitOffset so = rem.scaledWithConstant(0, base | w, bytes);
         llvm::Value *x =
             emitSharedLoad(b, sharedAddress(b, scratch, so.variable, so.constant), ty, 1)[0];
-        acc = acc ? combine(b, kind, acc, x) : x;
+        acc = acc ? combine(acc, x) : x;
       }
       v = acc;
     }

@@ -23,6 +23,8 @@ Status lowerSource(LoweringContext &ctx, const ir::Op &op);
 Status lowerShape(LoweringContext &ctx, const ir::Op &op);
 /// Binary, unary, compare, select, cast and addptr ops, register by register.
 Status lowerElementwise(LoweringContext &ctx, const ir::Op &op);
+/// `kind` (a BinaryInt or BinaryFloat op) of two registers, as the interpreter defines it.
+llvm::Value *binary(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm::Value *y);
 /// tt.load / tt.store / tt.atomic_rmw / tt.atomic_cas: vectorised (not atomics), masked, each
 /// element stored or updated once.
 Status lowerMemory(LoweringContext &ctx, const ir::Op &op);

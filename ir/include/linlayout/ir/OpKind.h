@@ -178,9 +178,17 @@ enum class MemScope : uint8_t { Gpu, Cta, Sys };
 std::string_view name(MemScope s);
 std::optional<MemScope> memScopeFromName(std::string_view text);
 
-/// The combining function of tt.reduce.
-enum class ReduceKind : uint8_t { Sum, Max, Min };
+/// The combining function of tt.reduce, as the arith op that combines two elements: sum (addf /
+/// addi); max and min (maximumf / minimumf: NaN wins; maxsi / minsi: signed); maxnum and minnum
+/// (maxnumf / minnumf: a NaN loses to a number; floats only); umax and umin (maxui / minui;
+/// integers only).
+enum class ReduceKind : uint8_t { Sum, Max, Min, MaxNum, MinNum, UMax, UMin };
 std::string_view name(ReduceKind k);
 std::optional<ReduceKind> reduceKindFromName(std::string_view text);
+/// The arith op that combines two elements of a float (`isFloat`) or integer reduction of kind
+/// `k`, or nullopt where the kind has none for that type (maxnum of integers, umax of floats).
+std::optional<OpKind> combinerOf(ReduceKind k, bool isFloat);
+/// The reduction whose combiner is `combiner` (the body of Triton's generic tt.reduce).
+std::optional<ReduceKind> reduceKindOfCombiner(OpKind combiner);
 
 } // namespace linlayout::ir

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Triton 3.6's TritonGPU IR for a few tutorial kernels, as a user of linlayout would paste it.
+
+Compiles (and runs once, on small inputs) vector add, fused softmax, layer norm, a masked
+transpose, a tiled matmul, a masked matmul with a bias and relu, and a histogram (atomic adds), and writes each kernel's final TTGIR (`kernel.asm["ttgir"]`) to
+OUT/<name>.ttgir. With DISABLE_MMA_V3=1 in the environment the matmul uses mma.sync (mma v2)
+instead of wgmma on sm_90.
+
+  python3 scripts/gpu/triton_dumps.py OUT
+"""
+import os, sys
+import torch, triton
+import triton.language as tl
+
+
+@triton.jit
+def add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask),
+             mask=mask)
+
+
+@triton.jit
+def softmax(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(in_ptr + row * in_stride + cols, mask=cols < n_cols, other=-float("inf"))
+    x = x - tl.max(x, axis=0)
+    num = tl.exp(x)
+    y = num / tl.sum(num, axis=0)
+    tl.store(out_ptr + row * out_stride + cols, y, mask=cols < n_cols)
+
+
+@triton.jit
+def layer_norm(X, Y, W, B, stride, N, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    Y += row * stride
+    X += row * stride
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for off in range(0, N, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        acc += tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+    mean = tl.sum(acc, axis=0) / N
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for off in range(0, N, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+        x = tl.where(cols < N, x - mean, 0.)
+        acc += x * x
+    rstd = 1 / tl.sqrt(tl.sum(acc, axis=0) / N + eps)
+    for off in range(0, N, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        mask = cols < N
+        w = tl.load(W + cols, mask=mask)
+        b = tl.load(B + cols, mask=mask)
+        x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
+        tl.store(Y + cols, (x - mean) * rstd * w + b, mask=mask)
+
+
+@triton.jit
+def transpose(x_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    t = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=mask)
+    tl.store(y_ptr + rn[None, :] * M + rm[:, None], t, mask=mask)
+
+
+@triton.jit
+def matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = a_ptr + rm[:, None] * K + rk[None, :]
+    b = b_ptr + rk[:, None] * N + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc += tl.dot(tl.load(a), tl.load(b))
+        a += BK
+        b += BK * N
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16))
+
+
+@triton.jit
+def matmul_bias_relu(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                     BK: tl.constexpr):
+    # Any M, N, K: the edges masked; C = relu(A B + bias) in f32.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :],
+                    mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.)
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :],
+                    mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.)
+        acc = tl.dot(a, b, acc)
+    acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.)[None, :]
+    acc = tl.maximum(acc, 0.)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def histogram(x_ptr, hist_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0)
+    tl.atomic_add(hist_ptr + (x & 63), 1, mask=mask)
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    dev = "cuda"
+    f32 = lambda *s: torch.randn(*s, device=dev, dtype=torch.float32)
+    f16 = lambda *s: torch.randn(*s, device=dev, dtype=torch.float16)
+    kernels = {}
+    x, y, o = f32(4000), f32(4000), f32(4000)
+    kernels["add"] = add[(4,)](x, y, o, 4000, BLOCK=1024)
+    x, o = f32(8, 1000), f32(8, 1000)
+    kernels["softmax"] = softmax[(8,)](o, x, 1000, 1000, 1000, BLOCK=1024, num_warps=4)
+    x, yy, w, b = f32(8, 1000), f32(8, 1000), f32(1000), f32(1000)
+    kernels["layer_norm"] = layer_norm[(8,)](x, yy, w, b, 1000, 1000, 1e-5, BLOCK=256, num_warps=2)
+    x, yy = f16(100, 200), f16(200, 100)
+    kernels["transpose"] = transpose[(2, 4)](x, yy, 100, 200, BM=64, BN=64, num_warps=4)
+    a, bb, c = f16(256, 256), f16(256, 256), f16(256, 256)
+    kernels["matmul"] = matmul[(2, 2)](a, bb, c, 256, 256, 256, BM=128, BN=128, BK=32,
+                                       num_warps=4, num_stages=3)
+    a, bb, bias, c = f16(100, 72), f16(72, 130), f32(130), f32(100, 130)
+    kernels["matmul_bias_relu"] = matmul_bias_relu[(2, 3)](a, bb, bias, c, 100, 130, 72, BM=64,
+                                                           BN=64, BK=32, num_warps=4,
+                                                           num_stages=2)
+    x, h = torch.randint(0, 1 << 20, (3000,), device=dev, dtype=torch.int32), \
+        torch.zeros(64, device=dev, dtype=torch.int32)
+    kernels["histogram"] = histogram[(3,)](x, h, 3000, BLOCK=1024)
+    torch.cuda.synchronize()
+    tag = "mma2" if os.environ.get("DISABLE_MMA_V3") == "1" else "default"
+    for name, k in kernels.items():
+        with open(os.path.join(out, f"{name}-{tag}.ttgir"), "w") as f:
+            f.write(k.asm["ttgir"])
+    print("wrote", len(kernels), "kernels to", out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1164,8 +1164,8 @@ private:
         if (isF) {
           double acc = s.f[base];
           for (int64_t j = 1; j < len; ++j)
-            acc = roundToFloatKind(
-                evalFloatBinary(combiner, acc, s.f[base + size_t(j * inner)]), k);
+            acc =
+                roundToFloatKind(evalFloatBinary(combiner, acc, s.f[base + size_t(j * inner)]), k);
           r.f.push_back(acc);
         } else {
           int64_t acc = s.i[base];

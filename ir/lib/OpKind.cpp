@@ -19,7 +19,7 @@ constexpr std::array<std::string_view, 17> kPredicates = {
     "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt",
     "uge", "oeq", "one", "olt", "ole", "ogt", "oge", "une"};
 constexpr std::array<std::string_view, 7> kReduceKinds = {"sum",    "max",  "min", "maxnum",
-                                                           "minnum", "umax", "umin"};
+                                                          "minnum", "umax", "umin"};
 constexpr std::array<std::string_view, 10> kAtomicKinds = {"and", "or",  "xor",  "add",  "fadd",
                                                            "max", "min", "umax", "umin", "exch"};
 constexpr std::array<std::string_view, 4> kSemantics = {"relaxed", "acquire", "release", "acq_rel"};

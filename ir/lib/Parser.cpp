@@ -1788,7 +1788,8 @@ private:
       return parseDotTypes(op, results);
     }
     case OpKind::Reduce: {
-      if (!parseName(reduceKindFromName, "a reduction (sum, max, min, maxnum, minnum, umax or umin)", a.reduceKind) ||
+      if (!parseName(reduceKindFromName,
+                     "a reduction (sum, max, min, maxnum, minnum, umax or umin)", a.reduceKind) ||
           !parseOperands(op.operands, 1))
         return false;
       if (op.operands.size() != 1)
@@ -2182,7 +2183,7 @@ private:
     return true;
   }
 
-  bool tokensAllowed_ = false;         // lookupValue may return kAsyncToken
+  bool tokensAllowed_ = false;        // lookupValue may return kAsyncToken
   bool bareMemDesc_ = false;          // parseType reads `<...>` as a memdesc
   std::vector<size_t> tokenResults_;  // positions of the async tokens among an op's results
   std::vector<size_t> yieldedTokens_; // positions of the async tokens the last yield dropped

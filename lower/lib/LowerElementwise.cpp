@@ -97,7 +97,6 @@ llvm::Value *definedSignedDivisor(llvm::IRBuilderBase &b, llvm::Value *x, llvm::
   return b.CreateSelect(overflows, llvm::ConstantInt::get(ty, 1), y);
 }
 
-
 // fptosi / fptoui as the IR defines them: toward zero, saturating, NaN to 0. LLVM's fptosi and
 // fptoui are poison out of range (and instcombine turns the nvvm f2i intrinsics into them); its
 // fptosi.sat is expanded into compares and selects around the cvt. PTX's cvt.rzi is exactly the

@@ -62,7 +62,6 @@ Expected<ReduceShape> analyze(const LinearLayout &l, int axis) {
   return rs;
 }
 
-
 // Row-major index over the dims other than the axis, as a bit relabelling of packed outputs.
 uint64_t flattenWithoutAxis(const LinearLayout &l, int axis, uint64_t packed) {
   uint64_t out = 0;

@@ -40,26 +40,16 @@ inline std::string examplePath(const std::string &name) {
 
 /// The .tir examples, by file name.
 inline std::vector<std::string> exampleFiles() {
-  return {"memcpy_1d.tir",
-          "memcpy_2d.tir",
-          "transpose_copy.tir",
-          "row_reduce.tir",
-          "matmul.tir",
-          "softmax.tir",
-          "layernorm.tir",
-          "ops.tir",
-          "matmul_wide.tir",
-          "matmul_wide_persistent.tir",
-          "matmul_wide_flat.tir",
-          "warp_convert.tir",
-          "convert_loop.tir",
-          "memcpy_tail.tir",
-          "transpose_tail.tir",
-          "branch_convert.tir",
-          "histogram.tir",
-          "attention.tir",
-          "attention_causal.tir",
-          "attention_d128.tir"};
+  return {"memcpy_1d.tir",        "memcpy_2d.tir",
+          "transpose_copy.tir",   "row_reduce.tir",
+          "matmul.tir",           "softmax.tir",
+          "layernorm.tir",        "ops.tir",
+          "matmul_wide.tir",      "matmul_wide_persistent.tir",
+          "matmul_wide_flat.tir", "warp_convert.tir",
+          "convert_loop.tir",     "memcpy_tail.tir",
+          "transpose_tail.tir",   "branch_convert.tir",
+          "histogram.tir",        "attention.tir",
+          "attention_causal.tir", "attention_d128.tir"};
 }
 
 /// The texts of the examples `names`, in order ("" for a file that cannot be read).
@@ -323,14 +313,16 @@ inline std::vector<ExampleRun> exampleRuns() {
                   }});
   // 3 rows of 400 columns (two blocks of 256, the second masked) with row stride 512; the
   // columns past 400 keep their -7.
-  runs.push_back({"layernorm.tir", "layernorm", {3, 1, 1},
+  runs.push_back({"layernorm.tir",
+                  "layernorm",
+                  {3, 1, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {
                     std::vector<float> x = randomFloats(3 * 512, 21);
                     for (size_t i = 0; i < x.size(); ++i)
                       x[i] = 3 * x[i] + 1.5f; // a mean and a spread far from 0 and 1
                     m.buffers = {bytesOf(x), bytesOf(std::vector<float>(3 * 512, -7.f)),
                                  bytesOf(randomFloats(400, 22)), bytesOf(randomFloats(400, 23))};
-                    a = {ArgValue::pointer(0),    ArgValue::pointer(1),  ArgValue::pointer(2),
+                    a = {ArgValue::pointer(0),    ArgValue::pointer(1),   ArgValue::pointer(2),
                          ArgValue::pointer(3),    ArgValue::integer(512), ArgValue::integer(400),
                          ArgValue::floating(1e-5)};
                   },

@@ -1,6 +1,7 @@
 // Whole tile-IR kernels: every example compiles for sm_80 and sm_90, assembles with ptxas
 // without spills, and has the instructions its layouts call for.
 #include "../ir/Examples.h"
+#include "../ir/TritonDumps.h"
 #include "CrossCtaKernel.h"
 #include "Property.h"
 #include "PtxCheck.h"
@@ -49,6 +50,33 @@ TEST(KernelLowering, EveryExampleCompilesAndAssemblesForBothTargets) {
       if (report.accepted) {
         EXPECT_GE(report.registers, 1) << name;
       }
+    }
+}
+
+// The kernels Triton 3.6 compiled, as it printed them (examples/triton/), compile for their
+// module's target as written and after the passes, assemble without spills, and keep the
+// instructions Triton chose: mma.sync or wgmma, fed by cp.async rings where it pipelined.
+TEST(KernelLowering, TritonDumpsCompileAsWrittenAndAfterThePasses) {
+  for (const ir::testing::ExampleRun &run : ir::testing::tritonDumpRuns())
+    for (bool passes : {false, true}) {
+      SCOPED_TRACE(run.file + (passes ? " after the passes" : " as written"));
+      ir::Module m = ir::testing::loadExample(run.file);
+      if (passes) {
+        ASSERT_TRUE(ir::runPipeline(m).ok());
+      }
+      auto k = lowerKernel(m, LowerOptions{});
+      ASSERT_TRUE(k.ok()) << k.message();
+      EXPECT_EQ(k->kernel.target.sm, 90);
+      auto report = expectAssembles(k->kernel, /*requireNoSpills=*/true);
+      EXPECT_TRUE(report.accepted);
+      const std::string &ptx = k->kernel.ptx;
+      if (run.file.find("mma_sync") != std::string::npos)
+        EXPECT_NE(ptx.find("mma.sync.aligned.m16n8k16"), std::string::npos);
+      if (run.file.find("wgmma") != std::string::npos)
+        EXPECT_NE(ptx.find("wgmma.mma_async"), std::string::npos);
+      // Triton pipelined the unmasked matmul (not the masked one) into cp.async rings.
+      if (run.file.find("triton/matmul_") == 0 && run.file.find("bias") == std::string::npos)
+        EXPECT_NE(ptx.find("cp.async.wait_group"), std::string::npos);
     }
 }
 

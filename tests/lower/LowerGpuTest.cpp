@@ -2,6 +2,7 @@
 // checks as the interpreter tests), before and after the pass pipeline, and every reference
 // conversion moves every element to where the destination layout says. Skips without a GPU.
 #include "../ir/Examples.h"
+#include "../ir/TritonDumps.h"
 #include "ConversionKernel.h"
 #include "ConversionPlanning.h"
 #include "CrossCtaKernel.h"
@@ -144,6 +145,29 @@ TEST(LowerGpu, ExamplesComputeTheirReferences) {
       ++ran;
     }
   EXPECT_EQ(ran, 2 * int(targets_.size() * ir::testing::exampleRuns().size()));
+}
+
+// The kernels Triton 3.6 compiled, as it printed them (examples/triton/: sm_90, with cp.async
+// rings feeding mma.sync or wgmma), compute their references on the GPU as written and after the
+// passes.
+TEST(LowerGpu, TritonDumpsComputeTheirReferences) {
+  REQUIRE_GPU();
+  if (ctx_->computeCapability() < 90)
+    GTEST_SKIP() << "the dumps are for sm_90; this GPU is sm_" << ctx_->computeCapability();
+  int ran = 0;
+  for (const ir::testing::ExampleRun &run : ir::testing::tritonDumpRuns())
+    for (bool passes : {false, true}) {
+      SCOPED_TRACE(run.file + (passes ? " after the passes" : " as written"));
+      ir::Module m = ir::testing::loadExample(run.file);
+      if (passes) {
+        ASSERT_TRUE(ir::runPipeline(m).ok());
+      }
+      auto k = lowerKernel(m, LowerOptions{});
+      ASSERT_TRUE(k.ok()) << k.message();
+      expectRunsOnGpu(k->kernel, run);
+      ++ran;
+    }
+  EXPECT_EQ(ran, 2 * int(ir::testing::tritonDumpRuns().size()));
 }
 
 // The examples run by programs of 2 and 4 CTAs (clusters, sm_90) after the passes, with and

@@ -1,0 +1,178 @@
+// The kernels of examples/triton/: TritonGPU IR as Triton 3.6 printed it (scripts/gpu/
+// triton_dumps.py), with its source locations, generic tt.reduce and async tokens. Each run gives
+// the inputs the dump was compiled for (its divisibility hints hold for them) and checks the
+// outputs against a reference computed here.
+#pragma once
+
+#include "Examples.h"
+
+#include <cmath>
+
+namespace linlayout::ir::testing {
+
+/// The dumps' file names under examples/ (triton/NAME.ttgir) with the runs that check them.
+inline std::vector<ExampleRun> tritonDumpRuns() {
+  std::vector<ExampleRun> runs;
+  // x + y over n = 4000 floats, 4 programs of 1024 (the last one masked).
+  runs.push_back({"triton/add.ttgir",
+                  "add",
+                  {4, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {bytesOf(randomFloats(4096, 31)), bytesOf(randomFloats(4096, 32)),
+                                 bytesOf(std::vector<float>(4096, -1.f))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2),
+                         ArgValue::integer(4000)};
+                  },
+                  [](const Memory &m) {
+                    auto x = valuesOf<float>(m.buffers[0]), y = valuesOf<float>(m.buffers[1]);
+                    auto out = valuesOf<float>(m.buffers[2]);
+                    for (size_t i = 0; i < 4096; ++i)
+                      ASSERT_EQ(out[i], i < 4000 ? x[i] + y[i] : -1.f) << i;
+                  }});
+  // Softmax of 8 rows of 1000 (blocks of 1024, masked; tl.max is maxnumf).
+  runs.push_back(
+      {"triton/softmax.ttgir",
+       "softmax",
+       {8, 1, 1},
+       [](Memory &m, std::vector<ArgValue> &a) {
+         m.buffers = {bytesOf(std::vector<float>(8000, -7.f)), bytesOf(randomFloats(8000, 33))};
+         a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(1000),
+              ArgValue::integer(1000), ArgValue::integer(1000)};
+       },
+       [](const Memory &m) {
+         auto y = valuesOf<float>(m.buffers[0]), x = valuesOf<float>(m.buffers[1]);
+         for (size_t r = 0; r < 8; ++r) {
+           double mx = -INFINITY, sum = 0;
+           for (size_t c = 0; c < 1000; ++c)
+             mx = std::max(mx, double(x[r * 1000 + c]));
+           for (size_t c = 0; c < 1000; ++c)
+             sum += std::exp(x[r * 1000 + c] - mx);
+           for (size_t c = 0; c < 1000; ++c)
+             ASSERT_NEAR(y[r * 1000 + c], std::exp(x[r * 1000 + c] - mx) / sum, 1e-6)
+                 << r << "," << c;
+         }
+       }});
+  // Layer norm of 8 rows of 1000 (blocks of 256, the last masked), eps 1e-5.
+  runs.push_back(
+      {"triton/layer_norm.ttgir",
+       "layer_norm",
+       {8, 1, 1},
+       [](Memory &m, std::vector<ArgValue> &a) {
+         std::vector<float> x = randomFloats(8000, 34);
+         for (float &v : x)
+           v = 3 * v + 1.5f;
+         m.buffers = {bytesOf(x), bytesOf(std::vector<float>(8000, -7.f)),
+                      bytesOf(randomFloats(1000, 35)), bytesOf(randomFloats(1000, 36))};
+         a = {ArgValue::pointer(0),    ArgValue::pointer(1),    ArgValue::pointer(2),
+              ArgValue::pointer(3),    ArgValue::integer(1000), ArgValue::integer(1000),
+              ArgValue::floating(1e-5)};
+       },
+       [](const Memory &m) {
+         auto x = valuesOf<float>(m.buffers[0]), y = valuesOf<float>(m.buffers[1]);
+         auto w = valuesOf<float>(m.buffers[2]), b = valuesOf<float>(m.buffers[3]);
+         for (size_t r = 0; r < 8; ++r) {
+           double mean = 0, var = 0;
+           for (size_t c = 0; c < 1000; ++c)
+             mean += x[r * 1000 + c];
+           mean /= 1000;
+           for (size_t c = 0; c < 1000; ++c)
+             var += (x[r * 1000 + c] - mean) * (x[r * 1000 + c] - mean);
+           double rstd = 1 / std::sqrt(var / 1000 + 1e-5);
+           for (size_t c = 0; c < 1000; ++c)
+             ASSERT_NEAR(y[r * 1000 + c], (x[r * 1000 + c] - mean) * rstd * w[c] + b[c], 1e-4)
+                 << r << "," << c;
+         }
+       }});
+  // A 100 x 200 f16 matrix transposed in 64 x 64 tiles (the edge tiles masked).
+  runs.push_back({"triton/transpose.ttgir",
+                  "transpose",
+                  {2, 4, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {bytesOf(halfBitsOf(randomFloats(100 * 200, 37))),
+                                 bytesOf(std::vector<uint16_t>(200 * 100, 0xffff))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(100),
+                         ArgValue::integer(200)};
+                  },
+                  [](const Memory &m) {
+                    auto x = valuesOf<uint16_t>(m.buffers[0]), y = valuesOf<uint16_t>(m.buffers[1]);
+                    for (size_t i = 0; i < 100; ++i)
+                      for (size_t j = 0; j < 200; ++j)
+                        ASSERT_EQ(y[j * 100 + i], x[i * 200 + j]) << i << "," << j;
+                  }});
+  // 3000 values counted into 64 bins (x & 63) by atomic adds.
+  runs.push_back({"triton/histogram.ttgir",
+                  "histogram",
+                  {3, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    std::mt19937 g(38);
+                    std::vector<int32_t> x(3072);
+                    for (int32_t &v : x)
+                      v = int32_t(g() % (1u << 20));
+                    m.buffers = {bytesOf(x), bytesOf(std::vector<int32_t>(64, 0))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(3000)};
+                  },
+                  [](const Memory &m) {
+                    auto x = valuesOf<int32_t>(m.buffers[0]), h = valuesOf<int32_t>(m.buffers[1]);
+                    std::vector<int32_t> want(64, 0);
+                    for (size_t i = 0; i < 3000; ++i)
+                      ++want[size_t(x[i] & 63)];
+                    ASSERT_EQ(h, want);
+                  }});
+  // C = A B for 256 x 256 f16 matrices in 128 x 128 tiles (K steps of 32), C in f16. The inputs
+  // are small halves, so every f32 sum is exact and C is the sum rounded to f16.
+  for (const char *file : {"triton/matmul_mma_sync.ttgir", "triton/matmul_wgmma.ttgir"})
+    runs.push_back(
+        {file,
+         "matmul",
+         {2, 2, 1},
+         [](Memory &m, std::vector<ArgValue> &a) {
+           m.buffers = {bytesOf(halfBitsOf(randomFloats(256 * 256, 39))),
+                        bytesOf(halfBitsOf(randomFloats(256 * 256, 40))),
+                        bytesOf(std::vector<uint16_t>(256 * 256, 0xffff))};
+           a = {ArgValue::pointer(0),   ArgValue::pointer(1),   ArgValue::pointer(2),
+                ArgValue::integer(256), ArgValue::integer(256), ArgValue::integer(256)};
+         },
+         [](const Memory &m) {
+           auto A = valuesOf<uint16_t>(m.buffers[0]), B = valuesOf<uint16_t>(m.buffers[1]);
+           auto C = valuesOf<uint16_t>(m.buffers[2]);
+           for (size_t i = 0; i < 256; i += 3)
+             for (size_t j = 0; j < 256; j += 5) {
+               double s = 0;
+               for (size_t k = 0; k < 256; ++k)
+                 s += fromHalfBits(A[i * 256 + k]) * fromHalfBits(B[k * 256 + j]);
+               ASSERT_EQ(fromHalfBits(C[i * 256 + j]), roundToFloatKind(s, ScalarKind::F16))
+                   << i << "," << j;
+             }
+         }});
+  // relu(A B + bias) for M = 100, N = 130, K = 72 in 64 x 64 tiles (K steps of 32): every edge
+  // masked, the last K step too. C in f32, exact as above.
+  for (const char *file :
+       {"triton/matmul_bias_relu_mma_sync.ttgir", "triton/matmul_bias_relu_wgmma.ttgir"})
+    runs.push_back({file,
+                    "matmul_bias_relu",
+                    {2, 3, 1},
+                    [](Memory &m, std::vector<ArgValue> &a) {
+                      m.buffers = {bytesOf(halfBitsOf(randomFloats(100 * 72, 41))),
+                                   bytesOf(halfBitsOf(randomFloats(72 * 130, 42))),
+                                   bytesOf(randomFloats(130, 43)),
+                                   bytesOf(std::vector<float>(100 * 130, -7.f))};
+                      a = {ArgValue::pointer(0), ArgValue::pointer(1),   ArgValue::pointer(2),
+                           ArgValue::pointer(3), ArgValue::integer(100), ArgValue::integer(130),
+                           ArgValue::integer(72)};
+                    },
+                    [](const Memory &m) {
+                      auto A = valuesOf<uint16_t>(m.buffers[0]),
+                           B = valuesOf<uint16_t>(m.buffers[1]);
+                      auto bias = valuesOf<float>(m.buffers[2]), C = valuesOf<float>(m.buffers[3]);
+                      for (size_t i = 0; i < 100; ++i)
+                        for (size_t j = 0; j < 130; ++j) {
+                          double s = bias[j];
+                          for (size_t k = 0; k < 72; ++k)
+                            s += fromHalfBits(A[i * 72 + k]) * fromHalfBits(B[k * 130 + j]);
+                          ASSERT_EQ(C[i * 130 + j], float(std::max(s, 0.0))) << i << "," << j;
+                        }
+                    }});
+  return runs;
+}
+
+} // namespace linlayout::ir::testing

@@ -70,13 +70,16 @@ TEST(KernelLowering, TritonDumpsCompileAsWrittenAndAfterThePasses) {
       auto report = expectAssembles(k->kernel, /*requireNoSpills=*/true);
       EXPECT_TRUE(report.accepted);
       const std::string &ptx = k->kernel.ptx;
-      if (run.file.find("mma_sync") != std::string::npos)
+      if (run.file.find("mma_sync") != std::string::npos) {
         EXPECT_NE(ptx.find("mma.sync.aligned.m16n8k16"), std::string::npos);
-      if (run.file.find("wgmma") != std::string::npos)
+      }
+      if (run.file.find("wgmma") != std::string::npos) {
         EXPECT_NE(ptx.find("wgmma.mma_async"), std::string::npos);
+      }
       // Triton pipelined the unmasked matmul (not the masked one) into cp.async rings.
-      if (run.file.find("triton/matmul_") == 0 && run.file.find("bias") == std::string::npos)
+      if (run.file.find("triton/matmul_") == 0 && run.file.find("bias") == std::string::npos) {
         EXPECT_NE(ptx.find("cp.async.wait_group"), std::string::npos);
+      }
     }
 }
 

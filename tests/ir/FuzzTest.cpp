@@ -1,6 +1,7 @@
 // The parser and the verifier on hostile text: random edits of the examples and random token
 // soups. Nothing may crash, hang or fail to round-trip what it accepted.
 #include "Examples.h"
+#include "TritonDumps.h"
 #include "TextEdits.h"
 
 #include "linlayout/ir/Parser.h"
@@ -17,8 +18,14 @@ using namespace linlayout::ir::testing;
 
 namespace {
 
+// The examples, and Triton's dumps (locations, generic reductions, async tokens).
 const std::vector<std::string> &seedTexts() {
-  static const std::vector<std::string> texts = exampleTexts(exampleFiles());
+  static const std::vector<std::string> texts = [] {
+    std::vector<std::string> files = exampleFiles();
+    for (const ExampleRun &run : tritonDumpRuns())
+      files.push_back(run.file);
+    return exampleTexts(files);
+  }();
   return texts;
 }
 

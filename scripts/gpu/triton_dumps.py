@@ -2,7 +2,8 @@
 """Triton 3.6's TritonGPU IR for a few tutorial kernels, as a user of linlayout would paste it.
 
 Compiles (and runs once, on small inputs) vector add, fused softmax, layer norm, a masked
-transpose, a tiled matmul, a masked matmul with a bias and relu, and a histogram (atomic adds), and writes each kernel's final TTGIR (`kernel.asm["ttgir"]`) to
+transpose, a tiled matmul, a masked matmul with a bias and relu, a histogram (atomic adds), bf16 row sums and a
+flash-attention forward pass, and writes each kernel's final TTGIR (`kernel.asm["ttgir"]`) to
 OUT/<name>.ttgir. With DISABLE_MMA_V3=1 in the environment the matmul uses mma.sync (mma v2)
 instead of wgmma on sm_90.
 
@@ -109,6 +110,58 @@ def histogram(x_ptr, hist_ptr, n, BLOCK: tl.constexpr):
     tl.atomic_add(hist_ptr + (x & 63), 1, mask=mask)
 
 
+@triton.jit
+def row_sums(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # bf16 rows summed in f32, BM rows per program.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    acc = tl.zeros((BM,), dtype=tl.float32)
+    for n in range(0, N, BN):
+        rn = n + tl.arange(0, BN)
+        x = tl.load(x_ptr + rm[:, None] * N + rn[None, :],
+                    mask=(rm[:, None] < M) & (rn[None, :] < N), other=0.)
+        acc += tl.sum(x.to(tl.float32), axis=1)
+    tl.store(out_ptr + rm, acc, mask=rm < M)
+
+
+@triton.jit
+def attention(Q, K, V, O, N_CTX, sm_scale, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    # One (head, query block) per program: O = softmax(Q K^T * sm_scale) V, online softmax.
+    start_m = tl.program_id(0)
+    head = tl.program_id(1)
+    base = head * N_CTX * D
+    rm = start_m * BM + tl.arange(0, BM)
+    rd = tl.arange(0, D)
+    q = tl.load(Q + base + rm[:, None] * D + rd[None, :])
+    m_i = tl.full((BM,), -float("inf"), tl.float32)
+    l_i = tl.zeros((BM,), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    for start_n in range(0, N_CTX, BN):
+        rn = start_n + tl.arange(0, BN)
+        k = tl.load(K + base + rn[None, :] * D + rd[:, None])
+        qk = tl.dot(q, k) * qk_scale
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + base + rn[:, None] * D + rd[None, :])
+        acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
+        m_i = m_ij
+    acc = acc / l_i[:, None]
+    tl.store(O + base + rm[:, None] * D + rd[None, :], acc.to(tl.float16))
+
+
+@triton.jit
+def matmul_tma(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # Tensor descriptors made on the host: Triton loads the tiles by TMA on sm_90.
+    off_m = tl.program_id(0) * BM
+    off_n = tl.program_id(1) * BN
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([off_m, k]), b_desc.load([k, off_n]), acc)
+    c_desc.store([off_m, off_n], acc.to(tl.float16))
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -134,6 +187,20 @@ def main():
     x, h = torch.randint(0, 1 << 20, (3000,), device=dev, dtype=torch.int32), \
         torch.zeros(64, device=dev, dtype=torch.int32)
     kernels["histogram"] = histogram[(3,)](x, h, 3000, BLOCK=1024)
+    x, o = torch.randn(100, 300, device=dev, dtype=torch.bfloat16), f32(100)
+    kernels["row_sums"] = row_sums[(4,)](x, o, 100, 300, BM=32, BN=64, num_warps=4)
+    q, k, v, o = f16(2, 256, 64), f16(2, 256, 64), f16(2, 256, 64), f16(2, 256, 64)
+    kernels["attention"] = attention[(2, 2)](q, k, v, o, 256, 0.125, D=64, BM=128, BN=64,
+                                             num_warps=4, num_stages=2)
+    try:
+        from triton.tools.tensor_descriptor import TensorDescriptor
+        a, bb, c = f16(256, 256), f16(256, 256), f16(256, 256)
+        kernels["matmul_tma"] = matmul_tma[(2, 2)](
+            TensorDescriptor.from_tensor(a, [128, 64]), TensorDescriptor.from_tensor(bb, [64, 128]),
+            TensorDescriptor.from_tensor(c, [128, 128]), 256, BM=128, BN=128, BK=64, num_warps=4,
+            num_stages=3)
+    except Exception as e:  # an older Triton without host descriptors
+        print("matmul_tma:", e)
     torch.cuda.synchronize()
     tag = "mma2" if os.environ.get("DISABLE_MMA_V3") == "1" else "default"
     for name, k in kernels.items():

@@ -6,6 +6,7 @@
 
 #include "Examples.h"
 
+#include <bit>
 #include <cmath>
 
 namespace linlayout::ir::testing {
@@ -172,6 +173,72 @@ inline std::vector<ExampleRun> tritonDumpRuns() {
                           ASSERT_EQ(C[i * 130 + j], float(std::max(s, 0.0))) << i << "," << j;
                         }
                     }});
+  // Row sums of a 100 x 300 bf16 matrix in f32, 32 rows per program, columns in blocks of 64
+  // (the edges masked). Small halves: exact in bf16, and every sum exact.
+  runs.push_back({"triton/row_sums.ttgir",
+                  "row_sums",
+                  {4, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    std::vector<float> x = randomFloats(100 * 300, 44);
+                    std::vector<uint16_t> bf(x.size());
+                    for (size_t i = 0; i < x.size(); ++i)
+                      bf[i] = uint16_t(std::bit_cast<uint32_t>(x[i]) >> 16);
+                    m.buffers = {bytesOf(bf), bytesOf(std::vector<float>(128, -7.f))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(100),
+                         ArgValue::integer(300)};
+                  },
+                  [](const Memory &m) {
+                    auto x = valuesOf<uint16_t>(m.buffers[0]);
+                    auto out = valuesOf<float>(m.buffers[1]);
+                    for (size_t r = 0; r < 128; ++r) {
+                      float s = 0;
+                      for (size_t c = 0; r < 100 && c < 300; ++c)
+                        s += std::bit_cast<float>(uint32_t(x[r * 300 + c]) << 16);
+                      ASSERT_EQ(out[r], r < 100 ? s : -7.f) << r;
+                    }
+                  }});
+  // Flash attention over 2 heads of 256 positions, head dim 64, scale 1/8: 128 queries per
+  // program, keys in blocks of 64 (online softmax with exp2), O in f16.
+  for (const char *file : {"triton/attention_mma_sync.ttgir", "triton/attention_wgmma.ttgir"})
+    runs.push_back(
+        {file,
+         "attention",
+         {2, 2, 1},
+         [](Memory &m, std::vector<ArgValue> &a) {
+           const size_t n = 2 * 256 * 64;
+           m.buffers = {bytesOf(halfBitsOf(randomFloats(n, 45, 2))),
+                        bytesOf(halfBitsOf(randomFloats(n, 46, 2))),
+                        bytesOf(halfBitsOf(randomFloats(n, 47, 2))),
+                        bytesOf(std::vector<uint16_t>(n, 0xffff))};
+           a = {ArgValue::pointer(0), ArgValue::pointer(1),   ArgValue::pointer(2),
+                ArgValue::pointer(3), ArgValue::integer(256), ArgValue::floating(0.125)};
+         },
+         [](const Memory &m) {
+           auto q = valuesOf<uint16_t>(m.buffers[0]), k = valuesOf<uint16_t>(m.buffers[1]);
+           auto v = valuesOf<uint16_t>(m.buffers[2]), o = valuesOf<uint16_t>(m.buffers[3]);
+           for (size_t h = 0; h < 2; ++h)
+             for (size_t i = 0; i < 256; i += 5) {
+               const size_t base = h * 256 * 64;
+               std::vector<double> s(256);
+               double mx = -INFINITY, sum = 0;
+               for (size_t j = 0; j < 256; ++j) {
+                 double dot = 0;
+                 for (size_t c = 0; c < 64; ++c)
+                   dot += fromHalfBits(q[base + i * 64 + c]) * fromHalfBits(k[base + j * 64 + c]);
+                 s[j] = dot * 0.125;
+                 mx = std::max(mx, s[j]);
+               }
+               for (double &x : s)
+                 sum += (x = std::exp(x - mx));
+               for (size_t c = 0; c < 64; ++c) {
+                 double want = 0;
+                 for (size_t j = 0; j < 256; ++j)
+                   want += s[j] * fromHalfBits(v[base + j * 64 + c]);
+                 ASSERT_NEAR(fromHalfBits(o[base + i * 64 + c]), want / sum, 8e-3)
+                     << h << "," << i << "," << c;
+               }
+             }
+         }});
   return runs;
 }
 

@@ -53,6 +53,9 @@ std::string AsyncHazards::check(size_t alloc, std::span<const size_t> at, bool w
     if (write && x.reader && records_[x.reader].inFlight)
       return "overwrites shared memory that " + describe(x.reader) +
              " may still be reading: no ttng.warp_group_dot_wait since has retired it";
+    if (write && x.storeReader && records_[x.storeReader].inFlight)
+      return "overwrites shared memory that " + describe(x.storeReader) +
+             " may still be reading: no ttng.async_tma_store_wait since has retired it";
     if (async && checkFences_ && x.generic && records_[x.generic].unfenced)
       return std::string("the async proxy ") + (write ? "writes" : "reads") +
              " shared memory that " + describe(x.generic) +
@@ -116,8 +119,9 @@ std::string AsyncHazards::dealloc(size_t alloc) {
   for (const Element &x : allocs_[alloc]) {
     if (x.writer && records_[x.writer].inFlight)
       return "deallocates shared memory that " + describe(x.writer) + " may still be writing";
-    if (x.reader && records_[x.reader].inFlight)
-      return "deallocates shared memory that " + describe(x.reader) + " may still be reading";
+    for (uint32_t r : {x.reader, x.storeReader})
+      if (r && records_[r].inFlight)
+        return "deallocates shared memory that " + describe(r) + " may still be reading";
   }
   allocs_[alloc].clear();
   return "";
@@ -149,6 +153,22 @@ void AsyncHazards::waitDots(int64_t pendings) {
   while (int64_t(dots_.size()) > std::max<int64_t>(pendings, 0)) {
     records_[dots_.front()].inFlight = false;
     dots_.pop_front();
+  }
+}
+
+std::string AsyncHazards::tmaStore(const Op &op, size_t alloc, std::span<const size_t> at) {
+  if (std::string h = check(alloc, at, false, true); !h.empty())
+    return h;
+  uint32_t r = newRecord(op, true, false);
+  stores_.push_back(r);
+  mark(alloc, at, [&](Element &x) { x.storeReader = r; });
+  return "";
+}
+
+void AsyncHazards::waitStores(int64_t pendings) {
+  while (int64_t(stores_.size()) > std::max<int64_t>(pendings, 0)) {
+    records_[stores_.front()].inFlight = false;
+    stores_.pop_front();
   }
 }
 

@@ -10,6 +10,8 @@
 //    complete;
 //  - an asynchronous warp_group_dot reads its shared operands until a warp_group_dot_wait leaves
 //    no more than `pendings` newer dots in flight;
+//  - a TMA store (async_tma_copy_local_to_global) reads its tile until an async_tma_store_wait
+//    leaves no more than `pendings` newer stores in flight;
 //  - shared memory written through the generic proxy (local_alloc with a value, local_store,
 //    cp.async) is not visible to the async proxy (wgmma operands, TMA copies) until a
 //    fence_async_shared.
@@ -60,6 +62,8 @@ public:
   uint32_t beginDot(const Op &op, bool async);
   /// A shared operand of the dot `dot` (beginDot's record): an async-proxy read.
   std::string wgmmaRead(uint32_t dot, size_t alloc, std::span<const size_t> at);
+  /// A TMA store: an async-proxy read in flight until a store wait retires it.
+  std::string tmaStore(const Op &op, size_t alloc, std::span<const size_t> at);
   /// local_dealloc.
   std::string dealloc(size_t alloc);
 
@@ -71,6 +75,8 @@ public:
   void phaseSeen(BarrierKey barrier, int64_t phase);
   /// warp_group_dot_wait {pendings}.
   void waitDots(int64_t pendings);
+  /// async_tma_store_wait {pendings}.
+  void waitStores(int64_t pendings);
   /// fence_async_shared.
   void fence();
 
@@ -81,10 +87,11 @@ private:
     bool inFlight = false; // a copy still landing, a dot still reading
     bool unfenced = false; // a generic write no fence has covered
   };
-  // Per element: the record of the copy that may still be writing it, of the newest dot that
-  // may still be reading it (dots retire oldest first), of its unfenced generic write (0: none).
+  // Per element: the record of the copy that may still be writing it, of the newest dot and the
+  // newest TMA store that may still be reading it (each retire oldest first), of its unfenced
+  // generic write (0: none).
   struct Element {
-    uint32_t writer = 0, reader = 0, generic = 0;
+    uint32_t writer = 0, reader = 0, storeReader = 0, generic = 0;
   };
   struct TmaPending {
     uint32_t record;
@@ -114,6 +121,7 @@ private:
   std::deque<std::vector<uint32_t>> copyGroups_; // committed groups not retired, oldest first
   std::vector<TmaPending> tmaCopies_;            // TMA copies in flight
   std::deque<uint32_t> dots_;                    // asynchronous dots in flight, oldest first
+  std::deque<uint32_t> stores_;                  // TMA stores in flight, oldest first
   std::vector<uint32_t> unfenced_;               // generic writes since the last fence
 };
 

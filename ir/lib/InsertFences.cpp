@@ -82,12 +82,16 @@ private:
         p.clear();
         break;
       case OpKind::WarpGroupDot:
-      case OpKind::AsyncTmaCopyGlobalToLocal: {
+      case OpKind::AsyncTmaCopyGlobalToLocal:
+      case OpKind::AsyncTmaCopyLocalToGlobal: {
         // Async-proxy accesses: wgmma reads its shared operands, a TMA copy writes its
-        // destination (its own writes are async-proxy and need no fence before a wgmma).
+        // destination (its own writes are async-proxy and need no fence before a wgmma), a TMA
+        // store reads its source.
         bool need = false;
         if (op.kind == OpKind::AsyncTmaCopyGlobalToLocal)
           need = reaches(p, rootOf(op.operands[op.operands.size() - 3]));
+        if (op.kind == OpKind::AsyncTmaCopyLocalToGlobal)
+          need = reaches(p, rootOf(op.operands.back()));
         for (size_t k = 0; k < 2 && op.kind == OpKind::WarpGroupDot; ++k)
           if (f_.type(op.operands[k]).isMemDesc())
             need |= reaches(p, rootOf(op.operands[k]));

@@ -933,6 +933,11 @@ private:
     }
     case OpKind::AsyncTmaCopyGlobalToLocal:
       return tmaCopy(op);
+    case OpKind::AsyncTmaCopyLocalToGlobal:
+      return tmaStore(op);
+    case OpKind::AsyncTmaStoreWait:
+      hazards_.waitStores(op.attrs.pendings);
+      return Status::success();
     }
     if (rt) {
       // Value hints are facts the kernel vouches for (the lowering vectorises by them): hold
@@ -983,35 +988,33 @@ private:
     return Status::success();
   }
 
-  // The copy completes at once; its bytes (the whole box, zero-filled elements included) land on
-  // the barrier.
-  Status tmaCopy(const Op &op) {
-    size_t n = op.operands.size();
-    if (!val(op.operands[n - 1]).i[0])
-      return Status::success();
+  // The global element offset of each element of a TMA copy's box (row-major), or -1 for one
+  // outside the tensor; the descriptor is operand 0, the coordinates follow it.
+  Expected<std::vector<int64_t>> tmaBoxOffsets(const Op &op) {
     const Type &dt = type(op.operands[0]);
     const RtValue &desc = val(op.operands[0]);
     size_t rank = size_t(dt.rank());
     ScalarKind k = dt.elem().scalar;
     if (desc.i.size() != 2 * rank)
-      return err(op, "the descriptor argument has " + std::to_string(desc.i.size() / 2) +
-                         " dims, its type " + std::to_string(rank));
+      return makeError(err(op, "the descriptor argument has " + std::to_string(desc.i.size() / 2) +
+                                   " dims, its type " + std::to_string(rank))
+                           .message());
     std::vector<int64_t> origin(rank);
     for (size_t d = 0; d < rank; ++d)
       origin[d] = val(op.operands[1 + d]).i[0];
     // The copy engine moves 16-byte pieces of a row: a box whose row starts elsewhere stops the
     // GPU (an illegal instruction).
     if (origin[rank - 1] * byteWidth(k) % 16 != 0)
-      return err(op, "the box starts at element " + std::to_string(origin[rank - 1]) +
-                         " of the tensor's contiguous dim, byte " +
-                         std::to_string(origin[rank - 1] * byteWidth(k)) +
-                         " of a row: TMA needs a multiple of 16 bytes");
+      return makeError(err(op, "the box starts at element " + std::to_string(origin[rank - 1]) +
+                                   " of the tensor's contiguous dim, byte " +
+                                   std::to_string(origin[rank - 1] * byteWidth(k)) +
+                                   " of a row: TMA needs a multiple of 16 bytes")
+                           .message());
     const std::vector<int64_t> &box = dt.shape();
-    int64_t count = dt.numElements();
-    RtValue loaded;
+    std::vector<int64_t> offsets(size_t(dt.numElements()));
     std::vector<int64_t> idx(rank, 0);
-    for (int64_t e = 0; e < count; ++e) {
-      int64_t rem = e;
+    for (size_t e = 0; e < offsets.size(); ++e) {
+      int64_t rem = int64_t(e);
       for (size_t d = rank; d-- > 0;) {
         idx[d] = rem % box[d];
         rem /= box[d];
@@ -1023,14 +1026,31 @@ private:
         inside &= c >= 0 && c < desc.i[d];
         offset += c * desc.i[rank + d];
       }
-      if (!inside) {
+      offsets[e] = inside ? offset : -1;
+    }
+    return offsets;
+  }
+
+  // The copy completes at once; its bytes (the whole box, zero-filled elements included) land on
+  // the barrier.
+  Status tmaCopy(const Op &op) {
+    size_t n = op.operands.size();
+    if (!val(op.operands[n - 1]).i[0])
+      return Status::success();
+    const Type &dt = type(op.operands[0]);
+    ScalarKind k = dt.elem().scalar;
+    int64_t count = dt.numElements();
+    LL_ASSIGN_OR_RETURN(std::vector<int64_t> offsets, tmaBoxOffsets(op));
+    RtValue loaded;
+    for (int64_t offset : offsets) {
+      if (offset < 0) {
         if (isFloat(k))
           loaded.f.push_back(0.0);
         else
           loaded.i.push_back(0);
         continue;
       }
-      LL_TRY_STATUS(loadElem(op, desc.buf[0], offset * byteWidth(k), k, loaded));
+      LL_TRY_STATUS(loadElem(op, val(op.operands[0]).buf[0], offset * byteWidth(k), k, loaded));
     }
     auto v = viewOf(op, op.operands[n - 3]);
     if (!v)
@@ -1041,6 +1061,24 @@ private:
     writeShared(*v->s, v->at, loaded);
     bar->bytes -= count * byteWidth(k);
     return completePhase(op, *bar);
+  }
+
+  // A TMA store reads its tile at once and writes the box's elements that lie inside the tensor
+  // (the copy engine drops the others); the tile counts as read until a store wait retires it.
+  Status tmaStore(const Op &op) {
+    const Type &dt = type(op.operands[0]);
+    ScalarKind k = dt.elem().scalar;
+    LL_ASSIGN_OR_RETURN(std::vector<int64_t> offsets, tmaBoxOffsets(op));
+    auto v = viewOf(op, op.operands.back());
+    if (!v)
+      return err(op, "copy from a deallocated memdesc");
+    LL_TRY_STATUS(hazard(op, hazards_.tmaStore(op, v->alloc, v->at)));
+    RtValue tile = readShared(*v->s, v->at);
+    for (size_t e = 0; e < offsets.size(); ++e)
+      if (offsets[e] >= 0)
+        LL_TRY_STATUS(storeElem(op, val(op.operands[0]).buf[0], offsets[e] * byteWidth(k), k,
+                                tile.i.empty() ? 0 : tile.i[e], tile.f.empty() ? 0 : tile.f[e]));
+    return Status::success();
   }
 
   // The allocation's element index of each element of the memdesc `desc` of `shape`, in

@@ -86,6 +86,8 @@ bool hasSideEffects(OpKind k) {
   case OpKind::FenceAsyncShared:
   case OpKind::Barrier:
   case OpKind::AsyncTmaCopyGlobalToLocal:
+  case OpKind::AsyncTmaCopyLocalToGlobal:
+  case OpKind::AsyncTmaStoreWait:
   case OpKind::InitBarrier:
   case OpKind::InvalBarrier:
   case OpKind::BarrierExpect:

@@ -1853,6 +1853,12 @@ private:
       return parseBarrierOp(op);
     case OpKind::AsyncTmaCopyGlobalToLocal:
       return parseTmaCopy(op);
+    case OpKind::AsyncTmaCopyLocalToGlobal:
+      return parseTmaStore(op);
+    case OpKind::AsyncTmaStoreWait: {
+      Dict d;
+      return parseDict(d) && dictInt(d, "pendings", a.pendings, true);
+    }
     }
     return fail("unhandled op");
   }
@@ -1930,6 +1936,29 @@ private:
         !expectPunct("->", "before the destination type"))
       return false;
     return parseTypeOf(op.operands[coords + 1], t);
+  }
+
+  // `ttng.async_tma_copy_local_to_global %desc[%c0, %c1] %src : D, M`.
+  bool parseTmaStore(Op &op) {
+    if (!parseOperand(op) || !expectPunct("[", "before the box coordinates"))
+      return false;
+    while (true) {
+      if (!parseOperand(op))
+        return false;
+      if (op.operands.size() > 6)
+        return fail("a TMA copy takes at most 5 coordinates");
+      if (isPunct("]"))
+        break;
+      if (!expectPunct(",", "or ']' after a coordinate"))
+        return false;
+    }
+    advance();
+    if (!parseOperand(op) || !skipOptionalDict() || !expectPunct(":", "before the types"))
+      return false;
+    Type t;
+    return parseTypeOf(op.operands[0], t) &&
+           expectPunct(",", "between the descriptor and source types") &&
+           parseTypeOf(op.operands.back(), t);
   }
 
   bool parseConstant(Op &op, std::vector<Type> &results) {

@@ -649,6 +649,15 @@ private:
     case OpKind::WaitBarrier:
       os << " " << list(op.operands) << " : " << opnd(0);
       break;
+    case OpKind::AsyncTmaCopyLocalToGlobal: {
+      size_t n = op.operands.size();
+      os << " " << list(op.operands, 0, 1) << "[" << list(op.operands, 1, n - 1) << "] "
+         << list(op.operands, n - 1, n) << " : " << opnd(0) << ", " << opnd(n - 1);
+      break;
+    }
+    case OpKind::AsyncTmaStoreWait:
+      os << " {pendings = " << a.pendings << " : i32}";
+      break;
     case OpKind::AsyncTmaCopyGlobalToLocal: {
       size_t n = op.operands.size();
       os << " " << list(op.operands, 0, 1) << "[" << list(op.operands, 1, n - 3) << "] "

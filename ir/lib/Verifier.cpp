@@ -900,6 +900,13 @@ private:
       return Status::success();
     case OpKind::AsyncTmaCopyGlobalToLocal:
       return checkTmaCopy(op);
+    case OpKind::AsyncTmaCopyLocalToGlobal:
+      return checkTmaStore(op);
+    case OpKind::AsyncTmaStoreWait:
+      LL_TRY_STATUS(counts(op, 0, 0, 0));
+      if (a.pendings < 0 || a.pendings > 63)
+        return err(&op, "pendings is " + std::to_string(a.pendings) + ", expected 0..63");
+      return Status::success();
     }
     return err(&op, "unknown op kind");
   }
@@ -952,6 +959,28 @@ private:
                           ty(m) + " for " + ty(d));
     LL_TRY_STATUS(checkBarrier(op, coords + 2));
     return checkScalar(op, coords + 3, ScalarKind::I1, "predicate");
+  }
+
+  // src -> desc[coords]: the source tile is the descriptor's block in its shared layout.
+  Status checkTmaStore(const Op &op) {
+    if (op.operands.size() < 3 || !op.results.empty())
+      return err(&op, "takes a descriptor, its coordinates and a source tile, and has no results");
+    const Type &d = f_.type(op.operands[0]);
+    if (!d.isTensorDesc())
+      return err(&op, "the first operand must be a !tt.tensordesc, got " + ty(d));
+    size_t coords = op.operands.size() - 2;
+    if (coords != size_t(d.rank()))
+      return err(&op, "a copy into " + ty(d) + " takes " + std::to_string(d.rank()) +
+                          " coordinates, got " + std::to_string(coords));
+    for (size_t i = 0; i < coords; ++i)
+      LL_TRY_STATUS(checkScalar(op, 1 + i, ScalarKind::I32, "coordinate"));
+    const Type &m = f_.type(op.operands.back());
+    if (!m.isMemDesc() || hasBufferDims(m))
+      return err(&op, "the source must be a memdesc of one tile, got " + ty(m));
+    if (m.shape() != d.shape() || m.elem() != d.elem() || m.layout() != d.layout())
+      return err(&op, "the source must be the block of " + ty(d) +
+                          " in the descriptor's layout, got " + ty(m));
+    return Status::success();
   }
 
   Status checkDot(const Op &op) {

@@ -69,7 +69,11 @@ SharedHazards hazardsAfter(const ir::Block &block, SharedHazards h, const OpPlan
     case ir::OpKind::WaitBarrier:
     case ir::OpKind::LocalLoad:
     case ir::OpKind::WarpGroupDot:
+    case ir::OpKind::AsyncTmaCopyLocalToGlobal: // the tile's writers done before the issue
       barrierIf(h.readNeedsBarrier(all));
+      h.addRead(all);
+      break;
+    case ir::OpKind::AsyncTmaStoreWait: // the issuing thread's reads end here
       h.addRead(all);
       break;
     case ir::OpKind::LocalAlloc:
@@ -413,6 +417,8 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
       s = lowerWgmmaSync(ctx, op);
       break;
     case ir::OpKind::AsyncTmaCopyGlobalToLocal:
+    case ir::OpKind::AsyncTmaCopyLocalToGlobal:
+    case ir::OpKind::AsyncTmaStoreWait:
     case ir::OpKind::InitBarrier:
     case ir::OpKind::InvalBarrier:
     case ir::OpKind::BarrierExpect:

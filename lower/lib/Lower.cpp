@@ -352,6 +352,7 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
   ir::walkOps(fn->body, [&](const ir::Op &op) {
     hopperOps |= op.kind == ir::OpKind::WarpGroupDot;
     copyEngine |= op.kind == ir::OpKind::AsyncTmaCopyGlobalToLocal ||
+                  op.kind == ir::OpKind::AsyncTmaCopyLocalToGlobal ||
                   op.kind == ir::OpKind::InitBarrier || op.kind == ir::OpKind::WaitBarrier;
   });
   for (ir::ValueId a : fn->body.args)

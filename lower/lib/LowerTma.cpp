@@ -1,13 +1,18 @@
 // Hopper copies and barriers: ttng.async_tma_copy_global_to_local (cp.async.bulk.tensor from a
-// tensor map passed as a grid-constant kernel parameter), ttng.init_barrier / inval_barrier /
-// barrier_expect / wait_barrier (mbarrier). Thread 0 initialises, invalidates, expects and issues
-// the copies (each as one predicated instruction); every thread waits.
+// tensor map passed as a grid-constant kernel parameter), ttng.async_tma_copy_local_to_global and
+// ttng.async_tma_store_wait (the reverse copy, one bulk group per store, and
+// cp.async.bulk.wait_group.read), ttng.init_barrier / inval_barrier / barrier_expect /
+// wait_barrier (mbarrier). Thread 0 initialises, invalidates, expects and issues the copies (each
+// as one predicated instruction); every thread waits.
 //
 // Hazards: an mbarrier is a word of shared memory, so init and inval are writes (a bar.sync before
 // them when other threads may still use the word, and before the first use after them), an
 // expect_tx changes the barrier and a copy overwrites a tile other warps' wgmmas may still have
 // been reading: both come after a bar.sync when reads are pending. A copy's own writes are
-// async-proxy and become visible through the wait, so they set no hazard.
+// async-proxy and become visible through the wait, so they set no hazard. A store reads its tile:
+// it comes after a bar.sync when other threads' writes to it are pending (their fence came
+// before), and its store wait leaves reads pending, so that the next write to the tile comes
+// after a bar.sync that follows thread 0's wait.
 #include "Mbarrier.h"
 #include "OpLowering.h"
 #include "Wgmma.h"
@@ -173,6 +178,38 @@ Status lowerTma(LoweringContext &ctx, const ir::Op &op) {
     });
     return Status::success();
   }
+  case ir::OpKind::AsyncTmaCopyLocalToGlobal: {
+    const ir::Type &dt = f.type(op.operands[0]);
+    auto plan = planTmaBox(ctx.module(), dt);
+    if (!plan.ok())
+      return fail(plan.message());
+    const Lowered &srcTile = ctx.get(op.operands.back());
+    auto start = tmaDestinationStart(srcTile, f.type(op.operands.back()), *plan);
+    if (!start.ok())
+      return fail(start.message());
+    ctx.beforeSharedRead();
+    llvm::Value *map = b.CreatePtrToInt(ctx.get(op.operands[0]).regs[0], b.getInt64Ty());
+    llvm::Value *row = ctx.get(op.operands[1]).regs[0];
+    llvm::Value *col = ctx.get(op.operands[2]).regs[0];
+    llvm::Value *src =
+        b.CreateGEP(b.getInt8Ty(), ctx.sharedBase(srcTile), b.getInt32(uint32_t(*start)));
+    inWarpZero(ctx, [&] {
+      for (int j = 0; j < plan->copies; ++j) {
+        llvm::Value *from = b.CreateGEP(b.getInt8Ty(), src,
+                                        b.getInt32(uint32_t(plan->byteOf(0, j * plan->box[1]))));
+        llvm::Value *c0 = b.CreateAdd(col, b.getInt32(uint32_t(j * plan->box[1])));
+        emitTmaStore2d(b, from, map, c0, row, leader);
+      }
+      emitBulkCommitGroup(b, leader);
+    });
+    ctx.afterSharedRead();
+    return Status::success();
+  }
+  case ir::OpKind::AsyncTmaStoreWait:
+    // Threads without bulk groups pass at once.
+    emitBulkWaitGroupRead(b, int(op.attrs.pendings));
+    ctx.afterSharedRead();
+    return Status::success();
   default:
     break;
   }

@@ -60,4 +60,18 @@ void emitTmaLoad2d(llvm::IRBuilder<> &b, llvm::Value *dst, llvm::Value *tensorMa
               {dst, tensorMap, c0, c1, bar}, pred);
 }
 
+void emitTmaStore2d(llvm::IRBuilder<> &b, llvm::Value *src, llvm::Value *tensorMap, llvm::Value *c0,
+                    llvm::Value *c1, llvm::Value *pred) {
+  emitGuarded(b, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$0, {$1, $2}], [$3];",
+              {tensorMap, c0, c1, src}, pred);
+}
+
+void emitBulkCommitGroup(llvm::IRBuilder<> &b, llvm::Value *pred) {
+  emitGuarded(b, "cp.async.bulk.commit_group;", {}, pred);
+}
+
+void emitBulkWaitGroupRead(llvm::IRBuilder<> &b, int pendings) {
+  emitGuarded(b, "cp.async.bulk.wait_group.read " + std::to_string(pendings) + ";", {}, nullptr);
+}
+
 } // namespace linlayout::lower

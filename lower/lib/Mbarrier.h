@@ -33,6 +33,19 @@ void emitMbarrierArriveExpectTx(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Va
 void emitMbarrierWaitParity(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *phase,
                             llvm::Value *pred = nullptr);
 
+/// cp.async.bulk.tensor.2d.global.shared::cta.bulk_group: copies the box of shared memory at `src`
+/// to coordinates (c0 innermost, c1) of the tensor map at generic address `tensorMap` (i64), in
+/// this thread's current bulk group.
+void emitTmaStore2d(llvm::IRBuilder<> &b, llvm::Value *src, llvm::Value *tensorMap, llvm::Value *c0,
+                    llvm::Value *c1, llvm::Value *pred = nullptr);
+
+/// cp.async.bulk.commit_group: closes this thread's bulk group of stores.
+void emitBulkCommitGroup(llvm::IRBuilder<> &b, llvm::Value *pred = nullptr);
+
+/// cp.async.bulk.wait_group.read N: until at most the N newest of this thread's bulk groups may
+/// still read their shared memory.
+void emitBulkWaitGroupRead(llvm::IRBuilder<> &b, int pendings);
+
 /// cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes: copies the box at
 /// coordinates (c0 innermost, c1) of the tensor map at generic address `tensorMap` (i64) into
 /// shared memory at `dst`, completing its bytes on `bar`.

@@ -6,6 +6,7 @@
 // dropped or loosened by one, a commit dropped, a fence dropped) is reported, naming the op the
 // access races with.
 #include "Examples.h"
+#include "TritonDumps.h"
 
 #include "linlayout/ir/Builder.h"
 #include "linlayout/ir/Pipeline.h"
@@ -351,4 +352,54 @@ TEST(AsyncHazards, TmaMatmulWaitsForItsCopiesAndRetiresItsDots) {
               "bytes count in complete");
   EXPECT_TRUE(
       expectDotWaitsTight(text, run, "overwrites shared memory that the ttng.warp_group_dot at"));
+}
+
+// Triton's TMA matmul stores C by TMA from a shared tile (examples/triton/matmul_tma.ttgir): the
+// store reads the tile until its store wait, and reads it through the async proxy, after the
+// fence that makes the threads' writes visible. Without the wait, freeing or rewriting the tile
+// is reported; so is a store of an unfenced tile.
+TEST(AsyncHazards, TmaStoresReadTheirTileUntilTheirWait) {
+  const std::string file = "triton/matmul_tma.ttgir";
+  const std::string text = readFile(examplePath(file));
+  ExampleRun matmul;
+  for (const ExampleRun &r : tritonDumpRuns())
+    if (r.file == file)
+      matmul = r;
+  auto run = [&](const std::string &t) -> Status {
+    auto m = parseModule(t, file);
+    if (!m.ok())
+      return Status(m.error());
+    Memory mem;
+    std::vector<ArgValue> args;
+    matmul.setup(mem, args);
+    InterpreterOptions o;
+    o.checkProxyFences = true;
+    return interpret(*m, matmul.function, args, mem, matmul.grid, o);
+  };
+  Status clean = run(text);
+  ASSERT_TRUE(clean.ok()) << clean.message();
+  std::vector<size_t> waits = linesWith(text, "ttng.async_tma_store_wait ");
+  std::vector<size_t> stores = linesWith(text, "ttng.async_tma_copy_local_to_global ");
+  std::vector<size_t> fences = linesWith(text, "ttng.fence_async_shared ");
+  ASSERT_EQ(waits.size(), 1u);
+  ASSERT_EQ(stores.size(), 1u);
+  ASSERT_EQ(fences.size(), 1u);
+  // The tile is freed after the store (as the lowering's allocator may reuse it).
+  std::string freed = withLine(text, waits[0],
+                               "    ttg.local_dealloc %1 : !ttg.memdesc<128x128xf16, #shared, "
+                               "#smem>");
+  expectError(run(freed), "deallocates shared memory that the ttng.async_tma_copy_local_to_global");
+  std::string waitedThenFreed =
+      withLine(text, waits[0],
+               "    ttng.async_tma_store_wait {pendings = 0 : i32}\n    ttg.local_dealloc %1 : "
+               "!ttg.memdesc<128x128xf16, #shared, #smem>");
+  EXPECT_TRUE(run(waitedThenFreed).ok()) << run(waitedThenFreed).message();
+  expectError(run(withLine(text, fences[0], "")),
+              "the async proxy reads shared memory that the ttg.local_alloc at");
+  // The fence-insertion pass puts the dropped fence back.
+  auto unfenced = parseModule(withLine(text, fences[0], ""), file);
+  ASSERT_TRUE(unfenced.ok()) << unfenced.message();
+  ASSERT_TRUE(runPipeline(*unfenced).ok());
+  Status refenced = run(print(*unfenced));
+  EXPECT_TRUE(refenced.ok()) << refenced.message();
 }

@@ -1,7 +1,8 @@
 // The kernels of examples/triton/: TritonGPU IR as Triton 3.6 printed it (scripts/gpu/
 // triton_dumps.py), with its source locations, generic tt.reduce and async tokens. Each run gives
 // the inputs the dump was compiled for (its divisibility hints hold for them) and checks the
-// outputs against a reference computed here.
+// outputs against a reference computed here. With them, the sm_90-only examples of examples/
+// that the runs of Examples.h (which also run on sm_80) leave out.
 #pragma once
 
 #include "Examples.h"
@@ -145,6 +146,25 @@ inline std::vector<ExampleRun> tritonDumpRuns() {
                    << i << "," << j;
              }
          }});
+  // The same product with host tensor descriptors: Triton loads A and B by TMA into rings of
+  // NVMMA tiles and stores C by TMA from shared memory (each descriptor argument comes with its
+  // shape and strides as scalars).
+  runs.push_back({"triton/matmul_tma.ttgir",
+                  "matmul_tma",
+                  {2, 2, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {bytesOf(halfBitsOf(randomFloats(256 * 256, 39))),
+                                 bytesOf(halfBitsOf(randomFloats(256 * 256, 40))),
+                                 bytesOf(std::vector<uint16_t>(256 * 256, 0xffff))};
+                    a.clear();
+                    for (uint32_t buffer = 0; buffer < 3; ++buffer)
+                      for (ArgValue v : {ArgValue::tensorDesc(buffer, {256, 256}, {256, 1}),
+                                         ArgValue::integer(256), ArgValue::integer(256),
+                                         ArgValue::integer(256), ArgValue::integer(1)})
+                        a.push_back(v);
+                    a.push_back(ArgValue::integer(256));
+                  },
+                  runs.back().check});
   // relu(A B + bias) for M = 100, N = 130, K = 72 in 64 x 64 tiles (K steps of 32): every edge
   // masked, the last K step too. C in f32, exact as above.
   for (const char *file :
@@ -239,6 +259,33 @@ inline std::vector<ExampleRun> tritonDumpRuns() {
                }
              }
          }});
+  return runs;
+}
+
+/// examples/tma_copy.tir: a 128 x 160 f16 tensor copied in 64x64 tiles by TMA both ways (the last
+/// column of tiles reaches past the edge).
+inline std::vector<ExampleRun> sm90ExampleRuns() {
+  std::vector<ExampleRun> runs;
+  runs.push_back({"tma_copy.tir",
+                  "tma_copy",
+                  {3, 2, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {bytesOf(halfBitsOf(randomFloats(128 * 160, 48))),
+                                 bytesOf(std::vector<uint16_t>(128 * 160, 0xffff))};
+                    a = {ArgValue::tensorDesc(0, {128, 160}, {160, 1}),
+                         ArgValue::tensorDesc(1, {128, 160}, {160, 1})};
+                  },
+                  [](const Memory &m) {
+                    ASSERT_EQ(valuesOf<uint16_t>(m.buffers[1]), valuesOf<uint16_t>(m.buffers[0]));
+                  }});
+  return runs;
+}
+
+/// Both lists.
+inline std::vector<ExampleRun> sm90Runs() {
+  std::vector<ExampleRun> runs = tritonDumpRuns();
+  for (ExampleRun &r : sm90ExampleRuns())
+    runs.push_back(std::move(r));
   return runs;
 }
 

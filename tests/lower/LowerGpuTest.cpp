@@ -23,6 +23,7 @@
 #include "linlayout/runtime/Launch.h"
 #include "linlayout/runtime/Module.h"
 #include "linlayout/runtime/Stream.h"
+#include "linlayout/runtime/TensorMap.h"
 
 #include <gtest/gtest.h>
 
@@ -64,9 +65,30 @@ Status runOnGpu(const KernelPtx &k, std::vector<std::vector<uint8_t>> &buffers,
     dev.push_back(std::move(d));
   }
   std::vector<uint64_t> storage(args.size());
+  std::vector<rt::TensorMap> maps(args.size());
   std::vector<void *> params;
   for (size_t i = 0; i < args.size(); ++i) {
     const ir::ArgValue &a = args[i];
+    if (a.kind == ir::ArgValue::TensorDesc) {
+      // The tensor map the kernel's parameter asks for, over the buffer (element strides).
+      const KernelParam &p = k.params.at(i);
+      rt::TiledTensorMapSpec spec;
+      spec.element = p.element == "f32"    ? rt::TensorMapElement::F32
+                     : p.element == "bf16" ? rt::TensorMapElement::BF16
+                                           : rt::TensorMapElement::F16;
+      spec.address = dev.at(a.buffer).ptr();
+      for (size_t d = 0; d < a.dims.size(); ++d) {
+        spec.dims.push_back(uint64_t(a.dims[d]));
+        if (d + 1 < a.dims.size())
+          spec.strideBytes.push_back(uint64_t(a.strides[d]) *
+                                     uint64_t(rt::elementBytes(spec.element)));
+      }
+      spec.box = p.box;
+      spec.swizzleBytes = p.swizzleBytes;
+      LL_ASSIGN_OR_RETURN(maps[i], rt::encodeTiledTensorMap(spec));
+      params.push_back(&maps[i]);
+      continue;
+    }
     if (a.kind == ir::ArgValue::Pointer) {
       storage[i] = dev.at(a.buffer).ptr();
     } else if (a.kind == ir::ArgValue::Int) {
@@ -155,7 +177,7 @@ TEST(LowerGpu, TritonDumpsComputeTheirReferences) {
   if (ctx_->computeCapability() < 90)
     GTEST_SKIP() << "the dumps are for sm_90; this GPU is sm_" << ctx_->computeCapability();
   int ran = 0;
-  for (const ir::testing::ExampleRun &run : ir::testing::tritonDumpRuns())
+  for (const ir::testing::ExampleRun &run : ir::testing::sm90Runs())
     for (bool passes : {false, true}) {
       SCOPED_TRACE(run.file + (passes ? " after the passes" : " as written"));
       ir::Module m = ir::testing::loadExample(run.file);
@@ -167,7 +189,7 @@ TEST(LowerGpu, TritonDumpsComputeTheirReferences) {
       expectRunsOnGpu(k->kernel, run);
       ++ran;
     }
-  EXPECT_EQ(ran, 2 * int(ir::testing::tritonDumpRuns().size()));
+  EXPECT_EQ(ran, 2 * int(ir::testing::sm90Runs().size()));
 }
 
 // The examples run by programs of 2 and 4 CTAs (clusters, sm_90) after the passes, with and

@@ -107,6 +107,7 @@ enum class OpCategory : uint8_t {
   X(AsyncCommitGroup, "ttg.async_commit_group", Shared)                                            \
   X(AsyncWait, "ttg.async_wait", Shared)                                                           \
   X(AsyncTmaCopyGlobalToLocal, "ttng.async_tma_copy_global_to_local", Shared)                      \
+  X(AsyncTmaCopyLocalToGlobal, "ttng.async_tma_copy_local_to_global", Shared)                      \
   X(Dot, "tt.dot", Compute)                                                                        \
   X(Reduce, "tt.reduce", Compute)                                                                  \
   X(WarpGroupDot, "ttng.warp_group_dot", Compute)                                                  \
@@ -116,7 +117,8 @@ enum class OpCategory : uint8_t {
   X(InitBarrier, "ttng.init_barrier", Sync)                                                        \
   X(InvalBarrier, "ttng.inval_barrier", Sync)                                                      \
   X(BarrierExpect, "ttng.barrier_expect", Sync)                                                    \
-  X(WaitBarrier, "ttng.wait_barrier", Sync)
+  X(WaitBarrier, "ttng.wait_barrier", Sync)                                                        \
+  X(AsyncTmaStoreWait, "ttng.async_tma_store_wait", Sync)
 
 /// Every op kind of the IR.
 enum class OpKind : uint8_t {

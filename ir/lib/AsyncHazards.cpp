@@ -64,8 +64,15 @@ std::string AsyncHazards::check(size_t alloc, std::span<const size_t> at, bool w
   return "";
 }
 
-std::string AsyncHazards::load(size_t alloc, std::span<const size_t> at) {
-  return check(alloc, at, false, false);
+std::string AsyncHazards::load(const Op &op, size_t alloc, std::span<const size_t> at) {
+  if (std::string h = check(alloc, at, false, false); !h.empty())
+    return h;
+  uint32_t r = newRecord(op, false, false);
+  mark(alloc, at, [&](Element &x) {
+    x.lastRead = r;
+    x.readEpoch = epoch_ + 1;
+  });
+  return "";
 }
 
 std::string AsyncHazards::store(const Op &op, size_t alloc, std::span<const size_t> at) {
@@ -79,6 +86,12 @@ std::string AsyncHazards::store(const Op &op, size_t alloc, std::span<const size
 std::string AsyncHazards::asyncCopy(const Op &op, size_t alloc, std::span<const size_t> at) {
   if (std::string h = check(alloc, at, true, false); !h.empty())
     return h;
+  if (op.attrs.slotFree && alloc < allocs_.size())
+    for (size_t e : at)
+      if (e < allocs_[alloc].size() && allocs_[alloc][e].readEpoch == epoch_ + 1)
+        return "is marked ll.slot_free, but " + describe(allocs_[alloc][e].lastRead) +
+               " read its tile since the last CTA barrier (ttg.async_wait or gpu.barrier): "
+               "other warps may still be reading it";
   uint32_t r = newRecord(op, true, true);
   openCopies_.push_back(r);
   mark(alloc, at, [&](Element &x) { x.writer = x.generic = r; });
@@ -108,6 +121,10 @@ uint32_t AsyncHazards::beginDot(const Op &op, bool async) {
 std::string AsyncHazards::wgmmaRead(uint32_t dot, size_t alloc, std::span<const size_t> at) {
   if (std::string h = check(alloc, at, false, true); !h.empty())
     return h;
+  mark(alloc, at, [&](Element &x) {
+    x.lastRead = dot;
+    x.readEpoch = epoch_ + 1;
+  });
   if (records_[dot].inFlight)
     mark(alloc, at, [&](Element &x) { x.reader = dot; });
   return "";

@@ -14,7 +14,10 @@
 //    leaves no more than `pendings` newer stores in flight;
 //  - shared memory written through the generic proxy (local_alloc with a value, local_store,
 //    cp.async) is not visible to the async proxy (wgmma operands, TMA copies) until a
-//    fence_async_shared.
+//    fence_async_shared;
+//  - a cp.async marked `ll.slot_free` claims that no thread read its destination since the last
+//    CTA barrier (async_wait, gpu.barrier), so the lowering puts no barrier before it: a read
+//    since then makes the claim false.
 // Reading or writing an element some copy may still be writing, writing one a dot may still be
 // reading, an async access of an element with an unfenced generic write, and deallocating memory
 // with any of those in flight, are hazards; the fence rule only when asked (kernels as written
@@ -49,7 +52,9 @@ public:
   // prefix with the accessing op's place). `at`: the elements of allocation `alloc` accessed.
 
   /// local_load.
-  std::string load(size_t alloc, std::span<const size_t> at);
+  std::string load(const Op &op, size_t alloc, std::span<const size_t> at);
+  /// A CTA barrier (async_wait, gpu.barrier): reads before it are over for every thread.
+  void ctaBarrier() { ++epoch_; }
   /// local_store: a generic write, complete at once.
   std::string store(const Op &op, size_t alloc, std::span<const size_t> at);
   /// cp.async: a generic write in flight until a wait retires the group it is committed in.
@@ -92,6 +97,8 @@ private:
   // generic write (0: none).
   struct Element {
     uint32_t writer = 0, reader = 0, storeReader = 0, generic = 0;
+    uint32_t lastRead = 0;  // the record of its last synchronous read (local_load, wgmma)
+    uint32_t readEpoch = 0; // 1 + the CTA barriers before that read (0: never read)
   };
   struct TmaPending {
     uint32_t record;
@@ -115,6 +122,7 @@ private:
   std::string describe(uint32_t record) const;
 
   bool checkFences_;
+  uint32_t epoch_ = 0;                    // CTA barriers so far
   std::vector<Record> records_{Record{}}; // records_[0]: none
   std::vector<std::vector<Element>> allocs_;
   std::vector<uint32_t> openCopies_;             // cp.async not committed yet

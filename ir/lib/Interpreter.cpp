@@ -785,7 +785,7 @@ private:
       auto v = viewOf(op, op.operands[0]);
       if (!v)
         return err(op, "load from a deallocated memdesc");
-      LL_TRY_STATUS(hazard(op, hazards_.load(v->alloc, v->at)));
+      LL_TRY_STATUS(hazard(op, hazards_.load(op, v->alloc, v->at)));
       r = readShared(*v->s, v->at);
       break;
     }
@@ -844,8 +844,9 @@ private:
     case OpKind::AsyncCommitGroup:
       hazards_.commitGroup();
       return Status::success();
-    case OpKind::AsyncWait:
+    case OpKind::AsyncWait: // lowered with a bar.sync after the wait
       hazards_.waitGroups(op.attrs.num);
+      hazards_.ctaBarrier();
       return Status::success();
     case OpKind::LocalDealloc: {
       SharedAlloc *s = alloc(op, val(op.operands[0]));
@@ -890,6 +891,7 @@ private:
       hazards_.fence();
       return Status::success();
     case OpKind::Barrier:
+      hazards_.ctaBarrier();
       return Status::success();
     case OpKind::InitBarrier: {
       LL_ASSIGN_OR_RETURN(Barrier * bar, barrier(op, 0, false));

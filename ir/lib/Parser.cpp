@@ -1737,8 +1737,18 @@ private:
           return false;
         op.operands.push_back(v);
       }
-      if (!parseOptionalVectorWidth(a))
-        return false;
+      if (isPunct("{")) {
+        Dict d;
+        if (!parseDict(d) || !dictInt(d, "ll.vec", a.vectorWidth, false))
+          return false;
+        if (a.vectorWidth < 0 || a.vectorWidth > 64)
+          return fail("ll.vec must be in 0..64");
+        if (auto it = d.find("ll.slot_free"); it != d.end()) {
+          if (it->second.kind != DictValue::Bool)
+            return failAt(it->second.loc, "ll.slot_free must be true or false");
+          a.slotFree = it->second.i != 0;
+        }
+      }
       if (!expectPunct(":", "before the types"))
         return false;
       if (!parseTypeOf(op.operands[0], t) ||

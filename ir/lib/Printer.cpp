@@ -607,8 +607,12 @@ private:
         os << " mask " << list(op.operands, 2, 3);
       if (op.operands.size() > 3)
         os << " other " << list(op.operands, 3, 4);
-      if (a.vectorWidth)
+      if (a.vectorWidth && a.slotFree)
+        os << " {ll.vec = " << a.vectorWidth << " : i32, ll.slot_free = true}";
+      else if (a.vectorWidth)
         os << " {ll.vec = " << a.vectorWidth << " : i32}";
+      else if (a.slotFree)
+        os << " {ll.slot_free = true}";
       os << " : " << opnd(0) << " -> " << opnd(1);
       break;
     case OpKind::AsyncCommitGroup:

@@ -497,6 +497,9 @@ private:
         operands.push_back(mapped(load.operands[2]));
       OpAttrs a;
       a.vectorWidth = c.vectorWidth;
+      // The slot's last reads came before the previous iteration's async_wait (and its barrier);
+      // the prologue's slots were never read.
+      a.slotFree = true;
       e.op(OpKind::AsyncCopyGlobalToLocal, operands, std::nullopt, a);
     }
     e.op(OpKind::AsyncCommitGroup, {}, std::nullopt);

@@ -76,6 +76,10 @@ SharedHazards hazardsAfter(const ir::Block &block, SharedHazards h, const OpPlan
     case ir::OpKind::AsyncTmaStoreWait: // the issuing thread's reads end here
       h.addRead(all);
       break;
+    case ir::OpKind::AsyncCopyGlobalToLocal: // after a barrier if accesses are pending
+      if (!op.attrs.slotFree)
+        barrierIf(h.writeNeedsBarrier(all));
+      break;
     case ir::OpKind::LocalAlloc:
       // Its bytes may have been another buffer's or scratch (LowerShared.cpp).
       barrierIf(h.writeNeedsBarrier(plans.buffers.at(&op)));
@@ -89,7 +93,6 @@ SharedHazards hazardsAfter(const ir::Block &block, SharedHazards h, const OpPlan
     case ir::OpKind::MemDescSubslice:
     case ir::OpKind::MemDescTrans:
     case ir::OpKind::LocalDealloc:
-    case ir::OpKind::AsyncCopyGlobalToLocal:
     case ir::OpKind::AsyncCommitGroup:
     case ir::OpKind::Dot:
     case ir::OpKind::Splat:

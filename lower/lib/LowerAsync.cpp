@@ -207,6 +207,13 @@ Status lowerAsync(LoweringContext &ctx, const ir::Op &op) {
     return Status::success();
   }
   case ir::OpKind::AsyncCopyGlobalToLocal: {
+    // The copy may overwrite a ring slot other warps still read (Triton's schedules refill the
+    // slot they just read and leave the barrier to its membar analysis): after a bar.sync when
+    // shared-memory accesses are pending, unless the op says no thread read its tile since the
+    // last barrier (`ll.slot_free`, the software pipeliner's copies; the interpreter checks it).
+    // Its own writes become visible through the async_wait and its barrier: no hazard.
+    if (!op.attrs.slotFree)
+      ctx.beforeSharedWrite();
     Status s = lowerAsyncCopy(ctx, op);
     if (!s.ok())
       return makeError(ctx.where(op) +

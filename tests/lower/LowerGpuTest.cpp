@@ -172,20 +172,15 @@ TEST(LowerGpu, ExamplesComputeTheirReferences) {
 
 // The kernels Triton 3.6 compiled, as it printed them (examples/triton/: sm_90, with cp.async
 // rings feeding mma.sync or wgmma, or TMA), compute their references on the GPU as written and
-// after the passes. Not the two whose mma.sync loops refill the ring slot they have just read
-// (Triton's membar analysis puts a bar.sync between those reads and the cp.async; lower/ does not
-// yet, docs/ir.md "Reading Triton's dumps"): they pass most runs and fail under racecheck.
+// after the passes. (Their mma.sync loops refill the ring slot they have just read: the bar.sync
+// before those copies keeps them clean under racecheck.)
 TEST(LowerGpu, TritonDumpsComputeTheirReferences) {
   REQUIRE_GPU();
   if (ctx_->computeCapability() < 90)
     GTEST_SKIP() << "the dumps are for sm_90; this GPU is sm_" << ctx_->computeCapability();
-  const std::set<std::string> refillWhatTheyRead = {"triton/matmul_mma_sync.ttgir",
-                                                    "triton/attention_mma_sync.ttgir"};
   int ran = 0;
   for (const ir::testing::ExampleRun &run : ir::testing::sm90Runs())
     for (bool passes : {false, true}) {
-      if (refillWhatTheyRead.count(run.file))
-        continue;
       SCOPED_TRACE(run.file + (passes ? " after the passes" : " as written"));
       ir::Module m = ir::testing::loadExample(run.file);
       if (passes) {
@@ -196,7 +191,7 @@ TEST(LowerGpu, TritonDumpsComputeTheirReferences) {
       expectRunsOnGpu(k->kernel, run);
       ++ran;
     }
-  EXPECT_EQ(ran, 2 * int(ir::testing::sm90Runs().size() - refillWhatTheyRead.size()));
+  EXPECT_EQ(ran, 2 * int(ir::testing::sm90Runs().size()));
 }
 
 // The examples run by programs of 2 and 4 CTAs (clusters, sm_90) after the passes, with and

@@ -50,6 +50,11 @@ struct OpAttrs {
   MemScope scope = MemScope::Gpu;
   /// load / store: the vector width in elements chosen by the access-width pass (0: not yet).
   int64_t vectorWidth = 0;
+  /// async_copy_global_to_local (`ll.slot_free`): no thread read the destination since the last
+  /// CTA barrier (an async_wait or gpu.barrier), as in the software pipeliner's rings, which
+  /// refill the slot read an iteration before. lower/ puts a bar.sync before any other copy that
+  /// follows pending shared-memory reads; the interpreter checks the claim.
+  bool slotFree = false;
   /// async_wait: the number of most recent commit groups that may still be in flight.
   int64_t num = 0;
   /// warp_group_dot: whether the result may be read only after a warp_group_dot_wait.

@@ -1915,8 +1915,8 @@ private:
     return parseTypeOf(op.operands[0], t);
   }
 
-  // `ttng.async_tma_copy_global_to_local %desc[%c0, %c1] %dst, %bar, %pred : D, B -> M`.
-  bool parseTmaCopy(Op &op) {
+  // `%desc[%c0, %c1]`, the descriptor and the box coordinates of a TMA copy, into the operands.
+  bool parseTmaBox(Op &op) {
     if (!parseOperand(op) || !expectPunct("[", "before the box coordinates"))
       return false;
     while (true) {
@@ -1930,6 +1930,13 @@ private:
         return false;
     }
     advance();
+    return true;
+  }
+
+  // `ttng.async_tma_copy_global_to_local %desc[%c0, %c1] %dst, %bar, %pred : D, B -> M`.
+  bool parseTmaCopy(Op &op) {
+    if (!parseTmaBox(op))
+      return false;
     size_t coords = op.operands.size() - 1;
     if (!parseOperand(op) || !expectPunct(",", "after the destination") || !parseOperand(op) ||
         !expectPunct(",", "after the barrier") || !parseOperand(op))
@@ -1950,20 +1957,8 @@ private:
 
   // `ttng.async_tma_copy_local_to_global %desc[%c0, %c1] %src : D, M`.
   bool parseTmaStore(Op &op) {
-    if (!parseOperand(op) || !expectPunct("[", "before the box coordinates"))
-      return false;
-    while (true) {
-      if (!parseOperand(op))
-        return false;
-      if (op.operands.size() > 6)
-        return fail("a TMA copy takes at most 5 coordinates");
-      if (isPunct("]"))
-        break;
-      if (!expectPunct(",", "or ']' after a coordinate"))
-        return false;
-    }
-    advance();
-    if (!parseOperand(op) || !skipOptionalDict() || !expectPunct(":", "before the types"))
+    if (!parseTmaBox(op) || !parseOperand(op) || !skipOptionalDict() ||
+        !expectPunct(":", "before the types"))
       return false;
     Type t;
     return parseTypeOf(op.operands[0], t) &&

@@ -225,6 +225,23 @@ bool expectDotWaitsTight(const std::string &text, const Runner &run, const std::
   return found;
 }
 
+// `text`, an edit of the Triton dump `file` (examples/triton/), run on that dump's inputs.
+Status runDumpText(const std::string &file, const std::string &text, bool checkProxyFences) {
+  auto m = parseModule(text, file);
+  if (!m.ok())
+    return Status(m.error());
+  for (const ExampleRun &run : tritonDumpRuns())
+    if (run.file == file) {
+      Memory mem;
+      std::vector<ArgValue> args;
+      run.setup(mem, args);
+      InterpreterOptions o;
+      o.checkProxyFences = checkProxyFences;
+      return interpret(*m, run.function, args, mem, run.grid, o);
+    }
+  return Status(makeError("no run for " + file));
+}
+
 } // namespace
 
 TEST(AsyncHazards, CopiesLandWhenAWaitRetiresTheirGroup) {
@@ -361,21 +378,7 @@ TEST(AsyncHazards, TmaMatmulWaitsForItsCopiesAndRetiresItsDots) {
 TEST(AsyncHazards, TmaStoresReadTheirTileUntilTheirWait) {
   const std::string file = "triton/matmul_tma.ttgir";
   const std::string text = readFile(examplePath(file));
-  ExampleRun matmul;
-  for (const ExampleRun &r : tritonDumpRuns())
-    if (r.file == file)
-      matmul = r;
-  auto run = [&](const std::string &t) -> Status {
-    auto m = parseModule(t, file);
-    if (!m.ok())
-      return Status(m.error());
-    Memory mem;
-    std::vector<ArgValue> args;
-    matmul.setup(mem, args);
-    InterpreterOptions o;
-    o.checkProxyFences = true;
-    return interpret(*m, matmul.function, args, mem, matmul.grid, o);
-  };
+  auto run = [&](const std::string &t) { return runDumpText(file, t, /*checkProxyFences=*/true); };
   Status clean = run(text);
   ASSERT_TRUE(clean.ok()) << clean.message();
   std::vector<size_t> waits = linesWith(text, "ttng.async_tma_store_wait ");
@@ -411,19 +414,7 @@ TEST(AsyncHazards, TmaStoresReadTheirTileUntilTheirWait) {
 TEST(AsyncHazards, SlotFreeCopiesFollowABarrierAfterTheSlotsLastRead) {
   const std::string file = "triton/matmul_mma_sync.ttgir";
   std::string text = readFile(examplePath(file));
-  ExampleRun matmul;
-  for (const ExampleRun &r : tritonDumpRuns())
-    if (r.file == file)
-      matmul = r;
-  auto run = [&](const std::string &t) -> Status {
-    auto m = parseModule(t, file);
-    if (!m.ok())
-      return Status(m.error());
-    Memory mem;
-    std::vector<ArgValue> args;
-    matmul.setup(mem, args);
-    return interpret(*m, matmul.function, args, mem, matmul.grid);
-  };
+  auto run = [&](const std::string &t) { return runDumpText(file, t, /*checkProxyFences=*/false); };
   ASSERT_TRUE(run(text).ok());
   // The loop's copy of A (the first copy inside the loop) claims its slot is free.
   size_t loop = text.find("scf.for");

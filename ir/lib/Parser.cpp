@@ -1241,7 +1241,7 @@ private:
   //   }) : (tensor<...>) -> f32
   // The body must combine its two arguments with one op that a ReduceKind stands for.
   bool parseGenericReduce(Op &op, std::vector<Type> &results) {
-    if (!expectPunct("(", "to open the operands") || !parseOperands(op.operands, 1) ||
+    if (!expectPunct("(", "to open the operands") || !parseOperands(op.operands, 16) ||
         !expectPunct(")", "to close the operands"))
       return false;
     if (op.operands.size() != 1)

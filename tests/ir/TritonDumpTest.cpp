@@ -98,6 +98,15 @@ TEST(TritonDumps, GenericReduceReadsItsCombiner) {
   EXPECT_NE(error("      %s = arith.addf %a, %b : f16\n      tt.reduce.return %s : f16\n")
                 .find("the reduction body works on f16, the operand's elements are f32"),
             std::string::npos);
+  // Two tensors reduced together, as tl.argmax makes: a clear refusal.
+  std::string pair = module("");
+  pair.replace(pair.find("\"tt.reduce\"(%v)"), 16, "\"tt.reduce\"(%v, %v)");
+  auto two = parseModule(pair, "t.tir");
+  ASSERT_FALSE(two.ok());
+  EXPECT_NE(two.message().find("a tt.reduce of several tensors (as argmin / argmax make) is not "
+                               "supported"),
+            std::string::npos)
+      << two.message();
   // maxnum of integers has no combiner: the verifier says so.
   auto m = parseModule(
       "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = "

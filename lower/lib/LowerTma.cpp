@@ -63,8 +63,7 @@ int64_t TmaBoxPlan::byteOf(int64_t r, int64_t c) const {
   return addr ^ ((addr >> 3) & chunkMask);
 }
 
-Expected<int64_t> tmaDestinationStart(const Lowered &to, const ir::Type &dstType,
-                                      const TmaBoxPlan &p) {
+Expected<int64_t> tmaTileStart(const Lowered &to, const ir::Type &dstType, const TmaBoxPlan &p) {
   if (dstType.allocShape().empty())
     return int64_t(0);
   LL_ASSIGN_OR_RETURN(SharedOffsets buffer, SharedOffsets::of(to.layout));
@@ -75,7 +74,7 @@ Expected<int64_t> tmaDestinationStart(const Lowered &to, const ir::Type &dstType
   // The copy engine swizzles by address bits: a box starts where the pattern starts over.
   const int64_t align = p.swizzleBytes ? int64_t(p.swizzleBytes) * 8 : 128;
   if (start % align != 0)
-    return makeError("the destination view starts at byte " + std::to_string(start) +
+    return makeError("the view starts at byte " + std::to_string(start) +
                      " of its buffer; a TMA box " +
                      (p.swizzleBytes ? "with a " + std::to_string(p.swizzleBytes) + "-byte swizzle "
                                      : std::string()) +
@@ -83,8 +82,8 @@ Expected<int64_t> tmaDestinationStart(const Lowered &to, const ir::Type &dstType
   for (int64_t r = 0; r < dstType.shape()[0]; ++r)
     for (int64_t c = 0; c < dstType.shape()[1]; ++c)
       if (byteAt(r, c) != start + p.byteOf(r, c))
-        return makeError("the destination view's element (" + std::to_string(r) + ", " +
-                         std::to_string(c) + ") is at byte " + std::to_string(byteAt(r, c)) +
+        return makeError("the view's element (" + std::to_string(r) + ", " + std::to_string(c) +
+                         ") is at byte " + std::to_string(byteAt(r, c)) +
                          " of its buffer; the copy would put it at byte " +
                          std::to_string(start + p.byteOf(r, c)));
   return start;
@@ -156,7 +155,7 @@ Status lowerTma(LoweringContext &ctx, const ir::Op &op) {
     if (!plan.ok())
       return fail(plan.message());
     const Lowered &dstTile = ctx.get(op.operands[n - 3]);
-    auto start = tmaDestinationStart(dstTile, f.type(op.operands[n - 3]), *plan);
+    auto start = tmaTileStart(dstTile, f.type(op.operands[n - 3]), *plan);
     if (!start.ok())
       return fail(start.message());
     ctx.beforeSharedWrite();
@@ -184,7 +183,7 @@ Status lowerTma(LoweringContext &ctx, const ir::Op &op) {
     if (!plan.ok())
       return fail(plan.message());
     const Lowered &srcTile = ctx.get(op.operands.back());
-    auto start = tmaDestinationStart(srcTile, f.type(op.operands.back()), *plan);
+    auto start = tmaTileStart(srcTile, f.type(op.operands.back()), *plan);
     if (!start.ok())
       return fail(start.message());
     ctx.beforeSharedRead();

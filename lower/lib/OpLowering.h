@@ -78,12 +78,11 @@ struct TmaBoxPlan {
 /// write (checked element by element).
 Expected<TmaBoxPlan> planTmaBox(const ir::Module &m, const ir::Type &desc);
 
-/// Where a copy of box plan `p` into `to` (of type `dstType`) starts, in bytes from its tile: 0
-/// for a whole tile; for a view (ttg.memdesc_subslice), its first element.
+/// Where a TMA copy of box plan `p` into or out of `to` (of type `dstType`) starts, in bytes
+/// from its tile: 0 for a whole tile; for a view (ttg.memdesc_subslice), its first element.
 /// Ensures: an error when the view starts off the swizzle pattern's period or the copy would put
 /// any element elsewhere than the view's layout has it (checked element by element).
-Expected<int64_t> tmaDestinationStart(const Lowered &to, const ir::Type &dstType,
-                                      const TmaBoxPlan &p);
+Expected<int64_t> tmaTileStart(const Lowered &to, const ir::Type &dstType, const TmaBoxPlan &p);
 
 /// tt.reduce: in-thread, butterfly shuffles across lanes, shared memory across warps.
 Status lowerReduce(LoweringContext &ctx, const ir::Op &op);

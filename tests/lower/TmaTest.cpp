@@ -206,13 +206,13 @@ TEST(Tma, CopiesIntoViewsStartAtTheView) {
   for (int64_t q = 0; q < 4; ++q) {
     auto c = viewCase(kNvmma128, "64x256", "64x64", {0, 64 * q});
     ASSERT_TRUE(c.ok()) << c.message();
-    auto start = tmaDestinationStart(c->lowered, c->viewType, c->plan);
+    auto start = tmaTileStart(c->lowered, c->viewType, c->plan);
     ASSERT_TRUE(start.ok()) << start.message();
     EXPECT_EQ(*start, 8192 * q);
   }
   auto rows = viewCase(kNvmma128, "128x64", "64x64", {64, 0});
   ASSERT_TRUE(rows.ok()) << rows.message();
-  EXPECT_EQ(tmaDestinationStart(rows->lowered, rows->viewType, rows->plan).value(), 8192);
+  EXPECT_EQ(tmaTileStart(rows->lowered, rows->viewType, rows->plan).value(), 8192);
   // Unswizzled row-major tiles: the right half of a 16x64 tile starts mid-line; a 16x64 view of
   // a 32x128 tile starts on a line, but its rows are 256 bytes apart, the box's 128.
   const char *plainRows =
@@ -222,14 +222,14 @@ TEST(Tma, CopiesIntoViewsStartAtTheView) {
     auto c = viewCase(plainRows, buffer, view, origin);
     if (!c.ok())
       return "no case: " + c.message();
-    auto start = tmaDestinationStart(c->lowered, c->viewType, c->plan);
+    auto start = tmaTileStart(c->lowered, c->viewType, c->plan);
     return start.ok() ? "accepted" : start.message();
   };
   EXPECT_EQ(refusal("16x64", "16x32", {0, 32}),
-            "the destination view starts at byte 64 of its buffer; a TMA box must "
+            "the view starts at byte 64 of its buffer; a TMA box must "
             "start at a multiple of 128");
   EXPECT_EQ(refusal("32x128", "16x64", {16, 64}),
-            "the destination view's element (1, 0) is at byte 4480 of its "
+            "the view's element (1, 0) is at byte 4480 of its "
             "buffer; the copy would put it at byte 4352");
   // The lowering says so, with the copy's place.
   const std::string mem = "!ttg.memdesc<16x64xf16, #s, #smem, mutable>";

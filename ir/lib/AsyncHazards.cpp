@@ -67,9 +67,12 @@ std::string AsyncHazards::check(size_t alloc, std::span<const size_t> at, bool w
 std::string AsyncHazards::load(const Op &op, size_t alloc, std::span<const size_t> at) {
   if (std::string h = check(alloc, at, false, false); !h.empty())
     return h;
-  uint32_t r = newRecord(op, false, false);
+  // One record per load op (it only names the op), so that loops do not grow the records.
+  auto [it, added] = readRecords_.try_emplace(&op, 0);
+  if (added)
+    it->second = newRecord(op, false, false);
   mark(alloc, at, [&](Element &x) {
-    x.lastRead = r;
+    x.lastRead = it->second;
     x.readEpoch = epoch_ + 1;
   });
   return "";

@@ -31,6 +31,7 @@
 #include <deque>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -123,6 +124,7 @@ private:
 
   bool checkFences_;
   uint32_t epoch_ = 0;                    // CTA barriers so far
+  std::unordered_map<const Op *, uint32_t> readRecords_; // each local_load's record
   std::vector<Record> records_{Record{}}; // records_[0]: none
   std::vector<std::vector<Element>> allocs_;
   std::vector<uint32_t> openCopies_;             // cp.async not committed yet

@@ -68,11 +68,12 @@ std::string AsyncHazards::load(const Op &op, size_t alloc, std::span<const size_
   if (std::string h = check(alloc, at, false, false); !h.empty())
     return h;
   // One record per load op (it only names the op), so that loops do not grow the records.
-  auto [it, added] = readRecords_.try_emplace(&op, 0);
-  if (added)
-    it->second = newRecord(op, false, false);
+  auto found = readRecords_.find(&op);
+  const uint32_t record = found != readRecords_.end()
+                              ? found->second
+                              : readRecords_.emplace(&op, newRecord(op, false, false)).first->second;
   mark(alloc, at, [&](Element &x) {
-    x.lastRead = it->second;
+    x.lastRead = record;
     x.readEpoch = epoch_ + 1;
   });
   return "";

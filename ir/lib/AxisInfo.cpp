@@ -358,7 +358,8 @@ private:
     case OpKind::RemUI:
     case OpKind::ShRUI:
     case OpKind::MinUI:
-    case OpKind::MaxUI: {
+    case OpKind::MaxUI:
+    case OpKind::MulHiUI: {
       // Equal inputs give equal outputs; only constants are folded beyond that.
       const AxisInfo &a = in(0), &b = in(1);
       for (int d = 0; d < rank; ++d)

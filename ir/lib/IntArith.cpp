@@ -85,6 +85,9 @@ std::optional<int64_t> evalIntBinary(OpKind op, int64_t p, int64_t q, ScalarKind
   case OpKind::MaxUI:
     v = int64_t(std::max(bp, bq));
     break;
+  case OpKind::MulHiUI: // the high half of the double-width unsigned product
+    v = int64_t(uint64_t((static_cast<unsigned __int128>(bp) * bq) >> bits));
+    break;
   default:
     break;
   }

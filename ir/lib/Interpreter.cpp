@@ -445,7 +445,8 @@ private:
     case OpKind::RemUI:
     case OpKind::ShRUI:
     case OpKind::MinUI:
-    case OpKind::MaxUI: {
+    case OpKind::MaxUI:
+    case OpKind::MulHiUI: {
       const auto &x = val(op.operands[0]).i, &y = val(op.operands[1]).i;
       r.i.reserve(n());
       for (size_t e = 0; e < n(); ++e) {

@@ -548,6 +548,7 @@ private:
     case OpKind::ShRUI:
     case OpKind::MinUI:
     case OpKind::MaxUI:
+    case OpKind::MulHiUI:
     case OpKind::AddF:
     case OpKind::SubF:
     case OpKind::MulF:

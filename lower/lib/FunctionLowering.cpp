@@ -349,6 +349,7 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
     case ir::OpKind::ShRUI:
     case ir::OpKind::MinUI:
     case ir::OpKind::MaxUI:
+    case ir::OpKind::MulHiUI:
     case ir::OpKind::AddF:
     case ir::OpKind::SubF:
     case ir::OpKind::MulF:

@@ -229,6 +229,12 @@ llvm::Value *binary(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm:
     return definedShift(b, kind, x, y);
   case ir::OpKind::MinUI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x, y);
   case ir::OpKind::MaxUI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, x, y);
+  case ir::OpKind::MulHiUI: { // the high half of the double-width unsigned product
+    unsigned bits = x->getType()->getIntegerBitWidth();
+    llvm::Type *wide = b.getIntNTy(2 * bits);
+    llvm::Value *p = b.CreateMul(b.CreateZExt(x, wide), b.CreateZExt(y, wide));
+    return b.CreateTrunc(b.CreateLShr(p, uint64_t(bits)), x->getType());
+  }
   case ir::OpKind::AddF: return b.CreateFAdd(x, y);
   case ir::OpKind::SubF: return b.CreateFSub(x, y);
   case ir::OpKind::MulF: return b.CreateFMul(x, y);

@@ -369,7 +369,7 @@ RC_GTEST_PROP(AxisInfo, ClaimsHoldOnRandomIndexArithmetic, ()) {
       OpKind k = *rc::gen::element(OpKind::DivSI, OpKind::RemSI, OpKind::DivUI, OpKind::RemUI,
                                    OpKind::AndI, OpKind::OrI, OpKind::XOrI, OpKind::ShLI,
                                    OpKind::ShRSI, OpKind::ShRUI, OpKind::MinSI, OpKind::MaxSI,
-                                   OpKind::MinUI, OpKind::MaxUI);
+                                   OpKind::MinUI, OpKind::MaxUI, OpKind::MulHiUI);
       if (k == OpKind::DivSI || k == OpKind::RemSI || k == OpKind::DivUI || k == OpKind::RemUI)
         y = b.constantInt(*rc::gen::inRange<int64_t>(1, 18), t2);
       else if (k == OpKind::ShLI || k == OpKind::ShRSI || k == OpKind::ShRUI)

@@ -300,13 +300,13 @@ TEST(LowerElementwise, ConstantIntegerProgramsFoldToTheInterpretersValue) {
           switch (*rc::gen::inRange(0, 5)) {
           case 0:
           case 1:
-            pool.push_back(
-                b.binary(*rc::gen::element(OpKind::AddI, OpKind::SubI, OpKind::MulI, OpKind::DivSI,
-                                           OpKind::RemSI, OpKind::AndI, OpKind::OrI, OpKind::XOrI,
-                                           OpKind::ShLI, OpKind::ShRSI, OpKind::MinSI,
-                                           OpKind::MaxSI, OpKind::DivUI, OpKind::RemUI,
-                                           OpKind::ShRUI, OpKind::MinUI, OpKind::MaxUI),
-                         x, y));
+            pool.push_back(b.binary(
+                *rc::gen::element(OpKind::AddI, OpKind::SubI, OpKind::MulI, OpKind::DivSI,
+                                  OpKind::RemSI, OpKind::AndI, OpKind::OrI, OpKind::XOrI,
+                                  OpKind::ShLI, OpKind::ShRSI, OpKind::MinSI, OpKind::MaxSI,
+                                  OpKind::DivUI, OpKind::RemUI, OpKind::ShRUI, OpKind::MinUI,
+                                  OpKind::MaxUI, OpKind::MulHiUI),
+                x, y));
             break;
           case 2:
             pool.push_back(

@@ -60,6 +60,7 @@ enum class OpCategory : uint8_t {
   X(ShRUI, "arith.shrui", BinaryInt)                                                               \
   X(MinUI, "arith.minui", BinaryInt)                                                               \
   X(MaxUI, "arith.maxui", BinaryInt)                                                               \
+  X(MulHiUI, "tt.mulhiui", BinaryInt)                                                              \
   X(AddF, "arith.addf", BinaryFloat)                                                               \
   X(SubF, "arith.subf", BinaryFloat)                                                               \
   X(MulF, "arith.mulf", BinaryFloat)                                                               \

@@ -244,16 +244,35 @@ private:
   }
 
   // Reads element `idx` of pointer value `p` (after masking) as the pointee kind.
-  Status loadElem(const Op &op, uint32_t buffer, int64_t offset, ScalarKind k, RtValue &out) {
-    if (buffer >= mem_.buffers.size())
-      return err(op, "pointer into buffer " + std::to_string(buffer) + ", which does not exist");
-    const auto &bytes = mem_.buffers[buffer];
-    int64_t n = byteWidth(k);
-    if (offset < 0 || offset + n > int64_t(bytes.size()))
-      return err(op, "reads bytes [" + std::to_string(offset) + ", " +
-                         std::to_string(offset + n) + ") of buffer " + std::to_string(buffer) +
-                         " of " + std::to_string(bytes.size()) + " bytes");
-    const uint8_t *p = bytes.data() + offset;
+  // An element's bytes in memory (as tt.store writes them) and back (as tt.load reads them).
+  static void encodeElem(uint8_t *p, ScalarKind k, int64_t iv, double fv) {
+    switch (k) {
+    case ScalarKind::I1:
+    case ScalarKind::I8:
+      writeAs(p, int8_t(iv));
+      break;
+    case ScalarKind::I16:
+      writeAs(p, int16_t(iv));
+      break;
+    case ScalarKind::I32:
+      writeAs(p, int32_t(iv));
+      break;
+    case ScalarKind::I64:
+      writeAs(p, iv);
+      break;
+    case ScalarKind::F16:
+    case ScalarKind::BF16:
+      writeAs(p, uint16_t(floatBits(fv, k)));
+      break;
+    case ScalarKind::F32:
+      writeAs(p, float(fv));
+      break;
+    case ScalarKind::F64:
+      writeAs(p, fv);
+      break;
+    }
+  }
+  static void decodeElem(const uint8_t *p, ScalarKind k, RtValue &out) {
     switch (k) {
     case ScalarKind::I1:
       out.i.push_back(p[0] & 1);
@@ -283,6 +302,18 @@ private:
       out.f.push_back(readAs<double>(p));
       break;
     }
+  }
+
+  Status loadElem(const Op &op, uint32_t buffer, int64_t offset, ScalarKind k, RtValue &out) {
+    if (buffer >= mem_.buffers.size())
+      return err(op, "pointer into buffer " + std::to_string(buffer) + ", which does not exist");
+    const auto &bytes = mem_.buffers[buffer];
+    int64_t n = byteWidth(k);
+    if (offset < 0 || offset + n > int64_t(bytes.size()))
+      return err(op, "reads bytes [" + std::to_string(offset) + ", " + std::to_string(offset + n) +
+                         ") of buffer " + std::to_string(buffer) + " of " +
+                         std::to_string(bytes.size()) + " bytes");
+    decodeElem(bytes.data() + offset, k, out);
     return Status::success();
   }
 
@@ -296,32 +327,7 @@ private:
       return err(op, "writes bytes [" + std::to_string(offset) + ", " +
                          std::to_string(offset + n) + ") of buffer " + std::to_string(buffer) +
                          " of " + std::to_string(bytes.size()) + " bytes");
-    uint8_t *p = bytes.data() + offset;
-    switch (k) {
-    case ScalarKind::I1:
-    case ScalarKind::I8:
-      writeAs(p, int8_t(iv));
-      break;
-    case ScalarKind::I16:
-      writeAs(p, int16_t(iv));
-      break;
-    case ScalarKind::I32:
-      writeAs(p, int32_t(iv));
-      break;
-    case ScalarKind::I64:
-      writeAs(p, iv);
-      break;
-    case ScalarKind::F16:
-    case ScalarKind::BF16:
-      writeAs(p, uint16_t(floatBits(fv, k)));
-      break;
-    case ScalarKind::F32:
-      writeAs(p, float(fv));
-      break;
-    case ScalarKind::F64:
-      writeAs(p, fv);
-      break;
-    }
+    encodeElem(bytes.data() + offset, k, iv, fv);
     return Status::success();
   }
 
@@ -666,6 +672,16 @@ private:
       ScalarKind from = type(op.operands[0]).elem().scalar;
       for (int64_t x : val(op.operands[0]).i)
         r.i.push_back(wrapInt(int64_t(asUnsigned(x, from)), rk));
+      break;
+    }
+    case OpKind::Bitcast: { // the element's bytes, read as the result type
+      ScalarKind from = type(op.operands[0]).elem().scalar;
+      const RtValue &x = val(op.operands[0]);
+      for (size_t e = 0; e < n(); ++e) {
+        uint8_t bytes[8] = {};
+        encodeElem(bytes, from, isFloat(from) ? 0 : at(x.i, e), isFloat(from) ? atf(x.f, e) : 0);
+        decodeElem(bytes, rk, r);
+      }
       break;
     }
     case OpKind::AddPtr: {

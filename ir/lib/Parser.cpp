@@ -1573,7 +1573,8 @@ private:
     case OpKind::TruncF:
     case OpKind::ExtSI:
     case OpKind::ExtUI:
-    case OpKind::TruncI: {
+    case OpKind::TruncI:
+    case OpKind::Bitcast: {
       if (!parseOperands(op.operands, 1))
         return false;
       if (op.operands.size() != 1)
@@ -1582,7 +1583,11 @@ private:
         return false;
       if (!parseTypeOf(op.operands[0], t))
         return false;
-      if (!expectIdent("to", "between the operand and result types") || !parseType(u))
+      // Triton writes `tt.bitcast %x : T -> U`, the arith casts `: T to U`.
+      if (op.kind == OpKind::Bitcast ? !expectPunct("->", "between the operand and result types")
+                                     : !expectIdent("to", "between the operand and result types"))
+        return false;
+      if (!parseType(u))
         return false;
       results.push_back(u);
       return true;

@@ -558,6 +558,9 @@ private:
     case OpKind::TruncI:
       os << " " << list(op.operands) << " : " << opnd(0) << " to " << res();
       break;
+    case OpKind::Bitcast:
+      os << " " << list(op.operands) << " : " << opnd(0) << " -> " << res();
+      break;
     case OpKind::AddPtr:
       os << " " << list(op.operands) << valueHints(a) << " : " << opnd(0) << ", " << opnd(1);
       break;

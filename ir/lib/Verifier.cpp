@@ -612,7 +612,8 @@ private:
     case OpKind::TruncF:
     case OpKind::ExtSI:
     case OpKind::ExtUI:
-    case OpKind::TruncI: {
+    case OpKind::TruncI:
+    case OpKind::Bitcast: {
       LL_TRY_STATUS(counts(op, 1, 1, 1));
       const Type &s = T(0);
       if (!sameShapeAndLayout(s, R()) || s.isMemDesc() || s.isPointerLike() ||
@@ -641,6 +642,9 @@ private:
         break;
       case OpKind::TruncI:
         ok = isInt(from) && isInt(to) && bitWidth(to) < bitWidth(from);
+        break;
+      case OpKind::Bitcast: // the same bits read as another type of their width
+        ok = bitWidth(to) == bitWidth(from) && from != ScalarKind::I1;
         break;
       default:
         break;

@@ -380,6 +380,7 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
     case ir::OpKind::ExtSI:
     case ir::OpKind::ExtUI:
     case ir::OpKind::TruncI:
+    case ir::OpKind::Bitcast:
     case ir::OpKind::AddPtr:
       s = lowerElementwise(ctx, op);
       break;

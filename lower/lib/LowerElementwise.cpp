@@ -147,6 +147,8 @@ llvm::Value *cast(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm::T
   case ir::OpKind::ExtSI: return b.CreateSExt(x, to);
   case ir::OpKind::ExtUI: return b.CreateZExt(x, to);
   case ir::OpKind::TruncI: return b.CreateTrunc(x, to);
+  case ir::OpKind::Bitcast:
+    return b.CreateBitCast(x, to);
   default: break;
   }
   assert(false && "cast op");

@@ -2,8 +2,9 @@
 """Triton 3.6's TritonGPU IR for a few tutorial kernels, as a user of linlayout would paste it.
 
 Compiles (and runs once, on small inputs) vector add, fused softmax, layer norm, a masked
-transpose, a tiled matmul, a masked matmul with a bias and relu, a histogram (atomic adds), bf16 row sums and a
-flash-attention forward pass, and writes each kernel's final TTGIR (`kernel.asm["ttgir"]`) to
+transpose, a tiled matmul, a masked matmul with a bias and relu, a histogram (atomic adds), bf16
+row sums, a flash-attention forward pass, dropout (tl.rand) and a matmul on host tensor
+descriptors (TMA), and writes each kernel's final TTGIR (`kernel.asm["ttgir"]`) to
 OUT/<name>.ttgir. With DISABLE_MMA_V3=1 in the environment the matmul uses mma.sync (mma v2)
 instead of wgmma on sm_90.
 
@@ -162,6 +163,16 @@ def matmul_tma(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK
     c_desc.store([off_m, off_n], acc.to(tl.float16))
 
 
+@triton.jit
+def dropout(x_ptr, out_ptr, n, p, seed, BLOCK: tl.constexpr):
+    # Triton's tutorial 04: each element kept with probability 1 - p (tl.rand: Philox), scaled.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    r = tl.rand(seed, offs)
+    tl.store(out_ptr + offs, tl.where(r > p, x / (1 - p), 0.0), mask=mask)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -192,6 +203,8 @@ def main():
     q, k, v, o = f16(2, 256, 64), f16(2, 256, 64), f16(2, 256, 64), f16(2, 256, 64)
     kernels["attention"] = attention[(2, 2)](q, k, v, o, 256, 0.125, D=64, BM=128, BN=64,
                                              num_warps=4, num_stages=2)
+    x, o = f32(4000), f32(4000)
+    kernels["dropout"] = dropout[(4,)](x, o, 4000, 0.5, 123, BLOCK=1024)
     try:
         from triton.tools.tensor_descriptor import TensorDescriptor
         a, bb, c = f16(256, 256), f16(256, 256), f16(256, 256)

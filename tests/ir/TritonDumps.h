@@ -193,6 +193,34 @@ inline std::vector<ExampleRun> tritonDumpRuns() {
                           ASSERT_EQ(C[i * 130 + j], float(std::max(s, 0.0))) << i << "," << j;
                         }
                     }});
+  // Dropout of 4000 floats with p = 1/2 and seed 123 (Triton's tutorial 04: tl.rand is Philox,
+  // tt.mulhiui and tt.bitcast among its ops): every element is dropped (0) or kept and doubled,
+  // about half of them kept; the tail past n is untouched.
+  runs.push_back({"triton/dropout.ttgir",
+                  "dropout",
+                  {4, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    std::vector<float> x = randomFloats(4096, 49);
+                    for (float &v : x)
+                      v += 10.5f; // none zero, so that dropped and kept differ
+                    m.buffers = {bytesOf(x), bytesOf(std::vector<float>(4096, -7.f))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(4000),
+                         ArgValue::floating(0.5), ArgValue::integer(123)};
+                  },
+                  [](const Memory &m) {
+                    auto x = valuesOf<float>(m.buffers[0]), y = valuesOf<float>(m.buffers[1]);
+                    int kept = 0;
+                    for (size_t i = 0; i < 4096; ++i) {
+                      if (i >= 4000) {
+                        ASSERT_EQ(y[i], -7.f) << i;
+                        continue;
+                      }
+                      ASSERT_TRUE(y[i] == 0 || y[i] == 2 * x[i]) << i << ": " << y[i];
+                      kept += y[i] != 0;
+                    }
+                    EXPECT_GT(kept, 1800);
+                    EXPECT_LT(kept, 2200);
+                  }});
   // Row sums of a 100 x 300 bf16 matrix in f32, 32 rows per program, columns in blocks of 64
   // (the edges masked). Small halves: exact in bf16, and every sum exact.
   runs.push_back({"triton/row_sums.ttgir",

@@ -91,6 +91,7 @@ enum class OpCategory : uint8_t {
   X(ExtSI, "arith.extsi", Cast)                                                                    \
   X(ExtUI, "arith.extui", Cast)                                                                    \
   X(TruncI, "arith.trunci", Cast)                                                                  \
+  X(Bitcast, "tt.bitcast", Cast)                                                                   \
   X(AddPtr, "tt.addptr", Memory)                                                                   \
   X(Load, "tt.load", Memory)                                                                       \
   X(Store, "tt.store", Memory)                                                                     \

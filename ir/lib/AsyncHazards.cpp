@@ -125,12 +125,13 @@ uint32_t AsyncHazards::beginDot(const Op &op, bool async) {
 std::string AsyncHazards::wgmmaRead(uint32_t dot, size_t alloc, std::span<const size_t> at) {
   if (std::string h = check(alloc, at, false, true); !h.empty())
     return h;
+  const bool inFlight = records_[dot].inFlight;
   mark(alloc, at, [&](Element &x) {
     x.lastRead = dot;
     x.readEpoch = epoch_ + 1;
+    if (inFlight)
+      x.reader = dot;
   });
-  if (records_[dot].inFlight)
-    mark(alloc, at, [&](Element &x) { x.reader = dot; });
   return "";
 }
 

@@ -454,8 +454,9 @@ private:
     return true;
   }
 
-  // An optional `{ll.vec = N}` of a global or async access: the vector width lower/ must use.
-  bool parseOptionalVectorWidth(OpAttrs &a) {
+  // An optional `{ll.vec = N}` of a global or async access: the vector width lower/ must use;
+  // with `slotFree` (a cp.async), also `ll.slot_free = true|false`.
+  bool parseOptionalVectorWidth(OpAttrs &a, bool slotFree = false) {
     if (!isPunct("{"))
       return true;
     Dict d;
@@ -463,6 +464,11 @@ private:
       return false;
     if (a.vectorWidth < 0 || a.vectorWidth > 64)
       return fail("ll.vec must be in 0..64");
+    if (auto it = d.find("ll.slot_free"); slotFree && it != d.end()) {
+      if (it->second.kind != DictValue::Bool)
+        return failAt(it->second.loc, "ll.slot_free must be true or false");
+      a.slotFree = it->second.i != 0;
+    }
     return true;
   }
 
@@ -829,7 +835,8 @@ private:
     return true;
   }
 
-  bool parseType(Type &out) {
+  // `bareMemDesc`: `<...>` is read as a memdesc, as Triton prints an async copy's destination.
+  bool parseType(Type &out, bool bareMemDesc = false) {
     Loc loc = tok_.loc;
     if (tok_.kind == Tok::Ident && tok_.text == "tensor") {
       advance();
@@ -853,8 +860,7 @@ private:
       out = Type::tensor(std::move(shape), elem, l);
       return true;
     }
-    // Triton prints an async copy's destination type without its `!ttg.memdesc`.
-    const bool bare = bareMemDesc_ && isPunct("<");
+    const bool bare = bareMemDesc && isPunct("<");
     if (bare || (tok_.kind == Tok::Bang && tok_.text == "ttg.memdesc")) {
       if (!bare)
         advance();
@@ -935,7 +941,8 @@ private:
   // ---- values ----------------------------------------------------------------------------------
 
   // Names of a function's values: %name -> ids (several for a multi-result op, used as %name#i).
-  bool lookupValue(ValueId &out) {
+  // `allowToken`: the value may be an async token (kAsyncToken), as loops and yields carry them.
+  bool lookupValue(ValueId &out, bool allowToken = false) {
     if (tok_.kind != Tok::Value)
       return fail("expected a value such as %0, got " + describe(tok_));
     std::string_view text = tok_.text;
@@ -956,7 +963,7 @@ private:
                   " results; use '%" + base + "#<index>'");
     }
     out = it->second[index];
-    if (out == kAsyncToken && !tokensAllowed_)
+    if (out == kAsyncToken && !allowToken)
       return fail("'%" + std::string(text) +
                   "' is an async token, which only async ops, loops and yields take");
     advance();
@@ -975,12 +982,11 @@ private:
   bool parseToken() {
     Token at = tok_;
     ValueId v;
-    tokensAllowed_ = true;
-    bool ok = lookupValue(v);
-    tokensAllowed_ = false;
-    if (ok && v != kAsyncToken)
+    if (!lookupValue(v, /*allowToken=*/true))
+      return false;
+    if (v != kAsyncToken)
       return failAt(at.loc, "expected an async token, got " + describe(at));
-    return ok;
+    return true;
   }
 
   // Async tokens separated by commas (none where no value follows).
@@ -1055,10 +1061,10 @@ private:
     return "?";
   }
 
-  bool parseOperands(std::vector<ValueId> &out, size_t max) {
+  bool parseOperands(std::vector<ValueId> &out, size_t max, bool allowTokens = false) {
     while (tok_.kind == Tok::Value) {
       ValueId v;
-      if (!lookupValue(v))
+      if (!lookupValue(v, allowTokens))
         return false;
       out.push_back(v);
       if (out.size() > max)
@@ -1372,10 +1378,7 @@ private:
     case OpKind::Return:
       return true;
     case OpKind::Yield: {
-      tokensAllowed_ = true;
-      bool ok = parseOperands(op.operands, 256);
-      tokensAllowed_ = false;
-      if (!ok)
+      if (!parseOperands(op.operands, 256, /*allowTokens=*/true))
         return false;
       if (!op.operands.empty()) {
         if (!expectPunct(":", "before the yielded types"))
@@ -1743,27 +1746,15 @@ private:
           return false;
         op.operands.push_back(v);
       }
-      if (isPunct("{")) {
-        Dict d;
-        if (!parseDict(d) || !dictInt(d, "ll.vec", a.vectorWidth, false))
-          return false;
-        if (a.vectorWidth < 0 || a.vectorWidth > 64)
-          return fail("ll.vec must be in 0..64");
-        if (auto it = d.find("ll.slot_free"); it != d.end()) {
-          if (it->second.kind != DictValue::Bool)
-            return failAt(it->second.loc, "ll.slot_free must be true or false");
-          a.slotFree = it->second.i != 0;
-        }
-      }
+      if (!parseOptionalVectorWidth(a, /*slotFree=*/true))
+        return false;
       if (!expectPunct(":", "before the types"))
         return false;
       if (!parseTypeOf(op.operands[0], t) ||
           !expectPunct("->", "between the pointer and memdesc types"))
         return false;
-      bareMemDesc_ = true;
-      bool ok = parseTypeOf(op.operands[1], u);
-      bareMemDesc_ = false;
-      return ok;
+      Loc loc = tok_.loc;
+      return parseType(u, /*bareMemDesc=*/true) && checkType(op.operands[1], u, loc);
     }
     case OpKind::AsyncCommitGroup:
       if (isIdent("tokens")) { // Triton's `tokens %t, ...`
@@ -2087,10 +2078,7 @@ private:
         ValueId init;
         if (!expectPunct("=", "after an iteration argument"))
           return false;
-        tokensAllowed_ = true;
-        bool ok = lookupValue(init);
-        tokensAllowed_ = false;
-        if (!ok)
+        if (!lookupValue(init, /*allowToken=*/true))
           return false;
         if (init == kAsyncToken) {
           tokens.push_back(written);
@@ -2223,8 +2211,6 @@ private:
     return true;
   }
 
-  bool tokensAllowed_ = false;        // lookupValue may return kAsyncToken
-  bool bareMemDesc_ = false;          // parseType reads `<...>` as a memdesc
   std::vector<size_t> tokenResults_;  // positions of the async tokens among an op's results
   std::vector<size_t> yieldedTokens_; // positions of the async tokens the last yield dropped
   Lexer lex_;

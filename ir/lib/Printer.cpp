@@ -377,6 +377,11 @@ private:
         printOp(os, b.ops[i], depth);
   }
 
+  // ` %desc[%c0, %c1] `: a TMA copy's descriptor and its `coords` coordinates.
+  std::string tmaBox(const Op &op, size_t coords) {
+    return " " + list(op.operands, 0, 1) + "[" + list(op.operands, 1, 1 + coords) + "] ";
+  }
+
   static bool onlyEmptyYield(const Block &b) {
     return b.ops.size() == 1 && b.ops[0].kind == OpKind::Yield && b.ops[0].operands.empty();
   }
@@ -611,12 +616,14 @@ private:
         os << " mask " << list(op.operands, 2, 3);
       if (op.operands.size() > 3)
         os << " other " << list(op.operands, 3, 4);
-      if (a.vectorWidth && a.slotFree)
-        os << " {ll.vec = " << a.vectorWidth << " : i32, ll.slot_free = true}";
-      else if (a.vectorWidth)
-        os << " {ll.vec = " << a.vectorWidth << " : i32}";
-      else if (a.slotFree)
-        os << " {ll.slot_free = true}";
+      if (a.vectorWidth || a.slotFree) {
+        os << " {";
+        if (a.vectorWidth)
+          os << "ll.vec = " << a.vectorWidth << " : i32" << (a.slotFree ? ", " : "");
+        if (a.slotFree)
+          os << "ll.slot_free = true";
+        os << "}";
+      }
       os << " : " << opnd(0) << " -> " << opnd(1);
       break;
     case OpKind::AsyncCommitGroup:
@@ -659,8 +666,8 @@ private:
       break;
     case OpKind::AsyncTmaCopyLocalToGlobal: {
       size_t n = op.operands.size();
-      os << " " << list(op.operands, 0, 1) << "[" << list(op.operands, 1, n - 1) << "] "
-         << list(op.operands, n - 1, n) << " : " << opnd(0) << ", " << opnd(n - 1);
+      os << tmaBox(op, n - 2) << list(op.operands, n - 1, n) << " : " << opnd(0) << ", "
+         << opnd(n - 1);
       break;
     }
     case OpKind::AsyncTmaStoreWait:
@@ -668,9 +675,8 @@ private:
       break;
     case OpKind::AsyncTmaCopyGlobalToLocal: {
       size_t n = op.operands.size();
-      os << " " << list(op.operands, 0, 1) << "[" << list(op.operands, 1, n - 3) << "] "
-         << list(op.operands, n - 3, n) << " : " << opnd(0) << ", " << opnd(n - 2) << " -> "
-         << opnd(n - 3);
+      os << tmaBox(op, n - 4) << list(op.operands, n - 3, n) << " : " << opnd(0) << ", "
+         << opnd(n - 2) << " -> " << opnd(n - 3);
       break;
     }
     }

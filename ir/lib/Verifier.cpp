@@ -935,21 +935,29 @@ private:
     return Status::success();
   }
 
+  // The descriptor (operand 0) and its `coords` i32 coordinates (operands 1..) of a TMA copy
+  // `from` or `into` it.
+  Status checkTmaBox(const Op &op, size_t coords, const char *direction) {
+    const Type &d = f_.type(op.operands[0]);
+    if (!d.isTensorDesc())
+      return err(&op, "the first operand must be a !tt.tensordesc, got " + ty(d));
+    if (coords != size_t(d.rank()))
+      return err(&op, std::string("a copy ") + direction + " " + ty(d) + " takes " +
+                          std::to_string(d.rank()) + " coordinates, got " + std::to_string(coords));
+    for (size_t i = 0; i < coords; ++i)
+      LL_TRY_STATUS(checkScalar(op, 1 + i, ScalarKind::I32, "coordinate"));
+    return Status::success();
+  }
+
   // desc[coords] -> dst, completing on a barrier: the box is the descriptor's block, and lands
   // in the destination in the descriptor's shared layout.
   Status checkTmaCopy(const Op &op) {
     if (op.operands.size() < 5 || !op.results.empty())
       return err(&op, "takes a descriptor, its coordinates, a destination, a barrier and a "
                       "predicate, and has no results");
-    const Type &d = f_.type(op.operands[0]);
-    if (!d.isTensorDesc())
-      return err(&op, "the first operand must be a !tt.tensordesc, got " + ty(d));
     size_t coords = op.operands.size() - 4;
-    if (coords != size_t(d.rank()))
-      return err(&op, "a copy from " + ty(d) + " takes " + std::to_string(d.rank()) +
-                          " coordinates, got " + std::to_string(coords));
-    for (size_t i = 0; i < coords; ++i)
-      LL_TRY_STATUS(checkScalar(op, 1 + i, ScalarKind::I32, "coordinate"));
+    LL_TRY_STATUS(checkTmaBox(op, coords, "from"));
+    const Type &d = f_.type(op.operands[0]);
     const Type &m = f_.type(op.operands[coords + 1]);
     if (!m.isMemDesc() || !m.isMutable() || hasBufferDims(m))
       return err(&op, "the destination must be a mutable memdesc of one tile, got " + ty(m));
@@ -970,15 +978,8 @@ private:
   Status checkTmaStore(const Op &op) {
     if (op.operands.size() < 3 || !op.results.empty())
       return err(&op, "takes a descriptor, its coordinates and a source tile, and has no results");
+    LL_TRY_STATUS(checkTmaBox(op, op.operands.size() - 2, "into"));
     const Type &d = f_.type(op.operands[0]);
-    if (!d.isTensorDesc())
-      return err(&op, "the first operand must be a !tt.tensordesc, got " + ty(d));
-    size_t coords = op.operands.size() - 2;
-    if (coords != size_t(d.rank()))
-      return err(&op, "a copy into " + ty(d) + " takes " + std::to_string(d.rank()) +
-                          " coordinates, got " + std::to_string(coords));
-    for (size_t i = 0; i < coords; ++i)
-      LL_TRY_STATUS(checkScalar(op, 1 + i, ScalarKind::I32, "coordinate"));
     const Type &m = f_.type(op.operands.back());
     if (!m.isMemDesc() || hasBufferDims(m))
       return err(&op, "the source must be a memdesc of one tile, got " + ty(m));

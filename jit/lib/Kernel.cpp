@@ -33,20 +33,11 @@ Expected<runtime::TensorMap> encodeTensorMapFor(const lower::KernelParam &param,
     return makeError("parameter '" + param.name + "' is " + describe(param.kind, param.bits) +
                      ", not a tensor map");
   runtime::TiledTensorMapSpec spec;
-  static const std::pair<const char *, runtime::TensorMapElement> kElements[] = {
-      {"i8", runtime::TensorMapElement::U8},   {"i16", runtime::TensorMapElement::U16},
-      {"i32", runtime::TensorMapElement::I32}, {"i64", runtime::TensorMapElement::I64},
-      {"f16", runtime::TensorMapElement::F16}, {"bf16", runtime::TensorMapElement::BF16},
-      {"f32", runtime::TensorMapElement::F32}, {"f64", runtime::TensorMapElement::F64}};
-  bool found = false;
-  for (const auto &[n, e] : kElements)
-    if (param.element == n) {
-      spec.element = e;
-      found = true;
-    }
-  if (!found)
+  std::optional<runtime::TensorMapElement> element = runtime::tensorMapElementOf(param.element);
+  if (!element)
     return makeError("parameter '" + param.name + "' has element type '" + param.element +
                      "', which a tensor map cannot hold");
+  spec.element = *element;
   spec.address = address;
   spec.dims = std::move(dims);
   spec.strideBytes = std::move(strideBytes);

@@ -106,6 +106,47 @@ template <class Emit> void inWarpZero(LoweringContext &ctx, Emit emit) {
   b.CreateBr(next);
   b.SetInsertPoint(next);
 }
+
+// A TMA copy between its tile (operand `tile`) and the tensor map of its descriptor (operand 0)
+// at the coordinates of operands 1 and 2: the box plan and where in the tile the block starts.
+struct TmaCopyPlan {
+  TmaBoxPlan plan;
+  int64_t start = 0;
+};
+Expected<TmaCopyPlan> planTmaCopy(LoweringContext &ctx, const ir::Op &op, size_t tile) {
+  const ir::Function &f = ctx.function();
+  LL_ASSIGN_OR_RETURN(TmaBoxPlan plan, planTmaBox(ctx.module(), f.type(op.operands[0])));
+  LL_ASSIGN_OR_RETURN(int64_t start,
+                      tmaTileStart(ctx.get(op.operands[tile]), f.type(op.operands[tile]), plan));
+  return TmaCopyPlan{plan, start};
+}
+
+// The values the copy instructions of such a copy take.
+struct TmaCopyValues {
+  llvm::Value *map, *row, *col, *tile; // the block's first byte in shared memory
+};
+TmaCopyValues tmaCopyValues(LoweringContext &ctx, const ir::Op &op, size_t tile,
+                            const TmaCopyPlan &p) {
+  auto &b = ctx.b();
+  TmaCopyValues v{nullptr, nullptr, nullptr, nullptr};
+  v.map = b.CreatePtrToInt(ctx.get(op.operands[0]).regs[0], b.getInt64Ty());
+  v.row = ctx.get(op.operands[1]).regs[0];
+  v.col = ctx.get(op.operands[2]).regs[0];
+  v.tile = b.CreateGEP(b.getInt8Ty(), ctx.sharedBase(ctx.get(op.operands[tile])),
+                       b.getInt32(uint32_t(p.start)));
+  return v;
+}
+
+// `emit(shared address, column)` for each box of the block (several where the block is wider
+// than the swizzle): box j starts where the block's column j * box[1] does.
+template <class Emit>
+void forEachBox(llvm::IRBuilderBase &b, const TmaBoxPlan &p, const TmaCopyValues &v, Emit emit) {
+  for (int j = 0; j < p.copies; ++j) {
+    llvm::Value *at =
+        b.CreateGEP(b.getInt8Ty(), v.tile, b.getInt32(uint32_t(p.byteOf(0, j * p.box[1]))));
+    emit(at, b.CreateAdd(v.col, b.getInt32(uint32_t(j * p.box[1]))));
+  }
+}
 } // namespace
 
 Status lowerTma(LoweringContext &ctx, const ir::Op &op) {
@@ -117,7 +158,6 @@ Status lowerTma(LoweringContext &ctx, const ir::Op &op) {
     return fail("TMA and mbarriers need sm_90, the target is " + ctx.target().name());
   if (ctx.module().numCtas != 1)
     return fail("TMA and mbarriers are lowered for one CTA per cluster only");
-  const ir::Function &f = ctx.function();
   llvm::Value *leader = b.CreateICmpEQ(ctx.thread(), b.getInt32(0));
   auto barrierAt = [&](size_t i) { return ctx.sharedBase(ctx.get(op.operands[i])); };
   switch (op.kind) {
@@ -150,55 +190,31 @@ Status lowerTma(LoweringContext &ctx, const ir::Op &op) {
   }
   case ir::OpKind::AsyncTmaCopyGlobalToLocal: {
     size_t n = op.operands.size();
-    const ir::Type &dt = f.type(op.operands[0]);
-    auto plan = planTmaBox(ctx.module(), dt);
+    auto plan = planTmaCopy(ctx, op, n - 3);
     if (!plan.ok())
       return fail(plan.message());
-    const Lowered &dstTile = ctx.get(op.operands[n - 3]);
-    auto start = tmaTileStart(dstTile, f.type(op.operands[n - 3]), *plan);
-    if (!start.ok())
-      return fail(start.message());
     ctx.beforeSharedWrite();
-    llvm::Value *map = b.CreatePtrToInt(ctx.get(op.operands[0]).regs[0], b.getInt64Ty());
-    llvm::Value *row = ctx.get(op.operands[1]).regs[0];
-    llvm::Value *col = ctx.get(op.operands[2]).regs[0];
-    llvm::Value *dst =
-        b.CreateGEP(b.getInt8Ty(), ctx.sharedBase(dstTile), b.getInt32(uint32_t(*start)));
+    const TmaCopyValues v = tmaCopyValues(ctx, op, n - 3, *plan);
     llvm::Value *bar = barrierAt(n - 2);
     llvm::Value *pred = b.CreateAnd(leader, ctx.get(op.operands[n - 1]).regs[0]);
     inWarpZero(ctx, [&] {
-      for (int j = 0; j < plan->copies; ++j) {
-        // Box j starts where the block's column j * box[1] does.
-        llvm::Value *to = b.CreateGEP(b.getInt8Ty(), dst,
-                                      b.getInt32(uint32_t(plan->byteOf(0, j * plan->box[1]))));
-        llvm::Value *c0 = b.CreateAdd(col, b.getInt32(uint32_t(j * plan->box[1])));
-        emitTmaLoad2d(b, to, map, bar, c0, row, pred);
-      }
+      forEachBox(b, plan->plan, v, [&](llvm::Value *to, llvm::Value *c0) {
+        emitTmaLoad2d(b, to, v.map, bar, c0, v.row, pred);
+      });
     });
     return Status::success();
   }
   case ir::OpKind::AsyncTmaCopyLocalToGlobal: {
-    const ir::Type &dt = f.type(op.operands[0]);
-    auto plan = planTmaBox(ctx.module(), dt);
+    const size_t src = op.operands.size() - 1;
+    auto plan = planTmaCopy(ctx, op, src);
     if (!plan.ok())
       return fail(plan.message());
-    const Lowered &srcTile = ctx.get(op.operands.back());
-    auto start = tmaTileStart(srcTile, f.type(op.operands.back()), *plan);
-    if (!start.ok())
-      return fail(start.message());
     ctx.beforeSharedRead();
-    llvm::Value *map = b.CreatePtrToInt(ctx.get(op.operands[0]).regs[0], b.getInt64Ty());
-    llvm::Value *row = ctx.get(op.operands[1]).regs[0];
-    llvm::Value *col = ctx.get(op.operands[2]).regs[0];
-    llvm::Value *src =
-        b.CreateGEP(b.getInt8Ty(), ctx.sharedBase(srcTile), b.getInt32(uint32_t(*start)));
+    const TmaCopyValues v = tmaCopyValues(ctx, op, src, *plan);
     inWarpZero(ctx, [&] {
-      for (int j = 0; j < plan->copies; ++j) {
-        llvm::Value *from = b.CreateGEP(b.getInt8Ty(), src,
-                                        b.getInt32(uint32_t(plan->byteOf(0, j * plan->box[1]))));
-        llvm::Value *c0 = b.CreateAdd(col, b.getInt32(uint32_t(j * plan->box[1])));
-        emitTmaStore2d(b, from, map, c0, row, leader);
-      }
+      forEachBox(b, plan->plan, v, [&](llvm::Value *from, llvm::Value *c0) {
+        emitTmaStore2d(b, from, v.map, c0, v.row, leader);
+      });
       emitBulkCommitGroup(b, leader);
     });
     ctx.afterSharedRead();

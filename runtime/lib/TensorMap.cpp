@@ -4,6 +4,18 @@
 
 namespace linlayout::runtime {
 
+std::optional<TensorMapElement> tensorMapElementOf(std::string_view name) {
+  static constexpr std::pair<std::string_view, TensorMapElement> kElements[] = {
+      {"i8", TensorMapElement::U8},   {"i16", TensorMapElement::U16},
+      {"i32", TensorMapElement::I32}, {"i64", TensorMapElement::I64},
+      {"f16", TensorMapElement::F16}, {"bf16", TensorMapElement::BF16},
+      {"f32", TensorMapElement::F32}, {"f64", TensorMapElement::F64}};
+  for (const auto &[n, e] : kElements)
+    if (n == name)
+      return e;
+  return std::nullopt;
+}
+
 int elementBytes(TensorMapElement e) {
   switch (e) {
   case TensorMapElement::U8:

@@ -74,9 +74,10 @@ Status runOnGpu(const KernelPtx &k, std::vector<std::vector<uint8_t>> &buffers,
       // The tensor map the kernel's parameter asks for, over the buffer (element strides).
       const KernelParam &p = k.params.at(i);
       rt::TiledTensorMapSpec spec;
-      spec.element = p.element == "f32"    ? rt::TensorMapElement::F32
-                     : p.element == "bf16" ? rt::TensorMapElement::BF16
-                                           : rt::TensorMapElement::F16;
+      std::optional<rt::TensorMapElement> element = rt::tensorMapElementOf(p.element);
+      if (!element)
+        return makeError("parameter '" + p.name + "' holds " + p.element);
+      spec.element = *element;
       spec.address = dev.at(a.buffer).ptr();
       for (size_t d = 0; d < a.dims.size(); ++d) {
         spec.dims.push_back(uint64_t(a.dims[d]));

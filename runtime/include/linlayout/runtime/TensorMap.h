@@ -12,6 +12,8 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 namespace linlayout::runtime {
@@ -30,6 +32,10 @@ enum class TensorMapElement : int {
 
 /// Bytes of one element.
 int elementBytes(TensorMapElement e);
+
+/// The element type a tensor map holds for the IR's element type `name` ("i8", "i16", "i32",
+/// "i64", "f16", "bf16", "f32", "f64", as lower/'s KernelParam::element), or nullopt.
+std::optional<TensorMapElement> tensorMapElementOf(std::string_view name);
 
 /// A tiled tensor map over a strided tensor in global memory.
 struct TiledTensorMapSpec {

@@ -391,6 +391,14 @@ ValueId Builder::reduce(ReduceKind kind, ValueId v, int axis) {
   return one(OpKind::Reduce, {v}, src.withShapeAndLayout(std::move(shape), l), attrs);
 }
 
+ValueId Builder::scan(ReduceKind kind, ValueId v, int axis, bool reverse) {
+  OpAttrs attrs;
+  attrs.axis = axis;
+  attrs.reduceKind = kind;
+  attrs.reverse = reverse;
+  return one(OpKind::Scan, {v}, type(v), attrs);
+}
+
 ForScope Builder::beginFor(ValueId lb, ValueId ub, ValueId step, std::span<const ValueId> inits) {
   std::vector<ValueId> operands = {lb, ub, step};
   operands.insert(operands.end(), inits.begin(), inits.end());

@@ -879,6 +879,9 @@ private:
     case OpKind::Reduce:
       reduce(op, r);
       break;
+    case OpKind::Scan:
+      scan(op, r);
+      break;
     case OpKind::WarpGroupDot: {
       // The wgmma reads its shared operands when it runs (here at once; an asynchronous one
       // until a warp_group_dot_wait retires it). A memdesc operand may be a tile of a ring or a
@@ -1231,6 +1234,34 @@ private:
           r.i.push_back(acc);
         }
       }
+  }
+
+  // Inclusive, in index order along the axis (from its end when reversed), rounding after every
+  // combination.
+  void scan(const Op &op, RtValue &r) {
+    const Type &st = type(op.operands[0]);
+    const RtValue &s = val(op.operands[0]);
+    ScalarKind k = st.elem().scalar;
+    bool isF = isFloat(k);
+    size_t axis = size_t(op.attrs.axis);
+    auto strides = stridesOf(st.shape());
+    int64_t len = st.shape()[axis], inner = strides[axis];
+    const OpKind combiner = *combinerOf(op.attrs.reduceKind, isF);
+    r = s;
+    std::vector<double> &f = r.f;
+    std::vector<int64_t> &i = r.i;
+    for (size_t base = 0; base < (isF ? f.size() : i.size()); ++base) {
+      if ((int64_t(base) / inner) % len != 0)
+        continue; // not the first element of its line
+      for (int64_t j = 1; j < len; ++j) {
+        int64_t at = op.attrs.reverse ? len - 1 - j : j, prev = op.attrs.reverse ? at + 1 : at - 1;
+        size_t x = base + size_t(at * inner), p = base + size_t(prev * inner);
+        if (isF)
+          f[x] = roundToFloatKind(evalFloatBinary(combiner, f[p], f[x]), k);
+        else
+          i[x] = *evalIntBinary(combiner, i[p], i[x], k);
+      }
+    }
   }
 
   const Module &m_;

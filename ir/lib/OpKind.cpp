@@ -18,8 +18,8 @@ constexpr std::array<OpInfo, kNumOpKinds> kOps = {{
 constexpr std::array<std::string_view, 17> kPredicates = {
     "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt",
     "uge", "oeq", "one", "olt", "ole", "ogt", "oge", "une"};
-constexpr std::array<std::string_view, 7> kReduceKinds = {"sum",    "max",  "min", "maxnum",
-                                                          "minnum", "umax", "umin"};
+constexpr std::array<std::string_view, 8> kReduceKinds = {"sum",    "max",  "min",  "maxnum",
+                                                          "minnum", "umax", "umin", "prod"};
 constexpr std::array<std::string_view, 10> kAtomicKinds = {"and", "or",  "xor",  "add",  "fadd",
                                                            "max", "min", "umax", "umin", "exch"};
 constexpr std::array<std::string_view, 4> kSemantics = {"relaxed", "acquire", "release", "acq_rel"};
@@ -137,13 +137,14 @@ std::optional<ReduceKind> reduceKindFromName(std::string_view text) {
 namespace {
 // Per ReduceKind: its float combiner and its integer one (AddF standing for "none" where the
 // kind has no combiner of that type).
-constexpr std::array<std::pair<OpKind, OpKind>, 7> kCombiners = {{{OpKind::AddF, OpKind::AddI},
+constexpr std::array<std::pair<OpKind, OpKind>, 8> kCombiners = {{{OpKind::AddF, OpKind::AddI},
                                                                   {OpKind::MaxF, OpKind::MaxSI},
                                                                   {OpKind::MinF, OpKind::MinSI},
                                                                   {OpKind::MaxNumF, OpKind::AddF},
                                                                   {OpKind::MinNumF, OpKind::AddF},
                                                                   {OpKind::AddI, OpKind::MaxUI},
-                                                                  {OpKind::AddI, OpKind::MinUI}}};
+                                                                  {OpKind::AddI, OpKind::MinUI},
+                                                                  {OpKind::MulF, OpKind::MulI}}};
 } // namespace
 
 std::optional<OpKind> combinerOf(ReduceKind k, bool isFloat) {

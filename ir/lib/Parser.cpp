@@ -594,6 +594,17 @@ private:
     return fail("expected an attribute value, got " + describe(tok_));
   }
 
+  // A scan's optional `reverse = true / false` (1 / 0).
+  bool dictReverse(const Dict &d, OpAttrs &a) {
+    int64_t reverse = 0;
+    if (!dictInt(d, "reverse", reverse, false))
+      return false;
+    if (reverse != 0 && reverse != 1)
+      return fail("attribute 'reverse' must be true or false");
+    a.reverse = reverse == 1;
+    return true;
+  }
+
   bool dictInt(const Dict &d, std::string_view key, int64_t &out, bool required) {
     auto it = d.find(key);
     if (it == d.end()) {
@@ -1198,13 +1209,15 @@ private:
     op.loc = tok_.loc;
     std::vector<Type> resultTypes;
     if (tok_.kind == Tok::String) {
-      // MLIR's generic form, which Triton prints for tt.reduce (its body is a region).
-      if (tok_.text != "tt.reduce")
+      // MLIR's generic form, which Triton prints for tt.reduce and tt.scan (their bodies are
+      // regions).
+      if (tok_.text != "tt.reduce" && tok_.text != "tt.scan")
         return fail("unknown op " + describe(tok_) +
-                    " (of the generic form \"op\"(...), only \"tt.reduce\" is read)");
-      op.kind = OpKind::Reduce;
+                    " (of the generic form \"op\"(...), only \"tt.reduce\" and \"tt.scan\" are "
+                    "read)");
+      op.kind = tok_.text == "tt.reduce" ? OpKind::Reduce : OpKind::Scan;
       advance();
-      if (!parseGenericReduce(op, resultTypes))
+      if (!parseGenericCombine(op, resultTypes))
         return false;
     } else {
       if (tok_.kind != Tok::Ident)
@@ -1239,23 +1252,29 @@ private:
     return true;
   }
 
-  // Triton's tt.reduce, after its quoted name:
+  // Triton's tt.reduce and tt.scan, after the quoted name:
   //   "tt.reduce"(%x) <{axis = 0 : i32}> ({
   //   ^bb0(%a: f32, %b: f32):
   //     %s = arith.addf %a, %b : f32
   //     tt.reduce.return %s : f32
   //   }) : (tensor<...>) -> f32
-  // The body must combine its two arguments with one op that a ReduceKind stands for.
-  bool parseGenericReduce(Op &op, std::vector<Type> &results) {
+  // (a scan's properties also say `reverse = false`, its body ends in tt.scan.return, and its
+  // result is a tensor like its operand). The body must combine its two arguments with one op
+  // that a ReduceKind stands for.
+  bool parseGenericCombine(Op &op, std::vector<Type> &results) {
+    const bool scan = op.kind == OpKind::Scan;
+    const std::string opName(mnemonic(op.kind));
     if (!expectPunct("(", "to open the operands") || !parseOperands(op.operands, 16) ||
         !expectPunct(")", "to close the operands"))
       return false;
     if (op.operands.size() != 1)
-      return fail("a tt.reduce of several tensors (as argmin / argmax make) is not supported; "
-                  "reduce one tensor");
+      return fail(scan ? "a tt.scan of several tensors is not supported; scan one tensor"
+                       : "a tt.reduce of several tensors (as argmin / argmax make) is not "
+                         "supported; reduce one tensor");
     Dict d;
     if (!expectPunct("<", "to open the properties") || !parseDict(d) ||
-        !dictInt(d, "axis", op.attrs.axis, true) || !expectPunct(">", "to close the properties"))
+        !dictInt(d, "axis", op.attrs.axis, true) || (scan && !dictReverse(d, op.attrs)) ||
+        !expectPunct(">", "to close the properties"))
       return false;
     if (!expectPunct("(", "to open the region") || !expectPunct("{", "to open the region"))
       return false;
@@ -1291,8 +1310,9 @@ private:
     auto combiner = tok_.kind == Tok::Ident ? opKindFromMnemonic(tok_.text) : std::nullopt;
     auto kind = combiner ? reduceKindOfCombiner(*combiner) : std::nullopt;
     if (!kind)
-      return fail("a tt.reduce body must be one arith.addf / addi, maximumf / maxsi, minimumf / "
-                  "minsi, maxnumf, minnumf, maxui or minui of its two arguments, got " +
+      return fail("a " + opName +
+                  " body must be one arith.addf / addi, mulf / muli, maximumf / maxsi, "
+                  "minimumf / minsi, maxnumf, minnumf, maxui or minui of its two arguments, got " +
                   describe(tok_));
     op.attrs.reduceKind = *kind;
     advance();
@@ -1306,14 +1326,15 @@ private:
       advance();
     }
     if (!((used[0] == args[0] && used[1] == args[1]) || (used[0] == args[1] && used[1] == args[0])))
-      return failAt(combinerLoc, "a tt.reduce body must combine its two block arguments");
+      return failAt(combinerLoc, "a " + opName + " body must combine its two block arguments");
     Type combinedType;
+    const std::string ret = opName + ".return";
     if (!expectPunct(":", "before the combined type") || !parseType(combinedType) ||
-        !expectIdent("tt.reduce.return", "to end the reduction body"))
+        !expectIdent(ret, "to end the combining body"))
       return false;
     if (tok_.kind != Tok::Value || tok_.text != combined)
-      return fail("tt.reduce.return must return the combined value %" + std::string(combined) +
-                  ", got " + describe(tok_));
+      return fail(ret + " must return the combined value %" + std::string(combined) + ", got " +
+                  describe(tok_));
     advance();
     Type returned;
     if (!expectPunct(":", "before the returned type") || !parseType(returned) ||
@@ -1326,7 +1347,7 @@ private:
       return false;
     for (const Type &bodyType : {argTypes[0], argTypes[1], combinedType, returned})
       if (bodyType != t.elementType())
-        return failAt(combinerLoc, "the reduction body works on " + printType(module_, bodyType) +
+        return failAt(combinerLoc, "the combining body works on " + printType(module_, bodyType) +
                                        ", the operand's elements are " +
                                        printType(module_, t.elementType()));
     results.push_back(u);
@@ -1794,15 +1815,18 @@ private:
         return false;
       return parseDotTypes(op, results);
     }
-    case OpKind::Reduce: {
+    case OpKind::Reduce:
+    case OpKind::Scan: {
+      const bool scan = op.kind == OpKind::Scan;
       if (!parseName(reduceKindFromName,
-                     "a reduction (sum, max, min, maxnum, minnum, umax or umin)", a.reduceKind) ||
+                     "a combining function (sum, prod, max, min, maxnum, minnum, umax or umin)",
+                     a.reduceKind) ||
           !parseOperands(op.operands, 1))
         return false;
       if (op.operands.size() != 1)
-        return fail("tt.reduce takes one operand");
+        return fail(std::string(mnemonic(op.kind)) + " takes one operand");
       Dict d;
-      if (!parseDict(d) || !dictInt(d, "axis", a.axis, true))
+      if (!parseDict(d) || !dictInt(d, "axis", a.axis, true) || (scan && !dictReverse(d, a)))
         return false;
       if (!expectPunct(":", "before the operand type"))
         return false;

@@ -62,7 +62,8 @@ public:
     walkOps(f_.body, [&](Op &op) {
       if (op.kind == OpKind::Dot)
         dots.push_back(&op);
-      else if (op.kind == OpKind::Reduce && f_.type(op.results[0]).isTensor())
+      else if ((op.kind == OpKind::Reduce && f_.type(op.results[0]).isTensor()) ||
+               op.kind == OpKind::Scan)
         reduces.push_back(&op);
       else if (op.kind == OpKind::Store && f_.type(op.operands[0]).isTensor())
         stores.push_back(&op);
@@ -186,10 +187,14 @@ private:
     auto l = withCga(s, *cga);
     if (!l)
       return Status(makeError("plan-ctas: " + l.message()));
+    convertOperand(op, 0, m_.layouts.intern(*l), edits);
+    if (op.kind == OpKind::Scan) { // the result in the operand's layout
+      retypeResult(op, m_.layouts.intern(*l), edits);
+      return Status::success();
+    }
     auto slice = SliceSpec::make(op.attrs.axis, *l);
     if (!slice)
       return Status(makeError("plan-ctas: " + slice.message()));
-    convertOperand(op, 0, m_.layouts.intern(*l), edits);
     retypeResult(op, m_.layouts.intern(*slice), edits);
     return Status::success();
   }

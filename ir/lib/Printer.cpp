@@ -639,6 +639,11 @@ private:
       os << " " << name(a.reduceKind) << " " << list(op.operands) << " {axis = " << a.axis
          << " : i32} : " << opnd(0) << " -> " << res();
       break;
+    case OpKind::Scan:
+      os << " " << name(a.reduceKind) << " " << list(op.operands) << " {axis = " << a.axis
+         << " : i32, reverse = " << (a.reverse ? "true" : "false") << "} : " << opnd(0) << " -> "
+         << res();
+      break;
     case OpKind::WarpGroupDot:
       os << " " << list(op.operands) << " {isAsync = " << (a.isAsync ? "true" : "false")
          << "} : " << opnd(0) << " * " << opnd(1) << " -> " << res();

@@ -833,16 +833,23 @@ private:
     case OpKind::Dot:
       LL_TRY_STATUS(counts(op, 3, 3, 1));
       return checkDot(op);
-    case OpKind::Reduce: {
+    case OpKind::Reduce:
+    case OpKind::Scan: {
       LL_TRY_STATUS(counts(op, 1, 1, 1));
       const Type &s = T(0);
       if (!s.isTensor() || s.isPointerLike())
         return err(&op, "needs a tensor of numbers, got " + ty(s));
       if (bool f = isFloat(s.elem().scalar); !combinerOf(a.reduceKind, f))
-        return err(&op, std::string(name(a.reduceKind)) + " reduces " +
+        return err(&op, std::string(name(a.reduceKind)) +
+                            (op.kind == OpKind::Scan ? " scans " : " reduces ") +
                             (f ? "integers" : "floats") + " only, got " + ty(s));
       if (a.axis < 0 || a.axis >= s.rank())
         return err(&op, "axis " + std::to_string(a.axis) + " is out of range for " + ty(s));
+      if (op.kind == OpKind::Scan) {
+        if (R() != s)
+          return err(&op, "the result must have the operand's type " + ty(s) + ", got " + ty(R()));
+        return Status::success();
+      }
       if (s.rank() == 1) {
         if (R() != s.elementType())
           return err(&op, "reducing a 1-D tensor gives a scalar " + ty(s.elementType()) +

@@ -102,6 +102,7 @@ SharedHazards hazardsAfter(const ir::Block &block, SharedHazards h, const OpPlan
     case ir::OpKind::Trans:
     case ir::OpKind::Reshape:
     case ir::OpKind::Reduce:
+    case ir::OpKind::Scan:
       break;
     default:
       // Anything else (loops, ...) may leave everything pending.
@@ -410,6 +411,9 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
       break;
     case ir::OpKind::Dot:
       s = lowerDot(ctx, op);
+      break;
+    case ir::OpKind::Scan:
+      s = lowerScan(ctx, op);
       break;
     case ir::OpKind::Reduce:
       s = lowerReduce(ctx, op);

@@ -235,12 +235,14 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
       }
       plans.reportOps.push_back(&op);
       plans.conversions.emplace(&op, std::move(plan).value());
-    } else if (op.kind == ir::OpKind::Reduce) {
+    } else if (op.kind == ir::OpKind::Reduce || op.kind == ir::OpKind::Scan) {
       const ir::Type &st = f.type(op.operands[0]);
       auto l = layoutOf(st);
       if (!l.ok())
         return fail(l.message());
-      auto bytes = reduceScratchBytes(*l, int(op.attrs.axis), elementBits(st) / 8);
+      auto bytes = op.kind == ir::OpKind::Reduce
+                       ? reduceScratchBytes(*l, int(op.attrs.axis), elementBits(st) / 8)
+                       : scanScratchBytes(*l, int(op.attrs.axis), elementBits(st) / 8);
       if (!bytes.ok())
         return fail(bytes.message());
       if (*bytes) {

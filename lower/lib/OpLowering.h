@@ -86,6 +86,9 @@ Expected<int64_t> tmaTileStart(const Lowered &to, const ir::Type &dstType, const
 
 /// tt.reduce: in-thread, butterfly shuffles across lanes, shared memory across warps.
 Status lowerReduce(LoweringContext &ctx, const ir::Op &op);
+/// tt.scan: over the bits of the scanned coordinate, lowest first: in registers, by butterfly
+/// shuffles, by shared memory between warps.
+Status lowerScan(LoweringContext &ctx, const ir::Op &op);
 
 } // namespace linlayout::lower
 
@@ -96,6 +99,11 @@ namespace linlayout::lower {
 /// Requires: l maps onto the tensor dims; axis < their number. Errors for layouts whose lanes or
 /// warps mix the reduced dim with others, and for reductions across CTAs.
 Expected<int64_t> reduceScratchBytes(const LinearLayout &l, int axis, int elemBytes);
+/// Bytes of shared memory a tt.scan along `axis` of a tensor in layout `l` needs (0 when no warp
+/// bit steps along the axis). Errors for layouts in which some bit of the scanned coordinate is
+/// not held by exactly one register, lane or warp bit that moves along it alone, and for scans
+/// across CTAs.
+Expected<int64_t> scanScratchBytes(const LinearLayout &l, int axis, int elemBytes);
 
 /// For a tt.trans / tt.reshape whose result layout does not keep elements in their threads: the
 /// operand's layout with the result's coordinates (the source of the conversion the op needs);

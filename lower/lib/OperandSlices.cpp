@@ -45,6 +45,7 @@ bool mayStandBetween(const ir::Op &op, const OpPlans &plans) {
   case ir::OpKind::Dot:
   case ir::OpKind::ConvertLayout: // without scratch: in registers
   case ir::OpKind::Reduce:
+  case ir::OpKind::Scan:
     return true;
   default:
     return leavesSharedMemoryAlone(ir::category(op.kind));

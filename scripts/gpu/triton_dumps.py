@@ -3,8 +3,9 @@
 
 Compiles (and runs once, on small inputs) vector add, fused softmax, layer norm, a masked
 transpose, a tiled matmul, a masked matmul with a bias and relu, a histogram (atomic adds), bf16
-row sums, a flash-attention forward pass, dropout (tl.rand) and a matmul on host tensor
-descriptors (TMA), and writes each kernel's final TTGIR (`kernel.asm["ttgir"]`) to
+row sums, a flash-attention forward pass, dropout (tl.rand), a matmul on host tensor
+descriptors (TMA), scans (tl.cumsum, tl.cumprod, a running max by tl.associative_scan) and a
+stream compaction (a cumsum gives each kept element its place), and writes each kernel's final TTGIR (`kernel.asm["ttgir"]`) to
 OUT/<name>.ttgir. With DISABLE_MMA_V3=1 in the environment the matmul uses mma.sync (mma v2)
 instead of wgmma on sm_90.
 
@@ -173,6 +174,37 @@ def dropout(x_ptr, out_ptr, n, p, seed, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, tl.where(r > p, x / (1 - p), 0.0), mask=mask)
 
 
+@triton.jit
+def _max(a, b):
+    return tl.maximum(a, b)
+
+
+@triton.jit
+def scans(x_ptr, i_ptr, y_ptr, p_ptr, r_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # Per BM x BN tile: f32 prefix sums along rows, i32 suffix products along rows and i32
+    # running maxima down the columns.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    offs = rm[:, None] * N + rn[None, :]
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + offs, mask=mask, other=0.)
+    tl.store(y_ptr + offs, tl.cumsum(x, axis=1), mask=mask)
+    i = tl.load(i_ptr + offs, mask=mask, other=1)
+    tl.store(p_ptr + offs, tl.cumprod(i, axis=1, reverse=True), mask=mask)
+    tl.store(r_ptr + offs, tl.associative_scan(i, 0, _max), mask=mask)
+
+
+@triton.jit
+def compact(x_ptr, out_ptr, count_ptr, n, BLOCK: tl.constexpr):
+    # Each program copies its positive elements, in order, to the front of its block of out.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.)
+    keep = (x > 0) & (offs < n)
+    place = tl.cumsum(keep.to(tl.int32), axis=0) - 1
+    tl.store(out_ptr + tl.program_id(0) * BLOCK + place, x, mask=keep)
+    tl.store(count_ptr + tl.program_id(0), tl.sum(keep.to(tl.int32), axis=0))
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -205,6 +237,16 @@ def main():
                                              num_warps=4, num_stages=2)
     x, o = f32(4000), f32(4000)
     kernels["dropout"] = dropout[(4,)](x, o, 4000, 0.5, 123, BLOCK=1024)
+    x, y = f32(50, 100), f32(50, 100)
+    i = torch.randint(-3, 4, (50, 100), device=dev, dtype=torch.int32)
+    p, r = torch.empty_like(i), torch.empty_like(i)
+    kernels["scans"] = scans[(2,)](x, i, y, p, r, 50, 100, BM=32, BN=128, num_warps=4)
+    torch.testing.assert_close(y, torch.cumsum(x, 1), rtol=1e-4, atol=1e-4)
+    for rows in (slice(0, 32), slice(32, 50)):
+        torch.testing.assert_close(r[rows], torch.cummax(i[rows], 0).values)
+    x, o, cnt = f32(3000), torch.zeros(3072, device=dev), torch.zeros(3, device=dev,
+                                                                       dtype=torch.int32)
+    kernels["compact"] = compact[(3,)](x, o, cnt, 3000, BLOCK=1024, num_warps=4)
     try:
         from triton.tools.tensor_descriptor import TensorDescriptor
         a, bb, c = f16(256, 256), f16(256, 256), f16(256, 256)

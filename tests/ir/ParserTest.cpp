@@ -116,7 +116,8 @@ TEST(Parser, ErrorsNamePositionAndExpectation) {
       {wrap("    %0 = arith.constant 1.5 : i32\n"), "integer type i32 needs an integer"},
       {wrap("    %0 = arith.cmpi olt, %n, %n : i32\n"), "unknown arith.cmpi predicate 'olt'"},
       {wrap("    %0 = tt.reduce avg %n {axis = 0 : i32} : i32 -> i32\n"),
-       "expected a reduction (sum, max, min, maxnum, minnum, umax or umin), got 'avg'"},
+       "expected a combining function (sum, prod, max, min, maxnum, minnum, umax or umin), got "
+       "'avg'"},
       {wrap("    %0 = arith.constant 1 : tensor<1x2x4x8x16x32x64x128x2xi32, #blocked>\n"),
        "rank exceeds 8"},
       {wrap("    %0 = arith.constant 1 : tensor<1024x1024x2xi32, #blocked>\n"),

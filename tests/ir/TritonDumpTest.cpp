@@ -70,7 +70,8 @@ TEST(TritonDumps, GenericReduceReadsItsCombiner) {
         Case{"arith.maxnumf", "f32", ReduceKind::MaxNum},
         Case{"arith.minnumf", "f16", ReduceKind::MinNum},
         Case{"arith.maxsi", "i32", ReduceKind::Max}, Case{"arith.minui", "i8", ReduceKind::UMin},
-        Case{"arith.addi", "i64", ReduceKind::Sum}}) {
+        Case{"arith.addi", "i64", ReduceKind::Sum}, Case{"arith.mulf", "f32", ReduceKind::Prod},
+        Case{"arith.muli", "i16", ReduceKind::Prod}}) {
     SCOPED_TRACE(c.combiner);
     auto m = parseModule(module("      %s = " + c.combiner + " %b, %a : " + c.elem +
                                     "\n      tt.reduce.return %s : " + c.elem + "\n",
@@ -86,7 +87,7 @@ TEST(TritonDumps, GenericReduceReadsItsCombiner) {
     auto m = parseModule(module(body, elem), "t.tir");
     return m.ok() ? std::string("<parsed>") : m.message();
   };
-  EXPECT_NE(error("      %s = arith.mulf %a, %b : f32\n      tt.reduce.return %s : f32\n")
+  EXPECT_NE(error("      %s = arith.subf %a, %b : f32\n      tt.reduce.return %s : f32\n")
                 .find("a tt.reduce body must be one arith.addf"),
             std::string::npos);
   EXPECT_NE(error("      %s = arith.addf %a, %a : f32\n      tt.reduce.return %s : f32\n")
@@ -96,7 +97,7 @@ TEST(TritonDumps, GenericReduceReadsItsCombiner) {
                 .find("must return the combined value %s"),
             std::string::npos);
   EXPECT_NE(error("      %s = arith.addf %a, %b : f16\n      tt.reduce.return %s : f16\n")
-                .find("the reduction body works on f16, the operand's elements are f32"),
+                .find("the combining body works on f16, the operand's elements are f32"),
             std::string::npos);
   // Two tensors reduced together, as tl.argmax makes: a clear refusal.
   std::string pair = module("");
@@ -117,6 +118,69 @@ TEST(TritonDumps, GenericReduceReadsItsCombiner) {
   ASSERT_TRUE(m.ok()) << m.message();
   EXPECT_NE(verify(*m).message().find("maxnum reduces floats only"), std::string::npos)
       << verify(*m).message();
+}
+
+// The generic tt.scan: its combiner and direction are read, and it prints in the short form,
+// which reads back the same; a body that does not end in tt.scan.return, or a scan of two
+// tensors, is an error that says so.
+TEST(TritonDumps, GenericScanReadsItsCombinerAndDirection) {
+  auto module = [](const std::string &props, const std::string &combiner,
+                   const std::string &ret = "tt.scan.return", const std::string &operands = "%v") {
+    return "#b = #ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [4, 8], warpsPerCTA = "
+           "[2, 1], order = [1, 0]}>\nmodule {\n  tt.func @f(%p: !tt.ptr<i32>) {\n    %x = "
+           "tt.splat %p : !tt.ptr<i32> -> tensor<16x8x!tt.ptr<i32>, #b>\n    %v = tt.load %x : "
+           "tensor<16x8x!tt.ptr<i32>, #b>\n    %r = \"tt.scan\"(" +
+           operands + ") <{" + props +
+           "}> ({\n    ^bb0(%a: i32 loc(\"a\"), %b: i32 loc(\"b\")):\n      %s = " + combiner +
+           " %a, %b : i32 loc(#loc1)\n      " + ret +
+           " %s : i32 loc(#loc2)\n    }) : (tensor<16x8xi32, #b>) -> tensor<16x8xi32, #b> "
+           "loc(#loc3)\n    tt.return\n  }\n}\n";
+  };
+  struct Case {
+    std::string props, combiner;
+    ReduceKind kind;
+    int64_t axis;
+    bool reverse;
+  };
+  for (const Case &c :
+       {Case{"axis = 0 : i32, reverse = false", "arith.addi", ReduceKind::Sum, 0, false},
+        Case{"axis = 1 : i32, reverse = true", "arith.muli", ReduceKind::Prod, 1, true},
+        Case{"axis = 0 : i32", "arith.maxui", ReduceKind::UMax, 0, false}}) {
+    SCOPED_TRACE(c.props + " " + c.combiner);
+    auto m = parseModule(module(c.props, c.combiner), "t.tir");
+    ASSERT_TRUE(m.ok()) << m.message();
+    ASSERT_TRUE(verify(*m).ok()) << verify(*m).message();
+    const Op &r = m->functions[0].body.ops[2];
+    EXPECT_EQ(r.kind, OpKind::Scan);
+    EXPECT_EQ(r.attrs.reduceKind, c.kind);
+    EXPECT_EQ(r.attrs.axis, c.axis);
+    EXPECT_EQ(r.attrs.reverse, c.reverse);
+    std::string printed = print(*m);
+    EXPECT_NE(printed.find("tt.scan " + std::string(name(c.kind)) +
+                           " %v {axis = " + std::to_string(c.axis) +
+                           " : i32, reverse = " + (c.reverse ? "true" : "false") + "}"),
+              std::string::npos)
+        << printed;
+    auto again = parseModule(printed, "printed.tir");
+    ASSERT_TRUE(again.ok()) << again.message();
+    EXPECT_EQ(print(*again), printed);
+  }
+  auto error = [&](const std::string &text) {
+    auto m = parseModule(text, "t.tir");
+    return m.ok() ? std::string("<parsed>") : m.message();
+  };
+  EXPECT_NE(error(module("axis = 0 : i32", "arith.addi", "tt.reduce.return"))
+                .find("expected 'tt.scan.return'"),
+            std::string::npos)
+      << error(module("axis = 0 : i32", "arith.addi", "tt.reduce.return"));
+  EXPECT_NE(error(module("axis = 0 : i32, reverse = 2", "arith.addi"))
+                .find("attribute 'reverse' must be true or false"),
+            std::string::npos);
+  EXPECT_NE(error(module("axis = 0 : i32", "arith.addi", "tt.scan.return", "%v, %v"))
+                .find("a tt.scan of several tensors is not supported"),
+            std::string::npos);
+  EXPECT_NE(error(module("reverse = true", "arith.addi")).find("missing attribute 'axis'"),
+            std::string::npos);
 }
 
 // Triton's async tokens are read where it writes them and dropped; a token used as a value, or

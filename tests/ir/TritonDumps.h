@@ -221,6 +221,75 @@ inline std::vector<ExampleRun> tritonDumpRuns() {
                     EXPECT_GT(kept, 1800);
                     EXPECT_LT(kept, 2200);
                   }});
+  // Scans of a 50 x 100 matrix in 32 x 128 tiles (masked): f32 prefix sums along rows, i32
+  // suffix products along rows (tl.cumprod reverse; they wrap), i32 running maxima down each
+  // tile's columns (tl.associative_scan with tl.maximum).
+  runs.push_back({"triton/scans.ttgir",
+                  "scans",
+                  {2, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    std::mt19937 g(50);
+                    std::vector<int32_t> i(5000);
+                    for (int32_t &v : i)
+                      v = int32_t(g() % 7) - 3;
+                    m.buffers = {bytesOf(randomFloats(5000, 51)), bytesOf(i),
+                                 bytesOf(std::vector<float>(5000, -7.f)),
+                                 bytesOf(std::vector<int32_t>(5000, -7)),
+                                 bytesOf(std::vector<int32_t>(5000, -7))};
+                    a = {ArgValue::pointer(0),  ArgValue::pointer(1), ArgValue::pointer(2),
+                         ArgValue::pointer(3),  ArgValue::pointer(4), ArgValue::integer(50),
+                         ArgValue::integer(100)};
+                  },
+                  [](const Memory &m) {
+                    auto x = valuesOf<float>(m.buffers[0]), y = valuesOf<float>(m.buffers[2]);
+                    auto i = valuesOf<int32_t>(m.buffers[1]);
+                    auto p = valuesOf<int32_t>(m.buffers[3]), r = valuesOf<int32_t>(m.buffers[4]);
+                    for (size_t row = 0; row < 50; ++row) {
+                      double sum = 0;
+                      uint32_t prod = 1;
+                      for (size_t c = 0; c < 100; ++c) {
+                        sum += x[row * 100 + c];
+                        ASSERT_NEAR(y[row * 100 + c], sum, 1e-5 * (1 + std::abs(sum)))
+                            << row << "," << c;
+                        size_t back = row * 100 + 99 - c;
+                        prod *= uint32_t(i[back]);
+                        ASSERT_EQ(p[back], int32_t(prod)) << row << "," << 99 - c;
+                      }
+                    }
+                    for (size_t c = 0; c < 100; ++c)
+                      for (size_t row = 0; row < 50; ++row) {
+                        int32_t want = i[row * 100 + c];
+                        for (size_t above = row / 32 * 32; above < row; ++above)
+                          want = std::max(want, i[above * 100 + c]);
+                        ASSERT_EQ(r[row * 100 + c], want) << row << "," << c;
+                      }
+                  }});
+  // Stream compaction of 3000 floats, 3 programs of 1024: each copies its positive elements in
+  // order to the front of its block of out (tl.cumsum of the kept flags gives their places) and
+  // counts them; the rest of out is untouched.
+  runs.push_back(
+      {"triton/compact.ttgir",
+       "compact",
+       {3, 1, 1},
+       [](Memory &m, std::vector<ArgValue> &a) {
+         m.buffers = {bytesOf(randomFloats(3072, 52)), bytesOf(std::vector<float>(3072, -7.f)),
+                      bytesOf(std::vector<int32_t>(3, -1))};
+         a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2),
+              ArgValue::integer(3000)};
+       },
+       [](const Memory &m) {
+         auto x = valuesOf<float>(m.buffers[0]), out = valuesOf<float>(m.buffers[1]);
+         auto count = valuesOf<int32_t>(m.buffers[2]);
+         for (size_t p = 0; p < 3; ++p) {
+           std::vector<float> want;
+           for (size_t k = p * 1024; k < std::min<size_t>(3000, p * 1024 + 1024); ++k)
+             if (x[k] > 0)
+               want.push_back(x[k]);
+           ASSERT_EQ(count[p], int32_t(want.size())) << p;
+           for (size_t k = 0; k < 1024; ++k)
+             ASSERT_EQ(out[p * 1024 + k], k < want.size() ? want[k] : -7.f) << p << "," << k;
+         }
+       }});
   // Row sums of a 100 x 300 bf16 matrix in f32, 32 rows per program, columns in blocks of 64
   // (the edges masked). Small halves: exact in bf16, and every sum exact.
   runs.push_back({"triton/row_sums.ttgir",

@@ -80,6 +80,19 @@ TEST(Verifier, RejectsBadIrWithPositionedMessages) {
        "    %1 = tt.reduce sum %0 {axis = 2 : i32} : tensor<64x64xf32, #b2> -> tensor<64xf32, "
        "#ttg.slice<{dim = 0, parent = #b2}>>\n",
        "axis 2 is out of range"},
+      // scan keeps its operand's type; its combining function fits the elements.
+      {"    %0 = arith.constant dense<1.0> : tensor<64x64xf32, #b2>\n"
+       "    %1 = tt.scan sum %0 {axis = 1 : i32, reverse = false} : tensor<64x64xf32, #b2> -> "
+       "tensor<64x64xf32, #b3>\n",
+       "'tt.scan': the result must have the operand's type tensor<64x64xf32, "},
+      {"    %0 = arith.constant dense<1.0> : tensor<64x64xf32, #b2>\n"
+       "    %1 = tt.scan umax %0 {axis = 0 : i32, reverse = true} : tensor<64x64xf32, #b2> -> "
+       "tensor<64x64xf32, #b2>\n",
+       "umax scans integers only"},
+      {"    %0 = arith.constant dense<1> : tensor<64x64xi32, #b2>\n"
+       "    %1 = tt.scan prod %0 {axis = -1 : i32} : tensor<64x64xi32, #b2> -> "
+       "tensor<64x64xi32, #b2>\n",
+       "axis -1 is out of range"},
       // Element types.
       {"    %0 = arith.constant dense<1.0> : tensor<64x64xf32, #b2>\n"
        "    %1 = arith.addi %0, %0 : tensor<64x64xf32, #b2>\n",

@@ -206,17 +206,21 @@ TEST(LowerGpu, TritonDumpsComputeTheirReferences) {
   EXPECT_EQ(ran, 2 * int(ir::testing::sm90Runs().size()));
 }
 
-// The examples run by programs of 2 and 4 CTAs (clusters, sm_90) after the passes, with and
-// without software pipelining: each CTA computes and stores its part of the program's tile
-// (PlanCtas.h), and the results are the interpreter's.
+// The examples (and the scans of examples/triton) run by programs of 2 and 4 CTAs (clusters,
+// sm_90) after the passes, with and without software pipelining: each CTA computes and stores its
+// part of the program's tile (PlanCtas.h), and the results are the interpreter's.
 TEST(LowerGpu, ClustersComputeTheExamplesReferences) {
   REQUIRE_GPU();
   if (ctx_->computeCapability() < 90)
     GTEST_SKIP() << "clusters need sm_90; this GPU is sm_" << ctx_->computeCapability();
   int ran = 0;
-  for (const ir::testing::ExampleRun &run : ir::testing::exampleRuns()) {
+  std::vector<ir::testing::ExampleRun> runs = ir::testing::exampleRuns();
+  for (ir::testing::ExampleRun &r : ir::testing::tritonDumpRuns())
+    runs.push_back(std::move(r));
+  for (const ir::testing::ExampleRun &run : runs) {
     if (run.file != "matmul.tir" && run.file != "row_reduce.tir" &&
-        run.file != "transpose_copy.tir" && run.file != "softmax.tir")
+        run.file != "transpose_copy.tir" && run.file != "softmax.tir" &&
+        run.file != "triton/scans.ttgir" && run.file != "triton/compact.ttgir")
       continue;
     for (int ctas : {2, 4})
       for (int stages : {1, 3}) {
@@ -236,7 +240,7 @@ TEST(LowerGpu, ClustersComputeTheExamplesReferences) {
         ++ran;
       }
   }
-  EXPECT_EQ(ran, 16);
+  EXPECT_EQ(ran, 24);
 }
 
 // A conversion between the CTAs of a cluster through distributed shared memory

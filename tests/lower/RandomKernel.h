@@ -14,9 +14,10 @@
 // randomTileProgram(): 2-D tiles of 16 to 4096 elements (i32 and f32 loaded, cast to any other
 // element type) in 2-3 random layouts (blocked of any shape over 4 warps, nvidia_mma v2 where the
 // tile holds its instruction tile), loaded in one, then 2-8 steps: elementwise ops of two values
-// of one layout, convert_layout, tt.reduce along either axis (sum, max, min, umax, umin; floats
-// max, min, maxnum and minnum only, whose result does not depend on the order) with the result
-// expanded and broadcast back, a trip through shared memory in a random swizzled layout
+// of one layout, convert_layout, tt.reduce along either axis (sum, prod, max, min, umax, umin;
+// floats max, min, maxnum and minnum only, whose result does not depend on the order) with the
+// result expanded and broadcast back, tt.scan along either axis in either direction (the same
+// kinds), a trip through shared memory in a random swizzled layout
 // (local_alloc, local_load into any layout), tt.trans followed by tt.reshape back to the tile's
 // shape, casts, compares whose i1 tiles join the values (converted to another layout to select
 // there; later steps take them too; stored as bytes), and loops (0-3 trips) and branches (on a
@@ -525,11 +526,19 @@ inline RandomKernel randomTileProgram() {
                tile(x.type, l));
       return true;
     }
-    case 2: { // reduce along an axis, then expand and broadcast back
+    case 2: { // reduce along an axis, then expand and broadcast back; or scan along it
       int axis = *rc::gen::inRange(0, 2);
-      std::string kind = f ? *rc::gen::element<std::string>("max", "min", "maxnum", "minnum")
-                           : *rc::gen::element<std::string>("sum", "max", "min", "umax", "umin");
+      std::string kind =
+          f ? *rc::gen::element<std::string>("max", "min", "maxnum", "minnum")
+            : *rc::gen::element<std::string>("sum", "prod", "max", "min", "umax", "umin");
       int l = x.layout;
+      if (*rc::gen::arbitrary<bool>()) {
+        emit(x.type, l,
+             "tt.scan " + kind + " " + x.name + " {axis = " + std::to_string(axis) +
+                 " : i32, reverse = " + (*rc::gen::arbitrary<bool>() ? "true" : "false") +
+                 "} : " + tile(x.type, l) + " -> " + tile(x.type, l));
+        return true;
+      }
       const std::string len = axis == 0 ? ns : ms;
       const std::string oneD = "tensor<" + len + "x" + x.type + ", " + slice(axis, l) + ">";
       const std::string kept = axis == 0 ? "tensor<1x" + ns + "x" + x.type + ", " + L(l) + ">"

@@ -130,6 +130,9 @@ public:
   /// Reduces along `axis`. A rank-1 operand gives a scalar; otherwise the result is in the slice
   /// layout of the operand's layout along `axis`.
   ValueId reduce(ReduceKind kind, ValueId v, int axis);
+  /// The inclusive scan along `axis` (each element combined with those before it, or with those
+  /// after it when `reverse`); the result has the operand's type.
+  ValueId scan(ReduceKind kind, ValueId v, int axis, bool reverse = false);
 
   // Control flow.
   /// Opens `scf.for %iv = lb to ub step step iter_args(inits)`; ops go to its body until endFor.

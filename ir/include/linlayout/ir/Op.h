@@ -30,7 +30,7 @@ inline bool isHintValue(int64_t x) {
 /// The attributes of an op. Each kind reads only the fields its comment names; the others keep
 /// their defaults (so that two ops compare equal field by field).
 struct OpAttrs {
-  /// program_id / num_programs: 0..2 (x, y, z); expand_dims and reduce: the axis.
+  /// program_id / num_programs: 0..2 (x, y, z); expand_dims, reduce and scan: the axis.
   int64_t axis = 0;
   /// make_range: the half-open range [start, end).
   int64_t start = 0;
@@ -42,8 +42,10 @@ struct OpAttrs {
   std::vector<int32_t> order;
   /// cmpi / cmpf.
   CmpPredicate predicate = CmpPredicate::Eq;
-  /// reduce.
+  /// reduce and scan: the combining function.
   ReduceKind reduceKind = ReduceKind::Sum;
+  /// scan: whether each element combines those after it (a suffix scan) instead of before.
+  bool reverse = false;
   /// atomic_rmw: the operation; atomic_rmw and atomic_cas: the memory ordering and scope.
   AtomicKind atomicKind = AtomicKind::Add;
   MemSemantic semantic = MemSemantic::AcqRel;

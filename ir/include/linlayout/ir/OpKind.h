@@ -112,6 +112,7 @@ enum class OpCategory : uint8_t {
   X(AsyncTmaCopyLocalToGlobal, "ttng.async_tma_copy_local_to_global", Shared)                      \
   X(Dot, "tt.dot", Compute)                                                                        \
   X(Reduce, "tt.reduce", Compute)                                                                  \
+  X(Scan, "tt.scan", Compute)                                                                      \
   X(WarpGroupDot, "ttng.warp_group_dot", Compute)                                                  \
   X(WarpGroupDotWait, "ttng.warp_group_dot_wait", Sync)                                            \
   X(FenceAsyncShared, "ttng.fence_async_shared", Sync)                                             \
@@ -182,11 +183,11 @@ enum class MemScope : uint8_t { Gpu, Cta, Sys };
 std::string_view name(MemScope s);
 std::optional<MemScope> memScopeFromName(std::string_view text);
 
-/// The combining function of tt.reduce, as the arith op that combines two elements: sum (addf /
-/// addi); max and min (maximumf / minimumf: NaN wins; maxsi / minsi: signed); maxnum and minnum
-/// (maxnumf / minnumf: a NaN loses to a number; floats only); umax and umin (maxui / minui;
-/// integers only).
-enum class ReduceKind : uint8_t { Sum, Max, Min, MaxNum, MinNum, UMax, UMin };
+/// The combining function of tt.reduce and tt.scan, as the arith op that combines two elements:
+/// sum (addf / addi); max and min (maximumf / minimumf: NaN wins; maxsi / minsi: signed); maxnum
+/// and minnum (maxnumf / minnumf: a NaN loses to a number; floats only); umax and umin (maxui /
+/// minui; integers only); prod (mulf / muli). Each is commutative.
+enum class ReduceKind : uint8_t { Sum, Max, Min, MaxNum, MinNum, UMax, UMin, Prod };
 std::string_view name(ReduceKind k);
 std::optional<ReduceKind> reduceKindFromName(std::string_view text);
 /// The arith op that combines two elements of a float (`isFloat`) or integer reduction of kind

@@ -6,9 +6,9 @@
 //    no finer than one instruction tile per warp of an mma accumulator (CTAs left over hold
 //    copies); the accumulator gets that CTA split, A and B the dot-operand layouts of it (A
 //    broadcast over the CTAs of one row of chunks, B over one column);
-//  - reduce: the dimensions other than the reduced one are cut over the CTAs, slowest first,
-//    each taking as many CTAs as it has elements per thread-chunk (no reduction across CTAs;
-//    PropagateLayouts keeps it so);
+//  - reduce and scan: the dimensions other than the reduced (scanned) one are cut over the CTAs,
+//    slowest first, each taking as many CTAs as it has elements per thread-chunk (no reduction
+//    or scan across CTAs; PropagateLayouts keeps it so);
 //  - store, when there is no dot: the stored tile is cut the same way, slowest dimension first.
 // Converts are inserted to and from the new layouts; propagation and cleanup then move them.
 // Loads keep the split of their layout: one written for a single CTA is read whole by every CTA

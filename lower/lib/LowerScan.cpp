@@ -1,0 +1,254 @@
+// tt.scan along one axis, for any layout in which each bit of the scanned coordinate is held by
+// one register, lane or warp bit (blocked, slice and mma layouts are). The scan runs over those
+// bits from the lowest: at bit j every element knows the combination of its block of 2^j
+// elements up to itself (its prefix) and of its whole block (its total); joining a block with
+// its partner block (the one that differs in bit j), the later block's elements put the earlier
+// block's total in front of their prefixes, and both totals become the pair's. The partner is
+// another register of the thread, the lane across a shfl.sync.bfly, or the warp across one
+// shared-memory exchange. The earlier block is the lower one, or the higher one for a reversed
+// scan; combinations keep that order.
+#include "OpLowering.h"
+#include "SharedAccess.h"
+#include "Shuffle.h"
+
+#include <algorithm>
+#include <bit>
+#include <optional>
+
+namespace linlayout::lower {
+
+namespace {
+
+// A bit of the hardware index: which dim, which of its bits.
+struct HwBit {
+  DimName dim;
+  int bit = 0;
+};
+
+struct ScanShape {
+  std::vector<HwBit> owners; // per bit of the scanned coordinate, lowest first: who holds it
+  std::vector<HwBit> held;   // the lane, register and warp bits that move some element
+  uint64_t repeatedRegs = 0; // register bits that repeat elements (zero columns)
+  int registers = 0;         // registers per thread
+  int firstWarpRound = -1;   // the lowest scanned bit a warp bit holds, or -1
+  int warpRounds = 0;        // how many a warp bit holds
+};
+
+Expected<ScanShape> analyze(const LinearLayout &l, int axis) {
+  ScanShape s;
+  const int axisOffset = l.outDimOffset(axis), axisBits = l.outDimBits(axis);
+  const uint64_t axisMask = (axisBits >= 64 ? ~uint64_t(0) : (uint64_t(1) << axisBits) - 1)
+                            << axisOffset;
+  std::vector<std::optional<HwBit>> owner(static_cast<size_t>(axisBits));
+  for (DimName dim : {DimName::lane(), DimName::reg(), DimName::warp(), DimName::block()}) {
+    int d = l.inDimIndex(dim);
+    if (d < 0)
+      continue;
+    if (dim == DimName::reg())
+      s.registers = int(l.inDimSize(dim));
+    for (int i = 0; i < l.inDimBits(d); ++i) {
+      uint64_t col = l.column(l.inDimOffset(d) + i);
+      if (col == 0 && dim == DimName::reg())
+        s.repeatedRegs |= uint64_t(1) << i;
+      if (col != 0 && dim != DimName::block())
+        s.held.push_back({dim, i});
+      uint64_t along = col & axisMask;
+      if (!along)
+        continue;
+      std::string who = std::string(dim.str()) + " bit " + std::to_string(i);
+      if (col != along)
+        return makeError(who + " steps both along the scanned dim and another one");
+      if (along & (along - 1))
+        return makeError(who + " steps along several bits of the scanned dim at once");
+      if (dim == DimName::block())
+        return makeError("scans across CTAs are not supported (" + who +
+                         " steps along the scanned dim)");
+      int j = std::countr_zero(along) - axisOffset;
+      if (owner[size_t(j)])
+        return makeError(who + " and " + std::string(owner[size_t(j)]->dim.str()) + " bit " +
+                         std::to_string(owner[size_t(j)]->bit) +
+                         " both step along the same bit of the scanned dim");
+      owner[size_t(j)] = HwBit{dim, i};
+    }
+  }
+  for (int j = 0; j < axisBits; ++j) {
+    if (!owner[size_t(j)])
+      return makeError("no register, lane or warp bit steps along bit " + std::to_string(j) +
+                       " of the scanned dim");
+    s.owners.push_back(*owner[size_t(j)]);
+    if (owner[size_t(j)]->dim == DimName::warp()) {
+      if (s.firstWarpRound < 0)
+        s.firstWarpRound = j;
+      ++s.warpRounds;
+    }
+  }
+  return s;
+}
+
+bool sameBit(const HwBit &x, const HwBit &y) { return x.dim == y.dim && x.bit == y.bit; }
+
+// The bits that tell apart the totals exchanged at scanned bit j: the held bits but the lane and
+// register bits of the scanned bits below j (the elements of a block of 2^j share their total, so
+// those lanes store the same value to the same slot in one instruction). Warp bits all stay, so
+// that no two warps store to one slot. Slot bit k of the exchange is kept[k]: lanes lowest, so
+// that a warp's stores and loads are contiguous.
+std::vector<HwBit> keptBits(const ScanShape &s, int j) {
+  std::vector<HwBit> kept;
+  for (const HwBit &h : s.held)
+    if (h.dim == DimName::warp() || std::none_of(s.owners.begin(), s.owners.begin() + j,
+                                                 [&](const HwBit &o) { return sameBit(o, h); }))
+      kept.push_back(h);
+  return kept;
+}
+
+// The registers whose elements the scan computes: the others repeat one of them.
+std::vector<int> representatives(const ScanShape &s) {
+  std::vector<int> reps;
+  for (int r = 0; r < s.registers; ++r)
+    if (!(uint64_t(r) & s.repeatedRegs))
+      reps.push_back(r);
+  return reps;
+}
+
+// One exchange's bytes: the first is the largest (later ones keep fewer bits).
+int64_t regionBytes(const ScanShape &s, int elemBytes) {
+  return (int64_t(1) << keptBits(s, s.firstWarpRound).size()) * elemBytes;
+}
+
+} // namespace
+
+Expected<int64_t> scanScratchBytes(const LinearLayout &l, int axis, int elemBytes) {
+  LL_ASSIGN_OR_RETURN(ScanShape s, analyze(l, axis));
+  if (s.warpRounds == 0)
+    return int64_t(0);
+  // Exchanges alternate between two regions: an exchange's stores follow the barrier of the one
+  // before, which every thread reaches after its loads of the one before that.
+  return (s.warpRounds > 1 ? 2 : 1) * regionBytes(s, elemBytes);
+}
+
+Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
+  auto &b = ctx.b();
+  const Lowered &in = ctx.get(op.operands[0]);
+  auto shapeOr = analyze(in.layout, int(op.attrs.axis));
+  if (!shapeOr.ok())
+    return makeError(ctx.where(op) + "tt.scan: " + shapeOr.message());
+  const ScanShape &s = *shapeOr;
+  const bool reverse = op.attrs.reverse;
+  // The verifier admits only kinds with a combiner for the element type.
+  const bool isFloat = ir::isFloat(ctx.function().type(op.operands[0]).elem().scalar);
+  const ir::OpKind combiner = *ir::combinerOf(op.attrs.reduceKind, isFloat);
+  auto combine = [&](llvm::Value *earlier, llvm::Value *later) {
+    return binary(ctx, combiner, earlier, later);
+  };
+
+  // prefix[r]: register r's element combined with those before it in its block; total[r]: the
+  // block's combination, kept for the canonical registers only (the registers of a block share
+  // it, and registers that repeat elements share everything).
+  const std::vector<int> reps = representatives(s);
+  std::vector<llvm::Value *> prefix(size_t(s.registers)), total(size_t(s.registers));
+  for (int r : reps)
+    prefix[size_t(r)] = total[size_t(r)] = in.regs[size_t(r)];
+  uint64_t shared = s.repeatedRegs; // register bits along which totals are equal
+  auto canon = [&](int r) { return size_t(uint64_t(r) & ~shared); };
+  std::vector<int> canonical = reps;
+  llvm::Type *ty = in.regs[0]->getType();
+  const int bytes = int(ty->getPrimitiveSizeInBits() / 8);
+  int warpRound = 0;
+  std::optional<ByteRange> scratch;
+  if (s.warpRounds) {
+    auto it = ctx.plans().scratch.find(&op);
+    assert(it != ctx.plans().scratch.end() && "scan without scratch");
+    scratch = it->second;
+  }
+
+  // Joins with a partner whose totals are `other` (per canonical register) and whose block comes
+  // earlier when `isLater` (an i1). Every combining function commutes, so both partners' totals
+  // become `t (+) o`.
+  auto join = [&](const std::vector<llvm::Value *> &other, llvm::Value *isLater) {
+    for (int r : reps) {
+      llvm::Value *&p = prefix[size_t(r)];
+      p = b.CreateSelect(isLater, combine(other[canon(r)], p), p);
+    }
+    for (int r : canonical)
+      total[size_t(r)] = combine(total[size_t(r)], other[size_t(r)]);
+  };
+  for (const HwBit &bit : s.owners) {
+    if (bit.dim == DimName::reg()) {
+      const int step = 1 << bit.bit;
+      const std::vector<llvm::Value *> old = total;
+      for (int r : reps)
+        if (bool(r & step) != reverse) // r's block comes later
+          prefix[size_t(r)] = combine(old[canon(r ^ step)], prefix[size_t(r)]);
+      for (int r : canonical)
+        if (!(r & step)) {
+          int first = reverse ? r | step : r, second = reverse ? r : r | step;
+          total[size_t(r)] = combine(old[size_t(first)], old[size_t(second)]);
+        }
+      shared |= uint64_t(step);
+      std::erase_if(canonical, [&](int r) { return r & step; });
+      continue;
+    }
+    llvm::Value *id = bit.dim == DimName::lane() ? ctx.kernel().laneId() : ctx.kernel().warpId();
+    llvm::Value *isHigh = b.CreateICmpNE(b.CreateAnd(id, uint64_t(1) << bit.bit), b.getInt32(0));
+    llvm::Value *isLater = reverse ? b.CreateNot(isHigh) : isHigh;
+    std::vector<llvm::Value *> other(size_t(s.registers));
+    if (bit.dim == DimName::lane()) {
+      for (int r : canonical)
+        other[size_t(r)] = shuffleXor(b, total[size_t(r)], 1u << bit.bit);
+      join(other, isLater);
+      continue;
+    }
+    // Across warps: each block's total goes to the slot of its kept bits, and each thread
+    // loads the slot of its partner warp (the same slot but for the warp bit's).
+    const int j = int(&bit - s.owners.data());
+    const std::vector<HwBit> kept = keptBits(s, j);
+    const int64_t region = regionBytes(s, bytes);
+    const int64_t begin = scratch->begin + (warpRound++ % 2) * region;
+    const ByteRange bytesOfRound{begin, begin + (int64_t(1) << kept.size()) * bytes};
+    llvm::Value *slot = b.getInt32(0);
+    uint32_t partnerBit = 0;
+    std::vector<std::pair<int, uint64_t>> regSlot; // register bit -> slot bit
+    for (size_t k = 0; k < kept.size(); ++k) {
+      if (sameBit(kept[k], bit))
+        partnerBit = uint32_t(1) << k;
+      if (kept[k].dim == DimName::reg()) {
+        regSlot.push_back({kept[k].bit, uint64_t(1) << k});
+        continue;
+      }
+      llvm::Value *id =
+          kept[k].dim == DimName::lane() ? ctx.kernel().laneId() : ctx.kernel().warpId();
+      llvm::Value *one = b.CreateAnd(b.CreateLShr(id, uint64_t(kept[k].bit)), 1);
+      slot = b.CreateOr(slot, b.CreateShl(one, uint64_t(k)));
+    }
+    assert(partnerBit && "the exchanged warp bit is kept");
+    auto constantSlot = [&](int r) {
+      uint64_t c = 0;
+      for (auto [regBit, slotBit] : regSlot)
+        if (r >> regBit & 1)
+          c |= slotBit;
+      return int64_t(c);
+    };
+    llvm::Value *base = ctx.sharedAt(bytesOfRound.begin);
+    llvm::Value *mine = b.CreateMul(slot, b.getInt32(uint32_t(bytes)));
+    llvm::Value *theirs =
+        b.CreateMul(b.CreateXor(slot, b.getInt32(partnerBit)), b.getInt32(uint32_t(bytes)));
+    // The canonical registers differ in the kept register bits only: one slot each.
+    ctx.beforeSharedWrite(bytesOfRound);
+    for (int r : canonical)
+      emitSharedStore(b, sharedAddress(b, base, mine, constantSlot(r) * bytes), {total[size_t(r)]});
+    emitBarrier(b);
+    ctx.barrierEmitted();
+    for (int r : canonical)
+      other[size_t(r)] =
+          emitSharedLoad(b, sharedAddress(b, base, theirs, constantSlot(r) * bytes), ty, 1)[0];
+    ctx.afterSharedRead(bytesOfRound);
+    join(other, isLater);
+  }
+
+  std::vector<llvm::Value *> regs;
+  for (int r = 0; r < s.registers; ++r)
+    regs.push_back(prefix[size_t(uint64_t(r) & ~s.repeatedRegs)]);
+  return ctx.setRegs(op.results[0], std::move(regs));
+}
+
+} // namespace linlayout::lower

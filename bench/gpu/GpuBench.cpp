@@ -5,8 +5,9 @@
 // examples/matmul.tir), checked once against the input, then timed.
 //
 //   linlayout_gpu_bench [--json FILE] [--only SECTION] [--ptx-dir DIR] [--variant V]
-//     (sections: copy, convert, paths, gemm, attention, peak; --ptx-dir writes each conversion
-//     kernel's PTX there, to compare its SASS with Triton's: bench/gpu/run.sh disassembles both;
+//     (sections: copy, convert, paths, gemm, attention, peak, scan; --ptx-dir writes each
+//     conversion kernel's PTX there, to compare its SASS with Triton's: bench/gpu/run.sh
+//     disassembles both;
 //     --variant runs one GEMM variant, or one paths kernel named as its PTX file is,
 //     seed2-194_float16_auto)
 //
@@ -1224,6 +1225,134 @@ std::string mmaLdsmPeakPtx(int ldsm, int mma, int sts, int sets = 2) {
   return p;
 }
 
+// Triton's scan kernels as Triton 3.6 wrote them (examples/triton/scans.ttgir and compact.ttgir,
+// made by scripts/gpu/triton_dumps.py), compiled here as written, on large inputs; the Triton
+// side (gluon_scan_bench.py) launches the same Python kernels with the same arguments. Bytes
+// moved: what the kernel reads and writes.
+bool scanSection(Bench &b, std::mt19937_64 &rng) {
+  // scans: 2^20 x 128 f32 and i32 inputs; f32 row prefix sums, i32 reversed row products, i32
+  // running maxima down the columns of each 32-row tile; 32 rows per program.
+  {
+    const int64_t rows = int64_t(1) << 20, cols = 128, n = rows * cols;
+    auto text = exampleText("triton/scans.ttgir", sourceDir(LINLAYOUT_SOURCE_DIR));
+    CHECK(text);
+    auto m = ir::parseModule(*text, "triton/scans.ttgir");
+    CHECK(m);
+    auto k = b.jit.compile(*m, asBuilt());
+    CHECK(k);
+    std::vector<float> x(static_cast<size_t>(n));
+    std::vector<int32_t> i(static_cast<size_t>(n));
+    std::uniform_real_distribution<float> uf(-1, 1);
+    for (size_t e = 0; e < size_t(n); ++e) {
+      x[e] = uf(rng);
+      i[e] = int32_t(rng() % 7) - 3;
+    }
+    auto dx = runtime::DeviceBuffer::fromHost<float>(x);
+    auto di = runtime::DeviceBuffer::fromHost<int32_t>(i);
+    auto dy = runtime::DeviceBuffer::allocate(size_t(n) * 4);
+    auto dp = runtime::DeviceBuffer::allocate(size_t(n) * 4);
+    auto dr = runtime::DeviceBuffer::allocate(size_t(n) * 4);
+    CHECK(dx);
+    CHECK(di);
+    CHECK(dy);
+    CHECK(dp);
+    CHECK(dr);
+    const runtime::Dim3 grid{unsigned(rows / 32)};
+    auto launch = [&] {
+      return (*k)->launch(grid, *dx, *di, *dy, *dp, *dr, int32_t(rows), int32_t(cols));
+    };
+    CHECK(launch());
+    std::vector<float> y(static_cast<size_t>(n));
+    std::vector<int32_t> p(static_cast<size_t>(n)), r(static_cast<size_t>(n));
+    CHECK(dy->copyToHost(y.data(), y.size() * 4));
+    CHECK(dp->copyToHost(p.data(), p.size() * 4));
+    CHECK(dr->copyToHost(r.data(), r.size() * 4));
+    bool ok = true;
+    for (int sample = 0; sample < 64; ++sample) {
+      const size_t row = size_t(rng() % uint64_t(rows)), base = row * size_t(cols);
+      double sum = 0;
+      uint32_t prod = 1;
+      for (size_t c = 0; c < size_t(cols); ++c) {
+        sum += x[base + c];
+        ok &= std::abs(y[base + c] - sum) <= 1e-4 * (1 + std::abs(sum));
+        prod *= uint32_t(i[base + size_t(cols) - 1 - c]);
+        ok &= p[base + size_t(cols) - 1 - c] == int32_t(prod);
+        int32_t mx = i[base + c];
+        for (size_t above = row / 32 * 32; above < row; ++above)
+          mx = std::max(mx, i[above * size_t(cols) + c]);
+        ok &= r[base + c] == mx;
+      }
+    }
+    double ms = b.time(launch);
+    const double bytes = 5.0 * double(n) * 4;
+    b.json.begin();
+    b.json.field("bench", "scan");
+    b.json.field("config", "scans");
+    b.json.field("ms", ms);
+    b.json.field("TBps", tbps(bytes, ms));
+    b.json.field("correct", ok ? 1 : 0);
+    kernelFields(b.json, **k);
+    b.json.end();
+    std::printf("scans 2^20 x 128          %7.3f ms  %6.3f TB/s%s\n", ms, tbps(bytes, ms),
+                ok ? "" : "  WRONG");
+  }
+  // compact: 2^28 floats, 1024 per program: each program's positive elements packed in order
+  // (a cumsum of the kept flags gives their places) and counted.
+  {
+    const int64_t n = int64_t(1) << 28, programs = n / 1024;
+    auto text = exampleText("triton/compact.ttgir", sourceDir(LINLAYOUT_SOURCE_DIR));
+    CHECK(text);
+    auto m = ir::parseModule(*text, "triton/compact.ttgir");
+    CHECK(m);
+    auto k = b.jit.compile(*m, asBuilt());
+    CHECK(k);
+    std::vector<float> x(static_cast<size_t>(n));
+    std::normal_distribution<float> nf(0, 1);
+    for (float &v : x)
+      v = nf(rng);
+    auto dx = runtime::DeviceBuffer::fromHost<float>(x);
+    auto dout = runtime::DeviceBuffer::allocate(size_t(n) * 4);
+    auto dcount = runtime::DeviceBuffer::allocate(size_t(programs) * 4);
+    CHECK(dx);
+    CHECK(dout);
+    CHECK(dcount);
+    const runtime::Dim3 grid{unsigned(programs)};
+    auto launch = [&] { return (*k)->launch(grid, *dx, *dout, *dcount, int32_t(n)); };
+    CHECK(dout->fill(0));
+    CHECK(launch());
+    std::vector<float> out(static_cast<size_t>(n));
+    std::vector<int32_t> count(static_cast<size_t>(programs));
+    CHECK(dout->copyToHost(out.data(), out.size() * 4));
+    CHECK(dcount->copyToHost(count.data(), count.size() * 4));
+    bool ok = true;
+    int64_t kept = 0;
+    for (int64_t prog = 0; prog < programs; ++prog) {
+      size_t at = size_t(prog) * 1024, next = at;
+      for (size_t e = at; e < at + 1024; ++e)
+        if (x[e] > 0) {
+          if (prog % 1024 == 0) // check the elements of a sample of programs
+            ok &= out[next] == x[e];
+          ++next;
+        }
+      ok &= count[size_t(prog)] == int32_t(next - at);
+      kept += int64_t(next - at);
+    }
+    double ms = b.time(launch);
+    const double bytes = 4.0 * double(n + kept + programs);
+    b.json.begin();
+    b.json.field("bench", "scan");
+    b.json.field("config", "compact");
+    b.json.field("ms", ms);
+    b.json.field("TBps", tbps(bytes, ms));
+    b.json.field("correct", ok ? 1 : 0);
+    kernelFields(b.json, **k);
+    b.json.end();
+    std::printf("compact 2^28              %7.3f ms  %6.3f TB/s%s\n", ms, tbps(bytes, ms),
+                ok ? "" : "  WRONG");
+  }
+  return true;
+}
+
 bool peakSection(Bench &b) {
   const unsigned sms = unsigned(b.jit.context().multiprocessorCount());
   const uint32_t iters = 4096;
@@ -1362,6 +1491,8 @@ int main(int argc, char **argv) {
     ok &= attentionSection(b, rng);
   if (only.empty() || only == "peak")
     ok &= peakSection(b);
+  if (only.empty() || only == "scan")
+    ok &= scanSection(b, rng);
   if (!jsonPath.empty()) {
     FILE *f = std::fopen(jsonPath.c_str(), "w");
     if (f) {

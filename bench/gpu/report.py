@@ -55,6 +55,7 @@ def main():
     gmem = load(os.path.join(d, "gluon_memcpy_bench.json")) or {}
     ggemm = load(os.path.join(d, "gluon_gemm_bench.json")) or {}
     gatt = load(os.path.join(d, "gluon_attention_bench.json")) or {}
+    gscan = load(os.path.join(d, "gluon_scan_bench.json")) or {}
     gpu_txt = open(os.path.join(d, "gpu.txt")).read().strip() if os.path.exists(os.path.join(d, "gpu.txt")) else ""
     meta = json.load(open(os.path.join(d, "meta.json"))) if os.path.exists(os.path.join(d, "meta.json")) else {}
     clock = meta.get("sm_clock_mhz") or sm_clock_mhz()
@@ -285,6 +286,23 @@ def main():
             L.append(f"| {int(r['mma_per_slice'])} | {int(r['ldmatrix_per_slice'])} | {int(r.get('slices_ahead', 1))} | "
                      f"{int(r['st_shared_per_slice'])} | "
                      f"{fmt(r['TFLOPs'], '.1f') if r['mma_per_slice'] else '—'} | {fmt(bpc, '.1f')} |")
+    scans = by("scan")
+    if scans:
+        # Triton's scan kernels (examples/triton/scans.ttgir, compact.ttgir) compiled here as
+        # Triton wrote them, beside Triton running the same Python kernels.
+        what = {"scans": "scans: 2^20 × 128, f32 row cumsum, i32 reversed row cumprod, i32 running max down 32-row tiles",
+                "compact": "stream compaction of 2^28 f32, 1024 per program (a cumsum places the kept ones)"}
+        L.append("")
+        L.append("### Scans (TB/s, bytes read + written; Triton's TTGIR compiled here as written, Triton running the same kernel)")
+        L.append("")
+        L.append("| kernel | linlayout | Triton | ours / Triton | registers (ours / Triton) |")
+        L.append("|---|---:|---:|---:|---:|")
+        for r in scans:
+            t = gscan.get(r["config"]) or {}
+            g = t.get("TBps")
+            regs = f"{r.get('registers', '?')} / {t.get('registers', '?')}"
+            L.append(f"| {what.get(r['config'], r['config'])} | {fmt(r.get('TBps'))}{'' if r.get('correct', 1) else ' (WRONG)'} | "
+                     f"{fmt(g)} | {fmt(ratio(r.get('TBps'), g), '.2f')} | {regs} |")
     L.append("")
     text = "\n".join(L)
     print(text)

@@ -82,16 +82,32 @@ TEST(Scan, AlongLanesIsButterfliesOnly) {
 }
 
 TEST(Scan, AcrossWarpsExchangesOneTotalPerBlock) {
+  // Rows: 8 registers, then 4 warps; each thread holds 4 columns (one per repetition).
+  const std::string few = "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [1, 32], "
+                          "warpsPerCTA = [4, 1], order = [0, 1]}>";
+  auto k = compile(scanKernel(few, 0));
+  ASSERT_TRUE(k.ok()) << k.message();
+  // The 8 rows of a column in order in the thread, then both warp bits in one exchange: each
+  // thread stores its 4 column totals and, after one barrier, loads the totals of its columns'
+  // 4 warps (the last one's only counts for the column's total, which nothing reads: 3 loads),
+  // from 32 lanes x 4 registers x 4 warps x 4 bytes.
+  EXPECT_EQ(countLines(k->kernel.ptx, "shfl.sync"), 0);
+  EXPECT_EQ(countLines(k->kernel.ptx, "st.shared"), 4);
+  EXPECT_EQ(countLines(k->kernel.ptx, "ld.shared"), 3 * 4);
+  EXPECT_EQ(countLines(k->kernel.ptx, "bar.sync"), 1);
+  EXPECT_EQ(k->kernel.sharedBytes, 32u * 4 * 4 * 4);
+  expectAssembles(k->kernel);
+
   // Rows: 8 lanes, then 4 warps; each thread holds 32 columns (4 adjacent ones, 8 times) of
   // one row, 4 lanes the 16 columns of a repetition.
-  const std::string layout = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
-                             "warpsPerCTA = [4, 1], order = [1, 0]}>";
-  auto k = compile(scanKernel(layout, 0));
+  const std::string many = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+                           "warpsPerCTA = [4, 1], order = [1, 0]}>";
+  k = compile(scanKernel(many, 0));
   ASSERT_TRUE(k.ok()) << k.message();
-  // Three lane bits: a shuffle per column and bit. Two warp bits: each exchange stores the
-  // thread's 32 column totals (the 8 lanes of a column store the same total to one slot) and
-  // loads the partner warp's, alternating between two regions of 4 lanes x 32 registers x 4
-  // warps x 4 bytes.
+  // Three lane bits: a shuffle per column and bit. Loading 4 warps' totals of 32 columns would
+  // keep 128 values live: one exchange per warp bit instead, each storing the thread's 32 column
+  // totals (the 8 lanes of a column store the same total to one slot) and loading the partner
+  // warp's, alternating between two regions of 4 lanes x 32 registers x 4 warps x 4 bytes.
   EXPECT_EQ(countLines(k->kernel.ptx, "shfl.sync.bfly.b32"), 3 * 32);
   EXPECT_EQ(countLines(k->kernel.ptx, "st.shared"), 2 * 32);
   EXPECT_EQ(countLines(k->kernel.ptx, "ld.shared"), 2 * 32);

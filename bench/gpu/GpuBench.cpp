@@ -1225,6 +1225,28 @@ std::string mmaLdsmPeakPtx(int ldsm, int mma, int sts, int sets = 2) {
   return p;
 }
 
+// An example (a Triton dump) compiled as written.
+Expected<std::shared_ptr<const jit::Kernel>> compileAsWritten(Bench &b, const std::string &file) {
+  LL_ASSIGN_OR_RETURN(std::string text, exampleText(file, sourceDir(LINLAYOUT_SOURCE_DIR)));
+  LL_ASSIGN_OR_RETURN(ir::Module m, ir::parseModule(text, file));
+  return b.jit.compile(m, asBuilt());
+}
+
+// One scan kernel's record and line.
+void recordScan(Bench &b, const char *config, double ms, double bytes, bool ok,
+                const jit::Kernel &k) {
+  b.json.begin();
+  b.json.field("bench", "scan");
+  b.json.field("config", config);
+  b.json.field("ms", ms);
+  b.json.field("TBps", tbps(bytes, ms));
+  b.json.field("correct", ok ? 1 : 0);
+  kernelFields(b.json, k);
+  b.json.end();
+  std::printf("scan %-10s %7.3f ms  %6.3f TB/s%s\n", config, ms, tbps(bytes, ms),
+              ok ? "" : "  WRONG");
+}
+
 // Triton's scan kernels as Triton 3.6 wrote them (examples/triton/scans.ttgir and compact.ttgir,
 // made by scripts/gpu/triton_dumps.py), compiled here as written, on large inputs; the Triton
 // side (gluon_scan_bench.py) launches the same Python kernels with the same arguments. Bytes
@@ -1234,11 +1256,7 @@ bool scanSection(Bench &b, std::mt19937_64 &rng) {
   // running maxima down the columns of each 32-row tile; 32 rows per program.
   {
     const int64_t rows = int64_t(1) << 20, cols = 128, n = rows * cols;
-    auto text = exampleText("triton/scans.ttgir", sourceDir(LINLAYOUT_SOURCE_DIR));
-    CHECK(text);
-    auto m = ir::parseModule(*text, "triton/scans.ttgir");
-    CHECK(m);
-    auto k = b.jit.compile(*m, asBuilt());
+    auto k = compileAsWritten(b, "triton/scans.ttgir");
     CHECK(k);
     std::vector<float> x(static_cast<size_t>(n));
     std::vector<int32_t> i(static_cast<size_t>(n));
@@ -1283,28 +1301,13 @@ bool scanSection(Bench &b, std::mt19937_64 &rng) {
         ok &= r[base + c] == mx;
       }
     }
-    double ms = b.time(launch);
-    const double bytes = 5.0 * double(n) * 4;
-    b.json.begin();
-    b.json.field("bench", "scan");
-    b.json.field("config", "scans");
-    b.json.field("ms", ms);
-    b.json.field("TBps", tbps(bytes, ms));
-    b.json.field("correct", ok ? 1 : 0);
-    kernelFields(b.json, **k);
-    b.json.end();
-    std::printf("scans 2^20 x 128          %7.3f ms  %6.3f TB/s%s\n", ms, tbps(bytes, ms),
-                ok ? "" : "  WRONG");
+    recordScan(b, "scans", b.time(launch), 5.0 * double(n) * 4, ok, **k);
   }
   // compact: 2^28 floats, 1024 per program: each program's positive elements packed in order
   // (a cumsum of the kept flags gives their places) and counted.
   {
     const int64_t n = int64_t(1) << 28, programs = n / 1024;
-    auto text = exampleText("triton/compact.ttgir", sourceDir(LINLAYOUT_SOURCE_DIR));
-    CHECK(text);
-    auto m = ir::parseModule(*text, "triton/compact.ttgir");
-    CHECK(m);
-    auto k = b.jit.compile(*m, asBuilt());
+    auto k = compileAsWritten(b, "triton/compact.ttgir");
     CHECK(k);
     std::vector<float> x(static_cast<size_t>(n));
     std::normal_distribution<float> nf(0, 1);
@@ -1337,18 +1340,7 @@ bool scanSection(Bench &b, std::mt19937_64 &rng) {
       ok &= count[size_t(prog)] == int32_t(next - at);
       kept += int64_t(next - at);
     }
-    double ms = b.time(launch);
-    const double bytes = 4.0 * double(n + kept + programs);
-    b.json.begin();
-    b.json.field("bench", "scan");
-    b.json.field("config", "compact");
-    b.json.field("ms", ms);
-    b.json.field("TBps", tbps(bytes, ms));
-    b.json.field("correct", ok ? 1 : 0);
-    kernelFields(b.json, **k);
-    b.json.end();
-    std::printf("compact 2^28              %7.3f ms  %6.3f TB/s%s\n", ms, tbps(bytes, ms),
-                ok ? "" : "  WRONG");
+    recordScan(b, "compact", b.time(launch), 4.0 * double(n + kept + programs), ok, **k);
   }
   return true;
 }

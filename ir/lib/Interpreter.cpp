@@ -1205,19 +1205,33 @@ private:
         }
   }
 
-  void reduce(const Op &op, RtValue &r) {
+  // The lines of a reduce's or scan's operand along its axis: `len` elements, `inner` apart; the
+  // first elements of the lines are those whose index along the axis is 0.
+  struct AxisLines {
+    ScalarKind k;
+    bool isF;
+    int64_t len, inner, outer;
+    OpKind combiner;
+  };
+  AxisLines axisLines(const Op &op) {
     const Type &st = type(op.operands[0]);
-    const RtValue &s = val(op.operands[0]);
-    ScalarKind k = st.elem().scalar;
-    bool isF = isFloat(k);
+    AxisLines a;
+    a.k = st.elem().scalar;
+    a.isF = isFloat(a.k);
     size_t axis = size_t(op.attrs.axis);
-    auto strides = stridesOf(st.shape());
-    int64_t len = st.shape()[axis];
-    int64_t outer = 1, inner = strides[axis];
+    a.len = st.shape()[axis];
+    a.inner = stridesOf(st.shape())[axis];
+    a.outer = 1;
     for (size_t d = 0; d < axis; ++d)
-      outer *= st.shape()[d];
+      a.outer *= st.shape()[d];
     // The verifier admits only kinds with a combiner for the element type.
-    const OpKind combiner = *combinerOf(op.attrs.reduceKind, isF);
+    a.combiner = *combinerOf(op.attrs.reduceKind, a.isF);
+    return a;
+  }
+
+  void reduce(const Op &op, RtValue &r) {
+    const RtValue &s = val(op.operands[0]);
+    const auto [k, isF, len, inner, outer, combiner] = axisLines(op);
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t in = 0; in < inner; ++in) {
         size_t base = size_t(o * len * inner + in);
@@ -1239,29 +1253,23 @@ private:
   // Inclusive, in index order along the axis (from its end when reversed), rounding after every
   // combination.
   void scan(const Op &op, RtValue &r) {
-    const Type &st = type(op.operands[0]);
-    const RtValue &s = val(op.operands[0]);
-    ScalarKind k = st.elem().scalar;
-    bool isF = isFloat(k);
-    size_t axis = size_t(op.attrs.axis);
-    auto strides = stridesOf(st.shape());
-    int64_t len = st.shape()[axis], inner = strides[axis];
-    const OpKind combiner = *combinerOf(op.attrs.reduceKind, isF);
-    r = s;
+    const auto [k, isF, len, inner, outer, combiner] = axisLines(op);
+    r = val(op.operands[0]);
     std::vector<double> &f = r.f;
     std::vector<int64_t> &i = r.i;
-    for (size_t base = 0; base < (isF ? f.size() : i.size()); ++base) {
-      if ((int64_t(base) / inner) % len != 0)
-        continue; // not the first element of its line
-      for (int64_t j = 1; j < len; ++j) {
-        int64_t at = op.attrs.reverse ? len - 1 - j : j, prev = op.attrs.reverse ? at + 1 : at - 1;
-        size_t x = base + size_t(at * inner), p = base + size_t(prev * inner);
-        if (isF)
-          f[x] = roundToFloatKind(evalFloatBinary(combiner, f[p], f[x]), k);
-        else
-          i[x] = *evalIntBinary(combiner, i[p], i[x], k);
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t in = 0; in < inner; ++in) {
+        size_t base = size_t(o * len * inner + in);
+        for (int64_t j = 1; j < len; ++j) {
+          int64_t at = op.attrs.reverse ? len - 1 - j : j;
+          int64_t prev = op.attrs.reverse ? at + 1 : at - 1;
+          size_t x = base + size_t(at * inner), p = base + size_t(prev * inner);
+          if (isF)
+            f[x] = roundToFloatKind(evalFloatBinary(combiner, f[p], f[x]), k);
+          else
+            i[x] = *evalIntBinary(combiner, i[p], i[x], k);
+        }
       }
-    }
   }
 
   const Module &m_;

@@ -32,7 +32,7 @@ struct HwBit {
 
 struct ScanShape {
   std::vector<HwBit> owners; // per bit of the scanned coordinate, lowest first: who holds it
-  std::vector<HwBit> held;   // the lane, register and warp bits that move some element
+  std::vector<HwBit> held;   // the lane and register bits that move some element, every warp bit
   uint64_t repeatedRegs = 0; // register bits that repeat elements (zero columns)
   int registers = 0;         // registers per thread
   int firstWarpRound = -1;   // the lowest scanned bit a warp bit holds, or -1
@@ -85,7 +85,9 @@ Expected<ScanShape> analyze(const LinearLayout &l, int axis) {
       uint64_t col = l.column(l.inDimOffset(d) + i);
       if (col == 0 && dim == DimName::reg())
         s.repeatedRegs |= uint64_t(1) << i;
-      if (col != 0 && dim != DimName::block())
+      // Warps that hold the same elements still get slots of their own in an exchange: no two
+      // warps store to one slot.
+      if ((col != 0 && dim != DimName::block()) || dim == DimName::warp())
         s.held.push_back({dim, i});
       uint64_t along = col & axisMask;
       if (!along)

@@ -178,6 +178,22 @@ ValueId Builder::reshape(ValueId v, std::vector<int64_t> shape, LayoutId layout)
   return one(OpKind::Reshape, {v}, type(v).withShapeAndLayout(std::move(shape), layout));
 }
 
+ValueId Builder::join(ValueId a, ValueId b, LayoutId layout) {
+  std::vector<int64_t> shape = type(a).shape();
+  shape.push_back(2);
+  return one(OpKind::Join, {a, b}, type(a).withShapeAndLayout(std::move(shape), layout));
+}
+
+std::pair<ValueId, ValueId> Builder::split(ValueId v, LayoutId layout) {
+  std::vector<int64_t> shape = type(v).shape();
+  if (!shape.empty())
+    shape.pop_back();
+  Type half = type(v).withShapeAndLayout(std::move(shape), layout);
+  std::vector<Type> types = {half, half};
+  std::vector<ValueId> r = append(OpKind::Split, {v}, types, {});
+  return {r[0], r[1]};
+}
+
 ValueId Builder::trans(ValueId v, std::vector<int32_t> order, LayoutId layout) {
   const Type &src = type(v);
   std::vector<int64_t> shape;

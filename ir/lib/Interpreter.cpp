@@ -415,6 +415,29 @@ private:
     case OpKind::ConvertLayout:
       r = val(op.operands[0]);
       break;
+    case OpKind::Join: { // element 2e + k is operand k's element e
+      const RtValue &x = val(op.operands[0]), &y = val(op.operands[1]);
+      for (size_t e = 0; e < n() / 2; ++e)
+        for (const RtValue *s : {&x, &y}) {
+          if (!s->i.empty())
+            r.i.push_back(s->i[e]);
+          if (!s->f.empty())
+            r.f.push_back(s->f[e]);
+        }
+      break;
+    }
+    case OpKind::Split: { // result k's element e is element 2e + k
+      const RtValue &s = val(op.operands[0]);
+      for (size_t k = 0; k < 2; ++k) {
+        RtValue half;
+        for (size_t e = k; e < s.i.size(); e += 2)
+          half.i.push_back(s.i[e]);
+        for (size_t e = k; e < s.f.size(); e += 2)
+          half.f.push_back(s.f[e]);
+        vals_[op.results[k]] = std::move(half);
+      }
+      return Status::success();
+    }
     case OpKind::Trans: {
       const Type &st = type(op.operands[0]);
       const RtValue &s = val(op.operands[0]);

@@ -1456,6 +1456,25 @@ private:
       results.push_back(t);
       return true;
     }
+    case OpKind::Join:
+    case OpKind::Split: {
+      // `tt.join %a, %b : T -> U`; `%s:2 = tt.split %x : T -> U` (each result a U).
+      const size_t n = op.kind == OpKind::Join ? 2 : 1;
+      if (!parseOperands(op.operands, n))
+        return false;
+      if (op.operands.size() != n)
+        return fail(std::string(mnemonic(op.kind)) + " takes " +
+                    (n == 2 ? "two operands" : "one operand"));
+      if (!skipOptionalDict() || !expectPunct(":", "before the operand type") ||
+          !parseTypeOf(op.operands[0], t))
+        return false;
+      if (!expectPunct("->", "before the result type") || !parseType(u))
+        return false;
+      results.push_back(u);
+      if (op.kind == OpKind::Split)
+        results.push_back(u);
+      return true;
+    }
     case OpKind::Splat:
     case OpKind::Broadcast:
     case OpKind::Reshape:

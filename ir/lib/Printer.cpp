@@ -495,6 +495,10 @@ private:
       os << " " << list(op.operands) << " {axis = " << a.axis << " : i32} : " << opnd(0)
          << " -> " << res();
       break;
+    case OpKind::Join:
+    case OpKind::Split:
+      os << " " << list(op.operands) << " : " << opnd(0) << " -> " << res();
+      break;
     case OpKind::Trans:
     case OpKind::MemDescTrans: {
       os << " " << list(op.operands) << " {order = array<i32: ";

@@ -508,6 +508,24 @@ private:
                             " of the result layout, got " + ty(s) + " -> " + ty(R()));
       return Status::success();
     }
+    case OpKind::Join:
+    case OpKind::Split: {
+      const bool join = op.kind == OpKind::Join;
+      LL_TRY_STATUS(join ? counts(op, 2, 2, 1) : counts(op, 1, 1, 2));
+      const Type &narrow = join ? T(0) : R(), &wide = join ? R() : T(0);
+      if (join && T(1) != T(0))
+        return err(&op, "operands must have one type, got " + ty(T(0)) + " and " + ty(T(1)));
+      if (!join && f_.type(op.results[1]) != R())
+        return err(&op, "results must have one type");
+      std::vector<int64_t> shape = narrow.isTensor() ? narrow.shape() : std::vector<int64_t>{};
+      shape.push_back(2);
+      if (!narrow.isTensor() || !wide.isTensor() || narrow.isMemDesc() || wide.isMemDesc() ||
+          narrow.elem() != wide.elem() || wide.shape() != shape)
+        return err(&op, std::string(join ? "the result" : "the operand") +
+                            " must be the tensor with a last dimension of 2 added, got " +
+                            ty(T(0)) + " -> " + ty(R()));
+      return Status::success();
+    }
     case OpKind::Reshape:
       LL_TRY_STATUS(counts(op, 1, 1, 1));
       if (!T(0).isTensor() || !R().isTensor() || T(0).elem() != R().elem() ||

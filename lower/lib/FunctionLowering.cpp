@@ -333,6 +333,10 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
     case ir::OpKind::Trans:
       s = lowerShape(ctx, op);
       break;
+    case ir::OpKind::Join:
+    case ir::OpKind::Split:
+      s = lowerJoinSplit(ctx, op);
+      break;
     case ir::OpKind::AddI:
     case ir::OpKind::SubI:
     case ir::OpKind::MulI:

@@ -4,6 +4,8 @@
 #include "OpLowering.h"
 #include "RegisterLookup.h"
 
+#include <map>
+
 namespace linlayout::lower {
 
 namespace {
@@ -101,6 +103,82 @@ Status lowerShape(LoweringContext &ctx, const ir::Op &op) {
   for (int r : *regs)
     out.push_back(src.regs[r]);
   return ctx.setRegs(op.results[0], std::move(out));
+}
+
+// tt.join / tt.split: the wide side's registers are the narrow sides' registers interleaved; every
+// lane, warp and block bit must move the same element on both sides and never along the new
+// dimension (Triton keeps it in registers), else the layouts are refused.
+Status lowerJoinSplit(LoweringContext &ctx, const ir::Op &op) {
+  const bool join = op.kind == ir::OpKind::Join;
+  const std::string name(ir::mnemonic(op.kind));
+  const ir::Type &wideType = ctx.function().type(join ? op.results[0] : op.operands[0]);
+  const ir::Type &narrowType = ctx.function().type(join ? op.operands[0] : op.results[0]);
+  LL_ASSIGN_OR_RETURN(LinearLayout wide, ctx.layoutOf(wideType));
+  LL_ASSIGN_OR_RETURN(LinearLayout narrow, ctx.layoutOf(narrowType));
+  const int n = narrow.numOutDims();
+  auto toNarrow = [&](uint64_t packed) {
+    uint64_t out = 0;
+    for (int o = 0; o < n; ++o)
+      out |= wide.outValue(packed, o) << narrow.outDimOffset(o);
+    return out;
+  };
+  for (DimName d : {DimName::lane(), DimName::warp(), DimName::block()}) {
+    int w = wide.inDimIndex(d), v = narrow.inDimIndex(d);
+    int bits = w < 0 ? 0 : wide.inDimBits(w);
+    if (bits != (v < 0 ? 0 : narrow.inDimBits(v)))
+      return makeError(ctx.where(op) + name + ": the two sides' layouts have different " +
+                       std::string(d.str()) + " counts");
+    for (int i = 0; i < bits; ++i) {
+      uint64_t cw = wide.column(wide.inDimOffset(w) + i);
+      if (wide.outValue(cw, n) != 0 || toNarrow(cw) != narrow.column(narrow.inDimOffset(v) + i))
+        return makeError(ctx.where(op) + name + ": " + std::string(d.str()) + " bit " +
+                         std::to_string(i) +
+                         " moves different elements on the two sides (the new last dimension "
+                         "must be held in registers, the rest as on the narrow side); insert a "
+                         "ttg.convert_layout");
+    }
+  }
+  const int wideOff = wide.inDimOffset(wide.inDimIndex(DimName::reg()));
+  const int narrowOff = narrow.inDimOffset(narrow.inDimIndex(DimName::reg()));
+  const uint64_t wideRegs = wide.inDimSize(DimName::reg()),
+                 narrowRegs = narrow.inDimSize(DimName::reg());
+  // (narrow element, half) -> a wide register holding it, and narrow element -> narrow register.
+  std::map<std::pair<uint64_t, uint64_t>, uint64_t> wideOf;
+  std::map<uint64_t, uint64_t> narrowOf;
+  for (uint64_t r = 0; r < wideRegs; ++r) {
+    uint64_t p = wide.apply(r << wideOff);
+    wideOf.emplace(std::make_pair(toNarrow(p), wide.outValue(p, n)), r);
+  }
+  for (uint64_t r = 0; r < narrowRegs; ++r)
+    narrowOf.emplace(narrow.apply(r << narrowOff), r);
+  auto missing = [&] {
+    return makeError(ctx.where(op) + name +
+                     ": a thread holds an element on one side that it does not hold on the "
+                     "other; insert a ttg.convert_layout");
+  };
+  if (join) {
+    std::vector<llvm::Value *> out;
+    for (uint64_t r = 0; r < wideRegs; ++r) {
+      uint64_t p = wide.apply(r << wideOff);
+      auto it = narrowOf.find(toNarrow(p));
+      if (it == narrowOf.end())
+        return missing();
+      out.push_back(ctx.get(op.operands[wide.outValue(p, n)]).regs[it->second]);
+    }
+    return ctx.setRegs(op.results[0], std::move(out));
+  }
+  const Lowered &src = ctx.get(op.operands[0]);
+  for (uint64_t k = 0; k < 2; ++k) {
+    std::vector<llvm::Value *> out;
+    for (uint64_t r = 0; r < narrowRegs; ++r) {
+      auto it = wideOf.find({narrow.apply(r << narrowOff), k});
+      if (it == wideOf.end())
+        return missing();
+      out.push_back(src.regs[it->second]);
+    }
+    LL_TRY_STATUS(ctx.setRegs(op.results[k], std::move(out)));
+  }
+  return Status::success();
 }
 
 } // namespace linlayout::lower

@@ -21,6 +21,8 @@ bool leavesSharedMemoryAlone(ir::OpCategory c);
 Status lowerSource(LoweringContext &ctx, const ir::Op &op);
 /// tt.splat, tt.broadcast, tt.expand_dims, tt.reshape, tt.trans: register re-indexing.
 Status lowerShape(LoweringContext &ctx, const ir::Op &op);
+/// tt.join / tt.split: registers interleaved or taken apart, in each thread.
+Status lowerJoinSplit(LoweringContext &ctx, const ir::Op &op);
 /// Binary, unary, compare, select, cast and addptr ops, register by register.
 Status lowerElementwise(LoweringContext &ctx, const ir::Op &op);
 /// `kind` (a BinaryInt or BinaryFloat op) of two registers, as the interpreter defines it.

@@ -49,7 +49,8 @@ inline std::vector<std::string> exampleFiles() {
           "convert_loop.tir",     "memcpy_tail.tir",
           "transpose_tail.tir",   "branch_convert.tir",
           "histogram.tir",        "attention.tir",
-          "attention_causal.tir", "attention_d128.tir"};
+          "attention_causal.tir", "attention_d128.tir",
+          "join_split.tir"};
 }
 
 /// The texts of the examples `names`, in order ("" for a file that cannot be read).
@@ -210,6 +211,28 @@ inline std::vector<ExampleRun> exampleRuns() {
                     a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(64)};
                   },
                   [](const Memory &m) { ASSERT_EQ(m.buffers[0], m.buffers[1]); }});
+  // x and x + 1 joined along a new last dimension and stored interleaved; split back: back is
+  // (x + 1) - x, in f32.
+  runs.push_back({"join_split.tir",
+                  "join_split",
+                  {1, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {bytesOf(randomFloats(32 * 64, 53)),
+                                 bytesOf(std::vector<float>(32 * 128, -7.f)),
+                                 bytesOf(std::vector<float>(32 * 64, -7.f))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2)};
+                  },
+                  [](const Memory &m) {
+                    auto x = valuesOf<float>(m.buffers[0]), out = valuesOf<float>(m.buffers[1]);
+                    auto back = valuesOf<float>(m.buffers[2]);
+                    for (size_t i = 0; i < 32; ++i)
+                      for (size_t j = 0; j < 64; ++j) {
+                        float v = x[i * 64 + j], v1 = v + 1.f;
+                        ASSERT_EQ(out[i * 128 + 2 * j], v) << i << "," << j;
+                        ASSERT_EQ(out[i * 128 + 2 * j + 1], v1) << i << "," << j;
+                        ASSERT_EQ(back[i * 64 + j], v1 - v) << i << "," << j;
+                      }
+                  }});
   runs.push_back({"transpose_copy.tir", "transpose_copy", {1, 1, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {
                     std::vector<uint16_t> in(64 * 64);

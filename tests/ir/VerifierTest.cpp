@@ -93,6 +93,24 @@ TEST(Verifier, RejectsBadIrWithPositionedMessages) {
        "    %1 = tt.scan prod %0 {axis = -1 : i32} : tensor<64x64xi32, #b2> -> "
        "tensor<64x64xi32, #b2>\n",
        "axis -1 is out of range"},
+      // join / split add and remove a last dimension of 2, of one type on the narrow side.
+      {"    %0 = arith.constant dense<1.0> : tensor<64x64xf32, #b2>\n"
+       "    %1 = arith.constant dense<1> : tensor<64x64xi32, #b2>\n"
+       "    %2 = tt.join %0, %1 : tensor<64x64xf32, #b2> -> tensor<64x64x2xf32, "
+       "#ttg.blocked<{sizePerThread = [1, 4, 2], threadsPerWarp = [8, 4, 1], warpsPerCTA = [4, 1, "
+       "1], order = [2, 1, 0]}>>\n",
+       "'tt.join': operands must have one type"},
+      {"    %0 = arith.constant dense<1.0> : tensor<64x64xf32, #b2>\n"
+       "    %1 = tt.join %0, %0 : tensor<64x64xf32, #b2> -> tensor<64x64x4xf32, "
+       "#ttg.blocked<{sizePerThread = [1, 4, 2], threadsPerWarp = [8, 4, 1], warpsPerCTA = [4, 1, "
+       "1], order = [2, 1, 0]}>>\n",
+       "the result must be the tensor with a last dimension of 2 added"},
+      {"    %0 = arith.constant dense<1.0> : tensor<64x64x2xf32, #ttg.blocked<{sizePerThread = [1, "
+       "4, 2], threadsPerWarp = [8, 4, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>>\n"
+       "    %1:2 = tt.split %0 : tensor<64x64x2xf32, #ttg.blocked<{sizePerThread = [1, 4, 2], "
+       "threadsPerWarp = [8, 4, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>> -> "
+       "tensor<64x32xf32, #b2>\n",
+       "the operand must be the tensor with a last dimension of 2 added"},
       // Element types.
       {"    %0 = arith.constant dense<1.0> : tensor<64x64xf32, #b2>\n"
        "    %1 = arith.addi %0, %0 : tensor<64x64xf32, #b2>\n",

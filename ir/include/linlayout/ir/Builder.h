@@ -71,6 +71,10 @@ public:
   ValueId expandDims(ValueId v, int axis, std::optional<LayoutId> layout = std::nullopt);
   ValueId reshape(ValueId v, std::vector<int64_t> shape, LayoutId layout);
   ValueId trans(ValueId v, std::vector<int32_t> order, LayoutId layout);
+  /// a and b (one type) side by side along a new last dimension of 2, in `layout`.
+  ValueId join(ValueId a, ValueId b, LayoutId layout);
+  /// The two halves of v along its last dimension (of 2), each in `layout`.
+  std::pair<ValueId, ValueId> split(ValueId v, LayoutId layout);
 
   // Elementwise.
   /// Binary ops of categories BinaryInt / BinaryFloat; the result has a's type.

@@ -43,6 +43,8 @@ enum class OpCategory : uint8_t {
   X(ExpandDims, "tt.expand_dims", Shape)                                                           \
   X(Reshape, "tt.reshape", Shape)                                                                  \
   X(Trans, "tt.trans", Shape)                                                                      \
+  X(Join, "tt.join", Shape)                                                                        \
+  X(Split, "tt.split", Shape)                                                                      \
   X(AddI, "arith.addi", BinaryInt)                                                                 \
   X(SubI, "arith.subi", BinaryInt)                                                                 \
   X(MulI, "arith.muli", BinaryInt)                                                                 \

@@ -19,9 +19,10 @@
 // result expanded and broadcast back, tt.scan along either axis in either direction (the same
 // kinds), a trip through shared memory in a random swizzled layout
 // (local_alloc, local_load into any layout), tt.trans followed by tt.reshape back to the tile's
-// shape, casts, compares whose i1 tiles join the values (converted to another layout to select
-// there; later steps take them too; stored as bytes), and loops (0-3 trips) and branches (on a
-// condition known only at run time) carrying 1-2 values through steps of their own, up to two deep.
+// shape, tt.join of two values of one blocked layout and tt.split back, casts, compares whose i1
+// tiles join the values (converted to another layout to select there; later steps take them too;
+// stored as bytes), and loops (0-3 trips) and branches (on a condition known only at run time)
+// carrying 1-2 values through steps of their own, up to two deep.
 #pragma once
 
 #include "PtxCheck.h"
@@ -372,8 +373,9 @@ inline RandomKernel randomTileProgram() {
   p.elements = M * N;
   const std::string ms = std::to_string(M), ns = std::to_string(N);
 
-  // The layouts: #l0 .. #l<k-1>.
-  std::vector<std::string> layouts;
+  // The layouts: #l0 .. #l<k-1>; for a blocked one, also its 3-D form with a last dimension of 2
+  // in each thread's registers (tt.join's result layout, as Triton makes it).
+  std::vector<std::string> layouts, joinedLayouts;
   const int count = *rc::gen::inRange(2, 4);
   for (int i = 0; i < count; ++i) {
     int w0 = 1 << *rc::gen::inRange(0, 3);
@@ -381,6 +383,7 @@ inline RandomKernel randomTileProgram() {
       layouts.push_back("#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [" +
                         std::to_string(w0) + ", " + std::to_string(warps / w0) +
                         "], instrShape = [16, 8]}>");
+      joinedLayouts.push_back("");
       continue;
     }
     int s0 = 1 << *rc::gen::inRange(0, 3), s1 = 1 << *rc::gen::inRange(0, 3);
@@ -391,6 +394,11 @@ inline RandomKernel randomTileProgram() {
                       std::to_string(32 / t0) + "], warpsPerCTA = [" + std::to_string(w0) + ", " +
                       std::to_string(warps / w0) + "], order = [" + (rowMajor ? "1, 0" : "0, 1") +
                       "]}>");
+    joinedLayouts.push_back("#ttg.blocked<{sizePerThread = [" + std::to_string(s0) + ", " +
+                            std::to_string(s1) + ", 2], threadsPerWarp = [" + std::to_string(t0) +
+                            ", " + std::to_string(32 / t0) + ", 1], warpsPerCTA = [" +
+                            std::to_string(w0) + ", " + std::to_string(warps / w0) +
+                            ", 1], order = [" + (rowMajor ? "2, 1, 0" : "2, 0, 1") + "]}>");
   }
   auto L = [](int l) { return "#l" + std::to_string(l); };
   auto slice = [&](int dim, int l) {
@@ -566,7 +574,25 @@ inline RandomKernel randomTileProgram() {
       emit(x.type, l, "ttg.local_load " + buf + " : " + desc + " -> " + tile(x.type, l));
       return true;
     }
-    case 4: { // transposed (into a blocked layout), then reshaped back to M x N row-major
+    case 4: { // transposed (into a blocked layout), then reshaped back to M x N row-major; or
+              // joined with a value of its type and layout, then split again
+      if (!joinedLayouts[size_t(x.layout)].empty() && *rc::gen::arbitrary<bool>()) {
+        std::vector<Val> same;
+        for (const Val &v : pool)
+          if (v.type == x.type && v.layout == x.layout)
+            same.push_back(v);
+        Val y = *rc::gen::elementOf(same);
+        const std::string wide = "tensor<" + ms + "x" + ns + "x2x" + x.type + ", " +
+                                 joinedLayouts[size_t(x.layout)] + ">";
+        std::string j = fresh(), s = fresh();
+        line(j,
+             "tt.join " + x.name + ", " + y.name + " : " + tile(x.type, x.layout) + " -> " + wide);
+        line(s + ":2", "tt.split " + j + " : " + wide + " -> " + tile(x.type, x.layout));
+        // The halves in the other order, so that a mix-up shows.
+        pool.push_back(Val{s + "#1", x.type, x.layout});
+        pool.push_back(Val{s + "#0", x.type, x.layout});
+        return true;
+      }
       std::vector<int> blocked;
       for (size_t l = 0; l < layouts.size(); ++l)
         if (layouts[l].find("blocked") != std::string::npos)

@@ -1184,10 +1184,12 @@ private:
   }
 
   bool parseOp(Op &op, int depth) {
-    // Results: `%a = `, `%a:2 = ` or none.
+    // Results: `%a = `, `%a:2 = `, `%a, %b = ` (a name each, as MLIR prints named results) or
+    // none.
     std::string_view resultName;
     Loc resultLoc;
     int64_t numResults = 0;
+    std::vector<std::pair<std::string_view, Loc>> eachName; // `%a, %b = `: one name per result
     if (tok_.kind == Tok::Value) {
       resultName = tok_.text;
       resultLoc = tok_.loc;
@@ -1195,7 +1197,19 @@ private:
         return fail("a result name cannot have a result index");
       advance();
       numResults = 1;
-      if (isPunct(":")) {
+      if (isPunct(",")) {
+        eachName.push_back({resultName, resultLoc});
+        while (isPunct(",")) {
+          advance();
+          if (tok_.kind != Tok::Value || tok_.text.find('#') != std::string_view::npos)
+            return fail("expected a result name, got " + describe(tok_));
+          if (eachName.size() >= 256)
+            return fail("more than 256 result names");
+          eachName.push_back({tok_.text, tok_.loc});
+          advance();
+        }
+        numResults = int64_t(eachName.size());
+      } else if (isPunct(":")) {
         advance();
         if (!parseInt(numResults, "a result count"))
           return false;
@@ -1243,10 +1257,17 @@ private:
         named.push_back(kAsyncToken);
         continue;
       }
-      op.results.push_back(fn_->addValue(resultTypes[next++], std::string(resultName)));
+      op.results.push_back(fn_->addValue(
+          resultTypes[next++], std::string(eachName.empty() ? resultName : eachName[i].first)));
       named.push_back(op.results.back());
     }
     tokenResults_.clear();
+    if (!eachName.empty()) {
+      for (size_t i = 0; i < eachName.size(); ++i)
+        if (!define(eachName[i].first, eachName[i].second, {named[i]}))
+          return false;
+      return true;
+    }
     if (numResults > 0 && !define(resultName, resultLoc, std::move(named)))
       return false;
     return true;

@@ -222,3 +222,38 @@ TEST(Parser, DeepLayoutNestingIsAnErrorNotACrash) {
   std::string e = parseError("#x = " + attr + "\n");
   EXPECT_NE(e.find("nesting deeper than 32 levels"), std::string::npos) << e;
 }
+
+// Results named one by one (`%a, %b = tt.split`, as MLIR prints an op whose results have names of
+// their own) are read like `%s:2 = ...`; the names must be as many as the results.
+TEST(Parser, ResultsNamedOneByOne) {
+  std::string text = readFile(examplePath("join_split.tir"));
+  auto rename = [](std::string t, const std::string &results) {
+    t.replace(t.find("%s:2 = tt.split"), 15, results + " = tt.split");
+    t.replace(t.find("%s#1, %s#0"), 10, "%hi, %lo");
+    return t;
+  };
+  auto m = parseModule(rename(text, "%lo, %hi"), "named.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(verify(*m).ok()) << verify(*m).message();
+  auto group = parseModule(text, "group.tir");
+  ASSERT_TRUE(group.ok()) << group.message();
+  // The same program: split's two results feed the subtraction in the same order.
+  const Function &f = m->functions[0], &g = group->functions[0];
+  ASSERT_EQ(f.body.ops.size(), g.body.ops.size());
+  for (size_t i = 0; i < f.body.ops.size(); ++i) {
+    EXPECT_EQ(f.body.ops[i].kind, g.body.ops[i].kind);
+    EXPECT_EQ(f.body.ops[i].operands, g.body.ops[i].operands) << i;
+  }
+  auto three = parseModule(rename(text, "%lo, %hi, %more"), "three.tir");
+  ASSERT_FALSE(three.ok());
+  EXPECT_NE(three.message().find("tt.split has 2 result(s), but the text names 3"),
+            std::string::npos)
+      << three.message();
+  auto dangling = parseModule(rename(text, "%lo,"), "dangling.tir");
+  ASSERT_FALSE(dangling.ok());
+  EXPECT_NE(dangling.message().find("expected a result name, got '='"), std::string::npos)
+      << dangling.message();
+  auto twice = parseModule(rename(text, "%lo, %lo"), "twice.tir");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.message().find("redefinition of '%lo'"), std::string::npos) << twice.message();
+}

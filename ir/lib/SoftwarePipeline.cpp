@@ -47,7 +47,8 @@ struct Carried {
 };
 
 bool clonable(const Op &op) {
-  if (!op.regions.empty() || hasSideEffects(op.kind))
+  // (The copies' clones take an op's one result: tt.split, with two, stays in the loop.)
+  if (!op.regions.empty() || hasSideEffects(op.kind) || op.results.size() != 1)
     return false;
   switch (category(op.kind)) {
   case OpCategory::Source:

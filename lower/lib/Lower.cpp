@@ -395,6 +395,7 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
       out.conversions[i].clusterBarriers = s->second.clusterBarriers;
     }
   out.slicedOperands = ctx.slicedOperands();
+  out.scans = ctx.scans();
   LL_ASSIGN_OR_RETURN(auto backend, NvptxBackend::create(target));
   FinishOptions fo;
   fo.optimize = options.optimize;

@@ -210,6 +210,15 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     for (int r : canonical)
       total[size_t(r)] = combine(total[size_t(r)], other[size_t(r)]);
   };
+  ScanReport report;
+  report.where = ctx.location(op);
+  for (const HwBit &h : s.owners) {
+    report.registerBits += h.dim == DimName::reg();
+    report.laneBits += h.dim == DimName::lane();
+    report.warpBits += h.dim == DimName::warp();
+  }
+  if (scratch)
+    report.scratchBytes = scratch->end - scratch->begin;
   for (size_t j = 0; j < s.owners.size();) {
     const HwBit &bit = s.owners[j];
     if (bit.dim == DimName::reg() && j + 1 < s.owners.size() &&
@@ -270,6 +279,7 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
       std::vector<llvm::Value *> other(size_t(s.registers));
       for (int r : canonical)
         other[size_t(r)] = shuffleXor(b, total[size_t(r)], 1u << bit.bit);
+      report.shuffles += int(canonical.size());
       join(other, isLater);
       ++j;
       continue;
@@ -336,6 +346,8 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     ctx.beforeSharedWrite(bytesOfRound);
     for (int r : canonical)
       emitSharedStore(b, sharedAddress(b, base, mine, constantSlot(r) * bytes), {total[size_t(r)]});
+    report.sharedStores += int(canonical.size());
+    ++report.exchanges;
     emitBarrier(b);
     ctx.barrierEmitted();
     if (k == 1) {
@@ -375,6 +387,7 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     j = end;
   }
 
+  ctx.noteScan(std::move(report));
   std::vector<llvm::Value *> regs;
   for (int r = 0; r < s.registers; ++r)
     regs.push_back(prefix[size_t(uint64_t(r) & ~s.repeatedRegs)]);

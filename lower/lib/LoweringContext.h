@@ -156,6 +156,9 @@ public:
   /// The dot operands loaded in K slices so far (lowerDot records them).
   void noteSlicedOperand(SlicedOperandReport r) { sliced_.push_back(std::move(r)); }
   const std::vector<SlicedOperandReport> &slicedOperands() const { return sliced_; }
+  /// The scans lowered so far (lowerScan records them).
+  void noteScan(ScanReport r) { scans_.push_back(std::move(r)); }
+  const std::vector<ScanReport> &scans() const { return scans_; }
 
 private:
   const ir::Module &m_;
@@ -168,6 +171,7 @@ private:
   SharedHazards hazards_;
   std::map<const ir::Op *, SharedSyncs> syncs_;
   std::vector<SlicedOperandReport> sliced_;
+  std::vector<ScanReport> scans_;
 };
 
 } // namespace linlayout::lower

@@ -57,6 +57,24 @@ Expected<LoweredKernel> compile(const std::string &text) {
   return lowerKernel(m, o);
 }
 
+// The kernel's one scan report: its bits by holder, shuffles, exchanges, stores and scratch.
+struct Want {
+  int registerBits, laneBits, warpBits, shuffles, exchanges, sharedStores;
+  int64_t scratchBytes;
+};
+void expectReport(const LoweredKernel &k, const Want &w) {
+  ASSERT_EQ(k.scans.size(), 1u);
+  const ScanReport &r = k.scans[0];
+  EXPECT_NE(r.where.find("scan.tir:"), std::string::npos) << r.where;
+  EXPECT_EQ(r.registerBits, w.registerBits);
+  EXPECT_EQ(r.laneBits, w.laneBits);
+  EXPECT_EQ(r.warpBits, w.warpBits);
+  EXPECT_EQ(r.shuffles, w.shuffles);
+  EXPECT_EQ(r.exchanges, w.exchanges);
+  EXPECT_EQ(r.sharedStores, w.sharedStores);
+  EXPECT_EQ(r.scratchBytes, w.scratchBytes);
+}
+
 const std::string kRowsInLanes = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], "
                                  "warpsPerCTA = [4, 1], order = [1, 0]}>";
 
@@ -71,6 +89,7 @@ TEST(Scan, AlongLanesIsButterfliesOnly) {
     // bits (a shuffle of 1, 2, 4, 8, 16); no shared memory.
     EXPECT_EQ(countLines(k->kernel.ptx, "shfl.sync.bfly.b32"), 8 * 5);
     EXPECT_EQ(countLines(k->kernel.ptx, "bar.sync"), 0);
+    expectReport(*k, {2, 5, 0, 8 * 5, 0, 0, 0});
     EXPECT_EQ(countLines(k->kernel.ptx, ".shared"), 0);
     EXPECT_EQ(k->kernel.sharedBytes, 0u);
     EXPECT_PATTERNS(k->kernel.ptx, R"(
@@ -93,6 +112,7 @@ TEST(Scan, AcrossWarpsExchangesOneTotalPerBlock) {
   // from 32 lanes x 4 registers x 4 warps x 4 bytes.
   EXPECT_EQ(countLines(k->kernel.ptx, "shfl.sync"), 0);
   EXPECT_EQ(countLines(k->kernel.ptx, "st.shared"), 4);
+  expectReport(*k, {3, 0, 2, 0, 1, 4, 32 * 4 * 4 * 4});
   EXPECT_EQ(countLines(k->kernel.ptx, "ld.shared"), 3 * 4);
   EXPECT_EQ(countLines(k->kernel.ptx, "bar.sync"), 1);
   EXPECT_EQ(k->kernel.sharedBytes, 32u * 4 * 4 * 4);
@@ -110,6 +130,7 @@ TEST(Scan, AcrossWarpsExchangesOneTotalPerBlock) {
   // warp's, alternating between two regions of 4 lanes x 32 registers x 4 warps x 4 bytes.
   EXPECT_EQ(countLines(k->kernel.ptx, "shfl.sync.bfly.b32"), 3 * 32);
   EXPECT_EQ(countLines(k->kernel.ptx, "st.shared"), 2 * 32);
+  expectReport(*k, {0, 3, 2, 3 * 32, 2, 2 * 32, 2 * 4 * 32 * 4 * 4});
   EXPECT_EQ(countLines(k->kernel.ptx, "ld.shared"), 2 * 32);
   EXPECT_EQ(countLines(k->kernel.ptx, "bar.sync"), 2);
   EXPECT_EQ(k->kernel.sharedBytes, 2u * 4 * 32 * 4 * 4);

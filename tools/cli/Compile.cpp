@@ -266,6 +266,16 @@ int runCompile(int argc, char **argv) {
       else
         std::cerr << "one piece (its K slices' registers do not map onto the operand's)\n";
     }
+    for (const lower::ScanReport &s : k->scans) {
+      std::cerr << "  tt.scan at " << s.where << ": " << s.registerBits
+                << " scanned bits in registers, " << s.laneBits << " across lanes (" << s.shuffles
+                << " shfl), " << s.warpBits << " across warps";
+      if (s.exchanges)
+        std::cerr << " (" << s.exchanges << " shared-memory exchange"
+                  << (s.exchanges > 1 ? "s" : "") << ": " << s.sharedStores << " st.shared, "
+                  << s.exchanges << " bar.sync, " << s.scratchBytes << " scratch bytes)";
+      std::cerr << "\n";
+    }
   }
   if (assemble)
     return reportPtxas(k->kernel);

@@ -75,12 +75,26 @@ struct SlicedOperandReport {
   int sliceK = 0;    ///< K elements per slice
 };
 
+/// How a tt.scan was lowered (LowerScan.cpp): the scanned coordinate's bits by who holds them, and
+/// what joining them costs each thread.
+struct ScanReport {
+  std::string where;        ///< the tt.scan's "file:line:col"
+  int registerBits = 0;     ///< scanned bits held by registers: joined in each thread
+  int laneBits = 0;         ///< scanned bits held by lanes: a round of shuffles each
+  int warpBits = 0;         ///< scanned bits held by warps: joined in shared-memory exchanges
+  int shuffles = 0;         ///< shfl.sync.bfly per thread
+  int exchanges = 0;        ///< shared-memory exchanges (one bar.sync each)
+  int sharedStores = 0;     ///< st.shared per thread
+  int64_t scratchBytes = 0; ///< shared memory the exchanges use
+};
+
 /// The lowered kernel.
 struct LoweredKernel {
   KernelPtx kernel;
   std::string llvmIr;                        ///< when keepLlvmIr
   std::vector<ConversionReport> conversions; ///< in program order
   std::vector<SlicedOperandReport> slicedOperands; ///< in program order
+  std::vector<ScanReport> scans;                   ///< in program order
 };
 
 /// Lowers one kernel of `module` to PTX.

@@ -243,7 +243,6 @@ private:
     return Status::success();
   }
 
-  // Reads element `idx` of pointer value `p` (after masking) as the pointee kind.
   // An element's bytes in memory (as tt.store writes them) and back (as tt.load reads them).
   static void encodeElem(uint8_t *p, ScalarKind k, int64_t iv, double fv) {
     switch (k) {
@@ -304,6 +303,7 @@ private:
     }
   }
 
+  // Reads the element at byte `offset` of `buffer` as kind `k`, checking the bounds.
   Status loadElem(const Op &op, uint32_t buffer, int64_t offset, ScalarKind k, RtValue &out) {
     if (buffer >= mem_.buffers.size())
       return err(op, "pointer into buffer " + std::to_string(buffer) + ", which does not exist");

@@ -210,6 +210,11 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     for (int r : canonical)
       total[size_t(r)] = combine(total[size_t(r)], other[size_t(r)]);
   };
+  // Bit `from` of a thread index (an i32), moved to bit `to`.
+  auto bitOf = [&](llvm::Value *id, int from, uint64_t to) {
+    return b.CreateShl(b.CreateAnd(b.CreateLShr(id, uint64_t(from)), 1), to);
+  };
+  const int64_t region = s.firstWarpRound >= 0 ? regionBytes(s, bytes) : 0;
   ScanReport report;
   report.where = ctx.location(op);
   for (const HwBit &h : s.owners) {
@@ -221,8 +226,7 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     report.scratchBytes = scratch->end - scratch->begin;
   for (size_t j = 0; j < s.owners.size();) {
     const HwBit &bit = s.owners[j];
-    if (bit.dim == DimName::reg() && j + 1 < s.owners.size() &&
-        s.owners[j + 1].dim == DimName::reg()) {
+    if (bit.dim == DimName::reg()) {
       // A run of scanned bits held by registers: the blocks of a run in order, each block's
       // elements put the combination of the blocks before it in front of their prefixes.
       size_t end = j;
@@ -256,25 +260,8 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
       j = end;
       continue;
     }
-    if (bit.dim == DimName::reg()) {
-      const int step = 1 << bit.bit;
-      const std::vector<llvm::Value *> old = total;
-      for (int r : reps)
-        if (bool(r & step) != reverse) // r's block comes later
-          prefix[size_t(r)] = combine(old[canon(r ^ step)], prefix[size_t(r)]);
-      for (int r : canonical)
-        if (!(r & step)) {
-          int first = reverse ? r | step : r, second = reverse ? r : r | step;
-          total[size_t(r)] = combine(old[size_t(first)], old[size_t(second)]);
-        }
-      shared |= uint64_t(step);
-      std::erase_if(canonical, [&](int r) { return r & step; });
-      ++j;
-      continue;
-    }
     if (bit.dim == DimName::lane()) {
-      llvm::Value *isHigh =
-          b.CreateICmpNE(b.CreateAnd(ctx.kernel().laneId(), uint64_t(1) << bit.bit), b.getInt32(0));
+      llvm::Value *isHigh = b.CreateICmpNE(bitOf(ctx.kernel().laneId(), bit.bit, 0), b.getInt32(0));
       llvm::Value *isLater = reverse ? b.CreateNot(isHigh) : isHigh;
       std::vector<llvm::Value *> other(size_t(s.registers));
       for (int r : canonical)
@@ -291,7 +278,6 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     const size_t end = exchangeEnd(s, j);
     const int k = int(end - j);
     const std::vector<HwBit> kept = keptBits(s, int(j));
-    const int64_t region = regionBytes(s, bytes);
     const int64_t begin = scratch->begin + (warpRound++ % 2) * region;
     const ByteRange bytesOfRound{begin, begin + (int64_t(1) << kept.size()) * bytes};
     llvm::Value *slot = b.getInt32(0);
@@ -307,8 +293,7 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
       }
       llvm::Value *id =
           kept[q].dim == DimName::lane() ? ctx.kernel().laneId() : ctx.kernel().warpId();
-      llvm::Value *one = b.CreateAnd(b.CreateLShr(id, uint64_t(kept[q].bit)), 1);
-      slot = b.CreateOr(slot, b.CreateShl(one, uint64_t(q)));
+      slot = b.CreateOr(slot, bitOf(id, kept[q].bit, q));
     }
     auto constantSlot = [&](int r) {
       uint64_t c = 0;
@@ -331,11 +316,8 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
       return int64_t(bits);
     };
     llvm::Value *place = b.getInt32(0);
-    for (int t = 0; t < k; ++t) {
-      llvm::Value *one = b.CreateAnd(
-          b.CreateLShr(ctx.kernel().warpId(), uint64_t(s.owners[j + size_t(t)].bit)), 1);
-      place = b.CreateOr(place, b.CreateShl(one, uint64_t(t)));
-    }
+    for (int t = 0; t < k; ++t)
+      place = b.CreateOr(place, bitOf(ctx.kernel().warpId(), s.owners[j + size_t(t)].bit, t));
     if (reverse)
       place = b.CreateXor(place, b.getInt32((uint32_t(1) << k) - 1));
     llvm::Value *base = ctx.sharedAt(bytesOfRound.begin);

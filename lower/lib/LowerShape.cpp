@@ -4,7 +4,7 @@
 #include "OpLowering.h"
 #include "RegisterLookup.h"
 
-#include <map>
+#include <algorithm>
 
 namespace linlayout::lower {
 
@@ -105,8 +105,9 @@ Status lowerShape(LoweringContext &ctx, const ir::Op &op) {
   return ctx.setRegs(op.results[0], std::move(out));
 }
 
-// tt.join / tt.split: the wide side's registers are the narrow sides' registers interleaved; every
-// lane, warp and block bit must move the same element on both sides and never along the new
+// tt.join / tt.split: the wide side's registers are the narrow sides' registers interleaved. The
+// wide layout with its last dimension dropped must hold each element in the thread the narrow
+// layout holds it in (lookupRegisters), and no lane, warp or block bit may move along the new
 // dimension (Triton keeps it in registers), else the layouts are refused.
 Status lowerJoinSplit(LoweringContext &ctx, const ir::Op &op) {
   const bool join = op.kind == ir::OpKind::Join;
@@ -116,67 +117,47 @@ Status lowerJoinSplit(LoweringContext &ctx, const ir::Op &op) {
   LL_ASSIGN_OR_RETURN(LinearLayout wide, ctx.layoutOf(wideType));
   LL_ASSIGN_OR_RETURN(LinearLayout narrow, ctx.layoutOf(narrowType));
   const int n = narrow.numOutDims();
-  auto toNarrow = [&](uint64_t packed) {
-    uint64_t out = 0;
-    for (int o = 0; o < n; ++o)
-      out |= wide.outValue(packed, o) << narrow.outDimOffset(o);
-    return out;
-  };
   for (DimName d : {DimName::lane(), DimName::warp(), DimName::block()}) {
-    int w = wide.inDimIndex(d), v = narrow.inDimIndex(d);
-    int bits = w < 0 ? 0 : wide.inDimBits(w);
-    if (bits != (v < 0 ? 0 : narrow.inDimBits(v)))
-      return makeError(ctx.where(op) + name + ": the two sides' layouts have different " +
-                       std::string(d.str()) + " counts");
-    for (int i = 0; i < bits; ++i) {
-      uint64_t cw = wide.column(wide.inDimOffset(w) + i);
-      if (wide.outValue(cw, n) != 0 || toNarrow(cw) != narrow.column(narrow.inDimOffset(v) + i))
+    int w = wide.inDimIndex(d);
+    for (int i = 0; w >= 0 && i < wide.inDimBits(w); ++i)
+      if (wide.outValue(wide.column(wide.inDimOffset(w) + i), n) != 0)
         return makeError(ctx.where(op) + name + ": " + std::string(d.str()) + " bit " +
                          std::to_string(i) +
                          " moves different elements on the two sides (the new last dimension "
                          "must be held in registers, the rest as on the narrow side); insert a "
                          "ttg.convert_layout");
-    }
   }
-  const int wideOff = wide.inDimOffset(wide.inDimIndex(DimName::reg()));
-  const int narrowOff = narrow.inDimOffset(narrow.inDimIndex(DimName::reg()));
-  const uint64_t wideRegs = wide.inDimSize(DimName::reg()),
-                 narrowRegs = narrow.inDimSize(DimName::reg());
-  // (narrow element, half) -> a wide register holding it, and narrow element -> narrow register.
-  std::map<std::pair<uint64_t, uint64_t>, uint64_t> wideOf;
-  std::map<uint64_t, uint64_t> narrowOf;
-  for (uint64_t r = 0; r < wideRegs; ++r) {
-    uint64_t p = wide.apply(r << wideOff);
-    wideOf.emplace(std::make_pair(toNarrow(p), wide.outValue(p, n)), r);
-  }
-  for (uint64_t r = 0; r < narrowRegs; ++r)
-    narrowOf.emplace(narrow.apply(r << narrowOff), r);
-  auto missing = [&] {
+  // Per wide register: the narrow register of the same thread that holds its element.
+  LinearLayout dropLast = coordinateMap(wideType.shape(), narrowType.shape(), [&](int d, int i) {
+    return d < n ? std::make_pair(d, i) : std::make_pair(-1, -1);
+  });
+  LL_ASSIGN_OR_RETURN(LinearLayout wanted, wide.then(dropLast));
+  auto elsewhere = [&] {
     return makeError(ctx.where(op) + name +
                      ": a thread holds an element on one side that it does not hold on the "
                      "other; insert a ttg.convert_layout");
   };
+  auto narrowReg = lookupRegisters(narrow, wanted);
+  if (!narrowReg)
+    return elsewhere();
+  const int wideOff = wide.inDimOffset(wide.inDimIndex(DimName::reg()));
+  auto half = [&](size_t r) { return wide.outValue(wide.apply(uint64_t(r) << wideOff), n); };
   if (join) {
     std::vector<llvm::Value *> out;
-    for (uint64_t r = 0; r < wideRegs; ++r) {
-      uint64_t p = wide.apply(r << wideOff);
-      auto it = narrowOf.find(toNarrow(p));
-      if (it == narrowOf.end())
-        return missing();
-      out.push_back(ctx.get(op.operands[wide.outValue(p, n)]).regs[it->second]);
-    }
+    for (size_t r = 0; r < narrowReg->size(); ++r)
+      out.push_back(ctx.get(op.operands[half(r)]).regs[size_t((*narrowReg)[r])]);
     return ctx.setRegs(op.results[0], std::move(out));
   }
   const Lowered &src = ctx.get(op.operands[0]);
+  std::vector<llvm::Value *> halves[2];
+  for (auto &h : halves)
+    h.assign(narrow.inDimSize(DimName::reg()), nullptr);
+  for (size_t r = 0; r < narrowReg->size(); ++r)
+    halves[half(r)][size_t((*narrowReg)[r])] = src.regs[r];
   for (uint64_t k = 0; k < 2; ++k) {
-    std::vector<llvm::Value *> out;
-    for (uint64_t r = 0; r < narrowRegs; ++r) {
-      auto it = wideOf.find({narrow.apply(r << narrowOff), k});
-      if (it == wideOf.end())
-        return missing();
-      out.push_back(src.regs[it->second]);
-    }
-    LL_TRY_STATUS(ctx.setRegs(op.results[k], std::move(out)));
+    if (std::find(halves[k].begin(), halves[k].end(), nullptr) != halves[k].end())
+      return elsewhere();
+    LL_TRY_STATUS(ctx.setRegs(op.results[k], std::move(halves[k])));
   }
   return Status::success();
 }

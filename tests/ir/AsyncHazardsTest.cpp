@@ -122,23 +122,26 @@ std::string lineOf(const std::string &text, size_t line) {
 // A kernel to run on its inputs: parses, verifies and interprets `text` with every check on.
 using Runner = std::function<Status(const std::string &text)>;
 
-Runner exampleRunner(const std::string &file) {
-  return [file](const std::string &text) -> Status {
-    auto m = parseModule(text, file);
-    if (!m.ok())
-      return Status(m.error());
-    for (const ExampleRun &run : exampleRuns()) {
-      if (run.file != file)
-        continue;
+// `text`, an edit of `file`, run on the inputs that `runs` give `file`.
+Status runEdited(const std::vector<ExampleRun> &runs, const std::string &file,
+                 const std::string &text, bool checkProxyFences) {
+  auto m = parseModule(text, file);
+  if (!m.ok())
+    return Status(m.error());
+  for (const ExampleRun &run : runs)
+    if (run.file == file) {
       Memory mem;
       std::vector<ArgValue> args;
       run.setup(mem, args);
       InterpreterOptions o;
-      o.checkProxyFences = true;
+      o.checkProxyFences = checkProxyFences;
       return interpret(*m, run.function, args, mem, run.grid, o);
     }
-    return Status(makeError("no inputs for " + file));
-  };
+  return Status(makeError("no inputs for " + file));
+}
+
+Runner exampleRunner(const std::string &file) {
+  return [file](const std::string &text) { return runEdited(exampleRuns(), file, text, true); };
 }
 
 // matmul_wgmma.tir on a 128x128 tile with K = 192 (the inputs of SoftwarePipelineTest).
@@ -227,19 +230,7 @@ bool expectDotWaitsTight(const std::string &text, const Runner &run, const std::
 
 // `text`, an edit of the Triton dump `file` (examples/triton/), run on that dump's inputs.
 Status runDumpText(const std::string &file, const std::string &text, bool checkProxyFences) {
-  auto m = parseModule(text, file);
-  if (!m.ok())
-    return Status(m.error());
-  for (const ExampleRun &run : tritonDumpRuns())
-    if (run.file == file) {
-      Memory mem;
-      std::vector<ArgValue> args;
-      run.setup(mem, args);
-      InterpreterOptions o;
-      o.checkProxyFences = checkProxyFences;
-      return interpret(*m, run.function, args, mem, run.grid, o);
-    }
-  return Status(makeError("no run for " + file));
+  return runEdited(tritonDumpRuns(), file, text, checkProxyFences);
 }
 
 } // namespace

@@ -381,18 +381,16 @@ ValueId Builder::dot(ValueId a, ValueId b, ValueId c) {
   return one(OpKind::Dot, {a, b, c}, type(c));
 }
 
-ValueId Builder::reduce(ReduceKind kind, ValueId v, int axis) {
+// The type of v reduced along axis: its element type for rank 1, else the slice.
+std::optional<Type> Builder::reducedType(ValueId v, int axis) {
   const Type &src = type(v);
-  OpAttrs attrs;
-  attrs.axis = axis;
-  attrs.reduceKind = kind;
   if (axis < 0 || axis >= src.rank()) {
     fail("builder: reduce axis " + std::to_string(axis) + " is out of range for rank " +
          std::to_string(src.rank()));
-    return kNoValue;
+    return std::nullopt;
   }
   if (src.rank() == 1)
-    return one(OpKind::Reduce, {v}, src.elementType(), attrs);
+    return src.elementType();
   std::vector<int64_t> shape = src.shape();
   shape.erase(shape.begin() + axis);
   LayoutId l = kNoLayout;
@@ -400,11 +398,19 @@ ValueId Builder::reduce(ReduceKind kind, ValueId v, int axis) {
     Expected<SliceSpec> s = SliceSpec::make(axis, module_.layouts.get(src.layout()));
     if (!s) {
       fail("builder: reduce: " + s.message());
-      return kNoValue;
+      return std::nullopt;
     }
     l = module_.layouts.intern(*s);
   }
-  return one(OpKind::Reduce, {v}, src.withShapeAndLayout(std::move(shape), l), attrs);
+  return src.withShapeAndLayout(std::move(shape), l);
+}
+
+ValueId Builder::reduce(ReduceKind kind, ValueId v, int axis) {
+  OpAttrs attrs;
+  attrs.axis = axis;
+  attrs.reduceKind = kind;
+  std::optional<Type> t = reducedType(v, axis);
+  return t ? one(OpKind::Reduce, {v}, *t, attrs) : kNoValue;
 }
 
 ValueId Builder::scan(ReduceKind kind, ValueId v, int axis, bool reverse) {
@@ -413,6 +419,59 @@ ValueId Builder::scan(ReduceKind kind, ValueId v, int axis, bool reverse) {
   attrs.reduceKind = kind;
   attrs.reverse = reverse;
   return one(OpKind::Scan, {v}, type(v), attrs);
+}
+
+CombineScope Builder::beginReduce(std::span<const ValueId> vs, int axis) {
+  std::vector<Type> results;
+  for (ValueId v : vs) {
+    std::optional<Type> t = reducedType(v, axis);
+    if (!t)
+      return {};
+    results.push_back(*t);
+  }
+  OpAttrs attrs;
+  attrs.axis = axis;
+  return beginCombine(OpKind::Reduce, vs, std::move(results), attrs);
+}
+
+CombineScope Builder::beginScan(std::span<const ValueId> vs, int axis, bool reverse) {
+  std::vector<Type> results;
+  for (ValueId v : vs)
+    results.push_back(type(v));
+  OpAttrs attrs;
+  attrs.axis = axis;
+  attrs.reverse = reverse;
+  return beginCombine(OpKind::Scan, vs, std::move(results), attrs);
+}
+
+CombineScope Builder::beginCombine(OpKind kind, std::span<const ValueId> vs,
+                                   std::vector<Type> results, OpAttrs attrs) {
+  append(kind, std::vector<ValueId>(vs.begin(), vs.end()), results, std::move(attrs));
+  if (!status_.ok() || !building())
+    return {};
+  Op &op = current().ops.back();
+  Block &body = op.regions.emplace_back();
+  CombineScope scope;
+  for (auto *side : {&scope.lhs, &scope.rhs})
+    for (ValueId v : vs)
+      side->push_back(fn_->addValue(type(v).elementType()));
+  body.args = scope.lhs;
+  body.args.insert(body.args.end(), scope.rhs.begin(), scope.rhs.end());
+  blocks_.push_back(&body);
+  return scope;
+}
+
+std::vector<ValueId> Builder::endCombine(std::span<const ValueId> values) {
+  if (blocks_.size() < 2 || blocks_[blocks_.size() - 2]->ops.empty() ||
+      blocks_[blocks_.size() - 2]->ops.back().regions.empty() ||
+      (blocks_[blocks_.size() - 2]->ops.back().kind != OpKind::Reduce &&
+       blocks_[blocks_.size() - 2]->ops.back().kind != OpKind::Scan)) {
+    fail("builder: endCombine without an open combining body");
+    return {};
+  }
+  append(OpKind::CombineReturn, std::vector<ValueId>(values.begin(), values.end()), {});
+  blocks_.pop_back();
+  return current().ops.back().results;
 }
 
 ForScope Builder::beginFor(ValueId lb, ValueId ub, ValueId step, std::span<const ValueId> inits) {

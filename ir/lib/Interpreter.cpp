@@ -205,7 +205,7 @@ private:
       }
       if (op.kind == OpKind::Return)
         return Status::success();
-      if (op.kind == OpKind::Yield) {
+      if (op.kind == OpKind::Yield || op.kind == OpKind::CombineReturn) {
         if (yielded)
           for (ValueId v : op.operands)
             yielded->push_back(val(v));
@@ -356,6 +356,7 @@ private:
     switch (op.kind) {
     case OpKind::Return:
     case OpKind::Yield:
+    case OpKind::CombineReturn:
       return Status::success();
     case OpKind::For:
       return runFor(op);
@@ -900,11 +901,17 @@ private:
       dot(op, r);
       break;
     case OpKind::Reduce:
-      reduce(op, r);
-      break;
-    case OpKind::Scan:
-      scan(op, r);
-      break;
+    case OpKind::Scan: {
+      std::vector<RtValue> results;
+      LL_TRY_STATUS(op.kind == OpKind::Reduce ? reduce(op, results) : scan(op, results));
+      for (size_t i = 0; i < op.results.size(); ++i) {
+        const Type &t = type(op.results[i]);
+        if (limits_.observer && t.isIntLike())
+          limits_.observer(op.results[i], results[i].i);
+        vals_[op.results[i]] = std::move(results[i]);
+      }
+      return Status::success();
+    }
     case OpKind::WarpGroupDot: {
       // The wgmma reads its shared operands when it runs (here at once; an asynchronous one
       // until a warp_group_dot_wait retires it). A memdesc operand may be a tile of a ring or a
@@ -1228,71 +1235,108 @@ private:
         }
   }
 
-  // The lines of a reduce's or scan's operand along its axis: `len` elements, `inner` apart; the
-  // first elements of the lines are those whose index along the axis is 0.
+  // The lines of a reduce's or scan's operands along its axis: `len` elements, `inner` apart;
+  // the first elements of the lines are those whose index along the axis is 0.
   struct AxisLines {
-    ScalarKind k;
-    bool isF;
     int64_t len, inner, outer;
-    OpKind combiner;
   };
   AxisLines axisLines(const Op &op) {
     const Type &st = type(op.operands[0]);
     AxisLines a;
-    a.k = st.elem().scalar;
-    a.isF = isFloat(a.k);
     size_t axis = size_t(op.attrs.axis);
     a.len = st.shape()[axis];
     a.inner = stridesOf(st.shape())[axis];
     a.outer = 1;
     for (size_t d = 0; d < axis; ++d)
       a.outer *= st.shape()[d];
-    // The verifier admits only kinds with a combiner for the element type.
-    a.combiner = *combinerOf(op.attrs.reduceKind, a.isF);
     return a;
   }
 
-  void reduce(const Op &op, RtValue &r) {
-    const RtValue &s = val(op.operands[0]);
-    const auto [k, isF, len, inner, outer, combiner] = axisLines(op);
-    for (int64_t o = 0; o < outer; ++o)
-      for (int64_t in = 0; in < inner; ++in) {
-        size_t base = size_t(o * len * inner + in);
-        if (isF) {
-          double acc = s.f[base];
-          for (int64_t j = 1; j < len; ++j)
-            acc =
-                roundToFloatKind(evalFloatBinary(combiner, acc, s.f[base + size_t(j * inner)]), k);
-          r.f.push_back(acc);
-        } else {
-          int64_t acc = s.i[base];
-          for (int64_t j = 1; j < len; ++j)
-            acc = *evalIntBinary(combiner, acc, s.i[base + size_t(j * inner)], k);
-          r.i.push_back(acc);
-        }
-      }
+  // Element x of each operand of a reduce or scan, as scalars; and back into `to`'s x-th.
+  std::vector<RtValue> elementsAt(const std::vector<RtValue> &from, size_t x) const {
+    std::vector<RtValue> e(from.size());
+    for (size_t k = 0; k < from.size(); ++k)
+      if (from[k].f.empty())
+        e[k].i = {from[k].i[x]};
+      else
+        e[k].f = {from[k].f[x]};
+    return e;
+  }
+  static void setElementsAt(std::vector<RtValue> &to, size_t x, const std::vector<RtValue> &e) {
+    for (size_t k = 0; k < to.size(); ++k)
+      if (to[k].f.empty())
+        to[k].i[x] = e[k].i[0];
+      else
+        to[k].f[x] = e[k].f[0];
   }
 
-  // Inclusive, in index order along the axis (from its end when reversed), rounding after every
-  // combination.
-  void scan(const Op &op, RtValue &r) {
-    const auto [k, isF, len, inner, outer, combiner] = axisLines(op);
-    r = val(op.operands[0]);
-    std::vector<double> &f = r.f;
-    std::vector<int64_t> &i = r.i;
+  // lhs (+) rhs, one scalar per operand of `op`, lhs the earlier in scan order: its ReduceKind's
+  // op rounded to the element type, or its combining body run on them.
+  Status combine(const Op &op, const std::vector<RtValue> &lhs, const std::vector<RtValue> &rhs,
+                 std::vector<RtValue> &out) {
+    out.clear();
+    if (op.regions.empty()) {
+      const ScalarKind k = type(op.operands[0]).elem().scalar;
+      const OpKind combiner = *combinerOf(op.attrs.reduceKind, isFloat(k));
+      out.resize(1);
+      if (isFloat(k))
+        out[0].f = {roundToFloatKind(evalFloatBinary(combiner, lhs[0].f[0], rhs[0].f[0]), k)};
+      else
+        out[0].i = {*evalIntBinary(combiner, lhs[0].i[0], rhs[0].i[0], k)};
+      return Status::success();
+    }
+    const Block &body = op.regions[0];
+    const size_t n = op.operands.size();
+    for (size_t k = 0; k < n; ++k) {
+      vals_[body.args[k]] = lhs[k];
+      vals_[body.args[n + k]] = rhs[k];
+    }
+    return block(body, &out);
+  }
+
+  // Each line combined in index order (lhs the combination of the elements before).
+  Status reduce(const Op &op, std::vector<RtValue> &results) {
+    std::vector<RtValue> in;
+    for (ValueId v : op.operands)
+      in.push_back(val(v));
+    const auto [len, inner, outer] = axisLines(op);
+    results.assign(in.size(), RtValue{});
+    std::vector<RtValue> acc, next;
     for (int64_t o = 0; o < outer; ++o)
-      for (int64_t in = 0; in < inner; ++in) {
-        size_t base = size_t(o * len * inner + in);
+      for (int64_t i = 0; i < inner; ++i) {
+        size_t base = size_t(o * len * inner + i);
+        acc = elementsAt(in, base);
+        for (int64_t j = 1; j < len; ++j) {
+          LL_TRY_STATUS(combine(op, acc, elementsAt(in, base + size_t(j * inner)), next));
+          std::swap(acc, next);
+        }
+        for (size_t k = 0; k < in.size(); ++k) {
+          results[k].i.insert(results[k].i.end(), acc[k].i.begin(), acc[k].i.end());
+          results[k].f.insert(results[k].f.end(), acc[k].f.begin(), acc[k].f.end());
+        }
+      }
+    return Status::success();
+  }
+
+  // Inclusive, in index order along the axis (from its end when reversed): each element is the
+  // combination of the one before it in that order (lhs) with itself (rhs).
+  Status scan(const Op &op, std::vector<RtValue> &results) {
+    for (ValueId v : op.operands)
+      results.push_back(val(v));
+    const auto [len, inner, outer] = axisLines(op);
+    std::vector<RtValue> next;
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        size_t base = size_t(o * len * inner + i);
         for (int64_t j = 1; j < len; ++j) {
           int64_t at = op.attrs.reverse ? len - 1 - j : j;
           int64_t prev = op.attrs.reverse ? at + 1 : at - 1;
           size_t x = base + size_t(at * inner), p = base + size_t(prev * inner);
-          if (isF)
-            f[x] = roundToFloatKind(evalFloatBinary(combiner, f[p], f[x]), k);
-          else
-            i[x] = *evalIntBinary(combiner, i[p], i[x], k);
+          LL_TRY_STATUS(combine(op, elementsAt(results, p), elementsAt(results, x), next));
+          setElementsAt(results, x, next);
         }
       }
+    return Status::success();
   }
 
   const Module &m_;

@@ -1024,6 +1024,10 @@ private:
 
   // A region's names (its arguments' and its ops') are seen only inside it, as in MLIR: another
   // region may use them again.
+  // The terminators the combining bodies being parsed end with (tt.reduce.return /
+  // tt.scan.return), innermost last.
+  std::vector<std::string> combineReturns_;
+
   void openRegion() { regionNames_.emplace_back(); }
   void closeRegion() {
     for (const std::string &n : regionNames_.back())
@@ -1231,14 +1235,24 @@ private:
                     "read)");
       op.kind = tok_.text == "tt.reduce" ? OpKind::Reduce : OpKind::Scan;
       advance();
-      if (!parseGenericCombine(op, resultTypes))
+      if (!parseGenericCombine(op, resultTypes, depth))
         return false;
     } else {
       if (tok_.kind != Tok::Ident)
         return fail("expected an op name such as arith.addi, got " + describe(tok_));
-      auto kind = opKindFromMnemonic(tok_.text);
+      // A scan's combining body ends in tt.scan.return, a reduction's in tt.reduce.return: one
+      // kind, printed by its parent's name.
+      auto kind =
+          tok_.text == "tt.scan.return" ? OpKind::CombineReturn : opKindFromMnemonic(tok_.text);
       if (!kind)
         return fail("unknown op " + describe(tok_));
+      if (*kind == OpKind::CombineReturn) {
+        if (combineReturns_.empty())
+          return fail(describe(tok_) + " ends the combining body of a tt.reduce or tt.scan only");
+        if (tok_.text != combineReturns_.back())
+          return fail("expected '" + combineReturns_.back() + "' to end the combining body, got " +
+                      describe(tok_));
+      }
       op.kind = *kind;
       advance();
       if (!parseOpBody(op, resultTypes, depth))
@@ -1274,24 +1288,27 @@ private:
   }
 
   // Triton's tt.reduce and tt.scan, after the quoted name:
-  //   "tt.reduce"(%x) <{axis = 0 : i32}> ({
-  //   ^bb0(%a: f32, %b: f32):
-  //     %s = arith.addf %a, %b : f32
-  //     tt.reduce.return %s : f32
-  //   }) : (tensor<...>) -> f32
-  // (a scan's properties also say `reverse = false`, its body ends in tt.scan.return, and its
-  // result is a tensor like its operand). The body must combine its two arguments with one op
-  // that a ReduceKind stands for.
-  bool parseGenericCombine(Op &op, std::vector<Type> &results) {
+  //   "tt.reduce"(%x, %i) <{axis = 1 : i32}> ({
+  //   ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
+  //     %gt = arith.cmpf ogt, %a, %b : f32
+  //     ...
+  //     tt.reduce.return %v, %j : f32, i32
+  //   }) : (tensor<...>, tensor<...>) -> (tensor<...>, tensor<...>)
+  // (a scan's properties also say `reverse = false` and its body ends in tt.scan.return; one
+  // result type is written without parentheses). The block's arguments are the left elements of
+  // the operands, then the right ones. A body that combines the two arguments of a single operand
+  // with one op that a ReduceKind stands for becomes that kind (the op's short form); any other
+  // body stays the op's region.
+  bool parseGenericCombine(Op &op, std::vector<Type> &results, int depth) {
     const bool scan = op.kind == OpKind::Scan;
     const std::string opName(mnemonic(op.kind));
+    if (depth + 1 > kMaxNesting)
+      return fail("regions nested more than " + std::to_string(kMaxNesting) + " deep");
     if (!expectPunct("(", "to open the operands") || !parseOperands(op.operands, 16) ||
         !expectPunct(")", "to close the operands"))
       return false;
-    if (op.operands.size() != 1)
-      return fail(scan ? "a tt.scan of several tensors is not supported; scan one tensor"
-                       : "a tt.reduce of several tensors (as argmin / argmax make) is not "
-                         "supported; reduce one tensor");
+    if (op.operands.empty())
+      return fail(opName + " needs at least one operand");
     Dict d;
     if (!expectPunct("<", "to open the properties") || !parseDict(d) ||
         !dictInt(d, "axis", op.attrs.axis, true) || (scan && !dictReverse(d, op.attrs)) ||
@@ -1305,74 +1322,79 @@ private:
     advance();
     if (!expectPunct("(", "to open the block arguments"))
       return false;
-    std::string_view args[2];
-    Type argTypes[2];
-    for (int i = 0; i < 2; ++i) {
-      if (i && !expectPunct(",", "between the block arguments"))
+    Block body;
+    openRegion();
+    while (!isPunct(")")) {
+      if (!body.args.empty() && !expectPunct(",", "between the block arguments"))
         return false;
       if (tok_.kind != Tok::Value)
         return fail("expected a block argument, got " + describe(tok_));
-      args[i] = tok_.text;
+      std::string_view name = tok_.text;
+      Loc loc = tok_.loc;
+      Type t;
       advance();
-      if (!expectPunct(":", "after a block argument") || !parseType(argTypes[i]))
+      if (!expectPunct(":", "after a block argument") || !parseType(t))
         return false;
+      if (body.args.size() == 2 * op.operands.size())
+        return failAt(loc, "the combining function of " + std::to_string(op.operands.size()) +
+                               " operand(s) takes " + std::to_string(2 * op.operands.size()) +
+                               " arguments");
+      ValueId a = fn_->addValue(t, std::string(name));
+      if (!define(name, loc, {a}))
+        return false;
+      body.args.push_back(a);
     }
-    if (!expectPunct(")", "to close the block arguments") ||
-        !expectPunct(":", "after the block arguments"))
-      return false;
-    // The combining op: `%s = arith.addf %a, %b : f32`.
-    if (tok_.kind != Tok::Value)
-      return fail("expected the combining op of the reduction, got " + describe(tok_));
-    std::string_view combined = tok_.text;
     advance();
-    if (!expectPunct("=", "after the combined value"))
+    if (body.args.size() != 2 * op.operands.size())
+      return fail("the combining function of " + std::to_string(op.operands.size()) +
+                  " operand(s) takes " + std::to_string(2 * op.operands.size()) +
+                  " arguments, got " + std::to_string(body.args.size()));
+    combineReturns_.push_back(opName + ".return");
+    if (!expectPunct(":", "after the block arguments") || !parseBlockOps(body, depth + 1))
       return false;
-    Loc combinerLoc = tok_.loc;
-    auto combiner = tok_.kind == Tok::Ident ? opKindFromMnemonic(tok_.text) : std::nullopt;
-    auto kind = combiner ? reduceKindOfCombiner(*combiner) : std::nullopt;
-    if (!kind)
-      return fail("a " + opName +
-                  " body must be one arith.addf / addi, mulf / muli, maximumf / maxsi, "
-                  "minimumf / minsi, maxnumf, minnumf, maxui or minui of its two arguments, got " +
-                  describe(tok_));
-    op.attrs.reduceKind = *kind;
-    advance();
-    std::string_view used[2];
-    for (int i = 0; i < 2; ++i) {
-      if (i && !expectPunct(",", "between the combined values"))
-        return false;
-      if (tok_.kind != Tok::Value)
-        return fail("expected a block argument, got " + describe(tok_));
-      used[i] = tok_.text;
+    combineReturns_.pop_back();
+    advance(); // '}'
+    closeRegion();
+    if (!expectPunct(")", "to close the region") || !expectPunct(":", "before the types") ||
+        !expectPunct("(", "to open the operand types") || !operandTypes(op, "operand types") ||
+        !expectPunct(")", "to close the operand types") ||
+        !expectPunct("->", "before the result types"))
+      return false;
+    const bool parenthesised = isPunct("(");
+    if (parenthesised)
       advance();
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      Type u;
+      if ((i && !expectPunct(",", "between the result types")) || !parseType(u))
+        return false;
+      results.push_back(u);
     }
-    if (!((used[0] == args[0] && used[1] == args[1]) || (used[0] == args[1] && used[1] == args[0])))
-      return failAt(combinerLoc, "a " + opName + " body must combine its two block arguments");
-    Type combinedType;
-    const std::string ret = opName + ".return";
-    if (!expectPunct(":", "before the combined type") || !parseType(combinedType) ||
-        !expectIdent(ret, "to end the combining body"))
+    if (parenthesised && !expectPunct(")", "to close the result types"))
       return false;
-    if (tok_.kind != Tok::Value || tok_.text != combined)
-      return fail(ret + " must return the combined value %" + std::string(combined) + ", got " +
-                  describe(tok_));
-    advance();
-    Type returned;
-    if (!expectPunct(":", "before the returned type") || !parseType(returned) ||
-        !expectPunct("}", "to close the region") || !expectPunct(")", "to close the region") ||
-        !expectPunct(":", "before the types") || !expectPunct("(", "to open the operand types"))
-      return false;
-    Type t, u;
-    if (!parseTypeOf(op.operands[0], t) || !expectPunct(")", "to close the operand types") ||
-        !expectPunct("->", "before the result type") || !parseType(u))
-      return false;
-    for (const Type &bodyType : {argTypes[0], argTypes[1], combinedType, returned})
-      if (bodyType != t.elementType())
-        return failAt(combinerLoc, "the combining body works on " + printType(module_, bodyType) +
-                                       ", the operand's elements are " +
-                                       printType(module_, t.elementType()));
-    results.push_back(u);
+    if (auto kind = singleCombiner(body, fn_->type(op.operands[0]).elementType()))
+      op.attrs.reduceKind = *kind;
+    else
+      op.regions.push_back(std::move(body));
     return true;
+  }
+
+  // The ReduceKind of a combining body that is one such op of its two arguments, returned.
+  // (The ops' types must all be the operand's element type `elem`.)
+  std::optional<ReduceKind> singleCombiner(const Block &body, const Type &elem) const {
+    if (body.args.size() != 2 || body.ops.size() != 2 ||
+        body.ops[1].kind != OpKind::CombineReturn || body.ops[1].operands.size() != 1)
+      return std::nullopt;
+    const Op &c = body.ops[0];
+    auto kind = reduceKindOfCombiner(c.kind);
+    if (!kind || c.results.size() != 1 || body.ops[1].operands[0] != c.results[0] ||
+        c.operands.size() != 2 || c.operands[0] == c.operands[1] ||
+        std::any_of(c.operands.begin(), c.operands.end(),
+                    [&](ValueId v) { return v != body.args[0] && v != body.args[1]; }))
+      return std::nullopt;
+    for (ValueId v : {body.args[0], body.args[1], c.results[0]})
+      if (fn_->type(v) != elem)
+        return std::nullopt;
+    return kind;
   }
 
   // A keyword naming one value of an enum (`fromName` gives it or nullopt), into `out`.
@@ -1419,6 +1441,9 @@ private:
     switch (op.kind) {
     case OpKind::Return:
       return true;
+    case OpKind::CombineReturn:
+      return parseOperands(op.operands, 16) && expectPunct(":", "before the returned types") &&
+             operandTypes(op, "returned types");
     case OpKind::Yield: {
       if (!parseOperands(op.operands, 256, /*allowTokens=*/true))
         return false;

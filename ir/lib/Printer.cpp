@@ -393,6 +393,41 @@ private:
     return s;
   }
 
+  // `: a, b` after a value list: their types.
+  std::string types(const std::vector<ValueId> &ids) {
+    std::string s;
+    for (size_t i = 0; i < ids.size(); ++i)
+      s += (i ? ", " : "") + t(ids[i]);
+    return s;
+  }
+
+  // A tt.reduce / tt.scan with a combining body, in MLIR's generic form as Triton prints it.
+  void printGenericCombine(std::ostream &os, const Op &op, int depth) {
+    const std::string ind(size_t(depth) * 2, ' ');
+    const bool scan = op.kind == OpKind::Scan;
+    const Block &body = op.regions[0];
+    os << "\"" << mnemonic(op.kind) << "\"(" << list(op.operands) << ") <{axis = " << op.attrs.axis
+       << " : i32" << (scan ? op.attrs.reverse ? ", reverse = true" : ", reverse = false" : "")
+       << "}> ({\n"
+       << ind << "^bb0(";
+    for (size_t i = 0; i < body.args.size(); ++i)
+      os << (i ? ", " : "") << v(body.args[i]) << ": " << t(body.args[i]);
+    os << "):\n";
+    for (const Op &inner : body.ops) {
+      if (inner.kind != OpKind::CombineReturn) {
+        printOp(os, inner, depth + 1);
+        continue;
+      }
+      os << ind << "  " << (scan ? "tt.scan.return " : "tt.reduce.return ") << list(inner.operands)
+         << " : " << types(inner.operands) << "\n";
+    }
+    os << ind << "}) : (" << types(op.operands) << ") -> ";
+    if (op.results.size() == 1)
+      os << t(op.results[0]);
+    else
+      os << "(" << types(op.results) << ")";
+  }
+
   void printOp(std::ostream &os, const Op &op, int depth) {
     std::string ind(size_t(depth) * 2, ' ');
     os << ind;
@@ -402,6 +437,11 @@ private:
       std::string base = v(op.results[0]);
       os << base.substr(0, base.find('#')) << ":" << op.results.size() << " = ";
     }
+    if ((op.kind == OpKind::Reduce || op.kind == OpKind::Scan) && !op.regions.empty()) {
+      printGenericCombine(os, op, depth);
+      os << "\n";
+      return;
+    }
     os << mnemonic(op.kind);
     const OpAttrs &a = op.attrs;
     auto res = [&]() { return op.results.empty() ? std::string("<none>") : t(op.results[0]); };
@@ -410,6 +450,9 @@ private:
     };
     switch (op.kind) {
     case OpKind::Return:
+      break;
+    case OpKind::CombineReturn: // (where no tt.reduce / tt.scan holds it)
+      os << " " << list(op.operands) << " : " << types(op.operands);
       break;
     case OpKind::Yield:
       if (!op.operands.empty()) {

@@ -5,6 +5,7 @@
 #include "linlayout/ir/Printer.h"
 #include "linlayout/ir/SharedTileLayout.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -166,8 +167,13 @@ private:
     for (size_t i = 0; i < b.ops.size(); ++i) {
       const Op &op = b.ops[i];
       bool last = i + 1 == b.ops.size();
+      const bool inCombiner = parent && isCombining(*parent);
+      if (inCombiner)
+        LL_TRY_STATUS(checkCombinerOp(op, last, *parent));
       if (op.kind == OpKind::Return && (!last || parent))
         return err(&op, "tt.return must be the last op of the function body");
+      if (!inCombiner && op.kind == OpKind::CombineReturn)
+        return err(&op, "tt.reduce.return / tt.scan.return ends a tt.reduce or tt.scan body only");
       if (op.kind == OpKind::Yield && (!last || !parent))
         return err(&op, "scf.yield must be the last op of a loop body or an scf.if branch");
       for (ValueId v : op.operands)
@@ -185,8 +191,17 @@ private:
         LL_TRY_STATUS(checkIfHeader(op));
         for (const Block &branch : op.regions)
           LL_TRY_STATUS(block(branch, depth + 1, &op));
+      } else if (isCombining(op) && !op.regions.empty()) {
+        LL_TRY_STATUS(checkCombinerHeader(op));
+        scopes_.emplace_back();
+        for (ValueId a : op.regions[0].args)
+          LL_TRY_STATUS(defineValue(a, &op));
+        LL_TRY_STATUS(block(op.regions[0], depth + 1, &op));
+        for (ValueId v : scopes_.back())
+          state_[v] = 2;
+        scopes_.pop_back();
       } else if (!op.regions.empty()) {
-        return err(&op, "has a region, but only scf.for and scf.if may");
+        return err(&op, "has a region, but only scf.for, scf.if, tt.reduce and tt.scan may");
       }
       if (op.kind == OpKind::Yield)
         LL_TRY_STATUS(checkYield(op, *parent));
@@ -195,13 +210,98 @@ private:
       for (ValueId r : op.results)
         LL_TRY_STATUS(defineValue(r, &op));
     }
-    if (parent && (b.ops.empty() || b.ops.back().kind != OpKind::Yield))
+    if (parent && isCombining(*parent)) {
+      if (b.ops.empty() || b.ops.back().kind != OpKind::CombineReturn)
+        return err(parent, "the combining body must end with " + combineReturn(*parent));
+    } else if (parent && (b.ops.empty() || b.ops.back().kind != OpKind::Yield))
       return err(parent, parent->kind == OpKind::For
                              ? "the loop body must end with scf.yield"
                              : "each branch of an scf.if must end with scf.yield");
     for (ValueId v : scopes_.back())
       state_[v] = 2; // out of scope: later uses are not dominated
     scopes_.pop_back();
+    return Status::success();
+  }
+
+  static bool isCombining(const Op &op) {
+    return op.kind == OpKind::Reduce || op.kind == OpKind::Scan;
+  }
+  static std::string combineReturn(const Op &parent) {
+    return parent.kind == OpKind::Scan ? "tt.scan.return" : "tt.reduce.return";
+  }
+
+  // A tt.reduce / tt.scan with a combining body: one region, whose 2N arguments are the
+  // operands' element types (the left elements', then the right ones').
+  Status checkCombinerHeader(const Op &op) {
+    if (op.regions.size() != 1)
+      return err(&op,
+                 "has one combining body, got " + std::to_string(op.regions.size()) + " regions");
+    const std::vector<ValueId> &args = op.regions[0].args;
+    const size_t n = op.operands.size();
+    if (args.size() != 2 * n)
+      return err(&op, "the combining body of " + std::to_string(n) + " operand(s) takes " +
+                          std::to_string(2 * n) + " arguments, got " + std::to_string(args.size()));
+    for (size_t i = 0; i < n; ++i) {
+      const Type &t = f_.type(op.operands[i]);
+      if (!t.isTensor())
+        return err(&op, "operand " + std::to_string(i) + " must be a tensor, got " + ty(t));
+      for (ValueId a : {args[i], args[n + i]})
+        if (f_.type(a) != t.elementType())
+          return err(&op, "combining body argument " + valueName(a) + " must have operand " +
+                              std::to_string(i) + "'s element type " + ty(t.elementType()) +
+                              ", got " + ty(f_.type(a)));
+    }
+    return Status::success();
+  }
+
+  // An op of a combining body: a scalar arith op (of numbers: no pointers), ending in the
+  // return of one value per operand of the parent's operands' element types; it uses only the
+  // body's arguments and values (the body is isolated from the function around it).
+  Status checkCombinerOp(const Op &op, bool last, const Op &parent) {
+    const std::string ret = combineReturn(parent);
+    if (op.kind == OpKind::CombineReturn) {
+      if (!last)
+        return err(&op, ret + " must be the last op of the combining body");
+      if (op.operands.size() != parent.operands.size())
+        return err(&op, ret + " returns one value per operand (" +
+                            std::to_string(parent.operands.size()) + "), got " +
+                            std::to_string(op.operands.size()));
+      for (size_t i = 0; i < op.operands.size(); ++i)
+        if (f_.type(op.operands[i]) != f_.type(parent.operands[i]).elementType())
+          return err(&op, ret + " value " + std::to_string(i) + " must have type " +
+                              ty(f_.type(parent.operands[i]).elementType()) + ", got " +
+                              ty(f_.type(op.operands[i])));
+    } else {
+      switch (category(op.kind)) {
+      case OpCategory::BinaryInt:
+      case OpCategory::BinaryFloat:
+      case OpCategory::UnaryFloat:
+      case OpCategory::Compare:
+      case OpCategory::Select:
+      case OpCategory::Cast:
+        break;
+      default:
+        if (op.kind != OpKind::Constant)
+          return err(&op, "a combining body holds scalar arith ops only, got " +
+                              std::string(mnemonic(op.kind)));
+      }
+      if (last)
+        return err(&parent, "the combining body must end with " + ret);
+      for (ValueId r : op.results)
+        if (!f_.type(r).isScalar() || f_.type(r).isPointerLike())
+          return err(&op, "a combining body computes scalar numbers, got " + ty(f_.type(r)));
+    }
+    const Block &body = parent.regions[0];
+    for (ValueId v : op.operands) {
+      bool inside = std::find(body.args.begin(), body.args.end(), v) != body.args.end();
+      for (size_t i = 0; !inside && i < body.ops.size() && &body.ops[i] != &op; ++i)
+        inside = std::find(body.ops[i].results.begin(), body.ops[i].results.end(), v) !=
+                 body.ops[i].results.end();
+      if (!inside)
+        return err(&op, "uses " + valueName(v) +
+                            ", which the combining body does not define (it sees only its "
+                            "arguments and its own values)");
+    }
     return Status::success();
   }
 
@@ -441,7 +541,8 @@ private:
     case OpKind::Yield:
     case OpKind::For:
     case OpKind::If:
-      return Status::success(); // checked with the loop or the if
+    case OpKind::CombineReturn:
+      return Status::success(); // checked with the loop, the if or the combining op
     case OpKind::Constant: {
       LL_TRY_STATUS(counts(op, 0, 0, 1));
       if (R().isMemDesc() || R().isPointerLike())
@@ -853,36 +954,60 @@ private:
       return checkDot(op);
     case OpKind::Reduce:
     case OpKind::Scan: {
-      LL_TRY_STATUS(counts(op, 1, 1, 1));
+      const size_t n = op.operands.size();
+      LL_TRY_STATUS(counts(op, 1, 16, n));
+      const bool scan = op.kind == OpKind::Scan;
       const Type &s = T(0);
-      if (!s.isTensor() || s.isPointerLike())
-        return err(&op, "needs a tensor of numbers, got " + ty(s));
-      if (bool f = isFloat(s.elem().scalar); !combinerOf(a.reduceKind, f))
-        return err(&op, std::string(name(a.reduceKind)) +
-                            (op.kind == OpKind::Scan ? " scans " : " reduces ") +
-                            (f ? "integers" : "floats") + " only, got " + ty(s));
+      for (size_t i = 0; i < n; ++i) {
+        const Type &t = T(i);
+        if (!t.isTensor() || t.isPointerLike())
+          return err(&op, "needs tensors of numbers, got " + ty(t));
+        if (!sameShapeAndLayout(t, s))
+          return err(&op,
+                     "operands must share one shape and layout, got " + ty(s) + " and " + ty(t));
+      }
+      if (op.regions.empty()) {
+        if (n != 1)
+          return err(&op, std::string(scan ? "scanning" : "reducing") +
+                              " several tensors needs a combining body");
+        if (bool f = isFloat(s.elem().scalar); !combinerOf(a.reduceKind, f))
+          return err(&op, std::string(name(a.reduceKind)) + (scan ? " scans " : " reduces ") +
+                              (f ? "integers" : "floats") + " only, got " + ty(s));
+      }
       if (a.axis < 0 || a.axis >= s.rank())
         return err(&op, "axis " + std::to_string(a.axis) + " is out of range for " + ty(s));
-      if (op.kind == OpKind::Scan) {
-        if (R() != s)
-          return err(&op, "the result must have the operand's type " + ty(s) + ", got " + ty(R()));
-        return Status::success();
+      std::optional<LayoutSpec> sliced;
+      if (!scan && s.rank() > 1) {
+        auto expected = sliceOf(s.layout(), a.axis);
+        if (!expected)
+          return err(&op, "the operand layout has no slice along " + std::to_string(a.axis));
+        sliced = std::move(expected);
       }
-      if (s.rank() == 1) {
-        if (R() != s.elementType())
-          return err(&op, "reducing a 1-D tensor gives a scalar " + ty(s.elementType()) +
-                              ", got " + ty(R()));
-        return Status::success();
+      for (size_t i = 0; i < n; ++i) {
+        const Type &t = T(i), &r = f_.type(op.results[i]);
+        std::string which = n == 1 ? "the result" : "result " + std::to_string(i);
+        if (scan) {
+          if (r != t)
+            return err(&op, (n == 1 ? std::string("the result must have the operand's type ")
+                                    : which + " must have its operand's type ") +
+                                ty(t) + ", got " + ty(r));
+          continue;
+        }
+        if (t.rank() == 1) {
+          if (r != t.elementType())
+            return err(&op, "reducing a 1-D tensor gives a scalar " + ty(t.elementType()) +
+                                ", got " + ty(r));
+          continue;
+        }
+        std::vector<int64_t> shape = t.shape();
+        shape.erase(shape.begin() + a.axis);
+        if (!r.isTensor() || r.shape() != shape || r.elem() != t.elem())
+          return err(&op, which + " must drop dimension " + std::to_string(a.axis) + ", got " +
+                              ty(t) + " -> " + ty(r));
+        if (m_.layouts.get(r.layout()) != *sliced)
+          return err(&op, which + " layout must be the slice along " + std::to_string(a.axis) +
+                              " of the operand layout, got " + ty(r));
       }
-      std::vector<int64_t> shape = s.shape();
-      shape.erase(shape.begin() + a.axis);
-      if (!R().isTensor() || R().shape() != shape || R().elem() != s.elem())
-        return err(&op, "result must drop dimension " + std::to_string(a.axis) + ", got " +
-                            ty(s) + " -> " + ty(R()));
-      auto expected = sliceOf(s.layout(), a.axis);
-      if (!expected || m_.layouts.get(R().layout()) != *expected)
-        return err(&op, "result layout must be the slice along " + std::to_string(a.axis) +
-                            " of the operand layout, got " + ty(R()));
       return Status::success();
     }
     case OpKind::WarpGroupDot:

@@ -313,7 +313,8 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
     switch (op.kind) {
     case ir::OpKind::Return:
     case ir::OpKind::Yield:
-      break; // the kernel's ret is added at the end; yields are read by their loop
+    case ir::OpKind::CombineReturn:
+      break; // the kernel's ret is added at the end; yields are read by their loop or combiner
     case ir::OpKind::For:
       s = lowerFor(ctx, op);
       break;

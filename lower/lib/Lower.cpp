@@ -240,9 +240,12 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
       auto l = layoutOf(st);
       if (!l.ok())
         return fail(l.message());
+      int tupleBytes = 0; // the operands' elements side by side
+      for (ir::ValueId v : op.operands)
+        tupleBytes += elementBits(f.type(v)) / 8;
       auto bytes = op.kind == ir::OpKind::Reduce
-                       ? reduceScratchBytes(*l, int(op.attrs.axis), elementBits(st) / 8)
-                       : scanScratchBytes(*l, int(op.attrs.axis), elementBits(st) / 8);
+                       ? reduceScratchBytes(*l, int(op.attrs.axis), tupleBytes)
+                       : scanScratchBytes(*l, int(op.attrs.axis), tupleBytes);
       if (!bytes.ok())
         return fail(bytes.message());
       if (*bytes) {

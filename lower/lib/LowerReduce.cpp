@@ -84,23 +84,51 @@ Expected<int64_t> reduceScratchBytes(const LinearLayout &l, int axis, int elemBy
   return (rs.outputs << rs.warpBits.size()) * elemBytes;
 }
 
+Tuple Combiner::operator()(const Tuple &lhs, const Tuple &rhs) {
+  if (op_.regions.empty()) {
+    // The verifier admits only kinds with a combiner for the element type.
+    const bool isFloat = ir::isFloat(ctx_.function().type(op_.operands[0]).elem().scalar);
+    return {binary(ctx_, *ir::combinerOf(op_.attrs.reduceKind, isFloat), lhs[0], rhs[0])};
+  }
+  if (!status_.ok())
+    return lhs;
+  const ir::Block &body = op_.regions[0];
+  const size_t n = lhs.size();
+  for (size_t i = 0; i < n; ++i) {
+    (void)ctx_.setRegs(body.args[i], {lhs[i]});
+    (void)ctx_.setRegs(body.args[n + i], {rhs[i]});
+  }
+  if (Status s = lowerBlock(ctx_, body); !s.ok()) {
+    status_ = std::move(s);
+    return lhs;
+  }
+  Tuple out;
+  for (ir::ValueId v : body.ops.back().operands)
+    out.push_back(ctx_.get(v).regs[0]);
+  return out;
+}
+
 Status lowerReduce(LoweringContext &ctx, const ir::Op &op) {
   auto &b = ctx.b();
   const Lowered &in = ctx.get(op.operands[0]);
   const LinearLayout &l = in.layout;
+  const size_t n = op.operands.size();
   int axis = static_cast<int>(op.attrs.axis);
   auto rsOr = analyze(l, axis);
   if (!rsOr.ok())
     return makeError(ctx.where(op) + "tt.reduce: " + rsOr.message());
   const ReduceShape &rs = *rsOr;
-  // The verifier admits only kinds with a combiner for the element type.
-  const bool isFloat = ir::isFloat(ctx.function().type(op.operands[0]).elem().scalar);
-  const ir::OpKind combiner = *ir::combinerOf(op.attrs.reduceKind, isFloat);
-  auto combine = [&](llvm::Value *x, llvm::Value *y) { return binary(ctx, combiner, x, y); };
+  Combiner combine(ctx, op);
   int regOffset = l.inDimOffset(l.inDimIndex(DimName::reg()));
+  auto tupleAt = [&](uint64_t r) {
+    Tuple t;
+    for (ir::ValueId v : op.operands)
+      t.push_back(ctx.get(v).regs[r]);
+    return t;
+  };
 
   // 1. In the thread: one partial per output element, each held element counted once.
-  std::map<uint64_t, llvm::Value *> partial; // key: packed output with the axis cleared
+  std::map<uint64_t, Tuple> partial; // key: packed output with the axis cleared
   std::map<uint64_t, uint64_t> groupRegister;
   std::map<uint64_t, bool> counted;
   for (uint64_t r = 0; r < in.regs.size(); ++r) {
@@ -111,25 +139,36 @@ Status lowerReduce(LoweringContext &ctx, const ir::Op &op) {
     uint64_t key = out & ~rs.axisMask;
     auto it = partial.find(key);
     if (it == partial.end()) {
-      partial[key] = in.regs[r];
+      partial[key] = tupleAt(r);
       groupRegister[key] = r;
     } else {
-      it->second = combine(it->second, in.regs[r]);
+      it->second = combine(it->second, tupleAt(r));
     }
   }
   // 2. Across lanes.
   for (int bit : rs.laneBits)
-    for (auto &[key, v] : partial)
-      v = combine(v, shuffleXor(b, v, 1u << bit));
-  // 3. Across warps, through shared memory.
+    for (auto &[key, v] : partial) {
+      Tuple other;
+      for (llvm::Value *x : v)
+        other.push_back(shuffleXor(b, x, 1u << bit));
+      v = combine(v, other);
+    }
+  // 3. Across warps, through shared memory: operand i's partials in a region of their own.
   if (!rs.warpBits.empty()) {
-    llvm::Type *ty = partial.begin()->second->getType();
-    int bytes = static_cast<int>(ty->getPrimitiveSizeInBits() / 8);
+    std::vector<llvm::Type *> types;
+    std::vector<int> bytes;
+    for (llvm::Value *x : partial.begin()->second) {
+      types.push_back(x->getType());
+      bytes.push_back(static_cast<int>(x->getType()->getPrimitiveSizeInBits() / 8));
+    }
     int k = static_cast<int>(rs.warpBits.size());
+    const int64_t slots = rs.outputs << k;
     auto scratchIt = ctx.plans().scratch.find(&op);
     assert(scratchIt != ctx.plans().scratch.end() && "reduce without scratch");
     const ByteRange scratchBytes = scratchIt->second;
-    llvm::Value *scratch = ctx.sharedAt(scratchBytes.begin);
+    std::vector<llvm::Value *> regions;
+    for (size_t i = 0, at = 0; i < n; at += size_t(slots * bytes[i++]))
+      regions.push_back(ctx.sharedAt(scratchBytes.begin + int64_t(at)));
     // (register, lane, warp) -> partial slot: output index << k | reducing-warp index. The
     // read map is the same without the reducing warps.
     std::vector<InDimBases> writeIns, readIns;
@@ -149,43 +188,50 @@ Status lowerReduce(LoweringContext &ctx, const ir::Op &op) {
       writeIns.push_back(w);
       readIns.push_back(rd);
     }
-    DimSize outs[] = {{DimName::offset(), uint64_t(rs.outputs) << k}};
+    DimSize outs[] = {{DimName::offset(), uint64_t(slots)}};
     LL_ASSIGN_OR_RETURN(LinearLayout writeMap, LinearLayout::fromBases(writeIns, outs));
     LL_ASSIGN_OR_RETURN(LinearLayout readMap, LinearLayout::fromBases(readIns, outs));
     LL_ASSIGN_OR_RETURN(LayoutIndexer wix, LayoutIndexer::create(writeMap));
     LL_ASSIGN_OR_RETURN(LayoutIndexer rix, LayoutIndexer::create(readMap));
     ctx.beforeSharedWrite(scratchBytes);
     IndexEmitter wem(wix, b, ctx.thread(), ctx.blockInCluster());
-    int64_t stride[] = {bytes};
-    for (auto &[key, v] : partial) {
-      SplitOffset so = wem.linearOffset(groupRegister[key], stride);
-      emitSharedStore(b, sharedAddress(b, scratch, so.variable, so.constant), {v});
-    }
+    for (auto &[key, v] : partial)
+      for (size_t i = 0; i < n; ++i) {
+        int64_t stride[] = {bytes[i]};
+        SplitOffset so = wem.linearOffset(groupRegister[key], stride);
+        emitSharedStore(b, sharedAddress(b, regions[i], so.variable, so.constant), {v[i]});
+      }
     emitBarrier(b);
     ctx.barrierEmitted();
     IndexEmitter rem(rix, b, ctx.thread(), ctx.blockInCluster());
     for (auto &[key, v] : partial) {
-      llvm::Value *acc = nullptr;
+      Tuple acc;
       uint64_t base = rix.registerPart(groupRegister[key], 0);
       for (uint64_t w = 0; w < (uint64_t(1) << k); ++w) {
-        SplitOffset so = rem.scaledWithConstant(0, base | w, bytes);
-        llvm::Value *x =
-            emitSharedLoad(b, sharedAddress(b, scratch, so.variable, so.constant), ty, 1)[0];
-        acc = acc ? combine(acc, x) : x;
+        Tuple x;
+        for (size_t i = 0; i < n; ++i) {
+          SplitOffset so = rem.scaledWithConstant(0, base | w, bytes[i]);
+          x.push_back(emitSharedLoad(b, sharedAddress(b, regions[i], so.variable, so.constant),
+                                     types[i], 1)[0]);
+        }
+        acc = acc.empty() ? x : combine(acc, x);
       }
       v = acc;
     }
     ctx.afterSharedRead(scratchBytes);
   }
-  // 4. The result: a scalar, or the slice layout's registers.
+  LL_TRY_STATUS(combine.status());
+  // 4. The results: scalars, or the slice layout's registers.
   const ir::Type &rt = ctx.function().type(op.results[0]);
   if (!rt.isTensor()) {
     assert(partial.size() == 1 && "a rank-1 reduction leaves one partial");
-    return ctx.setRegs(op.results[0], {partial.begin()->second});
+    for (size_t i = 0; i < n; ++i)
+      LL_TRY_STATUS(ctx.setRegs(op.results[i], {partial.begin()->second[i]}));
+    return Status::success();
   }
   LL_ASSIGN_OR_RETURN(LinearLayout res, ctx.layoutOf(rt));
   int resRegOffset = res.inDimOffset(res.inDimIndex(DimName::reg()));
-  std::vector<llvm::Value *> regs;
+  std::vector<std::vector<llvm::Value *>> regs(n);
   for (uint64_t r = 0; r < res.inDimSize(DimName::reg()); ++r) {
     uint64_t packed = res.apply(r << resRegOffset);
     // Re-insert the axis (at 0) to get the parent's packed output.
@@ -201,9 +247,12 @@ Status lowerReduce(LoweringContext &ctx, const ir::Op &op) {
       return makeError(ctx.where(op) +
                        "tt.reduce: the result layout holds an element the operand's thread "
                        "does not reduce");
-    regs.push_back(it->second);
+    for (size_t i = 0; i < n; ++i)
+      regs[i].push_back(it->second[i]);
   }
-  return ctx.setRegs(op.results[0], std::move(regs));
+  for (size_t i = 0; i < n; ++i)
+    LL_TRY_STATUS(ctx.setRegs(op.results[i], std::move(regs[i])));
+  return Status::success();
 }
 
 } // namespace linlayout::lower

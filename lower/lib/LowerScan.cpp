@@ -172,25 +172,37 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     return makeError(ctx.where(op) + "tt.scan: " + shapeOr.message());
   const ScanShape &s = *shapeOr;
   const bool reverse = op.attrs.reverse;
-  // The verifier admits only kinds with a combiner for the element type.
-  const bool isFloat = ir::isFloat(ctx.function().type(op.operands[0]).elem().scalar);
-  const ir::OpKind combiner = *ir::combinerOf(op.attrs.reduceKind, isFloat);
-  auto combine = [&](llvm::Value *earlier, llvm::Value *later) {
-    return binary(ctx, combiner, earlier, later);
+  const size_t n = op.operands.size();
+  Combiner combine(ctx, op);
+  auto select = [&](llvm::Value *c, const Tuple &x, const Tuple &y) {
+    Tuple t;
+    for (size_t i = 0; i < n; ++i)
+      t.push_back(b.CreateSelect(c, x[i], y[i]));
+    return t;
   };
 
-  // prefix[r]: register r's element combined with those before it in its block; total[r]: the
-  // block's combination, kept for the canonical registers only (the registers of a block share
-  // it, and registers that repeat elements share everything).
+  // prefix[r]: register r's elements combined with those before them in their block; total[r]:
+  // the block's combination, kept for the canonical registers only (the registers of a block
+  // share it, and registers that repeat elements share everything). A Tuple holds one value per
+  // operand.
   const std::vector<int> reps = representatives(s);
-  std::vector<llvm::Value *> prefix(size_t(s.registers)), total(size_t(s.registers));
-  for (int r : reps)
-    prefix[size_t(r)] = total[size_t(r)] = in.regs[size_t(r)];
+  std::vector<Tuple> prefix(size_t(s.registers)), total(size_t(s.registers));
+  for (int r : reps) {
+    for (ir::ValueId v : op.operands)
+      prefix[size_t(r)].push_back(ctx.get(v).regs[size_t(r)]);
+    total[size_t(r)] = prefix[size_t(r)];
+  }
   uint64_t shared = s.repeatedRegs; // register bits along which totals are equal
   auto canon = [&](int r) { return size_t(uint64_t(r) & ~shared); };
   std::vector<int> canonical = reps;
-  llvm::Type *ty = in.regs[0]->getType();
-  const int bytes = int(ty->getPrimitiveSizeInBits() / 8);
+  std::vector<llvm::Type *> types;
+  std::vector<int> bytes; // per operand; an exchange keeps each operand's totals apart
+  int tupleBytes = 0;
+  for (llvm::Value *x : prefix[size_t(reps[0])]) {
+    types.push_back(x->getType());
+    bytes.push_back(int(x->getType()->getPrimitiveSizeInBits() / 8));
+    tupleBytes += bytes.back();
+  }
   int warpRound = 0;
   std::optional<ByteRange> scratch;
   if (s.firstWarpRound >= 0) {
@@ -200,21 +212,28 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
   }
 
   // Joins with a partner whose totals are `other` (per canonical register) and whose block comes
-  // earlier when `isLater` (an i1). Every combining function commutes, so both partners' totals
-  // become `t (+) o`.
-  auto join = [&](const std::vector<llvm::Value *> &other, llvm::Value *isLater) {
-    for (int r : reps) {
-      llvm::Value *&p = prefix[size_t(r)];
-      p = b.CreateSelect(isLater, combine(other[canon(r)], p), p);
+  // earlier when `isLater` (an i1): both partners' totals become the earlier's combined with the
+  // later's (a ReduceKind's op commutes, so its operands need no ordering).
+  // The partner's totals come from `otherOf(c)` for each canonical register c in turn, each
+  // joined before the next is fetched (fewer values live at once).
+  auto join = [&](auto &&otherOf, llvm::Value *isLater) {
+    for (int c : canonical) {
+      const Tuple o = otherOf(c);
+      for (int r : reps)
+        if (canon(r) == size_t(c)) {
+          Tuple &p = prefix[size_t(r)];
+          p = select(isLater, combine(o, p), p);
+        }
+      Tuple &t = total[size_t(c)];
+      t = combine.commutes() ? combine(t, o)
+                             : combine(select(isLater, o, t), select(isLater, t, o));
     }
-    for (int r : canonical)
-      total[size_t(r)] = combine(total[size_t(r)], other[size_t(r)]);
   };
   // Bit `from` of a thread index (an i32), moved to bit `to`.
   auto bitOf = [&](llvm::Value *id, int from, uint64_t to) {
     return b.CreateShl(b.CreateAnd(b.CreateLShr(id, uint64_t(from)), 1), to);
   };
-  const int64_t region = s.firstWarpRound >= 0 ? regionBytes(s, bytes) : 0;
+  const int64_t region = s.firstWarpRound >= 0 ? regionBytes(s, tupleBytes) : 0;
   ScanReport report;
   report.where = ctx.location(op);
   for (const HwBit &h : s.owners) {
@@ -241,11 +260,11 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
             at |= uint64_t(1) << s.owners[j + t].bit;
         return size_t(at);
       };
-      std::map<size_t, llvm::Value *> before; // per block's canonical register
+      std::map<size_t, Tuple> before; // per block's canonical register
       for (int r : canonical) {
         if (uint64_t(r) & runMask)
           continue;
-        llvm::Value *acc = total[regOf(r, 0)];
+        Tuple acc = total[regOf(r, 0)];
         for (uint64_t m = 1; m < blocks; ++m) {
           before[regOf(r, m)] = acc;
           acc = combine(acc, total[regOf(r, m)]);
@@ -263,23 +282,28 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     if (bit.dim == DimName::lane()) {
       llvm::Value *isHigh = b.CreateICmpNE(bitOf(ctx.kernel().laneId(), bit.bit, 0), b.getInt32(0));
       llvm::Value *isLater = reverse ? b.CreateNot(isHigh) : isHigh;
-      std::vector<llvm::Value *> other(size_t(s.registers));
-      for (int r : canonical)
-        other[size_t(r)] = shuffleXor(b, total[size_t(r)], 1u << bit.bit);
-      report.shuffles += int(canonical.size());
-      join(other, isLater);
+      report.shuffles += int(canonical.size() * n);
+      join(
+          [&](int c) {
+            Tuple o;
+            for (llvm::Value *x : total[size_t(c)])
+              o.push_back(shuffleXor(b, x, 1u << bit.bit));
+            return o;
+          },
+          isLater);
       ++j;
       continue;
     }
     // A run of scanned bits held by warps, in one exchange: each block's total goes to the slot
     // of its kept bits; each thread loads the totals of the run's 2^k warps at its slot (the same
     // slot but for the run's warp bits), puts those of the earlier warps in front of its prefix,
-    // and combines all of them into the new total.
+    // and combines all of them into the new total. Operand i's totals fill a part of their own.
     const size_t end = exchangeEnd(s, j);
     const int k = int(end - j);
     const std::vector<HwBit> kept = keptBits(s, int(j));
     const int64_t begin = scratch->begin + (warpRound++ % 2) * region;
-    const ByteRange bytesOfRound{begin, begin + (int64_t(1) << kept.size()) * bytes};
+    const int64_t slots = int64_t(1) << kept.size();
+    const ByteRange bytesOfRound{begin, begin + slots * tupleBytes};
     llvm::Value *slot = b.getInt32(0);
     std::vector<uint32_t> runSlotBit(static_cast<size_t>(k)); // slot bit of the run's t-th warp bit
     std::vector<std::pair<int, uint64_t>> regSlot; // register bit -> slot bit
@@ -320,60 +344,70 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
       place = b.CreateOr(place, bitOf(ctx.kernel().warpId(), s.owners[j + size_t(t)].bit, t));
     if (reverse)
       place = b.CreateXor(place, b.getInt32((uint32_t(1) << k) - 1));
-    llvm::Value *base = ctx.sharedAt(bytesOfRound.begin);
-    llvm::Value *mine = b.CreateMul(slot, b.getInt32(uint32_t(bytes)));
-    llvm::Value *others =
-        b.CreateMul(b.CreateAnd(slot, b.getInt32(~runMask)), b.getInt32(uint32_t(bytes)));
+    std::vector<llvm::Value *> parts; // operand i's part of the exchange
+    for (size_t i = 0, at = 0; i < n; at += size_t(slots * bytes[i++]))
+      parts.push_back(ctx.sharedAt(begin + int64_t(at)));
+    // The byte offset of slot `slotValue` (an i32) + constant slot `c` of operand i's part.
+    auto address = [&](size_t i, llvm::Value *slotValue, int64_t c) {
+      return sharedAddress(b, parts[i], b.CreateMul(slotValue, b.getInt32(uint32_t(bytes[i]))),
+                           c * bytes[i]);
+    };
+    llvm::Value *others = b.CreateAnd(slot, b.getInt32(~runMask));
     // The canonical registers differ in the kept register bits only: one slot each.
     ctx.beforeSharedWrite(bytesOfRound);
     for (int r : canonical)
-      emitSharedStore(b, sharedAddress(b, base, mine, constantSlot(r) * bytes), {total[size_t(r)]});
-    report.sharedStores += int(canonical.size());
+      for (size_t i = 0; i < n; ++i)
+        emitSharedStore(b, address(i, slot, constantSlot(r)), {total[size_t(r)][i]});
+    report.sharedStores += int(canonical.size() * n);
     ++report.exchanges;
     emitBarrier(b);
     ctx.barrierEmitted();
+    auto loadTuple = [&](llvm::Value *slotValue, int64_t c) {
+      Tuple t;
+      for (size_t i = 0; i < n; ++i)
+        t.push_back(emitSharedLoad(b, address(i, slotValue, c), types[i], 1)[0]);
+      return t;
+    };
     if (k == 1) {
       // One warp bit: the partner warp's totals, joined as a lane's are.
-      llvm::Value *theirs =
-          b.CreateMul(b.CreateXor(slot, b.getInt32(runMask)), b.getInt32(uint32_t(bytes)));
-      std::vector<llvm::Value *> other(size_t(s.registers));
-      for (int r : canonical)
-        other[size_t(r)] =
-            emitSharedLoad(b, sharedAddress(b, base, theirs, constantSlot(r) * bytes), ty, 1)[0];
+      llvm::Value *theirs = b.CreateXor(slot, b.getInt32(runMask));
+      join([&](int c) { return loadTuple(theirs, constantSlot(c)); },
+           b.CreateICmpNE(place, b.getInt32(0)));
       ctx.afterSharedRead(bytesOfRound);
-      join(other, b.CreateICmpNE(place, b.getInt32(0)));
       j = end;
       continue;
     }
-    std::vector<llvm::Value *> before(size_t(s.registers)); // the earlier warps' combination
+    std::vector<Tuple> before(size_t(s.registers)); // the earlier warps' combination
     for (int r : canonical) {
-      llvm::Value *acc = nullptr;
+      Tuple acc;
       for (uint64_t m = 0; m < (uint64_t(1) << k); ++m) {
-        llvm::Value *t = emitSharedLoad(
-            b, sharedAddress(b, base, others, (constantSlot(r) + slotBitsOf(m)) * bytes), ty, 1)[0];
+        Tuple t = loadTuple(others, constantSlot(r) + slotBitsOf(m));
         if (m > 0) // acc combines the warps before the m-th
-          before[size_t(r)] = m == 1
-                                  ? acc
-                                  : b.CreateSelect(b.CreateICmpEQ(place, b.getInt32(uint32_t(m))),
-                                                   acc, before[size_t(r)]);
-        acc = acc ? combine(acc, t) : t;
+          before[size_t(r)] = m == 1 ? acc
+                                     : select(b.CreateICmpEQ(place, b.getInt32(uint32_t(m))), acc,
+                                              before[size_t(r)]);
+        acc = acc.empty() ? t : combine(acc, t);
       }
       total[size_t(r)] = acc;
     }
     ctx.afterSharedRead(bytesOfRound);
     llvm::Value *first = b.CreateICmpEQ(place, b.getInt32(0));
     for (int r : reps) {
-      llvm::Value *&p = prefix[size_t(r)];
-      p = b.CreateSelect(first, p, combine(before[canon(r)], p));
+      Tuple &p = prefix[size_t(r)];
+      p = select(first, p, combine(before[canon(r)], p));
     }
     j = end;
   }
+  LL_TRY_STATUS(combine.status());
 
   ctx.noteScan(std::move(report));
-  std::vector<llvm::Value *> regs;
-  for (int r = 0; r < s.registers; ++r)
-    regs.push_back(prefix[size_t(uint64_t(r) & ~s.repeatedRegs)]);
-  return ctx.setRegs(op.results[0], std::move(regs));
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<llvm::Value *> regs;
+    for (int r = 0; r < s.registers; ++r)
+      regs.push_back(prefix[size_t(uint64_t(r) & ~s.repeatedRegs)][i]);
+    LL_TRY_STATUS(ctx.setRegs(op.results[i], std::move(regs)));
+  }
+  return Status::success();
 }
 
 } // namespace linlayout::lower

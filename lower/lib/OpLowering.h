@@ -86,6 +86,26 @@ Expected<TmaBoxPlan> planTmaBox(const ir::Module &m, const ir::Type &desc);
 /// any element elsewhere than the view's layout has it (checked element by element).
 Expected<int64_t> tmaTileStart(const Lowered &to, const ir::Type &dstType, const TmaBoxPlan &p);
 
+/// The values of a tt.reduce's or tt.scan's operands at one element, one per operand.
+using Tuple = std::vector<llvm::Value *>;
+
+/// The combining function of a tt.reduce / tt.scan on tuples (lhs the earlier in scan order):
+/// its ReduceKind's op, or its body lowered op by op on the tuples' values. The first error of a
+/// body's lowering is kept in status() (lhs is returned then).
+class Combiner {
+public:
+  Combiner(LoweringContext &ctx, const ir::Op &op) : ctx_(ctx), op_(op) {}
+  Tuple operator()(const Tuple &lhs, const Tuple &rhs);
+  /// Whether lhs and rhs may be swapped: a ReduceKind's op commutes (a body is not assumed to).
+  bool commutes() const { return op_.regions.empty(); }
+  const Status &status() const { return status_; }
+
+private:
+  LoweringContext &ctx_;
+  const ir::Op &op_;
+  Status status_;
+};
+
 /// tt.reduce: in-thread, butterfly shuffles across lanes, shared memory across warps.
 Status lowerReduce(LoweringContext &ctx, const ir::Op &op);
 /// tt.scan: over the bits of the scanned coordinate, lowest first: in registers, by butterfly
@@ -96,15 +116,16 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op);
 
 namespace linlayout::lower {
 
-/// Bytes of shared memory a tt.reduce along `axis` of a tensor in layout `l` needs (0 when no
-/// warps share a row: the reduction then stays in registers and shuffles).
+/// Bytes of shared memory a tt.reduce along `axis` of tensors in layout `l` needs (0 when no
+/// warps share a row: the reduction then stays in registers and shuffles); `elemBytes` is the sum
+/// of the operands' element bytes.
 /// Requires: l maps onto the tensor dims; axis < their number. Errors for layouts whose lanes or
 /// warps mix the reduced dim with others, and for reductions across CTAs.
 Expected<int64_t> reduceScratchBytes(const LinearLayout &l, int axis, int elemBytes);
-/// Bytes of shared memory a tt.scan along `axis` of a tensor in layout `l` needs (0 when no warp
-/// bit steps along the axis). Errors for layouts in which some bit of the scanned coordinate is
-/// not held by exactly one register, lane or warp bit that moves along it alone, and for scans
-/// across CTAs.
+/// Bytes of shared memory a tt.scan along `axis` of tensors in layout `l` needs (0 when no warp
+/// bit steps along the axis); `elemBytes` is the sum of the operands' element bytes. Errors for
+/// layouts in which some bit of the scanned coordinate is not held by exactly one register, lane or
+/// warp bit that moves along it alone, and for scans across CTAs.
 Expected<int64_t> scanScratchBytes(const LinearLayout &l, int axis, int elemBytes);
 
 /// For a tt.trans / tt.reshape whose result layout does not keep elements in their threads: the

@@ -5,7 +5,9 @@ Compiles (and runs once, on small inputs) vector add, fused softmax, layer norm,
 transpose, a tiled matmul, a masked matmul with a bias and relu, a histogram (atomic adds), bf16
 row sums, a flash-attention forward pass, dropout (tl.rand), a matmul on host tensor
 descriptors (TMA), scans (tl.cumsum, tl.cumprod, a running max by tl.associative_scan) and a
-stream compaction (a cumsum gives each kept element its place), and writes each kernel's final TTGIR (`kernel.asm["ttgir"]`) to
+stream compaction (a cumsum gives each kept element its place), row maxima with their indices and
+column argmins (reductions of two tensors), and a linear recurrence (a scan of two tensors), and
+writes each kernel's final TTGIR (`kernel.asm["ttgir"]`) to
 OUT/<name>.ttgir. With DISABLE_MMA_V3=1 in the environment the matmul uses mma.sync (mma v2)
 instead of wgmma on sm_90.
 
@@ -205,6 +207,43 @@ def compact(x_ptr, out_ptr, count_ptr, n, BLOCK: tl.constexpr):
     tl.store(count_ptr + tl.program_id(0), tl.sum(keep.to(tl.int32), axis=0))
 
 
+@triton.jit
+def argmax(x_ptr, vmax_ptr, imax_ptr, imin_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # Per BM x BN tile: each row's maximum and the first column holding it, and each column's
+    # first row holding its minimum (over the tile's rows).
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=mask, other=-float("inf"))
+    v, i = tl.max(x, axis=1, return_indices=True, return_indices_tie_break_left=True)
+    tl.store(vmax_ptr + rm, v, mask=rm < M)
+    tl.store(imax_ptr + rm, i, mask=rm < M)
+    j = tl.argmin(tl.where(mask, x, float("inf")), axis=0, tie_break_left=True)
+    tl.store(imin_ptr + tl.program_id(0) * BN + rn, j, mask=rn < N)
+
+
+@triton.jit
+def _affine(a1, b1, a2, b2):
+    # h -> a1 * h + b1 followed by h -> a2 * h + b2.
+    return a1 * a2, b1 * a2 + b2
+
+
+@triton.jit
+def recurrence(a_ptr, x_ptr, h_ptr, g_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # Along each row: h[j] = a[j] * h[j - 1] + x[j], h[-1] = 0; and from the row's end (a
+    # reversed scan): g[j] = a[j] * g[j + 1] + x[j], g[N] = 0.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    offs = rm[:, None] * N + rn[None, :]
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    a = tl.load(a_ptr + offs, mask=mask, other=1.)
+    x = tl.load(x_ptr + offs, mask=mask, other=0.)
+    _, h = tl.associative_scan((a, x), 1, _affine)
+    tl.store(h_ptr + offs, h, mask=mask)
+    _, g = tl.associative_scan((a, x), 1, _affine, reverse=True)
+    tl.store(g_ptr + offs, g, mask=mask)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -247,6 +286,25 @@ def main():
     x, o, cnt = f32(3000), torch.zeros(3072, device=dev), torch.zeros(3, device=dev,
                                                                        dtype=torch.int32)
     kernels["compact"] = compact[(3,)](x, o, cnt, 3000, BLOCK=1024, num_warps=4)
+    x = f32(50, 100)
+    vm, im = f32(50), torch.zeros(50, device=dev, dtype=torch.int32)
+    jm = torch.zeros(2, 128, device=dev, dtype=torch.int32)
+    kernels["argmax"] = argmax[(2,)](x, vm, im, jm, 50, 100, BM=32, BN=128, num_warps=4)
+    torch.testing.assert_close(vm, x.max(1).values)
+    torch.testing.assert_close(im.long(), x.argmax(1))
+    for p, rows in enumerate((slice(0, 32), slice(32, 50))):
+        torch.testing.assert_close(jm[p, :100].long(), x[rows].argmin(0))
+    a, x, h, g = torch.rand(50, 100, device=dev) + 0.5, f32(50, 100), f32(50, 100), \
+        f32(50, 100)
+    kernels["recurrence"] = recurrence[(2,)](a, x, h, g, 50, 100, BM=32, BN=128, num_warps=4)
+    ref = torch.zeros(50, device=dev)
+    for j in range(100):
+        ref = a[:, j] * ref + x[:, j]
+        torch.testing.assert_close(h[:, j], ref, rtol=1e-3, atol=1e-3)
+    ref = torch.zeros(50, device=dev)
+    for j in reversed(range(100)):
+        ref = a[:, j] * ref + x[:, j]
+        torch.testing.assert_close(g[:, j], ref, rtol=1e-3, atol=1e-3)
     try:
         from triton.tools.tensor_descriptor import TensorDescriptor
         a, bb, c = f16(256, 256), f16(256, 256), f16(256, 256)
@@ -261,6 +319,7 @@ def main():
     for name, k in kernels.items():
         with open(os.path.join(out, f"{name}-{tag}.ttgir"), "w") as f:
             f.write(k.asm["ttgir"])
+        print(f"{name}: {k.n_regs} registers, {k.n_spills} spills")
     print("wrote", len(kernels), "kernels to", out)
 
 

@@ -50,7 +50,7 @@ inline std::vector<std::string> exampleFiles() {
           "transpose_tail.tir",   "branch_convert.tir",
           "histogram.tir",        "attention.tir",
           "attention_causal.tir", "attention_d128.tir",
-          "join_split.tir"};
+          "join_split.tir",       "combine.tir"};
 }
 
 /// The texts of the examples `names`, in order ("" for a file that cannot be read).
@@ -232,6 +232,43 @@ inline std::vector<ExampleRun> exampleRuns() {
                         ASSERT_EQ(out[i * 128 + 2 * j + 1], v1) << i << "," << j;
                         ASSERT_EQ(back[i * 64 + j], v1 - v) << i << "," << j;
                       }
+                  }});
+  // Each row's maximum and its first column (values of few kinds: many ties), and the reversed
+  // linear recurrence h[i][j] = a[i][j] * h[i][j+1] + x[i][j].
+  runs.push_back({"combine.tir",
+                  "combine",
+                  {1, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    std::vector<float> x = randomFloats(32 * 64, 56),
+                                       coef = randomFloats(32 * 64, 57);
+                    for (float &v : x)
+                      v = std::round(4 * v);
+                    for (float &v : coef)
+                      v = 1.f + 0.5f * std::tanh(v);
+                    m.buffers = {bytesOf(x), bytesOf(coef), bytesOf(std::vector<float>(32, -7.f)),
+                                 bytesOf(std::vector<int32_t>(32, -7)),
+                                 bytesOf(std::vector<float>(32 * 64, -7.f))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2),
+                         ArgValue::pointer(3), ArgValue::pointer(4)};
+                  },
+                  [](const Memory &m) {
+                    auto x = valuesOf<float>(m.buffers[0]), coef = valuesOf<float>(m.buffers[1]);
+                    auto vmax = valuesOf<float>(m.buffers[2]), h = valuesOf<float>(m.buffers[4]);
+                    auto imax = valuesOf<int32_t>(m.buffers[3]);
+                    for (size_t i = 0; i < 32; ++i) {
+                      size_t best = 0;
+                      for (size_t j = 1; j < 64; ++j)
+                        if (x[i * 64 + j] > x[i * 64 + best])
+                          best = j;
+                      ASSERT_EQ(vmax[i], x[i * 64 + best]) << i;
+                      ASSERT_EQ(imax[i], int32_t(best)) << i;
+                      double want = 0;
+                      for (size_t j = 64; j-- > 0;) {
+                        want = coef[i * 64 + j] * want + x[i * 64 + j];
+                        ASSERT_NEAR(h[i * 64 + j], want, 1e-4 * (1 + std::abs(want)))
+                            << i << "," << j;
+                      }
+                    }
                   }});
   runs.push_back({"transpose_copy.tir", "transpose_copy", {1, 1, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {

@@ -49,8 +49,9 @@ TEST(TritonDumps, ComputeTheirReferencesAfterThePasses) {
   }
 }
 
-// The generic tt.reduce: the combining op names the reduction; what no ReduceKind stands for, or
-// a body that is not one op of the two arguments, is an error that says so.
+// The generic tt.reduce: a combining op that a ReduceKind stands for names the reduction; any
+// other body stays the op's region; bodies of the wrong types, arity or terminator are errors
+// that say so.
 TEST(TritonDumps, GenericReduceReadsItsCombiner) {
   auto module = [](const std::string &body, const std::string &elem = "f32") {
     return "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], "
@@ -85,27 +86,44 @@ TEST(TritonDumps, GenericReduceReadsItsCombiner) {
   }
   auto error = [&](const std::string &body, const std::string &elem = "f32") {
     auto m = parseModule(module(body, elem), "t.tir");
-    return m.ok() ? std::string("<parsed>") : m.message();
+    if (!m.ok())
+      return m.message();
+    Status v = verify(*m);
+    return v.ok() ? std::string("<valid>") : v.message();
   };
-  EXPECT_NE(error("      %s = arith.subf %a, %b : f32\n      tt.reduce.return %s : f32\n")
-                .find("a tt.reduce body must be one arith.addf"),
-            std::string::npos);
-  EXPECT_NE(error("      %s = arith.addf %a, %a : f32\n      tt.reduce.return %s : f32\n")
-                .find("must combine its two block arguments"),
-            std::string::npos);
-  EXPECT_NE(error("      %s = arith.addf %a, %b : f32\n      tt.reduce.return %a : f32\n")
-                .find("must return the combined value %s"),
-            std::string::npos);
-  EXPECT_NE(error("      %s = arith.addf %a, %b : f16\n      tt.reduce.return %s : f16\n")
-                .find("the combining body works on f16, the operand's elements are f32"),
-            std::string::npos);
-  // Two tensors reduced together, as tl.argmax makes: a clear refusal.
+  // Other bodies (any other op, arguments used otherwise, several ops) stay the op's region.
+  for (const std::string body :
+       {"      %s = arith.subf %a, %b : f32\n      tt.reduce.return %s : f32\n",
+        "      %s = arith.addf %a, %a : f32\n      tt.reduce.return %s : f32\n",
+        "      %s = arith.addf %a, %b : f32\n      tt.reduce.return %a : f32\n",
+        "      %s = arith.addf %a, %b : f32\n      %t = arith.mulf %s, %s : f32\n"
+        "      tt.reduce.return %t : f32\n"}) {
+    SCOPED_TRACE(body);
+    auto m = parseModule(module(body, "f32"), "t.tir");
+    ASSERT_TRUE(m.ok()) << m.message();
+    ASSERT_TRUE(verify(*m).ok()) << verify(*m).message();
+    EXPECT_EQ(m->functions[0].body.ops[2].regions.size(), 1u);
+  }
+  // A body on f16 for an f32 operand: the verifier says so.
+  std::string text =
+      module("      %s = arith.addf %a, %b : f16\n      tt.reduce.return %s : f16\n");
+  text.replace(text.find("%a: f32"), 7, "%a: f16");
+  text.replace(text.find("%b: f32"), 7, "%b: f16");
+  auto mismatch = parseModule(text, "t.tir");
+  ASSERT_TRUE(mismatch.ok()) << mismatch.message();
+  EXPECT_NE(verify(*mismatch).message().find("must have operand 0's element type f32, got f16"),
+            std::string::npos)
+      << verify(*mismatch).message();
+  EXPECT_NE(error("      %s = arith.addf %a, %b : f32\n      tt.return\n")
+                .find("a combining body holds scalar arith ops only, got tt.return"),
+            std::string::npos)
+      << error("      %s = arith.addf %a, %b : f32\n      tt.return\n");
+  // Two tensors reduced together need a body of four arguments.
   std::string pair = module("");
   pair.replace(pair.find("\"tt.reduce\"(%v)"), 16, "\"tt.reduce\"(%v, %v)");
   auto two = parseModule(pair, "t.tir");
   ASSERT_FALSE(two.ok());
-  EXPECT_NE(two.message().find("a tt.reduce of several tensors (as argmin / argmax make) is not "
-                               "supported"),
+  EXPECT_NE(two.message().find("the combining function of 2 operand(s) takes 4 arguments, got 2"),
             std::string::npos)
       << two.message();
   // maxnum of integers has no combiner: the verifier says so.
@@ -121,8 +139,8 @@ TEST(TritonDumps, GenericReduceReadsItsCombiner) {
 }
 
 // The generic tt.scan: its combiner and direction are read, and it prints in the short form,
-// which reads back the same; a body that does not end in tt.scan.return, or a scan of two
-// tensors, is an error that says so.
+// which reads back the same; a body that does not end in tt.scan.return, or whose arguments do
+// not match its operands, is an error that says so.
 TEST(TritonDumps, GenericScanReadsItsCombinerAndDirection) {
   auto module = [](const std::string &props, const std::string &combiner,
                    const std::string &ret = "tt.scan.return", const std::string &operands = "%v") {
@@ -177,7 +195,7 @@ TEST(TritonDumps, GenericScanReadsItsCombinerAndDirection) {
                 .find("attribute 'reverse' must be true or false"),
             std::string::npos);
   EXPECT_NE(error(module("axis = 0 : i32", "arith.addi", "tt.scan.return", "%v, %v"))
-                .find("a tt.scan of several tensors is not supported"),
+                .find("takes 4 arguments, got 2"),
             std::string::npos);
   EXPECT_NE(error(module("reverse = true", "arith.addi")).find("missing attribute 'axis'"),
             std::string::npos);

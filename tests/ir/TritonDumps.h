@@ -264,6 +264,82 @@ inline std::vector<ExampleRun> tritonDumpRuns() {
                         ASSERT_EQ(r[row * 100 + c], want) << row << "," << c;
                       }
                   }});
+  // Row maxima with their first columns (tl.max with return_indices) and each tile's column
+  // argmins (tl.argmin) of a 50 x 100 matrix of small integers (many ties: the first index
+  // wins), in 32 x 128 tiles (masked): reductions of two tensors with a combining body.
+  runs.push_back({"triton/argmax.ttgir",
+                  "argmax",
+                  {2, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    std::mt19937 g(53);
+                    std::vector<float> x(5000);
+                    for (float &v : x)
+                      v = float(int(g() % 9) - 4);
+                    m.buffers = {bytesOf(x), bytesOf(std::vector<float>(50, -7.f)),
+                                 bytesOf(std::vector<int32_t>(50, -7)),
+                                 bytesOf(std::vector<int32_t>(256, -7))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1),  ArgValue::pointer(2),
+                         ArgValue::pointer(3), ArgValue::integer(50), ArgValue::integer(100)};
+                  },
+                  [](const Memory &m) {
+                    auto x = valuesOf<float>(m.buffers[0]), vmax = valuesOf<float>(m.buffers[1]);
+                    auto imax = valuesOf<int32_t>(m.buffers[2]),
+                         imin = valuesOf<int32_t>(m.buffers[3]);
+                    for (size_t r = 0; r < 50; ++r) {
+                      size_t best = 0;
+                      for (size_t c = 1; c < 100; ++c)
+                        if (x[r * 100 + c] > x[r * 100 + best])
+                          best = c;
+                      ASSERT_EQ(vmax[r], x[r * 100 + best]) << r;
+                      ASSERT_EQ(imax[r], int32_t(best)) << r;
+                    }
+                    for (size_t p = 0; p < 2; ++p)
+                      for (size_t c = 0; c < 128; ++c) {
+                        if (c >= 100) {
+                          ASSERT_EQ(imin[p * 128 + c], -7) << p << "," << c;
+                          continue;
+                        }
+                        size_t best = p * 32;
+                        for (size_t r = p * 32; r < std::min<size_t>(50, p * 32 + 32); ++r)
+                          if (x[r * 100 + c] < x[best * 100 + c])
+                            best = r;
+                        ASSERT_EQ(imin[p * 128 + c], int32_t(best - p * 32)) << p << "," << c;
+                      }
+                  }});
+  // The linear recurrence h[j] = a[j] * h[j - 1] + x[j] along the rows of 50 x 100 matrices, and
+  // from the rows' ends g[j] = a[j] * g[j + 1] + x[j], in 32 x 128 tiles (masked): scans of two
+  // tensors whose combining body does not commute, forward and reversed.
+  runs.push_back({"triton/recurrence.ttgir",
+                  "recurrence",
+                  {2, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    std::vector<float> coef = randomFloats(5000, 54);
+                    for (float &v : coef)
+                      v = 1.f + 0.5f * std::tanh(v); // in (0.5, 1.5)
+                    m.buffers = {bytesOf(coef), bytesOf(randomFloats(5000, 55)),
+                                 bytesOf(std::vector<float>(5000, -7.f)),
+                                 bytesOf(std::vector<float>(5000, -7.f))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1),  ArgValue::pointer(2),
+                         ArgValue::pointer(3), ArgValue::integer(50), ArgValue::integer(100)};
+                  },
+                  [](const Memory &m) {
+                    auto coef = valuesOf<float>(m.buffers[0]), x = valuesOf<float>(m.buffers[1]);
+                    auto h = valuesOf<float>(m.buffers[2]), g = valuesOf<float>(m.buffers[3]);
+                    for (size_t r = 0; r < 50; ++r) {
+                      double want = 0;
+                      for (size_t c = 0; c < 100; ++c) {
+                        want = coef[r * 100 + c] * want + x[r * 100 + c];
+                        ASSERT_NEAR(h[r * 100 + c], want, 1e-4 * (1 + std::abs(want)))
+                            << r << "," << c;
+                      }
+                      want = 0;
+                      for (size_t c = 100; c-- > 0;) {
+                        want = coef[r * 100 + c] * want + x[r * 100 + c];
+                        ASSERT_NEAR(g[r * 100 + c], want, 1e-4 * (1 + std::abs(want)))
+                            << r << "," << c;
+                      }
+                    }
+                  }});
   // Stream compaction of 3000 floats, 3 programs of 1024: each copies its positive elements in
   // order to the front of its block of out (tl.cumsum of the kept flags gives their places) and
   // counts them; the rest of out is untouched.

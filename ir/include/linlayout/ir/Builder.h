@@ -31,6 +31,12 @@ struct ForScope {
   std::vector<ValueId> iterArgs;
 };
 
+/// The arguments of an open combining body (Builder::beginReduce / beginScan): one left and one
+/// right element per operand, the left the earlier in scan order.
+struct CombineScope {
+  std::vector<ValueId> lhs, rhs;
+};
+
 /// Appends ops to one function at a time.
 class Builder {
 public:
@@ -137,6 +143,15 @@ public:
   /// The inclusive scan along `axis` (each element combined with those before it, or with those
   /// after it when `reverse`); the result has the operand's type.
   ValueId scan(ReduceKind kind, ValueId v, int axis, bool reverse = false);
+  /// Opens a tt.reduce of the tensors `vs` (one shape and layout) along `axis` whose combining
+  /// function is a body of scalar ops (as argmax's: a value and its index); ops go to the body
+  /// until endCombine. The results are as reduce's, one per operand.
+  CombineScope beginReduce(std::span<const ValueId> vs, int axis);
+  /// Opens a tt.scan of `vs` along `axis` with a combining body, as beginReduce.
+  CombineScope beginScan(std::span<const ValueId> vs, int axis, bool reverse = false);
+  /// Closes the innermost combining body with the return of `values` (one per operand); returns
+  /// the reduce's or scan's results.
+  std::vector<ValueId> endCombine(std::span<const ValueId> values);
 
   // Control flow.
   /// Opens `scf.for %iv = lb to ub step step iter_args(inits)`; ops go to its body until endFor.
@@ -163,6 +178,9 @@ private:
   ValueId one(OpKind kind, std::vector<ValueId> operands, const Type &result, OpAttrs attrs = {});
   ValueId atomic(OpKind kind, std::vector<ValueId> operands, std::optional<ValueId> mask,
                  OpAttrs attrs);
+  std::optional<Type> reducedType(ValueId v, int axis);
+  CombineScope beginCombine(OpKind kind, std::span<const ValueId> vs, std::vector<Type> results,
+                            OpAttrs attrs);
   Block &current();
 
   Module &module_;

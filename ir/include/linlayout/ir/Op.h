@@ -100,6 +100,12 @@ struct Block {
 ///    two regions without args, then and else (the else block of an if without one holds only
 ///    its scf.yield); each ends in scf.yield with one operand per result. Results are tensors or
 ///    scalars, not shared-memory descriptors.
+///  - tt.reduce / tt.scan: operands N >= 1 tensors of one shape and layout, results N (each
+///    operand's reduction or scan). With one operand, attrs.reduceKind may name the combining
+///    function; otherwise (and for any combining function) one region holds it: block args
+///    (lhs 0..N-1, rhs 0..N-1) of the operands' element types, scalar ops, and a
+///    tt.reduce.return (OpKind::CombineReturn, printed tt.scan.return in a scan) with N values.
+///    lhs is the earlier element in scan order (index order; the reverse for a reversed scan).
 ///  - tt.load: operands (ptr [, mask [, other]]); tt.store: (ptr, value [, mask]);
 ///    tt.atomic_rmw: (ptr, value [, mask]) -> the values memory held before.
 ///  - tt.dot: (a, b, c); ttg.local_alloc: ([init]); ttg.local_store: (value, memdesc).

@@ -12,20 +12,20 @@ namespace linlayout::ir {
 /// How an op relates its operands to its result, for verifiers and passes that treat a whole
 /// family of ops alike.
 enum class OpCategory : uint8_t {
-  Structure,     // scf.for, scf.if, scf.yield, tt.return
-  Source,        // constants, program ids, make_range: results from attributes only
-  Shape,         // splat, broadcast, expand_dims, reshape, trans
-  BinaryInt,     // same-typed integer operands and result
-  BinaryFloat,   // same-typed float operands and result
-  UnaryFloat,    // same-typed float operand and result
-  Compare,       // cmpi / cmpf: i1 result of the operands' shape and layout
-  Select,        // arith.select
-  Cast,          // element type changes; shape and layout stay
-  Memory,        // addptr, load, store
-  Layout,        // convert_layout
-  Shared,        // local_alloc / store / load / dealloc, memdesc views, async copies
-  Compute,       // dot, reduce, warp_group_dot
-  Sync,          // CTA barriers; Hopper: wgmma waits, proxy fences, mbarriers
+  Structure,   // scf.for, scf.if, scf.yield, tt.return, tt.reduce.return / tt.scan.return
+  Source,      // constants, program ids, make_range: results from attributes only
+  Shape,       // splat, broadcast, expand_dims, reshape, trans
+  BinaryInt,   // same-typed integer operands and result
+  BinaryFloat, // same-typed float operands and result
+  UnaryFloat,  // same-typed float operand and result
+  Compare,     // cmpi / cmpf: i1 result of the operands' shape and layout
+  Select,      // arith.select
+  Cast,        // element type changes; shape and layout stay
+  Memory,      // addptr, load, store
+  Layout,      // convert_layout
+  Shared,      // local_alloc / store / load / dealloc, memdesc views, async copies
+  Compute,     // dot, reduce, warp_group_dot
+  Sync,        // CTA barriers; Hopper: wgmma waits, proxy fences, mbarriers
 };
 
 // X(enumerator, mnemonic, category)
@@ -34,6 +34,7 @@ enum class OpCategory : uint8_t {
   X(Yield, "scf.yield", Structure)                                                                 \
   X(For, "scf.for", Structure)                                                                     \
   X(If, "scf.if", Structure)                                                                       \
+  X(CombineReturn, "tt.reduce.return", Structure)                                                  \
   X(Constant, "arith.constant", Source)                                                            \
   X(ProgramId, "tt.get_program_id", Source)                                                        \
   X(NumPrograms, "tt.get_num_programs", Source)                                                    \

@@ -180,26 +180,14 @@ private:
         LL_TRY_STATUS(use(v, op));
       if (op.kind == OpKind::For) {
         LL_TRY_STATUS(checkForHeader(op));
-        scopes_.emplace_back();
-        for (ValueId a : op.regions[0].args)
-          LL_TRY_STATUS(defineValue(a, &op));
-        LL_TRY_STATUS(block(op.regions[0], depth + 1, &op));
-        for (ValueId v : scopes_.back())
-          state_[v] = 2;
-        scopes_.pop_back();
+        LL_TRY_STATUS(regionWithArgs(op, depth));
       } else if (op.kind == OpKind::If) {
         LL_TRY_STATUS(checkIfHeader(op));
         for (const Block &branch : op.regions)
           LL_TRY_STATUS(block(branch, depth + 1, &op));
       } else if (isCombining(op) && !op.regions.empty()) {
         LL_TRY_STATUS(checkCombinerHeader(op));
-        scopes_.emplace_back();
-        for (ValueId a : op.regions[0].args)
-          LL_TRY_STATUS(defineValue(a, &op));
-        LL_TRY_STATUS(block(op.regions[0], depth + 1, &op));
-        for (ValueId v : scopes_.back())
-          state_[v] = 2;
-        scopes_.pop_back();
+        LL_TRY_STATUS(regionWithArgs(op, depth));
       } else if (!op.regions.empty()) {
         return err(&op, "has a region, but only scf.for, scf.if, tt.reduce and tt.scan may");
       }
@@ -219,6 +207,18 @@ private:
                              : "each branch of an scf.if must end with scf.yield");
     for (ValueId v : scopes_.back())
       state_[v] = 2; // out of scope: later uses are not dominated
+    scopes_.pop_back();
+    return Status::success();
+  }
+
+  // The one region of a loop or a combining op, its arguments defined in it only.
+  Status regionWithArgs(const Op &op, int depth) {
+    scopes_.emplace_back();
+    for (ValueId a : op.regions[0].args)
+      LL_TRY_STATUS(defineValue(a, &op));
+    LL_TRY_STATUS(block(op.regions[0], depth + 1, &op));
+    for (ValueId v : scopes_.back())
+      state_[v] = 2;
     scopes_.pop_back();
     return Status::success();
   }
@@ -272,19 +272,9 @@ private:
                               ty(f_.type(parent.operands[i]).elementType()) + ", got " +
                               ty(f_.type(op.operands[i])));
     } else {
-      switch (category(op.kind)) {
-      case OpCategory::BinaryInt:
-      case OpCategory::BinaryFloat:
-      case OpCategory::UnaryFloat:
-      case OpCategory::Compare:
-      case OpCategory::Select:
-      case OpCategory::Cast:
-        break;
-      default:
-        if (op.kind != OpKind::Constant)
-          return err(&op, "a combining body holds scalar arith ops only, got " +
-                              std::string(mnemonic(op.kind)));
-      }
+      if ((!isElementwise(op.kind) || op.kind == OpKind::AddPtr) && op.kind != OpKind::Constant)
+        return err(&op, "a combining body holds scalar arith ops only, got " +
+                            std::string(mnemonic(op.kind)));
       if (last)
         return err(&parent, "the combining body must end with " + ret);
       for (ValueId r : op.results)

@@ -38,6 +38,16 @@ inline std::string examplePath(const std::string &name) {
   return std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + name;
 }
 
+/// The index (from 0) of the first greatest of `count` values of v from `begin`, `stride` apart.
+inline size_t firstArgMax(const std::vector<float> &v, size_t begin, size_t count,
+                          size_t stride = 1) {
+  size_t best = 0;
+  for (size_t k = 1; k < count; ++k)
+    if (v[begin + k * stride] > v[begin + best * stride])
+      best = k;
+  return best;
+}
+
 /// The .tir examples, by file name.
 inline std::vector<std::string> exampleFiles() {
   return {"memcpy_1d.tir",        "memcpy_2d.tir",
@@ -256,10 +266,7 @@ inline std::vector<ExampleRun> exampleRuns() {
                     auto vmax = valuesOf<float>(m.buffers[2]), h = valuesOf<float>(m.buffers[4]);
                     auto imax = valuesOf<int32_t>(m.buffers[3]);
                     for (size_t i = 0; i < 32; ++i) {
-                      size_t best = 0;
-                      for (size_t j = 1; j < 64; ++j)
-                        if (x[i * 64 + j] > x[i * 64 + best])
-                          best = j;
+                      size_t best = firstArgMax(x, i * 64, 64);
                       ASSERT_EQ(vmax[i], x[i * 64 + best]) << i;
                       ASSERT_EQ(imax[i], int32_t(best)) << i;
                       double want = 0;

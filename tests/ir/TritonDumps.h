@@ -286,10 +286,7 @@ inline std::vector<ExampleRun> tritonDumpRuns() {
                     auto imax = valuesOf<int32_t>(m.buffers[2]),
                          imin = valuesOf<int32_t>(m.buffers[3]);
                     for (size_t r = 0; r < 50; ++r) {
-                      size_t best = 0;
-                      for (size_t c = 1; c < 100; ++c)
-                        if (x[r * 100 + c] > x[r * 100 + best])
-                          best = c;
+                      size_t best = firstArgMax(x, r * 100, 100);
                       ASSERT_EQ(vmax[r], x[r * 100 + best]) << r;
                       ASSERT_EQ(imax[r], int32_t(best)) << r;
                     }

@@ -117,10 +117,11 @@ private:
     op.operands[i] = c;
   }
 
-  // Gives op's result `layout`, with a convert back to the old type for its users.
-  void retypeResult(Op &op, LayoutId layout, OpInserter &edits) {
-    if (f_.type(op.results[0]).layout() != layout)
-      edits.after(&op, ir::retypeResult(f_, op, layout));
+  // Gives op's results `layout`, with a convert back to the old type for their users.
+  void retypeResults(Op &op, LayoutId layout, OpInserter &edits) {
+    for (size_t i = 0; i < op.results.size(); ++i)
+      if (f_.type(op.results[i]).layout() != layout)
+        edits.after(&op, ir::retypeResult(f_, op, layout, i));
   }
 
   Status planDot(Op &op, OpInserter &edits) {
@@ -155,7 +156,7 @@ private:
       convertOperand(op, i, m_.layouts.intern(*operand), edits);
     }
     convertOperand(op, 2, accId, edits);
-    retypeResult(op, accId, edits);
+    retypeResults(op, accId, edits);
     return Status::success();
   }
 
@@ -187,15 +188,16 @@ private:
     auto l = withCga(s, *cga);
     if (!l)
       return Status(makeError("plan-ctas: " + l.message()));
-    convertOperand(op, 0, m_.layouts.intern(*l), edits);
-    if (op.kind == OpKind::Scan) { // the result in the operand's layout
-      retypeResult(op, m_.layouts.intern(*l), edits);
+    for (size_t i = 0; i < op.operands.size(); ++i) // operands share a layout
+      convertOperand(op, i, m_.layouts.intern(*l), edits);
+    if (op.kind == OpKind::Scan) { // the results in the operands' layout
+      retypeResults(op, m_.layouts.intern(*l), edits);
       return Status::success();
     }
     auto slice = SliceSpec::make(op.attrs.axis, *l);
     if (!slice)
       return Status(makeError("plan-ctas: " + slice.message()));
-    retypeResult(op, m_.layouts.intern(*slice), edits);
+    retypeResults(op, m_.layouts.intern(*slice), edits);
     return Status::success();
   }
 

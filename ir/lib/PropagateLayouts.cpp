@@ -165,6 +165,10 @@ private:
           for (ValueId r : op.results)
             add(r, l);
         } else if (op.kind == OpKind::Reduce) {
+          // A reduction of several tensors keeps its layout (its operands share one; moving
+          // them all is not a forward step): the moved operand is converted back.
+          if (op.operands.size() > 1)
+            continue;
           // A reduction stays inside each CTA: its axis may not be cut over the CTAs.
           if (splitsOverCtas(m_.layouts.get(l), int(op.attrs.axis))) {
             ok = false;

@@ -106,11 +106,11 @@ Op makeConvert(Function &f, ValueId value, LayoutId layout, ValueId *result) {
   return op;
 }
 
-Op retypeResult(Function &f, Op &op, LayoutId layout) {
-  ValueId old = op.results[0];
+Op retypeResult(Function &f, Op &op, LayoutId layout, size_t index) {
+  ValueId old = op.results[index];
   ValueId fresh = f.addValue(f.type(old).withLayout(layout), f.values[old].name);
   f.values[old].name.clear();
-  op.results[0] = fresh;
+  op.results[index] = fresh;
   Op back;
   back.kind = OpKind::ConvertLayout;
   back.operands = {fresh};

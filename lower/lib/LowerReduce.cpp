@@ -159,7 +159,7 @@ Status lowerReduce(LoweringContext &ctx, const ir::Op &op) {
     std::vector<int> bytes;
     for (llvm::Value *x : partial.begin()->second) {
       types.push_back(x->getType());
-      bytes.push_back(static_cast<int>(x->getType()->getPrimitiveSizeInBits() / 8));
+      bytes.push_back(sharedBytes(x->getType()));
     }
     int k = static_cast<int>(rs.warpBits.size());
     const int64_t slots = rs.outputs << k;

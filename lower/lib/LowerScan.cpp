@@ -200,7 +200,7 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
   int tupleBytes = 0;
   for (llvm::Value *x : prefix[size_t(reps[0])]) {
     types.push_back(x->getType());
-    bytes.push_back(int(x->getType()->getPrimitiveSizeInBits() / 8));
+    bytes.push_back(sharedBytes(x->getType()));
     tupleBytes += bytes.back();
   }
   int warpRound = 0;

@@ -37,7 +37,7 @@ Status storeTile(LoweringContext &ctx, const ir::Op &op, const Lowered &value,
   LL_ASSIGN_OR_RETURN(LinearLayout map, offsetsOf(src, buffer.layout));
   LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(map));
   llvm::Type *ty = value.regs[0]->getType();
-  int bytes = static_cast<int>(ty->getPrimitiveSizeInBits() / 8);
+  int bytes = sharedBytes(ty);
   int vec = vectorUnderXor(vectorOf(map, bytes), buffer.viewXor);
   uint64_t free = 0;
   for (const DimMask &m : value.layout.freeVariableMasks())
@@ -74,7 +74,7 @@ Expected<std::vector<llvm::Value *>> loadSharedTile(LoweringContext &ctx, const 
   if (matrix)
     return std::move(*matrix);
   LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(map));
-  int bytes = static_cast<int>(ty->getPrimitiveSizeInBits() / 8);
+  int bytes = sharedBytes(ty);
   int vec = vectorUnderXor(vectorOf(map, bytes), buf.viewXor);
   IndexEmitter em(ix, b, ctx.thread(), ctx.blockInCluster());
   int64_t strides[] = {bytes};

@@ -9,6 +9,12 @@
 
 namespace linlayout::lower {
 
+/// The bytes a value of type t takes in shared memory: its size, or 1 for an i1 (booleans are
+/// bytes in memory).
+inline int sharedBytes(llvm::Type *t) {
+  return t->isIntegerTy(1) ? 1 : static_cast<int>(t->getPrimitiveSizeInBits() / 8);
+}
+
 /// The addrspace(3) address base + offset + constant (offset an i32 byte offset, may be null).
 llvm::Value *sharedAddress(llvm::IRBuilder<> &b, llvm::Value *base, llvm::Value *byteOffset,
                            int64_t constantBytes);

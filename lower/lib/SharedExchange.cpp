@@ -62,7 +62,7 @@ Expected<std::vector<llvm::Value *>> emitSharedExchange(llvm::IRBuilder<> &b,
                      " values, the source layout has " +
                      std::to_string(storeIx.numRegisters()) + " registers");
   llvm::Type *elemTy = values[0]->getType();
-  int64_t bytes[] = {static_cast<int64_t>(elemTy->getPrimitiveSizeInBits() / 8)};
+  int64_t bytes[] = {sharedBytes(elemTy)};
   SharedExchangeCounts local;
 
   IndexEmitter st(storeIx, b, thread, nullptr);

@@ -28,7 +28,7 @@ llvm::Value *shuffleAny(llvm::IRBuilder<> &b, llvm::Intrinsic::ID id, llvm::Valu
                         llvm::Value *laneArg, int segment) {
   llvm::Type *t = v->getType();
   unsigned bits = t->getPrimitiveSizeInBits();
-  assert(bits >= 8 && bits <= 64 && "shuffle of an unsupported width");
+  assert(bits >= 1 && bits <= 64 && "shuffle of an unsupported width");
   llvm::Type *intTy = b.getIntNTy(bits);
   llvm::Value *asInt = t == intTy ? v : b.CreateBitCast(v, intTy);
   llvm::Value *result;

@@ -244,7 +244,8 @@ inline std::vector<ExampleRun> exampleRuns() {
                       }
                   }});
   // Each row's maximum and its first column (values of few kinds: many ties), and the reversed
-  // linear recurrence h[i][j] = a[i][j] * h[i][j+1] + x[i][j].
+  // linear recurrence h[i][j] = a[i][j] * h[i][j+1] + x[i][j]; whether each row holds a positive
+  // element (an i1 reduction across warps).
   runs.push_back({"combine.tir",
                   "combine",
                   {1, 1, 1},
@@ -253,22 +254,31 @@ inline std::vector<ExampleRun> exampleRuns() {
                                        coef = randomFloats(32 * 64, 57);
                     for (float &v : x)
                       v = std::round(4 * v);
+                    for (size_t j = 0; j < 64; ++j) { // rows 0 and 5: no positive element
+                      x[j] = std::min(x[j], 0.f);
+                      x[5 * 64 + j] = std::min(x[5 * 64 + j], 0.f);
+                    }
                     for (float &v : coef)
                       v = 1.f + 0.5f * std::tanh(v);
-                    m.buffers = {bytesOf(x), bytesOf(coef), bytesOf(std::vector<float>(32, -7.f)),
+                    m.buffers = {bytesOf(x),
+                                 bytesOf(coef),
+                                 bytesOf(std::vector<float>(32, -7.f)),
                                  bytesOf(std::vector<int32_t>(32, -7)),
-                                 bytesOf(std::vector<float>(32 * 64, -7.f))};
+                                 bytesOf(std::vector<float>(32 * 64, -7.f)),
+                                 bytesOf(std::vector<int32_t>(32, -7))};
                     a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2),
-                         ArgValue::pointer(3), ArgValue::pointer(4)};
+                         ArgValue::pointer(3), ArgValue::pointer(4), ArgValue::pointer(5)};
                   },
                   [](const Memory &m) {
                     auto x = valuesOf<float>(m.buffers[0]), coef = valuesOf<float>(m.buffers[1]);
                     auto vmax = valuesOf<float>(m.buffers[2]), h = valuesOf<float>(m.buffers[4]);
                     auto imax = valuesOf<int32_t>(m.buffers[3]);
+                    auto pos = valuesOf<int32_t>(m.buffers[5]);
                     for (size_t i = 0; i < 32; ++i) {
                       size_t best = firstArgMax(x, i * 64, 64);
                       ASSERT_EQ(vmax[i], x[i * 64 + best]) << i;
                       ASSERT_EQ(imax[i], int32_t(best)) << i;
+                      ASSERT_EQ(pos[i], x[i * 64 + best] > 0 ? 1 : 0) << i;
                       double want = 0;
                       for (size_t j = 64; j-- > 0;) {
                         want = coef[i * 64 + j] * want + x[i * 64 + j];

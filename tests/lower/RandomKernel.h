@@ -17,7 +17,8 @@
 // of one layout, convert_layout, tt.reduce along either axis (sum, prod, max, min, umax, umin;
 // floats max, min, maxnum and minnum only, whose result does not depend on the order) with the
 // result expanded and broadcast back, tt.scan along either axis in either direction (the same
-// kinds), a trip through shared memory in a random swizzled layout
+// kinds), reductions and scans of two integer values by a combining body (their lexicographic
+// maximum: argmax's kind), a trip through shared memory in a random swizzled layout
 // (local_alloc, local_load into any layout), tt.trans followed by tt.reshape back to the tile's
 // shape, tt.join of two values of one blocked layout and tt.split back, casts, compares whose i1
 // tiles join the values (converted to another layout to select there; later steps take them too;
@@ -536,6 +537,61 @@ inline RandomKernel randomTileProgram() {
     }
     case 2: { // reduce along an axis, then expand and broadcast back; or scan along it
       int axis = *rc::gen::inRange(0, 2);
+      // An integer x with an integer y of its layout (maybe x itself): the pair reduced or
+      // scanned by a combining body, the lexicographic maximum (x greatest, then y least).
+      std::vector<Val> partners;
+      for (const Val &v : pool)
+        if (!f && !RandomKernel::isFloat(v.type) && v.layout == x.layout)
+          partners.push_back(v);
+      if (!partners.empty() && *rc::gen::inRange(0, 3) == 0) {
+        const Val y = *rc::gen::elementOf(partners);
+        const bool scan = *rc::gen::arbitrary<bool>();
+        const std::string t = x.type, u = y.type;
+        std::string a0 = fresh(), a1 = fresh(), b0 = fresh(), b1 = fresh(), g = fresh(),
+                    e = fresh(), lt = fresh(), tie = fresh(), pick = fresh(), v0 = fresh(),
+                    v1 = fresh(), r = fresh();
+        const std::string oneD = [&](const std::string &ty) {
+          return scan ? tile(ty, x.layout)
+                      : "tensor<" + (axis == 0 ? ns : ms) + "x" + ty + ", " +
+                            slice(axis, x.layout) + ">";
+        }(u);
+        const std::string oneDt =
+            scan ? tile(t, x.layout)
+                 : "tensor<" + (axis == 0 ? ns : ms) + "x" + t + ", " + slice(axis, x.layout) + ">";
+        body +=
+            "    " + r + ":2 = \"" + (scan ? "tt.scan" : "tt.reduce") + "\"(" + x.name + ", " +
+            y.name + ") <{axis = " + std::to_string(axis) + " : i32" +
+            (scan ? std::string(", reverse = ") + (*rc::gen::arbitrary<bool>() ? "true" : "false")
+                  : "") +
+            "}> ({\n    ^bb0(" + a0 + ": " + t + ", " + a1 + ": " + u + ", " + b0 + ": " + t +
+            ", " + b1 + ": " + u + "):\n";
+        line("  " + g, "arith.cmpi sgt, " + a0 + ", " + b0 + " : " + t);
+        line("  " + e, "arith.cmpi eq, " + a0 + ", " + b0 + " : " + t);
+        line("  " + lt, "arith.cmpi slt, " + a1 + ", " + b1 + " : " + u);
+        line("  " + tie, "arith.andi " + e + ", " + lt + " : i1");
+        line("  " + pick, "arith.ori " + g + ", " + tie + " : i1");
+        line("  " + v0, "arith.select " + pick + ", " + a0 + ", " + b0 + " : " + t);
+        line("  " + v1, "arith.select " + pick + ", " + a1 + ", " + b1 + " : " + u);
+        body += "      tt." + std::string(scan ? "scan" : "reduce") + ".return " + v0 + ", " + v1 +
+                " : " + t + ", " + u + "\n    }) : (" + tile(t, x.layout) + ", " +
+                tile(u, x.layout) + ") -> (" + oneDt + ", " + oneD + ")\n";
+        const bool second = *rc::gen::arbitrary<bool>();
+        const std::string kept = second ? u : t, res = r + (second ? "#1" : "#0");
+        if (scan) {
+          pool.push_back(Val{res, kept, x.layout});
+          return true;
+        }
+        const std::string flat = second ? oneD : oneDt;
+        const std::string keptType = axis == 0
+                                         ? "tensor<1x" + ns + "x" + kept + ", " + L(x.layout) + ">"
+                                         : "tensor<" + ms + "x1x" + kept + ", " + L(x.layout) + ">";
+        std::string ex = fresh();
+        line(ex, "tt.expand_dims " + res + " {axis = " + std::to_string(axis) +
+                     " : i32} : " + flat + " -> " + keptType);
+        emit(kept, x.layout,
+             "tt.broadcast " + ex + " : " + keptType + " -> " + tile(kept, x.layout));
+        return true;
+      }
       std::string kind =
           f ? *rc::gen::element<std::string>("max", "min", "maxnum", "minnum")
             : *rc::gen::element<std::string>("sum", "prod", "max", "min", "umax", "umin");

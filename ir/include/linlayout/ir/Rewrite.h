@@ -35,11 +35,11 @@ bool rewriteLoopsInnermostFirst(std::vector<Op> &ops,
 /// Requires: value is a tensor of f.
 Op makeConvert(Function &f, ValueId value, LayoutId layout, ValueId *result);
 
-/// Gives op's result `layout`: the op gets a new result value (which takes over the old one's
-/// name), and the returned op, `old = ttg.convert_layout new`, is to go right after it, so that
-/// the old id keeps naming the value in the layout its users expect and no use changes.
-/// Requires: op's first result is a tensor of f.
-Op retypeResult(Function &f, Op &op, LayoutId layout);
+/// Gives op's result `index` `layout`: the op gets a new result value (which takes over the old
+/// one's name), and the returned op, `old = ttg.convert_layout new`, is to go right after it, so
+/// that the old id keeps naming the value in the layout its users expect and no use changes.
+/// Requires: that result is a tensor of f.
+Op retypeResult(Function &f, Op &op, LayoutId layout, size_t index = 0);
 
 } // namespace linlayout::ir
 

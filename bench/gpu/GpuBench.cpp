@@ -1247,8 +1247,9 @@ void recordScan(Bench &b, const char *config, double ms, double bytes, bool ok,
               ok ? "" : "  WRONG");
 }
 
-// Triton's scan kernels as Triton 3.6 wrote them (examples/triton/scans.ttgir and compact.ttgir,
-// made by scripts/gpu/triton_dumps.py), compiled here as written, on large inputs; the Triton
+// Triton's scan kernels as Triton 3.6 wrote them (examples/triton/scans.ttgir, compact.ttgir,
+// and the combining bodies of argmax.ttgir and recurrence.ttgir, made by
+// scripts/gpu/triton_dumps.py), compiled here as written, on large inputs; the Triton
 // side (gluon_scan_bench.py) launches the same Python kernels with the same arguments. Bytes
 // moved: what the kernel reads and writes.
 bool scanSection(Bench &b, std::mt19937_64 &rng) {
@@ -1302,6 +1303,94 @@ bool scanSection(Bench &b, std::mt19937_64 &rng) {
       }
     }
     recordScan(b, "scans", b.time(launch), 5.0 * double(n) * 4, ok, **k);
+  }
+  // argmax: 2^20 x 128 f32 (small integers: many ties), 32 rows per program: each row's maximum
+  // and its first column, each program's column argmins (reductions of two tensors by a
+  // combining body).
+  {
+    const int64_t rows = int64_t(1) << 20, cols = 128, n = rows * cols, programs = rows / 32;
+    auto k = compileAsWritten(b, "triton/argmax.ttgir");
+    CHECK(k);
+    std::vector<float> x(static_cast<size_t>(n));
+    for (float &v : x)
+      v = float(int(rng() % 65) - 32);
+    auto dx = runtime::DeviceBuffer::fromHost<float>(x);
+    auto dv = runtime::DeviceBuffer::allocate(size_t(rows) * 4);
+    auto di = runtime::DeviceBuffer::allocate(size_t(rows) * 4);
+    auto dj = runtime::DeviceBuffer::allocate(size_t(programs * cols) * 4);
+    CHECK(dx);
+    CHECK(dv);
+    CHECK(di);
+    CHECK(dj);
+    const runtime::Dim3 grid{unsigned(programs)};
+    auto launch = [&] {
+      return (*k)->launch(grid, *dx, *dv, *di, *dj, int32_t(rows), int32_t(cols));
+    };
+    CHECK(launch());
+    std::vector<float> v(static_cast<size_t>(rows));
+    std::vector<int32_t> i(static_cast<size_t>(rows)), j(static_cast<size_t>(programs * cols));
+    CHECK(dv->copyToHost(v.data(), v.size() * 4));
+    CHECK(di->copyToHost(i.data(), i.size() * 4));
+    CHECK(dj->copyToHost(j.data(), j.size() * 4));
+    bool ok = true;
+    for (int sample = 0; sample < 64; ++sample) {
+      const size_t row = size_t(rng() % uint64_t(rows)), base = row * size_t(cols);
+      const size_t best = size_t(
+          std::max_element(x.begin() + ptrdiff_t(base), x.begin() + ptrdiff_t(base) + cols) -
+          (x.begin() + ptrdiff_t(base))); // the first greatest
+      ok &= v[row] == x[base + best] && i[row] == int32_t(best);
+      const size_t prog = size_t(rng() % uint64_t(programs)), c = size_t(rng() % uint64_t(cols));
+      size_t least = 0;
+      for (size_t r = 1; r < 32; ++r)
+        if (x[(prog * 32 + r) * size_t(cols) + c] < x[(prog * 32 + least) * size_t(cols) + c])
+          least = r;
+      ok &= j[prog * size_t(cols) + c] == int32_t(least);
+    }
+    recordScan(b, "argmax", b.time(launch), 4.0 * double(n + 2 * rows + programs * cols), ok,
+               **k);
+  }
+  // recurrence: 2^20 x 128 f32 coefficients a and inputs x, 32 rows per program: along each
+  // row h[j] = a[j] * h[j-1] + x[j] and, from the row's end, g[j] = a[j] * g[j+1] + x[j] (scans
+  // of two tensors by a combining body that does not commute).
+  {
+    const int64_t rows = int64_t(1) << 20, cols = 128, n = rows * cols;
+    auto k = compileAsWritten(b, "triton/recurrence.ttgir");
+    CHECK(k);
+    std::vector<float> a(static_cast<size_t>(n)), x(static_cast<size_t>(n));
+    std::uniform_real_distribution<float> ua(0.5f, 1.5f), ux(-1, 1);
+    for (size_t e = 0; e < size_t(n); ++e) {
+      a[e] = ua(rng);
+      x[e] = ux(rng);
+    }
+    auto da = runtime::DeviceBuffer::fromHost<float>(a);
+    auto dx = runtime::DeviceBuffer::fromHost<float>(x);
+    auto dh = runtime::DeviceBuffer::allocate(size_t(n) * 4);
+    auto dg = runtime::DeviceBuffer::allocate(size_t(n) * 4);
+    CHECK(da);
+    CHECK(dx);
+    CHECK(dh);
+    CHECK(dg);
+    const runtime::Dim3 grid{unsigned(rows / 32)};
+    auto launch = [&] {
+      return (*k)->launch(grid, *da, *dx, *dh, *dg, int32_t(rows), int32_t(cols));
+    };
+    CHECK(launch());
+    std::vector<float> h(static_cast<size_t>(n)), g(static_cast<size_t>(n));
+    CHECK(dh->copyToHost(h.data(), h.size() * 4));
+    CHECK(dg->copyToHost(g.data(), g.size() * 4));
+    bool ok = true;
+    for (int sample = 0; sample < 64; ++sample) {
+      const size_t base = size_t(rng() % uint64_t(rows)) * size_t(cols);
+      double fwd = 0, back = 0;
+      for (size_t c = 0; c < size_t(cols); ++c) {
+        fwd = a[base + c] * fwd + x[base + c];
+        ok &= std::abs(h[base + c] - fwd) <= 1e-4 * (1 + std::abs(fwd));
+        const size_t e = base + size_t(cols) - 1 - c;
+        back = a[e] * back + x[e];
+        ok &= std::abs(g[e] - back) <= 1e-4 * (1 + std::abs(back));
+      }
+    }
+    recordScan(b, "recurrence", b.time(launch), 16.0 * double(n), ok, **k);
   }
   // compact: 2^28 floats, 1024 per program: each program's positive elements packed in order
   // (a cumsum of the kept flags gives their places) and counted.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Triton 3.6 running the scan kernels of scripts/gpu/triton_dumps.py (whose TTGIR is
-examples/triton/scans.ttgir and compact.ttgir) on the inputs linlayout_gpu_bench's scan section
+examples/triton/scans.ttgir, compact.ttgir, argmax.ttgir and recurrence.ttgir) on the inputs linlayout_gpu_bench's scan section
 gives them: the same kernels and launches, Triton's compiler. The dumps were made with sizes that
 are not multiples of 16, so Triton gave their integer arguments no divisibility hints; here the
 sizes are powers of two, and the kernels are compiled with those arguments unspecialised, so that
@@ -13,6 +13,8 @@ import torch, triton
 import triton_dumps
 
 scans = triton.jit(triton_dumps.scans.fn, do_not_specialize=["M", "N"])
+argmax = triton.jit(triton_dumps.argmax.fn, do_not_specialize=["M", "N"])
+recurrence = triton.jit(triton_dumps.recurrence.fn, do_not_specialize=["M", "N"])
 compact = triton.jit(triton_dumps.compact.fn, do_not_specialize=["n"])
 
 
@@ -33,6 +35,29 @@ def main():
     ms = triton.testing.do_bench(f, return_mode="median")
     res["scans"] = {"ms": ms, "TBps": tbps(5 * rows * cols * 4, ms), "registers": k.n_regs}
     del x, i, y, p, r
+    x = (torch.randint(-32, 33, (rows, cols), device="cuda")).float()
+    vm, im = torch.empty(rows, device="cuda"), torch.empty(rows, device="cuda", dtype=torch.int32)
+    jm = torch.empty(rows // 32, cols, device="cuda", dtype=torch.int32)
+    f = lambda: argmax[(rows // 32,)](x, vm, im, jm, rows, cols, BM=32, BN=128, num_warps=4)
+    k = f()
+    assert torch.equal(im.long(), x.argmax(1)) and torch.equal(vm, x.max(1).values)
+    assert torch.equal(jm.long(), x.view(-1, 32, cols).argmin(1))
+    ms = triton.testing.do_bench(f, return_mode="median")
+    res["argmax"] = {"ms": ms, "TBps": tbps(4 * (rows * cols + 2 * rows + rows // 32 * cols), ms),
+                     "registers": k.n_regs}
+    del x, vm, im, jm
+    a = torch.rand(rows, cols, device="cuda") + 0.5
+    x = torch.rand(rows, cols, device="cuda") * 2 - 1
+    h, g = torch.empty_like(x), torch.empty_like(x)
+    f = lambda: recurrence[(rows // 32,)](a, x, h, g, rows, cols, BM=32, BN=128, num_warps=4)
+    k = f()
+    ref = torch.zeros(rows, device="cuda")
+    for j in range(cols):
+        ref = a[:, j] * ref + x[:, j]
+    torch.testing.assert_close(h[:, -1], ref, rtol=1e-3, atol=1e-3)
+    ms = triton.testing.do_bench(f, return_mode="median")
+    res["recurrence"] = {"ms": ms, "TBps": tbps(16 * rows * cols, ms), "registers": k.n_regs}
+    del a, x, h, g
     n = 1 << 28
     x = torch.randn(n, device="cuda")
     out = torch.zeros(n, device="cuda")

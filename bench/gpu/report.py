@@ -291,7 +291,9 @@ def main():
         # Triton's scan kernels (examples/triton/scans.ttgir, compact.ttgir) compiled here as
         # Triton wrote them, beside Triton running the same Python kernels.
         what = {"scans": "scans: 2^20 × 128, f32 row cumsum, i32 reversed row cumprod, i32 running max down 32-row tiles",
-                "compact": "stream compaction of 2^28 f32, 1024 per program (a cumsum places the kept ones)"}
+                "compact": "stream compaction of 2^28 f32, 1024 per program (a cumsum places the kept ones)",
+                "argmax": "argmax: 2^20 × 128 f32, row max + first index, column argmin of 32-row tiles",
+                "recurrence": "recurrence: 2^20 × 128 f32, h = a·h' + x along rows, forward and reversed"}
         L.append("")
         L.append("### Scans (TB/s, bytes read + written; Triton's TTGIR compiled here as written, Triton running the same kernel)")
         L.append("")

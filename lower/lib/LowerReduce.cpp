@@ -11,6 +11,7 @@
 
 #include "linlayout/layout/F2Basis.h"
 
+#include <algorithm>
 #include <map>
 
 namespace linlayout::lower {
@@ -82,6 +83,21 @@ Expected<int64_t> reduceScratchBytes(const LinearLayout &l, int axis, int elemBy
   if (rs.warpBits.empty())
     return int64_t(0);
   return (rs.outputs << rs.warpBits.size()) * elemBytes;
+}
+
+std::vector<int64_t> exchangeParts(const std::vector<int> &bytes, int64_t slots) {
+  std::vector<size_t> order(bytes.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t x, size_t y) { return bytes[x] > bytes[y]; });
+  std::vector<int64_t> at(bytes.size());
+  int64_t next = 0;
+  for (size_t i : order) {
+    at[i] = next;
+    next += slots * bytes[i];
+  }
+  return at;
 }
 
 Tuple Combiner::operator()(const Tuple &lhs, const Tuple &rhs) {
@@ -167,8 +183,8 @@ Status lowerReduce(LoweringContext &ctx, const ir::Op &op) {
     assert(scratchIt != ctx.plans().scratch.end() && "reduce without scratch");
     const ByteRange scratchBytes = scratchIt->second;
     std::vector<llvm::Value *> regions;
-    for (size_t i = 0, at = 0; i < n; at += size_t(slots * bytes[i++]))
-      regions.push_back(ctx.sharedAt(scratchBytes.begin + int64_t(at)));
+    for (int64_t at : exchangeParts(bytes, slots))
+      regions.push_back(ctx.sharedAt(scratchBytes.begin + at));
     // (register, lane, warp) -> partial slot: output index << k | reducing-warp index. The
     // read map is the same without the reducing warps.
     std::vector<InDimBases> writeIns, readIns;

@@ -9,7 +9,11 @@
 // before it in front of its prefixes: a thread's run of adjacent elements is scanned in order);
 // so are consecutive bits held by warps, through one shared-memory exchange of the blocks'
 // totals (split where a thread would load too many). The earlier block is the lower one, or the
-// higher one for a reversed scan; combinations keep that order.
+// higher one for a reversed scan; combinations keep that order. When the lowest scanned bits are
+// consecutive lane bits, each element is its own block there: an inclusive scan over those lanes
+// (shfl.sync.up / down) keeps one value per element instead of a prefix and a total, and the
+// blocks' totals stay in their last lanes, which store them for a warp exchange that follows
+// (the other lanes store to a spare slot).
 #include "OpLowering.h"
 #include "SharedAccess.h"
 #include "Shuffle.h"
@@ -146,9 +150,12 @@ std::vector<int> representatives(const ScanShape &s) {
   return reps;
 }
 
-// One exchange's bytes: the first is the largest (later ones keep fewer bits).
+// One exchange's bytes (its slots and one more, for lanes without a total to store), rounded up
+// to 16 so that the second region's parts stay aligned: the first is the largest (later ones keep
+// fewer bits). `elemBytes`: the operands' element bytes side by side.
 int64_t regionBytes(const ScanShape &s, int elemBytes) {
-  return (int64_t(1) << keptBits(s, s.firstWarpRound).size()) * elemBytes;
+  int64_t bytes = ((int64_t(1) << keptBits(s, s.firstWarpRound).size()) + 1) * elemBytes;
+  return (bytes + 15) / 16 * 16;
 }
 
 } // namespace
@@ -234,6 +241,9 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     return b.CreateShl(b.CreateAnd(b.CreateLShr(id, uint64_t(from)), 1), to);
   };
   const int64_t region = s.firstWarpRound >= 0 ? regionBytes(s, tupleBytes) : 0;
+  // Set where only the lanes it is true in hold their blocks' totals (the rest hold prefixes):
+  // the next exchange stores those lanes' totals and reads every total back.
+  llvm::Value *lastLaneOnly = nullptr;
   ScanReport report;
   report.where = ctx.location(op);
   for (const HwBit &h : s.owners) {
@@ -279,6 +289,52 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
       j = end;
       continue;
     }
+    if (bit.dim == DimName::lane() && j == 0) {
+      // The lowest scanned bits, held by consecutive lane bits: each element is still its own
+      // block, so an inclusive scan of the elements over those lanes gives their prefixes. Each
+      // round t puts the value 2^t places earlier (in scan order) in front of the lane's, by a
+      // shfl.sync.up (down, reversed): one value per element stays live, where a butterfly
+      // keeps a prefix and a total. The blocks' totals, if later bits need them, are the last
+      // lane's.
+      size_t end = 1;
+      while (end < s.owners.size() && s.owners[end].dim == DimName::lane() &&
+             s.owners[end].bit == bit.bit + int(end))
+        ++end;
+      const uint32_t fieldMask = (1u << end) - 1;
+      llvm::Value *field = b.CreateAnd(b.CreateLShr(ctx.kernel().laneId(), uint64_t(bit.bit)),
+                                       fieldMask); // the lane's place in the run
+      if (reverse)
+        field = b.CreateXor(field, b.getInt32(fieldMask));
+      for (size_t t = 0; t < end; ++t) {
+        const uint32_t delta = 1u << (bit.bit + int(t));
+        llvm::Value *hasEarlier = b.CreateICmpUGE(field, b.getInt32(1u << t));
+        for (int c : canonical) {
+          Tuple earlier;
+          for (llvm::Value *x : total[size_t(c)])
+            earlier.push_back(reverse ? shuffleDown(b, x, delta) : shuffleUp(b, x, delta));
+          total[size_t(c)] =
+              select(hasEarlier, combine(earlier, total[size_t(c)]), total[size_t(c)]);
+        }
+      }
+      report.shuffles += int(end * canonical.size() * n);
+      for (int r : reps) // (no scanned bit below: every representative is canonical)
+        prefix[size_t(r)] = total[canon(r)];
+      if (end < s.owners.size() && s.owners[end].dim == DimName::warp()) {
+        // The warp exchange that follows stores the last lane's prefixes as the totals.
+        lastLaneOnly = b.CreateICmpEQ(field, b.getInt32(fieldMask));
+      } else if (end < s.owners.size()) {
+        const uint32_t run = fieldMask << bit.bit;
+        llvm::Value *lane = ctx.kernel().laneId();
+        llvm::Value *last =
+            reverse ? b.CreateAnd(lane, b.getInt32(~run)) : b.CreateOr(lane, b.getInt32(run));
+        for (int c : canonical)
+          for (llvm::Value *&x : total[size_t(c)])
+            x = shuffleIdx(b, x, last);
+        report.shuffles += int(canonical.size() * n);
+      }
+      j = end;
+      continue;
+    }
     if (bit.dim == DimName::lane()) {
       llvm::Value *isHigh = b.CreateICmpNE(bitOf(ctx.kernel().laneId(), bit.bit, 0), b.getInt32(0));
       llvm::Value *isLater = reverse ? b.CreateNot(isHigh) : isHigh;
@@ -302,8 +358,8 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     const int k = int(end - j);
     const std::vector<HwBit> kept = keptBits(s, int(j));
     const int64_t begin = scratch->begin + (warpRound++ % 2) * region;
-    const int64_t slots = int64_t(1) << kept.size();
-    const ByteRange bytesOfRound{begin, begin + slots * tupleBytes};
+    const int64_t slots = int64_t(1) << kept.size(); // and one more, written and never read
+    const ByteRange bytesOfRound{begin, begin + (slots + 1) * tupleBytes};
     llvm::Value *slot = b.getInt32(0);
     std::vector<uint32_t> runSlotBit(static_cast<size_t>(k)); // slot bit of the run's t-th warp bit
     std::vector<std::pair<int, uint64_t>> regSlot; // register bit -> slot bit
@@ -345,19 +401,25 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     if (reverse)
       place = b.CreateXor(place, b.getInt32((uint32_t(1) << k) - 1));
     std::vector<llvm::Value *> parts; // operand i's part of the exchange
-    for (size_t i = 0, at = 0; i < n; at += size_t(slots * bytes[i++]))
-      parts.push_back(ctx.sharedAt(begin + int64_t(at)));
+    for (int64_t at : exchangeParts(bytes, slots + 1))
+      parts.push_back(ctx.sharedAt(begin + at));
     // The byte offset of slot `slotValue` (an i32) + constant slot `c` of operand i's part.
     auto address = [&](size_t i, llvm::Value *slotValue, int64_t c) {
       return sharedAddress(b, parts[i], b.CreateMul(slotValue, b.getInt32(uint32_t(bytes[i]))),
                            c * bytes[i]);
     };
     llvm::Value *others = b.CreateAnd(slot, b.getInt32(~runMask));
-    // The canonical registers differ in the kept register bits only: one slot each.
+    // The canonical registers differ in the kept register bits only: one slot each. Lanes
+    // without their blocks' totals store to the extra slot.
     ctx.beforeSharedWrite(bytesOfRound);
     for (int r : canonical)
-      for (size_t i = 0; i < n; ++i)
-        emitSharedStore(b, address(i, slot, constantSlot(r)), {total[size_t(r)][i]});
+      for (size_t i = 0; i < n; ++i) {
+        llvm::Value *at = address(i, slot, constantSlot(r));
+        if (lastLaneOnly)
+          at = b.CreateSelect(lastLaneOnly, at,
+                              sharedAddress(b, parts[i], nullptr, slots * bytes[i]));
+        emitSharedStore(b, at, {total[size_t(r)][i]});
+      }
     report.sharedStores += int(canonical.size() * n);
     ++report.exchanges;
     emitBarrier(b);
@@ -371,8 +433,14 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     if (k == 1) {
       // One warp bit: the partner warp's totals, joined as a lane's are.
       llvm::Value *theirs = b.CreateXor(slot, b.getInt32(runMask));
-      join([&](int c) { return loadTuple(theirs, constantSlot(c)); },
-           b.CreateICmpNE(place, b.getInt32(0)));
+      join(
+          [&](int c) {
+            if (lastLaneOnly) // this block's total, from its last lane
+              total[size_t(c)] = loadTuple(slot, constantSlot(c));
+            return loadTuple(theirs, constantSlot(c));
+          },
+          b.CreateICmpNE(place, b.getInt32(0)));
+      lastLaneOnly = nullptr;
       ctx.afterSharedRead(bytesOfRound);
       j = end;
       continue;
@@ -391,6 +459,7 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
       total[size_t(r)] = acc;
     }
     ctx.afterSharedRead(bytesOfRound);
+    lastLaneOnly = nullptr;
     llvm::Value *first = b.CreateICmpEQ(place, b.getInt32(0));
     for (int r : reps) {
       Tuple &p = prefix[size_t(r)];

@@ -106,6 +106,11 @@ private:
   Status status_;
 };
 
+/// Where each operand's part of a reduce's or scan's shared-memory exchange starts (bytes from the
+/// exchange's start): `slots` elements of bytes[i] each, the wider parts first, so that every
+/// part is aligned to its elements (the sizes are powers of two).
+std::vector<int64_t> exchangeParts(const std::vector<int> &bytes, int64_t slots);
+
 /// tt.reduce: in-thread, butterfly shuffles across lanes, shared memory across warps.
 Status lowerReduce(LoweringContext &ctx, const ir::Op &op);
 /// tt.scan: over the bits of the scanned coordinate, lowest first: in registers, by butterfly

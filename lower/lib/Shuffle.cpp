@@ -10,18 +10,19 @@ namespace linlayout::lower {
 
 namespace {
 
-// The c operand of shfl.sync: segment mask in bits 8-12, clamp lane 31 in bits 0-4.
-uint32_t clampOperand(int segment) {
+// The c operand of shfl.sync: segment mask in bits 8-12, the clamp lane in bits 0-4 (31, the
+// last source lane of idx / bfly / down; 0, the first of up).
+uint32_t clampOperand(int segment, llvm::Intrinsic::ID id) {
   assert(segment >= 1 && segment <= 32 && (segment & (segment - 1)) == 0 && "segment size");
-  return (uint32_t(32 - segment) << 8) | 0x1f;
+  return (uint32_t(32 - segment) << 8) | (id == llvm::Intrinsic::nvvm_shfl_sync_up_i32 ? 0 : 0x1f);
 }
 
 // Shuffles a 32-bit word with `id` and `lane`/`mask` operand `laneArg`.
 llvm::Value *shuffleWord(llvm::IRBuilder<> &b, llvm::Intrinsic::ID id, llvm::Value *word,
                          llvm::Value *laneArg, int segment) {
   llvm::Module &m = *b.GetInsertBlock()->getModule();
-  return b.CreateCall(shim::intrinsic(m, id),
-                      {b.getInt32(0xffffffffu), word, laneArg, b.getInt32(clampOperand(segment))});
+  return b.CreateCall(shim::intrinsic(m, id), {b.getInt32(0xffffffffu), word, laneArg,
+                                               b.getInt32(clampOperand(segment, id))});
 }
 
 llvm::Value *shuffleAny(llvm::IRBuilder<> &b, llvm::Intrinsic::ID id, llvm::Value *v,
@@ -57,6 +58,16 @@ llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v, uint32_t laneMask,
   assert(laneMask < 32 && "butterfly lane mask");
   return shuffleAny(b, llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, v, b.getInt32(laneMask),
                     segment);
+}
+
+llvm::Value *shuffleUp(llvm::IRBuilder<> &b, llvm::Value *v, uint32_t delta) {
+  assert(delta > 0 && delta < 32 && "shuffle distance");
+  return shuffleAny(b, llvm::Intrinsic::nvvm_shfl_sync_up_i32, v, b.getInt32(delta), 32);
+}
+
+llvm::Value *shuffleDown(llvm::IRBuilder<> &b, llvm::Value *v, uint32_t delta) {
+  assert(delta > 0 && delta < 32 && "shuffle distance");
+  return shuffleAny(b, llvm::Intrinsic::nvvm_shfl_sync_down_i32, v, b.getInt32(delta), 32);
 }
 
 } // namespace linlayout::lower

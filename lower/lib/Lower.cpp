@@ -240,12 +240,14 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
       auto l = layoutOf(st);
       if (!l.ok())
         return fail(l.message());
-      int tupleBytes = 0; // the operands' elements side by side
-      for (ir::ValueId v : op.operands)
+      int tupleBytes = 0, widest = 0; // the operands' elements side by side; the widest
+      for (ir::ValueId v : op.operands) {
         tupleBytes += elementBits(f.type(v)) / 8;
+        widest = std::max(widest, elementBits(f.type(v)) / 8);
+      }
       auto bytes = op.kind == ir::OpKind::Reduce
                        ? reduceScratchBytes(*l, int(op.attrs.axis), tupleBytes)
-                       : scanScratchBytes(*l, int(op.attrs.axis), tupleBytes);
+                       : scanScratchBytes(*l, int(op.attrs.axis), tupleBytes, widest);
       if (!bytes.ok())
         return fail(bytes.message());
       if (*bytes) {

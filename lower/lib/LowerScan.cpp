@@ -12,8 +12,8 @@
 // higher one for a reversed scan; combinations keep that order. When the lowest scanned bits are
 // consecutive lane bits, each element is its own block there: an inclusive scan over those lanes
 // (shfl.sync.up / down) keeps one value per element instead of a prefix and a total, and the
-// blocks' totals stay in their last lanes, which store them for a warp exchange that follows
-// (the other lanes store to a spare slot).
+// blocks' totals stay in their last lanes, which alone store them for a warp exchange that
+// follows (the other threads store to spare bytes of their own).
 #include "OpLowering.h"
 #include "SharedAccess.h"
 #include "Shuffle.h"
@@ -40,7 +40,27 @@ struct ScanShape {
   uint64_t repeatedRegs = 0; // register bits that repeat elements (zero columns)
   int registers = 0;         // registers per thread
   int firstWarpRound = -1;   // the lowest scanned bit a warp bit holds, or -1
+  int64_t threads = 1;       // lanes x warps of the layout
 };
+
+// The end of the run of consecutive lane bits that hold the lowest scanned bits (0 when a lane
+// bit does not hold the lowest): lowerScan scans the elements over those lanes.
+size_t laneRunEnd(const ScanShape &s) {
+  size_t end = 0;
+  while (end < s.owners.size() && s.owners[end].dim == DimName::lane() &&
+         s.owners[end].bit == s.owners[0].bit + int(end))
+    ++end;
+  return end;
+}
+
+// Whether the blocks' totals after that lane run stay in their last lanes only, for the warp
+// exchange that follows: each other thread stores its values to a slot of its own (the widest
+// operand's bytes, by thread index, after the exchange regions: a warp's 32 slots are in 32
+// banks), which nothing reads (no two threads write one byte there).
+bool totalsInLastLanes(const ScanShape &s) {
+  size_t end = laneRunEnd(s);
+  return end > 0 && end < s.owners.size() && s.owners[end].dim == DimName::warp();
+}
 
 // Where the shared-memory exchange that starts at scanned bit j (held by a warp) ends: the run of
 // scanned bits held by warps from j on, cut so that a thread loads at most 32 totals (2^k per
@@ -85,6 +105,8 @@ Expected<ScanShape> analyze(const LinearLayout &l, int axis) {
       continue;
     if (dim == DimName::reg())
       s.registers = int(l.inDimSize(dim));
+    if (dim == DimName::lane() || dim == DimName::warp())
+      s.threads *= int64_t(l.inDimSize(dim));
     for (int i = 0; i < l.inDimBits(d); ++i) {
       uint64_t col = l.column(l.inDimOffset(d) + i);
       if (col == 0 && dim == DimName::reg())
@@ -150,25 +172,28 @@ std::vector<int> representatives(const ScanShape &s) {
   return reps;
 }
 
-// One exchange's bytes (its slots and one more, for lanes without a total to store), rounded up
-// to 16 so that the second region's parts stay aligned: the first is the largest (later ones keep
-// fewer bits). `elemBytes`: the operands' element bytes side by side.
+// One exchange's bytes, rounded up to 16 so that the second region's parts stay aligned: the
+// first is the largest (later ones keep fewer bits). `elemBytes`: the operands' element bytes side
+// by side.
 int64_t regionBytes(const ScanShape &s, int elemBytes) {
-  int64_t bytes = ((int64_t(1) << keptBits(s, s.firstWarpRound).size()) + 1) * elemBytes;
+  int64_t bytes = (int64_t(1) << keptBits(s, s.firstWarpRound).size()) * elemBytes;
   return (bytes + 15) / 16 * 16;
 }
 
 } // namespace
 
-Expected<int64_t> scanScratchBytes(const LinearLayout &l, int axis, int elemBytes) {
+Expected<int64_t> scanScratchBytes(const LinearLayout &l, int axis, int elemBytes,
+                                   int widestBytes) {
   LL_ASSIGN_OR_RETURN(ScanShape s, analyze(l, axis));
   const int n = exchanges(s);
   if (n == 0)
     return int64_t(0);
   // Exchanges (one per run of warp bits, lowerScan) alternate between two regions: an exchange's
   // stores follow the barrier of the one before, which every thread reaches after its loads of
-  // the one before that.
-  return (n > 1 ? 2 : 1) * regionBytes(s, elemBytes);
+  // the one before that. Then, where the first exchange's totals are in the last lanes only, a
+  // slot per thread for the others' stores.
+  return (n > 1 ? 2 : 1) * regionBytes(s, elemBytes) +
+         (totalsInLastLanes(s) ? s.threads * widestBytes : 0);
 }
 
 Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
@@ -289,17 +314,14 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
       j = end;
       continue;
     }
-    if (bit.dim == DimName::lane() && j == 0) {
+    if (j == 0 && laneRunEnd(s) > 0) {
       // The lowest scanned bits, held by consecutive lane bits: each element is still its own
       // block, so an inclusive scan of the elements over those lanes gives their prefixes. Each
       // round t puts the value 2^t places earlier (in scan order) in front of the lane's, by a
       // shfl.sync.up (down, reversed): one value per element stays live, where a butterfly
       // keeps a prefix and a total. The blocks' totals, if later bits need them, are the last
       // lane's.
-      size_t end = 1;
-      while (end < s.owners.size() && s.owners[end].dim == DimName::lane() &&
-             s.owners[end].bit == bit.bit + int(end))
-        ++end;
+      const size_t end = laneRunEnd(s);
       const uint32_t fieldMask = (1u << end) - 1;
       llvm::Value *field = b.CreateAnd(b.CreateLShr(ctx.kernel().laneId(), uint64_t(bit.bit)),
                                        fieldMask); // the lane's place in the run
@@ -319,7 +341,7 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
       report.shuffles += int(end * canonical.size() * n);
       for (int r : reps) // (no scanned bit below: every representative is canonical)
         prefix[size_t(r)] = total[canon(r)];
-      if (end < s.owners.size() && s.owners[end].dim == DimName::warp()) {
+      if (totalsInLastLanes(s)) {
         // The warp exchange that follows stores the last lane's prefixes as the totals.
         lastLaneOnly = b.CreateICmpEQ(field, b.getInt32(fieldMask));
       } else if (end < s.owners.size()) {
@@ -358,8 +380,8 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     const int k = int(end - j);
     const std::vector<HwBit> kept = keptBits(s, int(j));
     const int64_t begin = scratch->begin + (warpRound++ % 2) * region;
-    const int64_t slots = int64_t(1) << kept.size(); // and one more, written and never read
-    const ByteRange bytesOfRound{begin, begin + (slots + 1) * tupleBytes};
+    const int64_t slots = int64_t(1) << kept.size();
+    const ByteRange bytesOfRound{begin, begin + slots * tupleBytes};
     llvm::Value *slot = b.getInt32(0);
     std::vector<uint32_t> runSlotBit(static_cast<size_t>(k)); // slot bit of the run's t-th warp bit
     std::vector<std::pair<int, uint64_t>> regSlot; // register bit -> slot bit
@@ -401,7 +423,7 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     if (reverse)
       place = b.CreateXor(place, b.getInt32((uint32_t(1) << k) - 1));
     std::vector<llvm::Value *> parts; // operand i's part of the exchange
-    for (int64_t at : exchangeParts(bytes, slots + 1))
+    for (int64_t at : exchangeParts(bytes, slots))
       parts.push_back(ctx.sharedAt(begin + at));
     // The byte offset of slot `slotValue` (an i32) + constant slot `c` of operand i's part.
     auto address = [&](size_t i, llvm::Value *slotValue, int64_t c) {
@@ -409,15 +431,22 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
                            c * bytes[i]);
     };
     llvm::Value *others = b.CreateAnd(slot, b.getInt32(~runMask));
-    // The canonical registers differ in the kept register bits only: one slot each. Lanes
-    // without their blocks' totals store to the extra slot.
-    ctx.beforeSharedWrite(bytesOfRound);
+    // The canonical registers differ in the kept register bits only: one slot each. Where only
+    // the last lanes hold their blocks' totals, the other threads store to their own spare slots
+    // (a branch around the stores, or predicated inline stores, which LLVM may not move, cost
+    // the recurrence of examples/triton/ 116 bytes of spills or 50 registers).
+    ctx.beforeSharedWrite(lastLaneOnly ? ByteRange{bytesOfRound.begin, scratch->end}
+                                       : bytesOfRound);
+    llvm::Value *spare = nullptr;
+    const int widest = *std::max_element(bytes.begin(), bytes.end());
+    if (lastLaneOnly)
+      spare = sharedAddress(b, ctx.sharedAt(scratch->end - s.threads * widest),
+                            b.CreateMul(ctx.thread(), b.getInt32(uint32_t(widest))), 0);
     for (int r : canonical)
       for (size_t i = 0; i < n; ++i) {
         llvm::Value *at = address(i, slot, constantSlot(r));
         if (lastLaneOnly)
-          at = b.CreateSelect(lastLaneOnly, at,
-                              sharedAddress(b, parts[i], nullptr, slots * bytes[i]));
+          at = b.CreateSelect(lastLaneOnly, at, spare);
         emitSharedStore(b, at, {total[size_t(r)][i]});
       }
     report.sharedStores += int(canonical.size() * n);

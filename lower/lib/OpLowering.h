@@ -128,10 +128,11 @@ namespace linlayout::lower {
 /// warps mix the reduced dim with others, and for reductions across CTAs.
 Expected<int64_t> reduceScratchBytes(const LinearLayout &l, int axis, int elemBytes);
 /// Bytes of shared memory a tt.scan along `axis` of tensors in layout `l` needs (0 when no warp
-/// bit steps along the axis); `elemBytes` is the sum of the operands' element bytes. Errors for
+/// bit steps along the axis); `elemBytes` is the sum of the operands' element bytes, `widestBytes`
+/// the largest. Errors for
 /// layouts in which some bit of the scanned coordinate is not held by exactly one register, lane or
 /// warp bit that moves along it alone, and for scans across CTAs.
-Expected<int64_t> scanScratchBytes(const LinearLayout &l, int axis, int elemBytes);
+Expected<int64_t> scanScratchBytes(const LinearLayout &l, int axis, int elemBytes, int widestBytes);
 
 /// For a tt.trans / tt.reshape whose result layout does not keep elements in their threads: the
 /// operand's layout with the result's coordinates (the source of the conversion the op needs);

@@ -75,8 +75,6 @@ void expectReport(const LoweredKernel &k, const Want &w) {
   EXPECT_EQ(r.scratchBytes, w.scratchBytes);
 }
 
-int64_t roundUp16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
-
 const std::string kRowsInLanes = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], "
                                  "warpsPerCTA = [4, 1], order = [1, 0]}>";
 
@@ -111,14 +109,13 @@ TEST(Scan, AcrossWarpsExchangesOneTotalPerBlock) {
   // The 8 rows of a column in order in the thread, then both warp bits in one exchange: each
   // thread stores its 4 column totals and, after one barrier, loads the totals of its columns'
   // 4 warps (the last one's only counts for the column's total, which nothing reads: 3 loads),
-  // from 32 lanes x 4 registers x 4 warps x 4 bytes (and a slot for the stores of lanes without
-  // a total, rounded up to 16 bytes).
+  // from 32 lanes x 4 registers x 4 warps x 4 bytes.
   EXPECT_EQ(countLines(k->kernel.ptx, "shfl.sync"), 0);
   EXPECT_EQ(countLines(k->kernel.ptx, "st.shared"), 4);
-  expectReport(*k, {3, 0, 2, 0, 1, 4, roundUp16((32 * 4 * 4 + 1) * 4)});
+  expectReport(*k, {3, 0, 2, 0, 1, 4, 32 * 4 * 4 * 4});
   EXPECT_EQ(countLines(k->kernel.ptx, "ld.shared"), 3 * 4);
   EXPECT_EQ(countLines(k->kernel.ptx, "bar.sync"), 1);
-  EXPECT_EQ(k->kernel.sharedBytes, uint64_t(roundUp16((32 * 4 * 4 + 1) * 4)));
+  EXPECT_EQ(k->kernel.sharedBytes, uint64_t(32 * 4 * 4 * 4));
   expectAssembles(k->kernel);
 
   // Rows: 8 lanes, then 4 warps; each thread holds 32 columns (4 adjacent ones, 8 times) of
@@ -130,18 +127,19 @@ TEST(Scan, AcrossWarpsExchangesOneTotalPerBlock) {
   // Three consecutive lane bits first: an inclusive scan of each column over the 8 lanes by
   // shfl.sync.up, a shuffle per column and bit, which leaves the column's total in its last lane
   // only. Loading 4 warps' totals of 32 columns would keep 128 values live: one exchange per warp
-  // bit instead, each storing the thread's 32 column totals (the last lanes to the columns'
-  // slots, the other lanes to a spare one) and loading the partner warp's (the first exchange
-  // also its own warp's totals, which only its last lanes held), alternating between two regions
-  // of 4 lanes x 32 registers x 4 warps x 4 bytes and the spare slot.
+  // bit instead, each storing the thread's 32 column totals (in the first, only the last lanes of
+  // the columns hold them: the other threads store to 4 spare bytes each) and loading the partner
+  // warp's (the first exchange also its own warp's totals), alternating between two regions of 4
+  // lanes x 32 registers x 4 warps x 4 bytes.
   EXPECT_EQ(countLines(k->kernel.ptx, "shfl.sync.up.b32"), 3 * 32);
   EXPECT_EQ(countLines(k->kernel.ptx, "shfl.sync.bfly.b32"), 0);
   EXPECT_EQ(countLines(k->kernel.ptx, "st.shared"), 2 * 32);
-  const int64_t region = roundUp16((4 * 32 * 4 + 1) * 4);
-  expectReport(*k, {0, 3, 2, 3 * 32, 2, 2 * 32, 2 * region});
+  const int64_t region = 4 * 32 * 4 * 4;
+  const int64_t spare = 128 * 4;
+  expectReport(*k, {0, 3, 2, 3 * 32, 2, 2 * 32, 2 * region + spare});
   EXPECT_EQ(countLines(k->kernel.ptx, "ld.shared"), 3 * 32);
   EXPECT_EQ(countLines(k->kernel.ptx, "bar.sync"), 2);
-  EXPECT_EQ(k->kernel.sharedBytes, uint64_t(2 * region));
+  EXPECT_EQ(k->kernel.sharedBytes, uint64_t(2 * region + spare));
   EXPECT_PATTERNS(k->kernel.ptx, R"(
     CHECK-COUNT-32: st.shared.u32
     CHECK: bar.sync 0;

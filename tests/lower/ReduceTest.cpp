@@ -1,4 +1,5 @@
 // tt.reduce: in-thread combination, butterfly shuffles across lanes, shared memory across warps.
+#include "OpLowering.h"
 #include "PtxCheck.h"
 
 #include "linlayout/ir/Parser.h"
@@ -105,4 +106,57 @@ TEST(Reduce, AcrossWarpsMeetsInSharedMemory) {
     )");
     expectAssembles(*k);
   }
+}
+
+// A reduction of two tensors by a combining body (an i8 and an f64 column sum), its rows split
+// over 4 warps: each operand's partials go to a part of the exchange of their own, the widest
+// first, so that both are aligned (the f64 part's 128 columns x 4 warps x 8 bytes, then the i8
+// part's x 1 byte); the body's ops are emitted at each combination.
+TEST(Reduce, SeveralTensorsExchangeEachInAnAlignedPartOfItsOwn) {
+  std::string text = reduceKernel(0);
+  const std::string sum =
+      text.substr(text.find("    %sum = tt.reduce"),
+                  text.find("    %i = tt.make_range") - text.find("    %sum = tt.reduce"));
+  const std::string slice = "#ttg.slice<{dim = 0, parent = #blocked}>";
+  text.replace(text.find(sum), sum.size(),
+               "    %b = arith.fptosi %vals : tensor<32x128xf32, #blocked> to tensor<32x128xi8, "
+               "#blocked>\n    %w = arith.extf %vals : tensor<32x128xf32, #blocked> to "
+               "tensor<32x128xf64, #blocked>\n    %s:2 = \"tt.reduce\"(%b, %w) <{axis = 0 : i32}> "
+               "({\n    ^bb0(%a0: i8, %a1: f64, %b0: i8, %b1: f64):\n      %t0 = arith.addi %a0, "
+               "%b0 : i8\n      %t1 = arith.addf %a1, %b1 : f64\n      tt.reduce.return %t0, %t1 "
+               ": i8, f64\n    }) : (tensor<32x128xi8, #blocked>, tensor<32x128xf64, #blocked>) "
+               "-> (tensor<128xi8, " +
+                   slice + ">, tensor<128xf64, " + slice +
+                   ">)\n    %sum = arith.sitofp %s#0 : tensor<128xi8, " + slice +
+                   "> to tensor<128xf32, " + slice +
+                   ">\n    %sum64 = arith.truncf %s#1 : "
+                   "tensor<128xf64, " +
+                   slice + "> to tensor<128xf32, " + slice + ">\n");
+  text.replace(text.find("    tt.store %outp, %sum"), 24,
+               "    %both = arith.addf %sum, %sum64 : tensor<128xf32, " + slice +
+                   ">\n    tt.store %outp, %both");
+  for (int sm : {80, 90}) {
+    auto k = compile(text, sm);
+    ASSERT_TRUE(k.ok()) << k.message();
+    EXPECT_EQ(countLines(k->ptx, "st.shared.f64"), 4);
+    EXPECT_EQ(countLines(k->ptx, "st.shared.u8"), 4);
+    EXPECT_EQ(countLines(k->ptx, "ld.shared.f64"), 4 * 4);
+    EXPECT_EQ(countLines(k->ptx, "ld.shared.u8"), 4 * 4);
+    EXPECT_EQ(countLines(k->ptx, "bar.sync"), 1);
+    EXPECT_EQ(k->sharedBytes, 128u * 4 * (8 + 1));
+    expectAssembles(*k);
+  }
+}
+
+// The parts of an exchange: the widest operand's first, each part aligned to its elements.
+TEST(Reduce, ExchangePartsGoWidestFirst) {
+  EXPECT_EQ(exchangeParts({1, 8, 4}, 3), (std::vector<int64_t>{36, 0, 24}));
+  EXPECT_EQ(exchangeParts({4, 4}, 5), (std::vector<int64_t>{0, 20}));
+  EXPECT_EQ(exchangeParts({2}, 7), (std::vector<int64_t>{0}));
+  for (const std::vector<int> &bytes : {std::vector<int>{1, 2, 4, 8}, std::vector<int>{8, 1, 8, 2}})
+    for (int64_t slots : {1, 3, 512}) {
+      std::vector<int64_t> at = exchangeParts(bytes, slots);
+      for (size_t i = 0; i < bytes.size(); ++i)
+        EXPECT_EQ(at[i] % bytes[i], 0) << i;
+    }
 }

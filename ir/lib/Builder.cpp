@@ -461,17 +461,24 @@ CombineScope Builder::beginCombine(OpKind kind, std::span<const ValueId> vs,
   return scope;
 }
 
+// The reduce or scan whose combining body is the innermost open block, or nullptr.
+static const Op *openCombine(const std::vector<Block *> &blocks) {
+  if (blocks.size() < 2 || blocks[blocks.size() - 2]->ops.empty())
+    return nullptr;
+  const Op &op = blocks[blocks.size() - 2]->ops.back();
+  return (op.kind == OpKind::Reduce || op.kind == OpKind::Scan) && !op.regions.empty() ? &op
+                                                                                       : nullptr;
+}
+
 std::vector<ValueId> Builder::endCombine(std::span<const ValueId> values) {
-  if (blocks_.size() < 2 || blocks_[blocks_.size() - 2]->ops.empty() ||
-      blocks_[blocks_.size() - 2]->ops.back().regions.empty() ||
-      (blocks_[blocks_.size() - 2]->ops.back().kind != OpKind::Reduce &&
-       blocks_[blocks_.size() - 2]->ops.back().kind != OpKind::Scan)) {
+  const Op *op = openCombine(blocks_);
+  if (!op) {
     fail("builder: endCombine without an open combining body");
     return {};
   }
   append(OpKind::CombineReturn, std::vector<ValueId>(values.begin(), values.end()), {});
   blocks_.pop_back();
-  return current().ops.back().results;
+  return op->results;
 }
 
 ForScope Builder::beginFor(ValueId lb, ValueId ub, ValueId step, std::span<const ValueId> inits) {

@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 
 namespace linlayout::ir {
@@ -1253,13 +1254,13 @@ private:
   }
 
   // Element x of each operand of a reduce or scan, as scalars; and back into `to`'s x-th.
-  std::vector<RtValue> elementsAt(const std::vector<RtValue> &from, size_t x) const {
+  static std::vector<RtValue> elementsAt(std::span<const RtValue *const> from, size_t x) {
     std::vector<RtValue> e(from.size());
     for (size_t k = 0; k < from.size(); ++k)
-      if (from[k].f.empty())
-        e[k].i = {from[k].i[x]};
+      if (from[k]->f.empty())
+        e[k].i = {from[k]->i[x]};
       else
-        e[k].f = {from[k].f[x]};
+        e[k].f = {from[k]->f[x]};
     return e;
   }
   static void setElementsAt(std::vector<RtValue> &to, size_t x, const std::vector<RtValue> &e) {
@@ -1296,9 +1297,9 @@ private:
 
   // Each line combined in index order (lhs the combination of the elements before).
   Status reduce(const Op &op, std::vector<RtValue> &results) {
-    std::vector<RtValue> in;
+    std::vector<const RtValue *> in;
     for (ValueId v : op.operands)
-      in.push_back(val(v));
+      in.push_back(&val(v));
     const auto [len, inner, outer] = axisLines(op);
     results.assign(in.size(), RtValue{});
     std::vector<RtValue> acc, next;
@@ -1323,6 +1324,9 @@ private:
   Status scan(const Op &op, std::vector<RtValue> &results) {
     for (ValueId v : op.operands)
       results.push_back(val(v));
+    std::vector<const RtValue *> view;
+    for (const RtValue &r : results)
+      view.push_back(&r);
     const auto [len, inner, outer] = axisLines(op);
     std::vector<RtValue> next;
     for (int64_t o = 0; o < outer; ++o)
@@ -1332,7 +1336,7 @@ private:
           int64_t at = op.attrs.reverse ? len - 1 - j : j;
           int64_t prev = op.attrs.reverse ? at + 1 : at - 1;
           size_t x = base + size_t(at * inner), p = base + size_t(prev * inner);
-          LL_TRY_STATUS(combine(op, elementsAt(results, p), elementsAt(results, x), next));
+          LL_TRY_STATUS(combine(op, elementsAt(view, p), elementsAt(view, x), next));
           setElementsAt(results, x, next);
         }
       }

@@ -1324,6 +1324,9 @@ private:
       return false;
     Block body;
     openRegion();
+    const size_t arity = 2 * op.operands.size();
+    const std::string takes = "the combining function of " + std::to_string(op.operands.size()) +
+                              " operand(s) takes " + std::to_string(arity) + " arguments";
     while (!isPunct(")")) {
       if (!body.args.empty() && !expectPunct(",", "between the block arguments"))
         return false;
@@ -1335,20 +1338,16 @@ private:
       advance();
       if (!expectPunct(":", "after a block argument") || !parseType(t))
         return false;
-      if (body.args.size() == 2 * op.operands.size())
-        return failAt(loc, "the combining function of " + std::to_string(op.operands.size()) +
-                               " operand(s) takes " + std::to_string(2 * op.operands.size()) +
-                               " arguments");
+      if (body.args.size() == arity)
+        return failAt(loc, takes);
       ValueId a = fn_->addValue(t, std::string(name));
       if (!define(name, loc, {a}))
         return false;
       body.args.push_back(a);
     }
     advance();
-    if (body.args.size() != 2 * op.operands.size())
-      return fail("the combining function of " + std::to_string(op.operands.size()) +
-                  " operand(s) takes " + std::to_string(2 * op.operands.size()) +
-                  " arguments, got " + std::to_string(body.args.size()));
+    if (body.args.size() != arity)
+      return fail(takes + ", got " + std::to_string(body.args.size()));
     combineReturns_.push_back(opName + ".return");
     if (!expectPunct(":", "after the block arguments") || !parseBlockOps(body, depth + 1))
       return false;

@@ -100,6 +100,13 @@ std::vector<int64_t> exchangeParts(const std::vector<int> &bytes, int64_t slots)
   return at;
 }
 
+Tuple operandsAt(LoweringContext &ctx, const ir::Op &op, size_t r) {
+  Tuple t;
+  for (ir::ValueId v : op.operands)
+    t.push_back(ctx.get(v).regs[r]);
+  return t;
+}
+
 Tuple Combiner::operator()(const Tuple &lhs, const Tuple &rhs) {
   if (op_.regions.empty()) {
     // The verifier admits only kinds with a combiner for the element type.
@@ -136,12 +143,6 @@ Status lowerReduce(LoweringContext &ctx, const ir::Op &op) {
   const ReduceShape &rs = *rsOr;
   Combiner combine(ctx, op);
   int regOffset = l.inDimOffset(l.inDimIndex(DimName::reg()));
-  auto tupleAt = [&](uint64_t r) {
-    Tuple t;
-    for (ir::ValueId v : op.operands)
-      t.push_back(ctx.get(v).regs[r]);
-    return t;
-  };
 
   // 1. In the thread: one partial per output element, each held element counted once.
   std::map<uint64_t, Tuple> partial; // key: packed output with the axis cleared
@@ -155,10 +156,10 @@ Status lowerReduce(LoweringContext &ctx, const ir::Op &op) {
     uint64_t key = out & ~rs.axisMask;
     auto it = partial.find(key);
     if (it == partial.end()) {
-      partial[key] = tupleAt(r);
+      partial[key] = operandsAt(ctx, op, r);
       groupRegister[key] = r;
     } else {
-      it->second = combine(it->second, tupleAt(r));
+      it->second = combine(it->second, operandsAt(ctx, op, r));
     }
   }
   // 2. Across lanes.

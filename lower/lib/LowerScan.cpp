@@ -219,11 +219,8 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
   // operand.
   const std::vector<int> reps = representatives(s);
   std::vector<Tuple> prefix(size_t(s.registers)), total(size_t(s.registers));
-  for (int r : reps) {
-    for (ir::ValueId v : op.operands)
-      prefix[size_t(r)].push_back(ctx.get(v).regs[size_t(r)]);
-    total[size_t(r)] = prefix[size_t(r)];
-  }
+  for (int r : reps)
+    prefix[size_t(r)] = total[size_t(r)] = operandsAt(ctx, op, size_t(r));
   uint64_t shared = s.repeatedRegs; // register bits along which totals are equal
   auto canon = [&](int r) { return size_t(uint64_t(r) & ~shared); };
   std::vector<int> canonical = reps;
@@ -235,6 +232,9 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     bytes.push_back(sharedBytes(x->getType()));
     tupleBytes += bytes.back();
   }
+  const int widest = *std::max_element(bytes.begin(), bytes.end());
+  const size_t laneRun = laneRunEnd(s); // scanned first, by shfl.sync.up / down
+  const bool totalsInLast = totalsInLastLanes(s);
   int warpRound = 0;
   std::optional<ByteRange> scratch;
   if (s.firstWarpRound >= 0) {
@@ -314,14 +314,14 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
       j = end;
       continue;
     }
-    if (j == 0 && laneRunEnd(s) > 0) {
+    if (j == 0 && laneRun > 0) {
       // The lowest scanned bits, held by consecutive lane bits: each element is still its own
       // block, so an inclusive scan of the elements over those lanes gives their prefixes. Each
       // round t puts the value 2^t places earlier (in scan order) in front of the lane's, by a
       // shfl.sync.up (down, reversed): one value per element stays live, where a butterfly
       // keeps a prefix and a total. The blocks' totals, if later bits need them, are the last
       // lane's.
-      const size_t end = laneRunEnd(s);
+      const size_t end = laneRun;
       const uint32_t fieldMask = (1u << end) - 1;
       llvm::Value *field = b.CreateAnd(b.CreateLShr(ctx.kernel().laneId(), uint64_t(bit.bit)),
                                        fieldMask); // the lane's place in the run
@@ -341,7 +341,7 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
       report.shuffles += int(end * canonical.size() * n);
       for (int r : reps) // (no scanned bit below: every representative is canonical)
         prefix[size_t(r)] = total[canon(r)];
-      if (totalsInLastLanes(s)) {
+      if (totalsInLast) {
         // The warp exchange that follows stores the last lane's prefixes as the totals.
         lastLaneOnly = b.CreateICmpEQ(field, b.getInt32(fieldMask));
       } else if (end < s.owners.size()) {
@@ -438,7 +438,6 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     ctx.beforeSharedWrite(lastLaneOnly ? ByteRange{bytesOfRound.begin, scratch->end}
                                        : bytesOfRound);
     llvm::Value *spare = nullptr;
-    const int widest = *std::max_element(bytes.begin(), bytes.end());
     if (lastLaneOnly)
       spare = sharedAddress(b, ctx.sharedAt(scratch->end - s.threads * widest),
                             b.CreateMul(ctx.thread(), b.getInt32(uint32_t(widest))), 0);

@@ -89,6 +89,9 @@ Expected<int64_t> tmaTileStart(const Lowered &to, const ir::Type &dstType, const
 /// The values of a tt.reduce's or tt.scan's operands at one element, one per operand.
 using Tuple = std::vector<llvm::Value *>;
 
+/// Register r of each of op's operands (a tt.reduce's or tt.scan's), as a tuple.
+Tuple operandsAt(LoweringContext &ctx, const ir::Op &op, size_t r);
+
 /// The combining function of a tt.reduce / tt.scan on tuples (lhs the earlier in scan order):
 /// its ReduceKind's op, or its body lowered op by op on the tuples' values. The first error of a
 /// body's lowering is kept in status() (lhs is returned then).

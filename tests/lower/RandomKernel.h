@@ -537,6 +537,20 @@ inline RandomKernel randomTileProgram() {
     }
     case 2: { // reduce along an axis, then expand and broadcast back; or scan along it
       int axis = *rc::gen::inRange(0, 2);
+      const int l = x.layout;
+      // The tile of `ty` reduced along the axis; a reduced value `r` expanded back and broadcast
+      // to the tile, into the pool.
+      auto reduced = [&](const std::string &ty) {
+        return "tensor<" + (axis == 0 ? ns : ms) + "x" + ty + ", " + slice(axis, l) + ">";
+      };
+      auto broadcastBack = [&](const std::string &r, const std::string &ty) {
+        const std::string kept = axis == 0 ? "tensor<1x" + ns + "x" + ty + ", " + L(l) + ">"
+                                           : "tensor<" + ms + "x1x" + ty + ", " + L(l) + ">";
+        std::string e = fresh();
+        line(e, "tt.expand_dims " + r + " {axis = " + std::to_string(axis) +
+                    " : i32} : " + reduced(ty) + " -> " + kept);
+        emit(ty, l, "tt.broadcast " + e + " : " + kept + " -> " + tile(ty, l));
+      };
       // An integer x with an integer y of its layout (maybe x itself): the pair reduced or
       // scanned by a combining body, the lexicographic maximum (x greatest, then y least).
       std::vector<Val> partners;
@@ -550,14 +564,7 @@ inline RandomKernel randomTileProgram() {
         std::string a0 = fresh(), a1 = fresh(), b0 = fresh(), b1 = fresh(), g = fresh(),
                     e = fresh(), lt = fresh(), tie = fresh(), pick = fresh(), v0 = fresh(),
                     v1 = fresh(), r = fresh();
-        const std::string oneD = [&](const std::string &ty) {
-          return scan ? tile(ty, x.layout)
-                      : "tensor<" + (axis == 0 ? ns : ms) + "x" + ty + ", " +
-                            slice(axis, x.layout) + ">";
-        }(u);
-        const std::string oneDt =
-            scan ? tile(t, x.layout)
-                 : "tensor<" + (axis == 0 ? ns : ms) + "x" + t + ", " + slice(axis, x.layout) + ">";
+        auto result = [&](const std::string &ty) { return scan ? tile(ty, l) : reduced(ty); };
         body +=
             "    " + r + ":2 = \"" + (scan ? "tt.scan" : "tt.reduce") + "\"(" + x.name + ", " +
             y.name + ") <{axis = " + std::to_string(axis) + " : i32" +
@@ -573,29 +580,19 @@ inline RandomKernel randomTileProgram() {
         line("  " + v0, "arith.select " + pick + ", " + a0 + ", " + b0 + " : " + t);
         line("  " + v1, "arith.select " + pick + ", " + a1 + ", " + b1 + " : " + u);
         body += "      tt." + std::string(scan ? "scan" : "reduce") + ".return " + v0 + ", " + v1 +
-                " : " + t + ", " + u + "\n    }) : (" + tile(t, x.layout) + ", " +
-                tile(u, x.layout) + ") -> (" + oneDt + ", " + oneD + ")\n";
+                " : " + t + ", " + u + "\n    }) : (" + tile(t, l) + ", " + tile(u, l) + ") -> (" +
+                result(t) + ", " + result(u) + ")\n";
         const bool second = *rc::gen::arbitrary<bool>();
         const std::string kept = second ? u : t, res = r + (second ? "#1" : "#0");
-        if (scan) {
-          pool.push_back(Val{res, kept, x.layout});
-          return true;
-        }
-        const std::string flat = second ? oneD : oneDt;
-        const std::string keptType = axis == 0
-                                         ? "tensor<1x" + ns + "x" + kept + ", " + L(x.layout) + ">"
-                                         : "tensor<" + ms + "x1x" + kept + ", " + L(x.layout) + ">";
-        std::string ex = fresh();
-        line(ex, "tt.expand_dims " + res + " {axis = " + std::to_string(axis) +
-                     " : i32} : " + flat + " -> " + keptType);
-        emit(kept, x.layout,
-             "tt.broadcast " + ex + " : " + keptType + " -> " + tile(kept, x.layout));
+        if (scan)
+          pool.push_back(Val{res, kept, l});
+        else
+          broadcastBack(res, kept);
         return true;
       }
       std::string kind =
           f ? *rc::gen::element<std::string>("max", "min", "maxnum", "minnum")
             : *rc::gen::element<std::string>("sum", "prod", "max", "min", "umax", "umin");
-      int l = x.layout;
       if (*rc::gen::arbitrary<bool>()) {
         emit(x.type, l,
              "tt.scan " + kind + " " + x.name + " {axis = " + std::to_string(axis) +
@@ -603,16 +600,10 @@ inline RandomKernel randomTileProgram() {
                  "} : " + tile(x.type, l) + " -> " + tile(x.type, l));
         return true;
       }
-      const std::string len = axis == 0 ? ns : ms;
-      const std::string oneD = "tensor<" + len + "x" + x.type + ", " + slice(axis, l) + ">";
-      const std::string kept = axis == 0 ? "tensor<1x" + ns + "x" + x.type + ", " + L(l) + ">"
-                                         : "tensor<" + ms + "x1x" + x.type + ", " + L(l) + ">";
-      std::string r = fresh(), e = fresh();
+      std::string r = fresh();
       line(r, "tt.reduce " + kind + " " + x.name + " {axis = " + std::to_string(axis) +
-                  " : i32} : " + tile(x.type, l) + " -> " + oneD);
-      line(e, "tt.expand_dims " + r + " {axis = " + std::to_string(axis) + " : i32} : " + oneD +
-                  " -> " + kept);
-      emit(x.type, l, "tt.broadcast " + e + " : " + kept + " -> " + tile(x.type, l));
+                  " : i32} : " + tile(x.type, l) + " -> " + reduced(x.type));
+      broadcastBack(r, x.type);
       return true;
     }
     case 3: { // through shared memory in a random swizzle, read back in any layout

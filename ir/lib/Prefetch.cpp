@@ -126,9 +126,13 @@ private:
     int64_t instrK = bits >= 32 ? 8 : 256 / bits;
     if (sliceK_ < instrK || mt.k <= sliceK_ || mt.k % sliceK_ != 0)
       return std::nullopt;
-    for (const Type *t : {&at, &bt})
-      if (!m_.layouts.get(t->layout()).as<DotOperandSpec>())
+    // A slice must also hold the K the operands' lanes span (4 kWidth: lowering permutes K
+    // within it).
+    for (const Type *t : {&at, &bt}) {
+      const auto *d = m_.layouts.get(t->layout()).as<DotOperandSpec>();
+      if (!d || sliceK_ < 4 * int64_t(d->kWidth()))
         return std::nullopt;
+    }
     return mt;
   }
 

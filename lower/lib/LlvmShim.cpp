@@ -141,6 +141,8 @@ llvm::Intrinsic::ID mmaIntrinsic(MmaKind kind) {
     return nvvm_mma_m16n8k16_row_col_bf16;
   case MmaKind::M16N8K8_TF32_F32:
     return nvvm_mma_m16n8k8_row_col_tf32;
+  case MmaKind::M16N8K32_S8_S32:
+    return nvvm_mma_m16n8k32_row_col_s8;
   }
   assert(false && "unknown mma kind");
   return not_intrinsic;

@@ -57,7 +57,7 @@ void markGridConstant(llvm::Function &f, const std::vector<int> &indices);
 llvm::Intrinsic::ID ldmatrixIntrinsic(int count, bool trans);
 
 /// The mma.sync intrinsics lower/ uses.
-enum class MmaKind { M16N8K16_F16_F32, M16N8K16_BF16_F32, M16N8K8_TF32_F32 };
+enum class MmaKind { M16N8K16_F16_F32, M16N8K16_BF16_F32, M16N8K8_TF32_F32, M16N8K32_S8_S32 };
 llvm::Intrinsic::ID mmaIntrinsic(MmaKind kind);
 
 } // namespace linlayout::lower::shim

@@ -9,7 +9,10 @@
 
 #include <llvm/IR/Constants.h>
 
+#include <bit>
 #include <map>
+#include <optional>
+#include <set>
 #include <tuple>
 
 namespace linlayout::lower {
@@ -37,59 +40,153 @@ Status checkThreads(const LinearLayout &l, const char *what,
   return Status::success();
 }
 
+// One mma.sync for the operands' element type: its K and how its fragments pack K into words.
+struct MmaInstr {
+  MmaShape shape;
+  int kBits;    ///< log2 of the instruction's K
+  int elemBits; ///< log2 of the operand elements per 32-bit fragment word
+};
+
+std::optional<MmaInstr> mmaInstrFor(ir::ScalarKind k) {
+  switch (k) {
+  case ir::ScalarKind::F16: return MmaInstr{MmaShape::M16N8K16_F16, 4, 1};
+  case ir::ScalarKind::BF16: return MmaInstr{MmaShape::M16N8K16_BF16, 4, 1};
+  case ir::ScalarKind::F32: return MmaInstr{MmaShape::M16N8K8_TF32, 3, 0};
+  case ir::ScalarKind::I8: return MmaInstr{MmaShape::M16N8K32_S8, 5, 2};
+  default: return std::nullopt;
+  }
+}
+
+// Where the instruction's K bits read the operands' K. Within one instruction a fragment's K
+// index has, from the lowest bit: the element within its word, then the two lane bits t = lane
+// % 4, then the word. A dot-operand layout whose threads hold kWidth consecutive K elements
+// (Triton's kWidth above 32 bits' worth: f16 with kWidth 4, say) puts other K bits there; as
+// long as A and B put the same ones, the instruction sums the same products, so K is read
+// through a bit permutation: the lane bits where the layouts' lanes step K, the element and word
+// bits at the lowest K bits left, in order. kBit[j] is the operands' K bit that the
+// instruction's K bit j reads; the other K bits select the instruction.
+struct KPermutation {
+  std::vector<int> kBit;
+  uint64_t mask = 0; ///< the K bits kBit names
+  uint64_t group = 0; ///< the K elements one instruction's bits span: 2^(highest kBit + 1)
+
+  // (the K base selecting the instruction, the instruction's K index) of K index k.
+  std::pair<uint64_t, uint64_t> split(uint64_t k) const {
+    uint64_t inst = 0;
+    for (size_t j = 0; j < kBit.size(); ++j)
+      if (k >> kBit[j] & 1)
+        inst |= uint64_t(1) << j;
+    return {k & ~mask, inst};
+  }
+};
+
+int log2Exact(uint64_t x) { return x && !(x & (x - 1)) ? std::countr_zero(x) : -1; }
+
+// The permutation from the K steps of A's and B's lanes 1 and 2 (the fragments' t bits), which
+// must step K alone, by single bits, the same in both operands.
+Expected<KPermutation> kPermutation(const MmaInstr &in, const LinearLayout &la,
+                                    const LinearLayout &lb) {
+  KPermutation p;
+  int t[2];
+  for (int i = 0; i < 2; ++i) {
+    auto [am, ak] = step(la, DimName::lane(), i);
+    auto [bk, bn] = step(lb, DimName::lane(), i);
+    t[i] = log2Exact(ak);
+    if (am != 0 || bn != 0 || t[i] < 0 || ak != bk || ak >= (uint64_t(1) << (in.kBits + 2)))
+      return makeError("tt.dot: lane " + std::to_string(1 << i) +
+                       " of operands A and B does not step K by one power of two the same in "
+                       "both, as the mma fragments need");
+  }
+  p.kBit.assign(size_t(in.kBits), -1);
+  p.kBit[size_t(in.elemBits)] = t[0];
+  p.kBit[size_t(in.elemBits + 1)] = t[1];
+  int free = 0;
+  for (size_t j = 0; j < p.kBit.size(); ++j) {
+    if (p.kBit[j] >= 0)
+      continue;
+    while (free == t[0] || free == t[1])
+      ++free;
+    p.kBit[j] = free++;
+  }
+  int top = 0;
+  for (int b : p.kBit) {
+    p.mask |= uint64_t(1) << b;
+    top = std::max(top, b);
+  }
+  p.group = uint64_t(1) << (top + 1);
+  return p;
+}
+
 struct Fragments {
-  // (tileRow, tileCol, word, half) -> register
+  // (tileRow, tileCol, word, element) -> register; the K coordinate of the tile is the K base.
   std::map<std::tuple<uint64_t, uint64_t, int, int>, int> reg;
 };
+
+// One 32-bit fragment word from its elements, the lowest first.
+llvm::Value *joinWord(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &elems) {
+  if (elems.size() == 1)
+    return b.CreateBitCast(elems[0], b.getInt32Ty());
+  if (elems.size() == 2)
+    return joinHalves(b, elems[0], elems[1]);
+  llvm::Value *v = llvm::PoisonValue::get(
+      llvm::FixedVectorType::get(elems[0]->getType(), unsigned(elems.size())));
+  for (size_t i = 0; i < elems.size(); ++i)
+    v = b.CreateInsertElement(v, elems[i], b.getInt32(uint32_t(i)));
+  return b.CreateBitCast(v, b.getInt32Ty());
+}
 
 Status lowerMma(LoweringContext &ctx, const ir::Op &op, Lowered a, Lowered bv, const Lowered &c,
                 ir::ScalarKind ak) {
   auto &b = ctx.b();
-  MmaShape shape;
-  int kStep;
-  bool tf32 = ak == ir::ScalarKind::F32;
-  if (ak == ir::ScalarKind::F16)
-    shape = MmaShape::M16N8K16_F16, kStep = 16;
-  else if (ak == ir::ScalarKind::BF16)
-    shape = MmaShape::M16N8K16_BF16, kStep = 16;
-  else if (tf32)
-    shape = MmaShape::M16N8K8_TF32, kStep = 8;
-  else
-    return makeError("tt.dot: mma.sync takes f16, bf16 or f32 (tf32) operands, not " +
+  std::optional<MmaInstr> instr = mmaInstrFor(ak);
+  if (!instr)
+    return makeError("tt.dot: mma.sync takes f16, bf16, f32 (tf32) or i8 operands, not " +
                      std::string(ir::name(ak)));
-  if (!c.regs[0]->getType()->isFloatTy())
-    return makeError("tt.dot: the mma accumulator must be f32");
+  bool ints = ak == ir::ScalarKind::I8;
+  llvm::Type *accTy = c.regs[0]->getType();
+  if (ints ? !accTy->isIntegerTy(32) : !accTy->isFloatTy())
+    return makeError(std::string("tt.dot: the mma accumulator must be ") +
+                     (ints ? "i32 for i8 operands" : "f32"));
   const LinearLayout &la = a.layout, &lb = bv.layout, &lc = c.layout;
-  // Fragment lane steps (PTX ISA, mma.m16n8k16 / m16n8k8): t = lane % 4 steps columns, g = lane
-  // / 4 steps rows.
+  // Fragment lane steps (PTX ISA, mma.m16n8k16 / m16n8k8 / m16n8k32): t = lane % 4 steps K (the
+  // permutation above) or C's columns, g = lane / 4 the rows of A and C and the columns of B.
   std::vector<std::pair<uint64_t, uint64_t>> cLanes = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
-  std::vector<std::pair<uint64_t, uint64_t>> aLanes =
-      tf32 ? std::vector<std::pair<uint64_t, uint64_t>>{{0, 1}, {0, 2}, {1, 0}, {2, 0}, {4, 0}}
-           : cLanes;
-  std::vector<std::pair<uint64_t, uint64_t>> bLanes =
-      tf32 ? std::vector<std::pair<uint64_t, uint64_t>>{{1, 0}, {2, 0}, {0, 1}, {0, 2}, {0, 4}}
-           : std::vector<std::pair<uint64_t, uint64_t>>{{2, 0}, {4, 0}, {0, 1}, {0, 2}, {0, 4}};
   LL_TRY_STATUS(checkThreads(lc, "accumulator", cLanes, lc, true, true));
-  LL_TRY_STATUS(checkThreads(la, "operand A", aLanes, lc, true, false));
-  LL_TRY_STATUS(checkThreads(lb, "operand B", bLanes, lc, false, true));
+  LL_ASSIGN_OR_RETURN(KPermutation perm, kPermutation(*instr, la, lb));
+  uint64_t tK[2] = {uint64_t(1) << perm.kBit[size_t(instr->elemBits)],
+                    uint64_t(1) << perm.kBit[size_t(instr->elemBits + 1)]};
+  LL_TRY_STATUS(checkThreads(la, "operand A", {{0, tK[0]}, {0, tK[1]}, {1, 0}, {2, 0}, {4, 0}},
+                             lc, true, false));
+  LL_TRY_STATUS(checkThreads(lb, "operand B", {{tK[0], 0}, {tK[1], 0}, {0, 1}, {0, 2}, {0, 4}},
+                             lc, false, true));
 
   // Where every fragment element sits, from thread 0's registers.
+  const int elems = 1 << instr->elemBits;
+  const uint64_t wordBit = uint64_t(1) << (instr->elemBits + 2);
   Fragments fa, fb;
-  std::map<std::pair<uint64_t, uint64_t>, std::vector<int>> cTiles; // tile -> slot -> register
+  std::set<uint64_t> bases;
   for (uint64_t r = 0; r < a.regs.size(); ++r) {
     auto [m, k] = rowCol(la, regOutput(la, r));
-    int word = (m & 8 ? 1 : 0) + (k & (tf32 ? 4 : 8) ? 2 : 0);
-    int half = tf32 ? 0 : int(k & 1);
-    fa.reg.emplace(std::make_tuple(m & ~uint64_t(15), k & ~uint64_t(kStep - 1), word, half),
+    auto [base, inst] = perm.split(k);
+    if (m & 7 || inst & (3u << instr->elemBits))
+      return makeError("tt.dot: operand A's registers hold elements the mma fragments give to "
+                       "other lanes");
+    int word = (m & 8 ? 1 : 0) + (inst & wordBit ? 2 : 0);
+    fa.reg.emplace(std::make_tuple(m & ~uint64_t(15), base, word, int(inst & uint64_t(elems - 1))),
                    int(r));
+    bases.insert(base);
   }
   for (uint64_t r = 0; r < bv.regs.size(); ++r) {
     auto [k, n] = rowCol(lb, regOutput(lb, r));
-    int word = k & (tf32 ? 4 : 8) ? 1 : 0;
-    int half = tf32 ? 0 : int(k & 1);
-    fb.reg.emplace(std::make_tuple(k & ~uint64_t(kStep - 1), n & ~uint64_t(7), word, half),
+    auto [base, inst] = perm.split(k);
+    if (n & 7 || inst & (3u << instr->elemBits))
+      return makeError("tt.dot: operand B's registers hold elements the mma fragments give to "
+                       "other lanes");
+    fb.reg.emplace(std::make_tuple(base, n & ~uint64_t(7), inst & wordBit ? 1 : 0,
+                                   int(inst & uint64_t(elems - 1))),
                    int(r));
   }
+  std::map<std::pair<uint64_t, uint64_t>, std::vector<int>> cTiles; // tile -> slot -> register
   for (uint64_t r = 0; r < c.regs.size(); ++r) {
     auto [m, n] = rowCol(lc, regOutput(lc, r));
     auto &slots = cTiles[{m & ~uint64_t(15), n & ~uint64_t(7)}];
@@ -98,25 +195,19 @@ Status lowerMma(LoweringContext &ctx, const ir::Op &op, Lowered a, Lowered bv, c
     if (slots[slot] < 0)
       slots[slot] = int(r);
   }
-  uint64_t kSize = la.outDimSize(la.outDimName(1));
   std::vector<llvm::Value *> out(c.regs.size(), nullptr);
   auto word = [&](const Lowered &v, const Fragments &f, uint64_t row, uint64_t col,
                   int w) -> Expected<llvm::Value *> {
-    auto get = [&](int half) -> Expected<llvm::Value *> {
-      auto it = f.reg.find({row, col, w, half});
+    std::vector<llvm::Value *> parts;
+    for (int e = 0; e < elems; ++e) {
+      auto it = f.reg.find({row, col, w, e});
       if (it == f.reg.end())
         return makeError("tt.dot: an operand tile misses a fragment element");
       if (!v.regs[it->second])
         return makeError("tt.dot: an operand register was not loaded before its mma.sync");
-      return v.regs[it->second];
-    };
-    if (tf32) {
-      LL_ASSIGN_OR_RETURN(llvm::Value * x, get(0));
-      return b.CreateBitCast(x, b.getInt32Ty());
+      parts.push_back(v.regs[it->second]);
     }
-    LL_ASSIGN_OR_RETURN(llvm::Value * lo, get(0));
-    LL_ASSIGN_OR_RETURN(llvm::Value * hi, get(1));
-    return joinHalves(b, lo, hi);
+    return joinWord(b, parts);
   };
   std::map<std::pair<uint64_t, uint64_t>, std::vector<llvm::Value *>> accs;
   for (auto &[tile, slots] : cTiles) {
@@ -127,38 +218,44 @@ Status lowerMma(LoweringContext &ctx, const ir::Op &op, Lowered a, Lowered bv, c
       accs[tile].push_back(c.regs[s]);
   }
   // Sliced operands (OperandSlices.h): slice 0 came with the local_load; each later one is
-  // loaded one slice ahead of the mma.sync that takes it.
-  std::vector<Lowered *> sliced;
+  // loaded one slice ahead of the first mma.sync that takes it. A slice holds whole
+  // instructions' K.
+  struct Sliced {
+    Lowered *v;
+    int64_t next = 1;
+  };
+  std::vector<Sliced> sliced;
   for (Lowered *v : {&a, &bv})
     if (v->slices) {
+      if (uint64_t(v->slices->sliceK()) % perm.group != 0)
+        return makeError("tt.dot: a K slice of " + std::to_string(v->slices->sliceK()) +
+                         " elements splits the " + std::to_string(perm.group) +
+                         " that one mma.sync's operands span");
       ctx.noteSlicedOperand(
           {ctx.location(op), v == &a ? 0 : 1, int(v->slices->count()), int(v->slices->sliceK())});
-      sliced.push_back(v);
+      sliced.push_back({v});
     }
-  auto loadSlice = [&](int64_t s) -> Status {
-    for (Lowered *v : sliced)
-      if (s < v->slices->count())
-        LL_TRY_STATUS(v->slices->load(ctx, s, v->regs));
-    return Status::success();
-  };
   if (!sliced.empty())
     ctx.beforeSharedRead();
   // K outermost, as the slices arrive; each tile's mma.sync still runs in K order.
-  for (uint64_t k0 = 0; k0 < kSize; k0 += kStep) {
-    if (!sliced.empty() && k0 + kStep < kSize)
-      LL_TRY_STATUS(loadSlice(int64_t((k0 + kStep) / kStep)));
+  for (uint64_t base : bases) {
+    for (Sliced &s : sliced) {
+      int64_t want = int64_t(base / uint64_t(s.v->slices->sliceK())) + 1;
+      for (; s.next <= want && s.next < s.v->slices->count(); ++s.next)
+        LL_TRY_STATUS(s.v->slices->load(ctx, s.next, s.v->regs));
+    }
     for (auto &[tile, acc] : accs) {
       auto [m0, n0] = tile;
       std::vector<llvm::Value *> aw, bw;
       for (int w = 0; w < 4; ++w) {
-        LL_ASSIGN_OR_RETURN(llvm::Value * x, word(a, fa, m0, k0, w));
+        LL_ASSIGN_OR_RETURN(llvm::Value * x, word(a, fa, m0, base, w));
         aw.push_back(x);
       }
       for (int w = 0; w < 2; ++w) {
-        LL_ASSIGN_OR_RETURN(llvm::Value * x, word(bv, fb, k0, n0, w));
+        LL_ASSIGN_OR_RETURN(llvm::Value * x, word(bv, fb, base, n0, w));
         bw.push_back(x);
       }
-      acc = emitMma(b, shape, aw, bw, acc);
+      acc = emitMma(b, instr->shape, aw, bw, acc);
     }
   }
   if (!sliced.empty())

@@ -12,6 +12,7 @@ shim::MmaKind kindOf(MmaShape s) {
   case MmaShape::M16N8K16_F16: return shim::MmaKind::M16N8K16_F16_F32;
   case MmaShape::M16N8K16_BF16: return shim::MmaKind::M16N8K16_BF16_F32;
   case MmaShape::M16N8K8_TF32: return shim::MmaKind::M16N8K8_TF32_F32;
+  case MmaShape::M16N8K32_S8: return shim::MmaKind::M16N8K32_S8_S32;
   }
   return shim::MmaKind::M16N8K16_F16_F32;
 }

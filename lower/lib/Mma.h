@@ -7,6 +7,9 @@
 //    2t+1.
 //  - m16n8k8 tf32: A is 4 words (tf32 in 32 bits): rows g, g+8, columns t, t+4; B is 2 words:
 //    rows t, t+4, column g; C/D as above.
+//  - m16n8k32 s8: A is 4 words (4 bytes each): rows g and g+8, columns 4t..4t+3 and +16; B is
+//    2 words: column g, rows 4t..4t+3 and +16; C/D are 4 i32 as above, wrapping on overflow (no
+//    .satfinite, so that the GPU sums as the interpreter does).
 // The dot-operand and mma layouts place each register where these fragments expect it.
 #pragma once
 
@@ -21,10 +24,11 @@ enum class MmaShape {
   M16N8K16_F16,  ///< mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
   M16N8K16_BF16, ///< mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
   M16N8K8_TF32,  ///< mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+  M16N8K32_S8,   ///< mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 };
 
 /// D = A * B + C for one m16n8 tile. `a` has 4 words, `b` 2 words (i32, or the packed types the
-/// intrinsic takes), `c` 4 floats. Returns D's 4 floats.
+/// intrinsic takes), `c` 4 floats (4 i32 for M16N8K32_S8). Returns D's 4 values.
 std::vector<llvm::Value *> emitMma(llvm::IRBuilder<> &b, MmaShape shape,
                                    const std::vector<llvm::Value *> &a,
                                    const std::vector<llvm::Value *> &bOperand,

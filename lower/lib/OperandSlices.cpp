@@ -52,16 +52,26 @@ bool mayStandBetween(const ir::Op &op, const OpPlans &plans) {
   }
 }
 
-// The mma.sync K of `dot`'s operands when its K spans several instructions, else 0.
+// The K of `dot`'s operand slices when its K spans several: one mma.sync's K, or the K that a
+// dot-operand layout's lanes span when its kWidth goes past one word's elements (LowerDot.cpp
+// permutes K within that span), else 0.
 int64_t mmaKStep(const ir::Module &m, const ir::Function &f, const ir::Op &dot) {
   const auto *mma = m.layoutOf(f.type(dot.operands[2])).as<NvidiaMmaSpec>();
   if (!mma || !mma->isAmpere() || mma->rank() != 2)
     return 0;
   const ir::Type &at = f.type(dot.operands[0]);
   ir::ScalarKind k = at.elem().scalar;
-  if (k != ir::ScalarKind::F16 && k != ir::ScalarKind::BF16 && k != ir::ScalarKind::F32)
-    return 0;
-  int64_t kStep = k == ir::ScalarKind::F32 ? 8 : 16;
+  int64_t kStep;
+  switch (k) {
+  case ir::ScalarKind::F16:
+  case ir::ScalarKind::BF16: kStep = 16; break;
+  case ir::ScalarKind::F32: kStep = 8; break;
+  case ir::ScalarKind::I8: kStep = 32; break;
+  default: return 0;
+  }
+  for (int i = 0; i < 2; ++i)
+    if (const auto *d = m.layoutOf(f.type(dot.operands[size_t(i)])).as<DotOperandSpec>())
+      kStep = std::max<int64_t>(kStep, 4 * int64_t(d->kWidth()));
   return at.rank() == 2 && at.shape()[1] > kStep && at.shape()[1] % kStep == 0 ? kStep : 0;
 }
 

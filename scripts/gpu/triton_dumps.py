@@ -6,10 +6,10 @@ transpose, a tiled matmul, a masked matmul with a bias and relu, a histogram (at
 row sums, a flash-attention forward pass, dropout (tl.rand), a matmul on host tensor
 descriptors (TMA), scans (tl.cumsum, tl.cumprod, a running max by tl.associative_scan) and a
 stream compaction (a cumsum gives each kept element its place), row maxima with their indices and
-column argmins (reductions of two tensors), and a linear recurrence (a scan of two tensors), and
-writes each kernel's final TTGIR (`kernel.asm["ttgir"]`) to
+column argmins (reductions of two tensors), a linear recurrence (a scan of two tensors), an
+i8 x i8 -> i32 matmul and an fp8 (e4m3) matmul, and writes each kernel's final TTGIR (`kernel.asm["ttgir"]`) to
 OUT/<name>.ttgir. With DISABLE_MMA_V3=1 in the environment the matmul uses mma.sync (mma v2)
-instead of wgmma on sm_90.
+instead of wgmma on sm_90; with DUMP_PTX=1 each kernel's PTX is written beside its TTGIR.
 
   python3 scripts/gpu/triton_dumps.py OUT
 """
@@ -85,6 +85,39 @@ def matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK:
         a += BK
         b += BK * N
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16))
+
+
+@triton.jit
+def matmul_i8(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # i8 x i8 -> i32 (a quantised GEMM): the same tiling as matmul, an integer accumulator.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = a_ptr + rm[:, None] * K + rk[None, :]
+    b = b_ptr + rk[:, None] * N + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.int32)
+    for k in range(0, K, BK):
+        acc += tl.dot(tl.load(a), tl.load(b), out_dtype=tl.int32)
+        a += BK
+        b += BK * N
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def matmul_fp8(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+               BK: tl.constexpr):
+    # f32 inputs cast to fp8 (e4m3) in the kernel, multiplied into f32.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = a_ptr + rm[:, None] * K + rk[None, :]
+    b = b_ptr + rk[:, None] * N + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(tl.load(a).to(tl.float8e4nv), tl.load(b).to(tl.float8e4nv), acc)
+        a += BK
+        b += BK * N
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
 
 
 @triton.jit
@@ -262,6 +295,17 @@ def main():
     a, bb, c = f16(256, 256), f16(256, 256), f16(256, 256)
     kernels["matmul"] = matmul[(2, 2)](a, bb, c, 256, 256, 256, BM=128, BN=128, BK=32,
                                        num_warps=4, num_stages=3)
+    i8 = lambda *s: torch.randint(-128, 128, s, device=dev, dtype=torch.int8)
+    a, bb, c = i8(256, 256), i8(256, 256), torch.empty(256, 256, device=dev, dtype=torch.int32)
+    kernels["matmul_i8"] = matmul_i8[(2, 2)](a, bb, c, 256, 256, 256, BM=128, BN=128, BK=64,
+                                             num_warps=4, num_stages=3)
+    assert torch.equal(c, (a.int().cpu() @ bb.int().cpu()).to(dev))
+    a, bb, c = f32(256, 256), f32(256, 256), f32(256, 256)
+    kernels["matmul_fp8"] = matmul_fp8[(2, 2)](a, bb, c, 256, 256, 256, BM=128, BN=128, BK=64,
+                                               num_warps=4, num_stages=3)
+    e4 = torch.float8_e4m3fn
+    # wgmma sums fp8 products in fewer bits than f32 (mma.sync on f16 upcasts does not)
+    torch.testing.assert_close(c, a.to(e4).float() @ bb.to(e4).float(), rtol=1e-2, atol=5e-2)
     a, bb, bias, c = f16(100, 72), f16(72, 130), f32(130), f32(100, 130)
     kernels["matmul_bias_relu"] = matmul_bias_relu[(2, 3)](a, bb, bias, c, 100, 130, 72, BM=64,
                                                            BN=64, BK=32, num_warps=4,
@@ -319,6 +363,9 @@ def main():
     for name, k in kernels.items():
         with open(os.path.join(out, f"{name}-{tag}.ttgir"), "w") as f:
             f.write(k.asm["ttgir"])
+        if os.environ.get("DUMP_PTX") == "1":
+            with open(os.path.join(out, f"{name}-{tag}.ptx"), "w") as f:
+                f.write(k.asm["ptx"])
         print(f"{name}: {k.n_regs} registers, {k.n_spills} spills")
     print("wrote", len(kernels), "kernels to", out)
 

@@ -60,7 +60,29 @@ inline std::vector<std::string> exampleFiles() {
           "transpose_tail.tir",   "branch_convert.tir",
           "histogram.tir",        "attention.tir",
           "attention_causal.tir", "attention_d128.tir",
-          "join_split.tir",       "combine.tir"};
+          "join_split.tir",       "combine.tir",
+          "matmul_i8.tir"};
+}
+
+/// The text of example `file` with every "kWidth = from" made "kWidth = to": the same kernel
+/// with dot operands whose threads hold `to` consecutive elements of K.
+inline std::string withKWidth(const std::string &file, int from, int to) {
+  std::string text = readFile(examplePath(file));
+  const std::string a = "kWidth = " + std::to_string(from), b = "kWidth = " + std::to_string(to);
+  for (size_t at = text.find(a); at != std::string::npos; at = text.find(a, at + b.size()))
+    text.replace(at, a.size(), b);
+  return text;
+}
+
+/// The matmuls with kWidths past one 32-bit word of K (f16 4 and 8, i8 8 and 16), as
+/// (file, kWidth as written, kWidth): Triton's own choice for an fp8 dot upcast to f16 is 4.
+struct KWidthVariant {
+  const char *file;
+  int from, to;
+};
+inline std::vector<KWidthVariant> kWidthVariants() {
+  return {{"matmul.tir", 2, 4}, {"matmul.tir", 2, 8}, {"matmul_i8.tir", 4, 8},
+          {"matmul_i8.tir", 4, 16}};
 }
 
 /// The texts of the examples `names`, in order ("" for a file that cannot be read).
@@ -135,6 +157,30 @@ inline std::vector<uint8_t> randomHalves(size_t n, std::mt19937_64 &rng) {
   for (uint16_t &x : h)
     x = uint16_t((rng() % 2 ? 0x8000 : 0) | ((8 + rng() % 7) << 10) | (rng() % 1024));
   return bytesOf(h);
+}
+
+/// n random bytes (i8 values of the whole range).
+inline std::vector<uint8_t> randomBytes(size_t n, unsigned seed) {
+  std::mt19937 g(seed);
+  std::vector<uint8_t> v(n);
+  for (uint8_t &x : v)
+    x = uint8_t(g());
+  return v;
+}
+
+/// Checks that `c` holds the i32 product of the row-major i8 matrices `a` (M x K) and `b`
+/// (K x N), every element.
+inline void expectI8Product(const std::vector<uint8_t> &a, const std::vector<uint8_t> &b,
+                            const std::vector<uint8_t> &c, size_t M, size_t N, size_t K) {
+  auto C = valuesOf<int32_t>(c);
+  ASSERT_EQ(C.size(), M * N);
+  for (size_t i = 0; i < M; ++i)
+    for (size_t j = 0; j < N; ++j) {
+      int64_t s = 0;
+      for (size_t k = 0; k < K; ++k)
+        s += int64_t(int8_t(a[i * K + k])) * int8_t(b[k * N + j]);
+      ASSERT_EQ(C[i * N + j], int32_t(s)) << i << "," << j;
+    }
 }
 
 inline std::vector<float> randomFloats(size_t n, unsigned seed, int range = 8) {
@@ -362,6 +408,19 @@ inline std::vector<ExampleRun> exampleRuns() {
                           s += double(af[i * 64 + k]) * bf[k * 128 + j];
                         ASSERT_EQ(c[i * 128 + j], float(s)) << i << "," << j;
                       }
+                  }});
+  // C = A B for i8 A (256 x 192) and B (192 x 256) of the whole range, in 128 x 128 tiles (three
+  // K steps of 64), C in i32: exact.
+  runs.push_back({"matmul_i8.tir", "matmul_i8", {2, 2, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {randomBytes(256 * 192, 60), randomBytes(192 * 256, 61),
+                                 bytesOf(std::vector<int32_t>(256 * 256, -7))};
+                    a = {ArgValue::pointer(0),   ArgValue::pointer(1),   ArgValue::pointer(2),
+                         ArgValue::integer(192), ArgValue::integer(192), ArgValue::integer(256),
+                         ArgValue::integer(256)};
+                  },
+                  [](const Memory &m) {
+                    expectI8Product(m.buffers[0], m.buffers[1], m.buffers[2], 256, 256, 192);
                   }});
   runs.push_back({"softmax.tir", "softmax", {4, 1, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {

@@ -165,6 +165,20 @@ inline std::vector<ExampleRun> tritonDumpRuns() {
                     a.push_back(ArgValue::integer(256));
                   },
                   runs.back().check});
+  // C = A B for i8 256 x 256 matrices of the whole range (tl.dot with out_dtype=tl.int32, held to
+  // mma.sync: DISABLE_MMA_V3=1), C in i32: exact.
+  runs.push_back({"triton/matmul_i8_mma_sync.ttgir",
+                  "matmul_i8",
+                  {2, 2, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {randomBytes(256 * 256, 62), randomBytes(256 * 256, 63),
+                                 bytesOf(std::vector<int32_t>(256 * 256, -7))};
+                    a = {ArgValue::pointer(0),   ArgValue::pointer(1),   ArgValue::pointer(2),
+                         ArgValue::integer(256), ArgValue::integer(256), ArgValue::integer(256)};
+                  },
+                  [](const Memory &m) {
+                    expectI8Product(m.buffers[0], m.buffers[1], m.buffers[2], 256, 256, 256);
+                  }});
   // relu(A B + bias) for M = 100, N = 130, K = 72 in 64 x 64 tiles (K steps of 32): every edge
   // masked, the last K step too. C in f32, exact as above.
   for (const char *file :

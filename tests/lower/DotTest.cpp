@@ -1,4 +1,5 @@
-// Tensor-core mma.sync (f16, bf16 -> f32 m16n8k16; tf32 m16n8k8) and the FMA fallback.
+// Tensor-core mma.sync (f16, bf16 -> f32 m16n8k16; tf32 m16n8k8; s8 -> s32 m16n8k32) and the FMA
+// fallback.
 #include "KernelHarness.h"
 #include "Mma.h"
 #include "PtxCheck.h"
@@ -11,11 +12,12 @@ using namespace linlayout::lower::testing;
 
 namespace {
 
-// Each thread loads its A (4 words), B (2 words) and C (4 floats) fragments, multiplies twice
-// (accumulating) and stores D.
+// Each thread loads its A (4 words), B (2 words) and C (4 floats, or i32 for s8) fragments,
+// multiplies twice (accumulating) and stores D.
 Expected<KernelPtx> mmaKernel(const PtxTarget &t, MmaShape shape) {
   return buildKernel(t, "mma", 128, [&](KernelBuilder &kb, const PtxTarget &) -> Status {
     auto &b = kb.b();
+    llvm::Type *acc = shape == MmaShape::M16N8K32_S8 ? b.getInt32Ty() : b.getFloatTy();
     auto word = [&](int i) {
       llvm::Value *idx = b.CreateAdd(b.CreateMul(kb.threadId(), b.getInt32(16)), b.getInt32(i));
       return b.CreateGEP(b.getInt32Ty(), kb.param(0), idx);
@@ -26,12 +28,12 @@ Expected<KernelPtx> mmaKernel(const PtxTarget &t, MmaShape shape) {
     for (int i = 0; i < 2; ++i)
       bw.push_back(b.CreateLoad(b.getInt32Ty(), word(4 + i)));
     for (int i = 0; i < 4; ++i)
-      c.push_back(b.CreateLoad(b.getFloatTy(), word(8 + i)));
+      c.push_back(b.CreateLoad(acc, word(8 + i)));
     auto d = emitMma(b, shape, a, bw, c);
     d = emitMma(b, shape, a, bw, d);
     for (int i = 0; i < 4; ++i) {
       llvm::Value *idx = b.CreateAdd(b.CreateMul(kb.threadId(), b.getInt32(4)), b.getInt32(i));
-      b.CreateStore(d[i], b.CreateGEP(b.getFloatTy(), kb.param(1), idx));
+      b.CreateStore(d[i], b.CreateGEP(acc, kb.param(1), idx));
     }
     return Status::success();
   });
@@ -43,23 +45,25 @@ TEST(Dot, MmaSyncShapes) {
   struct Case {
     MmaShape shape;
     const char *insn;
+    const char *acc; // the register class of C and D
   } cases[] = {
-      {MmaShape::M16N8K16_F16, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"},
-      {MmaShape::M16N8K16_BF16, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"},
-      {MmaShape::M16N8K8_TF32, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"},
+      {MmaShape::M16N8K16_F16, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", "f"},
+      {MmaShape::M16N8K16_BF16, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", "f"},
+      {MmaShape::M16N8K8_TF32, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", "f"},
+      {MmaShape::M16N8K32_S8, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", "r"},
   };
   for (const PtxTarget &t : testTargets())
     for (const Case &c : cases) {
       auto k = mmaKernel(t, c.shape);
       ASSERT_TRUE(k.ok()) << k.message();
       EXPECT_EQ(countLines(k->ptx, c.insn), 2) << c.insn << "\n" << k->ptx;
-      // D = {4 f32}, A = {4 b32}, B = {2 b32}, C = {4 f32}.
-      EXPECT_PATTERNS(k->ptx, std::string("CHECK: ") + c.insn + R"(
-        CHECK-NEXT: {{[{]%f[0-9]+, %f[0-9]+, %f[0-9]+, %f[0-9]+[}]}},
+      // D = {4 f32 or s32}, A = {4 b32}, B = {2 b32}, C = {4 f32 or s32}.
+      std::string acc = std::string("{{[{]%") + c.acc + "[0-9]+, %" + c.acc + "[0-9]+, %" +
+                        c.acc + "[0-9]+, %" + c.acc + "[0-9]+[}]}}";
+      EXPECT_PATTERNS(k->ptx, std::string("CHECK: ") + c.insn + "\n CHECK-NEXT: " + acc + R"(,
         CHECK-NEXT: {{[{]%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+[}]}},
         CHECK-NEXT: {{[{]%r[0-9]+, %r[0-9]+[}]}},
-        CHECK-NEXT: {{[{]%f[0-9]+, %f[0-9]+, %f[0-9]+, %f[0-9]+[}]}};
-      )");
+        CHECK-NEXT: )" + acc + ";");
       expectAssembles(*k);
     }
 }

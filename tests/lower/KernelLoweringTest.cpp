@@ -53,6 +53,46 @@ TEST(KernelLowering, EveryExampleCompilesAndAssemblesForBothTargets) {
     }
 }
 
+// Dot operands whose threads hold more of K than one fragment word (kWidth 4 or 8 for f16, 8 or
+// 16 for i8) read K through a permutation: the same mma.sync count as the word-wide layouts, as
+// written and pipelined (the prefetch pass keeps slices no narrower than the lanes' K), and
+// ptxas takes them.
+TEST(KernelLowering, DotOperandsWiderThanAWordPermuteK) {
+  for (const ir::testing::KWidthVariant &v : ir::testing::kWidthVariants())
+    for (int sm : {80, 90})
+      for (int stages : {1, 3}) {
+        SCOPED_TRACE(std::string(v.file) + " with kWidth " + std::to_string(v.to) + " for sm_" +
+                     std::to_string(sm) + ", " + std::to_string(stages) + " stages");
+        auto lower = [&](const std::string &text) -> Expected<LoweredKernel> {
+          LL_ASSIGN_OR_RETURN(ir::Module m, ir::parseModule(text, v.file));
+          ir::PipelineOptions po;
+          po.numStages = stages;
+          LL_TRY_STATUS(ir::runPipeline(m, po));
+          LowerOptions o;
+          o.target = PtxTarget{sm, 80};
+          return lowerKernel(m, o);
+        };
+        auto wide = lower(ir::testing::withKWidth(v.file, v.from, v.to));
+        auto word = lower(readExample(v.file));
+        ASSERT_TRUE(wide.ok()) << wide.message();
+        ASSERT_TRUE(word.ok()) << word.message();
+        const char *insn = std::string(v.file) == "matmul.tir" ? "mma.sync.aligned.m16n8k16"
+                                                                : "mma.sync.aligned.m16n8k32";
+        EXPECT_EQ(countLines(wide->kernel.ptx, insn), countLines(word->kernel.ptx, insn));
+        EXPECT_GT(countLines(wide->kernel.ptx, insn), 0);
+        expectAssembles(wide->kernel, /*requireNoSpills=*/true);
+      }
+}
+
+// A kWidth whose four lanes span more K than the tile has (f16 kWidth 16 over K = 32) leaves
+// lanes holding copies where the fragments need other K: an error that says so.
+TEST(KernelLowering, DotOperandLanesThatDoNotStepKAreAnError) {
+  auto k = compileText(ir::testing::withKWidth("matmul.tir", 2, 16), 80, "matmul.tir");
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.message().find("does not step K by one power of two"), std::string::npos)
+      << k.message();
+}
+
 // The kernels Triton 3.6 compiled, as it printed them (examples/triton/), compile for their
 // module's target as written and after the passes, assemble without spills, and keep the
 // instructions Triton chose: mma.sync or wgmma, fed by cp.async rings where it pipelined.
@@ -76,14 +116,18 @@ TEST(KernelLowering, TritonDumpsCompileAsWrittenAndAfterThePasses) {
       EXPECT_TRUE(report.accepted);
       const std::string &ptx = k->kernel.ptx;
       if (run.file.find("mma_sync") != std::string::npos) {
-        EXPECT_NE(ptx.find("mma.sync.aligned.m16n8k16"), std::string::npos);
+        EXPECT_NE(ptx.find(run.file.find("i8") != std::string::npos
+                               ? "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"
+                               : "mma.sync.aligned.m16n8k16"),
+                  std::string::npos);
       }
       if (run.file.find("wgmma") != std::string::npos) {
         EXPECT_NE(ptx.find("wgmma.mma_async"), std::string::npos);
       }
       // Triton pipelined the unmasked pointer matmul (not the masked one) into cp.async rings;
       // the descriptor one loads by TMA and stores C by TMA.
-      if (run.file == "triton/matmul_mma_sync.ttgir" || run.file == "triton/matmul_wgmma.ttgir") {
+      if (run.file == "triton/matmul_mma_sync.ttgir" || run.file == "triton/matmul_wgmma.ttgir" ||
+          run.file == "triton/matmul_i8_mma_sync.ttgir") {
         EXPECT_NE(ptx.find("cp.async.wait_group"), std::string::npos);
       }
       if (run.file == "triton/matmul_tma.ttgir") {

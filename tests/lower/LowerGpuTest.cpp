@@ -171,6 +171,36 @@ TEST(LowerGpu, ExamplesComputeTheirReferences) {
   EXPECT_EQ(ran, 2 * int(targets_.size() * ir::testing::exampleRuns().size()));
 }
 
+// The matmuls with dot operands wider than a fragment word (their K read through a
+// permutation, LowerDot.cpp) compute the references of the word-wide ones, as written and
+// pipelined with 3 stages.
+TEST(LowerGpu, DotOperandsWiderThanAWordComputeTheReference) {
+  REQUIRE_GPU();
+  const std::vector<ir::testing::ExampleRun> runs = ir::testing::exampleRuns();
+  int ran = 0;
+  for (const ir::testing::KWidthVariant &v : ir::testing::kWidthVariants())
+    for (const PtxTarget &target : targets_)
+      for (int stages : {1, 3}) {
+        SCOPED_TRACE(std::string(v.file) + " with kWidth " + std::to_string(v.to) + " on " +
+                     target.name() + ", " + std::to_string(stages) + " stages");
+        auto run = std::find_if(runs.begin(), runs.end(),
+                                [&](const ir::testing::ExampleRun &r) { return r.file == v.file; });
+        ASSERT_NE(run, runs.end());
+        auto m = ir::parseModule(ir::testing::withKWidth(v.file, v.from, v.to), v.file);
+        ASSERT_TRUE(m.ok()) << m.message();
+        ir::PipelineOptions po;
+        po.numStages = stages;
+        ASSERT_TRUE(ir::runPipeline(*m, po).ok());
+        LowerOptions o;
+        o.target = target;
+        auto k = lowerKernel(*m, o);
+        ASSERT_TRUE(k.ok()) << k.message();
+        expectRunsOnGpu(k->kernel, *run);
+        ++ran;
+      }
+  EXPECT_EQ(ran, 2 * int(targets_.size() * ir::testing::kWidthVariants().size()));
+}
+
 // The kernels Triton 3.6 compiled, as it printed them (examples/triton/: sm_90, with cp.async
 // rings feeding mma.sync or wgmma, or TMA), compute their references on the GPU as written and
 // after the passes. (Their mma.sync loops refill the ring slot they have just read: the bar.sync
@@ -459,9 +489,10 @@ TEST(LowerGpu, RandomWarpShufflesMoveEveryElement) {
       300);
 }
 
-// Random mma.sync dots (RandomDot.h: f16, bf16 and tf32; 1-8 warps; operands from registers or
-// from shared tiles in random swizzles, the latter loaded in K slices) compute on the GPU exactly
-// what the interpreter computes, for sm_80 and (on Hopper) sm_90.
+// Random mma.sync dots (RandomDot.h: f16, bf16, tf32 and i8, kWidths of 1, 2 and 4 words; 1-8
+// warps; operands from registers or from shared tiles in random swizzles, the latter loaded in K
+// slices) compute on the GPU exactly what the interpreter computes, for sm_80 and (on Hopper)
+// sm_90.
 TEST(LowerGpu, RandomSlicedDotsMatchTheInterpreter) {
   REQUIRE_GPU();
   checkProperty(

@@ -125,7 +125,7 @@ TEST(OperandSlices, RandomDotsLowerSliceAndAssemble) {
   checkProperty(
       [] {
         RandomDot d = randomDot();
-        RC_TAG(d.elem);
+        RC_TAG(d.elem, d.width() / d.wordElems());
         auto m = ir::parseModule(d.text(), "dot.tir");
         RC_ASSERT(m.ok());
         for (int sm : {80, 90}) {
@@ -134,7 +134,7 @@ TEST(OperandSlices, RandomDotsLowerSliceAndAssemble) {
           auto k = lowerKernel(*m, o);
           if (!k.ok())
             RC_FAIL(d.describe() + " sm_" + std::to_string(sm) + ": " + k.message());
-          const int step = d.elem == "f32" ? 8 : 16;
+          const int step = d.sliceStep();
           size_t want = d.k > step ? size_t(d.aShared) + size_t(d.bShared) : 0;
           RC_ASSERT(k->slicedOperands.size() == want);
           for (const SlicedOperandReport &r : k->slicedOperands)

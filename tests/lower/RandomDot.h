@@ -3,9 +3,10 @@
 // program loads A (M x K) and B (K x N) in a blocked layout, takes each operand either through
 // registers (convert_layout) or through a shared tile in a random swizzled layout (local_alloc,
 // then a local_load right before the dot, which the lowering slices along K), multiplies them with
-// an nvidia_mma v2 accumulator over a random warp grid and stores C (f32). The inputs are small
-// integers, so every product and sum is exact in f32 and the GPU must match the interpreter bit
-// for bit.
+// an nvidia_mma v2 accumulator over a random warp grid and stores C (f32; i32 for i8 operands).
+// The dot layouts' kWidth is one fragment word's elements or 2 or 4 times that (K then read
+// through a permutation). The inputs are small integers, so every product and sum is exact and
+// the GPU must match the interpreter bit for bit.
 #pragma once
 
 #include "linlayout/ir/Interpreter.h"
@@ -13,6 +14,7 @@
 
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -21,16 +23,24 @@
 namespace linlayout::lower::testing {
 
 struct RandomDot {
-  std::string elem = "f16"; // f16, bf16 or f32 (tf32 on the tensor cores)
+  std::string elem = "f16"; // f16, bf16, f32 (tf32 on the tensor cores) or i8
   int warpsM = 1, warpsN = 1, m = 16, n = 8, k = 32;
+  int kWidth = 0; // the dot layouts' kWidth; 0: one fragment word's elements
   bool aShared = true, bShared = true;
   std::string aSwizzle, bSwizzle; // "vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]"
 
   int warps() const { return warpsM * warpsN; }
-  int elemBytes() const { return elem == "f32" ? 4 : 2; }
+  int elemBytes() const { return elem == "f32" ? 4 : elem == "i8" ? 1 : 2; }
+  /// The elements of one fragment word (the smallest kWidth) and the kWidth in use.
+  int wordElems() const { return 4 / elemBytes(); }
+  int width() const { return kWidth ? kWidth : wordElems(); }
+  /// One mma.sync's K, and the K of a slice of the operands (at least what 4 lanes span).
+  int instrK() const { return 32 / elemBytes(); }
+  int sliceStep() const { return std::max(instrK(), 4 * width()); }
+  std::string acc() const { return elem == "i8" ? "i32" : "f32"; }
 
   std::string describe() const {
-    return elem + " " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+    return elem + " kWidth " + std::to_string(width()) + " " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
            " warps [" + std::to_string(warpsM) + ", " + std::to_string(warpsN) + "] A " +
            (aShared ? "shared {" + aSwizzle + "}" : "registers") + " B " +
            (bShared ? "shared {" + bSwizzle + "}" : "registers");
@@ -46,9 +56,9 @@ struct RandomDot {
          w + ", 1], order = [1, 0]}>\n";
     s += "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [" +
          std::to_string(warpsM) + ", " + std::to_string(warpsN) + "], instrShape = [16, 8]}>\n";
-    const std::string kWidth = elem == "f32" ? "1" : "2";
-    s += "#da = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = " + kWidth + "}>\n";
-    s += "#db = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = " + kWidth + "}>\n";
+    const std::string kw = std::to_string(width());
+    s += "#da = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = " + kw + "}>\n";
+    s += "#db = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = " + kw + "}>\n";
     s += "#sa = #ttg.swizzled_shared<{" +
          (aSwizzle.empty() ? "vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]" : aSwizzle) +
          "}>\n";
@@ -59,7 +69,7 @@ struct RandomDot {
     s += "module attributes {\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = " + w +
          " : i32, ttg.target = \"cuda:80\", \"ttg.threads-per-warp\" = 32 : i32} {\n";
     s += "  tt.func public @dotk(%a: !tt.ptr<" + t + ">, %b: !tt.ptr<" + t +
-         ">, %c: !tt.ptr<f32>) {\n";
+         ">, %c: !tt.ptr<" + acc() + ">) {\n";
     // %<p>ptr: a rows x cols row-major tile of `ptr` in layout `l`.
     auto tile = [&](const std::string &p, const std::string &ptr, const std::string &e, int rows,
                     int cols, const std::string &l) {
@@ -110,13 +120,14 @@ struct RandomDot {
     };
     operand("a", m, k, aShared, "#sa", "#da");
     operand("b", k, n, bShared, "#sb", "#db");
-    const std::string acc = "tensor<" + shape(m, n, "f32") + ", #mma>";
-    s += "    %z = arith.constant dense<0.0> : " + acc + "\n";
+    const std::string c = acc(), accTy = "tensor<" + shape(m, n, c) + ", #mma>";
+    s += "    %z = arith.constant dense<" + std::string(c == "i32" ? "0" : "0.0") + "> : " +
+         accTy + "\n";
     s += operands;
     s += "    %d = tt.dot %ad, %bd, %z : tensor<" + shape(m, k, t) + ", #da> * tensor<" +
-         shape(k, n, t) + ", #db> -> " + acc + "\n";
-    s += tile("c", "c", "f32", m, n, "#mma");
-    s += "    tt.store %cptr, %d : tensor<" + shape(m, n, "!tt.ptr<f32>") + ", #mma>\n";
+         shape(k, n, t) + ", #db> -> " + accTy + "\n";
+    s += tile("c", "c", c, m, n, "#mma");
+    s += "    tt.store %cptr, %d : tensor<" + shape(m, n, "!tt.ptr<" + c + ">") + ", #mma>\n";
     s += "    tt.return\n  }\n}\n";
     return s;
   }
@@ -132,7 +143,8 @@ inline std::vector<uint8_t> encodeAs(const std::string &type, const std::vector<
   const size_t w = size_t(ir::byteWidth(kind));
   std::vector<uint8_t> out(values.size() * w);
   for (size_t i = 0; i < values.size(); ++i) {
-    const uint64_t bits = ir::floatBits(double(values[i]), kind);
+    const uint64_t bits = ir::isFloat(kind) ? ir::floatBits(double(values[i]), kind)
+                                            : uint64_t(int64_t(values[i])); // two's complement
     std::memcpy(&out[i * w], &bits, w);
   }
   return out;
@@ -150,15 +162,18 @@ inline std::string randomSwizzle() {
 }
 
 /// A random dot (call inside a rapidcheck property): 1 to 8 warps, M and N up to 128, K of 1 to
-/// 8 mma.sync steps, each operand from registers or shared memory (at least one shared).
+/// 8 slice steps, kWidth 1, 2 or 4 fragment words' elements, each operand from registers or
+/// shared memory (at least one shared).
 inline RandomDot randomDot() {
   RandomDot d;
-  d.elem = *rc::gen::element(std::string("f16"), std::string("bf16"), std::string("f32"));
+  d.elem = *rc::gen::element(std::string("f16"), std::string("bf16"), std::string("f32"),
+                             std::string("i8"));
+  d.kWidth = d.wordElems() * *rc::gen::element(1, 1, 2, 4);
   d.warpsM = *rc::gen::element(1, 2, 4);
   d.warpsN = *rc::gen::element(1, 2);
   d.m = 16 * d.warpsM * *rc::gen::element(1, 2);
   d.n = 8 * d.warpsN * *rc::gen::element(1, 2, 4);
-  d.k = (d.elem == "f32" ? 8 : 16) * *rc::gen::element(1, 2, 4, 8);
+  d.k = d.sliceStep() * *rc::gen::element(1, 2, 4, 8);
   d.aShared = *rc::gen::arbitrary<bool>();
   d.bShared = !d.aShared || *rc::gen::arbitrary<bool>();
   d.aSwizzle = randomSwizzle();

@@ -28,7 +28,8 @@
 // A loop qualifies when its body has exactly one tt.dot whose A and B are local_loads (used only
 // by the dot) of memdesc_index tiles of rings defined before the loop, indexed by loop-carried
 // i32 values; exactly one async_wait, before those loads; K a multiple of sliceK and larger
-// than it; and sliceK no smaller than the mma's K (16 for 16-bit operands, 32 for 8-bit).
+// than it; and sliceK no smaller than the mma's K (16 for 16-bit operands, 32 for 8-bit) nor
+// than the K that the operands' lanes span (4 kWidth: a thread's kWidth elements, 4 lanes).
 // Other loops stay as they are.
 //
 // Runs after: software-pipeline (it needs its rings and waits); before fence-insertion.

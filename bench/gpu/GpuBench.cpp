@@ -5,7 +5,7 @@
 // examples/matmul.tir), checked once against the input, then timed.
 //
 //   linlayout_gpu_bench [--json FILE] [--only SECTION] [--ptx-dir DIR] [--variant V]
-//     (sections: copy, convert, paths, gemm, attention, peak, scan; --ptx-dir writes each
+//     (sections: copy, convert, paths, gemm, attention, peak, scan, i8gemm; --ptx-dir writes each
 //     conversion kernel's PTX there, to compare its SASS with Triton's: bench/gpu/run.sh
 //     disassembles both;
 //     --variant runs one GEMM variant, or one paths kernel named as its PTX file is,
@@ -1434,6 +1434,93 @@ bool scanSection(Bench &b, std::mt19937_64 &rng) {
   return true;
 }
 
+// i8 x i8 -> i32 GEMMs at 4096^3 and 8192^3: examples/matmul_i8.tir (128x128 tiles, K steps of
+// 64, mma.sync m16n8k32, 4 warps) plain, pipelined and prefetched in slices of 32, and Triton's
+// own kernel of that tiling (examples/triton/matmul_i8_mma_sync.ttgir, 3 stages) compiled here
+// as written. Inputs of the whole i8 range; 64 sampled entries of each result checked exactly.
+// TOPS: 2 n^3 integer ops per launch. gluon_i8gemm_bench.py times cuBLAS (torch._int_mm) and
+// Triton on the same tiling.
+bool i8gemmSection(Bench &b, std::mt19937_64 &rng) {
+  struct Variant {
+    const char *name, *file;
+    int stages, prefetchK;
+  };
+  const Variant variants[] = {
+      {"plain", "matmul_i8.tir", 1, 0},
+      {"pipelined-3", "matmul_i8.tir", 3, 0},
+      {"pipelined-4", "matmul_i8.tir", 4, 0},
+      {"pipelined-3-prefetch32", "matmul_i8.tir", 3, 32},
+      {"triton-dump", "triton/matmul_i8_mma_sync.ttgir", 0, 0},
+  };
+  for (int64_t n : {4096, 8192}) {
+    const size_t elems = size_t(n * n);
+    std::vector<int8_t> ha(elems), hb(elems);
+    for (size_t i = 0; i < elems; ++i) {
+      uint64_t r = rng();
+      ha[i] = int8_t(r);
+      hb[i] = int8_t(r >> 8);
+    }
+    auto da = runtime::DeviceBuffer::fromHost<int8_t>(ha);
+    auto db = runtime::DeviceBuffer::fromHost<int8_t>(hb);
+    auto dc = runtime::DeviceBuffer::allocate(elems * 4);
+    CHECK(da);
+    CHECK(db);
+    CHECK(dc);
+    for (const Variant &v : variants) {
+      if (!b.variant.empty() && b.variant != std::string("i8-") + v.name)
+        continue;
+      auto text = exampleText(v.file, sourceDir(LINLAYOUT_SOURCE_DIR));
+      CHECK(text);
+      auto m = ir::parseModule(*text, v.file);
+      CHECK(m);
+      if (v.stages)
+        CHECK(ir::pipelineLoops(*m, v.stages));
+      if (v.prefetchK)
+        CHECK(ir::prefetchDotOperands(*m, v.prefetchK));
+      auto k = b.jit.compile(*m, asBuilt());
+      if (!k.ok()) {
+        gemmCompileError(b, std::string("i8-") + v.name, k.message());
+        continue;
+      }
+      const jit::Kernel &kernel = **k;
+      const runtime::Dim3 grid{unsigned(n / 128), unsigned(n / 128)};
+      const int32_t ni = int32_t(n);
+      const bool dump = v.stages == 0;
+      auto launch = [&]() -> Status {
+        // matmul_i8.tir: (a, b, c, K, lda, ldb, ldc); Triton's: (a, b, c, M, N, K).
+        return dump ? kernel.launch(grid, *da, *db, *dc, ni, ni, ni)
+                    : kernel.launch(grid, *da, *db, *dc, ni, ni, ni, ni);
+      };
+      CHECK(dc->fill(0xff));
+      CHECK(launch());
+      std::vector<int32_t> c(elems);
+      CHECK(dc->copyToHost(c.data(), elems * 4));
+      bool ok = true;
+      for (int s = 0; s < 64; ++s) {
+        size_t i = rng() % size_t(n), j = rng() % size_t(n);
+        int64_t ref = 0;
+        for (int64_t kk = 0; kk < n; ++kk)
+          ref += int64_t(ha[i * size_t(n) + size_t(kk)]) * hb[size_t(kk) * size_t(n) + j];
+        ok &= c[i * size_t(n) + j] == int32_t(ref);
+      }
+      double ms = b.time(launch, 50, 300);
+      double tops = 2.0 * double(n) * double(n) * double(n) / (ms * 1e-3) / 1e12;
+      b.json.begin();
+      b.json.field("bench", "i8gemm");
+      b.json.field("variant", v.name);
+      b.json.field("n", double(n));
+      b.json.field("ms", ms);
+      b.json.field("TOPs", tops);
+      b.json.field("correct", ok ? 1 : 0);
+      kernelFields(b.json, kernel);
+      b.json.end();
+      std::printf("i8gemm %-24s %lld^3   %8.3f ms  %7.1f TOP/s%s\n", v.name, (long long)n, ms,
+                  tops, ok ? "" : "  WRONG");
+    }
+  }
+  return true;
+}
+
 bool peakSection(Bench &b) {
   const unsigned sms = unsigned(b.jit.context().multiprocessorCount());
   const uint32_t iters = 4096;
@@ -1574,6 +1661,8 @@ int main(int argc, char **argv) {
     ok &= peakSection(b);
   if (only.empty() || only == "scan")
     ok &= scanSection(b, rng);
+  if (only.empty() || only == "i8gemm")
+    ok &= i8gemmSection(b, rng);
   if (!jsonPath.empty()) {
     FILE *f = std::fopen(jsonPath.c_str(), "w");
     if (f) {

@@ -2,6 +2,7 @@
 
 #include "linlayout/layout/LayoutColumns.h"
 
+#include <algorithm>
 #include <cassert>
 #include <limits>
 #include <vector>
@@ -103,7 +104,9 @@ chooseSwizzledShared(const LinearLayout &writer, const LinearLayout &reader,
   load.extra.clear();
   std::optional<SwizzledSharedSpec> best;
   int64_t bestCost = std::numeric_limits<int64_t>::max();
-  for (int64_t vec = 1; vec <= 8; vec *= 2)
+  // Vectors up to 16 bytes (16 elements of 8 bits: a 16-byte copy needs a vec that long).
+  const int64_t maxVec = std::max<int64_t>(8, 128 / elementBits);
+  for (int64_t vec = 1; vec <= maxVec; vec *= 2)
     for (int64_t perPhase = 1; perPhase <= 8; perPhase *= 2)
       for (int64_t maxPhase = 1; maxPhase <= 8; maxPhase *= 2) {
         auto spec = SwizzledSharedSpec::make(vec, perPhase, maxPhase, order);

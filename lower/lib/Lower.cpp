@@ -291,10 +291,12 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
   });
   if (!status.ok())
     return status.error();
-  // Global accesses: the safe vector width of each (an ll.vec attribute can only narrow it).
+  // Global accesses: the safe vector width of each (an ll.vec attribute can only narrow a load's
+  // or store's; an async copy's contiguity, a width its producer found safe, can widen it).
   ir::AxisInfoAnalysis axis = ir::AxisInfoAnalysis::run(m, f);
   ir::walkOps(f.body, [&](const ir::Op &op) {
-    if ((op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store) &&
+    if ((op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store ||
+         op.kind == ir::OpKind::AsyncCopyGlobalToLocal) &&
         f.type(op.operands[0]).isTensor())
       plans.accessWidths[&op] = ir::accessWidth(m, f, op, axis).elements;
   });

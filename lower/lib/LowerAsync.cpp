@@ -96,9 +96,13 @@ Status lowerAsyncCopy(LoweringContext &ctx, const ir::Op &op) {
   LL_ASSIGN_OR_RETURN(LinearLayout src, widenToTile(ptr.layout, dst.layout));
   LL_ASSIGN_OR_RETURN(LinearLayout map, tileOffsets(src, dst.layout));
   LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(map));
-  // The vector: contiguous in the tile, in global memory (the access-width
-  // annotation), and at most 16 bytes.
-  int globalVec = int(std::max<int64_t>(op.attrs.vectorWidth, 1));
+  // The vector: contiguous in the tile, in global memory (the wider of what the
+  // axis analysis proves, OpPlans::accessWidths, and the op's contiguity, which
+  // Triton's analysis or the access-width annotation proved), and at most 16 bytes.
+  auto safe = ctx.plans().accessWidths.find(&op);
+  int globalVec = int(std::max<int64_t>(
+      {op.attrs.vectorWidth, 1,
+       safe == ctx.plans().accessWidths.end() ? 1 : safe->second}));
   int vec = vectorUnderXor(contiguousRegisters(map, std::min(globalVec, 16 / bytes)),
                            dst.viewXor);
   bool zeroOther = true;

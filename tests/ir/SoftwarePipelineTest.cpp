@@ -12,6 +12,7 @@
 #include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Verifier.h"
 #include "linlayout/ir/Walk.h"
+#include "linlayout/layout/BankConflicts.h"
 
 #include <gtest/gtest.h>
 
@@ -106,6 +107,47 @@ TEST(SoftwarePipeline, MatmulExamplesComputeTheSameForEveryStageCountAndK) {
       }
     }
   }
+}
+
+// An i8 matmul's rings: 16-byte copies (16 elements) into swizzled tiles from which the dot
+// operands (kWidth 4; ldmatrix for A, byte loads for B) read without bank conflicts, and C the
+// same as unpipelined.
+TEST(SoftwarePipeline, I8MatmulRingsTakeSixteenByteCopiesWithoutBankConflicts) {
+  Module plain = loadExample("matmul_i8.tir");
+  Module piped = plain;
+  ASSERT_TRUE(pipelineLoops(piped, 3).ok());
+  ASSERT_TRUE(verify(piped).ok()) << verify(piped).message();
+  const Function &f = piped.functions[0];
+  int loads = 0;
+  walkOps(f.body, [&](const Op &op) {
+    if (op.kind == OpKind::AsyncCopyGlobalToLocal) {
+      EXPECT_EQ(op.attrs.vectorWidth, 16);
+    }
+    if (op.kind != OpKind::LocalLoad)
+      return;
+    const Type &tile = f.type(op.operands[0]), &to = f.type(op.results[0]);
+    const auto *sw = piped.layouts.get(tile.layout()).as<SwizzledSharedSpec>();
+    ASSERT_NE(sw, nullptr);
+    EXPECT_EQ(sw->vec(), 16);
+    EXPECT_GT(sw->maxPhase(), 1);
+    auto shared = toLinearLayout(piped.layouts.get(tile.layout()), tile.shape());
+    auto reg = toLinearLayout(piped.layouts.get(to.layout()), to.shape());
+    ASSERT_TRUE(shared.ok() && reg.ok());
+    auto conflicts = bankConflicts(*reg, *shared, 8);
+    ASSERT_TRUE(conflicts.ok()) << conflicts.message();
+    EXPECT_EQ(*conflicts, 0) << print(piped);
+    ++loads;
+  });
+  EXPECT_EQ(loads, 2);
+  Memory mem;
+  mem.buffers = {randomBytes(128 * 192, 70), randomBytes(192 * 128, 71),
+                 std::vector<uint8_t>(128 * 128 * 4, 0xab)};
+  std::vector<ArgValue> args = {ArgValue::pointer(0),   ArgValue::pointer(1),
+                                ArgValue::pointer(2),   ArgValue::integer(192),
+                                ArgValue::integer(192), ArgValue::integer(128),
+                                ArgValue::integer(128)};
+  EXPECT_EQ(run(piped, "matmul_i8", args, mem).buffers[2],
+            run(plain, "matmul_i8", args, mem).buffers[2]);
 }
 
 // matmul.tir with its loop and the store of C inside an scf.if (taken when K > 0): the loop in

@@ -40,8 +40,9 @@ std::optional<SharedSidePattern> matrixLoadPattern(const LinearLayout &dist,
 
 /// A swizzled_shared layout for a tile of `shape` that `writer` fills (one lane
 /// writing up to 16 contiguous bytes) and `reader` loads (ldmatrix when it can,
-/// else ld.shared): the candidate (vec, per_phase, max_phase in 1..8, order of
-/// the writer's contiguous dim first) with the fewest wavefronts over both
+/// else ld.shared): the candidate (per_phase and max_phase in 1..8, vec in 1..8
+/// or up to 16 bytes where that is more, order of the writer's contiguous dim
+/// first) with the fewest wavefronts over both
 /// sides, ties to the smaller parameters. Requires: writer and reader are
 /// distributed layouts over `shape` (rank 2); elementBits in {8, 16, 32, 64}.
 /// Ensures: the result's store side accepts a vector of `minWriteBytes` or

@@ -75,6 +75,31 @@ double roundGeneric(double x, int mantBits, int minExp, int maxExp) {
   return r;
 }
 
+// An 8-bit float's largest finite value, its mantissa bits and least normal exponent.
+struct Fp8Format {
+  int mantBits, minExp, maxExp;
+  double maxFinite;
+};
+Fp8Format fp8Format(ScalarKind k) {
+  return k == ScalarKind::F8E4M3FN ? Fp8Format{3, -6, 8, 448.0} : Fp8Format{2, -14, 15, 57344.0};
+}
+
+double fp8Value(uint8_t b, ScalarKind k) {
+  const Fp8Format f = fp8Format(k);
+  const int expBits = 7 - f.mantBits, bias = (1 << (expBits - 1)) - 1;
+  const int exp = (b >> f.mantBits) & ((1 << expBits) - 1), mant = b & ((1 << f.mantBits) - 1);
+  double v;
+  if (k == ScalarKind::F8E4M3FN && exp == 15 && mant == 7)
+    v = NAN;
+  else if (k == ScalarKind::F8E5M2 && exp == 31)
+    v = mant ? NAN : INFINITY;
+  else if (exp == 0)
+    v = std::ldexp(double(mant), 1 - bias - f.mantBits);
+  else
+    v = std::ldexp(double(mant | (1 << f.mantBits)), exp - bias - f.mantBits);
+  return (b & 0x80) ? -v : v;
+}
+
 // The integer binary op an atomic applies (nullopt for fadd and exch).
 std::optional<OpKind> integerOpOf(AtomicKind k) {
   switch (k) {
@@ -270,6 +295,10 @@ private:
     case ScalarKind::F64:
       writeAs(p, fv);
       break;
+    case ScalarKind::F8E4M3FN:
+    case ScalarKind::F8E5M2:
+      writeAs(p, uint8_t(floatBits(fv, k)));
+      break;
     }
   }
   static void decodeElem(const uint8_t *p, ScalarKind k, RtValue &out) {
@@ -300,6 +329,10 @@ private:
       break;
     case ScalarKind::F64:
       out.f.push_back(readAs<double>(p));
+      break;
+    case ScalarKind::F8E4M3FN:
+    case ScalarKind::F8E5M2:
+      out.f.push_back(fp8Value(p[0], k));
       break;
     }
   }
@@ -680,6 +713,7 @@ private:
     }
     case OpKind::ExtF:
     case OpKind::TruncF:
+    case OpKind::FpToFp: // exact, or rounded to nearest even and saturated (to an 8-bit float)
       for (double x : val(op.operands[0]).f)
         r.f.push_back(roundToFloatKind(x, rk));
       break;
@@ -1359,6 +1393,16 @@ private:
 
 double roundToFloatKind(double x, ScalarKind k) {
   switch (k) {
+  case ScalarKind::F8E4M3FN:
+  case ScalarKind::F8E5M2: {
+    // Round to nearest even, then saturate (as PTX's cvt.rn.satfinite): past the largest finite
+    // value, infinities included, to it; a NaN stays a NaN.
+    if (std::isnan(x))
+      return x;
+    const Fp8Format f = fp8Format(k);
+    double r = roundGeneric(x, f.mantBits, f.minExp, f.maxExp);
+    return std::fabs(r) > f.maxFinite ? std::copysign(f.maxFinite, x) : r;
+  }
   case ScalarKind::F16:
     return roundGeneric(x, 10, -14, 15);
   case ScalarKind::BF16:
@@ -1372,6 +1416,25 @@ double roundToFloatKind(double x, ScalarKind k) {
 
 uint64_t floatBits(double x, ScalarKind k) {
   switch (k) {
+  case ScalarKind::F8E4M3FN:
+  case ScalarKind::F8E5M2: {
+    if (std::isnan(x))
+      return 0x7F;
+    const Fp8Format f = fp8Format(k);
+    const int bias = (1 << (6 - f.mantBits)) - 1;
+    double r = roundToFloatKind(x, k);
+    uint8_t sign = std::signbit(r) ? 0x80 : 0;
+    r = std::fabs(r);
+    if (r == 0)
+      return sign;
+    int e;
+    std::frexp(r, &e); // r = m * 2^e, m in [0.5, 1)
+    int lead = e - 1;
+    if (lead < f.minExp) // subnormal: r = mant * 2^(minExp - mantBits)
+      return uint8_t(sign | uint8_t(std::ldexp(r, f.mantBits - f.minExp)));
+    uint8_t mant = uint8_t(std::ldexp(r, f.mantBits - lead)) & ((1 << f.mantBits) - 1);
+    return uint8_t(sign | uint8_t((lead + bias) << f.mantBits) | mant);
+  }
   case ScalarKind::F16: {
     if (std::isnan(x))
       return 0x7E00;

@@ -1680,6 +1680,27 @@ private:
       results.push_back(u);
       return true;
     }
+    case OpKind::FpToFp: { // tt.fp_to_fp %x[, rounding = rtne] : T -> U
+      if (!parseOperands(op.operands, 1))
+        return false;
+      if (op.operands.size() != 1)
+        return fail("tt.fp_to_fp takes one operand");
+      // parseOperands took the comma before `rounding`.
+      if (isIdent("rounding")) {
+        advance();
+        if (!expectPunct("=", "after rounding"))
+          return false;
+        if (!isIdent("rtne") && !isIdent("rtz"))
+          return fail("rounding must be rtne or rtz, got '" + std::string(tok_.text) + "'");
+        op.attrs.rounding = tok_.text == "rtne" ? Rounding::Rtne : Rounding::Rtz;
+        advance();
+      }
+      if (!expectPunct(":", "before the operand type") || !parseTypeOf(op.operands[0], t) ||
+          !expectPunct("->", "between the operand and result types") || !parseType(u))
+        return false;
+      results.push_back(u);
+      return true;
+    }
     case OpKind::AddPtr: {
       if (!parseOperands(op.operands, 2))
         return false;

@@ -613,6 +613,13 @@ private:
     case OpKind::Bitcast:
       os << " " << list(op.operands) << " : " << opnd(0) << " -> " << res();
       break;
+    case OpKind::FpToFp:
+      os << " " << list(op.operands)
+         << (a.rounding == Rounding::Rtne  ? ", rounding = rtne"
+             : a.rounding == Rounding::Rtz ? ", rounding = rtz"
+                                           : "")
+         << " : " << opnd(0) << " -> " << res();
+      break;
     case OpKind::AddPtr:
       os << " " << list(op.operands) << valueHints(a) << " : " << opnd(0) << ", " << opnd(1);
       break;

@@ -11,7 +11,7 @@ struct KindInfo {
   int bits;
   bool isFloat;
 };
-constexpr std::array<KindInfo, 9> kKinds = {{
+constexpr std::array<KindInfo, 11> kKinds = {{
     {ScalarKind::I1, "i1", 1, false},
     {ScalarKind::I8, "i8", 8, false},
     {ScalarKind::I16, "i16", 16, false},
@@ -21,6 +21,8 @@ constexpr std::array<KindInfo, 9> kKinds = {{
     {ScalarKind::BF16, "bf16", 16, true},
     {ScalarKind::F32, "f32", 32, true},
     {ScalarKind::F64, "f64", 64, true},
+    {ScalarKind::F8E4M3FN, "f8E4M3FN", 8, true},
+    {ScalarKind::F8E5M2, "f8E5M2", 8, true},
 }};
 const KindInfo &info(ScalarKind k) { return kKinds[size_t(k)]; }
 } // namespace

@@ -520,8 +520,55 @@ private:
     return Status::success();
   }
 
+  // 8-bit floats are for moving, converting and multiplying: an op that would compute with
+  // them (or convert them other than by tt.fp_to_fp and tt.bitcast) is an error.
+  Status checkFp8(const Op &op) {
+    switch (op.kind) {
+    case OpKind::Return:
+    case OpKind::Yield:
+    case OpKind::For:
+    case OpKind::If:
+    case OpKind::Constant:
+    case OpKind::Splat:
+    case OpKind::Broadcast:
+    case OpKind::ExpandDims:
+    case OpKind::Reshape:
+    case OpKind::Trans:
+    case OpKind::Join:
+    case OpKind::Split:
+    case OpKind::Select:
+    case OpKind::Bitcast:
+    case OpKind::FpToFp:
+    case OpKind::AddPtr:
+    case OpKind::Load:
+    case OpKind::Store:
+    case OpKind::ConvertLayout:
+    case OpKind::LocalAlloc:
+    case OpKind::LocalStore:
+    case OpKind::LocalLoad:
+    case OpKind::LocalDealloc:
+    case OpKind::MemDescIndex:
+    case OpKind::MemDescSubslice:
+    case OpKind::MemDescTrans:
+    case OpKind::AsyncCopyGlobalToLocal:
+    case OpKind::AsyncTmaCopyGlobalToLocal:
+    case OpKind::AsyncTmaCopyLocalToGlobal:
+    case OpKind::WarpGroupDot:
+    case OpKind::WarpGroupDotWait:
+      return Status::success();
+    default:
+      break;
+    }
+    auto fp8 = [&](ValueId v) { return isFp8(f_.type(v).elem().scalar); };
+    if (std::any_of(op.operands.begin(), op.operands.end(), fp8) ||
+        std::any_of(op.results.begin(), op.results.end(), fp8))
+      return err(&op, "takes no 8-bit floats (f8E4M3FN, f8E5M2): convert them with tt.fp_to_fp");
+    return Status::success();
+  }
+
   Status checkOp(const Op &op) {
     LL_TRY_STATUS(checkHints(op));
+    LL_TRY_STATUS(checkFp8(op));
     const OpAttrs &a = op.attrs;
     auto T = [&](size_t i) -> const Type & { return f_.type(op.operands[i]); };
     auto R = [&]() -> const Type & { return f_.type(op.results[0]); };
@@ -761,6 +808,29 @@ private:
       if (!ok)
         return err(&op, "cannot cast " + std::string(name(from)) + " to " +
                             std::string(name(to)));
+      return Status::success();
+    }
+    case OpKind::FpToFp: {
+      LL_TRY_STATUS(counts(op, 1, 1, 1));
+      const Type &s = T(0);
+      if (!sameShapeAndLayout(s, R()) || s.isMemDesc() || s.isPointerLike() ||
+          R().isPointerLike())
+        return err(&op, "must keep shape and layout, got " + ty(s) + " to " + ty(R()));
+      ScalarKind from = s.elem().scalar, to = R().elem().scalar;
+      auto convertible = [](ScalarKind k) {
+        return isFp8(k) || k == ScalarKind::F16 || k == ScalarKind::BF16 || k == ScalarKind::F32;
+      };
+      if (!convertible(from) || !convertible(to) || from == to || (!isFp8(from) && !isFp8(to)))
+        return err(&op, "converts between an 8-bit float and f16, bf16, f32 or the other 8-bit "
+                        "float, not " +
+                            std::string(name(from)) + " to " + std::string(name(to)));
+      // Narrowing: to an 8-bit float from anything, or from one to the other.
+      const bool narrows = isFp8(to);
+      if (narrows && a.rounding == Rounding::None)
+        return err(&op, "converting " + std::string(name(from)) + " to " + std::string(name(to)) +
+                            " needs a rounding (rounding = rtne)");
+      if (narrows && a.rounding == Rounding::Rtz)
+        return err(&op, "rounding = rtz to an 8-bit float is not supported; use rtne");
       return Status::success();
     }
     case OpKind::AddPtr:

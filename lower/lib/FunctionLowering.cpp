@@ -390,6 +390,9 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
     case ir::OpKind::AddPtr:
       s = lowerElementwise(ctx, op);
       break;
+    case ir::OpKind::FpToFp:
+      s = lowerFpToFp(ctx, op);
+      break;
     case ir::OpKind::Load:
     case ir::OpKind::Store:
     case ir::OpKind::AtomicRMW:

@@ -3,6 +3,8 @@
 #include "LlvmShim.h"
 #include "OpLowering.h"
 
+#include "linlayout/ir/Interpreter.h"
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
@@ -13,7 +15,10 @@ namespace {
 Status lowerConstant(LoweringContext &ctx, const ir::Op &op) {
   const ir::Type &t = ctx.function().type(op.results[0]);
   llvm::Type *ty = ctx.elementType(t);
-  llvm::Value *c = ty->isFloatingPointTy()
+  const ir::ScalarKind k = t.elem().scalar;
+  llvm::Value *c = ir::isFp8(k) // an 8-bit float is its byte
+                       ? llvm::ConstantInt::get(ty, ir::floatBits(op.attrs.floatValue, k))
+                   : ty->isFloatingPointTy()
                        ? llvm::ConstantFP::get(ty, op.attrs.floatValue)
                        : llvm::ConstantInt::get(ty, static_cast<uint64_t>(op.attrs.intValue),
                                                 /*isSigned=*/true);

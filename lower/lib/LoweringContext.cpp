@@ -26,6 +26,8 @@ llvm::Type *LoweringContext::scalarType(ir::ScalarKind k) {
   case ir::ScalarKind::BF16: return llvm::Type::getBFloatTy(c);
   case ir::ScalarKind::F32: return llvm::Type::getFloatTy(c);
   case ir::ScalarKind::F64: return llvm::Type::getDoubleTy(c);
+  case ir::ScalarKind::F8E4M3FN: // 8-bit floats live in bytes; tt.fp_to_fp converts them
+  case ir::ScalarKind::F8E5M2: return llvm::Type::getInt8Ty(c);
   }
   return nullptr;
 }

@@ -23,6 +23,8 @@ Status lowerSource(LoweringContext &ctx, const ir::Op &op);
 Status lowerShape(LoweringContext &ctx, const ir::Op &op);
 /// tt.join / tt.split: registers interleaved or taken apart, in each thread.
 Status lowerJoinSplit(LoweringContext &ctx, const ir::Op &op);
+/// tt.fp_to_fp (8-bit floats to and from f16, bf16 and f32; sm_89 and newer).
+Status lowerFpToFp(LoweringContext &ctx, const ir::Op &op);
 /// Binary, unary, compare, select, cast and addptr ops, register by register.
 Status lowerElementwise(LoweringContext &ctx, const ir::Op &op);
 /// `kind` (a BinaryInt or BinaryFloat op) of two registers, as the interpreter defines it.

@@ -1,4 +1,5 @@
 #include "Examples.h"
+#include "Fp8Reference.h"
 
 #include "linlayout/ir/Interpreter.h"
 #include "linlayout/ir/Parser.h"
@@ -94,6 +95,50 @@ RC_GTEST_PROP(Interpreter, RoundingIsIdempotent, (double x)) {
       continue;
     RC_ASSERT(roundToFloatKind(r, k) == r);
   }
+}
+
+// The 8-bit floats round as the brute-force model does (the nearest finite code of the value's
+// sign, ties to even, saturating), and floatBits gives that code, for values of every magnitude
+// around the formats' ranges, and for doubles of any kind.
+RC_GTEST_PROP(Interpreter, Fp8RoundingIsTheNearestFiniteCode, (double any)) {
+  const double near = std::ldexp(1.0 + *rc::gen::inRange(0, 1 << 20) / double(1 << 20),
+                                 *rc::gen::inRange(-24, 20)) *
+                      (*rc::gen::arbitrary<bool>() ? -1 : 1);
+  for (double x : {any, near})
+    for (ScalarKind k : {ScalarKind::F8E4M3FN, ScalarKind::F8E5M2}) {
+      const uint8_t want = fp8Encode(x, k);
+      const double r = roundToFloatKind(x, k);
+      if (std::isnan(x)) {
+        RC_ASSERT(std::isnan(r));
+        continue;
+      }
+      RC_ASSERT(r == fp8Decode(want, k));
+      RC_ASSERT(std::signbit(r) == std::signbit(x));
+      RC_ASSERT(floatBits(x, k) == want);
+      RC_ASSERT(roundToFloatKind(r, k) == r);
+    }
+}
+
+// Every finite code reads back as itself; the named values of both formats.
+TEST(Interpreter, Fp8CodesRoundTripAndKnownValues) {
+  for (ScalarKind k : {ScalarKind::F8E4M3FN, ScalarKind::F8E5M2})
+    for (int c = 0; c < 256; ++c) {
+      const double v = fp8Decode(uint8_t(c), k);
+      if (std::isfinite(v)) {
+        EXPECT_EQ(floatBits(v, k), uint64_t(c)) << name(k) << " code " << c;
+      }
+    }
+  const ScalarKind e4 = ScalarKind::F8E4M3FN, e5 = ScalarKind::F8E5M2;
+  EXPECT_EQ(fp8Decode(0x7E, e4), 448.0);
+  EXPECT_TRUE(std::isnan(fp8Decode(0x7F, e4)));
+  EXPECT_EQ(fp8Decode(0x01, e4), std::ldexp(1.0, -9));
+  EXPECT_EQ(fp8Decode(0x7B, e5), 57344.0);
+  EXPECT_TRUE(std::isinf(fp8Decode(0x7C, e5)));
+  EXPECT_EQ(fp8Decode(0x01, e5), std::ldexp(1.0, -16));
+  EXPECT_EQ(roundToFloatKind(1e9, e4), 448.0);        // saturated
+  EXPECT_EQ(roundToFloatKind(-INFINITY, e5), -57344.0); // saturated too
+  EXPECT_EQ(roundToFloatKind(1.0625, e4), 1.0);       // a tie: to the even code
+  EXPECT_EQ(roundToFloatKind(1.1875, e4), 1.25);
 }
 
 TEST(Interpreter, HalfRoundingIsNearestEven) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "Examples.h"
+#include "Fp8Reference.h"
 
 #include <bit>
 #include <cmath>
@@ -178,6 +179,39 @@ inline std::vector<ExampleRun> tritonDumpRuns() {
                   },
                   [](const Memory &m) {
                     expectI8Product(m.buffers[0], m.buffers[1], m.buffers[2], 256, 256, 256);
+                  }});
+  // C = fp8(A) fp8(B) for f32 A and B (256 x 256) rounded to f8E4M3FN in the kernel and
+  // multiplied as f16 by mma.sync (kWidth 4: Triton's fp8 dot held to mma.sync), C in f32: the
+  // f32 sum of the rounded products, within f32 rounding.
+  runs.push_back({"triton/matmul_fp8_mma_sync.ttgir",
+                  "matmul_fp8",
+                  {2, 2, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    std::mt19937 g(65);
+                    std::uniform_real_distribution<float> u(-2.f, 2.f);
+                    std::vector<float> x(2 * 256 * 256);
+                    for (float &v : x)
+                      v = u(g);
+                    m.buffers = {bytesOf(std::vector<float>(x.begin(), x.begin() + 65536)),
+                                 bytesOf(std::vector<float>(x.begin() + 65536, x.end())),
+                                 bytesOf(std::vector<float>(256 * 256, -7.f))};
+                    a = {ArgValue::pointer(0),   ArgValue::pointer(1),   ArgValue::pointer(2),
+                         ArgValue::integer(256), ArgValue::integer(256), ArgValue::integer(256)};
+                  },
+                  [](const Memory &m) {
+                    auto A = valuesOf<float>(m.buffers[0]), B = valuesOf<float>(m.buffers[1]);
+                    auto C = valuesOf<float>(m.buffers[2]);
+                    const ScalarKind e4 = ScalarKind::F8E4M3FN;
+                    auto q = [&](float v) { return fp8Decode(fp8Encode(v, e4), e4); };
+                    for (size_t i = 0; i < 256; i += 3)
+                      for (size_t j = 0; j < 256; j += 5) {
+                        double s = 0, mag = 0;
+                        for (size_t k = 0; k < 256; ++k) {
+                          s += q(A[i * 256 + k]) * q(B[k * 256 + j]);
+                          mag += std::fabs(q(A[i * 256 + k]) * q(B[k * 256 + j]));
+                        }
+                        ASSERT_NEAR(C[i * 256 + j], s, 1e-5 * mag) << i << "," << j;
+                      }
                   }});
   // relu(A B + bias) for M = 100, N = 130, K = 72 in 64 x 64 tiles (K steps of 32): every edge
   // masked, the last K step too. C in f32, exact as above.
@@ -462,6 +496,77 @@ inline std::vector<ExampleRun> sm90ExampleRuns() {
                   [](const Memory &m) {
                     ASSERT_EQ(valuesOf<uint16_t>(m.buffers[1]), valuesOf<uint16_t>(m.buffers[0]));
                   }});
+  // examples/fp8.tir on edge values (zeros, NaN, infinities, the largest finite values and past
+  // them, ties, subnormals) and random ones of every magnitude: the narrowed bytes are the
+  // brute-force model's (Fp8Reference.h), the widened values theirs.
+  runs.push_back(
+      {"fp8.tir",
+       "fp8",
+       {1, 1, 1},
+       [](Memory &m, std::vector<ArgValue> &a) {
+         std::vector<float> x = {0.f,       -0.f,       NAN,          INFINITY,    -INFINITY,
+                                 448.f,     449.f,      464.f,        480.f,       1e6f,
+                                 -1e6f,     57344.f,    61440.f,      65536.f,     0x1p-9f,
+                                 0x1p-10f,  0x3p-11f,   1.0625f,      1.1875f,     -0.001f,
+                                 0x1p-17f,  0x1p-16f,   1e-30f,       -240.f,      0x1.0p-6f,
+                                 0x1.Fp-7f, 0x1.3p-15f, 0x1.fffffep0f, 3.f * 0x1p-9f};
+         std::mt19937 g(64);
+         std::uniform_real_distribution<float> u(-1.f, 1.f);
+         while (x.size() < 1024) {
+           float mant = 1.f + std::fabs(u(g));
+           int e = int(g() % 48) - 24;
+           float v = std::ldexp(mant, e) * (g() % 2 ? -1.f : 1.f);
+           // Some exact ties between two e4m3 or e5m2 neighbours.
+           if (g() % 8 == 0)
+             v = std::ldexp(1.f + float(2 * (g() % 8) + 1) / 16.f, int(g() % 12) - 6);
+           x.push_back(v);
+         }
+         m.buffers = {bytesOf(x),
+                      std::vector<uint8_t>(1024, 0xab),
+                      std::vector<uint8_t>(1024, 0xab),
+                      std::vector<uint8_t>(1024, 0xab),
+                      bytesOf(std::vector<float>(1024, -7.f)),
+                      bytesOf(std::vector<uint16_t>(1024, 0xabcd)),
+                      bytesOf(std::vector<uint16_t>(1024, 0xabcd))};
+         a.clear();
+         for (uint32_t i = 0; i < 7; ++i)
+           a.push_back(ArgValue::pointer(i));
+         a.push_back(ArgValue::integer(1000));
+       },
+       [](const Memory &m) {
+         auto x = valuesOf<float>(m.buffers[0]);
+         auto w4 = valuesOf<float>(m.buffers[4]);
+         auto w5 = valuesOf<uint16_t>(m.buffers[5]), w4b = valuesOf<uint16_t>(m.buffers[6]);
+         const ScalarKind e4 = ScalarKind::F8E4M3FN, e5 = ScalarKind::F8E5M2;
+         auto same = [](double got, double want) {
+           return std::isnan(want) ? std::isnan(got)
+                                   : got == want && std::signbit(got) == std::signbit(want);
+         };
+         for (size_t i = 0; i < 1024; ++i) {
+           const uint8_t q4 = m.buffers[1][i], q5 = m.buffers[2][i], q4b = m.buffers[3][i];
+           if (i >= 1000) {
+             ASSERT_EQ(q4, 0xab);
+             ASSERT_EQ(w4[i], 1.5f) << i;
+             ASSERT_EQ(w5[i], 0xabcd) << i;
+             continue;
+           }
+           const double h = roundToFloatKind(x[i], ScalarKind::F16);
+           const double bf = roundToFloatKind(x[i], ScalarKind::BF16);
+           ASSERT_TRUE(same(fp8Decode(q4, e4), fp8Decode(fp8Encode(x[i], e4), e4)))
+               << i << ": " << x[i] << " -> " << int(q4);
+           ASSERT_TRUE(same(fp8Decode(q5, e5), fp8Decode(fp8Encode(h, e5), e5)))
+               << i << ": " << x[i] << " -> " << int(q5);
+           ASSERT_TRUE(same(fp8Decode(q4b, e4), fp8Decode(fp8Encode(bf, e4), e4)))
+               << i << ": " << x[i] << " -> " << int(q4b);
+           ASSERT_TRUE(same(w4[i], fp8Decode(q4, e4))) << i;
+           const double w5v = (w5[i] & 0x7c00) == 0x7c00
+                                  ? ((w5[i] & 0x3ff) ? NAN : std::copysign(INFINITY, 0x8000 & w5[i] ? -1. : 1.))
+                                  : fromHalfBits(w5[i]);
+           ASSERT_TRUE(same(w5v, fp8Decode(q5, e5))) << i;
+           ASSERT_TRUE(same(std::bit_cast<float>(uint32_t(w4b[i]) << 16), fp8Decode(q4b, e4)))
+               << i;
+         }
+       }});
   return runs;
 }
 

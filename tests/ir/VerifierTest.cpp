@@ -475,3 +475,48 @@ TEST(Verifier, AtomicElementWidths) {
       verifyError(module("i16", "tt.atomic_rmw add, relaxed, gpu,")).find("no atomic add on i16"),
       std::string::npos);
 }
+
+// 8-bit floats convert through tt.fp_to_fp only, narrowing with rounding = rtne; arithmetic on
+// them, other casts and other conversions are errors that say what to do.
+TEST(Verifier, EightBitFloats) {
+  auto body = [](const std::string &ops) {
+    return wrap("    %v = arith.constant dense<1.5> : tensor<64xf32, #b1>\n"
+                "    %h = arith.constant dense<1.5> : tensor<64xf64, #b1>\n"
+                "    %q = tt.fp_to_fp %v, rounding = rtne : tensor<64xf32, #b1> -> "
+                "tensor<64xf8E4M3FN, #b1>\n" +
+                ops);
+  };
+  EXPECT_EQ(verifyError(body("    %w = tt.fp_to_fp %q : tensor<64xf8E4M3FN, #b1> -> "
+                             "tensor<64xbf16, #b1>\n"
+                             "    %r = tt.fp_to_fp %q, rounding = rtne : tensor<64xf8E4M3FN, "
+                             "#b1> -> tensor<64xf8E5M2, #b1>\n"
+                             "    %c = ttg.convert_layout %q : tensor<64xf8E4M3FN, #b1> -> "
+                             "tensor<64xf8E4M3FN, #b1>\n")),
+            "<verified>");
+  struct Case {
+    const char *ops, *want;
+  } cases[] = {
+      {"    %s = arith.addf %q, %q : tensor<64xf8E4M3FN, #b1>\n",
+       "takes no 8-bit floats (f8E4M3FN, f8E5M2): convert them with tt.fp_to_fp"},
+      {"    %s = arith.extf %q : tensor<64xf8E4M3FN, #b1> to tensor<64xf32, #b1>\n",
+       "takes no 8-bit floats"},
+      {"    %s = tt.fp_to_fp %v : tensor<64xf32, #b1> -> tensor<64xf8E5M2, #b1>\n",
+       "converting f32 to f8E5M2 needs a rounding (rounding = rtne)"},
+      {"    %s = tt.fp_to_fp %v, rounding = rtz : tensor<64xf32, #b1> -> tensor<64xf8E5M2, "
+       "#b1>\n",
+       "rounding = rtz to an 8-bit float is not supported; use rtne"},
+      {"    %s = tt.fp_to_fp %h, rounding = rtne : tensor<64xf64, #b1> -> tensor<64xf8E5M2, "
+       "#b1>\n",
+       "converts between an 8-bit float and f16, bf16, f32 or the other 8-bit float, not f64 to "
+       "f8E5M2"},
+      {"    %s = tt.fp_to_fp %v : tensor<64xf32, #b1> -> tensor<64xf16, #b1>\n",
+       "not f32 to f16"},
+      {"    %s = tt.fp_to_fp %v, rounding = nearest : tensor<64xf32, #b1> -> "
+       "tensor<64xf8E5M2, #b1>\n",
+       "rounding must be rtne or rtz, got 'nearest'"},
+  };
+  for (const Case &c : cases) {
+    std::string got = verifyError(body(c.ops));
+    EXPECT_NE(got.find(c.want), std::string::npos) << c.ops << "\n" << got;
+  }
+}

@@ -95,6 +95,27 @@ TEST(KernelLowering, DotOperandLanesThatDoNotStepKAreAnError) {
       << k.message();
 }
 
+// tt.fp_to_fp uses sm_89's paired cvt instructions (examples/fp8.tir: f32 and f16 pairs
+// narrowed with .satfinite, 8-bit pairs widened to f16), which ptxas takes for sm_90; for sm_80 the
+// lowering says what it needs.
+TEST(KernelLowering, EightBitFloatConversionsUseThePairedCvt) {
+  const std::string text = readExample("fp8.tir");
+  auto k = compileText(text, 90, "fp8.tir");
+  ASSERT_TRUE(k.ok()) << k.message();
+  const std::string &ptx = k->kernel.ptx;
+  // 1024 elements over 128 threads: 8 per thread, 4 pairs per conversion.
+  EXPECT_EQ(countLines(ptx, "cvt.rn.satfinite.e4m3x2.f32"), 8);    // from f32 and from bf16
+  EXPECT_EQ(countLines(ptx, "cvt.rn.satfinite.e5m2x2.f16x2"), 4);  // from f16
+  EXPECT_EQ(countLines(ptx, "cvt.rn.f16x2.e4m3x2"), 8);
+  EXPECT_EQ(countLines(ptx, "cvt.rn.f16x2.e5m2x2"), 4);
+  expectAssembles(k->kernel, /*requireNoSpills=*/true);
+  auto old = compileText(text, 80, "fp8.tir");
+  ASSERT_FALSE(old.ok());
+  EXPECT_NE(old.message().find("tt.fp_to_fp with 8-bit floats needs sm_89 or newer"),
+            std::string::npos)
+      << old.message();
+}
+
 // The kernels Triton 3.6 compiled, as it printed them (examples/triton/), compile for their
 // module's target as written and after the passes, assemble without spills, and keep the
 // instructions Triton chose: mma.sync or wgmma, fed by cp.async rings where it pipelined.

@@ -29,6 +29,9 @@ inline bool isHintValue(int64_t x) {
 
 /// The attributes of an op. Each kind reads only the fields its comment names; the others keep
 /// their defaults (so that two ops compare equal field by field).
+/// tt.fp_to_fp's rounding of a narrowing conversion (Triton's `rounding = rtne` / `rtz`).
+enum class Rounding : uint8_t { None, Rtne, Rtz };
+
 struct OpAttrs {
   /// program_id / num_programs: 0..2 (x, y, z); expand_dims, reduce and scan: the axis.
   int64_t axis = 0;
@@ -50,6 +53,8 @@ struct OpAttrs {
   AtomicKind atomicKind = AtomicKind::Add;
   MemSemantic semantic = MemSemantic::AcqRel;
   MemScope scope = MemScope::Gpu;
+  /// fp_to_fp: the rounding written (None for a widening conversion).
+  Rounding rounding = Rounding::None;
   /// load / store: the vector width in elements chosen by the access-width pass (0: not yet).
   int64_t vectorWidth = 0;
   /// async_copy_global_to_local (`ll.slot_free`): no thread read the destination since the last

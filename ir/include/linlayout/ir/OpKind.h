@@ -95,6 +95,7 @@ enum class OpCategory : uint8_t {
   X(ExtUI, "arith.extui", Cast)                                                                    \
   X(TruncI, "arith.trunci", Cast)                                                                  \
   X(Bitcast, "tt.bitcast", Cast)                                                                   \
+  X(FpToFp, "tt.fp_to_fp", Cast)                                                                   \
   X(AddPtr, "tt.addptr", Memory)                                                                   \
   X(Load, "tt.load", Memory)                                                                       \
   X(Store, "tt.store", Memory)                                                                     \

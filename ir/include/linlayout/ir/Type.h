@@ -13,8 +13,11 @@
 
 namespace linlayout::ir {
 
-/// The scalar element kinds.
-enum class ScalarKind : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32, F64 };
+/// The scalar element kinds. F8E4M3FN and F8E5M2 are the 8-bit floats (Triton's f8E4M3FN:
+/// 4 exponent bits, 3 mantissa bits, no infinities, NaN 0x7F / 0xFF, largest 448; f8E5M2: 5 and
+/// 2, with infinities, largest 57344): values to load, store, move, convert (tt.fp_to_fp) and
+/// multiply (ttng.warp_group_dot), not to compute with.
+enum class ScalarKind : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32, F64, F8E4M3FN, F8E5M2 };
 
 /// Bits of a scalar kind. Ensures: bitWidth(I1) == 1, bitWidth(F16) == 16, bitWidth(I64) == 64.
 int bitWidth(ScalarKind k);
@@ -22,6 +25,8 @@ int bitWidth(ScalarKind k);
 int byteWidth(ScalarKind k);
 bool isFloat(ScalarKind k);
 inline bool isInt(ScalarKind k) { return !isFloat(k); }
+/// Whether k is one of the 8-bit floats.
+inline bool isFp8(ScalarKind k) { return k == ScalarKind::F8E4M3FN || k == ScalarKind::F8E5M2; }
 /// The text of a kind ("i32", "bf16"). Ensures: scalarKindFromName(name(k)) == k.
 std::string_view name(ScalarKind k);
 /// The kind a text names, or nullopt.

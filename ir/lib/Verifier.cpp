@@ -1240,8 +1240,8 @@ private:
   }
 
   // wgmma: A from shared memory (nvmma_shared or shared_linear) or registers (dot_op of the
-  // accumulator), B from shared memory, f16 / bf16 / f32 (tf32) operands, the accumulator f32 in
-  // an nvidia_mma version 3 layout.
+  // accumulator), B from shared memory, f16 / bf16 / f32 (tf32) / 8-bit float operands into an
+  // f32 accumulator or i8 into i32, in an nvidia_mma version 3 layout.
   Status checkWarpGroupDot(const Op &op) {
     const Type &a = f_.type(op.operands[0]);
     const Type &b = f_.type(op.operands[1]);
@@ -1258,11 +1258,16 @@ private:
         c.shape()[1] != b.shape()[1])
       return err(&op, "shapes do not multiply: " + ty(a) + " * " + ty(b) + " -> " + ty(c));
     ScalarKind ea = a.elem().scalar, eb = b.elem().scalar, ec = c.elem().scalar;
-    if (ea != eb || (ea != ScalarKind::F16 && ea != ScalarKind::BF16 && ea != ScalarKind::F32) ||
-        ec != ScalarKind::F32 || a.isPointerLike() || c.isPointerLike())
+    const bool floats = ea == eb && (ea == ScalarKind::F16 || ea == ScalarKind::BF16 ||
+                                     ea == ScalarKind::F32);
+    const bool fp8 = isFp8(ea) && isFp8(eb); // e4m3 and e5m2 may mix
+    const bool ints = ea == ScalarKind::I8 && eb == ScalarKind::I8;
+    if (!(((floats || fp8) && ec == ScalarKind::F32) || (ints && ec == ScalarKind::I32)) ||
+        a.isPointerLike() || c.isPointerLike())
       return err(&op, "element types " + std::string(name(ea)) + " * " + std::string(name(eb)) +
                           " -> " + std::string(name(ec)) +
-                          " are not supported (f16, bf16 or f32 (tf32) operands into f32)");
+                          " are not supported (f16, bf16, f32 (tf32) or 8-bit float operands "
+                          "into f32, i8 into i32)");
     const LayoutSpec &lc = m_.layouts.get(c.layout());
     const NvidiaMmaSpec *mma = lc.as<NvidiaMmaSpec>();
     if (!mma || !mma->isHopper())

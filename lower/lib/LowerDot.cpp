@@ -122,19 +122,6 @@ struct Fragments {
   std::map<std::tuple<uint64_t, uint64_t, int, int>, int> reg;
 };
 
-// One 32-bit fragment word from its elements, the lowest first.
-llvm::Value *joinWord(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &elems) {
-  if (elems.size() == 1)
-    return b.CreateBitCast(elems[0], b.getInt32Ty());
-  if (elems.size() == 2)
-    return joinHalves(b, elems[0], elems[1]);
-  llvm::Value *v = llvm::PoisonValue::get(
-      llvm::FixedVectorType::get(elems[0]->getType(), unsigned(elems.size())));
-  for (size_t i = 0; i < elems.size(); ++i)
-    v = b.CreateInsertElement(v, elems[i], b.getInt32(uint32_t(i)));
-  return b.CreateBitCast(v, b.getInt32Ty());
-}
-
 Status lowerMma(LoweringContext &ctx, const ir::Op &op, Lowered a, Lowered bv, const Lowered &c,
                 ir::ScalarKind ak) {
   auto &b = ctx.b();

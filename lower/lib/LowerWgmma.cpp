@@ -1,7 +1,7 @@
 // ttng.warp_group_dot, ttng.warp_group_dot_wait and ttng.fence_async_shared (sm_90a). Each
-// 64 x N tile of the accumulator is one wgmma.mma_async per K step (16 for f16 / bf16, 8 for tf32),
-// its registers taken in the order of the PTX fragment (Wgmma.h checks that the mma v3 layout puts
-// every register there); the shared operands become descriptors derived from their layouts.
+// 64 x N tile of the accumulator is one wgmma.mma_async per K step (16 for f16 / bf16, 8 for
+// tf32, 32 for i8 and the 8-bit floats), its registers taken in the order of the PTX fragment
+// (Wgmma.h checks that the mma v3 layout puts every register there); the shared operands become descriptors derived from their layouts.
 #include "InlinePtx.h"
 #include "OpLowering.h"
 #include "PackedHalves.h"
@@ -105,7 +105,8 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
   if (!bOp.ok())
     return fail("operand B: " + bOp.message());
   const ir::ScalarKind elem = at.elem().scalar;
-  const bool tf32 = elem == ir::ScalarKind::F32;
+  const ir::ScalarKind belem = ctx.function().type(op.operands[1]).elem().scalar;
+  const bool ints = elem == ir::ScalarKind::I8;
   const int elemBytes = ir::byteWidth(elem);
   const int64_t instrK = wgmmaK(elemBytes);
   bool aInRegs = at.isTensor();
@@ -146,7 +147,16 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
   llvm::Value *aXor = aOp ? warpGroupOffset(ctx, aSteps) : nullptr;
   llvm::Value *bXor = warpGroupOffset(ctx, bSteps);
 
-  std::string ty = tf32 ? "tf32" : std::string(ir::name(elem));
+  // PTX's names of the operand types; the accumulator is s32 for s8 operands, else f32.
+  auto ptxType = [](ir::ScalarKind k) -> std::string {
+    switch (k) {
+    case ir::ScalarKind::F32: return "tf32";
+    case ir::ScalarKind::I8: return "s8";
+    case ir::ScalarKind::F8E4M3FN: return "e4m3";
+    case ir::ScalarKind::F8E5M2: return "e5m2";
+    default: return std::string(ir::name(k));
+    }
+  };
   int64_t K = at.shape()[1];
   int n = int(instrN / 2);
   std::string dList = "{";
@@ -155,13 +165,16 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
   dList += "}";
   std::string head = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(n + (aInRegs ? 5 : 2)) +
                      ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(instrN) + "k" +
-                     std::to_string(instrK) + ".f32." + ty + "." + ty + " " + dList + ", ";
+                     std::to_string(instrK) + (ints ? ".s32." : ".f32.") + ptxType(elem) + "." +
+                     ptxType(belem) + " " + dList + ", ";
   std::string aText = aInRegs ? "{$" + std::to_string(n) + ", $" + std::to_string(n + 1) + ", $" +
                                     std::to_string(n + 2) + ", $" + std::to_string(n + 3) + "}"
                               : "$" + std::to_string(n);
   std::string bText = "$" + std::to_string(n + (aInRegs ? 4 : 1));
-  // The transpose immediates exist for 16-bit operands only (tf32 ones are K-major).
-  std::string tail = tf32      ? ", p, 1, 1;\n}"
+  // The transpose immediates exist for 16-bit operands only (tf32 and 8-bit ones are K-major);
+  // integer wgmmas take no scale immediates either.
+  std::string tail = ints           ? ", p;\n}"
+                     : elemBytes != 2 ? ", p, 1, 1;\n}"
                      : aInRegs ? ", p, 1, 1, " + std::to_string(int(bOp->desc.mnMajor)) + ";\n}"
                                : ", p, 1, 1, " + std::to_string(int(aOp->desc.mnMajor)) + ", " +
                                      std::to_string(int(bOp->desc.mnMajor)) + ";\n}";
@@ -188,13 +201,14 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
           continue;
         aWords[{tile.first, k0}] = fenced.size();
         for (int w = 0; w < 4; ++w) {
-          auto lo = aRegs.find({tile.first, k0, w, 0});
-          auto hi = tf32 ? lo : aRegs.find({tile.first, k0, w, 1});
-          if (lo == aRegs.end() || hi == aRegs.end())
-            return fail("operand A misses a fragment element");
-          llvm::Value *x = a.regs[size_t(lo->second)];
-          fenced.push_back(tf32 ? b.CreateBitCast(x, b.getInt32Ty())
-                                : joinHalves(b, x, a.regs[size_t(hi->second)]));
+          std::vector<llvm::Value *> parts; // the word's elements, the lowest first
+          for (int e = 0; e < 4 / elemBytes; ++e) {
+            auto it = aRegs.find({tile.first, k0, w, e});
+            if (it == aRegs.end())
+              return fail("operand A misses a fragment element");
+            parts.push_back(a.regs[size_t(it->second)]);
+          }
+          fenced.push_back(joinWord(b, parts));
         }
       }
 
@@ -210,7 +224,7 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
     fenced = emitInlinePtx(b, "wgmma.fence.sync.aligned;", types, fenced, {});
   }
   std::vector<llvm::Value *> out(c.regs.size(), nullptr);
-  std::vector<llvm::Type *> fTypes(size_t(n), b.getFloatTy());
+  std::vector<llvm::Type *> fTypes(size_t(n), ints ? b.getInt32Ty() : b.getFloatTy());
   size_t next = 0;
   for (auto &[tile, slots] : tileList) {
     auto [row0, col0] = tile;

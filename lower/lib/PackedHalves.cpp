@@ -50,6 +50,18 @@ llvm::Value *joinHalves(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi) 
   return packPair(b, lo, hi);
 }
 
+llvm::Value *joinWord(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &elems) {
+  if (elems.size() == 1)
+    return b.CreateBitCast(elems[0], b.getInt32Ty());
+  if (elems.size() == 2)
+    return joinHalves(b, elems[0], elems[1]);
+  llvm::Value *v = llvm::PoisonValue::get(
+      llvm::FixedVectorType::get(elems[0]->getType(), unsigned(elems.size())));
+  for (size_t i = 0; i < elems.size(); ++i)
+    v = b.CreateInsertElement(v, elems[i], b.getInt32(uint32_t(i)));
+  return b.CreateBitCast(v, b.getInt32Ty());
+}
+
 bool pairsHalves(const std::vector<llvm::Value *> &regs) {
   if (regs.size() < 2 || regs.size() % 2)
     return false;

@@ -23,6 +23,11 @@ std::pair<llvm::Value *, llvm::Value *> splitHalves(llvm::IRBuilder<> &b, llvm::
 /// Ensures: splitHalves(b, result) gives lo and hi back (as i16).
 llvm::Value *joinHalves(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi);
 
+/// One 32-bit word of `elems` (1 of 32 bits, 2 of 16 or 4 of 8, the lowest first), as mma and
+/// wgmma fragments take them; two halves go through joinHalves.
+/// Requires: elems' bits add up to 32, all of one type.
+llvm::Value *joinWord(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &elems);
+
 /// Whether packHalves pairs `regs`: an even number (at least 2) of registers of one 16-bit type.
 bool pairsHalves(const std::vector<llvm::Value *> &regs);
 

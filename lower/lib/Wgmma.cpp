@@ -220,7 +220,7 @@ Expected<WgmmaOperandAMap> mapWgmmaOperandA(const LinearLayout &a, int elemBytes
     return makeError("a register A operand must be rank 2 over 32 lanes and 4 or more warps");
   // Per warp a 16 x instrK block: words 0 / 1 rows +0 / +8, words 2 / 3 the upper half of K;
   // lane l holds row l / 4 and, of each half of K, the (l % 4)-th element or pair of elements.
-  const int64_t instrK = wgmmaK(elemBytes), perLane = elemBytes == 2 ? 2 : 1;
+  const int64_t instrK = wgmmaK(elemBytes), perLane = 4 / elemBytes; // elements per word
   WgmmaOperandAMap map;
   uint64_t numRegs = a.inDimSize(DimName::reg());
   for (uint64_t r = 0; r < numRegs; ++r) {

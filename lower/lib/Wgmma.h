@@ -66,7 +66,7 @@ struct SharedOffsets {
 /// K) of `offsets`, or of `view` when given (SharedOffsets::view of `offsets`: the fields, the
 /// swizzle among them, are the whole tile's; a view may be narrower than a swizzled row).
 /// 4-byte (tf32) operands must be K-major.
-/// Requires: elemBytes 2 or 4.
+/// Requires: elemBytes 1, 2 or 4.
 /// Ensures: when it succeeds, for every tile of what is read at a multiple of (tileMn, K) and
 /// every element of it, wgmmaElementAddress(d, read(tile origin) * elemBytes, mn, k) equals
 /// read(element) * elemBytes (checked here; an error names the layout when it does not hold).
@@ -94,7 +94,7 @@ struct WgmmaAccumulatorMap {
 Expected<WgmmaAccumulatorMap> mapWgmmaAccumulator(const LinearLayout &acc, int64_t instrN);
 
 /// For each register of a register-A operand in layout `a` (dot_op of an nvidia_mma v3 parent,
-/// over [M, K], of elements of `elemBytes`, 2 or 4): its instruction tile (rows row0.., columns
+/// over [M, K], of elements of `elemBytes`, 1, 2 or 4): its instruction tile (rows row0.., columns
 /// k0..k0+wgmmaK-1) and its place in the m64k16 (m64k8 for tf32) A fragment (word 0..3; half 0
 /// low / 1 high of a word of two 16-bit elements, 0 for tf32).
 struct WgmmaOperandAMap {

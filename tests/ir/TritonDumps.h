@@ -167,8 +167,10 @@ inline std::vector<ExampleRun> tritonDumpRuns() {
                   },
                   runs.back().check});
   // C = A B for i8 256 x 256 matrices of the whole range (tl.dot with out_dtype=tl.int32, held to
-  // mma.sync: DISABLE_MMA_V3=1), C in i32: exact.
-  runs.push_back({"triton/matmul_i8_mma_sync.ttgir",
+  // mma.sync by DISABLE_MMA_V3=1, and as Triton compiles it for sm_90: wgmma s8, B K-major in
+  // shared memory), C in i32: exact.
+  for (const char *file : {"triton/matmul_i8_mma_sync.ttgir", "triton/matmul_i8_wgmma.ttgir"})
+  runs.push_back({file,
                   "matmul_i8",
                   {2, 2, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {
@@ -181,9 +183,11 @@ inline std::vector<ExampleRun> tritonDumpRuns() {
                     expectI8Product(m.buffers[0], m.buffers[1], m.buffers[2], 256, 256, 256);
                   }});
   // C = fp8(A) fp8(B) for f32 A and B (256 x 256) rounded to f8E4M3FN in the kernel and
-  // multiplied as f16 by mma.sync (kWidth 4: Triton's fp8 dot held to mma.sync), C in f32: the
-  // f32 sum of the rounded products, within f32 rounding.
-  runs.push_back({"triton/matmul_fp8_mma_sync.ttgir",
+  // multiplied as f16 by mma.sync (kWidth 4: Triton's fp8 dot held to mma.sync), or as e4m3 by
+  // wgmma (A from registers, B K-major in shared memory: as Triton compiles it for sm_90), C in
+  // f32: the sum of the rounded products, within f32 rounding (mma.sync) or wgmma's.
+  for (const char *file : {"triton/matmul_fp8_mma_sync.ttgir", "triton/matmul_fp8_wgmma.ttgir"})
+  runs.push_back({file,
                   "matmul_fp8",
                   {2, 2, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {
@@ -198,10 +202,13 @@ inline std::vector<ExampleRun> tritonDumpRuns() {
                     a = {ArgValue::pointer(0),   ArgValue::pointer(1),   ArgValue::pointer(2),
                          ArgValue::integer(256), ArgValue::integer(256), ArgValue::integer(256)};
                   },
-                  [](const Memory &m) {
+                  [wgmma = std::string(file).find("wgmma") != std::string::npos](
+                      const Memory &m) {
                     auto A = valuesOf<float>(m.buffers[0]), B = valuesOf<float>(m.buffers[1]);
                     auto C = valuesOf<float>(m.buffers[2]);
                     const ScalarKind e4 = ScalarKind::F8E4M3FN;
+                    // wgmma sums 8-bit float products in fewer bits than f32.
+                    const double tolerance = wgmma ? 1e-3 : 1e-5;
                     auto q = [&](float v) { return fp8Decode(fp8Encode(v, e4), e4); };
                     for (size_t i = 0; i < 256; i += 3)
                       for (size_t j = 0; j < 256; j += 5) {
@@ -210,7 +217,7 @@ inline std::vector<ExampleRun> tritonDumpRuns() {
                           s += q(A[i * 256 + k]) * q(B[k * 256 + j]);
                           mag += std::fabs(q(A[i * 256 + k]) * q(B[k * 256 + j]));
                         }
-                        ASSERT_NEAR(C[i * 256 + j], s, 1e-5 * mag) << i << "," << j;
+                        ASSERT_NEAR(C[i * 256 + j], s, tolerance * mag) << i << "," << j;
                       }
                   }});
   // relu(A B + bias) for M = 100, N = 130, K = 72 in 64 x 64 tiles (K steps of 32): every edge

@@ -133,9 +133,11 @@ TEST(KernelLowering, TritonDumpsCompileAsWrittenAndAfterThePasses) {
       // Triton's mma.sync attention takes all 255 registers here and spills 8 bytes; so does the
       // recurrence (two scans of two tensors, 32 rows per thread), 4 bytes, at 1.5x Triton's
       // speed (docs/performance.md, "Scans").
+      // Triton's fp8 wgmma matmul (A rounded to e4m3 in registers) takes all 255 and spills 24.
       auto report = expectAssembles(k->kernel, /*requireNoSpills=*/run.file !=
                                                        "triton/attention_mma_sync.ttgir" &&
-                                                   run.file != "triton/recurrence.ttgir");
+                                                   run.file != "triton/recurrence.ttgir" &&
+                                                   run.file != "triton/matmul_fp8_wgmma.ttgir");
       EXPECT_TRUE(report.accepted);
       const std::string &ptx = k->kernel.ptx;
       if (run.file.find("mma_sync") != std::string::npos) {

@@ -566,6 +566,16 @@ private:
     return Status::success();
   }
 
+  // A cast: one operand and one result of the same shape and layout, neither a memdesc nor
+  // pointers.
+  Status checkElementCast(const Op &op) {
+    LL_TRY_STATUS(counts(op, 1, 1, 1));
+    const Type &s = f_.type(op.operands[0]), &r = f_.type(op.results[0]);
+    if (!sameShapeAndLayout(s, r) || s.isMemDesc() || s.isPointerLike() || r.isPointerLike())
+      return err(&op, "must keep shape and layout, got " + ty(s) + " to " + ty(r));
+    return Status::success();
+  }
+
   Status checkOp(const Op &op) {
     LL_TRY_STATUS(checkHints(op));
     LL_TRY_STATUS(checkFp8(op));
@@ -770,12 +780,8 @@ private:
     case OpKind::ExtUI:
     case OpKind::TruncI:
     case OpKind::Bitcast: {
-      LL_TRY_STATUS(counts(op, 1, 1, 1));
-      const Type &s = T(0);
-      if (!sameShapeAndLayout(s, R()) || s.isMemDesc() || s.isPointerLike() ||
-          R().isPointerLike())
-        return err(&op, "must keep shape and layout, got " + ty(s) + " to " + ty(R()));
-      ScalarKind from = s.elem().scalar, to = R().elem().scalar;
+      LL_TRY_STATUS(checkElementCast(op));
+      ScalarKind from = T(0).elem().scalar, to = R().elem().scalar;
       bool ok = false;
       switch (op.kind) {
       case OpKind::SIToFP:
@@ -811,12 +817,8 @@ private:
       return Status::success();
     }
     case OpKind::FpToFp: {
-      LL_TRY_STATUS(counts(op, 1, 1, 1));
-      const Type &s = T(0);
-      if (!sameShapeAndLayout(s, R()) || s.isMemDesc() || s.isPointerLike() ||
-          R().isPointerLike())
-        return err(&op, "must keep shape and layout, got " + ty(s) + " to " + ty(R()));
-      ScalarKind from = s.elem().scalar, to = R().elem().scalar;
+      LL_TRY_STATUS(checkElementCast(op));
+      ScalarKind from = T(0).elem().scalar, to = R().elem().scalar;
       auto convertible = [](ScalarKind k) {
         return isFp8(k) || k == ScalarKind::F16 || k == ScalarKind::BF16 || k == ScalarKind::F32;
       };

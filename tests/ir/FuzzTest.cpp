@@ -18,11 +18,12 @@ using namespace linlayout::ir::testing;
 
 namespace {
 
-// The examples, and Triton's dumps (locations, generic reductions, async tokens).
+// The examples (those for sm_90 too), and Triton's dumps (locations, generic reductions, async
+// tokens, 8-bit floats).
 const std::vector<std::string> &seedTexts() {
   static const std::vector<std::string> texts = [] {
     std::vector<std::string> files = exampleFiles();
-    for (const ExampleRun &run : tritonDumpRuns())
+    for (const ExampleRun &run : sm90Runs())
       files.push_back(run.file);
     return exampleTexts(files);
   }();

@@ -75,28 +75,29 @@ double roundGeneric(double x, int mantBits, int minExp, int maxExp) {
   return r;
 }
 
-// An 8-bit float's largest finite value, its mantissa bits and least normal exponent.
+// An 8-bit float's mantissa bits, exponent bias, largest exponent and largest finite value (its
+// least normal exponent is 1 - bias).
 struct Fp8Format {
-  int mantBits, minExp, maxExp;
+  int mantBits, bias, maxExp;
   double maxFinite;
+  int minExp() const { return 1 - bias; }
 };
 Fp8Format fp8Format(ScalarKind k) {
-  return k == ScalarKind::F8E4M3FN ? Fp8Format{3, -6, 8, 448.0} : Fp8Format{2, -14, 15, 57344.0};
+  return k == ScalarKind::F8E4M3FN ? Fp8Format{3, 7, 8, 448.0} : Fp8Format{2, 15, 15, 57344.0};
 }
 
 double fp8Value(uint8_t b, ScalarKind k) {
   const Fp8Format f = fp8Format(k);
-  const int expBits = 7 - f.mantBits, bias = (1 << (expBits - 1)) - 1;
-  const int exp = (b >> f.mantBits) & ((1 << expBits) - 1), mant = b & ((1 << f.mantBits) - 1);
+  const int exp = (b & 0x7F) >> f.mantBits, mant = b & ((1 << f.mantBits) - 1);
   double v;
   if (k == ScalarKind::F8E4M3FN && exp == 15 && mant == 7)
     v = NAN;
   else if (k == ScalarKind::F8E5M2 && exp == 31)
     v = mant ? NAN : INFINITY;
   else if (exp == 0)
-    v = std::ldexp(double(mant), 1 - bias - f.mantBits);
+    v = std::ldexp(double(mant), f.minExp() - f.mantBits);
   else
-    v = std::ldexp(double(mant | (1 << f.mantBits)), exp - bias - f.mantBits);
+    v = std::ldexp(double(mant | (1 << f.mantBits)), exp - f.bias - f.mantBits);
   return (b & 0x80) ? -v : v;
 }
 
@@ -1400,7 +1401,7 @@ double roundToFloatKind(double x, ScalarKind k) {
     if (std::isnan(x))
       return x;
     const Fp8Format f = fp8Format(k);
-    double r = roundGeneric(x, f.mantBits, f.minExp, f.maxExp);
+    double r = roundGeneric(x, f.mantBits, f.minExp(), f.maxExp);
     return std::fabs(r) > f.maxFinite ? std::copysign(f.maxFinite, x) : r;
   }
   case ScalarKind::F16:
@@ -1421,7 +1422,6 @@ uint64_t floatBits(double x, ScalarKind k) {
     if (std::isnan(x))
       return 0x7F;
     const Fp8Format f = fp8Format(k);
-    const int bias = (1 << (6 - f.mantBits)) - 1;
     double r = roundToFloatKind(x, k);
     uint8_t sign = std::signbit(r) ? 0x80 : 0;
     r = std::fabs(r);
@@ -1430,10 +1430,10 @@ uint64_t floatBits(double x, ScalarKind k) {
     int e;
     std::frexp(r, &e); // r = m * 2^e, m in [0.5, 1)
     int lead = e - 1;
-    if (lead < f.minExp) // subnormal: r = mant * 2^(minExp - mantBits)
-      return uint8_t(sign | uint8_t(std::ldexp(r, f.mantBits - f.minExp)));
+    if (lead < f.minExp()) // subnormal: r = mant * 2^(minExp - mantBits)
+      return uint8_t(sign | uint8_t(std::ldexp(r, f.mantBits - f.minExp())));
     uint8_t mant = uint8_t(std::ldexp(r, f.mantBits - lead)) & ((1 << f.mantBits) - 1);
-    return uint8_t(sign | uint8_t((lead + bias) << f.mantBits) | mant);
+    return uint8_t(sign | uint8_t((lead + f.bias) << f.mantBits) | mant);
   }
   case ScalarKind::F16: {
     if (std::isnan(x))

@@ -48,13 +48,12 @@ struct MmaInstr {
 };
 
 std::optional<MmaInstr> mmaInstrFor(ir::ScalarKind k) {
-  switch (k) {
-  case ir::ScalarKind::F16: return MmaInstr{MmaShape::M16N8K16_F16, 4, 1};
-  case ir::ScalarKind::BF16: return MmaInstr{MmaShape::M16N8K16_BF16, 4, 1};
-  case ir::ScalarKind::F32: return MmaInstr{MmaShape::M16N8K8_TF32, 3, 0};
-  case ir::ScalarKind::I8: return MmaInstr{MmaShape::M16N8K32_S8, 5, 2};
-  default: return std::nullopt;
-  }
+  std::optional<MmaShape> shape = mmaShapeFor(k);
+  if (!shape)
+    return std::nullopt;
+  const int bytes = ir::byteWidth(k);
+  return MmaInstr{*shape, std::countr_zero(unsigned(mmaK(bytes))),
+                  std::countr_zero(unsigned(4 / bytes))};
 }
 
 // Where the instruction's K bits read the operands' K. Within one instruction a fragment's K
@@ -80,7 +79,7 @@ struct KPermutation {
   }
 };
 
-int log2Exact(uint64_t x) { return x && !(x & (x - 1)) ? std::countr_zero(x) : -1; }
+int log2Exact(uint64_t x) { return std::has_single_bit(x) ? std::countr_zero(x) : -1; }
 
 // The permutation from the K steps of A's and B's lanes 1 and 2 (the fragments' t bits), which
 // must step K alone, by single bits, the same in both operands.

@@ -6,46 +6,36 @@
 // 8-bit float to the other through f16.
 #include "InlinePtx.h"
 #include "OpLowering.h"
+#include "PackedHalves.h"
 
 namespace linlayout::lower {
 
 namespace {
 
-const char *fp8Suffix(ir::ScalarKind k) { return k == ir::ScalarKind::F8E4M3FN ? "e4m3x2" : "e5m2x2"; }
-
-// Elements 2i and 2i + 1 of `regs` (the last one twice when the count is odd) as one operand.
-llvm::Value *pairOf(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &regs, size_t i,
-                    unsigned bits) {
-  llvm::Value *lo = regs[i], *hi = regs[std::min(i + 1, regs.size() - 1)];
-  llvm::Type *word = b.getIntNTy(2 * bits);
-  lo = b.CreateZExt(b.CreateBitCast(lo, b.getIntNTy(bits)), word);
-  hi = b.CreateZExt(b.CreateBitCast(hi, b.getIntNTy(bits)), word);
-  return b.CreateOr(lo, b.CreateShl(hi, bits));
+const char *fp8Suffix(ir::ScalarKind k) {
+  return k == ir::ScalarKind::F8E4M3FN ? "e4m3x2" : "e5m2x2";
 }
 
-// The two `bits`-bit halves of `word` as values of type `t`, into `out` (one when only one is
-// left to fill).
-void unpair(llvm::IRBuilder<> &b, llvm::Value *word, unsigned bits, llvm::Type *t, size_t want,
-            std::vector<llvm::Value *> &out) {
-  for (unsigned h = 0; h < 2 && out.size() < want; ++h) {
-    llvm::Value *v = b.CreateTrunc(h ? b.CreateLShr(word, bits) : word, b.getIntNTy(bits));
-    out.push_back(b.CreateBitCast(v, t));
-  }
-}
-
-// 8-bit floats (bytes) to f16, two per cvt.
+// 8-bit floats (bytes) to f16, two per cvt (the last byte twice when the count is odd).
 std::vector<llvm::Value *> widenToHalf(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &x,
                                        ir::ScalarKind from) {
   const std::string text = std::string("cvt.rn.f16x2.") + fp8Suffix(from) + " $0, $1;";
   std::vector<llvm::Value *> out;
   for (size_t i = 0; i < x.size(); i += 2) {
-    llvm::Value *w = emitInlinePtx(b, text, {b.getInt32Ty()}, {}, {pairOf(b, x, i, 8)}, true)[0];
-    unpair(b, w, 16, b.getHalfTy(), x.size(), out);
+    llvm::Value *lo = b.CreateZExt(x[i], b.getInt16Ty());
+    llvm::Value *hi = b.CreateZExt(x[std::min(i + 1, x.size() - 1)], b.getInt16Ty());
+    llvm::Value *pair = b.CreateOr(lo, b.CreateShl(hi, 8));
+    llvm::Value *w = emitInlinePtx(b, text, {b.getInt32Ty()}, {}, {pair}, true)[0];
+    auto [h0, h1] = splitHalves(b, w);
+    for (llvm::Value *h : {h0, h1})
+      if (out.size() < x.size())
+        out.push_back(b.CreateBitCast(h, b.getHalfTy()));
   }
   return out;
 }
 
-// f32 or f16 values to 8-bit floats (bytes), two per cvt.
+// f32 or f16 values to 8-bit floats (bytes), two per cvt (the last value twice when the count is
+// odd).
 std::vector<llvm::Value *> narrowFrom(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &x,
                                       ir::ScalarKind to) {
   const bool half = x[0]->getType()->isHalfTy();
@@ -55,10 +45,12 @@ std::vector<llvm::Value *> narrowFrom(llvm::IRBuilder<> &b, const std::vector<ll
   for (size_t i = 0; i < x.size(); i += 2) {
     llvm::Value *lo = x[i], *hi = x[std::min(i + 1, x.size() - 1)];
     // The f32 form takes the high element first.
-    std::vector<llvm::Value *> in =
-        half ? std::vector<llvm::Value *>{pairOf(b, x, i, 16)} : std::vector<llvm::Value *>{hi, lo};
+    std::vector<llvm::Value *> in = half ? std::vector<llvm::Value *>{joinHalves(b, lo, hi)}
+                                         : std::vector<llvm::Value *>{hi, lo};
     llvm::Value *w = emitInlinePtx(b, text, {b.getInt16Ty()}, {}, in, true)[0];
-    unpair(b, w, 8, b.getInt8Ty(), x.size(), out);
+    out.push_back(b.CreateTrunc(w, b.getInt8Ty()));
+    if (out.size() < x.size())
+      out.push_back(b.CreateTrunc(b.CreateLShr(w, 8), b.getInt8Ty()));
   }
   return out;
 }

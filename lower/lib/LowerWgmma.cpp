@@ -1,7 +1,8 @@
 // ttng.warp_group_dot, ttng.warp_group_dot_wait and ttng.fence_async_shared (sm_90a). Each
 // 64 x N tile of the accumulator is one wgmma.mma_async per K step (16 for f16 / bf16, 8 for
 // tf32, 32 for i8 and the 8-bit floats), its registers taken in the order of the PTX fragment
-// (Wgmma.h checks that the mma v3 layout puts every register there); the shared operands become descriptors derived from their layouts.
+// (Wgmma.h checks that the mma v3 layout puts every register there); the shared operands become
+// descriptors derived from their layouts.
 #include "InlinePtx.h"
 #include "OpLowering.h"
 #include "PackedHalves.h"

@@ -18,6 +18,16 @@ shim::MmaKind kindOf(MmaShape s) {
 }
 } // namespace
 
+std::optional<MmaShape> mmaShapeFor(ir::ScalarKind k) {
+  switch (k) {
+  case ir::ScalarKind::F16: return MmaShape::M16N8K16_F16;
+  case ir::ScalarKind::BF16: return MmaShape::M16N8K16_BF16;
+  case ir::ScalarKind::F32: return MmaShape::M16N8K8_TF32;
+  case ir::ScalarKind::I8: return MmaShape::M16N8K32_S8;
+  default: return std::nullopt;
+  }
+}
+
 std::vector<llvm::Value *> emitMma(llvm::IRBuilder<> &b, MmaShape shape,
                                    const std::vector<llvm::Value *> &a,
                                    const std::vector<llvm::Value *> &bOperand,

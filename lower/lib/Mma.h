@@ -13,7 +13,11 @@
 // The dot-operand and mma layouts place each register where these fragments expect it.
 #pragma once
 
+#include "linlayout/ir/Type.h"
+
 #include <llvm/IR/IRBuilder.h>
+
+#include <optional>
 
 #include <vector>
 
@@ -26,6 +30,13 @@ enum class MmaShape {
   M16N8K8_TF32,  ///< mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
   M16N8K32_S8,   ///< mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 };
+
+/// The mma.sync lower/ emits for operands of kind `k` (f16, bf16, f32 as tf32, i8), or nullopt.
+std::optional<MmaShape> mmaShapeFor(ir::ScalarKind k);
+
+/// The K of one mma.sync for elements of `elemBytes`: 32 bytes of each row of A (16 for f16 /
+/// bf16, 8 for tf32, 32 for i8).
+inline int mmaK(int elemBytes) { return 32 / elemBytes; }
 
 /// D = A * B + C for one m16n8 tile. `a` has 4 words, `b` 2 words (i32, or the packed types the
 /// intrinsic takes), `c` 4 floats (4 i32 for M16N8K32_S8). Returns D's 4 values.

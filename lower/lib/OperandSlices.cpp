@@ -1,5 +1,7 @@
 #include "OperandSlices.h"
 
+#include "Mma.h"
+
 #include "OpLowering.h"
 #include "SharedView.h"
 
@@ -61,14 +63,9 @@ int64_t mmaKStep(const ir::Module &m, const ir::Function &f, const ir::Op &dot) 
     return 0;
   const ir::Type &at = f.type(dot.operands[0]);
   ir::ScalarKind k = at.elem().scalar;
-  int64_t kStep;
-  switch (k) {
-  case ir::ScalarKind::F16:
-  case ir::ScalarKind::BF16: kStep = 16; break;
-  case ir::ScalarKind::F32: kStep = 8; break;
-  case ir::ScalarKind::I8: kStep = 32; break;
-  default: return 0;
-  }
+  if (!mmaShapeFor(k))
+    return 0;
+  int64_t kStep = mmaK(ir::byteWidth(k));
   for (int i = 0; i < 2; ++i)
     if (const auto *d = m.layoutOf(f.type(dot.operands[size_t(i)])).as<DotOperandSpec>())
       kStep = std::max<int64_t>(kStep, 4 * int64_t(d->kWidth()));

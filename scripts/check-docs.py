@@ -2,7 +2,9 @@
 """Keeps the examples in the docs true: a fenced code block right after a line
 `<!-- example: PATH -->` must equal the file PATH (which is built and run as a test), and a block
 after `<!-- command: CMD -->` must equal what CMD prints when run from the build's bin folder's
-parent (the repository root, with build/bin on PATH)."""
+parent (the repository root, with build/bin on PATH). A raw GPU result the docs cite
+(bench/gpu/results/NAME) is in the tree, or the citation names the commit that has it
+("... at 4ab3caf", bench/gpu/results/README.md)."""
 import os, re, subprocess, sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -12,6 +14,7 @@ ddir = os.path.join(root, "docs")
 if os.path.isdir(ddir):
     docs += [os.path.join(ddir, f) for f in sorted(os.listdir(ddir)) if f.endswith(".md")]
 marker = re.compile(r"^<!-- (example|command): (.+?) -->\s*$")
+result = re.compile(r"bench/gpu/results/([A-Za-z0-9_.-]+)[^\s`),;]*`?( at [0-9a-f]{7,40}\b)?")
 bad, checked = [], 0
 env = dict(os.environ, PATH=os.path.join(build, "bin") + os.pathsep + os.environ.get("PATH", ""))
 for doc in docs:
@@ -19,6 +22,10 @@ for doc in docs:
         continue
     lines = open(doc, encoding="utf-8").read().split("\n")
     for i, line in enumerate(lines):
+        for r in result.finditer(line):
+            if not r.group(2) and not os.path.exists(os.path.join(root, "bench/gpu/results", r.group(1))):
+                bad.append(f"{os.path.relpath(doc, root)}:{i+1}: bench/gpu/results/{r.group(1)} is not in "
+                           "the tree; cite it with the commit that has it (bench/gpu/results/README.md)")
         m = marker.match(line)
         if not m:
             continue

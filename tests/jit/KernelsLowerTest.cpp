@@ -232,7 +232,8 @@ std::string linesNotWarpZeroOnly(const std::string &ptx, const std::string &need
 // each stage's expect and TMA copies inside code that only warp 0 runs. Predicated off in the
 // other warps instead, each copy came with ptxas's loop over the active threads' operands
 // (R2UR, VOTEU, ELECT, a branch) that all 8 warps ran every K step: 316 instructions in the
-// loop instead of ~210, 7-10 % slower on an H100 (bench/gpu/results/h100-2026-11-25e/NOTES.md).
+// loop instead of ~210, 7-10 % slower on an H100
+// (bench/gpu/results/h100-2026-11-25e/NOTES.md at e732487).
 TEST(JitKernels, TmaCopiesAreIssuedByWarpZeroAlone) {
   for (const char *file : {"matmul_tma_mma_wide.tir", "matmul_tma_wide.tir", "matmul_tma.tir"}) {
     SCOPED_TRACE(file);
@@ -417,7 +418,7 @@ TEST(JitKernels, ShuffleRoundTripKeepsHalfPairsPacked) {
 // of a pair of halves that is one split word (the loop-carried words) stores that word. Before,
 // every stored word was packed afresh: 384 packs in the kernel, where 256 remain (the words the
 // f16 adds produce), and 380 PRMT and a register spill in the loop's SASS (1.37x slower on an
-// H100, bench/gpu/results/h100-2026-11-26-halfstores/).
+// H100, bench/gpu/results/h100-2026-11-26-halfstores/ at f514cb4).
 TEST(JitKernels, SharedRoundTripStoresCarriedWordsAsTheyAre) {
   LayoutSpec src = blocked({8, 8}, {16, 2}, {4, 1}, {0, 1});
   LayoutSpec dst = blocked({4, 2}, {32, 1}, {4, 1}, {0, 1});

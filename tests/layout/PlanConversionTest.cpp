@@ -328,9 +328,9 @@ TEST(PlanConversion, RegisterLaneTranspositionUsesButterflies) {
 
 // Bytes cost prmts on both paths alike: a shared-memory store packs each word of four bytes
 // with three, a load takes each byte out with one, as the shuffles count theirs (the SASS of
-// the benchmark loops agrees: bench/gpu/results/h100-2026-11-26-planner/sass/). The transpose
-// `register_only` then ties its shuffles in the model; the tie goes to shared memory, which
-// issues fewer instructions (and is 1.34x faster on an H100).
+// the benchmark loops agrees: bench/gpu/results/h100-2026-11-26-planner/sass/ at d827941). The
+// transpose `register_only` then ties its shuffles in the model; the tie goes to shared memory,
+// which issues fewer instructions (and is 1.34x faster on an H100).
 TEST(PlanConversion, BytesArePackedOnBothPathsAlike) {
   LayoutSpec src = blocked({8, 2}, {4, 8}, {4, 1}, {0, 1});
   LayoutSpec dst = blocked({4, 2}, {8, 4}, {4, 1}, {0, 1});

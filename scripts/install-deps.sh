@@ -11,6 +11,8 @@ packages=(
   libeigen3-dev          # reference math in tests and benchmarks
   librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev     # the query and CLI JSON
+  pybind11-dev python3-dev python3-setuptools  # python/: the Python package
+  python3-pytest python3-hypothesis            # its test suite
 )
 
 missing=()

@@ -1,0 +1,290 @@
+"""Hypothesis strategies for linear layouts and every hardware layout family: the Python
+counterpart of the rapidcheck generators in testing/.
+
+    from hypothesis import given
+    from linlayout.testing import strategies as lls
+
+    @given(lls.invertible_layouts())
+    def test_inverse(l):
+        assert l.compose(l.invert()) == LinearLayout.identity_1d(...)  # etc.
+
+Family strategies draw the constructor arguments Triton accepts; ``layouts_with_shapes`` pairs
+a family's layout with a tensor shape it converts over (keeping only pairs the library accepts).
+"""
+from hypothesis import strategies as st
+
+from .. import _layouts as L
+from .._core import LinearLayout
+
+IN_NAMES = ("register", "lane", "warp", "block")
+OUT_NAMES = ("dim0", "dim1", "dim2", "dim3")
+
+
+def _pow2(lo, hi):
+    return st.integers(lo, hi).map(lambda k: 1 << k)
+
+
+@st.composite
+def _dims(draw, names, max_dims, max_bits, total_bits):
+    n = draw(st.integers(1, max_dims))
+    bits = [draw(st.integers(0, max_bits)) for _ in range(n)]
+    while sum(bits) > total_bits:
+        i = bits.index(max(bits))
+        bits[i] -= 1
+    return [(names[i], b) for i, b in enumerate(bits)]
+
+
+def _split(columns, in_dims):
+    """Deal packed columns to in dims of the given bit counts, first dim lowest."""
+    bases, k = [], 0
+    for name, bits in in_dims:
+        bases.append((name, columns[k:k + bits]))
+        k += bits
+    return bases
+
+
+def _unpack(word, out_dims):
+    v = []
+    for _, bits in out_dims:
+        v.append(word & ((1 << bits) - 1))
+        word >>= bits
+    return v
+
+
+def _build(in_dims, out_dims, words):
+    cols = [_unpack(w, out_dims) for w in words]
+    return LinearLayout.from_bases(_split(cols, in_dims), [n for n, _ in out_dims],
+                                   [1 << b for _, b in out_dims], require_surjective=False)
+
+
+@st.composite
+def linear_layouts(draw, max_in_bits=12, max_out_bits=12, max_dims=3, max_dim_bits=6):
+    """Any linear layout: in dims among register, lane, warp, block; out dims dim0, dim1, ...;
+    random bases (zero, repeated, dependent ones included)."""
+    outs = draw(_dims(OUT_NAMES, max_dims, max_dim_bits, max_out_bits))
+    ins = draw(_dims(IN_NAMES, max_dims, max_dim_bits, max_in_bits))
+    total_out = sum(b for _, b in outs)
+    n = sum(b for _, b in ins)
+    words = draw(st.lists(st.integers(0, (1 << total_out) - 1), min_size=n, max_size=n))
+    return _build(ins, outs, words)
+
+
+@st.composite
+def _invertible_words(draw, bits):
+    """The columns of a random invertible bits x bits matrix: unit columns, shuffled, then mixed
+    by column operations (which keep it invertible)."""
+    words = draw(st.permutations([1 << i for i in range(bits)]))
+    words = list(words)
+    for _ in range(draw(st.integers(0, 2 * bits))):
+        if bits < 2:
+            break
+        i, j = draw(st.integers(0, bits - 1)), draw(st.integers(0, bits - 1))
+        if i != j:
+            words[i] ^= words[j]
+    return words
+
+
+@st.composite
+def invertible_layouts(draw, max_bits=12, max_dims=3, max_dim_bits=6):
+    """A bijective layout (same total in and out bits)."""
+    outs = draw(_dims(OUT_NAMES, max_dims, max_dim_bits, max_bits))
+    total = sum(b for _, b in outs)
+    ins = _regroup(draw, total, max_dims)
+    return _build(ins, outs, draw(_invertible_words(total)))
+
+
+def _regroup(draw, total, max_dims):
+    n = draw(st.integers(1, max_dims))
+    cuts = sorted(draw(st.lists(st.integers(0, total), min_size=n - 1, max_size=n - 1)))
+    edges = [0] + cuts + [total]
+    return [(IN_NAMES[i], edges[i + 1] - edges[i]) for i in range(n)]
+
+
+@st.composite
+def surjective_layouts(draw, max_bits=10, max_extra=3, max_dims=3, max_dim_bits=6):
+    """A layout that reaches every output: an invertible one with extra (broadcast or
+    dependent) columns inserted."""
+    outs = draw(_dims(OUT_NAMES, max_dims, max_dim_bits, max_bits))
+    total = sum(b for _, b in outs)
+    words = draw(_invertible_words(total))
+    for _ in range(draw(st.integers(0, max_extra))):
+        pos = draw(st.integers(0, len(words)))
+        words.insert(pos, draw(st.integers(0, (1 << total) - 1)))
+    ins = _regroup(draw, len(words), max_dims)
+    return _build(ins, outs, words)
+
+
+@st.composite
+def injective_layouts(draw, max_bits=10, max_dims=3, max_dim_bits=6):
+    """A layout whose inputs all map to distinct outputs (some outputs may be unreached)."""
+    outs = draw(_dims(OUT_NAMES, max_dims, max_dim_bits, max_bits))
+    total = sum(b for _, b in outs)
+    words = draw(_invertible_words(total))
+    words = words[:draw(st.integers(0, total))]
+    ins = _regroup(draw, len(words), max_dims)
+    return _build(ins, outs, words)
+
+
+@st.composite
+def _split_pow2(draw, bits, rank):
+    out = [1] * rank
+    for _ in range(bits):
+        out[draw(st.integers(0, rank - 1))] *= 2
+    return out
+
+
+@st.composite
+def _cga(draw, rank):
+    n = draw(st.integers(0, 2))
+    bases = []
+    for _ in range(n):
+        b = [0] * rank
+        b[draw(st.integers(0, rank - 1))] = draw(_pow2(0, 2))
+        bases.append(b)
+    return bases
+
+
+@st.composite
+def blocked_layouts(draw, rank=None, max_warp_bits=3, cga=True):
+    rank = rank or draw(st.integers(1, 3))
+    return L.BlockedLayout(
+        [draw(_pow2(0, 3)) for _ in range(rank)], draw(_split_pow2(5, rank)),
+        draw(_split_pow2(draw(st.integers(0, max_warp_bits)), rank)),
+        list(draw(st.permutations(range(rank)))),
+        draw(_cga(rank)) if cga and draw(st.booleans()) else [])
+
+
+@st.composite
+def nvmma_distributed_layouts(draw, version=None):
+    version = version or draw(st.sampled_from([2, 3]))
+    if version == 2:
+        rank = draw(st.sampled_from([2, 2, 3]))
+        warps = draw(_split_pow2(draw(st.integers(0, 3)), rank))
+        instr = [16, 8] if rank == 2 else [1, 16, 8]
+        return L.NVMMADistributedLayout([2, 0], warps, instr)
+    warps = draw(st.sampled_from([[4, 1], [8, 1], [4, 2]]))
+    n = draw(st.sampled_from([8, 16, 32, 64, 128, 256]))
+    return L.NVMMADistributedLayout([3, 0], warps, [16, n, 16])
+
+
+@st.composite
+def dot_operand_layouts(draw):
+    if draw(st.integers(0, 4)) == 0:
+        parent = draw(blocked_layouts(rank=2, cga=False))
+        return L.DotOperandLayout(draw(st.integers(0, 1)), parent, 0)
+    parent = draw(nvmma_distributed_layouts(version=2))
+    return L.DotOperandLayout(draw(st.integers(0, 1)), parent,
+                              draw(st.sampled_from([1, 2, 4, 8])))
+
+
+@st.composite
+def slice_layouts(draw):
+    parent = draw(st.one_of(blocked_layouts(rank=draw(st.integers(2, 3))),
+                            nvmma_distributed_layouts()))
+    rank = len(parent.warps_per_cta)
+    return L.SliceLayout(draw(st.integers(0, rank - 1)), parent)
+
+
+@st.composite
+def distributed_linear_layouts(draw, rank=None):
+    rank = rank or draw(st.integers(1, 2))
+    shape = [draw(_pow2(0, 5)) for _ in range(rank)]
+    units = [[(1 << i) if d == k else 0 for k in range(rank)]
+             for d in range(rank) for i in range(shape[d].bit_length() - 1)]
+    units = list(draw(st.permutations(units)))
+    dims = {"reg_bases": [], "lane_bases": [], "warp_bases": []}
+    for b in units:
+        dims[draw(st.sampled_from(sorted(dims)))].append(b)
+    dims["reg_bases"] += dims["lane_bases"][5:]
+    dims["lane_bases"] = dims["lane_bases"][:5]
+    dims["lane_bases"] += [[0] * rank for _ in range(5 - len(dims["lane_bases"]))]
+    return L.DistributedLinearLayout(dims["reg_bases"], dims["lane_bases"], dims["warp_bases"],
+                                     [], shape)
+
+
+@st.composite
+def swizzled_shared_layouts(draw, rank=2):
+    return L.SwizzledSharedLayout(draw(_pow2(0, 3)), draw(_pow2(0, 2)), draw(_pow2(0, 3)),
+                                  list(draw(st.permutations(range(rank)))))
+
+
+@st.composite
+def nvmma_shared_layouts(draw, bitwidth=None):
+    return L.NVMMASharedLayout(draw(st.sampled_from([0, 32, 64, 128])),
+                               bitwidth or draw(st.sampled_from([8, 16, 32])), 2,
+                               draw(st.booleans()))
+
+
+@st.composite
+def shared_linear_layouts(draw, max_bits=8):
+    l = draw(invertible_layouts(max_bits=max_bits, max_dims=2))
+    bases = [list(b) for b in _columns(l)]
+    return L.SharedLinearLayout(bases)
+
+
+def _columns(l):
+    cols = []
+    for _, vectors in l.bases:
+        cols += vectors
+    return cols
+
+
+def distributed_layouts():
+    """A layout of any distributed family."""
+    return st.one_of(blocked_layouts(), nvmma_distributed_layouts(), dot_operand_layouts(),
+                     slice_layouts(), distributed_linear_layouts())
+
+
+def shared_layouts():
+    """A layout of any shared-memory family."""
+    return st.one_of(swizzled_shared_layouts(), nvmma_shared_layouts(), shared_linear_layouts())
+
+
+def _rank(layout):
+    if isinstance(layout, (L.BlockedLayout,)):
+        return len(layout.order)
+    if isinstance(layout, L.NVMMADistributedLayout):
+        return len(layout.warps_per_cta)
+    if isinstance(layout, L.DotOperandLayout):
+        return _rank(layout.parent)
+    if isinstance(layout, L.SliceLayout):
+        return _rank(layout.parent) - 1
+    if isinstance(layout, L.DistributedLinearLayout):
+        return len(layout.shape)
+    if isinstance(layout, L.SwizzledSharedLayout):
+        return len(layout.order)
+    if isinstance(layout, L.SharedLinearLayout):
+        return None
+    return layout.rank
+
+
+def _converts(pair):
+    try:
+        L.to_linear_layout(*pair)
+        return True
+    except ValueError:
+        return False
+
+
+@st.composite
+def _with_shape(draw, layouts, max_dim_bits, max_total_bits):
+    layout = draw(layouts)
+    if isinstance(layout, L.DistributedLinearLayout):
+        return layout, list(layout.shape)
+    if isinstance(layout, L.SharedLinearLayout):
+        bits = len(layout.offset_bases)
+        first = draw(st.integers(0, bits))
+        return layout, [1 << first, 1 << (bits - first)]
+    rank = _rank(layout)
+    shape = [draw(_pow2(0, max_dim_bits)) for _ in range(rank)]
+    while sum(s.bit_length() - 1 for s in shape) > max_total_bits:
+        shape[shape.index(max(shape))] //= 2
+    return layout, shape
+
+
+def layouts_with_shapes(layouts=None, max_dim_bits=7, max_total_bits=14):
+    """(layout, shape) pairs whose conversion the library accepts; ``layouts`` defaults to every
+    family."""
+    if layouts is None:
+        layouts = st.one_of(distributed_layouts(), shared_layouts())
+    return _with_shape(layouts, max_dim_bits, max_total_bits).filter(_converts)

@@ -12,6 +12,7 @@
 #include <pybind11/operators.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -409,6 +410,20 @@ void addLinearLayout(py::module_ &m) {
       [](const LinearLayout &a, bool hw) { return view(a, hw, 32, 32, 16); },
       py::arg("useHWPointOfView") = false);
   // Jupyter shows the text form where there is no picture (too many bits, other dim names).
+  // The C++ call's own time, for bench/python: ns per invertAndCompose over `iterations` calls.
+  m.def("_time_invert_and_compose", [](const LinearLayout &a, const LinearLayout &b,
+                                       int64_t iterations) {
+    auto t0 = std::chrono::steady_clock::now();
+    size_t sink = 0;
+    for (int64_t i = 0; i < iterations; ++i) {
+      auto c = a.invertAndCompose(b);
+      sink += c.ok() ? c->column(0) : 1;
+    }
+    auto t1 = std::chrono::steady_clock::now();
+    volatile size_t keep = sink;
+    (void)keep;
+    return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(iterations);
+  });
   c.def("_repr_svg_", [](const LinearLayout &a) -> std::optional<std::string> {
     if (!OwnerMap::build(a).ok())
       return std::nullopt;

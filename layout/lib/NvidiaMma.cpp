@@ -36,8 +36,9 @@ Expected<NvidiaMmaSpec> NvidiaMmaSpec::make(int versionMajor, int versionMinor,
       return makeError("nvidia_mma: instr_shape is " + spec::listText(instrShape) +
                        ", expected [16, 8] (or [8, 8]) for version 2");
   } else {
-    if (rank != 2)
-      return makeError("nvidia_mma: version 3 needs rank 2, warps_per_cta " +
+    // Rank 3 is a batch of wgmma tiles (Triton builds its dot operands and their slices).
+    if (rank != 2 && rank != 3)
+      return makeError("nvidia_mma: version 3 needs rank 2 or 3, warps_per_cta " +
                        spec::listText(warpsPerCta) + " gives rank " + std::to_string(rank));
     if (instrShape.size() != 3 || instrShape[0] != 16 || instrShape[1] < 8 ||
         instrShape[1] > 256 || !spec::isPow2(instrShape[1]) || !spec::isPow2(instrShape[2]) ||
@@ -70,10 +71,10 @@ Expected<NvidiaMmaSpec> NvidiaMmaSpec::make(int versionMajor, int versionMinor,
 namespace linlayout {
 
 std::vector<int64_t> NvidiaMmaSpec::tileShape() const {
-  if (isHopper())
-    return {instrShape_[0], instrShape_[1]};
-  std::vector<int64_t> t(size_t(rank()) - instrShape_.size(), 1);
-  t.insert(t.end(), instrShape_.begin(), instrShape_.end());
+  // Hopper's instrShape is [M, N, K] at every rank; Ampere's is the tile, maybe without its batch.
+  size_t tileDims = isHopper() ? 2 : instrShape_.size();
+  std::vector<int64_t> t(size_t(rank()) - tileDims, 1);
+  t.insert(t.end(), instrShape_.begin(), instrShape_.begin() + std::ptrdiff_t(tileDims));
   return t;
 }
 

@@ -94,11 +94,11 @@ LayoutSpec anyParent(int depth) {
   case 1:
     return anyMma(rank, false);
   case 2:
-    return anyMma(2, true);
+    return anyMma(rank, true);
   case 3: {
     bool hopper = *rc::gen::arbitrary<bool>();
     int op = hopper ? 0 : *rc::gen::inRange(0, 2);
-    return dot(LayoutSpec(anyMma(2, hopper)), op, int(pow2In(0, 4)));
+    return dot(LayoutSpec(anyMma(rank, hopper)), op, int(pow2In(0, 4)));
   }
   case 4:
     return dot(LayoutSpec(anyBlocked(rank)), *rc::gen::inRange(0, 2), 0); // FMA: no k_width
@@ -106,8 +106,10 @@ LayoutSpec anyParent(int depth) {
     // A slice of a rank-3 parent has rank 2: slices of slices.
     LayoutSpec p = *rc::gen::arbitrary<bool>() ? LayoutSpec(anyBlocked(3))
                                                : LayoutSpec(anyMma(3, false));
-    if (depth > 1 && *rc::gen::arbitrary<bool>())
-      p = dot(LayoutSpec(anyMma(3, false)), *rc::gen::inRange(0, 2), 2);
+    if (depth > 1 && *rc::gen::arbitrary<bool>()) {
+      bool hopper = *rc::gen::arbitrary<bool>();
+      p = dot(LayoutSpec(anyMma(3, hopper)), hopper ? 0 : *rc::gen::inRange(0, 2), 2);
+    }
     return slice(p, *rc::gen::inRange(0, 3));
   }
   }

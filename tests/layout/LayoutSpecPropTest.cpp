@@ -75,11 +75,13 @@ std::vector<std::vector<uint64_t>> heldByThread(const LinearLayout &l, int drop)
 }
 
 LL_PROP(SliceProps, IsTheParentWithTheDimDroppedAndDeduplicated, 1000, ()) {
-  int kind = *rc::gen::inRange(0, 3);
-  int rank = kind == 2 ? 2 : *rc::gen::inRange(2, 4);
+  int kind = *rc::gen::inRange(0, 4);
+  int rank = *rc::gen::inRange(2, 4);
   LayoutSpec parent = kind == 0   ? LayoutSpec(blockedSpec(rank, false))
                       : kind == 1 ? LayoutSpec(mmaSpec(rank, false))
-                                  : LayoutSpec(mmaSpec(2, true));
+                      : kind == 2 ? LayoutSpec(mmaSpec(rank, true))
+                                  : dot(LayoutSpec(mmaSpec(rank, *rc::gen::arbitrary<bool>())), 0,
+                                        int(pow2In(0, 3)));
   int dim = *rc::gen::inRange(0, rank);
   I64s shape = shapeOf(rank - 1, 0, 7 / (rank - 1));
   I64s parentShape = shape;
@@ -97,14 +99,21 @@ LL_PROP(SliceProps, IsTheParentWithTheDimDroppedAndDeduplicated, 1000, ()) {
 LL_PROP(DotOperandProps, BroadcastExactlyAlongTheOtherOperandsWarpDim, 1000, ()) {
   int kind = *rc::gen::inRange(0, 3); // Ampere mma, Hopper mma (A only), blocked (FMA)
   int opIdx = kind == 1 ? 0 : *rc::gen::inRange(0, 2);
-  LayoutSpec parent = kind == 0   ? LayoutSpec(mmaSpec(2, false))
-                      : kind == 1 ? LayoutSpec(mmaSpec(2, true))
-                                  : LayoutSpec(blockedSpec(2, false));
+  int rank = *rc::gen::inRange(2, 4); // rank 3: a leading batch dim
+  LayoutSpec parent = kind == 0   ? LayoutSpec(mmaSpec(rank, false))
+                      : kind == 1 ? LayoutSpec(mmaSpec(rank, true))
+                                  : LayoutSpec(blockedSpec(rank, false));
   int kWidth = kind == 2 ? 0 : int(pow2In(0, 3));
   int64_t m = pow2In(0, 7), n = pow2In(0, 7), k = pow2In(0, 6);
   I64s parentShape = {m, n};
   I64s operandShape = opIdx == 0 ? I64s{m, k} : I64s{k, n};
-  int kDim = opIdx == 0 ? 1 : 0; // the operand's K, which is the other operand's dim in the parent
+  if (rank == 3) {
+    int64_t batch = pow2In(0, 3);
+    parentShape.insert(parentShape.begin(), batch);
+    operandShape.insert(operandShape.begin(), batch);
+  }
+  // The operand's K, which is the other operand's dim in the parent.
+  int kDim = opIdx == 0 ? rank - 1 : rank - 2;
   LinearLayout p = mustConvert(parent, parentShape);
   LinearLayout o = mustConvert(dot(parent, opIdx, kWidth), operandShape);
   std::vector<DimName> shared = {DimName::warp()};
@@ -154,7 +163,7 @@ LL_PROP(SharedProps, NvmmaIsABijectionOntoTheTile, 1000, ()) {
 
 LL_PROP(LayoutSpecProps, OutDimsAreTheShapeAndInDimsTheHardware, 1000, ()) {
   int kind = *rc::gen::inRange(0, 6);
-  int rank = kind == 2 ? 2 : *rc::gen::inRange(2, 4);
+  int rank = *rc::gen::inRange(2, 4);
   LayoutSpec s = blockedSpec(rank);
   I64s shape = shapeOf(rank, 0, 12 / rank);
   switch (kind) {
@@ -162,7 +171,7 @@ LL_PROP(LayoutSpecProps, OutDimsAreTheShapeAndInDimsTheHardware, 1000, ()) {
     s = mmaSpec(rank, false);
     break;
   case 2:
-    s = mmaSpec(2, true);
+    s = mmaSpec(rank, true);
     break;
   case 3:
     s = slice(LayoutSpec(blockedSpec(rank)), 0);
@@ -171,8 +180,13 @@ LL_PROP(LayoutSpecProps, OutDimsAreTheShapeAndInDimsTheHardware, 1000, ()) {
   case 4:
     s = ok(SwizzledSharedSpec::make(pow2In(0, 3), pow2In(0, 3), pow2In(0, 3), permutation(rank)));
     break;
-  case 5:
-    s = dot(LayoutSpec(mmaSpec(rank, false)), *rc::gen::inRange(0, 2), int(pow2In(0, 3)));
+  case 5: {
+    // Hopper takes only A from registers.
+    bool hopper = *rc::gen::arbitrary<bool>();
+    s = dot(LayoutSpec(mmaSpec(rank, hopper)), hopper ? 0 : *rc::gen::inRange(0, 2),
+            int(pow2In(0, 3)));
+    break;
+  }
     break;
   default:
     break;

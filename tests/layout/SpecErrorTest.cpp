@@ -62,7 +62,8 @@ TEST(NvidiaMmaErrors, Factory) {
   expectError(NvidiaMmaSpec::make(2, 0, {3, 1}, {16, 8}), "warps_per_cta[0] is 3");
   expectError(NvidiaMmaSpec::make(2, 0, {1}, {16, 8}), "version 2 needs rank 2 or 3");
   expectError(NvidiaMmaSpec::make(2, 0, {4, 1}, {16, 16}), "instr_shape is [16, 16]");
-  expectError(NvidiaMmaSpec::make(3, 0, {4, 1, 1}, {16, 64, 16}), "version 3 needs rank 2");
+  EXPECT_TRUE(NvidiaMmaSpec::make(3, 0, {4, 1, 1}, {16, 64, 16}).ok()); // a batch of wgmma tiles
+  expectError(NvidiaMmaSpec::make(3, 0, {4, 1, 1, 1}, {16, 64, 16}), "version 3 needs rank 2 or 3");
   expectError(NvidiaMmaSpec::make(3, 0, {4, 1}, {16, 24, 16}), "instr_shape is [16, 24, 16]");
   expectError(NvidiaMmaSpec::make(3, 0, {4, 1}, {16, 64}), "instr_shape is [16, 64]");
   expectError(NvidiaMmaSpec::make(3, 0, {2, 1}, {16, 64, 16}), "multiple of 4");

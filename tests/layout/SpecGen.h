@@ -59,12 +59,14 @@ inline BlockedSpec blockedSpec(int rank, bool withCga = true, bool allowBroadcas
   return ok(BlockedSpec::make(spt, tpw, wpc, permutation(rank), cga));
 }
 
-/// An Ampere (rank 2 or 3) or Hopper (rank 2) accumulator layout.
+/// An Ampere or Hopper accumulator layout of rank 2 or 3 (a leading batch dim).
 inline NvidiaMmaSpec mmaSpec(int rank, bool hopper) {
   if (hopper) {
-    I64s warps = {4, 1};
+    // Whole warp groups: 4 warps along M, maybe doubled along any dim.
+    I64s warps(size_t(rank), 1);
+    warps[size_t(rank - 2)] = 4;
     int more = *rc::gen::inRange(0, 2);
-    warps[size_t(*rc::gen::inRange(0, 2))] *= int64_t(1) << more;
+    warps[size_t(*rc::gen::inRange(0, rank))] *= int64_t(1) << more;
     return ok(NvidiaMmaSpec::make(3, 0, warps, {16, pow2In(3, 8), 16}));
   }
   return ok(NvidiaMmaSpec::make(2, 0, splitPow2(*rc::gen::inRange(0, 4), rank),

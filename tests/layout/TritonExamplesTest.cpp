@@ -261,6 +261,34 @@ TEST(TritonDot, SliceOfDotOperands) {
       layoutOf({{R, {{1}, {8}}}, {Ln, {{2}, {4}, {0}, {0}, {0}}}, {W, {{0}, {0}}}, {B, {}}}, {16}));
 }
 
+// Triton's GPU conversion tests slice the A operand of a batched (rank-3) wgmma layout whose
+// warps ([4, 1, 1]) run along the batch: the operand is Triton's nvidiaDotToLinearLayout at rank 3
+// (tile [1, 16, 8 * kWidth]; registers repeat K, then M, then the batch; warps column-major
+// [1, 2, 0], broadcast along K).
+TEST(TritonDot, BatchedHopperOperandAndItsSlice) {
+  auto parent = mma(3, {4, 1, 1}, {16, 32, 16});
+  EXPECT_LAYOUT(convert(dot(parent, 0, 2), {2, 32, 32}),
+                layoutOf({{R, {{0, 0, 1}, {0, 8, 0}, {0, 0, 8}, {0, 0, 16}, {0, 16, 0}}},
+                          {Ln, {{0, 0, 2}, {0, 0, 4}, {0, 1, 0}, {0, 2, 0}, {0, 4, 0}}},
+                          {W, {{1, 0, 0}, {0, 0, 0}}},
+                          {B, {}}},
+                         {2, 32, 32}));
+  // Sliced along M: the M lanes broadcast and M's registers go.
+  EXPECT_LAYOUT(convert(slice(dot(parent, 0, 2), 1), {2, 32}),
+                layoutOf({{R, {{0, 1}, {0, 8}, {0, 16}}},
+                          {Ln, {{0, 2}, {0, 4}, {0, 0}, {0, 0}, {0, 0}}},
+                          {W, {{1, 0}, {0, 0}}},
+                          {B, {}}},
+                         {2, 32}));
+  // The accumulator itself: the rank-2 tile with a leading batch of 1.
+  EXPECT_LAYOUT(convert(parent, {2, 64, 32}),
+                layoutOf({{R, {{0, 0, 1}, {0, 8, 0}, {0, 0, 8}, {0, 0, 16}, {0, 16, 0}, {0, 32, 0}}},
+                          {Ln, {{0, 0, 2}, {0, 0, 4}, {0, 1, 0}, {0, 2, 0}, {0, 4, 0}}},
+                          {W, {{1, 0, 0}, {0, 0, 0}}},
+                          {B, {}}},
+                         {2, 64, 32}));
+}
+
 TEST(TritonDot, FmaOperandHoldsAllOfKInRegisters) {
   // A of an FMA dot over blocked [1,1],[8,4],[2,2] order [1,0]: K (dim1) entirely per thread,
   // lanes and warps along K broadcast.

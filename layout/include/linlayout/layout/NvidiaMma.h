@@ -5,9 +5,10 @@
 //    dim): in one 16x8 tile, register bit 0 steps a column, lanes 0..3 step columns 2, 4, lanes
 //    4..31 step rows 1, 2, 4, register bit 1 steps row 8. Warps then tile the dims last dim
 //    first (row-major warp order).
-//  - version 3 (Hopper wgmma, instr_shape [16, N, K], rank 2): the same 16x8 pattern with more
-//    register bits stepping columns 8, 16, ... up to N; warps tile dim0 first, so a warp group
-//    of 4 stacks 16-row tiles (warps 0..3 -> rows 0, 16, 32, 48), then along the columns.
+//  - version 3 (Hopper wgmma, instr_shape [16, N, K], rank 2 or 3 with a leading batch dim): the
+//    same 16x8 pattern with more register bits stepping columns 8, 16, ... up to N; warps tile the
+//    rows first, so a warp group of 4 stacks 16-row tiles (warps 0..3 -> rows 0, 16, 32, 48), then
+//    the columns, then the batch (Triton's column-major warp order [1, 2, 0] at rank 3).
 // Larger shapes repeat the CTA tile in registers, the last dim first; smaller ones broadcast.
 //
 // Example: v2, warps [1,1], over [32, 32]: register (0,1), (8,0), (0,8), (0,16), (16,0);
@@ -33,7 +34,7 @@ public:
   /// A checked mma layout.
   /// Requires: versionMajor 2 (instrShape [16, 8] or the fp64 [8, 8], optionally with a leading
   /// 1 at rank 3; rank 2 or 3) or 3 (instrShape [16, N, K], N a power of two from 8 to 256, K a
-  /// power of two; rank 2; the product of warpsPerCta a multiple of 4); versionMinor 0 (or 1,
+  /// power of two; rank 2 or 3; the product of warpsPerCta a multiple of 4); versionMinor 0 (or 1,
   /// Turing, for version 2);
   /// warpsPerCta powers of two; cga of the same rank.
   /// Ensures: toLinearLayout is surjective for every shape.
@@ -53,7 +54,7 @@ public:
   const std::vector<int64_t> &instrShape() const { return instrShape_; }
   const CgaLayout &cga() const { return cga_; }
   /// The shape of one instruction tile, one entry per tensor dim: instrShape with leading 1s
-  /// for version 2 ([1, 16, 8] at rank 3), [16, N] for version 3.
+  /// for version 2 ([1, 16, 8] at rank 3), [16, N] for version 3 ([1, 16, N] at rank 3).
   std::vector<int64_t> tileShape() const;
 
   /// The linear layout over `shape` (see the note at the top of this file and toLinearLayout in

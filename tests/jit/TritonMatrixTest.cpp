@@ -1,0 +1,289 @@
+// Triton's GPU conversion test matrix (kernels/TritonMatrix.h), compiled as Gluon compiles it
+// (layouts as written, no passes):
+//  - TritonMatrix.SampleAssemblesWithoutLocalMemory (CPU, in `make test`): a fixed sample of the
+//    cases lowers for sm_90, ptxas accepts it, and none that fits in registers uses local memory;
+//  - TritonMatrix.Full (CPU, only with LINLAYOUT_TRITON_MATRIX=FILE; scripts/triton-matrix.sh):
+//    every case (LINLAYOUT_MATRIX_SHARD=i/n: every n-th from i), ptxas' registers, stack and
+//    spills written to FILE as JSON lines;
+//  - TritonMatrixGpu.EveryCaseIsBitExact (GPU): every case runs and stores exactly its input;
+//    LINLAYOUT_MATRIX_SHARD=i/n runs every n-th case from i, LINLAYOUT_TRITON_MATRIX=FILE writes
+//    the driver's registers and local bytes per case (compared with Triton's by
+//    scripts/gpu/triton_matrix.py).
+#include "GpuTestSupport.h"
+#include "kernels/TritonMatrix.h"
+
+#include "linlayout/lower/Lower.h"
+#include "linlayout/lower/Ptxas.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+using namespace linlayout;
+using namespace linlayout::gpukernels;
+using ir::ScalarKind;
+
+namespace {
+
+using LowerTarget = decltype(lower::LowerOptions{}.target)::value_type;
+
+// 32-bit words a thread holds of the source and of the destination tile.
+int64_t wordsPerThread(const MatrixCase &c) {
+  auto regs = [&](const LayoutSpec &l) -> int64_t {
+    auto ll = toLinearLayout(l, c.shape);
+    return ll.ok() ? int64_t(ll->inDimSize(DimName::reg())) : 0;
+  };
+  int64_t words = (ir::bitWidth(c.elem) + 31) / 32;
+  return (regs(c.src) + regs(c.dst)) * words;
+}
+
+struct Assembled {
+  std::string problem; // "" when it lowered and assembled
+  lower::PtxasReport report;
+  std::string paths; // the conversions' paths, "+"-separated
+};
+
+Assembled lowerAndAssemble(const MatrixCase &c, const std::string &ptxas) {
+  Assembled a;
+  auto m = matrixKernel(c);
+  if (!m.ok()) {
+    a.problem = "building: " + m.message();
+    return a;
+  }
+  lower::LowerOptions o;
+  o.target = LowerTarget::parse("sm_90").value();
+  auto k = lower::lowerKernel(*m, o);
+  if (!k.ok()) {
+    a.problem = "lowering: " + k.message();
+    return a;
+  }
+  for (const auto &cv : k->conversions)
+    a.paths += (a.paths.empty() ? "" : "+") + cv.path;
+  auto run = lower::runPtxas(ptxas, k->kernel.ptx, k->kernel.target.name());
+  if (!run.ok()) {
+    a.problem = run.message();
+    return a;
+  }
+  a.report = *run;
+  if (!run->accepted)
+    a.problem = "ptxas: " + run->log;
+  return a;
+}
+
+// LINLAYOUT_MATRIX_SHARD=i/n: every n-th case from i (several processes share the matrix).
+bool shardOf(size_t &shard, size_t &shards, std::string *error) {
+  shard = 0;
+  shards = 1;
+  const char *s = std::getenv("LINLAYOUT_MATRIX_SHARD");
+  if (!s)
+    return true;
+  if (std::sscanf(s, "%zu/%zu", &shard, &shards) == 2 && shards > 0 && shard < shards)
+    return true;
+  *error = std::string("LINLAYOUT_MATRIX_SHARD is '") + s + "', expected i/n with i < n";
+  return false;
+}
+
+bool usesLocalMemory(const lower::PtxasReport &r) {
+  return r.stackBytes > 0 || r.spillStoreBytes > 0 || r.spillLoadBytes > 0;
+}
+
+std::string jsonEscape(const std::string &s) {
+  std::string o;
+  for (char ch : s)
+    if (ch == '"' || ch == '\\')
+      o += std::string("\\") + ch;
+    else if (ch == '\n')
+      o += "\\n";
+    else if (uint8_t(ch) >= 0x20)
+      o += ch;
+  return o;
+}
+
+} // namespace
+
+// Cases whose two tiles fit in a thread's registers (at most 128 words of source and destination
+// together) use no local memory; the others may (Triton's kernels spill there too).
+TEST(TritonMatrix, SampleAssemblesWithoutLocalMemory) {
+  std::optional<std::string> ptxas = lower::findPtxas();
+  std::vector<MatrixCase> cases = tritonMatrixSample(53);
+  ASSERT_GT(cases.size(), 100u);
+  int assembled = 0;
+  for (const MatrixCase &c : cases) {
+    SCOPED_TRACE(c.name);
+    if (!ptxas) {
+      auto m = matrixKernel(c);
+      ASSERT_TRUE(m.ok()) << m.message();
+      lower::LowerOptions o;
+      o.target = LowerTarget::parse("sm_90").value();
+      auto k = lower::lowerKernel(*m, o);
+      EXPECT_TRUE(k.ok()) << k.message();
+      continue;
+    }
+    Assembled a = lowerAndAssemble(c, *ptxas);
+    EXPECT_EQ(a.problem, "");
+    if (!a.problem.empty())
+      continue;
+    ++assembled;
+    if (wordsPerThread(c) <= 128) {
+      EXPECT_FALSE(usesLocalMemory(a.report))
+          << "stack " << a.report.stackBytes << ", spill stores " << a.report.spillStoreBytes
+          << " bytes, " << a.report.registers << " registers";
+    }
+  }
+  if (ptxas) {
+    EXPECT_EQ(assembled, int(cases.size()));
+  }
+}
+
+TEST(TritonMatrix, Full) {
+  const char *out = std::getenv("LINLAYOUT_TRITON_MATRIX");
+  if (!out)
+    GTEST_SKIP() << "set LINLAYOUT_TRITON_MATRIX=FILE to compile every case (minutes)";
+  std::optional<std::string> ptxas = lower::findPtxas();
+  ASSERT_TRUE(ptxas) << "no ptxas";
+  size_t shard, shards;
+  std::string why;
+  ASSERT_TRUE(shardOf(shard, shards, &why)) << why;
+  std::ofstream f(out);
+  ASSERT_TRUE(f) << "cannot write " << out;
+  int failed = 0, local = 0, n = 0;
+  std::vector<MatrixCase> cases = tritonMatrix();
+  for (size_t i = shard; i < cases.size(); i += shards) {
+    const MatrixCase &c = cases[i];
+    Assembled a = lowerAndAssemble(c, *ptxas);
+    ++n;
+    failed += !a.problem.empty();
+    local += a.problem.empty() && usesLocalMemory(a.report);
+    f << "{\"name\": \"" << c.name << "\", \"ok\": " << (a.problem.empty() ? "true" : "false")
+      << ", \"registers\": " << a.report.registers << ", \"stack\": " << a.report.stackBytes
+      << ", \"spill_stores\": " << a.report.spillStoreBytes
+      << ", \"spill_loads\": " << a.report.spillLoadBytes
+      << ", \"words\": " << wordsPerThread(c) << ", \"path\": \"" << a.paths << "\"";
+    if (!a.problem.empty())
+      f << ", \"error\": \"" << jsonEscape(a.problem.substr(0, 300)) << "\"";
+    f << "}\n";
+  }
+  std::cout << "[          ] " << n << " cases, " << failed << " failed, " << local
+            << " use local memory\n";
+  EXPECT_EQ(failed, 0);
+}
+
+TEST(TritonMatrixGpu, EveryCaseIsBitExact) {
+  REQUIRE_GPU();
+  size_t shard, shards;
+  std::string why;
+  ASSERT_TRUE(shardOf(shard, shards, &why)) << why;
+  std::ofstream f;
+  if (const char *out = std::getenv("LINLAYOUT_TRITON_MATRIX"))
+    f.open(out);
+  uint64_t seed = gputest::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::vector<MatrixCase> cases = tritonMatrix();
+  int run = 0, wrong = 0;
+  for (size_t i = shard; i < cases.size(); i += shards) {
+    const MatrixCase &c = cases[i];
+    std::string problem;
+    auto m = matrixKernel(c);
+    std::shared_ptr<const jit::Kernel> k;
+    if (!m.ok()) {
+      problem = "building: " + m.message();
+    } else if (auto kk = jitc->compile(*m, gputest::asBuilt()); !kk.ok()) {
+      problem = "compiling: " + kk.message();
+    } else {
+      k = *kk;
+      int64_t n = 1;
+      for (int64_t d : c.shape)
+        n *= d;
+      int inBytes = ir::byteWidth(c.elem), outBytes = ir::byteWidth(matrixOutputType(c));
+      std::vector<uint8_t> in = gputest::randomBytes(rng, size_t(n * inBytes));
+      if (c.elem == ScalarKind::I1)
+        for (uint8_t &v : in)
+          v &= 1;
+      auto dIn = runtime::DeviceBuffer::fromHost<uint8_t>(in);
+      auto dOut = runtime::DeviceBuffer::allocate(size_t(n * outBytes));
+      if (!dIn.ok() || !dOut.ok() || !dOut->fill(0x5a).ok())
+        problem = "allocating";
+      else if (Status s = k->launch({1u}, *dIn, *dOut); !s.ok())
+        problem = "launching: " + s.message();
+      else if (Status s2 = jitc->context().synchronize(); !s2.ok())
+        problem = "running: " + s2.message();
+      else if (auto out = dOut->toHost<uint8_t>(); !out.ok())
+        problem = "copying back";
+      else
+        for (int64_t e = 0; e < n && problem.empty(); ++e) {
+          uint64_t want = 0, got = 0;
+          std::memcpy(&want, &in[size_t(e * inBytes)], size_t(inBytes));
+          std::memcpy(&got, &(*out)[size_t(e * outBytes)], size_t(outBytes));
+          if (want != got)
+            problem = "element " + std::to_string(e) + " is " + std::to_string(got) +
+                      ", expected " + std::to_string(want);
+        }
+    }
+    ++run;
+    if (!problem.empty()) {
+      ++wrong;
+      ADD_FAILURE() << c.name << ": " << problem;
+    }
+    if (f.is_open()) {
+      f << "{\"name\": \"" << c.name << "\", \"ok\": " << (problem.empty() ? "true" : "false");
+      if (k) {
+        const jit::KernelMetadata &md = k->metadata();
+        std::string paths;
+        for (const auto &cv : md.conversions)
+          paths += (paths.empty() ? "" : "+") + cv.path;
+        f << ", \"registers\": " << md.registers << ", \"local_bytes\": " << md.localBytes
+          << ", \"path\": \"" << paths << "\"";
+      }
+      if (!problem.empty())
+        f << ", \"error\": \"" << jsonEscape(problem.substr(0, 300)) << "\"";
+      f << "}\n";
+    }
+  }
+  std::cout << "[          ] " << run << " cases run, " << wrong << " wrong\n";
+  EXPECT_EQ(wrong, 0);
+}
+
+// A conversion between layouts that differ only in how registers are numbered renames values:
+// the PTX between the conversion's markers holds no instruction, for every element type (16-bit
+// pairs and bytes included, which could have been repacked).
+TEST(TritonMatrix, RegisterOnlyConversionsEmitNoInstruction) {
+  // Lanes along dim0 and warps along dim1 whatever the order: only the registers' order differs.
+  LayoutSpec rowMajor = BlockedSpec::make({2, 2}, {32, 1}, {1, 4}, {1, 0}).value();
+  LayoutSpec colMajor = BlockedSpec::make({2, 2}, {32, 1}, {1, 4}, {0, 1}).value();
+  for (ScalarKind e :
+       {ScalarKind::F16, ScalarKind::F32, ScalarKind::I8, ScalarKind::I64, ScalarKind::I1})
+    for (int dir = 0; dir < 2; ++dir) {
+      MatrixCase c{"register_only", "register_only", dir ? colMajor : rowMajor,
+                   dir ? rowMajor : colMajor, std::nullopt, {64, 64}, e, 4};
+      SCOPED_TRACE(std::string(ir::name(e)) + (dir ? " col->row" : " row->col"));
+      auto m = matrixKernel(c);
+      ASSERT_TRUE(m.ok()) << m.message();
+      lower::LowerOptions o;
+      o.target = LowerTarget::parse("sm_90").value();
+      o.annotateConversions = true;
+      auto k = lower::lowerKernel(*m, o);
+      ASSERT_TRUE(k.ok()) << k.message();
+      ASSERT_EQ(k->conversions.size(), 1u);
+      EXPECT_EQ(k->conversions[0].path, "register_permute");
+      EXPECT_EQ(k->conversions[0].selects, 0);
+      const std::string &ptx = k->kernel.ptx;
+      size_t begin = ptx.find("// begin convert_layout");
+      size_t end = ptx.find("// end convert_layout");
+      ASSERT_NE(begin, std::string::npos);
+      ASSERT_NE(end, std::string::npos);
+      std::istringstream lines(ptx.substr(begin, end - begin));
+      std::string line;
+      std::getline(lines, line); // the begin marker itself
+      while (std::getline(lines, line)) {
+        size_t first = line.find_first_not_of(" \t");
+        if (first == std::string::npos || line.compare(first, 2, "//") == 0)
+          continue;
+        ADD_FAILURE() << "an instruction inside the conversion: " << line;
+      }
+    }
+}

@@ -75,12 +75,32 @@ TEST(LayoutArg, Errors) {
       << badJson.message();
   auto neither = layoutFromArg("blocked", shape16());
   ASSERT_FALSE(neither.ok());
-  EXPECT_EQ(neither.message(), "expected a layout: JSON ({...}), attribute syntax (#ttg....) or a "
-                               "tensor type (tensor<...>)");
+  EXPECT_EQ(neither.message(), "expected a layout: JSON ({...}), attribute syntax (#ttg....), a "
+                               "tensor type (tensor<...>) or cute:SHAPE:STRIDE");
   auto badAttr = layoutFromArg("#ttg.blocked<{sizePerThread = [2}>", shape16());
   ASSERT_FALSE(badAttr.ok());
   EXPECT_EQ(badAttr.message(), "1:33: expected ',' or ']' in a list, found '}'");
   auto noLayout = layoutFromArg("tensor<16x16xf16>", std::nullopt);
   ASSERT_FALSE(noLayout.ok());
   EXPECT_EQ(noLayout.message(), "tensor type has no layout (expected tensor<16x16xf32, #layout>)");
+}
+
+TEST(LayoutArg, CuteLayoutsAreDrawnAsSharedLayouts) {
+  // (4,8):(8,1) is a row-major 4x8 tile: offset 8 is row 1, column 0.
+  auto a = layoutFromArg("cute:(4,8):(8,1)", std::vector<int64_t>{4, 8});
+  ASSERT_TRUE(a.ok()) << a.message();
+  EXPECT_EQ(a->layout.inDimName(0), DimName::offset());
+  EXPECT_EQ(a->layout.apply(8), 1u);
+  EXPECT_EQ(a->layout.apply(1), 4u); // column 1: dim1 is the out dim above dim0's two bits
+  auto quoted = layoutFromArg("\"cute:(4,8):(8,1)\"", std::nullopt);
+  ASSERT_TRUE(quoted.ok()) << quoted.message();
+  EXPECT_EQ(quoted->layout, a->layout);
+  auto wrongShape = layoutFromArg("cute:(4,8):(8,1)", shape16());
+  ASSERT_FALSE(wrongShape.ok());
+  EXPECT_EQ(wrongShape.message(),
+            "the cute layout's out dims have sizes 4x8, not the shape given, 16x16");
+  auto notBijective = layoutFromArg("cute:(4,8):(16,1)", std::nullopt);
+  ASSERT_FALSE(notBijective.ok());
+  EXPECT_EQ(notBijective.message(), "cute layout (4,8):(16,1) is not a bijection, so it has no "
+                                    "shared-memory form: it reaches 32 of the 64 offsets below 64");
 }

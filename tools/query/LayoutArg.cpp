@@ -1,5 +1,6 @@
 #include "query/LayoutArg.h"
 
+#include "linlayout/layout/CuteLayout.h"
 #include "query/LayoutJson.h"
 #include "query/SpecJson.h"
 
@@ -22,6 +23,21 @@ std::string shapeText(const std::vector<int64_t> &shape) {
   for (size_t i = 0; i < shape.size(); ++i)
     t += (i ? "x" : "") + std::to_string(shape[i]);
   return t;
+}
+
+// A linear layout given directly must have the shape given, if any.
+Expected<LayoutArg> checkedShape(const LinearLayout &l,
+                                 const std::optional<std::vector<int64_t>> &shape,
+                                 const char *what) {
+  if (shape) {
+    std::vector<int64_t> sizes;
+    for (const DimSize &d : l.outDims())
+      sizes.push_back(int64_t(d.size));
+    if (sizes != *shape)
+      return makeError(std::string(what) + "'s out dims have sizes " + shapeText(sizes) +
+                       ", not the shape given, " + shapeText(*shape));
+  }
+  return LayoutArg{l, std::nullopt};
 }
 
 Expected<LayoutArg> fromSpec(const LayoutSpec &spec,
@@ -82,9 +98,15 @@ Expected<LayoutArg> layoutFromArg(std::string_view text,
     LL_ASSIGN_OR_RETURN(LayoutSpec spec, parseLayoutAttr(text, aliases, o));
     return fromSpec(spec, shape);
   }
+  if (text.substr(0, 5) == "cute:") {
+    // A CuTe layout maps coordinates to offsets; drawn as a shared layout, offset -> dims.
+    LL_ASSIGN_OR_RETURN(CuteLayout cute, parseCuteLayout(text.substr(5)));
+    LL_ASSIGN_OR_RETURN(LinearLayout l, cuteToShared(cute));
+    return checkedShape(l, shape, "the cute layout");
+  }
   if (text.empty() || (text.front() != '{' && text.front() != '"'))
-    return makeError("expected a layout: JSON ({...}), attribute syntax (#ttg....) or a tensor "
-                     "type (tensor<...>)");
+    return makeError("expected a layout: JSON ({...}), attribute syntax (#ttg....), a tensor "
+                     "type (tensor<...>) or cute:SHAPE:STRIDE");
   LL_ASSIGN_OR_RETURN(Json j, parseJson(text, "the layout"));
   if (j.is_string()) {
     std::string s = j.get<std::string>();
@@ -92,15 +114,7 @@ Expected<LayoutArg> layoutFromArg(std::string_view text,
   }
   if (j.is_object() && j.contains("in_dims")) {
     LL_ASSIGN_OR_RETURN(LinearLayout l, layoutFromJson(j, "layout"));
-    if (shape) {
-      std::vector<int64_t> sizes;
-      for (const DimSize &d : l.outDims())
-        sizes.push_back(int64_t(d.size));
-      if (sizes != *shape)
-        return makeError("the linear layout's out dims have sizes " + shapeText(sizes) +
-                         ", not the shape given, " + shapeText(*shape));
-    }
-    return LayoutArg{l, std::nullopt};
+    return checkedShape(l, shape, "the linear layout");
   }
   LL_ASSIGN_OR_RETURN(LayoutSpec spec, specFromJson(j, "layout"));
   return fromSpec(spec, shape);

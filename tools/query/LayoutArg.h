@@ -1,7 +1,7 @@
 // A layout as a person gives it on a command line: a linear layout or a hardware layout spec in
 // JSON, a spec in TritonGPU attribute syntax (`#ttg.blocked<{...}>`, `#name` through a dump's
 // aliases), or a tensor type carrying one (`tensor<16x16xf32, #blocked>`, which also gives the
-// shape).
+// shape), or a CuTe layout `cute:(4,8):(8,1)` (drawn as the shared layout offset -> dims).
 #pragma once
 
 #include "linlayout/layout/AttrSyntax.h"

@@ -51,6 +51,7 @@ const OpTable &ops() {
     addSpecOps(t);
     addPlanOps(t);
     addPictureOps(t);
+    addCuteOps(t);
     return t;
   }();
   return table;

@@ -39,5 +39,6 @@ void addAlgebraOps(OpTable &table);
 void addSpecOps(OpTable &table);
 void addPlanOps(OpTable &table);
 void addPictureOps(OpTable &table);
+void addCuteOps(OpTable &table);
 
 } // namespace linlayout::query

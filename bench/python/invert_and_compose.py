@@ -26,10 +26,10 @@ DST = [(name, [[y, x] for x, y in bases]) for name, bases in SRC]
 OUT = ["dim0", "dim1"]
 
 
-def best(stmt, number, repeat):
-    """The fastest of many short runs (ns per call): short enough that one often escapes being
-    preempted on a shared machine, many enough that the minimum is stable."""
-    return min(timeit.repeat(stmt, number=number, repeat=repeat)) / number * 1e9
+def best(stmt, names, number, repeat):
+    """The fastest of many short runs of `stmt` (ns per call): short enough that one often
+    escapes being preempted on a shared machine, many enough that the minimum is stable."""
+    return min(timeit.repeat(stmt, globals=names, number=number, repeat=repeat)) / number * 1e9
 
 
 def main():
@@ -48,15 +48,16 @@ def main():
     res = {"machine": platform.node(), "python": platform.python_version(), "bits": 14}
     res["cpp_ns"] = min(_core._time_invert_and_compose(a, b, args.number)
                         for _ in range(args.repeat))
-    res["python_ns"] = best(lambda: a.invert_and_compose(b), args.number, args.repeat)
+    res["python_ns"] = best("a.invert_and_compose(b)", {"a": a, "b": b}, args.number,
+                            args.repeat)
     try:
         from triton._C.libtriton.linear_layout import LinearLayout as TritonLL
         ta = TritonLL.from_bases(SRC, OUT)
         tb = TritonLL.from_bases(DST, OUT)
         tc = ta.invert_and_compose(tb)
         assert tc.compose(tb) == ta
-        res["triton_ns"] = best(lambda: ta.invert_and_compose(tb), max(10, args.number // 20),
-                                args.repeat // 3)
+        res["triton_ns"] = best("a.invert_and_compose(b)", {"a": ta, "b": tb},
+                                max(10, args.number // 20), args.repeat // 3)
         import triton
         res["triton"] = triton.__version__
     except ImportError as e:

@@ -165,20 +165,6 @@ Status lowerStore(LoweringContext &ctx, const ir::Op &op) {
   FreeBits free = freeBits(l);
   // Threads holding copies (free lane / warp / block bits) stay silent.
   llvm::Value *threadPred = actingThreads(ctx, free);
-  llvm::BasicBlock *after = nullptr;
-  if (threadPred && !mask) {
-    // One branch around every store rather than a predicate on each: the stores stay plain LLVM
-    // stores, whose constant offsets the backend folds into the address ([%rd1+64]). A predicated
-    // store is inline PTX taking its address whole, so each register's address was a 64-bit
-    // register of its own, all of them live before the first store (an i64 64x128 tile held 256
-    // of them: 4.6 KB of stack per thread).
-    llvm::Function *fn = b.GetInsertBlock()->getParent();
-    llvm::BasicBlock *stores = llvm::BasicBlock::Create(b.getContext(), "st.acting", fn);
-    after = llvm::BasicBlock::Create(b.getContext(), "st.done", fn);
-    b.CreateCondBr(threadPred, stores, after);
-    b.SetInsertPoint(stores);
-    threadPred = nullptr;
-  }
   for (size_t r = 0; r < ptr.regs.size(); r += vec) {
     if (r & free.reg)
       continue;
@@ -189,10 +175,6 @@ Status lowerStore(LoweringContext &ctx, const ir::Op &op) {
     if (threadPred)
       m = m ? b.CreateAnd(m, threadPred) : threadPred;
     emitGlobalStore(b, ptr.regs[r], 0, vals, m);
-  }
-  if (after) {
-    b.CreateBr(after);
-    b.SetInsertPoint(after);
   }
   return Status::success();
 }

@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -152,8 +153,22 @@ TEST(TritonMatrix, Full) {
   ASSERT_TRUE(f) << "cannot write " << out;
   int failed = 0, local = 0, n = 0;
   std::vector<MatrixCase> cases = tritonMatrix();
+  // LINLAYOUT_MATRIX_COPIES=1: only the cases whose destination threads hold copies (their
+  // stores are predicated), to measure a change to such stores.
+  const bool copiesOnly = std::getenv("LINLAYOUT_MATRIX_COPIES") != nullptr;
   for (size_t i = shard; i < cases.size(); i += shards) {
     const MatrixCase &c = cases[i];
+    if (copiesOnly) {
+      auto dst = toLinearLayout(c.dst, c.shape);
+      bool copies = false;
+      for (DimName in : {DimName::lane(), DimName::warp()})
+        for (int b = 0; dst.ok() && b < dst->inDimBits(in); ++b) {
+          auto v = dst->basis(in, b);
+          copies |= std::all_of(v.begin(), v.end(), [](auto x) { return x == 0; });
+        }
+      if (!copies)
+        continue;
+    }
     Assembled a = lowerAndAssemble(c, *ptxas);
     ++n;
     failed += !a.problem.empty();
@@ -286,4 +301,36 @@ TEST(TritonMatrix, RegisterOnlyConversionsEmitNoInstruction) {
         ADD_FAILURE() << "an instruction inside the conversion: " << line;
       }
     }
+}
+
+// Booleans move as bytes: an i1 tile's conversion is the i8 tile's (same path, same shuffles,
+// selects, byte permutes and shared-memory accesses), never a 32-bit word per element.
+TEST(TritonMatrix, BooleansMoveAsBytes) {
+  int compared = 0;
+  for (const MatrixCase &c : tritonMatrixSample(97)) {
+    if (c.elem != ScalarKind::I8 || c.intermediate)
+      continue;
+    MatrixCase b = c;
+    b.elem = ScalarKind::I1;
+    SCOPED_TRACE(c.name);
+    lower::LowerOptions o;
+    o.target = LowerTarget::parse("sm_90").value();
+    auto m8 = matrixKernel(c), m1 = matrixKernel(b);
+    ASSERT_TRUE(m8.ok() && m1.ok());
+    auto k8 = lower::lowerKernel(*m8, o), k1 = lower::lowerKernel(*m1, o);
+    ASSERT_TRUE(k8.ok()) << k8.message();
+    ASSERT_TRUE(k1.ok()) << k1.message();
+    ASSERT_EQ(k8->conversions.size(), k1->conversions.size());
+    for (size_t i = 0; i < k8->conversions.size(); ++i) {
+      const lower::ConversionReport &x = k8->conversions[i], &y = k1->conversions[i];
+      EXPECT_EQ(x.path, y.path);
+      EXPECT_EQ(x.shuffles, y.shuffles);
+      EXPECT_EQ(x.selects, y.selects);
+      EXPECT_EQ(x.prmts, y.prmts);
+      EXPECT_EQ(x.sharedStores, y.sharedStores);
+      EXPECT_EQ(x.sharedLoads, y.sharedLoads);
+    }
+    ++compared;
+  }
+  EXPECT_GT(compared, 5);
 }

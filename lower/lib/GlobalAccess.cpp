@@ -28,10 +28,30 @@ int bitsOf(llvm::Type *t) { return static_cast<int>(t->getPrimitiveSizeInBits())
 
 // Elements -> words (bit-exact, first element in the lowest bits, as memory order on a
 // little-endian GPU).
+// With `byShifts`, bytes are packed by shifts and ors (prmt / bfi) instead: for the operands of
+// inline PTX, where the backend lowers a bitcast of a vector of i8 through the stack (st.v2.u8 to
+// local memory, ld.u16 back: 16 to 64 bytes of local memory in a kernel that stores a byte tile
+// with predicates). Plain loads and stores keep the vector form, which the backend folds.
 std::vector<llvm::Value *> toWords(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &elems,
-                                   Packing p) {
+                                   Packing p, bool byShifts = false) {
   llvm::Type *elemTy = elems[0]->getType();
   int n = static_cast<int>(elems.size());
+  if (byShifts && bitsOf(elemTy) == 8 && n > 1) {
+    llvm::Type *wordTy = b.getIntNTy(p.wordBits);
+    int per = p.wordBits / 8;
+    std::vector<llvm::Value *> out;
+    for (int w = 0; w < p.words; ++w) {
+      llvm::Value *word = nullptr;
+      for (int k = 0; k < per; ++k) {
+        llvm::Value *v = b.CreateZExt(b.CreateBitCast(elems[w * per + k], b.getInt8Ty()), wordTy);
+        if (k)
+          v = b.CreateShl(v, static_cast<uint64_t>(8 * k));
+        word = word ? b.CreateOr(word, v) : v;
+      }
+      out.push_back(word);
+    }
+    return out;
+  }
   llvm::Value *vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(elemTy, n));
   for (int i = 0; i < n; ++i)
     vec = b.CreateInsertElement(vec, elems[i], b.getInt32(i));
@@ -45,8 +65,20 @@ std::vector<llvm::Value *> toWords(llvm::IRBuilder<> &b, const std::vector<llvm:
 }
 
 std::vector<llvm::Value *> fromWords(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &words,
-                                     llvm::Type *elemTy, int count) {
+                                     llvm::Type *elemTy, int count, bool byShifts = false) {
   llvm::Type *wordTy = words[0]->getType();
+  if (byShifts && bitsOf(elemTy) == 8 && count > 1) {
+    // Bytes by shifts, as toWords packs them with byShifts.
+    int per = count / static_cast<int>(words.size());
+    std::vector<llvm::Value *> out;
+    for (int i = 0; i < count; ++i) {
+      llvm::Value *w = words[size_t(i / per)];
+      if (i % per)
+        w = b.CreateLShr(w, static_cast<uint64_t>(8 * (i % per)));
+      out.push_back(b.CreateBitCast(b.CreateTrunc(w, b.getInt8Ty()), elemTy));
+    }
+    return out;
+  }
   llvm::Value *vec =
       llvm::PoisonValue::get(llvm::FixedVectorType::get(wordTy, words.size()));
   for (size_t i = 0; i < words.size(); ++i)
@@ -133,7 +165,7 @@ std::vector<llvm::Value *> emitGlobalLoad(llvm::IRBuilder<> &b, const GlobalLoad
   llvm::Type *regTy = registerType(b, p.wordBits);
   std::vector<llvm::Value *> tied(p.words, nullptr);
   if (!load.other.empty()) {
-    std::vector<llvm::Value *> otherWords = toWords(b, load.other, p);
+    std::vector<llvm::Value *> otherWords = toWords(b, load.other, p, /*byShifts=*/true);
     for (int i = 0; i < p.words; ++i)
       tied[i] = regTy == wordTy ? otherWords[i] : b.CreateZExt(otherWords[i], regTy);
   }
@@ -147,7 +179,7 @@ std::vector<llvm::Value *> emitGlobalLoad(llvm::IRBuilder<> &b, const GlobalLoad
   if (regTy != wordTy)
     for (auto &r : regs)
       r = b.CreateTrunc(r, wordTy);
-  return fromWords(b, regs, load.elementType, load.count);
+  return fromWords(b, regs, load.elementType, load.count, /*byShifts=*/true);
 }
 
 void emitGlobalStore(llvm::IRBuilder<> &b, llvm::Value *base, int64_t byteOffset,
@@ -158,10 +190,11 @@ void emitGlobalStore(llvm::IRBuilder<> &b, llvm::Value *base, int64_t byteOffset
   int bits = bitsOf(values[0]->getType());
   assert(isVectorAccessWidth(count, bits) && "unsupported global store width");
   Packing p = packingFor(count, bits);
-  std::vector<llvm::Value *> words = toWords(b, values, p);
   bool alwaysOn = !mask || (llvm::isa<llvm::ConstantInt>(mask) &&
                             llvm::cast<llvm::ConstantInt>(mask)->isOne());
-  if (alwaysOn && cache == CacheModifier::None) {
+  const bool plain = alwaysOn && cache == CacheModifier::None;
+  std::vector<llvm::Value *> words = toWords(b, values, p, /*byShifts=*/!plain);
+  if (plain) {
     llvm::Type *vecTy = llvm::FixedVectorType::get(b.getIntNTy(p.wordBits), p.words);
     llvm::Value *vec = llvm::PoisonValue::get(vecTy);
     for (int i = 0; i < p.words; ++i)

@@ -200,7 +200,10 @@ def _spec(layout):
 def _from_spec_dict(j):
     j = dict(j)
     kind = j.pop("kind")
-    cls = _CLASSES[kind]
+    cls = _CLASSES.get(kind)
+    if cls is None:
+        raise ValueError("layout kind '%s' has no Python class yet (known: %s)" %
+                         (kind, ", ".join(sorted(_CLASSES))))
     for key in ("parent",):
         if key in j:
             j[key] = _from_spec_dict(j[key])
@@ -228,14 +231,15 @@ def _arg_text(layout):
     return json.dumps(_spec(layout))
 
 
-def to_linear_layout(layout, shape):
+def to_linear_layout(layout, shape=None):
     """The linear layout of a hardware layout over a tensor of ``shape``, as Triton 3.6 builds it
     (``layout`` a Gluon-named class, a spec dict, an attribute string, or a LinearLayout whose
-    out-dim sizes must then be ``shape``)."""
-    shape = _ints(shape)
+    out-dim sizes must then be ``shape``). Any text ``linlayout show`` reads works too (a tensor
+    type, which carries its shape; a CuTe layout, ``"cute:(4,8):(8,1)"``)."""
+    shape = None if shape is None else _ints(shape)
     if isinstance(layout, LinearLayout):
         sizes = [s for _, s in layout.out_dims]
-        if sizes != shape:
+        if shape is not None and sizes != shape:
             raise ValueError("the linear layout's out dims have sizes %s, not the shape given, %s"
                              % (sizes, shape))
         return layout

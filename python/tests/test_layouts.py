@@ -50,6 +50,15 @@ def test_layout_from_json():
         ll.layout_from_json(dict(BLOCKED.to_json(), size_per_thread=[1, -1]))
     with pytest.raises(ValueError):
         ll.layout_from_json("#ttg.blocked<{nonsense}>")
+    with pytest.raises(ValueError, match="kind"):
+        ll.layout_from_json({"kind": "no_such_family"})
+
+
+def test_any_text_the_cli_reads():
+    typed = "tensor<32x16xf16, %s>" % ATTR
+    assert ll.to_linear_layout(typed) == ll.to_linear_layout(BLOCKED, [32, 16])
+    with pytest.raises(ValueError, match="shape"):
+        ll.to_linear_layout(ATTR)
 
 
 def test_errors_are_value_errors():

@@ -6,7 +6,8 @@
 //    every case (LINLAYOUT_MATRIX_SHARD=i/n: every n-th from i), ptxas' registers, stack and
 //    spills written to FILE as JSON lines;
 //  - TritonMatrixGpu.EveryCaseIsBitExact (GPU): every case runs and stores exactly its input;
-//    LINLAYOUT_MATRIX_SHARD=i/n runs every n-th case from i, LINLAYOUT_TRITON_MATRIX=FILE writes
+//    LINLAYOUT_MATRIX_SHARD=i/n runs every n-th case from i, LINLAYOUT_MATRIX_NAMES=a,b those
+//    whose name contains a or b, LINLAYOUT_TRITON_MATRIX=FILE writes
 //    the driver's registers and local bytes per case (compared with Triton's by
 //    scripts/gpu/triton_matrix.py).
 #include "GpuTestSupport.h"
@@ -199,9 +200,21 @@ TEST(TritonMatrixGpu, EveryCaseIsBitExact) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   std::vector<MatrixCase> cases = tritonMatrix();
+  // LINLAYOUT_MATRIX_NAMES=a,b: only the cases whose name contains one of these.
+  std::vector<std::string> names;
+  if (const char *s = std::getenv("LINLAYOUT_MATRIX_NAMES"))
+    for (std::string rest = s; !rest.empty();) {
+      size_t comma = rest.find(',');
+      names.push_back(rest.substr(0, comma));
+      rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+    }
   int run = 0, wrong = 0;
   for (size_t i = shard; i < cases.size(); i += shards) {
     const MatrixCase &c = cases[i];
+    if (!names.empty() && std::none_of(names.begin(), names.end(), [&](const std::string &n) {
+          return c.name.find(n) != std::string::npos;
+        }))
+      continue;
     std::string problem;
     auto m = matrixKernel(c);
     std::shared_ptr<const jit::Kernel> k;

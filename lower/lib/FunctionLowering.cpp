@@ -11,26 +11,11 @@ namespace linlayout::lower {
 
 namespace {
 
-// The shared-memory hazards pending after `block` when `h` are pending before it, as the
-// lowerings record them (LoweringContext::beforeShared* / afterShared*), over-approximated: an op
-// not known to leave them alone (nested loops, any op this list does not name) leaves every byte
-// pending. Scratch phases (shared-memory conversions, reductions across warps) are tracked by
-// their bytes, so a loop's conversions with scratch of their own need no barrier before their
-// stores.
+// The shared-memory hazards pending after `block` when `h` are pending before it: each op's
+// declared effects (SharedDeclaration.h) replayed in order, both branches of an if joined. A
+// nested loop is not followed: it may leave everything pending.
 SharedHazards hazardsAfter(const ir::Block &block, SharedHazards h, const OpPlans &plans,
                            int *barriers = nullptr) {
-  const ByteRange all = ByteRange::everything();
-  // A barrier the lowering emits only when something is pending.
-  auto barrierIf = [&](bool needed) {
-    if (needed && barriers)
-      ++*barriers;
-    if (needed)
-      h.barrier();
-  };
-  auto writeAll = [&] {
-    barrierIf(h.writeNeedsBarrier(all));
-    h.addWrite(all);
-  };
   for (const ir::Op &op : block.ops) {
     if (op.kind == ir::OpKind::If) {
       // Either branch may run: what either leaves pending.
@@ -39,80 +24,7 @@ SharedHazards hazardsAfter(const ir::Block &block, SharedHazards h, const OpPlan
       h.join(other);
       continue;
     }
-    if (auto s = plans.scratch.find(&op); s != plans.scratch.end()) {
-      // Stores (after a barrier if they overlap a pending access), a barrier, loads: the
-      // lowerings' scratch protocol (emitPlannedConversion, lowerReduce). Where the scratch
-      // stays in warps, the barriers are warp syncs and the op's accesses stay pending, its own.
-      if (plans.warpScratch.count(&op)) {
-        barrierIf(h.beforeWrite(s->second, &op) == SyncNeeded::Cta);
-        h.addWrite(s->second, &op);
-        h.addRead(s->second, &op);
-        continue;
-      }
-      barrierIf(h.writeNeedsBarrier(s->second));
-      h.barrier();
-      h.addRead(s->second);
-      continue;
-    }
-    switch (op.kind) {
-    case ir::OpKind::AsyncWait: // cp.async.wait_group, then bar.sync
-    case ir::OpKind::Barrier:   // bar.sync
-    case ir::OpKind::BarrierExpect: // the leader's arrive: a write after a barrier if needed
-    case ir::OpKind::AsyncTmaCopyGlobalToLocal: // async-proxy writes, ordered by the mbarrier
-      h.barrier();
-      break;
-    case ir::OpKind::InitBarrier:
-    case ir::OpKind::InvalBarrier:
-    case ir::OpKind::LocalStore:
-      writeAll();
-      break;
-    case ir::OpKind::WaitBarrier:
-    case ir::OpKind::LocalLoad:
-    case ir::OpKind::WarpGroupDot:
-    case ir::OpKind::AsyncTmaCopyLocalToGlobal: // the tile's writers done before the issue
-      barrierIf(h.readNeedsBarrier(all));
-      h.addRead(all);
-      break;
-    case ir::OpKind::AsyncTmaStoreWait: // the issuing thread's reads end here
-      h.addRead(all);
-      break;
-    case ir::OpKind::AsyncCopyGlobalToLocal: // after a barrier if accesses are pending
-      if (!op.attrs.slotFree)
-        barrierIf(h.writeNeedsBarrier(all));
-      break;
-    case ir::OpKind::LocalAlloc:
-      // Its bytes may have been another buffer's or scratch (LowerShared.cpp).
-      barrierIf(h.writeNeedsBarrier(plans.buffers.at(&op)));
-      if (!op.operands.empty())
-        writeAll();
-      break;
-    // Ops whose lowerings never touch the bookkeeping (register-only, global memory, ring and
-    // view descriptors; copies and commits, which the pipelining protocol orders; conversions
-    // and reductions without scratch, which stay in registers).
-    case ir::OpKind::MemDescIndex:
-    case ir::OpKind::MemDescSubslice:
-    case ir::OpKind::MemDescTrans:
-    case ir::OpKind::LocalDealloc:
-    case ir::OpKind::AsyncCommitGroup:
-    case ir::OpKind::Dot:
-    case ir::OpKind::Splat:
-    case ir::OpKind::Broadcast:
-    case ir::OpKind::ExpandDims:
-    case ir::OpKind::ConvertLayout:
-    case ir::OpKind::Trans:
-    case ir::OpKind::Reshape:
-    case ir::OpKind::Reduce:
-    case ir::OpKind::Scan:
-      break;
-    default:
-      // Anything else (loops, ...) may leave everything pending.
-      if (!leavesSharedMemoryAlone(ir::category(op.kind)) && op.kind != ir::OpKind::Yield &&
-          op.kind != ir::OpKind::Return) {
-        h.addRead(all);
-        h.addWrite(all);
-      }
-      break;
-    }
+    sharedEffects(op, plans).applyTo(h, barriers);
   }
   return h;
 }
@@ -290,6 +202,12 @@ Status lowerIf(LoweringContext &ctx, const ir::Op &op) {
 
 } // namespace
 
+SharedEffects structureEffects(const ir::Op &op, const OpPlans &) {
+  if (op.kind == ir::OpKind::For || op.kind == ir::OpKind::If)
+    return SharedEffects().anything();
+  return {}; // yields and returns: read by their loop, branch or combiner
+}
+
 bool leavesSharedMemoryAlone(ir::OpCategory c) {
   switch (c) {
   case ir::OpCategory::Source:
@@ -309,6 +227,9 @@ bool leavesSharedMemoryAlone(ir::OpCategory c) {
 
 Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
   for (const ir::Op &op : block.ops) {
+    // What the op's family declares it does to shared memory, for the check after it.
+    SharedHazards declared = ctx.hazards();
+    sharedEffects(op, ctx.plans()).applyTo(declared);
     Status s;
     switch (op.kind) {
     case ir::OpKind::Return:
@@ -445,6 +366,12 @@ Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
     }
     if (!s.ok())
       return s;
+    // The barrier placement of loops trusts the declarations: a lowering that leaves more
+    // pending than its family declares would lose barriers there.
+    if (!declared.covers(ctx.hazards()))
+      return makeError(ctx.where(op) + std::string(ir::mnemonic(op.kind)) +
+                       ": internal error: the lowering leaves shared-memory accesses pending "
+                       "that its family's declaration (SharedDeclaration.h) does not");
   }
   return Status::success();
 }

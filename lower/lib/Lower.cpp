@@ -2,7 +2,6 @@
 // reduction -> allocate shared memory -> emit LLVM IR op by op -> LLVM O3 -> PTX.
 #include "linlayout/lower/Lower.h"
 
-#include "ConversionPlanning.h"
 #include "InlinePtx.h"
 #include "KernelBuilder.h"
 #include "LoweringContext.h"
@@ -10,6 +9,7 @@
 #include "OpLowering.h"
 #include "OperandSlices.h"
 #include "SharedAllocator.h"
+#include "SharedDeclaration.h"
 
 #include "linlayout/ir/AccessWidth.h"
 #include "linlayout/ir/AxisInfo.h"
@@ -98,14 +98,12 @@ Expected<KernelSpec> kernelSpec(const ir::Module &m, const ir::Function &f) {
   return spec;
 }
 
-int elementBits(const ir::Type &t) {
-  return t.elem().pointer ? 64 : std::max(8, ir::bitWidth(t.elem().scalar));
-}
-
-// Plans conversions and reductions and places every shared buffer by liveness.
-Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxTarget &target,
-                          std::optional<ConversionPath> forcedPath,
-                          std::vector<ConversionReport> &reports) {
+// Plans every op's shared memory (the footprints its family declares: conversions' and
+// reductions' scratch, buffers, alignment) and places the buffers by liveness.
+Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
+                                   const PtxTarget &target,
+                                   std::optional<ConversionPath> forcedPath, LayoutCache &layouts,
+                                   std::vector<ConversionReport> &reports) {
   OpPlans plans;
   // Program points: ops in walk order; a value used inside a loop it was not defined in stays
   // live to the loop's end.
@@ -156,150 +154,38 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
     }
   });
 
+  // Each op's footprint, as its lowering family declares it: scratch live at the op only, a
+  // buffer live to its result's last use.
   const std::vector<int> uses = ir::countUses(f);
+  FootprintContext fctx{m, f, target, layouts, forcedPath, uses, plans, reports};
   std::vector<SharedBuffer> buffers;
   std::vector<const ir::Op *> owners;
-  std::vector<bool> scratchOwner; // per buffer: a conversion's or reduction's scratch
+  std::vector<bool> scratchOwner; // per buffer: an op's scratch, not a buffer
   Status status;
-  std::map<std::pair<ir::LayoutId, std::vector<int64_t>>, LinearLayout> cache;
-  auto layoutOf = [&](const ir::Type &t) -> Expected<LinearLayout> {
-    auto key = std::make_pair(t.layout(), t.shape());
-    if (auto it = cache.find(key); it != cache.end())
-      return it->second;
-    LL_ASSIGN_OR_RETURN(LinearLayout l, toLinearLayout(m.layoutOf(t), t.shape()));
-    cache.emplace(key, l);
-    return l;
-  };
-  auto where = [&](const ir::Op &op) { return opLocation(m, f, op); };
   ir::walkOps(f.body, [&](const ir::Op &op) {
     if (!status.ok())
       return;
-    int64_t at = point[&op];
-    auto fail = [&](const std::string &msg) {
-      status = makeError(where(op) + ": " + std::string(ir::mnemonic(op.kind)) + ": " + msg);
-    };
-    bool moves = op.kind == ir::OpKind::ConvertLayout;
-    std::optional<LinearLayout> movedSrc;
-    if (op.kind == ir::OpKind::Trans || op.kind == ir::OpKind::Reshape) {
-      const ir::Type &st = f.type(op.operands[0]);
-      const ir::Type &dt = f.type(op.results[0]);
-      auto src = layoutOf(st);
-      auto dst = layoutOf(dt);
-      if (!src.ok() || !dst.ok())
-        return fail(!src.ok() ? src.message() : dst.message());
-      auto natural = movedShapeSource(op, *src, *dst, st.shape(), dt.shape());
-      if (!natural.ok())
-        return fail(natural.message());
-      movedSrc = *natural;
-      moves = movedSrc.has_value();
+    auto fp = sharedFootprint(fctx, op);
+    if (!fp.ok()) {
+      status = fp.error();
+      return;
     }
-    if (moves) {
-      const ir::Type &st = f.type(op.operands[0]);
-      const ir::Type &dt = f.type(op.results[0]);
-      auto src = movedSrc ? Expected<LinearLayout>(*movedSrc) : layoutOf(st);
-      auto dst = layoutOf(dt);
-      if (!src.ok() || !dst.ok())
-        return fail(!src.ok() ? src.message() : dst.message());
-      int bits = elementBits(st);
-      auto plan =
-          planLayoutConversion(*src, *dst, bits, target, forcedPath, isMmaOperand(m.layoutOf(dt)));
-      if (!plan.ok() && forcedPath)
-        return fail("no " + conversionPathIdentifier(*forcedPath) +
-                    " plan (LowerOptions::conversionPath): " + plan.message());
-      if (!plan.ok())
-        return fail("cannot plan this layout conversion: " + plan.message());
-      ConversionReport rep;
-      rep.where = where(op);
-      if (op.kind != ir::OpKind::ConvertLayout)
-        rep.where += " (" + std::string(ir::mnemonic(op.kind)) + ")";
-      rep.path = conversionPathIdentifier(plan->path);
-      const ConversionCost &c = plan->cost;
-      rep.shuffles = c.shuffles;
-      rep.selects = c.selects;
-      rep.prmts = c.prmts;
-      for (int i = 0; i < 5; ++i) {
-        rep.sharedStores += c.stores[i];
-        rep.sharedLoads += c.loads[i];
-      }
-      rep.stmatrix = c.stmatrix;
-      rep.ldmatrix = c.ldmatrix;
-      rep.barriers = c.barriers;
-      rep.warpSyncs = c.warpSyncs;
-      rep.scratchBytes = plan->shared.scratchBytes;
-      reports.push_back(rep);
-      if (plan->path == ConversionPath::SharedMemory ||
-          plan->path == ConversionPath::DistributedSharedMemory) {
-        buffers.push_back({plan->shared.scratchBytes, at, at});
-        owners.push_back(&op);
-        scratchOwner.push_back(true);
-      }
-      plans.reportOps.push_back(&op);
-      plans.conversions.emplace(&op, std::move(plan).value());
-    } else if (op.kind == ir::OpKind::Reduce || op.kind == ir::OpKind::Scan) {
-      const ir::Type &st = f.type(op.operands[0]);
-      auto l = layoutOf(st);
-      if (!l.ok())
-        return fail(l.message());
-      int tupleBytes = 0, widest = 0; // the operands' elements side by side; the widest
-      for (ir::ValueId v : op.operands) {
-        tupleBytes += elementBits(f.type(v)) / 8;
-        widest = std::max(widest, elementBits(f.type(v)) / 8);
-      }
-      auto bytes = op.kind == ir::OpKind::Reduce
-                       ? reduceScratchBytes(*l, int(op.attrs.axis), tupleBytes)
-                       : scanScratchBytes(*l, int(op.attrs.axis), tupleBytes, widest);
-      if (!bytes.ok())
-        return fail(bytes.message());
-      if (*bytes) {
-        buffers.push_back({*bytes, at, at});
-        owners.push_back(&op);
-        scratchOwner.push_back(true);
-      }
-    } else if ((op.kind == ir::OpKind::AtomicRMW || op.kind == ir::OpKind::AtomicCAS) &&
-               uses[op.results[0]] > 0) {
-      const ir::Type &vt = f.type(op.operands[1]);
-      std::optional<LinearLayout> l;
-      if (vt.isTensor()) {
-        auto got = layoutOf(vt);
-        if (!got.ok())
-          return fail(got.message());
-        l = *got;
-      }
-      int64_t bytes =
-          atomicResultScratchBytes(vt, l ? &*l : nullptr, m.numWarps * m.threadsPerWarp);
-      if (bytes) {
-        buffers.push_back({bytes, at, at});
-        owners.push_back(&op);
-        scratchOwner.push_back(true);
-      }
-    } else if (op.kind == ir::OpKind::WarpGroupDot) {
-      // Whatever layout its shared operands have, wgmma swizzles by address bits 4..9.
-      plans.sharedAlignment = 1024;
-    } else if (op.kind == ir::OpKind::LocalAlloc) {
-      const ir::Type &t = f.type(op.results[0]);
-      const LayoutSpec &spec = m.layoutOf(t);
-      if (spec.kind() == LayoutKind::NvmmaShared)
-        plans.sharedAlignment = 1024;
-      else if (const auto *linear = spec.as<SharedLinearSpec>())
-        plans.sharedAlignment = std::max(plans.sharedAlignment, linear->alignment());
-      int64_t bytes = t.numElements() * ir::byteWidth(t.elem().scalar);
+    assert(!(fp->scratchBytes && fp->bufferBytes) && "an op with both scratch and a buffer");
+    int64_t at = point[&op];
+    plans.sharedAlignment = std::max(plans.sharedAlignment, fp->alignment);
+    if (fp->scratchBytes) {
+      buffers.push_back({fp->scratchBytes, at, at});
+      owners.push_back(&op);
+      scratchOwner.push_back(true);
+    } else if (fp->bufferBytes) {
       int64_t last = lastUse.count(op.results[0]) ? lastUse[op.results[0]] : at;
-      buffers.push_back({bytes, at, std::max(at, last)});
+      buffers.push_back({fp->bufferBytes, at, std::max(at, last)});
       owners.push_back(&op);
       scratchOwner.push_back(false);
     }
   });
   if (!status.ok())
     return status.error();
-  // Global accesses: the safe vector width of each (an ll.vec attribute can only narrow a load's
-  // or store's; an async copy's contiguity, a width its producer found safe, can widen it).
-  ir::AxisInfoAnalysis axis = ir::AxisInfoAnalysis::run(m, f);
-  ir::walkOps(f.body, [&](const ir::Op &op) {
-    if ((op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store ||
-         op.kind == ir::OpKind::AsyncCopyGlobalToLocal) &&
-        f.type(op.operands[0]).isTensor())
-      plans.accessWidths[&op] = ir::accessWidth(m, f, op, axis).elements;
-  });
   // Scratch lives for its op only, so the scratch of a loop's conversions may share bytes; then
   // each one's stores wait at a barrier for the loads of the one before (across the back edge
   // too). Kept live to the end of the innermost loop instead, each loop's scratch gets bytes of
@@ -325,11 +211,22 @@ Expected<OpPlans> planOps(const ir::Module &m, const ir::Function &f, const PtxT
     ByteRange bytes{alloc.offsets[i], alloc.offsets[i] + buffers[i].bytes};
     (scratchOwner[i] ? plans.scratch : plans.buffers)[owners[i]] = bytes;
   }
-  for (const auto &[op, plan] : plans.conversions)
-    if (plan.shared.withinWarps)
-      plans.warpScratch.insert(op);
   plans.sharedBytes = alloc.totalBytes;
   return plans;
+}
+
+// The safe vector width of each global access (an ll.vec attribute can only narrow a load's or
+// store's; an async copy's contiguity, a width its producer found safe, can widen it).
+std::map<const ir::Op *, int64_t> planAccessWidths(const ir::Module &m, const ir::Function &f) {
+  std::map<const ir::Op *, int64_t> widths;
+  ir::AxisInfoAnalysis axis = ir::AxisInfoAnalysis::run(m, f);
+  ir::walkOps(f.body, [&](const ir::Op &op) {
+    if ((op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store ||
+         op.kind == ir::OpKind::AsyncCopyGlobalToLocal) &&
+        f.type(op.operands[0]).isTensor())
+      widths[&op] = ir::accessWidth(m, f, op, axis).elements;
+  });
+  return widths;
 }
 
 } // namespace
@@ -377,8 +274,10 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
     target.archSpecific = true;
   }
   LoweredKernel out;
-  LL_ASSIGN_OR_RETURN(OpPlans plans,
-                      planOps(module, *fn, target, options.conversionPath, out.conversions));
+  LayoutCache layouts(module);
+  LL_ASSIGN_OR_RETURN(OpPlans plans, planSharedMemory(module, *fn, target, options.conversionPath,
+                                                      layouts, out.conversions));
+  plans.accessWidths = planAccessWidths(module, *fn);
   plans.annotate = options.annotateConversions;
   plans.fpFusion = options.fpFusion;
   plans.slicedLoads = planSlicedLoads(module, *fn, plans);
@@ -387,7 +286,7 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
   kb->useSharedBytes(static_cast<uint64_t>(plans.sharedBytes));
   if (plans.sharedBytes > 0 && plans.sharedAlignment > 128)
     kb->alignShared(uint64_t(plans.sharedAlignment));
-  LoweringContext ctx(module, *fn, *kb, target, plans);
+  LoweringContext ctx(module, *fn, *kb, target, plans, layouts);
   for (size_t i = 0; i < fn->body.args.size(); ++i) {
     Lowered l;
     l.regs = {kb->param(static_cast<int>(i))};

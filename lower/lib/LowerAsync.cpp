@@ -169,6 +169,14 @@ Status lowerAsyncCopy(LoweringContext &ctx, const ir::Op &op) {
 
 } // namespace
 
+SharedEffects asyncEffects(const ir::Op &op, const OpPlans &) {
+  if (op.kind == ir::OpKind::AsyncCopyGlobalToLocal && !op.attrs.slotFree)
+    return SharedEffects().waitToWrite();
+  if (op.kind == ir::OpKind::AsyncWait || op.kind == ir::OpKind::Barrier)
+    return SharedEffects().barrier();
+  return {}; // views of a buffer, commits: no access (a copy's writes end at its async_wait)
+}
+
 Status lowerAsync(LoweringContext &ctx, const ir::Op &op) {
   auto &b = ctx.b();
   llvm::Module &mod = *b.GetInsertBlock()->getModule();

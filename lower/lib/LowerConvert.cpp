@@ -1,5 +1,6 @@
 // ttg.convert_layout: the op's ConversionPlan, emitted step by step (ConversionEmitter.h).
 #include "ConversionEmitter.h"
+#include "ConversionPlanning.h"
 #include "InlinePtx.h"
 #include "OpLowering.h"
 
@@ -80,6 +81,55 @@ Expected<std::vector<llvm::Value *>> emitPlannedConversion(LoweringContext &ctx,
     ctx.afterSharedRead(scratch->second, owner);
   }
   return out;
+}
+
+Expected<SharedFootprint> planConversion(FootprintContext &ctx, const ir::Op &op,
+                                         const LinearLayout &src) {
+  const ir::Type &st = ctx.function.type(op.operands[0]);
+  const ir::Type &dt = ctx.function.type(op.results[0]);
+  LL_ASSIGN_OR_RETURN(LinearLayout dst, ctx.layouts.of(dt));
+  auto plan = planLayoutConversion(src, dst, exchangeElementBits(st), ctx.target, ctx.forcedPath,
+                                   isMmaOperand(ctx.module.layoutOf(dt)));
+  if (!plan.ok() && ctx.forcedPath)
+    return makeError("no " + conversionPathIdentifier(*ctx.forcedPath) +
+                     " plan (LowerOptions::conversionPath): " + plan.message());
+  if (!plan.ok())
+    return makeError("cannot plan this layout conversion: " + plan.message());
+  ConversionReport rep;
+  rep.where = opLocation(ctx.module, ctx.function, op);
+  if (op.kind != ir::OpKind::ConvertLayout)
+    rep.where += " (" + std::string(ir::mnemonic(op.kind)) + ")";
+  rep.path = conversionPathIdentifier(plan->path);
+  const ConversionCost &c = plan->cost;
+  rep.shuffles = c.shuffles;
+  rep.selects = c.selects;
+  rep.prmts = c.prmts;
+  for (int i = 0; i < 5; ++i) {
+    rep.sharedStores += c.stores[i];
+    rep.sharedLoads += c.loads[i];
+  }
+  rep.stmatrix = c.stmatrix;
+  rep.ldmatrix = c.ldmatrix;
+  rep.barriers = c.barriers;
+  rep.warpSyncs = c.warpSyncs;
+  rep.scratchBytes = plan->shared.scratchBytes;
+  ctx.reports.push_back(rep);
+  SharedFootprint fp;
+  if (plan->path == ConversionPath::SharedMemory ||
+      plan->path == ConversionPath::DistributedSharedMemory) {
+    assert(plan->shared.scratchBytes > 0 && "a plan through shared memory without scratch");
+    fp.scratchBytes = plan->shared.scratchBytes;
+  }
+  if (plan->shared.withinWarps)
+    ctx.plans.warpScratch.insert(&op);
+  ctx.plans.reportOps.push_back(&op);
+  ctx.plans.conversions.emplace(&op, std::move(plan).value());
+  return fp;
+}
+
+Expected<SharedFootprint> conversionFootprint(FootprintContext &ctx, const ir::Op &op) {
+  LL_ASSIGN_OR_RETURN(LinearLayout src, ctx.layouts.of(ctx.function.type(op.operands[0])));
+  return planConversion(ctx, op, src);
 }
 
 Status lowerConvertLayout(LoweringContext &ctx, const ir::Op &op) {

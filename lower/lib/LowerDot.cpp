@@ -302,6 +302,14 @@ Status lowerFmaDot(LoweringContext &ctx, const ir::Op &op, const Lowered &a, con
 
 } // namespace
 
+SharedEffects dotEffects(const ir::Op &op, const OpPlans &plans) {
+  // lowerMma's loads of the later K slices, between one wait and one read.
+  for (const auto &[load, how] : plans.slicedLoads)
+    if (how.dot == &op)
+      return SharedEffects().waitToRead().read();
+  return {};
+}
+
 Status lowerDot(LoweringContext &ctx, const ir::Op &op) {
   const Lowered &a = ctx.get(op.operands[0]);
   const Lowered &bv = ctx.get(op.operands[1]);

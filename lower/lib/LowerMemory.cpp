@@ -335,6 +335,21 @@ int64_t atomicResultScratchBytes(const ir::Type &valueType, const LinearLayout *
   return free.thread || free.block ? valueType.numElements() * bytes : 0;
 }
 
+Expected<SharedFootprint> atomicFootprint(FootprintContext &ctx, const ir::Op &op) {
+  if ((op.kind != ir::OpKind::AtomicRMW && op.kind != ir::OpKind::AtomicCAS) ||
+      ctx.uses[op.results[0]] == 0)
+    return SharedFootprint{};
+  const ir::Type &vt = ctx.function.type(op.operands[1]);
+  std::optional<LinearLayout> l;
+  if (vt.isTensor()) {
+    LL_ASSIGN_OR_RETURN(l, ctx.layouts.of(vt));
+  }
+  SharedFootprint fp;
+  fp.scratchBytes = atomicResultScratchBytes(vt, l ? &*l : nullptr,
+                                             ctx.module.numWarps * ctx.module.threadsPerWarp);
+  return fp;
+}
+
 Status lowerMemory(LoweringContext &ctx, const ir::Op &op) {
   if (op.kind == ir::OpKind::Load)
     return lowerLoad(ctx, op);

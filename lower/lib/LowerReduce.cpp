@@ -131,6 +131,16 @@ Tuple Combiner::operator()(const Tuple &lhs, const Tuple &rhs) {
   return out;
 }
 
+Expected<SharedFootprint> reduceFootprint(FootprintContext &ctx, const ir::Op &op) {
+  LL_ASSIGN_OR_RETURN(LinearLayout l, ctx.layouts.of(ctx.function.type(op.operands[0])));
+  int tupleBytes = 0; // the operands' elements side by side
+  for (ir::ValueId v : op.operands)
+    tupleBytes += exchangeElementBits(ctx.function.type(v)) / 8;
+  SharedFootprint fp;
+  LL_ASSIGN_OR_RETURN(fp.scratchBytes, reduceScratchBytes(l, int(op.attrs.axis), tupleBytes));
+  return fp;
+}
+
 Status lowerReduce(LoweringContext &ctx, const ir::Op &op) {
   auto &b = ctx.b();
   const Lowered &in = ctx.get(op.operands[0]);

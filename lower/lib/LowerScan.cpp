@@ -196,6 +196,19 @@ Expected<int64_t> scanScratchBytes(const LinearLayout &l, int axis, int elemByte
          (totalsInLastLanes(s) ? s.threads * widestBytes : 0);
 }
 
+Expected<SharedFootprint> scanFootprint(FootprintContext &ctx, const ir::Op &op) {
+  LL_ASSIGN_OR_RETURN(LinearLayout l, ctx.layouts.of(ctx.function.type(op.operands[0])));
+  int tupleBytes = 0, widest = 0; // the operands' elements side by side; the widest
+  for (ir::ValueId v : op.operands) {
+    int bytes = exchangeElementBits(ctx.function.type(v)) / 8;
+    tupleBytes += bytes;
+    widest = std::max(widest, bytes);
+  }
+  SharedFootprint fp;
+  LL_ASSIGN_OR_RETURN(fp.scratchBytes, scanScratchBytes(l, int(op.attrs.axis), tupleBytes, widest));
+  return fp;
+}
+
 Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
   auto &b = ctx.b();
   const Lowered &in = ctx.get(op.operands[0]);

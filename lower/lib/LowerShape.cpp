@@ -72,6 +72,20 @@ Expected<std::optional<LinearLayout>> movedShapeSource(const ir::Op &op, const L
   return std::optional<LinearLayout>(natural);
 }
 
+Expected<SharedFootprint> shapeFootprint(FootprintContext &ctx, const ir::Op &op) {
+  if (op.kind != ir::OpKind::Trans && op.kind != ir::OpKind::Reshape)
+    return SharedFootprint{};
+  const ir::Type &st = ctx.function.type(op.operands[0]);
+  const ir::Type &dt = ctx.function.type(op.results[0]);
+  LL_ASSIGN_OR_RETURN(LinearLayout src, ctx.layouts.of(st));
+  LL_ASSIGN_OR_RETURN(LinearLayout dst, ctx.layouts.of(dt));
+  LL_ASSIGN_OR_RETURN(std::optional<LinearLayout> natural,
+                      movedShapeSource(op, src, dst, st.shape(), dt.shape()));
+  if (!natural)
+    return SharedFootprint{};
+  return planConversion(ctx, op, *natural);
+}
+
 Status lowerShape(LoweringContext &ctx, const ir::Op &op) {
   const ir::Type &rt = ctx.function().type(op.results[0]);
   const Lowered &src = ctx.get(op.operands[0]);

@@ -90,6 +90,35 @@ Expected<std::vector<llvm::Value *>> loadSharedTile(LoweringContext &ctx, const 
   return regs;
 }
 
+Expected<SharedFootprint> sharedBufferFootprint(FootprintContext &ctx, const ir::Op &op) {
+  if (op.kind != ir::OpKind::LocalAlloc)
+    return SharedFootprint{};
+  const ir::Type &t = ctx.function.type(op.results[0]);
+  const LayoutSpec &spec = ctx.module.layoutOf(t);
+  SharedFootprint fp;
+  fp.bufferBytes = t.numElements() * ir::byteWidth(t.elem().scalar);
+  if (spec.kind() == LayoutKind::NvmmaShared)
+    fp.alignment = 1024;
+  else if (const auto *linear = spec.as<SharedLinearSpec>())
+    fp.alignment = linear->alignment();
+  return fp;
+}
+
+SharedEffects sharedBufferEffects(const ir::Op &op, const OpPlans &plans) {
+  if (op.kind == ir::OpKind::LocalAlloc) {
+    SharedEffects fx;
+    fx.waitToWrite(plans.buffers.at(&op));
+    if (!op.operands.empty())
+      fx.waitToWrite().write(); // storeTile
+    return fx;
+  }
+  if (op.kind == ir::OpKind::LocalStore) // storeTile
+    return SharedEffects().waitToWrite().write();
+  if (op.kind == ir::OpKind::LocalLoad)
+    return SharedEffects().waitToRead().read();
+  return {}; // local_dealloc: the allocator ends a buffer's life at its last use
+}
+
 Status lowerShared(LoweringContext &ctx, const ir::Op &op) {
   switch (op.kind) {
   case ir::OpKind::LocalAlloc: {

@@ -149,6 +149,22 @@ void forEachBox(llvm::IRBuilderBase &b, const TmaBoxPlan &p, const TmaCopyValues
 }
 } // namespace
 
+SharedEffects tmaEffects(const ir::Op &op, const OpPlans &) {
+  using K = ir::OpKind;
+  if (op.kind == K::InitBarrier || op.kind == K::InvalBarrier)
+    return SharedEffects().waitToWrite().write();
+  // The leader's arrive, and the copy engine's writes, which the mbarrier orders: a wait for
+  // pending accesses, then nothing of theirs pending.
+  if (op.kind == K::BarrierExpect || op.kind == K::AsyncTmaCopyGlobalToLocal)
+    return SharedEffects().waitToWrite();
+  // The tile's writers done before the copy engine reads it; the issuing thread's reads end at
+  // the store wait.
+  if (op.kind == K::WaitBarrier || op.kind == K::AsyncTmaCopyLocalToGlobal)
+    return SharedEffects().waitToRead().read();
+  assert(op.kind == K::AsyncTmaStoreWait && "not a TMA or mbarrier op");
+  return SharedEffects().read();
+}
+
 Status lowerTma(LoweringContext &ctx, const ir::Op &op) {
   auto &b = ctx.b();
   auto fail = [&](const std::string &m) {

@@ -266,6 +266,21 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
   return ctx.setRegs(op.results[0], std::move(out));
 }
 
+Expected<SharedFootprint> warpGroupDotFootprint(FootprintContext &, const ir::Op &op) {
+  SharedFootprint fp;
+  if (op.kind == ir::OpKind::WarpGroupDot)
+    fp.alignment = 1024; // whatever layout its shared operands have
+  return fp;
+}
+
+SharedEffects wgmmaEffects(const ir::Op &op, const OpPlans &) {
+  if (op.kind == ir::OpKind::WarpGroupDot) // its shared operands, after their writers
+    return SharedEffects().waitToRead().read();
+  // wgmma.wait_group and fence.proxy.async: not described, so taken as touching every byte
+  // (a loop around them then starts with a bar.sync where it reads or writes shared memory).
+  return SharedEffects().anything();
+}
+
 Status lowerWgmmaSync(LoweringContext &ctx, const ir::Op &op) {
   switch (op.kind) {
   case ir::OpKind::WarpGroupDotWait: {

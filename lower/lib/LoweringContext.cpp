@@ -9,8 +9,9 @@
 namespace linlayout::lower {
 
 LoweringContext::LoweringContext(const ir::Module &m, const ir::Function &f, KernelBuilder &kb,
-                                 const PtxTarget &target, const OpPlans &plans)
-    : m_(m), f_(f), kb_(kb), target_(target), plans_(plans) {
+                                 const PtxTarget &target, const OpPlans &plans,
+                                 LayoutCache &layouts)
+    : m_(m), f_(f), kb_(kb), target_(target), plans_(plans), layouts_(layouts) {
   values_.resize(f.values.size());
 }
 
@@ -36,19 +37,6 @@ llvm::Type *LoweringContext::elementType(const ir::Type &t) {
   if (t.elem().pointer)
     return llvm::PointerType::get(kb_.context(), 1);
   return scalarType(t.elem().scalar);
-}
-
-Expected<LinearLayout> LoweringContext::layoutOf(const ir::Type &t) {
-  const LayoutSpec &spec = m_.layoutOf(t);
-  std::vector<int64_t> shape = t.shape();
-  if (t.isMemDesc() && spec.rank() < t.rank())
-    shape.erase(shape.begin(), shape.end() - spec.rank());
-  auto key = std::make_pair(t.layout(), shape);
-  if (auto it = layouts_.find(key); it != layouts_.end())
-    return it->second;
-  LL_ASSIGN_OR_RETURN(LinearLayout l, toLinearLayout(spec, shape));
-  layouts_.emplace(key, l);
-  return l;
 }
 
 const Lowered &LoweringContext::get(ir::ValueId v) const {

@@ -5,6 +5,7 @@
 
 #include "ConversionEmitter.h"
 #include "KernelBuilder.h"
+#include "LayoutCache.h"
 #include "SharedHazards.h"
 
 #include "linlayout/ir/Module.h"
@@ -51,6 +52,7 @@ struct Lowered {
 struct SlicedLoad {
   int operand = 0;   ///< the dot operand it is: 0 = A, 1 = B
   int64_t kStep = 0; ///< K elements per slice: one mma.sync's
+  const ir::Op *dot = nullptr; ///< the tt.dot that loads the later slices
 };
 
 /// Per-op decisions made before emission (plans need them to size shared memory).
@@ -94,7 +96,7 @@ struct OpPlans {
 class LoweringContext {
 public:
   LoweringContext(const ir::Module &m, const ir::Function &f, KernelBuilder &kb,
-                  const PtxTarget &target, const OpPlans &plans);
+                  const PtxTarget &target, const OpPlans &plans, LayoutCache &layouts);
 
   llvm::IRBuilder<> &b() { return kb_.b(); }
   KernelBuilder &kernel() { return kb_; }
@@ -107,9 +109,9 @@ public:
   llvm::Type *elementType(const ir::Type &t);
   llvm::Type *scalarType(ir::ScalarKind k);
 
-  /// The linear layout of a tensor or descriptor type (cached); for a ring descriptor, the
-  /// layout of one tile.
-  Expected<LinearLayout> layoutOf(const ir::Type &t);
+  /// The linear layout of a tensor or descriptor type (LayoutCache::of, the kernel's one cache);
+  /// for a ring descriptor, the layout of one tile.
+  Expected<LinearLayout> layoutOf(const ir::Type &t) { return layouts_.of(t); }
 
   /// What value `v` became. Requires: v was lowered (asserts).
   const Lowered &get(ir::ValueId v) const;
@@ -167,7 +169,7 @@ private:
   PtxTarget target_;
   const OpPlans &plans_;
   std::vector<std::unique_ptr<Lowered>> values_;
-  std::map<std::pair<ir::LayoutId, std::vector<int64_t>>, LinearLayout> layouts_;
+  LayoutCache &layouts_;
   SharedHazards hazards_;
   std::map<const ir::Op *, SharedSyncs> syncs_;
   std::vector<SlicedOperandReport> sliced_;

@@ -1,10 +1,13 @@
 // The lowering of each op family of the tile IR to LLVM IR, one .cpp file per family. Each
 // function lowers one op whose category it handles, reading operands from and writing results to
 // the LoweringContext; it returns an error naming the op's position for what it cannot lower.
-// FunctionLowering.cpp dispatches over every OpKind.
+// FunctionLowering.cpp dispatches over every OpKind. Beside its lowering, a family that touches
+// shared memory declares its footprint and effects (SharedDeclaration.h; the table in
+// SharedDeclaration.cpp names each kind's).
 #pragma once
 
 #include "LoweringContext.h"
+#include "SharedDeclaration.h"
 
 #include <optional>
 
@@ -12,6 +15,9 @@ namespace linlayout::lower {
 
 /// Lowers a block (a function body or a loop body) op by op. Structure ops are handled here.
 Status lowerBlock(LoweringContext &ctx, const ir::Block &block);
+/// scf.for and scf.if as one op of a block: a loop may leave anything pending; an if's branches
+/// are followed by the barrier placement itself (FunctionLowering.cpp).
+SharedEffects structureEffects(const ir::Op &op, const OpPlans &plans);
 /// Whether every op of category `c` leaves shared memory to others: register-only ops and global
 /// memory accesses (where one needs scratch, as a shape op that moves data or an atomic whose
 /// result is used, it is in OpPlans::scratch).
@@ -21,6 +27,9 @@ bool leavesSharedMemoryAlone(ir::OpCategory c);
 Status lowerSource(LoweringContext &ctx, const ir::Op &op);
 /// tt.splat, tt.broadcast, tt.expand_dims, tt.reshape, tt.trans: register re-indexing.
 Status lowerShape(LoweringContext &ctx, const ir::Op &op);
+/// A tt.trans / tt.reshape whose result layout does not keep elements in their threads is a
+/// conversion (planConversion); other shape ops need no shared memory.
+Expected<SharedFootprint> shapeFootprint(FootprintContext &ctx, const ir::Op &op);
 /// tt.join / tt.split: registers interleaved or taken apart, in each thread.
 Status lowerJoinSplit(LoweringContext &ctx, const ir::Op &op);
 /// tt.fp_to_fp (8-bit floats to and from f16, bf16 and f32; sm_89 and newer).
@@ -37,8 +46,18 @@ Status lowerMemory(LoweringContext &ctx, const ir::Op &op);
 /// `layout` is its value's layout (null for a scalar, which one thread of `threads` updates).
 int64_t atomicResultScratchBytes(const ir::Type &valueType, const LinearLayout *layout,
                                  int threads);
+/// The scratch of an atomic whose result is used (atomicResultScratchBytes); loads and stores
+/// need none.
+Expected<SharedFootprint> atomicFootprint(FootprintContext &ctx, const ir::Op &op);
 /// ttg.convert_layout: the steps of the op's ConversionPlan.
 Status lowerConvertLayout(LoweringContext &ctx, const ir::Op &op);
+/// Plans the conversion of `op` (a convert_layout, or a trans / reshape that moves elements)
+/// from `src` to its result's layout into ctx.plans.conversions, with its report: its scratch is
+/// the plan's where it goes through shared memory.
+Expected<SharedFootprint> planConversion(FootprintContext &ctx, const ir::Op &op,
+                                         const LinearLayout &src);
+/// ttg.convert_layout: planConversion from the operand's layout.
+Expected<SharedFootprint> conversionFootprint(FootprintContext &ctx, const ir::Op &op);
 /// The conversion `plan` of `op` (a convert_layout, or a trans / reshape that moves elements)
 /// applied to `src`, with the barrier bookkeeping of its scratch (OpPlans::scratch): the first
 /// round's barrier only where earlier accesses to the scratch's bytes may be pending.
@@ -48,6 +67,12 @@ Expected<std::vector<llvm::Value *>> emitPlannedConversion(LoweringContext &ctx,
 /// ttg.local_alloc / local_store / local_load / local_dealloc. A local_load in
 /// OpPlans::slicedLoads loads its first K slice only (OperandSlices.h).
 Status lowerShared(LoweringContext &ctx, const ir::Op &op);
+/// A local_alloc's buffer, and the alignment its layout needs (1024 for nvmma_shared, whose
+/// swizzle reads address bits 4..9; a shared_linear layout's own).
+Expected<SharedFootprint> sharedBufferFootprint(FootprintContext &ctx, const ir::Op &op);
+/// local_alloc waits for pending accesses to its bytes (the allocator may reuse them) and, with
+/// an initial value, stores the tile; local_store stores, local_load loads (lowerShared).
+SharedEffects sharedBufferEffects(const ir::Op &op, const OpPlans &plans);
 /// One value per register of `view` (its out dims the tile's, sizes up to the tile's) from the
 /// tile or view `buf`, with ldmatrix where the layouts allow it, else ld.shared; no hazard
 /// bookkeeping (the caller's).
@@ -55,14 +80,26 @@ Expected<std::vector<llvm::Value *>> loadSharedTile(LoweringContext &ctx, const 
                                                     const LinearLayout &view, llvm::Type *ty);
 /// ttg.memdesc_index, ttg.async_copy_global_to_local, ttg.async_commit_group, ttg.async_wait.
 Status lowerAsync(LoweringContext &ctx, const ir::Op &op);
+/// The async copy waits before overwriting a slot others may read (unless `ll.slot_free`); the
+/// wait for copies and gpu.barrier are bar.syncs; views and commits touch nothing.
+SharedEffects asyncEffects(const ir::Op &op, const OpPlans &plans);
 /// tt.dot: mma.sync for an nvidia_mma v2 accumulator, FMA for a blocked one.
 Status lowerDot(LoweringContext &ctx, const ir::Op &op);
+/// A dot with operands loaded in K slices (OpPlans::slicedLoads) reads the later slices.
+SharedEffects dotEffects(const ir::Op &op, const OpPlans &plans);
 /// ttng.warp_group_dot: wgmma.mma_async (sm_90a) with shared-memory descriptors.
 Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op);
 /// ttng.warp_group_dot_wait (wgmma.wait_group) and ttng.fence_async_shared (fence.proxy.async).
 Status lowerWgmmaSync(LoweringContext &ctx, const ir::Op &op);
+/// wgmma swizzles its shared operands by address bits 4..9: shared memory aligned to 1024.
+Expected<SharedFootprint> warpGroupDotFootprint(FootprintContext &ctx, const ir::Op &op);
+/// ttng.warp_group_dot reads its shared operands; the wait and the fence (lowerWgmmaSync) are
+/// not described (anything).
+SharedEffects wgmmaEffects(const ir::Op &op, const OpPlans &plans);
 /// ttng.async_tma_copy_global_to_local and the mbarrier ops (init, inval, expect, wait).
 Status lowerTma(LoweringContext &ctx, const ir::Op &op);
+/// The mbarrier ops and the TMA copies' waits, reads and writes (lowerTma).
+SharedEffects tmaEffects(const ir::Op &op, const OpPlans &plans);
 
 /// How the block of a tensor descriptor is copied: boxes of `box` (rows, inner elements) with a
 /// `swizzleBytes` swizzle, `copies` of them side by side along the inner dim (a block wider than
@@ -118,9 +155,13 @@ std::vector<int64_t> exchangeParts(const std::vector<int> &bytes, int64_t slots)
 
 /// tt.reduce: in-thread, butterfly shuffles across lanes, shared memory across warps.
 Status lowerReduce(LoweringContext &ctx, const ir::Op &op);
+/// The exchange across warps of a tt.reduce (reduceScratchBytes).
+Expected<SharedFootprint> reduceFootprint(FootprintContext &ctx, const ir::Op &op);
 /// tt.scan: over the bits of the scanned coordinate, lowest first: in registers, by butterfly
 /// shuffles, by shared memory between warps.
 Status lowerScan(LoweringContext &ctx, const ir::Op &op);
+/// The exchanges between warps of a tt.scan (scanScratchBytes).
+Expected<SharedFootprint> scanFootprint(FootprintContext &ctx, const ir::Op &op);
 
 } // namespace linlayout::lower
 

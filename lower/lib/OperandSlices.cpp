@@ -92,7 +92,7 @@ std::map<const ir::Op *, SlicedLoad> planSlicedLoads(const ir::Module &m, const 
           int64_t kStep =
               op.kind == ir::OpKind::Dot && op.operands[2] != v ? mmaKStep(m, f, op) : 0;
           if (kStep)
-            sliced[&load] = {op.operands[0] == v ? 0 : 1, kStep};
+            sliced[&load] = {op.operands[0] == v ? 0 : 1, kStep, &op};
           break;
         }
         if (!mayStandBetween(op, plans))

@@ -21,7 +21,7 @@ struct ByteRange {
   int64_t begin = 0;
   int64_t end = 0;
   /// Every byte: for an access whose place is not tracked.
-  static ByteRange everything() { return {0, std::numeric_limits<int64_t>::max()}; }
+  static constexpr ByteRange everything() { return {0, std::numeric_limits<int64_t>::max()}; }
   friend bool operator==(const ByteRange &, const ByteRange &) = default;
 };
 

@@ -2,6 +2,9 @@
 """Fails when a folder includes what its layer may not (the layering of docs/design.md):
 support -> std; layout -> support; ir -> layout; lower -> ir, layout, LLVM;
 runtime -> support + the CUDA driver through dlopen (no CUDA headers); testing -> layout, rapidcheck.
+Inside layout/, its libraries: algebra -> support; hardware -> algebra; planning -> hardware,
+algebra; pictures -> algebra (a header linlayout/layout/X.h belongs to the library whose include
+folder holds it).
 Also: llvm:: never appears in lower/'s public headers."""
 import os, re, sys
 
@@ -21,8 +24,24 @@ foreign = {  # third-party include prefixes and the layers that may use them
     "cuda.h": set(), "cuda_runtime": set(), "rapidcheck": {"testing"}, "gtest/": set(),
     "benchmark/": set(),
 }
-inc = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
 bad = []
+# layout/'s libraries and the ones each may include from.
+layout_allowed = {
+    "algebra": {"algebra"},
+    "hardware": {"algebra", "hardware"},
+    "planning": {"algebra", "hardware", "planning"},
+    "pictures": {"algebra", "pictures"},
+}
+layout_owner = {}  # header name -> layout library
+for lib in layout_allowed:
+    d = os.path.join(root, "layout", lib, "include", "linlayout", "layout")
+    for f in os.listdir(d) if os.path.isdir(d) else []:
+        layout_owner[f] = lib
+for entry in sorted(os.listdir(os.path.join(root, "layout"))):
+    if os.path.isdir(os.path.join(root, "layout", entry)) and entry not in layout_allowed:
+        bad.append(f"layout/{entry}: not one of layout/'s libraries {sorted(layout_allowed)}")
+
+inc = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
 for layer in sorted(allowed):
     base = os.path.join(root, layer)
     for dirpath, _, files in os.walk(base):
@@ -39,6 +58,14 @@ for layer in sorted(allowed):
                         target = h.split("/")[1]
                         if target in ours and target not in allowed[layer]:
                             bad.append(f"{rel}:{n}: {layer}/ may not include {h}")
+                        if layer == "layout" and target == "layout":
+                            lib = rel.split(os.sep)[1]
+                            owner = layout_owner.get(h.split("/")[-1])
+                            if owner is None:
+                                bad.append(f"{rel}:{n}: no layout library has {h}")
+                            elif lib in layout_allowed and owner not in layout_allowed[lib]:
+                                bad.append(f"{rel}:{n}: layout/{lib} may not include {h} "
+                                           f"(layout/{owner})")
                     for prefix, layers in foreign.items():
                         if h.startswith(prefix) and layer not in layers:
                             bad.append(f"{rel}:{n}: {layer}/ may not include {h}")

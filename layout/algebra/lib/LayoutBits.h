@@ -1,0 +1,68 @@
+// Bit-level helpers shared by the files that implement LinearLayout (private to algebra/):
+// packed-word masks, the dimension checks of the factories, and fixed-capacity dimension lists
+// with which the hot paths build result shapes without the heap.
+#pragma once
+
+#include "linlayout/layout/LinearLayout.h"
+
+#include <array>
+#include <span>
+#include <string>
+
+namespace linlayout::detail {
+
+inline bool isPow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
+inline int log2u(uint64_t x) { return 63 - __builtin_clzll(x); }
+inline uint64_t lowMask(int bits) { return bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1; }
+
+inline std::string quoted(DimName n) { return "'" + std::string(n.str()) + "'"; }
+
+// Checks a list of dims for the per-side limits and duplicate names.
+Status checkDims(std::span<const DimBits> dims, const char *side);
+
+// The bits of a dim of `size` elements; an error unless size is a power of two.
+Expected<int> sizeToBits(uint64_t size, DimName name, const char *side);
+
+// Moves the bits of each named dim of one packing into another packing. Dims missing from the
+// target must be zero in the source (the caller checks); dims missing from the source are zero.
+struct Repack {
+  struct Piece {
+    int from, to, bits;
+  };
+  std::array<Piece, LinearLayout::kMaxDims> pieces{};
+  int n = 0;
+  bool identity = true;
+
+  uint64_t operator()(uint64_t w) const {
+    if (identity)
+      return w;
+    uint64_t r = 0;
+    for (int i = 0; i < n; ++i)
+      r |= ((w >> pieces[i].from) & lowMask(pieces[i].bits)) << pieces[i].to;
+    return r;
+  }
+};
+
+// A fixed-capacity list of dims (the hot paths build result shapes without the heap).
+struct DimList {
+  std::array<DimBits, 2 * LinearLayout::kMaxDims> v{};
+  int n = 0;
+  void push(DimName name, int bits) { v[n++] = {name, bits}; }
+  std::span<const DimBits> span() const { return {v.data(), size_t(n)}; }
+};
+
+inline DimList insOf(const LinearLayout &l) {
+  DimList r;
+  for (int d = 0; d < l.numInDims(); ++d)
+    r.push(l.inDimName(d), l.inDimBits(d));
+  return r;
+}
+
+inline DimList outsOf(const LinearLayout &l) {
+  DimList r;
+  for (int o = 0; o < l.numOutDims(); ++o)
+    r.push(l.outDimName(o), l.outDimBits(o));
+  return r;
+}
+
+} // namespace linlayout::detail

@@ -1,0 +1,98 @@
+// LayoutSpec: any hardware layout family, as a value, and its conversion to a linear layout.
+//
+// Families (one header each): blocked, slice, nvidia_mma, dot_operand, linear (distributed:
+// in dims register, lane, warp, block) and swizzled_shared, nvmma_shared, shared_linear (shared:
+// in dims offset, block). Out dims are always dim0..dim{rank-1}, dim0 the outermost tensor
+// dimension (the row of a matrix). The conversions follow Triton 3.6's toLinearLayout, so a layout
+// copied from a Triton or Gluon program means the same thing here.
+//
+// A LayoutSpec is an immutable value: copy it freely (slice and dot_operand share their immutable
+// parent), compare with ==.
+#pragma once
+
+#include "linlayout/layout/Blocked.h"
+#include "linlayout/layout/CgaLayout.h"
+#include "linlayout/layout/DotOperand.h"
+#include "linlayout/layout/Expected.h"
+#include "linlayout/layout/LinearLayout.h"
+#include "linlayout/layout/LinearSpec.h"
+#include "linlayout/layout/NvidiaMma.h"
+#include "linlayout/layout/NvmmaShared.h"
+#include "linlayout/layout/Slice.h"
+#include "linlayout/layout/SwizzledShared.h"
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <variant>
+
+namespace linlayout {
+
+/// The family of a layout spec, in the order of LayoutSpec::Variant; the names are the `kind`
+/// strings of the query format (each family's kKind). Adding a family: its header and source
+/// (with kKind, kDistributed, rank, toLinearLayout and the CTA-split queries of CtaSplit.h), a
+/// line here and in the variant, its attribute syntax and its JSON form.
+enum class LayoutKind {
+  Blocked,        // "blocked"
+  Slice,          // "slice"
+  NvidiaMma,      // "nvidia_mma"
+  DotOperand,     // "dot_operand"
+  Linear,         // "linear"
+  SwizzledShared, // "swizzled_shared"
+  NvmmaShared,    // "nvmma_shared"
+  SharedLinear,   // "shared_linear"
+};
+
+/// The `kind` string of a family.
+std::string_view kindName(LayoutKind kind);
+
+/// A layout of any family.
+/// Ensures: kind() names the held family; isDistributed() != isShared().
+class LayoutSpec {
+public:
+  using Variant = std::variant<BlockedSpec, SliceSpec, NvidiaMmaSpec, DotOperandSpec, LinearSpec,
+                               SwizzledSharedSpec, NvmmaSharedSpec, SharedLinearSpec>;
+
+  // Implicit from each (already checked) family value.
+  LayoutSpec(BlockedSpec s) : v_(std::move(s)) {}
+  LayoutSpec(SliceSpec s) : v_(std::move(s)) {}
+  LayoutSpec(NvidiaMmaSpec s) : v_(std::move(s)) {}
+  LayoutSpec(DotOperandSpec s) : v_(std::move(s)) {}
+  LayoutSpec(LinearSpec s) : v_(std::move(s)) {}
+  LayoutSpec(SwizzledSharedSpec s) : v_(std::move(s)) {}
+  LayoutSpec(NvmmaSharedSpec s) : v_(std::move(s)) {}
+  LayoutSpec(SharedLinearSpec s) : v_(std::move(s)) {}
+
+  LayoutKind kind() const { return LayoutKind(v_.index()); }
+  /// Register layouts: in dims register, lane, warp, block.
+  bool isDistributed() const;
+  /// Shared-memory layouts: in dims offset, block.
+  bool isShared() const { return !isDistributed(); }
+  /// The tensor rank the layout is for.
+  int rank() const;
+
+  /// The family value, or nullptr when another family is held.
+  template <typename T> const T *as() const { return std::get_if<T>(&v_); }
+  const Variant &variant() const { return v_; }
+
+  friend bool operator==(const LayoutSpec &a, const LayoutSpec &b) { return a.v_ == b.v_; }
+  friend bool operator!=(const LayoutSpec &a, const LayoutSpec &b) { return !(a == b); }
+
+private:
+  Variant v_;
+};
+
+/// Whether `spec` is an operand of mma.sync / wgmma: a dot_operand whose parent is nvidia_mma.
+bool isMmaOperand(const LayoutSpec &spec);
+
+/// The linear layout of `spec` over a tensor of `shape`, as Triton 3.6 defines it.
+/// Requires: shape.size() == spec.rank(); every entry a power of two >= 1; the result fits the
+/// LinearLayout limits (64 in-bits, 64 out-bits); family-specific limits (e.g. nvmma_shared needs
+/// at least one swizzle tile: 8 rows and swizzle_byte_width * 8 / element_bitwidth columns).
+/// Ensures: out dims dim0..dim{rank-1} with sizes `shape`; in dims register, lane, warp, block
+/// (distributed) or offset, block (shared); distributed layouts are surjective; shared layouts
+/// are bijective from (offset, block) when the CGA layout has no broadcast.
+/// Example: toLinearLayout(blocked{[1],[32],[4],[0]}, {128}) has lane bases 1..16, warp 32, 64.
+Expected<LinearLayout> toLinearLayout(const LayoutSpec &spec, std::span<const int64_t> shape);
+
+} // namespace linlayout

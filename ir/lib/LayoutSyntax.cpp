@@ -35,24 +35,6 @@ std::string printLayoutAttr(const LayoutSpec &spec, const AliasName &aliasName) 
   return text;
 }
 
-std::string aliasStem(const LayoutSpec &spec) {
-  switch (spec.kind()) {
-  case LayoutKind::Blocked:
-    return "blocked";
-  case LayoutKind::Slice:
-    return "slice";
-  case LayoutKind::NvidiaMma:
-    return "mma";
-  case LayoutKind::DotOperand:
-    return "dot_op";
-  case LayoutKind::Linear:
-    return "linear";
-  case LayoutKind::SwizzledShared:
-  case LayoutKind::NvmmaShared:
-  case LayoutKind::SharedLinear:
-    return "shared";
-  }
-  return "layout";
-}
+std::string aliasStem(const LayoutSpec &spec) { return std::string(attrAliasStem(spec)); }
 
 } // namespace linlayout::ir::detail

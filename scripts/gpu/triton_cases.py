@@ -18,8 +18,13 @@ shared layouts for bank_conflicts), some of them written in TritonGPU's attribut
 algebra ops over random linear layouts. `--wide` draws from wider ranges than the default
 (ranks up to 4, up to 32 warps, wgmma K of 8 and 32, k_width 16, swizzle vectors of 16, larger
 algebra layouts), to probe what the default draws leave out; a seed's cases depend on both.
+`--amd` draws AMD's families instead: amd_mfma (versions 1-4, every instruction shape, transposed,
+64-bit elements, tiles per warp, CGA splits), amd_wmma (versions 1-3), dot operands of both over
+the k_width values Triton takes, slices of all of them, and blocked layouts of 64-lane
+wavefronts. Fields Gluon's class lacks make the case an error rather than being dropped.
 """
 import argparse
+import dataclasses
 import json
 import os
 import random
@@ -28,6 +33,8 @@ import tempfile
 
 # Set by --wide: draw from the wider ranges (see the module's docstring).
 WIDE = False
+# Set by --amd: draw AMD's families (see the module's docstring).
+AMD = False
 
 
 def pow2(rng, lo, hi):
@@ -61,6 +68,8 @@ def cga_bases(rng, rank, allow_broadcast=True):
 
 def blocked(rng, rank):
     lane_bits = 5 if rng.random() < 0.95 else rng.choice([4, 6])  # a few non-32-lane warps
+    if AMD:
+        lane_bits = 6 if rng.random() < 0.9 else 5  # wavefronts of 64 (RDNA's of 32)
     spec = {"kind": "blocked",
             "size_per_thread": [pow2(rng, 0, 4 if WIDE else 3) for _ in range(rank)],
             "threads_per_warp": split_bits(rng, lane_bits, rank),
@@ -113,7 +122,68 @@ def dot_operand(rng):
             "k_width": rng.choice([0, 0, 0, 1, 2])}
 
 
+# --- AMD's families ---------------------------------------------------------------------------
+
+def amd_mfma(rng, rank=None):
+    rank = rank or (3 if rng.random() < 0.15 else 2)
+    mn = rng.choice([[32, 32], [32, 32], [16, 16], [16, 16], [64, 4], [4, 64]])
+    k = {32: [2, 4, 8, 16], 16: [4, 8, 16, 32], 64: [4], 4: [4]}[mn[0]]
+    spec = {"kind": "amd_mfma", "version": rng.randint(1, 4), "instr_shape": mn + [rng.choice(k)],
+            # 64x4 is always transposed (Triton swaps the operands to use the broadcast)
+            "transposed": True if mn == [64, 4] else rng.random() < 0.5,
+            "warps_per_cta": split_bits(rng, rng.randint(0, 3), rank)}
+    if rng.random() < 0.2:
+        spec["element_bitwidth"] = 64
+    if rng.random() < 0.3:
+        spec["tiles_per_warp"] = [pow2(rng, 0, 1) for _ in range(rank)]
+    if rng.random() < 0.2:
+        spec["cga_layout"] = cga_bases(rng, rank, allow_broadcast=False)
+    return spec
+
+
+def amd_wmma(rng, rank=None):
+    rank = rank or (3 if rng.random() < 0.15 else 2)
+    version = rng.randint(1, 3)
+    k = [16] if version < 3 else [4, 32, 64, 128]
+    spec = {"kind": "amd_wmma", "version": version, "transposed": rng.random() < 0.5,
+            "warps_per_cta": split_bits(rng, rng.randint(0, 3), rank)}
+    if rng.random() < 0.7:
+        spec["instr_shape"] = [16, 16, rng.choice(k)]
+    if rng.random() < 0.3:
+        spec["tiles_per_warp"] = [pow2(rng, 0, 1) for _ in range(rank)]
+    if rng.random() < 0.2:
+        spec["cga_layout"] = cga_bases(rng, rank, allow_broadcast=False)
+    return spec
+
+
+def amd_dot_operand(rng):
+    parent = amd_mfma(rng) if rng.random() < 0.6 else amd_wmma(rng)
+    k_width = rng.choice([1, 2, 4, 4, 8, 8, 16, 32] if parent["kind"] == "amd_mfma"
+                         else [2, 4, 8, 8, 16, 16])
+    return {"kind": "dot_operand", "operand_index": rng.randrange(2), "parent": parent,
+            "k_width": k_width}
+
+
+def amd_distributed(rng, depth=0):
+    r = rng.random()
+    if r < 0.3:
+        return amd_mfma(rng)
+    if r < 0.5:
+        return amd_wmma(rng)
+    if r < 0.8:
+        return amd_dot_operand(rng)
+    if r < 0.95 and depth < 2:
+        parent = amd_distributed(rng, depth + 1)
+        rank = rank_of(parent)
+        if rank < 2:
+            return amd_mfma(rng)
+        return {"kind": "slice", "dim": rng.randrange(rank), "parent": parent}
+    return blocked(rng, rng.choice([1, 2, 2, 3]))
+
+
 def distributed(rng, depth=0):
+    if AMD:
+        return amd_distributed(rng, depth)
     r = rng.random()
     if r < 0.35:
         return blocked(rng, rng.choice([1, 2, 2, 3, 4, 4] if WIDE else [1, 2, 2, 2, 3]))
@@ -162,7 +232,7 @@ def rank_of(spec):
     k = spec["kind"]
     if k == "blocked":
         return len(spec["order"])
-    if k == "nvidia_mma":
+    if k in ("nvidia_mma", "amd_mfma", "amd_wmma"):
         return len(spec["warps_per_cta"])
     if k == "dot_operand":
         return rank_of(spec["parent"])
@@ -201,7 +271,7 @@ def cga_of(spec):
     """The CGA layout a distributed spec splits its tile with (a dot operand's and a slice's
     derived from their parents', as Gluon derives them)."""
     k = spec["kind"]
-    if k in ("blocked", "nvidia_mma"):
+    if k in ("blocked", "nvidia_mma", "amd_mfma", "amd_wmma"):
         return spec.get("cga_layout", [])
     if k == "dot_operand":
         rank = rank_of(spec)
@@ -304,8 +374,32 @@ def triton_cga(spec):
     return spec.get("cga_layout", [])
 
 
+def amd_layout(spec, cls):
+    """Gluon's AMD layout from the spec's fields (named as Gluon names them); a field the class
+    lacks is an error, so that a case never silently means something else."""
+    names = {f.name for f in dataclasses.fields(cls)}
+    args = {k: v for k, v in spec.items() if k != "kind"}
+    missing = sorted(set(args) - names)
+    if missing:
+        raise TypeError("%s has no field %s" % (cls.__name__, ", ".join(missing)))
+    return cls(**args)
+
+
+def amd_classes():
+    try:
+        from triton.experimental.gluon.language import amd
+        return amd.AMDMFMALayout, amd.AMDWMMALayout
+    except (ImportError, AttributeError):
+        from triton.experimental.gluon.language.amd import _layouts
+        return _layouts.AMDMFMALayout, _layouts.AMDWMMALayout
+
+
 def triton_layout(spec, ttgl):
     k = spec["kind"]
+    if k == "amd_mfma":
+        return amd_layout(spec, amd_classes()[0])
+    if k == "amd_wmma":
+        return amd_layout(spec, amd_classes()[1])
     if k == "blocked":
         return ttgl.BlockedLayout(spec["size_per_thread"], spec["threads_per_warp"],
                                   spec["warps_per_cta"], spec["order"], triton_cga(spec))
@@ -443,12 +537,14 @@ def in_child(fn):
 
 def make_case(rng):
     r = rng.random()
-    if r < 0.2:
+    if r < (0.0 if AMD else 0.2):
         return algebra_case(rng)
-    if r < 0.7:
+    if r < (1.0 if AMD else 0.7):
         spec = distributed(rng)
         rank = rank_of(spec)
         shape = shape_for(rng, rank, 0, 10 if rank == 1 else 8)
+        if AMD and rng.random() < 0.7:  # mostly at least an instruction tile
+            shape = shape_for(rng, rank, 4 if rank < 3 else 2, 10 if rank == 1 else 8)
         if spec["kind"] == "linear":  # its own shape, or one twice or half as large in a dim
             shape = list(spec["shape"])
             if rng.random() < 0.3:
@@ -474,9 +570,11 @@ def main():
     ap.add_argument("--attr-fraction", type=float, default=0.15,
                     help="share of specs written in TritonGPU's attribute syntax")
     ap.add_argument("--wide", action="store_true", help="draw from the wider ranges")
+    ap.add_argument("--amd", action="store_true", help="draw AMD's families")
     args = ap.parse_args()
-    global WIDE
+    global WIDE, AMD
     WIDE = args.wide
+    AMD = args.amd
     rng = random.Random(args.seed)
     tri = Triton()
     for i in range(args.count):
@@ -488,7 +586,7 @@ def main():
             got, text = in_child(lambda: tri.attr_text(case[field], case["shape"]))
             if got == "expect":
                 case[field] = text
-        case["id"] = ("w%d-%d" if WIDE else "t%d-%d") % (args.seed, i)
+        case["id"] = ("a%d-%d" if AMD else "w%d-%d" if WIDE else "t%d-%d") % (args.seed, i)
         case[key] = val
         print(json.dumps(case), flush=True)
 

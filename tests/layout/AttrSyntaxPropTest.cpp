@@ -88,7 +88,16 @@ int pick(int n) { return *rc::gen::resize(100, rc::gen::inRange(0, n)); }
 // sizes would draw the same rejected value forever.
 LayoutSpec anyParent(int depth) {
   int rank = *rc::gen::inRange(2, 4);
-  switch (pick(depth > 0 ? 6 : 5)) {
+  switch (pick(depth > 0 ? 8 : 7)) {
+  case 5: { // AMD MFMA, or a dot operand of one
+    LayoutSpec p(amdMfmaSpec(rank));
+    return *rc::gen::arbitrary<bool>() ? p : dot(p, *rc::gen::inRange(0, 2), int(pow2In(0, 5)));
+  }
+  case 6: { // AMD WMMA, or a dot operand of one
+    AmdWmmaSpec w = amdWmmaSpec(rank);
+    LayoutSpec p(w);
+    return *rc::gen::arbitrary<bool>() ? p : dot(p, *rc::gen::inRange(0, 2), amdKWidth(w));
+  }
   case 0:
     return anyBlocked(rank);
   case 1:

@@ -268,9 +268,14 @@ TEST(AttrSyntaxErrors, SayWhereAndWhat) {
   EXPECT_EQ(parseError("#ttg.slice<{dim = 0, dim = 1}>"), "1:22: field 'dim' is given twice");
   EXPECT_EQ(parseError("#ttg.slice<{dim = [0], parent = #p}>"),
             "1:19: 'dim' of '#ttg.slice' must be an integer");
-  EXPECT_EQ(parseError("#ttg.amd_mfma<{versionMajor = 3}>"),
-            "1:1: unsupported layout '#ttg.amd_mfma' (linlayout reads blocked, slice, "
-            "nvidia_mma, dot_op, swizzled_shared, nvmma_shared, linear, shared_linear)");
+  EXPECT_EQ(parseError("#ttg.padded_shared<{interval = 32}>"),
+            "1:1: unsupported layout '#ttg.padded_shared' (linlayout reads blocked, slice, "
+            "nvidia_mma, dot_op, swizzled_shared, nvmma_shared, linear, shared_linear, amd_mfma, "
+            "amd_wmma)");
+  EXPECT_EQ(parseError("#ttg.amd_mfma<{versionMajor = 3}>"), "1:1: '#ttg.amd_mfma' needs 'version'");
+  EXPECT_EQ(parseError("#ttg.amd_wmma<{version = 3, warpsPerCTA = [1, 1]}>"),
+            "1:1: amd_wmma: instrShape is [16, 16, 16], expected [16, 16, K] with K one of 4, "
+            "32, 64, 128 for version 3");
   EXPECT_EQ(parseError("#ttng.tensor_memory_encoding<blockM = 128>"),
             "1:1: '#ttng.tensor_memory_encoding' is not a TritonGPU layout");
   EXPECT_EQ(parseError("{\"kind\": \"blocked\"}"),

@@ -54,6 +54,20 @@ TEST(BankConflicts, TritonReferenceExamples) {
   EXPECT_EQ(ok(bankConflicts(acc, nv, 16)), 0);
 }
 
+TEST(BankConflicts, SixtyFourBanksServeTwiceTheRow) {
+  // Each warp reads one column of a row-major 32x32 tile of 32-bit elements (rows of 128 bytes),
+  // one element per lane: with 32 banks every lane hits bank 0 of another row (31 extra
+  // wavefronts); with gfx950's 64 banks the odd rows fall in the other half of the banks (15).
+  auto reg = linear(blocked({1, 1}, {32, 1}, {1, 32}, {0, 1}), {32, 32});
+  auto sh = linear(swizzled(1, 1, 1, {1, 0}), {32, 32});
+  EXPECT_EQ(ok(bankConflicts(reg, sh, 32)), 31);
+  EXPECT_EQ(ok(bankConflicts(reg, sh, 32, 64)), 15);
+  // A 64-lane wavefront of 4-byte accesses is one phase with 64 banks: rows 2..32 collide.
+  auto wave = linear(blocked({1, 1}, {64, 1}, {1, 32}, {0, 1}), {64, 32});
+  EXPECT_EQ(ok(bankConflicts(wave, linear(swizzled(1, 1, 1, {1, 0}), {64, 32}), 32, 64)), 31);
+  EXPECT_FALSE(bankConflicts(reg, sh, 32, 48).ok());
+}
+
 TEST(BankConflicts, RepeatedCgaBasesCountAsTriton36CountsThem) {
   // Cases Triton 3.6 answered (tests/reference/triton36-cases.jsonl.gz has more). A CGA layout
   // that repeats a basis splits a shared tile by 2 per basis (Triton's CTASplitNum), so these

@@ -161,6 +161,31 @@ LL_PROP(SharedProps, NvmmaIsABijectionOntoTheTile, 1000, ()) {
   RC_ASSERT(injective(l));
 }
 
+// An AMD accumulator spreads over a whole wavefront (64 lanes for MFMA, 32 for WMMA), reaches
+// every element, and holds each element once where the shape covers the warps' tiles.
+LL_PROP(AmdProps, AccumulatorsCoverTheWavefrontAndTheShape, 300, ()) {
+  int rank = *rc::gen::inRange(2, 4);
+  bool mfma = *rc::gen::arbitrary<bool>();
+  LayoutSpec s = mfma ? LayoutSpec(amdMfmaSpec(rank, false)) : LayoutSpec(amdWmmaSpec(rank, false));
+  I64s shape = shapeOf(rank, 0, 14 / rank);
+  LinearLayout l = mustConvert(s, shape);
+  RC_ASSERT(l.inDimSize(DimName::lane()) == uint64_t(mfma ? 64 : 32));
+  RC_ASSERT(surjective(l));
+}
+
+// A dot operand of an AMD parent broadcasts nowhere along its non-K dim within one wavefront:
+// the lanes and registers of warp 0 reach every non-K index of the instruction's tile.
+LL_PROP(AmdProps, OperandsCoverTheirTile, 300, ()) {
+  bool mfma = *rc::gen::arbitrary<bool>();
+  int op = *rc::gen::inRange(0, 2);
+  LayoutSpec parent = mfma ? LayoutSpec(amdMfmaSpec(2, false)) : LayoutSpec(amdWmmaSpec(2, false));
+  int kWidth = mfma ? int(pow2In(0, 4)) : amdKWidth(*parent.as<AmdWmmaSpec>());
+  I64s shape = shapeOf(2, 6, 7);
+  LinearLayout l = mustConvert(dot(parent, op, kWidth), shape);
+  RC_ASSERT(surjective(l));
+  RC_ASSERT(l.inDimSize(DimName::lane()) == uint64_t(mfma ? 64 : 32));
+}
+
 LL_PROP(LayoutSpecProps, OutDimsAreTheShapeAndInDimsTheHardware, 1000, ()) {
   int kind = *rc::gen::inRange(0, 6);
   int rank = *rc::gen::inRange(2, 4);

@@ -73,6 +73,37 @@ inline NvidiaMmaSpec mmaSpec(int rank, bool hopper) {
                                 rank == 3 ? I64s{1, 16, 8} : I64s{16, 8}));
 }
 
+/// An AMD MFMA accumulator layout (64-lane wavefronts) of rank 2 or 3: every instruction shape,
+/// both orientations, 32- and 64-bit elements, tiles per warp, a CGA split.
+inline AmdMfmaSpec amdMfmaSpec(int rank, bool withCga = true) {
+  static const I64s kShapes[] = {{32, 32}, {16, 16}, {64, 4}, {4, 64}};
+  I64s mn = kShapes[size_t(*rc::gen::inRange(0, 4))];
+  bool transposed = mn == I64s{64, 4} || *rc::gen::arbitrary<bool>();
+  I64s tiles(static_cast<size_t>(rank));
+  for (auto &t : tiles)
+    t = pow2In(0, 1);
+  CgaLayout cga = withCga ? cgaLayout(rank, 2, false) : CgaLayout::single(rank);
+  return ok(AmdMfmaSpec::make(*rc::gen::inRange(1, 5), {mn[0], mn[1], pow2In(2, 5)}, transposed,
+                              splitPow2(*rc::gen::inRange(0, 4), rank),
+                              *rc::gen::element(32, 64), tiles, cga));
+}
+
+/// An AMD WMMA accumulator layout (versions 1-3) of rank 2 or 3.
+inline AmdWmmaSpec amdWmmaSpec(int rank, bool withCga = true) {
+  int version = *rc::gen::inRange(1, 4);
+  I64s instr = {16, 16, version < 3 ? 16 : *rc::gen::element<int64_t>(4, 32, 64, 128)};
+  CgaLayout cga = withCga ? cgaLayout(rank, 2, false) : CgaLayout::single(rank);
+  return ok(AmdWmmaSpec::make(version, *rc::gen::arbitrary<bool>(),
+                              splitPow2(*rc::gen::inRange(0, 4), rank), instr, {}, cga));
+}
+
+/// A k_width the parent takes for a dot operand (nvidia_mma, amd_mfma, amd_wmma parents).
+inline int amdKWidth(const AmdWmmaSpec &p) {
+  return p.version() == 1   ? *rc::gen::element(8, 16)
+         : p.version() == 2 ? *rc::gen::element(4, 8, 16)
+                            : *rc::gen::element(2, 8, 16);
+}
+
 /// A tensor shape of `rank` dims, each 2^lo..2^hi.
 inline I64s shapeOf(int rank, int lo, int hi) {
   I64s s(static_cast<size_t>(rank));

@@ -41,7 +41,15 @@ Expected<Json> bankConflictsOp(const Json &req) {
   LL_ASSIGN_OR_RETURN(LinearLayout reg, specField(req, "reg", shape, true));
   LL_ASSIGN_OR_RETURN(LinearLayout shared, specField(req, "shared", shape, false));
   LL_ASSIGN_OR_RETURN(int bits, bitwidthField(req));
-  LL_ASSIGN_OR_RETURN(int conflicts, bankConflicts(reg, shared, bits));
+  int banks = 32;
+  if (hasField(req, "banks")) {
+    LL_ASSIGN_OR_RETURN(const Json *b, field(req, "banks"));
+    LL_ASSIGN_OR_RETURN(uint64_t n, toUInt(*b, "banks"));
+    if (n != 32 && n != 64)
+      return makeError("banks is " + std::to_string(n) + ", expected 32 or 64 (gfx950's LDS)");
+    banks = int(n);
+  }
+  LL_ASSIGN_OR_RETURN(int conflicts, bankConflicts(reg, shared, bits, banks));
   return Json(conflicts);
 }
 

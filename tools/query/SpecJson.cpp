@@ -219,6 +219,51 @@ Expected<LayoutSpec> sharedLinearFrom(Fields &f) {
   return asSpec(SharedLinearSpec::make(std::move(offset), std::move(block), alignment), f.what());
 }
 
+// Gluon's AMDMFMALayout fields; element_bitwidth and tiles_per_warp as Gluon defaults them.
+Expected<LayoutSpec> amdMfmaFrom(Fields &f) {
+  LL_ASSIGN_OR_RETURN(int64_t version, f.integer("version"));
+  LL_ASSIGN_OR_RETURN(auto instr, f.list("instr_shape"));
+  LL_ASSIGN_OR_RETURN(bool transposed, f.flag("transposed", false));
+  LL_ASSIGN_OR_RETURN(auto wpc, f.list("warps_per_cta"));
+  int64_t bits = 32;
+  if (const Json *b = f.optional("element_bitwidth")) {
+    LL_ASSIGN_OR_RETURN(bits, toInt(*b, f.name("element_bitwidth")));
+  }
+  std::vector<int64_t> tiles;
+  if (f.optional("tiles_per_warp")) {
+    LL_ASSIGN_OR_RETURN(tiles, f.list("tiles_per_warp"));
+  }
+  LL_ASSIGN_OR_RETURN(auto cga, cgaFrom(f, int(wpc.size())));
+  LL_TRY_STATUS(f.noOthers());
+  if (version < 0 || version > 1000 || bits < 0 || bits > 1000)
+    return makeError(f.what() + ": version " + std::to_string(version) +
+                     " or element_bitwidth " + std::to_string(bits) + " out of range");
+  return asSpec(AmdMfmaSpec::make(int(version), std::move(instr), transposed, std::move(wpc),
+                                  int(bits), std::move(tiles), std::move(cga)),
+                f.what());
+}
+
+// Gluon's AMDWMMALayout fields; instr_shape defaults to [16, 16, 16] as in Gluon.
+Expected<LayoutSpec> amdWmmaFrom(Fields &f) {
+  LL_ASSIGN_OR_RETURN(int64_t version, f.integer("version"));
+  LL_ASSIGN_OR_RETURN(bool transposed, f.flag("transposed", false));
+  LL_ASSIGN_OR_RETURN(auto wpc, f.list("warps_per_cta"));
+  std::vector<int64_t> instr, tiles;
+  if (f.optional("instr_shape")) {
+    LL_ASSIGN_OR_RETURN(instr, f.list("instr_shape"));
+  }
+  if (f.optional("tiles_per_warp")) {
+    LL_ASSIGN_OR_RETURN(tiles, f.list("tiles_per_warp"));
+  }
+  LL_ASSIGN_OR_RETURN(auto cga, cgaFrom(f, int(wpc.size())));
+  LL_TRY_STATUS(f.noOthers());
+  if (version < 0 || version > 1000)
+    return makeError(f.name("version") + " is " + std::to_string(version) + ", out of range");
+  return asSpec(AmdWmmaSpec::make(int(version), transposed, std::move(wpc), std::move(instr),
+                                  std::move(tiles), std::move(cga)),
+                f.what());
+}
+
 Expected<LayoutSpec> specAt(const Json &j, const std::string &what, int depth) {
   if (depth > kMaxNesting)
     return makeError(what + ": parents nested deeper than " + std::to_string(kMaxNesting) +
@@ -251,9 +296,13 @@ Expected<LayoutSpec> specAt(const Json &j, const std::string &what, int depth) {
     return nvmmaSharedFrom(f);
   if (kind == "shared_linear")
     return sharedLinearFrom(f);
+  if (kind == "amd_mfma")
+    return amdMfmaFrom(f);
+  if (kind == "amd_wmma")
+    return amdWmmaFrom(f);
   return makeError(f.name("kind") + " is '" + kind.substr(0, 40) +
                    "', expected blocked, slice, nvidia_mma, dot_operand, linear, "
-                   "swizzled_shared, nvmma_shared or shared_linear");
+                   "swizzled_shared, nvmma_shared, shared_linear, amd_mfma or amd_wmma");
 }
 
 Json matrixJson(const BasisList &m) {
@@ -319,6 +368,21 @@ Json specToJson(const LayoutSpec &spec) {
     j["offset_bases"] = matrixJson(s->offsetBases());
     j["block_bases"] = matrixJson(s->blockBases());
     j["alignment"] = s->alignment();
+  } else if (const auto *s = spec.as<AmdMfmaSpec>()) {
+    j["version"] = s->version();
+    j["instr_shape"] = s->instrShape();
+    j["transposed"] = s->transposed();
+    j["warps_per_cta"] = s->warpsPerCta();
+    j["element_bitwidth"] = s->elementBitwidth();
+    j["tiles_per_warp"] = s->tilesPerWarp();
+    putCga(j, s->cga());
+  } else if (const auto *s = spec.as<AmdWmmaSpec>()) {
+    j["version"] = s->version();
+    j["transposed"] = s->transposed();
+    j["warps_per_cta"] = s->warpsPerCta();
+    j["instr_shape"] = s->instrShape();
+    j["tiles_per_warp"] = s->tilesPerWarp();
+    putCga(j, s->cga());
   }
   return j;
 }

@@ -16,9 +16,9 @@ constexpr size_t kMaxListItems = 4096;
 const char *const kLayoutMnemonics[] = {"blocked",      "slice",         "nvidia_mma",
                                         "mma",          "dot_op",        "swizzled_shared",
                                         "shared",       "nvmma_shared",  "linear",
-                                        "shared_linear"};
-const char *const kKnownList =
-    "blocked, slice, nvidia_mma, dot_op, swizzled_shared, nvmma_shared, linear, shared_linear";
+                                        "shared_linear", "amd_mfma",     "amd_wmma"};
+const char *const kKnownList = "blocked, slice, nvidia_mma, dot_op, swizzled_shared, "
+                               "nvmma_shared, linear, shared_linear, amd_mfma, amd_wmma";
 
 bool isLayoutMnemonic(std::string_view m) {
   for (const char *k : kLayoutMnemonics)
@@ -318,6 +318,10 @@ public:
       return linear(n);
     if (m == "shared_linear")
       return sharedLinear(n);
+    if (m == "amd_mfma")
+      return amdMfma(n);
+    if (m == "amd_wmma")
+      return amdWmma(n);
     return err(n.pos, "unsupported layout '" + full(n) + "'");
   }
 
@@ -439,7 +443,8 @@ private:
         {"ctas_per_cga", "CTAsPerCGA"},             {"cta_split_num", "CTASplitNum"},
         {"cta_order", "CTAOrder"},                  {"reg_bases", "register"},
         {"lane_bases", "lane"},                     {"warp_bases", "warp"},
-        {"block_bases", "block"},                   {"offset_bases", "offset"}};
+        {"block_bases", "block"},                   {"offset_bases", "offset"},
+        {"tiles_per_warp", "tilesPerWarp"}};
     auto isWord = [](char c) { return isIdentChar(c); };
     for (const auto &[from, to] : kNames) {
       std::string f = from;
@@ -663,35 +668,55 @@ private:
     return checked(n, SharedLinearSpec::make(offset, block, alignment));
   }
 
+  // Triton prints isTransposed, tilesPerWarp and elementBitWidth only where they differ from
+  // false, all 1 and 32.
+  Expected<LayoutSpec> amdMfma(const Node &n) {
+    Fields f(*this, n);
+    LL_ASSIGN_OR_RETURN(int64_t version, f.integer("version"));
+    LL_ASSIGN_OR_RETURN(auto warps, f.ints("warpsPerCTA"));
+    LL_ASSIGN_OR_RETURN(auto instr, f.ints("instrShape"));
+    LL_ASSIGN_OR_RETURN(bool transposed, f.boolean("isTransposed", false));
+    LL_ASSIGN_OR_RETURN(auto c, cga(f, int(warps.size())));
+    std::vector<int64_t> tiles;
+    if (const Node *v = f.get("tilesPerWarp")) {
+      LL_ASSIGN_OR_RETURN(tiles, f.ints(*v, "tilesPerWarp"));
+    }
+    int64_t bits = 32;
+    if (const Node *v = f.get("elementBitWidth")) {
+      LL_ASSIGN_OR_RETURN(bits, f.integer(*v, "elementBitWidth"));
+    }
+    LL_TRY_STATUS(f.done({"version", "warpsPerCTA", "instrShape", "isTransposed", "CTAsPerCGA",
+                          "CTASplitNum", "CTAOrder", "CGALayout", "tilesPerWarp",
+                          "elementBitWidth"}));
+    LL_ASSIGN_OR_RETURN(int ver, smallInt(n, version, "version"));
+    LL_ASSIGN_OR_RETURN(int width, smallInt(n, bits, "elementBitWidth"));
+    return checked(n, AmdMfmaSpec::make(ver, instr, transposed, warps, width, tiles, c));
+  }
+
+  // Triton spells the WMMA flag isTranspose, and omits instrShape when it is [16, 16, 16].
+  Expected<LayoutSpec> amdWmma(const Node &n) {
+    Fields f(*this, n);
+    LL_ASSIGN_OR_RETURN(int64_t version, f.integer("version"));
+    LL_ASSIGN_OR_RETURN(bool transposed, f.boolean("isTranspose", false));
+    LL_ASSIGN_OR_RETURN(auto warps, f.ints("warpsPerCTA"));
+    LL_ASSIGN_OR_RETURN(auto c, cga(f, int(warps.size())));
+    std::vector<int64_t> tiles, instr;
+    if (const Node *v = f.get("tilesPerWarp")) {
+      LL_ASSIGN_OR_RETURN(tiles, f.ints(*v, "tilesPerWarp"));
+    }
+    if (const Node *v = f.get("instrShape")) {
+      LL_ASSIGN_OR_RETURN(instr, f.ints(*v, "instrShape"));
+    }
+    LL_TRY_STATUS(f.done({"version", "isTranspose", "warpsPerCTA", "CTAsPerCGA", "CTASplitNum",
+                          "CTAOrder", "CGALayout", "tilesPerWarp", "instrShape"}));
+    LL_ASSIGN_OR_RETURN(int ver, smallInt(n, version, "version"));
+    return checked(n, AmdWmmaSpec::make(ver, transposed, warps, instr, tiles, c));
+  }
+
   std::string_view t_;
   const AttrAliases &aliases_;
   AttrParseOptions opts_;
 };
-
-std::string intList(const std::vector<int64_t> &v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
-std::string basisList(const BasisList &b) {
-  std::string s = "[";
-  for (size_t i = 0; i < b.size(); ++i)
-    s += (i ? ", " : "") + intList(b[i]);
-  return s + "]";
-}
-
-std::string cgaText(const CgaLayout &c) {
-  if (const auto &legacy = c.legacySplit())
-    return ", CTAsPerCGA = " + intList(legacy->ctasPerCga) + ", CTASplitNum = " +
-           intList(legacy->ctaSplitNum) + ", CTAOrder = " + intList(legacy->ctaOrder);
-  if (c.isSingle())
-    return "";
-  return ", CGALayout = " + basisList(c.bases());
-}
-
-const char *boolText(bool b) { return b ? "true" : "false"; }
 
 } // namespace
 
@@ -798,59 +823,6 @@ Expected<AttrAliases> parseAttrAliases(std::string_view dump) {
     lineStart = lineEnd + 1;
   }
   return aliases;
-}
-
-std::string printLayoutAttr(const LayoutSpec &spec) {
-  return std::visit(
-      [](const auto &s) -> std::string {
-        using T = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<T, BlockedSpec>) {
-          return "#ttg.blocked<{sizePerThread = " + intList(s.sizePerThread()) +
-                 ", threadsPerWarp = " + intList(s.threadsPerWarp()) +
-                 ", warpsPerCTA = " + intList(s.warpsPerCta()) + ", order = " + intList(s.order()) +
-                 cgaText(s.cga()) + "}>";
-        } else if constexpr (std::is_same_v<T, SliceSpec>) {
-          return "#ttg.slice<{dim = " + std::to_string(s.dim()) +
-                 ", parent = " + printLayoutAttr(s.parent()) + "}>";
-        } else if constexpr (std::is_same_v<T, NvidiaMmaSpec>) {
-          return "#ttg.nvidia_mma<{versionMajor = " + std::to_string(s.versionMajor()) +
-                 ", versionMinor = " + std::to_string(s.versionMinor()) +
-                 ", warpsPerCTA = " + intList(s.warpsPerCta()) + cgaText(s.cga()) +
-                 ", instrShape = " + intList(s.instrShape()) + "}>";
-        } else if constexpr (std::is_same_v<T, DotOperandSpec>) {
-          std::string t = "#ttg.dot_op<{opIdx = " + std::to_string(s.operandIndex()) +
-                          ", parent = " + printLayoutAttr(s.parent());
-          if (s.kWidth() != 0)
-            t += ", kWidth = " + std::to_string(s.kWidth());
-          return t + "}>";
-        } else if constexpr (std::is_same_v<T, SwizzledSharedSpec>) {
-          return "#ttg.swizzled_shared<{vec = " + std::to_string(s.vec()) +
-                 ", perPhase = " + std::to_string(s.perPhase()) +
-                 ", maxPhase = " + std::to_string(s.maxPhase()) + ", order = " + intList(s.order()) +
-                 cgaText(s.cga()) + "}>";
-        } else if constexpr (std::is_same_v<T, NvmmaSharedSpec>) {
-          std::string t = "#ttg.nvmma_shared<{swizzlingByteWidth = " +
-                          std::to_string(s.swizzleByteWidth()) +
-                          ", transposed = " + boolText(s.transposed()) +
-                          ", elementBitWidth = " + std::to_string(s.elementBitwidth());
-          if (s.fp4Padded())
-            t += ", fp4Padded = true";
-          if (s.rank() != 2)
-            t += ", rank = " + std::to_string(s.rank());
-          return t + cgaText(s.cga()) + "}>";
-        } else if constexpr (std::is_same_v<T, LinearSpec>) {
-          return "#ttg.linear<{register = " + basisList(s.regBases()) +
-                 ", lane = " + basisList(s.laneBases()) + ", warp = " + basisList(s.warpBases()) +
-                 ", block = " + basisList(s.blockBases()) + "}>";
-        } else {
-          static_assert(std::is_same_v<T, SharedLinearSpec>);
-          std::string t = "#ttg.shared_linear<{offset = " + basisList(s.offsetBases());
-          if (!s.blockBases().empty())
-            t += ", block = " + basisList(s.blockBases());
-          return t + "}, alignment = " + std::to_string(s.alignment()) + ">";
-        }
-      },
-      spec.variant());
 }
 
 } // namespace linlayout

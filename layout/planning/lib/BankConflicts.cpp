@@ -99,21 +99,32 @@ int widestSharedVector(const LinearLayout &regToOffset, int maxElements) {
   return 1;
 }
 
-Expected<int> bankConflicts(const LinearLayout &reg, const LinearLayout &shared, int elementBits) {
+Expected<int> bankConflicts(const LinearLayout &reg, const LinearLayout &shared, int elementBits,
+                            int banks) {
+  if (banks != 32 && banks != 64)
+    return makeError("bank count " + std::to_string(banks) + " is not 32 or 64");
   LL_ASSIGN_OR_RETURN(Prepared p, prepare(reg, shared, elementBits));
-  // A 128-byte row holds 1024 / (vec * bits) vectors; the segment bases are the shared layout's
-  // in bits above one row (offset bits first, then block bits, as the layout packs them).
+  // A row of all banks (128 or 256 bytes) holds rowBits / (vec * bits) vectors; the segment
+  // bases are the shared layout's in bits above one row (offset bits first, then block bits, as
+  // the layout packs them).
+  const int rowBits = banks * 32;
   int total = p.shared.totalInBits();
   int vecBits = log2i(uint64_t(p.vec));
-  int bankBits = std::min(log2i(uint64_t(1024 / (p.vec * elementBits))), total);
+  int bankBits = std::min(log2i(uint64_t(std::max(1, rowBits / (p.vec * elementBits)))), total);
   std::vector<uint64_t> segment;
   for (int b = vecBits + bankBits; b < total; ++b)
     segment.push_back(p.shared.column(b));
-  // Wide accesses are served in phases of 16 or 8 lanes: only the low lane bits share a phase.
+  // Wide accesses are served in phases: only the low lane bits share a phase.
   std::vector<uint64_t> lanes = columnsOf(p.reg, DimName::lane());
-  int perPhase = p.vec * elementBits / 32;
-  int drop = perPhase > 1 ? log2i(uint64_t(perPhase)) : 0;
-  lanes.resize(lanes.size() > size_t(drop) ? lanes.size() - drop : 0);
+  const int accessBits = p.vec * elementBits;
+  if (banks == 32) { // Triton's phases: 16 lanes of 8 bytes, 8 lanes of 16 bytes
+    int perPhase = accessBits / 32;
+    int drop = perPhase > 1 ? log2i(uint64_t(perPhase)) : 0;
+    lanes.resize(lanes.size() > size_t(drop) ? lanes.size() - drop : 0);
+  } else { // as many lanes as one row of all banks serves
+    int phaseLaneBits = log2i(uint64_t(rowBits / std::max(accessBits, 32)));
+    lanes.resize(std::min(lanes.size(), size_t(phaseLaneBits)));
+  }
   return (1 << sharedDims(segment, lanes)) - 1;
 }
 

@@ -19,6 +19,11 @@
 //   #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 //   #ttg.linear<{register = [[0, 1]], lane = [[0, 2], ...], warp = [...], block = []}>
 //   #ttg.shared_linear<{offset = [[0, 1], ...], block = [...]}, alignment = 16>
+//   #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8],
+//                  isTransposed = true}>               (+ CTA split, tilesPerWarp,
+//                                                        elementBitWidth = 64)
+//   #ttg.amd_wmma<{version = 2, isTranspose = false, warpsPerCTA = [2, 2]}>
+//                                                       (+ CTA split, tilesPerWarp, instrShape)
 //   #name                                               (an alias defined earlier in a dump)
 // A dump's alias block (`#blocked = #ttg.blocked<...>` lines) reads into an AttrAliases table;
 // definitions that are not layouts (`#loc = loc(...)`, `#smem = #ttg.shared_memory`) are kept
@@ -92,5 +97,8 @@ Expected<LayoutSpec> parseLayoutAttr(std::string_view text, const AttrAliases &a
 /// Writes a spec as Triton 3.6 prints it (`#ttg.` prefix, parents inline, the CTA split in the
 /// form it was read in: CTAsPerCGA/CTASplitNum/CTAOrder or CGALayout, omitted for one CTA).
 std::string printLayoutAttr(const LayoutSpec &spec);
+
+/// The stem Triton gives a layout's alias in a dump (`#blocked`, `#mma`, `#shared`, ...).
+std::string_view attrAliasStem(const LayoutSpec &spec);
 
 } // namespace linlayout

@@ -1,15 +1,18 @@
 // LayoutSpec: any hardware layout family, as a value, and its conversion to a linear layout.
 //
-// Families (one header each): blocked, slice, nvidia_mma, dot_operand, linear (distributed:
-// in dims register, lane, warp, block) and swizzled_shared, nvmma_shared, shared_linear (shared:
-// in dims offset, block). Out dims are always dim0..dim{rank-1}, dim0 the outermost tensor
-// dimension (the row of a matrix). The conversions follow Triton 3.6's toLinearLayout, so a layout
-// copied from a Triton or Gluon program means the same thing here.
+// Families (one header each): blocked, slice, nvidia_mma, dot_operand, linear, amd_mfma,
+// amd_wmma (distributed: in dims register, lane, warp, block) and swizzled_shared,
+// nvmma_shared, shared_linear (shared: in dims offset, block). Out dims are always
+// dim0..dim{rank-1}, dim0 the outermost tensor dimension (the row of a matrix). The conversions
+// follow Triton 3.6's toLinearLayout, so a layout copied from a Triton or Gluon program means the
+// same thing here.
 //
 // A LayoutSpec is an immutable value: copy it freely (slice and dot_operand share their immutable
 // parent), compare with ==.
 #pragma once
 
+#include "linlayout/layout/AmdMfma.h"
+#include "linlayout/layout/AmdWmma.h"
 #include "linlayout/layout/Blocked.h"
 #include "linlayout/layout/CgaLayout.h"
 #include "linlayout/layout/DotOperand.h"
@@ -41,6 +44,8 @@ enum class LayoutKind {
   SwizzledShared, // "swizzled_shared"
   NvmmaShared,    // "nvmma_shared"
   SharedLinear,   // "shared_linear"
+  AmdMfma,        // "amd_mfma"
+  AmdWmma,        // "amd_wmma"
 };
 
 /// The `kind` string of a family.
@@ -51,7 +56,8 @@ std::string_view kindName(LayoutKind kind);
 class LayoutSpec {
 public:
   using Variant = std::variant<BlockedSpec, SliceSpec, NvidiaMmaSpec, DotOperandSpec, LinearSpec,
-                               SwizzledSharedSpec, NvmmaSharedSpec, SharedLinearSpec>;
+                               SwizzledSharedSpec, NvmmaSharedSpec, SharedLinearSpec, AmdMfmaSpec,
+                               AmdWmmaSpec>;
 
   // Implicit from each (already checked) family value.
   LayoutSpec(BlockedSpec s) : v_(std::move(s)) {}
@@ -62,6 +68,8 @@ public:
   LayoutSpec(SwizzledSharedSpec s) : v_(std::move(s)) {}
   LayoutSpec(NvmmaSharedSpec s) : v_(std::move(s)) {}
   LayoutSpec(SharedLinearSpec s) : v_(std::move(s)) {}
+  LayoutSpec(AmdMfmaSpec s) : v_(std::move(s)) {}
+  LayoutSpec(AmdWmmaSpec s) : v_(std::move(s)) {}
 
   LayoutKind kind() const { return LayoutKind(v_.index()); }
   /// Register layouts: in dims register, lane, warp, block.

@@ -39,12 +39,17 @@ struct SharedLoadCost {
 /// set) and every other column has its low k offset bits clear.
 int widestSharedVector(const LinearLayout &regToOffset, int maxElements);
 
-/// Triton 3.6's count of extra wavefronts per access (the `bank_conflicts` query op).
+/// Triton 3.6's count of extra wavefronts per access (the `bank_conflicts` query op), for a
+/// shared memory of `banks` 4-byte banks: 32 (NVIDIA, AMD before gfx950) or 64 (gfx950's LDS).
+/// With 32 banks the phases are Triton's (8-byte accesses by half-warps, 16-byte ones by
+/// quarter-warps); with 64, a phase is as many lanes as one row of all banks serves (a 64-lane
+/// wavefront of 4-byte accesses is one phase), and a row is 256 bytes.
 /// Requires: reg and shared have the same out dims (names and sizes, any order); shared has an
-/// in dim `offset` and is surjective; elementBits is a power of two in [1, 128].
+/// in dim `offset` and is surjective; elementBits is a power of two in [1, 128]; banks 32 or 64.
 /// Ensures: result >= 0 and result + 1 is a power of two; result == 0 when the lanes of a phase
 /// reach no two rows through the same bank (see the header note).
-Expected<int> bankConflicts(const LinearLayout &reg, const LinearLayout &shared, int elementBits);
+Expected<int> bankConflicts(const LinearLayout &reg, const LinearLayout &shared, int elementBits,
+                            int banks = 32);
 
 /// The exact cost of the same access: vector width, phases, and the wavefronts one warp
 /// instruction takes, equal to countWavefronts over the lane addresses of any instruction.

@@ -48,6 +48,30 @@ TEST(InvertAndCompose, SolvesEverythingWhenKeptDimsWouldLeaveItUnsolvable) {
   EXPECT_TRUE(solves(a2, b2, *c2));
 }
 
+TEST(InvertAndCompose, LargerOuterOutDimsAsTriton) {
+  // Triton 3.6's LinearLayoutTest InvertAndComposeLargerA: a 64x64 register layout against a
+  // 256x128 shared layout; Triton answers with the registers' offsets.
+  LinearLayout regs = make({{reg(), {{0, 1}, {0, 2}, {0, 4}, {0, 32}, {32, 0}}},
+                            {lane(), {{0, 8}, {0, 16}, {1, 0}, {2, 0}, {4, 0}}},
+                            {warp(), {{8, 0}, {16, 0}}},
+                            {block(), {}}},
+                           {{d0(), 64}, {d1(), 64}});
+  LinearLayout shared = make({{DimName::offset(), {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {0, 64},
+                                          {1, 8}, {2, 16}, {4, 32}, {8, 0}, {16, 0}, {32, 0},
+                                          {64, 0}, {128, 0}}},
+                              {block(), {}}},
+                             {{d0(), 256}, {d1(), 128}});
+  LinearLayout expected = make({{reg(), {{1, 0}, {2, 0}, {4, 0}, {32, 0}, {4096, 0}}},
+                                {lane(), {{8, 0}, {16, 0}, {136, 0}, {272, 0}, {544, 0}}},
+                                {warp(), {{1024, 0}, {2048, 0}}},
+                                {block(), {}}},
+                               {{DimName::offset(), 32768}, {block(), 1}});
+  auto c = regs.invertAndCompose(shared);
+  ASSERT_TRUE(c.ok()) << c.message();
+  EXPECT_EQ(*c, expected);
+  EXPECT_EQ(*regs.then(*shared.invert()), expected);
+}
+
 TEST(Divide, LeftAndRightOfARegisterLaneProduct) {
   LinearLayout inner = *LinearLayout::identity1D(4, reg(), d0());
   LinearLayout outer = *LinearLayout::identity1D(32, lane(), d0());

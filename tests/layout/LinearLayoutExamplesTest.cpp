@@ -511,8 +511,9 @@ TEST(Errors, InvertPseudoInvertInvertAndCompose) {
             "   lane=2 -> (1)\nwhere out dims are: [dim0 (size 4)]");
   EXPECT_EQ(errorOf(a.invertAndCompose(*LinearLayout::identity1D(4, reg(), d1()))),
             "cannot invert and compose: the layouts have different out dimensions");
-  EXPECT_EQ(errorOf(a.invertAndCompose(*LinearLayout::identity1D(8, reg(), d0()))),
-            "cannot invert and compose: out dimension 'dim0' has size 4 and 8");
+  EXPECT_EQ(errorOf(LinearLayout::identity1D(8, reg(), d0())->invertAndCompose(a)),
+            "cannot invert and compose: out dimension 'dim0' has size 8, larger than the second "
+            "layout's 4");
 }
 
 TEST(Errors, FactorThroughAndImageWithin) {

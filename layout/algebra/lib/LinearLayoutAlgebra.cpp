@@ -125,11 +125,35 @@ Expected<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout &outer)
     transposed = std::move(t).value();
   }
   const LinearLayout &A = sameOrder ? outer : *transposed;
-  for (int o = 0; o < nOut_; ++o)
-    if (outBits_[o] != A.outBits_[o])
+  bool widen = false;
+  for (int o = 0; o < nOut_; ++o) {
+    if (outBits_[o] > A.outBits_[o])
       return makeError("cannot invert and compose: out dimension " + quoted(outNames_[o]) +
-                       " has size " + std::to_string(uint64_t(1) << outBits_[o]) + " and " +
+                       " has size " + std::to_string(uint64_t(1) << outBits_[o]) +
+                       ", larger than the second layout's " +
                        std::to_string(uint64_t(1) << A.outBits_[o]));
+    widen = widen || outBits_[o] < A.outBits_[o];
+  }
+  if (widen) {
+    // Triton 3.6 answers when outer's out dims are larger: this layout's values lie in the low
+    // part of each of outer's dims (its LinearLayoutTest InvertAndComposeLargerA). Solving on this
+    // layout with outer's sizes is that answer, identity-kept dims included (sizes do not change
+    // which columns are equal).
+    LinearLayout wide = *this;
+    for (int o = 0; o < nOut_; ++o)
+      wide.outBits_[o] = A.outBits_[o];
+    int n = totalInBits();
+    for (int i = 0; i < n; ++i) {
+      uint64_t c = 0;
+      int at = 0;
+      for (int o = 0; o < nOut_; ++o) {
+        c |= outValue(cols_[i], o) << at;
+        at += A.outBits_[o];
+      }
+      wide.cols_[i] = c;
+    }
+    return wide.invertAndCompose(A);
+  }
 
   // In dims that both layouts have and map identically need no data movement: map them to
   // themselves rather than to the minimal solution (which would send every broadcast copy to

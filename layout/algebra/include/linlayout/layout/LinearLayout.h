@@ -255,9 +255,11 @@ public:
   /// Input dims that both layouts have and map identically are mapped to themselves (so
   /// broadcast warps stay on their warp) when outer's other dims reach this layout's other
   /// columns; the rest (or, when they do not, everything) is solved with free variables zero.
-  /// Requires: same out dims (any order) with the same sizes; outer is surjective.
-  /// Ensures: c.then(outer) == *this (after matching out dims); c's in dims are this layout's,
-  /// c's out dims are outer's in dims.
+  /// Requires: same out dims (any order), each of outer at least as large as this layout's (as
+  /// Triton 3.6: this layout's values are read as values of outer's larger dims); outer is
+  /// surjective.
+  /// Ensures: c.then(outer) == *this (after matching out dims and widening this layout's out
+  /// dims to outer's sizes); c's in dims are this layout's, c's out dims are outer's in dims.
   Expected<LinearLayout> invertAndCompose(const LinearLayout &outer) const;
 
   /// c with outer(c(x)) == this(x), or nullopt when this layout's image does not lie within

@@ -142,4 +142,31 @@ void BM_FromBases_64bit(benchmark::State &state) {
 }
 BENCHMARK(BM_FromBases_64bit);
 
+// The ops Triton's side was closest on (issue 43): divideLeft, sublayout, apply by names.
+void BM_DivideLeft_14bit(benchmark::State &state) {
+  LinearLayout inner = mustBuild({{DimName::reg(), {{0, 1}, {0, 2}}},
+                                  {DimName::lane(), {{0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 0}}}},
+                                 {{DimName::dim(0), 4}, {DimName::dim(1), 32}});
+  LinearLayout outer = mustBuild({{DimName::reg(), {{0, 1}, {0, 2}, {1, 0}, {2, 0}, {4, 0}}},
+                                  {DimName::warp(), {{8, 0}, {16, 0}}}},
+                                 {{DimName::dim(0), 32}, {DimName::dim(1), 4}});
+  LinearLayout prod = *LinearLayout::product(inner, outer);
+  measure(state, [&] { benchmark::DoNotOptimize(prod.divideLeft(inner)); });
+}
+BENCHMARK(BM_DivideLeft_14bit);
+
+void BM_Sublayout_14bit(benchmark::State &state) {
+  LinearLayout l = blocked128();
+  std::vector<DimName> ins{DimName::reg(), DimName::lane()}, outs{DimName::dim(1)};
+  measure(state, [&] { benchmark::DoNotOptimize(l.sublayout(ins, outs)); });
+}
+BENCHMARK(BM_Sublayout_14bit);
+
+void BM_ApplyNamed_14bit(benchmark::State &state) {
+  LinearLayout l = blocked128();
+  std::vector<DimValue> in{{DimName::reg(), 3}, {DimName::lane(), 17}, {DimName::warp(), 2}};
+  measure(state, [&] { benchmark::DoNotOptimize(l.apply(in)); });
+}
+BENCHMARK(BM_ApplyNamed_14bit);
+
 } // namespace

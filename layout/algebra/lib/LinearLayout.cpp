@@ -78,28 +78,41 @@ LinearLayout LinearLayout::make(std::span<const DimBits> ins, std::span<const Di
 Expected<LinearLayout> LinearLayout::fromBases(std::span<const InDimBases> ins,
                                                std::span<const DimSize> outs,
                                                bool requireSurjective) {
-  std::vector<DimBits> outBits, inBits;
+  // Dims and columns live in fixed arrays (the limits bound them), so building allocates nothing.
+  // A list over the dim limit is checked through a vector, to report it as checkDims does.
+  DimList outBits, inBits;
+  std::array<int, kMaxDims> outOffsets{};
   for (const DimSize &o : outs) {
     LL_ASSIGN_OR_RETURN(int b, sizeToBits(o.size, o.name, "out"));
-    outBits.push_back({o.name, b});
+    if (outBits.n < kMaxDims)
+      outBits.push(o.name, b);
   }
-  LL_TRY_STATUS(checkDims(outBits, "out"));
+  if (outs.size() > size_t(kMaxDims)) {
+    std::vector<DimBits> all(outs.size(), DimBits{});
+    return checkDims(all, "out").error();
+  }
+  LL_TRY_STATUS(checkDims(outBits.span(), "out"));
   for (const InDimBases &in : ins) {
     if (in.bases.size() > size_t(kMaxBits))
       return makeError("in dimension " + quoted(in.name) + " has " +
                        std::to_string(in.bases.size()) + " bases, at most " +
                        std::to_string(kMaxBits));
-    inBits.push_back({in.name, int(in.bases.size())});
+    if (inBits.n < kMaxDims)
+      inBits.push(in.name, int(in.bases.size()));
   }
-  LL_TRY_STATUS(checkDims(inBits, "in"));
+  if (ins.size() > size_t(kMaxDims)) {
+    std::vector<DimBits> all(ins.size(), DimBits{});
+    return checkDims(all, "in").error();
+  }
+  LL_TRY_STATUS(checkDims(inBits.span(), "in"));
 
-  std::vector<uint64_t> cols;
-  std::vector<int> outOffsets;
   int off = 0;
-  for (const DimBits &o : outBits) {
-    outOffsets.push_back(off);
-    off += o.bits;
+  for (int j = 0; j < outBits.n; ++j) {
+    outOffsets[j] = off;
+    off += outBits.v[j].bits;
   }
+  std::array<uint64_t, kMaxBits> cols{};
+  int n = 0;
   for (const InDimBases &in : ins) {
     for (size_t i = 0; i < in.bases.size(); ++i) {
       const std::vector<uint64_t> &b = in.bases[i];
@@ -115,10 +128,10 @@ Expected<LinearLayout> LinearLayout::fromBases(std::span<const InDimBases> ins,
                            quoted(outs[j].name) + " of size " + std::to_string(outs[j].size));
         col |= b[j] << outOffsets[j];
       }
-      cols.push_back(col);
+      cols[n++] = col;
     }
   }
-  LinearLayout l = make(inBits, outBits, cols);
+  LinearLayout l = make(inBits.span(), outBits.span(), std::span(cols.data(), n));
   if (requireSurjective && !l.isSurjective())
     return makeError("layout is not surjective: its image has 2^" + std::to_string(l.rank()) +
                      " of the 2^" + std::to_string(l.totalOutBits()) + " outputs:" +
@@ -336,6 +349,7 @@ Expected<std::vector<DimValue>> LinearLayout::apply(std::span<const DimValue> in
   }
   uint64_t out = apply(w);
   std::vector<DimValue> r;
+  r.reserve(nOut_);
   for (int o = 0; o < nOut_; ++o)
     r.push_back({outNames_[o], outValue(out, o)});
   return r;

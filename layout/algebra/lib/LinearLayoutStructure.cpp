@@ -342,13 +342,13 @@ Expected<LinearLayout> LinearLayout::sublayout(std::span<const DimName> ins,
   auto has = [](std::span<const DimName> v, DimName n) {
     return std::find(v.begin(), v.end(), n) != v.end();
   };
-  std::vector<DimBits> newIns, newOuts;
+  DimList newIns, newOuts;
   Repack rp;
   rp.identity = false;
   int off = 0;
   for (int o = 0; o < nOut_; ++o)
     if (has(outs, outNames_[o])) {
-      newOuts.push_back({outNames_[o], outBits_[o]});
+      newOuts.push(outNames_[o], outBits_[o]);
       rp.pieces[rp.n++] = {outDimOffset(o), off, outBits_[o]};
       off += outBits_[o];
     }
@@ -356,12 +356,12 @@ Expected<LinearLayout> LinearLayout::sublayout(std::span<const DimName> ins,
   int bit = 0;
   for (int d = 0; d < nIn_; ++d)
     if (has(ins, inNames_[d])) {
-      newIns.push_back({inNames_[d], inBits_[d]});
+      newIns.push(inNames_[d], inBits_[d]);
       int src = inDimOffset(d);
       for (int i = 0; i < inBits_[d]; ++i)
         cols[bit++] = rp(cols_[src + i]);
     }
-  return make(newIns, newOuts, std::span(cols.data(), bit));
+  return make(newIns.span(), newOuts.span(), std::span(cols.data(), bit));
 }
 
 bool LinearLayout::sublayoutIsZero(std::span<const DimName> ins,
@@ -403,15 +403,37 @@ std::optional<LinearLayout> LinearLayout::quotient(std::span<const DimName> dims
 
 namespace {
 
-// Whether `got` equals `want` once its dims are put in `want`'s order.
+// Whether `got` equals `want` once its dims are put in `want`'s order. Compares column by column
+// through the name maps instead of building transposed copies (divideLeft's hot path).
 bool equalByName(const LinearLayout &got, const LinearLayout &want) {
   if (got.numInDims() != want.numInDims() || got.numOutDims() != want.numOutDims())
     return false;
-  auto ins = got.transposeIns(want.inDimNames());
-  if (!ins.ok())
-    return false;
-  auto both = ins->transposeOuts(want.outDimNames());
-  return both.ok() && *both == want;
+  // Per out dim of got: its packed offset and mask in got, and its packed offset in want.
+  std::array<int, LinearLayout::kMaxDims> outAt{}, outFrom{};
+  std::array<uint64_t, LinearLayout::kMaxDims> outMask{};
+  for (int o = 0, from = 0; o < got.numOutDims(); ++o) {
+    int w = want.outDimIndex(got.outDimName(o));
+    if (w < 0 || want.outDimBits(w) != got.outDimBits(o))
+      return false;
+    outAt[o] = want.outDimOffset(w);
+    outFrom[o] = from;
+    outMask[o] = lowMask(got.outDimBits(o));
+    from += got.outDimBits(o);
+  }
+  for (int d = 0; d < got.numInDims(); ++d) {
+    int w = want.inDimIndex(got.inDimName(d));
+    if (w < 0 || want.inDimBits(w) != got.inDimBits(d))
+      return false;
+    int g0 = got.inDimOffset(d), w0 = want.inDimOffset(w);
+    for (int i = 0; i < got.inDimBits(d); ++i) {
+      uint64_t col = got.column(g0 + i), c = 0;
+      for (int o = 0; o < got.numOutDims(); ++o)
+        c |= ((col >> outFrom[o]) & outMask[o]) << outAt[o];
+      if (c != want.column(w0 + i))
+        return false;
+    }
+  }
+  return true;
 }
 
 } // namespace
@@ -445,6 +467,13 @@ std::optional<LinearLayout> LinearLayout::divideLeft(const LinearLayout &inner) 
     if (outs.bits[o] > 0 || !inner.hasOutDim(outNames_[o]))
       outs.dims[outs.n++] = {outNames_[o], outs.bits[o]};
   }
+  // Per out dim: where it sits in a column and how many low bits inner owns.
+  std::array<int, kMaxDims> outOff{}, innerLow{};
+  for (int o = 0, at = 0; o < nOut_; ++o) {
+    outOff[o] = at;
+    at += outBits_[o];
+    innerLow[o] = outBits_[o] - outs.bits[o];
+  }
   std::array<uint64_t, kMaxBits> cols{};
   int bit = 0;
   for (int d = 0; d < nIn_; ++d) {
@@ -459,8 +488,8 @@ std::optional<LinearLayout> LinearLayout::divideLeft(const LinearLayout &inner) 
       uint64_t col = cols_[src + i], c = 0;
       int off = 0;
       for (int o = 0; o < nOut_; ++o) {
-        uint64_t v = outValue(col, o);
-        int low = inner.outDimBits(outNames_[o]);
+        uint64_t v = (col >> outOff[o]) & lowMask(outBits_[o]);
+        int low = innerLow[o];
         if (v & lowMask(low))
           return std::nullopt; // outer bases sit above the inner part of each out dim
         c |= (v >> low) << off;

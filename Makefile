@@ -21,10 +21,13 @@ build: configure
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-demo: build
+# Only the programs the demo runs, not the tests: a few minutes on a fresh machine.
+demo: configure
+	@echo "demo: building the CLI, the examples and the GPU bench (not the tests)"
+	@cmake --build $(BUILD) -j $(JOBS) --target demo_programs
 	@bash scripts/demo.sh $(BUILD)
 
-bench: build
+bench: configure
 	@bash scripts/bench.sh $(BUILD)
 
 docs: build

@@ -13,6 +13,7 @@ packages=(
   nlohmann-json3-dev     # the query and CLI JSON
   pybind11-dev python3-dev python3-setuptools  # python/: the Python package
   python3-pytest python3-hypothesis            # its test suite
+  libcli11-dev           # the CLI's argument parser
 )
 
 missing=()

@@ -795,11 +795,12 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, const GemmSpec &spec) {
     CHECK(m);
     CHECK(ir::verify(*m));
   }
-  CHECK(ir::pipelineLoops(*m, stages));
-  if (prefetchK)
-    CHECK(ir::prefetchDotOperands(*m, prefetchK));
-  CHECK(ir::insertFences(*m));
-  auto k = b.jit.compile(*m, asBuilt());
+  // The layouts as written, pipelined and prefetched as asked (prefetch variants all pipeline).
+  jit::CompileOptions o;
+  o.keepLayouts = true;
+  o.numStages = stages;
+  o.prefetchK = prefetchK;
+  auto k = b.jit.compile(*m, o);
   if (!k.ok()) {
     gemmCompileError(b, variant, k.message());
     return true;

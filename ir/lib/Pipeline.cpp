@@ -21,6 +21,8 @@ namespace {
 struct PassEntry {
   std::string_view name;
   Status (*run)(Module &, const PipelineOptions &);
+  /// Whether the pass chooses layouts or access widths (skipped with keepLayouts).
+  bool choosesLayouts = false;
 };
 
 Status pipeline(Module &m, const PipelineOptions &o) {
@@ -37,13 +39,13 @@ Status prefetch(Module &m, const PipelineOptions &o) {
 
 const std::vector<PassEntry> &passes() {
   static const std::vector<PassEntry> list = {
-      {"plan-ctas", [](Module &m, const PipelineOptions &) { return planCtas(m); }},
-      {"coalesce", [](Module &m, const PipelineOptions &) { return coalesce(m); }},
+      {"plan-ctas", [](Module &m, const PipelineOptions &) { return planCtas(m); }, true},
+      {"coalesce", [](Module &m, const PipelineOptions &) { return coalesce(m); }, true},
       {"propagate-layouts",
-       [](Module &m, const PipelineOptions &) { return propagateLayouts(m); }},
-      {"cleanup-converts", [](Module &m, const PipelineOptions &) { return cleanupConverts(m); }},
+       [](Module &m, const PipelineOptions &) { return propagateLayouts(m); }, true},
+      {"cleanup-converts", [](Module &m, const PipelineOptions &) { return cleanupConverts(m); }, true},
       {"access-widths",
-       [](Module &m, const PipelineOptions &) { return annotateAccessWidths(m); }},
+       [](Module &m, const PipelineOptions &) { return annotateAccessWidths(m); }, true},
       {"software-pipeline", pipeline},
       {"prefetch", prefetch},
       {"fence-insertion", [](Module &m, const PipelineOptions &) { return insertFences(m); }},
@@ -64,6 +66,8 @@ Status runPipeline(Module &m, const PipelineOptions &options) {
   LL_TRY_STATUS(verify(m));
   std::string before = options.dumpAfterEach ? print(m) : std::string();
   for (const PassEntry &p : passes()) {
+    if (p.choosesLayouts && options.keepLayouts)
+      continue;
     Status s = p.run(m, options);
     if (!s.ok())
       return Status(makeError(std::string(p.name) + ": " + s.message()));

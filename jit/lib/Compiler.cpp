@@ -1,14 +1,12 @@
 #include "linlayout/jit/Compiler.h"
 
 #include "linlayout/ir/Parser.h"
-#include "linlayout/ir/Pipeline.h"
 #include "linlayout/ir/Printer.h"
 #include "linlayout/lower/Lower.h"
 
 #include <chrono>
 #include <map>
 #include <mutex>
-#include <optional>
 
 namespace linlayout::jit {
 
@@ -87,6 +85,7 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
   std::string key = ir::print(module);
   key += '\0' + st.arch + '\0' + options.kernel + '\0' + (options.optimize ? "O" : "-") +
          (options.annotateConversions ? "A" : "-") + (options.runPasses ? "P" : "-") +
+         (options.keepLayouts ? "K" : "-") +
          (options.fpFusion ? "F" : "-") + std::to_string(options.numStages) + "/" +
          std::to_string(options.prefetchK) + "/" +
          (options.conversionPath ? std::string(conversionPathName(*options.conversionPath)) : "");
@@ -100,25 +99,17 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
   }
 
   auto t0 = std::chrono::steady_clock::now();
-  std::optional<ir::Module> passed;
-  if (options.runPasses) {
-    passed = module;
-    // The passes cost layouts for the module's target: make it the device's.
-    passed->target = "cuda:" + std::to_string(st.target.sm);
-    ir::PipelineOptions po;
-    po.numStages = options.numStages;
-    po.prefetchK = options.prefetchK;
-    LL_TRY_STATUS(ir::runPipeline(*passed, po));
-  }
-  const ir::Module &toLower = passed ? *passed : module;
-  lower::LowerOptions lo;
+  CompileOptions lo = options;
   lo.target = st.target;
-  lo.kernel = options.kernel;
-  lo.optimize = options.optimize;
-  lo.annotateConversions = options.annotateConversions;
-  lo.conversionPath = options.conversionPath;
-  lo.fpFusion = options.fpFusion;
-  LL_ASSIGN_OR_RETURN(lower::LoweredKernel lowered, lower::lowerKernel(toLower, lo));
+  Expected<lower::LoweredKernel> compiled = [&]() -> Expected<lower::LoweredKernel> {
+    if (!options.runPasses || options.keepLayouts)
+      return lower::compileKernel(module, lo);
+    // The passes that choose layouts cost them for the module's target: make it the device's.
+    ir::Module forDevice = module;
+    forDevice.target = "cuda:" + std::to_string(st.target.sm);
+    return lower::compileKernel(forDevice, lo);
+  }();
+  LL_ASSIGN_OR_RETURN(lower::LoweredKernel lowered, std::move(compiled));
   double lowerMs = msSince(t0);
 
   auto t1 = std::chrono::steady_clock::now();

@@ -4,14 +4,17 @@
 #include "InlinePtx.h"
 #include "OpLowering.h"
 
+#include <optional>
+
 namespace linlayout::lower {
 
 namespace {
 
-// "shared_memory: 4 st.shared.v4, 4 ldmatrix, 2 bar.sync" (the plan's counts, per warp).
-std::string describePlan(const ConversionPlan &plan) {
+// "shared_memory: 4 st.shared.v4, 4 ldmatrix, 1 bar.sync (1 of 2 elided: ...)" (the plan's
+// counts, per warp; barriers as emitted, with the plan's where they differ, as --report says).
+std::string describePlan(const ConversionPlan &plan, const SharedSyncs *emitted) {
   const ConversionCost &c = plan.cost;
-  std::string s = conversionPathIdentifier(plan.path);
+  std::string s(conversionPathName(plan.path));
   std::string sep = ": ";
   auto add = [&](int n, const std::string &what) {
     if (n) {
@@ -28,7 +31,16 @@ std::string describePlan(const ConversionPlan &plan) {
   }
   add(c.stmatrix, "stmatrix");
   add(c.ldmatrix, "ldmatrix");
-  add(c.barriers, "bar.sync");
+  if (emitted && emitted->barriers < c.barriers) {
+    int elided = c.barriers - emitted->barriers;
+    s += sep + std::to_string(emitted->barriers) + " bar.sync (" + std::to_string(elided) +
+         " of " + std::to_string(c.barriers) +
+         (emitted->warpSyncs ? " made bar.warp.sync: only its own warps used the scratch before"
+                             : " elided: no earlier use of the scratch is pending") +
+         ")";
+  } else {
+    add(c.barriers, "bar.sync");
+  }
   return s;
 }
 
@@ -47,6 +59,7 @@ Expected<std::vector<llvm::Value *>> emitPlannedConversion(LoweringContext &ctx,
   // A scratch whose every byte one warp stores and loads: its accesses are owned by this op.
   bool inWarps = ctx.plans().warpScratch.count(&op) > 0;
   HazardOwner owner = inWarps ? &op : nullptr;
+  std::optional<SharedSyncs> syncs;
   if (shared) {
     env.scratch = ctx.sharedAt(scratch->second.begin);
     // The first round's barrier orders the stores after earlier accesses to the same bytes: a
@@ -54,7 +67,8 @@ Expected<std::vector<llvm::Value *>> emitPlannedConversion(LoweringContext &ctx,
     // where nothing is pending there.
     env.leadingSync = ctx.hazards().beforeWrite(scratch->second, owner);
     env.warpSyncs = inWarps;
-    ctx.noteSyncs(op, sharedSyncs(env, plan));
+    syncs = sharedSyncs(env, plan);
+    ctx.noteSyncs(op, *syncs);
   }
   std::string tag;
   if (ctx.plans().annotate) {
@@ -62,7 +76,7 @@ Expected<std::vector<llvm::Value *>> emitPlannedConversion(LoweringContext &ctx,
                                                 : std::string(ir::mnemonic(op.kind))) +
           " at " + ctx.where(op);
     tag.resize(tag.size() - 2); // the ": " of where()
-    emitInlinePtx(ctx.b(), "// begin " + tag + ": " + describePlan(plan), {}, {}, {});
+    emitInlinePtx(ctx.b(), "// begin " + tag + ": " + describePlan(plan, syncs ? &*syncs : nullptr), {}, {}, {});
   }
   auto out = emitConversion(ctx.b(), env, plan, src);
   if (!out.ok())
@@ -111,6 +125,7 @@ Expected<SharedFootprint> planConversion(FootprintContext &ctx, const ir::Op &op
   rep.stmatrix = c.stmatrix;
   rep.ldmatrix = c.ldmatrix;
   rep.barriers = c.barriers;
+  rep.plannedBarriers = c.barriers;
   rep.warpSyncs = c.warpSyncs;
   rep.scratchBytes = plan->shared.scratchBytes;
   ctx.reports.push_back(rep);

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -128,5 +129,26 @@ TEST(ShowCli, UsageErrors) {
                         "'sizePerThread', found '>'\n");
   ShowRun help = show("--help");
   EXPECT_EQ(help.status, 0);
-  EXPECT_EQ(help.out.rfind("usage: linlayout show", 0), 0u);
+  EXPECT_NE(help.out.find("Usage: linlayout show"), std::string::npos) << help.out;
+}
+
+// An SVG's title wraps between words: every title line but the last ends after a space, a comma
+// or an opening bracket (the issue's title broke inside "threadsPerWarp").
+TEST(ShowCli, SvgTitleWrapsBetweenWords) {
+  fs::path dir = scratch();
+  std::string svgPath = (dir / "title.svg").string();
+  ShowRun r = show("'#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = "
+                   "[1, 1], order = [1, 0]}>' --shape 16x16 --svg " + svgPath);
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream in(svgPath);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);)
+    if (l.rfind("<text x=\"4\" y=\"", 0) == 0 && l.find("font-size=\"12\"") != std::string::npos)
+      lines.push_back(l.substr(l.find('>') + 1, l.rfind("</text>") - l.find('>') - 1));
+  ASSERT_GT(lines.size(), 1u) << "the title fits one line; use a longer one";
+  for (size_t i = 0; i + 1 < lines.size(); ++i)
+    EXPECT_TRUE(std::string(" ,{[").find(lines[i].back()) != std::string::npos ||
+                lines[i].ends_with("&lt;"))
+        << lines[i];
+  fs::remove_all(dir);
 }

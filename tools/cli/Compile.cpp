@@ -1,17 +1,20 @@
-#include "Compile.h"
+// `linlayout compile FILE`: tile IR -> the pass pipeline -> PTX or LLVM IR (lower/Compile.h).
+#include "Args.h"
+#include "Commands.h"
+#include "PipelineFlags.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
+#include "linlayout/layout/ConversionPlan.h"
+
+#include <CLI/CLI.hpp>
+
 #include <iostream>
+#include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 
 #ifdef LINLAYOUT_HAS_LOWER
 #include "linlayout/ir/Parser.h"
-#include "linlayout/ir/Pipeline.h"
-#include "linlayout/lower/Lower.h"
+#include "linlayout/lower/Compile.h"
 #include "linlayout/lower/Occupancy.h"
 #include "linlayout/lower/Ptxas.h"
 #endif
@@ -20,33 +23,14 @@ namespace linlayout::cli {
 
 namespace {
 
-int usage(std::ostream &os, int code) {
-  os << "usage: linlayout compile FILE.tir [--target sm_80|sm_86|sm_89|sm_90] [-o OUT]\n"
-        "                          [--emit=ptx|llvm] [--kernel NAME] [--O0] [--annotate]\n"
-        "                          [--report] [--no-passes] [--num-stages N] [--prefetch-k K]\n"
-        "                          [--conversion-path PATH] [--no-fp-fusion] [--ptxas]\n"
-        "  FILE is parsed, verified, run through the pass pipeline (linlayout opt), lowered\n"
-        "  --target     the GPU (default: the module's ttg.target)\n"
-        "  -o OUT       write the output to OUT (default: standard output)\n"
-        "  --emit=llvm  write the optimised LLVM IR instead of PTX\n"
-        "  --kernel     the function to compile (default: the only public one)\n"
-        "  --O0         skip LLVM's optimisation pipeline\n"
-        "  --annotate   mark each convert_layout's instructions with PTX comments\n"
-        "  --report     print each convert_layout's plan, the dot operands loaded in K slices\n"
-        "               and the kernel's resources on stderr\n"
-        "  --no-passes  lower the IR as written (skip the pass pipeline)\n"
-        "  --num-stages software-pipeline loops with N stages (default: the module's\n"
-        "               \"ttg.num-stages\", else 1: off)\n"
-        "  --prefetch-k prefetch pipelined dot operands in K slices of K (default 16; 0: off)\n"
-        "  --conversion-path  lower every layout conversion on PATH instead of the cheapest\n"
-        "               (register_permute, warp_shuffle, shared_memory,\n"
-        "               distributed_shared_memory); an error where PATH cannot do one\n"
-        "  --no-fp-fusion  round every float multiply and add on its own (no fma\n"
-        "               contraction), as the interpreter computes them\n"
-        "  --ptxas      assemble the PTX with ptxas ($LINLAYOUT_PTXAS, else\n"
-        "               /usr/local/cuda/bin/ptxas) and print its registers, stack,\n"
-        "               spills and CTAs per SM on stderr; exit 1 when ptxas rejects it\n";
-  return code;
+constexpr const char *kPathNames = "register-permute, warp-shuffle, shared-memory or "
+                                   "distributed-shared-memory";
+
+// lower/ reports paths by identifier (shared_memory); the CLI prints every path one way, as
+// `plan` and the query JSON do (shared-memory).
+std::string pathName(const std::string &path) {
+  std::optional<ConversionPath> p = parseConversionPath(path);
+  return p ? std::string(conversionPathName(*p)) : path;
 }
 
 #ifdef LINLAYOUT_HAS_LOWER
@@ -82,130 +66,54 @@ int reportPtxas(const lower::KernelPtx &kernel) {
 }
 #endif
 
-} // namespace
+struct CompileArgs {
+  std::string input, output, emit = "ptx", target, conversionPath;
+  bool report = false, assemble = false, noPasses = false, o0 = false, noFpFusion = false;
+#ifdef LINLAYOUT_HAS_LOWER
+  lower::CompileOptions options;
+#endif
+};
 
-int runCompile(int argc, char **argv) {
+int runCompile(CompileArgs &a) {
 #ifndef LINLAYOUT_HAS_LOWER
-  (void)argc;
-  (void)argv;
+  (void)a;
   std::cerr << "linlayout compile: this build has no lowering (LLVM 19 was not found)\n";
   return 1;
 #else
-  std::string input, output, emit = "ptx";
-  lower::LowerOptions options;
-  bool report = false;
-  bool assemble = false;
-  bool passes = true;
-  ir::PipelineOptions pipelineOptions;
-  for (int i = 2; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](const char *flag) -> const char * {
-      if (i + 1 >= argc) {
-        std::cerr << "linlayout compile: " << flag << " needs a value\n";
-        return nullptr;
-      }
-      return argv[++i];
-    };
-    if (a == "-h" || a == "--help")
-      return usage(std::cout, 0);
-    if (a == "-o") {
-      const char *v = value("-o");
-      if (!v)
-        return 2;
-      output = v;
-    } else if (a == "--target" || a.rfind("--target=", 0) == 0) {
-      const char *v = a == "--target" ? value("--target") : argv[i] + 9;
-      if (!v)
-        return 2;
-      auto t = lower::PtxTarget::parse(v);
-      if (!t.ok()) {
-        std::cerr << "linlayout compile: " << t.message() << "\n";
-        return 2;
-      }
-      options.target = *t;
-    } else if (a == "--kernel") {
-      const char *v = value("--kernel");
-      if (!v)
-        return 2;
-      options.kernel = v;
-    } else if (a.rfind("--emit=", 0) == 0) {
-      emit = a.substr(7);
-      if (emit != "ptx" && emit != "llvm") {
-        std::cerr << "linlayout compile: --emit takes ptx or llvm, not '" << emit << "'\n";
-        return 2;
-      }
-    } else if (a == "--O0") {
-      options.optimize = false;
-    } else if (a == "--annotate") {
-      options.annotateConversions = true;
-    } else if (a == "--no-fp-fusion") {
-      options.fpFusion = false;
-    } else if (a == "--report") {
-      report = true;
-    } else if (a == "--ptxas") {
-      assemble = true;
-    } else if (a == "--no-passes") {
-      passes = false;
-    } else if (a == "--num-stages" && i + 1 < argc) {
-      std::string v = argv[++i];
-      if (v.empty() || v.size() > 2 || v.find_first_not_of("0123456789") != std::string::npos) {
-        std::cerr << "linlayout compile: --num-stages takes a count, got '" << v << "'\n";
-        return 2;
-      }
-      pipelineOptions.numStages = std::stoi(v);
-    } else if (a == "--prefetch-k" && i + 1 < argc) {
-      std::string v = argv[++i];
-      if (v.empty() || v.size() > 3 || v.find_first_not_of("0123456789") != std::string::npos) {
-        std::cerr << "linlayout compile: --prefetch-k takes a slice width, got '" << v << "'\n";
-        return 2;
-      }
-      pipelineOptions.prefetchK = std::stoi(v);
-    } else if (a == "--conversion-path") {
-      const char *v = value("--conversion-path");
-      if (!v)
-        return 2;
-      options.conversionPath = parseConversionPath(v);
-      if (!options.conversionPath) {
-        std::cerr << "linlayout compile: --conversion-path takes register_permute, warp_shuffle, "
-                     "shared_memory or distributed_shared_memory, not '"
-                  << v << "'\n";
-        return 2;
-      }
-    } else if (!a.empty() && a[0] == '-') {
-      std::cerr << "linlayout compile: unknown option '" << a << "'\n";
-      return usage(std::cerr, 2);
-    } else if (input.empty()) {
-      input = a;
-    } else {
-      std::cerr << "linlayout compile: more than one input file ('" << input << "', '" << a
-                << "')\n";
+  lower::CompileOptions &options = a.options;
+  const std::string &input = a.input, &output = a.output, &emit = a.emit;
+  const bool report = a.report, assemble = a.assemble;
+  if (!a.target.empty()) {
+    auto t = lower::PtxTarget::parse(a.target);
+    if (!t.ok()) {
+      std::cerr << "linlayout compile: " << t.message() << "\n";
+      return 2;
+    }
+    options.target = *t;
+  }
+  if (!a.conversionPath.empty()) {
+    options.conversionPath = parseConversionPath(a.conversionPath);
+    if (!options.conversionPath) {
+      std::cerr << "linlayout compile: --conversion-path takes " << kPathNames << ", not '"
+                << a.conversionPath << "'\n";
       return 2;
     }
   }
-  if (input.empty())
-    return usage(std::cerr, 2);
-  std::ifstream in(input, std::ios::binary);
-  if (!in) {
-    std::cerr << "linlayout compile: cannot open '" << input << "': " << std::strerror(errno)
-              << "\n";
+  options.runPasses = !a.noPasses;
+  options.optimize = !a.o0;
+  options.fpFusion = !a.noFpFusion;
+  auto text = readFile(input);
+  if (!text.ok()) {
+    std::cerr << "linlayout compile: " << text.message() << "\n";
     return 1;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  auto module = ir::parseModule(text.str(), input);
+  auto module = ir::parseModule(*text, input);
   if (!module.ok()) {
     std::cerr << module.message() << "\n";
     return 1;
   }
-  if (passes) {
-    Status s = ir::runPipeline(*module, pipelineOptions);
-    if (!s.ok()) {
-      std::cerr << "linlayout compile: " << s.message() << "\n";
-      return 1;
-    }
-  }
   options.keepLlvmIr = emit == "llvm";
-  auto k = lower::lowerKernel(*module, options);
+  auto k = lower::compileKernel(*module, options);
   if (!k.ok()) {
     std::cerr << "linlayout compile: " << k.message() << "\n";
     return 1;
@@ -214,10 +122,9 @@ int runCompile(int argc, char **argv) {
   if (output.empty() || output == "-") {
     std::cout << out;
   } else {
-    std::ofstream f(output, std::ios::binary);
-    if (!f || !(f << out)) {
-      std::cerr << "linlayout compile: cannot write '" << output << "': " << std::strerror(errno)
-                << "\n";
+    Status w = writeFile(output, out);
+    if (!w.ok()) {
+      std::cerr << "linlayout compile: " << w.message() << "\n";
       return 1;
     }
   }
@@ -238,7 +145,7 @@ int runCompile(int argc, char **argv) {
         std::cerr << " of " << p.element << ", " << p.swizzleBytes << "-byte swizzle)\n";
       }
     for (const lower::ConversionReport &c : k->conversions) {
-      std::cerr << "  convert_layout at " << c.where << ": " << c.path;
+      std::cerr << "  convert_layout at " << c.where << ": " << pathName(c.path);
       auto item = [&](int n, const char *what) {
         if (n)
           std::cerr << ", " << n << " " << what;
@@ -250,7 +157,16 @@ int runCompile(int argc, char **argv) {
       item(c.sharedLoads, "ld.shared");
       item(c.stmatrix, "stmatrix");
       item(c.ldmatrix, "ldmatrix");
-      item(c.barriers, "bar.sync");
+      // The plan (and `linlayout plan`) counts the first round's barrier; say why it is not here.
+      if (c.plannedBarriers <= c.barriers)
+        item(c.barriers, "bar.sync");
+      else
+        std::cerr << ", " << c.barriers << " bar.sync (" << c.plannedBarriers - c.barriers << " of "
+                  << c.plannedBarriers
+                  << (c.warpSyncs ? " made bar.warp.sync: only its own warps used the scratch "
+                                    "before"
+                                  : " elided: no earlier use of the scratch is pending")
+                  << ")";
       item(c.clusterBarriers, "barrier.cluster");
       item(c.warpSyncs, "bar.warp.sync");
       if (c.scratchBytes)
@@ -281,6 +197,56 @@ int runCompile(int argc, char **argv) {
     return reportPtxas(k->kernel);
   return 0;
 #endif
+}
+
+} // namespace
+
+void addCompileCommand(CLI::App &app, int &status) {
+  CLI::App *cmd = app.add_subcommand(
+      "compile", "Compile a tile-IR kernel to PTX: parse, verify, run the passes (as opt does), "
+                 "lower.");
+  auto a = std::make_shared<CompileArgs>();
+  cmd->add_option("FILE", a->input, "the tile-IR module (.tir or a TritonGPU dump)")->required();
+  cmd->add_option("--target", a->target,
+                  "the GPU: sm_80, sm_86, sm_89, sm_90 or sm_90a (wgmma needs sm_90a; default: "
+                  "the module's ttg.target, sm_90a where it uses wgmma)")
+      ->type_name("SM");
+  cmd->add_option("-o,--output", a->output, "write the output to OUT (default: standard output)")
+      ->type_name("OUT");
+  cmd->add_option("--emit", a->emit, "what to write: ptx or the optimised LLVM IR")
+      ->type_name("ptx|llvm")
+      ->capture_default_str()
+      ->check([](const std::string &v) {
+        return v == "ptx" || v == "llvm" ? std::string()
+                                         : "--emit takes ptx or llvm, not '" + v + "'";
+      });
+#ifdef LINLAYOUT_HAS_LOWER
+  cmd->add_option("--kernel", a->options.kernel,
+                  "the function to compile (default: the only public one)");
+  cmd->add_flag("--annotate", a->options.annotateConversions,
+                "mark each convert_layout's instructions with PTX comments");
+  ir::PipelineOptions &pipeline = a->options;
+  addPipelineFlags(*cmd, pipeline);
+#endif
+  cmd->add_flag("--O0", a->o0, "skip LLVM's optimisation pipeline");
+  cmd->add_flag("--report", a->report,
+                "print each convert_layout's plan, the dot operands loaded in K slices and the "
+                "kernel's resources on stderr");
+  cmd->add_flag("--no-passes", a->noPasses, "lower the IR as written (skip the pass pipeline)");
+  cmd->add_option("--conversion-path", a->conversionPath,
+                  std::string("lower every layout conversion on PATH instead of the cheapest: ") +
+                      kPathNames +
+                      " (shared_memory is accepted too); an error where PATH "
+                      "cannot do one")
+      ->type_name("PATH");
+  cmd->add_flag("--no-fp-fusion", a->noFpFusion,
+                "round every float multiply and add on its own (no fma contraction), as the "
+                "interpreter computes them");
+  cmd->add_flag("--ptxas", a->assemble,
+                "assemble the PTX with ptxas ($LINLAYOUT_PTXAS, else /usr/local/cuda/bin/ptxas) "
+                "and print its registers, stack, spills and CTAs per SM on stderr; exit 1 when "
+                "ptxas rejects it");
+  cmd->callback([a, &status] { status = runCompile(*a); });
 }
 
 } // namespace linlayout::cli

@@ -1,92 +1,66 @@
-#include "Opt.h"
+// `linlayout opt FILE`: verify a tile-IR file, run the pass pipeline, print the result.
+#include "Args.h"
+#include "Commands.h"
+#include "PipelineFlags.h"
 
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Pipeline.h"
 #include "linlayout/ir/Printer.h"
-#include "linlayout/ir/Verifier.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
+#include <CLI/CLI.hpp>
+
 #include <iostream>
-#include <sstream>
+#include <memory>
 #include <string>
 
 namespace linlayout::cli {
 
 namespace {
-int usage(std::ostream &os, int code) {
-  os << "usage: linlayout opt FILE [--dump-after-each] [--num-stages N] [--prefetch-k K]\n"
-        "  parses and verifies FILE (tile IR), runs the pass pipeline and prints the result;\n"
-        "  --dump-after-each prints the IR after every pass that changed it;\n"
-        "  --num-stages N pipelines loops with N stages (default: the module's\n"
-        "  \"ttg.num-stages\", else 1: off)\n"
-        "  --prefetch-k K prefetches pipelined dot operands in K slices of K (default 16;\n"
-        "  0: off)\n"
-        "  passes:";
-  for (std::string_view p : ir::pipelinePassNames())
-    os << " " << p;
-  os << "\n";
-  return code;
-}
-} // namespace
 
-int runOpt(int argc, char **argv) {
+struct OptArgs {
   std::string file;
   bool dump = false;
-  int stages = 0, prefetchK = ir::PipelineOptions().prefetchK;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--dump-after-each")
-      dump = true;
-    else if (a == "--num-stages" && i + 1 < argc) {
-      std::string v = argv[++i];
-      if (v.empty() || v.size() > 2 || v.find_first_not_of("0123456789") != std::string::npos)
-        return usage(std::cerr, 2);
-      stages = std::stoi(v);
-    } else if (a == "--prefetch-k" && i + 1 < argc) {
-      std::string v = argv[++i];
-      if (v.empty() || v.size() > 3 || v.find_first_not_of("0123456789") != std::string::npos)
-        return usage(std::cerr, 2);
-      prefetchK = std::stoi(v);
-    }
-    else if (a == "--help" || a == "-h")
-      return usage(std::cout, 0);
-    else if (!a.empty() && a[0] == '-')
-      return usage(std::cerr, 2);
-    else if (file.empty())
-      file = a;
-    else
-      return usage(std::cerr, 2);
-  }
-  if (file.empty())
-    return usage(std::cerr, 2);
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    std::cerr << "linlayout opt: cannot open '" << file << "': " << std::strerror(errno) << "\n";
+  ir::PipelineOptions pipeline;
+};
+
+int runOpt(OptArgs &a) {
+  auto text = readFile(a.file);
+  if (!text) {
+    std::cerr << "linlayout opt: " << text.message() << "\n";
     return 1;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  auto module = ir::parseModule(text.str(), file);
+  auto module = ir::parseModule(*text, a.file);
   if (!module) {
     std::cerr << module.message() << "\n";
     return 1;
   }
-  ir::PipelineOptions options;
-  options.numStages = stages;
-  options.prefetchK = prefetchK;
-  if (dump)
-    options.dumpAfterEach = &std::cout;
-  Status s = ir::runPipeline(*module, options);
+  if (a.dump)
+    a.pipeline.dumpAfterEach = &std::cout;
+  Status s = ir::runPipeline(*module, a.pipeline);
   if (!s.ok()) {
     std::cerr << s.message() << "\n";
     return 1;
   }
-  if (dump)
+  if (a.dump)
     std::cout << "// -----// Result //----- //\n";
   std::cout << ir::print(*module);
   return 0;
+}
+
+} // namespace
+
+void addOptCommand(CLI::App &app, int &status) {
+  std::string passes;
+  for (std::string_view p : ir::pipelinePassNames())
+    passes += (passes.empty() ? "" : ", ") + std::string(p);
+  CLI::App *cmd = app.add_subcommand(
+      "opt", "Verify a tile-IR file, run the layout passes on it and print the result.");
+  cmd->footer("Passes, in order: " + passes + " (docs/ir.md).");
+  auto a = std::make_shared<OptArgs>();
+  cmd->add_option("FILE", a->file, "the tile-IR module (.tir or a TritonGPU dump)")->required();
+  cmd->add_flag("--dump-after-each", a->dump, "print the IR after every pass that changed it");
+  addPipelineFlags(*cmd, a->pipeline);
+  cmd->callback([a, &status] { status = runOpt(*a); });
 }
 
 } // namespace linlayout::cli

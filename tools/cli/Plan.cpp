@@ -1,14 +1,21 @@
-#include "Plan.h"
+// `linlayout plan`: plan a layout conversion and explain it (what moves where, the path, the
+// shared-memory scratch and its banks, the cost of each path).
+#include "Args.h"
+#include "Commands.h"
 
 #include "linlayout/layout/PlanConversion.h"
 #include "linlayout/layout/SharedMemoryModel.h"
 #include "query/JsonUtil.h"
+#include "query/LayoutArg.h"
 #include "query/PlanJson.h"
 #include "query/SpecJson.h"
+
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -18,17 +25,6 @@ namespace linlayout::cli {
 namespace {
 
 using query::Json;
-
-int usage(std::ostream &os, int code) {
-  os << "usage: linlayout plan --src SPEC --dst SPEC --shape AxB[x...] --dtype TYPE\n"
-        "                      [--target sm_80|sm_90] [--path PATH] [--json [--detail] | "
-        "--summary]\n"
-        "  SPEC   a layout spec as JSON or TritonGPU attribute text\n"
-        "  TYPE   f8 (e4m3, e5m2), i8, f16, bf16, i16, f32, i32, f64, i64\n"
-        "  PATH   plan this path instead of the cheapest: no-op, register-permute, warp-shuffle,\n"
-        "         shared-memory, distributed-shared-memory (an error where it is not feasible)\n";
-  return code;
-}
 
 std::optional<int> dtypeBits(const std::string &t) {
   static const std::map<std::string, int> bits{
@@ -41,27 +37,20 @@ std::optional<int> dtypeBits(const std::string &t) {
   return it->second;
 }
 
-Expected<std::vector<int64_t>> parseShape(const std::string &s) {
-  std::vector<int64_t> shape;
-  std::stringstream ss(s);
-  std::string part;
-  while (std::getline(ss, part, 'x')) {
-    if (part.empty() || part.size() > 12 || part.find_first_not_of("0123456789") != std::string::npos)
-      return makeError("shape '" + s + "' is not of the form 128x128");
-    shape.push_back(std::stoll(part));
-  }
-  if (shape.empty())
-    return makeError("shape '" + s + "' is empty");
-  return shape;
-}
+// A layout given to --src / --dst: JSON (a spec, or a linear layout), attribute syntax
+// (#ttg.blocked<...>, #alias through --aliases) or a tensor type; errors name the side.
+struct Side {
+  LinearLayout layout;
+  std::optional<LayoutSpec> spec;
+};
 
-Expected<LayoutSpec> parseSpec(const std::string &text, const char *what) {
-  // JSON where it opens as JSON does (its errors say where it breaks), else attribute syntax.
-  size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos || (text[first] != '{' && text[first] != '"'))
-    return query::specFromJson(Json(text), what);
-  LL_ASSIGN_OR_RETURN(Json j, query::parseJson(text, what));
-  return query::specFromJson(j, what);
+Expected<Side> readSide(const std::string &text, const char *what,
+                        const std::optional<std::vector<int64_t>> &shape,
+                        const AttrAliases &aliases) {
+  auto l = query::layoutFromArg(text, shape, aliases);
+  if (!l.ok())
+    return makeError(std::string(what) + ": " + l.message());
+  return Side{l->layout, l->spec};
 }
 
 // "register 2 ^ lane 0" for a packed src hardware input word.
@@ -138,9 +127,8 @@ void explainShared(std::ostream &os, const ConversionPlan &p) {
     if (!isMatrixOp(op))
       os << ".v" << std::max(1, vec * e / 32) << ".b" << std::min(32, vec * e);
     os << " per thread (" << vec << " elements each), " << waves << " wavefronts per warp "
-       << "instruction (" << (waves == minWaves ? "conflict-free" : "minimum " +
-                                                                        std::to_string(minWaves))
-       << ")\n";
+       << "instruction ("
+       << (waves == minWaves ? "conflict-free" : "minimum " + std::to_string(minWaves)) << ")\n";
   };
   side("Store", st.storeOp, st.storeVectorElements, st.stores.size(), st.storeWavefronts,
        st.storeMinWavefronts);
@@ -152,6 +140,10 @@ void explainShared(std::ostream &os, const ConversionPlan &p) {
   if (st.withinWarps)
     os << "Syncs: every scratch byte is stored and loaded by one warp, so the phases sync warps "
           "(bar.warp.sync), not the CTA\n";
+  else if (p.cost.barriers > 1)
+    os << "Syncs: " << p.cost.barriers << " bar.sync per CTA as planned; in a kernel the first, "
+       << "which orders the stores after earlier uses of the scratch, is left out where nothing "
+          "may still touch it (compile --report counts those emitted)\n";
 }
 
 void costRow(std::ostream &os, const char *name, const std::vector<std::string> &cells) {
@@ -211,8 +203,10 @@ void costTable(std::ostream &os, const ConversionPlan &p) {
 
 std::string opText(SharedOp op, int vec, int bits) {
   std::string s(sharedOpName(op));
+  // An ldmatrix / stmatrix moves one 32-bit register per 8x8 matrix and thread: .x4 for 8
+  // 16-bit elements a thread.
   if (isMatrixOp(op))
-    return s + ".x" + std::to_string(std::max(1, vec * bits / 32 / 4)) + ".b16";
+    return s + ".x" + std::to_string(std::max(1, vec * bits / 32)) + ".b16";
   int total = vec * bits;
   if (total <= 32)
     return s + ".b" + std::to_string(total);
@@ -238,8 +232,8 @@ std::string summaryLine(const ConversionPlan &p) {
     return s + " " + std::to_string(c.shuffles) + " shfl.sync." + mode + " (" +
            std::to_string(p.shuffle.slotsPerWord) +
            (p.shuffle.slotsPerWord == 1 ? " element" : " elements") + " per word), " +
-           std::to_string(c.selects) + " selp, " + std::to_string(c.prmts) +
-           " prmt per thread, " + cyc;
+           std::to_string(c.selects) + " selp, " + std::to_string(c.prmts) + " prmt per thread, " +
+           cyc;
   }
   case ConversionPath::SharedMemory:
   case ConversionPath::DistributedSharedMemory: {
@@ -261,83 +255,84 @@ std::string summaryLine(const ConversionPlan &p) {
   return s;
 }
 
-} // namespace
-
-int runPlan(int argc, char **argv) {
-  std::string src, dst, shapeText, dtype, target = "sm_90", path;
+struct PlanArgs {
+  std::string src, dst, shape, dtype, target = "sm_90", path, aliases;
   bool json = false, detail = false, summary = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](std::string &out) {
-      if (i + 1 >= argc)
-        return false;
-      out = argv[++i];
-      return true;
-    };
-    bool ok = true;
-    if (a == "--src")
-      ok = value(src);
-    else if (a == "--dst")
-      ok = value(dst);
-    else if (a == "--shape")
-      ok = value(shapeText);
-    else if (a == "--dtype")
-      ok = value(dtype);
-    else if (a == "--target")
-      ok = value(target);
-    else if (a == "--path")
-      ok = value(path);
-    else if (a == "--json")
-      json = true;
-    else if (a == "--detail")
-      detail = true;
-    else if (a == "--summary")
-      summary = true;
-    else if (a == "--help" || a == "-h")
-      return usage(std::cout, 0);
-    else
-      ok = false;
-    if (!ok) {
-      std::cerr << "linlayout plan: bad argument '" << a << "'\n";
-      return usage(std::cerr, 2);
-    }
+};
+
+int usageError(const std::string &why) {
+  std::cerr << "linlayout plan: " << why << "\nRun 'linlayout plan --help' for usage.\n";
+  return 2;
+}
+
+int runPlan(const PlanArgs &a) {
+  const bool json = a.json, detail = a.detail, summary = a.summary;
+  std::string dtype = a.dtype;
+  std::optional<std::vector<int64_t>> shape;
+  if (!a.shape.empty()) {
+    auto s = parseShape(a.shape);
+    if (!s.ok())
+      return usageError(s.message());
+    shape = *s;
   }
-  if (src.empty() || dst.empty() || shapeText.empty() || dtype.empty()) {
-    std::cerr << "linlayout plan: --src, --dst, --shape and --dtype are required\n";
-    return usage(std::cerr, 2);
+  // A tensor type gives the shape and the element type.
+  for (const std::string *side : {&a.src, &a.dst}) {
+    std::string_view t = *side;
+    while (!t.empty() && t.front() == ' ')
+      t.remove_prefix(1);
+    if (!t.starts_with("tensor<"))
+      continue;
+    auto typed = query::splitTensorType(t);
+    if (!typed.ok())
+      continue; // reported with the side below
+    if (!shape)
+      shape = typed->shape;
+    if (dtype.empty())
+      dtype = std::string(typed->element);
   }
+  if (!shape || dtype.empty())
+    return usageError("--shape and --dtype are required unless --src or --dst is a tensor type "
+                      "(tensor<64x64xf16, #layout>)");
   auto bits = dtypeBits(dtype);
-  if (!bits) {
-    std::cerr << "linlayout plan: unknown dtype '" << dtype << "'\n";
-    return usage(std::cerr, 2);
+  if (!bits)
+    return usageError("unknown dtype '" + dtype + "'");
+  auto tgt = parseGpuTarget(a.target);
+  if (!tgt)
+    return usageError("unknown target '" + a.target + "' (sm_80, sm_86, sm_89, sm_90, sm_90a)");
+  std::string aliasText;
+  if (!a.aliases.empty()) {
+    auto t = readFile(a.aliases);
+    if (!t.ok()) {
+      std::cerr << "linlayout plan: " << t.message() << "\n";
+      return 1;
+    }
+    aliasText = *t;
   }
-  auto tgt = parseGpuTarget(target);
-  if (!tgt) {
-    std::cerr << "linlayout plan: unknown target '" << target << "' (sm_80 or sm_90)\n";
-    return 2;
+  auto aliases = parseAttrAliases(aliasText);
+  if (!aliases.ok()) {
+    std::cerr << "linlayout plan: " << a.aliases << ": " << aliases.message() << "\n";
+    return 1;
   }
-  auto shape = parseShape(shapeText);
-  auto srcSpec = parseSpec(src, "src");
-  auto dstSpec = parseSpec(dst, "dst");
+  auto src = readSide(a.src, "src", shape, *aliases);
+  auto dst = readSide(a.dst, "dst", shape, *aliases);
   for (const std::string *m :
-       {shape.ok() ? nullptr : &shape.message(), srcSpec.ok() ? nullptr : &srcSpec.message(),
-        dstSpec.ok() ? nullptr : &dstSpec.message()})
+       {src.ok() ? nullptr : &src.message(), dst.ok() ? nullptr : &dst.message()})
     if (m) {
       std::cerr << "linlayout plan: " << *m << "\n";
       return 1;
     }
+  const std::string shapeText = shapeString(*shape);
   PlanOptions opt;
   opt.target = *tgt;
-  if (!path.empty()) {
-    opt.forcePath = parseConversionPath(path);
-    if (!opt.forcePath) {
-      std::cerr << "linlayout plan: unknown path '" << path
-                << "' (no-op, register-permute, warp-shuffle, shared-memory, "
-                   "distributed-shared-memory)\n";
-      return 2;
-    }
+  if (!a.path.empty()) {
+    opt.forcePath = parseConversionPath(a.path);
+    if (!opt.forcePath)
+      return usageError("unknown path '" + a.path +
+                        "' (no-op, register-permute, warp-shuffle, shared-memory, "
+                        "distributed-shared-memory)");
   }
-  auto plan = planConversion(*srcSpec, *dstSpec, *shape, *bits, opt);
+  auto plan = src->spec && dst->spec ? planConversion(*src->spec, *dst->spec, *shape, *bits, opt)
+                                     : planConversion(src->layout, dst->layout, *bits, opt);
   if (!plan.ok()) {
     std::cerr << "linlayout plan: " << plan.message() << "\n";
     return 1;
@@ -380,13 +375,56 @@ int runPlan(int argc, char **argv) {
     os << "Source lane of each thread:" << st.srcLaneOfThread.toString() << "\n";
   }
   if (plan->path == ConversionPath::RegisterPermute)
-    os << "\nSource register of each dst register:" << plan->permute.srcRegister.toString()
-       << "\n";
+    os << "\nSource register of each dst register:" << plan->permute.srcRegister.toString() << "\n";
   if (plan->path == ConversionPath::SharedMemory ||
       plan->path == ConversionPath::DistributedSharedMemory)
     explainShared(os, *plan);
   costTable(os, *plan);
   return 0;
+}
+
+} // namespace
+
+void addPlanCommand(CLI::App &app, int &status) {
+  CLI::App *cmd = app.add_subcommand("plan", "Plan a layout conversion and explain it.");
+  auto a = std::make_shared<PlanArgs>();
+  cmd->add_option("--src", a->src,
+                  "the layout converted from: a spec or linear layout in JSON, a TritonGPU "
+                  "attribute (#ttg.blocked<{...}>, #alias with --aliases) or a tensor type "
+                  "(tensor<64x64xf16, #blocked>, which gives the shape and dtype)")
+      ->type_name("LAYOUT")
+      ->required();
+  cmd->add_option("--dst", a->dst, "the layout converted to, in the same forms")
+      ->type_name("LAYOUT")
+      ->required();
+  cmd->add_option("--shape", a->shape, "the tensor shape, like 64x64 (default: a tensor type's)")
+      ->type_name("AxB");
+  cmd->add_option("--dtype", a->dtype,
+                  "the element type: f8 (e4m3, e5m2), i8, f16, bf16, i16, f32, i32, f64, i64 "
+                  "(default: a tensor type's)")
+      ->type_name("TYPE");
+  cmd->add_option("--aliases", a->aliases,
+                  "read #name = ... alias definitions (a compiler dump) from FILE, as show does")
+      ->type_name("FILE");
+  cmd->add_option("--target", a->target,
+                  "the GPU whose costs decide: sm_80, sm_86, sm_89, sm_90, "
+                  "sm_90a")
+      ->type_name("SM")
+      ->capture_default_str();
+  cmd->add_option("--path", a->path,
+                  "plan this path instead of the cheapest: no-op, register-permute, "
+                  "warp-shuffle, shared-memory, distributed-shared-memory (an error where it is "
+                  "not feasible; shared_memory is accepted too)")
+      ->type_name("PATH");
+  CLI::Option *json = cmd->add_flag("--json", a->json, "print the plan as the query's JSON");
+  cmd->add_flag("--detail", a->detail, "with --json: every instruction and per-thread map")
+      ->needs(json);
+  cmd->add_flag("--summary", a->summary, "print one line: the path and its instruction counts")
+      ->excludes(json);
+  cmd->footer("Barriers are counted as planned, per CTA. In a kernel, the first round's barrier "
+              "is left out where nothing may still touch the scratch: compile --report and the "
+              "--annotate comments say how many were emitted and why.");
+  cmd->callback([a, &status] { status = runPlan(*a); });
 }
 
 } // namespace linlayout::cli

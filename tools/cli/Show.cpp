@@ -1,9 +1,8 @@
-// linlayout show LAYOUT... [--shape 16x16] [--bitwidth 16] [--inverse] [--threads] [--full]
-//                          [--max-rows N] [--max-cols N] [--svg FILE] [--html FILE]
-//
-// LAYOUT is a linear layout or a hardware layout spec in JSON (QUERY-FORMAT.md), or a spec in
-// TritonGPU attribute syntax, or @FILE to read one of those from a file.
-#include "Show.h"
+// `linlayout show LAYOUT...`: pictures of layouts, as text and optionally SVG / HTML. LAYOUT is
+// a linear layout or a hardware layout spec in JSON (docs/query.md), a spec in TritonGPU
+// attribute syntax or a tensor type, or @FILE to read one of those from a file.
+#include "Args.h"
+#include "Commands.h"
 
 #include "linlayout/layout/AttrSyntax.h"
 #include "linlayout/layout/OwnerMap.h"
@@ -11,11 +10,11 @@
 #include "linlayout/layout/PictureSvg.h"
 #include "query/LayoutArg.h"
 
-#include <cerrno>
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
-#include <cstring>
-#include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -27,70 +26,6 @@ namespace {
 
 // The width a picture aims for, in characters, when --max-cols is not given.
 constexpr int64_t kTextWidth = 130;
-
-constexpr const char *kUsage =
-    "usage: linlayout show LAYOUT... [options]\n"
-    "  LAYOUT             a linear layout or layout spec in JSON, a TritonGPU attribute\n"
-    "                     (#ttg.blocked<{...}>, #alias with --aliases), a tensor type\n"
-    "                     (tensor<16x16xf16, #ttg...>, which gives the shape), or @FILE\n"
-    "  --shape 16x16      the tensor shape (needed for specs; checked for linear layouts)\n"
-    "  --aliases FILE     read #name = ... alias definitions (a compiler dump) from FILE\n"
-    "  --bitwidth N       element width for shared-memory banks (8, 16, 32, 64; default: the\n"
-    "                     NVMMA layout's own, else 16)\n"
-    "  --inverse          also show what each thread (shared: each 128 bytes) holds\n"
-    "  --threads          draw thread ids as the TritonGPU docs do instead of T<thread>:<reg>\n"
-    "  --full             never elide rows or columns\n"
-    "  --max-rows N       elide past N rows (default 32); --max-cols N likewise (default:\n"
-    "                     as many as fit in 130 characters)\n"
-    "  --svg FILE         write a coloured SVG of the (single) layout\n"
-    "  --html FILE        write an HTML page with every layout side by side\n";
-
-int usageError(const std::string &why) {
-  std::cerr << "linlayout show: " << why << "\n" << kUsage;
-  return 2;
-}
-
-std::optional<int64_t> parsePositive(const std::string &s) {
-  if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string::npos)
-    return std::nullopt;
-  int64_t v = std::stoll(s);
-  if (v <= 0)
-    return std::nullopt;
-  return v;
-}
-
-std::optional<std::vector<int64_t>> parseShape(const std::string &s) {
-  std::vector<int64_t> shape;
-  std::string cur;
-  for (size_t i = 0; i <= s.size(); ++i) {
-    if (i == s.size() || s[i] == 'x' || s[i] == ',') {
-      auto v = parsePositive(cur);
-      if (!v)
-        return std::nullopt;
-      shape.push_back(*v);
-      cur.clear();
-    } else {
-      cur += s[i];
-    }
-  }
-  return shape;
-}
-
-bool readFile(const std::string &path, std::string &out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f)
-    return false;
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  out = ss.str();
-  return true;
-}
-
-bool writeFile(const std::string &path, const std::string &text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  return bool(f);
-}
 
 std::string shapeText(const std::vector<int64_t> &shape) {
   if (shape.size() == 1)
@@ -118,75 +53,55 @@ std::string summary(const OwnerMap &m) {
   return os.str();
 }
 
-} // namespace
-
-int runShow(int argc, char **argv) {
+struct ShowArgs {
   std::vector<std::string> layouts;
-  std::optional<std::vector<int64_t>> shape;
-  std::string svgPath, htmlPath, aliasPath;
-  std::optional<int> bitwidthArg;
-  bool inverse = false;
-  PictureOptions opts;
-  bool autoCols = true; // without --max-cols, as many columns as fit in kTextWidth
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](std::string &out) {
-      if (i + 1 >= argc)
-        return false;
-      out = argv[++i];
-      return true;
-    };
-    std::string v;
-    if (a == "--shape") {
-      if (!value(v) || !(shape = parseShape(v)))
-        return usageError("--shape takes sizes like 16x16");
-    } else if (a == "--bitwidth") {
-      auto n = value(v) ? parsePositive(v) : std::nullopt;
-      if (!n || (*n != 8 && *n != 16 && *n != 32 && *n != 64))
-        return usageError("--bitwidth takes 8, 16, 32 or 64");
-      bitwidthArg = int(*n);
-    } else if (a == "--max-rows" || a == "--max-cols") {
-      auto n = value(v) ? parsePositive(v) : std::nullopt;
-      if (!n)
-        return usageError(a + " takes a positive count");
-      (a == "--max-rows" ? opts.maxRows : opts.maxCols) = *n;
-      autoCols &= a != "--max-cols";
-    } else if (a == "--inverse") {
-      inverse = true;
-    } else if (a == "--threads") {
-      opts.style = CellStyle::ThreadIds;
-    } else if (a == "--full") {
-      opts.maxRows = opts.maxCols = opts.maxSlices = int64_t(1) << 40;
-      autoCols = false;
-    } else if (a == "--svg") {
-      if (!value(svgPath))
-        return usageError("--svg takes a file name");
-    } else if (a == "--html") {
-      if (!value(htmlPath))
-        return usageError("--html takes a file name");
-    } else if (a == "--aliases") {
-      if (!value(aliasPath))
-        return usageError("--aliases takes a file name");
-    } else if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else if (a.size() > 2 && a.rfind("--", 0) == 0) {
-      return usageError("unknown option '" + a + "'");
-    } else {
-      layouts.push_back(a);
-    }
-  }
-  if (layouts.empty())
-    return usageError("no layout given");
+  std::string shape, svgPath, htmlPath, aliasPath;
+  int bitwidth = 0;                 // 0: the NVMMA layout's own, else 16
+  int64_t maxRows = 0, maxCols = 0; // 0: the defaults
+  bool inverse = false, threads = false, full = false;
+};
 
+int usageError(const std::string &why) {
+  std::cerr << "linlayout show: " << why << "\nRun 'linlayout show --help' for usage.\n";
+  return 2;
+}
+
+int runShow(const ShowArgs &a) {
+  const std::vector<std::string> &layouts = a.layouts;
+  std::optional<std::vector<int64_t>> shape;
+  if (!a.shape.empty()) {
+    auto s = parseShape(a.shape);
+    if (!s.ok())
+      return usageError("--shape takes sizes like 16x16: " + s.message());
+    shape = *s;
+  }
+  const std::string &svgPath = a.svgPath, &htmlPath = a.htmlPath, &aliasPath = a.aliasPath;
+  const std::optional<int> bitwidthArg = a.bitwidth ? std::optional<int>(a.bitwidth) : std::nullopt;
+  const bool inverse = a.inverse;
+  PictureOptions opts;
+  // Without --max-cols, as many columns as fit in kTextWidth.
+  bool autoCols = !a.maxCols;
+  if (a.maxRows)
+    opts.maxRows = a.maxRows;
+  if (a.maxCols)
+    opts.maxCols = a.maxCols;
+  if (a.threads)
+    opts.style = CellStyle::ThreadIds;
+  if (a.full) {
+    opts.maxRows = opts.maxCols = opts.maxSlices = int64_t(1) << 40;
+    autoCols = false;
+  }
   if (!svgPath.empty() && layouts.size() > 1)
     return usageError("--svg draws one layout; use --html for several");
 
   std::string aliasText;
-  if (!aliasPath.empty() && !readFile(aliasPath, aliasText)) {
-    std::cerr << "linlayout show: cannot read '" << aliasPath << "': " << std::strerror(errno)
-              << "\n";
-    return 1;
+  if (!aliasPath.empty()) {
+    auto t = readFile(aliasPath);
+    if (!t.ok()) {
+      std::cerr << "linlayout show: " << t.message() << "\n";
+      return 1;
+    }
+    aliasText = *t;
   }
   auto aliases = parseAttrAliases(aliasText);
   if (!aliases.ok()) {
@@ -199,11 +114,12 @@ int runShow(int argc, char **argv) {
     std::string text = layouts[k];
     std::string origin = text;
     if (text.size() > 1 && text[0] == '@') {
-      if (!readFile(text.substr(1), text)) {
-        std::cerr << "linlayout show: cannot read '" << text.substr(1)
-                  << "': " << std::strerror(errno) << "\n";
+      auto t = readFile(text.substr(1));
+      if (!t.ok()) {
+        std::cerr << "linlayout show: " << t.message() << "\n";
         return 1;
       }
+      text = *t;
     }
     auto layout = query::layoutFromArg(text, shape, *aliases);
     if (!layout.ok()) {
@@ -255,19 +171,66 @@ int runShow(int argc, char **argv) {
       so.bitwidth = bitwidth;
       so.title = origin.size() > 400 ? origin.substr(0, 397) + "..." : origin;
       std::string svg = renderSvg(*map, so);
-      if (!svgPath.empty() && !writeFile(svgPath, svg)) {
-        std::cerr << "linlayout show: cannot write '" << svgPath << "'\n";
-        return 1;
+      if (!svgPath.empty()) {
+        Status w = writeFile(svgPath, svg);
+        if (!w.ok()) {
+          std::cerr << "linlayout show: " << w.message() << "\n";
+          return 1;
+        }
       }
       so.title.clear();
       panels.push_back({origin, renderSvg(*map, so), ""});
     }
   }
-  if (!htmlPath.empty() && !writeFile(htmlPath, renderHtml(panels, "linlayout pictures"))) {
-    std::cerr << "linlayout show: cannot write '" << htmlPath << "'\n";
-    return 1;
+  if (!htmlPath.empty()) {
+    Status w = writeFile(htmlPath, renderHtml(panels, "linlayout pictures"));
+    if (!w.ok()) {
+      std::cerr << "linlayout show: " << w.message() << "\n";
+      return 1;
+    }
   }
   return 0;
+}
+
+} // namespace
+
+void addShowCommand(CLI::App &app, int &status) {
+  CLI::App *cmd = app.add_subcommand("show", "Draw layouts: who holds each element.");
+  auto a = std::make_shared<ShowArgs>();
+  cmd->add_option("LAYOUT", a->layouts,
+                  "a linear layout or layout spec in JSON, a TritonGPU attribute "
+                  "(#ttg.blocked<{...}>, #alias with --aliases), a tensor type "
+                  "(tensor<16x16xf16, #ttg...>, which gives the shape), or @FILE holding one")
+      ->required();
+  cmd->add_option("--shape", a->shape,
+                  "the tensor shape, like 16x16 (needed for specs; checked for linear layouts)");
+  cmd->add_option("--aliases", a->aliasPath,
+                  "read #name = ... alias definitions (a compiler dump) from FILE")
+      ->type_name("FILE");
+  cmd->add_option("--bitwidth", a->bitwidth,
+                  "element width for shared-memory banks (default: the NVMMA layout's own, else "
+                  "16)")
+      ->type_name("8|16|32|64")
+      ->check(CLI::IsMember({8, 16, 32, 64}));
+  cmd->add_flag("--inverse", a->inverse,
+                "also show what each thread (shared: each 128 bytes) holds");
+  cmd->add_flag("--threads", a->threads,
+                "draw thread ids as the TritonGPU docs do instead of T<thread>:<reg>");
+  cmd->add_flag("--full", a->full, "never elide rows or columns");
+  cmd->add_option("--max-rows", a->maxRows, "elide rows past N (default 32)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--max-cols", a->maxCols,
+                  "elide columns past N (default: as many as fit in 130 characters)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--svg", a->svgPath,
+                  "write a coloured SVG of the (single) layout, elided as the text picture is "
+                  "(--full draws every element)")
+      ->type_name("FILE");
+  cmd->add_option("--html", a->htmlPath, "write an HTML page with every layout side by side")
+      ->type_name("FILE");
+  cmd->callback([a, &status] { status = runShow(*a); });
 }
 
 } // namespace linlayout::cli

@@ -1,68 +1,85 @@
-// linlayout: the command-line tool. Subcommands:
-//   linlayout query [FILE]   answer JSON-lines layout queries (stdin when no FILE)
-//   linlayout show LAYOUT... pictures of layouts (Show.cpp)
-//   linlayout opt FILE       run the tile-IR pass pipeline (Opt.cpp)
-//   linlayout compile FILE   tile IR -> PTX or LLVM IR (Compile.cpp)
-//   linlayout plan ...       plan a layout conversion and explain it (Plan.cpp)
-#include "Compile.h"
-#include "Opt.h"
-#include "Plan.h"
-#include "Show.h"
-#include "query/Query.h"
+// linlayout: the command-line tool. One parser (CLI11) for every subcommand, so each has --help,
+// `linlayout help COMMAND` prints the same text, and a usage error is reported one way (exit 2).
+// Each subcommand lives in its own file and adds itself with addXCommand.
+#include "Commands.h"
 
-#include <cstring>
-#include <fstream>
+#include <CLI/CLI.hpp>
+
 #include <iostream>
 #include <string>
 
+#ifndef LINLAYOUT_VERSION
+#define LINLAYOUT_VERSION "unknown"
+#endif
+
 namespace {
 
-int usage(std::ostream &os, int code) {
-  os << "usage: linlayout <command> [args]\n"
-        "commands:\n"
-        "  query [FILE]     answer JSON-lines layout queries from FILE or standard input\n"
-        "  show LAYOUT...   draw layouts: who holds each element (show --help for options)\n"
-        "  opt FILE         verify a tile-IR file, run the layout passes, print it\n"
-        "  compile FILE     compile a tile-IR kernel to PTX (see: linlayout compile --help)\n"
-        "  plan ...         plan a layout conversion and explain it (plan --help)\n"
-        "  help             this text\n";
-  return code;
-}
-
-int runQuery(int argc, char **argv) {
-  if (argc > 3)
-    return usage(std::cerr, 2);
-  std::ios::sync_with_stdio(false);
-  if (argc == 3) {
-    std::ifstream f(argv[2], std::ios::binary);
-    if (!f) {
-      std::cerr << "linlayout query: cannot open '" << argv[2] << "': " << std::strerror(errno)
-                << "\n";
-      return 1;
-    }
-    return linlayout::query::runQueries(f, std::cout);
-  }
-  return linlayout::query::runQueries(std::cin, std::cout);
+std::string versionText() {
+  std::string v = std::string("linlayout ") + LINLAYOUT_VERSION;
+#ifdef LINLAYOUT_HAS_LOWER
+  v += ", with lowering to PTX";
+#else
+  v += ", without lowering (LLVM 19 was not found)";
+#endif
+  return v;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc < 2)
-    return usage(std::cerr, 2);
-  std::string cmd = argv[1];
-  if (cmd == "query")
-    return runQuery(argc, argv);
-  if (cmd == "show")
-    return linlayout::cli::runShow(argc - 1, argv + 1);
-  if (cmd == "opt")
-    return linlayout::cli::runOpt(argc - 1, argv + 1);
-  if (cmd == "compile")
-    return linlayout::cli::runCompile(argc, argv);
-  if (cmd == "plan")
-    return linlayout::cli::runPlan(argc - 1, argv + 1);
-  if (cmd == "help" || cmd == "--help" || cmd == "-h")
-    return usage(std::cout, 0);
-  std::cerr << "linlayout: unknown command '" << cmd << "'\n";
-  return usage(std::cerr, 2);
+  using namespace linlayout::cli;
+  CLI::App app{"linlayout: GPU tensor layouts as linear maps over F2, and a tile-IR compiler.",
+               "linlayout"};
+  app.set_version_flag("--version", versionText());
+  app.require_subcommand(0, 1);
+  app.footer("Run 'linlayout COMMAND --help' (or 'linlayout help COMMAND') for a command's "
+             "options.");
+  app.get_formatter()->column_width(32);
+  int status = 0;
+  addQueryCommand(app, status);
+  addShowCommand(app, status);
+  addPlanCommand(app, status);
+  addOptCommand(app, status);
+  addCompileCommand(app, status);
+  addRunCommand(app, status);
+
+  CLI::App *help = app.add_subcommand("help", "Print the help of COMMAND (or this text).");
+  std::string topic;
+  help->add_option("COMMAND", topic, "the command to explain");
+  help->callback([&] {
+    if (topic.empty()) {
+      std::cout << app.help();
+      return;
+    }
+    CLI::App *sub = nullptr;
+    try {
+      sub = app.get_subcommand(topic);
+    } catch (const CLI::OptionNotFound &) {
+    }
+    if (!sub || sub == help) {
+      std::cerr << "linlayout help: unknown command '" << topic << "'\n" << app.help();
+      status = 2;
+      return;
+    }
+    std::cout << sub->help("linlayout");
+  });
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success &e) {
+    return app.exit(e); // --help, --version
+  } catch (const CLI::ParseError &e) {
+    // Name the command the error is in, then say where its usage is.
+    std::string where = "linlayout";
+    for (const CLI::App *sub : app.get_subcommands())
+      where += " " + sub->get_name();
+    std::cerr << where << ": " << e.what() << "\n"
+              << "Run '" << where << " --help' for usage.\n";
+    return 2;
+  }
+  if (app.get_subcommands().empty()) {
+    std::cerr << app.help();
+    return 2;
+  }
+  return status;
 }

@@ -48,9 +48,13 @@ Expected<LayoutArg> fromSpec(const LayoutSpec &spec,
   return LayoutArg{l, spec};
 }
 
-// `tensor<16x16xf32, #attr>`: the shape and the attribute text.
-Expected<std::pair<std::vector<int64_t>, std::string_view>> tensorType(std::string_view t) {
-  std::string_view body = t.substr(7); // after "tensor<"
+} // namespace
+
+Expected<TensorTypeText> splitTensorType(std::string_view t) {
+  t = trim(t);
+  if (t.substr(0, 7) != "tensor<")
+    return makeError("'" + std::string(t.substr(0, 60)) + "' is not a tensor type");
+  std::string_view body = t.substr(7);
   if (body.empty() || body.back() != '>')
     return makeError("tensor type '" + std::string(t.substr(0, 60)) + "' does not end with '>'");
   body.remove_suffix(1);
@@ -58,7 +62,7 @@ Expected<std::pair<std::vector<int64_t>, std::string_view>> tensorType(std::stri
   if (comma == std::string_view::npos)
     return makeError("tensor type has no layout (expected tensor<16x16xf32, #layout>)");
   std::string_view dims = body.substr(0, comma);
-  std::vector<int64_t> shape;
+  TensorTypeText r;
   while (!dims.empty() && dims.front() >= '0' && dims.front() <= '9') {
     int64_t v = 0;
     while (!dims.empty() && dims.front() >= '0' && dims.front() <= '9') {
@@ -67,29 +71,29 @@ Expected<std::pair<std::vector<int64_t>, std::string_view>> tensorType(std::stri
       v = v * 10 + (dims.front() - '0');
       dims.remove_prefix(1);
     }
-    shape.push_back(v);
+    r.shape.push_back(v);
     if (dims.empty() || dims.front() != 'x')
       return makeError("tensor type dimensions must be followed by 'x' and the element type");
     dims.remove_prefix(1);
   }
-  return std::make_pair(shape, trim(body.substr(comma + 1)));
+  r.element = trim(dims);
+  r.layout = trim(body.substr(comma + 1));
+  return r;
 }
-
-} // namespace
 
 Expected<LayoutArg> layoutFromArg(std::string_view text,
                                   const std::optional<std::vector<int64_t>> &shape,
                                   const AttrAliases &aliases) {
   text = trim(text);
   if (text.substr(0, 7) == "tensor<") {
-    LL_ASSIGN_OR_RETURN(auto typed, tensorType(text));
-    if (shape && *shape != typed.first)
-      return makeError("the tensor type's shape " + shapeText(typed.first) +
+    LL_ASSIGN_OR_RETURN(TensorTypeText typed, splitTensorType(text));
+    if (shape && *shape != typed.shape)
+      return makeError("the tensor type's shape " + shapeText(typed.shape) +
                        " differs from the shape given, " + shapeText(*shape));
     AttrParseOptions o;
-    o.rank = int(typed.first.size());
-    LL_ASSIGN_OR_RETURN(LayoutSpec spec, parseLayoutAttr(typed.second, aliases, o));
-    return fromSpec(spec, typed.first);
+    o.rank = int(typed.shape.size());
+    LL_ASSIGN_OR_RETURN(LayoutSpec spec, parseLayoutAttr(typed.layout, aliases, o));
+    return fromSpec(spec, typed.shape);
   }
   if (!text.empty() && text.front() == '#') {
     AttrParseOptions o;

@@ -21,6 +21,18 @@ struct LayoutArg {
   std::optional<LayoutSpec> spec;
 };
 
+/// The parts of a tensor type's text `tensor<16x16xf32, #layout>`, views into it.
+struct TensorTypeText {
+  std::vector<int64_t> shape; ///< {16, 16}
+  std::string_view element;   ///< "f32"
+  std::string_view layout;    ///< "#layout"
+};
+
+/// Splits a tensor type's text (surrounding spaces allowed).
+/// Requires: text reads `tensor<` dims `x` element `,` layout `>` (an error saying what is
+/// missing otherwise); the layout part is not parsed here.
+Expected<TensorTypeText> splitTensorType(std::string_view text);
+
 /// The layout `text` describes. Specs are converted over `shape`; a linear layout keeps its own
 /// out-dim sizes, which must then equal `shape` when one is given.
 /// Requires: text is one of the forms above; a shape is given (or carried by a tensor type)

@@ -1,4 +1,4 @@
-// Linear layouts in the JSON form of QUERY-FORMAT.md:
+// Linear layouts in the JSON form of docs/query.md:
 //   {"in_dims": [["register", [[0,1],[0,2]]], ...], "out_dims": [["dim0", 32], ["dim1", 16]]}
 #pragma once
 

@@ -1,5 +1,5 @@
 // The layout query engine behind `linlayout query`: JSON Lines in, one JSON line out per input
-// line, in order (see ../shared/reference/QUERY-FORMAT.md and docs/query.md).
+// line, in order (see docs/query.md).
 //   {"id": <id>, "result": <answer>}   or   {"id": <id>, "error": "<message>"}
 // A bad line gets an error line; nothing a line holds crashes the engine or makes it allocate
 // without bound (lines are capped at kMaxLineBytes, nesting at kMaxDepth).

@@ -1,4 +1,4 @@
-// Hardware layout specs in the JSON form of QUERY-FORMAT.md ("Hardware layout specs"):
+// Hardware layout specs in the JSON form of docs/query.md ("Hardware layout specs"):
 //   {"kind": "blocked", "size_per_thread": [1, 8], "threads_per_warp": [16, 2],
 //    "warps_per_cta": [1, 1], "order": [1, 0]}
 // or a string in TritonGPU's attribute syntax ("#ttg.blocked<{...}>"), handed to specFromText.
@@ -15,7 +15,7 @@
 namespace linlayout::query {
 
 /// Reads a spec; `what` names it in errors (e.g. "layout").
-/// Requires: j is an object as in QUERY-FORMAT.md, or a string in the attribute syntax.
+/// Requires: j is an object as in docs/query.md, or a string in the attribute syntax.
 /// Ensures: specFromJson(specToJson(s)) == s for every spec s.
 Expected<LayoutSpec> specFromJson(const Json &j, const std::string &what);
 

@@ -150,8 +150,19 @@ std::string renderSvg(const OwnerMap &map, const SvgOptions &options) {
   // The caption wraps to the picture's width (about 7.2 pixels per character at 12 pixels).
   std::vector<std::string> titleLines;
   size_t perLine = std::max<size_t>(20, size_t(double(width - 8) / 7.3));
-  for (size_t p = 0; p < options.title.size(); p += perLine)
-    titleLines.push_back(options.title.substr(p, perLine));
+  // Lines break after a space, a comma or an opening bracket where one falls past the line's
+  // first third, so that a word is cut only when it is longer than two thirds of a line.
+  const std::string &title = options.title;
+  for (size_t p = 0; p < title.size();) {
+    size_t n = std::min(perLine, title.size() - p);
+    if (p + n < title.size()) {
+      size_t cut = title.find_last_of(" ,<{[", p + n - 1);
+      if (cut != std::string::npos && cut >= p + perLine / 3)
+        n = cut + 1 - p;
+    }
+    titleLines.push_back(title.substr(p, n));
+    p += n;
+  }
   top += int(titleLines.size()) * kTitle;
   height += int(titleLines.size()) * kTitle;
 

@@ -30,6 +30,9 @@ struct PipelineOptions {
   /// The prefetch pass's K slice (16: one mma.sync k-step for f16 / bf16 operands; 0 turns the
   /// pass off): it runs after software-pipelining with more than one stage.
   int prefetchK = 16;
+  /// Keep the layouts and access widths as written: skip passes 1-5, run pipelining, prefetch
+  /// and fences only (the GPU bench measures kernels so, their layouts being the point).
+  bool keepLayouts = false;
 };
 
 /// The names of the passes, in order.

@@ -5,7 +5,8 @@
 //   auto k = jit->compile(irText);                      // lower/ -> PTX -> driver JIT, cached
 //   k.value()->launch({blocks}, dst, src, n);           // arguments checked against the kernel
 //
-// The IR pass pipeline runs first (CompileOptions::runPasses). The PTX targets the device's
+// The IR pass pipeline (ir/Pipeline.h lists its passes) runs first, unless
+// CompileOptions::runPasses is off. The PTX targets the device's
 // architecture, whatever the module's `ttg.target` says (sm_80,
 // sm_86, sm_89, sm_90; newer devices get sm_90 PTX, which their driver compiles). Compiled
 // kernels are cached by (printed IR, target, kernel name, options): compiling the same kernel
@@ -15,6 +16,7 @@
 
 #include "linlayout/ir/Module.h"
 #include "linlayout/jit/Kernel.h"
+#include "linlayout/lower/Compile.h"
 #include "linlayout/layout/ConversionPlan.h"
 #include "linlayout/runtime/Context.h"
 
@@ -25,30 +27,9 @@
 
 namespace linlayout::jit {
 
-/// How to compile.
-struct CompileOptions {
-  /// The function to compile; empty: the module's only public function.
-  std::string kernel;
-  /// Run the IR pass pipeline first (ir/Pipeline.h: coalesce, propagate layouts, clean up
-  /// converts, access widths), on a copy whose target is the device's, as `linlayout compile`
-  /// does. Off: lower the module as given (its layouts and `ll.vec` widths as written).
-  bool runPasses = true;
-  /// Software-pipelining stages for the passes' pipeline pass (ir/SoftwarePipeline.h): 0 takes
-  /// the module's "ttg.num-stages" (off without it), 1 is off. Only with runPasses.
-  int numStages = 0;
-  /// The prefetch pass's K slice after pipelining (ir/Prefetch.h; 0 turns it off). Only with
-  /// runPasses and more than one stage.
-  int prefetchK = 16;
-  /// Run LLVM's optimisation pipeline.
-  bool optimize = true;
-  /// Mark each convert_layout's instructions in the PTX with comments.
-  bool annotateConversions = false;
-  /// Lower every layout conversion on this path instead of the cheapest
-  /// (lower::LowerOptions::conversionPath; an error where it is not feasible).
-  std::optional<ConversionPath> conversionPath;
-  /// Fuse a float multiply into the add that takes it (lower::LowerOptions::fpFusion).
-  bool fpFusion = true;
-};
+/// How to compile: the options `linlayout compile` and the GPU bench share (lower/Compile.h).
+/// The jit sets `target` to the device's, whatever the options or the module say.
+using CompileOptions = lower::CompileOptions;
 
 /// Cache counters.
 struct CacheStats {

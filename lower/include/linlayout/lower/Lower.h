@@ -59,6 +59,9 @@ struct ConversionReport {
   /// bar.warp.sync emitted in place of barriers: where every scratch byte is stored and loaded
   /// by one warp, and before the first round where only this conversion's warps touched it.
   int warpSyncs = 0;
+  /// The plan's barriers (ConversionCost::barriers, what `linlayout plan` counts): more than
+  /// `barriers` where the first round's was left out.
+  int plannedBarriers = 0;
   /// barrier.cluster.arrive + wait pairs (a conversion between the CTAs of a cluster, through
   /// distributed shared memory: between each round's stores and loads, before later rounds'
   /// stores, and after the last loads).

@@ -241,6 +241,9 @@ private:
     int rank = rankOf(rt);
     AxisInfo r = AxisInfo::pessimistic(rank);
     auto in = [&](size_t i) -> const AxisInfo & { return get(op.operands[i]); };
+    if (category(op.kind) == OpCategory::BinaryInt && op.kind != OpKind::AddI &&
+        op.kind != OpKind::SubI && op.kind != OpKind::MulI)
+      return foldInt(op, rt, r);
     switch (op.kind) {
     case OpKind::Constant: {
       int64_t v = wrapInt(op.attrs.intValue, rt.elem().scalar);
@@ -345,41 +348,33 @@ private:
                                    : p.constancy[size_t(d)];
       return r;
     }
-    case OpKind::DivSI:
-    case OpKind::RemSI:
-    case OpKind::AndI:
-    case OpKind::OrI:
-    case OpKind::XOrI:
-    case OpKind::ShLI:
-    case OpKind::ShRSI:
-    case OpKind::MinSI:
-    case OpKind::MaxSI:
-    case OpKind::DivUI:
-    case OpKind::RemUI:
-    case OpKind::ShRUI:
-    case OpKind::MinUI:
-    case OpKind::MaxUI:
-    case OpKind::MulHiUI: {
-      // Equal inputs give equal outputs; only constants are folded beyond that.
-      const AxisInfo &a = in(0), &b = in(1);
-      for (int d = 0; d < rank; ++d)
-        r.constancy[size_t(d)] = gcd2(a.constancy[size_t(d)], b.constancy[size_t(d)]);
-      if (a.constant && b.constant) {
-        // The IR's value, which the GPU computes too (shifts by the width or more and the
-        // minimum divided by -1 included, docs/ir.md); none for a division by zero.
-        std::optional<int64_t> v =
-            evalIntBinary(op.kind, *a.constant, *b.constant, rt.elem().scalar);
-        if (v) {
-          r.constant = v;
-          for (int d = 0; d < rank; ++d)
-            r.divisibility[size_t(d)] = AxisInfo::highestPowerOfTwoDivisor(*v);
-        }
-      }
-      return r;
-    }
     default:
+      // Any other op: nothing is known (pessimistic), which is always sound, so an op needs an
+      // entry here only to be analysed better.
       return r;
     }
+  }
+
+  // An integer op without a rule of its own: equal inputs give equal outputs, and constants are
+  // folded.
+  AxisInfo foldInt(const Op &op, const Type &rt, AxisInfo r) {
+    const int rank = rankOf(rt);
+    auto in = [&](size_t i) -> const AxisInfo & { return get(op.operands[i]); };
+    const AxisInfo &a = in(0), &b = in(1);
+    for (int d = 0; d < rank; ++d)
+      r.constancy[size_t(d)] = gcd2(a.constancy[size_t(d)], b.constancy[size_t(d)]);
+    if (a.constant && b.constant) {
+      // The IR's value, which the GPU computes too (shifts by the width or more and the
+      // minimum divided by -1 included, docs/ir.md); none for a division by zero.
+      std::optional<int64_t> v =
+          evalIntBinary(op.kind, *a.constant, *b.constant, rt.elem().scalar);
+      if (v) {
+        r.constant = v;
+        for (int d = 0; d < rank; ++d)
+          r.divisibility[size_t(d)] = AxisInfo::highestPowerOfTwoDivisor(*v);
+      }
+    }
+    return r;
   }
 
   AxisInfo addSub(const Op &op, const Type &rt) {

@@ -24,21 +24,16 @@ private:
   // The allocation every memdesc value comes from (kNoValue when not known).
   void resolveRoots(const Block &b) {
     for (const Op &op : b.ops) {
-      switch (op.kind) {
-      case OpKind::LocalAlloc:
+      // Only allocations, views and the wgmma wait (which passes its operands through) make
+      // memdescs.
+      if (op.kind == OpKind::LocalAlloc) {
         root_[op.results[0]] = op.results[0];
-        break;
-      case OpKind::WarpGroupDotWait:
+      } else if (op.kind == OpKind::WarpGroupDotWait) {
         for (size_t i = 0; i < op.results.size(); ++i)
           root_[op.results[i]] = rootOf(op.operands[i]);
-        break;
-      case OpKind::MemDescIndex:
-      case OpKind::MemDescSubslice:
-      case OpKind::MemDescTrans:
+      } else if (op.kind == OpKind::MemDescIndex || op.kind == OpKind::MemDescSubslice ||
+                 op.kind == OpKind::MemDescTrans) {
         root_[op.results[0]] = rootOf(op.operands[0]);
-        break;
-      default:
-        break;
       }
       for (const Block &r : op.regions)
         resolveRoots(r);
@@ -142,6 +137,8 @@ private:
         break;
       }
       default:
+        // The other ops neither write shared memory through the generic proxy nor access it
+        // through the async proxy (an analysis: an op that does must get a case above).
         break;
       }
     }

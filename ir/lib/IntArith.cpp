@@ -1,6 +1,8 @@
 #include "IntArith.h"
 
 #include <algorithm>
+#include <array>
+#include <cassert>
 
 namespace linlayout::ir {
 
@@ -24,74 +26,84 @@ uint64_t asUnsigned(int64_t v, ScalarKind k) {
 
 int64_t asSigned(int64_t v, ScalarKind k) { return k == ScalarKind::I1 ? -(v & 1) : v; }
 
+namespace {
+
+// The operands of a BinaryInt op as each op reads them: raw (p, q: the sign-extended patterns),
+// as unsigned 64-bit words of the same bits (up, uq), as unsigned N-bit numbers (bp, bq) and as
+// signed ones (sp, sq, where an i1 of 1 is -1).
+struct IntOperands {
+  int bits;
+  int64_t p, q;
+  uint64_t up, uq, bp, bq;
+  int64_t sp, sq;
+};
+
+// Per op kind, a BinaryInt op's value before wrapping to the result's width; nullopt for a
+// division or remainder by zero.
+using IntBinaryFn = std::optional<int64_t> (*)(const IntOperands &);
+constexpr std::array<IntBinaryFn, kNumOpKinds> kIntBinary = [] {
+  std::array<IntBinaryFn, kNumOpKinds> t{};
+  using R = std::optional<int64_t>;
+  auto set = [&](OpKind k, IntBinaryFn fn) { t[size_t(k)] = fn; };
+  set(OpKind::AddI, [](const IntOperands &o) -> R { return int64_t(o.up + o.uq); });
+  set(OpKind::SubI, [](const IntOperands &o) -> R { return int64_t(o.up - o.uq); });
+  set(OpKind::MulI, [](const IntOperands &o) -> R { return int64_t(o.up * o.uq); });
+  // The minimum divided by -1 is itself, with remainder 0.
+  set(OpKind::DivSI, [](const IntOperands &o) -> R {
+    if (o.sq == 0)
+      return std::nullopt;
+    return o.sq == -1 ? int64_t(0 - uint64_t(o.sp)) : o.sp / o.sq;
+  });
+  set(OpKind::RemSI, [](const IntOperands &o) -> R {
+    if (o.sq == 0)
+      return std::nullopt;
+    return o.sq == -1 ? 0 : o.sp % o.sq;
+  });
+  set(OpKind::AndI, [](const IntOperands &o) -> R { return o.p & o.q; });
+  set(OpKind::OrI, [](const IntOperands &o) -> R { return o.p | o.q; });
+  set(OpKind::XOrI, [](const IntOperands &o) -> R { return o.p ^ o.q; });
+  set(OpKind::ShLI, [](const IntOperands &o) -> R {
+    return o.uq >= uint64_t(o.bits) ? 0 : int64_t(o.up << o.uq);
+  });
+  set(OpKind::ShRSI, [](const IntOperands &o) -> R {
+    return o.uq >= uint64_t(o.bits) ? (o.sp < 0 ? -1 : 0) : (o.sp >> o.uq);
+  });
+  set(OpKind::MinSI, [](const IntOperands &o) -> R { return std::min(o.sp, o.sq); });
+  set(OpKind::MaxSI, [](const IntOperands &o) -> R { return std::max(o.sp, o.sq); });
+  set(OpKind::DivUI, [](const IntOperands &o) -> R {
+    if (o.bq == 0)
+      return std::nullopt;
+    return int64_t(o.bp / o.bq);
+  });
+  set(OpKind::RemUI, [](const IntOperands &o) -> R {
+    if (o.bq == 0)
+      return std::nullopt;
+    return int64_t(o.bp % o.bq);
+  });
+  set(OpKind::ShRUI, [](const IntOperands &o) -> R {
+    return o.bq >= uint64_t(o.bits) ? 0 : int64_t(o.bp >> o.bq);
+  });
+  set(OpKind::MinUI, [](const IntOperands &o) -> R { return int64_t(std::min(o.bp, o.bq)); });
+  set(OpKind::MaxUI, [](const IntOperands &o) -> R { return int64_t(std::max(o.bp, o.bq)); });
+  // The high half of the double-width unsigned product.
+  set(OpKind::MulHiUI, [](const IntOperands &o) -> R {
+    return int64_t(uint64_t((static_cast<unsigned __int128>(o.bp) * o.bq) >> o.bits));
+  });
+  return t;
+}();
+static_assert(coversCategory(kIntBinary, OpCategory::BinaryInt),
+              "a BinaryInt op has no entry in kIntBinary");
+
+} // namespace
+
 std::optional<int64_t> evalIntBinary(OpKind op, int64_t p, int64_t q, ScalarKind k) {
-  const int bits = bitWidth(k);
-  const uint64_t up = uint64_t(p), uq = uint64_t(q);
-  const uint64_t bp = asUnsigned(p, k), bq = asUnsigned(q, k);
-  const int64_t sp = asSigned(p, k), sq = asSigned(q, k);
-  int64_t v = 0;
-  switch (op) {
-  case OpKind::AddI:
-    v = int64_t(up + uq);
-    break;
-  case OpKind::SubI:
-    v = int64_t(up - uq);
-    break;
-  case OpKind::MulI:
-    v = int64_t(up * uq);
-    break;
-  case OpKind::DivSI:
-  case OpKind::RemSI:
-    if (sq == 0)
-      return std::nullopt;
-    if (sq == -1)
-      v = op == OpKind::DivSI ? int64_t(0 - uint64_t(sp)) : 0;
-    else
-      v = op == OpKind::DivSI ? sp / sq : sp % sq;
-    break;
-  case OpKind::AndI:
-    v = p & q;
-    break;
-  case OpKind::OrI:
-    v = p | q;
-    break;
-  case OpKind::XOrI:
-    v = p ^ q;
-    break;
-  case OpKind::ShLI:
-    v = uq >= uint64_t(bits) ? 0 : int64_t(up << uq);
-    break;
-  case OpKind::ShRSI:
-    v = uq >= uint64_t(bits) ? (sp < 0 ? -1 : 0) : (sp >> uq);
-    break;
-  case OpKind::MinSI:
-    v = std::min(sp, sq);
-    break;
-  case OpKind::MaxSI:
-    v = std::max(sp, sq);
-    break;
-  case OpKind::DivUI:
-  case OpKind::RemUI:
-    if (bq == 0)
-      return std::nullopt;
-    v = int64_t(op == OpKind::DivUI ? bp / bq : bp % bq);
-    break;
-  case OpKind::ShRUI:
-    v = bq >= uint64_t(bits) ? 0 : int64_t(bp >> bq);
-    break;
-  case OpKind::MinUI:
-    v = int64_t(std::min(bp, bq));
-    break;
-  case OpKind::MaxUI:
-    v = int64_t(std::max(bp, bq));
-    break;
-  case OpKind::MulHiUI: // the high half of the double-width unsigned product
-    v = int64_t(uint64_t((static_cast<unsigned __int128>(bp) * bq) >> bits));
-    break;
-  default:
-    break;
-  }
-  return wrapInt(v, k);
+  assert(kIntBinary[size_t(op)] && "not a BinaryInt op");
+  const IntOperands o{bitWidth(k), p, q, uint64_t(p), uint64_t(q), asUnsigned(p, k),
+                      asUnsigned(q, k), asSigned(p, k), asSigned(q, k)};
+  std::optional<int64_t> v = kIntBinary[size_t(op)](o);
+  if (!v)
+    return std::nullopt;
+  return wrapInt(*v, k);
 }
 
 } // namespace linlayout::ir

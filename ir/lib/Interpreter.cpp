@@ -1,6 +1,7 @@
 #include "linlayout/ir/Interpreter.h"
 
 #include "AsyncHazards.h"
+#include "ops/OpInterpreter.h"
 #include "IntArith.h"
 #include "linlayout/ir/AxisInfo.h"
 #include "linlayout/ir/Verifier.h"
@@ -25,41 +26,6 @@ template <typename T> T readAs(const uint8_t *p) {
   return x;
 }
 template <typename T> void writeAs(uint8_t *p, T x) { std::memcpy(p, &x, sizeof x); }
-
-// The smaller / larger of two numbers (not NaN), -0 below +0.
-double orderedMin(double p, double q) {
-  return p == q ? (std::signbit(p) ? p : q) : std::min(p, q);
-}
-double orderedMax(double p, double q) {
-  return p == q ? (std::signbit(p) ? q : p) : std::max(p, q);
-}
-
-// A binary float op (category BinaryFloat) on two values, before rounding to the result type.
-double evalFloatBinary(OpKind kind, double p, double q) {
-  switch (kind) {
-  case OpKind::AddF:
-    return p + q;
-  case OpKind::SubF:
-    return p - q;
-  case OpKind::MulF:
-    return p * q;
-  case OpKind::DivF:
-    return p / q;
-  // -0 is below +0 (IEEE 754-2019 minimum / maximum, LLVM's llvm.minimum, and the GPU's FMNMX);
-  // minimumf / maximumf give NaN for a NaN operand, the *numf forms the other one.
-  case OpKind::MinF:
-    return std::isnan(p) || std::isnan(q) ? NAN : orderedMin(p, q);
-  case OpKind::MaxF:
-    return std::isnan(p) || std::isnan(q) ? NAN : orderedMax(p, q);
-  case OpKind::MinNumF:
-    return std::isnan(p) ? q : std::isnan(q) ? p : orderedMin(p, q);
-  case OpKind::MaxNumF:
-    return std::isnan(p) ? q : std::isnan(q) ? p : orderedMax(p, q);
-  default:
-    assert(false && "not a binary float op");
-    return NAN;
-  }
-}
 
 double roundGeneric(double x, int mantBits, int minExp, int maxExp) {
   if (!std::isfinite(x) || x == 0)
@@ -140,16 +106,6 @@ bool sameBits(double a, double b, ScalarKind k) {
   return a == b && std::signbit(a) == std::signbit(b);
 }
 
-// A runtime value: a scalar is a tensor of one element. Integers (and i1) live in `i`, floats in
-// `f`, pointers as (buffer, byte offset) in (`buf`, `i`); a memdesc is (allocation index, element
-// offset of its first element, one element stride per dim) in `i`: an allocation holds its
-// elements row-major, and a tile of a ring or a sub-view steps through them with the strides.
-struct RtValue {
-  std::vector<int64_t> i;
-  std::vector<double> f;
-  std::vector<uint32_t> buf;
-};
-
 struct SharedAlloc {
   RtValue data;
   bool live = true;
@@ -162,7 +118,7 @@ std::vector<int64_t> stridesOf(const std::vector<int64_t> &shape) {
   return s;
 }
 
-class Program {
+class Program final : public OpInterpreter {
 public:
   Program(const Module &m, const Function &f, Memory &mem, InterpreterOptions &limits,
           int64_t pid[3], const Grid &grid)
@@ -211,7 +167,7 @@ private:
                             std::to_string(pid_[2]) + "): " + msg));
   }
 
-  const Type &type(ValueId v) const { return f_.type(v); }
+  const Function &function() const { return f_; }
   const RtValue &val(ValueId v) const { return vals_[v]; }
 
   // Runs a block; for a loop body, `yielded` receives the yielded values.
@@ -238,7 +194,7 @@ private:
             yielded->push_back(val(v));
         return Status::success();
       }
-      LL_TRY_STATUS(exec(op));
+      LL_TRY_STATUS(kInterpretOp[size_t(op.kind)](*this, op));
     }
     return Status::success();
   }
@@ -270,6 +226,7 @@ private:
     return Status::success();
   }
 
+public:
   // An element's bytes in memory (as tt.store writes them) and back (as tt.load reads them).
   static void encodeElem(uint8_t *p, ScalarKind k, int64_t iv, double fv) {
     switch (k) {
@@ -338,6 +295,7 @@ private:
     }
   }
 
+private:
   // Reads the element at byte `offset` of `buffer` as kind `k`, checking the bounds.
   Status loadElem(const Op &op, uint32_t buffer, int64_t offset, ScalarKind k, RtValue &out) {
     if (buffer >= mem_.buffers.size())
@@ -378,16 +336,14 @@ private:
     return sign ? -v : v;
   }
 
-  // The element-wise helpers: apply fn to each index of the result.
+public:
+  // The ops of the families not yet moved to ir/lib/ops/.
   Status exec(const Op &op) {
     const OpAttrs &a = op.attrs;
     const Type *rt = op.results.empty() ? nullptr : &type(op.results[0]);
     RtValue r;
     auto n = [&]() { return size_t(rt->numElements()); };
     ScalarKind rk = rt ? rt->elem().scalar : ScalarKind::I32;
-    // A scalar operand of an elementwise op stands for every element.
-    auto at = [](const std::vector<int64_t> &v, size_t i) { return v.size() == 1 ? v[0] : v[i]; };
-    auto atf = [](const std::vector<double> &v, size_t i) { return v.size() == 1 ? v[0] : v[i]; };
     switch (op.kind) {
     case OpKind::Return:
     case OpKind::Yield:
@@ -491,256 +447,6 @@ private:
           r.f.push_back(s.f[src]);
         if (!s.buf.empty())
           r.buf.push_back(s.buf[src]);
-      }
-      break;
-    }
-    case OpKind::AddI:
-    case OpKind::SubI:
-    case OpKind::MulI:
-    case OpKind::DivSI:
-    case OpKind::RemSI:
-    case OpKind::AndI:
-    case OpKind::OrI:
-    case OpKind::XOrI:
-    case OpKind::ShLI:
-    case OpKind::ShRSI:
-    case OpKind::MinSI:
-    case OpKind::MaxSI:
-    case OpKind::DivUI:
-    case OpKind::RemUI:
-    case OpKind::ShRUI:
-    case OpKind::MinUI:
-    case OpKind::MaxUI:
-    case OpKind::MulHiUI: {
-      const auto &x = val(op.operands[0]).i, &y = val(op.operands[1]).i;
-      r.i.reserve(n());
-      for (size_t e = 0; e < n(); ++e) {
-        std::optional<int64_t> v = evalIntBinary(op.kind, at(x, e), at(y, e), rk);
-        if (!v)
-          return err(op, "division by zero");
-        r.i.push_back(*v);
-      }
-      break;
-    }
-    case OpKind::AddF:
-    case OpKind::SubF:
-    case OpKind::MulF:
-    case OpKind::DivF:
-    case OpKind::MinF:
-    case OpKind::MaxF:
-    case OpKind::MinNumF:
-    case OpKind::MaxNumF: {
-      const auto &x = val(op.operands[0]).f, &y = val(op.operands[1]).f;
-      for (size_t e = 0; e < n(); ++e)
-        r.f.push_back(roundToFloatKind(evalFloatBinary(op.kind, atf(x, e), atf(y, e)), rk));
-      break;
-    }
-    case OpKind::NegF:
-    case OpKind::Exp:
-    case OpKind::Exp2:
-    case OpKind::Log:
-    case OpKind::Sqrt:
-    case OpKind::AbsF:
-    case OpKind::Log2:
-    case OpKind::Rsqrt:
-    case OpKind::Floor:
-    case OpKind::Ceil: {
-      const auto &x = val(op.operands[0]).f;
-      for (size_t e = 0; e < n(); ++e) {
-        double p = atf(x, e), v = 0;
-        switch (op.kind) {
-        case OpKind::NegF:
-          v = -p;
-          break;
-        case OpKind::Exp:
-          v = std::exp(p);
-          break;
-        case OpKind::Exp2:
-          v = std::exp2(p);
-          break;
-        case OpKind::Log:
-          v = std::log(p);
-          break;
-        case OpKind::Sqrt:
-          v = std::sqrt(p);
-          break;
-        case OpKind::AbsF:
-          v = std::fabs(p);
-          break;
-        case OpKind::Log2:
-          v = std::log2(p);
-          break;
-        case OpKind::Rsqrt:
-          v = 1 / std::sqrt(p);
-          break;
-        case OpKind::Floor:
-          v = std::floor(p);
-          break;
-        case OpKind::Ceil:
-          v = std::ceil(p);
-          break;
-        default:
-          break;
-        }
-        r.f.push_back(roundToFloatKind(v, rk));
-      }
-      break;
-    }
-    case OpKind::CmpI:
-    case OpKind::CmpF: {
-      const RtValue &x = val(op.operands[0]), &y = val(op.operands[1]);
-      ScalarKind ok = type(op.operands[0]).elem().scalar;
-      for (size_t e = 0; e < n(); ++e) {
-        bool v = false;
-        if (op.kind == OpKind::CmpI) {
-          int64_t p = asSigned(at(x.i, e), ok), q = asSigned(at(y.i, e), ok);
-          uint64_t up = asUnsigned(p, ok), uq = asUnsigned(q, ok);
-          switch (a.predicate) {
-          case CmpPredicate::Eq:
-            v = p == q;
-            break;
-          case CmpPredicate::Ne:
-            v = p != q;
-            break;
-          case CmpPredicate::Slt:
-            v = p < q;
-            break;
-          case CmpPredicate::Sle:
-            v = p <= q;
-            break;
-          case CmpPredicate::Sgt:
-            v = p > q;
-            break;
-          case CmpPredicate::Sge:
-            v = p >= q;
-            break;
-          case CmpPredicate::Ult:
-            v = up < uq;
-            break;
-          case CmpPredicate::Ule:
-            v = up <= uq;
-            break;
-          case CmpPredicate::Ugt:
-            v = up > uq;
-            break;
-          case CmpPredicate::Uge:
-            v = up >= uq;
-            break;
-          default:
-            break;
-          }
-        } else {
-          double p = atf(x.f, e), q = atf(y.f, e);
-          bool unordered = std::isnan(p) || std::isnan(q);
-          switch (a.predicate) {
-          case CmpPredicate::Oeq:
-            v = !unordered && p == q;
-            break;
-          case CmpPredicate::One:
-            v = !unordered && p != q;
-            break;
-          case CmpPredicate::Olt:
-            v = !unordered && p < q;
-            break;
-          case CmpPredicate::Ole:
-            v = !unordered && p <= q;
-            break;
-          case CmpPredicate::Ogt:
-            v = !unordered && p > q;
-            break;
-          case CmpPredicate::Oge:
-            v = !unordered && p >= q;
-            break;
-          case CmpPredicate::Une:
-            v = unordered || p != q;
-            break;
-          default:
-            break;
-          }
-        }
-        r.i.push_back(v);
-      }
-      break;
-    }
-    case OpKind::Select: {
-      const RtValue &c = val(op.operands[0]), &x = val(op.operands[1]), &y = val(op.operands[2]);
-      for (size_t e = 0; e < n(); ++e) {
-        const RtValue &s = at(c.i, e) ? x : y;
-        if (!s.i.empty())
-          r.i.push_back(s.i[e]);
-        if (!s.f.empty())
-          r.f.push_back(s.f[e]);
-        if (!s.buf.empty())
-          r.buf.push_back(s.buf[e]);
-      }
-      break;
-    }
-    case OpKind::SIToFP: {
-      ScalarKind from = type(op.operands[0]).elem().scalar;
-      for (int64_t x : val(op.operands[0]).i)
-        r.f.push_back(roundToFloatKind(double(asSigned(x, from)), rk));
-      break;
-    }
-    case OpKind::UIToFP: {
-      ScalarKind from = type(op.operands[0]).elem().scalar;
-      for (int64_t x : val(op.operands[0]).i)
-        r.f.push_back(roundToFloatKind(double(asUnsigned(x, from)), rk));
-      break;
-    }
-    case OpKind::FPToUI: {
-      // Saturating, as PTX's cvt.rzi does: NaN and negatives give 0, too large the maximum.
-      int bits = bitWidth(rk);
-      double hi = std::ldexp(1.0, bits);
-      for (double x : val(op.operands[0]).f) {
-        double t = std::isnan(x) || x < 0 ? 0 : std::trunc(x);
-        uint64_t v =
-            t >= hi ? (bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1) : uint64_t(t);
-        r.i.push_back(wrapInt(int64_t(v), rk));
-      }
-      break;
-    }
-    case OpKind::FPToSI: {
-      int bits = bitWidth(rk);
-      double hi = bits >= 64 ? 9.2233720368547748e18 : std::ldexp(1.0, bits - 1);
-      for (double x : val(op.operands[0]).f) {
-        double t = std::isnan(x) ? 0 : std::trunc(x);
-        int64_t v = t >= hi ? (bits >= 64 ? std::numeric_limits<int64_t>::max()
-                                          : int64_t(hi) - 1)
-                    : t < -hi ? (bits >= 64 ? std::numeric_limits<int64_t>::min() : -int64_t(hi))
-                              : int64_t(t);
-        r.i.push_back(wrapInt(v, rk));
-      }
-      break;
-    }
-    case OpKind::ExtF:
-    case OpKind::TruncF:
-    case OpKind::FpToFp: // exact, or rounded to nearest even and saturated (to an 8-bit float)
-      for (double x : val(op.operands[0]).f)
-        r.f.push_back(roundToFloatKind(x, rk));
-      break;
-    case OpKind::ExtSI: {
-      ScalarKind from = type(op.operands[0]).elem().scalar;
-      for (int64_t x : val(op.operands[0]).i)
-        r.i.push_back(wrapInt(asSigned(x, from), rk));
-      break;
-    }
-    case OpKind::TruncI:
-      for (int64_t x : val(op.operands[0]).i)
-        r.i.push_back(wrapInt(x, rk));
-      break;
-    case OpKind::ExtUI: {
-      ScalarKind from = type(op.operands[0]).elem().scalar;
-      for (int64_t x : val(op.operands[0]).i)
-        r.i.push_back(wrapInt(int64_t(asUnsigned(x, from)), rk));
-      break;
-    }
-    case OpKind::Bitcast: { // the element's bytes, read as the result type
-      ScalarKind from = type(op.operands[0]).elem().scalar;
-      const RtValue &x = val(op.operands[0]);
-      for (size_t e = 0; e < n(); ++e) {
-        uint8_t bytes[8] = {};
-        encodeElem(bytes, from, isFloat(from) ? 0 : at(x.i, e), isFloat(from) ? atf(x.f, e) : 0);
-        decodeElem(bytes, rk, r);
       }
       break;
     }
@@ -1026,21 +732,28 @@ private:
     case OpKind::AsyncTmaStoreWait:
       hazards_.waitStores(op.attrs.pendings);
       return Status::success();
+    default: // interim: the families of ir/lib/ops/ interpret their own ops
+      break;
     }
-    if (rt) {
-      // Value hints are facts the kernel vouches for (the lowering vectorises by them): hold
-      // it to them.
-      if (op.attrs.hasValueHints()) {
-        std::string why = AxisInfo::fromHints(op.attrs, *rt).violation(*rt, r.i);
-        if (!why.empty())
-          return err(op, "its value hints (tt.divisibility, tt.contiguity, tt.constancy) do not "
-                         "hold: " +
-                             why);
-      }
-      if (limits_.observer && (rt->isIntLike() || rt->isPointerLike()) && !rt->isMemDesc())
-        limits_.observer(op.results[0], r.i);
-      vals_[op.results[0]] = std::move(r);
+    return rt ? setResult(op, std::move(r)) : Status::success();
+  }
+
+private:
+
+  Status setResult(const Op &op, RtValue r) {
+    const Type &rt = type(op.results[0]);
+    // Value hints are facts the kernel vouches for (the lowering vectorises by them): hold it
+    // to them.
+    if (op.attrs.hasValueHints()) {
+      std::string why = AxisInfo::fromHints(op.attrs, rt).violation(rt, r.i);
+      if (!why.empty())
+        return err(op, "its value hints (tt.divisibility, tt.contiguity, tt.constancy) do not "
+                       "hold: " +
+                           why);
     }
+    if (limits_.observer && (rt.isIntLike() || rt.isPointerLike()) && !rt.isMemDesc())
+      limits_.observer(op.results[0], r.i);
+    vals_[op.results[0]] = std::move(r);
     return Status::success();
   }
 
@@ -1392,6 +1105,26 @@ private:
 
 } // namespace
 
+void encodeElement(uint8_t *p, ScalarKind k, int64_t iv, double fv) {
+  Program::encodeElem(p, k, iv, fv);
+}
+void decodeElement(const uint8_t *p, ScalarKind k, RtValue &out) {
+  Program::decodeElem(p, k, out);
+}
+
+#define LINLAYOUT_LEGACY(F)                                                                        \
+  Status interpret##F##Op(OpInterpreter &in, const Op &op) {                                     \
+    return static_cast<Program &>(in).exec(op);                                                   \
+  }
+LINLAYOUT_LEGACY(Structure)
+LINLAYOUT_LEGACY(Source)
+LINLAYOUT_LEGACY(Shape)
+LINLAYOUT_LEGACY(Memory)
+LINLAYOUT_LEGACY(Shared)
+LINLAYOUT_LEGACY(Compute)
+LINLAYOUT_LEGACY(Hopper)
+#undef LINLAYOUT_LEGACY
+
 double roundToFloatKind(double x, ScalarKind k) {
   switch (k) {
   case ScalarKind::F8E4M3FN:
@@ -1410,9 +1143,15 @@ double roundToFloatKind(double x, ScalarKind k) {
     return roundGeneric(x, 7, -126, 127);
   case ScalarKind::F32:
     return double(float(x));
-  default:
-    return x;
+  case ScalarKind::F64: // exact; integers are not rounded
+  case ScalarKind::I1:
+  case ScalarKind::I8:
+  case ScalarKind::I16:
+  case ScalarKind::I32:
+  case ScalarKind::I64:
+    break;
   }
+  return x;
 }
 
 uint64_t floatBits(double x, ScalarKind k) {
@@ -1461,9 +1200,15 @@ uint64_t floatBits(double x, ScalarKind k) {
   }
   case ScalarKind::F32:
     return std::bit_cast<uint32_t>(float(x));
-  default:
-    return std::bit_cast<uint64_t>(x);
+  case ScalarKind::F64:
+  case ScalarKind::I1:
+  case ScalarKind::I8:
+  case ScalarKind::I16:
+  case ScalarKind::I32:
+  case ScalarKind::I64:
+    break;
   }
+  return std::bit_cast<uint64_t>(x);
 }
 
 Status interpret(const Module &m, std::string_view function, std::span<const ArgValue> args,

@@ -7,10 +7,9 @@ namespace linlayout::ir {
 namespace {
 struct OpInfo {
   std::string_view mnemonic;
-  OpCategory category;
 };
 constexpr std::array<OpInfo, kNumOpKinds> kOps = {{
-#define LINLAYOUT_X(e, m, c) {m, OpCategory::c},
+#define LINLAYOUT_X(e, m, c, f) {m},
     LINLAYOUT_IR_OPS(LINLAYOUT_X)
 #undef LINLAYOUT_X
 }};
@@ -43,59 +42,34 @@ std::optional<OpKind> opKindFromMnemonic(std::string_view text) {
   return std::nullopt;
 }
 
-OpCategory category(OpKind k) { return kOps[size_t(k)].category; }
 
-bool isElementwise(OpKind k) {
+bool hasSideEffects(OpKind k) {
   switch (category(k)) {
+  case OpCategory::Source:
+  case OpCategory::Shape:
   case OpCategory::BinaryInt:
   case OpCategory::BinaryFloat:
   case OpCategory::UnaryFloat:
   case OpCategory::Compare:
   case OpCategory::Select:
   case OpCategory::Cast:
-    return true;
-  case OpCategory::Memory:
-    return k == OpKind::AddPtr;
-  case OpCategory::Structure:
-  case OpCategory::Source:
-  case OpCategory::Shape:
   case OpCategory::Layout:
+    return false; // results from operands and attributes only
+  case OpCategory::Structure:
+  case OpCategory::Memory:
   case OpCategory::Shared:
   case OpCategory::Compute:
   case OpCategory::Sync:
-    return false;
+    // Pure only where listed, so that a new op of these categories (one that stores, say) is
+    // kept by dead-op elimination until it is classified here. scf.if is kept: its branches
+    // may store.
+    return !(k == OpKind::CombineReturn || k == OpKind::AddPtr || k == OpKind::Load ||
+             k == OpKind::LocalLoad || k == OpKind::MemDescIndex ||
+             k == OpKind::MemDescSubslice || k == OpKind::MemDescTrans || k == OpKind::Dot ||
+             k == OpKind::Reduce || k == OpKind::Scan || k == OpKind::WarpGroupDot ||
+             k == OpKind::WarpGroupDotWait);
   }
-  return false;
-}
-
-bool hasSideEffects(OpKind k) {
-  switch (k) {
-  case OpKind::Return:
-  case OpKind::Yield:
-  case OpKind::For:
-  case OpKind::If: // its branches may store
-  case OpKind::Store:
-  case OpKind::AtomicRMW:
-  case OpKind::AtomicCAS:
-  case OpKind::LocalAlloc:
-  case OpKind::LocalStore:
-  case OpKind::LocalDealloc:
-  case OpKind::AsyncCopyGlobalToLocal:
-  case OpKind::AsyncCommitGroup:
-  case OpKind::AsyncWait:
-  case OpKind::FenceAsyncShared:
-  case OpKind::Barrier:
-  case OpKind::AsyncTmaCopyGlobalToLocal:
-  case OpKind::AsyncTmaCopyLocalToGlobal:
-  case OpKind::AsyncTmaStoreWait:
-  case OpKind::InitBarrier:
-  case OpKind::InvalBarrier:
-  case OpKind::BarrierExpect:
-  case OpKind::WaitBarrier:
-    return true;
-  default:
-    return false;
-  }
+  return true;
 }
 
 std::string_view name(CmpPredicate p) { return kPredicates[size_t(p)]; }

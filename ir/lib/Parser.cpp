@@ -1,6 +1,7 @@
 #include "linlayout/ir/Parser.h"
 
 #include "LayoutSyntax.h"
+#include "ops/OpParser.h"
 #include "linlayout/ir/Printer.h"
 
 #include <algorithm>
@@ -280,14 +281,20 @@ std::string describe(const Token &t) {
     return "'!" + std::string(t.text) + "'";
   case Tok::String:
     return "'\"" + std::string(t.text) + "\"'";
-  default:
-    break;
+  case Tok::Ident:
+  case Tok::Alias:
+  case Tok::Attr:
+  case Tok::Integer:
+  case Tok::Float:
+  case Tok::Punct:
+  case Tok::Error:
+    break; // their text, cut short
   }
   std::string s(t.text.substr(0, 40));
   return "'" + s + (t.text.size() > 40 ? "...'" : "'");
 }
 
-class Parser {
+class Parser final : public OpParser {
 public:
   Parser(std::string_view text, std::string_view fileName) : lex_(text), file_(fileName) {
     tok_ = lex_.next();
@@ -346,6 +353,11 @@ private:
     return false;
   }
   bool fail(std::string message) { return failAt(tok_.loc, std::move(message)); }
+  Loc loc() const { return tok_.loc; }
+  std::string describeToken() const { return describe(tok_); }
+  std::optional<std::string_view> peekIdent() const {
+    return tok_.kind == Tok::Ident ? std::optional(tok_.text) : std::nullopt;
+  }
   Error takeError() { return makeError(error_ ? *error_ : "parse error"); }
 
   bool expectPunct(std::string_view p, std::string_view context) {
@@ -1255,7 +1267,7 @@ private:
       }
       op.kind = *kind;
       advance();
-      if (!parseOpBody(op, resultTypes, depth))
+      if (!kParseOp[size_t(op.kind)](*this, op, resultTypes, depth))
         return false;
     }
     // An async op's one result in Triton's text is its token.
@@ -1434,6 +1446,8 @@ private:
     return parseType(t);
   }
 
+public:
+  // The ops of the families not yet moved to ir/lib/ops/.
   bool parseOpBody(Op &op, std::vector<Type> &results, int depth) {
     OpAttrs &a = op.attrs;
     Type t, u;
@@ -1558,145 +1572,6 @@ private:
       if (!parseTypeOf(op.operands[0], t))
         return false;
       if (!expectPunct("->", "between the operand and result types") || !parseType(u))
-        return false;
-      results.push_back(u);
-      return true;
-    }
-    case OpKind::AddI:
-    case OpKind::SubI:
-    case OpKind::MulI:
-    case OpKind::DivSI:
-    case OpKind::RemSI:
-    case OpKind::AndI:
-    case OpKind::OrI:
-    case OpKind::XOrI:
-    case OpKind::ShLI:
-    case OpKind::ShRSI:
-    case OpKind::MinSI:
-    case OpKind::MaxSI:
-    case OpKind::DivUI:
-    case OpKind::RemUI:
-    case OpKind::ShRUI:
-    case OpKind::MinUI:
-    case OpKind::MaxUI:
-    case OpKind::MulHiUI:
-    case OpKind::AddF:
-    case OpKind::SubF:
-    case OpKind::MulF:
-    case OpKind::DivF:
-    case OpKind::MinF:
-    case OpKind::MaxF:
-    case OpKind::MinNumF:
-    case OpKind::MaxNumF:
-    case OpKind::NegF:
-    case OpKind::Exp:
-    case OpKind::Exp2:
-    case OpKind::Log:
-    case OpKind::Sqrt:
-    case OpKind::Log2:
-    case OpKind::Rsqrt:
-    case OpKind::Floor:
-    case OpKind::Ceil:
-    case OpKind::AbsF: {
-      size_t n = category(op.kind) == OpCategory::UnaryFloat ? 1 : 2;
-      if (!parseOperands(op.operands, n))
-        return false;
-      if (op.operands.size() != n)
-        return fail(std::string(mnemonic(op.kind)) + " takes " + std::to_string(n) +
-                    " operand(s), got " + std::to_string(op.operands.size()));
-      if (!parseOptionalHints(op.attrs)) // value hints; fastmath and the like are skipped
-        return false;
-      if (!expectPunct(":", "before the type") || !parseTypeOfAll(op.operands, t))
-        return false;
-      results.push_back(t);
-      return true;
-    }
-    case OpKind::CmpI:
-    case OpKind::CmpF: {
-      if (tok_.kind != Tok::Ident)
-        return fail("expected a predicate such as slt, got " + describe(tok_));
-      auto p = cmpPredicateFromName(tok_.text);
-      if (!p || isFloatPredicate(*p) != (op.kind == OpKind::CmpF))
-        return fail("unknown " + std::string(mnemonic(op.kind)) + " predicate " +
-                    describe(tok_));
-      a.predicate = *p;
-      advance();
-      if (!expectPunct(",", "after the predicate") || !parseOperands(op.operands, 2))
-        return false;
-      if (op.operands.size() != 2)
-        return fail(std::string(mnemonic(op.kind)) + " takes two operands");
-      if (!expectPunct(":", "before the operand type") || !parseTypeOfAll(op.operands, t))
-        return false;
-      results.push_back(t.withElem(ElemType{ScalarKind::I1, false}));
-      return true;
-    }
-    case OpKind::Select: {
-      if (!parseOperands(op.operands, 3))
-        return false;
-      if (op.operands.size() != 3)
-        return fail("arith.select takes three operands");
-      if (!expectPunct(":", "before the type"))
-        return false;
-      Loc tloc = tok_.loc;
-      if (!parseType(t))
-        return false;
-      if (isPunct(",")) {
-        advance();
-        if (!checkType(op.operands[0], t, tloc))
-          return false;
-        tloc = tok_.loc;
-        if (!parseType(t))
-          return false;
-      }
-      if (!checkType(op.operands[1], t, tloc) || !checkType(op.operands[2], t, tloc))
-        return false;
-      results.push_back(t);
-      return true;
-    }
-    case OpKind::SIToFP:
-    case OpKind::FPToSI:
-    case OpKind::UIToFP:
-    case OpKind::FPToUI:
-    case OpKind::ExtF:
-    case OpKind::TruncF:
-    case OpKind::ExtSI:
-    case OpKind::ExtUI:
-    case OpKind::TruncI:
-    case OpKind::Bitcast: {
-      if (!parseOperands(op.operands, 1))
-        return false;
-      if (op.operands.size() != 1)
-        return fail(std::string(mnemonic(op.kind)) + " takes one operand");
-      if (!expectPunct(":", "before the operand type"))
-        return false;
-      if (!parseTypeOf(op.operands[0], t))
-        return false;
-      // Triton writes `tt.bitcast %x : T -> U`, the arith casts `: T to U`.
-      if (op.kind == OpKind::Bitcast ? !expectPunct("->", "between the operand and result types")
-                                     : !expectIdent("to", "between the operand and result types"))
-        return false;
-      if (!parseType(u))
-        return false;
-      results.push_back(u);
-      return true;
-    }
-    case OpKind::FpToFp: { // tt.fp_to_fp %x[, rounding = rtne] : T -> U
-      if (!parseOperands(op.operands, 1))
-        return false;
-      if (op.operands.size() != 1)
-        return fail("tt.fp_to_fp takes one operand");
-      // parseOperands took the comma before `rounding`.
-      if (isIdent("rounding")) {
-        advance();
-        if (!expectPunct("=", "after rounding"))
-          return false;
-        if (!isIdent("rtne") && !isIdent("rtz"))
-          return fail("rounding must be rtne or rtz, got '" + std::string(tok_.text) + "'");
-        op.attrs.rounding = tok_.text == "rtne" ? Rounding::Rtne : Rounding::Rtz;
-        advance();
-      }
-      if (!expectPunct(":", "before the operand type") || !parseTypeOf(op.operands[0], t) ||
-          !expectPunct("->", "between the operand and result types") || !parseType(u))
         return false;
       results.push_back(u);
       return true;
@@ -1975,10 +1850,13 @@ private:
       Dict d;
       return parseDict(d) && dictInt(d, "pendings", a.pendings, true);
     }
+    default: // interim: the families of ir/lib/ops/ parse their own ops
+      break;
     }
     return fail("unhandled op");
   }
 
+private:
   bool parseOperand(Op &op) {
     ValueId v;
     if (!lookupValue(v))
@@ -2336,6 +2214,19 @@ private:
 };
 
 } // namespace
+
+#define LINLAYOUT_LEGACY(F)                                                                        \
+  bool parse##F##Op(OpParser &p, Op &op, std::vector<Type> &results, int depth) {               \
+    return static_cast<Parser &>(p).parseOpBody(op, results, depth);                              \
+  }
+LINLAYOUT_LEGACY(Structure)
+LINLAYOUT_LEGACY(Source)
+LINLAYOUT_LEGACY(Shape)
+LINLAYOUT_LEGACY(Memory)
+LINLAYOUT_LEGACY(Shared)
+LINLAYOUT_LEGACY(Compute)
+LINLAYOUT_LEGACY(Hopper)
+#undef LINLAYOUT_LEGACY
 
 Expected<Module> parseModule(std::string_view text, std::string_view fileName) {
   return Parser(text, fileName).run();

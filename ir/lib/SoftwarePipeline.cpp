@@ -63,9 +63,13 @@ bool clonable(const Op &op) {
     return true;
   case OpCategory::Memory:
     return op.kind == OpKind::AddPtr;
-  default:
-    return false;
+  case OpCategory::Structure:
+  case OpCategory::Shared:
+  case OpCategory::Compute:
+  case OpCategory::Sync:
+    break;
   }
+  return false;
 }
 
 class LoopPipeliner {
@@ -218,19 +222,14 @@ private:
       const Op *d = pointerDefs_[v];
       if (!d)
         return kNoValue;
-      switch (d->kind) {
-      case OpKind::AddPtr:
-      case OpKind::Splat:
-      case OpKind::Broadcast:
-      case OpKind::ExpandDims:
-      case OpKind::Reshape:
-      case OpKind::Trans:
-      case OpKind::ConvertLayout:
-        v = d->operands[0];
-        continue;
-      default:
+      // Only the ops that keep their first operand's pointers (moved or offset) lead back.
+      const OpKind k = d->kind;
+      if (k != OpKind::AddPtr && k != OpKind::Splat && k != OpKind::Broadcast &&
+          k != OpKind::ExpandDims && k != OpKind::Reshape && k != OpKind::Trans &&
+          k != OpKind::ConvertLayout)
         return kNoValue;
-      }
+      v = d->operands[0];
+      continue;
     }
     return kNoValue;
   }

@@ -7,6 +7,9 @@
 
 #include <llvm/IR/Instructions.h>
 
+#include <array>
+#include <initializer_list>
+
 namespace linlayout::lower {
 
 namespace {
@@ -220,152 +223,72 @@ bool leavesSharedMemoryAlone(ir::OpCategory c) {
   case ir::OpCategory::Cast:
   case ir::OpCategory::Memory:
     return true;
-  default:
+  case ir::OpCategory::Structure:
+  case ir::OpCategory::Layout:
+  case ir::OpCategory::Shared:
+  case ir::OpCategory::Compute:
+  case ir::OpCategory::Sync:
     return false;
   }
+  return false;
 }
+
+namespace {
+
+// Per op kind, the function that lowers it: the elementwise categories share lowerElementwise,
+// the others are listed. A kind without one fails the static_assert below.
+using LowerOpFn = Status (*)(LoweringContext &ctx, const ir::Op &op);
+constexpr std::array<LowerOpFn, ir::kNumOpKinds> kLowerOp = [] {
+  std::array<LowerOpFn, ir::kNumOpKinds> t{};
+  using K = ir::OpKind;
+  for (size_t k = 0; k < t.size(); ++k)
+    if (ir::isElementwise(K(k)))
+      t[k] = lowerElementwise;
+  auto set = [&](std::initializer_list<K> kinds, LowerOpFn fn) {
+    for (K k : kinds)
+      t[size_t(k)] = fn;
+  };
+  // The kernel's ret is added at the end; yields are read by their loop or combiner.
+  set({K::Return, K::Yield, K::CombineReturn},
+      [](LoweringContext &, const ir::Op &) { return Status::success(); });
+  set({K::For}, lowerFor);
+  set({K::If}, lowerIf);
+  set({K::Constant, K::ProgramId, K::NumPrograms, K::MakeRange}, lowerSource);
+  set({K::Splat, K::Broadcast, K::ExpandDims, K::Reshape, K::Trans}, lowerShape);
+  set({K::Join, K::Split}, lowerJoinSplit);
+  set({K::FpToFp}, lowerFpToFp);
+  set({K::Load, K::Store, K::AtomicRMW, K::AtomicCAS}, lowerMemory);
+  set({K::ConvertLayout}, lowerConvertLayout);
+  set({K::LocalAlloc, K::LocalStore, K::LocalLoad, K::LocalDealloc}, lowerShared);
+  set({K::MemDescIndex, K::MemDescSubslice, K::MemDescTrans, K::AsyncCopyGlobalToLocal,
+       K::AsyncCommitGroup, K::AsyncWait, K::Barrier},
+      lowerAsync);
+  set({K::Dot}, lowerDot);
+  set({K::Scan}, lowerScan);
+  set({K::Reduce}, lowerReduce);
+  set({K::WarpGroupDot}, lowerWarpGroupDot);
+  set({K::WarpGroupDotWait, K::FenceAsyncShared}, lowerWgmmaSync);
+  set({K::AsyncTmaCopyGlobalToLocal, K::AsyncTmaCopyLocalToGlobal, K::AsyncTmaStoreWait,
+       K::InitBarrier, K::InvalBarrier, K::BarrierExpect, K::WaitBarrier},
+      lowerTma);
+  return t;
+}();
+constexpr bool everyOpLowered() {
+  for (LowerOpFn fn : kLowerOp)
+    if (!fn)
+      return false;
+  return true;
+}
+static_assert(everyOpLowered(), "an op kind has no entry in kLowerOp");
+
+} // namespace
 
 Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
   for (const ir::Op &op : block.ops) {
     // What the op's family declares it does to shared memory, for the check after it.
     SharedHazards declared = ctx.hazards();
     sharedEffects(op, ctx.plans()).applyTo(declared);
-    Status s;
-    switch (op.kind) {
-    case ir::OpKind::Return:
-    case ir::OpKind::Yield:
-    case ir::OpKind::CombineReturn:
-      break; // the kernel's ret is added at the end; yields are read by their loop or combiner
-    case ir::OpKind::For:
-      s = lowerFor(ctx, op);
-      break;
-    case ir::OpKind::If:
-      s = lowerIf(ctx, op);
-      break;
-    case ir::OpKind::Constant:
-    case ir::OpKind::ProgramId:
-    case ir::OpKind::NumPrograms:
-    case ir::OpKind::MakeRange:
-      s = lowerSource(ctx, op);
-      break;
-    case ir::OpKind::Splat:
-    case ir::OpKind::Broadcast:
-    case ir::OpKind::ExpandDims:
-    case ir::OpKind::Reshape:
-    case ir::OpKind::Trans:
-      s = lowerShape(ctx, op);
-      break;
-    case ir::OpKind::Join:
-    case ir::OpKind::Split:
-      s = lowerJoinSplit(ctx, op);
-      break;
-    case ir::OpKind::AddI:
-    case ir::OpKind::SubI:
-    case ir::OpKind::MulI:
-    case ir::OpKind::DivSI:
-    case ir::OpKind::RemSI:
-    case ir::OpKind::AndI:
-    case ir::OpKind::OrI:
-    case ir::OpKind::XOrI:
-    case ir::OpKind::ShLI:
-    case ir::OpKind::ShRSI:
-    case ir::OpKind::MinSI:
-    case ir::OpKind::MaxSI:
-    case ir::OpKind::DivUI:
-    case ir::OpKind::RemUI:
-    case ir::OpKind::ShRUI:
-    case ir::OpKind::MinUI:
-    case ir::OpKind::MaxUI:
-    case ir::OpKind::MulHiUI:
-    case ir::OpKind::AddF:
-    case ir::OpKind::SubF:
-    case ir::OpKind::MulF:
-    case ir::OpKind::DivF:
-    case ir::OpKind::MinF:
-    case ir::OpKind::MaxF:
-    case ir::OpKind::MinNumF:
-    case ir::OpKind::MaxNumF:
-    case ir::OpKind::NegF:
-    case ir::OpKind::Exp:
-    case ir::OpKind::Exp2:
-    case ir::OpKind::Log:
-    case ir::OpKind::Sqrt:
-    case ir::OpKind::Log2:
-    case ir::OpKind::Rsqrt:
-    case ir::OpKind::Floor:
-    case ir::OpKind::Ceil:
-    case ir::OpKind::AbsF:
-    case ir::OpKind::CmpI:
-    case ir::OpKind::CmpF:
-    case ir::OpKind::Select:
-    case ir::OpKind::SIToFP:
-    case ir::OpKind::FPToSI:
-    case ir::OpKind::UIToFP:
-    case ir::OpKind::FPToUI:
-    case ir::OpKind::ExtF:
-    case ir::OpKind::TruncF:
-    case ir::OpKind::ExtSI:
-    case ir::OpKind::ExtUI:
-    case ir::OpKind::TruncI:
-    case ir::OpKind::Bitcast:
-    case ir::OpKind::AddPtr:
-      s = lowerElementwise(ctx, op);
-      break;
-    case ir::OpKind::FpToFp:
-      s = lowerFpToFp(ctx, op);
-      break;
-    case ir::OpKind::Load:
-    case ir::OpKind::Store:
-    case ir::OpKind::AtomicRMW:
-    case ir::OpKind::AtomicCAS:
-      s = lowerMemory(ctx, op);
-      break;
-    case ir::OpKind::ConvertLayout:
-      s = lowerConvertLayout(ctx, op);
-      break;
-    case ir::OpKind::LocalAlloc:
-    case ir::OpKind::LocalStore:
-    case ir::OpKind::LocalLoad:
-    case ir::OpKind::LocalDealloc:
-      s = lowerShared(ctx, op);
-      break;
-    case ir::OpKind::MemDescIndex:
-    case ir::OpKind::MemDescSubslice:
-    case ir::OpKind::MemDescTrans:
-    case ir::OpKind::AsyncCopyGlobalToLocal:
-    case ir::OpKind::AsyncCommitGroup:
-    case ir::OpKind::AsyncWait:
-    case ir::OpKind::Barrier:
-      s = lowerAsync(ctx, op);
-      break;
-    case ir::OpKind::Dot:
-      s = lowerDot(ctx, op);
-      break;
-    case ir::OpKind::Scan:
-      s = lowerScan(ctx, op);
-      break;
-    case ir::OpKind::Reduce:
-      s = lowerReduce(ctx, op);
-      break;
-    case ir::OpKind::WarpGroupDot:
-      s = lowerWarpGroupDot(ctx, op);
-      break;
-    case ir::OpKind::WarpGroupDotWait:
-    case ir::OpKind::FenceAsyncShared:
-      s = lowerWgmmaSync(ctx, op);
-      break;
-    case ir::OpKind::AsyncTmaCopyGlobalToLocal:
-    case ir::OpKind::AsyncTmaCopyLocalToGlobal:
-    case ir::OpKind::AsyncTmaStoreWait:
-    case ir::OpKind::InitBarrier:
-    case ir::OpKind::InvalBarrier:
-    case ir::OpKind::BarrierExpect:
-    case ir::OpKind::WaitBarrier:
-      s = lowerTma(ctx, op);
-      break;
-    }
-    if (!s.ok())
-      return s;
+    LL_TRY_STATUS(kLowerOp[size_t(op.kind)](ctx, op));
     // The barrier placement of loops trusts the declarations: a lowering that leaves more
     // pending than its family declares would lose barriers there.
     if (!declared.covers(ctx.hazards()))

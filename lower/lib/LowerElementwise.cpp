@@ -7,6 +7,7 @@
 
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
+#include <array>
 #include <cmath>
 
 namespace linlayout::lower {
@@ -37,42 +38,74 @@ llvm::CmpInst::Predicate predicateOf(ir::CmpPredicate p) {
   return P::ICMP_EQ;
 }
 
-// Transcendental functions run on the SFU in f32 (ex2.approx / lg2.approx), as Triton does.
-llvm::Value *unaryFloat(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x) {
+// Per op kind, the emission of a UnaryFloat op on one register. Transcendental functions run on
+// the SFU in f32 (ex2.approx / lg2.approx), as Triton does: a narrower operand is widened and
+// the result narrowed back.
+using UnaryEmitFn = llvm::Value *(*)(LoweringContext &ctx, llvm::Value *x);
+
+// `sfu` (on an f32 value) applied to x of any float type.
+template <typename Fn> llvm::Value *inF32(LoweringContext &ctx, llvm::Value *x, Fn sfu) {
   auto &b = ctx.b();
-  llvm::Module &m = ctx.kernel().module();
   llvm::Type *ty = x->getType();
-  switch (kind) {
-  case ir::OpKind::NegF: return b.CreateFNeg(x);
-  case ir::OpKind::AbsF: return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
-  case ir::OpKind::Sqrt: return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
-  case ir::OpKind::Floor: return b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, x);
-  case ir::OpKind::Ceil: return b.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, x);
-  default: break;
-  }
-  llvm::Value *f = ty->isFloatTy() ? x : b.CreateFPCast(x, b.getFloatTy());
-  // The .ftz forms, as Triton's: results and operands below 2^-126 are flushed to zero, which
-  // spares each one a range fixup around the SFU instruction (a compare and two multiplies).
-  llvm::Function *ex2 = shim::intrinsic(m, llvm::Intrinsic::nvvm_ex2_approx_ftz_f);
-  llvm::Function *lg2 = shim::intrinsic(m, llvm::Intrinsic::nvvm_lg2_approx_ftz_f);
-  llvm::Value *r = nullptr;
-  switch (kind) {
-  case ir::OpKind::Exp:
-    r = b.CreateCall(ex2, {b.CreateFMul(f, llvm::ConstantFP::get(b.getFloatTy(), M_LOG2E))});
-    break;
-  case ir::OpKind::Exp2: r = b.CreateCall(ex2, {f}); break;
-  case ir::OpKind::Log2: r = b.CreateCall(lg2, {f}); break;
-  case ir::OpKind::Rsqrt:
-    r = b.CreateCall(shim::intrinsic(m, llvm::Intrinsic::nvvm_rsqrt_approx_f), {f});
-    break;
-  case ir::OpKind::Log:
-    r = b.CreateFMul(b.CreateCall(lg2, {f}), llvm::ConstantFP::get(b.getFloatTy(), M_LN2));
-    break;
-  default: break;
-  }
-  assert(r && "unary float op");
+  llvm::Value *r = sfu(ty->isFloatTy() ? x : b.CreateFPCast(x, b.getFloatTy()));
   return ty->isFloatTy() ? r : b.CreateFPCast(r, ty);
 }
+
+// The .ftz forms, as Triton's: results and operands below 2^-126 are flushed to zero, which
+// spares each one a range fixup around the SFU instruction (a compare and two multiplies).
+llvm::Value *ex2(LoweringContext &ctx, llvm::Value *f) {
+  return ctx.b().CreateCall(
+      shim::intrinsic(ctx.kernel().module(), llvm::Intrinsic::nvvm_ex2_approx_ftz_f), {f});
+}
+llvm::Value *lg2(LoweringContext &ctx, llvm::Value *f) {
+  return ctx.b().CreateCall(
+      shim::intrinsic(ctx.kernel().module(), llvm::Intrinsic::nvvm_lg2_approx_ftz_f), {f});
+}
+
+constexpr std::array<UnaryEmitFn, ir::kNumOpKinds> kUnaryEmit = [] {
+  std::array<UnaryEmitFn, ir::kNumOpKinds> t{};
+  using K = ir::OpKind;
+  using C = LoweringContext;
+  auto set = [&](K k, UnaryEmitFn fn) { t[size_t(k)] = fn; };
+  set(K::NegF, [](C &c, llvm::Value *x) -> llvm::Value * { return c.b().CreateFNeg(x); });
+  set(K::AbsF, [](C &c, llvm::Value *x) -> llvm::Value * {
+    return c.b().CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+  });
+  set(K::Sqrt, [](C &c, llvm::Value *x) -> llvm::Value * {
+    return c.b().CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
+  });
+  set(K::Floor, [](C &c, llvm::Value *x) -> llvm::Value * {
+    return c.b().CreateUnaryIntrinsic(llvm::Intrinsic::floor, x);
+  });
+  set(K::Ceil, [](C &c, llvm::Value *x) -> llvm::Value * {
+    return c.b().CreateUnaryIntrinsic(llvm::Intrinsic::ceil, x);
+  });
+  set(K::Exp, [](C &c, llvm::Value *x) -> llvm::Value * {
+    return inF32(c, x, [&](llvm::Value *f) {
+      return ex2(c, c.b().CreateFMul(f, llvm::ConstantFP::get(c.b().getFloatTy(), M_LOG2E)));
+    });
+  });
+  set(K::Exp2, [](C &c, llvm::Value *x) -> llvm::Value * {
+    return inF32(c, x, [&](llvm::Value *f) { return ex2(c, f); });
+  });
+  set(K::Log2, [](C &c, llvm::Value *x) -> llvm::Value * {
+    return inF32(c, x, [&](llvm::Value *f) { return lg2(c, f); });
+  });
+  set(K::Rsqrt, [](C &c, llvm::Value *x) -> llvm::Value * {
+    return inF32(c, x, [&](llvm::Value *f) -> llvm::Value * {
+      return c.b().CreateCall(
+          shim::intrinsic(c.kernel().module(), llvm::Intrinsic::nvvm_rsqrt_approx_f), {f});
+    });
+  });
+  set(K::Log, [](C &c, llvm::Value *x) -> llvm::Value * {
+    return inF32(c, x, [&](llvm::Value *f) {
+      return c.b().CreateFMul(lg2(c, f), llvm::ConstantFP::get(c.b().getFloatTy(), M_LN2));
+    });
+  });
+  return t;
+}();
+static_assert(ir::coversCategory(kUnaryEmit, ir::OpCategory::UnaryFloat),
+              "a UnaryFloat op has no entry in kUnaryEmit");
 
 // The IR defines what LLVM leaves poison or undefined (docs/ir.md, IntArith.h): a shift by the
 // width or more gives 0 (the sign, for shrsi), and the minimum divided by -1 is itself with
@@ -133,27 +166,34 @@ llvm::Value *floatToInt(LoweringContext &ctx, bool isSigned, llvm::Value *x, llv
   return b.CreateTrunc(v, to);
 }
 
-llvm::Value *cast(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm::Type *to) {
-  auto &b = ctx.b();
-  switch (kind) {
-  case ir::OpKind::SIToFP: return b.CreateSIToFP(x, to);
-  case ir::OpKind::FPToSI:
-    return floatToInt(ctx, true, x, to);
-  case ir::OpKind::UIToFP: return b.CreateUIToFP(x, to);
-  case ir::OpKind::FPToUI:
-    return floatToInt(ctx, false, x, to);
-  case ir::OpKind::ExtF: return b.CreateFPExt(x, to);
-  case ir::OpKind::TruncF: return b.CreateFPTrunc(x, to);
-  case ir::OpKind::ExtSI: return b.CreateSExt(x, to);
-  case ir::OpKind::ExtUI: return b.CreateZExt(x, to);
-  case ir::OpKind::TruncI: return b.CreateTrunc(x, to);
-  case ir::OpKind::Bitcast:
-    return b.CreateBitCast(x, to);
-  default: break;
-  }
-  assert(false && "cast op");
-  return nullptr;
+// Per op kind, the emission of a cast (but tt.fp_to_fp, LowerFpToFp.cpp) on one register.
+using CastEmitFn = llvm::Value *(*)(LoweringContext &ctx, llvm::Value *x, llvm::Type *to);
+constexpr std::array<CastEmitFn, ir::kNumOpKinds> kCastEmit = [] {
+  std::array<CastEmitFn, ir::kNumOpKinds> t{};
+  using K = ir::OpKind;
+  using C = LoweringContext;
+  using V = llvm::Value;
+  auto set = [&](K k, CastEmitFn fn) { t[size_t(k)] = fn; };
+  set(K::SIToFP, [](C &c, V *x, llvm::Type *to) -> V * { return c.b().CreateSIToFP(x, to); });
+  set(K::FPToSI, [](C &c, V *x, llvm::Type *to) -> V * { return floatToInt(c, true, x, to); });
+  set(K::UIToFP, [](C &c, V *x, llvm::Type *to) -> V * { return c.b().CreateUIToFP(x, to); });
+  set(K::FPToUI, [](C &c, V *x, llvm::Type *to) -> V * { return floatToInt(c, false, x, to); });
+  set(K::ExtF, [](C &c, V *x, llvm::Type *to) -> V * { return c.b().CreateFPExt(x, to); });
+  set(K::TruncF, [](C &c, V *x, llvm::Type *to) -> V * { return c.b().CreateFPTrunc(x, to); });
+  set(K::ExtSI, [](C &c, V *x, llvm::Type *to) -> V * { return c.b().CreateSExt(x, to); });
+  set(K::ExtUI, [](C &c, V *x, llvm::Type *to) -> V * { return c.b().CreateZExt(x, to); });
+  set(K::TruncI, [](C &c, V *x, llvm::Type *to) -> V * { return c.b().CreateTrunc(x, to); });
+  set(K::Bitcast, [](C &c, V *x, llvm::Type *to) -> V * { return c.b().CreateBitCast(x, to); });
+  return t;
+}();
+constexpr bool castsCovered() {
+  for (size_t k = 0; k < size_t(ir::kNumOpKinds); ++k)
+    if (ir::category(ir::OpKind(k)) == ir::OpCategory::Cast && ir::OpKind(k) != ir::OpKind::FpToFp &&
+        !kCastEmit[k])
+      return false;
+  return true;
 }
+static_assert(castsCovered(), "a cast has no entry in kCastEmit");
 
 // An integer offset as (variable part, constant part) with v == var + c, looking through add,
 // disjoint or, and multiplication / left shift by a constant (depth-limited); var is null when v
@@ -205,50 +245,66 @@ llvm::APInt wrapped(llvm::Value *v, int64_t c) {
 
 } // namespace
 
-llvm::Value *binary(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm::Value *y) {
-  auto &b = ctx.b();
-  switch (kind) {
-  case ir::OpKind::AddI: return b.CreateAdd(x, y);
-  case ir::OpKind::SubI: return b.CreateSub(x, y);
-  case ir::OpKind::MulI: return b.CreateMul(x, y);
+namespace {
+
+// Per op kind, the emission of a BinaryInt or BinaryFloat op on two registers.
+using BinaryEmitFn = llvm::Value *(*)(llvm::IRBuilderBase &b, llvm::Value *x, llvm::Value *y);
+constexpr std::array<BinaryEmitFn, ir::kNumOpKinds> kBinaryEmit = [] {
+  std::array<BinaryEmitFn, ir::kNumOpKinds> t{};
+  using K = ir::OpKind;
+  using B = llvm::IRBuilderBase;
+  using V = llvm::Value;
+  namespace I = llvm::Intrinsic;
+  auto set = [&](K k, BinaryEmitFn fn) { t[size_t(k)] = fn; };
+  set(K::AddI, [](B &b, V *x, V *y) -> V * { return b.CreateAdd(x, y); });
+  set(K::SubI, [](B &b, V *x, V *y) -> V * { return b.CreateSub(x, y); });
+  set(K::MulI, [](B &b, V *x, V *y) -> V * { return b.CreateMul(x, y); });
   // An i1 divisor other than 0 is -1, and the i1 minimum divided by -1 is itself.
-  case ir::OpKind::DivSI:
+  set(K::DivSI, [](B &b, V *x, V *y) -> V * {
     return x->getType()->isIntegerTy(1) ? x : b.CreateSDiv(x, definedSignedDivisor(b, x, y));
-  case ir::OpKind::RemSI:
+  });
+  set(K::RemSI, [](B &b, V *x, V *y) -> V * {
     return x->getType()->isIntegerTy(1) ? llvm::Constant::getNullValue(x->getType())
                                         : b.CreateSRem(x, definedSignedDivisor(b, x, y));
-  case ir::OpKind::AndI: return b.CreateAnd(x, y);
-  case ir::OpKind::OrI: return b.CreateOr(x, y);
-  case ir::OpKind::XOrI: return b.CreateXor(x, y);
-  case ir::OpKind::ShLI:
-  case ir::OpKind::ShRSI:
-    return definedShift(b, kind, x, y);
-  case ir::OpKind::MinSI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, y);
-  case ir::OpKind::MaxSI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, y);
-  case ir::OpKind::DivUI: return b.CreateUDiv(x, y);
-  case ir::OpKind::RemUI: return b.CreateURem(x, y);
-  case ir::OpKind::ShRUI:
-    return definedShift(b, kind, x, y);
-  case ir::OpKind::MinUI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x, y);
-  case ir::OpKind::MaxUI: return b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, x, y);
-  case ir::OpKind::MulHiUI: { // the high half of the double-width unsigned product
+  });
+  set(K::AndI, [](B &b, V *x, V *y) -> V * { return b.CreateAnd(x, y); });
+  set(K::OrI, [](B &b, V *x, V *y) -> V * { return b.CreateOr(x, y); });
+  set(K::XOrI, [](B &b, V *x, V *y) -> V * { return b.CreateXor(x, y); });
+  set(K::ShLI, [](B &b, V *x, V *y) -> V * { return definedShift(b, K::ShLI, x, y); });
+  set(K::ShRSI, [](B &b, V *x, V *y) -> V * { return definedShift(b, K::ShRSI, x, y); });
+  set(K::ShRUI, [](B &b, V *x, V *y) -> V * { return definedShift(b, K::ShRUI, x, y); });
+  set(K::MinSI, [](B &b, V *x, V *y) -> V * { return b.CreateBinaryIntrinsic(I::smin, x, y); });
+  set(K::MaxSI, [](B &b, V *x, V *y) -> V * { return b.CreateBinaryIntrinsic(I::smax, x, y); });
+  set(K::DivUI, [](B &b, V *x, V *y) -> V * { return b.CreateUDiv(x, y); });
+  set(K::RemUI, [](B &b, V *x, V *y) -> V * { return b.CreateURem(x, y); });
+  set(K::MinUI, [](B &b, V *x, V *y) -> V * { return b.CreateBinaryIntrinsic(I::umin, x, y); });
+  set(K::MaxUI, [](B &b, V *x, V *y) -> V * { return b.CreateBinaryIntrinsic(I::umax, x, y); });
+  // The high half of the double-width unsigned product.
+  set(K::MulHiUI, [](B &b, V *x, V *y) -> V * {
     unsigned bits = x->getType()->getIntegerBitWidth();
     llvm::Type *wide = b.getIntNTy(2 * bits);
     llvm::Value *p = b.CreateMul(b.CreateZExt(x, wide), b.CreateZExt(y, wide));
     return b.CreateTrunc(b.CreateLShr(p, uint64_t(bits)), x->getType());
-  }
-  case ir::OpKind::AddF: return b.CreateFAdd(x, y);
-  case ir::OpKind::SubF: return b.CreateFSub(x, y);
-  case ir::OpKind::MulF: return b.CreateFMul(x, y);
-  case ir::OpKind::DivF: return b.CreateFDiv(x, y);
-  case ir::OpKind::MinF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, x, y);
-  case ir::OpKind::MaxF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, x, y);
-  case ir::OpKind::MinNumF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, y);
-  case ir::OpKind::MaxNumF: return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y);
-  default: break;
-  }
-  assert(false && "binary op");
-  return nullptr;
+  });
+  set(K::AddF, [](B &b, V *x, V *y) -> V * { return b.CreateFAdd(x, y); });
+  set(K::SubF, [](B &b, V *x, V *y) -> V * { return b.CreateFSub(x, y); });
+  set(K::MulF, [](B &b, V *x, V *y) -> V * { return b.CreateFMul(x, y); });
+  set(K::DivF, [](B &b, V *x, V *y) -> V * { return b.CreateFDiv(x, y); });
+  set(K::MinF, [](B &b, V *x, V *y) -> V * { return b.CreateBinaryIntrinsic(I::minimum, x, y); });
+  set(K::MaxF, [](B &b, V *x, V *y) -> V * { return b.CreateBinaryIntrinsic(I::maximum, x, y); });
+  set(K::MinNumF, [](B &b, V *x, V *y) -> V * { return b.CreateBinaryIntrinsic(I::minnum, x, y); });
+  set(K::MaxNumF, [](B &b, V *x, V *y) -> V * { return b.CreateBinaryIntrinsic(I::maxnum, x, y); });
+  return t;
+}();
+static_assert(ir::coversCategory(kBinaryEmit, ir::OpCategory::BinaryInt) &&
+                  ir::coversCategory(kBinaryEmit, ir::OpCategory::BinaryFloat),
+              "a binary op has no entry in kBinaryEmit");
+
+} // namespace
+
+llvm::Value *binary(LoweringContext &ctx, ir::OpKind kind, llvm::Value *x, llvm::Value *y) {
+  assert(kBinaryEmit[size_t(kind)] && "binary op");
+  return kBinaryEmit[size_t(kind)](ctx.b(), x, y);
 }
 
 Status lowerElementwise(LoweringContext &ctx, const ir::Op &op) {
@@ -282,7 +338,7 @@ Status lowerElementwise(LoweringContext &ctx, const ir::Op &op) {
           inst->setHasAllowContract(true);
       break;
     case ir::OpCategory::UnaryFloat:
-      v = unaryFloat(ctx, op.kind, reg(0, r));
+      v = kUnaryEmit[size_t(op.kind)](ctx, reg(0, r));
       break;
     case ir::OpCategory::Compare: {
       llvm::CmpInst::Predicate p = predicateOf(op.attrs.predicate);
@@ -294,7 +350,9 @@ Status lowerElementwise(LoweringContext &ctx, const ir::Op &op) {
       v = ctx.b().CreateSelect(reg(0, r), reg(1, r), reg(2, r));
       break;
     case ir::OpCategory::Cast:
-      v = cast(ctx, op.kind, reg(0, r), resultElem);
+      if (!kCastEmit[size_t(op.kind)])
+        return makeError(ctx.where(op) + "not an elementwise op");
+      v = kCastEmit[size_t(op.kind)](ctx, reg(0, r), resultElem);
       break;
     case ir::OpCategory::Memory: { // addptr
       llvm::Type *pointee = ctx.scalarType(rt.elem().scalar);
@@ -308,7 +366,13 @@ Status lowerElementwise(LoweringContext &ctx, const ir::Op &op) {
                               llvm::ConstantInt::get(off->getType(), wrapped(off, c)));
       break;
     }
-    default:
+    case ir::OpCategory::Structure:
+    case ir::OpCategory::Source:
+    case ir::OpCategory::Shape:
+    case ir::OpCategory::Layout:
+    case ir::OpCategory::Shared:
+    case ir::OpCategory::Compute:
+    case ir::OpCategory::Sync:
       return makeError(ctx.where(op) + "not an elementwise op");
     }
     out.push_back(v);

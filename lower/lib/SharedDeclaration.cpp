@@ -80,7 +80,7 @@ constexpr Declaration declarationOf(ir::OpKind k) {
 }
 
 constexpr Declaration kDeclarations[] = {
-#define LINLAYOUT_X(e, m, c) declarationOf(ir::OpKind::e),
+#define LINLAYOUT_X(e, m, c, f) declarationOf(ir::OpKind::e),
     LINLAYOUT_IR_OPS(LINLAYOUT_X)
 #undef LINLAYOUT_X
 };

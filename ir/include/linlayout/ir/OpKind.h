@@ -3,6 +3,7 @@
 // category table and the enum cannot drift apart.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -28,115 +29,128 @@ enum class OpCategory : uint8_t {
   Sync,        // CTA barriers; Hopper: wgmma waits, proxy fences, mbarriers
 };
 
-// X(enumerator, mnemonic, category)
+/// The file of ir/lib/ops/ that defines an op: its parsing, printing, verification and
+/// interpretation (CONTRIBUTING.md, "Adding an op").
+enum class OpFamily : uint8_t {
+  Structure,   // Structure.cpp: scf.for, scf.if, scf.yield, tt.return, combining-body returns
+  Source,      // Source.cpp: constants, program ids, make_range
+  Shape,       // Shape.cpp: splat, broadcast, expand_dims, reshape, trans, join, split, convert
+  Elementwise, // Elementwise.cpp: integer and float arithmetic, compares, select, casts
+  Memory,      // Memory.cpp: addptr, load, store, atomics
+  Shared,      // Shared.cpp: local memory, memdesc views, cp.async copies, gpu.barrier
+  Compute,     // Compute.cpp: dot, reduce, scan
+  Hopper,      // Hopper.cpp: wgmma, TMA copies, mbarriers, proxy fences
+};
+
+// X(enumerator, mnemonic, category, family)
 #define LINLAYOUT_IR_OPS(X)                                                                        \
-  X(Return, "tt.return", Structure)                                                                \
-  X(Yield, "scf.yield", Structure)                                                                 \
-  X(For, "scf.for", Structure)                                                                     \
-  X(If, "scf.if", Structure)                                                                       \
-  X(CombineReturn, "tt.reduce.return", Structure)                                                  \
-  X(Constant, "arith.constant", Source)                                                            \
-  X(ProgramId, "tt.get_program_id", Source)                                                        \
-  X(NumPrograms, "tt.get_num_programs", Source)                                                    \
-  X(MakeRange, "tt.make_range", Source)                                                            \
-  X(Splat, "tt.splat", Shape)                                                                      \
-  X(Broadcast, "tt.broadcast", Shape)                                                              \
-  X(ExpandDims, "tt.expand_dims", Shape)                                                           \
-  X(Reshape, "tt.reshape", Shape)                                                                  \
-  X(Trans, "tt.trans", Shape)                                                                      \
-  X(Join, "tt.join", Shape)                                                                        \
-  X(Split, "tt.split", Shape)                                                                      \
-  X(AddI, "arith.addi", BinaryInt)                                                                 \
-  X(SubI, "arith.subi", BinaryInt)                                                                 \
-  X(MulI, "arith.muli", BinaryInt)                                                                 \
-  X(DivSI, "arith.divsi", BinaryInt)                                                               \
-  X(RemSI, "arith.remsi", BinaryInt)                                                               \
-  X(AndI, "arith.andi", BinaryInt)                                                                 \
-  X(OrI, "arith.ori", BinaryInt)                                                                   \
-  X(XOrI, "arith.xori", BinaryInt)                                                                 \
-  X(ShLI, "arith.shli", BinaryInt)                                                                 \
-  X(ShRSI, "arith.shrsi", BinaryInt)                                                               \
-  X(MinSI, "arith.minsi", BinaryInt)                                                               \
-  X(MaxSI, "arith.maxsi", BinaryInt)                                                               \
-  X(DivUI, "arith.divui", BinaryInt)                                                               \
-  X(RemUI, "arith.remui", BinaryInt)                                                               \
-  X(ShRUI, "arith.shrui", BinaryInt)                                                               \
-  X(MinUI, "arith.minui", BinaryInt)                                                               \
-  X(MaxUI, "arith.maxui", BinaryInt)                                                               \
-  X(MulHiUI, "tt.mulhiui", BinaryInt)                                                              \
-  X(AddF, "arith.addf", BinaryFloat)                                                               \
-  X(SubF, "arith.subf", BinaryFloat)                                                               \
-  X(MulF, "arith.mulf", BinaryFloat)                                                               \
-  X(DivF, "arith.divf", BinaryFloat)                                                               \
-  X(MinF, "arith.minimumf", BinaryFloat)                                                           \
-  X(MaxF, "arith.maximumf", BinaryFloat)                                                           \
-  X(MinNumF, "arith.minnumf", BinaryFloat)                                                         \
-  X(MaxNumF, "arith.maxnumf", BinaryFloat)                                                         \
-  X(NegF, "arith.negf", UnaryFloat)                                                                \
-  X(Exp, "math.exp", UnaryFloat)                                                                   \
-  X(Exp2, "math.exp2", UnaryFloat)                                                                 \
-  X(Log, "math.log", UnaryFloat)                                                                   \
-  X(Sqrt, "math.sqrt", UnaryFloat)                                                                 \
-  X(AbsF, "math.absf", UnaryFloat)                                                                 \
-  X(Log2, "math.log2", UnaryFloat)                                                                 \
-  X(Rsqrt, "math.rsqrt", UnaryFloat)                                                               \
-  X(Floor, "math.floor", UnaryFloat)                                                               \
-  X(Ceil, "math.ceil", UnaryFloat)                                                                 \
-  X(CmpI, "arith.cmpi", Compare)                                                                   \
-  X(CmpF, "arith.cmpf", Compare)                                                                   \
-  X(Select, "arith.select", Select)                                                                \
-  X(SIToFP, "arith.sitofp", Cast)                                                                  \
-  X(FPToSI, "arith.fptosi", Cast)                                                                  \
-  X(UIToFP, "arith.uitofp", Cast)                                                                  \
-  X(FPToUI, "arith.fptoui", Cast)                                                                  \
-  X(ExtF, "arith.extf", Cast)                                                                      \
-  X(TruncF, "arith.truncf", Cast)                                                                  \
-  X(ExtSI, "arith.extsi", Cast)                                                                    \
-  X(ExtUI, "arith.extui", Cast)                                                                    \
-  X(TruncI, "arith.trunci", Cast)                                                                  \
-  X(Bitcast, "tt.bitcast", Cast)                                                                   \
-  X(FpToFp, "tt.fp_to_fp", Cast)                                                                   \
-  X(AddPtr, "tt.addptr", Memory)                                                                   \
-  X(Load, "tt.load", Memory)                                                                       \
-  X(Store, "tt.store", Memory)                                                                     \
-  X(AtomicRMW, "tt.atomic_rmw", Memory)                                                            \
-  X(AtomicCAS, "tt.atomic_cas", Memory)                                                            \
-  X(ConvertLayout, "ttg.convert_layout", Layout)                                                   \
-  X(LocalAlloc, "ttg.local_alloc", Shared)                                                         \
-  X(LocalStore, "ttg.local_store", Shared)                                                         \
-  X(LocalLoad, "ttg.local_load", Shared)                                                           \
-  X(LocalDealloc, "ttg.local_dealloc", Shared)                                                     \
-  X(MemDescIndex, "ttg.memdesc_index", Shared)                                                     \
-  X(MemDescSubslice, "ttg.memdesc_subslice", Shared)                                               \
-  X(MemDescTrans, "ttg.memdesc_trans", Shared)                                                     \
-  X(AsyncCopyGlobalToLocal, "ttg.async_copy_global_to_local", Shared)                              \
-  X(AsyncCommitGroup, "ttg.async_commit_group", Shared)                                            \
-  X(AsyncWait, "ttg.async_wait", Shared)                                                           \
-  X(AsyncTmaCopyGlobalToLocal, "ttng.async_tma_copy_global_to_local", Shared)                      \
-  X(AsyncTmaCopyLocalToGlobal, "ttng.async_tma_copy_local_to_global", Shared)                      \
-  X(Dot, "tt.dot", Compute)                                                                        \
-  X(Reduce, "tt.reduce", Compute)                                                                  \
-  X(Scan, "tt.scan", Compute)                                                                      \
-  X(WarpGroupDot, "ttng.warp_group_dot", Compute)                                                  \
-  X(WarpGroupDotWait, "ttng.warp_group_dot_wait", Sync)                                            \
-  X(FenceAsyncShared, "ttng.fence_async_shared", Sync)                                             \
-  X(Barrier, "gpu.barrier", Sync)                                                                  \
-  X(InitBarrier, "ttng.init_barrier", Sync)                                                        \
-  X(InvalBarrier, "ttng.inval_barrier", Sync)                                                      \
-  X(BarrierExpect, "ttng.barrier_expect", Sync)                                                    \
-  X(WaitBarrier, "ttng.wait_barrier", Sync)                                                        \
-  X(AsyncTmaStoreWait, "ttng.async_tma_store_wait", Sync)
+  X(Return, "tt.return", Structure, Structure)                                                     \
+  X(Yield, "scf.yield", Structure, Structure)                                                      \
+  X(For, "scf.for", Structure, Structure)                                                          \
+  X(If, "scf.if", Structure, Structure)                                                            \
+  X(CombineReturn, "tt.reduce.return", Structure, Structure)                                       \
+  X(Constant, "arith.constant", Source, Source)                                                    \
+  X(ProgramId, "tt.get_program_id", Source, Source)                                                \
+  X(NumPrograms, "tt.get_num_programs", Source, Source)                                            \
+  X(MakeRange, "tt.make_range", Source, Source)                                                    \
+  X(Splat, "tt.splat", Shape, Shape)                                                               \
+  X(Broadcast, "tt.broadcast", Shape, Shape)                                                       \
+  X(ExpandDims, "tt.expand_dims", Shape, Shape)                                                    \
+  X(Reshape, "tt.reshape", Shape, Shape)                                                           \
+  X(Trans, "tt.trans", Shape, Shape)                                                               \
+  X(Join, "tt.join", Shape, Shape)                                                                 \
+  X(Split, "tt.split", Shape, Shape)                                                               \
+  X(AddI, "arith.addi", BinaryInt, Elementwise)                                                    \
+  X(SubI, "arith.subi", BinaryInt, Elementwise)                                                    \
+  X(MulI, "arith.muli", BinaryInt, Elementwise)                                                    \
+  X(DivSI, "arith.divsi", BinaryInt, Elementwise)                                                  \
+  X(RemSI, "arith.remsi", BinaryInt, Elementwise)                                                  \
+  X(AndI, "arith.andi", BinaryInt, Elementwise)                                                    \
+  X(OrI, "arith.ori", BinaryInt, Elementwise)                                                      \
+  X(XOrI, "arith.xori", BinaryInt, Elementwise)                                                    \
+  X(ShLI, "arith.shli", BinaryInt, Elementwise)                                                    \
+  X(ShRSI, "arith.shrsi", BinaryInt, Elementwise)                                                  \
+  X(MinSI, "arith.minsi", BinaryInt, Elementwise)                                                  \
+  X(MaxSI, "arith.maxsi", BinaryInt, Elementwise)                                                  \
+  X(DivUI, "arith.divui", BinaryInt, Elementwise)                                                  \
+  X(RemUI, "arith.remui", BinaryInt, Elementwise)                                                  \
+  X(ShRUI, "arith.shrui", BinaryInt, Elementwise)                                                  \
+  X(MinUI, "arith.minui", BinaryInt, Elementwise)                                                  \
+  X(MaxUI, "arith.maxui", BinaryInt, Elementwise)                                                  \
+  X(MulHiUI, "tt.mulhiui", BinaryInt, Elementwise)                                                 \
+  X(AddF, "arith.addf", BinaryFloat, Elementwise)                                                  \
+  X(SubF, "arith.subf", BinaryFloat, Elementwise)                                                  \
+  X(MulF, "arith.mulf", BinaryFloat, Elementwise)                                                  \
+  X(DivF, "arith.divf", BinaryFloat, Elementwise)                                                  \
+  X(MinF, "arith.minimumf", BinaryFloat, Elementwise)                                              \
+  X(MaxF, "arith.maximumf", BinaryFloat, Elementwise)                                              \
+  X(MinNumF, "arith.minnumf", BinaryFloat, Elementwise)                                            \
+  X(MaxNumF, "arith.maxnumf", BinaryFloat, Elementwise)                                            \
+  X(NegF, "arith.negf", UnaryFloat, Elementwise)                                                   \
+  X(Exp, "math.exp", UnaryFloat, Elementwise)                                                      \
+  X(Exp2, "math.exp2", UnaryFloat, Elementwise)                                                    \
+  X(Log, "math.log", UnaryFloat, Elementwise)                                                      \
+  X(Sqrt, "math.sqrt", UnaryFloat, Elementwise)                                                    \
+  X(AbsF, "math.absf", UnaryFloat, Elementwise)                                                    \
+  X(Log2, "math.log2", UnaryFloat, Elementwise)                                                    \
+  X(Rsqrt, "math.rsqrt", UnaryFloat, Elementwise)                                                  \
+  X(Floor, "math.floor", UnaryFloat, Elementwise)                                                  \
+  X(Ceil, "math.ceil", UnaryFloat, Elementwise)                                                    \
+  X(CmpI, "arith.cmpi", Compare, Elementwise)                                                      \
+  X(CmpF, "arith.cmpf", Compare, Elementwise)                                                      \
+  X(Select, "arith.select", Select, Elementwise)                                                   \
+  X(SIToFP, "arith.sitofp", Cast, Elementwise)                                                     \
+  X(FPToSI, "arith.fptosi", Cast, Elementwise)                                                     \
+  X(UIToFP, "arith.uitofp", Cast, Elementwise)                                                     \
+  X(FPToUI, "arith.fptoui", Cast, Elementwise)                                                     \
+  X(ExtF, "arith.extf", Cast, Elementwise)                                                         \
+  X(TruncF, "arith.truncf", Cast, Elementwise)                                                     \
+  X(ExtSI, "arith.extsi", Cast, Elementwise)                                                       \
+  X(ExtUI, "arith.extui", Cast, Elementwise)                                                       \
+  X(TruncI, "arith.trunci", Cast, Elementwise)                                                     \
+  X(Bitcast, "tt.bitcast", Cast, Elementwise)                                                      \
+  X(FpToFp, "tt.fp_to_fp", Cast, Elementwise)                                                      \
+  X(AddPtr, "tt.addptr", Memory, Memory)                                                           \
+  X(Load, "tt.load", Memory, Memory)                                                               \
+  X(Store, "tt.store", Memory, Memory)                                                             \
+  X(AtomicRMW, "tt.atomic_rmw", Memory, Memory)                                                    \
+  X(AtomicCAS, "tt.atomic_cas", Memory, Memory)                                                    \
+  X(ConvertLayout, "ttg.convert_layout", Layout, Shape)                                            \
+  X(LocalAlloc, "ttg.local_alloc", Shared, Shared)                                                 \
+  X(LocalStore, "ttg.local_store", Shared, Shared)                                                 \
+  X(LocalLoad, "ttg.local_load", Shared, Shared)                                                   \
+  X(LocalDealloc, "ttg.local_dealloc", Shared, Shared)                                             \
+  X(MemDescIndex, "ttg.memdesc_index", Shared, Shared)                                             \
+  X(MemDescSubslice, "ttg.memdesc_subslice", Shared, Shared)                                       \
+  X(MemDescTrans, "ttg.memdesc_trans", Shared, Shared)                                             \
+  X(AsyncCopyGlobalToLocal, "ttg.async_copy_global_to_local", Shared, Shared)                      \
+  X(AsyncCommitGroup, "ttg.async_commit_group", Shared, Shared)                                    \
+  X(AsyncWait, "ttg.async_wait", Shared, Shared)                                                   \
+  X(AsyncTmaCopyGlobalToLocal, "ttng.async_tma_copy_global_to_local", Shared, Hopper)              \
+  X(AsyncTmaCopyLocalToGlobal, "ttng.async_tma_copy_local_to_global", Shared, Hopper)              \
+  X(Dot, "tt.dot", Compute, Compute)                                                               \
+  X(Reduce, "tt.reduce", Compute, Compute)                                                         \
+  X(Scan, "tt.scan", Compute, Compute)                                                             \
+  X(WarpGroupDot, "ttng.warp_group_dot", Compute, Hopper)                                          \
+  X(WarpGroupDotWait, "ttng.warp_group_dot_wait", Sync, Hopper)                                    \
+  X(FenceAsyncShared, "ttng.fence_async_shared", Sync, Hopper)                                     \
+  X(Barrier, "gpu.barrier", Sync, Shared)                                                          \
+  X(InitBarrier, "ttng.init_barrier", Sync, Hopper)                                                \
+  X(InvalBarrier, "ttng.inval_barrier", Sync, Hopper)                                              \
+  X(BarrierExpect, "ttng.barrier_expect", Sync, Hopper)                                            \
+  X(WaitBarrier, "ttng.wait_barrier", Sync, Hopper)                                                \
+  X(AsyncTmaStoreWait, "ttng.async_tma_store_wait", Sync, Hopper)
 
 /// Every op kind of the IR.
 enum class OpKind : uint8_t {
-#define LINLAYOUT_X(e, m, c) e,
+#define LINLAYOUT_X(e, m, c, f) e,
   LINLAYOUT_IR_OPS(LINLAYOUT_X)
 #undef LINLAYOUT_X
 };
 
 /// The number of op kinds.
 constexpr int kNumOpKinds = 0
-#define LINLAYOUT_X(e, m, c) +1
+#define LINLAYOUT_X(e, m, c, f) +1
     LINLAYOUT_IR_OPS(LINLAYOUT_X)
 #undef LINLAYOUT_X
     ;
@@ -146,11 +160,55 @@ constexpr int kNumOpKinds = 0
 std::string_view mnemonic(OpKind k);
 /// The kind a mnemonic names, or nullopt.
 std::optional<OpKind> opKindFromMnemonic(std::string_view text);
-OpCategory category(OpKind k);
+namespace detail {
+inline constexpr OpCategory kCategories[] = {
+#define LINLAYOUT_X(e, m, c, f) OpCategory::c,
+    LINLAYOUT_IR_OPS(LINLAYOUT_X)
+#undef LINLAYOUT_X
+};
+inline constexpr OpFamily kFamilies[] = {
+#define LINLAYOUT_X(e, m, c, f) OpFamily::f,
+    LINLAYOUT_IR_OPS(LINLAYOUT_X)
+#undef LINLAYOUT_X
+};
+} // namespace detail
+constexpr OpCategory category(OpKind k) { return detail::kCategories[size_t(k)]; }
+/// The file of ir/lib/ops/ that defines the op.
+constexpr OpFamily family(OpKind k) { return detail::kFamilies[size_t(k)]; }
+
+/// Whether `table` (one entry per op kind) has an entry for every op of category `c`, for a
+/// static_assert beside a table of per-op semantics: a new op without its entry fails to compile.
+template <typename Table> constexpr bool coversCategory(const Table &table, OpCategory c) {
+  for (size_t k = 0; k < size_t(kNumOpKinds); ++k)
+    if (category(OpKind(k)) == c && !table[k])
+      return false;
+  return true;
+}
 
 /// Whether the op maps elements one to one: every tensor operand and result has the same shape
 /// and layout (binary, unary, compare, select, cast, addptr). Such ops may run in any layout.
-bool isElementwise(OpKind k);
+constexpr bool isElementwise(OpKind k) {
+  switch (category(k)) {
+  case OpCategory::BinaryInt:
+  case OpCategory::BinaryFloat:
+  case OpCategory::UnaryFloat:
+  case OpCategory::Compare:
+  case OpCategory::Select:
+  case OpCategory::Cast:
+    return true;
+  case OpCategory::Memory:
+    return k == OpKind::AddPtr;
+  case OpCategory::Structure:
+  case OpCategory::Source:
+  case OpCategory::Shape:
+  case OpCategory::Layout:
+  case OpCategory::Shared:
+  case OpCategory::Compute:
+  case OpCategory::Sync:
+    return false;
+  }
+  return false;
+}
 /// Whether the op has an effect besides its results (stores, allocation, control flow).
 bool hasSideEffects(OpKind k);
 /// Whether the op issues, commits or waits for cp.async copy groups (which software pipelining

@@ -294,6 +294,7 @@ constexpr std::array<BinaryEmitFn, ir::kNumOpKinds> kBinaryEmit = [] {
   set(K::MaxF, [](B &b, V *x, V *y) -> V * { return b.CreateBinaryIntrinsic(I::maximum, x, y); });
   set(K::MinNumF, [](B &b, V *x, V *y) -> V * { return b.CreateBinaryIntrinsic(I::minnum, x, y); });
   set(K::MaxNumF, [](B &b, V *x, V *y) -> V * { return b.CreateBinaryIntrinsic(I::maxnum, x, y); });
+  set(K::RemF, [](B &b, V *x, V *y) -> V * { return b.CreateFRem(x, y); });
   return t;
 }();
 static_assert(ir::coversCategory(kBinaryEmit, ir::OpCategory::BinaryInt) &&

@@ -45,8 +45,8 @@ constexpr Declaration declarationOf(ir::OpKind k) {
   case K::OrI: case K::XOrI: case K::ShLI: case K::ShRSI: case K::MinSI: case K::MaxSI:
   case K::DivUI: case K::RemUI: case K::ShRUI: case K::MinUI: case K::MaxUI: case K::MulHiUI:
   case K::AddF: case K::SubF: case K::MulF: case K::DivF: case K::MinF: case K::MaxF:
-  case K::MinNumF: case K::MaxNumF: case K::NegF: case K::Exp: case K::Exp2: case K::Log:
-  case K::Sqrt: case K::AbsF: case K::Log2: case K::Rsqrt: case K::Floor: case K::Ceil:
+  case K::MinNumF: case K::MaxNumF: case K::RemF: case K::NegF: case K::Exp: case K::Exp2:
+  case K::Log: case K::Sqrt: case K::AbsF: case K::Log2: case K::Rsqrt: case K::Floor: case K::Ceil:
   case K::CmpI: case K::CmpF: case K::Select: case K::SIToFP: case K::FPToSI: case K::UIToFP:
   case K::FPToUI: case K::ExtF: case K::TruncF: case K::ExtSI: case K::ExtUI: case K::TruncI:
   case K::Bitcast: case K::FpToFp: case K::AddPtr:

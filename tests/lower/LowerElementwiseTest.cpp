@@ -8,6 +8,7 @@
 #include "linlayout/ir/Builder.h"
 #include "linlayout/ir/Interpreter.h"
 #include "linlayout/ir/Parser.h"
+#include "linlayout/ir/Printer.h"
 #include "linlayout/ir/Verifier.h"
 #include "linlayout/lower/Lower.h"
 
@@ -465,4 +466,68 @@ TEST(LowerElementwise, RandomProgramsInterpretLowerAndAssemble) {
           RC_FAIL(problem);
       },
       60);
+}
+
+// arith.remf (Triton's `%` on floats), end to end: read, checked, printed back as read, run by
+// the interpreter as C's fmod, folded by LLVM to the same constant, and on run-time operands
+// lowered to PTX that ptxas assembles for sm_80 and sm_90.
+TEST(LowerElementwise, RemFIsFmodFromTextToPtx) {
+  const std::vector<std::array<const char *, 3>> cases = {
+      // a, b, a fmod b
+      {"7.5", "2.0", "1.5"},
+      {"-7.5", "2.0", "-1.5"},
+      {"7.5", "-2.0", "1.5"},
+      {"5.0", "0.5", "0"},
+  };
+  for (const auto &[a, b, want] : cases) {
+    SCOPED_TRACE(std::string(a) + " fmod " + b);
+    ir::Module m = constantOpKernel("arith.remf", a, b, "f32", "f32");
+    auto again = ir::parseModule(ir::print(m), "remf.tir");
+    ASSERT_TRUE(again.ok()) << again.message();
+    EXPECT_EQ(ir::print(*again), ir::print(m));
+    EXPECT_NE(ir::print(m).find("arith.remf %"), std::string::npos) << ir::print(m);
+    auto mem = interpretKernel(m, 32 * 4);
+    ASSERT_TRUE(mem.ok()) << mem.message();
+    float got;
+    std::memcpy(&got, mem->data(), 4);
+    EXPECT_EQ(got, std::stof(want));
+    auto k = lowerKeepingIr(m, 80);
+    ASSERT_TRUE(k.ok()) << k.message();
+    // The store writes the float itself, or its bits as an integer.
+    std::optional<double> folded = storedFloat(k->llvmIr, "float");
+    if (std::optional<int64_t> bits = storedConstant(k->llvmIr, 32))
+      folded = double(std::bit_cast<float>(uint32_t(*bits)));
+    EXPECT_EQ(folded, std::optional<double>(std::stof(want))) << k->llvmIr;
+  }
+  // Operands the kernel computes (a range), so that LLVM keeps the frem.
+  auto m = ir::parseModule(R"(#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func public @k(%out: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #b>
+    %x = arith.sitofp %r : tensor<32xi32, #b> to tensor<32xf32, #b>
+    %c = arith.constant dense<2.5> : tensor<32xf32, #b>
+    %y = arith.remf %x, %c : tensor<32xf32, #b>
+    %os = tt.splat %out : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #b>
+    %op = tt.addptr %os, %r : tensor<32x!tt.ptr<f32>, #b>, tensor<32xi32, #b>
+    tt.store %op, %y : tensor<32x!tt.ptr<f32>, #b>
+    tt.return
+  }
+}
+)",
+                           "remf.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
+  auto mem = interpretKernel(*m, 32 * 4);
+  ASSERT_TRUE(mem.ok()) << mem.message();
+  for (int e = 0; e < 32; ++e) {
+    float got;
+    std::memcpy(&got, mem->data() + 4 * e, 4);
+    EXPECT_EQ(got, std::fmod(float(e), 2.5f)) << e;
+  }
+  for (int sm : {80, 90}) {
+    auto k = lowerKeepingIr(*m, sm);
+    ASSERT_TRUE(k.ok()) << k.message();
+    EXPECT_NE(k->llvmIr.find("frem"), std::string::npos) << k->llvmIr;
+    expectAssembles(k->kernel, /*requireNoSpills=*/true);
+  }
 }

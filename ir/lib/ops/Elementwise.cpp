@@ -56,6 +56,8 @@ constexpr std::array<FloatBinaryFn, kNumOpKinds> kFloatBinary = [] {
       [](double p, double q) { return std::isnan(p) ? q : std::isnan(q) ? p : orderedMin(p, q); });
   set(OpKind::MaxNumF,
       [](double p, double q) { return std::isnan(p) ? q : std::isnan(q) ? p : orderedMax(p, q); });
+  // C's fmod: the remainder of the quotient truncated toward zero, with p's sign.
+  set(OpKind::RemF, [](double p, double q) { return std::fmod(p, q); });
   return t;
 }();
 static_assert(coversCategory(kFloatBinary, OpCategory::BinaryFloat),

@@ -86,6 +86,7 @@ enum class OpFamily : uint8_t {
   X(MaxF, "arith.maximumf", BinaryFloat, Elementwise)                                              \
   X(MinNumF, "arith.minnumf", BinaryFloat, Elementwise)                                            \
   X(MaxNumF, "arith.maxnumf", BinaryFloat, Elementwise)                                            \
+  X(RemF, "arith.remf", BinaryFloat, Elementwise)                                                  \
   X(NegF, "arith.negf", UnaryFloat, Elementwise)                                                   \
   X(Exp, "math.exp", UnaryFloat, Elementwise)                                                      \
   X(Exp2, "math.exp2", UnaryFloat, Elementwise)                                                    \

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Fails when a folder includes what its layer may not (the layering of docs/design.md):
 support -> std; layout -> support; ir -> layout; lower -> ir, layout, LLVM;
-runtime -> support + the CUDA driver through dlopen (no CUDA headers); testing -> layout, rapidcheck.
+runtime -> support + the CUDA driver through dlopen (no CUDA headers); testing -> layout, rapidcheck;
+testing/kernels (the kernels the tests and the GPU benchmark share) -> ir, layout.
 Inside layout/, its libraries: algebra -> support; hardware -> algebra; planning -> hardware,
 algebra; pictures -> algebra (a header linlayout/layout/X.h belongs to the library whose include
 folder holds it).
@@ -17,6 +18,7 @@ allowed = {
     "lower": {"support", "layout", "ir", "lower"},
     "runtime": {"support", "runtime"},
     "testing": {"support", "layout", "testing"},
+    "testing/kernels": {"support", "layout", "ir"},
     "jit": {"support", "layout", "ir", "lower", "runtime", "jit"},
 }
 foreign = {  # third-party include prefixes and the layers that may use them
@@ -44,7 +46,9 @@ for entry in sorted(os.listdir(os.path.join(root, "layout"))):
 inc = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
 for layer in sorted(allowed):
     base = os.path.join(root, layer)
-    for dirpath, _, files in os.walk(base):
+    for dirpath, dirs, files in os.walk(base):
+        # A sub-folder that is a layer of its own is checked as that layer.
+        dirs[:] = [d for d in dirs if os.path.relpath(os.path.join(dirpath, d), root) not in allowed]
         for f in files:
             if not f.endswith((".h", ".hpp", ".cpp", ".cc")):
                 continue

@@ -1,7 +1,7 @@
 // linlayout_gpu_bench: the GPU side of docs/performance.md, measured the way the Triton reference
 // scripts measure (triton.testing.do_bench): warm-up, then many single launches, each timed with
 // device events after the L2 cache was flushed by writing a 256 MiB buffer; the median is kept.
-// Kernels are compiled with jit::Compiler from tile IR (tests/jit/kernels/TileKernels.h and
+// Kernels are compiled with jit::Compiler from tile IR (testing/kernels/TileKernels.h and
 // examples/matmul.tir), checked once against the input, then timed.
 //
 //   linlayout_gpu_bench [--json FILE] [--only SECTION] [--ptx-dir DIR] [--variant V]
@@ -15,7 +15,7 @@
 // device-event times of single launches with a cache flush in between, which is what the Triton
 // side does, and what Google Benchmark's host-clock loop would not reproduce.
 #include "kernels/TileKernels.h"
-#include "../ir/MatmulText.h"
+#include "kernels/MatmulText.h"
 
 #include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/Parser.h"

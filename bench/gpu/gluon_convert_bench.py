@@ -18,7 +18,7 @@ def cvt_kernel(in_ptr, out_ptr, iters, M: gl.constexpr, N: gl.constexpr, src: gl
     # INT: integer elements, which add an integer 1 of their own type (1.0 would make them float).
     # STORE_DST: the last dst tile is stored too (the same values, to the same addresses), so that
     # every warp uses what it converts, as linlayout's convert_loop with storeDst
-    # (tests/jit/kernels/TileKernels.h).
+    # (testing/kernels/TileKernels.h).
     pid = gl.program_id(0)
     offs_m = gl.arange(0, M, layout=gl.SliceLayout(1, src))
     offs_n = gl.arange(0, N, layout=gl.SliceLayout(0, src))

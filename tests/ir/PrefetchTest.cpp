@@ -4,7 +4,7 @@
 // instead of once per iteration, so the inputs are small integers (every partial sum exact) and
 // the outputs must agree bit for bit.
 #include "Examples.h"
-#include "MatmulText.h"
+#include "kernels/MatmulText.h"
 
 #include "linlayout/ir/Interpreter.h"
 #include "linlayout/ir/Parser.h"

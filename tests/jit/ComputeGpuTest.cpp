@@ -1,7 +1,7 @@
 // Kernels that compute: the row reduction and softmax of examples/, and the tiled matmuls of
 // examples/matmul.tir (ldmatrix + mma.sync) and examples/matmul_wgmma.tir (NVMMA shared tiles +
 // wgmma, sm_90a), f16 and bf16 inputs, f32 accumulate, against an Eigen reference in double.
-#include "../ir/MatmulText.h"
+#include "kernels/MatmulText.h"
 #include "GpuTestSupport.h"
 #include "kernels/TileKernels.h"
 
@@ -117,7 +117,7 @@ namespace {
 // software-pipelined with `stages` stages when stages > 1 (cp.async rings), its dot operands
 // prefetched in K slices of `prefetchK` when set (ir/Prefetch.h), plus the proxy fences wgmma
 // needs. kStep is the K step the kernel runs: the example's own, or 64 for an mma.sync example
-// (f16 only: ir/MatmulText.h's reshape).
+// (f16 only: testing/kernels/MatmulText.h's reshape).
 template <typename Half>
 void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stages = 1,
                 const std::string &file = "matmul.tir", const std::string &insn = "mma.sync",

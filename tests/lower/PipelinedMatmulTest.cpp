@@ -4,7 +4,7 @@
 // next stage's copies and one commit, the second slice's loads, then the
 // mma.sync instructions, a final wait_group 0), and assembles for sm_80 and
 // sm_90 without spills.
-#include "../ir/MatmulText.h"
+#include "kernels/MatmulText.h"
 #include "Property.h"
 #include "PtxCheck.h"
 #include "RandomMatmul.h"

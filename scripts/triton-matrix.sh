@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every case of Triton's conversion matrix (tests/jit/kernels/TritonMatrix.h) lowered for sm_90
+# Every case of Triton's conversion matrix (testing/kernels/TritonMatrix.h) lowered for sm_90
 # and assembled by ptxas, without a GPU: registers, stack and spills per case as JSON lines, and
 # a count of the cases that use local memory, by suite and element type. `make test` runs a fixed
 # sample of the same cases (TritonMatrix.SampleAssemblesWithoutLocalMemory); this takes minutes.

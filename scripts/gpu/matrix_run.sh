@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU run of Triton's conversion matrix (tests/jit/kernels/TritonMatrix.h), on the GPU machine:
+# The GPU run of Triton's conversion matrix (testing/kernels/TritonMatrix.h), on the GPU machine:
 # our jit tests run every case bit-exactly (TritonMatrixGpu, in SHARDS processes at once) while
 # Triton 3.6 compiles the same cases (scripts/gpu/triton_matrix.py), then both are compared.
 #   scripts/gpu/matrix_run.sh JIT_TESTS OUT [SHARDS] [TRITON_SECONDS]

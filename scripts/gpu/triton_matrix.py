@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Triton 3.6's registers and local memory for the conversion matrix of tests/jit/kernels/
+"""Triton 3.6's registers and local memory for the conversion matrix of testing/kernels/
 TritonMatrix.h (the single-CTA cases of Triton's python/test/gluon/test_lowerings.py), by the
 same case names, and the per-case comparison with ours.
 

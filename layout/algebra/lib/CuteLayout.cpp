@@ -96,8 +96,8 @@ private:
 
   Error error(const std::string &what) const {
     std::string near(text_.substr(pos_, 20));
-    return Error("cute layout: " + what + " at column " + std::to_string(pos_ + 1) +
-                 (near.empty() ? std::string(" (the end)") : " ('" + near + "')"));
+    return Error{"cute layout: " + what + " at column " + std::to_string(pos_ + 1) +
+                 (near.empty() ? std::string(" (the end)") : " ('" + near + "')")};
   }
 
   Status expect(char c) {

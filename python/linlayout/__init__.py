@@ -6,6 +6,8 @@ None of it needs a GPU, CUDA or LLVM. Compiling and launching kernels lives in `
 """
 from ._core import LinearLayout
 from ._layouts import (
+    AMDMFMALayout,
+    AMDWMMALayout,
     BlockedLayout,
     DistributedLinearLayout,
     DotOperandLayout,
@@ -30,6 +32,8 @@ __all__ = [
     "BlockedLayout",
     "SliceLayout",
     "NVMMADistributedLayout",
+    "AMDMFMALayout",
+    "AMDWMMALayout",
     "DotOperandLayout",
     "DistributedLinearLayout",
     "SwizzledSharedLayout",

@@ -102,6 +102,53 @@ class NVMMADistributedLayout(Layout):
 
 
 @dataclass(frozen=True)
+class AMDMFMALayout(Layout):
+    version: int
+    instr_shape: List[int]
+    transposed: bool
+    warps_per_cta: List[int]
+    element_bitwidth: int = 32
+    tiles_per_warp: Optional[List[int]] = None
+    cga_layout: List[List[int]] = field(default_factory=list)
+    ctas_per_cga: Optional[List[int]] = field(default=None, repr=False)
+    cta_split_num: Optional[List[int]] = field(default=None, repr=False)
+    cta_order: Optional[List[int]] = field(default=None, repr=False)
+    kind = "amd_mfma"
+
+    def to_json(self):
+        j = {"kind": "amd_mfma", "version": int(self.version),
+             "instr_shape": _ints(self.instr_shape), "transposed": bool(self.transposed),
+             "warps_per_cta": _ints(self.warps_per_cta),
+             "element_bitwidth": int(self.element_bitwidth)}
+        if self.tiles_per_warp is not None:
+            j["tiles_per_warp"] = _ints(self.tiles_per_warp)
+        return _cga_json(self, j)
+
+
+@dataclass(frozen=True)
+class AMDWMMALayout(Layout):
+    version: int
+    transposed: bool
+    warps_per_cta: List[int]
+    instr_shape: Optional[List[int]] = None
+    tiles_per_warp: Optional[List[int]] = None
+    cga_layout: List[List[int]] = field(default_factory=list)
+    ctas_per_cga: Optional[List[int]] = field(default=None, repr=False)
+    cta_split_num: Optional[List[int]] = field(default=None, repr=False)
+    cta_order: Optional[List[int]] = field(default=None, repr=False)
+    kind = "amd_wmma"
+
+    def to_json(self):
+        j = {"kind": "amd_wmma", "version": int(self.version),
+             "transposed": bool(self.transposed), "warps_per_cta": _ints(self.warps_per_cta)}
+        if self.instr_shape is not None:
+            j["instr_shape"] = _ints(self.instr_shape)
+        if self.tiles_per_warp is not None:
+            j["tiles_per_warp"] = _ints(self.tiles_per_warp)
+        return _cga_json(self, j)
+
+
+@dataclass(frozen=True)
 class DotOperandLayout(Layout):
     operand_index: int
     parent: Layout
@@ -183,6 +230,7 @@ class SharedLinearLayout(Layout):
 
 
 _CLASSES = {c.kind: c for c in (BlockedLayout, SliceLayout, NVMMADistributedLayout,
+                                AMDMFMALayout, AMDWMMALayout,
                                 DotOperandLayout, DistributedLinearLayout, SwizzledSharedLayout,
                                 NVMMASharedLayout, SharedLinearLayout)}
 

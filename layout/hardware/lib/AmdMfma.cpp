@@ -36,22 +36,11 @@ Expected<AmdMfmaSpec> AmdMfmaSpec::make(int version, std::vector<int64_t> instrS
   if (isShape(instrShape, 64, 4) && !transposed)
     return makeError("amd_mfma: instr_shape " + spec::listText(instrShape) +
                      " needs transposed = true (64x4 is computed as a transposed 4x64)");
-  LL_TRY_STATUS(spec::checkPow2List(f, "warps_per_cta", warpsPerCta));
-  int rank = int(warpsPerCta.size());
-  if (rank != 2 && rank != 3)
-    return makeError("amd_mfma: warps_per_cta " + spec::listText(warpsPerCta) + " has rank " +
-                     std::to_string(rank) + ", expected 2 or 3");
   if (elementBitwidth != 32 && elementBitwidth != 64)
     return makeError("amd_mfma: element_bitwidth is " + std::to_string(elementBitwidth) +
                      ", expected 32 or 64");
-  if (tilesPerWarp.empty())
-    tilesPerWarp.assign(size_t(rank), 1);
-  LL_TRY_STATUS(spec::checkSameLength(f, "tiles_per_warp", tilesPerWarp.size(), "warps_per_cta",
-                                      warpsPerCta.size()));
-  LL_TRY_STATUS(spec::checkPow2List(f, "tiles_per_warp", tilesPerWarp));
-  if (cga && cga->rank() != rank)
-    return makeError("amd_mfma: cga_layout has rank " + std::to_string(cga->rank()) +
-                     " but warps_per_cta has " + std::to_string(rank) + " entries");
+  LL_TRY_STATUS(spec::checkAmdWarpGrid(f, warpsPerCta, tilesPerWarp, cga ? &*cga : nullptr));
+  int rank = int(warpsPerCta.size());
   AmdMfmaSpec s;
   s.version_ = version;
   s.instrShape_ = std::move(instrShape);

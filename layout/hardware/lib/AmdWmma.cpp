@@ -34,19 +34,8 @@ Expected<AmdWmmaSpec> AmdWmmaSpec::make(int version, bool transposed,
                                     instrShape[2] == 64 || instrShape[2] == 128)))
     return makeError("amd_wmma: instr_shape is " + spec::listText(instrShape) +
                      ", expected [16, 16, K] with K one of 4, 32, 64, 128 for version 3");
-  LL_TRY_STATUS(spec::checkPow2List(f, "warps_per_cta", warpsPerCta));
+  LL_TRY_STATUS(spec::checkAmdWarpGrid(f, warpsPerCta, tilesPerWarp, cga ? &*cga : nullptr));
   int rank = int(warpsPerCta.size());
-  if (rank != 2 && rank != 3)
-    return makeError("amd_wmma: warps_per_cta " + spec::listText(warpsPerCta) + " has rank " +
-                     std::to_string(rank) + ", expected 2 or 3");
-  if (tilesPerWarp.empty())
-    tilesPerWarp.assign(size_t(rank), 1);
-  LL_TRY_STATUS(spec::checkSameLength(f, "tiles_per_warp", tilesPerWarp.size(), "warps_per_cta",
-                                      warpsPerCta.size()));
-  LL_TRY_STATUS(spec::checkPow2List(f, "tiles_per_warp", tilesPerWarp));
-  if (cga && cga->rank() != rank)
-    return makeError("amd_wmma: cga_layout has rank " + std::to_string(cga->rank()) +
-                     " but warps_per_cta has " + std::to_string(rank) + " entries");
   AmdWmmaSpec s;
   s.version_ = version;
   s.transposed_ = transposed;

@@ -58,4 +58,23 @@ Status checkSameLength(const char *family, const char *fa, size_t na, const char
   return Status::success();
 }
 
+Status checkAmdWarpGrid(const char *family, std::span<const int64_t> warpsPerCta,
+                        std::vector<int64_t> &tilesPerWarp, const CgaLayout *cga) {
+  LL_TRY_STATUS(checkPow2List(family, "warps_per_cta", warpsPerCta));
+  int rank = int(warpsPerCta.size());
+  if (rank != 2 && rank != 3)
+    return makeError(std::string(family) + ": warps_per_cta " + listText(warpsPerCta) +
+                     " has rank " + std::to_string(rank) + ", expected 2 or 3");
+  if (tilesPerWarp.empty())
+    tilesPerWarp.assign(size_t(rank), 1);
+  LL_TRY_STATUS(checkSameLength(family, "tiles_per_warp", tilesPerWarp.size(), "warps_per_cta",
+                                warpsPerCta.size()));
+  LL_TRY_STATUS(checkPow2List(family, "tiles_per_warp", tilesPerWarp));
+  if (cga && cga->rank() != rank)
+    return makeError(std::string(family) + ": cga_layout has rank " +
+                     std::to_string(cga->rank()) + " but warps_per_cta has " +
+                     std::to_string(rank) + " entries");
+  return Status::success();
+}
+
 } // namespace linlayout::spec

@@ -2,6 +2,7 @@
 // error "<family>: <field> ..." naming the offending value.
 #pragma once
 
+#include "linlayout/layout/CgaLayout.h"
 #include "linlayout/layout/Expected.h"
 
 #include <cstdint>
@@ -29,5 +30,9 @@ Status checkPermutation(const char *family, const char *field, std::span<const i
 Status checkRank(const char *family, const char *field, int64_t rank);
 /// Two lists of the same length.
 Status checkSameLength(const char *family, const char *fa, size_t na, const char *fb, size_t nb);
+/// The warp grid of AMD's MFMA and WMMA layouts: warps_per_cta powers of two of rank 2 or 3,
+/// tiles_per_warp (all 1 when empty, which it fills in) of the same rank, and a CGA of that rank.
+Status checkAmdWarpGrid(const char *family, std::span<const int64_t> warpsPerCta,
+                        std::vector<int64_t> &tilesPerWarp, const CgaLayout *cga);
 
 } // namespace linlayout::spec

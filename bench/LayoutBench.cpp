@@ -15,8 +15,8 @@ template <typename Body> void measure(benchmark::State &state, Body body) {
   size_t before = allocationCount();
   for (auto _ : state)
     body();
-  state.counters["allocs/iter"] = benchmark::Counter(
-      double(allocationCount() - before), benchmark::Counter::kAvgIterations);
+  state.counters["allocs/iter"] =
+      benchmark::Counter(double(allocationCount() - before), benchmark::Counter::kAvgIterations);
 }
 
 void BM_Apply_14bit(benchmark::State &state) {
@@ -76,7 +76,9 @@ void BM_InvertAndCompose_14bit(benchmark::State &state) {
 BENCHMARK(BM_InvertAndCompose_14bit);
 
 void BM_InvertAndCompose_Broadcast16bit(benchmark::State &state) {
-  LinearLayout a = broadcast128(), b = mma128().resizeInDim(DimName::warp(), 8)->resizeInDim(DimName::block(), 2).value();
+  LinearLayout
+      a = broadcast128(),
+      b = mma128().resizeInDim(DimName::warp(), 8)->resizeInDim(DimName::block(), 2).value();
   measure(state, [&] { benchmark::DoNotOptimize(a.invertAndCompose(b)); });
 }
 BENCHMARK(BM_InvertAndCompose_Broadcast16bit);
@@ -109,7 +111,8 @@ void BM_Product_64bit(benchmark::State &state) {
       for (auto &basis : d.bases)
         basis = {basis[0] & 0xffff, basis[1] & 0xffff};
   LinearLayout in = mustBuild(innerBases, {{DimName::dim(0), 1 << 16}, {DimName::dim(1), 1 << 16}});
-  LinearLayout out = mustBuild(outerBases, {{DimName::dim(0), 1 << 16}, {DimName::dim(1), 1 << 16}});
+  LinearLayout out =
+      mustBuild(outerBases, {{DimName::dim(0), 1 << 16}, {DimName::dim(1), 1 << 16}});
   measure(state, [&] { benchmark::DoNotOptimize(LinearLayout::product(in, out)); });
 }
 BENCHMARK(BM_Product_64bit);

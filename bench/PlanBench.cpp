@@ -68,8 +68,8 @@ void BM_PlanConversion128x128(benchmark::State &state) {
     auto plan = planConversion(p.src, p.dst, bits);
     benchmark::DoNotOptimize(plan);
   }
-  state.counters["allocs/iter"] = benchmark::Counter(
-      double(bench::allocationCount() - before), benchmark::Counter::kAvgIterations);
+  state.counters["allocs/iter"] = benchmark::Counter(double(bench::allocationCount() - before),
+                                                     benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_PlanConversion128x128)
     ->ArgNames({"pair", "bits"})
@@ -92,8 +92,8 @@ void BM_BankConflicts(benchmark::State &state) {
     auto c = bankConflicts(reg, shared, 16);
     benchmark::DoNotOptimize(c);
   }
-  state.counters["allocs/iter"] = benchmark::Counter(
-      double(bench::allocationCount() - before), benchmark::Counter::kAvgIterations);
+  state.counters["allocs/iter"] = benchmark::Counter(double(bench::allocationCount() - before),
+                                                     benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_BankConflicts)->Unit(benchmark::kMicrosecond);
 

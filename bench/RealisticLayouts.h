@@ -76,7 +76,8 @@ inline LinearLayout dense64(uint64_t seed) {
     uint64_t col = (uint64_t(1) << p) | above;
     ins[c / 16].bases.push_back({col & 0xffffffffu, col >> 32});
   }
-  return mustBuild(ins, {{DimName::dim(0), uint64_t(1) << 32}, {DimName::dim(1), uint64_t(1) << 32}});
+  return mustBuild(ins,
+                   {{DimName::dim(0), uint64_t(1) << 32}, {DimName::dim(1), uint64_t(1) << 32}});
 }
 
 /// A dense bijection from (dim0, dim1) onto two 32-bit out dims x, y (composes after dense64).
@@ -90,7 +91,8 @@ inline LinearLayout dense64Shared(uint64_t seed) {
   b[1].bases.insert(b[1].bases.end(), b[2].bases.begin(), b[2].bases.end());
   b[1].bases.insert(b[1].bases.end(), b[3].bases.begin(), b[3].bases.end());
   b.resize(2);
-  return mustBuild(b, {{DimName::get("x"), uint64_t(1) << 32}, {DimName::get("y"), uint64_t(1) << 32}});
+  return mustBuild(
+      b, {{DimName::get("x"), uint64_t(1) << 32}, {DimName::get("y"), uint64_t(1) << 32}});
 }
 
 } // namespace linlayout::bench

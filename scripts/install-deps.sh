@@ -14,6 +14,7 @@ packages=(
   pybind11-dev python3-dev python3-setuptools  # python/: the Python package
   python3-pytest python3-hypothesis            # its test suite
   libcli11-dev           # the CLI's argument parser
+  clang-format-19        # the format test (.clang-format)
 )
 
 missing=()

@@ -14,8 +14,8 @@
 // This is a plain program rather than a Google Benchmark file: every number is a median of
 // device-event times of single launches with a cache flush in between, which is what the Triton
 // side does, and what Google Benchmark's host-clock loop would not reproduce.
-#include "kernels/TileKernels.h"
 #include "kernels/MatmulText.h"
+#include "kernels/TileKernels.h"
 
 #include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/Parser.h"
@@ -63,7 +63,8 @@ struct Json {
   void field(const std::string &k, const std::string &v) {
     std::string e;
     for (char c : v)
-      e += (c == '"' || c == '\\') ? std::string("\\") + c : (c == '\n' ? std::string("\\n") : std::string(1, c));
+      e += (c == '"' || c == '\\') ? std::string("\\") + c
+                                   : (c == '\n' ? std::string("\\n") : std::string(1, c));
     add("\"" + k + "\": \"" + e + "\"");
   }
   void field(const std::string &k, double v) {
@@ -85,7 +86,7 @@ struct Json {
   do {                                                                                             \
     auto &&st_ = (expr);                                                                           \
     if (!st_.ok()) {                                                                               \
-      std::fprintf(stderr, "error: %s: %s\n", #expr, st_.message().c_str());                      \
+      std::fprintf(stderr, "error: %s: %s\n", #expr, st_.message().c_str());                       \
       return false;                                                                                \
     }                                                                                              \
   } while (0)
@@ -97,7 +98,7 @@ struct Bench {
   runtime::Event start, stop;
   Json json;
   std::string error;
-  std::string ptxDir; // where conversion kernels' PTX goes ("" for nowhere)
+  std::string ptxDir;  // where conversion kernels' PTX goes ("" for nowhere)
   std::string variant; // the one gemm variant, or paths kernel (NAME_DTYPE_PATH, as in the
                        // PTX file names), to run ("" for all), e.g. for a profiler
   // The GEMM inputs of each element type and size, made once and shared by every variant (the
@@ -255,9 +256,10 @@ bool copySection(Bench &b, std::mt19937_64 &rng) {
     int64_t rows, cols;
     LayoutSpec layout;
   };
-  std::vector<Tile> tiles{{"64x64 [1,4]x[4,8]", 64, 64, blocked({1, 4}, {4, 8}, {4, 1}, {1, 0})},
-                          {"32x128 [1,4]x[1,32]", 32, 128, blocked({1, 4}, {1, 32}, {4, 1}, {1, 0})},
-                          {"64x128 [1,4]x[1,32]", 64, 128, blocked({1, 4}, {1, 32}, {4, 1}, {1, 0})}};
+  std::vector<Tile> tiles{
+      {"64x64 [1,4]x[4,8]", 64, 64, blocked({1, 4}, {4, 8}, {4, 1}, {1, 0})},
+      {"32x128 [1,4]x[1,32]", 32, 128, blocked({1, 4}, {1, 32}, {4, 1}, {1, 0})},
+      {"64x128 [1,4]x[1,32]", 64, 128, blocked({1, 4}, {1, 32}, {4, 1}, {1, 0})}};
   for (const Tile &t : tiles)
     for (bool passes : {false, true}) {
       auto m = memcpy2d(ScalarKind::F32, t.rows, t.cols, t.layout, 4);
@@ -313,10 +315,12 @@ bool copySection(Bench &b, std::mt19937_64 &rng) {
     for (int64_t i = 0; i < side && ok; i += 4099)
       for (int64_t j = 0; j < side && ok; j += 4093) {
         uint32_t u = 0, v = 1;
-        CHECK(runtime::check((*runtime::driver())->cuMemcpyDtoH(&u, x->ptr() + 4 * (i * side + j), 4),
-                             "cuMemcpyDtoH"));
-        CHECK(runtime::check((*runtime::driver())->cuMemcpyDtoH(&v, y->ptr() + 4 * (j * side + i), 4),
-                             "cuMemcpyDtoH"));
+        CHECK(
+            runtime::check((*runtime::driver())->cuMemcpyDtoH(&u, x->ptr() + 4 * (i * side + j), 4),
+                           "cuMemcpyDtoH"));
+        CHECK(
+            runtime::check((*runtime::driver())->cuMemcpyDtoH(&v, y->ptr() + 4 * (j * side + i), 4),
+                           "cuMemcpyDtoH"));
         ok = u == v;
       }
     double ms = b.time(launch);
@@ -671,9 +675,8 @@ bool measureGemm(Bench &b, std::mt19937_64 &rng, const std::string &variant, Sca
       CHECK(da);
       CHECK(db);
       in = b.gemmInputs
-               .emplace(std::pair{int(elem), n},
-                        Bench::GemmInputs{std::move(ha), std::move(hb), std::move(*da),
-                                          std::move(*db)})
+               .emplace(std::pair{int(elem), n}, Bench::GemmInputs{std::move(ha), std::move(hb),
+                                                                   std::move(*da), std::move(*db)})
                .first;
     }
     const std::vector<uint16_t> &a = in->second.a, &bm = in->second.b;
@@ -760,9 +763,7 @@ bool gemmVariant(Bench &b, std::mt19937_64 &rng, const GemmSpec &spec) {
   if (prefetchK)
     variant += prefetchK == 16 ? "-prefetch" : "-prefetch" + std::to_string(prefetchK);
   if (reshape != Reshape::None)
-    variant += reshape == Reshape::Warps8    ? "-8w"
-               : reshape == Reshape::KStep64 ? "-k64"
-                                             : "-k128";
+    variant += reshape == Reshape::Warps8 ? "-8w" : reshape == Reshape::KStep64 ? "-k64" : "-k128";
   if (groupM)
     variant += "-g" + std::to_string(groupM);
   variant = withElem(variant, elem);
@@ -895,22 +896,20 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
   }
   const jit::Kernel &kernel = **k;
   const auto &params = kernel.metadata().params;
-  return measureGemm(b, rng, variant, elem, 0, kernel,
-                     [&](int64_t n, const runtime::DeviceBuffer &da,
-                         const runtime::DeviceBuffer &db,
-                         const runtime::DeviceBuffer &dc) -> Expected<std::function<Status()>> {
-                       uint64_t un = uint64_t(n);
-                       LL_ASSIGN_OR_RETURN(runtime::TensorMap amap,
-                                           jit::encodeTensorMapFor(params.at(0), da.ptr(),
-                                                                   {un, un}, {un * 2}));
-                       LL_ASSIGN_OR_RETURN(runtime::TensorMap bmap,
-                                           jit::encodeTensorMapFor(params.at(1), db.ptr(),
-                                                                   {un, un}, {un * 2}));
-                       runtime::Dim3 grid{unsigned(n / tileM), unsigned(n / tileN)};
-                       return std::function<Status()>([&kernel, grid, n, amap, bmap, &dc] {
-                         return kernel.launch(grid, amap, bmap, dc, int32_t(n), int32_t(n));
-                       });
-                     });
+  return measureGemm(
+      b, rng, variant, elem, 0, kernel,
+      [&](int64_t n, const runtime::DeviceBuffer &da, const runtime::DeviceBuffer &db,
+          const runtime::DeviceBuffer &dc) -> Expected<std::function<Status()>> {
+        uint64_t un = uint64_t(n);
+        LL_ASSIGN_OR_RETURN(runtime::TensorMap amap,
+                            jit::encodeTensorMapFor(params.at(0), da.ptr(), {un, un}, {un * 2}));
+        LL_ASSIGN_OR_RETURN(runtime::TensorMap bmap,
+                            jit::encodeTensorMapFor(params.at(1), db.ptr(), {un, un}, {un * 2}));
+        runtime::Dim3 grid{unsigned(n / tileM), unsigned(n / tileN)};
+        return std::function<Status()>([&kernel, grid, n, amap, bmap, &dc] {
+          return kernel.launch(grid, amap, bmap, dc, int32_t(n), int32_t(n));
+        });
+      });
 }
 
 // examples/attention.tir, attention_causal.tir ("causal-" variants), attention_d128.tir
@@ -1045,29 +1044,44 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
       return false;
   for (int stages : {3, 4})
     for (Reshape r : {Reshape::None, Reshape::KStep64})
-      if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = stages, .prefetchK = 16,
-                                .reshape = r}))
+      if (!gemmVariant(
+              b, rng, {.file = "matmul_wide.tir", .stages = stages, .prefetchK = 16, .reshape = r}))
         return false;
   // The same with the programs walked in groups of 8 M tiles (for L2 reuse), and K steps of 128
   // (eight slices, one barrier per step) in two stages: 2 x 96 KiB of rings.
   for (int stages : {3, 4})
-    if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = stages, .prefetchK = 16,
-                              .reshape = Reshape::KStep64, .groupM = 8}))
+    if (!gemmVariant(b, rng,
+                     {.file = "matmul_wide.tir",
+                      .stages = stages,
+                      .prefetchK = 16,
+                      .reshape = Reshape::KStep64,
+                      .groupM = 8}))
       return false;
   // Groups of 16 M tiles: a wave of 132 programs then spans ~16 M x ~8 N tiles of 128 x 256,
   // about square, so the A and B panels it reads together are smallest.
   for (int stages : {3, 4})
-    if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = stages, .prefetchK = 16,
-                              .reshape = Reshape::KStep64, .groupM = 16}))
+    if (!gemmVariant(b, rng,
+                     {.file = "matmul_wide.tir",
+                      .stages = stages,
+                      .prefetchK = 16,
+                      .reshape = Reshape::KStep64,
+                      .groupM = 16}))
       return false;
   for (int groupM : {0, 8, 16})
-    if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = 2, .prefetchK = 16,
-                              .reshape = Reshape::KStep128, .groupM = groupM}))
+    if (!gemmVariant(b, rng,
+                     {.file = "matmul_wide.tir",
+                      .stages = 2,
+                      .prefetchK = 16,
+                      .reshape = Reshape::KStep128,
+                      .groupM = groupM}))
       return false;
   // The same tile in a persistent kernel (one program per SM walking the tiles in M-major order;
   // each tile's K loop pipelined with its own prologue): K steps of 64, 3 stages.
-  if (!gemmVariant(b, rng, {.file = "matmul_wide_persistent.tir", .stages = 3, .prefetchK = 16,
-                            .reshape = Reshape::KStep64}))
+  if (!gemmVariant(b, rng,
+                   {.file = "matmul_wide_persistent.tir",
+                    .stages = 3,
+                    .prefetchK = 16,
+                    .reshape = Reshape::KStep64}))
     return false;
   // The flat persistent kernel (one loop over all of a program's K steps, each tile stored from
   // a branch in it): the copies of a program's next tile are in flight while it stores the last.
@@ -1081,8 +1095,12 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
       return false;
   // Diagnostic (only with --variant wide-pipelined-3-prefetch-k64-nostore): the fastest mma.sync
   // kernel without its stores of C.
-  if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = 3, .prefetchK = 16,
-                            .reshape = Reshape::KStep64, .noStore = true}))
+  if (!gemmVariant(b, rng,
+                   {.file = "matmul_wide.tir",
+                    .stages = 3,
+                    .prefetchK = 16,
+                    .reshape = Reshape::KStep64,
+                    .noStore = true}))
     return false;
   for (Reshape r : {Reshape::Warps8, Reshape::KStep64})
     if (!gemmVariant(b, rng, {.stages = 3, .prefetchK = 16, .reshape = r}))
@@ -1112,8 +1130,9 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
       return false;
   }
   // bf16 inputs (f32 accumulate and output) for the fastest kernel of each family.
-  if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = 3, .prefetchK = 16,
-                            .elem = ScalarKind::BF16}))
+  if (!gemmVariant(
+          b, rng,
+          {.file = "matmul_wide.tir", .stages = 3, .prefetchK = 16, .elem = ScalarKind::BF16}))
     return false;
   if (b.jit.context().computeCapability() == 90) {
     if (!gemmVariant(b, rng,
@@ -1336,9 +1355,9 @@ bool scanSection(Bench &b, std::mt19937_64 &rng) {
     bool ok = true;
     for (int sample = 0; sample < 64; ++sample) {
       const size_t row = size_t(rng() % uint64_t(rows)), base = row * size_t(cols);
-      const size_t best = size_t(
-          std::max_element(x.begin() + ptrdiff_t(base), x.begin() + ptrdiff_t(base) + cols) -
-          (x.begin() + ptrdiff_t(base))); // the first greatest
+      const size_t best =
+          size_t(std::max_element(x.begin() + ptrdiff_t(base), x.begin() + ptrdiff_t(base) + cols) -
+                 (x.begin() + ptrdiff_t(base))); // the first greatest
       ok &= v[row] == x[base + best] && i[row] == int32_t(best);
       const size_t prog = size_t(rng() % uint64_t(programs)), c = size_t(rng() % uint64_t(cols));
       size_t least = 0;
@@ -1347,8 +1366,7 @@ bool scanSection(Bench &b, std::mt19937_64 &rng) {
           least = r;
       ok &= j[prog * size_t(cols) + c] == int32_t(least);
     }
-    recordScan(b, "argmax", b.time(launch), 4.0 * double(n + 2 * rows + programs * cols), ok,
-               **k);
+    recordScan(b, "argmax", b.time(launch), 4.0 * double(n + 2 * rows + programs * cols), ok, **k);
   }
   // recurrence: 2^20 x 128 f32 coefficients a and inputs x, 32 rows per program: along each
   // row h[j] = a[j] * h[j-1] + x[j] and, from the row's end, g[j] = a[j] * g[j+1] + x[j] (scans
@@ -1515,8 +1533,8 @@ bool i8gemmSection(Bench &b, std::mt19937_64 &rng) {
       b.json.field("correct", ok ? 1 : 0);
       kernelFields(b.json, kernel);
       b.json.end();
-      std::printf("i8gemm %-24s %lld^3   %8.3f ms  %7.1f TOP/s%s\n", v.name, (long long)n, ms,
-                  tops, ok ? "" : "  WRONG");
+      std::printf("i8gemm %-24s %lld^3   %8.3f ms  %7.1f TOP/s%s\n", v.name, (long long)n, ms, tops,
+                  ok ? "" : "  WRONG");
     }
   }
   return true;

@@ -69,9 +69,10 @@ std::string AsyncHazards::load(const Op &op, size_t alloc, std::span<const size_
     return h;
   // One record per load op (it only names the op), so that loops do not grow the records.
   auto found = readRecords_.find(&op);
-  const uint32_t record = found != readRecords_.end()
-                              ? found->second
-                              : readRecords_.emplace(&op, newRecord(op, false, false)).first->second;
+  const uint32_t record =
+      found != readRecords_.end()
+          ? found->second
+          : readRecords_.emplace(&op, newRecord(op, false, false)).first->second;
   mark(alloc, at, [&](Element &x) {
     x.lastRead = record;
     x.readEpoch = epoch_ + 1;

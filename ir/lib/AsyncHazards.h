@@ -123,9 +123,9 @@ private:
   std::string describe(uint32_t record) const;
 
   bool checkFences_;
-  uint32_t epoch_ = 0;                    // CTA barriers so far
+  uint32_t epoch_ = 0;                                   // CTA barriers so far
   std::unordered_map<const Op *, uint32_t> readRecords_; // each local_load's record
-  std::vector<Record> records_{Record{}}; // records_[0]: none
+  std::vector<Record> records_{Record{}};                // records_[0]: none
   std::vector<std::vector<Element>> allocs_;
   std::vector<uint32_t> openCopies_;             // cp.async not committed yet
   std::deque<std::vector<uint32_t>> copyGroups_; // committed groups not retired, oldest first

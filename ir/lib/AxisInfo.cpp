@@ -184,8 +184,8 @@ private:
   void loop(const Op &op) {
     const Block &body = op.regions[0];
     AxisInfo iv = AxisInfo::pessimistic(1);
-    iv.divisibility[0] = gcd2(get(op.operands[0]).divisibility[0],
-                              get(op.operands[2]).divisibility[0]);
+    iv.divisibility[0] =
+        gcd2(get(op.operands[0]).divisibility[0], get(op.operands[2]).divisibility[0]);
     size_t n = op.results.size();
     std::vector<std::optional<AxisInfo>> current(n);
     for (size_t i = 0; i < n; ++i)
@@ -343,9 +343,9 @@ private:
     case OpKind::Load: {
       const AxisInfo &p = in(0);
       for (int d = 0; d < rank; ++d)
-        r.constancy[size_t(d)] =
-            op.operands.size() > 1 ? gcd2(p.constancy[size_t(d)], in(1).constancy[size_t(d)])
-                                   : p.constancy[size_t(d)];
+        r.constancy[size_t(d)] = op.operands.size() > 1
+                                     ? gcd2(p.constancy[size_t(d)], in(1).constancy[size_t(d)])
+                                     : p.constancy[size_t(d)];
       return r;
     }
     default:
@@ -366,8 +366,7 @@ private:
     if (a.constant && b.constant) {
       // The IR's value, which the GPU computes too (shifts by the width or more and the
       // minimum divided by -1 included, docs/ir.md); none for a division by zero.
-      std::optional<int64_t> v =
-          evalIntBinary(op.kind, *a.constant, *b.constant, rt.elem().scalar);
+      std::optional<int64_t> v = evalIntBinary(op.kind, *a.constant, *b.constant, rt.elem().scalar);
       if (v) {
         r.constant = v;
         for (int d = 0; d < rank; ++d)
@@ -404,8 +403,8 @@ private:
       if (op.kind == OpKind::SubI)
         r.contiguity[i] = gcd2(a.contiguity[i], b.constancy[i]);
       else
-        r.contiguity[i] = std::max(gcd2(a.constancy[i], b.contiguity[i]),
-                                   gcd2(a.contiguity[i], b.constancy[i]));
+        r.contiguity[i] =
+            std::max(gcd2(a.constancy[i], b.contiguity[i]), gcd2(a.contiguity[i], b.constancy[i]));
       // A result run starts at a multiple of its contiguity cr. Inside a longer operand run the
       // element there is the run start plus a multiple of cr, so only gcd(t, cr) divides it
       // (Triton keeps t here, which is wrong for e.g. [4..19] + [4..19]).
@@ -485,8 +484,8 @@ private:
       // As for add: an operand run longer than the result's only vouches for gcd(t, cr).
       int64_t cr = r.contiguity[i];
       auto at = [cr](int64_t c, int64_t t) { return c > cr ? gcd2(t, cr) : t; };
-      r.divisibility[i] = gcd2(at(a.contiguity[i], a.divisibility[i]),
-                               at(b.contiguity[i], b.divisibility[i]));
+      r.divisibility[i] =
+          gcd2(at(a.contiguity[i], a.divisibility[i]), at(b.contiguity[i], b.divisibility[i]));
     }
     if (a.constant && b.constant && *a.constant == *b.constant)
       r.constant = a.constant;

@@ -50,8 +50,8 @@ Expected<BlockedSpec> tileBlocked(std::span<const int64_t> shape,
   size_t last = size_t(order[rank - 1]);
   lanes[last] = threadsPerWarp / lanesUsed;
   warps[last] = numWarps / warpsUsed;
-  return BlockedSpec::make(std::vector<int64_t>(sizePerThread.begin(), sizePerThread.end()),
-                           lanes, warps, std::vector<int64_t>(order.begin(), order.end()), cga);
+  return BlockedSpec::make(std::vector<int64_t>(sizePerThread.begin(), sizePerThread.end()), lanes,
+                           warps, std::vector<int64_t>(order.begin(), order.end()), cga);
 }
 
 } // namespace linlayout::ir

@@ -54,8 +54,7 @@ private:
     const AxisInfo *a = info_.get(ptr);
     int rank = pt.rank();
     std::vector<int64_t> contiguity = a ? a->contiguity : std::vector<int64_t>(size_t(rank), 1);
-    std::vector<int64_t> divisibility =
-        a ? a->divisibility : std::vector<int64_t>(size_t(rank), 1);
+    std::vector<int64_t> divisibility = a ? a->divisibility : std::vector<int64_t>(size_t(rank), 1);
     // Most contiguous first; ties to the later dimension (row-major by default).
     std::vector<int64_t> order(static_cast<size_t>(rank));
     std::iota(order.rbegin(), order.rend(), 0);
@@ -77,9 +76,9 @@ private:
       numElems *= x;
     int64_t threads = int64_t(m_.numWarps) * m_.threadsPerWarp;
     int64_t alignment = std::max<int64_t>(1, divisibility[fast] / elemBytes);
-    int64_t perThread = std::min({alignment, contiguity[fast], perCta[fast],
-                                  std::max<int64_t>(1, 16 / elemBytes),
-                                  std::max<int64_t>(1, numElems / threads)});
+    int64_t perThread =
+        std::min({alignment, contiguity[fast], perCta[fast], std::max<int64_t>(1, 16 / elemBytes),
+                  std::max<int64_t>(1, numElems / threads)});
     std::vector<int64_t> spt(size_t(rank), 1);
     spt[fast] = perThread;
     auto spec = tileBlocked(pt.shape(), spt, order, m_.numWarps, m_.threadsPerWarp, cga);

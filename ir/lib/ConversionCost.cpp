@@ -50,10 +50,10 @@ bool sameSub(const LinearLayout &a, const LinearLayout &b, std::vector<DimName> 
       continue;
     int bits = std::max(a.inDimBits(d), b.inDimBits(d));
     for (int i = 0; i < bits; ++i) {
-      std::vector<uint64_t> x = i < a.inDimBits(d) ? a.basis(d, i)
-                                                   : std::vector<uint64_t>(outs.size(), 0);
-      std::vector<uint64_t> y = i < b.inDimBits(d) ? b.basis(d, i)
-                                                   : std::vector<uint64_t>(outs.size(), 0);
+      std::vector<uint64_t> x =
+          i < a.inDimBits(d) ? a.basis(d, i) : std::vector<uint64_t>(outs.size(), 0);
+      std::vector<uint64_t> y =
+          i < b.inDimBits(d) ? b.basis(d, i) : std::vector<uint64_t>(outs.size(), 0);
       if (x != y)
         return false;
     }
@@ -144,8 +144,8 @@ double conversionCost(const Module &m, const Type &t, LayoutId to) {
   if (auto cycles = plannedCycles(m, p->src, p->dst, elementBitsOf(t)))
     return *cycles;
   double elements = double(t.numElements());
-  double bytes = elements * std::max(1, byteWidth(t.elem().pointer ? ScalarKind::I64
-                                                                    : t.elem().scalar));
+  double bytes =
+      elements * std::max(1, byteWidth(t.elem().pointer ? ScalarKind::I64 : t.elem().scalar));
   int64_t threads = int64_t(m.numWarps) * m.threadsPerWarp;
   double regsPerThread = std::max(1.0, elements / double(threads));
   DimName lane = DimName::lane(), warp = DimName::warp(), block = DimName::block();

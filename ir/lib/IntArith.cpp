@@ -98,8 +98,15 @@ static_assert(coversCategory(kIntBinary, OpCategory::BinaryInt),
 
 std::optional<int64_t> evalIntBinary(OpKind op, int64_t p, int64_t q, ScalarKind k) {
   assert(kIntBinary[size_t(op)] && "not a BinaryInt op");
-  const IntOperands o{bitWidth(k), p, q, uint64_t(p), uint64_t(q), asUnsigned(p, k),
-                      asUnsigned(q, k), asSigned(p, k), asSigned(q, k)};
+  const IntOperands o{bitWidth(k),
+                      p,
+                      q,
+                      uint64_t(p),
+                      uint64_t(q),
+                      asUnsigned(p, k),
+                      asUnsigned(q, k),
+                      asSigned(p, k),
+                      asSigned(q, k)};
   std::optional<int64_t> v = kIntBinary[size_t(op)](o);
   if (!v)
     return std::nullopt;

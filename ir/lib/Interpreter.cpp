@@ -1,10 +1,10 @@
 #include "linlayout/ir/Interpreter.h"
 
 #include "AsyncHazards.h"
-#include "ops/OpInterpreter.h"
 #include "IntArith.h"
 #include "linlayout/ir/AxisInfo.h"
 #include "linlayout/ir/Verifier.h"
+#include "ops/OpInterpreter.h"
 
 #include <bit>
 #include <cmath>
@@ -317,9 +317,9 @@ private:
     auto &bytes = mem_.buffers[buffer];
     int64_t n = byteWidth(k);
     if (offset < 0 || offset + n > int64_t(bytes.size()))
-      return err(op, "writes bytes [" + std::to_string(offset) + ", " +
-                         std::to_string(offset + n) + ") of buffer " + std::to_string(buffer) +
-                         " of " + std::to_string(bytes.size()) + " bytes");
+      return err(op, "writes bytes [" + std::to_string(offset) + ", " + std::to_string(offset + n) +
+                         ") of buffer " + std::to_string(buffer) + " of " +
+                         std::to_string(bytes.size()) + " bytes");
     encodeElem(bytes.data() + offset, k, iv, fv);
     return Status::success();
   }
@@ -485,8 +485,8 @@ public:
       for (size_t e = 0; e < count; ++e) {
         if (mask && !mask->i[e])
           continue;
-        LL_TRY_STATUS(storeElem(op, p.buf[e], p.i[e], k, v.i.empty() ? 0 : v.i[e],
-                                v.f.empty() ? 0 : v.f[e]));
+        LL_TRY_STATUS(
+            storeElem(op, p.buf[e], p.i[e], k, v.i.empty() ? 0 : v.i[e], v.f.empty() ? 0 : v.f[e]));
       }
       return Status::success();
     }
@@ -717,9 +717,9 @@ public:
       if ((bar->phase & 1) == parity)
         return err(op, "waits for phase parity " + std::to_string(parity) +
                            " of a barrier whose current phase (number " +
-                           std::to_string(bar->phase) + ") has not completed: " +
-                           std::to_string(bar->arrivals) + " arrival(s) and " +
-                           std::to_string(bar->bytes) +
+                           std::to_string(bar->phase) +
+                           ") has not completed: " + std::to_string(bar->arrivals) +
+                           " arrival(s) and " + std::to_string(bar->bytes) +
                            " byte(s) outstanding, and nothing in flight could complete it");
       const RtValue &d = val(op.operands[0]);
       hazards_.phaseSeen({d.i[0], d.i[1]}, bar->phase - 1);
@@ -739,7 +739,6 @@ public:
   }
 
 private:
-
   Status setResult(const Op &op, RtValue r) {
     const Type &rt = type(op.results[0]);
     // Value hints are facts the kernel vouches for (the lowering vectorises by them): hold it
@@ -773,8 +772,8 @@ private:
       return makeError(err(op, "the barrier's memory is deallocated").message());
     Barrier &b = barriers_[{d.i[0], d.i[1]}];
     if (mustBeLive && !b.live)
-      return makeError(err(op, "uses a barrier that is not initialised (or was invalidated)")
-                           .message());
+      return makeError(
+          err(op, "uses a barrier that is not initialised (or was invalidated)").message());
     return &b;
   }
 
@@ -1108,13 +1107,11 @@ private:
 void encodeElement(uint8_t *p, ScalarKind k, int64_t iv, double fv) {
   Program::encodeElem(p, k, iv, fv);
 }
-void decodeElement(const uint8_t *p, ScalarKind k, RtValue &out) {
-  Program::decodeElem(p, k, out);
-}
+void decodeElement(const uint8_t *p, ScalarKind k, RtValue &out) { Program::decodeElem(p, k, out); }
 
 #define LINLAYOUT_LEGACY(F)                                                                        \
-  Status interpret##F##Op(OpInterpreter &in, const Op &op) {                                     \
-    return static_cast<Program &>(in).exec(op);                                                   \
+  Status interpret##F##Op(OpInterpreter &in, const Op &op) {                                       \
+    return static_cast<Program &>(in).exec(op);                                                    \
   }
 LINLAYOUT_LEGACY(Structure)
 LINLAYOUT_LEGACY(Source)
@@ -1223,11 +1220,11 @@ Status interpret(const Module &m, std::string_view function, std::span<const Arg
                             std::to_string(args.size())));
   for (size_t i = 0; i < args.size(); ++i) {
     const Type &t = f->type(f->body.args[i]);
-    ArgValue::Kind want = t.isPointer()       ? ArgValue::Pointer
-                          : t.isTensorDesc()  ? ArgValue::TensorDesc
-                          : t.isFloatLike()   ? ArgValue::Float
-                          : t.isScalar()      ? ArgValue::Int
-                                              : ArgValue::Kind(-1);
+    ArgValue::Kind want = t.isPointer()      ? ArgValue::Pointer
+                          : t.isTensorDesc() ? ArgValue::TensorDesc
+                          : t.isFloatLike()  ? ArgValue::Float
+                          : t.isScalar()     ? ArgValue::Int
+                                             : ArgValue::Kind(-1);
     if (int(want) < 0)
       return Status(makeError("interpret: argument " + std::to_string(i) +
                               " is a tensor; kernels take scalars and pointers"));

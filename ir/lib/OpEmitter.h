@@ -14,8 +14,8 @@ class Emitter {
 public:
   Emitter(Function &f, std::vector<Op> &out) : f_(f), out_(out) {}
 
-  ValueId op(OpKind kind, std::vector<ValueId> operands,
-             std::optional<Type> result, OpAttrs attrs = {}) {
+  ValueId op(OpKind kind, std::vector<ValueId> operands, std::optional<Type> result,
+             OpAttrs attrs = {}) {
     Op o;
     o.kind = kind;
     o.operands = std::move(operands);
@@ -33,9 +33,7 @@ public:
     a.intValue = v;
     return op(OpKind::Constant, {}, t, a);
   }
-  ValueId binary(OpKind k, ValueId a, ValueId b) {
-    return op(k, {a, b}, f_.type(a));
-  }
+  ValueId binary(OpKind k, ValueId a, ValueId b) { return op(k, {a, b}, f_.type(a)); }
   ValueId cmp(CmpPredicate p, ValueId a, ValueId b) {
     OpAttrs at;
     at.predicate = p;

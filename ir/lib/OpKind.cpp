@@ -14,9 +14,9 @@ constexpr std::array<OpInfo, kNumOpKinds> kOps = {{
 #undef LINLAYOUT_X
 }};
 
-constexpr std::array<std::string_view, 17> kPredicates = {
-    "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt",
-    "uge", "oeq", "one", "olt", "ole", "ogt", "oge", "une"};
+constexpr std::array<std::string_view, 17> kPredicates = {"eq",  "ne",  "slt", "sle", "sgt", "sge",
+                                                          "ult", "ule", "ugt", "uge", "oeq", "one",
+                                                          "olt", "ole", "ogt", "oge", "une"};
 constexpr std::array<std::string_view, 8> kReduceKinds = {"sum",    "max",  "min",  "maxnum",
                                                           "minnum", "umax", "umin", "prod"};
 constexpr std::array<std::string_view, 10> kAtomicKinds = {"and", "or",  "xor",  "add",  "fadd",
@@ -42,7 +42,6 @@ std::optional<OpKind> opKindFromMnemonic(std::string_view text) {
   return std::nullopt;
 }
 
-
 bool hasSideEffects(OpKind k) {
   switch (category(k)) {
   case OpCategory::Source:
@@ -64,10 +63,9 @@ bool hasSideEffects(OpKind k) {
     // kept by dead-op elimination until it is classified here. scf.if is kept: its branches
     // may store.
     return !(k == OpKind::CombineReturn || k == OpKind::AddPtr || k == OpKind::Load ||
-             k == OpKind::LocalLoad || k == OpKind::MemDescIndex ||
-             k == OpKind::MemDescSubslice || k == OpKind::MemDescTrans || k == OpKind::Dot ||
-             k == OpKind::Reduce || k == OpKind::Scan || k == OpKind::WarpGroupDot ||
-             k == OpKind::WarpGroupDotWait);
+             k == OpKind::LocalLoad || k == OpKind::MemDescIndex || k == OpKind::MemDescSubslice ||
+             k == OpKind::MemDescTrans || k == OpKind::Dot || k == OpKind::Reduce ||
+             k == OpKind::Scan || k == OpKind::WarpGroupDot || k == OpKind::WarpGroupDotWait);
   }
   return true;
 }

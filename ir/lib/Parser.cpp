@@ -1,8 +1,8 @@
 #include "linlayout/ir/Parser.h"
 
 #include "LayoutSyntax.h"
-#include "ops/OpParser.h"
 #include "linlayout/ir/Printer.h"
+#include "ops/OpParser.h"
 
 #include <algorithm>
 #include <cctype>
@@ -21,17 +21,17 @@ namespace {
 
 enum class Tok {
   End,
-  Ident,     // arith.addi, tensor, x64xf16, true
-  Value,     // %name or %name#3 (text without '%')
-  Symbol,    // @name (text without '@')
-  Alias,     // #name (text with '#')
-  Attr,      // #ttg.blocked<{...}> (the whole text)
-  Bang,      // !tt.ptr (text without '!')
-  Integer,   // 42, -3, 0x7F800000
-  Float,     // 1.5, -2.0e+01
-  String,    // "..." (text without quotes)
-  Punct,     // ( ) { } [ ] < > , = : * ->
-  Error,     // a character no token starts with
+  Ident,   // arith.addi, tensor, x64xf16, true
+  Value,   // %name or %name#3 (text without '%')
+  Symbol,  // @name (text without '@')
+  Alias,   // #name (text with '#')
+  Attr,    // #ttg.blocked<{...}> (the whole text)
+  Bang,    // !tt.ptr (text without '!')
+  Integer, // 42, -3, 0x7F800000
+  Float,   // 1.5, -2.0e+01
+  String,  // "..." (text without quotes)
+  Punct,   // ( ) { } [ ] < > , = : * ->
+  Error,   // a character no token starts with
 };
 
 struct Token {
@@ -348,8 +348,8 @@ private:
 
   bool failAt(Loc loc, std::string message) {
     if (!error_)
-      error_ = file_ + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col) + ": " +
-               message;
+      error_ =
+          file_ + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col) + ": " + message;
     return false;
   }
   bool fail(std::string message) { return failAt(tok_.loc, std::move(message)); }
@@ -798,8 +798,8 @@ private:
             return failAt(restLoc, "rank exceeds " + std::to_string(Type::kMaxRank));
           rest.remove_prefix(n);
           if (rest.empty() || rest[0] != 'x')
-            return failAt(restLoc, "expected 'x' after a dimension in '" +
-                                       std::string(tok_.text) + "'");
+            return failAt(restLoc,
+                          "expected 'x' after a dimension in '" + std::string(tok_.text) + "'");
           rest.remove_prefix(1);
         }
         if (rest.empty()) {
@@ -840,8 +840,8 @@ private:
         if (rest.empty())
           break;
         if (rest[0] != 'x')
-          return fail("expected 'x' between alloc shape dimensions in '" +
-                      std::string(tok_.text) + "'");
+          return fail("expected 'x' between alloc shape dimensions in '" + std::string(tok_.text) +
+                      "'");
         rest.remove_prefix(1);
       }
       advance();
@@ -910,8 +910,8 @@ private:
       std::vector<int64_t> allocShape;
       while (isPunct(",")) {
         advance();
-        if (tok_.kind == Tok::Alias && (memorySpaces_.count(std::string(tok_.text)) ||
-                                        tok_.text == "#ttg.shared_memory"))
+        if (tok_.kind == Tok::Alias &&
+            (memorySpaces_.count(std::string(tok_.text)) || tok_.text == "#ttg.shared_memory"))
           advance();
         else if (isIdent("mutable")) {
           isMutable = true;
@@ -1230,8 +1230,8 @@ private:
         if (!parseInt(numResults, "a result count"))
           return false;
         if (numResults < 1 || numResults > 256)
-          return failAt(resultLoc, "result count " + std::to_string(numResults) +
-                                       " must be in 1..256");
+          return failAt(resultLoc,
+                        "result count " + std::to_string(numResults) + " must be in 1..256");
       }
       if (!expectPunct("=", "after the result name"))
         return false;
@@ -1275,8 +1275,8 @@ private:
       tokenResults_ = {0};
     if (size_t(numResults) != resultTypes.size() + tokenResults_.size())
       return failAt(op.loc, std::string(mnemonic(op.kind)) + " has " +
-                                std::to_string(resultTypes.size()) + " result(s), but the text names " +
-                                std::to_string(numResults));
+                                std::to_string(resultTypes.size()) +
+                                " result(s), but the text names " + std::to_string(numResults));
     std::vector<ValueId> named;
     for (size_t i = 0, next = 0; i < size_t(numResults); ++i) {
       if (std::find(tokenResults_.begin(), tokenResults_.end(), i) != tokenResults_.end()) {
@@ -1509,8 +1509,8 @@ public:
     }
     case OpKind::MakeRange: {
       Dict d;
-      if (!parseDict(d) || !dictInt(d, "start", a.start, true) ||
-          !dictInt(d, "end", a.end, true) || !typeAfterColon(t))
+      if (!parseDict(d) || !dictInt(d, "start", a.start, true) || !dictInt(d, "end", a.end, true) ||
+          !typeAfterColon(t))
         return false;
       results.push_back(t);
       return true;
@@ -1873,8 +1873,8 @@ private:
     if (op.kind == OpKind::InitBarrier || op.kind == OpKind::BarrierExpect) {
       if (!expectPunct(",", op.kind == OpKind::InitBarrier ? "before the arrival count"
                                                            : "before the expected bytes") ||
-          !parseInt(op.attrs.count, op.kind == OpKind::InitBarrier ? "an arrival count"
-                                                                  : "a byte count"))
+          !parseInt(op.attrs.count,
+                    op.kind == OpKind::InitBarrier ? "an arrival count" : "a byte count"))
         return false;
       if (op.attrs.count < 0 || op.attrs.count > (int64_t(1) << 30))
         return fail("count " + std::to_string(op.attrs.count) + " is out of range");
@@ -2216,8 +2216,8 @@ private:
 } // namespace
 
 #define LINLAYOUT_LEGACY(F)                                                                        \
-  bool parse##F##Op(OpParser &p, Op &op, std::vector<Type> &results, int depth) {               \
-    return static_cast<Parser &>(p).parseOpBody(op, results, depth);                              \
+  bool parse##F##Op(OpParser &p, Op &op, std::vector<Type> &results, int depth) {                  \
+    return static_cast<Parser &>(p).parseOpBody(op, results, depth);                               \
   }
 LINLAYOUT_LEGACY(Structure)
 LINLAYOUT_LEGACY(Source)

@@ -4,9 +4,9 @@
 #include "linlayout/ir/CleanupConverts.h"
 #include "linlayout/ir/Coalesce.h"
 #include "linlayout/ir/InsertFences.h"
-#include "linlayout/ir/Printer.h"
 #include "linlayout/ir/PlanCtas.h"
 #include "linlayout/ir/Prefetch.h"
+#include "linlayout/ir/Printer.h"
 #include "linlayout/ir/PropagateLayouts.h"
 #include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Verifier.h"
@@ -41,11 +41,12 @@ const std::vector<PassEntry> &passes() {
   static const std::vector<PassEntry> list = {
       {"plan-ctas", [](Module &m, const PipelineOptions &) { return planCtas(m); }, true},
       {"coalesce", [](Module &m, const PipelineOptions &) { return coalesce(m); }, true},
-      {"propagate-layouts",
-       [](Module &m, const PipelineOptions &) { return propagateLayouts(m); }, true},
-      {"cleanup-converts", [](Module &m, const PipelineOptions &) { return cleanupConverts(m); }, true},
-      {"access-widths",
-       [](Module &m, const PipelineOptions &) { return annotateAccessWidths(m); }, true},
+      {"propagate-layouts", [](Module &m, const PipelineOptions &) { return propagateLayouts(m); },
+       true},
+      {"cleanup-converts", [](Module &m, const PipelineOptions &) { return cleanupConverts(m); },
+       true},
+      {"access-widths", [](Module &m, const PipelineOptions &) { return annotateAccessWidths(m); },
+       true},
       {"software-pipeline", pipeline},
       {"prefetch", prefetch},
       {"fence-insertion", [](Module &m, const PipelineOptions &) { return insertFences(m); }},
@@ -78,8 +79,7 @@ Status runPipeline(Module &m, const PipelineOptions &options) {
     if (options.dumpAfterEach) {
       std::string after = print(m);
       if (after != before)
-        *options.dumpAfterEach << "// -----// IR Dump After " << p.name << " //----- //\n"
-                               << after;
+        *options.dumpAfterEach << "// -----// IR Dump After " << p.name << " //----- //\n" << after;
       before = std::move(after);
     }
   }

@@ -237,8 +237,8 @@ Status planCtas(Module &m) {
   if (m.numCtas == 1)
     return Status::success();
   if (m.numCtas < 1 || (m.numCtas & (m.numCtas - 1)))
-    return Status(makeError("plan-ctas: num-ctas " + std::to_string(m.numCtas) +
-                            " is not a power of two"));
+    return Status(
+        makeError("plan-ctas: num-ctas " + std::to_string(m.numCtas) + " is not a power of two"));
   for (Function &f : m.functions)
     LL_TRY_STATUS(CtaPlanner(m, f).run());
   return Status::success();

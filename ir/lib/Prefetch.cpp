@@ -1,8 +1,8 @@
 #include "linlayout/ir/Prefetch.h"
 
+#include "OpEmitter.h"
 #include "linlayout/ir/Rewrite.h"
 #include "linlayout/ir/Walk.h"
-#include "OpEmitter.h"
 
 #include <map>
 #include <optional>
@@ -14,11 +14,11 @@ namespace {
 
 // One dot operand the pass slices: local_load(memdesc_index(ring, idx)).
 struct Operand {
-  size_t load = 0;          // the local_load in the body
-  ValueId tile = kNoValue;  // the memdesc_index result (the slot)
-  ValueId ring = kNoValue;  // defined before the loop
-  size_t idxArg = 0;        // idx is body arg 1 + idxArg (iter arg idxArg)
-  Type tensorType;          // the loaded operand's type
+  size_t load = 0;         // the local_load in the body
+  ValueId tile = kNoValue; // the memdesc_index result (the slot)
+  ValueId ring = kNoValue; // defined before the loop
+  size_t idxArg = 0;       // idx is body arg 1 + idxArg (iter arg idxArg)
+  Type tensorType;         // the loaded operand's type
 };
 
 struct Match {
@@ -150,10 +150,9 @@ private:
     offsets[isA ? 1 : 0] = s * sliceK_;
     OpAttrs a;
     a.offsets = offsets;
-    ValueId view = emit(out, OpKind::MemDescSubslice, {tile},
-                        Type::memDesc(shape, tt.elem().scalar, tt.layout(), tt.isMutable(),
-                                      tt.shape()),
-                        a);
+    ValueId view =
+        emit(out, OpKind::MemDescSubslice, {tile},
+             Type::memDesc(shape, tt.elem().scalar, tt.layout(), tt.isMutable(), tt.shape()), a);
     return emit(out, OpKind::LocalLoad, {view},
                 Type::tensor(shape, o.tensorType.elem(), o.tensorType.layout()));
   }

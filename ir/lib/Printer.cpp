@@ -201,12 +201,11 @@ public:
     aliases_.printDefinitions(os);
     if (usesShared)
       os << "#smem = #ttg.shared_memory\n";
-    os << "module attributes {\"ttg.num-ctas\" = " << m_.numCtas
-       << " : i32";
+    os << "module attributes {\"ttg.num-ctas\" = " << m_.numCtas << " : i32";
     if (m_.numStages)
       os << ", \"ttg.num-stages\" = " << m_.numStages << " : i32";
-    os << ", \"ttg.num-warps\" = " << m_.numWarps << " : i32, ttg.target = \""
-       << m_.target << "\", \"ttg.threads-per-warp\" = " << m_.threadsPerWarp << " : i32} {\n";
+    os << ", \"ttg.num-warps\" = " << m_.numWarps << " : i32, ttg.target = \"" << m_.target
+       << "\", \"ttg.threads-per-warp\" = " << m_.threadsPerWarp << " : i32} {\n";
     for (const Function &f : m_.functions)
       printFunction(os, f);
     os << "}\n";
@@ -392,8 +391,7 @@ private:
     return b.ops.size() == 1 && b.ops[0].kind == OpKind::Yield && b.ops[0].operands.empty();
   }
 
-  std::string list(const std::vector<ValueId> &ids, size_t from = 0,
-                   size_t to = ~size_t(0)) const {
+  std::string list(const std::vector<ValueId> &ids, size_t from = 0, size_t to = ~size_t(0)) const {
     std::string s;
     for (size_t i = from; i < ids.size() && i < to; ++i)
       s += (i > from ? ", " : "") + v(ids[i]);
@@ -481,8 +479,8 @@ public:
     case OpKind::For: {
       const Block *body = op.regions.empty() ? nullptr : &op.regions[0];
       ValueId iv = body && !body->args.empty() ? body->args[0] : kNoValue;
-      os << " " << v(iv) << " = " << v(op.operands.size() > 0 ? op.operands[0] : kNoValue)
-         << " to " << v(op.operands.size() > 1 ? op.operands[1] : kNoValue) << " step "
+      os << " " << v(iv) << " = " << v(op.operands.size() > 0 ? op.operands[0] : kNoValue) << " to "
+         << v(op.operands.size() > 1 ? op.operands[1] : kNoValue) << " step "
          << v(op.operands.size() > 2 ? op.operands[2] : kNoValue);
       if (op.operands.size() > 3) {
         os << " iter_args(";
@@ -552,8 +550,8 @@ public:
       os << " " << list(op.operands) << " : " << opnd(0) << " -> " << res();
       break;
     case OpKind::ExpandDims:
-      os << " " << list(op.operands) << " {axis = " << a.axis << " : i32} : " << opnd(0)
-         << " -> " << res();
+      os << " " << list(op.operands) << " {axis = " << a.axis << " : i32} : " << opnd(0) << " -> "
+         << res();
       break;
     case OpKind::Join:
     case OpKind::Split:
@@ -691,7 +689,6 @@ public:
   }
 
 private:
-
   const Module &m_;
   Aliases aliases_;
   const Function *fn_ = nullptr;
@@ -701,8 +698,8 @@ private:
 } // namespace
 
 #define LINLAYOUT_LEGACY(F)                                                                        \
-  void print##F##Op(OpPrinter &p, std::ostream &os, const Op &op, int depth) {                  \
-    static_cast<ModulePrinter &>(p).printOpBody(os, op, depth);                                   \
+  void print##F##Op(OpPrinter &p, std::ostream &os, const Op &op, int depth) {                     \
+    static_cast<ModulePrinter &>(p).printOpBody(os, op, depth);                                    \
   }
 LINLAYOUT_LEGACY(Structure)
 LINLAYOUT_LEGACY(Source)

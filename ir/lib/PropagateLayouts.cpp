@@ -9,9 +9,9 @@
 
 #include <cmath>
 #include <functional>
-#include <tuple>
 #include <map>
 #include <optional>
+#include <tuple>
 
 namespace linlayout::ir {
 

@@ -136,9 +136,8 @@ struct OpKey {
 
 // Scoped CSE: a table per block, inner blocks see the outer tables. Recursion follows loop
 // nesting, bounded by the verifier.
-int cseBlock(Function &f, Block &b, std::vector<std::vector<std::pair<OpKey, std::vector<ValueId>>>>
-                                        &scopes,
-             int depth) {
+int cseBlock(Function &f, Block &b,
+             std::vector<std::vector<std::pair<OpKey, std::vector<ValueId>>>> &scopes, int depth) {
   if (depth > 64)
     return 0;
   int replaced = 0;

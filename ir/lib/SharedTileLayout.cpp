@@ -60,15 +60,13 @@ bool singleCta(const LinearLayout &dist, const LinearLayout &shared) {
       return false;
   return shared.inDimBits(DimName::block()) == 0 ||
          columnsOf(shared, DimName::block()) ==
-             std::vector<uint64_t>(size_t(shared.inDimBits(DimName::block())),
-                                   0);
+             std::vector<uint64_t>(size_t(shared.inDimBits(DimName::block())), 0);
 }
 
 } // namespace
 
 std::optional<SharedSidePattern> matrixLoadPattern(const LinearLayout &dist,
-                                                   const LinearLayout &shared,
-                                                   int elementBits) {
+                                                   const LinearLayout &shared, int elementBits) {
   if (!sameOutDims(dist, shared) || !singleCta(dist, shared))
     return std::nullopt;
   if (elementBits != 8 && elementBits != 16 && elementBits != 32)
@@ -82,10 +80,10 @@ std::optional<SharedSidePattern> matrixLoadPattern(const LinearLayout &dist,
   return std::nullopt;
 }
 
-Expected<SwizzledSharedSpec>
-chooseSwizzledShared(const LinearLayout &writer, const LinearLayout &reader,
-                     std::span<const int64_t> shape, int elementBits,
-                     int minWriteBytes) {
+Expected<SwizzledSharedSpec> chooseSwizzledShared(const LinearLayout &writer,
+                                                  const LinearLayout &reader,
+                                                  std::span<const int64_t> shape, int elementBits,
+                                                  int minWriteBytes) {
   if (shape.size() != 2)
     return makeError("a shared tile of rank " + std::to_string(shape.size()) +
                      "; only rank 2 is chosen here");
@@ -94,11 +92,9 @@ chooseSwizzledShared(const LinearLayout &writer, const LinearLayout &reader,
   // The writer's contiguous dim: the dim its first register bit steps.
   std::vector<uint64_t> regs = columnsOf(writer, DimName::reg());
   int64_t fast = 1;
-  if (!regs.empty() && regs[0] &&
-      regs[0] < (uint64_t(1) << writer.outDimBits(0)))
+  if (!regs.empty() && regs[0] && regs[0] < (uint64_t(1) << writer.outDimBits(0)))
     fast = 0;
-  std::vector<int64_t> order =
-      fast == 1 ? std::vector<int64_t>{1, 0} : std::vector<int64_t>{0, 1};
+  std::vector<int64_t> order = fast == 1 ? std::vector<int64_t>{1, 0} : std::vector<int64_t>{0, 1};
   SideVectors store = sideVectorsOf(writer), load = sideVectorsOf(reader);
   store.extra.clear();
   load.extra.clear();
@@ -120,8 +116,7 @@ chooseSwizzledShared(const LinearLayout &writer, const LinearLayout &reader,
         if (!sp || sp->accessBits < 8 * minWriteBytes)
           continue;
         std::optional<SharedSidePattern> lp;
-        for (SharedOp op :
-             {SharedOp::LdMatrix, SharedOp::LdMatrixTrans, SharedOp::Load})
+        for (SharedOp op : {SharedOp::LdMatrix, SharedOp::LdMatrixTrans, SharedOp::Load})
           if (!lp)
             lp = analyzeSharedSide(load, basis, op, elementBits);
         if (!lp)
@@ -135,8 +130,7 @@ chooseSwizzledShared(const LinearLayout &writer, const LinearLayout &reader,
       }
   if (!best)
     return makeError("no swizzled shared layout lets the writer store " +
-                     std::to_string(minWriteBytes) +
-                     "-byte vectors and the reader load the tile");
+                     std::to_string(minWriteBytes) + "-byte vectors and the reader load the tile");
   return *best;
 }
 

@@ -1,11 +1,11 @@
 #include "linlayout/ir/SoftwarePipeline.h"
 
+#include "OpEmitter.h"
 #include "linlayout/ir/AccessWidth.h"
 #include "linlayout/ir/AxisInfo.h"
 #include "linlayout/ir/Rewrite.h"
 #include "linlayout/ir/SharedTileLayout.h"
 #include "linlayout/ir/Walk.h"
-#include "OpEmitter.h"
 
 #include <algorithm>
 #include <map>
@@ -18,12 +18,11 @@ namespace {
 
 // One load the pass turns into a ring.
 struct Candidate {
-  size_t index = 0;             // the tt.load in the body
-  std::vector<size_t> converts; // convert_layout ops folded into the local_load
-  std::vector<size_t> allocs;   // local_allocs replaced by the ring slot
-  std::vector<ValueId> views;   // memdesc_trans views of the slot, mutable with it
-  std::vector<size_t>
-      slice; // body ops computing ptr / mask / other, in body order
+  size_t index = 0;                  // the tt.load in the body
+  std::vector<size_t> converts;      // convert_layout ops folded into the local_load
+  std::vector<size_t> allocs;        // local_allocs replaced by the ring slot
+  std::vector<ValueId> views;        // memdesc_trans views of the slot, mutable with it
+  std::vector<size_t> slice;         // body ops computing ptr / mask / other, in body order
   LayoutId loadedLayout = kNoLayout; // the local_load's layout
   int64_t vectorWidth = 1;
   Type ringType, tileType;
@@ -74,8 +73,7 @@ bool clonable(const Op &op) {
 
 class LoopPipeliner {
 public:
-  LoopPipeliner(Module &m, Function &f, int stages,
-                const std::vector<int> &uses)
+  LoopPipeliner(Module &m, Function &f, int stages, const std::vector<int> &uses)
       : m_(m), f_(f), S_(stages), D_(stages - 1), uses_(uses) {}
 
   // Rewrites `loop` (in `parent` at `at`) when it qualifies; returns whether it
@@ -109,8 +107,7 @@ public:
       // capture those in a lambda.)
       const ValueId from = accDone_->first, to = accDone_->second;
       walkOps(f_.body, [&](Op &o) {
-        if (o.kind == OpKind::WarpGroupDotWait && o.results.size() == 1 &&
-            o.results[0] == to)
+        if (o.kind == OpKind::WarpGroupDotWait && o.results.size() == 1 && o.results[0] == to)
           return;
         for (ValueId &v : o.operands)
           if (v == from)
@@ -158,9 +155,8 @@ private:
         c.kind = Carried::Invariant;
       } else if (auto it = def_.find(y); it != def_.end()) {
         const Op &d = body.ops[it->second];
-        if (d.kind == OpKind::AddPtr && d.operands[0] == arg &&
-            !inBody(d.operands[1]) && users_[y].size() == 1 &&
-            f_.type(arg).isTensor()) {
+        if (d.kind == OpKind::AddPtr && d.operands[0] == arg && !inBody(d.operands[1]) &&
+            users_[y].size() == 1 && f_.type(arg).isTensor()) {
           c.kind = Carried::PointerStep;
           c.step = d.operands[1];
           c.stepOp = it->second;
@@ -327,8 +323,7 @@ private:
         return std::nullopt;
     size_t yield = body.ops.size() - 1;
     ValueId wr = w.results[pos];
-    if (users_[wr] != std::vector<size_t>{yield} ||
-        body.ops[yield].operands[a->second] != wr)
+    if (users_[wr] != std::vector<size_t>{yield} || body.ops[yield].operands[a->second] != wr)
       return std::nullopt;
     for (size_t k = 0; k < w.results.size(); ++k)
       if (k != pos && !users_[w.results[k]].empty())
@@ -360,8 +355,7 @@ private:
           !wgmmaOnly(user.results[0], c.views))
         return false;
       LayoutId l = f_.type(user.results[0]).layout();
-      if (!c.allocs.empty() &&
-          f_.type(body.ops[c.allocs[0]].results[0]).layout() != l)
+      if (!c.allocs.empty() && f_.type(body.ops[c.allocs[0]].results[0]).layout() != l)
         return false;
       c.allocs.push_back(u);
       return true;
@@ -372,8 +366,7 @@ private:
     for (size_t u : users_[load.results[0]]) {
       const Op &user = body.ops[u];
       if (user.kind == OpKind::ConvertLayout &&
-          !m_.layouts.get(f_.type(user.results[0]).layout())
-               .as<DotOperandSpec>()) {
+          !m_.layouts.get(f_.type(user.results[0]).layout()).as<DotOperandSpec>()) {
         const std::vector<size_t> &allocs = users_[user.results[0]];
         if (allocs.empty())
           return std::nullopt;
@@ -398,8 +391,7 @@ private:
     if (!c.allocs.empty() && c.loadedLayout != kNoLayout)
       return std::nullopt;
     if (c.allocs.empty() &&
-        (c.loadedLayout == kNoLayout ||
-         !m_.layouts.get(c.loadedLayout).as<DotOperandSpec>()))
+        (c.loadedLayout == kNoLayout || !m_.layouts.get(c.loadedLayout).as<DotOperandSpec>()))
       return std::nullopt;
     // The address computation: clonable ops of the body over outside values,
     // the induction variable and carried values that are invariant or stepped
@@ -454,9 +446,8 @@ private:
     auto reader = toLinearLayout(m_.layouts.get(c.loadedLayout), rt.shape());
     if (!writer.ok() || !reader.ok())
       return std::nullopt;
-    auto shared =
-        chooseSwizzledShared(*writer, *reader, rt.shape(), bits,
-                             int(std::min<int64_t>(16, c.vectorWidth * bytes)));
+    auto shared = chooseSwizzledShared(*writer, *reader, rt.shape(), bits,
+                                       int(std::min<int64_t>(16, c.vectorWidth * bytes)));
     if (!shared.ok())
       return std::nullopt;
     LayoutId sl = m_.layouts.intern(LayoutSpec(*shared));
@@ -468,8 +459,7 @@ private:
   // Clones the candidates' address computations with `subst`, then issues their
   // copies into slot `slot` predicated on `pred` (a scalar i1), and commits the
   // group.
-  void issueCopies(Emitter &e, const Block &body,
-                   std::map<ValueId, ValueId> subst, ValueId pred,
+  void issueCopies(Emitter &e, const Block &body, std::map<ValueId, ValueId> subst, ValueId pred,
                    ValueId slot) {
     std::set<size_t> all;
     for (const Candidate &c : cands_)
@@ -513,8 +503,7 @@ private:
     Emitter e(f_, pre);
     Type i32 = Type::scalar(ScalarKind::I32);
     Type ivType = f_.type(iv_);
-    ValueId lb = loop.operands[0], ub = loop.operands[1],
-            step = loop.operands[2];
+    ValueId lb = loop.operands[0], ub = loop.operands[1], step = loop.operands[2];
     for (Candidate &c : cands_) {
       c.ring = e.op(OpKind::LocalAlloc, {}, c.ringType);
       const std::string &loaded = f_.values[body.ops[c.index].results[0]].name;
@@ -523,15 +512,13 @@ private:
     }
     // Prologue: iterations 0..D-1 into slots 0..D-1; the advanced pointers
     // p_0..p_D.
-    std::map<ValueId, ValueId>
-        ptrAt; // carried pointer -> its value at the current stage
+    std::map<ValueId, ValueId> ptrAt; // carried pointer -> its value at the current stage
     for (ValueId a : advanced_)
       ptrAt[a] = loop.operands[3 + argIndex_[a]];
     for (int s = 0; s < D_; ++s) {
       ValueId ivs = lb;
       if (s > 0)
-        ivs = e.binary(OpKind::AddI, lb,
-                       e.binary(OpKind::MulI, step, e.constant(s, ivType)));
+        ivs = e.binary(OpKind::AddI, lb, e.binary(OpKind::MulI, step, e.constant(s, ivType)));
       ValueId pred = e.cmp(CmpPredicate::Slt, ivs, ub);
       std::map<ValueId, ValueId> subst{{iv_, ivs}};
       for (auto &[arg, c] : carried_)
@@ -544,8 +531,7 @@ private:
         p = e.binary(OpKind::AddPtr, p, carried_[a].step);
     }
     ValueId aheadStep = e.binary(OpKind::MulI, step, e.constant(D_, ivType));
-    ValueId c0 = e.constant(0, i32), c1 = e.constant(1, i32),
-            cS = e.constant(S_, i32);
+    ValueId c0 = e.constant(0, i32), c1 = e.constant(1, i32), cS = e.constant(S_, i32);
     ValueId wi0 = e.constant(D_ % S_, i32);
 
     // The loop: carried pointers start D iterations ahead; two slot indices
@@ -609,11 +595,9 @@ private:
       auto c = byIndex.find(i);
       if (op.kind == OpKind::Yield) {
         ValueId r1 = in.binary(OpKind::AddI, ri, c1);
-        ValueId rn = in.op(OpKind::Select,
-                           {in.cmp(CmpPredicate::Eq, r1, cS), c0, r1}, i32);
+        ValueId rn = in.op(OpKind::Select, {in.cmp(CmpPredicate::Eq, r1, cS), c0, r1}, i32);
         ValueId w1 = in.binary(OpKind::AddI, wi, c1);
-        ValueId wn = in.op(OpKind::Select,
-                           {in.cmp(CmpPredicate::Eq, w1, cS), c0, w1}, i32);
+        ValueId wn = in.op(OpKind::Select, {in.cmp(CmpPredicate::Eq, w1, cS), c0, w1}, i32);
         op.operands.push_back(rn);
         op.operands.push_back(wn);
         nb.ops.push_back(std::move(op));
@@ -654,21 +638,19 @@ private:
           retype.push_back(body.ops[k].results[0]);
         retype.insert(retype.end(), cand.views.begin(), cand.views.end());
       } else {
-      ValueId tile =
-          in.op(OpKind::MemDescIndex, {cand.ring, ri}, cand.tileType);
-      // The local_load takes over the value the users read: the first folded
-      // convert's result, or the load's own.
-      ValueId result = cand.converts.empty()
-                           ? op.results[0]
-                           : body.ops[cand.converts[0]].results[0];
-      Op ll;
-      ll.kind = OpKind::LocalLoad;
-      ll.operands = {tile};
-      ll.results = {result};
-      ll.loc = op.loc;
-      nb.ops.push_back(std::move(ll));
-      for (size_t k = 1; k < cand.converts.size(); ++k)
-        replace.push_back({body.ops[cand.converts[k]].results[0], result});
+        ValueId tile = in.op(OpKind::MemDescIndex, {cand.ring, ri}, cand.tileType);
+        // The local_load takes over the value the users read: the first folded
+        // convert's result, or the load's own.
+        ValueId result =
+            cand.converts.empty() ? op.results[0] : body.ops[cand.converts[0]].results[0];
+        Op ll;
+        ll.kind = OpKind::LocalLoad;
+        ll.operands = {tile};
+        ll.results = {result};
+        ll.loc = op.loc;
+        nb.ops.push_back(std::move(ll));
+        for (size_t k = 1; k < cand.converts.size(); ++k)
+          replace.push_back({body.ops[cand.converts[k]].results[0], result});
       }
       if (i == issueAt && !asyncDot_)
         issueAhead();
@@ -684,8 +666,7 @@ private:
     for (ValueId v : retype)
       f_.values[v].type = f_.type(v).isMutable()
                               ? f_.type(v)
-                              : Type::memDesc(f_.type(v).shape(),
-                                              f_.type(v).elem().scalar,
+                              : Type::memDesc(f_.type(v).shape(), f_.type(v).elem().scalar,
                                               f_.type(v).layout(), true);
     for (Op &o : nb.ops)
       if (o.kind == OpKind::WarpGroupDotWait)
@@ -699,8 +680,7 @@ private:
       // before its value is used and the rings are freed.
       ValueId acc = loop.results[asyncDot_->acc];
       std::string name = f_.values[acc].name;
-      ValueId done =
-          f_.addValue(f_.type(acc), name.empty() ? "" : name + "_done");
+      ValueId done = f_.addValue(f_.type(acc), name.empty() ? "" : name + "_done");
       ep.op(OpKind::WarpGroupDotWait, {acc}, std::nullopt);
       post.back().results = {done};
       post.back().attrs.pendings = 0;
@@ -738,8 +718,7 @@ private:
 
 Status pipelineLoops(Module &m, int numStages) {
   if (numStages < 1 || numStages > 16)
-    return makeError("num_stages is " + std::to_string(numStages) +
-                     ", expected 1..16");
+    return makeError("num_stages is " + std::to_string(numStages) + ", expected 1..16");
   if (numStages == 1)
     return Status::success();
   for (Function &f : m.functions)

@@ -62,8 +62,8 @@ Type Type::tensor(std::vector<int64_t> shape, ElemType elem, LayoutId layout) {
   return t;
 }
 
-Type Type::memDesc(std::vector<int64_t> shape, ScalarKind elem, LayoutId layout,
-                   bool isMutable, std::vector<int64_t> allocShape) {
+Type Type::memDesc(std::vector<int64_t> shape, ScalarKind elem, LayoutId layout, bool isMutable,
+                   std::vector<int64_t> allocShape) {
   Type t;
   if (allocShape != shape)
     t.allocShape_ = std::move(allocShape);

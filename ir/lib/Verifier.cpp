@@ -100,7 +100,8 @@ private:
       return "memdesc of pointers";
     if (t.isTensorDesc()) {
       if (!spec.isShared())
-        return "tensor descriptor " + ty(t) + " has a distributed layout, expected the shared "
+        return "tensor descriptor " + ty(t) +
+               " has a distributed layout, expected the shared "
                "layout its block lands in";
       if (t.rank() > 5)
         return "tensor descriptor " + ty(t) + " has rank " + std::to_string(t.rank()) +
@@ -165,8 +166,7 @@ private:
     if (!f_.isValid(v))
       return err(&op, "uses value " + std::to_string(v) + ", which is not in the value table");
     if (state_[v] != 1)
-      return err(&op, "uses " + valueName(v) +
-                          " where its definition does not dominate the use");
+      return err(&op, "uses " + valueName(v) + " where its definition does not dominate the use");
     return Status::success();
   }
 
@@ -356,8 +356,8 @@ private:
       if (!f_.isValid(r))
         return err(&op, "result " + std::to_string(r) + " is not in the value table");
     if (f_.type(body.args[0]) != lb)
-      return err(&op, "the induction variable has type " + ty(body.args[0]) + ", expected " +
-                          ty(lb));
+      return err(&op,
+                 "the induction variable has type " + ty(body.args[0]) + ", expected " + ty(lb));
     for (size_t i = 0; i < n; ++i) {
       const Type &init = f_.type(op.operands[3 + i]);
       if (f_.type(body.args[1 + i]) != init || f_.type(op.results[i]) != init)
@@ -402,8 +402,8 @@ private:
     const Type &s = f_.type(op.operands[0]);
     const Type &r = f_.type(op.results[0]);
     const std::vector<int64_t> &off = op.attrs.offsets;
-    if (!s.isMemDesc() || !r.isMemDesc() || r.layout() != s.layout() ||
-        r.elem() != s.elem() || r.isMutable() != s.isMutable() || r.rank() != s.rank())
+    if (!s.isMemDesc() || !r.isMemDesc() || r.layout() != s.layout() || r.elem() != s.elem() ||
+        r.isMutable() != s.isMutable() || r.rank() != s.rank())
       return err(&op, "takes a memdesc to a view of the same rank, layout, element and "
                       "mutability, got " +
                           ty(s) + " -> " + ty(r));
@@ -483,17 +483,16 @@ private:
 
   Status counts(const Op &op, size_t minOps, size_t maxOps, size_t results) {
     if (op.operands.size() < minOps || op.operands.size() > maxOps)
-      return err(&op, "takes " +
-                          (minOps == maxOps ? std::to_string(minOps)
-                                            : std::to_string(minOps) + ".." +
-                                                  std::to_string(maxOps)) +
-                          " operand(s), got " + std::to_string(op.operands.size()));
+      return err(&op,
+                 "takes " +
+                     (minOps == maxOps ? std::to_string(minOps)
+                                       : std::to_string(minOps) + ".." + std::to_string(maxOps)) +
+                     " operand(s), got " + std::to_string(op.operands.size()));
     if (op.results.size() != results)
       return err(&op, "has " + std::to_string(results) + " result(s), got " +
                           std::to_string(op.results.size()));
     return Status::success();
   }
-
 
   std::optional<LayoutSpec> sliceOf(LayoutId parent, int64_t axis) const {
     if (parent >= m_.layouts.size())
@@ -634,8 +633,7 @@ public:
     case OpKind::Splat:
       LL_TRY_STATUS(counts(op, 1, 1, 1));
       if (T(0).isTensor() || T(0).isMemDesc() || !R().isTensor() || R().elem() != T(0).elem())
-        return err(&op, "splats a scalar into a tensor of it, got " + ty(T(0)) + " -> " +
-                            ty(R()));
+        return err(&op, "splats a scalar into a tensor of it, got " + ty(T(0)) + " -> " + ty(R()));
       return Status::success();
     case OpKind::Broadcast: {
       LL_TRY_STATUS(counts(op, 1, 1, 1));
@@ -655,8 +653,7 @@ public:
     case OpKind::ExpandDims: {
       LL_TRY_STATUS(counts(op, 1, 1, 1));
       const Type &s = T(0);
-      if (!s.isTensor() || !R().isTensor() || R().rank() != s.rank() + 1 ||
-          s.elem() != R().elem())
+      if (!s.isTensor() || !R().isTensor() || R().rank() != s.rank() + 1 || s.elem() != R().elem())
         return err(&op, "result must be the operand with one more dimension, got " + ty(s) +
                             " -> " + ty(R()));
       if (a.axis < 0 || a.axis > s.rank())
@@ -694,34 +691,33 @@ public:
       LL_TRY_STATUS(counts(op, 1, 1, 1));
       if (!T(0).isTensor() || !R().isTensor() || T(0).elem() != R().elem() ||
           T(0).numElements() != R().numElements())
-        return err(&op, "must keep the element type and count, got " + ty(T(0)) + " -> " +
-                            ty(R()));
+        return err(&op, "must keep the element type and count, got " + ty(T(0)) + " -> " + ty(R()));
       return Status::success();
     case OpKind::Trans: {
       LL_TRY_STATUS(counts(op, 1, 1, 1));
       const Type &s = T(0);
       if (!s.isTensor() || !R().isTensor() || s.elem() != R().elem() ||
           a.order.size() != size_t(s.rank()) || R().rank() != s.rank())
-        return err(&op, "order must permute the operand's dimensions, got " + ty(s) + " -> " +
-                            ty(R()));
+        return err(&op,
+                   "order must permute the operand's dimensions, got " + ty(s) + " -> " + ty(R()));
       LL_TRY_STATUS(checkPermutation(op, s.rank()));
       for (size_t i = 0; i < a.order.size(); ++i) {
         int32_t d = a.order[i];
         if (R().shape()[i] != s.shape()[size_t(d)])
-          return err(&op, "result dimension " + std::to_string(i) +
-                              " must be operand dimension " + std::to_string(d));
+          return err(&op, "result dimension " + std::to_string(i) + " must be operand dimension " +
+                              std::to_string(d));
       }
       return Status::success();
     }
     case OpKind::AddPtr:
       LL_TRY_STATUS(counts(op, 2, 2, 1));
       if (!T(0).isPointerLike() || T(0).isMemDesc() || R() != T(0))
-        return err(&op, "first operand and result must be the same pointer type, got " +
-                            ty(T(0)) + " and " + ty(R()));
+        return err(&op, "first operand and result must be the same pointer type, got " + ty(T(0)) +
+                            " and " + ty(R()));
       if (!T(1).isIntLike() || T(1).isMemDesc() || T(1).elem().scalar == ScalarKind::I1 ||
           !sameShapeAndLayout(T(0), T(1)))
-        return err(&op, "offset must be an integer of the pointer's shape and layout, got " +
-                            ty(T(1)));
+        return err(&op,
+                   "offset must be an integer of the pointer's shape and layout, got " + ty(T(1)));
       return Status::success();
     case OpKind::Load:
     case OpKind::Store: {
@@ -836,8 +832,8 @@ public:
         return err(&op, "loads a whole ring " + ty(T(0)) + "; index one tile first");
       if (!T(0).isMemDesc() || !R().isTensor() || T(0).shape() != R().shape() ||
           T(0).elem() != R().elem())
-        return err(&op, "loads a memdesc into a tensor of its shape and element, got " +
-                            ty(T(0)) + " -> " + ty(R()));
+        return err(&op, "loads a memdesc into a tensor of its shape and element, got " + ty(T(0)) +
+                            " -> " + ty(R()));
       return Status::success();
     case OpKind::LocalDealloc:
       LL_TRY_STATUS(counts(op, 1, 1, 0));
@@ -856,8 +852,8 @@ public:
       if (!T(1).isScalar() || T(1).elem().scalar != ScalarKind::I32)
         return err(&op, "index must be i32, got " + ty(T(1)));
       if (!s.allocShape().empty() || !R().allocShape().empty())
-        return err(&op, "indexes a ring, not a view (alloc shape), got " + ty(s) + " -> " +
-                            ty(R()));
+        return err(&op,
+                   "indexes a ring, not a view (alloc shape), got " + ty(s) + " -> " + ty(R()));
       return Status::success();
     }
     case OpKind::MemDescSubslice:
@@ -880,8 +876,7 @@ public:
           (!T(2).isTensor() || T(2).elem() != ElemType{ScalarKind::I1, false} ||
            T(2).shape() != p.shape() || T(2).layout() != p.layout()))
         return err(&op, "mask must be an i1 tensor shaped like the pointers, got " + ty(T(2)));
-      if (op.operands.size() > 3 &&
-          T(3) != p.withElem(ElemType{p.elem().scalar, false}))
+      if (op.operands.size() > 3 && T(3) != p.withElem(ElemType{p.elem().scalar, false}))
         return err(&op, "other must be " + ty(p.withElem(ElemType{p.elem().scalar, false})) +
                             ", got " + ty(T(3)));
       if (a.vectorWidth < 0 || a.vectorWidth > 64 || (a.vectorWidth && !isPow2(a.vectorWidth)))
@@ -967,8 +962,8 @@ public:
                             std::to_string(op.results.size()) + " result(s)");
       for (size_t i = 0; i < op.operands.size(); ++i)
         if (f_.type(op.results[i]) != T(i))
-          return err(&op, "result " + std::to_string(i) + " must have its operand's type " +
-                              ty(T(i)));
+          return err(&op,
+                     "result " + std::to_string(i) + " must have its operand's type " + ty(T(i)));
       if (a.pendings < 0 || a.pendings > 7)
         return err(&op, "pendings is " + std::to_string(a.pendings) + ", expected 0..7");
       return Status::success();
@@ -979,8 +974,7 @@ public:
       LL_TRY_STATUS(counts(op, 1, 1, 0));
       LL_TRY_STATUS(checkBarrier(op, 0));
       if (a.count < 1 || a.count >= (int64_t(1) << 20))
-        return err(&op, "arrival count " + std::to_string(a.count) +
-                            " is outside 1..2^20-1");
+        return err(&op, "arrival count " + std::to_string(a.count) + " is outside 1..2^20-1");
       return Status::success();
     case OpKind::InvalBarrier:
       LL_TRY_STATUS(counts(op, 1, 1, 0));
@@ -1016,7 +1010,6 @@ public:
   }
 
 private:
-
   // An mbarrier: one mutable 64-bit word of shared memory.
   Status checkBarrier(const Op &op, size_t i) {
     const Type &t = f_.type(op.operands[i]);
@@ -1031,8 +1024,8 @@ private:
   Status checkScalar(const Op &op, size_t i, ScalarKind k, const char *what) {
     const Type &t = f_.type(op.operands[i]);
     if (!t.isScalar() || t.elem().scalar != k)
-      return err(&op, std::string("the ") + what + " must be " + std::string(name(k)) +
-                          ", got " + ty(t));
+      return err(&op, std::string("the ") + what + " must be " + std::string(name(k)) + ", got " +
+                          ty(t));
     return Status::success();
   }
 
@@ -1099,8 +1092,8 @@ private:
       return err(&op, "result must have the accumulator's type " + ty(c) + ", got " + ty(r));
     if (!a.isTensor() || !b.isTensor() || !c.isTensor() || a.rank() != c.rank() ||
         b.rank() != c.rank() || (c.rank() != 2 && c.rank() != 3))
-      return err(&op, "operands must be 2-D (or batched 3-D) tensors, got " + ty(a) + ", " +
-                          ty(b) + ", " + ty(c));
+      return err(&op, "operands must be 2-D (or batched 3-D) tensors, got " + ty(a) + ", " + ty(b) +
+                          ", " + ty(c));
     int rk = c.rank();
     int64_t m = a.shape()[size_t(rk - 2)], k = a.shape()[size_t(rk - 1)];
     int64_t k2 = b.shape()[size_t(rk - 2)], n = b.shape()[size_t(rk - 1)];
@@ -1117,8 +1110,7 @@ private:
                           "as wide, or i8 * i8 -> i32)");
     const LayoutSpec &lc = m_.layouts.get(c.layout());
     if (lc.kind() != LayoutKind::NvidiaMma && lc.kind() != LayoutKind::Blocked)
-      return err(&op, "the accumulator must be in an nvidia_mma or blocked layout, got " +
-                          ty(c));
+      return err(&op, "the accumulator must be in an nvidia_mma or blocked layout, got " + ty(c));
     for (int idx = 0; idx < 2; ++idx) {
       const Type &t = idx == 0 ? a : b;
       const DotOperandSpec *d = m_.layouts.get(t.layout()).as<DotOperandSpec>();
@@ -1149,8 +1141,8 @@ private:
         c.shape()[1] != b.shape()[1])
       return err(&op, "shapes do not multiply: " + ty(a) + " * " + ty(b) + " -> " + ty(c));
     ScalarKind ea = a.elem().scalar, eb = b.elem().scalar, ec = c.elem().scalar;
-    const bool floats = ea == eb && (ea == ScalarKind::F16 || ea == ScalarKind::BF16 ||
-                                     ea == ScalarKind::F32);
+    const bool floats =
+        ea == eb && (ea == ScalarKind::F16 || ea == ScalarKind::BF16 || ea == ScalarKind::F32);
     const bool fp8 = isFp8(ea) && isFp8(eb); // e4m3 and e5m2 may mix
     const bool ints = ea == ScalarKind::I8 && eb == ScalarKind::I8;
     if (!(((floats || fp8) && ec == ScalarKind::F32) || (ints && ec == ScalarKind::I32)) ||
@@ -1196,8 +1188,8 @@ private:
 } // namespace
 
 #define LINLAYOUT_LEGACY(F)                                                                        \
-  Status verify##F##Op(OpVerifier &v, const Op &op) {                                            \
-    return static_cast<FunctionVerifier &>(v).checkOpBody(op);                                    \
+  Status verify##F##Op(OpVerifier &v, const Op &op) {                                              \
+    return static_cast<FunctionVerifier &>(v).checkOpBody(op);                                     \
   }
 LINLAYOUT_LEGACY(Structure)
 LINLAYOUT_LEGACY(Source)
@@ -1214,8 +1206,8 @@ Status verify(const Module &m) {
   for (size_t i = 0; i < m.functions.size(); ++i) {
     for (size_t j = 0; j < i; ++j)
       if (m.functions[j].name == m.functions[i].name)
-        return Status(makeError("module: function '@" + m.functions[i].name +
-                                "' is defined twice"));
+        return Status(
+            makeError("module: function '@" + m.functions[i].name + "' is defined twice"));
     LL_TRY_STATUS(FunctionVerifier(m, m.functions[i]).run());
   }
   return Status::success();

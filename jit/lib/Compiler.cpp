@@ -70,9 +70,8 @@ CacheStats Compiler::cacheStats() const {
   return {state_->cache.size(), state_->hits, state_->misses};
 }
 
-Expected<std::shared_ptr<const Kernel>> Compiler::compile(std::string_view text,
-                                                          const CompileOptions &options,
-                                                          std::string_view fileName) {
+Expected<std::shared_ptr<const Kernel>>
+Compiler::compile(std::string_view text, const CompileOptions &options, std::string_view fileName) {
   LL_ASSIGN_OR_RETURN(ir::Module m, ir::parseModule(text, fileName));
   return compile(m, options);
 }
@@ -85,9 +84,8 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
   std::string key = ir::print(module);
   key += '\0' + st.arch + '\0' + options.kernel + '\0' + (options.optimize ? "O" : "-") +
          (options.annotateConversions ? "A" : "-") + (options.runPasses ? "P" : "-") +
-         (options.keepLayouts ? "K" : "-") +
-         (options.fpFusion ? "F" : "-") + std::to_string(options.numStages) + "/" +
-         std::to_string(options.prefetchK) + "/" +
+         (options.keepLayouts ? "K" : "-") + (options.fpFusion ? "F" : "-") +
+         std::to_string(options.numStages) + "/" + std::to_string(options.prefetchK) + "/" +
          (options.conversionPath ? std::string(conversionPathName(*options.conversionPath)) : "");
   {
     std::lock_guard<std::mutex> lock(st.mutex);
@@ -150,8 +148,8 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
                      std::to_string(attrs.maxThreadsPerBlock) + " (" +
                      std::to_string(attrs.numRegisters) + " registers per thread)");
 
-  std::shared_ptr<const Kernel> kernel(new Kernel(st.context, std::move(mod), fn,
-                                                  std::move(lowered.kernel.ptx), std::move(meta)));
+  std::shared_ptr<const Kernel> kernel(
+      new Kernel(st.context, std::move(mod), fn, std::move(lowered.kernel.ptx), std::move(meta)));
   std::lock_guard<std::mutex> lock(st.mutex);
   ++st.misses;
   // Another thread may have compiled the same kernel meanwhile: keep the first one.

@@ -17,10 +17,14 @@ std::string paramName(const lower::KernelParam &p, size_t i) {
 
 std::string describe(lower::ParamKind kind, int bits) {
   switch (kind) {
-  case lower::ParamKind::GlobalPointer: return "a global pointer";
-  case lower::ParamKind::Int: return "a " + std::to_string(bits) + "-bit integer";
-  case lower::ParamKind::Float: return "a " + std::to_string(bits) + "-bit float";
-  case lower::ParamKind::TensorMap: return "a tensor map";
+  case lower::ParamKind::GlobalPointer:
+    return "a global pointer";
+  case lower::ParamKind::Int:
+    return "a " + std::to_string(bits) + "-bit integer";
+  case lower::ParamKind::Float:
+    return "a " + std::to_string(bits) + "-bit float";
+  case lower::ParamKind::TensorMap:
+    return "a tensor map";
   }
   return "an unknown kind";
 }

@@ -53,8 +53,7 @@ std::vector<llvm::Value *> packWords(llvm::IRBuilder<> &b, const std::vector<llv
     std::vector<llvm::Value *> parts;
     for (size_t i = 0; i < perWord; ++i) {
       size_t k = w * perWord + i;
-      parts.push_back(k < v.size() ? b.CreateZExt(asInt(b, v[k]), b.getInt32Ty())
-                                   : b.getInt32(0));
+      parts.push_back(k < v.size() ? b.CreateZExt(asInt(b, v[k]), b.getInt32Ty()) : b.getInt32(0));
     }
     if (bits == 16) {
       words.push_back(bytePermute(b, parts[0], parts[1], {0, 1, 4, 5}));
@@ -68,8 +67,8 @@ std::vector<llvm::Value *> packWords(llvm::IRBuilder<> &b, const std::vector<llv
 }
 
 std::vector<llvm::Value *> unpackWords(llvm::IRBuilder<> &b,
-                                       const std::vector<llvm::Value *> &words,
-                                       llvm::Type *elemTy, int count) {
+                                       const std::vector<llvm::Value *> &words, llvm::Type *elemTy,
+                                       int count) {
   unsigned bits = elemTy->getPrimitiveSizeInBits();
   assert((bits == 8 || bits == 16 || bits == 32) && "unpackWords element width");
   llvm::Type *intTy = b.getIntNTy(bits);

@@ -26,8 +26,8 @@ std::vector<llvm::Value *> packWords(llvm::IRBuilder<> &b, const std::vector<llv
 
 /// Unpacks `count` elements of type `elemTy` (8, 16 or 32 bits) from words made by packWords.
 std::vector<llvm::Value *> unpackWords(llvm::IRBuilder<> &b,
-                                       const std::vector<llvm::Value *> &words,
-                                       llvm::Type *elemTy, int count);
+                                       const std::vector<llvm::Value *> &words, llvm::Type *elemTy,
+                                       int count);
 
 /// `whenSet` where bit `bit` of `laneId` is 1, else `whenClear` (a select on a lane bit).
 llvm::Value *selectByLaneBit(llvm::IRBuilder<> &b, llvm::Value *laneId, int bit,

@@ -125,8 +125,8 @@ Expected<std::vector<llvm::Value *>> emitPermute(llvm::IRBuilder<> &b, const Con
     if (!key)
       out.push_back(src[base]);
     else
-      out.push_back(selectTree(b, key, m.basis,
-                               [&](uint64_t c) { return src[base ^ m.basis.combine(c)]; }));
+      out.push_back(
+          selectTree(b, key, m.basis, [&](uint64_t c) { return src[base ^ m.basis.combine(c)]; }));
   }
   return out;
 }
@@ -180,8 +180,7 @@ llvm::Value *unpackSlot(llvm::IRBuilder<> &b, llvm::Value *word, int slot, int s
       h = b.CreateTrunc(word, b.getInt16Ty());
     else
       h = b.CreateExtractElement(
-          b.CreateBitCast(word, llvm::FixedVectorType::get(b.getInt16Ty(), 2)),
-          b.getInt32(slot));
+          b.CreateBitCast(word, llvm::FixedVectorType::get(b.getInt16Ty(), 2)), b.getInt32(slot));
     return fromInt(b, h, t);
   }
   // A byte: one prmt moves it to the low byte.
@@ -471,8 +470,7 @@ SharedSyncs sharedSyncs(const ConversionEnv &env, const ConversionPlan &plan) {
   return n;
 }
 
-Expected<std::vector<llvm::Value *>> emitConversion(llvm::IRBuilder<> &b,
-                                                    const ConversionEnv &env,
+Expected<std::vector<llvm::Value *>> emitConversion(llvm::IRBuilder<> &b, const ConversionEnv &env,
                                                     const ConversionPlan &plan,
                                                     const std::vector<llvm::Value *> &src) {
   if (src.size() != plan.src.inDimSize(DimName::reg()))

@@ -56,8 +56,7 @@ SharedSyncs sharedSyncs(const ConversionEnv &env, const ConversionPlan &plan);
 /// Requires: the plan came from planConversion (or has the same meaning); a shared-memory plan
 /// needs env.scratch with plan.shared.scratchBytes; stmatrix and distributed shared memory need
 /// sm_90.
-Expected<std::vector<llvm::Value *>> emitConversion(llvm::IRBuilder<> &b,
-                                                    const ConversionEnv &env,
+Expected<std::vector<llvm::Value *>> emitConversion(llvm::IRBuilder<> &b, const ConversionEnv &env,
                                                     const ConversionPlan &plan,
                                                     const std::vector<llvm::Value *> &src);
 

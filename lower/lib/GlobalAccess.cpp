@@ -56,8 +56,7 @@ std::vector<llvm::Value *> toWords(llvm::IRBuilder<> &b, const std::vector<llvm:
   for (int i = 0; i < n; ++i)
     vec = b.CreateInsertElement(vec, elems[i], b.getInt32(i));
   llvm::Type *wordTy = b.getIntNTy(p.wordBits);
-  llvm::Value *words =
-      b.CreateBitCast(vec, llvm::FixedVectorType::get(wordTy, p.words));
+  llvm::Value *words = b.CreateBitCast(vec, llvm::FixedVectorType::get(wordTy, p.words));
   std::vector<llvm::Value *> out;
   for (int i = 0; i < p.words; ++i)
     out.push_back(b.CreateExtractElement(words, b.getInt32(i)));
@@ -79,8 +78,7 @@ std::vector<llvm::Value *> fromWords(llvm::IRBuilder<> &b, const std::vector<llv
     }
     return out;
   }
-  llvm::Value *vec =
-      llvm::PoisonValue::get(llvm::FixedVectorType::get(wordTy, words.size()));
+  llvm::Value *vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(wordTy, words.size()));
   for (size_t i = 0; i < words.size(); ++i)
     vec = b.CreateInsertElement(vec, words[i], b.getInt32(static_cast<uint32_t>(i)));
   llvm::Value *elems = b.CreateBitCast(vec, llvm::FixedVectorType::get(elemTy, count));
@@ -98,9 +96,12 @@ llvm::Value *offsetAddress(llvm::IRBuilder<> &b, llvm::Value *base, int64_t byte
 
 const char *cacheSuffix(CacheModifier c) {
   switch (c) {
-  case CacheModifier::None: return "";
-  case CacheModifier::Global: return ".cg";
-  case CacheModifier::Stream: return ".cs";
+  case CacheModifier::None:
+    return "";
+  case CacheModifier::Global:
+    return ".cg";
+  case CacheModifier::Stream:
+    return ".cs";
   }
   return "";
 }
@@ -170,10 +171,9 @@ std::vector<llvm::Value *> emitGlobalLoad(llvm::IRBuilder<> &b, const GlobalLoad
       tied[i] = regTy == wordTy ? otherWords[i] : b.CreateZExt(otherWords[i], regTy);
   }
   llvm::Value *mask = load.mask ? load.mask : b.getTrue();
-  std::string text = "@$" + std::to_string(p.words + 1) + " ld.global" +
-                     cacheSuffix(load.cache) + vectorSuffix(p) + " " +
-                     operandList(0, p.words) + ", " + addressOperand(p.words, load.byteOffset) +
-                     ";";
+  std::string text = "@$" + std::to_string(p.words + 1) + " ld.global" + cacheSuffix(load.cache) +
+                     vectorSuffix(p) + " " + operandList(0, p.words) + ", " +
+                     addressOperand(p.words, load.byteOffset) + ";";
   std::vector<llvm::Type *> outTypes(p.words, regTy);
   std::vector<llvm::Value *> regs = emitInlinePtx(b, text, outTypes, tied, {load.base, mask});
   if (regTy != wordTy)
@@ -190,8 +190,8 @@ void emitGlobalStore(llvm::IRBuilder<> &b, llvm::Value *base, int64_t byteOffset
   int bits = bitsOf(values[0]->getType());
   assert(isVectorAccessWidth(count, bits) && "unsupported global store width");
   Packing p = packingFor(count, bits);
-  bool alwaysOn = !mask || (llvm::isa<llvm::ConstantInt>(mask) &&
-                            llvm::cast<llvm::ConstantInt>(mask)->isOne());
+  bool alwaysOn =
+      !mask || (llvm::isa<llvm::ConstantInt>(mask) && llvm::cast<llvm::ConstantInt>(mask)->isOne());
   const bool plain = alwaysOn && cache == CacheModifier::None;
   std::vector<llvm::Value *> words = toWords(b, values, p, /*byShifts=*/!plain);
   if (plain) {

@@ -31,8 +31,7 @@ Status checkParam(const KernelParam &p, size_t index) {
   switch (p.kind) {
   case ParamKind::GlobalPointer:
     if (p.bits != 64)
-      return makeError(what + " is a pointer of " + std::to_string(p.bits) +
-                       " bits, expected 64");
+      return makeError(what + " is a pointer of " + std::to_string(p.bits) + " bits, expected 64");
     if (p.alignment < 1 || p.alignment > 256 || (p.alignment & (p.alignment - 1)))
       return makeError(what + " has alignment " + std::to_string(p.alignment) +
                        ", expected a power of two in [1, 256]");
@@ -75,8 +74,8 @@ llvm::Type *paramType(llvm::LLVMContext &ctx, const KernelParam &p) {
 } // namespace
 
 KernelBuilder::KernelBuilder(const KernelSpec &spec, std::unique_ptr<llvm::LLVMContext> ctx)
-    : spec_(spec), ctx_(std::move(ctx)),
-      module_(std::make_unique<llvm::Module>(spec.name, *ctx_)), builder_(*ctx_) {}
+    : spec_(spec), ctx_(std::move(ctx)), module_(std::make_unique<llvm::Module>(spec.name, *ctx_)),
+      builder_(*ctx_) {}
 
 KernelBuilder::~KernelBuilder() = default;
 
@@ -92,8 +91,7 @@ Expected<std::unique_ptr<KernelBuilder>> KernelBuilder::create(const KernelSpec 
       return makeError("parameter " + std::to_string(i) + " name '" + spec.params[i].name +
                        "' is not a ptx identifier");
   }
-  std::unique_ptr<KernelBuilder> kb(
-      new KernelBuilder(spec, std::make_unique<llvm::LLVMContext>()));
+  std::unique_ptr<KernelBuilder> kb(new KernelBuilder(spec, std::make_unique<llvm::LLVMContext>()));
   kb->createFunction();
   return kb;
 }
@@ -167,9 +165,9 @@ llvm::Value *KernelBuilder::param(int i) {
 llvm::Value *KernelBuilder::sharedBase() {
   if (!smem_) {
     auto *ty = llvm::ArrayType::get(llvm::Type::getInt8Ty(*ctx_), 0);
-    smem_ = new llvm::GlobalVariable(*module_, ty, false, llvm::GlobalValue::ExternalLinkage,
-                                     nullptr, "global_smem", nullptr,
-                                     llvm::GlobalValue::NotThreadLocal, 3);
+    smem_ =
+        new llvm::GlobalVariable(*module_, ty, false, llvm::GlobalValue::ExternalLinkage, nullptr,
+                                 "global_smem", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
     smem_->setAlignment(llvm::Align(16));
   }
   return smem_;

@@ -64,8 +64,8 @@ uint64_t LayoutIndexer::registerPart(uint64_t r, int o) const {
   return layout_.outValue(packed, o);
 }
 
-IndexEmitter::IndexEmitter(const LayoutIndexer &indexer, llvm::IRBuilder<> &b,
-                           llvm::Value *thread, llvm::Value *block)
+IndexEmitter::IndexEmitter(const LayoutIndexer &indexer, llvm::IRBuilder<> &b, llvm::Value *thread,
+                           llvm::Value *block)
     : ix_(indexer), b_(b), thread_(thread), block_(block),
       hw_(static_cast<size_t>(indexer.numOutDims()), nullptr) {}
 

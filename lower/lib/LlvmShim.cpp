@@ -60,8 +60,8 @@ Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const PtxTarg
   llvm::TargetOptions options;
   std::string features = "+ptx" + std::to_string(target.ptxVersion);
   std::unique_ptr<llvm::TargetMachine> tm(
-      t->createTargetMachine(kTriple, target.name(), features, options, std::nullopt,
-                             std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      t->createTargetMachine(kTriple, target.name(), features, options, std::nullopt, std::nullopt,
+                             llvm::CodeGenOptLevel::Aggressive));
   if (!tm)
     return makeError("llvm could not create a target machine for " + target.name());
   return tm;
@@ -110,8 +110,7 @@ void markGridConstant(llvm::Function &f, const std::vector<int> &indices) {
     list.push_back(
         llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), i + 1)));
   llvm::Metadata *ops[] = {llvm::ValueAsMetadata::get(&f),
-                           llvm::MDString::get(ctx, "grid_constant"),
-                           llvm::MDNode::get(ctx, list)};
+                           llvm::MDString::get(ctx, "grid_constant"), llvm::MDNode::get(ctx, list)};
   annotations->addOperand(llvm::MDNode::get(ctx, ops));
 }
 

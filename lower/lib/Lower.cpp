@@ -47,8 +47,8 @@ Expected<const ir::Function *> pickKernel(const ir::Module &m, const std::string
   for (const ir::Function &f : m.functions)
     if (f.isPublic) {
       if (found)
-        return makeError("the module has several public functions ('" + found->name +
-                         "', '" + f.name + "'); name the kernel to lower");
+        return makeError("the module has several public functions ('" + found->name + "', '" +
+                         f.name + "'); name the kernel to lower");
       found = &f;
     }
   if (!found)
@@ -111,9 +111,7 @@ Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
   std::map<ir::ValueId, int64_t> defPoint, lastUse;
   std::vector<std::pair<int64_t, int64_t>> loops; // [first, last] point of each loop body
   int64_t n = 0;
-  ir::walkOps(f.body, [&](const ir::Op &op) {
-    point[&op] = n++;
-  });
+  ir::walkOps(f.body, [&](const ir::Op &op) { point[&op] = n++; });
   // Loop extents: an op's regions span the points after it up to its last nested op.
   std::function<int64_t(const ir::Block &)> lastPoint = [&](const ir::Block &blk) -> int64_t {
     int64_t last = -1;

@@ -32,16 +32,13 @@ namespace {
 
 // (register, lane, warp, block) -> offset of the distributed layout's elements
 // in the tile.
-Expected<LinearLayout> tileOffsets(const LinearLayout &dist,
-                                   const LinearLayout &shared) {
+Expected<LinearLayout> tileOffsets(const LinearLayout &dist, const LinearLayout &shared) {
   std::vector<DimName> outs = shared.outDimNames();
-  LL_ASSIGN_OR_RETURN(
-      LinearLayout perCta,
-      shared.sublayout(std::vector<DimName>{DimName::offset()}, outs));
+  LL_ASSIGN_OR_RETURN(LinearLayout perCta,
+                      shared.sublayout(std::vector<DimName>{DimName::offset()}, outs));
   auto inv = perCta.invert();
   if (!inv.ok())
-    return makeError("the shared layout is not a bijection onto the tile: " +
-                     inv.message());
+    return makeError("the shared layout is not a bijection onto the tile: " + inv.message());
   return dist.then(*inv);
 }
 
@@ -53,8 +50,7 @@ int contiguousRegisters(const LinearLayout &toOffset, int maxElements) {
   while (v * 2 <= maxElements) {
     int bit = __builtin_ctz(static_cast<unsigned>(v));
     if (bit >= regBits ||
-        toOffset.basis(DimName::reg(), bit, DimName::offset()) !=
-            (uint64_t(1) << bit))
+        toOffset.basis(DimName::reg(), bit, DimName::offset()) != (uint64_t(1) << bit))
       break;
     v *= 2;
   }
@@ -86,10 +82,8 @@ Status lowerAsyncCopy(LoweringContext &ctx, const ir::Op &op) {
   const ir::Function &f = ctx.function();
   const Lowered &ptr = ctx.get(op.operands[0]);
   const Lowered &dst = ctx.get(op.operands[1]);
-  const Lowered *mask =
-      op.operands.size() > 2 ? &ctx.get(op.operands[2]) : nullptr;
-  const Lowered *other =
-      op.operands.size() > 3 ? &ctx.get(op.operands[3]) : nullptr;
+  const Lowered *mask = op.operands.size() > 2 ? &ctx.get(op.operands[2]) : nullptr;
+  const Lowered *other = op.operands.size() > 3 ? &ctx.get(op.operands[3]) : nullptr;
   const ir::Type &dt = f.type(op.operands[1]);
   llvm::Type *elemTy = ctx.scalarType(dt.elem().scalar);
   int bytes = ir::byteWidth(dt.elem().scalar);
@@ -101,10 +95,8 @@ Status lowerAsyncCopy(LoweringContext &ctx, const ir::Op &op) {
   // Triton's analysis or the access-width annotation proved), and at most 16 bytes.
   auto safe = ctx.plans().accessWidths.find(&op);
   int globalVec = int(std::max<int64_t>(
-      {op.attrs.vectorWidth, 1,
-       safe == ctx.plans().accessWidths.end() ? 1 : safe->second}));
-  int vec = vectorUnderXor(contiguousRegisters(map, std::min(globalVec, 16 / bytes)),
-                           dst.viewXor);
+      {op.attrs.vectorWidth, 1, safe == ctx.plans().accessWidths.end() ? 1 : safe->second}));
+  int vec = vectorUnderXor(contiguousRegisters(map, std::min(globalVec, 16 / bytes)), dst.viewXor);
   bool zeroOther = true;
   if (other)
     for (llvm::Value *v : other->regs)
@@ -125,32 +117,28 @@ Status lowerAsyncCopy(LoweringContext &ctx, const ir::Op &op) {
   }
   llvm::Value *copies = nullptr;
   if (tidFree)
-    copies =
-        b.CreateZExt(b.CreateICmpEQ(b.CreateAnd(ctx.thread(),
-                                                static_cast<uint32_t>(tidFree)),
-                                    b.getInt32(0)),
-                     b.getInt32Ty());
+    copies = b.CreateZExt(
+        b.CreateICmpEQ(b.CreateAnd(ctx.thread(), static_cast<uint32_t>(tidFree)), b.getInt32(0)),
+        b.getInt32Ty());
   IndexEmitter em(ix, b, ctx.thread(), ctx.blockInCluster());
   int64_t strides[] = {bytes};
   llvm::Value *base = ctx.sharedBase(dst);
   for (uint64_t r = 0; r < ix.numRegisters(); r += uint64_t(vec)) {
     if (r & regFree)
       continue;
-    SplitOffset so = dst.viewXor ? em.scaledWithConstant(0, ix.registerPart(r, 0) ^ dst.viewXor,
-                                                         bytes)
-                                 : em.linearOffset(r, strides);
+    SplitOffset so = dst.viewXor
+                         ? em.scaledWithConstant(0, ix.registerPart(r, 0) ^ dst.viewXor, bytes)
+                         : em.linearOffset(r, strides);
     llvm::Value *to = sharedAddress(b, base, so.variable, so.constant);
     llvm::Value *pred = mask ? mask->regs[r] : nullptr;
     if (async) {
       int n = vec * bytes;
       std::vector<llvm::Value *> inputs{to, ptr.regs[r]};
       if (pred)
-        inputs.push_back(
-            b.CreateSelect(pred, b.getInt32(uint32_t(n)), b.getInt32(0)));
+        inputs.push_back(b.CreateSelect(pred, b.getInt32(uint32_t(n)), b.getInt32(0)));
       if (copies)
         inputs.push_back(copies);
-      emitInlinePtx(b, copyPtx(n, pred != nullptr, copies != nullptr), {}, {},
-                    inputs);
+      emitInlinePtx(b, copyPtx(n, pred != nullptr, copies != nullptr), {}, {}, inputs);
       continue;
     }
     GlobalLoad ld;
@@ -188,10 +176,9 @@ Status lowerAsync(LoweringContext &ctx, const ir::Op &op) {
     Lowered t;
     t.layout = ring.layout;
     t.sharedOffset = ring.sharedOffset;
-    llvm::Value *at = b.CreateMul(ctx.get(op.operands[1]).regs[0],
-                                  b.getInt32(static_cast<uint32_t>(tileBytes)));
-    t.sharedDynamic =
-        ring.sharedDynamic ? b.CreateAdd(ring.sharedDynamic, at) : at;
+    llvm::Value *at =
+        b.CreateMul(ctx.get(op.operands[1]).regs[0], b.getInt32(static_cast<uint32_t>(tileBytes)));
+    t.sharedDynamic = ring.sharedDynamic ? b.CreateAdd(ring.sharedDynamic, at) : at;
     ctx.set(op.results[0], std::move(t));
     return Status::success();
   }
@@ -228,18 +215,15 @@ Status lowerAsync(LoweringContext &ctx, const ir::Op &op) {
       ctx.beforeSharedWrite();
     Status s = lowerAsyncCopy(ctx, op);
     if (!s.ok())
-      return makeError(ctx.where(op) +
-                       "ttg.async_copy_global_to_local: " + s.message());
+      return makeError(ctx.where(op) + "ttg.async_copy_global_to_local: " + s.message());
     return Status::success();
   }
   case ir::OpKind::AsyncCommitGroup:
-    b.CreateCall(
-        shim::intrinsic(mod, llvm::Intrinsic::nvvm_cp_async_commit_group));
+    b.CreateCall(shim::intrinsic(mod, llvm::Intrinsic::nvvm_cp_async_commit_group));
     return Status::success();
   case ir::OpKind::AsyncWait:
-    b.CreateCall(
-        shim::intrinsic(mod, llvm::Intrinsic::nvvm_cp_async_wait_group),
-        {b.getInt32(static_cast<uint32_t>(op.attrs.num))});
+    b.CreateCall(shim::intrinsic(mod, llvm::Intrinsic::nvvm_cp_async_wait_group),
+                 {b.getInt32(static_cast<uint32_t>(op.attrs.num))});
     emitBarrier(b);
     ctx.barrierEmitted();
     return Status::success();

@@ -33,8 +33,8 @@ std::string describePlan(const ConversionPlan &plan, const SharedSyncs *emitted)
   add(c.ldmatrix, "ldmatrix");
   if (emitted && emitted->barriers < c.barriers) {
     int elided = c.barriers - emitted->barriers;
-    s += sep + std::to_string(emitted->barriers) + " bar.sync (" + std::to_string(elided) +
-         " of " + std::to_string(c.barriers) +
+    s += sep + std::to_string(emitted->barriers) + " bar.sync (" + std::to_string(elided) + " of " +
+         std::to_string(c.barriers) +
          (emitted->warpSyncs ? " made bar.warp.sync: only its own warps used the scratch before"
                              : " elided: no earlier use of the scratch is pending") +
          ")";
@@ -76,7 +76,8 @@ Expected<std::vector<llvm::Value *>> emitPlannedConversion(LoweringContext &ctx,
                                                 : std::string(ir::mnemonic(op.kind))) +
           " at " + ctx.where(op);
     tag.resize(tag.size() - 2); // the ": " of where()
-    emitInlinePtx(ctx.b(), "// begin " + tag + ": " + describePlan(plan, syncs ? &*syncs : nullptr), {}, {}, {});
+    emitInlinePtx(ctx.b(), "// begin " + tag + ": " + describePlan(plan, syncs ? &*syncs : nullptr),
+                  {}, {}, {});
   }
   auto out = emitConversion(ctx.b(), env, plan, src);
   if (!out.ok())

@@ -66,7 +66,7 @@ std::optional<MmaInstr> mmaInstrFor(ir::ScalarKind k) {
 // instruction's K bit j reads; the other K bits select the instruction.
 struct KPermutation {
   std::vector<int> kBit;
-  uint64_t mask = 0; ///< the K bits kBit names
+  uint64_t mask = 0;  ///< the K bits kBit names
   uint64_t group = 0; ///< the K elements one instruction's bits span: 2^(highest kBit + 1)
 
   // (the K base selecting the instruction, the instruction's K index) of K index k.
@@ -141,10 +141,10 @@ Status lowerMma(LoweringContext &ctx, const ir::Op &op, Lowered a, Lowered bv, c
   LL_ASSIGN_OR_RETURN(KPermutation perm, kPermutation(*instr, la, lb));
   uint64_t tK[2] = {uint64_t(1) << perm.kBit[size_t(instr->elemBits)],
                     uint64_t(1) << perm.kBit[size_t(instr->elemBits + 1)]};
-  LL_TRY_STATUS(checkThreads(la, "operand A", {{0, tK[0]}, {0, tK[1]}, {1, 0}, {2, 0}, {4, 0}},
-                             lc, true, false));
-  LL_TRY_STATUS(checkThreads(lb, "operand B", {{tK[0], 0}, {tK[1], 0}, {0, 1}, {0, 2}, {0, 4}},
-                             lc, false, true));
+  LL_TRY_STATUS(checkThreads(la, "operand A", {{0, tK[0]}, {0, tK[1]}, {1, 0}, {2, 0}, {4, 0}}, lc,
+                             true, false));
+  LL_TRY_STATUS(checkThreads(lb, "operand B", {{tK[0], 0}, {tK[1], 0}, {0, 1}, {0, 2}, {0, 4}}, lc,
+                             false, true));
 
   // Where every fragment element sits, from thread 0's registers.
   const int elems = 1 << instr->elemBits;

@@ -17,23 +17,40 @@ namespace {
 llvm::CmpInst::Predicate predicateOf(ir::CmpPredicate p) {
   using P = llvm::CmpInst::Predicate;
   switch (p) {
-  case ir::CmpPredicate::Eq: return P::ICMP_EQ;
-  case ir::CmpPredicate::Ne: return P::ICMP_NE;
-  case ir::CmpPredicate::Slt: return P::ICMP_SLT;
-  case ir::CmpPredicate::Sle: return P::ICMP_SLE;
-  case ir::CmpPredicate::Sgt: return P::ICMP_SGT;
-  case ir::CmpPredicate::Sge: return P::ICMP_SGE;
-  case ir::CmpPredicate::Ult: return P::ICMP_ULT;
-  case ir::CmpPredicate::Ule: return P::ICMP_ULE;
-  case ir::CmpPredicate::Ugt: return P::ICMP_UGT;
-  case ir::CmpPredicate::Uge: return P::ICMP_UGE;
-  case ir::CmpPredicate::Oeq: return P::FCMP_OEQ;
-  case ir::CmpPredicate::One: return P::FCMP_ONE;
-  case ir::CmpPredicate::Olt: return P::FCMP_OLT;
-  case ir::CmpPredicate::Ole: return P::FCMP_OLE;
-  case ir::CmpPredicate::Ogt: return P::FCMP_OGT;
-  case ir::CmpPredicate::Oge: return P::FCMP_OGE;
-  case ir::CmpPredicate::Une: return P::FCMP_UNE;
+  case ir::CmpPredicate::Eq:
+    return P::ICMP_EQ;
+  case ir::CmpPredicate::Ne:
+    return P::ICMP_NE;
+  case ir::CmpPredicate::Slt:
+    return P::ICMP_SLT;
+  case ir::CmpPredicate::Sle:
+    return P::ICMP_SLE;
+  case ir::CmpPredicate::Sgt:
+    return P::ICMP_SGT;
+  case ir::CmpPredicate::Sge:
+    return P::ICMP_SGE;
+  case ir::CmpPredicate::Ult:
+    return P::ICMP_ULT;
+  case ir::CmpPredicate::Ule:
+    return P::ICMP_ULE;
+  case ir::CmpPredicate::Ugt:
+    return P::ICMP_UGT;
+  case ir::CmpPredicate::Uge:
+    return P::ICMP_UGE;
+  case ir::CmpPredicate::Oeq:
+    return P::FCMP_OEQ;
+  case ir::CmpPredicate::One:
+    return P::FCMP_ONE;
+  case ir::CmpPredicate::Olt:
+    return P::FCMP_OLT;
+  case ir::CmpPredicate::Ole:
+    return P::FCMP_OLE;
+  case ir::CmpPredicate::Ogt:
+    return P::FCMP_OGT;
+  case ir::CmpPredicate::Oge:
+    return P::FCMP_OGE;
+  case ir::CmpPredicate::Une:
+    return P::FCMP_UNE;
   }
   return P::ICMP_EQ;
 }
@@ -188,8 +205,8 @@ constexpr std::array<CastEmitFn, ir::kNumOpKinds> kCastEmit = [] {
 }();
 constexpr bool castsCovered() {
   for (size_t k = 0; k < size_t(ir::kNumOpKinds); ++k)
-    if (ir::category(ir::OpKind(k)) == ir::OpCategory::Cast && ir::OpKind(k) != ir::OpKind::FpToFp &&
-        !kCastEmit[k])
+    if (ir::category(ir::OpKind(k)) == ir::OpCategory::Cast &&
+        ir::OpKind(k) != ir::OpKind::FpToFp && !kCastEmit[k])
       return false;
   return true;
 }
@@ -208,8 +225,7 @@ std::pair<llvm::Value *, int64_t> splitConstant(llvm::IRBuilder<> &b, llvm::Valu
   if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(v))
     return {nullptr, c->getSExtValue()};
   auto *bo = llvm::dyn_cast<llvm::BinaryOperator>(v);
-  if (!bo || depth > 8 || !v->getType()->isIntegerTy() ||
-      v->getType()->getIntegerBitWidth() > 64)
+  if (!bo || depth > 8 || !v->getType()->isIntegerTy() || v->getType()->getIntegerBitWidth() > 64)
     return {v, 0};
   llvm::Value *lhs = bo->getOperand(0), *rhs = bo->getOperand(1);
   bool additive = bo->getOpcode() == llvm::Instruction::Add;
@@ -363,8 +379,7 @@ Status lowerElementwise(LoweringContext &ctx, const ir::Op &op) {
       if (var)
         v = ctx.b().CreateGEP(pointee, v, var);
       if (c || !var)
-        v = ctx.b().CreateGEP(pointee, v,
-                              llvm::ConstantInt::get(off->getType(), wrapped(off, c)));
+        v = ctx.b().CreateGEP(pointee, v, llvm::ConstantInt::get(off->getType(), wrapped(off, c)));
       break;
     }
     case ir::OpCategory::Structure:

@@ -85,12 +85,8 @@ Status lowerLoad(LoweringContext &ctx, const ir::Op &op) {
   const Lowered &ptr = ctx.get(op.operands[0]);
   const Lowered *mask = op.operands.size() > 1 ? &ctx.get(op.operands[1]) : nullptr;
   const Lowered *other = op.operands.size() > 2 ? &ctx.get(op.operands[2]) : nullptr;
-  auto fromMemory = [&](llvm::Value *v) {
-    return memTy == elemTy ? v : b.CreateTrunc(v, elemTy);
-  };
-  auto toMemory = [&](llvm::Value *v) {
-    return memTy == elemTy ? v : b.CreateZExt(v, memTy);
-  };
+  auto fromMemory = [&](llvm::Value *v) { return memTy == elemTy ? v : b.CreateTrunc(v, elemTy); };
+  auto toMemory = [&](llvm::Value *v) { return memTy == elemTy ? v : b.CreateZExt(v, memTy); };
   // What a masked-off element takes: `other`'s element, else zero (the IR defines it).
   auto fallback = [&](size_t r) {
     return other ? toMemory(other->regs[r]) : llvm::Constant::getNullValue(memTy);
@@ -153,9 +149,7 @@ Status lowerStore(LoweringContext &ctx, const ir::Op &op) {
   const Lowered &ptr = ctx.get(op.operands[0]);
   const Lowered &val = ctx.get(op.operands[1]);
   const Lowered *mask = op.operands.size() > 2 ? &ctx.get(op.operands[2]) : nullptr;
-  auto toMemory = [&](llvm::Value *v) {
-    return memTy == elemTy ? v : b.CreateZExt(v, memTy);
-  };
+  auto toMemory = [&](llvm::Value *v) { return memTy == elemTy ? v : b.CreateZExt(v, memTy); };
   if (!vt.isTensor()) {
     emitGlobalStore(b, ptr.regs[0], 0, {toMemory(val.regs[0])}, mask ? mask->regs[0] : nullptr);
     return Status::success();

@@ -20,10 +20,10 @@ namespace {
 
 struct ReduceShape {
   int axis = 0;
-  uint64_t axisMask = 0;          // packed-output bits of the axis dim
-  std::vector<int> laneBits;      // lanes to butterfly over
-  std::vector<int> warpBits;      // warps whose partials meet in shared memory
-  int64_t outputs = 0;            // elements of the result tensor
+  uint64_t axisMask = 0;     // packed-output bits of the axis dim
+  std::vector<int> laneBits; // lanes to butterfly over
+  std::vector<int> warpBits; // warps whose partials meet in shared memory
+  int64_t outputs = 0;       // elements of the result tensor
 };
 
 uint64_t dimMask(const LinearLayout &l, int o) {

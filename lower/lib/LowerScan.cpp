@@ -397,7 +397,7 @@ Status lowerScan(LoweringContext &ctx, const ir::Op &op) {
     const ByteRange bytesOfRound{begin, begin + slots * tupleBytes};
     llvm::Value *slot = b.getInt32(0);
     std::vector<uint32_t> runSlotBit(static_cast<size_t>(k)); // slot bit of the run's t-th warp bit
-    std::vector<std::pair<int, uint64_t>> regSlot; // register bit -> slot bit
+    std::vector<std::pair<int, uint64_t>> regSlot;            // register bit -> slot bit
     for (size_t q = 0; q < kept.size(); ++q) {
       for (int t = 0; t < k; ++t)
         if (sameBit(kept[q], s.owners[j + size_t(t)]))

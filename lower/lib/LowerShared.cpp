@@ -21,14 +21,11 @@ Expected<LinearLayout> offsetsOf(const LinearLayout &dist, const LinearLayout &s
                       shared.sublayout(std::vector<DimName>{DimName::offset()}, outs));
   auto inv = perCta.invert();
   if (!inv.ok())
-    return makeError("the shared layout is not a bijection onto one CTA's tile: " +
-                     inv.message());
+    return makeError("the shared layout is not a bijection onto one CTA's tile: " + inv.message());
   return dist.then(*inv);
 }
 
-int vectorOf(const LinearLayout &toOffset, int bytes) {
-  return sharedVectorWidth(toOffset, bytes);
-}
+int vectorOf(const LinearLayout &toOffset, int bytes) { return sharedVectorWidth(toOffset, bytes); }
 
 Status storeTile(LoweringContext &ctx, const ir::Op &op, const Lowered &value,
                  const Lowered &buffer) {
@@ -49,9 +46,9 @@ Status storeTile(LoweringContext &ctx, const ir::Op &op, const Lowered &value,
   for (uint64_t r = 0; r < ix.numRegisters(); r += vec) {
     if (r & free)
       continue;
-    SplitOffset so = buffer.viewXor ? em.scaledWithConstant(
-                                          0, ix.registerPart(r, 0) ^ buffer.viewXor, bytes)
-                                    : em.linearOffset(r, strides);
+    SplitOffset so = buffer.viewXor
+                         ? em.scaledWithConstant(0, ix.registerPart(r, 0) ^ buffer.viewXor, bytes)
+                         : em.linearOffset(r, strides);
     std::vector<llvm::Value *> vals(value.regs.begin() + r, value.regs.begin() + r + vec);
     emitSharedStore(b, sharedAddress(b, ctx.sharedBase(buffer), so.variable, so.constant), vals);
   }

@@ -18,10 +18,10 @@ Status lowerConstant(LoweringContext &ctx, const ir::Op &op) {
   const ir::ScalarKind k = t.elem().scalar;
   llvm::Value *c = ir::isFp8(k) // an 8-bit float is its byte
                        ? llvm::ConstantInt::get(ty, ir::floatBits(op.attrs.floatValue, k))
-                   : ty->isFloatingPointTy()
-                       ? llvm::ConstantFP::get(ty, op.attrs.floatValue)
-                       : llvm::ConstantInt::get(ty, static_cast<uint64_t>(op.attrs.intValue),
-                                                /*isSigned=*/true);
+                       : ty->isFloatingPointTy()
+                             ? llvm::ConstantFP::get(ty, op.attrs.floatValue)
+                             : llvm::ConstantInt::get(ty, static_cast<uint64_t>(op.attrs.intValue),
+                                                      /*isSigned=*/true);
   size_t n = 1;
   if (t.isTensor()) {
     LL_ASSIGN_OR_RETURN(LinearLayout l, ctx.layoutOf(t));
@@ -33,8 +33,7 @@ Status lowerConstant(LoweringContext &ctx, const ir::Op &op) {
 Status lowerProgramId(LoweringContext &ctx, const ir::Op &op, bool count) {
   int axis = static_cast<int>(op.attrs.axis);
   if (axis < 0 || axis > 2)
-    return makeError(ctx.where(op) + "program axis " + std::to_string(axis) +
-                     " is not 0, 1 or 2");
+    return makeError(ctx.where(op) + "program axis " + std::to_string(axis) + " is not 0, 1 or 2");
   llvm::Value *v;
   if (ctx.module().numCtas > 1) {
     // With clusters a program is a cluster.
@@ -74,11 +73,16 @@ Status lowerMakeRange(LoweringContext &ctx, const ir::Op &op) {
 
 Status lowerSource(LoweringContext &ctx, const ir::Op &op) {
   switch (op.kind) {
-  case ir::OpKind::Constant: return lowerConstant(ctx, op);
-  case ir::OpKind::ProgramId: return lowerProgramId(ctx, op, false);
-  case ir::OpKind::NumPrograms: return lowerProgramId(ctx, op, true);
-  case ir::OpKind::MakeRange: return lowerMakeRange(ctx, op);
-  default: break;
+  case ir::OpKind::Constant:
+    return lowerConstant(ctx, op);
+  case ir::OpKind::ProgramId:
+    return lowerProgramId(ctx, op, false);
+  case ir::OpKind::NumPrograms:
+    return lowerProgramId(ctx, op, true);
+  case ir::OpKind::MakeRange:
+    return lowerMakeRange(ctx, op);
+  default:
+    break;
   }
   assert(false && "lowerSource called for another op");
   return makeError(ctx.where(op) + "not a source op");

@@ -47,9 +47,8 @@ Expected<TmaBoxPlan> planTmaBox(const ir::Module &m, const ir::Type &desc) {
       if (offsets.at(r, c) * e != addr)
         return makeError("the layout of " + std::to_string(rows) + "x" + std::to_string(cols) +
                          " block is not the one a TMA copy with a " +
-                         std::to_string(p.swizzleBytes) +
-                         "-byte swizzle writes (element (" + std::to_string(r) + ", " +
-                         std::to_string(c) + ") is at byte " +
+                         std::to_string(p.swizzleBytes) + "-byte swizzle writes (element (" +
+                         std::to_string(r) + ", " + std::to_string(c) + ") is at byte " +
                          std::to_string(offsets.at(r, c) * e) + ", TMA puts it at " +
                          std::to_string(addr) + ")");
     }

@@ -151,11 +151,16 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
   // PTX's names of the operand types; the accumulator is s32 for s8 operands, else f32.
   auto ptxType = [](ir::ScalarKind k) -> std::string {
     switch (k) {
-    case ir::ScalarKind::F32: return "tf32";
-    case ir::ScalarKind::I8: return "s8";
-    case ir::ScalarKind::F8E4M3FN: return "e4m3";
-    case ir::ScalarKind::F8E5M2: return "e5m2";
-    default: return std::string(ir::name(k));
+    case ir::ScalarKind::F32:
+      return "tf32";
+    case ir::ScalarKind::I8:
+      return "s8";
+    case ir::ScalarKind::F8E4M3FN:
+      return "e4m3";
+    case ir::ScalarKind::F8E5M2:
+      return "e5m2";
+    default:
+      return std::string(ir::name(k));
     }
   };
   int64_t K = at.shape()[1];
@@ -174,7 +179,7 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
   std::string bText = "$" + std::to_string(n + (aInRegs ? 4 : 1));
   // The transpose immediates exist for 16-bit operands only (tf32 and 8-bit ones are K-major);
   // integer wgmmas take no scale immediates either.
-  std::string tail = ints           ? ", p;\n}"
+  std::string tail = ints             ? ", p;\n}"
                      : elemBytes != 2 ? ", p, 1, 1;\n}"
                      : aInRegs ? ", p, 1, 1, " + std::to_string(int(bOp->desc.mnMajor)) + ";\n}"
                                : ", p, 1, 1, " + std::to_string(int(aOp->desc.mnMajor)) + ", " +
@@ -184,7 +189,7 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
   // Registers the wgmmas read: accumulators per tile (fragment order) and, for a register A,
   // its packed words per (row0, k0).
   std::vector<std::pair<std::pair<int64_t, int64_t>, std::vector<int>>> tileList(tiles.begin(),
-                                                                                tiles.end());
+                                                                                 tiles.end());
   std::vector<llvm::Value *> fenced;
   for (auto &[tile, slots] : tileList) {
     for (int s : slots)

@@ -18,17 +18,27 @@ LoweringContext::LoweringContext(const ir::Module &m, const ir::Function &f, Ker
 llvm::Type *LoweringContext::scalarType(ir::ScalarKind k) {
   llvm::LLVMContext &c = kb_.context();
   switch (k) {
-  case ir::ScalarKind::I1: return llvm::Type::getInt1Ty(c);
-  case ir::ScalarKind::I8: return llvm::Type::getInt8Ty(c);
-  case ir::ScalarKind::I16: return llvm::Type::getInt16Ty(c);
-  case ir::ScalarKind::I32: return llvm::Type::getInt32Ty(c);
-  case ir::ScalarKind::I64: return llvm::Type::getInt64Ty(c);
-  case ir::ScalarKind::F16: return llvm::Type::getHalfTy(c);
-  case ir::ScalarKind::BF16: return llvm::Type::getBFloatTy(c);
-  case ir::ScalarKind::F32: return llvm::Type::getFloatTy(c);
-  case ir::ScalarKind::F64: return llvm::Type::getDoubleTy(c);
+  case ir::ScalarKind::I1:
+    return llvm::Type::getInt1Ty(c);
+  case ir::ScalarKind::I8:
+    return llvm::Type::getInt8Ty(c);
+  case ir::ScalarKind::I16:
+    return llvm::Type::getInt16Ty(c);
+  case ir::ScalarKind::I32:
+    return llvm::Type::getInt32Ty(c);
+  case ir::ScalarKind::I64:
+    return llvm::Type::getInt64Ty(c);
+  case ir::ScalarKind::F16:
+    return llvm::Type::getHalfTy(c);
+  case ir::ScalarKind::BF16:
+    return llvm::Type::getBFloatTy(c);
+  case ir::ScalarKind::F32:
+    return llvm::Type::getFloatTy(c);
+  case ir::ScalarKind::F64:
+    return llvm::Type::getDoubleTy(c);
   case ir::ScalarKind::F8E4M3FN: // 8-bit floats live in bytes; tt.fp_to_fp converts them
-  case ir::ScalarKind::F8E5M2: return llvm::Type::getInt8Ty(c);
+  case ir::ScalarKind::F8E5M2:
+    return llvm::Type::getInt8Ty(c);
   }
   return nullptr;
 }

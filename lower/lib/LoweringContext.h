@@ -50,8 +50,8 @@ struct Lowered {
 
 /// How a local_load feeding an mma.sync dot is sliced (OperandSlices.h).
 struct SlicedLoad {
-  int operand = 0;   ///< the dot operand it is: 0 = A, 1 = B
-  int64_t kStep = 0; ///< K elements per slice: one mma.sync's
+  int operand = 0;             ///< the dot operand it is: 0 = A, 1 = B
+  int64_t kStep = 0;           ///< K elements per slice: one mma.sync's
   const ir::Op *dot = nullptr; ///< the tt.dot that loads the later slices
 };
 

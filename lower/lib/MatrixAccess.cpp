@@ -29,8 +29,8 @@ Status emitStmatrix(llvm::IRBuilder<> &b, const PtxTarget &target, llvm::Value *
     return makeError("stmatrix needs sm_90 or newer, the target is " + target.name());
   int n = static_cast<int>(words.size());
   assert((n == 1 || n == 2 || n == 4) && "stmatrix count");
-  std::string text = "stmatrix.sync.aligned.m8n8.x" + std::to_string(n) +
-                     (trans ? ".trans" : "") + ".shared.b16 [$0], {";
+  std::string text = "stmatrix.sync.aligned.m8n8.x" + std::to_string(n) + (trans ? ".trans" : "") +
+                     ".shared.b16 [$0], {";
   for (int i = 0; i < n; ++i)
     text += (i ? ", $" : "$") + std::to_string(i + 1);
   text += "};";

@@ -52,8 +52,8 @@ void emitMbarrierWaitParity(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value 
   emitInlinePtx(b, text, {}, {}, ins);
 }
 
-void emitTmaLoad2d(llvm::IRBuilder<> &b, llvm::Value *dst, llvm::Value *tensorMap,
-                   llvm::Value *bar, llvm::Value *c0, llvm::Value *c1, llvm::Value *pred) {
+void emitTmaLoad2d(llvm::IRBuilder<> &b, llvm::Value *dst, llvm::Value *tensorMap, llvm::Value *bar,
+                   llvm::Value *c0, llvm::Value *c1, llvm::Value *pred) {
   emitGuarded(b,
               "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
               "[$0], [$1, {$2, $3}], [$4];",

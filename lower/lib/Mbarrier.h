@@ -49,8 +49,7 @@ void emitBulkWaitGroupRead(llvm::IRBuilder<> &b, int pendings);
 /// cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes: copies the box at
 /// coordinates (c0 innermost, c1) of the tensor map at generic address `tensorMap` (i64) into
 /// shared memory at `dst`, completing its bytes on `bar`.
-void emitTmaLoad2d(llvm::IRBuilder<> &b, llvm::Value *dst, llvm::Value *tensorMap,
-                   llvm::Value *bar, llvm::Value *c0, llvm::Value *c1,
-                   llvm::Value *pred = nullptr);
+void emitTmaLoad2d(llvm::IRBuilder<> &b, llvm::Value *dst, llvm::Value *tensorMap, llvm::Value *bar,
+                   llvm::Value *c0, llvm::Value *c1, llvm::Value *pred = nullptr);
 
 } // namespace linlayout::lower

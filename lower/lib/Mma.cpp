@@ -9,10 +9,14 @@ namespace linlayout::lower {
 namespace {
 shim::MmaKind kindOf(MmaShape s) {
   switch (s) {
-  case MmaShape::M16N8K16_F16: return shim::MmaKind::M16N8K16_F16_F32;
-  case MmaShape::M16N8K16_BF16: return shim::MmaKind::M16N8K16_BF16_F32;
-  case MmaShape::M16N8K8_TF32: return shim::MmaKind::M16N8K8_TF32_F32;
-  case MmaShape::M16N8K32_S8: return shim::MmaKind::M16N8K32_S8_S32;
+  case MmaShape::M16N8K16_F16:
+    return shim::MmaKind::M16N8K16_F16_F32;
+  case MmaShape::M16N8K16_BF16:
+    return shim::MmaKind::M16N8K16_BF16_F32;
+  case MmaShape::M16N8K8_TF32:
+    return shim::MmaKind::M16N8K8_TF32_F32;
+  case MmaShape::M16N8K32_S8:
+    return shim::MmaKind::M16N8K32_S8_S32;
   }
   return shim::MmaKind::M16N8K16_F16_F32;
 }
@@ -20,11 +24,16 @@ shim::MmaKind kindOf(MmaShape s) {
 
 std::optional<MmaShape> mmaShapeFor(ir::ScalarKind k) {
   switch (k) {
-  case ir::ScalarKind::F16: return MmaShape::M16N8K16_F16;
-  case ir::ScalarKind::BF16: return MmaShape::M16N8K16_BF16;
-  case ir::ScalarKind::F32: return MmaShape::M16N8K8_TF32;
-  case ir::ScalarKind::I8: return MmaShape::M16N8K32_S8;
-  default: return std::nullopt;
+  case ir::ScalarKind::F16:
+    return MmaShape::M16N8K16_F16;
+  case ir::ScalarKind::BF16:
+    return MmaShape::M16N8K16_BF16;
+  case ir::ScalarKind::F32:
+    return MmaShape::M16N8K8_TF32;
+  case ir::ScalarKind::I8:
+    return MmaShape::M16N8K32_S8;
+  default:
+    return std::nullopt;
   }
 }
 

@@ -11,18 +11,16 @@ std::optional<std::vector<int>> lookupRegisters(const LinearLayout &have,
   if (have.numOutDims() != wanted.numOutDims())
     return std::nullopt;
   for (int o = 0; o < have.numOutDims(); ++o)
-    if (have.outDimName(o) != wanted.outDimName(o) ||
-        have.outDimBits(o) != wanted.outDimBits(o))
+    if (have.outDimName(o) != wanted.outDimName(o) || have.outDimBits(o) != wanted.outDimBits(o))
       return std::nullopt;
   // The thread part must agree bit by bit (both maps are linear).
   for (DimName d : {DimName::lane(), DimName::warp(), DimName::block()}) {
     int bits = std::max(have.inDimBits(d), wanted.inDimBits(d));
     for (int i = 0; i < bits; ++i) {
-      uint64_t h = i < have.inDimBits(d) ? have.column(have.inDimOffset(have.inDimIndex(d)) + i)
-                                         : 0;
-      uint64_t w = i < wanted.inDimBits(d)
-                       ? wanted.column(wanted.inDimOffset(wanted.inDimIndex(d)) + i)
-                       : 0;
+      uint64_t h =
+          i < have.inDimBits(d) ? have.column(have.inDimOffset(have.inDimIndex(d)) + i) : 0;
+      uint64_t w =
+          i < wanted.inDimBits(d) ? wanted.column(wanted.inDimOffset(wanted.inDimIndex(d)) + i) : 0;
       if (h != w)
         return std::nullopt;
     }

@@ -10,9 +10,8 @@ SharedAllocation allocateShared(const std::vector<SharedBuffer> &buffers, int64_
   out.offsets.assign(buffers.size(), 0);
   std::vector<size_t> order(buffers.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return buffers[a].bytes > buffers[b].bytes;
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return buffers[a].bytes > buffers[b].bytes; });
   auto align = [&](int64_t x) { return (x + alignment - 1) & ~(alignment - 1); };
   std::vector<size_t> placed;
   for (size_t i : order) {

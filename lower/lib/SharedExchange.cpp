@@ -19,13 +19,12 @@ Status checkVector(const LinearLayout &toOffset, int vector, const char *what) {
   int bits = __builtin_ctz(static_cast<unsigned>(vector));
   if (bits > toOffset.inDimBits(DimName::reg()))
     return makeError(std::string(what) + " vector " + std::to_string(vector) +
-                     " is wider than the " +
-                     std::to_string(toOffset.inDimSize(DimName::reg())) + " registers");
+                     " is wider than the " + std::to_string(toOffset.inDimSize(DimName::reg())) +
+                     " registers");
   for (int i = 0; i < bits; ++i)
     if (toOffset.basis(DimName::reg(), i, DimName::offset()) != (uint64_t(1) << i))
-      return makeError(std::string(what) + " vector " + std::to_string(vector) +
-                       ": register bit " + std::to_string(i) +
-                       " does not step to the next scratch offset");
+      return makeError(std::string(what) + " vector " + std::to_string(vector) + ": register bit " +
+                       std::to_string(i) + " does not step to the next scratch offset");
   return Status::success();
 }
 
@@ -48,8 +47,8 @@ Status checkSharedExchange(const SharedExchange &x) {
 }
 
 Expected<std::vector<llvm::Value *>> emitSharedExchange(llvm::IRBuilder<> &b,
-                                                        const SharedExchange &x,
-                                                        llvm::Value *base, llvm::Value *thread,
+                                                        const SharedExchange &x, llvm::Value *base,
+                                                        llvm::Value *thread,
                                                         const std::vector<llvm::Value *> &values,
                                                         SharedExchangeCounts *counts) {
   LL_TRY_STATUS(checkSharedExchange(x));
@@ -59,8 +58,8 @@ Expected<std::vector<llvm::Value *>> emitSharedExchange(llvm::IRBuilder<> &b,
   LL_ASSIGN_OR_RETURN(LayoutIndexer loadIx, LayoutIndexer::create(loadMap));
   if (values.size() != storeIx.numRegisters())
     return makeError("exchange of " + std::to_string(values.size()) +
-                     " values, the source layout has " +
-                     std::to_string(storeIx.numRegisters()) + " registers");
+                     " values, the source layout has " + std::to_string(storeIx.numRegisters()) +
+                     " registers");
   llvm::Type *elemTy = values[0]->getType();
   int64_t bytes[] = {sharedBytes(elemTy)};
   SharedExchangeCounts local;
@@ -78,8 +77,8 @@ Expected<std::vector<llvm::Value *>> emitSharedExchange(llvm::IRBuilder<> &b,
   IndexEmitter ld(loadIx, b, thread, nullptr);
   for (uint64_t r = 0; r < loadIx.numRegisters(); r += x.loadVector) {
     SplitOffset so = ld.linearOffset(r, bytes);
-    auto got = emitSharedLoad(b, sharedAddress(b, base, so.variable, so.constant), elemTy,
-                              x.loadVector);
+    auto got =
+        emitSharedLoad(b, sharedAddress(b, base, so.variable, so.constant), elemTy, x.loadVector);
     out.insert(out.end(), got.begin(), got.end());
     ++local.loads;
   }

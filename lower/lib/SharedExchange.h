@@ -42,8 +42,8 @@ Status checkSharedExchange(const SharedExchange &x);
 /// value per destination register. `base` is the addrspace(3) start of the scratch.
 /// Requires: checkSharedExchange(x) passes; all values have one type.
 Expected<std::vector<llvm::Value *>> emitSharedExchange(llvm::IRBuilder<> &b,
-                                                        const SharedExchange &x,
-                                                        llvm::Value *base, llvm::Value *thread,
+                                                        const SharedExchange &x, llvm::Value *base,
+                                                        llvm::Value *thread,
                                                         const std::vector<llvm::Value *> &values,
                                                         SharedExchangeCounts *counts = nullptr);
 

@@ -13,13 +13,10 @@ namespace linlayout::lower {
 
 namespace {
 
-uint64_t lowBits(int m) {
-  return m >= 64 ? ~uint64_t(0) : (uint64_t(1) << m) - 1;
-}
+uint64_t lowBits(int m) { return m >= 64 ? ~uint64_t(0) : (uint64_t(1) << m) - 1; }
 
 // Element `slot` of `slots` packed low-first in an i32 word, as `t`.
-llvm::Value *unpack(llvm::IRBuilder<> &b, llvm::Value *word, int slot,
-                    int slots, llvm::Type *t) {
+llvm::Value *unpack(llvm::IRBuilder<> &b, llvm::Value *word, int slot, int slots, llvm::Type *t) {
   int bits = 32 / slots;
   llvm::Value *v = word;
   if (slot)
@@ -31,9 +28,8 @@ llvm::Value *unpack(llvm::IRBuilder<> &b, llvm::Value *word, int slot,
 
 } // namespace
 
-Expected<std::optional<MatrixTileLoadPlan>>
-planMatrixTileLoad(const LinearLayout &dist, const LinearLayout &shared,
-                   int e) {
+Expected<std::optional<MatrixTileLoadPlan>> planMatrixTileLoad(const LinearLayout &dist,
+                                                               const LinearLayout &shared, int e) {
   auto pat = ir::matrixLoadPattern(dist, shared, e);
   if (!pat)
     return std::optional<MatrixTileLoadPlan>();
@@ -61,8 +57,7 @@ planMatrixTileLoad(const LinearLayout &dist, const LinearLayout &shared,
     for (uint32_t el : pat->element) {
       uint32_t r = first ^ el;
       if (r >= nRegs || loaded[r])
-        return makeError("the ldmatrix pattern loads register " +
-                         std::to_string(r) + " twice");
+        return makeError("the ldmatrix pattern loads register " + std::to_string(r) + " twice");
       loaded[r] = true;
       in.registers.push_back(int(r));
     }
@@ -87,8 +82,7 @@ planMatrixTileLoad(const LinearLayout &dist, const LinearLayout &shared,
         if (combo >> i & 1)
           z ^= pat->duplicate[i];
       if (!loaded.at(r ^ z))
-        return makeError("register " + std::to_string(r) +
-                         " copies an unloaded register");
+        return makeError("register " + std::to_string(r) + " copies an unloaded register");
       plan.copies.push_back({int(r), int(r ^ z)});
     }
   }
@@ -96,9 +90,8 @@ planMatrixTileLoad(const LinearLayout &dist, const LinearLayout &shared,
 }
 
 Expected<std::optional<std::vector<llvm::Value *>>>
-emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist,
-                   const LinearLayout &shared, llvm::Value *base,
-                   llvm::Value *thread, llvm::Type *elemTy,
+emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist, const LinearLayout &shared,
+                   llvm::Value *base, llvm::Value *thread, llvm::Type *elemTy,
                    MatrixTileLoadCounts *counts, uint64_t viewXor) {
   int e = int(elemTy->getPrimitiveSizeInBits());
   // A row of ldmatrix is 16 contiguous bytes; XOR below that would reorder it.

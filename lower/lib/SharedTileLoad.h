@@ -40,8 +40,7 @@ struct MatrixTileLoadPlan {
 /// ((offset) -> dims). Ensures: when answered, every register of dist is loaded
 /// by one instruction or copied.
 Expected<std::optional<MatrixTileLoadPlan>>
-planMatrixTileLoad(const LinearLayout &dist, const LinearLayout &shared,
-                   int elementBits);
+planMatrixTileLoad(const LinearLayout &dist, const LinearLayout &shared, int elementBits);
 
 /// What the ldmatrix load of a tile emitted.
 struct MatrixTileLoadCounts {
@@ -57,10 +56,8 @@ struct MatrixTileLoadCounts {
 /// rows whole. Requires: dist's dims are shared's (dist may cover part of the
 /// tile); thread is %tid.x.
 Expected<std::optional<std::vector<llvm::Value *>>>
-emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist,
-                   const LinearLayout &shared, llvm::Value *base,
-                   llvm::Value *thread, llvm::Type *elemTy,
-                   MatrixTileLoadCounts *counts = nullptr,
-                   uint64_t viewXor = 0);
+emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist, const LinearLayout &shared,
+                   llvm::Value *base, llvm::Value *thread, llvm::Type *elemTy,
+                   MatrixTileLoadCounts *counts = nullptr, uint64_t viewXor = 0);
 
 } // namespace linlayout::lower

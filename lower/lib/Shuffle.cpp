@@ -49,15 +49,13 @@ llvm::Value *shuffleAny(llvm::IRBuilder<> &b, llvm::Intrinsic::ID id, llvm::Valu
 
 } // namespace
 
-llvm::Value *shuffleIdx(llvm::IRBuilder<> &b, llvm::Value *v, llvm::Value *srcLane,
-                        int segment) {
+llvm::Value *shuffleIdx(llvm::IRBuilder<> &b, llvm::Value *v, llvm::Value *srcLane, int segment) {
   return shuffleAny(b, llvm::Intrinsic::nvvm_shfl_sync_idx_i32, v, srcLane, segment);
 }
 
 llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v, uint32_t laneMask, int segment) {
   assert(laneMask < 32 && "butterfly lane mask");
-  return shuffleAny(b, llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, v, b.getInt32(laneMask),
-                    segment);
+  return shuffleAny(b, llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, v, b.getInt32(laneMask), segment);
 }
 
 llvm::Value *shuffleUp(llvm::IRBuilder<> &b, llvm::Value *v, uint32_t delta) {

@@ -17,8 +17,7 @@ llvm::Value *shuffleIdx(llvm::IRBuilder<> &b, llvm::Value *v, llvm::Value *srcLa
 
 /// shfl.sync.bfly: the value `v` held by lane (this lane XOR laneMask).
 /// Requires: as shuffleIdx; laneMask < 32.
-llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v, uint32_t laneMask,
-                        int segment = 32);
+llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v, uint32_t laneMask, int segment = 32);
 
 /// shfl.sync.up / down over the whole warp: the value `v` held by lane (this lane - delta), or
 /// (+ delta); a lane whose source is outside the warp gets its own value.

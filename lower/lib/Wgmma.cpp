@@ -96,9 +96,7 @@ Expected<WgmmaSmemOperand> deriveWgmmaOperand(const SharedOffsets &tile, int kDi
   // The descriptor's fields come from the whole tile's layout, the reads from what is read.
   const SharedOffsets &t = tile, &read = view ? *view : tile;
   int64_t ext[2] = {t.rows, t.cols};
-  auto off = [&](int64_t mn, int64_t k) {
-    return kDim == 1 ? t.at(mn, k) : t.at(k, mn);
-  };
+  auto off = [&](int64_t mn, int64_t k) { return kDim == 1 ? t.at(mn, k) : t.at(k, mn); };
   auto readOff = [&](int64_t mn, int64_t k) { return kDim == 1 ? read.at(mn, k) : read.at(k, mn); };
   int64_t readExt[2] = {read.rows, read.cols};
   const int64_t instrK = wgmmaK(elemBytes);
@@ -215,8 +213,7 @@ Expected<WgmmaAccumulatorMap> mapWgmmaAccumulator(const LinearLayout &acc, int64
 }
 
 Expected<WgmmaOperandAMap> mapWgmmaOperandA(const LinearLayout &a, int elemBytes) {
-  if (a.numOutDims() != 2 || a.inDimBits(DimName::lane()) != 5 ||
-      a.inDimBits(DimName::warp()) < 2)
+  if (a.numOutDims() != 2 || a.inDimBits(DimName::lane()) != 5 || a.inDimBits(DimName::warp()) < 2)
     return makeError("a register A operand must be rank 2 over 32 lanes and 4 or more warps");
   // Per warp a 16 x instrK block: words 0 / 1 rows +0 / +8, words 2 / 3 the upper half of K;
   // lane l holds row l / 4 and, of each half of K, the (l % 4)-th element or pair of elements.

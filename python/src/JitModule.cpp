@@ -151,8 +151,8 @@ uint64_t deviceAddress(const py::handle &obj, size_t index) {
     int type = dev[0].cast<int>();
     if (type != 2 && type != 3) // kDLCUDA, kDLCUDAHost
       throw py::type_error("argument " + std::to_string(index) +
-                           " is not on a CUDA device (DLPack device type " +
-                           std::to_string(type) + ")");
+                           " is not on a CUDA device (DLPack device type " + std::to_string(type) +
+                           ")");
     return obj.attr("data_ptr")().cast<uint64_t>();
   }
   throw py::type_error("argument " + std::to_string(index) +
@@ -256,8 +256,8 @@ runtime::Dim3 gridOf(const py::object &grid) {
 void launch(const jit::Kernel &k, const py::object &grid, const py::args &args) {
   const auto &params = k.metadata().params;
   if (args.size() != params.size())
-    throw py::type_error("the kernel takes " + std::to_string(params.size()) +
-                         " arguments, got " + std::to_string(args.size()));
+    throw py::type_error("the kernel takes " + std::to_string(params.size()) + " arguments, got " +
+                         std::to_string(args.size()));
   std::vector<jit::KernelArg> kargs;
   for (size_t i = 0; i < args.size(); ++i)
     kargs.push_back(argFor(params[i], args[i], i));
@@ -305,8 +305,8 @@ PYBIND11_MODULE(_jit, m) {
              if (prefetchK < 0 || prefetchK > 999)
                throw py::value_error("prefetch_k is " + std::to_string(prefetchK) +
                                      ", expected 0 to 999");
-             return Options{target, kernel, passes, numStages, prefetchK, optimize, annotate,
-                            fpFusion, conversionPath};
+             return Options{target,   kernel,   passes,   numStages,     prefetchK,
+                            optimize, annotate, fpFusion, conversionPath};
            }),
            py::arg("target") = py::none(), py::arg("kernel") = "", py::arg("passes") = true,
            py::arg("num_stages") = 0, py::arg("prefetch_k") = 16, py::arg("optimize") = true,
@@ -320,12 +320,13 @@ PYBIND11_MODULE(_jit, m) {
       .def("launch", &launch, py::arg("grid"));
   py::class_<PyCompiler>(m, "Compiler")
       .def(py::init<int>(), py::arg("device") = 0)
-      .def("compile",
-           [](PyCompiler &c, const std::string &text, const Options &o,
-              const std::string &fileName) {
-             return std::const_pointer_cast<jit::Kernel>(c.compile(text, o, fileName));
-           },
-           py::arg("text"), py::arg("options"), py::arg("file_name") = "<input>")
+      .def(
+          "compile",
+          [](PyCompiler &c, const std::string &text, const Options &o,
+             const std::string &fileName) {
+            return std::const_pointer_cast<jit::Kernel>(c.compile(text, o, fileName));
+          },
+          py::arg("text"), py::arg("options"), py::arg("file_name") = "<input>")
       .def_property_readonly("arch", &PyCompiler::arch)
       .def("cache_stats", &PyCompiler::stats);
 }

@@ -201,8 +201,8 @@ PyObject *fastMethod(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   const LinearLayout *a = valueOf(self);
   const LinearLayout *b = nargs == 1 ? valueOf(args[0]) : nullptr;
   if (!a || (nargs == 1 && !b) || nargs > 1) {
-    PyErr_SetString(PyExc_TypeError, nargs > 1 ? "expected at most one argument"
-                                               : "expected a LinearLayout");
+    PyErr_SetString(PyExc_TypeError,
+                    nargs > 1 ? "expected at most one argument" : "expected a LinearLayout");
     return nullptr;
   }
   Expected<LinearLayout> r = Op(*a, b);
@@ -228,13 +228,11 @@ Expected<LinearLayout> opCompose(const LinearLayout &a, const LinearLayout *b) {
     return makeError("compose takes the outer layout");
   return a.then(*b);
 }
-Expected<LinearLayout> opInvert(const LinearLayout &a, const LinearLayout *b) {
-  return a.invert();
-}
+Expected<LinearLayout> opInvert(const LinearLayout &a, const LinearLayout *b) { return a.invert(); }
 
 PyMethodDef kFastMethods[] = {
-    {"invert_and_compose", (PyCFunction)(void (*)())fastMethod<opInvertAndCompose>,
-     METH_FASTCALL, "c with outer(c(x)) == self(x) (Triton's invert_and_compose)"},
+    {"invert_and_compose", (PyCFunction)(void (*)())fastMethod<opInvertAndCompose>, METH_FASTCALL,
+     "c with outer(c(x)) == self(x) (Triton's invert_and_compose)"},
     {"compose", (PyCFunction)(void (*)())fastMethod<opCompose>, METH_FASTCALL,
      "x -> outer(self(x)): self applies first (Triton's compose)"},
     {"invert", (PyCFunction)(void (*)())fastMethod<opInvert>, METH_FASTCALL,
@@ -280,8 +278,8 @@ void addLinearLayout(py::module_ &m) {
       "strided_1d",
       [](int64_t size, int64_t stride, const std::string &in, const std::string &out) {
         return unwrap(LinearLayout::strided1D(positiveSize(size, "size"),
-                                              positiveSize(stride, "stride"),
-                                              dimName(in, "in dim"), dimName(out, "out dim")));
+                                              positiveSize(stride, "stride"), dimName(in, "in dim"),
+                                              dimName(out, "out dim")));
       },
       py::arg("size"), py::arg("stride"), py::arg("inDim"), py::arg("outDim"));
   c.def_static(
@@ -426,8 +424,9 @@ void addLinearLayout(py::module_ &m) {
   c.def("quotient", [](const LinearLayout &a, const std::vector<std::string> &dims) {
     return optionalLayout(a.quotient(dimNames(dims, "dim")));
   });
-  c.def("divide_left",
-        [](const LinearLayout &a, const LinearLayout &b) { return optionalLayout(a.divideLeft(b)); });
+  c.def("divide_left", [](const LinearLayout &a, const LinearLayout &b) {
+    return optionalLayout(a.divideLeft(b));
+  });
   c.def("divide_right", [](const LinearLayout &a, const LinearLayout &b) {
     return optionalLayout(a.divideRight(b));
   });
@@ -438,12 +437,10 @@ void addLinearLayout(py::module_ &m) {
       },
       py::arg("dim"));
   c.def("remove_zero_bases", [](const LinearLayout &a) { return a.removeZeroBases(); });
-  c.def("kernel", [](const LinearLayout &a, const std::string &n) {
-    return a.kernel(dimName(n, "in dim"));
-  });
-  c.def("image", [](const LinearLayout &a, const std::string &n) {
-    return a.image(dimName(n, "in dim"));
-  });
+  c.def("kernel",
+        [](const LinearLayout &a, const std::string &n) { return a.kernel(dimName(n, "in dim")); });
+  c.def("image",
+        [](const LinearLayout &a, const std::string &n) { return a.image(dimName(n, "in dim")); });
   c.def("equal_ignoring_out_dim_sizes", &LinearLayout::equalIgnoringOutDimSizes);
 
   addFastMethods(c);
@@ -454,17 +451,18 @@ void addLinearLayout(py::module_ &m) {
   c.def("__str__", &LinearLayout::toString);
   c.def("__copy__", [](const LinearLayout &a) { return a; });
   c.def("__deepcopy__", [](const LinearLayout &a, py::dict) { return a; });
-  c.def(py::pickle([](const LinearLayout &a) { return py::make_tuple(basesOf(a), dimsOf(a.outDims())); },
-                   [](py::tuple t) {
-                     std::vector<std::string> names;
-                     std::vector<int64_t> sizes;
-                     for (auto d : t[1].cast<py::list>()) {
-                       auto p = d.cast<py::tuple>();
-                       names.push_back(p[0].cast<std::string>());
-                       sizes.push_back(p[1].cast<int64_t>());
-                     }
-                     return fromBases(t[0], names, sizes, false);
-                   }));
+  c.def(py::pickle(
+      [](const LinearLayout &a) { return py::make_tuple(basesOf(a), dimsOf(a.outDims())); },
+      [](py::tuple t) {
+        std::vector<std::string> names;
+        std::vector<int64_t> sizes;
+        for (auto d : t[1].cast<py::list>()) {
+          auto p = d.cast<py::tuple>();
+          names.push_back(p[0].cast<std::string>());
+          sizes.push_back(p[1].cast<int64_t>());
+        }
+        return fromBases(t[0], names, sizes, false);
+      }));
 
   // Pictures: Triton's text views, and SVG for notebooks.
   c.def(
@@ -472,24 +470,23 @@ void addLinearLayout(py::module_ &m) {
       [](const LinearLayout &a, bool hw) { return view(a, hw, 32, 32, 16); },
       py::arg("useHWPointOfView") = false);
   c.def(
-      "get_shared_view",
-      [](const LinearLayout &a, bool hw) { return view(a, hw, 32, 32, 16); },
+      "get_shared_view", [](const LinearLayout &a, bool hw) { return view(a, hw, 32, 32, 16); },
       py::arg("useHWPointOfView") = false);
   // Jupyter shows the text form where there is no picture (too many bits, other dim names).
   // The C++ call's own time, for bench/python: ns per invertAndCompose over `iterations` calls.
-  m.def("_time_invert_and_compose", [](const LinearLayout &a, const LinearLayout &b,
-                                       int64_t iterations) {
-    auto t0 = std::chrono::steady_clock::now();
-    size_t sink = 0;
-    for (int64_t i = 0; i < iterations; ++i) {
-      auto c = a.invertAndCompose(b);
-      sink += c.ok() ? c->column(0) : 1;
-    }
-    auto t1 = std::chrono::steady_clock::now();
-    volatile size_t keep = sink;
-    (void)keep;
-    return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(iterations);
-  });
+  m.def("_time_invert_and_compose",
+        [](const LinearLayout &a, const LinearLayout &b, int64_t iterations) {
+          auto t0 = std::chrono::steady_clock::now();
+          size_t sink = 0;
+          for (int64_t i = 0; i < iterations; ++i) {
+            auto c = a.invertAndCompose(b);
+            sink += c.ok() ? c->column(0) : 1;
+          }
+          auto t1 = std::chrono::steady_clock::now();
+          volatile size_t keep = sink;
+          (void)keep;
+          return std::chrono::duration<double, std::nano>(t1 - t0).count() / double(iterations);
+        });
   c.def("_repr_svg_", [](const LinearLayout &a) -> std::optional<std::string> {
     if (!OwnerMap::build(a).ok())
       return std::nullopt;

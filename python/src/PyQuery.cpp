@@ -73,9 +73,8 @@ void addQuery(py::module_ &m) {
   m.def("_normal_spec", &normalSpec, py::arg("text"));
   m.def("_layout_from_json", &layoutFromJson, py::arg("text"));
   m.def("_layout_to_json", [](const LinearLayout &l) { return query::layoutToJson(l).dump(); });
-  m.def(
-      "_svg", &svgOf, py::arg("layout"), py::arg("bitwidth") = 16, py::arg("title") = "",
-      py::arg("max_rows") = 32, py::arg("max_cols") = 32);
+  m.def("_svg", &svgOf, py::arg("layout"), py::arg("bitwidth") = 16, py::arg("title") = "",
+        py::arg("max_rows") = 32, py::arg("max_cols") = 32);
 }
 
 } // namespace linlayout::python

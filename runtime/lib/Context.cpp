@@ -22,15 +22,16 @@ Expected<Context> Context::create(int ordinal) {
   LL_TRY_STATUS(check(api->cuDeviceGetName(name, sizeof name - 1, c.device_), "cuDeviceGetName"));
   c.name_ = name;
   int major = 0, minor = 0;
-  LL_TRY_STATUS(check(api->cuDeviceGetAttribute(&major, kAttrCcMajor, c.device_),
-                      "cuDeviceGetAttribute"));
-  LL_TRY_STATUS(check(api->cuDeviceGetAttribute(&minor, kAttrCcMinor, c.device_),
-                      "cuDeviceGetAttribute"));
+  LL_TRY_STATUS(
+      check(api->cuDeviceGetAttribute(&major, kAttrCcMajor, c.device_), "cuDeviceGetAttribute"));
+  LL_TRY_STATUS(
+      check(api->cuDeviceGetAttribute(&minor, kAttrCcMinor, c.device_), "cuDeviceGetAttribute"));
   LL_TRY_STATUS(check(api->cuDeviceGetAttribute(&c.sms_, kAttrMultiprocessorCount, c.device_),
                       "cuDeviceGetAttribute"));
   c.cc_ = major * 10 + minor;
   LL_TRY_STATUS(check(api->cuDriverGetVersion(&c.driverVersion_), "cuDriverGetVersion"));
-  LL_TRY_STATUS(check(api->cuDevicePrimaryCtxRetain(&c.ctx_, c.device_), "cuDevicePrimaryCtxRetain"));
+  LL_TRY_STATUS(
+      check(api->cuDevicePrimaryCtxRetain(&c.ctx_, c.device_), "cuDevicePrimaryCtxRetain"));
   LL_TRY_STATUS(c.makeCurrent());
   return c;
 }

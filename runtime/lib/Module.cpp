@@ -35,7 +35,8 @@ Expected<Module> Module::loadPtx(std::string_view ptx) {
   return m;
 }
 
-Module::Module(Module &&o) noexcept : mod_(std::exchange(o.mod_, nullptr)), log_(std::move(o.log_)) {}
+Module::Module(Module &&o) noexcept
+    : mod_(std::exchange(o.mod_, nullptr)), log_(std::move(o.log_)) {}
 
 Module &Module::operator=(Module &&o) noexcept {
   if (this != &o) {
@@ -52,8 +53,8 @@ Module::~Module() {
 
 Expected<Function> Module::function(const std::string &name) const {
   Function f;
-  Status s = check((*driver())->cuModuleGetFunction(&f.fn_, mod_, name.c_str()),
-                   "cuModuleGetFunction");
+  Status s =
+      check((*driver())->cuModuleGetFunction(&f.fn_, mod_, name.c_str()), "cuModuleGetFunction");
   if (!s.ok())
     return makeError("no kernel '" + name + "' in the module: " + s.message());
   f.name_ = name;
@@ -63,10 +64,12 @@ Expected<Function> Module::function(const std::string &name) const {
 Expected<FunctionAttributes> Function::attributes() const {
   const DriverApi *api = *driver();
   FunctionAttributes a;
-  LL_TRY_STATUS(check(api->cuFuncGetAttribute(&a.numRegisters, kFuncNumRegs, fn_), "cuFuncGetAttribute"));
+  LL_TRY_STATUS(
+      check(api->cuFuncGetAttribute(&a.numRegisters, kFuncNumRegs, fn_), "cuFuncGetAttribute"));
   LL_TRY_STATUS(check(api->cuFuncGetAttribute(&a.staticSharedBytes, kFuncSharedSizeBytes, fn_),
                       "cuFuncGetAttribute"));
-  LL_TRY_STATUS(check(api->cuFuncGetAttribute(&a.localBytes, kFuncLocalSizeBytes, fn_), "cuFuncGetAttribute"));
+  LL_TRY_STATUS(check(api->cuFuncGetAttribute(&a.localBytes, kFuncLocalSizeBytes, fn_),
+                      "cuFuncGetAttribute"));
   LL_TRY_STATUS(check(api->cuFuncGetAttribute(&a.maxThreadsPerBlock, kFuncMaxThreadsPerBlock, fn_),
                       "cuFuncGetAttribute"));
   return a;

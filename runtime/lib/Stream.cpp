@@ -59,7 +59,8 @@ Status Event::synchronize() const {
 
 Expected<float> Event::elapsedMs(const Event &start, const Event &end) {
   float ms = 0;
-  LL_TRY_STATUS(check((*driver())->cuEventElapsedTime(&ms, start.e_, end.e_), "cuEventElapsedTime"));
+  LL_TRY_STATUS(
+      check((*driver())->cuEventElapsedTime(&ms, start.e_, end.e_), "cuEventElapsedTime"));
   return ms;
 }
 

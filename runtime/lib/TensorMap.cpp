@@ -50,14 +50,13 @@ Status checkTiledTensorMap(const TiledTensorMapSpec &s) {
   if (s.address % 16)
     return makeError("tensor map address " + std::to_string(s.address) +
                      " is not a multiple of 16");
-  if (s.swizzleBytes != 0 && s.swizzleBytes != 32 && s.swizzleBytes != 64 &&
-      s.swizzleBytes != 128)
+  if (s.swizzleBytes != 0 && s.swizzleBytes != 32 && s.swizzleBytes != 64 && s.swizzleBytes != 128)
     return makeError("tensor map swizzle is " + std::to_string(s.swizzleBytes) +
                      " bytes, expected 0, 32, 64 or 128");
   for (size_t i = 0; i < rank; ++i) {
     if (s.dims[i] < 1 || s.dims[i] > (uint64_t(1) << 32))
-      return makeError("tensor map dim " + std::to_string(i) + " is " +
-                       std::to_string(s.dims[i]) + ", expected 1..2^32");
+      return makeError("tensor map dim " + std::to_string(i) + " is " + std::to_string(s.dims[i]) +
+                       ", expected 1..2^32");
     // A box may be larger than the tensor: what lies outside reads as zero.
     if (s.box[i] < 1 || s.box[i] > 256)
       return makeError("tensor map box dim " + std::to_string(i) + " is " +
@@ -74,8 +73,7 @@ Status checkTiledTensorMap(const TiledTensorMapSpec &s) {
                      " bytes, expected a multiple of 16");
   if (s.swizzleBytes && inner > uint64_t(s.swizzleBytes))
     return makeError("the box's contiguous extent is " + std::to_string(inner) +
-                     " bytes, more than the " + std::to_string(s.swizzleBytes) +
-                     "-byte swizzle");
+                     " bytes, more than the " + std::to_string(s.swizzleBytes) + "-byte swizzle");
   return Status::success();
 }
 

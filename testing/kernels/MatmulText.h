@@ -44,23 +44,24 @@ inline std::string groupProgramsText(std::string text, int groupM) {
   const std::string from = "    %pid_m = tt.get_program_id x : i32\n"
                            "    %pid_n = tt.get_program_id y : i32\n";
   const std::string g = std::to_string(groupM);
-  const std::string to =
-      "    %grp_x = tt.get_program_id x : i32\n"
-      "    %grp_y = tt.get_program_id y : i32\n"
-      "    %grp_nx = tt.get_num_programs x : i32\n"
-      "    %grp_ny = tt.get_num_programs y : i32\n"
-      "    %grp_yx = arith.muli %grp_y, %grp_nx : i32\n"
-      "    %grp_pid = arith.addi %grp_x, %grp_yx : i32\n"
-      "    %grp_m = arith.constant " + g + " : i32\n"
-      "    %grp_width = arith.muli %grp_m, %grp_ny : i32\n"
-      "    %grp = arith.divsi %grp_pid, %grp_width : i32\n"
-      "    %grp_first = arith.muli %grp, %grp_m : i32\n"
-      "    %grp_left = arith.subi %grp_nx, %grp_first : i32\n"
-      "    %grp_size = arith.minsi %grp_left, %grp_m : i32\n"
-      "    %grp_in = arith.remsi %grp_pid, %grp_width : i32\n"
-      "    %grp_inm = arith.remsi %grp_in, %grp_size : i32\n"
-      "    %pid_m = arith.addi %grp_first, %grp_inm : i32\n"
-      "    %pid_n = arith.divsi %grp_in, %grp_size : i32\n";
+  const std::string to = "    %grp_x = tt.get_program_id x : i32\n"
+                         "    %grp_y = tt.get_program_id y : i32\n"
+                         "    %grp_nx = tt.get_num_programs x : i32\n"
+                         "    %grp_ny = tt.get_num_programs y : i32\n"
+                         "    %grp_yx = arith.muli %grp_y, %grp_nx : i32\n"
+                         "    %grp_pid = arith.addi %grp_x, %grp_yx : i32\n"
+                         "    %grp_m = arith.constant " +
+                         g +
+                         " : i32\n"
+                         "    %grp_width = arith.muli %grp_m, %grp_ny : i32\n"
+                         "    %grp = arith.divsi %grp_pid, %grp_width : i32\n"
+                         "    %grp_first = arith.muli %grp, %grp_m : i32\n"
+                         "    %grp_left = arith.subi %grp_nx, %grp_first : i32\n"
+                         "    %grp_size = arith.minsi %grp_left, %grp_m : i32\n"
+                         "    %grp_in = arith.remsi %grp_pid, %grp_width : i32\n"
+                         "    %grp_inm = arith.remsi %grp_in, %grp_size : i32\n"
+                         "    %pid_m = arith.addi %grp_first, %grp_inm : i32\n"
+                         "    %pid_n = arith.divsi %grp_in, %grp_size : i32\n";
   size_t p = text.find(from);
   return p == std::string::npos ? std::string() : text.replace(p, from.size(), to);
 }

@@ -6,9 +6,9 @@
 #include "linlayout/ir/Verifier.h"
 #include "linlayout/ir/Walk.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdlib>
-#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -39,7 +39,7 @@ std::vector<NamedPair> referencePairs() {
   LayoutSpec regPerm2 = blocked({2, 2}, {8, 4}, {4, 1}, {0, 1});
   LayoutSpec mma2 = mma(2, {2, 2}, {16, 8});
   LayoutSpec mma3 = mma(3, {4, 1}, {16, 128, 16});
-  return {{"transpose_blocked", row4, col4}, {"lane_permute", row4, lanePerm},
+  return {{"transpose_blocked", row4, col4},    {"lane_permute", row4, lanePerm},
           {"register_only", regPerm, regPerm2}, {"mma2_to_blocked", mma2, row},
           {"mma3_to_blocked", mma3, row},       {"mma2_to_transposed", mma2, col4}};
 }
@@ -81,8 +81,8 @@ ValueId tileOffsets(Builder &b, LayoutId l, const LayoutSpec &spec, int64_t rows
     int64_t tc = std::min<int64_t>(32, cols);
     LayoutSpec helper = blocked({1, 1}, {32 / tc, tc}, {warps, 1}, {1, 0});
     LayoutId h = b.layout(helper);
-    return b.convertLayout(
-        tileOffsets(b, h, helper, rows, cols, rowStride, colStride, base, warps), l);
+    return b.convertLayout(tileOffsets(b, h, helper, rows, cols, rowStride, colStride, base, warps),
+                           l);
   }
   LayoutId s1 = b.layout(SliceSpec::make(1, spec).value());
   LayoutId s0 = b.layout(SliceSpec::make(0, spec).value());
@@ -143,10 +143,11 @@ Expected<Module> copy2dInOut(ScalarKind elem, int64_t xb, int64_t yb, const Layo
   Module m = newModule(warps);
   Builder b(m);
   LayoutId li = b.layout(lin), lo = b.layout(lout);
-  Type args[] = {Type::pointer(elem), Type::pointer(elem), i32(), i32(), i32(), i32(), i32(), i32()};
+  Type args[] = {
+      Type::pointer(elem), Type::pointer(elem), i32(), i32(), i32(), i32(), i32(), i32()};
   // Like Triton, the kernel is specialised for what the call passes: the unit strides (ysi, xso)
   // are constants, the other integers are multiples of 16.
-  ArgHints hints[] = {aligned(), aligned(), aligned(), aligned(),
+  ArgHints hints[] = {aligned(), aligned(),  aligned(),  aligned(),
                       aligned(), ArgHints{}, ArgHints{}, aligned()};
   b.beginFunction("copy_2d_inout", args, hints);
   ValueId sx = b.binary(OpKind::MulI, b.programId(0), b.constantInt(xb, i32()));
@@ -206,7 +207,8 @@ Expected<Module> convertLoop(ScalarKind elem, int64_t rows, int64_t cols, const 
   ArgHints hints[] = {aligned(), aligned(), ArgHints{}};
   b.beginFunction("convert_loop", args, hints);
   ValueId base = b.binary(OpKind::MulI, b.programId(0), b.constantInt(rows * cols, i32()));
-  ValueId os = tileOffsets(b, ls, src, rows, cols, b.constantInt(cols, i32()), kNoValue, base, warps);
+  ValueId os =
+      tileOffsets(b, ls, src, rows, cols, b.constantInt(cols, i32()), kNoValue, base, warps);
   ValueId x = b.load(b.addPtr(b.splat(b.arg(0), {rows, cols}, ls), os));
   ValueId inc = b.splat(one(b, elem), {rows, cols}, ld);
   std::vector<ValueId> inits{x};
@@ -292,7 +294,7 @@ std::vector<uint64_t> randomInvertible(std::mt19937_64 &rng, int n) {
 // 2^warpBits warps. broadcast: 0 none, 1 one lane basis is zero, 2 one warp basis is zero (the
 // registers take the bit that lane / warp gave up).
 LayoutSpec randomLinearLayout(std::mt19937_64 &rng, int rowBits, int colBits, int warpBits,
-                        int broadcast) {
+                              int broadcast) {
   int n = rowBits + colBits;
   std::vector<uint64_t> cols = randomInvertible(rng, n);
   int laneBases = 5, warpBases = warpBits;
@@ -311,8 +313,7 @@ LayoutSpec randomLinearLayout(std::mt19937_64 &rng, int rowBits, int colBits, in
   int zeroWarp = broadcast == 2 ? int(rng() % warpBases) : -1;
   for (int i = 0; i < warpBases; ++i)
     warp.push_back(i == zeroWarp ? basis(0) : basis(cols[next++]));
-  auto spec = LinearSpec::make(reg, lane, warp, {},
-                               {int64_t(1) << rowBits, int64_t(1) << colBits});
+  auto spec = LinearSpec::make(reg, lane, warp, {}, {int64_t(1) << rowBits, int64_t(1) << colBits});
   assert(spec.ok() && "random linear layout must be valid");
   return *spec;
 }
@@ -346,8 +347,8 @@ std::string WgmmaTileCase::name() const {
 namespace {
 
 // Lines computing `%<p>` = base + row * cols + col over a rows x cols tile in #blocked.
-std::string tilePointers(const std::string &p, const std::string &base, int64_t rows,
-                         int64_t cols, const std::string &ptrElem) {
+std::string tilePointers(const std::string &p, const std::string &base, int64_t rows, int64_t cols,
+                         const std::string &ptrElem) {
   std::string R = std::to_string(rows), C = std::to_string(cols);
   std::string t2 = "tensor<" + R + "x" + C + "xi32, #blocked>";
   std::string s;
@@ -466,8 +467,8 @@ Expected<Module> wgmmaTileKernel(const WgmmaTileCase &c) {
 
 std::vector<WgmmaTileCase> wgmmaTileCases() {
   using S = ScalarKind;
-  auto mk = [](int64_t m, int64_t n, int64_t k, int64_t instrN, S elem, bool aRegs, bool bT,
-               int sw, int warps, bool n2, bool async) {
+  auto mk = [](int64_t m, int64_t n, int64_t k, int64_t instrN, S elem, bool aRegs, bool bT, int sw,
+               int warps, bool n2, bool async) {
     WgmmaTileCase c;
     c.m = m, c.n = n, c.k = k, c.instrN = instrN, c.elem = elem, c.aInRegs = aRegs;
     c.bTransposed = bT, c.swizzle = sw, c.warps = warps, c.nWarps2 = n2, c.isAsync = async;

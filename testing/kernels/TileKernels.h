@@ -85,9 +85,10 @@ std::string sourceDir(const std::string &compiledIn);
 Expected<ir::Module> matmulKernel(ir::ScalarKind elem, const std::string &sourceDir,
                                   const std::string &file = "matmul.tir");
 
-/// One wgmma tile product, every operand form the lowering has: C (M x N f32, row-major) = A (M x K)
-/// * B (K x N), both `elem` (f16 or bf16) and row-major in global memory, stored to shared memory in
-/// NVMMA layouts of `swizzle` bytes (A K-major; B N-major, or K-major when bTransposed) or A
+/// One wgmma tile product, every operand form the lowering has: C (M x N f32, row-major) = A (M x
+/// K)
+/// * B (K x N), both `elem` (f16 or bf16) and row-major in global memory, stored to shared memory
+/// in NVMMA layouts of `swizzle` bytes (A K-major; B N-major, or K-major when bTransposed) or A
 /// converted to registers (aInRegs), multiplied by ttng.warp_group_dot with instruction width
 /// instrN over `warps` warps (warpsPerCTA [warps, 1] or, with nWarps2, [warps / 2, 2]); the proxy
 /// fence is the fence-insertion pass's. Kernel wgmma_tile(a, b, c), one program.

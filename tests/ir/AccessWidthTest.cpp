@@ -56,8 +56,8 @@ std::pair<LinearLayout, int> genRunLayout(int maxColBits, int maxLaneBits, bool 
                        : basis());
   for (int i = 0; i < warpBits; ++i)
     warp.push_back(basis());
-  std::vector<InDimBases> ins{{DimName::reg(), reg}, {DimName::lane(), lane},
-                              {DimName::warp(), warp}};
+  std::vector<InDimBases> ins{
+      {DimName::reg(), reg}, {DimName::lane(), lane}, {DimName::warp(), warp}};
   std::vector<DimSize> outs{{DimName::dim(0), uint64_t(1) << rowBits},
                             {DimName::dim(1), uint64_t(1) << colBits}};
   auto l = LinearLayout::fromBases(ins, outs);

@@ -398,7 +398,7 @@ RC_GTEST_PROP(AxisInfo, ClaimsHoldOnRandomIndexArithmetic, ()) {
       break;
     case 4:
       pool.push_back(b.cmp(*rc::gen::element(CmpPredicate::Slt, CmpPredicate::Sge,
-                                              CmpPredicate::Sgt, CmpPredicate::Sle),
+                                             CmpPredicate::Sgt, CmpPredicate::Sle),
                            x, y));
       pool.pop_back(); // keep i32 in the pool; the i1 value is still checked
       break;

@@ -81,7 +81,9 @@ struct KWidthVariant {
   int from, to;
 };
 inline std::vector<KWidthVariant> kWidthVariants() {
-  return {{"matmul.tir", 2, 4}, {"matmul.tir", 2, 8}, {"matmul_i8.tir", 4, 8},
+  return {{"matmul.tir", 2, 4},
+          {"matmul.tir", 2, 8},
+          {"matmul_i8.tir", 4, 8},
           {"matmul_i8.tir", 4, 16}};
 }
 
@@ -196,19 +198,19 @@ inline std::vector<ExampleRun> exampleRuns() {
   std::vector<ExampleRun> runs;
   // The 1-D copies: 3 programs of 1024 floats over n = 2992, the last block partial.
   for (auto [file, seed] : {std::pair<const char *, unsigned>{"memcpy_1d", 1}, {"memcpy_tail", 12}})
-    runs.push_back(
-        {std::string(file) + ".tir",
-         file,
-         {3, 1, 1},
-         [seed](Memory &m, std::vector<ArgValue> &a) {
-           m.buffers = {bytesOf(randomFloats(3072, seed)), bytesOf(std::vector<float>(3072, -1.f))};
-           a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(2992)};
-         },
-         [](const Memory &m) {
-           auto src = valuesOf<float>(m.buffers[0]), dst = valuesOf<float>(m.buffers[1]);
-           for (size_t i = 0; i < 3072; ++i)
-             ASSERT_EQ(dst[i], i < 2992 ? src[i] : -1.f) << i;
-         }});
+    runs.push_back({std::string(file) + ".tir",
+                    file,
+                    {3, 1, 1},
+                    [seed](Memory &m, std::vector<ArgValue> &a) {
+                      m.buffers = {bytesOf(randomFloats(3072, seed)),
+                                   bytesOf(std::vector<float>(3072, -1.f))};
+                      a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(2992)};
+                    },
+                    [](const Memory &m) {
+                      auto src = valuesOf<float>(m.buffers[0]), dst = valuesOf<float>(m.buffers[1]);
+                      for (size_t i = 0; i < 3072; ++i)
+                        ASSERT_EQ(dst[i], i < 2992 ? src[i] : -1.f) << i;
+                    }});
   // An 80 x 112 matrix: tile (0, 0) is inside, the other three lie on an edge.
   runs.push_back({"transpose_tail.tir",
                   "transpose_tail",
@@ -260,7 +262,9 @@ inline std::vector<ExampleRun> exampleRuns() {
                       ++want[size_t(x[i] & 255)];
                     ASSERT_EQ(valuesOf<int32_t>(m.buffers[1]), want);
                   }});
-  runs.push_back({"memcpy_2d.tir", "memcpy_2d", {2, 1, 1},
+  runs.push_back({"memcpy_2d.tir",
+                  "memcpy_2d",
+                  {2, 1, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {
                     m.buffers = {bytesOf(randomFloats(128 * 64, 2)),
                                  bytesOf(std::vector<float>(128 * 64, 0.f))};
@@ -333,7 +337,9 @@ inline std::vector<ExampleRun> exampleRuns() {
                       }
                     }
                   }});
-  runs.push_back({"transpose_copy.tir", "transpose_copy", {1, 1, 1},
+  runs.push_back({"transpose_copy.tir",
+                  "transpose_copy",
+                  {1, 1, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {
                     std::vector<uint16_t> in(64 * 64);
                     for (size_t i = 0; i < in.size(); ++i)
@@ -347,18 +353,17 @@ inline std::vector<ExampleRun> exampleRuns() {
                     auto out = valuesOf<uint16_t>(m.buffers[1]);
                     for (int r = 0; r < 64; ++r)
                       for (int c = 0; c < 64; ++c)
-                        ASSERT_EQ(out[size_t(r + c * 64)], in[size_t(r * 64 + c)])
-                            << r << "," << c;
+                        ASSERT_EQ(out[size_t(r + c * 64)], in[size_t(r * 64 + c)]) << r << "," << c;
                   }});
-  runs.push_back(
-      {"warp_convert.tir",
-       "warp_convert",
-       {1, 1, 1},
-       [](Memory &m, std::vector<ArgValue> &a) {
-         m.buffers = {bytesOf(randomFloats(32 * 64, 9)), bytesOf(std::vector<float>(32 * 64, 0.f))};
-         a = {ArgValue::pointer(0), ArgValue::pointer(1)};
-       },
-       [](const Memory &m) { ASSERT_EQ(m.buffers[0], m.buffers[1]); }});
+  runs.push_back({"warp_convert.tir",
+                  "warp_convert",
+                  {1, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {bytesOf(randomFloats(32 * 64, 9)),
+                                 bytesOf(std::vector<float>(32 * 64, 0.f))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1)};
+                  },
+                  [](const Memory &m) { ASSERT_EQ(m.buffers[0], m.buffers[1]); }});
   runs.push_back({"convert_loop.tir",
                   "convert_loop",
                   {1, 1, 1},
@@ -372,7 +377,9 @@ inline std::vector<ExampleRun> exampleRuns() {
                     for (size_t i = 0; i < in.size(); ++i)
                       ASSERT_EQ(out[i], in[i] + 5.f) << i;
                   }});
-  runs.push_back({"row_reduce.tir", "row_sum", {2, 1, 1},
+  runs.push_back({"row_reduce.tir",
+                  "row_sum",
+                  {2, 1, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {
                     m.buffers = {bytesOf(randomFloats(64 * 128, 3)),
                                  bytesOf(std::vector<float>(64, 0.f))};
@@ -387,15 +394,17 @@ inline std::vector<ExampleRun> exampleRuns() {
                       ASSERT_EQ(out[r], s) << r;
                     }
                   }});
-  runs.push_back({"matmul.tir", "matmul", {2, 1, 1},
+  runs.push_back({"matmul.tir",
+                  "matmul",
+                  {2, 1, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {
                     // M = 256, N = 128, K = 64.
                     auto af = randomFloats(256 * 64, 4), bf = randomFloats(64 * 128, 5);
                     std::vector<uint16_t> ah = halfBitsOf(af), bh = halfBitsOf(bf);
                     m.buffers = {bytesOf(ah), bytesOf(bh), bytesOf(std::vector<float>(256 * 128)),
                                  bytesOf(af), bytesOf(bf)};
-                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2),
-                         ArgValue::integer(64),  ArgValue::integer(64),  ArgValue::integer(128),
+                    a = {ArgValue::pointer(0),  ArgValue::pointer(1),  ArgValue::pointer(2),
+                         ArgValue::integer(64), ArgValue::integer(64), ArgValue::integer(128),
                          ArgValue::integer(128)};
                   },
                   [](const Memory &m) {
@@ -411,7 +420,9 @@ inline std::vector<ExampleRun> exampleRuns() {
                   }});
   // C = A B for i8 A (256 x 192) and B (192 x 256) of the whole range, in 128 x 128 tiles (three
   // K steps of 64), C in i32: exact.
-  runs.push_back({"matmul_i8.tir", "matmul_i8", {2, 2, 1},
+  runs.push_back({"matmul_i8.tir",
+                  "matmul_i8",
+                  {2, 2, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {
                     m.buffers = {randomBytes(256 * 192, 60), randomBytes(192 * 256, 61),
                                  bytesOf(std::vector<int32_t>(256 * 256, -7))};
@@ -422,7 +433,9 @@ inline std::vector<ExampleRun> exampleRuns() {
                   [](const Memory &m) {
                     expectI8Product(m.buffers[0], m.buffers[1], m.buffers[2], 256, 256, 192);
                   }});
-  runs.push_back({"softmax.tir", "softmax", {4, 1, 1},
+  runs.push_back({"softmax.tir",
+                  "softmax",
+                  {4, 1, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {
                     m.buffers = {bytesOf(randomFloats(4 * 128, 6)),
                                  bytesOf(std::vector<float>(4 * 128, -7.f))};
@@ -536,7 +549,9 @@ inline std::vector<ExampleRun> exampleRuns() {
                }
              }
          }});
-  runs.push_back({"ops.tir", "ops", {2, 1, 1},
+  runs.push_back({"ops.tir",
+                  "ops",
+                  {2, 1, 1},
                   [](Memory &m, std::vector<ArgValue> &a) {
                     m.buffers = {bytesOf(randomFloats(128, 7)),
                                  bytesOf(std::vector<float>(128, -3.f))};

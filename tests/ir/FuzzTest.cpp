@@ -1,8 +1,8 @@
 // The parser and the verifier on hostile text: random edits of the examples and random token
 // soups. Nothing may crash, hang or fail to round-trip what it accepted.
 #include "Examples.h"
-#include "TritonDumps.h"
 #include "TextEdits.h"
+#include "TritonDumps.h"
 
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Pipeline.h"
@@ -61,8 +61,7 @@ RC_GTEST_PROP(Fuzz, EditedExamplesNeverCrash, ()) {
 
 RC_GTEST_PROP(Fuzz, TokenSoupNeverCrashes, ()) {
   const auto &tokens = fuzzTokens();
-  auto picks = *rc::gen::container<std::vector<size_t>>(
-      rc::gen::inRange<size_t>(0, tokens.size()));
+  auto picks = *rc::gen::container<std::vector<size_t>>(rc::gen::inRange<size_t>(0, tokens.size()));
   std::string text;
   for (size_t i : picks)
     text += tokens[i] + " ";

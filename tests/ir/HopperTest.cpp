@@ -16,7 +16,8 @@ using namespace linlayout::ir::testing;
 
 namespace {
 
-const char *kHeader = R"(#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+const char *kHeader =
+    R"(#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #mma2 = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
 #sa = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
@@ -108,10 +109,9 @@ TEST(Hopper, WgmmaMatmulExampleAgreesWithMatmul) {
     std::vector<uint16_t> ah = halfBitsOf(af), bh = halfBitsOf(bf);
     Memory mem;
     mem.buffers = {bytesOf(ah), bytesOf(bh), bytesOf(std::vector<float>(256 * 128))};
-    std::vector<ArgValue> args = {ArgValue::pointer(0),   ArgValue::pointer(1),
-                                  ArgValue::pointer(2),   ArgValue::integer(64),
-                                  ArgValue::integer(64),  ArgValue::integer(128),
-                                  ArgValue::integer(128)};
+    std::vector<ArgValue> args = {
+        ArgValue::pointer(0),  ArgValue::pointer(1),   ArgValue::pointer(2),  ArgValue::integer(64),
+        ArgValue::integer(64), ArgValue::integer(128), ArgValue::integer(128)};
     Status s = interpret(m, fn, args, mem, Grid{2, 1, 1});
     EXPECT_TRUE(s.ok()) << s.message();
     return mem.buffers[2];

@@ -45,8 +45,7 @@ TEST(Interpreter, ArgumentMistakesAreErrors) {
   std::vector<ArgValue> few = {ArgValue::pointer(0)};
   EXPECT_NE(interpret(m, "memcpy_1d", few, mem).message().find("takes 3 arguments, got 1"),
             std::string::npos);
-  std::vector<ArgValue> badBuf = {ArgValue::pointer(0), ArgValue::pointer(5),
-                                  ArgValue::integer(1)};
+  std::vector<ArgValue> badBuf = {ArgValue::pointer(0), ArgValue::pointer(5), ArgValue::integer(1)};
   EXPECT_NE(interpret(m, "memcpy_1d", badBuf, mem).message().find("names buffer 5 of 1"),
             std::string::npos);
   EXPECT_NE(interpret(m, "nope", few, mem).message().find("no function '@nope'"),
@@ -135,9 +134,9 @@ TEST(Interpreter, Fp8CodesRoundTripAndKnownValues) {
   EXPECT_EQ(fp8Decode(0x7B, e5), 57344.0);
   EXPECT_TRUE(std::isinf(fp8Decode(0x7C, e5)));
   EXPECT_EQ(fp8Decode(0x01, e5), std::ldexp(1.0, -16));
-  EXPECT_EQ(roundToFloatKind(1e9, e4), 448.0);        // saturated
+  EXPECT_EQ(roundToFloatKind(1e9, e4), 448.0);          // saturated
   EXPECT_EQ(roundToFloatKind(-INFINITY, e5), -57344.0); // saturated too
-  EXPECT_EQ(roundToFloatKind(1.0625, e4), 1.0);       // a tie: to the even code
+  EXPECT_EQ(roundToFloatKind(1.0625, e4), 1.0);         // a tie: to the even code
   EXPECT_EQ(roundToFloatKind(1.1875, e4), 1.25);
 }
 
@@ -155,8 +154,7 @@ namespace {
 
 // The i32 pointers of rows [0, r) and columns [0, c) of a row-major buffer with row stride 64,
 // as %<name> : tensor<rxcx!tt.ptr<i32>, #b>.
-std::string tilePointers(const std::string &name, const std::string &base, int64_t r,
-                         int64_t c) {
+std::string tilePointers(const std::string &name, const std::string &base, int64_t r, int64_t c) {
   std::string R = std::to_string(r), C = std::to_string(c), s = name + "_";
   std::string rows = "tensor<" + R + "xi32, #ttg.slice<{dim = 1, parent = #b}>>";
   std::string cols = "tensor<" + C + "xi32, #ttg.slice<{dim = 0, parent = #b}>>";
@@ -169,11 +167,11 @@ std::string tilePointers(const std::string &name, const std::string &base, int64
          "x1xi32, #b> -> " + t2 + "\n    %" + s + "cr = tt.make_range {end = " + C +
          " : i32, start = 0 : i32} : " + cols + "\n    %" + s + "ce = tt.expand_dims %" + s +
          "cr {axis = 0 : i32} : " + cols + " -> tensor<1x" + C + "xi32, #b>\n    %" + s +
-         "cb = tt.broadcast %" + s + "ce : tensor<1x" + C + "xi32, #b> -> " + t2 + "\n    %" +
-         s + "off = arith.addi %" + s + "rb, %" + s + "cb : " + t2 + "\n    %" + s +
-         "ps = tt.splat %" + base + " : !tt.ptr<i32> -> tensor<" + R + "x" + C +
-         "x!tt.ptr<i32>, #b>\n    %" + name + " = tt.addptr %" + s + "ps, %" + s + "off : tensor<" +
-         R + "x" + C + "x!tt.ptr<i32>, #b>, " + t2 + "\n";
+         "cb = tt.broadcast %" + s + "ce : tensor<1x" + C + "xi32, #b> -> " + t2 + "\n    %" + s +
+         "off = arith.addi %" + s + "rb, %" + s + "cb : " + t2 + "\n    %" + s + "ps = tt.splat %" +
+         base + " : !tt.ptr<i32> -> tensor<" + R + "x" + C + "x!tt.ptr<i32>, #b>\n    %" + name +
+         " = tt.addptr %" + s + "ps, %" + s + "off : tensor<" + R + "x" + C +
+         "x!tt.ptr<i32>, #b>, " + t2 + "\n";
 }
 
 std::string shapeText(int64_t r, int64_t c) { return std::to_string(r) + "x" + std::to_string(c); }
@@ -214,10 +212,10 @@ TEST(Interpreter, SubslicesReadAndWriteTheirTilesElements) {
     std::string v2 = "!ttg.memdesc<" + shapeText(r0, r1) + "xi32, #sh, #smem, mutable, 64x64>";
     std::string body = tilePointers("pin", "in", 64, 64) +
                        "    %t = tt.load %pin : tensor<64x64x!tt.ptr<i32>, #b>\n"
-                       "    %a = ttg.local_alloc : () -> " + tile + "\n" +
-                       "    ttg.local_store %t, %a : tensor<64x64xi32, #b> -> " + tile + "\n" +
-                       "    %v = ttg.memdesc_subslice %a [" + std::to_string(c.o0) + ", " +
-                       std::to_string(c.o1) + "] : " + tile + " -> " + v1 + "\n";
+                       "    %a = ttg.local_alloc : () -> " +
+                       tile + "\n" + "    ttg.local_store %t, %a : tensor<64x64xi32, #b> -> " +
+                       tile + "\n" + "    %v = ttg.memdesc_subslice %a [" + std::to_string(c.o0) +
+                       ", " + std::to_string(c.o1) + "] : " + tile + " -> " + v1 + "\n";
     std::string last = "%v", lastType = v1;
     if (twice) {
       body += "    %w = ttg.memdesc_subslice %v [" + std::to_string(c.u0) + ", " +
@@ -233,9 +231,8 @@ TEST(Interpreter, SubslicesReadAndWriteTheirTilesElements) {
             shapeText(r0, r1) + "x!tt.ptr<i32>, #b>\n" +
             "    %z = arith.constant dense<0> : " + t2 + "\n" +
             "    %neg = arith.subi %z, %x : " + t2 + "\n" + "    ttg.local_store %neg, " + last +
-            " : " + t2 + " -> " + lastType + "\n" +
-            "    %all = ttg.local_load %a : " + tile + " -> tensor<64x64xi32, #b>\n" +
-            "    %c4096 = arith.constant 4096 : i32\n" +
+            " : " + t2 + " -> " + lastType + "\n" + "    %all = ttg.local_load %a : " + tile +
+            " -> tensor<64x64xi32, #b>\n" + "    %c4096 = arith.constant 4096 : i32\n" +
             "    %out2 = tt.addptr %out, %c4096 : !tt.ptr<i32>, i32\n" +
             tilePointers("pall", "out2", 64, 64) +
             "    tt.store %pall, %all : tensor<64x64x!tt.ptr<i32>, #b>\n" +

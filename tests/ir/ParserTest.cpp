@@ -146,9 +146,9 @@ TEST(Parser, ErrorsNamePositionAndExpectation) {
   };
   for (const Case &c : cases) {
     std::string e = parseError(c.text);
-    EXPECT_NE(e.find(c.want), std::string::npos) << "got:  " << e << "\nwant: " << c.want
-                                                 << "\nin:\n"
-                                                 << c.text;
+    EXPECT_NE(e.find(c.want), std::string::npos)
+        << "got:  " << e << "\nwant: " << c.want << "\nin:\n"
+        << c.text;
   }
 }
 

@@ -9,12 +9,12 @@
 #include "linlayout/ir/Coalesce.h"
 #include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/Parser.h"
-#include "linlayout/ir/PlanCtas.h"
 #include "linlayout/ir/Pipeline.h"
+#include "linlayout/ir/PlanCtas.h"
 #include "linlayout/ir/Prefetch.h"
+#include "linlayout/ir/Printer.h"
 #include "linlayout/ir/PropagateLayouts.h"
 #include "linlayout/ir/SoftwarePipeline.h"
-#include "linlayout/ir/Printer.h"
 #include "linlayout/ir/Verifier.h"
 
 #include <gtest/gtest.h>

@@ -29,8 +29,8 @@ LayoutId randomBlocked(Builder &b, int numWarps) {
                               int64_t(1) << *rc::gen::inRange(0, 3)};
   std::vector<int64_t> tpw = {int64_t(1) << laneBits0, int64_t(1) << (5 - laneBits0)};
   std::vector<int64_t> wpc = {int64_t(1) << warpBits0, int64_t(1) << (warpBits - warpBits0)};
-  std::vector<int64_t> order = *rc::gen::element(std::vector<int64_t>{1, 0},
-                                                 std::vector<int64_t>{0, 1});
+  std::vector<int64_t> order =
+      *rc::gen::element(std::vector<int64_t>{1, 0}, std::vector<int64_t>{0, 1});
   return b.layout(BlockedSpec::make(spt, tpw, wpc, order).value());
 }
 
@@ -56,8 +56,8 @@ RC_GTEST_PROP(PipelineProperty, RandomKernelsComputeTheSameAfterThePipeline, ())
     LayoutId s1 = b.layout(SliceSpec::make(1, m.layouts.get(l)).value());
     ValueId rows = b.expandDims(b.makeRange(0, R, s1), 1);
     ValueId cols = b.expandDims(b.makeRange(0, C, s0), 0);
-    ValueId stride = b.splat(b.arg(2), transposed ? std::vector<int64_t>{1, C}
-                                                  : std::vector<int64_t>{R, 1}, l);
+    ValueId stride =
+        b.splat(b.arg(2), transposed ? std::vector<int64_t>{1, C} : std::vector<int64_t>{R, 1}, l);
     ValueId scaled = b.binary(OpKind::MulI, transposed ? cols : rows, stride);
     ValueId other = transposed ? rows : cols;
     return b.binary(OpKind::AddI, b.broadcast(scaled, shape), b.broadcast(other, shape));

@@ -69,9 +69,9 @@ TEST(Pipeline, TransposedCopyGetsTwoLayoutsAndOneConvert) {
 // (splat, make_range, addi, cmpi) rather than converted through shared memory: no convert is left.
 TEST(Pipeline, MemcpyWithSixteenPerThreadIsCoalescedWithoutConverts) {
   std::string text = readFile(examplePath("memcpy_1d.tir"));
-  for (auto [from, to] : {std::pair<std::string, std::string>{"sizePerThread = [1]",
-                                                              "sizePerThread = [16]"},
-                          {"1024", "8192"}})
+  for (auto [from, to] :
+       {std::pair<std::string, std::string>{"sizePerThread = [1]", "sizePerThread = [16]"},
+        {"1024", "8192"}})
     for (size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + to.size()))
       text.replace(p, from.size(), to);
   auto parsed = parseModule(text, "memcpy_1d_r16");

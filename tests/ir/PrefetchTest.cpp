@@ -27,9 +27,9 @@ namespace {
 
 // f16 integers in -8..8 (never all zero).
 std::vector<uint8_t> smallIntHalves(size_t n, std::mt19937_64 &rng) {
-  static const uint16_t kHalf[] = {0xc800, 0xc700, 0xc600, 0xc500, 0xc400, 0xc200, 0xc000,
-                                   0xbc00, 0x0000, 0x3c00, 0x4000, 0x4200, 0x4400, 0x4500,
-                                   0x4600, 0x4700, 0x4800};
+  static const uint16_t kHalf[] = {0xc800, 0xc700, 0xc600, 0xc500, 0xc400, 0xc200,
+                                   0xc000, 0xbc00, 0x0000, 0x3c00, 0x4000, 0x4200,
+                                   0x4400, 0x4500, 0x4600, 0x4700, 0x4800};
   std::vector<uint16_t> h(n);
   for (uint16_t &x : h)
     x = kHalf[rng() % 17];
@@ -60,8 +60,8 @@ Memory run(const Module &m, std::vector<ArgValue> args, Memory mem) {
 } // namespace
 
 TEST(Prefetch, MatmulExamplesComputeTheSameForEveryStageCountAndK) {
-  for (auto [file, tileN] : {std::pair<std::string, int64_t>{"matmul.tir", 128},
-                             {"matmul_wide.tir", 256}}) {
+  for (auto [file, tileN] :
+       {std::pair<std::string, int64_t>{"matmul.tir", 128}, {"matmul_wide.tir", 256}}) {
     SCOPED_TRACE(file);
     Module plain = loadExample(file);
     ASSERT_TRUE(verify(plain).ok());
@@ -90,12 +90,11 @@ TEST(Prefetch, MatmulExamplesComputeTheSameForEveryStageCountAndK) {
       for (int64_t K : {0, 32, 64, 96, 160}) {
         SCOPED_TRACE("stages " + std::to_string(stages) + ", K " + std::to_string(K));
         Memory mem;
-        mem.buffers = {smallIntHalves(size_t(128 * K), rng),
-                       smallIntHalves(size_t(K * tileN), rng),
+        mem.buffers = {smallIntHalves(size_t(128 * K), rng), smallIntHalves(size_t(K * tileN), rng),
                        std::vector<uint8_t>(size_t(128 * tileN * 4), 0xab)};
-        std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1),
-                                      ArgValue::pointer(2), ArgValue::integer(K),
-                                      ArgValue::integer(K), ArgValue::integer(tileN),
+        std::vector<ArgValue> args = {ArgValue::pointer(0),    ArgValue::pointer(1),
+                                      ArgValue::pointer(2),    ArgValue::integer(K),
+                                      ArgValue::integer(K),    ArgValue::integer(tileN),
                                       ArgValue::integer(tileN)};
         Memory want = run(plain, args, mem);
         Memory got = run(piped, args, mem);
@@ -127,10 +126,9 @@ TEST(Prefetch, FourSlicesPerStepComputeTheSame) {
       Memory mem;
       mem.buffers = {smallIntHalves(size_t(128 * K), rng), smallIntHalves(size_t(K * 128), rng),
                      std::vector<uint8_t>(size_t(128 * 128 * 4), 0xab)};
-      std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1),
-                                    ArgValue::pointer(2), ArgValue::integer(K),
-                                    ArgValue::integer(K), ArgValue::integer(128),
-                                    ArgValue::integer(128)};
+      std::vector<ArgValue> args = {
+          ArgValue::pointer(0), ArgValue::pointer(1),   ArgValue::pointer(2),  ArgValue::integer(K),
+          ArgValue::integer(K), ArgValue::integer(128), ArgValue::integer(128)};
       Memory want = run(*plain, args, mem);
       Memory got = run(piped, args, mem);
       EXPECT_EQ(got.buffers[2], want.buffers[2]);
@@ -179,7 +177,7 @@ TEST(Prefetch, GroupedProgramOrderWritesTheSameTiles) {
   mem.buffers = {smallIntHalves(size_t(M * K), rng), smallIntHalves(size_t(K * N), rng),
                  std::vector<uint8_t>(size_t(M * N * 4), 0xab)};
   std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2),
-                                ArgValue::integer(K),  ArgValue::integer(K), ArgValue::integer(N),
+                                ArgValue::integer(K), ArgValue::integer(K), ArgValue::integer(N),
                                 ArgValue::integer(N)};
   const Grid grid{M / 128, N / 128};
   Memory want = mem;

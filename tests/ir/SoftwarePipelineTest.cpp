@@ -33,8 +33,8 @@ int count(const Module &m, OpKind k) {
 // The first case of the pass's golden file: a 32x32 matmul with a row mask and
 // the A address recomputed from k.
 std::string maskedMatmul() {
-  std::string text = readFile(std::string(LINLAYOUT_SOURCE_DIR) +
-                              "/tests/ir/passes/software-pipeline.tir");
+  std::string text =
+      readFile(std::string(LINLAYOUT_SOURCE_DIR) + "/tests/ir/passes/software-pipeline.tir");
   return text.substr(0, text.find("// -----"));
 }
 
@@ -55,10 +55,9 @@ void expectSameMatmul(const Module &plain, const Module &piped, const std::strin
   mem.buffers = {randomHalves(size_t(128 * K), rng),
                  randomHalves(size_t(K * tileN + tileN * tileN), rng),
                  std::vector<uint8_t>(size_t(128 * tileN * 4), 0xab)};
-  std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1),
-                                ArgValue::pointer(2), ArgValue::integer(K),
-                                ArgValue::integer(K), ArgValue::integer(tileN),
-                                ArgValue::integer(tileN)};
+  std::vector<ArgValue> args = {
+      ArgValue::pointer(0), ArgValue::pointer(1),     ArgValue::pointer(2),    ArgValue::integer(K),
+      ArgValue::integer(K), ArgValue::integer(tileN), ArgValue::integer(tileN)};
   Memory want = run(plain, fn, args, mem);
   InterpreterOptions fenced;
   fenced.checkProxyFences = pipedIsFenced;
@@ -86,8 +85,8 @@ std::pair<Module, Module> parseAndPipeline(const std::string &text, const std::s
 } // namespace
 
 TEST(SoftwarePipeline, MatmulExamplesComputeTheSameForEveryStageCountAndK) {
-  for (auto [file, tileN] : {std::pair<std::string, int64_t>{"matmul.tir", 128},
-                             {"matmul_wide.tir", 256}}) {
+  for (auto [file, tileN] :
+       {std::pair<std::string, int64_t>{"matmul.tir", 128}, {"matmul_wide.tir", 256}}) {
     SCOPED_TRACE(file);
     Module plain = loadExample(file);
     ASSERT_TRUE(verify(plain).ok());
@@ -95,14 +94,12 @@ TEST(SoftwarePipeline, MatmulExamplesComputeTheSameForEveryStageCountAndK) {
     for (int stages : {2, 3, 4}) {
       Module piped = plain;
       ASSERT_TRUE(pipelineLoops(piped, stages).ok());
-      ASSERT_TRUE(verify(piped).ok()) << verify(piped).message() << "\n"
-                                      << print(piped);
+      ASSERT_TRUE(verify(piped).ok()) << verify(piped).message() << "\n" << print(piped);
       EXPECT_EQ(count(piped, OpKind::Load), 0);
       EXPECT_EQ(count(piped, OpKind::AsyncCommitGroup), stages);
       EXPECT_EQ(count(piped, OpKind::AsyncCopyGlobalToLocal), 2 * stages);
       for (int64_t K : {0, 32, 64, 96, 160}) {
-        SCOPED_TRACE("stages " + std::to_string(stages) + ", K " +
-                     std::to_string(K));
+        SCOPED_TRACE("stages " + std::to_string(stages) + ", K " + std::to_string(K));
         expectSameMatmul(plain, piped, "matmul", K, tileN, rng);
       }
     }
@@ -142,10 +139,9 @@ TEST(SoftwarePipeline, I8MatmulRingsTakeSixteenByteCopiesWithoutBankConflicts) {
   Memory mem;
   mem.buffers = {randomBytes(128 * 192, 70), randomBytes(192 * 128, 71),
                  std::vector<uint8_t>(128 * 128 * 4, 0xab)};
-  std::vector<ArgValue> args = {ArgValue::pointer(0),   ArgValue::pointer(1),
-                                ArgValue::pointer(2),   ArgValue::integer(192),
-                                ArgValue::integer(192), ArgValue::integer(128),
-                                ArgValue::integer(128)};
+  std::vector<ArgValue> args = {
+      ArgValue::pointer(0),   ArgValue::pointer(1),   ArgValue::pointer(2),  ArgValue::integer(192),
+      ArgValue::integer(192), ArgValue::integer(128), ArgValue::integer(128)};
   EXPECT_EQ(run(piped, "matmul_i8", args, mem).buffers[2],
             run(plain, "matmul_i8", args, mem).buffers[2]);
 }
@@ -214,8 +210,8 @@ TEST(SoftwarePipeline, MaskedMatmulComputesTheSameForRandomSizes) {
   for (int trial = 0; trial < 24; ++trial) {
     int stages = 2 + int(rng() % 4);
     int64_t M = 1 + int64_t(rng() % 32), K = 16 * int64_t(rng() % 7);
-    SCOPED_TRACE("stages " + std::to_string(stages) + ", M " +
-                 std::to_string(M) + ", K " + std::to_string(K));
+    SCOPED_TRACE("stages " + std::to_string(stages) + ", M " + std::to_string(M) + ", K " +
+                 std::to_string(K));
     Module piped = *plain;
     ASSERT_TRUE(pipelineLoops(piped, stages).ok());
     ASSERT_TRUE(verify(piped).ok()) << verify(piped).message();
@@ -223,12 +219,10 @@ TEST(SoftwarePipeline, MaskedMatmulComputesTheSameForRandomSizes) {
     Memory mem;
     // A holds exactly M rows: a copy of a masked-off row would read past its
     // end.
-    mem.buffers = {randomHalves(size_t(M * K), rng),
-                   randomHalves(size_t(K * 32), rng),
+    mem.buffers = {randomHalves(size_t(M * K), rng), randomHalves(size_t(K * 32), rng),
                    std::vector<uint8_t>(32 * 32 * 4, 0xcd)};
-    std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1),
-                                  ArgValue::pointer(2), ArgValue::integer(M),
-                                  ArgValue::integer(K)};
+    std::vector<ArgValue> args = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2),
+                                  ArgValue::integer(M), ArgValue::integer(K)};
     Memory want = run(*plain, "mm", args, mem);
     Memory got = run(piped, "mm", args, mem);
     EXPECT_EQ(got.buffers[2], want.buffers[2]);
@@ -261,16 +255,14 @@ TEST(SoftwarePipeline, WgmmaMatmulRingsTheSharedTilesAndComputesTheSame) {
     for (int stages : {2, 3, 4}) {
       Module piped = plain;
       ASSERT_TRUE(pipelineLoops(piped, stages).ok());
-      ASSERT_TRUE(verify(piped).ok()) << verify(piped).message() << "\n"
-                                      << print(piped);
+      ASSERT_TRUE(verify(piped).ok()) << verify(piped).message() << "\n" << print(piped);
       EXPECT_EQ(count(piped, OpKind::Load), 0);
       EXPECT_EQ(count(piped, OpKind::LocalLoad), 0);
       EXPECT_EQ(count(piped, OpKind::LocalAlloc), 2); // the two rings
       EXPECT_EQ(count(piped, OpKind::AsyncCommitGroup), stages);
       EXPECT_EQ(count(piped, OpKind::AsyncCopyGlobalToLocal), 2 * stages);
       std::string text = print(piped);
-      EXPECT_NE(text.find("!ttg.memdesc<" + std::to_string(stages) +
-                          "x128x64xf16, #"),
+      EXPECT_NE(text.find("!ttg.memdesc<" + std::to_string(stages) + "x128x64xf16, #"),
                 std::string::npos)
           << text;
       ASSERT_TRUE(insertFences(piped).ok());
@@ -299,8 +291,7 @@ TEST(SoftwarePipeline, WgmmaMatmulRingsTheSharedTilesAndComputesTheSame) {
       EXPECT_LT(wait, fence);
       EXPECT_LT(fence, dot);
       for (int64_t K : {0, 64, 128, 192}) {
-        SCOPED_TRACE("stages " + std::to_string(stages) + ", K " +
-                     std::to_string(K));
+        SCOPED_TRACE("stages " + std::to_string(stages) + ", K " + std::to_string(K));
         expectSameMatmul(plain, piped, fn, K, tileN, rng, /*pipedIsFenced=*/true);
       }
     }
@@ -331,8 +322,7 @@ TEST(SoftwarePipeline, WgmmaMatmulThroughThePassPipelineRingsBothOperands) {
     EXPECT_EQ(count(piped, OpKind::LocalAlloc), 2) << print(piped); // the rings
     EXPECT_EQ(count(piped, OpKind::AsyncCopyGlobalToLocal), 2 * stages);
     EXPECT_EQ(count(piped, OpKind::Barrier), 1);
-    EXPECT_EQ(count(piped, OpKind::ConvertLayout),
-              count(once, OpKind::ConvertLayout) - 1);
+    EXPECT_EQ(count(piped, OpKind::ConvertLayout), count(once, OpKind::ConvertLayout) - 1);
     for (int64_t K : {0, 64, 192}) {
       SCOPED_TRACE("K " + std::to_string(K));
       expectSameMatmul(plain, piped, "matmul_wgmma", K, 128, rng, /*pipedIsFenced=*/true);
@@ -361,14 +351,13 @@ std::string wgmmaScheduleHazard(const Block &body, int S, int iters) {
   std::vector<int> open;                // copies not committed yet
   size_t done = 0;                      // groups complete and published
   std::vector<int> inflight;            // this warp's wgmma groups: their slot
-  std::vector<int> mayRun; // slots some warp's wgmma may still read
+  std::vector<int> mayRun;              // slots some warp's wgmma may still read
   auto copy = [&](int iteration) -> std::string {
     int slot = iteration % S;
     for (int s : mayRun)
       if (s == slot)
-        return "a copy of iteration " + std::to_string(iteration) +
-               " overwrites slot " + std::to_string(slot) +
-               " while a wgmma may read it";
+        return "a copy of iteration " + std::to_string(iteration) + " overwrites slot " +
+               std::to_string(slot) + " while a wgmma may read it";
     content[size_t(slot)] = iteration;
     visible[size_t(slot)] = false;
     open.push_back(slot);
@@ -408,8 +397,7 @@ std::string wgmmaScheduleHazard(const Block &body, int S, int iters) {
       case OpKind::WarpGroupDot: {
         int slot = j % S;
         if (content[size_t(slot)] != j || !visible[size_t(slot)])
-          return "dot " + std::to_string(j) + " reads slot " +
-                 std::to_string(slot) +
+          return "dot " + std::to_string(j) + " reads slot " + std::to_string(slot) +
                  " before its tiles are complete and published";
         inflight.push_back(slot);
         mayRun.push_back(slot);
@@ -458,14 +446,12 @@ TEST(SoftwarePipeline, WgmmaDotStaysInFlightAndNoSlotIsRefilledWhileRead) {
     std::vector<OpKind> order;
     for (const Op &op : body.ops)
       if (op.kind == OpKind::AsyncWait || op.kind == OpKind::FenceAsyncShared ||
-          op.kind == OpKind::WarpGroupDot ||
-          op.kind == OpKind::WarpGroupDotWait || op.kind == OpKind::Barrier ||
-          op.kind == OpKind::AsyncCommitGroup)
+          op.kind == OpKind::WarpGroupDot || op.kind == OpKind::WarpGroupDotWait ||
+          op.kind == OpKind::Barrier || op.kind == OpKind::AsyncCommitGroup)
         order.push_back(op.kind);
-    EXPECT_EQ(order, (std::vector<OpKind>{
-                         OpKind::AsyncWait, OpKind::FenceAsyncShared,
-                         OpKind::WarpGroupDot, OpKind::WarpGroupDotWait,
-                         OpKind::Barrier, OpKind::AsyncCommitGroup}))
+    EXPECT_EQ(order, (std::vector<OpKind>{OpKind::AsyncWait, OpKind::FenceAsyncShared,
+                                          OpKind::WarpGroupDot, OpKind::WarpGroupDotWait,
+                                          OpKind::Barrier, OpKind::AsyncCommitGroup}))
         << print(piped);
     for (const Op &op : body.ops)
       if (op.kind == OpKind::WarpGroupDotWait) {
@@ -483,19 +469,17 @@ TEST(SoftwarePipeline, WgmmaDotStaysInFlightAndNoSlotIsRefilledWhileRead) {
     EXPECT_EQ(wgmmaScheduleHazard(body, stages, 12), "");
 
     Block noBarrier = body;
-    std::erase_if(noBarrier.ops,
-                  [](const Op &op) { return op.kind == OpKind::Barrier; });
+    std::erase_if(noBarrier.ops, [](const Op &op) { return op.kind == OpKind::Barrier; });
     EXPECT_NE(wgmmaScheduleHazard(noBarrier, stages, 12), "");
     // The synchronous order (copies before the dot) with the dot left in
     // flight.
     Block copiesFirst;
     for (const Op &op : body.ops)
-      if (op.kind != OpKind::WarpGroupDot &&
-          op.kind != OpKind::WarpGroupDotWait && op.kind != OpKind::Barrier)
+      if (op.kind != OpKind::WarpGroupDot && op.kind != OpKind::WarpGroupDotWait &&
+          op.kind != OpKind::Barrier)
         copiesFirst.ops.push_back(op);
     for (const Op &op : body.ops)
-      if (op.kind == OpKind::WarpGroupDot ||
-          op.kind == OpKind::WarpGroupDotWait)
+      if (op.kind == OpKind::WarpGroupDot || op.kind == OpKind::WarpGroupDotWait)
         copiesFirst.ops.insert(copiesFirst.ops.end() - 1, op);
     EXPECT_NE(wgmmaScheduleHazard(copiesFirst, stages, 12), "");
   }
@@ -504,23 +488,20 @@ TEST(SoftwarePipeline, WgmmaDotStaysInFlightAndNoSlotIsRefilledWhileRead) {
 // A dot whose accumulator something else reads stays synchronous (the schedule
 // of docs/pipelining.md before async wgmma), and is still pipelined.
 TEST(SoftwarePipeline, WgmmaDotWhoseResultIsReadInTheLoopStaysSynchronous) {
-  std::string text = readFile(std::string(LINLAYOUT_SOURCE_DIR) +
-                              "/examples/matmul_wgmma.tir");
+  std::string text = readFile(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/matmul_wgmma.tir");
   // Yield the accumulator twice: the loop's second result carries it too.
   const std::string from = "scf.yield %w#0, %pa2, %pb2 :";
   ASSERT_NE(text.find(from), std::string::npos);
-  text.replace(text.find(from), from.size(),
-               "scf.yield %w#0, %pa2, %pb2, %w#0 :");
+  text.replace(text.find(from), from.size(), "scf.yield %w#0, %pa2, %pb2, %w#0 :");
   const std::string types = "tensor<64x128x!tt.ptr<f16>, #blocked>\n    }";
   ASSERT_NE(text.find(types), std::string::npos);
   text.replace(text.find(types), types.size(),
                "tensor<64x128x!tt.ptr<f16>, #blocked>, tensor<128x128xf32, "
                "#mma>\n    }");
-  const std::string head =
-      "%acc:3 = scf.for %k = %c0 to %K step %c64 iter_args(%accv = %zero, "
-      "%pa = %aptrs, %pb = %bptrs) -> (tensor<128x128xf32, #mma>, "
-      "tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<64x128x!tt.ptr<f16>, "
-      "#blocked>)";
+  const std::string head = "%acc:3 = scf.for %k = %c0 to %K step %c64 iter_args(%accv = %zero, "
+                           "%pa = %aptrs, %pb = %bptrs) -> (tensor<128x128xf32, #mma>, "
+                           "tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<64x128x!tt.ptr<f16>, "
+                           "#blocked>)";
   ASSERT_NE(text.find(head), std::string::npos);
   text.replace(text.find(head), head.size(),
                "%acc:4 = scf.for %k = %c0 to %K step %c64 iter_args(%accv = "

@@ -40,8 +40,9 @@ std::string tileKernel(const std::string &copy = "") {
           ? "    ttng.init_barrier %bar, 1 : " + kBar + "\n" +
                 "    ttng.barrier_expect %bar, 8192, %true : " + kBar + "\n" +
                 "    ttng.async_tma_copy_global_to_local %desc[%r0, %c0] %buf, %bar, %true : " +
-                kDesc + ", " + kBar + " -> " + kTile + "\n" + "    ttng.wait_barrier %bar, %zero : " +
-                kBar + "\n" + "    ttng.inval_barrier %bar : " + kBar + "\n"
+                kDesc + ", " + kBar + " -> " + kTile + "\n" +
+                "    ttng.wait_barrier %bar, %zero : " + kBar + "\n" +
+                "    ttng.inval_barrier %bar : " + kBar + "\n"
           : copy;
   return std::string(kHeader) + "  tt.func public @tile(%desc: " + kDesc +
          ", %out: !tt.ptr<f16>, %r0: i32, %c0: i32) {\n"
@@ -51,7 +52,8 @@ std::string tileKernel(const std::string &copy = "") {
          "    %one = arith.constant 1 : i32\n"
          "    %buf = ttg.local_alloc : () -> " +
          kTile + "\n    %bar = ttg.local_alloc : () -> " + kBar + "\n" + protocol +
-         "    %t = ttg.local_load %buf : " + kTile + " -> tensor<64x64xf16, #bl>\n"
+         "    %t = ttg.local_load %buf : " + kTile +
+         " -> tensor<64x64xf16, #bl>\n"
          "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, "
          "#ttg.slice<{dim = 1, parent = #bl}>>\n"
          "    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, "
@@ -97,8 +99,7 @@ TileRun runTile(const std::string &copy, int64_t rows, int64_t cols, int64_t r0,
   Memory mem;
   mem.buffers = {bytesOf(h), bytesOf(std::vector<uint16_t>(64 * 64, 0x7e00))};
   std::vector<ArgValue> args = {ArgValue::tensorDesc(0, {rows, cols}, {cols, 1}),
-                                ArgValue::pointer(1), ArgValue::integer(r0),
-                                ArgValue::integer(c0)};
+                                ArgValue::pointer(1), ArgValue::integer(r0), ArgValue::integer(c0)};
   t.status = interpret(*m, "tile", args, mem);
   for (uint16_t x : valuesOf<uint16_t>(mem.buffers[1])) {
     // Back from f16 bits (the tests' values are small halves).
@@ -133,11 +134,12 @@ TEST(Tma, ExamplesRoundTripAndVerify) {
 }
 
 TEST(Tma, WaitWithPredicateRoundTrips) {
-  std::string copy = "    ttng.init_barrier %bar, 1 : " + kBar + "\n" +
-                     "    ttng.barrier_expect %bar, 8192, %true : " + kBar + "\n" +
-                     "    ttng.async_tma_copy_global_to_local %desc[%r0, %c0] %buf, %bar, %true : " +
-                     kDesc + ", " + kBar + " -> " + kTile + "\n" +
-                     "    ttng.wait_barrier %bar, %zero, %true : " + kBar + "\n";
+  std::string copy =
+      "    ttng.init_barrier %bar, 1 : " + kBar + "\n" +
+      "    ttng.barrier_expect %bar, 8192, %true : " + kBar + "\n" +
+      "    ttng.async_tma_copy_global_to_local %desc[%r0, %c0] %buf, %bar, %true : " + kDesc +
+      ", " + kBar + " -> " + kTile + "\n" + "    ttng.wait_barrier %bar, %zero, %true : " + kBar +
+      "\n";
   auto m = parseModule(tileKernel(copy), "tile.tir");
   ASSERT_TRUE(m.ok()) << m.message();
   std::string text = print(*m);
@@ -230,8 +232,8 @@ TEST(Tma, InterpreterCopiesTheBoxWithZeroOutside) {
   for (auto [rows, cols, r0, c0] :
        {std::array<int64_t, 4>{128, 128, 64, 0}, std::array<int64_t, 4>{100, 72, 64, 32},
         std::array<int64_t, 4>{64, 64, -8, -16}}) {
-    SCOPED_TRACE(std::to_string(rows) + "x" + std::to_string(cols) + " at " +
-                 std::to_string(r0) + "," + std::to_string(c0));
+    SCOPED_TRACE(std::to_string(rows) + "x" + std::to_string(cols) + " at " + std::to_string(r0) +
+                 "," + std::to_string(c0));
     TileRun t = runTile("", rows, cols, r0, c0);
     ASSERT_TRUE(t.status.ok()) << t.status.message();
     for (int64_t r = 0; r < 64; ++r)
@@ -245,8 +247,9 @@ TEST(Tma, InterpreterCopiesTheBoxWithZeroOutside) {
 }
 
 TEST(Tma, InterpreterChecksTheBarrierProtocol) {
-  std::string copy = "    ttng.async_tma_copy_global_to_local %desc[%r0, %c0] %buf, %bar, %true : " +
-                     kDesc + ", " + kBar + " -> " + kTile + "\n";
+  std::string copy =
+      "    ttng.async_tma_copy_global_to_local %desc[%r0, %c0] %buf, %bar, %true : " + kDesc +
+      ", " + kBar + " -> " + kTile + "\n";
   std::string init = "    ttng.init_barrier %bar, 1 : " + kBar + "\n";
   auto expect = [&](int bytes) {
     return "    ttng.barrier_expect %bar, " + std::to_string(bytes) + ", %true : " + kBar + "\n";
@@ -273,8 +276,7 @@ TEST(Tma, InterpreterChecksTheBarrierProtocol) {
   EXPECT_NE(error(init + expect(8192) + copy + wait("%one")).find("phase parity 1"),
             std::string::npos);
   // Uninitialised and doubly initialised barriers.
-  EXPECT_NE(error(expect(8192) + copy + wait("%zero")).find("not initialised"),
-            std::string::npos);
+  EXPECT_NE(error(expect(8192) + copy + wait("%zero")).find("not initialised"), std::string::npos);
   EXPECT_NE(error(init + init).find("already initialised"), std::string::npos);
   EXPECT_NE(error(init + "    ttng.inval_barrier %bar : " + kBar + "\n" + wait("%zero"))
                 .find("not initialised"),
@@ -300,10 +302,10 @@ TEST(Tma, InterpreterChecksTheBarrierProtocol) {
 // reference, K no multiple of the K step (the copies read zeros past K).
 TEST(Tma, MatmulExamplesAgreeWithMatmul) {
   Module plain = loadExample("matmul.tir");
-  for (auto [file, fn, tileN] : {std::tuple<const char *, const char *, int>{"matmul_tma.tir",
-                                                                             "matmul_tma", 128},
-                                 {"matmul_tma_wide.tir", "matmul_tma_wide", 256},
-                                 {"matmul_tma_mma_wide.tir", "matmul_tma_mma_wide", 256}}) {
+  for (auto [file, fn, tileN] :
+       {std::tuple<const char *, const char *, int>{"matmul_tma.tir", "matmul_tma", 128},
+        {"matmul_tma_wide.tir", "matmul_tma_wide", 256},
+        {"matmul_tma_mma_wide.tir", "matmul_tma_mma_wide", 256}}) {
     Module tma = loadExample(file);
     for (int K : {64, 192, 320, 96, 40}) {
       SCOPED_TRACE(std::string(file) + " K " + std::to_string(K));
@@ -326,10 +328,9 @@ TEST(Tma, MatmulExamplesAgreeWithMatmul) {
         Memory mp;
         mp.buffers = mt.buffers;
         mp.buffers[2] = bytesOf(std::vector<float>(size_t(M * N)));
-        std::vector<ArgValue> pargs = {ArgValue::pointer(0),  ArgValue::pointer(1),
-                                       ArgValue::pointer(2),  ArgValue::integer(K),
-                                       ArgValue::integer(K),  ArgValue::integer(N),
-                                       ArgValue::integer(N)};
+        std::vector<ArgValue> pargs = {
+            ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::pointer(2), ArgValue::integer(K),
+            ArgValue::integer(K), ArgValue::integer(N), ArgValue::integer(N)};
         Status ps = interpret(plain, "matmul", pargs, mp, Grid{M / 128, N / 128, 1});
         ASSERT_TRUE(ps.ok()) << ps.message();
         EXPECT_EQ(mp.buffers[2], mt.buffers[2]);
@@ -355,13 +356,13 @@ TEST(Tma, FencesOnlyWhereGenericWritesMeetAsyncAccess) {
   ASSERT_TRUE(runPipeline(piped).ok());
   EXPECT_EQ(print(piped).find("ttng.fence_async_shared"), std::string::npos);
 
-  std::string copy = "    %v = arith.constant dense<1.0> : tensor<64x64xf16, #bl>\n"
-                     "    ttg.local_store %v, %buf : tensor<64x64xf16, #bl> -> " +
-                     kTile + "\n    ttng.init_barrier %bar, 1 : " + kBar + "\n" +
-                     "    ttng.barrier_expect %bar, 8192, %true : " + kBar + "\n" +
-                     "    ttng.async_tma_copy_global_to_local %desc[%r0, %c0] %buf, %bar, %true : " +
-                     kDesc + ", " + kBar + " -> " + kTile + "\n" +
-                     "    ttng.wait_barrier %bar, %zero : " + kBar + "\n";
+  std::string copy =
+      "    %v = arith.constant dense<1.0> : tensor<64x64xf16, #bl>\n"
+      "    ttg.local_store %v, %buf : tensor<64x64xf16, #bl> -> " +
+      kTile + "\n    ttng.init_barrier %bar, 1 : " + kBar + "\n" +
+      "    ttng.barrier_expect %bar, 8192, %true : " + kBar + "\n" +
+      "    ttng.async_tma_copy_global_to_local %desc[%r0, %c0] %buf, %bar, %true : " + kDesc +
+      ", " + kBar + " -> " + kTile + "\n" + "    ttng.wait_barrier %bar, %zero : " + kBar + "\n";
   auto g = parseModule(tileKernel(copy), "tile.tir");
   ASSERT_TRUE(g.ok()) << g.message();
   ASSERT_TRUE(insertFences(*g).ok());

@@ -33,28 +33,28 @@ inline std::vector<ExampleRun> tritonDumpRuns() {
                       ASSERT_EQ(out[i], i < 4000 ? x[i] + y[i] : -1.f) << i;
                   }});
   // Softmax of 8 rows of 1000 (blocks of 1024, masked; tl.max is maxnumf).
-  runs.push_back(
-      {"triton/softmax.ttgir",
-       "softmax",
-       {8, 1, 1},
-       [](Memory &m, std::vector<ArgValue> &a) {
-         m.buffers = {bytesOf(std::vector<float>(8000, -7.f)), bytesOf(randomFloats(8000, 33))};
-         a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(1000),
-              ArgValue::integer(1000), ArgValue::integer(1000)};
-       },
-       [](const Memory &m) {
-         auto y = valuesOf<float>(m.buffers[0]), x = valuesOf<float>(m.buffers[1]);
-         for (size_t r = 0; r < 8; ++r) {
-           double mx = -INFINITY, sum = 0;
-           for (size_t c = 0; c < 1000; ++c)
-             mx = std::max(mx, double(x[r * 1000 + c]));
-           for (size_t c = 0; c < 1000; ++c)
-             sum += std::exp(x[r * 1000 + c] - mx);
-           for (size_t c = 0; c < 1000; ++c)
-             ASSERT_NEAR(y[r * 1000 + c], std::exp(x[r * 1000 + c] - mx) / sum, 1e-6)
-                 << r << "," << c;
-         }
-       }});
+  runs.push_back({"triton/softmax.ttgir",
+                  "softmax",
+                  {8, 1, 1},
+                  [](Memory &m, std::vector<ArgValue> &a) {
+                    m.buffers = {bytesOf(std::vector<float>(8000, -7.f)),
+                                 bytesOf(randomFloats(8000, 33))};
+                    a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(1000),
+                         ArgValue::integer(1000), ArgValue::integer(1000)};
+                  },
+                  [](const Memory &m) {
+                    auto y = valuesOf<float>(m.buffers[0]), x = valuesOf<float>(m.buffers[1]);
+                    for (size_t r = 0; r < 8; ++r) {
+                      double mx = -INFINITY, sum = 0;
+                      for (size_t c = 0; c < 1000; ++c)
+                        mx = std::max(mx, double(x[r * 1000 + c]));
+                      for (size_t c = 0; c < 1000; ++c)
+                        sum += std::exp(x[r * 1000 + c] - mx);
+                      for (size_t c = 0; c < 1000; ++c)
+                        ASSERT_NEAR(y[r * 1000 + c], std::exp(x[r * 1000 + c] - mx) / sum, 1e-6)
+                            << r << "," << c;
+                    }
+                  }});
   // Layer norm of 8 rows of 1000 (blocks of 256, the last masked), eps 1e-5.
   runs.push_back(
       {"triton/layer_norm.ttgir",
@@ -170,56 +170,56 @@ inline std::vector<ExampleRun> tritonDumpRuns() {
   // mma.sync by DISABLE_MMA_V3=1, and as Triton compiles it for sm_90: wgmma s8, B K-major in
   // shared memory), C in i32: exact.
   for (const char *file : {"triton/matmul_i8_mma_sync.ttgir", "triton/matmul_i8_wgmma.ttgir"})
-  runs.push_back({file,
-                  "matmul_i8",
-                  {2, 2, 1},
-                  [](Memory &m, std::vector<ArgValue> &a) {
-                    m.buffers = {randomBytes(256 * 256, 62), randomBytes(256 * 256, 63),
-                                 bytesOf(std::vector<int32_t>(256 * 256, -7))};
-                    a = {ArgValue::pointer(0),   ArgValue::pointer(1),   ArgValue::pointer(2),
-                         ArgValue::integer(256), ArgValue::integer(256), ArgValue::integer(256)};
-                  },
-                  [](const Memory &m) {
-                    expectI8Product(m.buffers[0], m.buffers[1], m.buffers[2], 256, 256, 256);
-                  }});
+    runs.push_back({file,
+                    "matmul_i8",
+                    {2, 2, 1},
+                    [](Memory &m, std::vector<ArgValue> &a) {
+                      m.buffers = {randomBytes(256 * 256, 62), randomBytes(256 * 256, 63),
+                                   bytesOf(std::vector<int32_t>(256 * 256, -7))};
+                      a = {ArgValue::pointer(0),   ArgValue::pointer(1),   ArgValue::pointer(2),
+                           ArgValue::integer(256), ArgValue::integer(256), ArgValue::integer(256)};
+                    },
+                    [](const Memory &m) {
+                      expectI8Product(m.buffers[0], m.buffers[1], m.buffers[2], 256, 256, 256);
+                    }});
   // C = fp8(A) fp8(B) for f32 A and B (256 x 256) rounded to f8E4M3FN in the kernel and
   // multiplied as f16 by mma.sync (kWidth 4: Triton's fp8 dot held to mma.sync), or as e4m3 by
   // wgmma (A from registers, B K-major in shared memory: as Triton compiles it for sm_90), C in
   // f32: the sum of the rounded products, within f32 rounding (mma.sync) or wgmma's.
   for (const char *file : {"triton/matmul_fp8_mma_sync.ttgir", "triton/matmul_fp8_wgmma.ttgir"})
-  runs.push_back({file,
-                  "matmul_fp8",
-                  {2, 2, 1},
-                  [](Memory &m, std::vector<ArgValue> &a) {
-                    std::mt19937 g(65);
-                    std::uniform_real_distribution<float> u(-2.f, 2.f);
-                    std::vector<float> x(2 * 256 * 256);
-                    for (float &v : x)
-                      v = u(g);
-                    m.buffers = {bytesOf(std::vector<float>(x.begin(), x.begin() + 65536)),
-                                 bytesOf(std::vector<float>(x.begin() + 65536, x.end())),
-                                 bytesOf(std::vector<float>(256 * 256, -7.f))};
-                    a = {ArgValue::pointer(0),   ArgValue::pointer(1),   ArgValue::pointer(2),
-                         ArgValue::integer(256), ArgValue::integer(256), ArgValue::integer(256)};
-                  },
-                  [wgmma = std::string(file).find("wgmma") != std::string::npos](
-                      const Memory &m) {
-                    auto A = valuesOf<float>(m.buffers[0]), B = valuesOf<float>(m.buffers[1]);
-                    auto C = valuesOf<float>(m.buffers[2]);
-                    const ScalarKind e4 = ScalarKind::F8E4M3FN;
-                    // wgmma sums 8-bit float products in fewer bits than f32.
-                    const double tolerance = wgmma ? 1e-3 : 1e-5;
-                    auto q = [&](float v) { return fp8Decode(fp8Encode(v, e4), e4); };
-                    for (size_t i = 0; i < 256; i += 3)
-                      for (size_t j = 0; j < 256; j += 5) {
-                        double s = 0, mag = 0;
-                        for (size_t k = 0; k < 256; ++k) {
-                          s += q(A[i * 256 + k]) * q(B[k * 256 + j]);
-                          mag += std::fabs(q(A[i * 256 + k]) * q(B[k * 256 + j]));
-                        }
-                        ASSERT_NEAR(C[i * 256 + j], s, tolerance * mag) << i << "," << j;
-                      }
-                  }});
+    runs.push_back(
+        {file,
+         "matmul_fp8",
+         {2, 2, 1},
+         [](Memory &m, std::vector<ArgValue> &a) {
+           std::mt19937 g(65);
+           std::uniform_real_distribution<float> u(-2.f, 2.f);
+           std::vector<float> x(2 * 256 * 256);
+           for (float &v : x)
+             v = u(g);
+           m.buffers = {bytesOf(std::vector<float>(x.begin(), x.begin() + 65536)),
+                        bytesOf(std::vector<float>(x.begin() + 65536, x.end())),
+                        bytesOf(std::vector<float>(256 * 256, -7.f))};
+           a = {ArgValue::pointer(0),   ArgValue::pointer(1),   ArgValue::pointer(2),
+                ArgValue::integer(256), ArgValue::integer(256), ArgValue::integer(256)};
+         },
+         [wgmma = std::string(file).find("wgmma") != std::string::npos](const Memory &m) {
+           auto A = valuesOf<float>(m.buffers[0]), B = valuesOf<float>(m.buffers[1]);
+           auto C = valuesOf<float>(m.buffers[2]);
+           const ScalarKind e4 = ScalarKind::F8E4M3FN;
+           // wgmma sums 8-bit float products in fewer bits than f32.
+           const double tolerance = wgmma ? 1e-3 : 1e-5;
+           auto q = [&](float v) { return fp8Decode(fp8Encode(v, e4), e4); };
+           for (size_t i = 0; i < 256; i += 3)
+             for (size_t j = 0; j < 256; j += 5) {
+               double s = 0, mag = 0;
+               for (size_t k = 0; k < 256; ++k) {
+                 s += q(A[i * 256 + k]) * q(B[k * 256 + j]);
+                 mag += std::fabs(q(A[i * 256 + k]) * q(B[k * 256 + j]));
+               }
+               ASSERT_NEAR(C[i * 256 + j], s, tolerance * mag) << i << "," << j;
+             }
+         }});
   // relu(A B + bias) for M = 100, N = 130, K = 72 in 64 x 64 tiles (K steps of 32): every edge
   // masked, the last K step too. C in f32, exact as above.
   for (const char *file :
@@ -511,11 +511,11 @@ inline std::vector<ExampleRun> sm90ExampleRuns() {
        "fp8",
        {1, 1, 1},
        [](Memory &m, std::vector<ArgValue> &a) {
-         std::vector<float> x = {0.f,       -0.f,       NAN,          INFINITY,    -INFINITY,
-                                 448.f,     449.f,      464.f,        480.f,       1e6f,
-                                 -1e6f,     57344.f,    61440.f,      65536.f,     0x1p-9f,
-                                 0x1p-10f,  0x3p-11f,   1.0625f,      1.1875f,     -0.001f,
-                                 0x1p-17f,  0x1p-16f,   1e-30f,       -240.f,      0x1.0p-6f,
+         std::vector<float> x = {0.f,       -0.f,       NAN,           INFINITY,     -INFINITY,
+                                 448.f,     449.f,      464.f,         480.f,        1e6f,
+                                 -1e6f,     57344.f,    61440.f,       65536.f,      0x1p-9f,
+                                 0x1p-10f,  0x3p-11f,   1.0625f,       1.1875f,      -0.001f,
+                                 0x1p-17f,  0x1p-16f,   1e-30f,        -240.f,       0x1.0p-6f,
                                  0x1.Fp-7f, 0x1.3p-15f, 0x1.fffffep0f, 3.f * 0x1p-9f};
          std::mt19937 g(64);
          std::uniform_real_distribution<float> u(-1.f, 1.f);
@@ -566,12 +566,12 @@ inline std::vector<ExampleRun> sm90ExampleRuns() {
            ASSERT_TRUE(same(fp8Decode(q4b, e4), fp8Decode(fp8Encode(bf, e4), e4)))
                << i << ": " << x[i] << " -> " << int(q4b);
            ASSERT_TRUE(same(w4[i], fp8Decode(q4, e4))) << i;
-           const double w5v = (w5[i] & 0x7c00) == 0x7c00
-                                  ? ((w5[i] & 0x3ff) ? NAN : std::copysign(INFINITY, 0x8000 & w5[i] ? -1. : 1.))
-                                  : fromHalfBits(w5[i]);
+           const double w5v =
+               (w5[i] & 0x7c00) == 0x7c00
+                   ? ((w5[i] & 0x3ff) ? NAN : std::copysign(INFINITY, 0x8000 & w5[i] ? -1. : 1.))
+                   : fromHalfBits(w5[i]);
            ASSERT_TRUE(same(w5v, fp8Decode(q5, e5))) << i;
-           ASSERT_TRUE(same(std::bit_cast<float>(uint32_t(w4b[i]) << 16), fp8Decode(q4b, e4)))
-               << i;
+           ASSERT_TRUE(same(std::bit_cast<float>(uint32_t(w4b[i]) << 16), fp8Decode(q4b, e4))) << i;
          }
        }});
   return runs;

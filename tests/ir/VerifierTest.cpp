@@ -25,9 +25,8 @@ const char *kLayouts =
     "#sh = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>\n";
 
 std::string wrap(const std::string &body) {
-  return std::string(kLayouts) +
-         "module {\n  tt.func @f(%p: !tt.ptr<f32>, %n: i32, %x: f32) {\n" + body +
-         "    tt.return\n  }\n}\n";
+  return std::string(kLayouts) + "module {\n  tt.func @f(%p: !tt.ptr<f32>, %n: i32, %x: f32) {\n" +
+         body + "    tt.return\n  }\n}\n";
 }
 
 std::string verifyError(const std::string &text) {
@@ -170,9 +169,9 @@ TEST(Verifier, RejectsBadIrWithPositionedMessages) {
   };
   for (const Case &c : cases) {
     std::string e = verifyError(wrap(c.body));
-    EXPECT_NE(e.find(c.want), std::string::npos) << "got:  " << e << "\nwant: " << c.want
-                                                 << "\nin:\n"
-                                                 << c.body;
+    EXPECT_NE(e.find(c.want), std::string::npos)
+        << "got:  " << e << "\nwant: " << c.want << "\nin:\n"
+        << c.body;
   }
 }
 
@@ -232,20 +231,19 @@ TEST(Verifier, RingsAndAsyncCopies) {
   const std::string tile = "!ttg.memdesc<64x64xf32, #sh, #smem, mutable>";
   const std::string ptrs = "tensor<64x64x!tt.ptr<f32>, #b2>";
   const std::string head = "    %c1 = arith.constant 1 : i32\n"
-                           "    %r = ttg.local_alloc : () -> " + ring + "\n" +
-                           "    %pv = tt.splat %p : !tt.ptr<f32> -> " + ptrs + "\n";
+                           "    %r = ttg.local_alloc : () -> " +
+                           ring + "\n" + "    %pv = tt.splat %p : !tt.ptr<f32> -> " + ptrs + "\n";
   auto text = [&](const std::string &body) {
     std::string t = wrap(head + body);
     return "#smem = #ttg.shared_memory\n" + t;
   };
   // The good case: index, copy, commit, wait, load, dealloc.
-  EXPECT_EQ(verifyError(text("    %t = ttg.memdesc_index %r[%c1] : " + ring + " -> " + tile + "\n" +
-                             "    ttg.async_copy_global_to_local %pv, %t : " + ptrs + " -> " +
-                             tile + "\n" + "    ttg.async_commit_group\n" +
-                             "    ttg.async_wait {num = 1 : i32}\n" +
-                             "    %v = ttg.local_load %t : " + tile +
-                             " -> tensor<64x64xf32, #b2>\n" + "    ttg.local_dealloc %r : " +
-                             ring + "\n")),
+  EXPECT_EQ(verifyError(
+                text("    %t = ttg.memdesc_index %r[%c1] : " + ring + " -> " + tile + "\n" +
+                     "    ttg.async_copy_global_to_local %pv, %t : " + ptrs + " -> " + tile + "\n" +
+                     "    ttg.async_commit_group\n" + "    ttg.async_wait {num = 1 : i32}\n" +
+                     "    %v = ttg.local_load %t : " + tile + " -> tensor<64x64xf32, #b2>\n" +
+                     "    ttg.local_dealloc %r : " + ring + "\n")),
             "<verified>");
   // The index drops exactly the leading dim.
   EXPECT_NE(verifyError(text("    %t = ttg.memdesc_index %r[%c1] : " + ring +
@@ -253,8 +251,8 @@ TEST(Verifier, RingsAndAsyncCopies) {
                 .find("the leading dim dropped"),
             std::string::npos);
   // A ring is loaded, stored and copied to only through its tiles.
-  EXPECT_NE(verifyError(text("    ttg.async_copy_global_to_local %pv, %r : " + ptrs + " -> " +
-                             ring + "\n"))
+  EXPECT_NE(verifyError(
+                text("    ttg.async_copy_global_to_local %pv, %r : " + ptrs + " -> " + ring + "\n"))
                 .find("destination must be a mutable memdesc"),
             std::string::npos);
   // Only a ring's leading dim may be a count that is not a power of two.
@@ -279,12 +277,11 @@ TEST(Verifier, Subslices) {
   auto text = [&](const std::string &body) {
     return "#smem = #ttg.shared_memory\n" +
            wrap("    %r = ttg.local_alloc : () -> " + ring + "\n" +
-                "    %c1 = arith.constant 1 : i32\n" + "    %t = ttg.memdesc_index %r[%c1] : " +
-                ring + " -> " + tile + "\n" + body);
+                "    %c1 = arith.constant 1 : i32\n" +
+                "    %t = ttg.memdesc_index %r[%c1] : " + ring + " -> " + tile + "\n" + body);
   };
   auto view = [&](const std::string &offsets, const std::string &result) {
-    return "    %v = ttg.memdesc_subslice %t [" + offsets + "] : " + tile + " -> " + result +
-           "\n";
+    return "    %v = ttg.memdesc_subslice %t [" + offsets + "] : " + tile + " -> " + result + "\n";
   };
   // Triton's form: the view carries the viewed tile's shape as its alloc shape; views of views
   // keep it.
@@ -509,8 +506,7 @@ TEST(Verifier, EightBitFloats) {
        "#b1>\n",
        "converts between an 8-bit float and f16, bf16, f32 or the other 8-bit float, not f64 to "
        "f8E5M2"},
-      {"    %s = tt.fp_to_fp %v : tensor<64xf32, #b1> -> tensor<64xf16, #b1>\n",
-       "not f32 to f16"},
+      {"    %s = tt.fp_to_fp %v : tensor<64xf32, #b1> -> tensor<64xf16, #b1>\n", "not f32 to f16"},
       {"    %s = tt.fp_to_fp %v, rounding = nearest : tensor<64xf32, #b1> -> "
        "tensor<64xf8E5M2, #b1>\n",
        "rounding must be rtne or rtz, got 'nearest'"},

@@ -108,7 +108,8 @@ TEST(JitGpu, LaunchChecksArgumentsBeforeLaunching) {
       << wrongKind.message();
   Status misaligned = k->launch({1}, jit::DeviceAddress{a.ptr() + 4}, b, 1000);
   ASSERT_FALSE(misaligned.ok());
-  EXPECT_NE(misaligned.message().find("16-byte aligned"), std::string::npos) << misaligned.message();
+  EXPECT_NE(misaligned.message().find("16-byte aligned"), std::string::npos)
+      << misaligned.message();
   Status emptyGrid = k->launch({0}, a, b, 1024);
   ASSERT_FALSE(emptyGrid.ok());
   EXPECT_NE(emptyGrid.message().find("out of range"), std::string::npos) << emptyGrid.message();

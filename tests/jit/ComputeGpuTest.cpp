@@ -1,8 +1,8 @@
 // Kernels that compute: the row reduction and softmax of examples/, and the tiled matmuls of
 // examples/matmul.tir (ldmatrix + mma.sync) and examples/matmul_wgmma.tir (NVMMA shared tiles +
 // wgmma, sm_90a), f16 and bf16 inputs, f32 accumulate, against an Eigen reference in double.
-#include "kernels/MatmulText.h"
 #include "GpuTestSupport.h"
+#include "kernels/MatmulText.h"
 #include "kernels/TileKernels.h"
 
 #include "linlayout/ir/InsertFences.h"
@@ -45,7 +45,8 @@ TEST(ComputeGpu, RowSum) {
   uint64_t seed = gputest::freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
-  ASSERT_OK_AND_ASSIGN(ir::Module m, exampleKernel("row_reduce.tir", sourceDir(LINLAYOUT_SOURCE_DIR)));
+  ASSERT_OK_AND_ASSIGN(ir::Module m,
+                       exampleKernel("row_reduce.tir", sourceDir(LINLAYOUT_SOURCE_DIR)));
   ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m, gputest::asBuilt()));
   const int rows = 32 * 64, cols = 128, stride = 256;
   std::vector<float> x = randomFloats(rng, size_t(rows) * stride, -1, 1);
@@ -123,8 +124,8 @@ void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stag
                 const std::string &file = "matmul.tir", const std::string &insn = "mma.sync",
                 int kStep = 32, int prefetchK = 0) {
   uint64_t seed = gputest::freshSeed();
-  SCOPED_TRACE("seed " + std::to_string(seed) + ", stages " + std::to_string(stages) + ", " +
-               file + ", prefetch " + std::to_string(prefetchK));
+  SCOPED_TRACE("seed " + std::to_string(seed) + ", stages " + std::to_string(stages) + ", " + file +
+               ", prefetch " + std::to_string(prefetchK));
   std::mt19937_64 rng(seed);
   const bool persistent = file == "matmul_wide_persistent.tir" || file == "matmul_wide_flat.tir";
   const bool nt = file == "matmul_wgmma_nt.tir"; // B given as N x K (row stride K)
@@ -158,10 +159,9 @@ void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stag
   }
   std::cout << "[          ] " << file << " " << ir::name(elem) << " stages " << stages
             << (prefetchK ? " prefetch " + std::to_string(prefetchK) : std::string()) << ": "
-            << count(ptx, insn) << " " << insn << ", " << count(ptx, "ldmatrix")
-            << " ldmatrix, " << count(ptx, "cp.async.cg") << " cp.async in the PTX, "
-            << k->metadata().registers << " registers, " << k->metadata().localBytes
-            << " local bytes\n";
+            << count(ptx, insn) << " " << insn << ", " << count(ptx, "ldmatrix") << " ldmatrix, "
+            << count(ptx, "cp.async.cg") << " cp.async in the PTX, " << k->metadata().registers
+            << " registers, " << k->metadata().localBytes << " local bytes\n";
   // K = kStep and 2 kStep are shorter than the prologue of 3 or 4 stages; 3 kStep is no multiple
   // of it. N is a multiple of 256 for the wide tile.
   for (auto [M, N, K] :
@@ -204,8 +204,8 @@ void matmulCase(jit::Compiler &jitc, ScalarKind elem, double tolerance, int stag
         err += (got - ref(i, j)) * (got - ref(i, j));
       }
     double rel = std::sqrt(err) / ref.norm();
-    std::cout << "[          ] " << file << " " << ir::name(elem) << " " << M << "x" << N << "x" << K
-              << ": |out - ref| / |ref| = " << rel << "\n";
+    std::cout << "[          ] " << file << " " << ir::name(elem) << " " << M << "x" << N << "x"
+              << K << ": |out - ref| / |ref| = " << rel << "\n";
     EXPECT_LT(rel, tolerance);
   }
 }
@@ -297,8 +297,7 @@ TEST(ComputeGpu, WgmmaWideMatmul) {
 TEST(ComputeGpu, MatmulF16PipelinedPrefetch) {
   REQUIRE_GPU();
   for (int stages : {2, 3, 4})
-    matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, stages, "matmul.tir", "mma.sync", 32,
-                            16);
+    matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, stages, "matmul.tir", "mma.sync", 32, 16);
 }
 
 // K steps of 64: without the prefetch pass the lowering loads each operand in 4 K slices of the
@@ -314,8 +313,8 @@ TEST(ComputeGpu, MatmulK64SlicesOfViews) {
 TEST(ComputeGpu, MatmulBf16AndWidePipelinedPrefetch) {
   REQUIRE_GPU();
   for (int stages : {3, 4})
-    matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, stages, "matmul.tir",
-                                "mma.sync", 32, 16);
+    matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, stages, "matmul.tir", "mma.sync", 32,
+                                16);
   matmulCase<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, 3, "matmul_wide.tir", "mma.sync", 32, 16);
   matmulCase<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, 3, "matmul_wide.tir", "mma.sync", 32,
                               16);

@@ -60,8 +60,8 @@ std::string runConvertCheck(jit::Compiler &jitc, std::mt19937_64 &rng, ScalarKin
       return "src->dst: element " + std::to_string(i) + " is " + std::to_string(y) + ", expected " +
              std::to_string(x);
     if (z != ((x + 1) & mask))
-      return "dst->src: element " + std::to_string(i) + " is " + std::to_string(z) +
-             ", expected " + std::to_string((x + 1) & mask);
+      return "dst->src: element " + std::to_string(i) + " is " + std::to_string(z) + ", expected " +
+             std::to_string((x + 1) & mask);
   }
   return "";
 }
@@ -80,8 +80,8 @@ TEST(ConvertGpu, EveryReferencePairRoundTripsBitExactly) {
         const LayoutSpec &s = dir ? p.dst : p.src, &d = dir ? p.src : p.dst;
         std::string path;
         std::string problem = runConvertCheck(*jitc, rng, elem, 128, 128, s, d, 4, 8, &path);
-        EXPECT_EQ(problem, "") << p.name << (dir ? " (reversed)" : "") << " "
-                               << ir::name(elem) << " [" << path << "]";
+        EXPECT_EQ(problem, "") << p.name << (dir ? " (reversed)" : "") << " " << ir::name(elem)
+                               << " [" << path << "]";
         ++checked;
       }
   EXPECT_EQ(checked, 36);
@@ -108,8 +108,8 @@ TEST(ConvertGpu, RandomPlannerPairsRoundTripBitExactly) {
     ++paths[path];
     if (!problem.empty()) {
       ++failures;
-      ADD_FAILURE() << "pair " << checked << " (" << (1 << rowBits) << "x" << (1 << colBits)
-                    << ", " << (1 << warpBits) << " warps, " << ir::name(elem) << ", " << path
+      ADD_FAILURE() << "pair " << checked << " (" << (1 << rowBits) << "x" << (1 << colBits) << ", "
+                    << (1 << warpBits) << " warps, " << ir::name(elem) << ", " << path
                     << "): " << problem;
     }
     ++checked;
@@ -118,7 +118,8 @@ TEST(ConvertGpu, RandomPlannerPairsRoundTripBitExactly) {
   for (auto &[p, c] : paths)
     summary += " " + p + ":" + std::to_string(c);
   std::cout << "[          ] random pairs: " << checked << " run, " << failures << " wrong"
-            << "\n[          ] random pairs by path (all conversions of a kernel):" << summary << "\n";
+            << "\n[          ] random pairs by path (all conversions of a kernel):" << summary
+            << "\n";
   EXPECT_EQ(checked, kPairs);
   EXPECT_EQ(failures, 0);
 }

@@ -48,10 +48,9 @@ TEST(CopyGpu, Memcpy2dInSeveralLayouts) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   const int64_t rows = 512, cols = 768, ld = 1024; // the row stride leaves a gap that must stay
-  std::vector<LayoutSpec> layouts{blocked({1, 4}, {4, 8}, {4, 1}, {1, 0}),
-                                  blocked({1, 8}, {2, 16}, {2, 2}, {1, 0}),
-                                  blocked({4, 1}, {8, 4}, {1, 4}, {0, 1}),
-                                  blocked({1, 1}, {32, 1}, {4, 1}, {0, 1})};
+  std::vector<LayoutSpec> layouts{
+      blocked({1, 4}, {4, 8}, {4, 1}, {1, 0}), blocked({1, 8}, {2, 16}, {2, 2}, {1, 0}),
+      blocked({4, 1}, {8, 4}, {1, 4}, {0, 1}), blocked({1, 1}, {32, 1}, {4, 1}, {0, 1})};
   for (ScalarKind elem : {ScalarKind::F16, ScalarKind::F32})
     for (size_t li = 0; li < layouts.size(); ++li) {
       SCOPED_TRACE(std::string(ir::name(elem)) + " layout " + std::to_string(li));
@@ -91,7 +90,8 @@ TEST(CopyGpu, TransposedCopyWithTwoLayoutsAndOneConvert) {
   for (ScalarKind elem : {ScalarKind::F16, ScalarKind::F32})
     for (size_t ci = 0; ci < cases.size(); ++ci) {
       SCOPED_TRACE(std::string(ir::name(elem)) + " case " + std::to_string(ci));
-      ASSERT_OK_AND_ASSIGN(ir::Module m, copy2dInOut(elem, 128, 128, cases[ci].in, cases[ci].out, 4));
+      ASSERT_OK_AND_ASSIGN(ir::Module m,
+                           copy2dInOut(elem, 128, 128, cases[ci].in, cases[ci].out, 4));
       ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m, gputest::asBuilt()));
       ASSERT_EQ(k->metadata().conversions.size(), 1u);
       int bytes = ir::byteWidth(elem);

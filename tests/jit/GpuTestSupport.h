@@ -38,7 +38,9 @@ inline jit::CompileOptions asBuilt() {
 }
 
 /// A fresh seed, printed by SCOPED_TRACE in the test that uses it.
-inline uint64_t freshSeed() { return (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}(); }
+inline uint64_t freshSeed() {
+  return (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
+}
 
 /// Random bytes.
 inline std::vector<uint8_t> randomBytes(std::mt19937_64 &rng, size_t n) {

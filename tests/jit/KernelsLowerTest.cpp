@@ -90,8 +90,8 @@ TEST(JitKernels, CopyKernelsLower) {
        {blocked({1, 4}, {4, 8}, {4, 1}, {1, 0}), blocked({1, 8}, {2, 16}, {2, 2}, {1, 0}),
         blocked({4, 1}, {8, 4}, {1, 4}, {0, 1}), blocked({1, 1}, {32, 1}, {4, 1}, {0, 1})})
     EXPECT_EQ(lowerAndAssemble(memcpy2d(ScalarKind::F16, 64, 64, l, 4)), "");
-  EXPECT_EQ(lowerAndAssemble(memcpy2d(ScalarKind::F32, 64, 128,
-                                      blocked({1, 4}, {1, 32}, {4, 1}, {1, 0}), 4)),
+  EXPECT_EQ(lowerAndAssemble(
+                memcpy2d(ScalarKind::F32, 64, 128, blocked({1, 4}, {1, 32}, {4, 1}, {1, 0}), 4)),
             "");
   EXPECT_EQ(lowerAndAssemble(copy2dInOut(ScalarKind::F32, 128, 128,
                                          blocked({1, 1}, {1, 32}, {1, 4}, {1, 0}),
@@ -155,9 +155,11 @@ TEST(JitKernels, ExampleKernelsLower) {
             << file << " " << ir::name(e) << ", stages " << stages;
         EXPECT_EQ(spills, "") << file << " " << ir::name(e) << ", stages " << stages;
         EXPECT_EQ(log.find("serialized"), std::string::npos)
-            << file << " " << ir::name(e) << ", stages " << stages << ":\n" << log;
+            << file << " " << ir::name(e) << ", stages " << stages << ":\n"
+            << log;
         EXPECT_EQ(log.find("Performance Loss"), std::string::npos)
-            << file << " " << ir::name(e) << ", stages " << stages << ":\n" << log;
+            << file << " " << ir::name(e) << ", stages " << stages << ":\n"
+            << log;
       }
   // The wide tile (128x256, 8 warps), plain and with 3 stages.
   for (int stages : {1, 3}) {
@@ -272,9 +274,8 @@ TEST(JitKernels, RandomPlannerPairsLower) {
   for (int i = 0; i < pairs && failures < 5; ++i) {
     RandomPair p = randomPair(rng);
     ScalarKind e = std::array{ScalarKind::I8, ScalarKind::I16, ScalarKind::I32}[i % 3];
-    std::string problem = lowerAndAssemble(convertCheck(e, int64_t(1) << p.rowBits,
-                                                        int64_t(1) << p.colBits, p.src, p.dst,
-                                                        1 << p.warpBits));
+    std::string problem = lowerAndAssemble(convertCheck(
+        e, int64_t(1) << p.rowBits, int64_t(1) << p.colBits, p.src, p.dst, 1 << p.warpBits));
     // Every plan is emitted: "not emitted yet" fails like any other error.
     if (!problem.empty()) {
       ++failures;
@@ -310,9 +311,9 @@ TEST(JitKernels, VectorWidthsFollowMemoryContiguity) {
   EXPECT_EQ(widths(memcpy1d(ScalarKind::F32, 8192, 16, 4).value()), (W{4, 4}));
   EXPECT_EQ(widths(memcpy1d(ScalarKind::I8, 8192, 16, 4).value()), (W{16, 16}));
   // Rows of a [4, 1] layout run down the column: no vector along the contiguous dim.
-  EXPECT_EQ(widths(memcpy2d(ScalarKind::F32, 64, 64, blocked({4, 1}, {8, 4}, {1, 4}, {0, 1}), 4)
-                       .value()),
-            (W{1, 1}));
+  EXPECT_EQ(
+      widths(memcpy2d(ScalarKind::F32, 64, 64, blocked({4, 1}, {8, 4}, {1, 4}, {0, 1}), 4).value()),
+      (W{1, 1}));
   // The transposed copy: loads along dim 1, stores along dim 0.
   EXPECT_EQ(widths(copy2dInOut(ScalarKind::F16, 128, 128, blocked({1, 4}, {4, 8}, {4, 1}, {1, 0}),
                                blocked({4, 1}, {8, 4}, {1, 4}, {0, 1}), 4)
@@ -324,13 +325,13 @@ TEST(JitKernels, VectorWidthsFollowMemoryContiguity) {
             (W{1, 1}));
   // Registers step the columns by 1 and 2, but lane 0 also moves them by 1: a thread's four
   // elements are columns 1, 0, 3, 2 of its row, not a vector.
-  LayoutSpec mixed = LinearSpec::make({{0, 1}, {0, 2}}, {{1, 1}, {2, 0}, {4, 0}, {8, 0}, {16, 0}},
-                                      {}, {}, {32, 4})
-                         .value();
+  LayoutSpec mixed =
+      LinearSpec::make({{0, 1}, {0, 2}}, {{1, 1}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {}, {}, {32, 4})
+          .value();
   EXPECT_EQ(widths(memcpy2d(ScalarKind::I32, 32, 4, mixed, 1).value()), (W{1, 1}));
-  LayoutSpec clean = LinearSpec::make({{0, 1}, {0, 2}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}},
-                                      {}, {}, {32, 4})
-                         .value();
+  LayoutSpec clean =
+      LinearSpec::make({{0, 1}, {0, 2}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {}, {}, {32, 4})
+          .value();
   EXPECT_EQ(widths(memcpy2d(ScalarKind::I32, 32, 4, clean, 1).value()), (W{4, 4}));
   std::string dir = sourceDir(LINLAYOUT_SOURCE_DIR);
   // matmul: A and B loads of 8 halves, the C store of 2 floats (from the accumulator's layout).
@@ -523,8 +524,8 @@ TEST(JitKernels, ConvertLoopRegisters) {
           << tag << ": " << (run.ok() ? run->log : run.message());
       int regs = run->registers;
       bool spills = run->spillStoreBytes != 0;
-      std::cout << "[          ] " << tag << ": " << regs
-                << " registers" << (spills ? " (spills)" : "") << "\n";
+      std::cout << "[          ] " << tag << ": " << regs << " registers"
+                << (spills ? " (spills)" : "") << "\n";
       // Measured (ptxas 13.0, sm_90) when written: f32 / f16 register_only 168 / 72 (255 / 128
       // before addptr split its offsets' constants off; Triton 3.6: 168 / 117).
       if (std::string(p.name) == "register_only") {

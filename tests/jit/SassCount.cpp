@@ -48,7 +48,8 @@ std::optional<SassCounts> assembleAndCount(const std::string &ptx, std::string *
     if (name.rfind(".text.", 0) != 0)
       continue;
     ++texts;
-    uint64_t off = readAt<uint64_t>(d, section(i, 0x18)), size = readAt<uint64_t>(d, section(i, 0x20));
+    uint64_t off = readAt<uint64_t>(d, section(i, 0x18)),
+             size = readAt<uint64_t>(d, section(i, 0x20));
     for (uint64_t k = 0; k + 16 <= size; k += 16) {
       uint32_t op = uint32_t(readAt<uint64_t>(d, off + k) & 0x1ff);
       if (op == kNop)

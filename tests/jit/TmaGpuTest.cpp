@@ -212,9 +212,9 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
   const std::string &ptx = k->ptx();
   EXPECT_GT(count(ptx, "cp.async.bulk.tensor"), 0);
   EXPECT_GT(count(ptx, mmaInstruction), 0);
-  std::cout << "[          ] " << file << " " << ir::name(elem) << ": "
-            << k->metadata().registers << " registers, " << k->metadata().localBytes
-            << " local bytes, " << k->metadata().dynamicSharedBytes << " shared bytes\n";
+  std::cout << "[          ] " << file << " " << ir::name(elem) << ": " << k->metadata().registers
+            << " registers, " << k->metadata().localBytes << " local bytes, "
+            << k->metadata().dynamicSharedBytes << " shared bytes\n";
   EXPECT_EQ(k->metadata().localBytes, 0);
   std::uniform_real_distribution<float> d(-1, 1);
   // K: one step, shorter than the prologue, no multiple of the stages, no multiple of 64.
@@ -231,12 +231,12 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
     ASSERT_OK_AND_ASSIGN(auto dc, runtime::DeviceBuffer::allocate(size_t(M) * N * 4));
     ASSERT_OK(dc.fill(0xff));
     const auto &params = k->metadata().params;
-    ASSERT_OK_AND_ASSIGN(auto amap, jit::encodeTensorMapFor(params.at(0), da.ptr(),
-                                                            {uint64_t(M), uint64_t(K)},
-                                                            {uint64_t(K) * 2}));
-    ASSERT_OK_AND_ASSIGN(auto bmap, jit::encodeTensorMapFor(params.at(1), db.ptr(),
-                                                            {uint64_t(K), uint64_t(N)},
-                                                            {uint64_t(N) * 2}));
+    ASSERT_OK_AND_ASSIGN(auto amap,
+                         jit::encodeTensorMapFor(params.at(0), da.ptr(), {uint64_t(M), uint64_t(K)},
+                                                 {uint64_t(K) * 2}));
+    ASSERT_OK_AND_ASSIGN(auto bmap,
+                         jit::encodeTensorMapFor(params.at(1), db.ptr(), {uint64_t(K), uint64_t(N)},
+                                                 {uint64_t(N) * 2}));
     // A launch checks the kind of every argument.
     Status wrong = k->launch({1}, int32_t(0), bmap, dc, int32_t(K), int32_t(N));
     ASSERT_FALSE(wrong.ok());
@@ -282,8 +282,7 @@ TEST(TmaGpu, MatmulBf16) {
 // ldmatrix from them in K slices of 16).
 TEST(TmaGpu, MmaSyncMatmul) {
   REQUIRE_HOPPER();
-  tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma_mma_wide.tir", 256,
-                         "mma.sync");
+  tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma_mma_wide.tir", 256, "mma.sync");
   tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma_mma_wide.tir", 256,
                              "mma.sync");
 }

@@ -10,8 +10,8 @@
 //    whose name contains a or b, LINLAYOUT_TRITON_MATRIX=FILE writes
 //    the driver's registers and local bytes per case (compared with Triton's by
 //    scripts/gpu/triton_matrix.py).
-#include "GpuTestSupport.h"
 #include "kernels/TritonMatrix.h"
+#include "GpuTestSupport.h"
 
 #include "linlayout/lower/Lower.h"
 #include "linlayout/lower/Ptxas.h"
@@ -177,8 +177,8 @@ TEST(TritonMatrix, Full) {
     f << "{\"name\": \"" << c.name << "\", \"ok\": " << (a.problem.empty() ? "true" : "false")
       << ", \"registers\": " << a.report.registers << ", \"stack\": " << a.report.stackBytes
       << ", \"spill_stores\": " << a.report.spillStoreBytes
-      << ", \"spill_loads\": " << a.report.spillLoadBytes
-      << ", \"words\": " << wordsPerThread(c) << ", \"path\": \"" << a.paths << "\"";
+      << ", \"spill_loads\": " << a.report.spillLoadBytes << ", \"words\": " << wordsPerThread(c)
+      << ", \"path\": \"" << a.paths << "\"";
     if (!a.problem.empty())
       f << ", \"error\": \"" << jsonEscape(a.problem.substr(0, 300)) << "\"";
     f << "}\n";
@@ -286,8 +286,14 @@ TEST(TritonMatrix, RegisterOnlyConversionsEmitNoInstruction) {
   for (ScalarKind e :
        {ScalarKind::F16, ScalarKind::F32, ScalarKind::I8, ScalarKind::I64, ScalarKind::I1})
     for (int dir = 0; dir < 2; ++dir) {
-      MatrixCase c{"register_only", "register_only", dir ? colMajor : rowMajor,
-                   dir ? rowMajor : colMajor, std::nullopt, {64, 64}, e, 4};
+      MatrixCase c{"register_only",
+                   "register_only",
+                   dir ? colMajor : rowMajor,
+                   dir ? rowMajor : colMajor,
+                   std::nullopt,
+                   {64, 64},
+                   e,
+                   4};
       SCOPED_TRACE(std::string(ir::name(e)) + (dir ? " col->row" : " row->col"));
       auto m = matrixKernel(c);
       ASSERT_TRUE(m.ok()) << m.message();

@@ -56,9 +56,22 @@ TEST(InvertAndCompose, LargerOuterOutDimsAsTriton) {
                             {warp(), {{8, 0}, {16, 0}}},
                             {block(), {}}},
                            {{d0(), 64}, {d1(), 64}});
-  LinearLayout shared = make({{DimName::offset(), {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {0, 64},
-                                          {1, 8}, {2, 16}, {4, 32}, {8, 0}, {16, 0}, {32, 0},
-                                          {64, 0}, {128, 0}}},
+  LinearLayout shared = make({{DimName::offset(),
+                               {{0, 1},
+                                {0, 2},
+                                {0, 4},
+                                {0, 8},
+                                {0, 16},
+                                {0, 32},
+                                {0, 64},
+                                {1, 8},
+                                {2, 16},
+                                {4, 32},
+                                {8, 0},
+                                {16, 0},
+                                {32, 0},
+                                {64, 0},
+                                {128, 0}}},
                               {block(), {}}},
                              {{d0(), 256}, {d1(), 128}});
   LinearLayout expected = make({{reg(), {{1, 0}, {2, 0}, {4, 0}, {32, 0}, {4096, 0}}},
@@ -123,8 +136,8 @@ TEST(Product, NewDimsFollowInnerDimsAsInTriton) {
 TEST(PseudoInvert, SameNamedDimsAreTreatedAsTritonDoes) {
   // offset -> offset identically, plus a broadcast block: the identity on offset is kept in place
   // (Triton builds the pseudo-inverse as identity.invertAndCompose(layout)).
-  LinearLayout l = make({{DimName::offset(), {{1}, {2}}}, {DimName::block(), {{0}}}},
-                        {{DimName::offset(), 4}});
+  LinearLayout l =
+      make({{DimName::offset(), {{1}, {2}}}, {DimName::block(), {{0}}}}, {{DimName::offset(), 4}});
   auto p = l.pseudoInvert();
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(p->basis(DimName::offset(), 1), (std::vector<uint64_t>{2, 0}));

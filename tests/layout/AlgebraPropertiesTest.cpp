@@ -120,8 +120,8 @@ LL_PROP(PseudoInvert, IsARightInverseWithFreeVariablesZero, kCases, (const Surje
 
 LL_PROP(PseudoInvert, SucceedsExactlyOnSurjections, kCases, (const LinearLayout &l)) {
   bf::Ref r(l);
-  bool surjective = r.totalOutBits() <= 16 &&
-                    bf::image(r).size() == (uint64_t(1) << r.totalOutBits());
+  bool surjective =
+      r.totalOutBits() <= 16 && bf::image(r).size() == (uint64_t(1) << r.totalOutBits());
   RC_ASSERT(l.pseudoInvert().ok() == surjective);
 }
 

@@ -36,8 +36,8 @@ BlockedSpec anyBlocked(int rank) {
 
 NvidiaMmaSpec anyMma(int rank, bool hopper) {
   NvidiaMmaSpec m = mmaSpec(rank, hopper);
-  return ok(NvidiaMmaSpec::make(m.versionMajor(), m.versionMinor(), m.warpsPerCta(),
-                                m.instrShape(), anyCga(m.rank())));
+  return ok(NvidiaMmaSpec::make(m.versionMajor(), m.versionMinor(), m.warpsPerCta(), m.instrShape(),
+                                anyCga(m.rank())));
 }
 
 // A distributed layout given by its bases (always surjective onto its shape).
@@ -113,8 +113,8 @@ LayoutSpec anyParent(int depth) {
     return dot(LayoutSpec(anyBlocked(rank)), *rc::gen::inRange(0, 2), 0); // FMA: no k_width
   default: {
     // A slice of a rank-3 parent has rank 2: slices of slices.
-    LayoutSpec p = *rc::gen::arbitrary<bool>() ? LayoutSpec(anyBlocked(3))
-                                               : LayoutSpec(anyMma(3, false));
+    LayoutSpec p =
+        *rc::gen::arbitrary<bool>() ? LayoutSpec(anyBlocked(3)) : LayoutSpec(anyMma(3, false));
     if (depth > 1 && *rc::gen::arbitrary<bool>()) {
       bool hopper = *rc::gen::arbitrary<bool>();
       p = dot(LayoutSpec(anyMma(3, hopper)), hopper ? 0 : *rc::gen::inRange(0, 2), 2);
@@ -132,14 +132,14 @@ LayoutSpec anySpec() {
   case 1:
     return anyParent(2);
   case 2:
-    return ok(SwizzledSharedSpec::make(pow2In(0, 3), pow2In(0, 3), pow2In(0, 3),
-                                       permutation(rank), anyCga(rank)));
+    return ok(SwizzledSharedSpec::make(pow2In(0, 3), pow2In(0, 3), pow2In(0, 3), permutation(rank),
+                                       anyCga(rank)));
   case 3: {
     int64_t swizzle = *rc::gen::element<int64_t>(0, 32, 64, 128);
     int64_t bits = *rc::gen::element<int64_t>(8, 16, 32);
     bool fp4 = swizzle == 128 && bits == 8 && *rc::gen::arbitrary<bool>();
-    return ok(NvmmaSharedSpec::make(swizzle, bits, rank, *rc::gen::arbitrary<bool>(), fp4,
-                                    anyCga(rank)));
+    return ok(
+        NvmmaSharedSpec::make(swizzle, bits, rank, *rc::gen::arbitrary<bool>(), fp4, anyCga(rank)));
   }
   case 4:
     return LayoutSpec(anyLinear());

@@ -22,7 +22,8 @@ std::string parseError(std::string_view text, const AttrAliases &aliases = {}) {
 }
 
 // A compiler dump's alias block, as Triton 3.6 prints it (with lines that are not layouts).
-const char *kDump = R"(#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+const char *kDump =
+    R"(#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 #loc = loc("/work/kernels/matmul.py":6:1)
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
@@ -272,14 +273,16 @@ TEST(AttrSyntaxErrors, SayWhereAndWhat) {
             "1:1: unsupported layout '#ttg.padded_shared' (linlayout reads blocked, slice, "
             "nvidia_mma, dot_op, swizzled_shared, nvmma_shared, linear, shared_linear, amd_mfma, "
             "amd_wmma)");
-  EXPECT_EQ(parseError("#ttg.amd_mfma<{versionMajor = 3}>"), "1:1: '#ttg.amd_mfma' needs 'version'");
+  EXPECT_EQ(parseError("#ttg.amd_mfma<{versionMajor = 3}>"),
+            "1:1: '#ttg.amd_mfma' needs 'version'");
   EXPECT_EQ(parseError("#ttg.amd_wmma<{version = 3, warpsPerCTA = [1, 1]}>"),
             "1:1: amd_wmma: instrShape is [16, 16, 16], expected [16, 16, K] with K one of 4, "
             "32, 64, 128 for version 3");
   EXPECT_EQ(parseError("#ttng.tensor_memory_encoding<blockM = 128>"),
             "1:1: '#ttng.tensor_memory_encoding' is not a TritonGPU layout");
-  EXPECT_EQ(parseError("{\"kind\": \"blocked\"}"),
-            "1:1: expected a layout attribute (#ttg.<layout><{...}>) or an alias (#name), found '{'");
+  EXPECT_EQ(
+      parseError("{\"kind\": \"blocked\"}"),
+      "1:1: expected a layout attribute (#ttg.<layout><{...}>) or an alias (#name), found '{'");
   EXPECT_EQ(parseError(""), "1:1: expected a layout attribute, found the end of the text");
   EXPECT_EQ(parseError("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA "
                        "= [4], order = [0]}> extra"),

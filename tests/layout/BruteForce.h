@@ -130,8 +130,8 @@ inline std::vector<Coords> points(const std::vector<int> &bits, uint64_t seed,
   return r;
 }
 
-inline std::vector<Coords> inputs(const Ref &r, uint64_t seed = 1,
-                                  int limitBits = kEnumerateBits, int samples = 256) {
+inline std::vector<Coords> inputs(const Ref &r, uint64_t seed = 1, int limitBits = kEnumerateBits,
+                                  int samples = 256) {
   return points(r.inBits, seed, limitBits, samples);
 }
 inline std::vector<Coords> outputs(const Ref &r, uint64_t seed = 1,

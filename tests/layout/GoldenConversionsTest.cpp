@@ -76,8 +76,9 @@ TEST(GoldenConversions, NoWorseThanTriton36) {
 // lane_permute (issue 7's "pairs shuffles can do" excludes it): its elements cross warps. Source
 // warps hold rows 4 and 8 of every 16 (warp bits), destination warps rows 8 and 16 (lane bit 4
 // holds row 4); so dst warp bit 0 (row 8) reads src warp bit 1, and dst lane 4 (row 4) reads src
-// warp bit 0 (and the other way round for the reverse direction). Every source copy the planner found is at CTA level, and no warp-shuffle plan is
-// feasible: shared memory is the only path, for Triton as for us.
+// warp bit 0 (and the other way round for the reverse direction). Every source copy the planner
+// found is at CTA level, and no warp-shuffle plan is feasible: shared memory is the only path, for
+// Triton as for us.
 TEST(GoldenConversions, LanePermuteNeedsDataFromOtherWarps) {
   auto row4 = blocked({1, 4}, {4, 8}, {4, 1}, {1, 0});
   auto lanePerm = blocked({1, 4}, {8, 4}, {4, 1}, {1, 0});

@@ -132,8 +132,8 @@ LL_PROP(DotOperandProps, BroadcastExactlyAlongTheOtherOperandsWarpDim, 1000, ())
 LL_PROP(SharedProps, SwizzledIsABijectionOntoTheTile, 1000, ()) {
   int rank = *rc::gen::inRange(1, 4);
   CgaLayout cga = cgaLayout(rank, 2, /*allowBroadcast=*/false);
-  auto s = ok(SwizzledSharedSpec::make(pow2In(0, 3), pow2In(0, 3), pow2In(0, 3),
-                                       permutation(rank), cga));
+  auto s = ok(
+      SwizzledSharedSpec::make(pow2In(0, 3), pow2In(0, 3), pow2In(0, 3), permutation(rank), cga));
   I64s shape = shapeOf(rank, 0, 12 / rank);
   for (int d = 0; d < rank; ++d)
     shape[size_t(d)] = std::max(shape[size_t(d)], cga.splitNum(d));
@@ -211,8 +211,7 @@ LL_PROP(LayoutSpecProps, OutDimsAreTheShapeAndInDimsTheHardware, 1000, ()) {
     s = dot(LayoutSpec(mmaSpec(rank, hopper)), hopper ? 0 : *rc::gen::inRange(0, 2),
             int(pow2In(0, 3)));
     break;
-  }
-    break;
+  } break;
   default:
     break;
   }

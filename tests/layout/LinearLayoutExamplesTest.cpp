@@ -111,7 +111,8 @@ TEST(Construct, OneDimensionalLayouts) {
   EXPECT_EQ(LinearLayout::zeros1D(4, warp(), d0())->outDimSize(d0()), 1u);
   // Size 1: a dimension with no bits.
   auto one = LinearLayout::identity1D(1, lane(), d0());
-  EXPECT_EQ(one->toString(), "\n - lane is a size 1 dimension\nwhere out dims are: [dim0 (size 1)]");
+  EXPECT_EQ(one->toString(),
+            "\n - lane is a size 1 dimension\nwhere out dims are: [dim0 (size 1)]");
   EXPECT_TRUE(one->isInvertible());
   // The largest single dimension: 2^63.
   auto big = LinearLayout::identity1D(uint64_t(1) << 63, lane(), d0());
@@ -227,7 +228,8 @@ TEST(Algebra, ThenAppliesTheFirstLayoutFirst) {
   LinearLayout b = make({{d0(), {{4}, {2}, {1}}}}, {{DimName::offset(), 8}});
   auto c = a.then(b);
   ASSERT_TRUE(c.ok());
-  EXPECT_EQ(c->toString(), "\n - lane=1 -> (2)\n   lane=2 -> (1)\nwhere out dims are: [offset (size 8)]");
+  EXPECT_EQ(c->toString(),
+            "\n - lane=1 -> (2)\n   lane=2 -> (1)\nwhere out dims are: [offset (size 8)]");
   // Triton's compose: out dims of the first may be smaller than the second's in dims.
   LinearLayout small = *LinearLayout::identity1D(2, lane(), d0());
   EXPECT_TRUE(small.then(b).ok());
@@ -345,8 +347,9 @@ TEST(Algebra, ResizeSublayoutQuotient) {
   EXPECT_EQ(out->basis(warp(), 0), (std::vector<uint64_t>{0, 0}));
   auto sub = l.sublayout(std::vector<DimName>{lane()}, std::vector<DimName>{d1()});
   ASSERT_TRUE(sub.ok());
-  EXPECT_EQ(sub->toString(), "\n - lane=1 -> (4)\n   lane=2 -> (8)\n   lane=4 -> (0)\n"
-                             "   lane=8 -> (0)\n   lane=16 -> (0)\nwhere out dims are: [dim1 (size 16)]");
+  EXPECT_EQ(sub->toString(),
+            "\n - lane=1 -> (4)\n   lane=2 -> (8)\n   lane=4 -> (0)\n"
+            "   lane=8 -> (0)\n   lane=16 -> (0)\nwhere out dims are: [dim1 (size 16)]");
   EXPECT_TRUE(l.sublayoutIsZero(std::vector<DimName>{warp()}, std::vector<DimName>{d1()}));
   EXPECT_FALSE(l.sublayoutIsZero(std::vector<DimName>{lane()}, std::vector<DimName>{d1()}));
   EXPECT_FALSE(l.sublayoutIsZero(std::vector<DimName>{named("nope")}, {}));
@@ -395,15 +398,18 @@ TEST(Analysis, ImageWithinAndCommonIdentityPrefix) {
 
 TEST(Errors, FromBases) {
   std::vector<DimSize> outs = {{d0(), 32}, {d1(), 16}};
-  EXPECT_EQ(errorOf(LinearLayout::fromBases(std::vector<InDimBases>{}, std::vector<DimSize>{{d0(), 48}})),
-            "out dimension 'dim0' has size 48, expected a power of two");
-  EXPECT_EQ(errorOf(LinearLayout::fromBases(std::vector<InDimBases>{}, std::vector<DimSize>{{d0(), 0}})),
-            "out dimension 'dim0' has size 0, expected a power of two");
+  EXPECT_EQ(
+      errorOf(LinearLayout::fromBases(std::vector<InDimBases>{}, std::vector<DimSize>{{d0(), 48}})),
+      "out dimension 'dim0' has size 48, expected a power of two");
+  EXPECT_EQ(
+      errorOf(LinearLayout::fromBases(std::vector<InDimBases>{}, std::vector<DimSize>{{d0(), 0}})),
+      "out dimension 'dim0' has size 0, expected a power of two");
   EXPECT_EQ(errorOf(LinearLayout::fromBases(std::vector<InDimBases>{},
                                             std::vector<DimSize>{{d0(), 2}, {d0(), 2}})),
             "out dimension 'dim0' appears twice");
-  EXPECT_EQ(errorOf(LinearLayout::fromBases(std::vector<InDimBases>{{reg(), {}}, {reg(), {}}}, outs)),
-            "in dimension 'register' appears twice");
+  EXPECT_EQ(
+      errorOf(LinearLayout::fromBases(std::vector<InDimBases>{{reg(), {}}, {reg(), {}}}, outs)),
+      "in dimension 'register' appears twice");
   std::vector<InDimBases> many;
   for (int i = 0; i < 17; ++i)
     many.push_back({named(("in" + std::to_string(i)).c_str()), {}});
@@ -433,8 +439,9 @@ TEST(Errors, FromBases) {
   EXPECT_EQ(errorOf(LinearLayout::fromBases(std::vector<InDimBases>{{reg(), {{0, 1}, {1}}}}, outs)),
             "basis 1 of in dimension 'register' has 1 components, expected 2 (one per out "
             "dimension)");
-  EXPECT_EQ(errorOf(LinearLayout::fromBases(std::vector<InDimBases>{{lane(), {{0, 1}, {32, 0}}}}, outs)),
-            "basis 1 of in dimension 'lane' has value 32 for out dimension 'dim0' of size 32");
+  EXPECT_EQ(
+      errorOf(LinearLayout::fromBases(std::vector<InDimBases>{{lane(), {{0, 1}, {32, 0}}}}, outs)),
+      "basis 1 of in dimension 'lane' has value 32 for out dimension 'dim0' of size 32");
   EXPECT_EQ(errorOf(LinearLayout::fromBases(std::vector<InDimBases>{{lane(), {{1}, {1}}}},
                                             std::vector<DimSize>{{d0(), 4}}, true)),
             "layout is not surjective: its image has 2^1 of the 2^2 outputs:\n"
@@ -445,9 +452,10 @@ TEST(Errors, FromBasesInferSizes) {
   EXPECT_EQ(errorOf(LinearLayout::fromBasesInferSizes(std::vector<InDimBases>{{reg(), {{1}}}},
                                                       std::vector<DimName>{d0(), d1()})),
             "basis 0 of in dimension 'register' has 1 components, expected 2");
-  EXPECT_EQ(errorOf(LinearLayout::fromBasesInferSizes(
-                std::vector<InDimBases>{{reg(), {{uint64_t(1) << 63}}}}, std::vector<DimName>{d0()})),
-            "basis value 9223372036854775808 of in dimension 'register' needs more than 63 bits");
+  EXPECT_EQ(
+      errorOf(LinearLayout::fromBasesInferSizes(
+          std::vector<InDimBases>{{reg(), {{uint64_t(1) << 63}}}}, std::vector<DimName>{d0()})),
+      "basis value 9223372036854775808 of in dimension 'register' needs more than 63 bits");
   // Inferred sizes must make the layout surjective.
   EXPECT_EQ(errorOf(LinearLayout::fromBasesInferSizes(std::vector<InDimBases>{{reg(), {{2}}}},
                                                       std::vector<DimName>{d0()})),
@@ -531,10 +539,12 @@ TEST(Errors, FactorThroughAndImageWithin) {
 TEST(Errors, Product) {
   LinearLayout rl = make({{reg(), {}}, {lane(), {}}}, {});
   LinearLayout lr = make({{lane(), {}}, {reg(), {}}}, {});
-  EXPECT_EQ(errorOf(rl * lr), "cannot multiply layouts whose common dimensions appear in different orders");
+  EXPECT_EQ(errorOf(rl * lr),
+            "cannot multiply layouts whose common dimensions appear in different orders");
   LinearLayout o01 = make({}, {{d0(), 1}, {d1(), 1}});
   LinearLayout o10 = make({}, {{d1(), 1}, {d0(), 1}});
-  EXPECT_EQ(errorOf(o01 * o10), "cannot multiply layouts whose common dimensions appear in different orders");
+  EXPECT_EQ(errorOf(o01 * o10),
+            "cannot multiply layouts whose common dimensions appear in different orders");
   LinearLayout big = *LinearLayout::identity1D(uint64_t(1) << 40, reg(), d0());
   EXPECT_EQ(errorOf(big * big), "in dimension 'register' has 2^80 elements, at most 2^63");
   LinearLayout outs = *LinearLayout::zeros1D(1, reg(), d0(), uint64_t(1) << 40);
@@ -544,7 +554,8 @@ TEST(Errors, Product) {
 
 TEST(Errors, Concat) {
   LinearLayout a = *LinearLayout::identity1D(4, reg(), d0());
-  EXPECT_EQ(errorOf(a.concatIns(a)), "cannot concatenate in dimensions: 'register' is in both layouts");
+  EXPECT_EQ(errorOf(a.concatIns(a)),
+            "cannot concatenate in dimensions: 'register' is in both layouts");
   EXPECT_EQ(errorOf(a.concatIns(*LinearLayout::identity1D(4, lane(), d1()))),
             "cannot concatenate in dimensions of layouts with different out dimensions");
   EXPECT_EQ(errorOf(a.concatIns(*LinearLayout::identity1D(8, lane(), d0()))),
@@ -552,7 +563,8 @@ TEST(Errors, Concat) {
   LinearLayout big = *LinearLayout::zeros1D(uint64_t(1) << 40, reg(), d0(), 4);
   EXPECT_EQ(errorOf(big.concatIns(*LinearLayout::zeros1D(uint64_t(1) << 30, lane(), d0(), 4))),
             "in dimensions have 70 bits in total, at most 64");
-  EXPECT_EQ(errorOf(a.concatOuts(a)), "cannot concatenate out dimensions: 'dim0' is in both layouts");
+  EXPECT_EQ(errorOf(a.concatOuts(a)),
+            "cannot concatenate out dimensions: 'dim0' is in both layouts");
   EXPECT_EQ(errorOf(a.concatOuts(*LinearLayout::identity1D(4, lane(), d1()))),
             "cannot concatenate out dimensions of layouts with different in dimensions");
   EXPECT_EQ(errorOf(a.concatOuts(*LinearLayout::identity1D(8, reg(), d1()))),
@@ -564,12 +576,14 @@ TEST(Errors, Concat) {
 
 TEST(Errors, TransposeAndReshape) {
   LinearLayout l = blocked();
-  EXPECT_EQ(errorOf(l.transposeIns(std::vector<DimName>{reg()})), "transposeIns needs 4 names, got 1");
+  EXPECT_EQ(errorOf(l.transposeIns(std::vector<DimName>{reg()})),
+            "transposeIns needs 4 names, got 1");
   EXPECT_EQ(errorOf(l.transposeIns(std::vector<DimName>{reg(), lane(), warp(), d0()})),
             "transposeIns: the layout has no in dimension 'dim0'");
   EXPECT_EQ(errorOf(l.transposeIns(std::vector<DimName>{reg(), lane(), warp(), lane()})),
             "transposeIns: in dimension 'lane' is named twice");
-  EXPECT_EQ(errorOf(l.transposeOuts(std::vector<DimName>{d0()})), "transposeOuts needs 2 names, got 1");
+  EXPECT_EQ(errorOf(l.transposeOuts(std::vector<DimName>{d0()})),
+            "transposeOuts needs 2 names, got 1");
   EXPECT_EQ(errorOf(l.transposeOuts(std::vector<DimName>{d0(), lane()})),
             "transposeOuts: the layout has no out dimension 'lane'");
   EXPECT_EQ(errorOf(l.transposeOuts(std::vector<DimName>{d0(), d0()})),
@@ -589,22 +603,27 @@ TEST(Errors, TransposeAndReshape) {
 TEST(Errors, ResizeSublayoutRenamePermute) {
   LinearLayout l = blocked();
   EXPECT_EQ(errorOf(l.resizeInDim(d0(), 4)), "resizeInDim: the layout has no in dimension 'dim0'");
-  EXPECT_EQ(errorOf(l.resizeInDim(lane(), 24)), "in dimension 'lane' has size 24, expected a power of two");
+  EXPECT_EQ(errorOf(l.resizeInDim(lane(), 24)),
+            "in dimension 'lane' has size 24, expected a power of two");
   EXPECT_TRUE(l.resizeInDim(lane(), uint64_t(1) << 59).ok()); // 64 bits in total: fine
   EXPECT_EQ(errorOf(l.resizeInDim(lane(), uint64_t(1) << 62)),
             "in dimensions have 66 bits in total, at most 64");
-  EXPECT_EQ(errorOf(l.resizeOutDim(lane(), 4)), "resizeOutDim: the layout has no out dimension 'lane'");
-  EXPECT_EQ(errorOf(l.resizeOutDim(d0(), 24)), "out dimension 'dim0' has size 24, expected a power of two");
+  EXPECT_EQ(errorOf(l.resizeOutDim(lane(), 4)),
+            "resizeOutDim: the layout has no out dimension 'lane'");
+  EXPECT_EQ(errorOf(l.resizeOutDim(d0(), 24)),
+            "out dimension 'dim0' has size 24, expected a power of two");
   EXPECT_EQ(errorOf(l.resizeOutDim(d0(), uint64_t(1) << 62)),
             "out dimensions have 66 bits in total, at most 64");
   EXPECT_EQ(errorOf(l.sublayout(std::vector<DimName>{d0()}, {})),
             "sublayout: the layout has no in dimension 'dim0'");
   EXPECT_EQ(errorOf(l.sublayout({}, std::vector<DimName>{lane()})),
             "sublayout: the layout has no out dimension 'lane'");
-  EXPECT_EQ(errorOf(l.renameInDim(d0(), d1())), "renameInDim: the layout has no in dimension 'dim0'");
+  EXPECT_EQ(errorOf(l.renameInDim(d0(), d1())),
+            "renameInDim: the layout has no in dimension 'dim0'");
   EXPECT_EQ(errorOf(l.renameInDim(reg(), lane())),
             "renameInDim: the layout already has an in dimension 'lane'");
-  EXPECT_EQ(errorOf(l.renameOutDim(reg(), d1())), "renameOutDim: the layout has no out dimension 'register'");
+  EXPECT_EQ(errorOf(l.renameOutDim(reg(), d1())),
+            "renameOutDim: the layout has no out dimension 'register'");
   EXPECT_EQ(errorOf(l.renameOutDim(d0(), d1())),
             "renameOutDim: the layout already has an out dimension 'dim1'");
   EXPECT_EQ(errorOf(l.permuteInBits(d0(), std::vector<int>{})),

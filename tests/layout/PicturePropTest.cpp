@@ -121,8 +121,8 @@ LL_PROP(PictureProps, TextMapCellsAreTheHolders, 1000, (const Distributed &d)) {
       RC_ASSERT(cells[size_t(c)] == cellText(*m, e, CellStyle::Owners));
       // The cell names every holder: T<lane + 32 * warp>:<register>, C<block>: with CTAs.
       for (const Holder &h : m->holders(e)) {
-        std::string t = "T" + std::to_string(h.lane + uint64_t(m->lanesPerWarp()) * h.warp) +
-                        ":" + std::to_string(h.index);
+        std::string t = "T" + std::to_string(h.lane + uint64_t(m->lanesPerWarp()) * h.warp) + ":" +
+                        std::to_string(h.index);
         if (m->numBlocks() > 1)
           t = "C" + std::to_string(h.block) + ":" + t;
         std::string cell = "|" + cells[size_t(c)] + "|";

@@ -32,8 +32,8 @@ std::string attr(xmlNode *n, const char *name) {
 
 void collect(xmlNode *n, CellMap &cells, int &count) {
   for (; n; n = n->next) {
-    if (n->type == XML_ELEMENT_NODE && std::string(reinterpret_cast<const char *>(n->name)) == "g" &&
-        attr(n, "class") == "cell") {
+    if (n->type == XML_ELEMENT_NODE &&
+        std::string(reinterpret_cast<const char *>(n->name)) == "g" && attr(n, "class") == "cell") {
       cells[{std::stoll(attr(n, "data-row")), std::stoll(attr(n, "data-col"))}].push_back(
           {attr(n, "data-owners"), attr(n, "data-outer")});
       ++count;
@@ -210,7 +210,8 @@ TEST(PictureHtml, ShowsPanelsSideBySide) {
 }
 
 TEST(PictureSvg, EscapesText) {
-  EXPECT_EQ(escapeXml("<a href=\"x\">&'</a>\x01"), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt; ");
+  EXPECT_EQ(escapeXml("<a href=\"x\">&'</a>\x01"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt; ");
 }
 
 LL_PROP(PictureSvgProps, CellsMatchTheTextMap, 1000, ()) {

@@ -1,7 +1,7 @@
 // Pictures of layouts: the printed examples of Triton's TritonGPU attribute docs and of Gluon's
 // layout tutorial, reproduced from the linear layouts of the layouts they describe.
-#include "linlayout/layout/OwnerMap.h"
 #include "linlayout/layout/Picture.h"
+#include "linlayout/layout/OwnerMap.h"
 
 #include <gtest/gtest.h>
 
@@ -84,8 +84,7 @@ std::string squeezeSpaces(const std::string &s) {
 // The blocked layout of the TritonGPU docs: sizePerThread [2,2], threadsPerWarp [8,4],
 // warpsPerCTA [1,2], order [1,0], on 16x16.
 LinearLayout docsBlocked16() {
-  return layout2D({{0, 1}, {1, 0}}, {{0, 2}, {0, 4}, {2, 0}, {4, 0}, {8, 0}}, {{0, 8}}, {}, 16,
-                  16);
+  return layout2D({{0, 1}, {1, 0}}, {{0, 2}, {0, 4}, {2, 0}, {4, 0}, {8, 0}}, {{0, 8}}, {}, 16, 16);
 }
 
 PictureOptions docsOptions() {
@@ -223,8 +222,8 @@ TEST(PictureSeeds, GluonTutorialWarpTileOfElements) {
  [T16:0, T16:1, T16:2, T16:3, ..., T31:0, T31:1, T31:2, T31:3],
  [T16:4, T16:5, T16:6, T16:7, ..., T31:4, T31:5, T31:6, T31:7]]
 )";
-  LinearLayout l = layout2D({{0, 1}, {0, 2}, {1, 0}}, {{0, 4}, {0, 8}, {0, 16}, {0, 32}, {2, 0}},
-                            {}, {}, 4, 64);
+  LinearLayout l =
+      layout2D({{0, 1}, {0, 2}, {1, 0}}, {{0, 4}, {0, 8}, {0, 16}, {0, 32}, {2, 0}}, {}, {}, 4, 64);
   PictureOptions o;
   o.maxCols = 8;
   o.colHead = 4;
@@ -282,9 +281,9 @@ TEST(Picture, RankThreeIsDrawnPerOuterIndex) {
 
 TEST(Picture, LargeTensorsAreElided) {
   // 256x256 blocked: size_per_thread [1,8], threads_per_warp [4,8], warps_per_cta [4,1].
-  LinearLayout l = layout2D(
-      {{0, 1}, {0, 2}, {0, 4}, {0, 64}, {0, 128}, {16, 0}, {32, 0}, {64, 0}, {128, 0}},
-      {{0, 8}, {0, 16}, {0, 32}, {1, 0}, {2, 0}}, {{4, 0}, {8, 0}}, {}, 256, 256);
+  LinearLayout l =
+      layout2D({{0, 1}, {0, 2}, {0, 4}, {0, 64}, {0, 128}, {16, 0}, {32, 0}, {64, 0}, {128, 0}},
+               {{0, 8}, {0, 16}, {0, 32}, {1, 0}, {2, 0}}, {{4, 0}, {8, 0}}, {}, 256, 256);
   OwnerMap m = mapOf(l);
   std::string owners = renderTensorMap(m);
   std::vector<std::string> ls = lines(owners);

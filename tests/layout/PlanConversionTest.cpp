@@ -147,8 +147,8 @@ std::optional<RandomPair> randomWarpPair(Rng &rng) {
   int n = rows + cols;
   int warpBits = uniform(rng, 0, 2);
   int regs = std::max(0, n - 5 - warpBits) + uniform(rng, 0, 2);
-  auto s = randomDistributed(rng, rows, cols, regs, warpBits, 0, uniform(rng, 0, 1),
-                             uniform(rng, 0, 1));
+  auto s =
+      randomDistributed(rng, rows, cols, regs, warpBits, 0, uniform(rng, 0, 1), uniform(rng, 0, 1));
   if (!s)
     return std::nullopt;
   std::vector<uint64_t> rl = columnsOf(*s, DimName::reg());
@@ -158,10 +158,11 @@ std::optional<RandomPair> randomWarpPair(Rng &rng) {
   for (size_t i = 1; i < rl.size(); ++i)
     if (uniform(rng, 0, 3) == 0)
       rl[i] ^= rl[uniform(rng, 0, int(i) - 1)];
-  std::vector<InDimColumns> ins{{DimName::reg(), std::vector<uint64_t>(rl.begin(), rl.begin() + regs)},
-                                {DimName::lane(), std::vector<uint64_t>(rl.begin() + regs, rl.end())},
-                                {DimName::warp(), columnsOf(*s, DimName::warp())},
-                                {DimName::block(), {}}};
+  std::vector<InDimColumns> ins{
+      {DimName::reg(), std::vector<uint64_t>(rl.begin(), rl.begin() + regs)},
+      {DimName::lane(), std::vector<uint64_t>(rl.begin() + regs, rl.end())},
+      {DimName::warp(), columnsOf(*s, DimName::warp())},
+      {DimName::block(), {}}};
   auto d = layoutFromColumns(ins, s->outDims());
   if (!d.ok())
     return std::nullopt;

@@ -36,8 +36,7 @@ template <typename Testable> void checkPlanProperty(int minCases, Testable &&tes
 #define PLAN_PROP(Suite, Name, MinCases)                                                           \
   void planPropImpl_##Suite##_##Name(uint64_t seed);                                               \
   TEST(Suite, Name) {                                                                              \
-    ::linlayout::testing::checkPlanProperty(MinCases, [] {                                         \
-      planPropImpl_##Suite##_##Name(*rc::gen::arbitrary<uint64_t>());                              \
-    });                                                                                            \
+    ::linlayout::testing::checkPlanProperty(                                                       \
+        MinCases, [] { planPropImpl_##Suite##_##Name(*rc::gen::arbitrary<uint64_t>()); });         \
   }                                                                                                \
   void planPropImpl_##Suite##_##Name(uint64_t seed)

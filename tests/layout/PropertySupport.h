@@ -3,8 +3,8 @@
 
 #include "BruteForce.h"
 
-#include "linlayout/layout/LinearLayout.h"
 #include "GTestProperty.h"
+#include "linlayout/layout/LinearLayout.h"
 #include "linlayout/testing/Generators.h"
 
 #include <rapidcheck.h>

@@ -59,8 +59,8 @@ inline std::optional<LinearLayout> randomDistributed(Rng &rng, int rowBits, int 
     if (mix && uniform(rng, 0, 2) == 0)
       cols[slots[i]] = cols[slots[uniform(rng, 0, n - 1)]] ^
                        (uniform(rng, 0, 1) ? cols[slots[uniform(rng, 0, n - 1)]] : 0);
-  std::vector<InDimColumns> ins{{DimName::reg(), {}}, {DimName::lane(), {}},
-                                {DimName::warp(), {}}, {DimName::block(), {}}};
+  std::vector<InDimColumns> ins{
+      {DimName::reg(), {}}, {DimName::lane(), {}}, {DimName::warp(), {}}, {DimName::block(), {}}};
   int k = 0;
   for (int i = 0; i < regBits; ++i)
     ins[0].columns.push_back(cols[k++]);
@@ -106,8 +106,8 @@ inline std::optional<LayoutSpec> randomHardwareSpec(Rng &rng, int warps) {
   if (family == 0) {
     std::vector<int64_t> spt{int64_t(1) << uniform(rng, 0, 3), int64_t(1) << uniform(rng, 0, 3)};
     auto tpw = split2(5), wpc = split2(wb);
-    std::vector<int64_t> order = uniform(rng, 0, 1) ? std::vector<int64_t>{1, 0}
-                                                     : std::vector<int64_t>{0, 1};
+    std::vector<int64_t> order =
+        uniform(rng, 0, 1) ? std::vector<int64_t>{1, 0} : std::vector<int64_t>{0, 1};
     auto b = BlockedSpec::make(spt, tpw, wpc, order);
     if (!b.ok())
       return std::nullopt;

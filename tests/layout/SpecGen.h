@@ -84,8 +84,8 @@ inline AmdMfmaSpec amdMfmaSpec(int rank, bool withCga = true) {
     t = pow2In(0, 1);
   CgaLayout cga = withCga ? cgaLayout(rank, 2, false) : CgaLayout::single(rank);
   return ok(AmdMfmaSpec::make(*rc::gen::inRange(1, 5), {mn[0], mn[1], pow2In(2, 5)}, transposed,
-                              splitPow2(*rc::gen::inRange(0, 4), rank),
-                              *rc::gen::element(32, 64), tiles, cga));
+                              splitPow2(*rc::gen::inRange(0, 4), rank), *rc::gen::element(32, 64),
+                              tiles, cga));
 }
 
 /// An AMD WMMA accumulator layout (versions 1-3) of rank 2 or 3.

@@ -51,15 +51,16 @@ inline LayoutSpec blocked(I64s spt, I64s tpw, I64s wpc, I64s order,
   return ok(BlockedSpec::make(spt, tpw, wpc, order, ok(CgaLayout::fromBases(cga, rank))));
 }
 
-inline LayoutSpec mma(int major, I64s warps, I64s instr, std::vector<std::vector<int64_t>> cga = {}) {
+inline LayoutSpec mma(int major, I64s warps, I64s instr,
+                      std::vector<std::vector<int64_t>> cga = {}) {
   int rank = int(warps.size());
   return ok(NvidiaMmaSpec::make(major, 0, warps, instr, ok(CgaLayout::fromBases(cga, rank))));
 }
 
 inline LayoutSpec mmaLegacy(int major, I64s instr, I64s warps, I64s cpg, I64s split,
                             I64s ctaOrder) {
-  return ok(NvidiaMmaSpec::make(major, 0, warps, instr,
-                                ok(CgaLayout::fromSplit(cpg, split, ctaOrder))));
+  return ok(
+      NvidiaMmaSpec::make(major, 0, warps, instr, ok(CgaLayout::fromSplit(cpg, split, ctaOrder))));
 }
 
 inline LayoutSpec dot(const LayoutSpec &parent, int opIdx, int kWidth) {

@@ -46,8 +46,8 @@ std::string expectedText(const LinearLayout &l) {
   std::string outs = "[";
   bool first = true;
   for (const DimSize &d : l.outDims()) {
-    outs += (first ? "" : ", ") + std::string(d.name.str()) + " (size " +
-            std::to_string(d.size) + ")";
+    outs +=
+        (first ? "" : ", ") + std::string(d.name.str()) + " (size " + std::to_string(d.size) + ")";
     first = false;
   }
   outs += "]";
@@ -96,7 +96,8 @@ LL_PROP(FromBases, InferredSizesAreTheSmallestThatHoldEveryBasis, kCases, (const
   RC_ASSERT(*inferred == l);
 }
 
-LL_PROP(Equality, IsEqualityOfDimsAndBases, kCases, (const LinearLayout &a, const LinearLayout &b)) {
+LL_PROP(Equality, IsEqualityOfDimsAndBases, kCases,
+        (const LinearLayout &a, const LinearLayout &b)) {
   bool same = sameDims(a.inDims(), b.inDims()) && sameDims(a.outDims(), b.outDims());
   if (same)
     for (int i = 0; i < a.totalInBits(); ++i)
@@ -289,8 +290,8 @@ LL_PROP(Sublayout, RestrictsInputsAndProjectsOutputs, kCases, (const LinearLayou
   bf::Ref rl(l), rs(*s);
   bool zero = true;
   for (const bf::Coords &x : bf::inputs(rs, sampleSeed())) {
-    bf::Coords want = bf::reorder(rl.outNames, rl.eval(bf::reorder(rs.inNames, x, rl.inNames)),
-                                  rs.outNames);
+    bf::Coords want =
+        bf::reorder(rl.outNames, rl.eval(bf::reorder(rs.inNames, x, rl.inNames)), rs.outNames);
     RC_ASSERT(rs.eval(x) == want);
     zero = zero && want == bf::Coords(want.size(), 0);
   }
@@ -355,8 +356,8 @@ LL_PROP(ConcatIns, XorsTheTwoOutputs, kCases, (const SameOutputsPair &p)) {
   // Up to 20 in bits: enumerate up to 2^12 inputs, sample beyond.
   for (const bf::Coords &x : bf::inputs(rcat, sampleSeed(), 12)) {
     bf::Coords ya = ra.eval(bf::reorder(rcat.inNames, x, ra.inNames));
-    bf::Coords yb = bf::reorder(rb.outNames, rb.eval(bf::reorder(rcat.inNames, x, rb.inNames)),
-                                ra.outNames);
+    bf::Coords yb =
+        bf::reorder(rb.outNames, rb.eval(bf::reorder(rcat.inNames, x, rb.inNames)), ra.outNames);
     bf::Coords want(ya.size());
     for (size_t o = 0; o < ya.size(); ++o)
       want[o] = ya[o] ^ yb[o];

@@ -34,9 +34,9 @@ TEST(TritonBlocked, CtaBroadcast) {
 }
 
 TEST(TritonBlocked, ShapeLargerThanLayoutRepeatsInRegisters) {
-  EXPECT_LAYOUT(convert(blockedLegacy({1}, {4}, {4}, {1}, {1}, {0}, {0}), {128}),
-                layoutOf({{R, {{16}, {32}, {64}}}, {Ln, {{1}, {2}}}, {W, {{4}, {8}}}, {B, {}}},
-                         {128}));
+  EXPECT_LAYOUT(
+      convert(blockedLegacy({1}, {4}, {4}, {1}, {1}, {0}, {0}), {128}),
+      layoutOf({{R, {{16}, {32}, {64}}}, {Ln, {{1}, {2}}}, {W, {{4}, {8}}}, {B, {}}}, {128}));
 }
 
 TEST(TritonBlocked, ShapeLargerThanLayout2DDegenerate) {
@@ -110,15 +110,15 @@ TEST(TritonBlocked, BlockedOrder) {
 }
 
 TEST(TritonBlocked, Blocked4D) {
-  EXPECT_LAYOUT(convert(blockedLegacy({1, 1, 1, 4}, {2, 1, 1, 16}, {1, 2, 4, 1}, {1, 1, 1, 1},
-                                      {1, 1, 1, 1}, {3, 0, 1, 2}, {3, 2, 1, 0}),
-                        {2, 1, 1, 1}),
-                layoutOf({{R, {{0, 0, 0, 0}, {0, 0, 0, 0}}},
-                          {Ln, {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0},
-                                {1, 0, 0, 0}}},
-                          {W, {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
-                          {B, {}}},
-                         {2, 1, 1, 1}));
+  EXPECT_LAYOUT(
+      convert(blockedLegacy({1, 1, 1, 4}, {2, 1, 1, 16}, {1, 2, 4, 1}, {1, 1, 1, 1}, {1, 1, 1, 1},
+                            {3, 0, 1, 2}, {3, 2, 1, 0}),
+              {2, 1, 1, 1}),
+      layoutOf({{R, {{0, 0, 0, 0}, {0, 0, 0, 0}}},
+                {Ln, {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}}},
+                {W, {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
+                {B, {}}},
+               {2, 1, 1, 1}));
 }
 
 TEST(GluonBlocked, CgaLayoutBasesInTileUnits) {
@@ -165,16 +165,28 @@ TEST(TritonMma, V2_Cga) {
   auto m = mmaLegacy(2, {1, 16, 8}, {16, 1, 1}, {4, 2, 2}, {4, 2, 1}, {2, 1, 0});
   EXPECT_LAYOUT(convert(m, {64, 128, 128}),
                 layoutOf({{R,
-                           {{0, 0, 1}, {0, 8, 0}, {0, 0, 8}, {0, 0, 16}, {0, 0, 32}, {0, 0, 64},
-                            {0, 16, 0}, {0, 32, 0}}},
+                           {{0, 0, 1},
+                            {0, 8, 0},
+                            {0, 0, 8},
+                            {0, 0, 16},
+                            {0, 0, 32},
+                            {0, 0, 64},
+                            {0, 16, 0},
+                            {0, 32, 0}}},
                           {Ln, {{0, 0, 2}, {0, 0, 4}, {0, 1, 0}, {0, 2, 0}, {0, 4, 0}}},
                           {W, {{1, 0, 0}, {2, 0, 0}, {4, 0, 0}, {8, 0, 0}}},
                           {B, {{0, 0, 0}, {0, 64, 0}, {16, 0, 0}, {32, 0, 0}}}},
                          {64, 128, 128}));
   EXPECT_LAYOUT(convert(m, {1, 128, 128}),
                 layoutOf({{R,
-                           {{0, 0, 1}, {0, 8, 0}, {0, 0, 8}, {0, 0, 16}, {0, 0, 32}, {0, 0, 64},
-                            {0, 16, 0}, {0, 32, 0}}},
+                           {{0, 0, 1},
+                            {0, 8, 0},
+                            {0, 0, 8},
+                            {0, 0, 16},
+                            {0, 0, 32},
+                            {0, 0, 64},
+                            {0, 16, 0},
+                            {0, 32, 0}}},
                           {Ln, {{0, 0, 2}, {0, 0, 4}, {0, 1, 0}, {0, 2, 0}, {0, 4, 0}}},
                           {W, {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}},
                           {B, {{0, 0, 0}, {0, 64, 0}, {0, 0, 0}, {0, 0, 0}}}},
@@ -203,12 +215,11 @@ TEST(TritonMma, V3_128x16) {
 
 TEST(TritonMma, V3_4x2Warps) {
   auto m = mma(3, {4, 2}, {16, 32, 16});
-  EXPECT_LAYOUT(convert(m, {64, 32}),
-                layoutOf({{R, {{0, 1}, {8, 0}, {0, 8}, {0, 16}}},
-                          {Ln, {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}},
-                          {W, {{16, 0}, {32, 0}, {0, 0}}},
-                          {B, {}}},
-                         {64, 32}));
+  EXPECT_LAYOUT(convert(m, {64, 32}), layoutOf({{R, {{0, 1}, {8, 0}, {0, 8}, {0, 16}}},
+                                                {Ln, {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}},
+                                                {W, {{16, 0}, {32, 0}, {0, 0}}},
+                                                {B, {}}},
+                                               {64, 32}));
   EXPECT_LAYOUT(convert(m, {256, 64}),
                 layoutOf({{R, {{0, 1}, {8, 0}, {0, 8}, {0, 16}, {64, 0}, {128, 0}}},
                           {Ln, {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}},
@@ -219,12 +230,11 @@ TEST(TritonMma, V3_4x2Warps) {
 
 TEST(TritonMma, V3_4x4Warps) {
   auto m = mma(3, {4, 4}, {16, 16, 8});
-  EXPECT_LAYOUT(convert(m, {32, 32}),
-                layoutOf({{R, {{0, 1}, {8, 0}, {0, 8}}},
-                          {Ln, {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}},
-                          {W, {{16, 0}, {0, 0}, {0, 16}, {0, 0}}},
-                          {B, {}}},
-                         {32, 32}));
+  EXPECT_LAYOUT(convert(m, {32, 32}), layoutOf({{R, {{0, 1}, {8, 0}, {0, 8}}},
+                                                {Ln, {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}},
+                                                {W, {{16, 0}, {0, 0}, {0, 16}, {0, 0}}},
+                                                {B, {}}},
+                                               {32, 32}));
 }
 
 // ---- dot_operand ----------------------------------------------------------------------------
@@ -281,42 +291,39 @@ TEST(TritonDot, BatchedHopperOperandAndItsSlice) {
                           {B, {}}},
                          {2, 32}));
   // The accumulator itself: the rank-2 tile with a leading batch of 1.
-  EXPECT_LAYOUT(convert(parent, {2, 64, 32}),
-                layoutOf({{R, {{0, 0, 1}, {0, 8, 0}, {0, 0, 8}, {0, 0, 16}, {0, 16, 0}, {0, 32, 0}}},
-                          {Ln, {{0, 0, 2}, {0, 0, 4}, {0, 1, 0}, {0, 2, 0}, {0, 4, 0}}},
-                          {W, {{1, 0, 0}, {0, 0, 0}}},
-                          {B, {}}},
-                         {2, 64, 32}));
+  EXPECT_LAYOUT(
+      convert(parent, {2, 64, 32}),
+      layoutOf({{R, {{0, 0, 1}, {0, 8, 0}, {0, 0, 8}, {0, 0, 16}, {0, 16, 0}, {0, 32, 0}}},
+                {Ln, {{0, 0, 2}, {0, 0, 4}, {0, 1, 0}, {0, 2, 0}, {0, 4, 0}}},
+                {W, {{1, 0, 0}, {0, 0, 0}}},
+                {B, {}}},
+               {2, 64, 32}));
 }
 
 TEST(TritonDot, FmaOperandHoldsAllOfKInRegisters) {
   // A of an FMA dot over blocked [1,1],[8,4],[2,2] order [1,0]: K (dim1) entirely per thread,
   // lanes and warps along K broadcast.
   auto a = dot(blocked({1, 1}, {8, 4}, {2, 2}, {1, 0}), 0, 0);
-  EXPECT_LAYOUT(convert(a, {16, 4}),
-                layoutOf({{R, {{0, 1}, {0, 2}}},
-                          {Ln, {{0, 0}, {0, 0}, {1, 0}, {2, 0}, {4, 0}}},
-                          {W, {{0, 0}, {8, 0}}},
-                          {B, {}}},
-                         {16, 4}));
+  EXPECT_LAYOUT(convert(a, {16, 4}), layoutOf({{R, {{0, 1}, {0, 2}}},
+                                               {Ln, {{0, 0}, {0, 0}, {1, 0}, {2, 0}, {4, 0}}},
+                                               {W, {{0, 0}, {8, 0}}},
+                                               {B, {}}},
+                                              {16, 4}));
 }
 
 // ---- slice ----------------------------------------------------------------------------------
 
 TEST(TritonSlice, SliceOfBlocked) {
   auto parent = blockedLegacy({2, 4}, {4, 2}, {2, 2}, {2, 2}, {2, 2}, {1, 0}, {1, 0});
-  EXPECT_LAYOUT(convert(slice(parent, 0), {128}),
-                layoutOf({{R, {{1}, {2}, {16}, {32}}},
-                          {Ln, {{4}, {0}, {0}}},
-                          {W, {{8}, {0}}},
-                          {B, {{64}, {0}}}},
-                         {128}));
-  EXPECT_LAYOUT(convert(slice(parent, 1), {128}),
-                layoutOf({{R, {{1}, {16}, {32}}},
-                          {Ln, {{0}, {2}, {4}}},
-                          {W, {{0}, {8}}},
-                          {B, {{0}, {64}}}},
-                         {128}));
+  EXPECT_LAYOUT(
+      convert(slice(parent, 0), {128}),
+      layoutOf(
+          {{R, {{1}, {2}, {16}, {32}}}, {Ln, {{4}, {0}, {0}}}, {W, {{8}, {0}}}, {B, {{64}, {0}}}},
+          {128}));
+  EXPECT_LAYOUT(
+      convert(slice(parent, 1), {128}),
+      layoutOf({{R, {{1}, {16}, {32}}}, {Ln, {{0}, {2}, {4}}}, {W, {{0}, {8}}}, {B, {{0}, {64}}}},
+               {128}));
 }
 
 TEST(TritonSlice, SliceOfMmaV2) {
@@ -324,17 +331,15 @@ TEST(TritonSlice, SliceOfMmaV2) {
   EXPECT_LAYOUT(
       convert(slice(parent, 0), {16}),
       layoutOf({{R, {{1}}}, {Ln, {{2}, {4}, {0}, {0}, {0}}}, {W, {{8}, {0}}}, {B, {}}}, {16}));
-  EXPECT_LAYOUT(convert(slice(parent, 1), {128}),
-                layoutOf({{R, {{8}, {32}, {64}}},
-                          {Ln, {{0}, {0}, {1}, {2}, {4}}},
-                          {W, {{0}, {16}}},
-                          {B, {}}},
-                         {128}));
+  EXPECT_LAYOUT(
+      convert(slice(parent, 1), {128}),
+      layoutOf({{R, {{8}, {32}, {64}}}, {Ln, {{0}, {0}, {1}, {2}, {4}}}, {W, {{0}, {16}}}, {B, {}}},
+               {128}));
 }
 
 TEST(TritonSlice, Slice4D) {
-  auto parent = blockedLegacy({1, 1, 1, 4}, {2, 1, 1, 16}, {1, 2, 4, 1}, {1, 1, 1, 1},
-                              {1, 1, 1, 1}, {3, 0, 1, 2}, {3, 2, 1, 0});
+  auto parent = blockedLegacy({1, 1, 1, 4}, {2, 1, 1, 16}, {1, 2, 4, 1}, {1, 1, 1, 1}, {1, 1, 1, 1},
+                              {3, 0, 1, 2}, {3, 2, 1, 0});
   EXPECT_LAYOUT(convert(slice(parent, 3), {2, 1, 1}),
                 layoutOf({{R, {}},
                           {Ln, {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0}}},
@@ -347,39 +352,36 @@ TEST(TritonSlice, NestedSliceEqualsSliceOfTheSlice) {
   auto parent = blocked({1, 2, 4}, {2, 4, 4}, {2, 1, 2}, {2, 1, 0});
   auto twice = slice(slice(parent, 0), 1);
   // Slicing dim 1 of the rank-2 slice removes the parent's dim 2: only dim 1 of the parent stays.
-  EXPECT_LAYOUT(convert(twice, {8}),
-                layoutOf({{R, {{1}}},
-                          {Ln, {{0}, {0}, {2}, {4}, {0}}},
-                          {W, {{0}, {0}}},
-                          {B, {}}},
-                         {8}));
+  EXPECT_LAYOUT(
+      convert(twice, {8}),
+      layoutOf({{R, {{1}}}, {Ln, {{0}, {0}, {2}, {4}, {0}}}, {W, {{0}, {0}}}, {B, {}}}, {8}));
 }
 
 // ---- shared ---------------------------------------------------------------------------------
 
 TEST(TritonShared, Simple1D) {
-  EXPECT_LAYOUT(convert(swizzled(1, 1, 1, {0}), {1024}),
-                layoutOf({{O, {{1}, {2}, {4}, {8}, {16}, {32}, {64}, {128}, {256}, {512}}},
-                          {B, {}}},
-                         {1024}));
+  EXPECT_LAYOUT(
+      convert(swizzled(1, 1, 1, {0}), {1024}),
+      layoutOf({{O, {{1}, {2}, {4}, {8}, {16}, {32}, {64}, {128}, {256}, {512}}}, {B, {}}},
+               {1024}));
 }
 
 TEST(TritonShared, Swizzled2D_MaxPhaseOnly) {
-  EXPECT_LAYOUT(convert(swizzled(1, 1, 4, {1, 0}), {32, 32}),
-                layoutOf({{O,
-                           {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 1}, {2, 2}, {4, 0},
-                            {8, 0}, {16, 0}}},
-                          {B, {}}},
-                         {32, 32}));
+  EXPECT_LAYOUT(
+      convert(swizzled(1, 1, 4, {1, 0}), {32, 32}),
+      layoutOf(
+          {{O, {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 1}, {2, 2}, {4, 0}, {8, 0}, {16, 0}}},
+           {B, {}}},
+          {32, 32}));
 }
 
 TEST(TritonShared, Swizzled2D_PerPhaseMaxPhase) {
-  EXPECT_LAYOUT(convert(swizzled(1, 2, 4, {1, 0}), {32, 32}),
-                layoutOf({{O,
-                           {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 1}, {4, 2},
-                            {8, 0}, {16, 0}}},
-                          {B, {}}},
-                         {32, 32}));
+  EXPECT_LAYOUT(
+      convert(swizzled(1, 2, 4, {1, 0}), {32, 32}),
+      layoutOf(
+          {{O, {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 1}, {4, 2}, {8, 0}, {16, 0}}},
+           {B, {}}},
+          {32, 32}));
 }
 
 TEST(TritonShared, Swizzled2D_Vec) {
@@ -390,9 +392,19 @@ TEST(TritonShared, Swizzled2D_Vec) {
 TEST(TritonShared, Swizzled4D) {
   EXPECT_LAYOUT(convert(swizzled(2, 2, 4, {3, 2, 1, 0}), {2, 4, 32, 32}),
                 layoutOf({{O,
-                           {{0, 0, 0, 1}, {0, 0, 0, 2}, {0, 0, 0, 4}, {0, 0, 0, 8}, {0, 0, 0, 16},
-                            {0, 0, 1, 0}, {0, 0, 2, 2}, {0, 0, 4, 4}, {0, 0, 8, 0}, {0, 0, 16, 0},
-                            {0, 1, 0, 0}, {0, 2, 0, 0}, {1, 0, 0, 0}}},
+                           {{0, 0, 0, 1},
+                            {0, 0, 0, 2},
+                            {0, 0, 0, 4},
+                            {0, 0, 0, 8},
+                            {0, 0, 0, 16},
+                            {0, 0, 1, 0},
+                            {0, 0, 2, 2},
+                            {0, 0, 4, 4},
+                            {0, 0, 8, 0},
+                            {0, 0, 16, 0},
+                            {0, 1, 0, 0},
+                            {0, 2, 0, 0},
+                            {1, 0, 0, 0}}},
                           {B, {}}},
                          {2, 4, 32, 32}));
 }
@@ -403,24 +415,32 @@ TEST(TritonShared, Swizzled2D_Order01) {
 }
 
 TEST(TritonShared, Shared1DSwizzle) {
-  EXPECT_LAYOUT(convert(swizzled(2, 2, 4, {1, 0}), {64, 1}),
-                layoutOf({{O, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {32, 0}}}, {B, {}}},
-                         {64, 1}));
+  EXPECT_LAYOUT(
+      convert(swizzled(2, 2, 4, {1, 0}), {64, 1}),
+      layoutOf({{O, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {32, 0}}}, {B, {}}}, {64, 1}));
 }
 
 TEST(TritonNvmmaShared, LeadingOffset_8x16_32B) {
-  EXPECT_LAYOUT(convert(nvmma(32, 16), {8, 16}),
-                layoutOf({{O, {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 8}}}, {B, {}}},
-                         {8, 16}));
+  EXPECT_LAYOUT(
+      convert(nvmma(32, 16), {8, 16}),
+      layoutOf({{O, {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 8}}}, {B, {}}}, {8, 16}));
 }
 
 TEST(TritonNvmmaShared, LeadingOffset_128x16_32B) {
-  EXPECT_LAYOUT(convert(nvmma(32, 16), {128, 16}),
-                layoutOf({{O,
-                           {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 8}, {8, 0},
-                            {16, 0}, {32, 0}, {64, 0}}},
-                          {B, {}}},
-                         {128, 16}));
+  EXPECT_LAYOUT(convert(nvmma(32, 16), {128, 16}), layoutOf({{O,
+                                                              {{0, 1},
+                                                               {0, 2},
+                                                               {0, 4},
+                                                               {0, 8},
+                                                               {1, 0},
+                                                               {2, 0},
+                                                               {4, 8},
+                                                               {8, 0},
+                                                               {16, 0},
+                                                               {32, 0},
+                                                               {64, 0}}},
+                                                             {B, {}}},
+                                                            {128, 16}));
 }
 
 TEST(TritonNvmmaShared, LeadingOffset_8x32_64B) {
@@ -431,30 +451,37 @@ TEST(TritonNvmmaShared, LeadingOffset_8x32_64B) {
 }
 
 TEST(TritonNvmmaShared, LeadingOffset_8x64_128B) {
-  EXPECT_LAYOUT(convert(nvmma(128, 16), {8, 64}),
-                layoutOf({{O,
-                           {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {1, 8}, {2, 16},
-                            {4, 32}}},
-                          {B, {}}},
-                         {8, 64}));
+  EXPECT_LAYOUT(
+      convert(nvmma(128, 16), {8, 64}),
+      layoutOf({{O, {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {1, 8}, {2, 16}, {4, 32}}},
+                {B, {}}},
+               {8, 64}));
 }
 
 TEST(TritonNvmmaShared, LeadingOffset_8x64_128B_32bit) {
-  EXPECT_LAYOUT(convert(nvmma(128, 32), {8, 64}),
-                layoutOf({{O,
-                           {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 4}, {2, 8}, {4, 16},
-                            {0, 32}}},
-                          {B, {}}},
-                         {8, 64}));
+  EXPECT_LAYOUT(
+      convert(nvmma(128, 32), {8, 64}),
+      layoutOf({{O, {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 4}, {2, 8}, {4, 16}, {0, 32}}},
+                {B, {}}},
+               {8, 64}));
 }
 
 TEST(TritonNvmmaShared, Fp4Padded) {
-  EXPECT_LAYOUT(convert(nvmma(128, 8, 2, false, true), {32, 64}),
-                layoutOf({{O,
-                           {{0, 1}, {0, 2}, {0, 4}, {0, 0}, {0, 8}, {0, 16}, {0, 32}, {1, 8},
-                            {2, 16}, {4, 32}, {8, 0}, {16, 0}}},
-                          {B, {}}},
-                         {32, 64}));
+  EXPECT_LAYOUT(convert(nvmma(128, 8, 2, false, true), {32, 64}), layoutOf({{O,
+                                                                             {{0, 1},
+                                                                              {0, 2},
+                                                                              {0, 4},
+                                                                              {0, 0},
+                                                                              {0, 8},
+                                                                              {0, 16},
+                                                                              {0, 32},
+                                                                              {1, 8},
+                                                                              {2, 16},
+                                                                              {4, 32},
+                                                                              {8, 0},
+                                                                              {16, 0}}},
+                                                                            {B, {}}},
+                                                                           {32, 64}));
 }
 
 TEST(TritonNvmmaShared, SmallerThanOneSwizzleTileIsAnError) {

@@ -38,8 +38,7 @@ TEST(CompileCli, PtxAndLlvmIr) {
 TEST(CompileCli, ReportAndAnnotations) {
   CliRun r = run(kExample + " --report --annotate -o /dev/null");
   EXPECT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("kernel transpose_copy for sm_80: 128 threads per block"),
-            std::string::npos)
+  EXPECT_NE(r.out.find("kernel transpose_copy for sm_80: 128 threads per block"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("convert_layout at"), std::string::npos) << r.out;
 }

@@ -50,7 +50,8 @@ TEST(Convert, ReferencePairsEmitExactlyThePlannedInstructions) {
       for (const PtxTarget &t : testTargets()) {
         auto plan = planLayoutConversion(*src, *dst, f16 ? 16 : 32, t);
         ASSERT_TRUE(plan.ok()) << p.name << ": " << plan.message();
-        auto k = conversionKernel(t, *plan, f16 ? 16 : 32, std::string(p.name) + (f16 ? "_f16" : "_f32"));
+        auto k = conversionKernel(t, *plan, f16 ? 16 : 32,
+                                  std::string(p.name) + (f16 ? "_f16" : "_f32"));
         ASSERT_TRUE(k.ok()) << p.name << " " << t.name() << ": " << k.message();
         const ConversionCost &c = plan->cost;
         std::string what = std::string(p.name) + (f16 ? " f16 " : " f32 ") + t.name();

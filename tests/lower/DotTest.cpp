@@ -58,8 +58,8 @@ TEST(Dot, MmaSyncShapes) {
       ASSERT_TRUE(k.ok()) << k.message();
       EXPECT_EQ(countLines(k->ptx, c.insn), 2) << c.insn << "\n" << k->ptx;
       // D = {4 f32 or s32}, A = {4 b32}, B = {2 b32}, C = {4 f32 or s32}.
-      std::string acc = std::string("{{[{]%") + c.acc + "[0-9]+, %" + c.acc + "[0-9]+, %" +
-                        c.acc + "[0-9]+, %" + c.acc + "[0-9]+[}]}}";
+      std::string acc = std::string("{{[{]%") + c.acc + "[0-9]+, %" + c.acc + "[0-9]+, %" + c.acc +
+                        "[0-9]+, %" + c.acc + "[0-9]+[}]}}";
       EXPECT_PATTERNS(k->ptx, std::string("CHECK: ") + c.insn + "\n CHECK-NEXT: " + acc + R"(,
         CHECK-NEXT: {{[{]%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+[}]}},
         CHECK-NEXT: {{[{]%r[0-9]+, %r[0-9]+[}]}},
@@ -76,9 +76,10 @@ TEST(Dot, FmaFallback) {
       llvm::Value *x = b.CreateLoad(b.getFloatTy(), p);
       llvm::Value *acc = b.CreateLoad(b.getFloatTy(), b.CreateConstGEP1_32(b.getFloatTy(), p, 128));
       for (int i = 0; i < 4; ++i)
-        acc = emitFma(b, x, b.CreateLoad(b.getFloatTy(), b.CreateConstGEP1_32(
-                                                             b.getFloatTy(), p, 256 * (i + 1))),
-                      acc);
+        acc = emitFma(
+            b, x,
+            b.CreateLoad(b.getFloatTy(), b.CreateConstGEP1_32(b.getFloatTy(), p, 256 * (i + 1))),
+            acc);
       b.CreateStore(acc, b.CreateGEP(b.getFloatTy(), kb.param(1), kb.threadId()));
       return Status::success();
     });

@@ -24,9 +24,9 @@ llvm::Type *elemType(llvm::IRBuilder<> &b, ElemKind k) {
 
 struct CopyOptions {
   ElemKind elem = ElemKind::F32;
-  int vec = 4;          // elements per access
-  bool masked = false;  // mask: row < n (a runtime parameter)
-  bool other = false;   // masked-off elements read as 0
+  int vec = 4;         // elements per access
+  bool masked = false; // mask: row < n (a runtime parameter)
+  bool other = false;  // masked-off elements read as 0
   CacheModifier cache = CacheModifier::None;
 };
 
@@ -63,8 +63,8 @@ Expected<KernelPtx> copyKernel(const LinearLayout &layout, const PtxTarget &targ
     if (o.other)
       ld.other.assign(o.vec, llvm::Constant::getNullValue(ty));
     std::vector<llvm::Value *> v = emitGlobalLoad(b, ld);
-    emitGlobalStore(b, b.CreateGEP(b.getInt8Ty(), kb->param(1), so.variable), so.constant, v,
-                    mask, o.cache);
+    emitGlobalStore(b, b.CreateGEP(b.getInt8Ty(), kb->param(1), so.variable), so.constant, v, mask,
+                    o.cache);
   }
   LL_ASSIGN_OR_RETURN(auto backend, NvptxBackend::create(target));
   return kb->finish(*backend);

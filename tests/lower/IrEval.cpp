@@ -15,8 +15,7 @@ uint64_t widthMask(llvm::Type *t) {
 }
 } // namespace
 
-IntProgram::IntProgram(std::span<llvm::Value *const> roots,
-                       std::span<llvm::Value *const> leaves) {
+IntProgram::IntProgram(std::span<llvm::Value *const> roots, std::span<llvm::Value *const> leaves) {
   for (llvm::Value *r : roots)
     roots_.push_back(visit(r, leaves));
 }
@@ -78,29 +77,53 @@ std::vector<uint64_t> IntProgram::run(std::span<const uint64_t> leafValues) cons
     const Op &op = ops_[i];
     uint64_t a = op.a >= 0 ? val[op.a] : 0, b = op.b >= 0 ? val[op.b] : 0, r = 0;
     switch (op.opcode) {
-    case 0: r = op.imm; break;
-    case 1: r = leafValues[op.imm]; break;
+    case 0:
+      r = op.imm;
+      break;
+    case 1:
+      r = leafValues[op.imm];
+      break;
     case llvm::Instruction::Add:
       if (op.c == -2 && op.fromBits < 64 && ((b >> (op.fromBits - 1)) & 1))
         b |= ~((uint64_t(1) << op.fromBits) - 1);
       r = a + b;
       break;
-    case llvm::Instruction::Sub: r = a - b; break;
-    case llvm::Instruction::Mul: r = a * b; break;
-    case llvm::Instruction::Shl: r = b >= 64 ? 0 : a << b; break;
-    case llvm::Instruction::LShr: r = b >= 64 ? 0 : a >> b; break;
-    case llvm::Instruction::And: r = a & b; break;
-    case llvm::Instruction::Or: r = a | b; break;
-    case llvm::Instruction::Xor: r = a ^ b; break;
+    case llvm::Instruction::Sub:
+      r = a - b;
+      break;
+    case llvm::Instruction::Mul:
+      r = a * b;
+      break;
+    case llvm::Instruction::Shl:
+      r = b >= 64 ? 0 : a << b;
+      break;
+    case llvm::Instruction::LShr:
+      r = b >= 64 ? 0 : a >> b;
+      break;
+    case llvm::Instruction::And:
+      r = a & b;
+      break;
+    case llvm::Instruction::Or:
+      r = a | b;
+      break;
+    case llvm::Instruction::Xor:
+      r = a ^ b;
+      break;
     case llvm::Instruction::ZExt:
-    case llvm::Instruction::Trunc: r = a; break;
+    case llvm::Instruction::Trunc:
+      r = a;
+      break;
     case llvm::Instruction::SExt:
       r = (op.fromBits < 64 && ((a >> (op.fromBits - 1)) & 1))
               ? a | ~((uint64_t(1) << op.fromBits) - 1)
               : a;
       break;
-    case llvm::Instruction::Select: r = val[op.c] ? a : b; break;
-    default: r = 0; break;
+    case llvm::Instruction::Select:
+      r = val[op.c] ? a : b;
+      break;
+    default:
+      r = 0;
+      break;
     }
     val[i] = r & op.mask;
   }

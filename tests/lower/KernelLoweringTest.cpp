@@ -39,18 +39,18 @@ Expected<LoweredKernel> compileText(const std::string &text, int sm,
 TEST(KernelLowering, EveryExampleCompilesAndAssemblesForBothTargets) {
   for (const std::string &name : ir::testing::exampleFiles())
     for (bool passes : {false, true})
-    for (int sm : {80, 90}) {
-      std::string text = readExample(name);
-      ASSERT_FALSE(text.empty()) << name;
-      auto k = compileText(text, sm, name, passes);
-      ASSERT_TRUE(k.ok()) << name << " sm_" << sm << (passes ? " after the passes" : "") << ": "
-                          << k.message();
-      // As the examples are meant to be compiled (after the passes) they must not spill.
-      auto report = expectAssembles(k->kernel, /*requireNoSpills=*/passes);
-      if (report.accepted) {
-        EXPECT_GE(report.registers, 1) << name;
+      for (int sm : {80, 90}) {
+        std::string text = readExample(name);
+        ASSERT_FALSE(text.empty()) << name;
+        auto k = compileText(text, sm, name, passes);
+        ASSERT_TRUE(k.ok()) << name << " sm_" << sm << (passes ? " after the passes" : "") << ": "
+                            << k.message();
+        // As the examples are meant to be compiled (after the passes) they must not spill.
+        auto report = expectAssembles(k->kernel, /*requireNoSpills=*/passes);
+        if (report.accepted) {
+          EXPECT_GE(report.registers, 1) << name;
+        }
       }
-    }
 }
 
 // Dot operands whose threads hold more of K than one fragment word (kWidth 4 or 8 for f16, 8 or
@@ -77,7 +77,7 @@ TEST(KernelLowering, DotOperandsWiderThanAWordPermuteK) {
         ASSERT_TRUE(wide.ok()) << wide.message();
         ASSERT_TRUE(word.ok()) << word.message();
         const char *insn = std::string(v.file) == "matmul.tir" ? "mma.sync.aligned.m16n8k16"
-                                                                : "mma.sync.aligned.m16n8k32";
+                                                               : "mma.sync.aligned.m16n8k32";
         EXPECT_EQ(countLines(wide->kernel.ptx, insn), countLines(word->kernel.ptx, insn));
         EXPECT_GT(countLines(wide->kernel.ptx, insn), 0);
         // i8 with kWidth 16 (each thread 16 bytes of K, in 4 fragments) pipelined for sm_80
@@ -104,8 +104,8 @@ TEST(KernelLowering, EightBitFloatConversionsUseThePairedCvt) {
   ASSERT_TRUE(k.ok()) << k.message();
   const std::string &ptx = k->kernel.ptx;
   // 1024 elements over 128 threads: 8 per thread, 4 pairs per conversion.
-  EXPECT_EQ(countLines(ptx, "cvt.rn.satfinite.e4m3x2.f32"), 8);    // from f32 and from bf16
-  EXPECT_EQ(countLines(ptx, "cvt.rn.satfinite.e5m2x2.f16x2"), 4);  // from f16
+  EXPECT_EQ(countLines(ptx, "cvt.rn.satfinite.e4m3x2.f32"), 8);   // from f32 and from bf16
+  EXPECT_EQ(countLines(ptx, "cvt.rn.satfinite.e5m2x2.f16x2"), 4); // from f16
   EXPECT_EQ(countLines(ptx, "cvt.rn.f16x2.e4m3x2"), 8);
   EXPECT_EQ(countLines(ptx, "cvt.rn.f16x2.e5m2x2"), 4);
   expectAssembles(k->kernel, /*requireNoSpills=*/true);

@@ -32,7 +32,8 @@ TEST(Kernel, EmptyKernelAssemblesForBothTargets) {
     ASSERT_TRUE(ptx.ok()) << ptx.message();
     EXPECT_PATTERNS(ptx->ptx, R"(
       CHECK: .version 8.0
-      CHECK-NEXT: .target )" + t.name() + R"(
+      CHECK-NEXT: .target )" + t.name() +
+                                  R"(
       CHECK-NEXT: .address_size 64
       CHECK: .entry tid_store(
       CHECK-NEXT: .param .u64 {{.*}}tid_store_param_0,

@@ -500,7 +500,8 @@ TEST(LowerElementwise, RemFIsFmodFromTextToPtx) {
     EXPECT_EQ(folded, std::optional<double>(std::stof(want))) << k->llvmIr;
   }
   // Operands the kernel computes (a range), so that LLVM keeps the frem.
-  auto m = ir::parseModule(R"(#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+  auto m = ir::parseModule(
+      R"(#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-warps" = 1 : i32} {
   tt.func public @k(%out: !tt.ptr<f32>) {
     %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #b>
@@ -514,7 +515,7 @@ module attributes {"ttg.num-warps" = 1 : i32} {
   }
 }
 )",
-                           "remf.tir");
+      "remf.tir");
   ASSERT_TRUE(m.ok()) << m.message();
   ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
   auto mem = interpretKernel(*m, 32 * 4);

@@ -47,10 +47,10 @@ namespace {
     GTEST_SKIP() << "no GPU here: " << why_;                                                       \
   auto ctx_ = rt::Context::create(0);                                                              \
   ASSERT_TRUE(ctx_.ok()) << ctx_.message();                                                        \
-  /* sm_80 PTX runs on every GPU we test on; sm_90 where the GPU has it. */                       \
+  /* sm_80 PTX runs on every GPU we test on; sm_90 where the GPU has it. */                        \
   std::vector<PtxTarget> targets_ = {{80, 80}};                                                    \
   if (ctx_->computeCapability() >= 90)                                                             \
-    targets_.push_back({90, 80})
+  targets_.push_back({90, 80})
 
 // Loads the PTX and runs it on the given buffers (copied in and back) with scalar arguments.
 Status runOnGpu(const KernelPtx &k, std::vector<std::vector<uint8_t>> &buffers,
@@ -61,7 +61,8 @@ Status runOnGpu(const KernelPtx &k, std::vector<std::vector<uint8_t>> &buffers,
     LL_TRY_STATUS(fn.setMaxDynamicSharedBytes(static_cast<int>(k.sharedBytes)));
   std::vector<rt::DeviceBuffer> dev;
   for (auto &b : buffers) {
-    LL_ASSIGN_OR_RETURN(rt::DeviceBuffer d, rt::DeviceBuffer::allocate(std::max<size_t>(b.size(), 1)));
+    LL_ASSIGN_OR_RETURN(rt::DeviceBuffer d,
+                        rt::DeviceBuffer::allocate(std::max<size_t>(b.size(), 1)));
     LL_TRY_STATUS(d.copyFromHost(b.data(), b.size()));
     dev.push_back(std::move(d));
   }
@@ -153,21 +154,21 @@ TEST(LowerGpu, ExamplesComputeTheirReferences) {
   REQUIRE_GPU();
   int ran = 0;
   for (const PtxTarget &target : targets_)
-  for (const ir::testing::ExampleRun &run : ir::testing::exampleRuns())
-    for (bool passes : {false, true}) {
-      SCOPED_TRACE(run.file + (passes ? " after the passes" : " as written") + " on " +
-                   target.name());
-      ir::Module m = ir::testing::loadExample(run.file);
-      if (passes) {
-        ASSERT_TRUE(ir::runPipeline(m).ok());
+    for (const ir::testing::ExampleRun &run : ir::testing::exampleRuns())
+      for (bool passes : {false, true}) {
+        SCOPED_TRACE(run.file + (passes ? " after the passes" : " as written") + " on " +
+                     target.name());
+        ir::Module m = ir::testing::loadExample(run.file);
+        if (passes) {
+          ASSERT_TRUE(ir::runPipeline(m).ok());
+        }
+        LowerOptions o;
+        o.target = target;
+        auto k = lowerKernel(m, o);
+        ASSERT_TRUE(k.ok()) << k.message();
+        expectRunsOnGpu(k->kernel, run);
+        ++ran;
       }
-      LowerOptions o;
-      o.target = target;
-      auto k = lowerKernel(m, o);
-      ASSERT_TRUE(k.ok()) << k.message();
-      expectRunsOnGpu(k->kernel, run);
-      ++ran;
-    }
   EXPECT_EQ(ran, 2 * int(targets_.size() * ir::testing::exampleRuns().size()));
 }
 
@@ -395,30 +396,30 @@ TEST(LowerGpu, ReferenceConversionsMoveEveryElement) {
   REQUIRE_GPU();
   int checked = 0;
   for (const PtxTarget &target : targets_)
-  for (const Pair &p : referencePairs())
-    for (bool f16 : {true, false}) {
-      SCOPED_TRACE(std::string(p.name) + (f16 ? " f16 " : " f32 ") + target.name());
-      int64_t shape[] = {128, 128};
-      auto src = toLinearLayout(p.src, shape);
-      auto dst = toLinearLayout(p.dst, shape);
-      ASSERT_TRUE(src.ok() && dst.ok());
-      auto plan = planLayoutConversion(*src, *dst, f16 ? 16 : 32, target);
-      ASSERT_TRUE(plan.ok()) << plan.message();
-      auto k = conversionKernel(target, *plan, f16 ? 16 : 32);
-      ASSERT_TRUE(k.ok()) << k.message();
-      size_t bytes = 128 * 128 * (f16 ? 2 : 4);
-      std::vector<std::vector<uint8_t>> bufs = {std::vector<uint8_t>(bytes),
-                                                std::vector<uint8_t>(bytes, 0xff)};
-      for (size_t i = 0; i < 128 * 128; ++i) {
-        uint32_t v = uint32_t(i * 2654435761u) ^ uint32_t(i);
-        std::memcpy(bufs[0].data() + i * (f16 ? 2 : 4), &v, f16 ? 2 : 4);
+    for (const Pair &p : referencePairs())
+      for (bool f16 : {true, false}) {
+        SCOPED_TRACE(std::string(p.name) + (f16 ? " f16 " : " f32 ") + target.name());
+        int64_t shape[] = {128, 128};
+        auto src = toLinearLayout(p.src, shape);
+        auto dst = toLinearLayout(p.dst, shape);
+        ASSERT_TRUE(src.ok() && dst.ok());
+        auto plan = planLayoutConversion(*src, *dst, f16 ? 16 : 32, target);
+        ASSERT_TRUE(plan.ok()) << plan.message();
+        auto k = conversionKernel(target, *plan, f16 ? 16 : 32);
+        ASSERT_TRUE(k.ok()) << k.message();
+        size_t bytes = 128 * 128 * (f16 ? 2 : 4);
+        std::vector<std::vector<uint8_t>> bufs = {std::vector<uint8_t>(bytes),
+                                                  std::vector<uint8_t>(bytes, 0xff)};
+        for (size_t i = 0; i < 128 * 128; ++i) {
+          uint32_t v = uint32_t(i * 2654435761u) ^ uint32_t(i);
+          std::memcpy(bufs[0].data() + i * (f16 ? 2 : 4), &v, f16 ? 2 : 4);
+        }
+        Status s =
+            runOnGpu(*k, bufs, {ir::ArgValue::pointer(0), ir::ArgValue::pointer(1)}, {1, 1, 1});
+        ASSERT_TRUE(s.ok()) << s.message();
+        EXPECT_EQ(bufs[0], bufs[1]) << "path " << int(plan->path);
+        ++checked;
       }
-      Status s = runOnGpu(*k, bufs, {ir::ArgValue::pointer(0), ir::ArgValue::pointer(1)},
-                          {1, 1, 1});
-      ASSERT_TRUE(s.ok()) << s.message();
-      EXPECT_EQ(bufs[0], bufs[1]) << "path " << int(plan->path);
-      ++checked;
-    }
   EXPECT_EQ(checked, 12 * int(targets_.size()));
 }
 

@@ -21,12 +21,11 @@ Expected<KernelPtx> ldmatrixKernel(const PtxTarget &t, int count, bool trans) {
     llvm::Value *lane = kb.laneId();
     llvm::Value *row = b.CreateAnd(lane, 7);
     llvm::Value *mat = b.CreateLShr(lane, 3);
-    llvm::Value *off = b.CreateAdd(b.CreateMul(row, b.getInt32(64)),
-                                   b.CreateMul(mat, b.getInt32(16)));
+    llvm::Value *off =
+        b.CreateAdd(b.CreateMul(row, b.getInt32(64)), b.CreateMul(mat, b.getInt32(16)));
     auto words = emitLdmatrix(b, sharedAddress(b, kb.sharedBase(), off, 0), count, trans);
     for (int i = 0; i < count; ++i) {
-      llvm::Value *idx = b.CreateAdd(b.CreateMul(kb.threadId(), b.getInt32(count)),
-                                     b.getInt32(i));
+      llvm::Value *idx = b.CreateAdd(b.CreateMul(kb.threadId(), b.getInt32(count)), b.getInt32(i));
       b.CreateStore(words[i], b.CreateGEP(b.getInt32Ty(), kb.param(1), idx));
     }
     return Status::success();
@@ -39,8 +38,7 @@ Expected<KernelPtx> stmatrixKernel(const PtxTarget &t, int count, bool trans) {
     kb.useSharedBytes(4 * 8 * 64);
     std::vector<llvm::Value *> words;
     for (int i = 0; i < count; ++i) {
-      llvm::Value *idx = b.CreateAdd(b.CreateMul(kb.threadId(), b.getInt32(count)),
-                                     b.getInt32(i));
+      llvm::Value *idx = b.CreateAdd(b.CreateMul(kb.threadId(), b.getInt32(count)), b.getInt32(i));
       words.push_back(b.CreateLoad(b.getInt32Ty(), b.CreateGEP(b.getInt32Ty(), kb.param(0), idx)));
     }
     llvm::Value *lane = kb.laneId();
@@ -48,8 +46,8 @@ Expected<KernelPtx> stmatrixKernel(const PtxTarget &t, int count, bool trans) {
                                    b.CreateMul(b.CreateLShr(lane, 3), b.getInt32(16)));
     LL_TRY_STATUS(emitStmatrix(b, target, sharedAddress(b, kb.sharedBase(), off, 0), words, trans));
     emitBarrier(b);
-    llvm::Value *back = b.CreateLoad(b.getInt32Ty(),
-                                     sharedAddress(b, kb.sharedBase(),
+    llvm::Value *back =
+        b.CreateLoad(b.getInt32Ty(), sharedAddress(b, kb.sharedBase(),
                                                    b.CreateMul(kb.threadId(), b.getInt32(4)), 0));
     b.CreateStore(back, b.CreateGEP(b.getInt32Ty(), kb.param(1), kb.threadId()));
     return Status::success();

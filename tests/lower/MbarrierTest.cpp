@@ -1,7 +1,7 @@
 // The mbarrier and TMA primitives assemble for sm_90: one thread initialises the barrier, expects
 // a box's bytes and issues the copy; every thread waits on the phase's parity.
-#include "KernelHarness.h"
 #include "Mbarrier.h"
+#include "KernelHarness.h"
 #include "PtxCheck.h"
 #include "SharedAccess.h"
 

@@ -4,10 +4,10 @@
 // next stage's copies and one commit, the second slice's loads, then the
 // mma.sync instructions, a final wait_group 0), and assembles for sm_80 and
 // sm_90 without spills.
-#include "kernels/MatmulText.h"
 #include "Property.h"
 #include "PtxCheck.h"
 #include "RandomMatmul.h"
+#include "kernels/MatmulText.h"
 
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Pipeline.h"
@@ -54,8 +54,7 @@ void expectAssemblesWithoutSpills(const LoweredKernel &k, const std::string &wha
 TEST(PipelinedMatmul, PtxHasTheCpAsyncScheduleAndAssemblesWithoutSpills) {
   for (int stages : {2, 3, 4})
     for (int sm : {80, 90}) {
-      SCOPED_TRACE("stages " + std::to_string(stages) + ", sm_" +
-                   std::to_string(sm));
+      SCOPED_TRACE("stages " + std::to_string(stages) + ", sm_" + std::to_string(sm));
       auto k = pipelinedMatmul(stages, sm, /*prefetchK=*/0);
       ASSERT_TRUE(k.ok()) << k.message();
       const std::string &ptx = k->kernel.ptx;
@@ -69,11 +68,9 @@ TEST(PipelinedMatmul, PtxHasTheCpAsyncScheduleAndAssemblesWithoutSpills) {
       // Per warp and K step: A's 64x32 as 8 ldmatrix.x4, B's 32x64 as 8
       // ldmatrix.x4.trans, and 4 x 8 x 2 mma.sync m16n8k16.
       EXPECT_EQ(countLines(ptx, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"), 8);
-      EXPECT_EQ(
-          countLines(ptx, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"), 8);
+      EXPECT_EQ(countLines(ptx, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"), 8);
       EXPECT_EQ(countLines(ptx, "mma.sync.aligned.m16n8k16"), 64);
-      std::string wait =
-          "cp.async.wait_group " + std::to_string(stages - 2) + ";";
+      std::string wait = "cp.async.wait_group " + std::to_string(stages - 2) + ";";
       EXPECT_EQ(checkPatterns(ptx, "CHECK: cp.async.cg.shared.global\n"
                                    "CHECK: cp.async.commit_group\n"
                                    "CHECK: " +
@@ -100,8 +97,7 @@ TEST(PipelinedMatmul, PtxHasTheCpAsyncScheduleAndAssemblesWithoutSpills) {
       ASSERT_NE(mma, std::string::npos);
       EXPECT_EQ(countLines(ptx.substr(waitAt, commit - waitAt), "ldmatrix"), 8);
       EXPECT_EQ(countLines(ptx.substr(commit, mma - commit), "ldmatrix"), 8);
-      EXPECT_EQ(k->kernel.sharedBytes,
-                uint64_t(stages) * (128 * 32 + 32 * 128) * 2);
+      EXPECT_EQ(k->kernel.sharedBytes, uint64_t(stages) * (128 * 32 + 32 * 128) * 2);
       expectAssemblesWithoutSpills(*k, "stages " + std::to_string(stages) + " sm_" +
                                            std::to_string(sm));
     }
@@ -127,23 +123,27 @@ TEST(PipelinedMatmul, PrefetchedPtxLoadsTheNextSliceAndAssemblesWithoutSpills) {
       EXPECT_EQ(countLines(ptx, "mma.sync.aligned.m16n8k16"), 64);
       std::string wait = "cp.async.wait_group " + std::to_string(stages - 2) + ";";
       EXPECT_EQ(checkPatterns(ptx, "CHECK: cp.async.commit_group\n"
-                                   "CHECK: " + wait + "\n"
-                                   "CHECK-NEXT: bar.sync\n"
-                                   "CHECK: ldmatrix\n"
-                                   "CHECK-NOT: mma.sync\n"
-                                   "CHECK: cp.async.commit_group\n"
-                                   "CHECK-NOT: bar.sync\n"
-                                   "CHECK: ldmatrix\n"
-                                   "CHECK-NOT: bar.sync\n"
-                                   "CHECK: mma.sync\n"
-                                   "CHECK-NOT: bar.sync\n"
-                                   "CHECK: " + wait + "\n"
-                                   "CHECK-NEXT: bar.sync\n"
-                                   "CHECK-NOT: mma.sync\n"
-                                   "CHECK: ldmatrix\n"
-                                   "CHECK: mma.sync\n"
-                                   "CHECK-NOT: ldmatrix\n"
-                                   "CHECK: cp.async.wait_group 0;\n"),
+                                   "CHECK: " +
+                                       wait +
+                                       "\n"
+                                       "CHECK-NEXT: bar.sync\n"
+                                       "CHECK: ldmatrix\n"
+                                       "CHECK-NOT: mma.sync\n"
+                                       "CHECK: cp.async.commit_group\n"
+                                       "CHECK-NOT: bar.sync\n"
+                                       "CHECK: ldmatrix\n"
+                                       "CHECK-NOT: bar.sync\n"
+                                       "CHECK: mma.sync\n"
+                                       "CHECK-NOT: bar.sync\n"
+                                       "CHECK: " +
+                                       wait +
+                                       "\n"
+                                       "CHECK-NEXT: bar.sync\n"
+                                       "CHECK-NOT: mma.sync\n"
+                                       "CHECK: ldmatrix\n"
+                                       "CHECK: mma.sync\n"
+                                       "CHECK-NOT: ldmatrix\n"
+                                       "CHECK: cp.async.wait_group 0;\n"),
                 "");
       // The prologue's and the loop's; one after the last wait (C is stored from the
       // accumulator's layout, with no conversion through shared memory).
@@ -216,7 +216,8 @@ TEST(PipelinedMatmul, FlatPersistentKernelStoresTilesFromInsideItsLoop) {
 // A tile of 64 floats over 4 warps: warps 1-3 hold copies of warp 0's elements, so only warp 0
 // copies (a predicated-off cp.async would still write zeros over the tile).
 TEST(PipelinedMatmul, ThreadsHoldingCopiesDoNotCopy) {
-  const char *text = R"(#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+  const char *text =
+      R"(#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {

@@ -44,8 +44,8 @@ PtxasReport expectAssembles(const KernelPtx &kernel, bool requireNoSpills) {
     return {};
   }
   PtxasReport r = runPtxas(kernel.ptx, kernel.target.name());
-  EXPECT_TRUE(r.accepted) << "ptxas rejected '" << kernel.name << "' for "
-                          << kernel.target.name() << ":\n"
+  EXPECT_TRUE(r.accepted) << "ptxas rejected '" << kernel.name << "' for " << kernel.target.name()
+                          << ":\n"
                           << r.log << "\n--- ptx ---\n"
                           << kernel.ptx;
   if (r.accepted) {
@@ -54,10 +54,8 @@ PtxasReport expectAssembles(const KernelPtx &kernel, bool requireNoSpills) {
   }
   if (r.accepted && requireNoSpills) {
     EXPECT_EQ(r.stackBytes, 0) << kernel.name << " " << kernel.target.name() << "\n" << r.log;
-    EXPECT_EQ(r.spillStoreBytes, 0) << kernel.name << " " << kernel.target.name() << "\n"
-                                    << r.log;
-    EXPECT_EQ(r.spillLoadBytes, 0) << kernel.name << " " << kernel.target.name() << "\n"
-                                   << r.log;
+    EXPECT_EQ(r.spillStoreBytes, 0) << kernel.name << " " << kernel.target.name() << "\n" << r.log;
+    EXPECT_EQ(r.spillLoadBytes, 0) << kernel.name << " " << kernel.target.name() << "\n" << r.log;
   }
   return r;
 }

@@ -49,6 +49,6 @@ int countLines(std::string_view text, std::string_view pattern);
 /// Fails the test with a readable report when `text` does not match `patterns`.
 #define EXPECT_PATTERNS(text, patterns)                                                            \
   do {                                                                                             \
-    std::string ll_check_err_ = ::linlayout::lower::testing::checkPatterns((text), (patterns));   \
-    EXPECT_TRUE(ll_check_err_.empty()) << ll_check_err_ << "\n--- text ---\n" << (text);          \
+    std::string ll_check_err_ = ::linlayout::lower::testing::checkPatterns((text), (patterns));    \
+    EXPECT_TRUE(ll_check_err_.empty()) << ll_check_err_ << "\n--- text ---\n" << (text);           \
   } while (0)

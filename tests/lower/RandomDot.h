@@ -40,8 +40,9 @@ struct RandomDot {
   std::string acc() const { return elem == "i8" ? "i32" : "f32"; }
 
   std::string describe() const {
-    return elem + " kWidth " + std::to_string(width()) + " " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
-           " warps [" + std::to_string(warpsM) + ", " + std::to_string(warpsN) + "] A " +
+    return elem + " kWidth " + std::to_string(width()) + " " + std::to_string(m) + "x" +
+           std::to_string(n) + "x" + std::to_string(k) + " warps [" + std::to_string(warpsM) +
+           ", " + std::to_string(warpsN) + "] A " +
            (aShared ? "shared {" + aSwizzle + "}" : "registers") + " B " +
            (bShared ? "shared {" + bSwizzle + "}" : "registers");
   }
@@ -68,8 +69,8 @@ struct RandomDot {
     s += "#smem = #ttg.shared_memory\n";
     s += "module attributes {\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = " + w +
          " : i32, ttg.target = \"cuda:80\", \"ttg.threads-per-warp\" = 32 : i32} {\n";
-    s += "  tt.func public @dotk(%a: !tt.ptr<" + t + ">, %b: !tt.ptr<" + t +
-         ">, %c: !tt.ptr<" + acc() + ">) {\n";
+    s += "  tt.func public @dotk(%a: !tt.ptr<" + t + ">, %b: !tt.ptr<" + t + ">, %c: !tt.ptr<" +
+         acc() + ">) {\n";
     // %<p>ptr: a rows x cols row-major tile of `ptr` in layout `l`.
     auto tile = [&](const std::string &p, const std::string &ptr, const std::string &e, int rows,
                     int cols, const std::string &l) {
@@ -121,8 +122,8 @@ struct RandomDot {
     operand("a", m, k, aShared, "#sa", "#da");
     operand("b", k, n, bShared, "#sb", "#db");
     const std::string c = acc(), accTy = "tensor<" + shape(m, n, c) + ", #mma>";
-    s += "    %z = arith.constant dense<" + std::string(c == "i32" ? "0" : "0.0") + "> : " +
-         accTy + "\n";
+    s += "    %z = arith.constant dense<" + std::string(c == "i32" ? "0" : "0.0") + "> : " + accTy +
+         "\n";
     s += operands;
     s += "    %d = tt.dot %ad, %bd, %z : tensor<" + shape(m, k, t) + ", #da> * tensor<" +
          shape(k, n, t) + ", #db> -> " + accTy + "\n";

@@ -57,9 +57,9 @@ struct RandomMatmul {
   // layout (bSharedLayout's, transposed), read through a ttg.memdesc_trans as bk x bn; empty: B
   // loaded and allocated as is.
   std::string bTransposedLayout;
-  bool isAsync = false;                     // v3
-  std::string layoutA, layoutB, layoutC;    // blocked layouts of the loads and of C
-  bool carryA = false, carryB = true;       // pointers carried through the loop (else from k)
+  bool isAsync = false;                  // v3
+  std::string layoutA, layoutB, layoutC; // blocked layouts of the loads and of C
+  bool carryA = false, carryB = true;    // pointers carried through the loop (else from k)
   bool maskM = true, maskN = true, maskK = true;
   bool kDivisible = false;   // %K carries tt.divisibility = 16 (K is then a multiple of 16)
   bool accFromC = false;     // the accumulator starts at C's values

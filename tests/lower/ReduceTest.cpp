@@ -42,12 +42,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %sum = tt.reduce sum %vals {axis = )"
     << axis << R"( : i32} : tensor<32x128xf32, #blocked> -> tensor<)" << n << "xf32, " << slice
     << R"(>
-    %i = tt.make_range {end = )" << n << R"( : i32, start = 0 : i32} : tensor<)" << n << "xi32, "
-    << slice << R"(>
-    %outv = tt.splat %out : !tt.ptr<f32> -> tensor<)" << n << "x!tt.ptr<f32>, " << slice << R"(>
-    %outp = tt.addptr %outv, %i : tensor<)" << n << "x!tt.ptr<f32>, " << slice << ">, tensor<" << n
-    << "xi32, " << slice << R"(>
-    tt.store %outp, %sum : tensor<)" << n << "x!tt.ptr<f32>, " << slice << R"(>
+    %i = tt.make_range {end = )"
+    << n << R"( : i32, start = 0 : i32} : tensor<)" << n << "xi32, " << slice << R"(>
+    %outv = tt.splat %out : !tt.ptr<f32> -> tensor<)"
+    << n << "x!tt.ptr<f32>, " << slice << R"(>
+    %outp = tt.addptr %outv, %i : tensor<)"
+    << n << "x!tt.ptr<f32>, " << slice << ">, tensor<" << n << "xi32, " << slice << R"(>
+    tt.store %outp, %sum : tensor<)"
+    << n << "x!tt.ptr<f32>, " << slice << R"(>
     tt.return
   }
 }

@@ -1,6 +1,6 @@
 // The liveness-based shared-memory allocator.
-#include "Property.h"
 #include "SharedAllocator.h"
+#include "Property.h"
 
 #include <gtest/gtest.h>
 

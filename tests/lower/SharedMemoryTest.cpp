@@ -103,8 +103,8 @@ struct ExchangeResult {
 
 // Loads `in` in src's layout, exchanges, stores `out` in dst's layout (scalar global accesses:
 // this test is about shared memory).
-Expected<ExchangeResult> exchangeKernel(const PtxTarget &t, const SharedExchange &x,
-                                        bool f16, bool simulateToo) {
+Expected<ExchangeResult> exchangeKernel(const PtxTarget &t, const SharedExchange &x, bool f16,
+                                        bool simulateToo) {
   ExchangeResult res;
   auto k = buildKernel(t, "exchange", 128, [&](KernelBuilder &kb, const PtxTarget &) -> Status {
     auto &b = kb.b();
@@ -116,8 +116,8 @@ Expected<ExchangeResult> exchangeKernel(const PtxTarget &t, const SharedExchange
       vals.push_back(b.CreateLoad(ty, b.CreateGEP(ty, kb.param(0), i)));
     }
     kb.useSharedBytes(x.scratch.inDimSize(DimName::offset()) * (f16 ? 2 : 4));
-    LL_ASSIGN_OR_RETURN(auto out, emitSharedExchange(b, x, kb.sharedBase(), kb.threadId(), vals,
-                                                     &res.counts));
+    LL_ASSIGN_OR_RETURN(
+        auto out, emitSharedExchange(b, x, kb.sharedBase(), kb.threadId(), vals, &res.counts));
     if (simulateToo)
       simulate(kb.function(), kb.threadId(), x, f16 ? 2 : 4, 128);
     for (size_t r = 0; r < out.size(); ++r) {
@@ -209,8 +209,7 @@ TEST(SharedMemory, ExchangeErrorsNameTheProblem) {
   x.loadVector = 3;
   EXPECT_EQ(checkSharedExchange(x).message(), "load vector 3 is not a power of two");
   x.loadVector = 16;
-  EXPECT_EQ(checkSharedExchange(x).message(),
-            "load vector 16 is wider than the 8 registers");
+  EXPECT_EQ(checkSharedExchange(x).message(), "load vector 16 is wider than the 8 registers");
   x.loadVector = 1;
   x.scratch = scratchLayout(16, 32, 0, 0);
   EXPECT_EQ(checkSharedExchange(x).message().rfind("source layout does not fit the scratch", 0),

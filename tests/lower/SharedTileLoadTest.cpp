@@ -31,19 +31,17 @@ LinearLayout layoutOf(const std::string &attr, std::vector<int64_t> shape) {
 // to the tile's) and the plan reads with `viewXor`: the element of view
 // coordinate x must be the tile's element at origin + x, added as numbers.
 std::string simulate(const LinearLayout &dist, const LinearLayout &shared,
-                     const MatrixTileLoadPlan &plan,
-                     std::vector<int64_t> origin = {}, uint64_t viewXor = 0) {
+                     const MatrixTileLoadPlan &plan, std::vector<int64_t> origin = {},
+                     uint64_t viewXor = 0) {
   auto parentOf = [&](uint64_t packed) {
     if (origin.empty())
       return packed;
     uint64_t out = 0;
     for (int d = 0; d < shared.numOutDims(); ++d)
-      out |= (shared.outValue(packed, d) + uint64_t(origin[size_t(d)]))
-             << shared.outDimOffset(d);
+      out |= (shared.outValue(packed, d) + uint64_t(origin[size_t(d)])) << shared.outDimOffset(d);
     return out;
   };
-  auto regCols = columnsOf(dist, DimName::reg()),
-       laneCols = columnsOf(dist, DimName::lane()),
+  auto regCols = columnsOf(dist, DimName::reg()), laneCols = columnsOf(dist, DimName::lane()),
        warpCols = columnsOf(dist, DimName::warp());
   auto offCols = columnsOf(shared, DimName::offset());
   auto addrLane = columnsOf(plan.address, DimName::lane()),
@@ -60,32 +58,27 @@ std::string simulate(const LinearLayout &dist, const LinearLayout &shared,
       for (uint64_t l = 0; l < 32; ++l)
         for (int i = 0; i < words; ++i)
           for (int h = 0; h < plan.perWord; ++h) {
-            uint64_t offset =
-                plan.trans ? row(8 * i + 2 * (l % 4) + h) + l / 4
-                           : row(8 * i + l / 4) + (l % 4) * plan.perWord + h;
+            uint64_t offset = plan.trans ? row(8 * i + 2 * (l % 4) + h) + l / 4
+                                         : row(8 * i + l / 4) + (l % 4) * plan.perWord + h;
             int r = in.registers[size_t(i * plan.perWord + h)];
-            uint64_t want = parentOf(f2Apply(regCols, r) ^
-                                     f2Apply(laneCols, l) ^
-                                     f2Apply(warpCols, w));
+            uint64_t want =
+                parentOf(f2Apply(regCols, r) ^ f2Apply(laneCols, l) ^ f2Apply(warpCols, w));
             if (f2Apply(offCols, offset ^ viewXor) != want)
-              return "warp " + std::to_string(w) + " lane " +
-                     std::to_string(l) + " register " + std::to_string(r) +
-                     " gets the wrong element";
+              return "warp " + std::to_string(w) + " lane " + std::to_string(l) + " register " +
+                     std::to_string(r) + " gets the wrong element";
             seen[l][size_t(r)] = true;
           }
     }
     for (const auto &c : plan.copies)
       for (uint64_t l = 0; l < 32; ++l) {
         if (f2Apply(regCols, c[0]) != f2Apply(regCols, c[1]))
-          return "register " + std::to_string(c[0]) +
-                 " copies a different element";
+          return "register " + std::to_string(c[0]) + " copies a different element";
         seen[l][size_t(c[0])] = true;
       }
     for (uint64_t l = 0; l < 32; ++l)
       for (size_t r = 0; r < nRegs; ++r)
         if (!seen[l][r])
-          return "lane " + std::to_string(l) + " register " +
-                 std::to_string(r) + " is unset";
+          return "lane " + std::to_string(l) + " register " + std::to_string(r) + " is unset";
   }
   return "";
 }
@@ -101,20 +94,18 @@ struct Case {
 } // namespace
 
 TEST(SharedTileLoad, LdmatrixPlansLoadEveryRegisterItsElement) {
-  const std::string mma4 =
-      "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
-      "[2, 2], instrShape = [16, 8]}>";
-  const std::string mma1 =
-      "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
-      "[1, 1], instrShape = [16, 8]}>";
+  const std::string mma4 = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
+                           "[2, 2], instrShape = [16, 8]}>";
+  const std::string mma1 = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
+                           "[1, 1], instrShape = [16, 8]}>";
   auto dot = [](int idx, const std::string &parent, int k) {
-    return "#ttg.dot_op<{opIdx = " + std::to_string(idx) +
-           ", parent = " + parent + ", kWidth = " + std::to_string(k) + "}>";
+    return "#ttg.dot_op<{opIdx = " + std::to_string(idx) + ", parent = " + parent +
+           ", kWidth = " + std::to_string(k) + "}>";
   };
   auto swz = [](int vec, int per, int max) {
     return "#ttg.swizzled_shared<{vec = " + std::to_string(vec) +
-           ", perPhase = " + std::to_string(per) +
-           ", maxPhase = " + std::to_string(max) + ", order = [1, 0]}>";
+           ", perPhase = " + std::to_string(per) + ", maxPhase = " + std::to_string(max) +
+           ", order = [1, 0]}>";
   };
   std::vector<Case> cases = {
       // The pipelined matmul's operands (4 warps, B broadcast over the warps
@@ -131,8 +122,7 @@ TEST(SharedTileLoad, LdmatrixPlansLoadEveryRegisterItsElement) {
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(c.dist + " from " + c.shared);
-    LinearLayout dist = layoutOf(c.dist, c.shape),
-                 shared = layoutOf(c.shared, c.shape);
+    LinearLayout dist = layoutOf(c.dist, c.shape), shared = layoutOf(c.shared, c.shape);
     auto plan = planMatrixTileLoad(dist, shared, c.bits);
     ASSERT_TRUE(plan.ok()) << plan.message();
     ASSERT_TRUE(plan->has_value()) << "no ldmatrix plan";
@@ -145,12 +135,10 @@ TEST(SharedTileLoad, LdmatrixPlansLoadEveryRegisterItsElement) {
 // ttg.memdesc_subslice: the dot operands of K slices of the pipelined matmul's
 // ring tiles, loaded by ldmatrix from the tile's layout XOR the view's origin.
 TEST(SharedTileLoad, SubsliceLoadsReadTheParentsElements) {
-  const std::string mma4 =
-      "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
-      "[2, 2], instrShape = [16, 8]}>";
+  const std::string mma4 = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
+                           "[2, 2], instrShape = [16, 8]}>";
   auto dot = [&](int idx) {
-    return "#ttg.dot_op<{opIdx = " + std::to_string(idx) + ", parent = " +
-           mma4 + ", kWidth = 2}>";
+    return "#ttg.dot_op<{opIdx = " + std::to_string(idx) + ", parent = " + mma4 + ", kWidth = 2}>";
   };
   struct View {
     int idx;
@@ -162,18 +150,14 @@ TEST(SharedTileLoad, SubsliceLoadsReadTheParentsElements) {
   const std::string sb = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, "
                          "maxPhase = 8, order = [1, 0]}>";
   std::vector<View> views = {
-      {0, sa, {128, 32}, {128, 16}, {0, 0}},
-      {0, sa, {128, 32}, {128, 16}, {0, 16}},
-      {0, sa, {128, 64}, {128, 16}, {0, 48}},
-      {0, sa, {128, 32}, {64, 16}, {64, 16}},
-      {1, sb, {32, 128}, {16, 128}, {0, 0}},
-      {1, sb, {32, 128}, {16, 128}, {16, 0}},
+      {0, sa, {128, 32}, {128, 16}, {0, 0}},  {0, sa, {128, 32}, {128, 16}, {0, 16}},
+      {0, sa, {128, 64}, {128, 16}, {0, 48}}, {0, sa, {128, 32}, {64, 16}, {64, 16}},
+      {1, sb, {32, 128}, {16, 128}, {0, 0}},  {1, sb, {32, 128}, {16, 128}, {16, 0}},
       {1, sb, {64, 128}, {16, 128}, {48, 0}},
   };
   for (const View &v : views) {
-    SCOPED_TRACE("operand " + std::to_string(v.idx) + " view at " +
-                 std::to_string(v.origin[0]) + "," +
-                 std::to_string(v.origin[1]));
+    SCOPED_TRACE("operand " + std::to_string(v.idx) + " view at " + std::to_string(v.origin[0]) +
+                 "," + std::to_string(v.origin[1]));
     LinearLayout shared = layoutOf(v.shared, v.tile);
     auto dist = widenToTile(layoutOf(dot(v.idx), v.shape), shared);
     ASSERT_TRUE(dist.ok()) << dist.message();
@@ -195,10 +179,9 @@ TEST(SharedTileLoad, ViewOffsetsAreTheTilesXorTheOrigin) {
   for (int vec : {1, 2, 8})
     for (int per : {1, 2, 4})
       for (int max : {1, 4, 8}) {
-        std::string attr = "#ttg.swizzled_shared<{vec = " +
-                           std::to_string(vec) + ", perPhase = " +
-                           std::to_string(per) + ", maxPhase = " +
-                           std::to_string(max) + ", order = [1, 0]}>";
+        std::string attr = "#ttg.swizzled_shared<{vec = " + std::to_string(vec) +
+                           ", perPhase = " + std::to_string(per) +
+                           ", maxPhase = " + std::to_string(max) + ", order = [1, 0]}>";
         SCOPED_TRACE(attr);
         LinearLayout l = layoutOf(attr, {64, 64});
         auto inv = l.invert();
@@ -213,8 +196,8 @@ TEST(SharedTileLoad, ViewOffsetsAreTheTilesXorTheOrigin) {
                 ASSERT_TRUE(c.ok()) << c.message();
                 for (int64_t x0 = 0; x0 < s0; ++x0)
                   for (int64_t x1 = 0; x1 < s1; ++x1) {
-                    uint64_t at = inv->apply(inv->packInput(std::vector<uint64_t>{
-                        uint64_t(x0), uint64_t(x1)}));
+                    uint64_t at = inv->apply(
+                        inv->packInput(std::vector<uint64_t>{uint64_t(x0), uint64_t(x1)}));
                     uint64_t p = l.apply(at ^ *c);
                     ASSERT_EQ(l.outValue(p, 0), uint64_t(a0 + x0));
                     ASSERT_EQ(l.outValue(p, 1), uint64_t(a1 + x1));
@@ -227,28 +210,23 @@ TEST(SharedTileLoad, ViewOffsetsAreTheTilesXorTheOrigin) {
 TEST(SharedTileLoad, LayoutsLdmatrixCannotLoadGetNoPlan) {
   // A swizzle that breaks the rows' 16 contiguous bytes (vec 2), and a blocked
   // destination.
-  const std::string mma =
-      "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
-      "[1, 1], instrShape = [16, 8]}>";
-  LinearLayout a = layoutOf(
-      "#ttg.dot_op<{opIdx = 0, parent = " + mma + ", kWidth = 2}>", {16, 16});
-  LinearLayout s = layoutOf(
-      "#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = "
-      "[1, 0]}>",
-      {16, 16});
+  const std::string mma = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
+                          "[1, 1], instrShape = [16, 8]}>";
+  LinearLayout a = layoutOf("#ttg.dot_op<{opIdx = 0, parent = " + mma + ", kWidth = 2}>", {16, 16});
+  LinearLayout s = layoutOf("#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = "
+                            "[1, 0]}>",
+                            {16, 16});
   auto plan = planMatrixTileLoad(a, s, 16);
   ASSERT_TRUE(plan.ok());
   EXPECT_FALSE(plan->has_value());
-  LinearLayout blocked = layoutOf(
-      "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], "
-      "warpsPerCTA = [1, 1], order = [1, 0]}>",
-      {16, 16});
-  auto none = planMatrixTileLoad(
-      blocked,
-      layoutOf("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase "
-               "= 1, order = [1, 0]}>",
-               {16, 16}),
-      16);
+  LinearLayout blocked = layoutOf("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], "
+                                  "warpsPerCTA = [1, 1], order = [1, 0]}>",
+                                  {16, 16});
+  auto none = planMatrixTileLoad(blocked,
+                                 layoutOf("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase "
+                                          "= 1, order = [1, 0]}>",
+                                          {16, 16}),
+                                 16);
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->has_value());
 }

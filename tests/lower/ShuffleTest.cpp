@@ -1,8 +1,8 @@
 // Warp shuffles, byte permutes and lane selects.
+#include "Shuffle.h"
 #include "BytePermute.h"
 #include "KernelHarness.h"
 #include "PtxCheck.h"
-#include "Shuffle.h"
 
 #include <gtest/gtest.h>
 
@@ -52,9 +52,8 @@ TEST(Shuffle, IdxAndButterflyOn32BitValues) {
 TEST(Shuffle, WideValuesTakeTwoShufflesNarrowOnesOne) {
   for (const PtxTarget &t : testTargets()) {
     for (auto ty : {i64, f64}) {
-      auto k = elementwise(t, ty, [](KernelBuilder &kb, llvm::Value *v) {
-        return shuffleXor(kb.b(), v, 1);
-      });
+      auto k = elementwise(
+          t, ty, [](KernelBuilder &kb, llvm::Value *v) { return shuffleXor(kb.b(), v, 1); });
       ASSERT_TRUE(k.ok()) << k.message();
       EXPECT_EQ(countLines(k->ptx, "shfl.sync.bfly.b32"), 2);
       expectAssembles(*k);
@@ -115,8 +114,7 @@ TEST(BytePermute, RuntimeSelectorAndLaneSelect) {
       llvm::Value *x = b.CreateLoad(b.getInt32Ty(), p);
       llvm::Value *y = b.CreateLoad(b.getInt32Ty(), b.CreateConstGEP1_32(b.getInt32Ty(), p, 128));
       // Even lanes keep the low halves, odd lanes the high ones: a lane-dependent selector.
-      llvm::Value *sel = selectByLaneBit(b, kb.laneId(), 0, b.getInt32(0x7632),
-                                         b.getInt32(0x5410));
+      llvm::Value *sel = selectByLaneBit(b, kb.laneId(), 0, b.getInt32(0x7632), b.getInt32(0x5410));
       llvm::Value *r = bytePermute(b, x, y, sel);
       b.CreateStore(r, b.CreateGEP(b.getInt32Ty(), kb.param(1), kb.threadId()));
       return Status::success();

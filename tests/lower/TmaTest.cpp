@@ -74,8 +74,8 @@ TEST(Tma, BoxPlanMatchesTheNvmmaLayout) {
   ASSERT_TRUE(f32.ok()) << f32.message();
   EXPECT_EQ(f32->box, (std::vector<int64_t>{64, 32}));
   // A plain row-major tile is an unswizzled box.
-  auto plain = planFor("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>",
-                       "32x64xf16");
+  auto plain = planFor(
+      "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>", "32x64xf16");
   ASSERT_TRUE(plain.ok()) << plain.message();
   EXPECT_EQ(plain->swizzleBytes, 0);
   EXPECT_EQ(plain->box, (std::vector<int64_t>{32, 64}));

@@ -86,10 +86,10 @@ const char *kAligned = "{tt.divisibility = 16 : i32}";
 // combine by xor). A vector of 4 (or 2) at element 5 would be misaligned and would read 5, 6, 7,
 // 8. Every access is scalar: 4 per thread for each of the four accesses.
 TEST(VectorWidth, LaneBasisInsideTheRunGivesScalars) {
-  std::string ptx = compileToPtx(copyThroughShared(
-      "#ttg.linear<{register = [[1], [2]], lane = [[5], [8], [16], [32], [64]], "
-      "warp = [[128], [256]], block = []}>",
-      kAligned));
+  std::string ptx = compileToPtx(
+      copyThroughShared("#ttg.linear<{register = [[1], [2]], lane = [[5], [8], [16], [32], [64]], "
+                        "warp = [[128], [256]], block = []}>",
+                        kAligned));
   for (const char *op : {"ld.global", "st.global", "ld.shared", "st.shared"}) {
     Widths w = count(ptx, op);
     EXPECT_EQ(w.v4, 0) << op;
@@ -100,10 +100,10 @@ TEST(VectorWidth, LaneBasisInsideTheRunGivesScalars) {
 
 // Lane basis 6: runs of 2 stay aligned (lane 1 holds 6, 7 | 4, 5), runs of 4 do not.
 TEST(VectorWidth, LaneBasisAboveHalfTheRunGivesPairs) {
-  std::string ptx = compileToPtx(copyThroughShared(
-      "#ttg.linear<{register = [[1], [2]], lane = [[6], [8], [16], [32], [64]], "
-      "warp = [[128], [256]], block = []}>",
-      kAligned));
+  std::string ptx = compileToPtx(
+      copyThroughShared("#ttg.linear<{register = [[1], [2]], lane = [[6], [8], [16], [32], [64]], "
+                        "warp = [[128], [256]], block = []}>",
+                        kAligned));
   for (const char *op : {"ld.global", "st.global", "ld.shared", "st.shared"}) {
     Widths w = count(ptx, op);
     EXPECT_EQ(w.v4, 0) << op;

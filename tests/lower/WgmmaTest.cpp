@@ -380,15 +380,18 @@ std::string wgmmaKernel(int64_t m, int64_t n, int64_t k, int64_t instrN, const c
   std::string tb = "tensor<" + K + "x" + N + "x" + e + ", #blocked>";
   std::string sa = "!ttg.memdesc<" + M + "x" + K + "x" + e + ", #sa, #smem>";
   std::string sb = "!ttg.memdesc<" + K + "x" + N + "x" + e + ", #sb, #smem>";
-  std::string da = "tensor<" + M + "x" + K + "x" + e +
-                   ", #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>";
+  std::string da =
+      "tensor<" + M + "x" + K + "x" + e + ", #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>";
   std::string tc = "tensor<" + M + "x" + N + "xf32, #mma>";
   std::string aType = aInRegs ? da : sa;
-  std::string t = R"(#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
-#mma = )" + mma + R"(
-#sa = #ttg.nvmma_shared<{swizzlingByteWidth = )" + sw + R"(, transposed = false, elementBitWidth = 16}>
-#sb = #ttg.nvmma_shared<{swizzlingByteWidth = )" + sw + ", transposed = " +
-                  (bTransposed ? "true" : "false") + R"(, elementBitWidth = 16}>
+  std::string t =
+      R"(#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = )" +
+      mma + R"(
+#sa = #ttg.nvmma_shared<{swizzlingByteWidth = )" +
+      sw + R"(, transposed = false, elementBitWidth = 16}>
+#sb = #ttg.nvmma_shared<{swizzlingByteWidth = )" +
+      sw + ", transposed = " + (bTransposed ? "true" : "false") + R"(, elementBitWidth = 16}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @wg() {
@@ -445,8 +448,8 @@ TEST(Wgmma, KernelsAssembleForSm90a) {
     ASSERT_TRUE(k.ok()) << k.message();
     EXPECT_EQ(k->kernel.target.name(), "sm_90a");
     const std::string &ptx = k->kernel.ptx;
-    std::string insn = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(c.instrN) +
-                       "k16.f32." + c.elem + "." + c.elem;
+    std::string insn = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(c.instrN) + "k16.f32." +
+                       c.elem + "." + c.elem;
     int tiles = int((c.m / 64) * (c.n / c.instrN));
     EXPECT_EQ(countLines(ptx, insn), tiles * int(c.k / 16)) << ptx;
     EXPECT_PATTERNS(ptx, R"(
@@ -460,9 +463,9 @@ TEST(Wgmma, KernelsAssembleForSm90a) {
       CHECK: wgmma.wait_group.sync.aligned 0;
     )");
     // B N-major <=> imm-trans-b 1; A from shared is K-major here.
-    std::string trans = c.aInRegs ? std::string(", p, 1, 1, ") + (c.bTransposed ? "0" : "1") + ";"
-                                  : std::string(", p, 1, 1, 0, ") + (c.bTransposed ? "0" : "1") +
-                                        ";";
+    std::string trans = c.aInRegs
+                            ? std::string(", p, 1, 1, ") + (c.bTransposed ? "0" : "1") + ";"
+                            : std::string(", p, 1, 1, 0, ") + (c.bTransposed ? "0" : "1") + ";";
     EXPECT_GE(countLines(ptx, trans), 1) << trans;
     expectAssembles(k->kernel, /*requireNoSpills=*/true);
   }

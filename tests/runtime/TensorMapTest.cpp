@@ -1,10 +1,10 @@
 // TMA tensor maps: the driver's rules checked before the driver is called (no GPU needed), and on
 // an sm_90 GPU an encoded map passed by value as a 128-byte, 64-byte aligned kernel parameter.
+#include "linlayout/runtime/TensorMap.h"
 #include "linlayout/runtime/Context.h"
 #include "linlayout/runtime/DeviceBuffer.h"
 #include "linlayout/runtime/Launch.h"
 #include "linlayout/runtime/Module.h"
-#include "linlayout/runtime/TensorMap.h"
 
 #include <gtest/gtest.h>
 
@@ -44,25 +44,14 @@ TEST(TensorMap, TheDriversRulesAreCheckedFirst) {
   } cases[] = {
       {[](auto &s) { s.address += 8; }, "tensor map address 1048584 is not a multiple of 16"},
       {[](auto &s) { s.strideBytes = {4100}; }, "tensor map stride 0 is 4100 bytes"},
-      {[](auto &s) {
-         s.box = {512, 64};
-       },
-       "tensor map box dim 0 is 512, expected 1..256"},
-      {[](auto &s) {
-         s.box = {128, 4};
-       },
-       "the box's contiguous extent is 8 bytes"},
-      {[](auto &s) {
-         s.box = {128, 128};
-       },
+      {[](auto &s) { s.box = {512, 64}; }, "tensor map box dim 0 is 512, expected 1..256"},
+      {[](auto &s) { s.box = {128, 4}; }, "the box's contiguous extent is 8 bytes"},
+      {[](auto &s) { s.box = {128, 128}; },
        "the box's contiguous extent is 256 bytes, more than the 128-byte swizzle"},
       {[](auto &s) { s.swizzleBytes = 16; }, "tensor map swizzle is 16 bytes"},
       {[](auto &s) { s.dims = {}; }, "a tensor map has 1 to 5 dims, got 0"},
       {[](auto &s) { s.strideBytes = {}; }, "needs 1 strides, got 0"},
-      {[](auto &s) {
-         s.dims = {4096, 0};
-       },
-       "tensor map dim 1 is 0"},
+      {[](auto &s) { s.dims = {4096, 0}; }, "tensor map dim 1 is 0"},
   };
   for (const Case &c : cases) {
     TiledTensorMapSpec s = goodSpec();

@@ -11,9 +11,11 @@ namespace {
 
 const char *kBlockedAttr = "#ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [8, 4], "
                            "warpsPerCTA = [1, 2], order = [1, 0]}>";
-const char *kBlockedJson = R"({"kind": "blocked", "size_per_thread": [2, 2], "threads_per_warp": [8, 4],
+const char *kBlockedJson =
+    R"({"kind": "blocked", "size_per_thread": [2, 2], "threads_per_warp": [8, 4],
                             "warps_per_cta": [1, 2], "order": [1, 0]})";
-const char *kLinearJson = R"({"in_dims": [["register", [[0,1],[1,0]]], ["lane", [[0,2],[0,4],[2,0],[4,0],[8,0]]],
+const char *kLinearJson =
+    R"({"in_dims": [["register", [[0,1],[1,0]]], ["lane", [[0,2],[0,4],[2,0],[4,0],[8,0]]],
                            ["warp", [[0,8]]], ["block", []]], "out_dims": [["dim0",16],["dim1",16]]})";
 
 std::optional<std::vector<int64_t>> shape16() { return std::vector<int64_t>{16, 16}; }
@@ -31,8 +33,8 @@ TEST(LayoutArg, EveryFormGivesTheSameLayout) {
   EXPECT_FALSE(fromLinear->spec.has_value());
   auto fromString = layoutFromArg(std::string("\"") + kBlockedAttr + "\"", shape16());
   ASSERT_TRUE(fromString.ok()) << fromString.message();
-  auto fromTensor = layoutFromArg(std::string("tensor<16x16xf16, ") + kBlockedAttr + ">",
-                                  std::nullopt);
+  auto fromTensor =
+      layoutFromArg(std::string("tensor<16x16xf16, ") + kBlockedAttr + ">", std::nullopt);
   ASSERT_TRUE(fromTensor.ok()) << fromTensor.message();
   EXPECT_EQ(fromAttr->layout, fromJson->layout);
   EXPECT_EQ(fromAttr->layout, fromLinear->layout);

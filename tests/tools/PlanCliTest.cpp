@@ -40,7 +40,8 @@ TEST(PlanCli, SummaryOfAJsonAndAnAttributeSpec) {
 TEST(PlanCli, BrokenJsonSaysWhere) {
   CliRun r = plan(R"('{"kind": "blocked", ')", kRows);
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.out.find("src: the layout is not valid JSON at line 1, column 20: "), std::string::npos)
+  EXPECT_NE(r.out.find("src: the layout is not valid JSON at line 1, column 20: "),
+            std::string::npos)
       << r.out;
 }
 

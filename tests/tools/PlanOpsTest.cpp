@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-using nlohmann::json;
 using linlayout::query::answerLine;
+using nlohmann::json;
 
 namespace {
 
@@ -174,9 +174,9 @@ TEST(PlanOps, PlanErrors) {
             "bitwidth 12 is not a power of two between 1 and 128");
   EXPECT_EQ(ask(planLine(kRow4, kCol4, R"({"bitwidth": 128})"))["error"],
             "element bitwidth 128 is not one of 8, 16, 32, 64");
-  EXPECT_EQ(ask(planLine(kRow4, kCol4, R"({"detail": 3})"))["error"].get<std::string>().find(
-                "detail"),
-            0u);
+  EXPECT_EQ(
+      ask(planLine(kRow4, kCol4, R"({"detail": 3})"))["error"].get<std::string>().find("detail"),
+      0u);
 }
 
 // A dot-operand destination over an mma gets the scratch whose loads fill each fragment's

@@ -62,9 +62,9 @@ struct RunResult {
 // Runs `linlayout query FILE` on `input` and collects its output lines.
 RunResult runQuery(const std::string &input, const std::string &extraArgs = "") {
   namespace fs = std::filesystem;
-  fs::path dir = fs::temp_directory_path() /
-                 ("linlayout-query-test-" + std::to_string(::getpid()) + "-" +
-                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::path dir =
+      fs::temp_directory_path() / ("linlayout-query-test-" + std::to_string(::getpid()) + "-" +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
   fs::create_directories(dir);
   fs::path in = dir / "in.jsonl";
   {
@@ -174,8 +174,9 @@ TEST(QueryErrors, MalformedShapes) {
               R"(inputs[0] is ["lane"], expected [name, value])");
   expectError(request("apply", R"("a": )" + layout("[[1]]") + R"(, "inputs": {})"),
               "inputs is {}, expected [[name, value], ...]");
-  expectError(request("invert", R"("a": {"in_dims": [["lane", []], ["lane", []]], "out_dims": []})"),
-              "a: in dimension 'lane' appears twice");
+  expectError(
+      request("invert", R"("a": {"in_dims": [["lane", []], ["lane", []]], "out_dims": []})"),
+      "a: in dimension 'lane' appears twice");
 }
 
 TEST(QueryErrors, NegativeZeroAndHugeSizes) {
@@ -187,8 +188,9 @@ TEST(QueryErrors, NegativeZeroAndHugeSizes) {
               "a: out dimension 'dim0' has size 12, expected a power of two");
   expectError(request("invert", R"("a": )" + layout("[[1]]", R"([["dim0", 9223372036854775808]])")),
               "a.out_dims[0] size is 9223372036854775808, too large");
-  expectError(request("invert", R"("a": )" + layout("[[1]]", R"([["dim0", 18446744073709551616]])")),
-              "expected an integer");
+  expectError(
+      request("invert", R"("a": )" + layout("[[1]]", R"([["dim0", 18446744073709551616]])")),
+      "expected an integer");
   expectError(request("invert", R"("a": )" + layout("[[1]]", R"([["dim0", 1e300]])")),
               "expected an integer");
   expectError(request("invert", R"("a": )" + layout("[[-1]]")),
@@ -202,8 +204,7 @@ TEST(QueryErrors, NegativeZeroAndHugeSizes) {
 TEST(QueryErrors, BasesOutOfRange) {
   expectError(request("invert", R"("a": )" + layout("[[4]]")),
               "a: basis 0 of in dimension 'lane' has value 4 for out dimension 'dim0' of size 4");
-  expectError(request("invert", R"("a": )" + layout("[[1], [18446744073709551615]]")),
-              "too large");
+  expectError(request("invert", R"("a": )" + layout("[[1], [18446744073709551615]]")), "too large");
   expectError(request("apply", R"("a": )" + layout("[[1]]") + R"(, "inputs": [["warp", 0]])"),
               "the layout has no in dimension 'warp'");
 }
@@ -213,10 +214,13 @@ TEST(QueryErrors, MoreThan64Bits) {
   for (int i = 0; i < 65; ++i)
     bases += std::string(i ? "," : "") + "[0]";
   bases += "]";
-  expectError(request("invert", R"("a": )" + layout(bases)), "a.in_dims[0] has 65 bases, more than 64 bits");
-  expectError(request("invert",
-                      R"("a": {"in_dims": [], "out_dims": [["dim0", 1099511627776], ["dim1", 1073741824]]})"),
-              "a: out dimensions have 70 bits in total, at most 64");
+  expectError(request("invert", R"("a": )" + layout(bases)),
+              "a.in_dims[0] has 65 bases, more than 64 bits");
+  expectError(
+      request(
+          "invert",
+          R"("a": {"in_dims": [], "out_dims": [["dim0", 1099511627776], ["dim1", 1073741824]]})"),
+      "a: out dimensions have 70 bits in total, at most 64");
   std::string forty = "[", thirty = "[";
   for (int i = 0; i < 40; ++i)
     forty += std::string(i ? "," : "") + "[0]";
@@ -265,11 +269,16 @@ TEST(QueryErrors, IdsOfEveryJsonTypeComeBack) {
 
 TEST(QueryStream, GoodLinesAroundBadOnesAreAnswered) {
   std::vector<std::string> bad = {
-      "not json", "", "[1]", request("frobnicate", ""), R"({"id": 9})",
+      "not json",
+      "",
+      "[1]",
+      request("frobnicate", ""),
+      R"({"id": 9})",
       request("invert", R"("a": )" + layout("[[1]]", R"([["dim0", "4"]])")),
       request("invert", R"("a": )" + layout("[[1]]", R"([["dim0", -4]])")),
       request("invert", R"("a": )" + layout("[[4]]")),
-      std::string(R"({"op": "invert", "a": )") + std::string(20000, '[') + std::string(20000, ']') + "}"};
+      std::string(R"({"op": "invert", "a": )") + std::string(20000, '[') + std::string(20000, ']') +
+          "}"};
   std::string input;
   for (const std::string &b : bad)
     input += std::string(kGood) + "\n" + b + "\n";
@@ -313,9 +322,9 @@ TEST(QueryStream, LineOverTheLimitIsSkippedInPieces) {
   EXPECT_EQ(r.status, 0);
   ASSERT_EQ(r.lines.size(), 3u);
   EXPECT_TRUE(isGoodAnswer(r.lines[0]));
-  EXPECT_EQ(errorOfLine(r.lines[1]),
-            "line of " + std::to_string(17u << 20) + " bytes is longer than the limit of " +
-                std::to_string(linlayout::query::kMaxLineBytes));
+  EXPECT_EQ(errorOfLine(r.lines[1]), "line of " + std::to_string(17u << 20) +
+                                         " bytes is longer than the limit of " +
+                                         std::to_string(linlayout::query::kMaxLineBytes));
   EXPECT_TRUE(isGoodAnswer(r.lines[2]));
 }
 

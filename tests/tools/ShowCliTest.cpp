@@ -17,9 +17,9 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path scratch() {
-  fs::path dir = fs::temp_directory_path() /
-                 ("linlayout-show-test-" + std::to_string(::getpid()) + "-" +
-                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::path dir =
+      fs::temp_directory_path() / ("linlayout-show-test-" + std::to_string(::getpid()) + "-" +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
   fs::create_directories(dir);
   return dir;
 }
@@ -63,19 +63,20 @@ TEST(ShowCli, WritesSvgAndHtml) {
   std::string s = readFile(svg);
   EXPECT_EQ(s.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u);
   EXPECT_NE(s.find("data-owners=\"T32:0\""), std::string::npos);
-  ShowRun two = show(std::string(kBlocked) + " 'tensor<16x8xf32, #ttg.nvidia_mma<{versionMajor = 2, "
-                                         "versionMinor = 0, warpsPerCTA = [1, 1], instrShape = "
-                                         "[16, 8]}>>' --shape 16x16 --html " +
-                 html.string());
+  ShowRun two = show(std::string(kBlocked) +
+                     " 'tensor<16x8xf32, #ttg.nvidia_mma<{versionMajor = 2, "
+                     "versionMinor = 0, warpsPerCTA = [1, 1], instrShape = "
+                     "[16, 8]}>>' --shape 16x16 --html " +
+                     html.string());
   // The tensor type's shape wins over nothing: it must agree with --shape, so this fails...
   EXPECT_EQ(two.status, 1) << two.out;
-  ShowRun three = show(std::string(kBlocked) + " @" + (dir / "mma.txt").string() + " --shape 16x16 " +
-                   "--html " + html.string());
+  ShowRun three = show(std::string(kBlocked) + " @" + (dir / "mma.txt").string() +
+                       " --shape 16x16 " + "--html " + html.string());
   EXPECT_EQ(three.status, 1); // ...and so does a missing @FILE
   std::ofstream(dir / "mma.txt") << "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
                                     "warpsPerCTA = [1, 1], instrShape = [16, 8]}>\n";
-  ShowRun four = show(std::string(kBlocked) + " @" + (dir / "mma.txt").string() + " --shape 16x16 " +
-                  "--html " + html.string());
+  ShowRun four = show(std::string(kBlocked) + " @" + (dir / "mma.txt").string() +
+                      " --shape 16x16 " + "--html " + html.string());
   EXPECT_EQ(four.status, 0) << four.out;
   std::string h = readFile(html);
   EXPECT_EQ(h.rfind("<!DOCTYPE html>", 0), 0u);
@@ -89,7 +90,7 @@ TEST(ShowCli, WritesSvgAndHtml) {
 
 TEST(ShowCli, SharedLayoutsShowOffsetsBanksAndInverse) {
   ShowRun r = show("'#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, 0]}>' "
-               "--shape 4x8 --bitwidth 32 --inverse");
+                   "--shape 4x8 --bitwidth 32 --inverse");
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("offsets:\n[[ 0,  1,  2,  3,  4,  5,  6,  7],\n [10, 11,  8,  9, 14, 15, "
                        "12, 13],"),
@@ -105,7 +106,8 @@ TEST(ShowCli, AliasesFromADump) {
       << "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], "
          "instrShape = [16, 8]}>\n#loc = loc(\"x.py\":1:2)\nmodule {\n}\n";
   ShowRun r = show("'tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>' "
-               "--aliases " + (dir / "dump.ttgir").string());
+                   "--aliases " +
+                   (dir / "dump.ttgir").string());
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("[[ T0:0,  T0:1,  T1:0,  T1:1,"), std::string::npos) << r.out;
   ShowRun bad = show("'#loc' --shape 4 --aliases " + (dir / "dump.ttgir").string());
@@ -122,7 +124,8 @@ TEST(ShowCli, UsageErrors) {
   EXPECT_EQ(show(std::string(kBlocked) + " " + kBlocked + " --shape 16x16 --svg x.svg").status, 2);
   ShowRun missing = show(kBlocked);
   EXPECT_EQ(missing.status, 1);
-  EXPECT_EQ(missing.out, "linlayout show: a layout spec needs a tensor shape (e.g. --shape 16x16)\n");
+  EXPECT_EQ(missing.out,
+            "linlayout show: a layout spec needs a tensor shape (e.g. --shape 16x16)\n");
   ShowRun syntax = show("'#ttg.blocked<{sizePerThread = [2, 2]>' --shape 16x16");
   EXPECT_EQ(syntax.status, 1);
   EXPECT_EQ(syntax.out, "linlayout show: 1:37: expected ',' or '}' after the value of "
@@ -138,7 +141,8 @@ TEST(ShowCli, SvgTitleWrapsBetweenWords) {
   fs::path dir = scratch();
   std::string svgPath = (dir / "title.svg").string();
   ShowRun r = show("'#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = "
-                   "[1, 1], order = [1, 0]}>' --shape 16x16 --svg " + svgPath);
+                   "[1, 1], order = [1, 0]}>' --shape 16x16 --svg " +
+                   svgPath);
   ASSERT_EQ(r.status, 0) << r.out;
   std::ifstream in(svgPath);
   std::vector<std::string> lines;

@@ -1,8 +1,8 @@
 // Layout specs in JSON (QUERY-FORMAT.md): strict reading, writing, the round trip, and to_linear.
+#include "query/SpecJson.h"
 #include "../layout/GTestProperty.h"
 #include "../layout/SpecGen.h"
 #include "query/Query.h"
-#include "query/SpecJson.h"
 
 using namespace linlayout;
 using namespace linlayout::query;
@@ -67,46 +67,62 @@ TEST(SpecJson, StrictErrors) {
   expectError(R"({"kind": 3})", "layout.kind is 3, expected a string");
   expectError(R"({"kind": "mfma"})", "layout.kind is 'mfma'");
   expectError(R"({"kind": "blocked", "size_per_thread": [1], "threads_per_warp": [32],
-      "warps_per_cta": [4], "order": [0], "sizePerThread": [1]})", "unknown field 'sizePerThread'");
+      "warps_per_cta": [4], "order": [0], "sizePerThread": [1]})",
+              "unknown field 'sizePerThread'");
   expectError(R"({"kind": "blocked", "threads_per_warp": [32], "warps_per_cta": [4],
-      "order": [0]})", "missing field 'size_per_thread'");
+      "order": [0]})",
+              "missing field 'size_per_thread'");
   expectError(R"({"kind": "blocked", "size_per_thread": "1", "threads_per_warp": [32],
-      "warps_per_cta": [4], "order": [0]})", "layout.size_per_thread is \"1\"");
+      "warps_per_cta": [4], "order": [0]})",
+              "layout.size_per_thread is \"1\"");
   expectError(R"({"kind": "blocked", "size_per_thread": [1.5], "threads_per_warp": [32],
-      "warps_per_cta": [4], "order": [0]})", "layout.size_per_thread[0] is 1.5");
+      "warps_per_cta": [4], "order": [0]})",
+              "layout.size_per_thread[0] is 1.5");
   expectError(R"({"kind": "blocked", "size_per_thread": [-1], "threads_per_warp": [32],
-      "warps_per_cta": [4], "order": [0]})", "size_per_thread[0] is -1");
+      "warps_per_cta": [4], "order": [0]})",
+              "size_per_thread[0] is -1");
   expectError(R"({"kind": "blocked", "size_per_thread": [0], "threads_per_warp": [32],
-      "warps_per_cta": [4], "order": [0]})", "size_per_thread[0] is 0");
+      "warps_per_cta": [4], "order": [0]})",
+              "size_per_thread[0] is 0");
   expectError(R"({"kind": "blocked", "size_per_thread": [1], "threads_per_warp": [32],
-      "warps_per_cta": [18446744073709551615], "order": [0]})", "too large");
+      "warps_per_cta": [18446744073709551615], "order": [0]})",
+              "too large");
   expectError(R"({"kind": "blocked", "size_per_thread": [1], "threads_per_warp": [32],
-      "warps_per_cta": [1099511627776], "order": [0]})", "warps_per_cta[0] is 1099511627776");
+      "warps_per_cta": [1099511627776], "order": [0]})",
+              "warps_per_cta[0] is 1099511627776");
   expectError(R"({"kind": "blocked", "size_per_thread": [1], "threads_per_warp": [32],
       "warps_per_cta": [1], "order": [0], "cga_layout": [[1]], "ctas_per_cga": [2]})",
               "either as cga_layout or");
   expectError(R"({"kind": "blocked", "size_per_thread": [1], "threads_per_warp": [32],
-      "warps_per_cta": [1], "order": [0], "ctas_per_cga": [2]})", "missing field 'cta_split_num'");
+      "warps_per_cta": [1], "order": [0], "ctas_per_cga": [2]})",
+              "missing field 'cta_split_num'");
   expectError(R"({"kind": "blocked", "size_per_thread": [1], "threads_per_warp": [32],
-      "warps_per_cta": [1], "order": [0], "cga_layout": [[1, 0]]})", "has 2 entries");
+      "warps_per_cta": [1], "order": [0], "cga_layout": [[1, 0]]})",
+              "has 2 entries");
   expectError(R"({"kind": "nvidia_mma", "version": [2], "warps_per_cta": [1, 1],
-      "instr_shape": [16, 8]})", "layout.version has 1 entries");
+      "instr_shape": [16, 8]})",
+              "layout.version has 1 entries");
   expectError(R"({"kind": "nvidia_mma", "version": [2, 0], "warps_per_cta": [1, 1],
-      "instr_shape": [16, 16]})", "instr_shape is [16, 16]");
+      "instr_shape": [16, 16]})",
+              "instr_shape is [16, 16]");
   expectError(R"({"kind": "dot_operand", "operand_index": 0, "parent": {"kind": "nvidia_mma",
       "version": [2, 0], "warps_per_cta": [1, 1], "instr_shape": [16, 8]}})",
               "missing field 'k_width'");
   expectError(R"({"kind": "slice", "dim": 5, "parent": {"kind": "blocked",
       "size_per_thread": [1, 1], "threads_per_warp": [8, 4], "warps_per_cta": [1, 1],
-      "order": [1, 0]}})", "dim 5 is out of range");
+      "order": [1, 0]}})",
+              "dim 5 is out of range");
   expectError(R"({"kind": "slice", "dim": 0, "parent": {"kind": "blocked"}})",
               "layout.parent: missing field 'size_per_thread'");
   expectError(R"({"kind": "nvmma_shared", "swizzle_byte_width": 128, "element_bitwidth": 16,
-      "transposed": 1})", "layout.transposed is 1, expected true or false");
+      "transposed": 1})",
+              "layout.transposed is 1, expected true or false");
   expectError(R"({"kind": "nvmma_shared", "swizzle_byte_width": 128, "element_bitwidth": 16,
-      "rank": 99})", "layout.rank is 99");
+      "rank": 99})",
+              "layout.rank is 99");
   expectError(R"({"kind": "linear", "reg_bases": [[1]], "lane_bases": [], "warp_bases": [],
-      "shape": [4]})", "do not reach every element");
+      "shape": [4]})",
+              "do not reach every element");
   expectError(R"({"kind": "shared_linear", "offset_bases": [[1]], "alignment": 0})",
               "alignment is 0");
 }
@@ -174,8 +190,8 @@ TEST(ToLinearOp, AnswersAndErrors) {
                                     R"(, "shape": [16, 12]})"));
   ASSERT_TRUE(bad.contains("error"));
   EXPECT_NE(bad["error"].get<std::string>().find("dim1 has size 12"), std::string::npos);
-  Json noShape = Json::parse(answerLine(std::string(R"({"op": "to_linear", "layout": )") +
-                                        kBlocked + "}"));
+  Json noShape =
+      Json::parse(answerLine(std::string(R"({"op": "to_linear", "layout": )") + kBlocked + "}"));
   EXPECT_EQ(noShape["error"], "missing field 'shape'");
 }
 

@@ -61,8 +61,7 @@ bool hasField(const Json &obj, const char *key) { return obj.is_object() && obj.
 
 Expected<const Json *> field(const Json &obj, const char *key) {
   if (!obj.is_object())
-    return makeError(std::string("expected an object with field '") + key + "', got " +
-                     brief(obj));
+    return makeError(std::string("expected an object with field '") + key + "', got " + brief(obj));
   auto it = obj.find(key);
   if (it == obj.end())
     return makeError(std::string("missing field '") + key + "'");

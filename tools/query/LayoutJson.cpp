@@ -26,7 +26,8 @@ Expected<std::pair<DimName, const Json *>> namedPair(const Json &j, const std::s
 
 Expected<LinearLayout> layoutFromJson(const Json &j, const std::string &what) {
   if (j.is_string())
-    return makeError(what + " is a string; a linear layout is {\"in_dims\": ..., \"out_dims\": ...}");
+    return makeError(what +
+                     " is a string; a linear layout is {\"in_dims\": ..., \"out_dims\": ...}");
   LL_ASSIGN_OR_RETURN(const Json *ins, field(j, "in_dims"));
   LL_ASSIGN_OR_RETURN(const Json *outs, field(j, "out_dims"));
   if (!ins->is_array())
@@ -80,8 +81,8 @@ Json layoutToJson(const LinearLayout &l) {
   return Json{{"in_dims", std::move(ins)}, {"out_dims", std::move(outs)}};
 }
 
-Expected<std::vector<std::pair<std::string, uint64_t>>> namedValuesFromJson(const Json &j,
-                                                                           const std::string &what) {
+Expected<std::vector<std::pair<std::string, uint64_t>>>
+namedValuesFromJson(const Json &j, const std::string &what) {
   if (!j.is_array())
     return makeError(what + " is " + brief(j) + ", expected [[name, value], ...]");
   std::vector<std::pair<std::string, uint64_t>> r;

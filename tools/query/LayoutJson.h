@@ -12,8 +12,8 @@ Expected<LinearLayout> layoutFromJson(const Json &j, const std::string &what);
 /// Writes a linear layout.
 Json layoutToJson(const LinearLayout &l);
 /// Parses `[[dim, value], ...]`.
-Expected<std::vector<std::pair<std::string, uint64_t>>> namedValuesFromJson(const Json &j,
-                                                                           const std::string &what);
+Expected<std::vector<std::pair<std::string, uint64_t>>>
+namedValuesFromJson(const Json &j, const std::string &what);
 /// Interns a user-given dimension name, with an error for names that cannot be one.
 Expected<DimName> dimNameFrom(const std::string &text, const std::string &what);
 

@@ -77,12 +77,9 @@ Json planToJson(const ConversionPlan &plan, bool detail) {
         ++moving;
         mode = std::string(modeName(r.mode));
       }
-    Json s{{"step", "warp_shuffle"},
-           {"rounds", st.rounds.size()},
-           {"shuffling_rounds", moving},
-           {"mode", mode},
-           {"slots_per_word", st.slotsPerWord},
-           {"halves", st.halves}};
+    Json s{
+        {"step", "warp_shuffle"}, {"rounds", st.rounds.size()},        {"shuffling_rounds", moving},
+        {"mode", mode},           {"slots_per_word", st.slotsPerWord}, {"halves", st.halves}};
     if (detail) {
       s["pack"] = layoutToJson(st.pack);
       s["unpack"] = layoutToJson(st.unpack);

@@ -60,11 +60,12 @@ const OpTable &ops() {
 std::string answerLine(std::string_view line) {
   Json id = nullptr;
   if (line.size() > kMaxLineBytes)
-    return answer(id, makeError("line of " + std::to_string(line.size()) +
-                                " bytes is longer than the limit of " +
-                                std::to_string(kMaxLineBytes)));
+    return answer(id,
+                  makeError("line of " + std::to_string(line.size()) +
+                            " bytes is longer than the limit of " + std::to_string(kMaxLineBytes)));
   if (nestingDepth(line) > kMaxDepth)
-    return answer(id, makeError("JSON nested deeper than " + std::to_string(kMaxDepth) + " levels"));
+    return answer(id,
+                  makeError("JSON nested deeper than " + std::to_string(kMaxDepth) + " levels"));
   if (line.find_first_not_of(" \t\r") == std::string_view::npos)
     return answer(id, makeError("empty line"));
   Expected<Json> parsed = parseJson(line, "line");

@@ -31,8 +31,8 @@ public:
         std::string list;
         for (const auto &k : known_)
           list += (list.empty() ? "" : ", ") + k;
-        return makeError(what_ + ": unknown field '" + it.key().substr(0, 40) + "' (known: " +
-                         list + ")");
+        return makeError(what_ + ": unknown field '" + it.key().substr(0, 40) +
+                         "' (known: " + list + ")");
       }
     return Status::success();
   }
@@ -173,8 +173,8 @@ Expected<LayoutSpec> linearFrom(Fields &f) {
   LL_ASSIGN_OR_RETURN(auto block, f.matrix("block_bases", /*isOptional=*/true));
   LL_ASSIGN_OR_RETURN(auto shape, f.list("shape"));
   LL_TRY_STATUS(f.noOthers());
-  return asSpec(LinearSpec::make(std::move(reg), std::move(lane), std::move(warp),
-                                 std::move(block), std::move(shape)),
+  return asSpec(LinearSpec::make(std::move(reg), std::move(lane), std::move(warp), std::move(block),
+                                 std::move(shape)),
                 f.what());
 }
 
@@ -185,9 +185,8 @@ Expected<LayoutSpec> swizzledFrom(Fields &f) {
   LL_ASSIGN_OR_RETURN(auto order, f.list("order"));
   LL_ASSIGN_OR_RETURN(auto cga, cgaFrom(f, int(order.size())));
   LL_TRY_STATUS(f.noOthers());
-  return asSpec(
-      SwizzledSharedSpec::make(vec, perPhase, maxPhase, std::move(order), std::move(cga)),
-      f.what());
+  return asSpec(SwizzledSharedSpec::make(vec, perPhase, maxPhase, std::move(order), std::move(cga)),
+                f.what());
 }
 
 Expected<LayoutSpec> nvmmaSharedFrom(Fields &f) {
@@ -236,8 +235,8 @@ Expected<LayoutSpec> amdMfmaFrom(Fields &f) {
   LL_ASSIGN_OR_RETURN(auto cga, cgaFrom(f, int(wpc.size())));
   LL_TRY_STATUS(f.noOthers());
   if (version < 0 || version > 1000 || bits < 0 || bits > 1000)
-    return makeError(f.what() + ": version " + std::to_string(version) +
-                     " or element_bitwidth " + std::to_string(bits) + " out of range");
+    return makeError(f.what() + ": version " + std::to_string(version) + " or element_bitwidth " +
+                     std::to_string(bits) + " out of range");
   return asSpec(AmdMfmaSpec::make(int(version), std::move(instr), transposed, std::move(wpc),
                                   int(bits), std::move(tiles), std::move(cga)),
                 f.what());

@@ -21,8 +21,7 @@ namespace linlayout::ir {
 namespace {
 
 bool isArithmetic(OpCategory c) {
-  return c == OpCategory::BinaryInt || c == OpCategory::BinaryFloat ||
-         c == OpCategory::UnaryFloat;
+  return c == OpCategory::BinaryInt || c == OpCategory::BinaryFloat || c == OpCategory::UnaryFloat;
 }
 
 // ---- semantics ----------------------------------------------------------------------------------
@@ -46,16 +45,16 @@ constexpr std::array<FloatBinaryFn, kNumOpKinds> kFloatBinary = [] {
   set(OpKind::SubF, [](double p, double q) { return p - q; });
   set(OpKind::MulF, [](double p, double q) { return p * q; });
   set(OpKind::DivF, [](double p, double q) { return p / q; });
-  set(OpKind::MinF, [](double p, double q) {
-    return std::isnan(p) || std::isnan(q) ? NAN : orderedMin(p, q);
+  set(OpKind::MinF,
+      [](double p, double q) { return std::isnan(p) || std::isnan(q) ? NAN : orderedMin(p, q); });
+  set(OpKind::MaxF,
+      [](double p, double q) { return std::isnan(p) || std::isnan(q) ? NAN : orderedMax(p, q); });
+  set(OpKind::MinNumF, [](double p, double q) {
+    return std::isnan(p) ? q : std::isnan(q) ? p : orderedMin(p, q);
   });
-  set(OpKind::MaxF, [](double p, double q) {
-    return std::isnan(p) || std::isnan(q) ? NAN : orderedMax(p, q);
+  set(OpKind::MaxNumF, [](double p, double q) {
+    return std::isnan(p) ? q : std::isnan(q) ? p : orderedMax(p, q);
   });
-  set(OpKind::MinNumF,
-      [](double p, double q) { return std::isnan(p) ? q : std::isnan(q) ? p : orderedMin(p, q); });
-  set(OpKind::MaxNumF,
-      [](double p, double q) { return std::isnan(p) ? q : std::isnan(q) ? p : orderedMax(p, q); });
   // C's fmod: the remainder of the quotient truncated toward zero, with p's sign.
   set(OpKind::RemF, [](double p, double q) { return std::fmod(p, q); });
   return t;
@@ -182,7 +181,8 @@ constexpr std::array<CastAllowedFn, kNumOpKinds> kCastAllowed = [] {
   set(OpKind::FpToFp, [](ScalarKind, ScalarKind) { return true; });
   return t;
 }();
-static_assert(coversCategory(kCastAllowed, OpCategory::Cast), "a cast has no entry in kCastAllowed");
+static_assert(coversCategory(kCastAllowed, OpCategory::Cast),
+              "a cast has no entry in kCastAllowed");
 
 Status checkFpToFp(OpVerifier &v, const Op &op, ScalarKind from, ScalarKind to) {
   auto convertible = [](ScalarKind k) {
@@ -226,7 +226,7 @@ constexpr std::array<CastElementFn, kNumOpKinds> kCastElement = [] {
     const int bits = bitWidth(to);
     double hi = bits >= 64 ? 9.2233720368547748e18 : std::ldexp(1.0, bits - 1);
     double t = std::isnan(xf) ? 0 : std::trunc(xf);
-    int64_t v = t >= hi ? (bits >= 64 ? std::numeric_limits<int64_t>::max() : int64_t(hi) - 1)
+    int64_t v = t >= hi   ? (bits >= 64 ? std::numeric_limits<int64_t>::max() : int64_t(hi) - 1)
                 : t < -hi ? (bits >= 64 ? std::numeric_limits<int64_t>::min() : -int64_t(hi))
                           : int64_t(t);
     r.i.push_back(wrapInt(v, to));
@@ -255,7 +255,8 @@ constexpr std::array<CastElementFn, kNumOpKinds> kCastElement = [] {
   set(OpKind::FpToFp, round);
   return t;
 }();
-static_assert(coversCategory(kCastElement, OpCategory::Cast), "a cast has no entry in kCastElement");
+static_assert(coversCategory(kCastElement, OpCategory::Cast),
+              "a cast has no entry in kCastElement");
 
 } // namespace
 

@@ -17,8 +17,8 @@ namespace detail {
 // Checks a list of dims for the per-side limits and duplicate names.
 Status checkDims(std::span<const DimBits> dims, const char *side) {
   if (dims.size() > size_t(LinearLayout::kMaxDims))
-    return makeError(std::string("too many ") + side + " dimensions: " +
-                     std::to_string(dims.size()) + ", at most " +
+    return makeError(std::string("too many ") + side +
+                     " dimensions: " + std::to_string(dims.size()) + ", at most " +
                      std::to_string(LinearLayout::kMaxDims));
   int total = 0;
   for (size_t i = 0; i < dims.size(); ++i) {
@@ -134,8 +134,7 @@ Expected<LinearLayout> LinearLayout::fromBases(std::span<const InDimBases> ins,
   LinearLayout l = make(inBits.span(), outBits.span(), std::span(cols.data(), n));
   if (requireSurjective && !l.isSurjective())
     return makeError("layout is not surjective: its image has 2^" + std::to_string(l.rank()) +
-                     " of the 2^" + std::to_string(l.totalOutBits()) + " outputs:" +
-                     l.toString());
+                     " of the 2^" + std::to_string(l.totalOutBits()) + " outputs:" + l.toString());
   return l;
 }
 
@@ -148,14 +147,14 @@ Expected<LinearLayout> LinearLayout::fromBasesInferSizes(std::span<const InDimBa
     for (size_t i = 0; i < in.bases.size(); ++i) {
       if (in.bases[i].size() != outNames.size())
         return makeError("basis " + std::to_string(i) + " of in dimension " + quoted(in.name) +
-                         " has " + std::to_string(in.bases[i].size()) +
-                         " components, expected " + std::to_string(outNames.size()));
+                         " has " + std::to_string(in.bases[i].size()) + " components, expected " +
+                         std::to_string(outNames.size()));
       for (size_t j = 0; j < outNames.size(); ++j) {
         uint64_t v = in.bases[i][j];
         if (v >> kMaxDimBits)
           return makeError("basis value " + std::to_string(v) + " of in dimension " +
-                           quoted(in.name) + " needs more than " +
-                           std::to_string(kMaxDimBits) + " bits");
+                           quoted(in.name) + " needs more than " + std::to_string(kMaxDimBits) +
+                           " bits");
         uint64_t need = v == 0 ? 1 : uint64_t(1) << (log2u(v) + 1);
         outs[j].size = std::max(outs[j].size, need);
       }
@@ -173,8 +172,8 @@ Expected<LinearLayout> LinearLayout::strided1D(uint64_t size, uint64_t stride, D
   LL_ASSIGN_OR_RETURN(int sbits, sizeToBits(stride, out, "stride of out"));
   if (bits + sbits > kMaxDimBits)
     return makeError("strided layout of size " + std::to_string(size) + " and stride " +
-                     std::to_string(stride) + " needs more than 2^" +
-                     std::to_string(kMaxDimBits) + " outputs");
+                     std::to_string(stride) + " needs more than 2^" + std::to_string(kMaxDimBits) +
+                     " outputs");
   std::array<uint64_t, kMaxBits> cols{};
   for (int i = 0; i < bits; ++i)
     cols[i] = uint64_t(1) << (i + sbits);
@@ -217,8 +216,8 @@ Expected<LinearLayout> LinearLayout::fromColumns(std::span<const DimSize> ins,
                      " input bits");
   for (uint64_t c : columns)
     if (c & ~lowMask(outTotal))
-      return makeError("column " + std::to_string(c) + " does not fit " +
-                       std::to_string(outTotal) + " output bits");
+      return makeError("column " + std::to_string(c) + " does not fit " + std::to_string(outTotal) +
+                       " output bits");
   return make(std::span(ib.data(), ins.size()), std::span(ob.data(), outs.size()), columns);
 }
 

@@ -90,11 +90,9 @@ bool solveColumns(const LinearLayout &a, const LinearLayout &outer, const F2Basi
   return true;
 }
 
-
 } // namespace
 
-Expected<std::optional<LinearLayout>>
-LinearLayout::factorThrough(const LinearLayout &outer) const {
+Expected<std::optional<LinearLayout>> LinearLayout::factorThrough(const LinearLayout &outer) const {
   auto aligned = outer.transposeOuts(std::span(outNames_.data(), nOut_));
   if (!aligned.ok())
     return makeError("cannot factor: the layouts have different out dimensions");
@@ -115,8 +113,8 @@ LinearLayout::factorThrough(const LinearLayout &outer) const {
 
 Expected<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout &outer) const {
   // Work on outer with its out dims in this layout's order (no copy when they already are).
-  bool sameOrder = nOut_ == outer.nOut_ &&
-                   std::equal(outNames_.begin(), outNames_.begin() + nOut_, outer.outNames_.begin());
+  bool sameOrder = nOut_ == outer.nOut_ && std::equal(outNames_.begin(), outNames_.begin() + nOut_,
+                                                      outer.outNames_.begin());
   std::optional<LinearLayout> transposed;
   if (!sameOrder) {
     auto t = outer.transposeOuts(std::span(outNames_.data(), nOut_));
@@ -236,9 +234,8 @@ Expected<LinearLayout> LinearLayout::pseudoInvert() const {
 Expected<LinearLayout> LinearLayout::invert() const {
   auto notBijective = [&] {
     return makeError("cannot invert a layout that is not bijective (" +
-                     std::to_string(totalInBits()) + " in bits, " +
-                     std::to_string(totalOutBits()) + " out bits, rank " +
-                     std::to_string(rank()) + "):" + toString());
+                     std::to_string(totalInBits()) + " in bits, " + std::to_string(totalOutBits()) +
+                     " out bits, rank " + std::to_string(rank()) + "):" + toString());
   };
   if (totalInBits() != totalOutBits())
     return notBijective();

@@ -42,8 +42,7 @@ void addBits(DimList &list, DimName n, int bits) {
 
 } // namespace
 
-Expected<LinearLayout> LinearLayout::product(const LinearLayout &inner,
-                                             const LinearLayout &outer) {
+Expected<LinearLayout> LinearLayout::product(const LinearLayout &inner, const LinearLayout &outer) {
   if (!sameRelativeOrder(std::span(inner.inNames_.data(), inner.nIn_),
                          std::span(outer.inNames_.data(), outer.nIn_)) ||
       !sameRelativeOrder(std::span(inner.outNames_.data(), inner.nOut_),

@@ -28,8 +28,8 @@ Expected<AmdMfmaSpec> AmdMfmaSpec::make(int version, std::vector<int64_t> instrS
   if (instrShape.size() != 3)
     return makeError("amd_mfma: instr_shape is " + spec::listText(instrShape) +
                      ", expected [M, N, K]");
-  if (!isShape(instrShape, 32, 32) && !isShape(instrShape, 16, 16) &&
-      !isShape(instrShape, 64, 4) && !isShape(instrShape, 4, 64))
+  if (!isShape(instrShape, 32, 32) && !isShape(instrShape, 16, 16) && !isShape(instrShape, 64, 4) &&
+      !isShape(instrShape, 4, 64))
     return makeError("amd_mfma: instr_shape is " + spec::listText(instrShape) +
                      ", expected M x N of 32x32, 16x16, 64x4 or 4x64");
   LL_TRY_STATUS(spec::checkPow2(f, "instr_shape", instrShape[2]));
@@ -77,8 +77,7 @@ Expected<LinearLayout> AmdMfmaSpec::toLinearLayout(std::span<const int64_t> shap
   const int64_t tilesN = tilesPerWarp_[size_t(n)], warpsN = warpsPerCta_[size_t(n)];
   t.identity(DimName::reg(), tilesN, n);
   t.identity(DimName::warp(), warpsN, n);
-  t.identity(DimName::reg(), std::max<int64_t>(1, shape[size_t(n)] / (nDim * warpsN * tilesN)),
-             n);
+  t.identity(DimName::reg(), std::max<int64_t>(1, shape[size_t(n)] / (nDim * warpsN * tilesN)), n);
   t.identity(DimName::reg(), tilesPerWarp_[size_t(m)], m);
   t.identity(DimName::warp(), warpsPerCta_[size_t(m)], m);
   if (r == 3) {
@@ -91,8 +90,7 @@ Expected<LinearLayout> AmdMfmaSpec::toLinearLayout(std::span<const int64_t> shap
 Status AmdMfmaSpec::checkOperand(int64_t, int64_t kWidth) const {
   LL_TRY_STATUS(spec::checkPow2("dot_operand", "k_width", kWidth));
   if (kWidth > 64)
-    return makeError("dot_operand: k_width is " + std::to_string(kWidth) +
-                     ", expected at most 64");
+    return makeError("dot_operand: k_width is " + std::to_string(kWidth) + ", expected at most 64");
   return Status::success();
 }
 

@@ -125,8 +125,7 @@ Expected<LinearLayout> AmdWmmaSpec::operandLayout(int operandIndex, int kWidth,
   int64_t tileK = std::max(kDim, depth * kWidth);
   // Triton 3.6 counts A's K per CTA and B's K over the whole tensor (extra repeats are then
   // broadcast registers); MFMA counts the whole K for both.
-  int64_t kSize =
-      operandIndex == 0 ? spec::shapePerCta(cga_, shape)[size_t(k)] : shape[size_t(k)];
+  int64_t kSize = operandIndex == 0 ? spec::shapePerCta(cga_, shape)[size_t(k)] : shape[size_t(k)];
   if (kSize > tileK)
     t.identity(DimName::reg(), kSize / tileK, k);
   t.identity(DimName::reg(), tilesPerWarp_[size_t(nonK)], nonK);

@@ -27,8 +27,9 @@ std::string basisList(const BasisList &b) {
 
 std::string cgaText(const CgaLayout &c) {
   if (const auto &legacy = c.legacySplit())
-    return ", CTAsPerCGA = " + intList(legacy->ctasPerCga) + ", CTASplitNum = " +
-           intList(legacy->ctaSplitNum) + ", CTAOrder = " + intList(legacy->ctaOrder);
+    return ", CTAsPerCGA = " + intList(legacy->ctasPerCga) +
+           ", CTASplitNum = " + intList(legacy->ctaSplitNum) +
+           ", CTAOrder = " + intList(legacy->ctaOrder);
   if (c.isSingle())
     return "";
   return ", CGALayout = " + basisList(c.bases());
@@ -90,13 +91,13 @@ std::string printLayoutAttr(const LayoutSpec &spec) {
         } else if constexpr (std::is_same_v<T, SwizzledSharedSpec>) {
           return "#ttg.swizzled_shared<{vec = " + std::to_string(s.vec()) +
                  ", perPhase = " + std::to_string(s.perPhase()) +
-                 ", maxPhase = " + std::to_string(s.maxPhase()) + ", order = " + intList(s.order()) +
-                 cgaText(s.cga()) + "}>";
+                 ", maxPhase = " + std::to_string(s.maxPhase()) +
+                 ", order = " + intList(s.order()) + cgaText(s.cga()) + "}>";
         } else if constexpr (std::is_same_v<T, NvmmaSharedSpec>) {
-          std::string t = "#ttg.nvmma_shared<{swizzlingByteWidth = " +
-                          std::to_string(s.swizzleByteWidth()) +
-                          ", transposed = " + boolText(s.transposed()) +
-                          ", elementBitWidth = " + std::to_string(s.elementBitwidth());
+          std::string t =
+              "#ttg.nvmma_shared<{swizzlingByteWidth = " + std::to_string(s.swizzleByteWidth()) +
+              ", transposed = " + boolText(s.transposed()) +
+              ", elementBitWidth = " + std::to_string(s.elementBitwidth());
           if (s.fp4Padded())
             t += ", fp4Padded = true";
           if (s.rank() != 2)

@@ -13,10 +13,9 @@ namespace {
 // hostile input from allocating without bound before the families check their limits).
 constexpr size_t kMaxListItems = 4096;
 
-const char *const kLayoutMnemonics[] = {"blocked",      "slice",         "nvidia_mma",
-                                        "mma",          "dot_op",        "swizzled_shared",
-                                        "shared",       "nvmma_shared",  "linear",
-                                        "shared_linear", "amd_mfma",     "amd_wmma"};
+const char *const kLayoutMnemonics[] = {"blocked", "slice",           "nvidia_mma", "mma",
+                                        "dot_op",  "swizzled_shared", "shared",     "nvmma_shared",
+                                        "linear",  "shared_linear",   "amd_mfma",   "amd_wmma"};
 const char *const kKnownList = "blocked, slice, nvidia_mma, dot_op, swizzled_shared, "
                                "nvmma_shared, linear, shared_linear, amd_mfma, amd_wmma";
 
@@ -36,9 +35,7 @@ bool isKnownDialect(std::string_view d) {
          d == "gpu" || d == "proton";
 }
 
-bool isIdentStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool isIdentChar(char c) { return isIdentStart(c) || (c >= '0' && c <= '9') || c == '$'; }
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -61,9 +58,9 @@ struct Node {
   size_t pos = 0;
   int64_t value = 0;
   bool flag = false;
-  std::vector<Node> items;      // List
-  std::string dialect, name;    // Attr: dialect and mnemonic; Alias: name in `name`
-  bool hasBody = false;         // Attr written with <...>
+  std::vector<Node> items;       // List
+  std::string dialect, name;     // Attr: dialect and mnemonic; Alias: name in `name`
+  bool hasBody = false;          // Attr written with <...>
   std::vector<std::string> keys; // Attr fields, in order; values in `items`
   std::vector<size_t> keyPos;
 };
@@ -96,7 +93,8 @@ public:
         return n;
       }
       return err(start, "expected a value (a number, true, false, a list or an attribute), "
-                        "found '" + word + "'");
+                        "found '" +
+                            word + "'");
     }
     return err(p_, "expected a value (a number, true, false, a list or an attribute), found " +
                        found());
@@ -200,8 +198,8 @@ private:
       if (!isTritonGpuDialect(first))
         return err(n.pos, "'#" + first + "." + mnemonic + "' is not a TritonGPU layout");
       if (!isLayoutMnemonic(mnemonic))
-        return err(n.pos, "unsupported layout '#" + first + "." + mnemonic +
-                              "' (linlayout reads " + kKnownList + ")");
+        return err(n.pos, "unsupported layout '#" + first + "." + mnemonic + "' (linlayout reads " +
+                              kKnownList + ")");
       skipSpace();
       if (p_ < t_.size() && t_[p_] == '<') {
         n.hasBody = true;
@@ -365,8 +363,8 @@ private:
       if (!v)
         return dflt;
       if (v->kind != Node::Kind::Bool)
-        return b_.err(v->pos, "'" + std::string(key) + "' of '" + full(n_) +
-                                  "' must be true or false");
+        return b_.err(v->pos,
+                      "'" + std::string(key) + "' of '" + full(n_) + "' must be true or false");
       return v->flag;
     }
     Expected<std::vector<int64_t>> ints(const Node &v, std::string_view key) {
@@ -376,8 +374,8 @@ private:
       std::vector<int64_t> out;
       for (const Node &i : v.items) {
         if (i.kind != Node::Kind::Int)
-          return b_.err(i.pos, "'" + std::string(key) + "' of '" + full(n_) +
-                                   "' must hold integers only");
+          return b_.err(i.pos,
+                        "'" + std::string(key) + "' of '" + full(n_) + "' must hold integers only");
         out.push_back(i.value);
       }
       return out;
@@ -434,16 +432,26 @@ private:
   // the attribute spells them (sizePerThread), so their messages are translated.
   static std::string inAttrTerms(std::string msg) {
     static const std::pair<const char *, const char *> kNames[] = {
-        {"size_per_thread", "sizePerThread"},       {"threads_per_warp", "threadsPerWarp"},
-        {"warps_per_cta", "warpsPerCTA"},           {"instr_shape", "instrShape"},
-        {"operand_index", "opIdx"},                 {"k_width", "kWidth"},
-        {"per_phase", "perPhase"},                  {"max_phase", "maxPhase"},
-        {"swizzle_byte_width", "swizzlingByteWidth"}, {"element_bitwidth", "elementBitWidth"},
-        {"fp4_padded", "fp4Padded"},                {"cga_layout", "CGALayout"},
-        {"ctas_per_cga", "CTAsPerCGA"},             {"cta_split_num", "CTASplitNum"},
-        {"cta_order", "CTAOrder"},                  {"reg_bases", "register"},
-        {"lane_bases", "lane"},                     {"warp_bases", "warp"},
-        {"block_bases", "block"},                   {"offset_bases", "offset"},
+        {"size_per_thread", "sizePerThread"},
+        {"threads_per_warp", "threadsPerWarp"},
+        {"warps_per_cta", "warpsPerCTA"},
+        {"instr_shape", "instrShape"},
+        {"operand_index", "opIdx"},
+        {"k_width", "kWidth"},
+        {"per_phase", "perPhase"},
+        {"max_phase", "maxPhase"},
+        {"swizzle_byte_width", "swizzlingByteWidth"},
+        {"element_bitwidth", "elementBitWidth"},
+        {"fp4_padded", "fp4Padded"},
+        {"cga_layout", "CGALayout"},
+        {"ctas_per_cga", "CTAsPerCGA"},
+        {"cta_split_num", "CTASplitNum"},
+        {"cta_order", "CTAOrder"},
+        {"reg_bases", "register"},
+        {"lane_bases", "lane"},
+        {"warp_bases", "warp"},
+        {"block_bases", "block"},
+        {"offset_bases", "offset"},
         {"tiles_per_warp", "tilesPerWarp"}};
     auto isWord = [](char c) { return isIdentChar(c); };
     for (const auto &[from, to] : kNames) {
@@ -546,8 +554,8 @@ private:
       // Dumps from before instrShape existed: Ampere's m16n8 accumulator.
       instr = warps.size() == 3 ? std::vector<int64_t>{1, 16, 8} : std::vector<int64_t>{16, 8};
     } else {
-      return err(n.pos, "'" + full(n) + "' needs 'instrShape' for versionMajor " +
-                            std::to_string(major));
+      return err(n.pos,
+                 "'" + full(n) + "' needs 'instrShape' for versionMajor " + std::to_string(major));
     }
     LL_TRY_STATUS(f.done({"versionMajor", "versionMinor", "version", "warpsPerCTA", "CTAsPerCGA",
                           "CTASplitNum", "CTAOrder", "CGALayout", "instrShape"}));
@@ -590,10 +598,12 @@ private:
     bool ok = vec >= 1 && vec <= 16 && (vec & (vec - 1)) == 0 && perPhase >= 1 &&
               perPhase * maxPhase == 8 && (perPhase & (perPhase - 1)) == 0 && !order.empty();
     if (!ok)
-      return err(n.pos, "'" + full(n) + "' with hasLeadingOffset = true needs vec * element "
+      return err(n.pos, "'" + full(n) +
+                            "' with hasLeadingOffset = true needs vec * element "
                             "size = 16 bytes and perPhase * maxPhase = 8 (an NVMMA swizzle), "
-                            "got vec " + std::to_string(vec) + ", perPhase " +
-                            std::to_string(perPhase) + ", maxPhase " + std::to_string(maxPhase));
+                            "got vec " +
+                            std::to_string(vec) + ", perPhase " + std::to_string(perPhase) +
+                            ", maxPhase " + std::to_string(maxPhase));
     int64_t rank = int64_t(order.size());
     bool transposed = order[0] != rank - 1;
     return checked(n, NvmmaSharedSpec::make(128 / perPhase, 128 / vec, rank, transposed, false, c));
@@ -614,8 +624,7 @@ private:
         return err(n.pos, "'rank' of '" + full(n) + "' must be 1 to 8, got " + std::to_string(r));
       rank = int(r);
     } else if (const Node *v = f.get("CGALayout")) {
-      if (v->kind == Node::Kind::List && !v->items.empty() &&
-          v->items[0].kind == Node::Kind::List)
+      if (v->kind == Node::Kind::List && !v->items.empty() && v->items[0].kind == Node::Kind::List)
         rank = int(v->items[0].items.size());
     } else {
       for (const char *k : {"CTAsPerCGA", "CTASplitNum", "CTAOrder"})
@@ -685,9 +694,9 @@ private:
     if (const Node *v = f.get("elementBitWidth")) {
       LL_ASSIGN_OR_RETURN(bits, f.integer(*v, "elementBitWidth"));
     }
-    LL_TRY_STATUS(f.done({"version", "warpsPerCTA", "instrShape", "isTransposed", "CTAsPerCGA",
-                          "CTASplitNum", "CTAOrder", "CGALayout", "tilesPerWarp",
-                          "elementBitWidth"}));
+    LL_TRY_STATUS(
+        f.done({"version", "warpsPerCTA", "instrShape", "isTransposed", "CTAsPerCGA", "CTASplitNum",
+                "CTAOrder", "CGALayout", "tilesPerWarp", "elementBitWidth"}));
     LL_ASSIGN_OR_RETURN(int ver, smallInt(n, version, "version"));
     LL_ASSIGN_OR_RETURN(int width, smallInt(n, bits, "elementBitWidth"));
     return checked(n, AmdMfmaSpec::make(ver, instr, transposed, warps, width, tiles, c));
@@ -753,7 +762,8 @@ Expected<LayoutSpec> parseLayoutAttr(std::string_view text, const AttrAliases &a
     return makeError(where(text, 0) + "expected a layout attribute, found the end of the text");
   if (text[p.pos()] != '#')
     return p.err(p.pos(), "expected a layout attribute (#ttg.<layout><{...}>) or an alias "
-                          "(#name), found " + p.found());
+                          "(#name), found " +
+                              p.found());
   LL_ASSIGN_OR_RETURN(Node n, p.value(0));
   p.skipSpace();
   if (p.pos() < text.size())

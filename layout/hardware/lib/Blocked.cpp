@@ -10,12 +10,12 @@ Expected<BlockedSpec> BlockedSpec::make(std::vector<int64_t> sizePerThread,
                                         std::vector<int64_t> warpsPerCta,
                                         std::vector<int64_t> order, std::optional<CgaLayout> cga) {
   const char *f = "blocked";
-  LL_TRY_STATUS(spec::checkSameLength(f, "size_per_thread", sizePerThread.size(), "order",
-                                      order.size()));
-  LL_TRY_STATUS(spec::checkSameLength(f, "threads_per_warp", threadsPerWarp.size(), "order",
-                                      order.size()));
-  LL_TRY_STATUS(spec::checkSameLength(f, "warps_per_cta", warpsPerCta.size(), "order",
-                                      order.size()));
+  LL_TRY_STATUS(
+      spec::checkSameLength(f, "size_per_thread", sizePerThread.size(), "order", order.size()));
+  LL_TRY_STATUS(
+      spec::checkSameLength(f, "threads_per_warp", threadsPerWarp.size(), "order", order.size()));
+  LL_TRY_STATUS(
+      spec::checkSameLength(f, "warps_per_cta", warpsPerCta.size(), "order", order.size()));
   LL_TRY_STATUS(spec::checkRank(f, "order", int64_t(order.size())));
   LL_TRY_STATUS(spec::checkPow2List(f, "size_per_thread", sizePerThread));
   LL_TRY_STATUS(spec::checkPow2List(f, "threads_per_warp", threadsPerWarp));

@@ -17,8 +17,8 @@ Expected<CgaLayout> CgaLayout::fromBases(std::vector<std::vector<int64_t>> bases
   for (size_t i = 0; i < bases.size(); ++i) {
     const auto &b = bases[i];
     if (b.size() != size_t(rank))
-      return makeError("cga_layout basis " + std::to_string(i) + " " + spec::listText(b) +
-                       " has " + std::to_string(b.size()) + " entries, expected the rank " +
+      return makeError("cga_layout basis " + std::to_string(i) + " " + spec::listText(b) + " has " +
+                       std::to_string(b.size()) + " entries, expected the rank " +
                        std::to_string(rank));
     for (int64_t c : b)
       if (c != 0 && (!spec::isPow2(c) || c >= (int64_t(1) << kMaxBlockBits)))
@@ -39,10 +39,10 @@ Expected<CgaLayout> CgaLayout::fromSplit(std::span<const int64_t> ctasPerCga,
                                          std::span<const int64_t> ctaSplitNum,
                                          std::span<const int64_t> ctaOrder) {
   const char *f = "cta split";
-  LL_TRY_STATUS(spec::checkSameLength(f, "ctas_per_cga", ctasPerCga.size(), "cta_order",
-                                      ctaOrder.size()));
-  LL_TRY_STATUS(spec::checkSameLength(f, "cta_split_num", ctaSplitNum.size(), "cta_order",
-                                      ctaOrder.size()));
+  LL_TRY_STATUS(
+      spec::checkSameLength(f, "ctas_per_cga", ctasPerCga.size(), "cta_order", ctaOrder.size()));
+  LL_TRY_STATUS(
+      spec::checkSameLength(f, "cta_split_num", ctaSplitNum.size(), "cta_order", ctaOrder.size()));
   LL_TRY_STATUS(spec::checkRank(f, "cta_order", int64_t(ctaOrder.size())));
   LL_TRY_STATUS(spec::checkPow2List(f, "ctas_per_cga", ctasPerCga));
   LL_TRY_STATUS(spec::checkPow2List(f, "cta_split_num", ctaSplitNum));

@@ -26,8 +26,8 @@ Status checkBases(const char *family, const char *field, const BasisList &bases,
         return makeError(std::string(family) + ": " + field + "[" + std::to_string(i) + "] " +
                          spec::listText(bases[i]) + " has entry " + std::to_string(c) +
                          (shape.empty() ? ", expected 0 to 2^40 - 1"
-                                        : " outside shape[" + std::to_string(d) + "] = " +
-                                              std::to_string(shape[d])));
+                                        : " outside shape[" + std::to_string(d) +
+                                              "] = " + std::to_string(shape[d])));
     }
   }
   return Status::success();
@@ -51,9 +51,8 @@ Expected<LinearLayout> build(std::vector<std::pair<DimName, const BasisList *>> 
 
 } // namespace
 
-Expected<LinearSpec> LinearSpec::make(BasisList regBases, BasisList laneBases,
-                                      BasisList warpBases, BasisList blockBases,
-                                      std::vector<int64_t> shape) {
+Expected<LinearSpec> LinearSpec::make(BasisList regBases, BasisList laneBases, BasisList warpBases,
+                                      BasisList blockBases, std::vector<int64_t> shape) {
   const char *f = "linear";
   LL_TRY_STATUS(spec::checkRank(f, "shape", int64_t(shape.size())));
   int bits = 0;

@@ -40,9 +40,8 @@ Expected<NvidiaMmaSpec> NvidiaMmaSpec::make(int versionMajor, int versionMinor,
     if (rank != 2 && rank != 3)
       return makeError("nvidia_mma: version 3 needs rank 2 or 3, warps_per_cta " +
                        spec::listText(warpsPerCta) + " gives rank " + std::to_string(rank));
-    if (instrShape.size() != 3 || instrShape[0] != 16 || instrShape[1] < 8 ||
-        instrShape[1] > 256 || !spec::isPow2(instrShape[1]) || !spec::isPow2(instrShape[2]) ||
-        instrShape[2] > 256)
+    if (instrShape.size() != 3 || instrShape[0] != 16 || instrShape[1] < 8 || instrShape[1] > 256 ||
+        !spec::isPow2(instrShape[1]) || !spec::isPow2(instrShape[2]) || instrShape[2] > 256)
       return makeError("nvidia_mma: instr_shape is " + spec::listText(instrShape) +
                        ", expected [16, N, K] with N a power of two from 8 to 256 and K a "
                        "power of two for version 3");
@@ -95,8 +94,7 @@ Expected<NvidiaMmaSpec> NvidiaMmaSpec::withCga(const CgaLayout &cga) const {
 Status NvidiaMmaSpec::checkOperand(int64_t operandIndex, int64_t kWidth) const {
   LL_TRY_STATUS(spec::checkPow2("dot_operand", "k_width", kWidth));
   if (kWidth > 64)
-    return makeError("dot_operand: k_width is " + std::to_string(kWidth) +
-                     ", expected at most 64");
+    return makeError("dot_operand: k_width is " + std::to_string(kWidth) + ", expected at most 64");
   if (isHopper() && operandIndex != 0)
     return makeError("dot_operand: operand_index is 1 with an nvidia_mma version 3 parent; "
                      "wgmma reads only A from registers");

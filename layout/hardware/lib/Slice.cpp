@@ -15,8 +15,8 @@ Expected<SliceSpec> SliceSpec::make(int64_t dim, const LayoutSpec &parent) {
     return makeError("slice: parent has rank " + std::to_string(parent.rank()) +
                      ", expected at least 2");
   if (dim < 0 || dim >= parent.rank())
-    return makeError("slice: dim " + std::to_string(dim) + " is out of range for a parent of rank " +
-                     std::to_string(parent.rank()));
+    return makeError("slice: dim " + std::to_string(dim) +
+                     " is out of range for a parent of rank " + std::to_string(parent.rank()));
   SliceSpec s;
   s.dim_ = int(dim);
   s.parent_ = std::make_shared<const LayoutSpec>(parent);

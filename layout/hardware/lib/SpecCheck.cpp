@@ -71,9 +71,8 @@ Status checkAmdWarpGrid(const char *family, std::span<const int64_t> warpsPerCta
                                 warpsPerCta.size()));
   LL_TRY_STATUS(checkPow2List(family, "tiles_per_warp", tilesPerWarp));
   if (cga && cga->rank() != rank)
-    return makeError(std::string(family) + ": cga_layout has rank " +
-                     std::to_string(cga->rank()) + " but warps_per_cta has " +
-                     std::to_string(rank) + " entries");
+    return makeError(std::string(family) + ": cga_layout has rank " + std::to_string(cga->rank()) +
+                     " but warps_per_cta has " + std::to_string(rank) + " entries");
   return Status::success();
 }
 

@@ -129,7 +129,8 @@ Expected<OwnerMap> OwnerMap::build(const LinearLayout &layout) {
   // Inputs are distinct, so holders are distinct; sorting makes the order independent of the
   // order of the in dims.
   for (uint64_t e = 0; e < numElements; ++e)
-    std::sort(m.holders_.begin() + int64_t(m.start_[e]), m.holders_.begin() + int64_t(m.start_[e + 1]));
+    std::sort(m.holders_.begin() + int64_t(m.start_[e]),
+              m.holders_.begin() + int64_t(m.start_[e + 1]));
   return m;
 }
 

@@ -123,7 +123,8 @@ std::string joinHolders(const OwnerMap &map, int64_t e, bool qualifyBlock,
 
 std::string cellTextImpl(const OwnerMap &map, int64_t e, CellStyle style, bool qualifyBlock) {
   if (map.isShared())
-    return joinHolders(map, e, qualifyBlock, [](const Holder &h) { return std::to_string(h.index); });
+    return joinHolders(map, e, qualifyBlock,
+                       [](const Holder &h) { return std::to_string(h.index); });
   bool hasRegs = map.layout().hasInDim(DimName::reg());
   if (style == CellStyle::ThreadIds)
     return joinHolders(map, e, qualifyBlock,
@@ -237,9 +238,9 @@ void drawThreadIds(std::ostringstream &os, const Slice &s, const CellFn &cell,
   // The layout of a row is the same for every row: where each CTA block starts, where each
   // repeated tile starts (the "..." of an elided row goes there), and what precedes each cell.
   struct ColItem {
-    int64_t col;         // kElided for a hidden run
-    std::string before;  // separator written before the item
-    bool newBlock;       // starts a new "[ ... ]" block
+    int64_t col;        // kElided for a hidden run
+    std::string before; // separator written before the item
+    bool newBlock;      // starts a new "[ ... ]" block
   };
   std::vector<ColItem> items;
   int64_t prev = -1;
@@ -285,7 +286,8 @@ void drawThreadIds(std::ostringstream &os, const Slice &s, const CellFn &cell,
         groupStarts.push_back(line.size());
       }
       line += it.before;
-      line += it.col == kElided ? std::string("... ") : padRight(cell(s.element(r, it.col)), w) + " ";
+      line +=
+          it.col == kElided ? std::string("... ") : padRight(cell(s.element(r, it.col)), w) + " ";
     }
     line += "]";
     return line;
@@ -550,8 +552,7 @@ std::string cellText(const OwnerMap &map, int64_t element, CellStyle style) {
 
 std::string renderTensorMap(const OwnerMap &map, const PictureOptions &o) {
   bool q = qualifyBlocks(map, o.style);
-  return renderGrid(map, o, o.style,
-                    [&](int64_t e) { return cellTextImpl(map, e, o.style, q); });
+  return renderGrid(map, o, o.style, [&](int64_t e) { return cellTextImpl(map, e, o.style, q); });
 }
 
 int bankOf(uint64_t offset, int bitwidth) {
@@ -583,7 +584,7 @@ Expected<std::string> renderInverse(const OwnerMap &map, const PictureOptions &o
     std::vector<uint64_t> v;
     for (int i = 0; i < l.numInDims(); ++i) {
       DimName n = l.inDimName(i);
-      v.push_back(n == DimName::block() ? block
+      v.push_back(n == DimName::block()  ? block
                   : n == DimName::warp() ? warp
                   : n == DimName::lane() ? lane
                                          : index);
@@ -594,7 +595,8 @@ Expected<std::string> renderInverse(const OwnerMap &map, const PictureOptions &o
   std::vector<std::string> header, labels;
   std::vector<std::vector<std::string>> rows;
   if (!map.isShared()) {
-    std::vector<int64_t> regs = simpleShown(int64_t(map.numIndices()), o.maxCols, o.colHead, o.colTail);
+    std::vector<int64_t> regs =
+        simpleShown(int64_t(map.numIndices()), o.maxCols, o.colHead, o.colTail);
     for (int64_t r : regs)
       header.push_back(r == kElided ? "..." : "r" + std::to_string(r));
     uint64_t threads = uint64_t(map.numBlocks()) * map.numWarps() * map.lanesPerWarp();
@@ -614,8 +616,9 @@ Expected<std::string> renderInverse(const OwnerMap &map, const PictureOptions &o
       labels.push_back(label);
       std::vector<std::string> cells;
       for (int64_t r : regs)
-        cells.push_back(r == kElided ? "..."
-                                     : coordText(coordsOf(l.apply(inputOf(block, warp, lane, uint64_t(r))))));
+        cells.push_back(
+            r == kElided ? "..."
+                         : coordText(coordsOf(l.apply(inputOf(block, warp, lane, uint64_t(r))))));
       rows.push_back(cells);
     }
     return table(header, labels, rows);
@@ -642,8 +645,9 @@ Expected<std::string> renderInverse(const OwnerMap &map, const PictureOptions &o
     labels.push_back(label + "offset " + std::to_string(base) + ":");
     std::vector<std::string> cells;
     for (int64_t c : cols)
-      cells.push_back(c == kElided ? "..."
-                                   : coordText(coordsOf(l.apply(inputOf(block, 0, 0, base + uint64_t(c))))));
+      cells.push_back(c == kElided
+                          ? "..."
+                          : coordText(coordsOf(l.apply(inputOf(block, 0, 0, base + uint64_t(c))))));
     rows.push_back(cells);
   }
   return table(header, labels, rows);

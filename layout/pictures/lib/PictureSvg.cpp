@@ -143,7 +143,8 @@ std::string renderSvg(const OwnerMap &map, const SvgOptions &options) {
   int width = kMargin + cols.length + 8;
   int height = top + int(outers.size()) * sliceHeight + 8;
   // Room for the legend: one swatch per warp (distributed) below the matrices.
-  uint64_t legendWarps = map.isShared() ? 0 : std::min<uint64_t>(map.numWarps() * map.numBlocks(), 16);
+  uint64_t legendWarps =
+      map.isShared() ? 0 : std::min<uint64_t>(map.numWarps() * map.numBlocks(), 16);
   if (legendWarps > 1)
     height += 24;
   width = std::max(width, legendWarps > 1 ? kMargin + int(legendWarps) * 64 : 0);
@@ -250,8 +251,8 @@ std::string renderSvg(const OwnerMap &map, const SvgOptions &options) {
     for (uint64_t w = 0; w < legendWarps; ++w) {
       int x = kMargin + int(w) * 64;
       uint64_t warp = w % map.numWarps(), block = w / map.numWarps();
-      std::string label = (map.numBlocks() > 1 ? "C" + std::to_string(block) + " " : "") +
-                          "warp " + std::to_string(warp);
+      std::string label = (map.numBlocks() > 1 ? "C" + std::to_string(block) + " " : "") + "warp " +
+                          std::to_string(warp);
       os << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"12\" height=\"12\" fill=\""
          << hsl(hueOf(w), 65, 68) << "\"/>";
       os << "<text x=\"" << x + 15 << "\" y=\"" << y + 10 << "\">" << escapeXml(label)

@@ -118,7 +118,6 @@ Movement findSources(const Problem &p) {
 
 int widthIndex(int bits) { return std::clamp(log2i(uint64_t(bits)) - 3, 0, 4); }
 
-
 // ------------------------------------------------------------------------------------------------
 // Register permutation
 // ------------------------------------------------------------------------------------------------
@@ -159,11 +158,10 @@ Status planRegisters(const Problem &p, const Movement &mv, ConversionPlan &plan)
 // Shared memory (CTA scope) and distributed shared memory (cluster scope)
 // ------------------------------------------------------------------------------------------------
 
-Status planShared(const Problem &p, const Movement &mv, ConversionPlan &plan,
-                                    bool cluster) {
+Status planShared(const Problem &p, const Movement &mv, ConversionPlan &plan, bool cluster) {
   const Hw &s = p.s, &d = p.d;
   const int rs = s.bits(0), L = s.bits(1), W = s.bits(2);
-  const int srcThreadBits = rs + L + W; // src bits below block
+  const int srcThreadBits = rs + L + W;      // src bits below block
   auto srcTensor = [&](uint64_t packedSrc) { // tensor vector of the rlw part of a src input
     uint64_t v = 0;
     std::vector<uint64_t> all = s.all();
@@ -184,7 +182,10 @@ Status planShared(const Problem &p, const Movement &mv, ConversionPlan &plan,
     for (int dim = 0; dim < 4; ++dim)
       for (int k = 0; k < d.bits(dim); ++k, ++bit) {
         uint64_t t = srcTensor(mv.sourceOf[bit]);
-        (dim == 0 ? load.regs : dim == 1 ? load.lanes : dim == 2 ? load.warps : load.extra)
+        (dim == 0   ? load.regs
+         : dim == 1 ? load.lanes
+         : dim == 2 ? load.warps
+                    : load.extra)
             .push_back(t);
         loadBlockCols.push_back(srcBlock(mv.sourceOf[bit]));
       }
@@ -228,11 +229,10 @@ Status planShared(const Problem &p, const Movement &mv, ConversionPlan &plan,
     }
     LL_ASSIGN_OR_RETURN(st.scratch, layoutFromColumns(ins, p.src.outDims()));
   }
-  auto addressMap = [&](const SharedSidePattern &pat, std::span<const uint64_t> blockCols)
-      -> Expected<LinearLayout> {
+  auto addressMap = [&](const SharedSidePattern &pat,
+                        std::span<const uint64_t> blockCols) -> Expected<LinearLayout> {
     std::vector<InDimColumns> ins{{kHwDims[1], {}}, {kHwDims[2], {}}, {kHwDims[3], {}}};
-    const std::vector<uint64_t> &lanes =
-        isMatrixOp(pat.op) ? pat.addressLaneMap : pat.laneMap;
+    const std::vector<uint64_t> &lanes = isMatrixOp(pat.op) ? pat.addressLaneMap : pat.laneMap;
     for (uint64_t x : lanes)
       ins[0].columns.push_back(x & lowMask(m));
     for (uint64_t x : pat.warpMap)
@@ -290,8 +290,9 @@ Status planShared(const Problem &p, const Movement &mv, ConversionPlan &plan,
       }
       out.push_back(std::move(a));
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const SharedAccess &x, const SharedAccess &y) { return x.round < y.round; });
+    std::stable_sort(out.begin(), out.end(), [](const SharedAccess &x, const SharedAccess &y) {
+      return x.round < y.round;
+    });
     return Status::success();
   };
   std::vector<uint64_t> regBlocks(loadBlockCols.begin(), loadBlockCols.begin() + d.bits(0));
@@ -387,8 +388,8 @@ double cyclesOf(const Problem &p, const ConversionCost &c, int storingWarps, boo
   double w = c.warps;
   double alu = double(c.selects + c.prmts + c.indexOps);
   double storeWarps = double(storingWarps);
-  double loadFactor = cluster ? 128.0 / tc.remoteSharedBytesPerClock
-                              : 128.0 / tc.sharedBytesPerClock;
+  double loadFactor =
+      cluster ? 128.0 / tc.remoteSharedBytesPerClock : 128.0 / tc.sharedBytesPerClock;
   double shared = storeWarps * double(c.storeWavefronts) * 128.0 / tc.sharedBytesPerClock +
                   w * double(c.loadWavefronts) * loadFactor;
   double shuffle = w * c.shuffles / tc.shufflesPerClock;
@@ -408,8 +409,8 @@ Expected<ConversionPlan> planConversion(const LinearLayout &srcIn, const LinearL
     return makeError("element bitwidth " + std::to_string(elementBits) +
                      " is not one of 8, 16, 32, 64");
   if (srcIn.numOutDims() != dstIn.numOutDims())
-    return makeError("src has " + std::to_string(srcIn.numOutDims()) +
-                     " out dimensions and dst " + std::to_string(dstIn.numOutDims()));
+    return makeError("src has " + std::to_string(srcIn.numOutDims()) + " out dimensions and dst " +
+                     std::to_string(dstIn.numOutDims()));
   std::vector<DimSize> outs = srcIn.outDims();
   for (const DimSize &o : outs)
     if (!dstIn.hasOutDim(o.name) || dstIn.outDimSize(o.name) != o.size)
@@ -532,8 +533,8 @@ Expected<ConversionPlan> planConversion(const LinearLayout &srcIn, const LinearL
   out.sourceOf = sourceOf;
   for (size_t i = 0; i < plans.size(); ++i)
     if (i != pick)
-      out.alternatives.push_back({plans[i].path, plans[i].cost,
-                                  notes[i] + ": " + describe(plans[i].cost)});
+      out.alternatives.push_back(
+          {plans[i].path, plans[i].cost, notes[i] + ": " + describe(plans[i].cost)});
   return out;
 }
 

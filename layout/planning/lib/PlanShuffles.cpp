@@ -35,8 +35,16 @@ struct ShuffleInputs {
 };
 
 ShuffleInputs shuffleInputs(const Problem &p, const Movement &mv) {
-  ShuffleInputs in{p.s.bits(0), p.d.bits(0), p.d.bits(1), p.d.bits(2), p.d.bits(3), mv.sourceOf,
-                   {}, {}, {}, p.e == 64 ? 2 : 1,
+  ShuffleInputs in{p.s.bits(0),
+                   p.d.bits(0),
+                   p.d.bits(1),
+                   p.d.bits(2),
+                   p.d.bits(3),
+                   mv.sourceOf,
+                   {},
+                   {},
+                   {},
+                   p.e == 64 ? 2 : 1,
                    p.e < 32 ? log2i(uint64_t(32 / p.e)) : 0};
   in.regSource.assign(mv.sourceOf.begin(), mv.sourceOf.begin() + in.dstRegBits);
   for (uint64_t c : in.regSource) {
@@ -128,8 +136,8 @@ uint64_t wordLevel(const ShuffleInputs &in, const SourceWords &w, uint64_t src) 
 // The words a thread receives: the dst registers outside the packed slots (θ), less the
 // combinations whose word-level source is zero (duplicates of another register).
 struct DestinationWords {
-  std::vector<uint64_t> wordRegs;      // θ': the dst register vector of each received word bit
-  std::vector<uint64_t> wordOfDstReg;  // per dst register bit: the received word it steps
+  std::vector<uint64_t> wordRegs;     // θ': the dst register vector of each received word bit
+  std::vector<uint64_t> wordOfDstReg; // per dst register bit: the received word it steps
   int wordBits = 0;
   int wordOfDstRegRank = 0;
 };
@@ -435,8 +443,8 @@ std::optional<ChosenGamma> chooseGamma(const Problem &p, const ShuffleInputs &in
 // Writes the chosen plan into `plan` (its step and its exact costs); false when a map of the
 // step does not fit a layout.
 bool buildShuffleStep(const Problem &p, const ShuffleInputs &in, const SourceWords &w,
-                      const DestinationWords &d, const WordLevelSources &s,
-                      const ChosenGamma &best, ConversionPlan &plan) {
+                      const DestinationWords &d, const WordLevelSources &s, const ChosenGamma &best,
+                      ConversionPlan &plan) {
   const int kk = w.slotBits, ws = w.wordBits, nd = d.wordBits;
   const int W = in.warpBits, B = in.blockBits;
   ShuffleStep &st = plan.shuffle;
@@ -499,9 +507,8 @@ bool buildShuffleStep(const Problem &p, const ShuffleInputs &in, const SourceWor
   for (uint64_t r = 0; r < (uint64_t(1) << nd); ++r) {
     ShuffleRound round;
     round.laneConst = uint32_t(f2Apply(s.wordLane, r));
-    round.sendWordConst = uint32_t(f2Apply(moveWord, f2Apply(best.eval.laneOfMove,
-                                                             round.laneConst)) ^
-                                   f2Apply(s.wordWord, r));
+    round.sendWordConst = uint32_t(
+        f2Apply(moveWord, f2Apply(best.eval.laneOfMove, round.laneConst)) ^ f2Apply(s.wordWord, r));
     round.recvWordConst = uint32_t(r);
     round.mode = best.eval.butterfly ? (round.laneConst ? ShuffleMode::Bfly : ShuffleMode::Move)
                                      : ShuffleMode::Idx;
@@ -520,8 +527,7 @@ bool buildShuffleStep(const Problem &p, const ShuffleInputs &in, const SourceWor
     sent.push_back(st.rounds[size_t(1) << j].sendWordConst);
   cost.selects = int(
       f2XorNetworkSelects(f2ReducedBasis(allColumns(st.sendWordOfThread)).vectors, sent) +
-      f2XorNetworkSelects(f2ReducedBasis(allColumns(st.recvWordOfThread)).vectors,
-                          d.wordOfDstReg));
+      f2XorNetworkSelects(f2ReducedBasis(allColumns(st.recvWordOfThread)).vectors, d.wordOfDstReg));
   std::vector<uint64_t> unpackCols = allColumns(st.unpack);
   std::vector<uint64_t> taken; // (slot | word << kk) of each dst register
   for (uint64_t r = 0; r < (uint64_t(1) << in.dstRegBits); ++r)

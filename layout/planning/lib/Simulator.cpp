@@ -181,14 +181,16 @@ struct Machine {
                 problem("an stmatrix row is misaligned");
                 continue;
               }
-              int matrices = int(a.registers.size()) / (e == 16 && a.op == SharedOp::StMatrixTrans ? 2 : slots32);
+              int matrices = int(a.registers.size()) /
+                             (e == 16 && a.op == SharedOp::StMatrixTrans ? 2 : slots32);
               if (l < 8 * matrices)
                 addr[l] = a0 * bytes;
             }
           }
           if (isMatrixOp(a.op))
             matrixStore(a, t0, b, scratch, scratchElems, round, scratchHolds);
-          int waves = countWavefronts(addr, isMatrixOp(a.op) ? 16 : int(a.registers.size()) * bytes);
+          int waves =
+              countWavefronts(addr, isMatrixOp(a.op) ? 16 : int(a.registers.size()) * bytes);
           if (waves != st.storeWavefronts)
             report.claimsHold = false;
           storeWaves[warp] += waves;
@@ -227,7 +229,8 @@ struct Machine {
           }
           if (isMatrixOp(a.op))
             matrixLoad(a, t0, scratch, scratchElems);
-          int waves = countWavefronts(addr, isMatrixOp(a.op) ? 16 : int(a.registers.size()) * bytes);
+          int waves =
+              countWavefronts(addr, isMatrixOp(a.op) ? 16 : int(a.registers.size()) * bytes);
           if (waves != st.loadWavefronts)
             report.claimsHold = false;
           loadWaves[warp] += waves;
@@ -345,10 +348,10 @@ struct Machine {
         if (got != want) {
           if (report.wrongRegisters == 0)
             problem("thread (lane " + std::to_string(lane(t)) + ", warp " +
-                    std::to_string(warpOf(t) & lowMask(W)) + ", block " +
-                    std::to_string(block(t)) + ") register " + std::to_string(r) +
-                    " holds element " + (got == kPoison ? "nothing" : std::to_string(got)) +
-                    ", expected " + std::to_string(want));
+                    std::to_string(warpOf(t) & lowMask(W)) + ", block " + std::to_string(block(t)) +
+                    ") register " + std::to_string(r) + " holds element " +
+                    (got == kPoison ? "nothing" : std::to_string(got)) + ", expected " +
+                    std::to_string(want));
           ++report.wrongRegisters;
         }
       }

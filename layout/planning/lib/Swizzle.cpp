@@ -281,8 +281,7 @@ std::optional<Evaluated> evaluate(const ChunkCandidate &cand, const SideVectors 
   }
   // H: a complement of chunk + rounds holding the other generators of both sides, the side
   // with the wider chunk first.
-  int cs = isMatrixOp(cand.storeOp) ? int(cand.chunk.size())
-                                    : prefixInSpan(cand.chunk, st.regs);
+  int cs = isMatrixOp(cand.storeOp) ? int(cand.chunk.size()) : prefixInSpan(cand.chunk, st.regs);
   int cd = isMatrixOp(cand.loadOp) ? int(cand.chunk.size()) : prefixInSpan(cand.chunk, ld.regs);
   F2Basis b;
   std::vector<uint64_t> fixed;
@@ -385,9 +384,9 @@ std::optional<Evaluated> evaluate(const ChunkCandidate &cand, const SideVectors 
   double wave = double(sp->instructionsPerThread) * sp->wavefronts +
                 double(lp->instructionsPerThread) * lp->wavefronts;
   e.instructions = instr;
-  e.choice.cycles = std::max(warps * wave * 128.0 / tc.sharedBytesPerClock,
-                             warps * instr / tc.issuePerClock) +
-                    2.0 * double(1 << rounds.size()) * tc.barrierCycles;
+  e.choice.cycles =
+      std::max(warps * wave * 128.0 / tc.sharedBytesPerClock, warps * instr / tc.issuePerClock) +
+      2.0 * double(1 << rounds.size()) * tc.barrierCycles;
   e.choice.basis = std::move(basis);
   e.choice.store = std::move(*sp);
   e.choice.load = std::move(*lp);
@@ -428,8 +427,7 @@ std::optional<SwizzleChoice> searchSwizzle(const SideVectors &store, const SideV
     }
   }
   if ((options.allowMatrixStores || options.allowMatrixLoads) && elementBits <= 32 &&
-      store.lanes.size() == 5 &&
-      load.lanes.size() == 5) {
+      store.lanes.size() == 5 && load.lanes.size() == 5) {
     std::vector<SharedOp> sops{SharedOp::Store}, lops{SharedOp::Load};
     if (tc.hasStMatrix && options.allowMatrixStores) {
       sops.push_back(SharedOp::StMatrix);

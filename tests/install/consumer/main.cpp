@@ -25,12 +25,12 @@ int main() {
   bool ok = rc::check("invert undoes an invertible layout", [](const testing::Invertible &l) {
     auto i = l.layout.invert();
     RC_ASSERT(i.ok());
-    uint64_t n = l.layout.totalInBits() >= 64 ? ~uint64_t(0) : (uint64_t(1) << l.layout.totalInBits()) - 1;
+    uint64_t n =
+        l.layout.totalInBits() >= 64 ? ~uint64_t(0) : (uint64_t(1) << l.layout.totalInBits()) - 1;
     uint64_t x = *rc::gen::inRange<uint64_t>(0, n == ~uint64_t(0) ? n : n + 1);
     RC_ASSERT(i->apply(l.layout.apply(x)) == x);
   });
-  ok = ok && rc::check("distributed layouts are surjective", [](const testing::Distributed &d) {
-    RC_ASSERT(d.layout.isSurjective());
-  });
+  ok = ok && rc::check("distributed layouts are surjective",
+                       [](const testing::Distributed &d) { RC_ASSERT(d.layout.isSurjective()); });
   return ok ? 0 : 1;
 }

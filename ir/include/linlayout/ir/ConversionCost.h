@@ -1,7 +1,8 @@
 // What converting a tensor from one layout to another costs, in estimated SM cycles per CTA:
 // the one question layout passes ask the conversion planner (planConversion for the module's
-// target; a coarse estimate from the differing hardware levels where it cannot plan a pair). 0 means the conversion is free
-// (both layouts put every element in the same register of the same thread).
+// target; a coarse estimate from the differing hardware levels where it cannot plan a pair). 0
+// means the conversion is free (both layouts put every element in the same register of the same
+// thread).
 #pragma once
 
 #include "linlayout/ir/Module.h"

@@ -1,10 +1,11 @@
 // Pass: proxy fences. Shared memory written by threads (the generic proxy: ttg.local_alloc with
-// a value, ttg.local_store, and cp.async's ttg.async_copy_global_to_local) is not visible to the async proxy (wgmma operands, TMA stores) until
-// a `fence.proxy.async.shared::cta`. This pass puts one `ttng.fence_async_shared` right before
-// every async access of a buffer that a generic write may reach without a fence in between, and
-// nowhere else. Async accesses are wgmma's shared operands and the destination of a TMA copy
-// (ttng.async_tma_copy_global_to_local); a TMA copy's own writes are async-proxy, so the wgmma
-// that reads them needs no fence (the mbarrier wait orders them):
+// a value, ttg.local_store, and cp.async's ttg.async_copy_global_to_local) is not visible to the
+// async proxy (wgmma operands, TMA stores) until a `fence.proxy.async.shared::cta`. This pass puts
+// one `ttng.fence_async_shared` right before every async access of a buffer that a generic write
+// may reach without a fence in between, and nowhere else. Async accesses are wgmma's shared
+// operands and the destination of a TMA copy (ttng.async_tma_copy_global_to_local); a TMA copy's
+// own writes are async-proxy, so the wgmma that reads them needs no fence (the mbarrier wait orders
+// them):
 //  - buffers are told apart by their allocation (a memdesc passed through
 //    ttng.warp_group_dot_wait, or a tile of a ring taken by ttg.memdesc_index, is its operand's
 //    buffer); a memdesc whose allocation is unknown

@@ -218,8 +218,23 @@ bool isCopyGroupOp(OpKind k);
 
 /// Predicates of arith.cmpi and arith.cmpf.
 enum class CmpPredicate : uint8_t {
-  Eq, Ne, Slt, Sle, Sgt, Sge, Ult, Ule, Ugt, Uge, // integers
-  Oeq, One, Olt, Ole, Ogt, Oge, Une,              // floats
+  Eq,
+  Ne,
+  Slt,
+  Sle,
+  Sgt,
+  Sge,
+  Ult,
+  Ule,
+  Ugt,
+  Uge, // integers
+  Oeq,
+  One,
+  Olt,
+  Ole,
+  Ogt,
+  Oge,
+  Une, // floats
 };
 std::string_view name(CmpPredicate p);
 std::optional<CmpPredicate> cmpPredicateFromName(std::string_view text);

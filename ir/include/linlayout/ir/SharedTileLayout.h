@@ -35,8 +35,7 @@ ScratchBasis scratchBasisOf(const LinearLayout &shared);
 /// that differ). Ensures: when answered, op is LdMatrix or LdMatrixTrans and
 /// analyzeSharedSide accepted it.
 std::optional<SharedSidePattern> matrixLoadPattern(const LinearLayout &dist,
-                                                   const LinearLayout &shared,
-                                                   int elementBits);
+                                                   const LinearLayout &shared, int elementBits);
 
 /// A swizzled_shared layout for a tile of `shape` that `writer` fills (one lane
 /// writing up to 16 contiguous bytes) and `reader` loads (ldmatrix when it can,
@@ -47,9 +46,9 @@ std::optional<SharedSidePattern> matrixLoadPattern(const LinearLayout &dist,
 /// distributed layouts over `shape` (rank 2); elementBits in {8, 16, 32, 64}.
 /// Ensures: the result's store side accepts a vector of `minWriteBytes` or
 /// more; an error when no candidate does.
-Expected<SwizzledSharedSpec>
-chooseSwizzledShared(const LinearLayout &writer, const LinearLayout &reader,
-                     std::span<const int64_t> shape, int elementBits,
-                     int minWriteBytes);
+Expected<SwizzledSharedSpec> chooseSwizzledShared(const LinearLayout &writer,
+                                                  const LinearLayout &reader,
+                                                  std::span<const int64_t> shape, int elementBits,
+                                                  int minWriteBytes);
 
 } // namespace linlayout::ir

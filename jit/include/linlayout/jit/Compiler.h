@@ -16,8 +16,8 @@
 
 #include "linlayout/ir/Module.h"
 #include "linlayout/jit/Kernel.h"
-#include "linlayout/lower/Compile.h"
 #include "linlayout/layout/ConversionPlan.h"
+#include "linlayout/lower/Compile.h"
 #include "linlayout/runtime/Context.h"
 
 #include <memory>

@@ -49,8 +49,8 @@ struct LowerOptions {
 
 /// One convert_layout of the kernel and how it was lowered.
 struct ConversionReport {
-  std::string where;      ///< "file:line:col"
-  std::string path;       ///< "no_op", "register_permute", "warp_shuffle", "shared_memory", ...
+  std::string where; ///< "file:line:col"
+  std::string path;  ///< "no_op", "register_permute", "warp_shuffle", "shared_memory", ...
   /// The plan's instruction counts (per warp; barriers per CTA, those emitted: the first
   /// round's barrier is left out where nothing may still touch the scratch, and every barrier
   /// is a warp sync where the scratch stays in warps).
@@ -94,8 +94,8 @@ struct ScanReport {
 /// The lowered kernel.
 struct LoweredKernel {
   KernelPtx kernel;
-  std::string llvmIr;                        ///< when keepLlvmIr
-  std::vector<ConversionReport> conversions; ///< in program order
+  std::string llvmIr;                              ///< when keepLlvmIr
+  std::vector<ConversionReport> conversions;       ///< in program order
   std::vector<SlicedOperandReport> slicedOperands; ///< in program order
   std::vector<ScanReport> scans;                   ///< in program order
 };

@@ -46,8 +46,8 @@ struct DriverApi {
   CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int, size_t);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, CUstream, void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, CUstream, void **, void **);
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
@@ -66,8 +66,8 @@ struct DriverApi {
   CUresult (*cuGetErrorString)(CUresult, const char **);
   /// CUDA 12 drivers only; null where the driver has none (TensorMap.h reports that).
   CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *, const uint64_t *,
-                                     const uint64_t *, const unsigned *, const unsigned *, int,
-                                     int, int, int);
+                                     const uint64_t *, const unsigned *, const unsigned *, int, int,
+                                     int, int);
 };
 
 /// The loaded driver, or an error saying why there is none (no libcuda.so.1, a missing entry

@@ -45,10 +45,12 @@ Status launch(const Function &fn, const LaunchConfig &config, const Stream &stre
               const Args &...args) {
   auto values = std::make_tuple(detail::asParam(args)...);
   std::array<void *, sizeof...(Args) + 1> params{};
-  std::apply([&](auto &...v) {
-    size_t i = 0;
-    ((params[i++] = static_cast<void *>(&v)), ...);
-  }, values);
+  std::apply(
+      [&](auto &...v) {
+        size_t i = 0;
+        ((params[i++] = static_cast<void *>(&v)), ...);
+      },
+      values);
   return launchRaw(fn, config, stream, params.data());
 }
 

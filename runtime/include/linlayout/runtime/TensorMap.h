@@ -27,7 +27,16 @@ static_assert(sizeof(TensorMap) == 128 && alignof(TensorMap) == 64);
 
 /// Element types a tiled map may copy (the driver's CUtensorMapDataType values).
 enum class TensorMapElement : int {
-  U8 = 0, U16 = 1, U32 = 2, I32 = 3, U64 = 4, I64 = 5, F16 = 6, F32 = 7, F64 = 8, BF16 = 9,
+  U8 = 0,
+  U16 = 1,
+  U32 = 2,
+  I32 = 3,
+  U64 = 4,
+  I64 = 5,
+  F16 = 6,
+  F32 = 7,
+  F64 = 8,
+  BF16 = 9,
 };
 
 /// Bytes of one element.

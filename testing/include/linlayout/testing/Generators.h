@@ -93,7 +93,9 @@ inline int scaledInt(int lo, int hi) {
 }
 
 /// A 64-bit random word, uniform over its whole range.
-inline rc::Gen<uint64_t> word() { return rc::gen::resize(kFullSize, rc::gen::arbitrary<uint64_t>()); }
+inline rc::Gen<uint64_t> word() {
+  return rc::gen::resize(kFullSize, rc::gen::arbitrary<uint64_t>());
+}
 
 /// An int in [lo, hi], uniform (inclusive; rapidcheck's inRange excludes hi and rejects empty
 /// ranges).
@@ -172,8 +174,8 @@ inline std::vector<DimName> pickNames(const std::vector<DimName> &pool, int n, b
   std::iota(idx.begin(), idx.end(), 0);
   // A random subset, kept in pool order, then (maybe) shuffled by random keys.
   std::vector<int> chosen;
-  std::vector<uint64_t> keys = *rc::gen::container<std::vector<uint64_t>>(
-      pool.size(), detail::word());
+  std::vector<uint64_t> keys =
+      *rc::gen::container<std::vector<uint64_t>>(pool.size(), detail::word());
   std::vector<int> byKey = idx;
   std::stable_sort(byKey.begin(), byKey.end(), [&](int x, int y) { return keys[x] < keys[y]; });
   chosen.assign(byKey.begin(), byKey.begin() + n);
@@ -247,12 +249,10 @@ inline rc::Gen<LinearLayout> layoutOver(std::vector<DimBits> ins, std::vector<Di
     // (at random positions) for a surjective one.
     std::vector<bool> forced(n, kind == MapKind::Injective || kind == MapKind::Invertible);
     if (kind == MapKind::Surjective) {
-      auto keys = *rc::gen::container<std::vector<uint64_t>>(size_t(n),
-                                                              detail::word());
+      auto keys = *rc::gen::container<std::vector<uint64_t>>(size_t(n), detail::word());
       std::vector<int> order(n);
       std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(),
-                       [&](int x, int y) { return keys[x] < keys[y]; });
+      std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return keys[x] < keys[y]; });
       for (int i = 0; i < m; ++i)
         forced[order[i]] = true;
     }
@@ -320,12 +320,12 @@ inline rc::Gen<LinearLayout> invertibleLayout(LayoutBounds bounds = {}) {
 /// Limits on a distributed (register) layout.
 /// Requires: laneBits + maxWarpBits + maxBlockBits + maxRegisterBits <= 64; maxRank in 1..4.
 struct DistributedBounds {
-  int maxRank = 3;          // out dims dim0..dim{rank-1}
-  int maxOutBits = 10;      // tensor elements: at most 2^maxOutBits
-  int laneBits = 5;         // lanes per warp: 2^laneBits (32 on NVIDIA, 64 on AMD)
-  int maxWarpBits = 3;      // warps per CTA
-  int maxBlockBits = 1;     // CTAs per cluster
-  int maxRegisterBits = 4;  // at most this many register bits beyond those the tile needs
+  int maxRank = 3;         // out dims dim0..dim{rank-1}
+  int maxOutBits = 10;     // tensor elements: at most 2^maxOutBits
+  int laneBits = 5;        // lanes per warp: 2^laneBits (32 on NVIDIA, 64 on AMD)
+  int maxWarpBits = 3;     // warps per CTA
+  int maxBlockBits = 1;    // CTAs per cluster
+  int maxRegisterBits = 4; // at most this many register bits beyond those the tile needs
 };
 
 namespace detail {
@@ -343,8 +343,7 @@ inline rc::Gen<LinearLayout> distributedOver(std::vector<int> dimBits, Distribut
     int inTotal = reg + hw;
     assert(inTotal <= 64 && reg <= LinearLayout::kMaxDimBits);
     // Which hardware bits hold tensor bits: a random subset of size outTotal, in hardware order.
-    auto keys = *rc::gen::container<std::vector<uint64_t>>(size_t(inTotal),
-                                                            detail::word());
+    auto keys = *rc::gen::container<std::vector<uint64_t>>(size_t(inTotal), detail::word());
     std::vector<int> order(inTotal);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return keys[x] < keys[y]; });
@@ -354,8 +353,7 @@ inline rc::Gen<LinearLayout> distributedOver(std::vector<int> dimBits, Distribut
     std::vector<int> dimOf;
     for (int d = 0; d < rank; ++d)
       dimOf.insert(dimOf.end(), dimBits[d], d);
-    auto dimKeys = *rc::gen::container<std::vector<uint64_t>>(dimOf.size(),
-                                                               detail::word());
+    auto dimKeys = *rc::gen::container<std::vector<uint64_t>>(dimOf.size(), detail::word());
     std::vector<int> perm(dimOf.size());
     std::iota(perm.begin(), perm.end(), 0);
     std::stable_sort(perm.begin(), perm.end(),
@@ -365,8 +363,7 @@ inline rc::Gen<LinearLayout> distributedOver(std::vector<int> dimBits, Distribut
       offsets[d] = offsets[d - 1] + dimBits[d - 1];
     auto swizzle = *rc::gen::container<std::vector<int>>(
         size_t(outTotal), rc::gen::weightedElement<int>({{6, 0}, {1, 1}}));
-    auto swizzleFrom = *rc::gen::container<std::vector<uint64_t>>(size_t(outTotal),
-                                                                   detail::word());
+    auto swizzleFrom = *rc::gen::container<std::vector<uint64_t>>(size_t(outTotal), detail::word());
     std::vector<uint64_t> cols(inTotal, 0);
     std::vector<int> heldBits; // packed out bits handed out so far
     for (int k = 0; k < outTotal; ++k) {
@@ -438,8 +435,7 @@ inline rc::Gen<LinearLayout> following(const LinearLayout &l, MapKind kind, int 
     std::vector<DimBits> ins;
     for (int o = 0; o < l.numOutDims(); ++o)
       ins.push_back({l.outDimName(o), l.outDimBits(o)});
-    auto keys = *rc::gen::container<std::vector<uint64_t>>(ins.size(),
-                                                            detail::word());
+    auto keys = *rc::gen::container<std::vector<uint64_t>>(ins.size(), detail::word());
     std::vector<int> order(ins.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return keys[x] < keys[y]; });
@@ -494,9 +490,9 @@ inline rc::Gen<ComposablePair> composablePair(LayoutBounds bounds = {},
 inline rc::Gen<ComposableTriple> composableTriple(LayoutBounds bounds = {}) {
   return rc::gen::exec([bounds] {
     ComposablePair ab = *composablePair(bounds);
-    LinearLayout c = *detail::following(ab.b, MapKind::Any,
-                                        std::max(bounds.maxInBits, ab.b.totalOutBits()),
-                                        bounds.maxOutBits, bounds.maxOutDims);
+    LinearLayout c =
+        *detail::following(ab.b, MapKind::Any, std::max(bounds.maxInBits, ab.b.totalOutBits()),
+                           bounds.maxOutBits, bounds.maxOutDims);
     return ComposableTriple{ab.a, ab.b, c};
   });
 }
@@ -512,8 +508,7 @@ inline rc::Gen<SameOutputsPair> sameOutputsPair(LayoutBounds bounds = {},
     std::vector<DimBits> outs;
     for (int o = 0; o < a.numOutDims(); ++o)
       outs.push_back({a.outDimName(o), a.outDimBits(o)});
-    auto keys = *rc::gen::container<std::vector<uint64_t>>(outs.size(),
-                                                            detail::word());
+    auto keys = *rc::gen::container<std::vector<uint64_t>>(outs.size(), detail::word());
     std::vector<int> order(outs.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return keys[x] < keys[y]; });

@@ -105,8 +105,7 @@ public:
   /// x -> x * stride over an input of `size`, into an output of size * stride.
   /// Requires: size and stride are powers of two; size * stride <= 2^63.
   /// Example: strided1D(4, 2, lane, dim0) maps lane 0,1,2,3 to 0,2,4,6.
-  static Expected<LinearLayout> strided1D(uint64_t size, uint64_t stride, DimName in,
-                                          DimName out);
+  static Expected<LinearLayout> strided1D(uint64_t size, uint64_t stride, DimName in, DimName out);
 
   /// x -> 0 over an input of `size` (broadcast), into an output of `outSize` (default 1).
   /// Requires: size and outSize are powers of two.

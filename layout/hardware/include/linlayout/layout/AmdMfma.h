@@ -42,9 +42,8 @@ public:
   /// Ensures: the accessors return the arguments (tilesPerWarp filled with 1s).
   /// Example: make(3, {32, 32, 8}, false, {2, 2}) -> ok; make(3, {8, 8, 4}, false, {1, 1}) ->
   /// "amd_mfma: instr_shape is [8, 8, 4], expected M x N of 32x32, 16x16, 64x4 or 4x64".
-  static Expected<AmdMfmaSpec> make(int version, std::vector<int64_t> instrShape,
-                                    bool transposed, std::vector<int64_t> warpsPerCta,
-                                    int elementBitwidth = 32,
+  static Expected<AmdMfmaSpec> make(int version, std::vector<int64_t> instrShape, bool transposed,
+                                    std::vector<int64_t> warpsPerCta, int elementBitwidth = 32,
                                     std::vector<int64_t> tilesPerWarp = {},
                                     std::optional<CgaLayout> cga = std::nullopt);
 

@@ -39,8 +39,7 @@ public:
   /// Ensures: the accessors return the arguments (defaults filled in).
   /// Example: make(2, false, {2, 2}) -> ok; make(3, false, {1, 1}) -> "amd_wmma: instr_shape is
   /// [16, 16, 16], expected [16, 16, K] with K one of 4, 32, 64, 128 for version 3".
-  static Expected<AmdWmmaSpec> make(int version, bool transposed,
-                                    std::vector<int64_t> warpsPerCta,
+  static Expected<AmdWmmaSpec> make(int version, bool transposed, std::vector<int64_t> warpsPerCta,
                                     std::vector<int64_t> instrShape = {},
                                     std::vector<int64_t> tilesPerWarp = {},
                                     std::optional<CgaLayout> cga = std::nullopt);

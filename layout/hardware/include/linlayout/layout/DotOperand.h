@@ -4,10 +4,11 @@
 //
 //  - parent nvidia_mma v2 or v3: one instruction's operand tile is A [16, 8 * k_width] or
 //    B [8 * k_width, 8]. Along K a lane holds k_width consecutive elements (registers), then lanes
-//    0..3 step K; lanes 4..31 step the non-K dim (8 rows of A / columns of B); then registers repeat
-//    the 8-row block along the non-K dim and the whole k_width * 4 block along K. Warps follow the
-//    parent's warps (Ampere: last dim fastest; Hopper: dim0 fastest) and broadcast along the
-//    parent dim that is not this operand's (N for A, M for B). Hopper takes only A from registers.
+//    0..3 step K; lanes 4..31 step the non-K dim (8 rows of A / columns of B); then registers
+//    repeat the 8-row block along the non-K dim and the whole k_width * 4 block along K. Warps
+//    follow the parent's warps (Ampere: last dim fastest; Hopper: dim0 fastest) and broadcast along
+//    the parent dim that is not this operand's (N for A, M for B). Hopper takes only A from
+//    registers.
 //  - parent blocked: the FMA dot; the parent's own layout except that each thread holds the whole
 //    K extent in registers, and lanes and warps broadcast along K.
 // The CTA split is the parent's with the K components zeroed. Larger shapes repeat in registers,
@@ -22,11 +23,11 @@
 #include "linlayout/layout/LinearLayout.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
-#include <memory>
 
 namespace linlayout {
 
@@ -55,9 +56,9 @@ public:
   /// The K dimension: rank-1 for A, rank-2 for B.
   int kDim() const { return operandIndex_ == 0 ? rank() - 1 : rank() - 2; }
 
-  /// The CTA split (see CtaSplit.h): the number of CTAs, the split as a CgaLayout where the parent has one (the
-  /// parent's),
-  /// the block bases in this layout's rank, and the same layout with split `cga`.
+  /// The CTA split (see CtaSplit.h): the number of CTAs, the split as a CgaLayout where the parent
+  /// has one (the parent's), the block bases in this layout's rank, and the same layout with split
+  /// `cga`.
   int64_t numCtas() const;
   std::optional<CgaLayout> cgaSplit() const;
   std::vector<std::vector<int64_t>> ctaBases() const;

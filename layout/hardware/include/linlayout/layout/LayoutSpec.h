@@ -55,9 +55,9 @@ std::string_view kindName(LayoutKind kind);
 /// Ensures: kind() names the held family; isDistributed() != isShared().
 class LayoutSpec {
 public:
-  using Variant = std::variant<BlockedSpec, SliceSpec, NvidiaMmaSpec, DotOperandSpec, LinearSpec,
-                               SwizzledSharedSpec, NvmmaSharedSpec, SharedLinearSpec, AmdMfmaSpec,
-                               AmdWmmaSpec>;
+  using Variant =
+      std::variant<BlockedSpec, SliceSpec, NvidiaMmaSpec, DotOperandSpec, LinearSpec,
+                   SwizzledSharedSpec, NvmmaSharedSpec, SharedLinearSpec, AmdMfmaSpec, AmdWmmaSpec>;
 
   // Implicit from each (already checked) family value.
   LayoutSpec(BlockedSpec s) : v_(std::move(s)) {}

@@ -43,9 +43,9 @@ public:
   const BasisList &blockBases() const { return block_; }
   const std::vector<int64_t> &shape() const { return shape_; }
 
-  /// The CTA split (see CtaSplit.h): the number of CTAs, the split as a CgaLayout where one exists (never: block
-  /// bases are free-form),
-  /// the block bases in this layout's rank, and the same layout with split `cga`.
+  /// The CTA split (see CtaSplit.h): the number of CTAs, the split as a CgaLayout where one exists
+  /// (never: block bases are free-form), the block bases in this layout's rank, and the same layout
+  /// with split `cga`.
   int64_t numCtas() const;
   std::optional<CgaLayout> cgaSplit() const;
   std::vector<std::vector<int64_t>> ctaBases() const;

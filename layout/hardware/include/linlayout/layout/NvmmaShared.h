@@ -24,9 +24,9 @@
 #include "linlayout/layout/LinearLayout.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
-#include <optional>
 
 namespace linlayout {
 

@@ -15,11 +15,11 @@
 #include "linlayout/layout/LinearLayout.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
-#include <memory>
 
 namespace linlayout {
 
@@ -44,9 +44,9 @@ public:
   int dim() const { return dim_; }
   const LayoutSpec &parent() const { return *parent_; }
 
-  /// The CTA split (see CtaSplit.h): the number of CTAs, the split as a CgaLayout where the parent has one (its
-  /// split with dim dropped),
-  /// the block bases in this layout's rank, and the same layout with split `cga`.
+  /// The CTA split (see CtaSplit.h): the number of CTAs, the split as a CgaLayout where the parent
+  /// has one (its split with dim dropped), the block bases in this layout's rank, and the same
+  /// layout with split `cga`.
   int64_t numCtas() const;
   std::optional<CgaLayout> cgaSplit() const;
   std::vector<std::vector<int64_t>> ctaBases() const;

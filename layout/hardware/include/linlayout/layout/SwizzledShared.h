@@ -18,9 +18,9 @@
 #include "linlayout/layout/LinearLayout.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
-#include <optional>
 #include <vector>
 
 namespace linlayout {

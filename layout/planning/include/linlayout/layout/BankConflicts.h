@@ -24,11 +24,11 @@ namespace linlayout {
 
 /// What one vectorised warp load from shared memory costs.
 struct SharedLoadCost {
-  int vectorElements = 1;  ///< elements per lane per instruction
-  int accessBytes = 0;     ///< vectorElements * elementBits / 8 (0 for sub-byte elements)
-  int phases = 1;          ///< lane groups the hardware serves separately
-  int wavefronts = 1;      ///< wavefronts of one instruction, exactly (all phases)
-  int extraPerPhase = 0;   ///< wavefronts / phases - 1: the bank-conflict degree minus one
+  int vectorElements = 1; ///< elements per lane per instruction
+  int accessBytes = 0;    ///< vectorElements * elementBits / 8 (0 for sub-byte elements)
+  int phases = 1;         ///< lane groups the hardware serves separately
+  int wavefronts = 1;     ///< wavefronts of one instruction, exactly (all phases)
+  int extraPerPhase = 0;  ///< wavefronts / phases - 1: the bank-conflict degree minus one
 };
 
 /// The widest vector (in elements, a power of two at most maxElements) that a thread can move

@@ -77,13 +77,13 @@ struct ShuffleRound {
 /// selects per basis vector of that part, building only the words the rounds send and the
 /// registers unpack.
 struct ShuffleStep {
-  int slotsPerWord = 1;           ///< elements per word (1 for 32/64-bit elements)
-  int halves = 1;                 ///< 32-bit pieces per element (2 for 64-bit)
-  LinearLayout pack;              ///< (slot, word) -> (register) of src
-  LinearLayout unpack;            ///< (register, lane, warp, block) of dst -> (slot, word)
-  LinearLayout srcLaneOfThread;   ///< (lane, warp, block) -> (lane)
-  LinearLayout sendWordOfThread;  ///< (lane, warp, block) -> (word)
-  LinearLayout recvWordOfThread;  ///< (lane, warp, block) -> (word)
+  int slotsPerWord = 1;          ///< elements per word (1 for 32/64-bit elements)
+  int halves = 1;                ///< 32-bit pieces per element (2 for 64-bit)
+  LinearLayout pack;             ///< (slot, word) -> (register) of src
+  LinearLayout unpack;           ///< (register, lane, warp, block) of dst -> (slot, word)
+  LinearLayout srcLaneOfThread;  ///< (lane, warp, block) -> (lane)
+  LinearLayout sendWordOfThread; ///< (lane, warp, block) -> (word)
+  LinearLayout recvWordOfThread; ///< (lane, warp, block) -> (word)
   std::vector<ShuffleRound> rounds;
 };
 
@@ -125,23 +125,23 @@ struct SharedStep {
   /// block, the scratch of CTA `block` (distributed shared memory).
   LinearLayout scratch;
   int rounds = 1;
-  int64_t scratchBytes = 0;     ///< per CTA, one round
+  int64_t scratchBytes = 0; ///< per CTA, one round
   SharedOp storeOp = SharedOp::Store;
   SharedOp loadOp = SharedOp::Load;
-  int storeVectorElements = 1;  ///< elements per lane per store instruction
+  int storeVectorElements = 1; ///< elements per lane per store instruction
   int loadVectorElements = 1;
-  LinearLayout storeAddress;    ///< (lane, warp, block) -> (offset)
-  LinearLayout loadAddress;     ///< (lane, warp, block) -> (offset)
-  LinearLayout loadBlock;       ///< (lane, warp, block) -> (block): CTA whose scratch is read
+  LinearLayout storeAddress; ///< (lane, warp, block) -> (offset)
+  LinearLayout loadAddress;  ///< (lane, warp, block) -> (offset)
+  LinearLayout loadBlock;    ///< (lane, warp, block) -> (block): CTA whose scratch is read
   /// (lane, warp, block) -> (bits): a thread stores only when this is zero (it skips copies of
   /// data another thread already stores).
   LinearLayout storePredicate;
   std::vector<SharedAccess> stores;
   std::vector<SharedAccess> loads;
   std::vector<std::array<int, 2>> copies; ///< {dst register, dst register it copies}
-  int storeWavefronts = 0;      ///< per store instruction of one warp (all phases)
-  int loadWavefronts = 0;       ///< per load instruction of one warp
-  int storeMinWavefronts = 0;   ///< without bank conflicts
+  int storeWavefronts = 0;                ///< per store instruction of one warp (all phases)
+  int loadWavefronts = 0;                 ///< per load instruction of one warp
+  int storeMinWavefronts = 0;             ///< without bank conflicts
   int loadMinWavefronts = 0;
   /// Every scratch byte is stored and loaded by threads of one warp (exchangeStaysInWarps): no
   /// warp reads what another stored or stores over what another reads, so the syncs between the
@@ -155,22 +155,22 @@ struct SharedStep {
 
 /// Instruction counts (per warp unless said otherwise) and the estimated cost.
 struct ConversionCost {
-  int shuffles = 0;             ///< shfl.sync
-  int selects = 0;              ///< selp (register selection by thread)
-  int prmts = 0;                ///< prmt / byte extraction for 8-bit packing
-  int indexOps = 0;             ///< integer ops computing per-round lanes/addresses
-  std::array<int, 5> stores{};  ///< st.shared by width: 8, 16, 32, 64, 128 bits
-  std::array<int, 5> loads{};   ///< ld.shared by width
+  int shuffles = 0;            ///< shfl.sync
+  int selects = 0;             ///< selp (register selection by thread)
+  int prmts = 0;               ///< prmt / byte extraction for 8-bit packing
+  int indexOps = 0;            ///< integer ops computing per-round lanes/addresses
+  std::array<int, 5> stores{}; ///< st.shared by width: 8, 16, 32, 64, 128 bits
+  std::array<int, 5> loads{};  ///< ld.shared by width
   int stmatrix = 0;
   int ldmatrix = 0;
-  int barriers = 0;             ///< bar.sync (or cluster barriers) per CTA
-  int warpSyncs = 0;            ///< bar.warp.sync per warp, in place of barriers (withinWarps)
-  int64_t storeWavefronts = 0;  ///< per warp, all store instructions
+  int barriers = 0;            ///< bar.sync (or cluster barriers) per CTA
+  int warpSyncs = 0;           ///< bar.warp.sync per warp, in place of barriers (withinWarps)
+  int64_t storeWavefronts = 0; ///< per warp, all store instructions
   int64_t loadWavefronts = 0;
   int64_t conflictWavefronts = 0; ///< the part of both caused by bank conflicts
-  int64_t scratchBytes = 0;     ///< per CTA
-  int warps = 1;                ///< warps per CTA (the CTA totals below multiply by it)
-  double cycles = 0;            ///< estimated SM cycles per CTA (see CostModel in the docs)
+  int64_t scratchBytes = 0;       ///< per CTA
+  int warps = 1;                  ///< warps per CTA (the CTA totals below multiply by it)
+  double cycles = 0;              ///< estimated SM cycles per CTA (see CostModel in the docs)
 
   int sharedInstructions() const;
   /// Instructions each warp issues: shared-memory ones, shuffles, selects, prmts, index ops and
@@ -189,9 +189,9 @@ struct ConversionPlan {
   /// (register, lane, warp, block) of dst -> (register, lane, warp, block) of src: the copy of
   /// each dst element the plan reads (same thread preferred, then warp, then CTA).
   LinearLayout sourceOf;
-  RegisterPermuteStep permute;  ///< path RegisterPermute
-  ShuffleStep shuffle;          ///< path WarpShuffle
-  SharedStep shared;            ///< paths SharedMemory, DistributedSharedMemory
+  RegisterPermuteStep permute; ///< path RegisterPermute
+  ShuffleStep shuffle;         ///< path WarpShuffle
+  SharedStep shared;           ///< paths SharedMemory, DistributedSharedMemory
   ConversionCost cost;
   struct Alternative {
     ConversionPath path;

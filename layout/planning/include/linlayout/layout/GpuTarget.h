@@ -20,16 +20,16 @@ std::string_view gpuTargetName(GpuTarget target);
 
 /// Throughputs and latencies of one target (per SM, per clock).
 struct TargetCosts {
-  double sharedBytesPerClock;     ///< shared-memory wavefront bandwidth: 128 B (one wavefront)
-  double shufflesPerClock;        ///< warp-wide shfl.sync instructions
-  double aluPerClock;             ///< warp-wide integer/select/prmt instructions
-  double issuePerClock;           ///< warp instructions issued (all schedulers)
-  double barrierCycles;           ///< one bar.sync of a CTA, beyond the work it waits for
-  double clusterBarrierCycles;    ///< barrier.cluster.arrive + wait (sm_90 only)
+  double sharedBytesPerClock;       ///< shared-memory wavefront bandwidth: 128 B (one wavefront)
+  double shufflesPerClock;          ///< warp-wide shfl.sync instructions
+  double aluPerClock;               ///< warp-wide integer/select/prmt instructions
+  double issuePerClock;             ///< warp instructions issued (all schedulers)
+  double barrierCycles;             ///< one bar.sync of a CTA, beyond the work it waits for
+  double clusterBarrierCycles;      ///< barrier.cluster.arrive + wait (sm_90 only)
   double remoteSharedBytesPerClock; ///< distributed shared memory (cluster) bandwidth
-  bool hasStMatrix;               ///< stmatrix (sm_90)
-  bool hasLdMatrix;               ///< ldmatrix (sm_75 and later)
-  bool hasClusters;               ///< thread-block clusters and distributed shared memory
+  bool hasStMatrix;                 ///< stmatrix (sm_90)
+  bool hasLdMatrix;                 ///< ldmatrix (sm_75 and later)
+  bool hasClusters;                 ///< thread-block clusters and distributed shared memory
 };
 
 /// The table for `target`.

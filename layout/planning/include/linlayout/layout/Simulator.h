@@ -21,9 +21,9 @@
 namespace linlayout {
 
 struct SimulationReport {
-  bool correct = false;        ///< every dst register of every thread holds its element
-  int64_t wrongRegisters = 0;  ///< (thread, register) pairs holding something else
-  std::string firstProblem;    ///< the first mismatch or broken rule, described
+  bool correct = false;       ///< every dst register of every thread holds its element
+  int64_t wrongRegisters = 0; ///< (thread, register) pairs holding something else
+  std::string firstProblem;   ///< the first mismatch or broken rule, described
   /// Measured per warp (the largest over warps): shuffles and shared-memory wavefronts.
   int64_t shuffles = 0;
   int64_t storeWavefronts = 0;

@@ -74,7 +74,6 @@ struct SharedScratchLayout {
 /// tensor; the block dimension is ignored (one CTA's part).
 /// Requires: same out dims; src covers the tile dst reads; elementBits in {8, 16, 32, 64}.
 Expected<SharedScratchLayout> optimalSwizzle(const LinearLayout &src, const LinearLayout &dst,
-                                             int elementBits,
-                                             const SwizzleOptions &options = {});
+                                             int elementBits, const SwizzleOptions &options = {});
 
 } // namespace linlayout

@@ -3,6 +3,7 @@
 #include "OpLowering.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <iterator>
 
 namespace linlayout::lower {
@@ -29,58 +30,51 @@ Declaration kindWithoutFamily() {
   return {};
 }
 
-// The family of each op kind, as lowerBlock dispatches it. No default: a kind without a case
-// reaches kindWithoutFamily.
-constexpr Declaration declarationOf(ir::OpKind k) {
+// The declarations of an op kind: its lowering family's. An elementwise op works in registers
+// only, whatever it computes, so a new one needs no line here. A kind that no line names reaches
+// kindWithoutFamily, which is not a constant expression: kDeclarations then fails to compile.
+constexpr Declaration declarationOf(ir::OpKind k, ir::OpFamily family) {
   using K = ir::OpKind;
-  // One line per family reads as a table.
-  // clang-format off
-  switch (k) {
-  case K::Return: case K::Yield: case K::For: case K::If: case K::CombineReturn:
-    return {noFootprint, structureEffects};
-  // Registers only.
-  case K::Constant: case K::ProgramId: case K::NumPrograms: case K::MakeRange:
-  case K::Splat: case K::Broadcast: case K::ExpandDims: case K::Join: case K::Split:
-  case K::AddI: case K::SubI: case K::MulI: case K::DivSI: case K::RemSI: case K::AndI:
-  case K::OrI: case K::XOrI: case K::ShLI: case K::ShRSI: case K::MinSI: case K::MaxSI:
-  case K::DivUI: case K::RemUI: case K::ShRUI: case K::MinUI: case K::MaxUI: case K::MulHiUI:
-  case K::AddF: case K::SubF: case K::MulF: case K::DivF: case K::MinF: case K::MaxF:
-  case K::MinNumF: case K::MaxNumF: case K::RemF: case K::NegF: case K::Exp: case K::Exp2:
-  case K::Log: case K::Sqrt: case K::AbsF: case K::Log2: case K::Rsqrt: case K::Floor: case K::Ceil:
-  case K::CmpI: case K::CmpF: case K::Select: case K::SIToFP: case K::FPToSI: case K::UIToFP:
-  case K::FPToUI: case K::ExtF: case K::TruncF: case K::ExtSI: case K::ExtUI: case K::TruncI:
-  case K::Bitcast: case K::FpToFp: case K::AddPtr:
+  auto any = [k](std::initializer_list<K> kinds) {
+    return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
+  };
+  if (family == ir::OpFamily::Elementwise)
     return {};
-  case K::Reshape: case K::Trans: // through a conversion's scratch where elements move
+  // One line per lowering family reads as a table.
+  // clang-format off
+  if (any({K::Return, K::Yield, K::For, K::If, K::CombineReturn}))
+    return {noFootprint, structureEffects};
+  if (any({K::Constant, K::ProgramId, K::NumPrograms, K::MakeRange, K::Splat, K::Broadcast,
+           K::ExpandDims, K::Join, K::Split, K::AddPtr}))
+    return {}; // registers only
+  if (any({K::Reshape, K::Trans})) // through a conversion's scratch where elements move
     return {shapeFootprint, scratchExchangeEffects};
-  case K::Load: case K::Store: case K::AtomicRMW: case K::AtomicCAS:
+  if (any({K::Load, K::Store, K::AtomicRMW, K::AtomicCAS}))
     return {atomicFootprint, scratchExchangeEffects};
-  case K::ConvertLayout:
+  if (any({K::ConvertLayout}))
     return {conversionFootprint, scratchExchangeEffects};
-  case K::LocalAlloc: case K::LocalStore: case K::LocalLoad: case K::LocalDealloc:
+  if (any({K::LocalAlloc, K::LocalStore, K::LocalLoad, K::LocalDealloc}))
     return {sharedBufferFootprint, sharedBufferEffects};
-  case K::MemDescIndex: case K::MemDescSubslice: case K::MemDescTrans:
-  case K::AsyncCopyGlobalToLocal: case K::AsyncCommitGroup: case K::AsyncWait: case K::Barrier:
+  if (any({K::MemDescIndex, K::MemDescSubslice, K::MemDescTrans, K::AsyncCopyGlobalToLocal,
+           K::AsyncCommitGroup, K::AsyncWait, K::Barrier}))
     return {noFootprint, asyncEffects};
-  case K::Dot:
+  if (any({K::Dot}))
     return {noFootprint, dotEffects};
-  case K::Reduce:
+  if (any({K::Reduce}))
     return {reduceFootprint, scratchExchangeEffects};
-  case K::Scan:
+  if (any({K::Scan}))
     return {scanFootprint, scratchExchangeEffects};
-  case K::WarpGroupDot: case K::WarpGroupDotWait: case K::FenceAsyncShared:
+  if (any({K::WarpGroupDot, K::WarpGroupDotWait, K::FenceAsyncShared}))
     return {warpGroupDotFootprint, wgmmaEffects};
-  case K::AsyncTmaCopyGlobalToLocal: case K::AsyncTmaCopyLocalToGlobal:
-  case K::AsyncTmaStoreWait: case K::InitBarrier: case K::InvalBarrier: case K::BarrierExpect:
-  case K::WaitBarrier:
+  if (any({K::AsyncTmaCopyGlobalToLocal, K::AsyncTmaCopyLocalToGlobal, K::AsyncTmaStoreWait,
+           K::InitBarrier, K::InvalBarrier, K::BarrierExpect, K::WaitBarrier}))
     return {noFootprint, tmaEffects};
-  }
   // clang-format on
   return kindWithoutFamily();
 }
 
 constexpr Declaration kDeclarations[] = {
-#define LINLAYOUT_X(e, m, c, f) declarationOf(ir::OpKind::e),
+#define LINLAYOUT_X(e, m, c, f) declarationOf(ir::OpKind::e, ir::OpFamily::f),
     LINLAYOUT_IR_OPS(LINLAYOUT_X)
 #undef LINLAYOUT_X
 };

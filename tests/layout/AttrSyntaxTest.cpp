@@ -271,7 +271,7 @@ TEST(AttrSyntaxErrors, SayWhereAndWhat) {
             "1:19: 'dim' of '#ttg.slice' must be an integer");
   EXPECT_EQ(parseError("#ttg.padded_shared<{interval = 32}>"),
             "1:1: unsupported layout '#ttg.padded_shared' (linlayout reads blocked, slice, "
-            "nvidia_mma, dot_op, swizzled_shared, nvmma_shared, linear, shared_linear, amd_mfma, "
+            "nvidia_mma, dot_op, linear, swizzled_shared, nvmma_shared, shared_linear, amd_mfma, "
             "amd_wmma)");
   EXPECT_EQ(parseError("#ttg.amd_mfma<{versionMajor = 3}>"),
             "1:1: '#ttg.amd_mfma' needs 'version'");

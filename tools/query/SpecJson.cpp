@@ -1,6 +1,10 @@
 #include "query/SpecJson.h"
 
+#include <optional>
 #include <set>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 namespace linlayout::query {
 namespace {
@@ -114,153 +118,286 @@ constexpr int kMaxNesting = 16;
 
 Expected<LayoutSpec> specAt(const Json &j, const std::string &what, int depth);
 
-Expected<LayoutSpec> blockedFrom(Fields &f) {
-  LL_ASSIGN_OR_RETURN(auto spt, f.list("size_per_thread"));
-  LL_ASSIGN_OR_RETURN(auto tpw, f.list("threads_per_warp"));
-  LL_ASSIGN_OR_RETURN(auto wpc, f.list("warps_per_cta"));
-  LL_ASSIGN_OR_RETURN(auto order, f.list("order"));
-  LL_ASSIGN_OR_RETURN(auto cga, cgaFrom(f, int(order.size())));
-  LL_TRY_STATUS(f.noOthers());
-  return asSpec(BlockedSpec::make(std::move(spt), std::move(tpw), std::move(wpc), std::move(order),
-                                  std::move(cga)),
-                f.what());
+Json matrixJson(const BasisList &m) {
+  Json r = Json::array();
+  for (const auto &row : m)
+    r.push_back(row);
+  return r;
 }
 
-Expected<LayoutSpec> sliceFrom(Fields &f, int depth) {
-  LL_ASSIGN_OR_RETURN(int64_t dim, f.integer("dim"));
-  LL_ASSIGN_OR_RETURN(const Json *p, f.required("parent"));
-  LL_ASSIGN_OR_RETURN(LayoutSpec parent, specAt(*p, f.name("parent"), depth + 1));
-  LL_TRY_STATUS(f.noOthers());
-  return asSpec(SliceSpec::make(dim, parent), f.what());
+void putCga(Json &j, const CgaLayout &cga) {
+  if (!cga.isSingle())
+    j["cga_layout"] = matrixJson(cga.bases());
 }
 
-Expected<LayoutSpec> mmaFrom(Fields &f) {
-  LL_ASSIGN_OR_RETURN(auto version, f.list("version"));
-  if (version.size() != 2)
-    return makeError(f.name("version") + " has " + std::to_string(version.size()) +
-                     " entries, expected [major, minor]");
-  LL_ASSIGN_OR_RETURN(auto wpc, f.list("warps_per_cta"));
-  LL_ASSIGN_OR_RETURN(auto instr, f.list("instr_shape"));
-  LL_ASSIGN_OR_RETURN(auto cga, cgaFrom(f, int(wpc.size())));
-  LL_TRY_STATUS(f.noOthers());
-  for (int64_t v : version)
-    if (v < 0 || v > 1000)
-      return makeError(f.name("version") + " has entry " + std::to_string(v) +
-                       ", expected [2, 0] or [3, 0]");
-  return asSpec(NvidiaMmaSpec::make(int(version[0]), int(version[1]), std::move(wpc),
-                                    std::move(instr), std::move(cga)),
-                f.what());
-}
+// The JSON form of each family, with Gluon's field names: read (every field checked, parents at
+// depth + 1) and write. One specialization per member of LayoutSpec::Variant: a family without
+// one does not compile.
+template <typename T> struct JsonForm;
 
-Expected<LayoutSpec> dotFrom(Fields &f, int depth) {
-  LL_ASSIGN_OR_RETURN(int64_t idx, f.integer("operand_index"));
-  LL_ASSIGN_OR_RETURN(const Json *p, f.required("parent"));
-  LL_ASSIGN_OR_RETURN(LayoutSpec parent, specAt(*p, f.name("parent"), depth + 1));
-  int64_t kWidth = 0;
-  if (const Json *k = f.optional("k_width")) {
-    LL_ASSIGN_OR_RETURN(kWidth, toInt(*k, f.name("k_width")));
-  } else if (parent.kind() != LayoutKind::Blocked) {
-    return makeError(f.what() + ": missing field 'k_width'");
+template <> struct JsonForm<BlockedSpec> {
+  static Expected<LayoutSpec> read(Fields &f, int) {
+    LL_ASSIGN_OR_RETURN(auto spt, f.list("size_per_thread"));
+    LL_ASSIGN_OR_RETURN(auto tpw, f.list("threads_per_warp"));
+    LL_ASSIGN_OR_RETURN(auto wpc, f.list("warps_per_cta"));
+    LL_ASSIGN_OR_RETURN(auto order, f.list("order"));
+    LL_ASSIGN_OR_RETURN(auto cga, cgaFrom(f, int(order.size())));
+    LL_TRY_STATUS(f.noOthers());
+    return asSpec(BlockedSpec::make(std::move(spt), std::move(tpw), std::move(wpc),
+                                    std::move(order), std::move(cga)),
+                  f.what());
   }
-  LL_TRY_STATUS(f.noOthers());
-  return asSpec(DotOperandSpec::make(idx, parent, kWidth), f.what());
-}
-
-Expected<LayoutSpec> linearFrom(Fields &f) {
-  LL_ASSIGN_OR_RETURN(auto reg, f.matrix("reg_bases"));
-  LL_ASSIGN_OR_RETURN(auto lane, f.matrix("lane_bases"));
-  LL_ASSIGN_OR_RETURN(auto warp, f.matrix("warp_bases"));
-  LL_ASSIGN_OR_RETURN(auto block, f.matrix("block_bases", /*isOptional=*/true));
-  LL_ASSIGN_OR_RETURN(auto shape, f.list("shape"));
-  LL_TRY_STATUS(f.noOthers());
-  return asSpec(LinearSpec::make(std::move(reg), std::move(lane), std::move(warp), std::move(block),
-                                 std::move(shape)),
-                f.what());
-}
-
-Expected<LayoutSpec> swizzledFrom(Fields &f) {
-  LL_ASSIGN_OR_RETURN(int64_t vec, f.integer("vec"));
-  LL_ASSIGN_OR_RETURN(int64_t perPhase, f.integer("per_phase"));
-  LL_ASSIGN_OR_RETURN(int64_t maxPhase, f.integer("max_phase"));
-  LL_ASSIGN_OR_RETURN(auto order, f.list("order"));
-  LL_ASSIGN_OR_RETURN(auto cga, cgaFrom(f, int(order.size())));
-  LL_TRY_STATUS(f.noOthers());
-  return asSpec(SwizzledSharedSpec::make(vec, perPhase, maxPhase, std::move(order), std::move(cga)),
-                f.what());
-}
-
-Expected<LayoutSpec> nvmmaSharedFrom(Fields &f) {
-  LL_ASSIGN_OR_RETURN(int64_t swizzle, f.integer("swizzle_byte_width"));
-  LL_ASSIGN_OR_RETURN(int64_t bits, f.integer("element_bitwidth"));
-  int64_t rank = 2;
-  if (const Json *r = f.optional("rank")) {
-    LL_ASSIGN_OR_RETURN(rank, toInt(*r, f.name("rank")));
+  static void write(Json &j, const BlockedSpec &s) {
+    j["size_per_thread"] = s.sizePerThread();
+    j["threads_per_warp"] = s.threadsPerWarp();
+    j["warps_per_cta"] = s.warpsPerCta();
+    j["order"] = s.order();
+    putCga(j, s.cga());
   }
-  LL_ASSIGN_OR_RETURN(bool transposed, f.flag("transposed", false));
-  LL_ASSIGN_OR_RETURN(bool fp4, f.flag("fp4_padded", false));
-  if (rank < 1 || rank > CgaLayout::kMaxRank)
-    return makeError(f.name("rank") + " is " + std::to_string(rank) + ", expected 1 to " +
-                     std::to_string(CgaLayout::kMaxRank));
-  LL_ASSIGN_OR_RETURN(auto cga, cgaFrom(f, int(rank)));
-  LL_TRY_STATUS(f.noOthers());
-  return asSpec(NvmmaSharedSpec::make(swizzle, bits, rank, transposed, fp4, std::move(cga)),
-                f.what());
-}
+};
 
-Expected<LayoutSpec> sharedLinearFrom(Fields &f) {
-  LL_ASSIGN_OR_RETURN(auto offset, f.matrix("offset_bases"));
-  LL_ASSIGN_OR_RETURN(auto block, f.matrix("block_bases", /*isOptional=*/true));
-  int64_t alignment = 16;
-  if (const Json *a = f.optional("alignment")) {
-    LL_ASSIGN_OR_RETURN(alignment, toInt(*a, f.name("alignment")));
+template <> struct JsonForm<SliceSpec> {
+  static Expected<LayoutSpec> read(Fields &f, int depth) {
+    LL_ASSIGN_OR_RETURN(int64_t dim, f.integer("dim"));
+    LL_ASSIGN_OR_RETURN(const Json *p, f.required("parent"));
+    LL_ASSIGN_OR_RETURN(LayoutSpec parent, specAt(*p, f.name("parent"), depth + 1));
+    LL_TRY_STATUS(f.noOthers());
+    return asSpec(SliceSpec::make(dim, parent), f.what());
   }
-  LL_TRY_STATUS(f.noOthers());
-  return asSpec(SharedLinearSpec::make(std::move(offset), std::move(block), alignment), f.what());
-}
+  static void write(Json &j, const SliceSpec &s) {
+    j["dim"] = s.dim();
+    j["parent"] = specToJson(s.parent());
+  }
+};
+
+template <> struct JsonForm<NvidiaMmaSpec> {
+  static Expected<LayoutSpec> read(Fields &f, int) {
+    LL_ASSIGN_OR_RETURN(auto version, f.list("version"));
+    if (version.size() != 2)
+      return makeError(f.name("version") + " has " + std::to_string(version.size()) +
+                       " entries, expected [major, minor]");
+    LL_ASSIGN_OR_RETURN(auto wpc, f.list("warps_per_cta"));
+    LL_ASSIGN_OR_RETURN(auto instr, f.list("instr_shape"));
+    LL_ASSIGN_OR_RETURN(auto cga, cgaFrom(f, int(wpc.size())));
+    LL_TRY_STATUS(f.noOthers());
+    for (int64_t v : version)
+      if (v < 0 || v > 1000)
+        return makeError(f.name("version") + " has entry " + std::to_string(v) +
+                         ", expected [2, 0] or [3, 0]");
+    return asSpec(NvidiaMmaSpec::make(int(version[0]), int(version[1]), std::move(wpc),
+                                      std::move(instr), std::move(cga)),
+                  f.what());
+  }
+  static void write(Json &j, const NvidiaMmaSpec &s) {
+    j["version"] = Json::array({s.versionMajor(), s.versionMinor()});
+    j["warps_per_cta"] = s.warpsPerCta();
+    j["instr_shape"] = s.instrShape();
+    putCga(j, s.cga());
+  }
+};
+
+template <> struct JsonForm<DotOperandSpec> {
+  static Expected<LayoutSpec> read(Fields &f, int depth) {
+    LL_ASSIGN_OR_RETURN(int64_t idx, f.integer("operand_index"));
+    LL_ASSIGN_OR_RETURN(const Json *p, f.required("parent"));
+    LL_ASSIGN_OR_RETURN(LayoutSpec parent, specAt(*p, f.name("parent"), depth + 1));
+    int64_t kWidth = 0;
+    if (const Json *k = f.optional("k_width")) {
+      LL_ASSIGN_OR_RETURN(kWidth, toInt(*k, f.name("k_width")));
+    } else if (parent.kind() != LayoutKind::Blocked) {
+      return makeError(f.what() + ": missing field 'k_width'");
+    }
+    LL_TRY_STATUS(f.noOthers());
+    return asSpec(DotOperandSpec::make(idx, parent, kWidth), f.what());
+  }
+  static void write(Json &j, const DotOperandSpec &s) {
+    j["operand_index"] = s.operandIndex();
+    j["parent"] = specToJson(s.parent());
+    j["k_width"] = s.kWidth();
+  }
+};
+
+template <> struct JsonForm<LinearSpec> {
+  static Expected<LayoutSpec> read(Fields &f, int) {
+    LL_ASSIGN_OR_RETURN(auto reg, f.matrix("reg_bases"));
+    LL_ASSIGN_OR_RETURN(auto lane, f.matrix("lane_bases"));
+    LL_ASSIGN_OR_RETURN(auto warp, f.matrix("warp_bases"));
+    LL_ASSIGN_OR_RETURN(auto block, f.matrix("block_bases", /*isOptional=*/true));
+    LL_ASSIGN_OR_RETURN(auto shape, f.list("shape"));
+    LL_TRY_STATUS(f.noOthers());
+    return asSpec(LinearSpec::make(std::move(reg), std::move(lane), std::move(warp),
+                                   std::move(block), std::move(shape)),
+                  f.what());
+  }
+  static void write(Json &j, const LinearSpec &s) {
+    j["reg_bases"] = matrixJson(s.regBases());
+    j["lane_bases"] = matrixJson(s.laneBases());
+    j["warp_bases"] = matrixJson(s.warpBases());
+    j["block_bases"] = matrixJson(s.blockBases());
+    j["shape"] = s.shape();
+  }
+};
+
+template <> struct JsonForm<SwizzledSharedSpec> {
+  static Expected<LayoutSpec> read(Fields &f, int) {
+    LL_ASSIGN_OR_RETURN(int64_t vec, f.integer("vec"));
+    LL_ASSIGN_OR_RETURN(int64_t perPhase, f.integer("per_phase"));
+    LL_ASSIGN_OR_RETURN(int64_t maxPhase, f.integer("max_phase"));
+    LL_ASSIGN_OR_RETURN(auto order, f.list("order"));
+    LL_ASSIGN_OR_RETURN(auto cga, cgaFrom(f, int(order.size())));
+    LL_TRY_STATUS(f.noOthers());
+    return asSpec(
+        SwizzledSharedSpec::make(vec, perPhase, maxPhase, std::move(order), std::move(cga)),
+        f.what());
+  }
+  static void write(Json &j, const SwizzledSharedSpec &s) {
+    j["vec"] = s.vec();
+    j["per_phase"] = s.perPhase();
+    j["max_phase"] = s.maxPhase();
+    j["order"] = s.order();
+    putCga(j, s.cga());
+  }
+};
+
+template <> struct JsonForm<NvmmaSharedSpec> {
+  static Expected<LayoutSpec> read(Fields &f, int) {
+    LL_ASSIGN_OR_RETURN(int64_t swizzle, f.integer("swizzle_byte_width"));
+    LL_ASSIGN_OR_RETURN(int64_t bits, f.integer("element_bitwidth"));
+    int64_t rank = 2;
+    if (const Json *r = f.optional("rank")) {
+      LL_ASSIGN_OR_RETURN(rank, toInt(*r, f.name("rank")));
+    }
+    LL_ASSIGN_OR_RETURN(bool transposed, f.flag("transposed", false));
+    LL_ASSIGN_OR_RETURN(bool fp4, f.flag("fp4_padded", false));
+    if (rank < 1 || rank > CgaLayout::kMaxRank)
+      return makeError(f.name("rank") + " is " + std::to_string(rank) + ", expected 1 to " +
+                       std::to_string(CgaLayout::kMaxRank));
+    LL_ASSIGN_OR_RETURN(auto cga, cgaFrom(f, int(rank)));
+    LL_TRY_STATUS(f.noOthers());
+    return asSpec(NvmmaSharedSpec::make(swizzle, bits, rank, transposed, fp4, std::move(cga)),
+                  f.what());
+  }
+  static void write(Json &j, const NvmmaSharedSpec &s) {
+    j["swizzle_byte_width"] = s.swizzleByteWidth();
+    j["element_bitwidth"] = s.elementBitwidth();
+    j["rank"] = s.rank();
+    j["transposed"] = s.transposed();
+    if (s.fp4Padded())
+      j["fp4_padded"] = true;
+    putCga(j, s.cga());
+  }
+};
+
+template <> struct JsonForm<SharedLinearSpec> {
+  static Expected<LayoutSpec> read(Fields &f, int) {
+    LL_ASSIGN_OR_RETURN(auto offset, f.matrix("offset_bases"));
+    LL_ASSIGN_OR_RETURN(auto block, f.matrix("block_bases", /*isOptional=*/true));
+    int64_t alignment = 16;
+    if (const Json *a = f.optional("alignment")) {
+      LL_ASSIGN_OR_RETURN(alignment, toInt(*a, f.name("alignment")));
+    }
+    LL_TRY_STATUS(f.noOthers());
+    return asSpec(SharedLinearSpec::make(std::move(offset), std::move(block), alignment), f.what());
+  }
+  static void write(Json &j, const SharedLinearSpec &s) {
+    j["offset_bases"] = matrixJson(s.offsetBases());
+    j["block_bases"] = matrixJson(s.blockBases());
+    j["alignment"] = s.alignment();
+  }
+};
 
 // Gluon's AMDMFMALayout fields; element_bitwidth and tiles_per_warp as Gluon defaults them.
-Expected<LayoutSpec> amdMfmaFrom(Fields &f) {
-  LL_ASSIGN_OR_RETURN(int64_t version, f.integer("version"));
-  LL_ASSIGN_OR_RETURN(auto instr, f.list("instr_shape"));
-  LL_ASSIGN_OR_RETURN(bool transposed, f.flag("transposed", false));
-  LL_ASSIGN_OR_RETURN(auto wpc, f.list("warps_per_cta"));
-  int64_t bits = 32;
-  if (const Json *b = f.optional("element_bitwidth")) {
-    LL_ASSIGN_OR_RETURN(bits, toInt(*b, f.name("element_bitwidth")));
+template <> struct JsonForm<AmdMfmaSpec> {
+  static Expected<LayoutSpec> read(Fields &f, int) {
+    LL_ASSIGN_OR_RETURN(int64_t version, f.integer("version"));
+    LL_ASSIGN_OR_RETURN(auto instr, f.list("instr_shape"));
+    LL_ASSIGN_OR_RETURN(bool transposed, f.flag("transposed", false));
+    LL_ASSIGN_OR_RETURN(auto wpc, f.list("warps_per_cta"));
+    int64_t bits = 32;
+    if (const Json *b = f.optional("element_bitwidth")) {
+      LL_ASSIGN_OR_RETURN(bits, toInt(*b, f.name("element_bitwidth")));
+    }
+    std::vector<int64_t> tiles;
+    if (f.optional("tiles_per_warp")) {
+      LL_ASSIGN_OR_RETURN(tiles, f.list("tiles_per_warp"));
+    }
+    LL_ASSIGN_OR_RETURN(auto cga, cgaFrom(f, int(wpc.size())));
+    LL_TRY_STATUS(f.noOthers());
+    if (version < 0 || version > 1000 || bits < 0 || bits > 1000)
+      return makeError(f.what() + ": version " + std::to_string(version) + " or element_bitwidth " +
+                       std::to_string(bits) + " out of range");
+    return asSpec(AmdMfmaSpec::make(int(version), std::move(instr), transposed, std::move(wpc),
+                                    int(bits), std::move(tiles), std::move(cga)),
+                  f.what());
   }
-  std::vector<int64_t> tiles;
-  if (f.optional("tiles_per_warp")) {
-    LL_ASSIGN_OR_RETURN(tiles, f.list("tiles_per_warp"));
+  static void write(Json &j, const AmdMfmaSpec &s) {
+    j["version"] = s.version();
+    j["instr_shape"] = s.instrShape();
+    j["transposed"] = s.transposed();
+    j["warps_per_cta"] = s.warpsPerCta();
+    j["element_bitwidth"] = s.elementBitwidth();
+    j["tiles_per_warp"] = s.tilesPerWarp();
+    putCga(j, s.cga());
   }
-  LL_ASSIGN_OR_RETURN(auto cga, cgaFrom(f, int(wpc.size())));
-  LL_TRY_STATUS(f.noOthers());
-  if (version < 0 || version > 1000 || bits < 0 || bits > 1000)
-    return makeError(f.what() + ": version " + std::to_string(version) + " or element_bitwidth " +
-                     std::to_string(bits) + " out of range");
-  return asSpec(AmdMfmaSpec::make(int(version), std::move(instr), transposed, std::move(wpc),
-                                  int(bits), std::move(tiles), std::move(cga)),
-                f.what());
-}
+};
 
 // Gluon's AMDWMMALayout fields; instr_shape defaults to [16, 16, 16] as in Gluon.
-Expected<LayoutSpec> amdWmmaFrom(Fields &f) {
-  LL_ASSIGN_OR_RETURN(int64_t version, f.integer("version"));
-  LL_ASSIGN_OR_RETURN(bool transposed, f.flag("transposed", false));
-  LL_ASSIGN_OR_RETURN(auto wpc, f.list("warps_per_cta"));
-  std::vector<int64_t> instr, tiles;
-  if (f.optional("instr_shape")) {
-    LL_ASSIGN_OR_RETURN(instr, f.list("instr_shape"));
+template <> struct JsonForm<AmdWmmaSpec> {
+  static Expected<LayoutSpec> read(Fields &f, int) {
+    LL_ASSIGN_OR_RETURN(int64_t version, f.integer("version"));
+    LL_ASSIGN_OR_RETURN(bool transposed, f.flag("transposed", false));
+    LL_ASSIGN_OR_RETURN(auto wpc, f.list("warps_per_cta"));
+    std::vector<int64_t> instr, tiles;
+    if (f.optional("instr_shape")) {
+      LL_ASSIGN_OR_RETURN(instr, f.list("instr_shape"));
+    }
+    if (f.optional("tiles_per_warp")) {
+      LL_ASSIGN_OR_RETURN(tiles, f.list("tiles_per_warp"));
+    }
+    LL_ASSIGN_OR_RETURN(auto cga, cgaFrom(f, int(wpc.size())));
+    LL_TRY_STATUS(f.noOthers());
+    if (version < 0 || version > 1000)
+      return makeError(f.name("version") + " is " + std::to_string(version) + ", out of range");
+    return asSpec(AmdWmmaSpec::make(int(version), transposed, std::move(wpc), std::move(instr),
+                                    std::move(tiles), std::move(cga)),
+                  f.what());
   }
-  if (f.optional("tiles_per_warp")) {
-    LL_ASSIGN_OR_RETURN(tiles, f.list("tiles_per_warp"));
+  static void write(Json &j, const AmdWmmaSpec &s) {
+    j["version"] = s.version();
+    j["transposed"] = s.transposed();
+    j["warps_per_cta"] = s.warpsPerCta();
+    j["instr_shape"] = s.instrShape();
+    j["tiles_per_warp"] = s.tilesPerWarp();
+    putCga(j, s.cga());
   }
-  LL_ASSIGN_OR_RETURN(auto cga, cgaFrom(f, int(wpc.size())));
-  LL_TRY_STATUS(f.noOthers());
-  if (version < 0 || version > 1000)
-    return makeError(f.name("version") + " is " + std::to_string(version) + ", out of range");
-  return asSpec(AmdWmmaSpec::make(int(version), transposed, std::move(wpc), std::move(instr),
-                                  std::move(tiles), std::move(cga)),
-                f.what());
+};
+
+using Variant = LayoutSpec::Variant;
+constexpr size_t kFamilies = std::variant_size_v<Variant>;
+
+// The family whose kind is `kind`, read from `f`; nullopt when no family has that kind.
+template <size_t... I>
+std::optional<Expected<LayoutSpec>> readKind(const std::string &kind, Fields &f, int depth,
+                                             std::index_sequence<I...>) {
+  std::optional<Expected<LayoutSpec>> r;
+  (void)((kind == std::variant_alternative_t<I, Variant>::kKind
+              ? (r.emplace(JsonForm<std::variant_alternative_t<I, Variant>>::read(f, depth)), true)
+              : false) ||
+         ...);
+  return r;
+}
+
+// "blocked, slice, ... or amd_wmma": the kinds, in the order of the variant.
+template <size_t... I> std::string kindList(std::index_sequence<I...>) {
+  std::string s;
+  size_t i = 0;
+  ((s += (i == 0               ? ""
+          : i + 1 == kFamilies ? " or "
+                               : ", ") +
+         std::string(std::variant_alternative_t<I, Variant>::kKind),
+    ++i),
+   ...);
+  return s;
 }
 
 Expected<LayoutSpec> specAt(const Json &j, const std::string &what, int depth) {
@@ -279,41 +416,10 @@ Expected<LayoutSpec> specAt(const Json &j, const std::string &what, int depth) {
   Fields f(j, what);
   LL_ASSIGN_OR_RETURN(const Json *k, f.required("kind"));
   LL_ASSIGN_OR_RETURN(std::string kind, toString(*k, f.name("kind")));
-  if (kind == "blocked")
-    return blockedFrom(f);
-  if (kind == "slice")
-    return sliceFrom(f, depth);
-  if (kind == "nvidia_mma")
-    return mmaFrom(f);
-  if (kind == "dot_operand")
-    return dotFrom(f, depth);
-  if (kind == "linear")
-    return linearFrom(f);
-  if (kind == "swizzled_shared")
-    return swizzledFrom(f);
-  if (kind == "nvmma_shared")
-    return nvmmaSharedFrom(f);
-  if (kind == "shared_linear")
-    return sharedLinearFrom(f);
-  if (kind == "amd_mfma")
-    return amdMfmaFrom(f);
-  if (kind == "amd_wmma")
-    return amdWmmaFrom(f);
-  return makeError(f.name("kind") + " is '" + kind.substr(0, 40) +
-                   "', expected blocked, slice, nvidia_mma, dot_operand, linear, "
-                   "swizzled_shared, nvmma_shared, shared_linear, amd_mfma or amd_wmma");
-}
-
-Json matrixJson(const BasisList &m) {
-  Json r = Json::array();
-  for (const auto &row : m)
-    r.push_back(row);
-  return r;
-}
-
-void putCga(Json &j, const CgaLayout &cga) {
-  if (!cga.isSingle())
-    j["cga_layout"] = matrixJson(cga.bases());
+  if (auto r = readKind(kind, f, depth, std::make_index_sequence<kFamilies>()))
+    return std::move(*r);
+  return makeError(f.name("kind") + " is '" + kind.substr(0, 40) + "', expected " +
+                   kindList(std::make_index_sequence<kFamilies>()));
 }
 
 } // namespace
@@ -325,64 +431,8 @@ Expected<LayoutSpec> specFromJson(const Json &j, const std::string &what) {
 Json specToJson(const LayoutSpec &spec) {
   Json j = Json::object();
   j["kind"] = std::string(kindName(spec.kind()));
-  if (const auto *s = spec.as<BlockedSpec>()) {
-    j["size_per_thread"] = s->sizePerThread();
-    j["threads_per_warp"] = s->threadsPerWarp();
-    j["warps_per_cta"] = s->warpsPerCta();
-    j["order"] = s->order();
-    putCga(j, s->cga());
-  } else if (const auto *s = spec.as<SliceSpec>()) {
-    j["dim"] = s->dim();
-    j["parent"] = specToJson(s->parent());
-  } else if (const auto *s = spec.as<NvidiaMmaSpec>()) {
-    j["version"] = Json::array({s->versionMajor(), s->versionMinor()});
-    j["warps_per_cta"] = s->warpsPerCta();
-    j["instr_shape"] = s->instrShape();
-    putCga(j, s->cga());
-  } else if (const auto *s = spec.as<DotOperandSpec>()) {
-    j["operand_index"] = s->operandIndex();
-    j["parent"] = specToJson(s->parent());
-    j["k_width"] = s->kWidth();
-  } else if (const auto *s = spec.as<LinearSpec>()) {
-    j["reg_bases"] = matrixJson(s->regBases());
-    j["lane_bases"] = matrixJson(s->laneBases());
-    j["warp_bases"] = matrixJson(s->warpBases());
-    j["block_bases"] = matrixJson(s->blockBases());
-    j["shape"] = s->shape();
-  } else if (const auto *s = spec.as<SwizzledSharedSpec>()) {
-    j["vec"] = s->vec();
-    j["per_phase"] = s->perPhase();
-    j["max_phase"] = s->maxPhase();
-    j["order"] = s->order();
-    putCga(j, s->cga());
-  } else if (const auto *s = spec.as<NvmmaSharedSpec>()) {
-    j["swizzle_byte_width"] = s->swizzleByteWidth();
-    j["element_bitwidth"] = s->elementBitwidth();
-    j["rank"] = s->rank();
-    j["transposed"] = s->transposed();
-    if (s->fp4Padded())
-      j["fp4_padded"] = true;
-    putCga(j, s->cga());
-  } else if (const auto *s = spec.as<SharedLinearSpec>()) {
-    j["offset_bases"] = matrixJson(s->offsetBases());
-    j["block_bases"] = matrixJson(s->blockBases());
-    j["alignment"] = s->alignment();
-  } else if (const auto *s = spec.as<AmdMfmaSpec>()) {
-    j["version"] = s->version();
-    j["instr_shape"] = s->instrShape();
-    j["transposed"] = s->transposed();
-    j["warps_per_cta"] = s->warpsPerCta();
-    j["element_bitwidth"] = s->elementBitwidth();
-    j["tiles_per_warp"] = s->tilesPerWarp();
-    putCga(j, s->cga());
-  } else if (const auto *s = spec.as<AmdWmmaSpec>()) {
-    j["version"] = s->version();
-    j["transposed"] = s->transposed();
-    j["warps_per_cta"] = s->warpsPerCta();
-    j["instr_shape"] = s->instrShape();
-    j["tiles_per_warp"] = s->tilesPerWarp();
-    putCga(j, s->cga());
-  }
+  std::visit([&](const auto &s) { JsonForm<std::decay_t<decltype(s)>>::write(j, s); },
+             spec.variant());
   return j;
 }
 

@@ -1,7 +1,10 @@
 #include "linlayout/layout/AmdMfma.h"
+#include "linlayout/layout/LayoutSpec.h"
 
 #include "BasisTable.h"
 #include "SpecCheck.h"
+
+#include <algorithm>
 
 namespace linlayout {
 
@@ -119,6 +122,40 @@ Expected<LinearLayout> AmdMfmaSpec::operandLayout(int operandIndex, int kWidth,
     t.touch(0);
   spec::identityND(t, DimName::warp(), warpsPerCta_, spec::matrixOrder(r, true));
   return spec::combineCtaCga(std::move(t), cga_, shape, kIns);
+}
+
+// TritonGPU attribute syntax (AttrFields.h).
+
+// Triton prints isTransposed, tilesPerWarp and elementBitWidth only where they differ from
+// false, all 1 and 32.
+Expected<LayoutSpec> AmdMfmaSpec::parseAttr(AttrFields &f) {
+  LL_ASSIGN_OR_RETURN(int64_t version, f.integer("version"));
+  LL_ASSIGN_OR_RETURN(auto warps, f.ints("warpsPerCTA"));
+  LL_ASSIGN_OR_RETURN(auto instr, f.ints("instrShape"));
+  LL_ASSIGN_OR_RETURN(bool transposed, f.boolean("isTransposed", false));
+  LL_ASSIGN_OR_RETURN(auto c, f.cga(int(warps.size())));
+  LL_ASSIGN_OR_RETURN(auto tiles, f.optInts("tilesPerWarp"));
+  LL_ASSIGN_OR_RETURN(auto bits, f.optInteger("elementBitWidth"));
+  LL_TRY_STATUS(
+      f.done({"version", "warpsPerCTA", "instrShape", "isTransposed", "CTAsPerCGA", "CTASplitNum",
+              "CTAOrder", "CGALayout", "tilesPerWarp", "elementBitWidth"}));
+  LL_ASSIGN_OR_RETURN(int ver, f.smallInt(version, "version"));
+  LL_ASSIGN_OR_RETURN(int width, f.smallInt(bits.value_or(32), "elementBitWidth"));
+  LL_ASSIGN_OR_RETURN(auto s, f.checked(make(ver, instr, transposed, warps, width,
+                                             tiles.value_or(std::vector<int64_t>{}), c)));
+  return LayoutSpec(std::move(s));
+}
+
+std::string AmdMfmaSpec::attrText() const {
+  std::string t = "#ttg.amd_mfma<{version = " + std::to_string(version()) +
+                  ", warpsPerCTA = " + attrIntList(warpsPerCta()) +
+                  ", instrShape = " + attrIntList(instrShape()) +
+                  ", isTransposed = " + attrBool(transposed()) + attrCgaText(cga());
+  if (!std::all_of(tilesPerWarp().begin(), tilesPerWarp().end(), [](int64_t x) { return x == 1; }))
+    t += ", tilesPerWarp = " + attrIntList(tilesPerWarp());
+  if (elementBitwidth() != 32)
+    t += ", elementBitWidth = " + std::to_string(elementBitwidth());
+  return t + "}>";
 }
 
 } // namespace linlayout

@@ -1,4 +1,5 @@
 #include "linlayout/layout/AmdWmma.h"
+#include "linlayout/layout/LayoutSpec.h"
 
 #include "BasisTable.h"
 #include "SpecCheck.h"
@@ -134,6 +135,36 @@ Expected<LinearLayout> AmdWmmaSpec::operandLayout(int operandIndex, int kWidth,
     t.touch(0);
   spec::broadcastAlongK(t, DimName::warp(), warpsPerCta_, spec::matrixOrder(r, true), k);
   return spec::combineCtaCga(std::move(t), cga_, shape, kIns);
+}
+
+// TritonGPU attribute syntax (AttrFields.h).
+
+// Triton spells the WMMA flag isTranspose, and omits instrShape when it is [16, 16, 16].
+Expected<LayoutSpec> AmdWmmaSpec::parseAttr(AttrFields &f) {
+  LL_ASSIGN_OR_RETURN(int64_t version, f.integer("version"));
+  LL_ASSIGN_OR_RETURN(bool transposed, f.boolean("isTranspose", false));
+  LL_ASSIGN_OR_RETURN(auto warps, f.ints("warpsPerCTA"));
+  LL_ASSIGN_OR_RETURN(auto c, f.cga(int(warps.size())));
+  LL_ASSIGN_OR_RETURN(auto tiles, f.optInts("tilesPerWarp"));
+  LL_ASSIGN_OR_RETURN(auto instr, f.optInts("instrShape"));
+  LL_TRY_STATUS(f.done({"version", "isTranspose", "warpsPerCTA", "CTAsPerCGA", "CTASplitNum",
+                        "CTAOrder", "CGALayout", "tilesPerWarp", "instrShape"}));
+  LL_ASSIGN_OR_RETURN(int ver, f.smallInt(version, "version"));
+  LL_ASSIGN_OR_RETURN(auto s,
+                      f.checked(make(ver, transposed, warps, instr.value_or(std::vector<int64_t>{}),
+                                     tiles.value_or(std::vector<int64_t>{}), c)));
+  return LayoutSpec(std::move(s));
+}
+
+std::string AmdWmmaSpec::attrText() const {
+  std::string t = "#ttg.amd_wmma<{version = " + std::to_string(version()) +
+                  ", isTranspose = " + attrBool(transposed()) +
+                  ", warpsPerCTA = " + attrIntList(warpsPerCta()) + attrCgaText(cga());
+  if (!std::all_of(tilesPerWarp().begin(), tilesPerWarp().end(), [](int64_t x) { return x == 1; }))
+    t += ", tilesPerWarp = " + attrIntList(tilesPerWarp());
+  if (instrShape() != std::vector<int64_t>{16, 16, 16})
+    t += ", instrShape = " + attrIntList(instrShape());
+  return t + "}>";
 }
 
 } // namespace linlayout

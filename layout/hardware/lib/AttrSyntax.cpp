@@ -4,6 +4,8 @@
 #include <cassert>
 #include <cstdint>
 #include <limits>
+#include <utility>
+#include <variant>
 
 namespace linlayout {
 
@@ -13,18 +15,36 @@ namespace {
 // hostile input from allocating without bound before the families check their limits).
 constexpr size_t kMaxListItems = 4096;
 
-const char *const kLayoutMnemonics[] = {"blocked", "slice",           "nvidia_mma", "mma",
-                                        "dot_op",  "swizzled_shared", "shared",     "nvmma_shared",
-                                        "linear",  "shared_linear",   "amd_mfma",   "amd_wmma"};
-const char *const kKnownList = "blocked, slice, nvidia_mma, dot_op, swizzled_shared, "
-                               "nvmma_shared, linear, shared_linear, amd_mfma, amd_wmma";
+// Whether `m` is the mnemonic (or older mnemonic) of family T.
+template <typename T> bool isMnemonicOf(std::string_view m) {
+  return m == T::kAttr.name || (!T::kAttr.oldName.empty() && m == T::kAttr.oldName);
+}
+
+template <size_t... I> bool isMnemonicIn(std::string_view m, std::index_sequence<I...>) {
+  return (isMnemonicOf<std::variant_alternative_t<I, LayoutSpec::Variant>>(m) || ...);
+}
 
 bool isLayoutMnemonic(std::string_view m) {
-  for (const char *k : kLayoutMnemonics)
-    if (m == k)
-      return true;
-  return false;
+  return isMnemonicIn(m, std::make_index_sequence<std::variant_size_v<LayoutSpec::Variant>>());
 }
+
+// "blocked, slice, ...": the mnemonics read, in the order of the variant.
+template <size_t... I> std::string knownList(std::index_sequence<I...>) {
+  std::string s;
+  ((s += (s.empty() ? "" : ", ") +
+         std::string(std::variant_alternative_t<I, LayoutSpec::Variant>::kAttr.name)),
+   ...);
+  return s;
+}
+
+const std::string &kKnownList() {
+  static const std::string s =
+      knownList(std::make_index_sequence<std::variant_size_v<LayoutSpec::Variant>>());
+  return s;
+}
+
+// The key under which a body's leading list (`<[32:+4] {...}>`) is kept among its fields.
+constexpr std::string_view kLeadingKey = "[";
 
 bool isTritonGpuDialect(std::string_view d) { return d == "ttg" || d == "triton_gpu"; }
 
@@ -53,10 +73,10 @@ std::string where(std::string_view text, size_t pos) {
 
 // A parsed attribute value, before it is understood as a layout.
 struct Node {
-  enum class Kind { Int, Bool, List, Attr, Alias };
+  enum class Kind { Int, Bool, List, Attr, Alias, Pair };
   Kind kind = Kind::Int;
   size_t pos = 0;
-  int64_t value = 0;
+  int64_t value = 0, value2 = 0; // Pair: `value:+value2`, only as a list item
   bool flag = false;
   std::vector<Node> items;       // List
   std::string dialect, name;     // Attr: dialect and mnemonic; Alias: name in `name`
@@ -162,8 +182,21 @@ private:
       if (n.items.size() >= kMaxListItems)
         return err(n.pos, "list longer than " + std::to_string(kMaxListItems) + " items");
       LL_ASSIGN_OR_RETURN(Node item, value(depth + 1));
-      n.items.push_back(std::move(item));
       skipSpace();
+      // `a:+b`, as padded_shared writes its interval and padding pairs.
+      if (item.kind == Node::Kind::Int && p_ < t_.size() && t_[p_] == ':') {
+        ++p_;
+        if (p_ >= t_.size() || t_[p_] != '+')
+          return err(p_, "expected '+' after ':' in a pair like 32:+4, found " + found());
+        ++p_;
+        if (p_ >= t_.size() || !isDigit(t_[p_]))
+          return err(p_, "expected digits after ':+', found " + found());
+        LL_ASSIGN_OR_RETURN(Node second, integer());
+        item.kind = Node::Kind::Pair;
+        item.value2 = second.value;
+        skipSpace();
+      }
+      n.items.push_back(std::move(item));
       if (p_ < t_.size() && t_[p_] == ',') {
         ++p_;
         continue;
@@ -199,7 +232,7 @@ private:
         return err(n.pos, "'#" + first + "." + mnemonic + "' is not a TritonGPU layout");
       if (!isLayoutMnemonic(mnemonic))
         return err(n.pos, "unsupported layout '#" + first + "." + mnemonic + "' (linlayout reads " +
-                              kKnownList + ")");
+                              kKnownList() + ")");
       skipSpace();
       if (p_ < t_.size() && t_[p_] == '<') {
         n.hasBody = true;
@@ -218,6 +251,15 @@ private:
   // Fields of `<{k = v, ...}, k = v, ...>` (the braces optional), up to and including '>'.
   Status body(Node &n, int depth) {
     skipSpace();
+    // A list before the fields (`<[32:+4] {...}>`) is kept as a field of its own.
+    if (p_ < t_.size() && t_[p_] == '[') {
+      size_t lpos = p_;
+      LL_ASSIGN_OR_RETURN(Node l, list(depth + 1));
+      n.keys.emplace_back(kLeadingKey);
+      n.keyPos.push_back(lpos);
+      n.items.push_back(std::move(l));
+      skipSpace();
+    }
     bool braces = p_ < t_.size() && t_[p_] == '{';
     if (braces) {
       ++p_;
@@ -282,7 +324,49 @@ private:
   size_t p_;
 };
 
-// Turns parsed nodes into layout specs, checking each field.
+// The families name their parameters as Gluon does (size_per_thread); attributes spell them as
+// Triton does (sizePerThread), so the families' messages are translated.
+std::string inAttrTerms(std::string msg) {
+  static const std::pair<const char *, const char *> kNames[] = {
+      {"size_per_thread", "sizePerThread"},
+      {"threads_per_warp", "threadsPerWarp"},
+      {"warps_per_cta", "warpsPerCTA"},
+      {"instr_shape", "instrShape"},
+      {"operand_index", "opIdx"},
+      {"k_width", "kWidth"},
+      {"per_phase", "perPhase"},
+      {"max_phase", "maxPhase"},
+      {"swizzle_byte_width", "swizzlingByteWidth"},
+      {"element_bitwidth", "elementBitWidth"},
+      {"fp4_padded", "fp4Padded"},
+      {"cga_layout", "CGALayout"},
+      {"ctas_per_cga", "CTAsPerCGA"},
+      {"cta_split_num", "CTASplitNum"},
+      {"cta_order", "CTAOrder"},
+      {"reg_bases", "register"},
+      {"lane_bases", "lane"},
+      {"warp_bases", "warp"},
+      {"block_bases", "block"},
+      {"offset_bases", "offset"},
+      {"tiles_per_warp", "tilesPerWarp"}};
+  for (const auto &[from, to] : kNames) {
+    std::string f = from;
+    for (size_t p = msg.find(f); p != std::string::npos; p = msg.find(f, p)) {
+      bool start = p == 0 || !isIdentChar(msg[p - 1]);
+      bool end = p + f.size() >= msg.size() || !isIdentChar(msg[p + f.size()]);
+      if (start && end) {
+        msg.replace(p, f.size(), to);
+        p += std::string(to).size();
+      } else {
+        p += f.size();
+      }
+    }
+  }
+  return msg;
+}
+
+// Turns parsed nodes into layout specs: finds the family of a mnemonic and lets it read its
+// fields through Fields.
 class Builder {
 public:
   Builder(std::string_view text, const AttrAliases &aliases, const AttrParseOptions &opts)
@@ -299,39 +383,181 @@ public:
       return err(n.pos, "expected a layout attribute (#ttg.<layout><{...}>) or an alias (#name)");
     if (!n.hasBody)
       return err(n.pos, "'" + full(n) + "' needs its parameters in <{...}>");
-    const std::string &m = n.name;
-    if (m == "blocked")
-      return blocked(n);
-    if (m == "slice")
-      return slice(n);
-    if (m == "nvidia_mma" || m == "mma")
-      return mma(n);
-    if (m == "dot_op")
-      return dotOp(n);
-    if (m == "swizzled_shared" || m == "shared")
-      return swizzled(n);
-    if (m == "nvmma_shared")
-      return nvmma(n);
-    if (m == "linear")
-      return linear(n);
-    if (m == "shared_linear")
-      return sharedLinear(n);
-    if (m == "amd_mfma")
-      return amdMfma(n);
-    if (m == "amd_wmma")
-      return amdWmma(n);
-    return err(n.pos, "unsupported layout '" + full(n) + "'");
+    return familyOf(n, std::make_index_sequence<std::variant_size_v<LayoutSpec::Variant>>());
   }
 
 private:
   static std::string full(const Node &n) { return "#" + n.dialect + "." + n.name; }
   Error err(size_t pos, const std::string &msg) const { return makeError(where(t_, pos) + msg); }
 
+  template <size_t... I> Expected<LayoutSpec> familyOf(const Node &n, std::index_sequence<I...>) {
+    std::optional<Expected<LayoutSpec>> r;
+    (void)((isMnemonicOf<std::variant_alternative_t<I, LayoutSpec::Variant>>(n.name)
+                ? (r.emplace(readAs<std::variant_alternative_t<I, LayoutSpec::Variant>>(n)), true)
+                : false) ||
+           ...);
+    if (!r)
+      return err(n.pos, "unsupported layout '" + full(n) + "'");
+    return std::move(*r);
+  }
+
+  template <typename T> Expected<LayoutSpec> readAs(const Node &n) {
+    Fields f(*this, n);
+    return T::parseAttr(f);
+  }
+
   // The fields of one attribute, each read at most once; unread fields are errors.
-  class Fields {
+  class Fields final : public AttrFields {
   public:
     Fields(Builder &b, const Node &n) : b_(b), n_(n), used_(n.keys.size(), false) {}
 
+    std::string full() const override { return Builder::full(n_); }
+    bool has(std::string_view key) const override {
+      return std::find(n_.keys.begin(), n_.keys.end(), key) != n_.keys.end();
+    }
+
+    Expected<int64_t> integer(std::string_view key) override {
+      LL_ASSIGN_OR_RETURN(const Node *v, required(key));
+      return integer(*v, key);
+    }
+    Expected<std::vector<int64_t>> ints(std::string_view key) override {
+      LL_ASSIGN_OR_RETURN(const Node *v, required(key));
+      return ints(*v, key);
+    }
+    Expected<bool> boolean(std::string_view key, bool dflt) override {
+      const Node *v = get(key);
+      if (!v)
+        return dflt;
+      if (v->kind != Node::Kind::Bool)
+        return b_.err(v->pos,
+                      "'" + std::string(key) + "' of '" + full() + "' must be true or false");
+      return v->flag;
+    }
+    Expected<BasisList> bases(std::string_view key) override {
+      const Node *v = get(key);
+      if (!v)
+        return BasisList{};
+      return bases(*v, key);
+    }
+    Expected<std::optional<int64_t>> optInteger(std::string_view key) override {
+      const Node *v = get(key);
+      if (!v)
+        return std::optional<int64_t>();
+      LL_ASSIGN_OR_RETURN(int64_t i, integer(*v, key));
+      return std::optional<int64_t>(i);
+    }
+    Expected<std::optional<std::vector<int64_t>>> optInts(std::string_view key) override {
+      const Node *v = get(key);
+      if (!v)
+        return std::optional<std::vector<int64_t>>();
+      LL_ASSIGN_OR_RETURN(auto l, ints(*v, key));
+      return std::optional<std::vector<int64_t>>(std::move(l));
+    }
+
+    Expected<std::vector<std::pair<int64_t, int64_t>>> leadingPairs() override {
+      const Node *v = get(kLeadingKey);
+      if (!v)
+        return b_.err(n_.pos, "'" + full() + "' needs a list [a:+b, ...] before its fields");
+      std::vector<std::pair<int64_t, int64_t>> out;
+      for (const Node &i : v->items) {
+        if (i.kind != Node::Kind::Pair)
+          return b_.err(i.pos, "the list of '" + full() + "' must hold pairs like 32:+4");
+        out.emplace_back(i.value, i.value2);
+      }
+      return out;
+    }
+
+    Status require(std::string_view key) override {
+      LL_ASSIGN_OR_RETURN(const Node *v, required(key));
+      (void)v;
+      return Status::success();
+    }
+    Expected<LayoutSpec> spec(std::string_view key) override {
+      for (size_t i = 0; i < n_.keys.size(); ++i)
+        if (n_.keys[i] == key)
+          return b_.spec(n_.items[i]);
+      return b_.err(n_.pos, "'" + full() + "' needs '" + std::string(key) + "'");
+    }
+
+    Expected<std::optional<CgaLayout>> cga(int rank) override {
+      const Node *basesNode = get("CGALayout");
+      bool legacy = has("CTAsPerCGA") || has("CTASplitNum") || has("CTAOrder");
+      if (basesNode && legacy)
+        return b_.err(basesNode->pos, "give the CTA split either as CGALayout or as CTAsPerCGA/"
+                                      "CTASplitNum/CTAOrder, not both");
+      if (basesNode) {
+        LL_ASSIGN_OR_RETURN(BasisList b, bases(*basesNode, "CGALayout"));
+        auto c = CgaLayout::fromBases(b, rank);
+        if (!c.ok())
+          return b_.err(basesNode->pos, c.message());
+        return std::optional<CgaLayout>(*c);
+      }
+      if (!legacy)
+        return std::optional<CgaLayout>();
+      std::vector<int64_t> ones(size_t(std::max(rank, 0)), 1), order;
+      for (int d = rank - 1; d >= 0; --d)
+        order.push_back(d);
+      std::vector<int64_t> ctas = ones, split = ones;
+      if (const Node *v = get("CTAsPerCGA")) {
+        LL_ASSIGN_OR_RETURN(ctas, ints(*v, "CTAsPerCGA"));
+      }
+      if (const Node *v = get("CTASplitNum")) {
+        LL_ASSIGN_OR_RETURN(split, ints(*v, "CTASplitNum"));
+      }
+      if (const Node *v = get("CTAOrder")) {
+        LL_ASSIGN_OR_RETURN(order, ints(*v, "CTAOrder"));
+      }
+      auto c = CgaLayout::fromSplit(ctas, split, order);
+      if (!c.ok())
+        return b_.err(n_.pos, c.message());
+      return std::optional<CgaLayout>(*c);
+    }
+    std::optional<int> cgaRank() const override {
+      if (const Node *v = peek("CGALayout")) {
+        if (v->kind == Node::Kind::List && !v->items.empty() &&
+            v->items[0].kind == Node::Kind::List)
+          return int(v->items[0].items.size());
+        return std::nullopt;
+      }
+      std::optional<int> rank;
+      for (const char *k : {"CTAsPerCGA", "CTASplitNum", "CTAOrder"})
+        if (const Node *v = peek(k); v && v->kind == Node::Kind::List)
+          rank = int(v->items.size());
+      return rank;
+    }
+    std::optional<int> rankHint() const override { return b_.opts_.rank; }
+
+    Status done(std::initializer_list<const char *> accepted) override {
+      for (size_t i = 0; i < n_.keys.size(); ++i) {
+        if (used_[i])
+          continue;
+        if (n_.keys[i] == kLeadingKey)
+          return b_.err(n_.items[i].pos, "'" + full() + "' takes no list before its fields");
+        std::string names;
+        for (const char *a : accepted)
+          names += (names.empty() ? "" : ", ") + std::string(a);
+        return b_.err(n_.keyPos[i], "'" + full() + "' has no field '" + n_.keys[i] +
+                                        "' (its fields: " + names + ")");
+      }
+      return Status::success();
+    }
+
+    Error error(const std::string &message) const override { return b_.err(n_.pos, message); }
+    Error errorAt(std::string_view key, const std::string &message) const override {
+      const Node *v = peek(key);
+      return b_.err(v ? v->pos : n_.pos, message);
+    }
+    Error familyError(const std::string &message) const override {
+      return b_.err(n_.pos, inAttrTerms(message));
+    }
+
+  private:
+    const Node *peek(std::string_view key) const {
+      for (size_t i = 0; i < n_.keys.size(); ++i)
+        if (n_.keys[i] == key)
+          return &n_.items[i];
+      return nullptr;
+    }
     const Node *get(std::string_view key) {
       for (size_t i = 0; i < n_.keys.size(); ++i)
         if (n_.keys[i] == key) {
@@ -340,53 +566,33 @@ private:
         }
       return nullptr;
     }
-    bool has(std::string_view key) const {
-      return std::find(n_.keys.begin(), n_.keys.end(), key) != n_.keys.end();
-    }
     Expected<const Node *> required(std::string_view key) {
       const Node *v = get(key);
       if (!v)
-        return b_.err(n_.pos, "'" + full(n_) + "' needs '" + std::string(key) + "'");
+        return b_.err(n_.pos, "'" + full() + "' needs '" + std::string(key) + "'");
       return v;
     }
     Expected<int64_t> integer(const Node &v, std::string_view key) {
       if (v.kind != Node::Kind::Int)
-        return b_.err(v.pos, "'" + std::string(key) + "' of '" + full(n_) + "' must be an integer");
+        return b_.err(v.pos, "'" + std::string(key) + "' of '" + full() + "' must be an integer");
       return v.value;
-    }
-    Expected<int64_t> integer(std::string_view key) {
-      LL_ASSIGN_OR_RETURN(const Node *v, required(key));
-      return integer(*v, key);
-    }
-    Expected<bool> boolean(std::string_view key, bool dflt) {
-      const Node *v = get(key);
-      if (!v)
-        return dflt;
-      if (v->kind != Node::Kind::Bool)
-        return b_.err(v->pos,
-                      "'" + std::string(key) + "' of '" + full(n_) + "' must be true or false");
-      return v->flag;
     }
     Expected<std::vector<int64_t>> ints(const Node &v, std::string_view key) {
       if (v.kind != Node::Kind::List)
-        return b_.err(v.pos, "'" + std::string(key) + "' of '" + full(n_) +
+        return b_.err(v.pos, "'" + std::string(key) + "' of '" + full() +
                                  "' must be a list of integers like [1, 0]");
       std::vector<int64_t> out;
       for (const Node &i : v.items) {
         if (i.kind != Node::Kind::Int)
           return b_.err(i.pos,
-                        "'" + std::string(key) + "' of '" + full(n_) + "' must hold integers only");
+                        "'" + std::string(key) + "' of '" + full() + "' must hold integers only");
         out.push_back(i.value);
       }
       return out;
     }
-    Expected<std::vector<int64_t>> ints(std::string_view key) {
-      LL_ASSIGN_OR_RETURN(const Node *v, required(key));
-      return ints(*v, key);
-    }
     Expected<BasisList> bases(const Node &v, std::string_view key) {
       if (v.kind != Node::Kind::List)
-        return b_.err(v.pos, "'" + std::string(key) + "' of '" + full(n_) +
+        return b_.err(v.pos, "'" + std::string(key) + "' of '" + full() +
                                  "' must be a list of bases like [[0, 1], [1, 0]]");
       BasisList out;
       for (const Node &i : v.items) {
@@ -395,338 +601,16 @@ private:
       }
       return out;
     }
-    Expected<BasisList> bases(std::string_view key) {
-      const Node *v = get(key);
-      if (!v)
-        return BasisList{};
-      return bases(*v, key);
-    }
-    // Every field read; the first unread one is an error listing the accepted ones.
-    Status done(std::initializer_list<const char *> accepted) {
-      for (size_t i = 0; i < n_.keys.size(); ++i) {
-        if (used_[i])
-          continue;
-        std::string names;
-        for (const char *a : accepted)
-          names += (names.empty() ? "" : ", ") + std::string(a);
-        return b_.err(n_.keyPos[i], "'" + full(n_) + "' has no field '" + n_.keys[i] +
-                                        "' (its fields: " + names + ")");
-      }
-      return Status::success();
-    }
-    const Node &node() const { return n_; }
 
-  private:
     Builder &b_;
     const Node &n_;
     std::vector<bool> used_;
   };
 
-  template <typename T> Expected<LayoutSpec> checked(const Node &n, Expected<T> made) {
-    if (!made.ok())
-      return err(n.pos, inAttrTerms(made.message()));
-    return LayoutSpec(std::move(made).value());
-  }
-
-  // The families name their parameters as Gluon does (size_per_thread); here they are read as
-  // the attribute spells them (sizePerThread), so their messages are translated.
-  static std::string inAttrTerms(std::string msg) {
-    static const std::pair<const char *, const char *> kNames[] = {
-        {"size_per_thread", "sizePerThread"},
-        {"threads_per_warp", "threadsPerWarp"},
-        {"warps_per_cta", "warpsPerCTA"},
-        {"instr_shape", "instrShape"},
-        {"operand_index", "opIdx"},
-        {"k_width", "kWidth"},
-        {"per_phase", "perPhase"},
-        {"max_phase", "maxPhase"},
-        {"swizzle_byte_width", "swizzlingByteWidth"},
-        {"element_bitwidth", "elementBitWidth"},
-        {"fp4_padded", "fp4Padded"},
-        {"cga_layout", "CGALayout"},
-        {"ctas_per_cga", "CTAsPerCGA"},
-        {"cta_split_num", "CTASplitNum"},
-        {"cta_order", "CTAOrder"},
-        {"reg_bases", "register"},
-        {"lane_bases", "lane"},
-        {"warp_bases", "warp"},
-        {"block_bases", "block"},
-        {"offset_bases", "offset"},
-        {"tiles_per_warp", "tilesPerWarp"}};
-    auto isWord = [](char c) { return isIdentChar(c); };
-    for (const auto &[from, to] : kNames) {
-      std::string f = from;
-      for (size_t p = msg.find(f); p != std::string::npos; p = msg.find(f, p)) {
-        bool start = p == 0 || !isWord(msg[p - 1]);
-        bool end = p + f.size() >= msg.size() || !isWord(msg[p + f.size()]);
-        if (start && end) {
-          msg.replace(p, f.size(), to);
-          p += std::string(to).size();
-        } else {
-          p += f.size();
-        }
-      }
-    }
-    return msg;
-  }
-
-  Expected<int> smallInt(const Node &n, int64_t v, const char *what) {
-    if (v < 0 || v > (int64_t(1) << 20))
-      return err(n.pos, std::string(what) + " is " + std::to_string(v) + ", out of range");
-    return int(v);
-  }
-
-  // The CTA split, in either form; nullopt when none is written.
-  Expected<std::optional<CgaLayout>> cga(Fields &f, int rank) {
-    const Node *bases = f.get("CGALayout");
-    bool legacy = f.has("CTAsPerCGA") || f.has("CTASplitNum") || f.has("CTAOrder");
-    if (bases && legacy)
-      return err(bases->pos, "give the CTA split either as CGALayout or as CTAsPerCGA/"
-                             "CTASplitNum/CTAOrder, not both");
-    if (bases) {
-      LL_ASSIGN_OR_RETURN(BasisList b, f.bases(*bases, "CGALayout"));
-      auto c = CgaLayout::fromBases(b, rank);
-      if (!c.ok())
-        return err(bases->pos, c.message());
-      return std::optional<CgaLayout>(*c);
-    }
-    if (!legacy)
-      return std::optional<CgaLayout>();
-    std::vector<int64_t> ones(size_t(std::max(rank, 0)), 1), order;
-    for (int d = rank - 1; d >= 0; --d)
-      order.push_back(d);
-    std::vector<int64_t> ctas = ones, split = ones;
-    if (const Node *v = f.get("CTAsPerCGA")) {
-      LL_ASSIGN_OR_RETURN(ctas, f.ints(*v, "CTAsPerCGA"));
-    }
-    if (const Node *v = f.get("CTASplitNum")) {
-      LL_ASSIGN_OR_RETURN(split, f.ints(*v, "CTASplitNum"));
-    }
-    if (const Node *v = f.get("CTAOrder")) {
-      LL_ASSIGN_OR_RETURN(order, f.ints(*v, "CTAOrder"));
-    }
-    auto c = CgaLayout::fromSplit(ctas, split, order);
-    if (!c.ok())
-      return err(f.node().pos, c.message());
-    return std::optional<CgaLayout>(*c);
-  }
-
-  Expected<LayoutSpec> blocked(const Node &n) {
-    Fields f(*this, n);
-    LL_ASSIGN_OR_RETURN(auto spt, f.ints("sizePerThread"));
-    LL_ASSIGN_OR_RETURN(auto tpw, f.ints("threadsPerWarp"));
-    LL_ASSIGN_OR_RETURN(auto wpc, f.ints("warpsPerCTA"));
-    LL_ASSIGN_OR_RETURN(auto order, f.ints("order"));
-    LL_ASSIGN_OR_RETURN(auto c, cga(f, int(order.size())));
-    LL_TRY_STATUS(f.done({"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "CTAsPerCGA",
-                          "CTASplitNum", "CTAOrder", "CGALayout"}));
-    return checked(n, BlockedSpec::make(spt, tpw, wpc, order, c));
-  }
-
-  Expected<LayoutSpec> slice(const Node &n) {
-    Fields f(*this, n);
-    LL_ASSIGN_OR_RETURN(int64_t dim, f.integer("dim"));
-    LL_ASSIGN_OR_RETURN(const Node *p, f.required("parent"));
-    LL_TRY_STATUS(f.done({"dim", "parent"}));
-    LL_ASSIGN_OR_RETURN(LayoutSpec parent, spec(*p));
-    return checked(n, SliceSpec::make(dim, parent));
-  }
-
-  Expected<LayoutSpec> mma(const Node &n) {
-    Fields f(*this, n);
-    int64_t major = 0, minor = 0;
-    if (const Node *v = f.get("version")) { // the 2022 form: {version = 2, warpsPerCTA = [..]}
-      if (f.has("versionMajor"))
-        return err(v->pos, "give either 'version' or 'versionMajor', not both");
-      LL_ASSIGN_OR_RETURN(major, f.integer(*v, "version"));
-    } else {
-      LL_ASSIGN_OR_RETURN(major, f.integer("versionMajor"));
-      if (const Node *m = f.get("versionMinor")) {
-        LL_ASSIGN_OR_RETURN(minor, f.integer(*m, "versionMinor"));
-      }
-    }
-    LL_ASSIGN_OR_RETURN(auto warps, f.ints("warpsPerCTA"));
-    LL_ASSIGN_OR_RETURN(auto c, cga(f, int(warps.size())));
-    std::vector<int64_t> instr;
-    if (const Node *v = f.get("instrShape")) {
-      LL_ASSIGN_OR_RETURN(instr, f.ints(*v, "instrShape"));
-    } else if (major == 2) {
-      // Dumps from before instrShape existed: Ampere's m16n8 accumulator.
-      instr = warps.size() == 3 ? std::vector<int64_t>{1, 16, 8} : std::vector<int64_t>{16, 8};
-    } else {
-      return err(n.pos,
-                 "'" + full(n) + "' needs 'instrShape' for versionMajor " + std::to_string(major));
-    }
-    LL_TRY_STATUS(f.done({"versionMajor", "versionMinor", "version", "warpsPerCTA", "CTAsPerCGA",
-                          "CTASplitNum", "CTAOrder", "CGALayout", "instrShape"}));
-    LL_ASSIGN_OR_RETURN(int maj, smallInt(n, major, "versionMajor"));
-    LL_ASSIGN_OR_RETURN(int min, smallInt(n, minor, "versionMinor"));
-    return checked(n, NvidiaMmaSpec::make(maj, min, warps, instr, c));
-  }
-
-  Expected<LayoutSpec> dotOp(const Node &n) {
-    Fields f(*this, n);
-    LL_ASSIGN_OR_RETURN(int64_t opIdx, f.integer("opIdx"));
-    LL_ASSIGN_OR_RETURN(const Node *p, f.required("parent"));
-    const Node *kw = f.get("kWidth");
-    if (const Node *v = f.get("isMMAv1Row"))
-      return err(v->pos, "'isMMAv1Row' belongs to Volta's mma v1 operands, which linlayout does "
-                         "not support");
-    LL_TRY_STATUS(f.done({"opIdx", "parent", "kWidth"}));
-    LL_ASSIGN_OR_RETURN(LayoutSpec parent, spec(*p));
-    int64_t kWidth = parent.kind() == LayoutKind::NvidiaMma ? 2 : 0;
-    if (kw) {
-      LL_ASSIGN_OR_RETURN(kWidth, f.integer(*kw, "kWidth"));
-    }
-    return checked(n, DotOperandSpec::make(opIdx, parent, kWidth));
-  }
-
-  Expected<LayoutSpec> swizzled(const Node &n) {
-    Fields f(*this, n);
-    LL_ASSIGN_OR_RETURN(int64_t vec, f.integer("vec"));
-    LL_ASSIGN_OR_RETURN(int64_t perPhase, f.integer("perPhase"));
-    LL_ASSIGN_OR_RETURN(int64_t maxPhase, f.integer("maxPhase"));
-    LL_ASSIGN_OR_RETURN(auto order, f.ints("order"));
-    LL_ASSIGN_OR_RETURN(auto c, cga(f, int(order.size())));
-    LL_ASSIGN_OR_RETURN(bool leadingOffset, f.boolean("hasLeadingOffset", false));
-    LL_TRY_STATUS(f.done({"vec", "perPhase", "maxPhase", "order", "CTAsPerCGA", "CTASplitNum",
-                          "CTAOrder", "CGALayout", "hasLeadingOffset"}));
-    if (!leadingOffset)
-      return checked(n, SwizzledSharedSpec::make(vec, perPhase, maxPhase, order, c));
-    // Triton 3.0-3.2 wrote Hopper's NVMMA layout as a shared layout with a leading offset: a
-    // 16-byte vector (vec elements), phases spanning 8 rows of 128 bytes.
-    bool ok = vec >= 1 && vec <= 16 && (vec & (vec - 1)) == 0 && perPhase >= 1 &&
-              perPhase * maxPhase == 8 && (perPhase & (perPhase - 1)) == 0 && !order.empty();
-    if (!ok)
-      return err(n.pos, "'" + full(n) +
-                            "' with hasLeadingOffset = true needs vec * element "
-                            "size = 16 bytes and perPhase * maxPhase = 8 (an NVMMA swizzle), "
-                            "got vec " +
-                            std::to_string(vec) + ", perPhase " + std::to_string(perPhase) +
-                            ", maxPhase " + std::to_string(maxPhase));
-    int64_t rank = int64_t(order.size());
-    bool transposed = order[0] != rank - 1;
-    return checked(n, NvmmaSharedSpec::make(128 / perPhase, 128 / vec, rank, transposed, false, c));
-  }
-
-  Expected<LayoutSpec> nvmma(const Node &n) {
-    Fields f(*this, n);
-    LL_ASSIGN_OR_RETURN(int64_t swizzle, f.integer("swizzlingByteWidth"));
-    LL_ASSIGN_OR_RETURN(bool transposed, f.boolean("transposed", false));
-    LL_ASSIGN_OR_RETURN(int64_t bits, f.integer("elementBitWidth"));
-    LL_ASSIGN_OR_RETURN(bool fp4Padded, f.boolean("fp4Padded", false));
-    // Triton prints the rank when it is not 2; older texts say it only through their CTA
-    // split; otherwise the caller's hint, else 2.
-    int rank = opts_.rank.value_or(2);
-    if (f.has("rank")) {
-      LL_ASSIGN_OR_RETURN(int64_t r, f.integer("rank"));
-      if (r < 1 || r > 8)
-        return err(n.pos, "'rank' of '" + full(n) + "' must be 1 to 8, got " + std::to_string(r));
-      rank = int(r);
-    } else if (const Node *v = f.get("CGALayout")) {
-      if (v->kind == Node::Kind::List && !v->items.empty() && v->items[0].kind == Node::Kind::List)
-        rank = int(v->items[0].items.size());
-    } else {
-      for (const char *k : {"CTAsPerCGA", "CTASplitNum", "CTAOrder"})
-        if (const Node *v = f.get(k); v && v->kind == Node::Kind::List)
-          rank = int(v->items.size());
-    }
-    LL_ASSIGN_OR_RETURN(auto c, cga(f, rank));
-    LL_TRY_STATUS(f.done({"swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded",
-                          "rank", "CTAsPerCGA", "CTASplitNum", "CTAOrder", "CGALayout"}));
-    return checked(n, NvmmaSharedSpec::make(swizzle, bits, rank, transposed, fp4Padded, c));
-  }
-
-  Expected<LayoutSpec> linear(const Node &n) {
-    Fields f(*this, n);
-    LL_ASSIGN_OR_RETURN(BasisList reg, f.bases("register"));
-    LL_ASSIGN_OR_RETURN(BasisList lane, f.bases("lane"));
-    LL_ASSIGN_OR_RETURN(BasisList warp, f.bases("warp"));
-    LL_ASSIGN_OR_RETURN(BasisList block, f.bases("block"));
-    LL_TRY_STATUS(f.done({"register", "lane", "warp", "block"}));
-    // As in Triton, the tensor shape is what the bases span: per dimension the smallest power
-    // of two above every component.
-    size_t rank = 0;
-    for (const BasisList *l : {&reg, &lane, &warp, &block})
-      for (const auto &b : *l)
-        rank = std::max(rank, b.size());
-    if (rank == 0)
-      return err(n.pos, "'" + full(n) + "' has no non-empty basis, so its rank is unknown");
-    std::vector<int64_t> shape(rank, 1);
-    for (const BasisList *l : {&reg, &lane, &warp, &block})
-      for (const auto &b : *l)
-        for (size_t d = 0; d < b.size() && d < rank; ++d) {
-          if (b[d] < 0 || b[d] >= (int64_t(1) << 40))
-            return err(n.pos, "'" + full(n) + "' has basis component " + std::to_string(b[d]) +
-                                  ", out of range");
-          while (shape[d] <= b[d])
-            shape[d] *= 2;
-        }
-    return checked(n, LinearSpec::make(reg, lane, warp, block, shape));
-  }
-
-  Expected<LayoutSpec> sharedLinear(const Node &n) {
-    Fields f(*this, n);
-    LL_ASSIGN_OR_RETURN(BasisList offset, f.bases("offset"));
-    LL_ASSIGN_OR_RETURN(BasisList block, f.bases("block"));
-    int64_t alignment = 16;
-    if (const Node *v = f.get("alignment")) {
-      LL_ASSIGN_OR_RETURN(alignment, f.integer(*v, "alignment"));
-    }
-    LL_TRY_STATUS(f.done({"offset", "block", "alignment"}));
-    return checked(n, SharedLinearSpec::make(offset, block, alignment));
-  }
-
-  // Triton prints isTransposed, tilesPerWarp and elementBitWidth only where they differ from
-  // false, all 1 and 32.
-  Expected<LayoutSpec> amdMfma(const Node &n) {
-    Fields f(*this, n);
-    LL_ASSIGN_OR_RETURN(int64_t version, f.integer("version"));
-    LL_ASSIGN_OR_RETURN(auto warps, f.ints("warpsPerCTA"));
-    LL_ASSIGN_OR_RETURN(auto instr, f.ints("instrShape"));
-    LL_ASSIGN_OR_RETURN(bool transposed, f.boolean("isTransposed", false));
-    LL_ASSIGN_OR_RETURN(auto c, cga(f, int(warps.size())));
-    std::vector<int64_t> tiles;
-    if (const Node *v = f.get("tilesPerWarp")) {
-      LL_ASSIGN_OR_RETURN(tiles, f.ints(*v, "tilesPerWarp"));
-    }
-    int64_t bits = 32;
-    if (const Node *v = f.get("elementBitWidth")) {
-      LL_ASSIGN_OR_RETURN(bits, f.integer(*v, "elementBitWidth"));
-    }
-    LL_TRY_STATUS(
-        f.done({"version", "warpsPerCTA", "instrShape", "isTransposed", "CTAsPerCGA", "CTASplitNum",
-                "CTAOrder", "CGALayout", "tilesPerWarp", "elementBitWidth"}));
-    LL_ASSIGN_OR_RETURN(int ver, smallInt(n, version, "version"));
-    LL_ASSIGN_OR_RETURN(int width, smallInt(n, bits, "elementBitWidth"));
-    return checked(n, AmdMfmaSpec::make(ver, instr, transposed, warps, width, tiles, c));
-  }
-
-  // Triton spells the WMMA flag isTranspose, and omits instrShape when it is [16, 16, 16].
-  Expected<LayoutSpec> amdWmma(const Node &n) {
-    Fields f(*this, n);
-    LL_ASSIGN_OR_RETURN(int64_t version, f.integer("version"));
-    LL_ASSIGN_OR_RETURN(bool transposed, f.boolean("isTranspose", false));
-    LL_ASSIGN_OR_RETURN(auto warps, f.ints("warpsPerCTA"));
-    LL_ASSIGN_OR_RETURN(auto c, cga(f, int(warps.size())));
-    std::vector<int64_t> tiles, instr;
-    if (const Node *v = f.get("tilesPerWarp")) {
-      LL_ASSIGN_OR_RETURN(tiles, f.ints(*v, "tilesPerWarp"));
-    }
-    if (const Node *v = f.get("instrShape")) {
-      LL_ASSIGN_OR_RETURN(instr, f.ints(*v, "instrShape"));
-    }
-    LL_TRY_STATUS(f.done({"version", "isTranspose", "warpsPerCTA", "CTAsPerCGA", "CTASplitNum",
-                          "CTAOrder", "CGALayout", "tilesPerWarp", "instrShape"}));
-    LL_ASSIGN_OR_RETURN(int ver, smallInt(n, version, "version"));
-    return checked(n, AmdWmmaSpec::make(ver, transposed, warps, instr, tiles, c));
-  }
-
   std::string_view t_;
   const AttrAliases &aliases_;
   AttrParseOptions opts_;
 };
-
 } // namespace
 
 void AttrAliases::define(std::string name, LayoutSpec spec) {

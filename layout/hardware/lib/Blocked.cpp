@@ -1,4 +1,5 @@
 #include "linlayout/layout/Blocked.h"
+#include "linlayout/layout/LayoutSpec.h"
 
 #include "BasisTable.h"
 #include "SpecCheck.h"
@@ -75,6 +76,27 @@ Expected<LinearLayout> BlockedSpec::operandLayout(int operandIndex, int,
   spec::broadcastAlongK(t, DimName::warp(), warpsPerCta(), order(), k);
   // Every CTA along K needs the whole K extent.
   return spec::combineCtaCga(std::move(t), cga().zeroDim(k), shape, ins);
+}
+
+// TritonGPU attribute syntax (AttrFields.h).
+
+Expected<LayoutSpec> BlockedSpec::parseAttr(AttrFields &f) {
+  LL_ASSIGN_OR_RETURN(auto spt, f.ints("sizePerThread"));
+  LL_ASSIGN_OR_RETURN(auto tpw, f.ints("threadsPerWarp"));
+  LL_ASSIGN_OR_RETURN(auto wpc, f.ints("warpsPerCTA"));
+  LL_ASSIGN_OR_RETURN(auto order, f.ints("order"));
+  LL_ASSIGN_OR_RETURN(auto c, f.cga(int(order.size())));
+  LL_TRY_STATUS(f.done({"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "CTAsPerCGA",
+                        "CTASplitNum", "CTAOrder", "CGALayout"}));
+  LL_ASSIGN_OR_RETURN(auto s, f.checked(make(spt, tpw, wpc, order, c)));
+  return LayoutSpec(std::move(s));
+}
+
+std::string BlockedSpec::attrText() const {
+  return "#ttg.blocked<{sizePerThread = " + attrIntList(sizePerThread()) +
+         ", threadsPerWarp = " + attrIntList(threadsPerWarp()) +
+         ", warpsPerCTA = " + attrIntList(warpsPerCta()) + ", order = " + attrIntList(order()) +
+         attrCgaText(cga()) + "}>";
 }
 
 } // namespace linlayout

@@ -1,4 +1,5 @@
 #include "linlayout/layout/DotOperand.h"
+#include "linlayout/layout/AttrSyntax.h"
 
 #include "linlayout/layout/CtaSplit.h"
 #include "linlayout/layout/LayoutSpec.h"
@@ -100,6 +101,36 @@ std::vector<std::vector<int64_t>> DotOperandSpec::ctaBases() const {
 Expected<DotOperandSpec> DotOperandSpec::withCga(const CgaLayout &cga) const {
   LL_ASSIGN_OR_RETURN(LayoutSpec parent, linlayout::withCga(*parent_, cga));
   return make(operandIndex_, parent, kWidth_);
+}
+
+// TritonGPU attribute syntax (AttrFields.h).
+
+Expected<LayoutSpec> DotOperandSpec::parseAttr(AttrFields &f) {
+  LL_ASSIGN_OR_RETURN(int64_t opIdx, f.integer("opIdx"));
+  LL_TRY_STATUS(f.require("parent"));
+  bool hasKWidth = f.has("kWidth");
+  if (f.has("isMMAv1Row"))
+    return f.errorAt("isMMAv1Row", "'isMMAv1Row' belongs to Volta's mma v1 operands, which "
+                                   "linlayout does not support");
+  // kWidth is marked read now and checked once the parent (and so its default) is known.
+  if (hasKWidth)
+    LL_TRY_STATUS(f.require("kWidth"));
+  LL_TRY_STATUS(f.done({"opIdx", "parent", "kWidth"}));
+  LL_ASSIGN_OR_RETURN(LayoutSpec parent, f.spec("parent"));
+  int64_t kWidth = parent.kind() == LayoutKind::NvidiaMma ? 2 : 0;
+  if (hasKWidth) {
+    LL_ASSIGN_OR_RETURN(kWidth, f.integer("kWidth"));
+  }
+  LL_ASSIGN_OR_RETURN(auto s, f.checked(make(opIdx, parent, kWidth)));
+  return LayoutSpec(std::move(s));
+}
+
+std::string DotOperandSpec::attrText() const {
+  std::string t = "#ttg.dot_op<{opIdx = " + std::to_string(operandIndex()) +
+                  ", parent = " + printLayoutAttr(parent());
+  if (kWidth() != 0)
+    t += ", kWidth = " + std::to_string(kWidth());
+  return t + "}>";
 }
 
 } // namespace linlayout

@@ -1,4 +1,5 @@
 #include "linlayout/layout/LinearSpec.h"
+#include "linlayout/layout/LayoutSpec.h"
 
 #include "BasisTable.h"
 #include "SpecCheck.h"
@@ -187,6 +188,58 @@ std::vector<std::vector<int64_t>> SharedLinearSpec::ctaBases() const { return bl
 
 Expected<SharedLinearSpec> SharedLinearSpec::withCga(const CgaLayout &cga) const {
   return make(offset_, cga.bases(), alignment_);
+}
+
+// TritonGPU attribute syntax (AttrFields.h).
+
+Expected<LayoutSpec> LinearSpec::parseAttr(AttrFields &f) {
+  LL_ASSIGN_OR_RETURN(BasisList reg, f.bases("register"));
+  LL_ASSIGN_OR_RETURN(BasisList lane, f.bases("lane"));
+  LL_ASSIGN_OR_RETURN(BasisList warp, f.bases("warp"));
+  LL_ASSIGN_OR_RETURN(BasisList block, f.bases("block"));
+  LL_TRY_STATUS(f.done({"register", "lane", "warp", "block"}));
+  // As in Triton, the tensor shape is what the bases span: per dimension the smallest power
+  // of two above every component.
+  size_t rank = 0;
+  for (const BasisList *l : {&reg, &lane, &warp, &block})
+    for (const auto &b : *l)
+      rank = std::max(rank, b.size());
+  if (rank == 0)
+    return f.error("'" + f.full() + "' has no non-empty basis, so its rank is unknown");
+  std::vector<int64_t> shape(rank, 1);
+  for (const BasisList *l : {&reg, &lane, &warp, &block})
+    for (const auto &b : *l)
+      for (size_t d = 0; d < b.size() && d < rank; ++d) {
+        if (b[d] < 0 || b[d] >= (int64_t(1) << 40))
+          return f.error("'" + f.full() + "' has basis component " + std::to_string(b[d]) +
+                         ", out of range");
+        while (shape[d] <= b[d])
+          shape[d] *= 2;
+      }
+  LL_ASSIGN_OR_RETURN(auto s, f.checked(make(reg, lane, warp, block, shape)));
+  return LayoutSpec(std::move(s));
+}
+
+std::string LinearSpec::attrText() const {
+  return "#ttg.linear<{register = " + attrBasisList(regBases()) +
+         ", lane = " + attrBasisList(laneBases()) + ", warp = " + attrBasisList(warpBases()) +
+         ", block = " + attrBasisList(blockBases()) + "}>";
+}
+
+Expected<LayoutSpec> SharedLinearSpec::parseAttr(AttrFields &f) {
+  LL_ASSIGN_OR_RETURN(BasisList offset, f.bases("offset"));
+  LL_ASSIGN_OR_RETURN(BasisList block, f.bases("block"));
+  LL_ASSIGN_OR_RETURN(auto alignment, f.optInteger("alignment"));
+  LL_TRY_STATUS(f.done({"offset", "block", "alignment"}));
+  LL_ASSIGN_OR_RETURN(auto s, f.checked(make(offset, block, alignment.value_or(16))));
+  return LayoutSpec(std::move(s));
+}
+
+std::string SharedLinearSpec::attrText() const {
+  std::string t = "#ttg.shared_linear<{offset = " + attrBasisList(offsetBases());
+  if (!blockBases().empty())
+    t += ", block = " + attrBasisList(blockBases());
+  return t + "}, alignment = " + std::to_string(alignment()) + ">";
 }
 
 } // namespace linlayout

@@ -1,4 +1,5 @@
 #include "linlayout/layout/NvidiaMma.h"
+#include "linlayout/layout/LayoutSpec.h"
 
 #include "BasisTable.h"
 #include "MmaTile.h"
@@ -125,6 +126,47 @@ Expected<LinearLayout> NvidiaMmaSpec::operandLayout(int operandIndex, int kWidth
   spec::broadcastAlongK(t, DimName::warp(), warpsPerCta(), spec::matrixOrder(r, !isHopper()), k);
   // Every CTA along K needs the whole K extent.
   return spec::combineCtaCga(std::move(t), cga().zeroDim(k), shape, ins);
+}
+
+// TritonGPU attribute syntax (AttrFields.h).
+
+Expected<LayoutSpec> NvidiaMmaSpec::parseAttr(AttrFields &f) {
+  int64_t major = 0, minor = 0;
+  if (f.has("version")) { // the 2022 form: {version = 2, warpsPerCTA = [..]}
+    if (f.has("versionMajor"))
+      return f.errorAt("version", "give either 'version' or 'versionMajor', not both");
+    LL_ASSIGN_OR_RETURN(major, f.integer("version"));
+  } else {
+    LL_ASSIGN_OR_RETURN(major, f.integer("versionMajor"));
+    LL_ASSIGN_OR_RETURN(auto m, f.optInteger("versionMinor"));
+    minor = m.value_or(0);
+  }
+  LL_ASSIGN_OR_RETURN(auto warps, f.ints("warpsPerCTA"));
+  LL_ASSIGN_OR_RETURN(auto c, f.cga(int(warps.size())));
+  LL_ASSIGN_OR_RETURN(auto given, f.optInts("instrShape"));
+  std::vector<int64_t> instr;
+  if (given) {
+    instr = std::move(*given);
+  } else if (major == 2) {
+    // Dumps from before instrShape existed: Ampere's m16n8 accumulator.
+    instr = warps.size() == 3 ? std::vector<int64_t>{1, 16, 8} : std::vector<int64_t>{16, 8};
+  } else {
+    return f.error("'" + f.full() + "' needs 'instrShape' for versionMajor " +
+                   std::to_string(major));
+  }
+  LL_TRY_STATUS(f.done({"versionMajor", "versionMinor", "version", "warpsPerCTA", "CTAsPerCGA",
+                        "CTASplitNum", "CTAOrder", "CGALayout", "instrShape"}));
+  LL_ASSIGN_OR_RETURN(int maj, f.smallInt(major, "versionMajor"));
+  LL_ASSIGN_OR_RETURN(int min, f.smallInt(minor, "versionMinor"));
+  LL_ASSIGN_OR_RETURN(auto s, f.checked(make(maj, min, warps, instr, c)));
+  return LayoutSpec(std::move(s));
+}
+
+std::string NvidiaMmaSpec::attrText() const {
+  return "#ttg.nvidia_mma<{versionMajor = " + std::to_string(versionMajor()) +
+         ", versionMinor = " + std::to_string(versionMinor()) +
+         ", warpsPerCTA = " + attrIntList(warpsPerCta()) + attrCgaText(cga()) +
+         ", instrShape = " + attrIntList(instrShape()) + "}>";
 }
 
 } // namespace linlayout

@@ -1,4 +1,5 @@
 #include "linlayout/layout/NvmmaShared.h"
+#include "linlayout/layout/LayoutSpec.h"
 
 #include "BasisTable.h"
 #include "SpecCheck.h"
@@ -156,6 +157,42 @@ Expected<LinearLayout> NvmmaSharedSpec::toLinearLayout(std::span<const int64_t> 
 
 Expected<NvmmaSharedSpec> NvmmaSharedSpec::withCga(const CgaLayout &cga) const {
   return make(swizzleByteWidth_, elementBitwidth_, rank_, transposed_, fp4Padded_, cga);
+}
+
+// TritonGPU attribute syntax (AttrFields.h).
+
+Expected<LayoutSpec> NvmmaSharedSpec::parseAttr(AttrFields &f) {
+  LL_ASSIGN_OR_RETURN(int64_t swizzle, f.integer("swizzlingByteWidth"));
+  LL_ASSIGN_OR_RETURN(bool transposed, f.boolean("transposed", false));
+  LL_ASSIGN_OR_RETURN(int64_t bits, f.integer("elementBitWidth"));
+  LL_ASSIGN_OR_RETURN(bool fp4Padded, f.boolean("fp4Padded", false));
+  // Triton prints the rank when it is not 2; older texts say it only through their CTA
+  // split; otherwise the caller's hint, else 2.
+  int rank = f.rankHint().value_or(2);
+  if (f.has("rank")) {
+    LL_ASSIGN_OR_RETURN(int64_t r, f.integer("rank"));
+    if (r < 1 || r > 8)
+      return f.error("'rank' of '" + f.full() + "' must be 1 to 8, got " + std::to_string(r));
+    rank = int(r);
+  } else if (auto r = f.cgaRank()) {
+    rank = *r;
+  }
+  LL_ASSIGN_OR_RETURN(auto c, f.cga(rank));
+  LL_TRY_STATUS(f.done({"swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "rank",
+                        "CTAsPerCGA", "CTASplitNum", "CTAOrder", "CGALayout"}));
+  LL_ASSIGN_OR_RETURN(auto s, f.checked(make(swizzle, bits, rank, transposed, fp4Padded, c)));
+  return LayoutSpec(std::move(s));
+}
+
+std::string NvmmaSharedSpec::attrText() const {
+  std::string t = "#ttg.nvmma_shared<{swizzlingByteWidth = " + std::to_string(swizzleByteWidth()) +
+                  ", transposed = " + attrBool(transposed()) +
+                  ", elementBitWidth = " + std::to_string(elementBitwidth());
+  if (fp4Padded())
+    t += ", fp4Padded = true";
+  if (rank() != 2)
+    t += ", rank = " + std::to_string(rank());
+  return t + attrCgaText(cga()) + "}>";
 }
 
 } // namespace linlayout

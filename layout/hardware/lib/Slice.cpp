@@ -1,4 +1,5 @@
 #include "linlayout/layout/Slice.h"
+#include "linlayout/layout/AttrSyntax.h"
 
 #include "linlayout/layout/CtaSplit.h"
 #include "linlayout/layout/LayoutSpec.h"
@@ -81,6 +82,22 @@ Expected<SliceSpec> SliceSpec::withCga(const CgaLayout &cga) const {
   LL_ASSIGN_OR_RETURN(CgaLayout pc, CgaLayout::fromBases(bases, cga.rank() + 1));
   LL_ASSIGN_OR_RETURN(LayoutSpec parent, linlayout::withCga(*parent_, pc));
   return make(dim_, parent);
+}
+
+// TritonGPU attribute syntax (AttrFields.h).
+
+Expected<LayoutSpec> SliceSpec::parseAttr(AttrFields &f) {
+  LL_ASSIGN_OR_RETURN(int64_t dim, f.integer("dim"));
+  LL_TRY_STATUS(f.require("parent"));
+  LL_TRY_STATUS(f.done({"dim", "parent"}));
+  LL_ASSIGN_OR_RETURN(LayoutSpec parent, f.spec("parent"));
+  LL_ASSIGN_OR_RETURN(auto s, f.checked(make(dim, parent)));
+  return LayoutSpec(std::move(s));
+}
+
+std::string SliceSpec::attrText() const {
+  return "#ttg.slice<{dim = " + std::to_string(dim()) + ", parent = " + printLayoutAttr(parent()) +
+         "}>";
 }
 
 } // namespace linlayout

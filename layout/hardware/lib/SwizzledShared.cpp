@@ -1,4 +1,5 @@
 #include "linlayout/layout/SwizzledShared.h"
+#include "linlayout/layout/LayoutSpec.h"
 
 #include "BasisTable.h"
 #include "SpecCheck.h"
@@ -65,6 +66,46 @@ Expected<LinearLayout> SwizzledSharedSpec::toLinearLayout(std::span<const int64_
 
 Expected<SwizzledSharedSpec> SwizzledSharedSpec::withCga(const CgaLayout &cga) const {
   return make(vec_, perPhase_, maxPhase_, order_, cga);
+}
+
+// TritonGPU attribute syntax (AttrFields.h).
+
+Expected<LayoutSpec> SwizzledSharedSpec::parseAttr(AttrFields &f) {
+  LL_ASSIGN_OR_RETURN(int64_t vec, f.integer("vec"));
+  LL_ASSIGN_OR_RETURN(int64_t perPhase, f.integer("perPhase"));
+  LL_ASSIGN_OR_RETURN(int64_t maxPhase, f.integer("maxPhase"));
+  LL_ASSIGN_OR_RETURN(auto order, f.ints("order"));
+  LL_ASSIGN_OR_RETURN(auto c, f.cga(int(order.size())));
+  LL_ASSIGN_OR_RETURN(bool leadingOffset, f.boolean("hasLeadingOffset", false));
+  LL_TRY_STATUS(f.done({"vec", "perPhase", "maxPhase", "order", "CTAsPerCGA", "CTASplitNum",
+                        "CTAOrder", "CGALayout", "hasLeadingOffset"}));
+  if (!leadingOffset) {
+    LL_ASSIGN_OR_RETURN(auto s, f.checked(make(vec, perPhase, maxPhase, order, c)));
+    return LayoutSpec(std::move(s));
+  }
+  // Triton 3.0-3.2 wrote Hopper's NVMMA layout as a shared layout with a leading offset: a
+  // 16-byte vector (vec elements), phases spanning 8 rows of 128 bytes.
+  bool ok = vec >= 1 && vec <= 16 && (vec & (vec - 1)) == 0 && perPhase >= 1 &&
+            perPhase * maxPhase == 8 && (perPhase & (perPhase - 1)) == 0 && !order.empty();
+  if (!ok)
+    return f.error("'" + f.full() +
+                   "' with hasLeadingOffset = true needs vec * element "
+                   "size = 16 bytes and perPhase * maxPhase = 8 (an NVMMA swizzle), "
+                   "got vec " +
+                   std::to_string(vec) + ", perPhase " + std::to_string(perPhase) + ", maxPhase " +
+                   std::to_string(maxPhase));
+  int64_t rank = int64_t(order.size());
+  bool transposed = order[0] != rank - 1;
+  LL_ASSIGN_OR_RETURN(auto s, f.checked(NvmmaSharedSpec::make(128 / perPhase, 128 / vec, rank,
+                                                              transposed, false, c)));
+  return LayoutSpec(std::move(s));
+}
+
+std::string SwizzledSharedSpec::attrText() const {
+  return "#ttg.swizzled_shared<{vec = " + std::to_string(vec()) +
+         ", perPhase = " + std::to_string(perPhase()) +
+         ", maxPhase = " + std::to_string(maxPhase()) + ", order = " + attrIntList(order()) +
+         attrCgaText(cga()) + "}>";
 }
 
 } // namespace linlayout

@@ -15,6 +15,7 @@
 // (16,0); lane (0,1), (0,2), (0,4), (0,8), (0,16), (4,0).
 #pragma once
 
+#include "linlayout/layout/AttrFields.h"
 #include "linlayout/layout/CgaLayout.h"
 #include "linlayout/layout/Expected.h"
 #include "linlayout/layout/LinearLayout.h"
@@ -22,10 +23,13 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace linlayout {
+
+class LayoutSpec;
 
 /// Parameters of an AMD MFMA layout.
 class AmdMfmaSpec {
@@ -33,6 +37,11 @@ public:
   /// The `kind` of the query format; whether the layout places elements in registers.
   static constexpr std::string_view kKind = "amd_mfma";
   static constexpr bool kDistributed = true;
+  /// Its TritonGPU attribute (see AttrFields.h): mnemonic and alias stem, reading, and
+  /// printing as Triton 3.6 prints it. Ensures: parseAttr of attrText() gives the same layout.
+  static constexpr AttrNames kAttr{"amd_mfma", "", "mma"};
+  static Expected<LayoutSpec> parseAttr(AttrFields &fields);
+  std::string attrText() const;
 
   /// A checked MFMA layout.
   /// Requires: version 1..4; instrShape [M, N, K] with M x N one of 32x32, 16x16, 64x4 (then

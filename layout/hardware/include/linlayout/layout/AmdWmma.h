@@ -12,6 +12,7 @@
 // (0,4), (0,8), (8,0).
 #pragma once
 
+#include "linlayout/layout/AttrFields.h"
 #include "linlayout/layout/CgaLayout.h"
 #include "linlayout/layout/Expected.h"
 #include "linlayout/layout/LinearLayout.h"
@@ -19,10 +20,13 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace linlayout {
+
+class LayoutSpec;
 
 /// Parameters of an AMD WMMA layout.
 class AmdWmmaSpec {
@@ -30,6 +34,11 @@ public:
   /// The `kind` of the query format; whether the layout places elements in registers.
   static constexpr std::string_view kKind = "amd_wmma";
   static constexpr bool kDistributed = true;
+  /// Its TritonGPU attribute (see AttrFields.h): mnemonic and alias stem, reading, and
+  /// printing as Triton 3.6 prints it. Ensures: parseAttr of attrText() gives the same layout.
+  static constexpr AttrNames kAttr{"amd_wmma", "", "mma"};
+  static Expected<LayoutSpec> parseAttr(AttrFields &fields);
+  std::string attrText() const;
 
   /// A checked WMMA layout.
   /// Requires: version 1..3; instrShape empty ([16, 16, 16]) or [16, 16, K] with K 16 for

@@ -15,6 +15,7 @@
 // T0 T0 T1 T1 T2 T2 T3 T3 T32 T32 ...
 #pragma once
 
+#include "linlayout/layout/AttrFields.h"
 #include "linlayout/layout/CgaLayout.h"
 #include "linlayout/layout/Expected.h"
 #include "linlayout/layout/LinearLayout.h"
@@ -22,10 +23,13 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace linlayout {
+
+class LayoutSpec;
 
 /// Parameters of a blocked layout.
 class BlockedSpec {
@@ -33,6 +37,11 @@ public:
   /// The `kind` of the query format; whether the layout places elements in registers.
   static constexpr std::string_view kKind = "blocked";
   static constexpr bool kDistributed = true;
+  /// Its TritonGPU attribute (see AttrFields.h): mnemonic and alias stem, reading, and
+  /// printing as Triton 3.6 prints it. Ensures: parseAttr of attrText() gives the same layout.
+  static constexpr AttrNames kAttr{"blocked", "", "blocked"};
+  static Expected<LayoutSpec> parseAttr(AttrFields &fields);
+  std::string attrText() const;
 
   /// A checked blocked layout.
   /// Requires: the four lists have the same length rank, 1 <= rank <= CgaLayout::kMaxRank; every

@@ -32,9 +32,10 @@
 namespace linlayout {
 
 /// The family of a layout spec, in the order of LayoutSpec::Variant; the names are the `kind`
-/// strings of the query format (each family's kKind). Adding a family: its header and source
-/// (with kKind, kDistributed, rank, toLinearLayout and the CTA-split queries of CtaSplit.h), a
-/// line here and in the variant, its attribute syntax and its JSON form.
+/// strings of the query format (each family's kKind). Adding a family (CONTRIBUTING.md): its
+/// header and source (kKind, kDistributed, rank, toLinearLayout, the CTA-split queries of
+/// CtaSplit.h, and its attribute syntax: kAttr, parseAttr, attrText of AttrFields.h), a line
+/// here and in the variant, and its JSON form (JsonForm in tools/query/SpecJson.cpp).
 enum class LayoutKind {
   Blocked,        // "blocked"
   Slice,          // "slice"

@@ -7,6 +7,7 @@
 // (twice the largest component per dimension).
 #pragma once
 
+#include "linlayout/layout/AttrFields.h"
 #include "linlayout/layout/CgaLayout.h"
 #include "linlayout/layout/Expected.h"
 #include "linlayout/layout/LinearLayout.h"
@@ -14,10 +15,13 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace linlayout {
+
+class LayoutSpec;
 
 using BasisList = std::vector<std::vector<int64_t>>;
 
@@ -27,6 +31,11 @@ public:
   /// The `kind` of the query format; whether the layout places elements in registers.
   static constexpr std::string_view kKind = "linear";
   static constexpr bool kDistributed = true;
+  /// Its TritonGPU attribute (see AttrFields.h): mnemonic and alias stem, reading, and
+  /// printing as Triton 3.6 prints it. Ensures: parseAttr of attrText() gives the same layout.
+  static constexpr AttrNames kAttr{"linear", "", "linear"};
+  static Expected<LayoutSpec> parseAttr(AttrFields &fields);
+  std::string attrText() const;
 
   /// A checked distributed linear layout.
   /// Requires: 1 <= rank(shape) <= CgaLayout::kMaxRank; shape entries powers of two; every basis
@@ -69,6 +78,11 @@ public:
   /// The `kind` of the query format; whether the layout places elements in registers.
   static constexpr std::string_view kKind = "shared_linear";
   static constexpr bool kDistributed = false;
+  /// Its TritonGPU attribute (see AttrFields.h): mnemonic and alias stem, reading, and
+  /// printing as Triton 3.6 prints it. Ensures: parseAttr of attrText() gives the same layout.
+  static constexpr AttrNames kAttr{"shared_linear", "", "shared"};
+  static Expected<LayoutSpec> parseAttr(AttrFields &fields);
+  std::string attrText() const;
 
   /// A checked shared linear layout.
   /// Requires: at least one offset basis; all bases have the same rank 1..CgaLayout::kMaxRank;

@@ -17,6 +17,7 @@
 // layout.
 #pragma once
 
+#include "linlayout/layout/AttrFields.h"
 #include "linlayout/layout/CgaLayout.h"
 #include "linlayout/layout/Expected.h"
 #include "linlayout/layout/LinearLayout.h"
@@ -24,10 +25,13 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace linlayout {
+
+class LayoutSpec;
 
 /// Parameters of an NVIDIA mma (tensor core accumulator) layout.
 class NvidiaMmaSpec {
@@ -35,6 +39,11 @@ public:
   /// The `kind` of the query format; whether the layout places elements in registers.
   static constexpr std::string_view kKind = "nvidia_mma";
   static constexpr bool kDistributed = true;
+  /// Its TritonGPU attribute (see AttrFields.h): mnemonic and alias stem, reading, and
+  /// printing as Triton 3.6 prints it. Ensures: parseAttr of attrText() gives the same layout.
+  static constexpr AttrNames kAttr{"nvidia_mma", "mma", "mma"};
+  static Expected<LayoutSpec> parseAttr(AttrFields &fields);
+  std::string attrText() const;
 
   /// A checked mma layout.
   /// Requires: versionMajor 2 (instrShape [16, 8] or the fp64 [8, 8], optionally with a leading

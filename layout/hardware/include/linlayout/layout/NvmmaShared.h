@@ -19,6 +19,7 @@
 // (4,8).
 #pragma once
 
+#include "linlayout/layout/AttrFields.h"
 #include "linlayout/layout/CgaLayout.h"
 #include "linlayout/layout/Expected.h"
 #include "linlayout/layout/LinearLayout.h"
@@ -26,9 +27,12 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace linlayout {
+
+class LayoutSpec;
 
 /// Parameters of an NVMMA shared layout.
 class NvmmaSharedSpec {
@@ -36,6 +40,11 @@ public:
   /// The `kind` of the query format; whether the layout places elements in registers.
   static constexpr std::string_view kKind = "nvmma_shared";
   static constexpr bool kDistributed = false;
+  /// Its TritonGPU attribute (see AttrFields.h): mnemonic and alias stem, reading, and
+  /// printing as Triton 3.6 prints it. Ensures: parseAttr of attrText() gives the same layout.
+  static constexpr AttrNames kAttr{"nvmma_shared", "", "shared"};
+  static Expected<LayoutSpec> parseAttr(AttrFields &fields);
+  std::string attrText() const;
 
   /// A checked NVMMA shared layout.
   /// Requires: swizzleByteWidth in {0, 32, 64, 128}; elementBitwidth in {8, 16, 32, 64};

@@ -10,6 +10,7 @@
 // (the four lanes of a quad hold the same rows).
 #pragma once
 
+#include "linlayout/layout/AttrFields.h"
 #include "linlayout/layout/CgaLayout.h"
 #include "linlayout/layout/Expected.h"
 #include "linlayout/layout/LinearLayout.h"
@@ -18,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,6 +33,11 @@ public:
   /// The `kind` of the query format; whether the layout places elements in registers.
   static constexpr std::string_view kKind = "slice";
   static constexpr bool kDistributed = true;
+  /// Its TritonGPU attribute (see AttrFields.h): mnemonic and alias stem, reading, and
+  /// printing as Triton 3.6 prints it. Ensures: parseAttr of attrText() gives the same layout.
+  static constexpr AttrNames kAttr{"slice", "", "slice"};
+  static Expected<LayoutSpec> parseAttr(AttrFields &fields);
+  std::string attrText() const;
 
   /// A checked slice.
   /// Requires: parent is distributed with rank >= 2; 0 <= dim < parent rank.

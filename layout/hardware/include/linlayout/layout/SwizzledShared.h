@@ -13,6 +13,7 @@
 // (1,2), (2,4).
 #pragma once
 
+#include "linlayout/layout/AttrFields.h"
 #include "linlayout/layout/CgaLayout.h"
 #include "linlayout/layout/Expected.h"
 #include "linlayout/layout/LinearLayout.h"
@@ -20,10 +21,13 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace linlayout {
+
+class LayoutSpec;
 
 /// Parameters of a swizzled shared layout.
 class SwizzledSharedSpec {
@@ -31,6 +35,11 @@ public:
   /// The `kind` of the query format; whether the layout places elements in registers.
   static constexpr std::string_view kKind = "swizzled_shared";
   static constexpr bool kDistributed = false;
+  /// Its TritonGPU attribute (see AttrFields.h): mnemonic and alias stem, reading, and
+  /// printing as Triton 3.6 prints it. Ensures: parseAttr of attrText() gives the same layout.
+  static constexpr AttrNames kAttr{"swizzled_shared", "shared", "shared"};
+  static Expected<LayoutSpec> parseAttr(AttrFields &fields);
+  std::string attrText() const;
 
   /// A checked swizzled shared layout.
   /// Requires: vec, perPhase, maxPhase powers of two >= 1 (at most 2^20); order a permutation of

@@ -126,7 +126,7 @@ LayoutSpec anyParent(int depth) {
 
 LayoutSpec anySpec() {
   int rank = *rc::gen::inRange(2, 4);
-  switch (pick(7)) {
+  switch (pick(8)) {
   case 0:
     return anyBlocked(*rc::gen::inRange(1, 4));
   case 1:
@@ -145,6 +145,8 @@ LayoutSpec anySpec() {
     return LayoutSpec(anyLinear());
   case 5:
     return LayoutSpec(anySharedLinear());
+  case 6:
+    return LayoutSpec(paddedSharedSpec(*rc::gen::inRange(1, 4)));
   default: {
     LayoutSpec parent = anyParent(2);
     return slice(parent, *rc::gen::inRange(0, parent.rank()));

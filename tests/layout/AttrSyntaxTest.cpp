@@ -269,10 +269,10 @@ TEST(AttrSyntaxErrors, SayWhereAndWhat) {
   EXPECT_EQ(parseError("#ttg.slice<{dim = 0, dim = 1}>"), "1:22: field 'dim' is given twice");
   EXPECT_EQ(parseError("#ttg.slice<{dim = [0], parent = #p}>"),
             "1:19: 'dim' of '#ttg.slice' must be an integer");
-  EXPECT_EQ(parseError("#ttg.padded_shared<{interval = 32}>"),
-            "1:1: unsupported layout '#ttg.padded_shared' (linlayout reads blocked, slice, "
+  EXPECT_EQ(parseError("#ttg.amd_rotating_shared<{vec = 4}>"),
+            "1:1: unsupported layout '#ttg.amd_rotating_shared' (linlayout reads blocked, slice, "
             "nvidia_mma, dot_op, linear, swizzled_shared, nvmma_shared, shared_linear, amd_mfma, "
-            "amd_wmma)");
+            "amd_wmma, padded_shared)");
   EXPECT_EQ(parseError("#ttg.amd_mfma<{versionMajor = 3}>"),
             "1:1: '#ttg.amd_mfma' needs 'version'");
   EXPECT_EQ(parseError("#ttg.amd_wmma<{version = 3, warpsPerCTA = [1, 1]}>"),

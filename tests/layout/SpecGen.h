@@ -104,6 +104,36 @@ inline int amdKWidth(const AmdWmmaSpec &p) {
                             : *rc::gen::element(2, 8, 16);
 }
 
+/// A padded shared layout over 2^1..2^maxBits elements: 1-3 pairs (distinct intervals 1..1024,
+/// paddings 1..16), the offsets a random order of the shape's bits (each basis moving one dim),
+/// and with withBlocks up to 2 of those bits given to blocks.
+inline PaddedSharedSpec paddedSharedSpec(int rank, int maxBits = 10, bool withBlocks = true) {
+  I64s shape = splitPow2(*rc::gen::inRange(1, maxBits + 1), rank);
+  std::vector<std::vector<int64_t>> bits;
+  for (int d = 0; d < rank; ++d)
+    for (int64_t v = 1; v < shape[size_t(d)]; v *= 2) {
+      std::vector<int64_t> b(size_t(rank), 0);
+      b[size_t(d)] = v;
+      bits.push_back(std::move(b));
+    }
+  for (int i = int(bits.size()) - 1; i > 0; --i)
+    std::swap(bits[size_t(i)], bits[size_t(*rc::gen::inRange(0, i + 1))]);
+  int blocks = withBlocks ? *rc::gen::inRange(0, std::min<int>(2, int(bits.size()) - 1) + 1) : 0;
+  std::vector<std::vector<int64_t>> block(bits.end() - blocks, bits.end());
+  bits.resize(bits.size() - size_t(blocks));
+  std::vector<PadInterval> pads;
+  int pairs = *rc::gen::inRange(1, 4);
+  for (int i = 0; i < pairs; ++i) {
+    int64_t interval = pow2In(0, 10);
+    bool seen = false;
+    for (const PadInterval &p : pads)
+      seen = seen || p.interval == interval;
+    if (!seen)
+      pads.push_back({interval, pow2In(0, 4)});
+  }
+  return ok(PaddedSharedSpec::make(pads, bits, block, shape));
+}
+
 /// A tensor shape of `rank` dims, each 2^lo..2^hi.
 inline I64s shapeOf(int rank, int lo, int hi) {
   I64s s(static_cast<size_t>(rank));

@@ -43,6 +43,8 @@ TEST(SpecJson, ReadsEveryFamily) {
       R"({"kind": "linear", "reg_bases": [[0, 1]], "lane_bases": [[0, 2], [1, 0]],
           "warp_bases": [], "block_bases": [], "shape": [2, 4]})",
       R"({"kind": "shared_linear", "offset_bases": [[0, 1], [1, 0]]})",
+      R"({"kind": "padded_shared", "interval_padding_pairs": [[32, 4], [64, 8]],
+          "offset_bases": [[0, 1], [0, 2], [1, 0]], "cga_layout": [[2, 0]], "shape": [4, 4]})",
       R"({"kind": "blocked", "size_per_thread": [1, 1], "threads_per_warp": [8, 4],
           "warps_per_cta": [1, 1], "order": [1, 0], "ctas_per_cga": [2, 2],
           "cta_split_num": [2, 1], "cta_order": [1, 0]})",
@@ -148,7 +150,7 @@ TEST(SpecJson, TextSpecsGoToTheAttributeParser) {
 // A random spec of any family.
 LayoutSpec anySpec() {
   int rank = *rc::gen::inRange(2, 4);
-  switch (*rc::gen::inRange(0, 8)) {
+  switch (*rc::gen::inRange(0, 9)) {
   case 0:
     return blockedSpec(rank);
   case 1:
@@ -166,6 +168,8 @@ LayoutSpec anySpec() {
     return ok(NvmmaSharedSpec::make(*rc::gen::element<int64_t>(0, 32, 64, 128),
                                     *rc::gen::element<int64_t>(8, 16, 32), rank,
                                     *rc::gen::arbitrary<bool>(), false, cgaLayout(rank, 2, true)));
+  case 7:
+    return paddedSharedSpec(rank);
   default:
     return ok(LinearSpec::make({{0, 1}}, {{1, 0}, {0, 2}}, {{0, 0}}, {}, {2, 4}));
   }
@@ -196,3 +200,21 @@ TEST(ToLinearOp, AnswersAndErrors) {
 }
 
 } // namespace
+
+TEST(SpecJson, PaddedSharedErrorsNameTheField) {
+  expectError(R"({"kind": "padded_shared", "interval_padding_pairs": [[32, 4, 1]],
+      "offset_bases": [[1]], "shape": [2]})",
+              "layout.interval_padding_pairs[0] has 3 entries, expected [interval, padding]");
+  expectError(R"({"kind": "padded_shared", "interval_padding_pairs": [[24, 4]],
+      "offset_bases": [[1]], "shape": [2]})",
+              "layout: padded_shared: interval 24 is not a power of two");
+  expectError(R"({"kind": "padded_shared", "interval_padding_pairs": [[32, 4]],
+      "offset_bases": [[1]]})",
+              "layout: missing field 'shape'");
+  auto r = parse(R"({"kind": "padded_shared", "interval_padding_pairs": [[2, 1]],
+      "offset_bases": [[1]], "shape": [2]})");
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(specToJson(*r).dump(),
+            R"({"cga_layout":[],"interval_padding_pairs":[[2,1]],"kind":"padded_shared",)"
+            R"("offset_bases":[[1]],"shape":[2]})");
+}

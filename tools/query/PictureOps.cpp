@@ -23,6 +23,7 @@ Expected<Json> picture(const Json &req) {
   LL_ASSIGN_OR_RETURN(const Json *l, field(req, "layout"));
   LinearLayout layout;
   int bitwidth = 16;
+  bool padded = false; // banks of padded addresses are not drawn (renderBanks takes offsets)
   if (l->is_object() && l->contains("in_dims")) {
     LL_ASSIGN_OR_RETURN(layout, layoutFromJson(*l, "layout"));
   } else {
@@ -30,6 +31,7 @@ Expected<Json> picture(const Json &req) {
     LL_ASSIGN_OR_RETURN(const Json *s, field(req, "shape"));
     LL_ASSIGN_OR_RETURN(std::vector<int64_t> shape, toIntList(*s, "shape"));
     LL_ASSIGN_OR_RETURN(layout, toLinearLayout(spec, shape));
+    padded = !sharedPadding(spec).empty();
     if (const auto *nv = spec.as<NvmmaSharedSpec>())
       bitwidth = nv->elementBitwidth();
   }
@@ -61,7 +63,7 @@ Expected<Json> picture(const Json &req) {
   o.colTail = std::max<int64_t>(1, o.maxCols / 4);
   Json out = Json::object();
   out["text"] = renderTensorMap(map, o);
-  if (map.isShared()) {
+  if (map.isShared() && !padded) {
     LL_ASSIGN_OR_RETURN(std::string banks, renderBanks(map, bitwidth, o));
     out["banks"] = banks;
   }

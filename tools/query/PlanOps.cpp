@@ -39,7 +39,8 @@ Expected<Json> bankConflictsOp(const Json &req) {
   LL_ASSIGN_OR_RETURN(const Json *s, field(req, "shape"));
   LL_ASSIGN_OR_RETURN(std::vector<int64_t> shape, toIntList(*s, "shape"));
   LL_ASSIGN_OR_RETURN(LinearLayout reg, specField(req, "reg", shape, true));
-  LL_ASSIGN_OR_RETURN(LinearLayout shared, specField(req, "shared", shape, false));
+  LL_ASSIGN_OR_RETURN(LayoutSpec sharedSpec, specOf(req, "shared", false));
+  LL_ASSIGN_OR_RETURN(LinearLayout shared, toLinearLayout(sharedSpec, shape));
   LL_ASSIGN_OR_RETURN(int bits, bitwidthField(req));
   int banks = 32;
   if (hasField(req, "banks")) {
@@ -49,7 +50,10 @@ Expected<Json> bankConflictsOp(const Json &req) {
       return makeError("banks is " + std::to_string(n) + ", expected 32 or 64 (gfx950's LDS)");
     banks = int(n);
   }
-  LL_ASSIGN_OR_RETURN(int conflicts, bankConflicts(reg, shared, bits, banks));
+  // A padded layout's addresses are its offsets with padding (sharedPadding is empty for the
+  // others).
+  LL_ASSIGN_OR_RETURN(int conflicts,
+                      bankConflicts(reg, shared, bits, banks, sharedPadding(sharedSpec)));
   return Json(conflicts);
 }
 

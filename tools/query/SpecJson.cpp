@@ -372,6 +372,38 @@ template <> struct JsonForm<AmdWmmaSpec> {
   }
 };
 
+// Gluon's PaddedSharedLayout(interval_padding_pairs, offset_bases, cga_layout, shape); the
+// cga_layout holds the block bases in tensor coordinates and may be left out (one CTA).
+template <> struct JsonForm<PaddedSharedSpec> {
+  static Expected<LayoutSpec> read(Fields &f, int) {
+    LL_ASSIGN_OR_RETURN(auto pairs, f.matrix("interval_padding_pairs"));
+    LL_ASSIGN_OR_RETURN(auto offset, f.matrix("offset_bases"));
+    LL_ASSIGN_OR_RETURN(auto block, f.matrix("cga_layout", /*isOptional=*/true));
+    LL_ASSIGN_OR_RETURN(auto shape, f.list("shape"));
+    LL_TRY_STATUS(f.noOthers());
+    std::vector<PadInterval> pads;
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      if (pairs[i].size() != 2)
+        return makeError(f.name("interval_padding_pairs") + "[" + std::to_string(i) + "] has " +
+                         std::to_string(pairs[i].size()) +
+                         " entries, expected [interval, padding]");
+      pads.push_back({pairs[i][0], pairs[i][1]});
+    }
+    return asSpec(PaddedSharedSpec::make(std::move(pads), std::move(offset), std::move(block),
+                                         std::move(shape)),
+                  f.what());
+  }
+  static void write(Json &j, const PaddedSharedSpec &s) {
+    Json pairs = Json::array();
+    for (const PadInterval &p : s.padding())
+      pairs.push_back(Json::array({p.interval, p.padding}));
+    j["interval_padding_pairs"] = pairs;
+    j["offset_bases"] = matrixJson(s.offsetBases());
+    j["cga_layout"] = matrixJson(s.blockBases());
+    j["shape"] = s.shape();
+  }
+};
+
 using Variant = LayoutSpec::Variant;
 constexpr size_t kFamilies = std::variant_size_v<Variant>;
 

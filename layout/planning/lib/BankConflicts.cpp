@@ -128,6 +128,80 @@ Expected<int> bankConflicts(const LinearLayout &reg, const LinearLayout &shared,
   return (1 << sharedDims(segment, lanes)) - 1;
 }
 
+Expected<int> bankConflicts(const LinearLayout &reg, const LinearLayout &shared, int elementBits,
+                            int banks, std::span<const PadInterval> padding) {
+  if (padding.empty())
+    return bankConflicts(reg, shared, elementBits, banks);
+  if (banks != 32 && banks != 64)
+    return makeError("bank count " + std::to_string(banks) + " is not 32 or 64");
+  if (elementBits < 8)
+    return makeError("element bitwidth " + std::to_string(elementBits) +
+                     " is below 8: bank conflicts through a padded layout need whole bytes");
+  LL_ASSIGN_OR_RETURN(Prepared p, prepare(reg, shared, elementBits));
+  // A vector stays one access only where padding neither splits it (interval >= vec) nor
+  // shifts it off its alignment (padding >= vec), unless that padding is never reached.
+  int64_t offsets = int64_t(1) << p.shared.inDimBits(p.shared.inDimIndex(DimName::offset()));
+  int vec = p.vec;
+  for (const PadInterval &pad : padding)
+    if (pad.interval < offsets)
+      vec = int(std::min<int64_t>({int64_t(vec), pad.interval, pad.padding}));
+  vec = std::max(vec, 1);
+  const int vecBits = log2i(uint64_t(vec));
+  const int64_t accessBytes = int64_t(vec) * elementBits / 8;
+  const LinearLayout &cvt = p.cvt;
+  const int offIdx = cvt.outDimIndex(DimName::offset());
+  // The register bits that step inside one vector (offsets 1, 2, ..., vec / 2) are not
+  // separate instructions.
+  int regDim = cvt.inDimIndex(DimName::reg());
+  uint64_t vectorMask = 0;
+  std::vector<int> instrBits;
+  if (regDim >= 0) {
+    int begin = cvt.inDimOffset(regDim);
+    for (int j = 0; j < vecBits; ++j)
+      for (int b = begin; b < begin + cvt.inDimBits(regDim); ++b)
+        if (!(vectorMask >> b & 1) && cvt.outValue(cvt.column(b), offIdx) == (uint64_t(1) << j)) {
+          vectorMask |= uint64_t(1) << b;
+          break;
+        }
+    for (int b = begin; b < begin + cvt.inDimBits(regDim); ++b)
+      if (!(vectorMask >> b & 1))
+        instrBits.push_back(b);
+  }
+  int laneDim = cvt.inDimIndex(DimName::lane());
+  int laneBegin = laneDim < 0 ? 0 : cvt.inDimOffset(laneDim);
+  int laneCount = laneDim < 0 ? 1 : 1 << cvt.inDimBits(laneDim);
+  const int64_t rowBytes = int64_t(banks) * 4;
+  const int lanesPerPhase =
+      int(std::min<int64_t>(laneCount, rowBytes / std::max<int64_t>(accessBytes, 4)));
+  // Few instructions are enough to see every pattern; cap the work on huge register counts.
+  const int instrLog2 = std::min(int(instrBits.size()), 12);
+  int worst = 1;
+  std::vector<std::vector<uint64_t>> wordsOfBank(static_cast<size_t>(banks));
+  for (uint64_t i = 0; i < (uint64_t(1) << instrLog2); ++i) {
+    uint64_t base = 0;
+    for (int k = 0; k < instrLog2; ++k)
+      if (i >> k & 1)
+        base |= uint64_t(1) << instrBits[size_t(k)];
+    for (int first = 0; first < laneCount; first += lanesPerPhase) {
+      for (auto &w : wordsOfBank)
+        w.clear();
+      for (int l = first; l < first + lanesPerPhase; ++l) {
+        uint64_t in = base | (uint64_t(l) << laneBegin);
+        int64_t offset = int64_t(cvt.outValue(cvt.apply(in), offIdx));
+        int64_t byte = paddedOffset(offset, padding) * elementBits / 8;
+        for (int64_t w = byte / 4; w <= (byte + accessBytes - 1) / 4; ++w) {
+          auto &words = wordsOfBank[size_t(w % banks)];
+          if (std::find(words.begin(), words.end(), uint64_t(w)) == words.end())
+            words.push_back(uint64_t(w));
+        }
+      }
+      for (const auto &w : wordsOfBank)
+        worst = std::max(worst, int(w.size()));
+    }
+  }
+  return worst - 1;
+}
+
 Expected<SharedLoadCost> analyzeSharedLoad(const LinearLayout &reg, const LinearLayout &shared,
                                            int elementBits) {
   if (elementBits < 8)

@@ -2,7 +2,8 @@
 //
 // Families (one header each): blocked, slice, nvidia_mma, dot_operand, linear, amd_mfma,
 // amd_wmma (distributed: in dims register, lane, warp, block) and swizzled_shared,
-// nvmma_shared, shared_linear (shared: in dims offset, block). Out dims are always
+// nvmma_shared, shared_linear, padded_shared (shared: in dims offset, block; padded_shared's
+// element addresses are its offsets with padding, see sharedPadding). Out dims are always
 // dim0..dim{rank-1}, dim0 the outermost tensor dimension (the row of a matrix). The conversions
 // follow Triton 3.6's toLinearLayout, so a layout copied from a Triton or Gluon program means the
 // same thing here.
@@ -21,6 +22,7 @@
 #include "linlayout/layout/LinearSpec.h"
 #include "linlayout/layout/NvidiaMma.h"
 #include "linlayout/layout/NvmmaShared.h"
+#include "linlayout/layout/PaddedShared.h"
 #include "linlayout/layout/Slice.h"
 #include "linlayout/layout/SwizzledShared.h"
 
@@ -47,6 +49,7 @@ enum class LayoutKind {
   SharedLinear,   // "shared_linear"
   AmdMfma,        // "amd_mfma"
   AmdWmma,        // "amd_wmma"
+  PaddedShared,   // "padded_shared"
 };
 
 /// The `kind` string of a family.
@@ -56,9 +59,9 @@ std::string_view kindName(LayoutKind kind);
 /// Ensures: kind() names the held family; isDistributed() != isShared().
 class LayoutSpec {
 public:
-  using Variant =
-      std::variant<BlockedSpec, SliceSpec, NvidiaMmaSpec, DotOperandSpec, LinearSpec,
-                   SwizzledSharedSpec, NvmmaSharedSpec, SharedLinearSpec, AmdMfmaSpec, AmdWmmaSpec>;
+  using Variant = std::variant<BlockedSpec, SliceSpec, NvidiaMmaSpec, DotOperandSpec, LinearSpec,
+                               SwizzledSharedSpec, NvmmaSharedSpec, SharedLinearSpec, AmdMfmaSpec,
+                               AmdWmmaSpec, PaddedSharedSpec>;
 
   // Implicit from each (already checked) family value.
   LayoutSpec(BlockedSpec s) : v_(std::move(s)) {}
@@ -71,6 +74,7 @@ public:
   LayoutSpec(SharedLinearSpec s) : v_(std::move(s)) {}
   LayoutSpec(AmdMfmaSpec s) : v_(std::move(s)) {}
   LayoutSpec(AmdWmmaSpec s) : v_(std::move(s)) {}
+  LayoutSpec(PaddedSharedSpec s) : v_(std::move(s)) {}
 
   LayoutKind kind() const { return LayoutKind(v_.index()); }
   /// Register layouts: in dims register, lane, warp, block.
@@ -90,6 +94,19 @@ public:
 private:
   Variant v_;
 };
+
+/// The padding a shared layout puts between its offsets and its element addresses (see
+/// PaddedShared.h); empty for every layout whose addresses are its offsets.
+inline std::span<const PadInterval> sharedPadding(const LayoutSpec &spec) {
+  return std::visit(
+      [](const auto &s) -> std::span<const PadInterval> {
+        if constexpr (requires { s.padding(); })
+          return s.padding();
+        else
+          return {};
+      },
+      spec.variant());
+}
 
 /// Whether `spec` is an operand of mma.sync / wgmma: a dot_operand whose parent is nvidia_mma.
 bool isMmaOperand(const LayoutSpec &spec);

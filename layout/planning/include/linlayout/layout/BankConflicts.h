@@ -19,6 +19,9 @@
 
 #include "linlayout/layout/Expected.h"
 #include "linlayout/layout/LinearLayout.h"
+#include "linlayout/layout/PaddedShared.h"
+
+#include <span>
 
 namespace linlayout {
 
@@ -50,6 +53,19 @@ int widestSharedVector(const LinearLayout &regToOffset, int maxElements);
 /// reach no two rows through the same bank (see the header note).
 Expected<int> bankConflicts(const LinearLayout &reg, const LinearLayout &shared, int elementBits,
                             int banks = 32);
+
+/// The same count through a padded shared layout (PaddedShared.h): `shared` is its linear part
+/// and each offset is stored at paddedOffset(offset, padding). Addresses are no longer linear,
+/// so the count is exact, by brute force over warp 0's instructions: a lane loads the widest
+/// vector the linear part allows that no padding splits or misaligns (at most the smallest
+/// interval and the smallest padding); a phase is as many lanes as one row of all banks serves
+/// (Triton's phases for 32 banks); the result is the most wavefronts any phase of any instruction
+/// takes, minus one. With no pairs it is bankConflicts above.
+/// Requires: as bankConflicts; with pairs, elementBits >= 8.
+/// Ensures: result >= 0; with every interval at least the number of offsets (no padding is ever
+/// reached) and 32 banks, result == analyzeSharedLoad(...).extraPerPhase.
+Expected<int> bankConflicts(const LinearLayout &reg, const LinearLayout &shared, int elementBits,
+                            int banks, std::span<const PadInterval> padding);
 
 /// The exact cost of the same access: vector width, phases, and the wavefronts one warp
 /// instruction takes, equal to countWavefronts over the lane addresses of any instruction.

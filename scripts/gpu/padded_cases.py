@@ -29,11 +29,17 @@ import triton_cases  # noqa: E402  (in_child, Triton: the same harness as the ot
 def padded_spec(rng):
     rank = rng.randint(1, 3)
     shape = triton_cases.split_bits(rng, rng.randint(1, 10), rank)
-    bits = [[(1 << i) if d == dim else 0 for d in range(rank)]
-            for dim in range(rank) for i in range(shape[dim].bit_length() - 1)]
-    rng.shuffle(bits)
-    blocks = rng.choice([0, 0, 0, 1, 2]) if len(bits) > 2 else 0
-    offset, block = bits[:len(bits) - blocks], bits[len(bits) - blocks:]
+    # Gluon's cga_layout is a CGA layout in CTA tiles; the offsets fill one CTA's tile.
+    grid, block = [1] * rank, []
+    for _ in range(rng.choice([0, 0, 0, 1, 2])):
+        d = rng.randrange(rank)
+        if shape[d] // grid[d] >= 2:
+            block.append([grid[d] if i == d else 0 for i in range(rank)])
+            grid[d] *= 2
+    tile = [s // g for s, g in zip(shape, grid)]
+    offset = [[(1 << i) if d == dim else 0 for d in range(rank)]
+              for dim in range(rank) for i in range(tile[dim].bit_length() - 1)]
+    rng.shuffle(offset)
     pairs, seen = [], set()
     for _ in range(rng.randint(1, 3)):
         interval = 1 << rng.randint(0, 10)

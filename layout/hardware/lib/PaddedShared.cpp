@@ -111,8 +111,6 @@ Expected<PaddedSharedSpec> PaddedSharedSpec::make(std::vector<PadInterval> pads,
   if (bits > 40)
     return makeError("padded_shared: shape " + spec::listText(shape) +
                      " has more than 2^40 elements");
-  if (offsetBases.empty())
-    return makeError("padded_shared: offset_bases is empty, expected at least one basis");
   LL_TRY_STATUS(checkBases("offset_bases", offsetBases, shape));
   LL_TRY_STATUS(checkBases("cga_layout", blockBases, shape));
   auto l = build(offsetBases, blockBases, shape);

@@ -52,9 +52,9 @@ public:
   static Expected<LayoutSpec> parseAttr(AttrFields &fields);
   std::string attrText() const;
 
-  /// A checked padded layout (Gluon's PaddedSharedLayout(interval_padding_pairs, offset_bases,
-  /// cga_layout, shape); cga_layout holds the block bases, in tensor coordinates).
-  /// Requires: at least one pair; intervals and paddings powers of two >= 1 (below 2^30);
+  /// A checked padded layout (Triton's linear component: block bases in tensor coordinates, as
+  /// the attribute's `block`; Gluon's cga_layout is in CTA tiles, see tools/query/SpecJson.cpp).
+  /// Requires: at least one pair; intervals and paddings powers of two, 1 to 2^31;
   /// no interval twice; shape of rank 1..CgaLayout::kMaxRank, powers of two; every basis of
   /// that rank, moving one dimension by a power of two inside the shape; the bases together
   /// reach each element of the shape exactly once (no broadcast, no repeat).

@@ -26,7 +26,7 @@ def table(meta, rows):
     out = [f"- machine: {meta['machine']}, load average {meta['load']} at the start",
            f"- date: {meta['date']}; commit: {meta['commit']}",
            f"- build: {meta['build']}",
-           f"- command: `make bench` (= `bash scripts/bench.sh build`)",
+           f"- command: {meta.get('command', '`make bench` (= `bash scripts/bench.sh build`)')}",
            "",
            f"| {'benchmark':<{w}} | {'CPU time (median)':>17} | {'allocs/call':>11} |",
            f"|{'-' * (w + 2)}|{'-' * 18}:|{'-' * 12}:|"]

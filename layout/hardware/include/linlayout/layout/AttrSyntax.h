@@ -24,7 +24,11 @@
 //                                                        elementBitWidth = 64)
 //   #ttg.amd_wmma<{version = 2, isTranspose = false, warpsPerCTA = [2, 2]}>
 //                                                       (+ CTA split, tilesPerWarp, instrShape)
+//   #ttg.padded_shared<[32:+4, 64:+8] {offset = [[0, 1], ...], block = []}>
+//                                                       (or {order = [1, 0], shape = [64, 64]})
 //   #name                                               (an alias defined earlier in a dump)
+// Each family reads and prints its own fields (AttrFields.h); this file's parser knows only
+// the shared grammar: values, lists (with `a:+b` items), attributes and aliases.
 // A dump's alias block (`#blocked = #ttg.blocked<...>` lines) reads into an AttrAliases table;
 // definitions that are not layouts (`#loc = loc(...)`, `#smem = #ttg.shared_memory`) are kept
 // as names that are not layouts. Errors say where (`line:column`, 1-based, in the text given)

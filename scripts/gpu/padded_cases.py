@@ -83,7 +83,9 @@ triton_cases.triton_layout = _with_padded
 def linear_of(result, shape):
     """The answer of to_linear_layout: a shared linear layout (offset, block bases) or, in
     bindings that return the distributed form, whatever bases it has."""
-    if hasattr(result, "offset_bases"):
+    if isinstance(result, dict):  # a binding that answers {in dim: bases}
+        ins = [[n, b] for n, b in result.items()]
+    elif hasattr(result, "offset_bases"):
         ins = [["offset", result.offset_bases], ["block", result.block_bases]]
     else:
         ins = [[n, getattr(result, n + "_bases")] for n in ("reg", "lane", "warp", "block")

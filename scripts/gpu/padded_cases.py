@@ -29,14 +29,18 @@ import triton_cases  # noqa: E402  (in_child, Triton: the same harness as the ot
 def padded_spec(rng):
     rank = rng.randint(1, 3)
     shape = triton_cases.split_bits(rng, rng.randint(1, 10), rank)
-    # Gluon's cga_layout is a CGA layout in CTA tiles; the offsets fill one CTA's tile.
-    grid, block = [1] * rank, []
+    # cga_layout: block bases in tensor coordinates, as Triton 3.6's Gluon reads them; the offsets
+    # fill one CTA's tile. A quarter of the specs give them in CTA tiles instead, which repeats an
+    # offset basis wherever the tile has more than one element: Triton refuses those.
+    grid, ctas = [1] * rank, []
     for _ in range(rng.choice([0, 0, 0, 1, 2])):
         d = rng.randrange(rank)
         if shape[d] // grid[d] >= 2:
-            block.append([grid[d] if i == d else 0 for i in range(rank)])
+            ctas.append((d, grid[d]))
             grid[d] *= 2
     tile = [s // g for s, g in zip(shape, grid)]
+    scale = [1] * rank if rng.random() < 0.25 else tile
+    block = [[c * scale[d] if i == d else 0 for i in range(rank)] for d, c in ctas]
     offset = [[(1 << i) if d == dim else 0 for d in range(rank)]
               for dim in range(rank) for i in range(tile[dim].bit_length() - 1)]
     rng.shuffle(offset)

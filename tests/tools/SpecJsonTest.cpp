@@ -44,7 +44,7 @@ TEST(SpecJson, ReadsEveryFamily) {
           "warp_bases": [], "block_bases": [], "shape": [2, 4]})",
       R"({"kind": "shared_linear", "offset_bases": [[0, 1], [1, 0]]})",
       R"({"kind": "padded_shared", "interval_padding_pairs": [[32, 4], [64, 8]],
-          "offset_bases": [[0, 1], [0, 2], [1, 0]], "cga_layout": [[1, 0]], "shape": [4, 4]})",
+          "offset_bases": [[0, 1], [0, 2], [1, 0]], "cga_layout": [[2, 0]], "shape": [4, 4]})",
       R"({"kind": "blocked", "size_per_thread": [1, 1], "threads_per_warp": [8, 4],
           "warps_per_cta": [1, 1], "order": [1, 0], "ctas_per_cga": [2, 2],
           "cta_split_num": [2, 1], "cta_order": [1, 0]})",
@@ -217,19 +217,18 @@ TEST(SpecJson, PaddedSharedErrorsNameTheField) {
   EXPECT_EQ(specToJson(*r).dump(),
             R"({"cga_layout":[],"interval_padding_pairs":[[2,1]],"kind":"padded_shared",)"
             R"("offset_bases":[[1]],"shape":[2]})");
-  // Gluon's cga_layout is in CTA tiles: two CTAs over 8 rows put block 1 at row 4.
+  // cga_layout holds block bases in tensor coordinates, as Triton 3.6's Gluon reads them: two
+  // CTAs over 8 rows put block 1 at row 4, and a block basis that repeats an offset basis
+  // broadcasts, which Triton refuses.
   auto two = parse(R"({"kind": "padded_shared", "interval_padding_pairs": [[4, 1]],
-      "offset_bases": [[1], [2]], "cga_layout": [[1]], "shape": [8]})");
+      "offset_bases": [[1], [2]], "cga_layout": [[4]], "shape": [8]})");
   ASSERT_TRUE(two.ok()) << two.message();
   EXPECT_EQ(two->as<PaddedSharedSpec>()->blockBases(), (std::vector<std::vector<int64_t>>{{4}}));
-  EXPECT_EQ(specToJson(*two)["cga_layout"], Json::parse("[[1]]"));
-  // Block bases that are not whole CTA tiles (the attribute allows them) stay in tensor
-  // coordinates.
-  auto odd = ok(PaddedSharedSpec::make({{4, 1}}, {{2}, {4}}, {{1}}, {8}));
-  Json j = specToJson(LayoutSpec(odd));
-  EXPECT_EQ(j["block_bases"], Json::parse("[[1]]"));
-  EXPECT_FALSE(j.contains("cga_layout"));
-  auto back = specFromJson(j, "layout");
+  EXPECT_EQ(specToJson(*two)["cga_layout"], Json::parse("[[4]]"));
+  auto back = specFromJson(specToJson(*two), "layout");
   ASSERT_TRUE(back.ok()) << back.message();
-  EXPECT_EQ(*back, LayoutSpec(odd));
+  EXPECT_EQ(*back, *two);
+  expectError(R"({"kind": "padded_shared", "interval_padding_pairs": [[4, 1]],
+      "offset_bases": [[1], [2]], "cga_layout": [[1]], "shape": [8]})",
+              "padded_shared: the bases do not reach each element");
 }

@@ -372,33 +372,16 @@ template <> struct JsonForm<AmdWmmaSpec> {
   }
 };
 
-// Gluon's PaddedSharedLayout(interval_padding_pairs, offset_bases, cga_layout, shape). Gluon's
-// cga_layout is a CGA layout in CTA tiles (with_identity_for fills shape / CTAs with offsets); the
-// spec holds block bases in tensor coordinates, as Triton's linear component and the attribute
-// do, so they are scaled by the CTA tile. A layout whose block bases are not whole CTA tiles
-// (possible in the attribute) is written with `block_bases` in tensor coordinates instead.
-struct PaddedCta {
-  // Per dim: the CTAs along it (2^bases moving it) and the tile one CTA holds.
-  static std::vector<int64_t> tile(const BasisList &bases, const std::vector<int64_t> &shape,
-                                   bool ctaUnits) {
-    std::vector<int64_t> t = shape;
-    for (size_t d = 0; d < shape.size(); ++d) {
-      int64_t ctas = 1;
-      for (const auto &b : bases)
-        if (d < b.size() && b[d] != 0)
-          ctas = ctaUnits ? std::max(ctas, 2 * b[d]) : ctas * 2;
-      t[d] = std::max<int64_t>(1, shape[d] / ctas);
-    }
-    return t;
-  }
-};
-
+// Gluon's PaddedSharedLayout(interval_padding_pairs, offset_bases, cga_layout, shape). Unlike the
+// distributed families' CTA split, this cga_layout holds the block bases in tensor coordinates:
+// Triton 3.6 refuses ("Broadcasting is not supported") a Gluon layout whose cga_layout bases,
+// read so, repeat an offset basis (1000 Gluon cases drawn on the H200,
+// tests/reference/triton36-padded-cases.jsonl.gz). Optional: one CTA.
 template <> struct JsonForm<PaddedSharedSpec> {
   static Expected<LayoutSpec> read(Fields &f, int) {
     LL_ASSIGN_OR_RETURN(auto pairs, f.matrix("interval_padding_pairs"));
     LL_ASSIGN_OR_RETURN(auto offset, f.matrix("offset_bases"));
-    const Json *cgaJson = f.optional("cga_layout");
-    LL_ASSIGN_OR_RETURN(auto block, f.matrix("block_bases", /*isOptional=*/true));
+    LL_ASSIGN_OR_RETURN(auto block, f.matrix("cga_layout", /*isOptional=*/true));
     LL_ASSIGN_OR_RETURN(auto shape, f.list("shape"));
     LL_TRY_STATUS(f.noOthers());
     std::vector<PadInterval> pads;
@@ -408,22 +391,6 @@ template <> struct JsonForm<PaddedSharedSpec> {
                          std::to_string(pairs[i].size()) +
                          " entries, expected [interval, padding]");
       pads.push_back({pairs[i][0], pairs[i][1]});
-    }
-    if (cgaJson) {
-      if (!block.empty())
-        return makeError(f.what() + ": give the blocks either as cga_layout (CTA tiles) or as "
-                                    "block_bases (tensor coordinates), not both");
-      LL_ASSIGN_OR_RETURN(BasisList cga, toIntMatrix(*cgaJson, f.name("cga_layout")));
-      if (!cga.empty()) {
-        LL_ASSIGN_OR_RETURN(CgaLayout c, located(CgaLayout::fromBases(cga, int(shape.size())),
-                                                 f.name("cga_layout")));
-        std::vector<int64_t> tile = PaddedCta::tile(c.bases(), shape, true);
-        for (auto b : c.bases()) {
-          for (size_t d = 0; d < b.size(); ++d)
-            b[d] *= tile[d];
-          block.push_back(std::move(b));
-        }
-      }
     }
     return asSpec(PaddedSharedSpec::make(std::move(pads), std::move(offset), std::move(block),
                                          std::move(shape)),
@@ -435,20 +402,7 @@ template <> struct JsonForm<PaddedSharedSpec> {
       pairs.push_back(Json::array({p.interval, p.padding}));
     j["interval_padding_pairs"] = pairs;
     j["offset_bases"] = matrixJson(s.offsetBases());
-    std::vector<int64_t> tile = PaddedCta::tile(s.blockBases(), s.shape(), false);
-    BasisList cga;
-    bool whole = true;
-    for (auto b : s.blockBases()) {
-      for (size_t d = 0; d < b.size(); ++d) {
-        whole = whole && b[d] % tile[d] == 0;
-        b[d] /= tile[d];
-      }
-      cga.push_back(std::move(b));
-    }
-    if (whole)
-      j["cga_layout"] = matrixJson(cga);
-    else
-      j["block_bases"] = matrixJson(s.blockBases());
+    j["cga_layout"] = matrixJson(s.blockBases());
     j["shape"] = s.shape();
   }
 };

@@ -215,46 +215,62 @@ Expected<std::vector<llvm::Value *>> emitShuffles(llvm::IRBuilder<> &b, const Co
   for (size_t k = 0; k < st.rounds.size(); ++k)
     roundOfRecv[st.rounds[k].recvWordConst] = k;
 
-  // Packed words: 32-bit words of 8- to 32-bit elements, or the 64-bit elements themselves (they
-  // shuffle as two 32-bit halves and are selected whole).
-  llvm::Type *wordTy = b.getIntNTy(e == 64 ? 64 : 32);
-  std::vector<llvm::Value *> packed;
+  // Packed words: 32-bit words of 8- to 32-bit elements; a 64-bit element is two words, its low
+  // and its high half, each permuted, shuffled and selected as a word of its own and joined again
+  // only in the destination register. Selecting and rebuilding whole 64-bit values needs aligned
+  // register pairs and the shifts and ors of a rebuild after every shuffle: warp_local/5-13 i64
+  // 32x32 spilled 64 bytes at 255 registers that way (ptxas 13.0, sm_90).
+  const int parts = e == 64 ? 2 : 1;
+  llvm::Type *wordTy = b.getInt32Ty();
+  llvm::Type *pairTy = llvm::FixedVectorType::get(wordTy, 2);
+  std::vector<std::vector<llvm::Value *>> packed(parts);
   for (uint64_t w = 0; w < (uint64_t(1) << ws); ++w) {
     std::vector<llvm::Value *> elems;
     for (int s = 0; s < slots; ++s)
       elems.push_back(src[st.pack.apply(uint64_t(s) | (w << kk))]);
-    packed.push_back(e == 64 ? asInt(b, elems[0]) : packWord(b, elems, e));
+    if (e != 64) {
+      packed[0].push_back(packWord(b, elems, e));
+      continue;
+    }
+    llvm::Value *pair = b.CreateBitCast(asInt(b, elems[0]), pairTy);
+    for (int p = 0; p < parts; ++p)
+      packed[p].push_back(b.CreateExtractElement(pair, b.getInt32(uint32_t(p))));
   }
   // Round k sends word sendWordConst ^ sendWord(t): the words permuted by the thread's part.
   if (sendKey) {
     std::vector<uint64_t> live;
     for (const ShuffleRound &round : st.rounds)
       live.push_back(round.sendWordConst);
-    packed = xorPermute(b, sendKey, sendMap.basis, std::move(packed), live);
+    for (auto &words : packed)
+      words = xorPermute(b, sendKey, sendMap.basis, std::move(words), live);
   }
-  std::vector<llvm::Value *> byRound;
-  for (const ShuffleRound &round : st.rounds) {
-    llvm::Value *send = packed[round.sendWordConst];
-    llvm::Value *got = send;
-    if (round.mode == ShuffleMode::Bfly)
-      got = shuffleXor(b, send, round.laneConst);
-    else if (round.mode == ShuffleMode::Idx)
-      got = shuffleIdx(b, send, laneEm.withConstant(0, round.laneConst));
-    byRound.push_back(got);
-  }
+  std::vector<std::vector<llvm::Value *>> byRound(parts);
+  for (const ShuffleRound &round : st.rounds)
+    for (int p = 0; p < parts; ++p) {
+      llvm::Value *send = packed[p][round.sendWordConst];
+      llvm::Value *got = send;
+      if (round.mode == ShuffleMode::Bfly)
+        got = shuffleXor(b, send, round.laneConst);
+      else if (round.mode == ShuffleMode::Idx)
+        got = shuffleIdx(b, send, laneEm.withConstant(0, round.laneConst));
+      byRound[p].push_back(got);
+    }
   // Word w of the thread arrives in the round whose receive constant is w ^ recvWord(t).
-  std::vector<llvm::Value *> received;
-  for (uint32_t w = 0; w < (uint32_t(1) << nd); ++w) {
-    auto it = roundOfRecv.find(w);
-    received.push_back(it == roundOfRecv.end() ? llvm::PoisonValue::get(wordTy)
-                                               : byRound[it->second]);
-  }
+  std::vector<std::vector<llvm::Value *>> receivedParts(parts);
+  for (int p = 0; p < parts; ++p)
+    for (uint32_t w = 0; w < (uint32_t(1) << nd); ++w) {
+      auto it = roundOfRecv.find(w);
+      receivedParts[p].push_back(it == roundOfRecv.end() ? llvm::PoisonValue::get(wordTy)
+                                                         : byRound[p][it->second]);
+    }
   if (recvKey) {
     std::vector<uint64_t> live; // the words the registers unpack
     for (uint64_t r = 0; r < unpackMap.ix.numRegisters(); ++r)
       live.push_back(unpackMap.ix.registerPart(r, 1));
-    received = xorPermute(b, recvKey, recvMap.basis, std::move(received), live);
+    for (auto &words : receivedParts)
+      words = xorPermute(b, recvKey, recvMap.basis, std::move(words), live);
   }
+  const std::vector<llvm::Value *> &received = receivedParts[0];
 
   // Unpack: dst register r is (slot, word) = unpack(r, t). Words of two halves are split once,
   // with one mov (PackedHalves.h).
@@ -269,8 +285,12 @@ Expected<std::vector<llvm::Value *>> emitShuffles(llvm::IRBuilder<> &b, const Co
         it = halvesOf.emplace(w, splitHalves(b, w)).first;
       return fromInt(b, slot ? it->second.second : it->second.first, elemTy);
     }
-    if (e == 64)
-      return fromInt(b, received[word], elemTy);
+    if (e == 64) {
+      llvm::Value *pair = llvm::PoisonValue::get(pairTy);
+      for (int p = 0; p < parts; ++p)
+        pair = b.CreateInsertElement(pair, receivedParts[p][word], b.getInt32(uint32_t(p)));
+      return fromInt(b, b.CreateBitCast(pair, b.getInt64Ty()), elemTy);
+    }
     return unpackSlot(b, received[word], slot, slots, e, elemTy);
   };
   // Whether a register's slot depends on the thread (its word never does: the planner takes the

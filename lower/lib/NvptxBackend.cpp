@@ -1,6 +1,7 @@
 #include "NvptxBackend.h"
 
 #include "LlvmShim.h"
+#include "SinkToUse.h"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Analysis/CGSCCPassManager.h>
@@ -63,6 +64,7 @@ void NvptxBackend::optimize(llvm::Module &m) const {
   pb.crossRegisterProxies(lam, fam, cgam, mam);
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   mpm.run(m, mam);
+  sinkToUses(m);
 }
 
 Expected<std::string> NvptxBackend::emitPtx(llvm::Module &m) const {

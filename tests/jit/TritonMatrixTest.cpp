@@ -3,8 +3,9 @@
 //  - TritonMatrix.SampleAssemblesWithoutLocalMemory (CPU, in `make test`): a fixed sample of the
 //    cases lowers for sm_90, ptxas accepts it, and none that fits in registers uses local memory;
 //  - TritonMatrix.Full (CPU, only with LINLAYOUT_TRITON_MATRIX=FILE; scripts/triton-matrix.sh):
-//    every case (LINLAYOUT_MATRIX_SHARD=i/n: every n-th from i), ptxas' registers, stack and
-//    spills written to FILE as JSON lines;
+//    every case (LINLAYOUT_MATRIX_SHARD=i/n: every n-th from i; LINLAYOUT_MATRIX_NAMES=a,b:
+//    those whose name contains a or b), ptxas' registers, stack and spills written to FILE as
+//    JSON lines;
 //  - TritonMatrixGpu.EveryCaseIsBitExact (GPU): every case runs and stores exactly its input;
 //    LINLAYOUT_MATRIX_SHARD=i/n runs every n-th case from i, LINLAYOUT_MATRIX_NAMES=a,b those
 //    whose name contains a or b, LINLAYOUT_TRITON_MATRIX=FILE writes
@@ -46,7 +47,8 @@ int64_t wordsPerThread(const MatrixCase &c) {
 struct Assembled {
   std::string problem; // "" when it lowered and assembled
   lower::PtxasReport report;
-  std::string paths; // the conversions' paths, "+"-separated
+  std::string paths;       // the conversions' paths, "+"-separated
+  std::string ptx, llvmIr; // kept for LINLAYOUT_MATRIX_PTX
 };
 
 Assembled lowerAndAssemble(const MatrixCase &c, const std::string &ptxas) {
@@ -58,6 +60,7 @@ Assembled lowerAndAssemble(const MatrixCase &c, const std::string &ptxas) {
   }
   lower::LowerOptions o;
   o.target = LowerTarget::parse("sm_90").value();
+  o.keepLlvmIr = std::getenv("LINLAYOUT_MATRIX_PTX") != nullptr;
   auto k = lower::lowerKernel(*m, o);
   if (!k.ok()) {
     a.problem = "lowering: " + k.message();
@@ -65,6 +68,8 @@ Assembled lowerAndAssemble(const MatrixCase &c, const std::string &ptxas) {
   }
   for (const auto &cv : k->conversions)
     a.paths += (a.paths.empty() ? "" : "+") + cv.path;
+  a.ptx = k->kernel.ptx;
+  a.llvmIr = k->llvmIr;
   auto run = lower::runPtxas(ptxas, k->kernel.ptx, k->kernel.target.name());
   if (!run.ok()) {
     a.problem = run.message();
@@ -86,6 +91,22 @@ bool shardOf(size_t &shard, size_t &shards, std::string *error) {
   if (std::sscanf(s, "%zu/%zu", &shard, &shards) == 2 && shards > 0 && shard < shards)
     return true;
   *error = std::string("LINLAYOUT_MATRIX_SHARD is '") + s + "', expected i/n with i < n";
+  return false;
+}
+
+// LINLAYOUT_MATRIX_NAMES=a,b: whether the case's name contains one of these (every case when
+// unset).
+bool namedCase(const MatrixCase &c) {
+  const char *s = std::getenv("LINLAYOUT_MATRIX_NAMES");
+  if (!s)
+    return true;
+  for (std::string rest = s; !rest.empty();) {
+    size_t comma = rest.find(',');
+    std::string n = rest.substr(0, comma);
+    if (!n.empty() && c.name.find(n) != std::string::npos)
+      return true;
+    rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+  }
   return false;
 }
 
@@ -141,6 +162,33 @@ TEST(TritonMatrix, SampleAssemblesWithoutLocalMemory) {
   }
 }
 
+// Cases that used local memory where Triton 3.6's kernels use none (H200, 2026-12-02) and no
+// longer do: a dot operand's halves read element by element from a swizzled tile and re-paired
+// after a barrier, bytes of a tile into the B operand that every warp holds, and warp-local i64
+// conversions (SinkToUse.h; 64-bit words shuffled and selected as 32-bit halves).
+TEST(TritonMatrix, FormerSpillsUseNoLocalMemory) {
+  std::optional<std::string> ptxas = lower::findPtxas();
+  if (!ptxas)
+    GTEST_SKIP() << "no ptxas";
+  const char *names[] = {
+      "convert2d/6-0/swizzled3/64x128/f16", "convert2d/6-7/swizzled4/64x128/f16",
+      "convert2d/2-6/none/64x128/i8",       "convert2d/9-6/none/64x128/i8",
+      "warp_local/5-13/none/32x32/i64",     "warp_local/12-13/none/32x32/i64",
+  };
+  std::vector<MatrixCase> cases = tritonMatrix();
+  for (const char *name : names) {
+    SCOPED_TRACE(name);
+    auto c = std::find_if(cases.begin(), cases.end(),
+                          [&](const MatrixCase &m) { return m.name == name; });
+    ASSERT_NE(c, cases.end());
+    Assembled a = lowerAndAssemble(*c, *ptxas);
+    ASSERT_EQ(a.problem, "");
+    EXPECT_FALSE(usesLocalMemory(a.report))
+        << "stack " << a.report.stackBytes << ", spill stores " << a.report.spillStoreBytes
+        << " bytes, " << a.report.registers << " registers";
+  }
+}
+
 TEST(TritonMatrix, Full) {
   const char *out = std::getenv("LINLAYOUT_TRITON_MATRIX");
   if (!out)
@@ -157,8 +205,12 @@ TEST(TritonMatrix, Full) {
   // LINLAYOUT_MATRIX_COPIES=1: only the cases whose destination threads hold copies (their
   // stores are predicated), to measure a change to such stores.
   const bool copiesOnly = std::getenv("LINLAYOUT_MATRIX_COPIES") != nullptr;
+  // LINLAYOUT_MATRIX_PTX=DIR: each case's PTX and LLVM IR go to DIR/<name, '/' as '_'>.ptx, .ll.
+  const char *ptxDir = std::getenv("LINLAYOUT_MATRIX_PTX");
   for (size_t i = shard; i < cases.size(); i += shards) {
     const MatrixCase &c = cases[i];
+    if (!namedCase(c))
+      continue;
     if (copiesOnly) {
       auto dst = toLinearLayout(c.dst, c.shape);
       bool copies = false;
@@ -171,6 +223,12 @@ TEST(TritonMatrix, Full) {
         continue;
     }
     Assembled a = lowerAndAssemble(c, *ptxas);
+    if (ptxDir && !a.ptx.empty()) {
+      std::string file = c.name;
+      std::replace(file.begin(), file.end(), '/', '_');
+      std::ofstream(std::string(ptxDir) + "/" + file + ".ptx") << a.ptx;
+      std::ofstream(std::string(ptxDir) + "/" + file + ".ll") << a.llvmIr;
+    }
     ++n;
     failed += !a.problem.empty();
     local += a.problem.empty() && usesLocalMemory(a.report);
@@ -200,20 +258,10 @@ TEST(TritonMatrixGpu, EveryCaseIsBitExact) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   std::vector<MatrixCase> cases = tritonMatrix();
-  // LINLAYOUT_MATRIX_NAMES=a,b: only the cases whose name contains one of these.
-  std::vector<std::string> names;
-  if (const char *s = std::getenv("LINLAYOUT_MATRIX_NAMES"))
-    for (std::string rest = s; !rest.empty();) {
-      size_t comma = rest.find(',');
-      names.push_back(rest.substr(0, comma));
-      rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
-    }
   int run = 0, wrong = 0;
   for (size_t i = shard; i < cases.size(); i += shards) {
     const MatrixCase &c = cases[i];
-    if (!names.empty() && std::none_of(names.begin(), names.end(), [&](const std::string &n) {
-          return c.name.find(n) != std::string::npos;
-        }))
+    if (!namedCase(c))
       continue;
     std::string problem;
     auto m = matrixKernel(c);

@@ -1,0 +1,144 @@
+#include "SinkToUse.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/Module.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace linlayout::lower {
+
+namespace {
+
+// Instructions that touch neither memory nor control flow and whose operands are few: moving
+// them shortens their result's live range and lengthens at most that of an input another use
+// often keeps alive anyway (the word an element is unpacked from, the value a shuffle sends).
+bool movable(const llvm::Instruction &i) {
+  if (llvm::isa<llvm::CastInst>(i) || llvm::isa<llvm::ExtractElementInst>(i) ||
+      llvm::isa<llvm::InsertElementInst>(i) || llvm::isa<llvm::ExtractValueInst>(i) ||
+      llvm::isa<llvm::SelectInst>(i))
+    return true;
+  if (const auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i))
+    return llvm::isa<llvm::Constant>(bin->getOperand(1));
+  if (const auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&i))
+    return gep->hasAllConstantIndices();
+  const auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
+  if (!call)
+    return false;
+  if (const auto *asmFn = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()))
+    return !asmFn->hasSideEffects() && call->arg_size() == 1;
+  // A shuffle in straight-line code may move within its block: every thread of the warp runs
+  // the block, and the shuffle reads no memory.
+  const llvm::Intrinsic::ID id = call->getIntrinsicID();
+  return id == llvm::Intrinsic::nvvm_shfl_sync_idx_i32 ||
+         id == llvm::Intrinsic::nvvm_shfl_sync_bfly_i32 ||
+         id == llvm::Intrinsic::nvvm_shfl_sync_up_i32 ||
+         id == llvm::Intrinsic::nvvm_shfl_sync_down_i32 || id == llvm::Intrinsic::nvvm_prmt;
+}
+
+// A global load may move down past shared-memory stores (another state space) and past what
+// `movable` accepts, but past nothing else that writes memory, synchronizes or may not return.
+bool movableLoad(const llvm::Instruction &i) {
+  const auto *ld = llvm::dyn_cast<llvm::LoadInst>(&i);
+  return ld && ld->isSimple() && ld->getPointerAddressSpace() == 1;
+}
+
+bool loadMayPass(const llvm::Instruction &i) {
+  if (const auto *st = llvm::dyn_cast<llvm::StoreInst>(&i))
+    return st->isSimple() && st->getPointerAddressSpace() == 3;
+  return !i.mayWriteToMemory() && !i.mayThrow() && i.willReturn() &&
+         (!llvm::isa<llvm::CallInst>(i) || movable(i));
+}
+
+// The first user of `i` in its block, or null when a user is a phi or in another block.
+llvm::Instruction *firstUser(llvm::Instruction &i) {
+  llvm::Instruction *first = nullptr;
+  for (llvm::User *u : i.users()) {
+    auto *ui = llvm::dyn_cast<llvm::Instruction>(u);
+    if (!ui || ui->getParent() != i.getParent() || llvm::isa<llvm::PHINode>(ui))
+      return nullptr;
+    if (!first || ui->comesBefore(first))
+      first = ui;
+  }
+  return first;
+}
+
+// Where an insertelement or a shufflevector whose inputs (those that are not constants) have no
+// other use may go up to: just after the later input, when both are in one block; null
+// otherwise. Building a pair as soon as both halves exist frees one register per pair: a tile of
+// halves read element by element and re-paired after a barrier otherwise holds every half across
+// it (convert2d/6-0/swizzled3 f16 64x128: 256 halves, 16 bytes of spills at 255 registers).
+llvm::Instruction *buildPoint(llvm::Instruction &i) {
+  if (auto *ins = llvm::dyn_cast<llvm::InsertElementInst>(&i)) {
+    if (!llvm::isa<llvm::Constant>(ins->getOperand(2)))
+      return nullptr;
+  } else if (!llvm::isa<llvm::ShuffleVectorInst>(i) && !llvm::isa<llvm::BitCastInst>(i)) {
+    return nullptr;
+  }
+  // A pair crosses blocks as one word: the backend holds a vector of two halves as two registers
+  // between blocks, so the bitcast of a pair to a word goes up with the pair.
+  if (llvm::isa<llvm::BitCastInst>(i) && !i.getOperand(0)->getType()->isVectorTy())
+    return nullptr;
+  llvm::Instruction *latest = nullptr;
+  for (unsigned k = 0; k < std::min(2u, i.getNumOperands()); ++k) {
+    llvm::Value *op = i.getOperand(k);
+    if (llvm::isa<llvm::Constant>(op))
+      continue;
+    auto *d = llvm::dyn_cast<llvm::Instruction>(op);
+    if (!d || !d->hasOneUse() || llvm::isa<llvm::PHINode>(d))
+      return nullptr;
+    if (latest && d->getParent() != latest->getParent())
+      return nullptr;
+    if (!latest || latest->comesBefore(d))
+      latest = d;
+  }
+  return latest;
+}
+
+} // namespace
+
+void sinkToUses(llvm::Module &m) {
+  for (llvm::Function &f : m)
+    for (llvm::BasicBlock &bb : f) {
+      // From the end, so that an instruction's users have moved before it does.
+      std::vector<llvm::Instruction *> order;
+      for (llvm::Instruction &i : bb)
+        order.push_back(&i);
+      for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        llvm::Instruction *i = *it;
+        const bool load = movableLoad(*i);
+        if ((!load && !movable(*i)) || i->use_empty())
+          continue;
+        llvm::Instruction *to = firstUser(*i);
+        if (!to || i->getNextNode() == to)
+          continue;
+        if (load) {
+          llvm::Instruction *passed = i->getNextNode();
+          while (passed != to && loadMayPass(*passed))
+            passed = passed->getNextNode();
+          to = passed;
+        }
+        if (i->getNextNode() != to)
+          i->moveBefore(to);
+      }
+    }
+  // Then pairs are built where their parts are made (see buildPoint), in program order so that
+  // a chain of inserts follows its first one up.
+  for (llvm::Function &f : m) {
+    std::vector<llvm::Instruction *> builds;
+    for (llvm::BasicBlock &bb : f)
+      for (llvm::Instruction &i : bb)
+        if (llvm::isa<llvm::InsertElementInst>(i) || llvm::isa<llvm::ShuffleVectorInst>(i) ||
+            llvm::isa<llvm::BitCastInst>(i))
+          builds.push_back(&i);
+    for (llvm::Instruction *i : builds)
+      if (llvm::Instruction *after = buildPoint(*i); after && after->getNextNode() != i)
+        i->moveAfter(after);
+  }
+}
+
+} // namespace linlayout::lower

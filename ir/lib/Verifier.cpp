@@ -6,6 +6,7 @@
 #include "linlayout/ir/Parser.h"
 #include "linlayout/ir/Printer.h"
 #include "linlayout/ir/SharedTileLayout.h"
+#include "linlayout/ir/VerifyLayoutSizes.h"
 
 #include <algorithm>
 #include <map>
@@ -1210,7 +1211,7 @@ Status verify(const Module &m) {
             makeError("module: function '@" + m.functions[i].name + "' is defined twice"));
     LL_TRY_STATUS(FunctionVerifier(m, m.functions[i]).run());
   }
-  return Status::success();
+  return verifyLayoutSizes(m);
 }
 
 } // namespace linlayout::ir

@@ -132,7 +132,7 @@ Expected<Module> memcpy2d(ScalarKind elem, int64_t rows, int64_t cols, const Lay
   ValueId rowBase = b.binary(OpKind::MulI, b.programId(0), b.constantInt(rows, i32()));
   ValueId base = b.binary(OpKind::AddI, b.binary(OpKind::MulI, rowBase, b.arg(2)),
                           b.binary(OpKind::MulI, b.programId(1), b.constantInt(cols, i32())));
-  ValueId offs = tileOffsets(b, l, layout, rows, cols, b.arg(2), kNoValue, base);
+  ValueId offs = tileOffsets(b, l, layout, rows, cols, b.arg(2), kNoValue, base, warps);
   ValueId x = b.load(b.addPtr(b.splat(b.arg(0), {rows, cols}, l), offs));
   b.store(b.addPtr(b.splat(b.arg(1), {rows, cols}, l), offs), x);
   return finish(m, b);

@@ -173,6 +173,7 @@ TEST(Builder, MisnestedIfsAreErrors) {
 // verifies, prints as the parser reads it, and computes in the interpreter what the ops say.
 TEST(Builder, AtomicsBuildAndRun) {
   Module m;
+  m.numWarps = 1;
   Builder b(m);
   LayoutId l = b.layout(BlockedSpec::make({1}, {32}, {1}, {0}).value());
   Type i32 = Type::scalar(ScalarKind::I32);

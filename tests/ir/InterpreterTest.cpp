@@ -531,7 +531,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 TEST(Interpreter, CompareAndSwapComparesBits) {
   const char *text =
       R"(#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
-module {
+module attributes {"ttg.num-warps" = 1 : i32} {
   tt.func @k(%ip: !tt.ptr<i32>, %iout: !tt.ptr<i32>, %fp: !tt.ptr<f32>, %fout: !tt.ptr<f32>, %fcmp: f32) {
     %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32, #b>
     %ipv = tt.splat %ip : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>, #b>
@@ -591,6 +591,7 @@ RC_GTEST_PROP(Interpreter, ScansCombineEachElementWithThoseBeforeIt, ()) {
   const ScalarKind elem = *rc::gen::element(ScalarKind::I32, ScalarKind::I8);
   const int bytes = elem == ScalarKind::I32 ? 4 : 1;
   Module m;
+  m.numWarps = 1;
   Builder b(m);
   BlockedSpec blocked = BlockedSpec::make({1, 1}, {4, 8}, {1, 1}, {1, 0}).value();
   LayoutId bl = b.layout(blocked);
@@ -676,6 +677,7 @@ RC_GTEST_PROP(Interpreter, SplitUndoesJoin, ()) {
   const ScalarKind elem = *rc::gen::element(ScalarKind::I32, ScalarKind::I8, ScalarKind::F32);
   const int bytes = elem == ScalarKind::I8 ? 1 : 4;
   Module m;
+  m.numWarps = 1;
   Builder b(m);
   BlockedSpec blocked = BlockedSpec::make({1, 1}, {4, 8}, {1, 1}, {1, 0}).value();
   LayoutId bl = b.layout(blocked);
@@ -734,6 +736,7 @@ RC_GTEST_PROP(Interpreter, CombiningBodiesMatchADirectEvaluation, ()) {
   const bool reverse = *rc::gen::arbitrary<bool>();
   const int64_t len = axis == 0 ? rows : cols, lines = rows * cols / len;
   Module m;
+  m.numWarps = 1;
   Builder b(m);
   BlockedSpec blocked = BlockedSpec::make({1, 1}, {4, 8}, {1, 1}, {1, 0}).value();
   LayoutId bl = b.layout(blocked);

@@ -55,7 +55,8 @@ TEST(TritonDumps, ComputeTheirReferencesAfterThePasses) {
 TEST(TritonDumps, GenericReduceReadsItsCombiner) {
   auto module = [](const std::string &body, const std::string &elem = "f32") {
     return "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], "
-           "order = [0]}>\nmodule {\n  tt.func @f(%p: !tt.ptr<" +
+           "order = [0]}>\nmodule attributes {\"ttg.num-warps\" = 1 : i32} {\n  tt.func @f(%p: "
+           "!tt.ptr<" +
            elem + ">) {\n    %x = tt.splat %p : !tt.ptr<" + elem + "> -> tensor<32x!tt.ptr<" +
            elem + ">, #b>\n    %v = tt.load %x : tensor<32x!tt.ptr<" + elem +
            ">, #b>\n    %r = \"tt.reduce\"(%v) <{axis = 0 : i32}> ({\n    ^bb0(%a: " + elem +
@@ -145,7 +146,7 @@ TEST(TritonDumps, GenericScanReadsItsCombinerAndDirection) {
   auto module = [](const std::string &props, const std::string &combiner,
                    const std::string &ret = "tt.scan.return", const std::string &operands = "%v") {
     return "#b = #ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [4, 8], warpsPerCTA = "
-           "[2, 1], order = [1, 0]}>\nmodule {\n  tt.func @f(%p: !tt.ptr<i32>) {\n    %x = "
+           "[2, 1], order = [1, 0]}>\nmodule attributes {\"ttg.num-warps\" = 2 : i32} {\n  tt.func @f(%p: !tt.ptr<i32>) {\n    %x = "
            "tt.splat %p : !tt.ptr<i32> -> tensor<16x8x!tt.ptr<i32>, #b>\n    %v = tt.load %x : "
            "tensor<16x8x!tt.ptr<i32>, #b>\n    %r = \"tt.scan\"(" +
            operands + ") <{" + props +

@@ -104,7 +104,8 @@ TEST(ShowCli, AliasesFromADump) {
   fs::path dir = scratch();
   std::ofstream(dir / "dump.ttgir")
       << "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], "
-         "instrShape = [16, 8]}>\n#loc = loc(\"x.py\":1:2)\nmodule {\n}\n";
+         "instrShape = [16, 8]}>\n#loc = loc(\"x.py\":1:2)\nmodule attributes {\"ttg.num-warps\" = 1 : "
+         "i32} {\n}\n";
   ShowRun r = show("'tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>' "
                    "--aliases " +
                    (dir / "dump.ttgir").string());

@@ -4,6 +4,7 @@
 #include "Args.h"
 #include "Commands.h"
 
+#include "linlayout/ir/VerifyLayoutSizes.h"
 #include "linlayout/layout/AttrSyntax.h"
 #include "linlayout/layout/OwnerMap.h"
 #include "linlayout/layout/Picture.h"
@@ -13,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -53,10 +55,33 @@ std::string summary(const OwnerMap &m) {
   return os.str();
 }
 
+// The launch sizes of the module a dump holds, when it holds one (a line opening `module`):
+// its "ttg.threads-per-warp", "ttg.num-warps" and "ttg.num-ctas", Triton's defaults (32, 4, 1)
+// where one is not given.
+std::optional<ir::LaunchSizes> moduleSizes(const std::string &dump) {
+  std::istringstream in(dump);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t at = line.find_first_not_of(" \t");
+    if (at == std::string::npos || line.compare(at, 6, "module") != 0 ||
+        (line.size() > at + 6 && line[at + 6] != ' ' && line[at + 6] != '{'))
+      continue;
+    auto attr = [&](const std::string &name, int64_t fallback) {
+      size_t k = line.find("\"" + name + "\" = ");
+      return k == std::string::npos ? fallback
+                                    : std::strtoll(line.c_str() + k + name.size() + 5, nullptr, 10);
+    };
+    return ir::LaunchSizes{attr("ttg.threads-per-warp", 32), attr("ttg.num-warps", 4),
+                           attr("ttg.num-ctas", 1)};
+  }
+  return std::nullopt;
+}
+
 struct ShowArgs {
   std::vector<std::string> layouts;
   std::string shape, svgPath, htmlPath, aliasPath;
   int bitwidth = 0;                 // 0: the NVMMA layout's own, else 16
+  int64_t threadsPerWarp = 0;       // 0: the --aliases module's, else the family's
   int64_t maxRows = 0, maxCols = 0; // 0: the defaults
   bool inverse = false, threads = false, full = false;
 };
@@ -108,6 +133,7 @@ int runShow(const ShowArgs &a) {
     std::cerr << "linlayout show: " << aliasPath << ": " << aliases.message() << "\n";
     return 1;
   }
+  const std::optional<ir::LaunchSizes> module = moduleSizes(aliasText);
 
   std::vector<HtmlPanel> panels;
   for (size_t k = 0; k < layouts.size(); ++k) {
@@ -125,6 +151,28 @@ int runShow(const ShowArgs &a) {
     if (!layout.ok()) {
       std::cerr << "linlayout show: " << layout.message() << "\n";
       return 1;
+    }
+    // A hardware layout must fill the warps it runs on, as the verifier requires of a module's
+    // layouts: the module's of --aliases, else --threads-per-warp or the family's warp (warps and
+    // CTAs are then free). A linear layout in JSON or CuTe's form is drawn as it is.
+    if (layout->spec && layout->spec->isDistributed()) {
+      ir::LaunchSizes sizes =
+          module.value_or(ir::LaunchSizes{ir::defaultThreadsPerWarp(*layout->spec), 0, 0});
+      if (a.threadsPerWarp)
+        sizes.threadsPerWarp = a.threadsPerWarp;
+      if (auto bad = ir::layoutSizeMismatch(layout->layout, sizes)) {
+        const bool lanes = std::string(bad->attribute) == "ttg.threads-per-warp";
+        std::cerr << "linlayout show: " << origin << " " << bad->text() << ", ";
+        if (lanes && a.threadsPerWarp)
+          std::cerr << "not the " << bad->required << " of --threads-per-warp\n";
+        else if (module)
+          std::cerr << "the module of " << aliasPath << " " << bad->required << " (\""
+                    << bad->attribute << "\")\n";
+        else
+          std::cerr << "a warp has " << bad->required << " (--threads-per-warp " << bad->layout
+                    << " draws it for warps of " << bad->layout << " lanes)\n";
+        return 1;
+      }
     }
     // Banks count bytes: an NVMMA layout knows its element width; otherwise --bitwidth or 16.
     int bitwidth = bitwidthArg.value_or(16);
@@ -212,6 +260,11 @@ void addShowCommand(CLI::App &app, int &status) {
                   "16)")
       ->type_name("8|16|32|64")
       ->check(CLI::IsMember({8, 16, 32, 64}));
+  cmd->add_option("--threads-per-warp", a->threadsPerWarp,
+                  "the lanes of a warp, which a hardware layout must fill (default: the --aliases "
+                  "module's \"ttg.threads-per-warp\", else 64 for AMD MFMA layouts, 32 otherwise)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--inverse", a->inverse,
                 "also show what each thread (shared: each 128 bytes) holds");
   cmd->add_flag("--threads", a->threads,

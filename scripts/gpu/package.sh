@@ -5,7 +5,9 @@
 # zlib/zstd, which LLVM's support library links) there. They are stripped and compressed: with
 # LLVM inside, each is ~37 MB, and what travels is limited to 64 MiB.
 #   scripts/gpu/package.sh [BUILD_DIR] [DEST_REPO]   (DEST_REPO: where .carry/ goes; default: here)
-# Only the test binaries that hold GPU suites (*Gpu*) are packed, with linlayout_gpu_bench.
+# Only the test binaries that hold GPU suites (*Gpu*) are packed, with linlayout_gpu_bench, and
+# the CLI (bin/linlayout) when query_tests is: its GPU suites run the CLI (`linlayout run --gpu`),
+# which the tests find beside themselves there (tests/CliRun.h).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
@@ -27,6 +29,13 @@ for f in "$build"/bin/*; do
   esac
   strip -o "$stage/$name" "$f"
 done
+if [ -f "$stage/query_tests" ]; then
+  if [ -x "$build/bin/linlayout" ]; then
+    strip -o "$stage/linlayout" "$build/bin/linlayout"
+  else
+    echo "package: $build/bin/linlayout not built: query_tests' CLI tests will skip there" >&2
+  fi
+fi
 # The GEMM kernels' PTX, for run.sh's SASS checks (cp.async -> LDGSTS, wgmma -> HGMMA): the
 # pipelined mma.sync matmul (3 stages, without and with prefetch) and the wgmma matmuls (as
 # written; 128x128 and 128x256 with 3 stages), compiled by the CLI as users would.
@@ -57,3 +66,6 @@ tar czf "$dest/.carry/gpu.tgz" -C "$stage" .
 ls "$stage" | sed 's/^/package: /'
 rm -rf "$stage"
 du -sh "$dest/.carry/gpu.tgz" | sed 's/^/package: /'
+if [ "$(stat -c %s "$dest/.carry/gpu.tgz")" -gt $((64 << 20)) ]; then
+  echo "package: over the 64 MiB a device run carries: narrow TARGETS" >&2
+fi

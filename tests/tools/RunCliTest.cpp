@@ -12,7 +12,7 @@ namespace {
 using linlayout::testing::CliRun;
 using linlayout::testing::runLinlayout;
 
-const std::string kMemcpy = std::string(LINLAYOUT_SOURCE_DIR) + "/examples/memcpy_1d.tir";
+const std::string kMemcpy = linlayout::testing::exampleFile("memcpy_1d.tir");
 
 bool has(const std::string &s, const std::string &part) {
   return s.find(part) != std::string::npos;
@@ -69,6 +69,10 @@ TEST(RunCli, SaysWhatIsMissing) {
 
 // With a GPU, the jit's result is compared with the interpreter's; without one, --gpu says why.
 TEST(RunCli, GpuComparesOrSaysWhyNot) {
+  if (linlayout::testing::linlayoutBinary().empty())
+    GTEST_SKIP() << "no linlayout binary: neither $LINLAYOUT_BIN, " LINLAYOUT_BIN_DIR
+                    "/linlayout nor one beside this test binary (scripts/gpu/package.sh packs "
+                    "it with query_tests)";
   CliRun r = runLinlayout("run " + kMemcpy + " --grid 4 --size 4096 --arg n=4000 --gpu");
   if (r.status == 0) {
     EXPECT_TRUE(has(r.out, "gpu %dst: identical to the interpreter's (4096 elements)")) << r.out;

@@ -138,8 +138,6 @@ std::string valueHints(const OpAttrs &a) {
   return out.empty() ? out : out + "}";
 }
 
-namespace {
-
 std::string formatFloat(double v, ScalarKind k) {
   if (!std::isfinite(v)) {
     // Non-finite values print as the hex bits of the element type, as MLIR does.
@@ -170,6 +168,8 @@ std::string formatFloat(double v, ScalarKind k) {
     s += ".0";
   return s;
 }
+
+namespace {
 
 class ModulePrinter final : public OpPrinter {
 public:
@@ -375,22 +375,6 @@ private:
       printOp(os, op, depth);
   }
 
-  // A branch of an scf.if: an empty scf.yield at its end is left out (the parser adds it back).
-  void printBranchOps(std::ostream &os, const Block &b, int depth) {
-    for (size_t i = 0; i < b.ops.size(); ++i)
-      if (i + 1 < b.ops.size() || b.ops[i].kind != OpKind::Yield || !b.ops[i].operands.empty())
-        printOp(os, b.ops[i], depth);
-  }
-
-  // ` %desc[%c0, %c1] `: a TMA copy's descriptor and its `coords` coordinates.
-  std::string tmaBox(const Op &op, size_t coords) {
-    return " " + list(op.operands, 0, 1) + "[" + list(op.operands, 1, 1 + coords) + "] ";
-  }
-
-  static bool onlyEmptyYield(const Block &b) {
-    return b.ops.size() == 1 && b.ops[0].kind == OpKind::Yield && b.ops[0].operands.empty();
-  }
-
   std::string list(const std::vector<ValueId> &ids, size_t from = 0, size_t to = ~size_t(0)) const {
     std::string s;
     for (size_t i = from; i < ids.size() && i < to; ++i)
@@ -455,239 +439,6 @@ private:
   const Function &function() const { return *fn_; }
 
 public:
-  // The ops of the families not yet moved to ir/lib/ops/.
-  void printOpBody(std::ostream &os, const Op &op, int depth) {
-    std::string ind(size_t(depth) * 2, ' ');
-    const OpAttrs &a = op.attrs;
-    auto res = [&]() { return op.results.empty() ? std::string("<none>") : t(op.results[0]); };
-    auto opnd = [&](size_t i) {
-      return i < op.operands.size() ? t(op.operands[i]) : std::string("<none>");
-    };
-    switch (op.kind) {
-    case OpKind::Return:
-      break;
-    case OpKind::CombineReturn: // (where no tt.reduce / tt.scan holds it)
-      os << " " << list(op.operands) << " : " << types(op.operands);
-      break;
-    case OpKind::Yield:
-      if (!op.operands.empty()) {
-        os << " " << list(op.operands) << " : ";
-        for (size_t i = 0; i < op.operands.size(); ++i)
-          os << (i ? ", " : "") << t(op.operands[i]);
-      }
-      break;
-    case OpKind::For: {
-      const Block *body = op.regions.empty() ? nullptr : &op.regions[0];
-      ValueId iv = body && !body->args.empty() ? body->args[0] : kNoValue;
-      os << " " << v(iv) << " = " << v(op.operands.size() > 0 ? op.operands[0] : kNoValue) << " to "
-         << v(op.operands.size() > 1 ? op.operands[1] : kNoValue) << " step "
-         << v(op.operands.size() > 2 ? op.operands[2] : kNoValue);
-      if (op.operands.size() > 3) {
-        os << " iter_args(";
-        for (size_t i = 3; i < op.operands.size(); ++i) {
-          ValueId arg = body && i - 2 < body->args.size() ? body->args[i - 2] : kNoValue;
-          os << (i > 3 ? ", " : "") << v(arg) << " = " << v(op.operands[i]);
-        }
-        os << ") -> (";
-        for (size_t i = 0; i < op.results.size(); ++i)
-          os << (i ? ", " : "") << t(op.results[i]);
-        os << ")";
-      }
-      os << " : " << (iv != kNoValue ? t(iv) : std::string("i32")) << " {\n";
-      if (body)
-        printBlockOps(os, *body, depth + 1);
-      os << ind << "}";
-      break;
-    }
-    case OpKind::If: {
-      os << " " << v(op.operands.empty() ? kNoValue : op.operands[0]);
-      if (!op.results.empty()) {
-        os << " -> (";
-        for (size_t i = 0; i < op.results.size(); ++i)
-          os << (i ? ", " : "") << t(op.results[i]);
-        os << ")";
-      }
-      os << " {\n";
-      if (!op.regions.empty())
-        printBranchOps(os, op.regions[0], depth + 1);
-      os << ind << "}";
-      if (op.regions.size() > 1 && !onlyEmptyYield(op.regions[1])) {
-        os << " else {\n";
-        printBranchOps(os, op.regions[1], depth + 1);
-        os << ind << "}";
-      }
-      break;
-    }
-    case OpKind::Constant: {
-      const Type &rt = op.results.empty() ? Type() : fn_->type(op.results[0]);
-      ScalarKind k = rt.elem().scalar;
-      std::string val;
-      if (k == ScalarKind::I1)
-        val = a.intValue ? "true" : "false";
-      else if (isFloat(k))
-        val = formatFloat(a.floatValue, k);
-      else
-        val = std::to_string(a.intValue);
-      if (rt.isTensor())
-        os << " dense<" << val << "> : " << res();
-      else if (k == ScalarKind::I1)
-        os << " " << val;
-      else
-        os << " " << val << " : " << res();
-      break;
-    }
-    case OpKind::ProgramId:
-    case OpKind::NumPrograms:
-      os << " " << (a.axis == 0 ? "x" : a.axis == 1 ? "y" : "z") << " : " << res();
-      break;
-    case OpKind::MakeRange:
-      os << " {end = " << a.end << " : i32, start = " << a.start << " : i32} : " << res();
-      break;
-    case OpKind::Splat:
-    case OpKind::Broadcast:
-    case OpKind::Reshape:
-    case OpKind::ConvertLayout:
-      os << " " << list(op.operands) << " : " << opnd(0) << " -> " << res();
-      break;
-    case OpKind::ExpandDims:
-      os << " " << list(op.operands) << " {axis = " << a.axis << " : i32} : " << opnd(0) << " -> "
-         << res();
-      break;
-    case OpKind::Join:
-    case OpKind::Split:
-      os << " " << list(op.operands) << " : " << opnd(0) << " -> " << res();
-      break;
-    case OpKind::Trans:
-    case OpKind::MemDescTrans: {
-      os << " " << list(op.operands) << " {order = array<i32: ";
-      for (size_t i = 0; i < a.order.size(); ++i)
-        os << (i ? ", " : "") << a.order[i];
-      os << ">} : " << opnd(0) << " -> " << res();
-      break;
-    }
-    case OpKind::AddPtr:
-      os << " " << list(op.operands) << valueHints(a) << " : " << opnd(0) << ", " << opnd(1);
-      break;
-    case OpKind::Load:
-    case OpKind::Store:
-      os << " " << list(op.operands);
-      if (a.vectorWidth)
-        os << " {ll.vec = " << a.vectorWidth << " : i32}";
-      os << " : " << opnd(0);
-      break;
-    case OpKind::AtomicRMW:
-      os << " " << name(a.atomicKind) << ",";
-      [[fallthrough]];
-    case OpKind::AtomicCAS:
-      os << " " << name(a.semantic) << ", " << name(a.scope) << ", " << list(op.operands) << " : (";
-      for (size_t i = 0; i < op.operands.size(); ++i)
-        os << (i ? ", " : "") << opnd(i);
-      os << ") -> " << res();
-      break;
-    case OpKind::LocalAlloc:
-      if (op.operands.empty())
-        os << " : () -> " << res();
-      else
-        os << " " << list(op.operands) << " : (" << opnd(0) << ") -> " << res();
-      break;
-    case OpKind::LocalStore:
-      os << " " << list(op.operands) << " : " << opnd(0) << " -> " << opnd(1);
-      break;
-    case OpKind::LocalLoad:
-      os << " " << list(op.operands) << " : " << opnd(0) << " -> " << res();
-      break;
-    case OpKind::LocalDealloc:
-      os << " " << list(op.operands) << " : " << opnd(0);
-      break;
-    case OpKind::MemDescIndex:
-      os << " " << list(op.operands, 0, 1) << "[" << list(op.operands, 1, 2) << "] : " << opnd(0)
-         << " -> " << res();
-      break;
-    case OpKind::MemDescSubslice:
-      os << " " << list(op.operands) << " [";
-      for (size_t i = 0; i < a.offsets.size(); ++i)
-        os << (i ? ", " : "") << a.offsets[i];
-      os << "] : " << opnd(0) << " -> " << res();
-      break;
-    case OpKind::AsyncCopyGlobalToLocal:
-      os << " " << list(op.operands, 0, 2);
-      if (op.operands.size() > 2)
-        os << " mask " << list(op.operands, 2, 3);
-      if (op.operands.size() > 3)
-        os << " other " << list(op.operands, 3, 4);
-      if (a.vectorWidth || a.slotFree) {
-        os << " {";
-        if (a.vectorWidth)
-          os << "ll.vec = " << a.vectorWidth << " : i32" << (a.slotFree ? ", " : "");
-        if (a.slotFree)
-          os << "ll.slot_free = true";
-        os << "}";
-      }
-      os << " : " << opnd(0) << " -> " << opnd(1);
-      break;
-    case OpKind::AsyncCommitGroup:
-    case OpKind::Barrier:
-      break;
-    case OpKind::AsyncWait:
-      os << " {num = " << a.num << " : i32}";
-      break;
-    case OpKind::Dot:
-      os << " " << list(op.operands) << " : " << opnd(0) << " * " << opnd(1) << " -> " << res();
-      break;
-    case OpKind::Reduce:
-      os << " " << name(a.reduceKind) << " " << list(op.operands) << " {axis = " << a.axis
-         << " : i32} : " << opnd(0) << " -> " << res();
-      break;
-    case OpKind::Scan:
-      os << " " << name(a.reduceKind) << " " << list(op.operands) << " {axis = " << a.axis
-         << " : i32, reverse = " << (a.reverse ? "true" : "false") << "} : " << opnd(0) << " -> "
-         << res();
-      break;
-    case OpKind::WarpGroupDot:
-      os << " " << list(op.operands) << " {isAsync = " << (a.isAsync ? "true" : "false")
-         << "} : " << opnd(0) << " * " << opnd(1) << " -> " << res();
-      break;
-    case OpKind::WarpGroupDotWait:
-      os << " " << list(op.operands) << " {pendings = " << a.pendings << " : i32} : ";
-      for (size_t i = 0; i < op.operands.size(); ++i)
-        os << (i ? ", " : "") << opnd(i);
-      break;
-    case OpKind::FenceAsyncShared:
-      os << " {bCluster = false}";
-      break;
-    case OpKind::InitBarrier:
-      os << " " << list(op.operands, 0, 1) << ", " << a.count << " : " << opnd(0);
-      break;
-    case OpKind::InvalBarrier:
-      os << " " << list(op.operands, 0, 1) << " : " << opnd(0);
-      break;
-    case OpKind::BarrierExpect:
-      os << " " << list(op.operands, 0, 1) << ", " << a.count << ", " << list(op.operands, 1, 2)
-         << " : " << opnd(0);
-      break;
-    case OpKind::WaitBarrier:
-      os << " " << list(op.operands) << " : " << opnd(0);
-      break;
-    case OpKind::AsyncTmaCopyLocalToGlobal: {
-      size_t n = op.operands.size();
-      os << tmaBox(op, n - 2) << list(op.operands, n - 1, n) << " : " << opnd(0) << ", "
-         << opnd(n - 1);
-      break;
-    }
-    case OpKind::AsyncTmaStoreWait:
-      os << " {pendings = " << a.pendings << " : i32}";
-      break;
-    case OpKind::AsyncTmaCopyGlobalToLocal: {
-      size_t n = op.operands.size();
-      os << tmaBox(op, n - 4) << list(op.operands, n - 3, n) << " : " << opnd(0) << ", "
-         << opnd(n - 2) << " -> " << opnd(n - 3);
-      break;
-    }
-    default: // interim: the families of ir/lib/ops/ print their own ops
-      break;
-    }
-  }
-
 private:
   const Module &m_;
   Aliases aliases_;
@@ -696,19 +447,6 @@ private:
 };
 
 } // namespace
-
-#define LINLAYOUT_LEGACY(F)                                                                        \
-  void print##F##Op(OpPrinter &p, std::ostream &os, const Op &op, int depth) {                     \
-    static_cast<ModulePrinter &>(p).printOpBody(os, op, depth);                                    \
-  }
-LINLAYOUT_LEGACY(Structure)
-LINLAYOUT_LEGACY(Source)
-LINLAYOUT_LEGACY(Shape)
-LINLAYOUT_LEGACY(Memory)
-LINLAYOUT_LEGACY(Shared)
-LINLAYOUT_LEGACY(Compute)
-LINLAYOUT_LEGACY(Hopper)
-#undef LINLAYOUT_LEGACY
 
 std::string print(const Module &m) { return ModulePrinter(m).run(); }
 

@@ -159,9 +159,16 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
       return "e4m3";
     case ir::ScalarKind::F8E5M2:
       return "e5m2";
-    default:
-      return std::string(ir::name(k));
+    case ir::ScalarKind::F16:
+    case ir::ScalarKind::BF16:
+    case ir::ScalarKind::F64:
+    case ir::ScalarKind::I1:
+    case ir::ScalarKind::I16:
+    case ir::ScalarKind::I32:
+    case ir::ScalarKind::I64:
+      break;
     }
+    return std::string(ir::name(k));
   };
   int64_t K = at.shape()[1];
   int n = int(instrN / 2);

@@ -32,9 +32,16 @@ std::optional<MmaShape> mmaShapeFor(ir::ScalarKind k) {
     return MmaShape::M16N8K8_TF32;
   case ir::ScalarKind::I8:
     return MmaShape::M16N8K32_S8;
-  default:
-    return std::nullopt;
+  case ir::ScalarKind::I1:
+  case ir::ScalarKind::I16:
+  case ir::ScalarKind::I32:
+  case ir::ScalarKind::I64:
+  case ir::ScalarKind::F64:
+  case ir::ScalarKind::F8E4M3FN: // (wgmma only)
+  case ir::ScalarKind::F8E5M2:
+    break;
   }
+  return std::nullopt;
 }
 
 std::vector<llvm::Value *> emitMma(llvm::IRBuilder<> &b, MmaShape shape,

@@ -22,8 +22,9 @@ public:
                            size_t to = ~size_t(0)) const = 0;
   /// The function being printed.
   virtual const Function &function() const = 0;
-  /// The ops of a nested block, indented for `depth`.
+  /// The ops of a nested block, indented for `depth`, and one op with its line end.
   virtual void printBlockOps(std::ostream &os, const Block &b, int depth) = 0;
+  virtual void printOp(std::ostream &os, const Op &op, int depth) = 0;
 
   /// The type of the op's first result, or of operand i ("<none>" where it has none).
   std::string res(const Op &op) const {
@@ -39,6 +40,9 @@ protected:
 
 /// ` {tt.divisibility = dense<16> : tensor<1xi32>, ...}` for the value hints an op carries, or "".
 std::string valueHints(const OpAttrs &a);
+
+/// A float attribute as MLIR writes it (`1.5`, `2.0`, hex bits for non-finite values).
+std::string formatFloat(double v, ScalarKind k);
 
 /// An op family's printing: what follows the op's name, up to the end of its line.
 using PrintOpFn = void (*)(OpPrinter &p, std::ostream &os, const Op &op, int depth);

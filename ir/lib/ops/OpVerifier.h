@@ -6,6 +6,7 @@
 #include "linlayout/layout/Expected.h"
 
 #include <array>
+#include <optional>
 #include <string>
 
 namespace linlayout::ir {
@@ -26,6 +27,7 @@ public:
   virtual std::string ty(const Type &t) const = 0;
 
   const Type &type(ValueId v) const { return function().type(v); }
+  std::string ty(ValueId v) const { return ty(type(v)); }
 
 protected:
   ~OpVerifier() = default;
@@ -33,6 +35,12 @@ protected:
 
 /// Whether a and b are both scalars, or tensors of one shape and layout.
 bool sameShapeAndLayout(const Type &a, const Type &b);
+/// Whether a (checked) memdesc has leading buffer dims (a ring) its layout does not cover.
+bool hasBufferDims(const OpVerifier &v, const Type &t);
+/// tt.trans and ttg.memdesc_trans: `order` names each of the operand's `rank` dims once.
+Status checkPermutation(const OpVerifier &v, const Op &op, int rank);
+/// The slice along `axis` of layout `parent`, or nullopt where it has none.
+std::optional<LayoutSpec> sliceOf(const OpVerifier &v, LayoutId parent, int64_t axis);
 
 /// An op family's checks of one op (its regions are the driver's).
 using VerifyOpFn = Status (*)(OpVerifier &v, const Op &op);

@@ -1,7 +1,8 @@
 // The hopper family: ttng.warp_group_dot and its wait, the TMA copies, the mbarriers and the proxy
 // fence.
-// Printing and checks; parsing and interpretation are still in Parser.cpp and Interpreter.cpp.
 #include "FamilyTable.h"
+#include "OpInterpreter.h"
+#include "OpParser.h"
 #include "OpPrinter.h"
 #include "OpVerifier.h"
 #include "linlayout/ir/CtaSplit.h"
@@ -332,5 +333,394 @@ void printHopperOp(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
 }
 
 Status verifyHopperOp(OpVerifier &v, const Op &op) { return kChecks[size_t(op.kind)](v, op); }
+
+// ---- interpretation -----------------------------------------------------------------------------
+
+namespace {
+
+// The mbarrier whose memdesc is operand `operand` of `op`.
+Expected<MBarrier *> barrier(OpInterpreter &in, const Op &op, size_t operand, bool mustBeLive) {
+  const RtValue &d = in.val(op.operands[operand]);
+  if (!liveAlloc(in, d))
+    return makeError(in.err(op, "the barrier's memory is deallocated").message());
+  MBarrier &b = in.barriers()[{d.i[0], d.i[1]}];
+  if (mustBeLive && !b.live)
+    return makeError(
+        in.err(op, "uses a barrier that is not initialised (or was invalidated)").message());
+  return &b;
+}
+
+Status completePhase(const OpInterpreter &in, const Op &op, MBarrier &b) {
+  if (b.arrivals == 0 && b.bytes < 0)
+    return in.err(op, "the barrier received " + std::to_string(-b.bytes) +
+                          " byte(s) more than its phase expected");
+  if (b.arrivals == 0 && b.bytes == 0) {
+    ++b.phase;
+    b.arrivals = b.count;
+  }
+  return Status::success();
+}
+
+// The global element offset of each element of a TMA copy's box (row-major), or -1 for one
+// outside the tensor; the descriptor is operand 0, the coordinates follow it.
+Expected<std::vector<int64_t>> tmaBoxOffsets(const OpInterpreter &in, const Op &op) {
+  const Type &dt = in.type(op.operands[0]);
+  const RtValue &desc = in.val(op.operands[0]);
+  size_t rank = size_t(dt.rank());
+  ScalarKind k = dt.elem().scalar;
+  if (desc.i.size() != 2 * rank)
+    return makeError(in.err(op, "the descriptor argument has " + std::to_string(desc.i.size() / 2) +
+                                    " dims, its type " + std::to_string(rank))
+                         .message());
+  std::vector<int64_t> origin(rank);
+  for (size_t d = 0; d < rank; ++d)
+    origin[d] = in.val(op.operands[1 + d]).i[0];
+  // The copy engine moves 16-byte pieces of a row: a box whose row starts elsewhere stops the
+  // GPU (an illegal instruction).
+  if (origin[rank - 1] * byteWidth(k) % 16 != 0)
+    return makeError(in.err(op, "the box starts at element " + std::to_string(origin[rank - 1]) +
+                                    " of the tensor's contiguous dim, byte " +
+                                    std::to_string(origin[rank - 1] * byteWidth(k)) +
+                                    " of a row: TMA needs a multiple of 16 bytes")
+                         .message());
+  const std::vector<int64_t> &box = dt.shape();
+  std::vector<int64_t> offsets(size_t(dt.numElements()));
+  std::vector<int64_t> idx(rank, 0);
+  for (size_t e = 0; e < offsets.size(); ++e) {
+    int64_t rem = int64_t(e);
+    for (size_t d = rank; d-- > 0;) {
+      idx[d] = rem % box[d];
+      rem /= box[d];
+    }
+    bool inside = true;
+    int64_t offset = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t c = origin[d] + idx[d];
+      inside &= c >= 0 && c < desc.i[d];
+      offset += c * desc.i[rank + d];
+    }
+    offsets[e] = inside ? offset : -1;
+  }
+  return offsets;
+}
+
+// The wgmma reads its shared operands when it runs (here at once; an asynchronous one until a
+// warp_group_dot_wait retires it). A memdesc operand may be a tile of a ring or a view: its
+// strides step through it.
+Status interpretWarpGroupDot(OpInterpreter &in, const Op &op) {
+  uint32_t dotRecord = in.hazards().beginDot(op, op.attrs.isAsync);
+  RtValue tiles[2];
+  for (size_t i = 0; i < 2; ++i) {
+    if (!in.type(op.operands[i]).isMemDesc()) {
+      tiles[i] = in.val(op.operands[i]);
+      continue;
+    }
+    auto v = viewOf(in, op.operands[i]);
+    if (!v)
+      return in.err(op, std::string("operand ") + (i ? "B" : "A") + " is deallocated");
+    LL_TRY_STATUS(in.hazard(op, in.hazards().wgmmaRead(dotRecord, v->alloc, v->at)));
+    tiles[i] = readShared(*v->s, v->at);
+  }
+  RtValue r;
+  dotOf(in, op, tiles[0], tiles[1], r);
+  return in.setResult(op, std::move(r));
+}
+
+Status interpretWarpGroupDotWait(OpInterpreter &in, const Op &op) {
+  in.hazards().waitDots(op.attrs.pendings);
+  for (size_t i = 0; i < op.operands.size(); ++i)
+    in.setValue(op.results[i], in.val(op.operands[i]));
+  return Status::success();
+}
+
+Status interpretFenceAsyncShared(OpInterpreter &in, const Op &) {
+  in.hazards().fence();
+  return Status::success();
+}
+
+Status interpretInitBarrier(OpInterpreter &in, const Op &op) {
+  LL_ASSIGN_OR_RETURN(MBarrier * bar, barrier(in, op, 0, false));
+  if (bar->live)
+    return in.err(op, "initialises a barrier that is already initialised (inval_barrier it "
+                      "first)");
+  *bar = MBarrier{true, op.attrs.count, op.attrs.count, 0, 0};
+  return Status::success();
+}
+
+Status interpretInvalBarrier(OpInterpreter &in, const Op &op) {
+  LL_ASSIGN_OR_RETURN(MBarrier * bar, barrier(in, op, 0, true));
+  bar->live = false;
+  return Status::success();
+}
+
+Status interpretBarrierExpect(OpInterpreter &in, const Op &op) {
+  if (!in.val(op.operands[1]).i[0])
+    return Status::success();
+  LL_ASSIGN_OR_RETURN(MBarrier * bar, barrier(in, op, 0, true));
+  bar->bytes += op.attrs.count;
+  if (--bar->arrivals < 0)
+    return in.err(op, "arrives on a barrier whose " + std::to_string(bar->count) +
+                          " arrival(s) of this phase were all made");
+  return completePhase(in, op, *bar);
+}
+
+Status interpretWaitBarrier(OpInterpreter &in, const Op &op) {
+  if (op.operands.size() > 2 && !in.val(op.operands[2]).i[0])
+    return Status::success();
+  LL_ASSIGN_OR_RETURN(MBarrier * bar, barrier(in, op, 0, true));
+  int64_t parity = in.val(op.operands[1]).i[0] & 1;
+  // The phase of this parity completed when the current phase has the other parity.
+  if ((bar->phase & 1) == parity)
+    return in.err(op, "waits for phase parity " + std::to_string(parity) +
+                          " of a barrier whose current phase (number " +
+                          std::to_string(bar->phase) +
+                          ") has not completed: " + std::to_string(bar->arrivals) +
+                          " arrival(s) and " + std::to_string(bar->bytes) +
+                          " byte(s) outstanding, and nothing in flight could complete it");
+  const RtValue &d = in.val(op.operands[0]);
+  in.hazards().phaseSeen({d.i[0], d.i[1]}, bar->phase - 1);
+  return Status::success();
+}
+
+// The copy completes at once; its bytes (the whole box, zero-filled elements included) land on
+// the barrier.
+Status interpretTmaCopy(OpInterpreter &in, const Op &op) {
+  size_t n = op.operands.size();
+  if (!in.val(op.operands[n - 1]).i[0])
+    return Status::success();
+  const Type &dt = in.type(op.operands[0]);
+  ScalarKind k = dt.elem().scalar;
+  int64_t count = dt.numElements();
+  LL_ASSIGN_OR_RETURN(std::vector<int64_t> offsets, tmaBoxOffsets(in, op));
+  RtValue loaded;
+  for (int64_t offset : offsets) {
+    if (offset < 0) {
+      if (isFloat(k))
+        loaded.f.push_back(0.0);
+      else
+        loaded.i.push_back(0);
+      continue;
+    }
+    LL_TRY_STATUS(
+        loadElement(in, op, in.val(op.operands[0]).buf[0], offset * byteWidth(k), k, loaded));
+  }
+  auto v = viewOf(in, op.operands[n - 3]);
+  if (!v)
+    return in.err(op, "copy to a deallocated memdesc");
+  LL_ASSIGN_OR_RETURN(MBarrier * bar, barrier(in, op, n - 2, true));
+  const RtValue &b = in.val(op.operands[n - 2]);
+  LL_TRY_STATUS(
+      in.hazard(op, in.hazards().tmaCopy(op, v->alloc, v->at, {b.i[0], b.i[1]}, bar->phase)));
+  writeShared(*v->s, v->at, loaded);
+  bar->bytes -= count * byteWidth(k);
+  return completePhase(in, op, *bar);
+}
+
+// A TMA store reads its tile at once and writes the box's elements that lie inside the tensor
+// (the copy engine drops the others); the tile counts as read until a store wait retires it.
+Status interpretTmaStore(OpInterpreter &in, const Op &op) {
+  const Type &dt = in.type(op.operands[0]);
+  ScalarKind k = dt.elem().scalar;
+  LL_ASSIGN_OR_RETURN(std::vector<int64_t> offsets, tmaBoxOffsets(in, op));
+  auto v = viewOf(in, op.operands.back());
+  if (!v)
+    return in.err(op, "copy from a deallocated memdesc");
+  LL_TRY_STATUS(in.hazard(op, in.hazards().tmaStore(op, v->alloc, v->at)));
+  RtValue tile = readShared(*v->s, v->at);
+  for (size_t e = 0; e < offsets.size(); ++e)
+    if (offsets[e] >= 0)
+      LL_TRY_STATUS(storeElement(in, op, in.val(op.operands[0]).buf[0], offsets[e] * byteWidth(k),
+                                 k, tile.i.empty() ? 0 : tile.i[e],
+                                 tile.f.empty() ? 0 : tile.f[e]));
+  return Status::success();
+}
+
+Status interpretTmaStoreWait(OpInterpreter &in, const Op &op) {
+  in.hazards().waitStores(op.attrs.pendings);
+  return Status::success();
+}
+
+constexpr std::array<InterpretOpFn, kNumOpKinds> kInterpret = [] {
+  std::array<InterpretOpFn, kNumOpKinds> t{};
+  t[size_t(OpKind::WarpGroupDot)] = interpretWarpGroupDot;
+  t[size_t(OpKind::WarpGroupDotWait)] = interpretWarpGroupDotWait;
+  t[size_t(OpKind::FenceAsyncShared)] = interpretFenceAsyncShared;
+  t[size_t(OpKind::InitBarrier)] = interpretInitBarrier;
+  t[size_t(OpKind::InvalBarrier)] = interpretInvalBarrier;
+  t[size_t(OpKind::BarrierExpect)] = interpretBarrierExpect;
+  t[size_t(OpKind::WaitBarrier)] = interpretWaitBarrier;
+  t[size_t(OpKind::AsyncTmaCopyGlobalToLocal)] = interpretTmaCopy;
+  t[size_t(OpKind::AsyncTmaCopyLocalToGlobal)] = interpretTmaStore;
+  t[size_t(OpKind::AsyncTmaStoreWait)] = interpretTmaStoreWait;
+  return t;
+}();
+static_assert(coversFamily(kInterpret, OpFamily::Hopper),
+              "an op of the family has no interpretation");
+
+} // namespace
+
+Status interpretHopperOp(OpInterpreter &in, const Op &op) {
+  return kInterpret[size_t(op.kind)](in, op);
+}
+
+// ---- parsing ------------------------------------------------------------------------------------
+
+namespace {
+
+bool parseWarpGroupDot(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  OpAttrs &a = op.attrs;
+  if (!p.parseOperands(op.operands, 3))
+    return false;
+  if (op.operands.size() != 3)
+    return p.fail("ttng.warp_group_dot takes three operands (a, b, c)");
+  if (p.isPunct("{")) {
+    Dict d;
+    if (!p.parseDict(d))
+      return false;
+    int64_t async = 0;
+    if (!p.dictInt(d, "isAsync", async, false))
+      return false;
+    a.isAsync = async != 0;
+  }
+  return p.parseDotTypes(op, results);
+}
+
+bool parseWarpGroupDotWait(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  OpAttrs &a = op.attrs;
+  Type t;
+  if (!p.parseOperands(op.operands, 256))
+    return false;
+  if (op.operands.empty())
+    return p.fail("ttng.warp_group_dot_wait takes at least one operand");
+  Dict d;
+  if (!p.parseDict(d) || !p.dictInt(d, "pendings", a.pendings, true))
+    return false;
+  if (!p.expectPunct(":", "before the operand types"))
+    return false;
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    if (i && !p.expectPunct(",", "between operand types"))
+      return false;
+    if (!p.parseTypeOf(op.operands[i], t))
+      return false;
+    results.push_back(t);
+  }
+  return true;
+}
+
+bool parseFenceAsyncShared(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  return p.skipOptionalDict();
+}
+
+// `ttng.init_barrier %bar, 1 : T`, `ttng.inval_barrier %bar : T`,
+// `ttng.barrier_expect %bar, 32768, %pred : T`, `ttng.wait_barrier %bar, %phase[, %pred] : T`.
+bool parseBarrierOp(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  if (!p.parseOperand(op))
+    return false;
+  if (op.kind == OpKind::InitBarrier || op.kind == OpKind::BarrierExpect) {
+    if (!p.expectPunct(",", op.kind == OpKind::InitBarrier ? "before the arrival count"
+                                                           : "before the expected bytes") ||
+        !p.parseInt(op.attrs.count,
+                    op.kind == OpKind::InitBarrier ? "an arrival count" : "a byte count"))
+      return false;
+    if (op.attrs.count < 0 || op.attrs.count > (int64_t(1) << 30))
+      return p.fail("count " + std::to_string(op.attrs.count) + " is out of range");
+  }
+  if (op.kind == OpKind::BarrierExpect &&
+      (!p.expectPunct(",", "before the predicate") || !p.parseOperand(op)))
+    return false;
+  if (op.kind == OpKind::WaitBarrier) {
+    if (!p.expectPunct(",", "before the phase") || !p.parseOperand(op))
+      return false;
+    if (p.isPunct(",")) {
+      p.advance();
+      if (!p.parseOperand(op))
+        return false;
+    }
+  }
+  if (!p.skipOptionalDict())
+    return false;
+  if (!p.expectPunct(":", "before the barrier type"))
+    return false;
+  Type t;
+  return p.parseTypeOf(op.operands[0], t);
+}
+
+// `%desc[%c0, %c1]`, the descriptor and the box coordinates of a TMA copy, into the operands.
+bool parseTmaBox(OpParser &p, Op &op) {
+  if (!p.parseOperand(op) || !p.expectPunct("[", "before the box coordinates"))
+    return false;
+  while (true) {
+    if (!p.parseOperand(op))
+      return false;
+    if (op.operands.size() > 6)
+      return p.fail("a TMA copy takes at most 5 coordinates");
+    if (p.isPunct("]"))
+      break;
+    if (!p.expectPunct(",", "or ']' after a coordinate"))
+      return false;
+  }
+  p.advance();
+  return true;
+}
+
+// `ttng.async_tma_copy_global_to_local %desc[%c0, %c1] %dst, %bar, %pred : D, B -> M`.
+bool parseTmaCopy(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  if (!parseTmaBox(p, op))
+    return false;
+  size_t coords = op.operands.size() - 1;
+  if (!p.parseOperand(op) || !p.expectPunct(",", "after the destination") || !p.parseOperand(op) ||
+      !p.expectPunct(",", "after the barrier") || !p.parseOperand(op))
+    return false;
+  if (!p.skipOptionalDict())
+    return false;
+  if (!p.expectPunct(":", "before the types"))
+    return false;
+  Type t;
+  if (!p.parseTypeOf(op.operands[0], t) ||
+      !p.expectPunct(",", "between the descriptor and barrier types"))
+    return false;
+  if (!p.parseTypeOf(op.operands[coords + 2], t) ||
+      !p.expectPunct("->", "before the destination type"))
+    return false;
+  return p.parseTypeOf(op.operands[coords + 1], t);
+}
+
+// `ttng.async_tma_copy_local_to_global %desc[%c0, %c1] %src : D, M`.
+bool parseTmaStore(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  if (!parseTmaBox(p, op) || !p.parseOperand(op) || !p.skipOptionalDict() ||
+      !p.expectPunct(":", "before the types"))
+    return false;
+  Type t;
+  return p.parseTypeOf(op.operands[0], t) &&
+         p.expectPunct(",", "between the descriptor and source types") &&
+         p.parseTypeOf(op.operands.back(), t);
+}
+
+bool parseTmaStoreWait(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  Dict d;
+  return p.parseDict(d) && p.dictInt(d, "pendings", op.attrs.pendings, true);
+}
+
+constexpr std::array<ParseOpFn, kNumOpKinds> kParse = [] {
+  std::array<ParseOpFn, kNumOpKinds> t{};
+  t[size_t(OpKind::WarpGroupDot)] = parseWarpGroupDot;
+  t[size_t(OpKind::WarpGroupDotWait)] = parseWarpGroupDotWait;
+  t[size_t(OpKind::FenceAsyncShared)] = parseFenceAsyncShared;
+  t[size_t(OpKind::InitBarrier)] = parseBarrierOp;
+  t[size_t(OpKind::InvalBarrier)] = parseBarrierOp;
+  t[size_t(OpKind::BarrierExpect)] = parseBarrierOp;
+  t[size_t(OpKind::WaitBarrier)] = parseBarrierOp;
+  t[size_t(OpKind::AsyncTmaCopyGlobalToLocal)] = parseTmaCopy;
+  t[size_t(OpKind::AsyncTmaCopyLocalToGlobal)] = parseTmaStore;
+  t[size_t(OpKind::AsyncTmaStoreWait)] = parseTmaStoreWait;
+  return t;
+}();
+static_assert(coversFamily(kParse, OpFamily::Hopper), "an op of the family has no parsing");
+
+} // namespace
+
+bool parseHopperOp(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  return kParse[size_t(op.kind)](p, op, results, depth);
+}
 
 } // namespace linlayout::ir

@@ -1,12 +1,16 @@
 // The memory family: tt.addptr, tt.load, tt.store, tt.atomic_rmw, tt.atomic_cas.
-// Printing and checks; parsing and interpretation are still in Parser.cpp and Interpreter.cpp.
+#include "../IntArith.h"
 #include "FamilyTable.h"
+#include "OpInterpreter.h"
+#include "OpParser.h"
 #include "OpPrinter.h"
 #include "OpVerifier.h"
 #include "linlayout/ir/CtaSplit.h"
 #include "linlayout/ir/SharedTileLayout.h"
 
 #include <array>
+#include <bit>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -184,5 +188,284 @@ void printMemoryOp(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
 }
 
 Status verifyMemoryOp(OpVerifier &v, const Op &op) { return kChecks[size_t(op.kind)](v, op); }
+
+// ---- interpretation -----------------------------------------------------------------------------
+
+namespace {
+
+// The integer binary op an atomic applies (nullopt for fadd and exch).
+std::optional<OpKind> integerOpOf(AtomicKind k) {
+  switch (k) {
+  case AtomicKind::And:
+    return OpKind::AndI;
+  case AtomicKind::Or:
+    return OpKind::OrI;
+  case AtomicKind::Xor:
+    return OpKind::XOrI;
+  case AtomicKind::Add:
+    return OpKind::AddI;
+  case AtomicKind::Max:
+    return OpKind::MaxSI;
+  case AtomicKind::Min:
+    return OpKind::MinSI;
+  case AtomicKind::UMax:
+    return OpKind::MaxUI;
+  case AtomicKind::UMin:
+    return OpKind::MinUI;
+  case AtomicKind::FAdd:
+  case AtomicKind::Exch:
+    break;
+  }
+  return std::nullopt;
+}
+
+// Whether two floats of kind k (held as doubles) have the same bits in memory, as an atomic
+// compare-and-swap compares them (0.0 and -0.0 differ, a NaN equals itself; the interpreter
+// keeps NaN payloads of f32 and f64 only).
+bool sameBits(double a, double b, ScalarKind k) {
+  if (k == ScalarKind::F32)
+    return std::bit_cast<uint32_t>(float(a)) == std::bit_cast<uint32_t>(float(b));
+  if (k == ScalarKind::F64)
+    return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b);
+  if (std::isnan(a) || std::isnan(b))
+    return std::isnan(a) && std::isnan(b);
+  return a == b && std::signbit(a) == std::signbit(b);
+}
+
+Status interpretAddPtr(OpInterpreter &in, const Op &op) {
+  const Type &rt = in.type(op.results[0]);
+  const RtValue &p = in.val(op.operands[0]);
+  const auto &o = in.val(op.operands[1]).i;
+  int64_t width = byteWidth(rt.elem().scalar);
+  RtValue r;
+  for (size_t e = 0; e < size_t(rt.numElements()); ++e) {
+    r.buf.push_back(p.buf[e]);
+    r.i.push_back(int64_t(uint64_t(p.i[e]) + uint64_t(at(o, e)) * uint64_t(width)));
+  }
+  return in.setResult(op, std::move(r));
+}
+
+Status interpretLoad(OpInterpreter &in, const Op &op) {
+  const Type &rt = in.type(op.results[0]);
+  const ScalarKind rk = rt.elem().scalar;
+  const RtValue &p = in.val(op.operands[0]);
+  const RtValue *mask = op.operands.size() > 1 ? &in.val(op.operands[1]) : nullptr;
+  const RtValue *other = op.operands.size() > 2 ? &in.val(op.operands[2]) : nullptr;
+  RtValue r;
+  for (size_t e = 0; e < size_t(rt.numElements()); ++e) {
+    if (mask && !mask->i[e]) {
+      if (isFloat(rk))
+        r.f.push_back(other ? other->f[e] : 0.0);
+      else
+        r.i.push_back(other ? other->i[e] : 0);
+      continue;
+    }
+    LL_TRY_STATUS(loadElement(in, op, p.buf[e], p.i[e], rk, r));
+  }
+  return in.setResult(op, std::move(r));
+}
+
+Status interpretStore(OpInterpreter &in, const Op &op) {
+  const RtValue &p = in.val(op.operands[0]);
+  const RtValue &v = in.val(op.operands[1]);
+  const RtValue *mask = op.operands.size() > 2 ? &in.val(op.operands[2]) : nullptr;
+  ScalarKind k = in.type(op.operands[1]).elem().scalar;
+  size_t count = size_t(in.type(op.operands[1]).numElements());
+  for (size_t e = 0; e < count; ++e) {
+    if (mask && !mask->i[e])
+      continue;
+    LL_TRY_STATUS(storeElement(in, op, p.buf[e], p.i[e], k, v.i.empty() ? 0 : v.i[e],
+                               v.f.empty() ? 0 : v.f[e]));
+  }
+  return Status::success();
+}
+
+// Element by element, in index order (the GPU applies them in some order: only the values each
+// element gets back may differ).
+Status interpretAtomic(OpInterpreter &in, const Op &op) {
+  const Type &rt = in.type(op.results[0]);
+  const ScalarKind rk = rt.elem().scalar;
+  const bool cas = op.kind == OpKind::AtomicCAS;
+  const size_t maskAt = 1 + atomicValueOperands(op.kind);
+  const RtValue &p = in.val(op.operands[0]);
+  const RtValue &v = in.val(op.operands[maskAt - 1]); // the (new) value
+  const RtValue *mask = op.operands.size() > maskAt ? &in.val(op.operands[maskAt]) : nullptr;
+  bool isF = isFloat(rk);
+  RtValue r;
+  for (size_t e = 0; e < size_t(rt.numElements()); ++e) {
+    if (mask && !at(mask->i, e)) { // masked off: nothing happens, the result is 0
+      if (isF)
+        r.f.push_back(0.0);
+      else
+        r.i.push_back(0);
+      continue;
+    }
+    RtValue old;
+    LL_TRY_STATUS(loadElement(in, op, p.buf[e], p.i[e], rk, old));
+    if (cas) {
+      // The new value goes in where memory holds the compare value's bits.
+      const RtValue &c = in.val(op.operands[1]);
+      bool same = isF ? sameBits(old.f[0], atf(c.f, e), rk) : old.i[0] == at(c.i, e);
+      if (same)
+        LL_TRY_STATUS(storeElement(in, op, p.buf[e], p.i[e], rk, isF ? 0 : at(v.i, e),
+                                   isF ? atf(v.f, e) : 0));
+      if (isF)
+        r.f.push_back(old.f[0]);
+      else
+        r.i.push_back(old.i[0]);
+      continue;
+    }
+    if (isF) {
+      double o = old.f[0], x = atf(v.f, e);
+      double next = op.attrs.atomicKind == AtomicKind::FAdd ? roundToFloatKind(o + x, rk) : x;
+      LL_TRY_STATUS(storeElement(in, op, p.buf[e], p.i[e], rk, 0, next));
+      r.f.push_back(o);
+      continue;
+    }
+    // The integer operations are the binary ops of their names; exch stores the value.
+    int64_t o = old.i[0], x = at(v.i, e), next = x;
+    if (std::optional<OpKind> k = integerOpOf(op.attrs.atomicKind))
+      next = *evalIntBinary(*k, o, x, rk);
+    LL_TRY_STATUS(storeElement(in, op, p.buf[e], p.i[e], rk, next, 0));
+    r.i.push_back(o);
+  }
+  return in.setResult(op, std::move(r));
+}
+
+constexpr std::array<InterpretOpFn, kNumOpKinds> kInterpret = [] {
+  std::array<InterpretOpFn, kNumOpKinds> t{};
+  t[size_t(OpKind::AddPtr)] = interpretAddPtr;
+  t[size_t(OpKind::Load)] = interpretLoad;
+  t[size_t(OpKind::Store)] = interpretStore;
+  t[size_t(OpKind::AtomicRMW)] = interpretAtomic;
+  t[size_t(OpKind::AtomicCAS)] = interpretAtomic;
+  return t;
+}();
+static_assert(coversFamily(kInterpret, OpFamily::Memory),
+              "an op of the family has no interpretation");
+
+} // namespace
+
+Status loadElement(OpInterpreter &in, const Op &op, uint32_t buffer, int64_t offset, ScalarKind k,
+                   RtValue &out) {
+  if (buffer >= in.memory().buffers.size())
+    return in.err(op, "pointer into buffer " + std::to_string(buffer) + ", which does not exist");
+  const auto &bytes = in.memory().buffers[buffer];
+  int64_t n = byteWidth(k);
+  if (offset < 0 || offset + n > int64_t(bytes.size()))
+    return in.err(op, "reads bytes [" + std::to_string(offset) + ", " + std::to_string(offset + n) +
+                          ") of buffer " + std::to_string(buffer) + " of " +
+                          std::to_string(bytes.size()) + " bytes");
+  decodeElement(bytes.data() + offset, k, out);
+  return Status::success();
+}
+
+Status storeElement(OpInterpreter &in, const Op &op, uint32_t buffer, int64_t offset, ScalarKind k,
+                    int64_t iv, double fv) {
+  if (buffer >= in.memory().buffers.size())
+    return in.err(op, "pointer into buffer " + std::to_string(buffer) + ", which does not exist");
+  auto &bytes = in.memory().buffers[buffer];
+  int64_t n = byteWidth(k);
+  if (offset < 0 || offset + n > int64_t(bytes.size()))
+    return in.err(op, "writes bytes [" + std::to_string(offset) + ", " +
+                          std::to_string(offset + n) + ") of buffer " + std::to_string(buffer) +
+                          " of " + std::to_string(bytes.size()) + " bytes");
+  encodeElement(bytes.data() + offset, k, iv, fv);
+  return Status::success();
+}
+
+Status interpretMemoryOp(OpInterpreter &in, const Op &op) {
+  return kInterpret[size_t(op.kind)](in, op);
+}
+
+// ---- parsing ------------------------------------------------------------------------------------
+
+namespace {
+
+bool parseAddPtr(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  Type t, u;
+  if (!p.parseOperands(op.operands, 2))
+    return false;
+  if (op.operands.size() != 2)
+    return p.fail("tt.addptr takes two operands");
+  if (!p.parseOptionalHints(op.attrs))
+    return false;
+  if (!p.expectPunct(":", "before the types"))
+    return false;
+  if (!p.parseTypeOf(op.operands[0], t))
+    return false;
+  if (!p.expectPunct(",", "between the pointer and offset types"))
+    return false;
+  if (!p.parseTypeOf(op.operands[1], u))
+    return false;
+  results.push_back(t);
+  return true;
+}
+
+bool parseLoadOrStore(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  OpAttrs &a = op.attrs;
+  Type t;
+  bool isLoad = op.kind == OpKind::Load;
+  if (!p.parseOperands(op.operands, 3))
+    return false;
+  if (op.operands.size() < (isLoad ? 1u : 2u))
+    return p.fail(isLoad ? "tt.load takes a pointer [, mask [, other]]"
+                         : "tt.store takes a pointer, a value [, mask]");
+  if (!p.parseOptionalVectorWidth(a))
+    return false;
+  if (!p.expectPunct(":", "before the pointer type"))
+    return false;
+  if (!p.parseTypeOf(op.operands[0], t))
+    return false;
+  if (isLoad)
+    results.push_back(t.withElem(ElemType{t.elem().scalar, false}));
+  return true;
+}
+
+bool parseAtomic(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  OpAttrs &a = op.attrs;
+  Type u;
+  // tt.atomic_rmw KIND, SEM, SCOPE, %ptr, %val [, %mask] : (types) -> type
+  if (op.kind == OpKind::AtomicRMW &&
+      (!p.parseName(atomicKindFromName,
+                    "an atomic operation (and, or, xor, add, fadd, max, min, umax, umin, exch)",
+                    a.atomicKind) ||
+       !p.expectPunct(",", "after the atomic operation")))
+    return false;
+  // tt.atomic_cas SEM, SCOPE, %ptr, %cmp, %val [, %mask] : (types) -> type
+  const bool cas = op.kind == OpKind::AtomicCAS;
+  if (!p.parseName(memSemanticFromName, "a memory ordering (relaxed, acquire, release, acq_rel)",
+                   a.semantic) ||
+      !p.expectPunct(",", "after the memory ordering") ||
+      !p.parseName(memScopeFromName, "a memory scope (gpu, cta, sys)", a.scope))
+    return false;
+  const size_t values = atomicValueOperands(op.kind);
+  if (!p.expectPunct(",", "after the memory scope") || !p.parseOperands(op.operands, 2 + values))
+    return false;
+  if (op.operands.size() < 1 + values)
+    return p.fail(cas ? "tt.atomic_cas takes a pointer, a compare value, a new value [, mask]"
+                      : "tt.atomic_rmw takes a pointer, a value [, mask]");
+  if (!p.operandTypesThenResult(op, u))
+    return false;
+  results.push_back(u);
+  return true;
+}
+
+constexpr std::array<ParseOpFn, kNumOpKinds> kParse = [] {
+  std::array<ParseOpFn, kNumOpKinds> t{};
+  t[size_t(OpKind::AddPtr)] = parseAddPtr;
+  t[size_t(OpKind::Load)] = parseLoadOrStore;
+  t[size_t(OpKind::Store)] = parseLoadOrStore;
+  t[size_t(OpKind::AtomicRMW)] = parseAtomic;
+  t[size_t(OpKind::AtomicCAS)] = parseAtomic;
+  return t;
+}();
+static_assert(coversFamily(kParse, OpFamily::Memory), "an op of the family has no parsing");
+
+} // namespace
+
+bool parseMemoryOp(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  return kParse[size_t(op.kind)](p, op, results, depth);
+}
 
 } // namespace linlayout::ir

@@ -3,12 +3,17 @@
 // (ir/lib/ops/<Family>.cpp). Interpreter.h states the semantics.
 #pragma once
 
+#include "../AsyncHazards.h"
+#include "linlayout/ir/Interpreter.h"
 #include "linlayout/ir/Module.h"
 #include "linlayout/layout/Expected.h"
 
 #include <array>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace linlayout::ir {
@@ -36,6 +41,33 @@ void decodeElement(const uint8_t *p, ScalarKind k, RtValue &out);
 /// combining step of float reductions and scans too).
 double evalFloatBinary(OpKind k, double p, double q);
 
+/// The row-major strides of `shape` (the last dim's is 1).
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape);
+
+/// A shared-memory allocation: its elements, row-major.
+struct SharedAlloc {
+  RtValue data;
+  bool live = true;
+};
+
+/// What a memdesc value views: its allocation (index and storage) and the allocation's elements
+/// it views, row-major.
+struct SharedView {
+  SharedAlloc *s;
+  size_t alloc;
+  std::vector<size_t> at;
+};
+
+/// An mbarrier's counts: `arrivals` and `bytes` still outstanding in the current phase, which is
+/// number `phase` (phases completed so far).
+struct MBarrier {
+  bool live = false;
+  int64_t count = 0;
+  int64_t arrivals = 0;
+  int64_t bytes = 0;
+  int64_t phase = 0;
+};
+
 /// The interpreter's state for one program.
 class OpInterpreter {
 public:
@@ -45,12 +77,48 @@ public:
   virtual Status err(const Op &op, const std::string &msg) const = 0;
   /// Sets the op's one result, checking the value hints it carries.
   virtual Status setResult(const Op &op, RtValue r) = 0;
+  /// Sets a value as it is (block arguments, loop results, the results of multi-result ops).
+  virtual void setValue(ValueId v, RtValue r) = 0;
+  /// Shows the observer of InterpreterOptions an integer result, where there is one.
+  virtual void observe(ValueId v, const std::vector<int64_t> &ints) = 0;
+  /// Runs a block; for a loop body, a branch or a combining body, `yielded` receives the values
+  /// its terminator yields.
+  virtual Status runBlock(const Block &b, std::vector<RtValue> *yielded) = 0;
+  virtual int64_t programId(int axis) const = 0;
+  virtual const Grid &grid() const = 0;
+  /// Global memory, the shared allocations, the mbarriers (by allocation and element) and the
+  /// check of the asynchronous protocols.
+  virtual Memory &memory() = 0;
+  virtual std::vector<SharedAlloc> &shared() = 0;
+  virtual std::map<std::pair<int64_t, int64_t>, MBarrier> &barriers() = 0;
+  virtual AsyncHazards &hazards() = 0;
 
   const Type &type(ValueId v) const { return function().type(v); }
+  /// `op`'s error for the hazard the async check found (AsyncHazards.h), or success.
+  Status hazard(const Op &op, const std::string &found) const {
+    return found.empty() ? Status::success() : err(op, found);
+  }
 
 protected:
   ~OpInterpreter() = default;
 };
+
+/// The element at byte `offset` of global buffer `buffer`, as kind `k`, appended to `out`; and
+/// an element's store there. An error names the bytes outside the buffer (Memory.cpp).
+Status loadElement(OpInterpreter &in, const Op &op, uint32_t buffer, int64_t offset, ScalarKind k,
+                   RtValue &out);
+Status storeElement(OpInterpreter &in, const Op &op, uint32_t buffer, int64_t offset, ScalarKind k,
+                    int64_t iv, double fv);
+
+/// The live allocation a memdesc value points into, or null; what it views, or nullopt where the
+/// allocation is deallocated; and a view's elements read and written, row-major (Shared.cpp).
+SharedAlloc *liveAlloc(OpInterpreter &in, const RtValue &desc);
+std::optional<SharedView> viewOf(OpInterpreter &in, ValueId memDesc);
+RtValue readShared(const SharedAlloc &s, const std::vector<size_t> &at);
+void writeShared(SharedAlloc &s, const std::vector<size_t> &at, const RtValue &v);
+
+/// c + a * b with the types of a dot's operands, `A` and `B` the operands' values (Compute.cpp).
+void dotOf(const OpInterpreter &in, const Op &op, const RtValue &A, const RtValue &B, RtValue &r);
 
 /// An op family's interpretation of one op: sets its results (ops with regions run them).
 using InterpretOpFn = Status (*)(OpInterpreter &in, const Op &op);

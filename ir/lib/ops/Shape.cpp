@@ -1,7 +1,8 @@
 // The shape family: tt.splat, tt.broadcast, tt.expand_dims, tt.reshape, tt.trans, tt.join, tt.split
-// and ttg.convert_layout. Printing and checks; parsing and interpretation are still in Parser.cpp
-// and Interpreter.cpp.
+// and ttg.convert_layout.
 #include "FamilyTable.h"
+#include "OpInterpreter.h"
+#include "OpParser.h"
 #include "OpPrinter.h"
 #include "OpVerifier.h"
 #include "linlayout/ir/CtaSplit.h"
@@ -201,5 +202,168 @@ void printShapeOp(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
 }
 
 Status verifyShapeOp(OpVerifier &v, const Op &op) { return kChecks[size_t(op.kind)](v, op); }
+
+// ---- interpretation -----------------------------------------------------------------------------
+
+namespace {
+
+// Element `src` of s appended to r, whatever s holds (integers, floats, pointers).
+void appendElement(const RtValue &s, size_t src, RtValue &r) {
+  if (!s.i.empty())
+    r.i.push_back(s.i[src]);
+  if (!s.f.empty())
+    r.f.push_back(s.f[src]);
+  if (!s.buf.empty())
+    r.buf.push_back(s.buf[src]);
+}
+
+Status interpretSplat(OpInterpreter &in, const Op &op) {
+  const size_t n = size_t(in.type(op.results[0]).numElements());
+  const RtValue &s = in.val(op.operands[0]);
+  RtValue r;
+  r.i.assign(s.i.empty() ? 0 : n, s.i.empty() ? 0 : s.i[0]);
+  r.f.assign(s.f.empty() ? 0 : n, s.f.empty() ? 0 : s.f[0]);
+  r.buf.assign(s.buf.empty() ? 0 : n, s.buf.empty() ? 0 : s.buf[0]);
+  return in.setResult(op, std::move(r));
+}
+
+Status interpretBroadcast(OpInterpreter &in, const Op &op) {
+  const Type &st = in.type(op.operands[0]), &rt = in.type(op.results[0]);
+  const RtValue &s = in.val(op.operands[0]);
+  auto srcStrides = rowMajorStrides(st.shape());
+  auto dstStrides = rowMajorStrides(rt.shape());
+  RtValue r;
+  for (size_t e = 0; e < size_t(rt.numElements()); ++e) {
+    size_t src = 0;
+    for (size_t d = 0; d < dstStrides.size(); ++d) {
+      int64_t coord = (int64_t(e) / dstStrides[d]) % rt.shape()[d];
+      if (st.shape()[d] != 1)
+        src += size_t(coord * srcStrides[d]);
+    }
+    appendElement(s, src, r);
+  }
+  return in.setResult(op, std::move(r));
+}
+
+// The same elements in the same order: only the type changes.
+Status interpretSameElements(OpInterpreter &in, const Op &op) {
+  return in.setResult(op, in.val(op.operands[0]));
+}
+
+// Element 2e + k is operand k's element e.
+Status interpretJoin(OpInterpreter &in, const Op &op) {
+  const size_t n = size_t(in.type(op.results[0]).numElements());
+  const RtValue &x = in.val(op.operands[0]), &y = in.val(op.operands[1]);
+  RtValue r;
+  for (size_t e = 0; e < n / 2; ++e)
+    for (const RtValue *s : {&x, &y}) {
+      if (!s->i.empty())
+        r.i.push_back(s->i[e]);
+      if (!s->f.empty())
+        r.f.push_back(s->f[e]);
+    }
+  return in.setResult(op, std::move(r));
+}
+
+// Result k's element e is element 2e + k.
+Status interpretSplit(OpInterpreter &in, const Op &op) {
+  const RtValue &s = in.val(op.operands[0]);
+  for (size_t k = 0; k < 2; ++k) {
+    RtValue half;
+    for (size_t e = k; e < s.i.size(); e += 2)
+      half.i.push_back(s.i[e]);
+    for (size_t e = k; e < s.f.size(); e += 2)
+      half.f.push_back(s.f[e]);
+    in.setValue(op.results[k], std::move(half));
+  }
+  return Status::success();
+}
+
+Status interpretTrans(OpInterpreter &in, const Op &op) {
+  const Type &st = in.type(op.operands[0]), &rt = in.type(op.results[0]);
+  const RtValue &s = in.val(op.operands[0]);
+  auto srcStrides = rowMajorStrides(st.shape());
+  auto dstStrides = rowMajorStrides(rt.shape());
+  RtValue r;
+  for (size_t e = 0; e < size_t(rt.numElements()); ++e) {
+    size_t src = 0;
+    for (size_t d = 0; d < dstStrides.size(); ++d) {
+      int64_t coord = (int64_t(e) / dstStrides[d]) % rt.shape()[d];
+      src += size_t(coord * srcStrides[size_t(op.attrs.order[d])]);
+    }
+    appendElement(s, src, r);
+  }
+  return in.setResult(op, std::move(r));
+}
+
+constexpr std::array<InterpretOpFn, kNumOpKinds> kInterpret = [] {
+  std::array<InterpretOpFn, kNumOpKinds> t{};
+  t[size_t(OpKind::Splat)] = interpretSplat;
+  t[size_t(OpKind::Broadcast)] = interpretBroadcast;
+  t[size_t(OpKind::ExpandDims)] = interpretSameElements;
+  t[size_t(OpKind::Reshape)] = interpretSameElements;
+  t[size_t(OpKind::ConvertLayout)] = interpretSameElements;
+  t[size_t(OpKind::Join)] = interpretJoin;
+  t[size_t(OpKind::Split)] = interpretSplit;
+  t[size_t(OpKind::Trans)] = interpretTrans;
+  return t;
+}();
+static_assert(coversFamily(kInterpret, OpFamily::Shape),
+              "an op of the family has no interpretation");
+
+} // namespace
+
+Status interpretShapeOp(OpInterpreter &in, const Op &op) {
+  return kInterpret[size_t(op.kind)](in, op);
+}
+
+// ---- parsing ------------------------------------------------------------------------------------
+
+namespace {
+
+bool parseJoinOrSplit(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  Type t, u;
+  // `tt.join %a, %b : T -> U`; `%s:2 = tt.split %x : T -> U` (each result a U).
+  const size_t n = op.kind == OpKind::Join ? 2 : 1;
+  if (!p.parseOperands(op.operands, n))
+    return false;
+  if (op.operands.size() != n)
+    return p.fail(std::string(mnemonic(op.kind)) + " takes " +
+                  (n == 2 ? "two operands" : "one operand"));
+  if (!p.skipOptionalDict() || !p.expectPunct(":", "before the operand type") ||
+      !p.parseTypeOf(op.operands[0], t))
+    return false;
+  if (!p.expectPunct("->", "before the result type") || !p.parseType(u))
+    return false;
+  results.push_back(u);
+  if (op.kind == OpKind::Split)
+    results.push_back(u);
+  return true;
+}
+
+// `op %x : T -> U` (with its attributes: parseOneOperandOp).
+bool parseOneOperand(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  return parseOneOperandOp(p, op, results);
+}
+
+constexpr std::array<ParseOpFn, kNumOpKinds> kParse = [] {
+  std::array<ParseOpFn, kNumOpKinds> t{};
+  t[size_t(OpKind::Join)] = parseJoinOrSplit;
+  t[size_t(OpKind::Split)] = parseJoinOrSplit;
+  t[size_t(OpKind::Splat)] = parseOneOperand;
+  t[size_t(OpKind::Broadcast)] = parseOneOperand;
+  t[size_t(OpKind::Reshape)] = parseOneOperand;
+  t[size_t(OpKind::ConvertLayout)] = parseOneOperand;
+  t[size_t(OpKind::ExpandDims)] = parseOneOperand;
+  t[size_t(OpKind::Trans)] = parseOneOperand;
+  return t;
+}();
+static_assert(coversFamily(kParse, OpFamily::Shape), "an op of the family has no parsing");
+
+} // namespace
+
+bool parseShapeOp(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  return kParse[size_t(op.kind)](p, op, results, depth);
+}
 
 } // namespace linlayout::ir

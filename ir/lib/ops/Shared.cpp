@@ -1,7 +1,8 @@
 // The shared family: ttg.local_alloc / local_store / local_load / local_dealloc, the memdesc views,
 // the cp.async copies and gpu.barrier.
-// Printing and checks; parsing and interpretation are still in Parser.cpp and Interpreter.cpp.
 #include "FamilyTable.h"
+#include "OpInterpreter.h"
+#include "OpParser.h"
 #include "OpPrinter.h"
 #include "OpVerifier.h"
 #include "linlayout/ir/CtaSplit.h"
@@ -345,5 +346,382 @@ void printSharedOp(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
 }
 
 Status verifySharedOp(OpVerifier &v, const Op &op) { return kChecks[size_t(op.kind)](v, op); }
+
+// ---- interpretation -----------------------------------------------------------------------------
+
+namespace {
+
+// The allocation's element index of each element of the memdesc `desc` of `shape`, in row-major
+// order of the shape.
+std::vector<size_t> elementsOf(const RtValue &desc, const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  std::vector<size_t> out;
+  out.reserve(size_t(n));
+  std::vector<int64_t> x(shape.size(), 0);
+  for (int64_t e = 0; e < n; ++e) {
+    int64_t at = desc.i[1];
+    for (size_t k = 0; k < shape.size(); ++k)
+      at += x[k] * desc.i[2 + k];
+    out.push_back(size_t(at));
+    for (size_t k = shape.size(); k-- > 0;) {
+      if (++x[k] < shape[k])
+        break;
+      x[k] = 0;
+    }
+  }
+  return out;
+}
+
+Status interpretLocalAlloc(OpInterpreter &in, const Op &op) {
+  const Type &rt = in.type(op.results[0]);
+  const size_t n = size_t(rt.numElements());
+  SharedAlloc s;
+  if (!op.operands.empty()) {
+    s.data = in.val(op.operands[0]);
+  } else if (isFloat(rt.elem().scalar)) {
+    s.data.f.assign(n, 0.0);
+  } else {
+    s.data.i.assign(n, 0);
+  }
+  size_t elements = std::max(s.data.f.size(), s.data.i.size());
+  std::vector<SharedAlloc> &shared = in.shared();
+  shared.push_back(std::move(s));
+  RtValue r;
+  r.i = {int64_t(shared.size() - 1), 0};
+  for (int64_t st : rowMajorStrides(rt.shape()))
+    r.i.push_back(st);
+  in.hazards().allocate(shared.size() - 1, elements, op.operands.empty() ? nullptr : &op);
+  return in.setResult(op, std::move(r));
+}
+
+Status interpretLocalStore(OpInterpreter &in, const Op &op) {
+  auto v = viewOf(in, op.operands[1]);
+  if (!v)
+    return in.err(op, "store to a deallocated memdesc");
+  LL_TRY_STATUS(in.hazard(op, in.hazards().store(op, v->alloc, v->at)));
+  writeShared(*v->s, v->at, in.val(op.operands[0]));
+  return Status::success();
+}
+
+Status interpretLocalLoad(OpInterpreter &in, const Op &op) {
+  auto v = viewOf(in, op.operands[0]);
+  if (!v)
+    return in.err(op, "load from a deallocated memdesc");
+  LL_TRY_STATUS(in.hazard(op, in.hazards().load(op, v->alloc, v->at)));
+  return in.setResult(op, readShared(*v->s, v->at));
+}
+
+Status interpretLocalDealloc(OpInterpreter &in, const Op &op) {
+  SharedAlloc *s = liveAlloc(in, in.val(op.operands[0]));
+  if (!s)
+    return in.err(op, "memdesc deallocated twice");
+  LL_TRY_STATUS(in.hazard(op, in.hazards().dealloc(size_t(in.val(op.operands[0]).i[0]))));
+  s->live = false;
+  return Status::success();
+}
+
+Status interpretMemDescIndex(OpInterpreter &in, const Op &op) {
+  const RtValue &d = in.val(op.operands[0]);
+  int64_t index = in.val(op.operands[1]).i[0];
+  int64_t tiles = in.type(op.operands[0]).shape()[0];
+  if (index < 0 || index >= tiles)
+    return in.err(op, "tile index " + std::to_string(index) + " is outside 0.." +
+                          std::to_string(tiles - 1));
+  RtValue r;
+  r.i = {d.i[0], d.i[1] + index * d.i[2]};
+  r.i.insert(r.i.end(), d.i.begin() + 3, d.i.end());
+  return in.setResult(op, std::move(r));
+}
+
+// The verifier keeps the view inside the operand.
+Status interpretMemDescSubslice(OpInterpreter &in, const Op &op) {
+  const RtValue &d = in.val(op.operands[0]);
+  RtValue r;
+  r.i = d.i;
+  for (size_t k = 0; k < op.attrs.offsets.size(); ++k)
+    r.i[1] += op.attrs.offsets[k] * d.i[2 + k];
+  return in.setResult(op, std::move(r));
+}
+
+// The same elements, the strides permuted with the dims.
+Status interpretMemDescTrans(OpInterpreter &in, const Op &op) {
+  const RtValue &d = in.val(op.operands[0]);
+  RtValue r;
+  r.i = {d.i[0], d.i[1]};
+  for (int32_t k : op.attrs.order)
+    r.i.push_back(d.i[2 + size_t(k)]);
+  return in.setResult(op, std::move(r));
+}
+
+// The copy completes at once: commit groups and waits only order the hardware's copies.
+Status interpretAsyncCopy(OpInterpreter &in, const Op &op) {
+  const RtValue &p = in.val(op.operands[0]);
+  const RtValue *mask = op.operands.size() > 2 ? &in.val(op.operands[2]) : nullptr;
+  const RtValue *other = op.operands.size() > 3 ? &in.val(op.operands[3]) : nullptr;
+  ScalarKind k = in.type(op.operands[1]).elem().scalar;
+  size_t count = size_t(in.type(op.operands[1]).numElements());
+  RtValue loaded;
+  for (size_t e = 0; e < count; ++e) {
+    if (mask && !mask->i[e]) {
+      if (isFloat(k))
+        loaded.f.push_back(other ? other->f[e] : 0.0);
+      else
+        loaded.i.push_back(other ? other->i[e] : 0);
+      continue;
+    }
+    LL_TRY_STATUS(loadElement(in, op, p.buf[e], p.i[e], k, loaded));
+  }
+  auto v = viewOf(in, op.operands[1]);
+  if (!v)
+    return in.err(op, "copy to a deallocated memdesc");
+  LL_TRY_STATUS(in.hazard(op, in.hazards().asyncCopy(op, v->alloc, v->at)));
+  writeShared(*v->s, v->at, loaded);
+  return Status::success();
+}
+
+Status interpretAsyncCommitGroup(OpInterpreter &in, const Op &) {
+  in.hazards().commitGroup();
+  return Status::success();
+}
+
+// Lowered with a bar.sync after the wait.
+Status interpretAsyncWait(OpInterpreter &in, const Op &op) {
+  in.hazards().waitGroups(op.attrs.num);
+  in.hazards().ctaBarrier();
+  return Status::success();
+}
+
+Status interpretBarrier(OpInterpreter &in, const Op &) {
+  in.hazards().ctaBarrier();
+  return Status::success();
+}
+
+constexpr std::array<InterpretOpFn, kNumOpKinds> kInterpret = [] {
+  std::array<InterpretOpFn, kNumOpKinds> t{};
+  t[size_t(OpKind::LocalAlloc)] = interpretLocalAlloc;
+  t[size_t(OpKind::LocalStore)] = interpretLocalStore;
+  t[size_t(OpKind::LocalLoad)] = interpretLocalLoad;
+  t[size_t(OpKind::LocalDealloc)] = interpretLocalDealloc;
+  t[size_t(OpKind::MemDescIndex)] = interpretMemDescIndex;
+  t[size_t(OpKind::MemDescSubslice)] = interpretMemDescSubslice;
+  t[size_t(OpKind::MemDescTrans)] = interpretMemDescTrans;
+  t[size_t(OpKind::AsyncCopyGlobalToLocal)] = interpretAsyncCopy;
+  t[size_t(OpKind::AsyncCommitGroup)] = interpretAsyncCommitGroup;
+  t[size_t(OpKind::AsyncWait)] = interpretAsyncWait;
+  t[size_t(OpKind::Barrier)] = interpretBarrier;
+  return t;
+}();
+static_assert(coversFamily(kInterpret, OpFamily::Shared),
+              "an op of the family has no interpretation");
+
+} // namespace
+
+SharedAlloc *liveAlloc(OpInterpreter &in, const RtValue &desc) {
+  size_t idx = size_t(desc.i[0]);
+  if (idx >= in.shared().size() || !in.shared()[idx].live)
+    return nullptr;
+  return &in.shared()[idx];
+}
+
+std::optional<SharedView> viewOf(OpInterpreter &in, ValueId memDesc) {
+  const RtValue &d = in.val(memDesc);
+  SharedAlloc *s = liveAlloc(in, d);
+  if (!s)
+    return std::nullopt;
+  return SharedView{s, size_t(d.i[0]), elementsOf(d, in.type(memDesc).shape())};
+}
+
+void writeShared(SharedAlloc &s, const std::vector<size_t> &at, const RtValue &v) {
+  for (size_t e = 0; e < at.size(); ++e) {
+    if (!v.f.empty())
+      s.data.f[at[e]] = v.f[e];
+    if (!v.i.empty())
+      s.data.i[at[e]] = v.i[e];
+  }
+}
+
+RtValue readShared(const SharedAlloc &s, const std::vector<size_t> &at) {
+  RtValue r;
+  for (size_t e : at) {
+    if (!s.data.f.empty())
+      r.f.push_back(s.data.f[e]);
+    else
+      r.i.push_back(s.data.i[e]);
+  }
+  return r;
+}
+
+Status interpretSharedOp(OpInterpreter &in, const Op &op) {
+  return kInterpret[size_t(op.kind)](in, op);
+}
+
+// ---- parsing ------------------------------------------------------------------------------------
+
+namespace {
+
+// `op %x : T -> U` (with its attributes: parseOneOperandOp).
+bool parseOneOperand(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  return parseOneOperandOp(p, op, results);
+}
+
+bool parseLocalAlloc(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  Type u;
+  if (!p.parseOperands(op.operands, 1) || !p.operandTypesThenResult(op, u))
+    return false;
+  results.push_back(u);
+  return true;
+}
+
+bool parseLocalStore(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  Type t, u;
+  if (!p.parseOperands(op.operands, 2))
+    return false;
+  if (op.operands.size() != 2)
+    return p.fail("ttg.local_store takes a value and a memdesc");
+  if (!p.expectPunct(":", "before the types"))
+    return false;
+  if (!p.parseTypeOf(op.operands[0], t))
+    return false;
+  if (!p.expectPunct("->", "between the value and memdesc types"))
+    return false;
+  if (!p.parseTypeOf(op.operands[1], u))
+    return false;
+  return true;
+}
+
+bool parseLocalDealloc(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  Type t;
+  if (!p.parseOperands(op.operands, 1))
+    return false;
+  if (op.operands.size() != 1)
+    return p.fail("ttg.local_dealloc takes one operand");
+  if (!p.expectPunct(":", "before the type"))
+    return false;
+  return p.parseTypeOf(op.operands[0], t);
+}
+
+bool parseMemDescIndex(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  Type t, u;
+  ValueId v;
+  if (!p.lookupValue(v))
+    return false;
+  op.operands.push_back(v);
+  if (!p.expectPunct("[", "before the tile index") || !p.lookupValue(v))
+    return false;
+  op.operands.push_back(v);
+  if (!p.expectPunct("]", "after the tile index") || !p.expectPunct(":", "before the types"))
+    return false;
+  if (!p.parseTypeOf(op.operands[0], t) || !p.expectPunct("->", "before the result type") ||
+      !p.parseType(u))
+    return false;
+  results.push_back(u);
+  return true;
+}
+
+bool parseMemDescSubslice(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  OpAttrs &a = op.attrs;
+  Type t, u;
+  // ttg.memdesc_subslice %src [0, 32] : !ttg.memdesc<...> -> !ttg.memdesc<..., 128x64>
+  ValueId v;
+  if (!p.lookupValue(v))
+    return false;
+  op.operands.push_back(v);
+  if (!p.expectPunct("[", "before the offsets"))
+    return false;
+  while (!p.isPunct("]")) {
+    if (!a.offsets.empty() && !p.expectPunct(",", "between offsets"))
+      return false;
+    int64_t off;
+    if (!p.parseInt(off, "an offset"))
+      return false;
+    a.offsets.push_back(off);
+    if (a.offsets.size() > size_t(Type::kMaxRank))
+      return p.fail("more than " + std::to_string(Type::kMaxRank) + " offsets");
+  }
+  p.advance();
+  if (!p.expectPunct(":", "before the types"))
+    return false;
+  if (!p.parseTypeOf(op.operands[0], t) || !p.expectPunct("->", "before the result type") ||
+      !p.parseType(u))
+    return false;
+  results.push_back(u);
+  return true;
+}
+
+bool parseAsyncCopy(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  Type t, u;
+  if (!p.parseOperands(op.operands, 2))
+    return false;
+  if (op.operands.size() != 2)
+    return p.fail("ttg.async_copy_global_to_local takes pointers and a memdesc");
+  for (std::string_view word : {"mask", "other"}) {
+    if (!p.isIdent(word))
+      continue;
+    if (op.operands.size() != (word == "mask" ? 2u : 3u))
+      return p.fail("'other' needs a mask before it");
+    p.advance();
+    ValueId v;
+    if (!p.lookupValue(v))
+      return false;
+    op.operands.push_back(v);
+  }
+  if (!p.parseOptionalVectorWidth(op.attrs, /*slotFree=*/true))
+    return false;
+  if (!p.expectPunct(":", "before the types"))
+    return false;
+  if (!p.parseTypeOf(op.operands[0], t) ||
+      !p.expectPunct("->", "between the pointer and memdesc types"))
+    return false;
+  Loc loc = p.token().loc;
+  return p.parseType(u, /*bareMemDesc=*/true) && p.checkType(op.operands[1], u, loc);
+}
+
+bool parseAsyncCommitGroup(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  if (p.isIdent("tokens")) { // Triton's `tokens %t, ...`
+    p.advance();
+    return p.parseTokens();
+  }
+  return true;
+}
+
+bool parseBarrier(OpParser &p, Op &op, std::vector<Type> &results, int depth) { return true; }
+
+bool parseAsyncWait(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  OpAttrs &a = op.attrs;
+  Type t;
+  if (!p.parseTokens()) // Triton's `%t, ...` before the attributes
+    return false;
+  Dict d;
+  if (!p.parseDict(d) || !p.dictInt(d, "num", a.num, true))
+    return false;
+  if (a.num < 0 || a.num > 1024)
+    return p.fail("ttg.async_wait num must be in 0..1024");
+  return true;
+}
+
+constexpr std::array<ParseOpFn, kNumOpKinds> kParse = [] {
+  std::array<ParseOpFn, kNumOpKinds> t{};
+  t[size_t(OpKind::LocalLoad)] = parseOneOperand;
+  t[size_t(OpKind::MemDescTrans)] = parseOneOperand;
+  t[size_t(OpKind::LocalAlloc)] = parseLocalAlloc;
+  t[size_t(OpKind::LocalStore)] = parseLocalStore;
+  t[size_t(OpKind::LocalDealloc)] = parseLocalDealloc;
+  t[size_t(OpKind::MemDescIndex)] = parseMemDescIndex;
+  t[size_t(OpKind::MemDescSubslice)] = parseMemDescSubslice;
+  t[size_t(OpKind::AsyncCopyGlobalToLocal)] = parseAsyncCopy;
+  t[size_t(OpKind::AsyncCommitGroup)] = parseAsyncCommitGroup;
+  t[size_t(OpKind::Barrier)] = parseBarrier;
+  t[size_t(OpKind::AsyncWait)] = parseAsyncWait;
+  return t;
+}();
+static_assert(coversFamily(kParse, OpFamily::Shared), "an op of the family has no parsing");
+
+} // namespace
+
+bool parseSharedOp(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  return kParse[size_t(op.kind)](p, op, results, depth);
+}
 
 } // namespace linlayout::ir

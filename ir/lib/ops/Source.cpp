@@ -1,12 +1,17 @@
 // The source family: arith.constant, tt.get_program_id, tt.get_num_programs, tt.make_range.
-// Printing and checks; parsing and interpretation are still in Parser.cpp and Interpreter.cpp.
+#include "../IntArith.h"
 #include "FamilyTable.h"
+#include "OpInterpreter.h"
+#include "OpParser.h"
 #include "OpPrinter.h"
 #include "OpVerifier.h"
 #include "linlayout/ir/CtaSplit.h"
 #include "linlayout/ir/SharedTileLayout.h"
 
 #include <array>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -116,5 +121,190 @@ void printSourceOp(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
 }
 
 Status verifySourceOp(OpVerifier &v, const Op &op) { return kChecks[size_t(op.kind)](v, op); }
+
+// ---- interpretation -----------------------------------------------------------------------------
+
+namespace {
+
+Status interpretConstant(OpInterpreter &in, const Op &op) {
+  const Type &rt = in.type(op.results[0]);
+  const ScalarKind rk = rt.elem().scalar;
+  const size_t n = size_t(rt.numElements());
+  RtValue r;
+  if (isFloat(rk))
+    r.f.assign(n, roundToFloatKind(op.attrs.floatValue, rk));
+  else
+    r.i.assign(n, wrapInt(op.attrs.intValue, rk));
+  return in.setResult(op, std::move(r));
+}
+
+Status interpretProgramId(OpInterpreter &in, const Op &op) {
+  return in.setResult(op, RtValue{{in.programId(int(op.attrs.axis))}, {}, {}});
+}
+
+Status interpretNumPrograms(OpInterpreter &in, const Op &op) {
+  const Grid &g = in.grid();
+  const int64_t axis = op.attrs.axis;
+  return in.setResult(op, RtValue{{axis == 0 ? g.x : axis == 1 ? g.y : g.z}, {}, {}});
+}
+
+Status interpretMakeRange(OpInterpreter &in, const Op &op) {
+  RtValue r;
+  for (int64_t x = op.attrs.start; x < op.attrs.end; ++x)
+    r.i.push_back(x);
+  return in.setResult(op, std::move(r));
+}
+
+constexpr std::array<InterpretOpFn, kNumOpKinds> kInterpret = [] {
+  std::array<InterpretOpFn, kNumOpKinds> t{};
+  t[size_t(OpKind::Constant)] = interpretConstant;
+  t[size_t(OpKind::ProgramId)] = interpretProgramId;
+  t[size_t(OpKind::NumPrograms)] = interpretNumPrograms;
+  t[size_t(OpKind::MakeRange)] = interpretMakeRange;
+  return t;
+}();
+static_assert(coversFamily(kInterpret, OpFamily::Source),
+              "an op of the family has no interpretation");
+
+} // namespace
+
+Status interpretSourceOp(OpInterpreter &in, const Op &op) {
+  return kInterpret[size_t(op.kind)](in, op);
+}
+
+// ---- parsing ------------------------------------------------------------------------------------
+
+namespace {
+
+// A float constant written as its bits in hex, as dumps write NaNs and infinities.
+double floatFromBits(uint64_t bits, ScalarKind k) {
+  if (k == ScalarKind::F64) {
+    double d;
+    std::memcpy(&d, &bits, 8);
+    return d;
+  }
+  uint32_t b32 = uint32_t(bits);
+  if (k == ScalarKind::BF16)
+    b32 = uint32_t(bits & 0xFFFF) << 16;
+  if (k == ScalarKind::F16) {
+    // Enough of half -> float for the special values dumps write in hex.
+    uint32_t h = uint32_t(bits & 0xFFFF);
+    uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
+    double v;
+    if (exp == 0x1F)
+      v = mant ? NAN : INFINITY;
+    else if (exp == 0)
+      v = std::ldexp(double(mant), -24);
+    else
+      v = std::ldexp(double(mant | 0x400), int(exp) - 25);
+    return sign ? -v : v;
+  }
+  float f;
+  std::memcpy(&f, &b32, 4);
+  return f;
+}
+
+bool parseConstant(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  OpAttrs &a = op.attrs;
+  Token valueTok;
+  bool dense = false;
+  if (p.isIdent("dense")) {
+    dense = true;
+    p.advance();
+    if (!p.expectPunct("<", "after 'dense'"))
+      return false;
+  }
+  valueTok = p.token();
+  if (!(p.token().kind == Tok::Integer || p.token().kind == Tok::Float || p.isIdent("true") ||
+        p.isIdent("false")))
+    return p.fail("expected a constant value, got " + p.describeToken());
+  p.advance();
+  if (dense && !p.expectPunct(">", "to close dense<...>"))
+    return false;
+  Type t = Type::scalar(ScalarKind::I1);
+  bool isBool = valueTok.kind == Tok::Ident;
+  if (p.isPunct(":")) {
+    p.advance();
+    if (!p.parseType(t))
+      return false;
+  } else if (!isBool) {
+    return p.fail("expected ':' and a type after the constant, got " + p.describeToken());
+  }
+  if (dense != t.isTensor())
+    return p.failAt(valueTok.loc, dense ? "dense<...> needs a tensor type"
+                                        : "a tensor constant is written dense<...>");
+  ScalarKind k = t.elem().scalar;
+  if (t.elem().pointer)
+    return p.failAt(valueTok.loc, "pointer constants are not supported");
+  if (isBool) {
+    if (k != ScalarKind::I1)
+      return p.failAt(valueTok.loc, "true/false needs type i1");
+    a.intValue = valueTok.text == "true";
+  } else if (isFloat(k)) {
+    if (valueTok.kind == Tok::Integer && valueTok.text.find("0x") != std::string_view::npos) {
+      auto bits = OpParser::toInt(valueTok.text);
+      if (!bits)
+        return p.failAt(valueTok.loc, "bad hex constant");
+      a.floatValue = floatFromBits(uint64_t(*bits), k);
+    } else {
+      a.floatValue = std::strtod(std::string(valueTok.text).c_str(), nullptr);
+    }
+  } else {
+    if (valueTok.kind != Tok::Integer)
+      return p.failAt(valueTok.loc, "integer type " + std::string(name(k)) + " needs an integer");
+    auto v = OpParser::toInt(valueTok.text);
+    if (!v)
+      return p.failAt(valueTok.loc, "integer constant is out of range");
+    a.intValue = *v;
+  }
+  results.push_back(t);
+  return true;
+}
+
+bool parseProgramId(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  OpAttrs &a = op.attrs;
+  Type t;
+  if (p.isIdent("x") || p.isIdent("y") || p.isIdent("z")) {
+    a.axis = p.token().text == "x" ? 0 : p.token().text == "y" ? 1 : 2;
+    p.advance();
+  } else if (p.isPunct("{")) {
+    Dict d;
+    if (!p.parseDict(d) || !p.dictInt(d, "axis", a.axis, true))
+      return false;
+  } else {
+    return p.fail("expected x, y or z, got " + p.describeToken());
+  }
+  if (!p.typeAfterColon(t))
+    return false;
+  results.push_back(t);
+  return true;
+}
+
+bool parseMakeRange(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  OpAttrs &a = op.attrs;
+  Type t;
+  Dict d;
+  if (!p.parseDict(d) || !p.dictInt(d, "start", a.start, true) ||
+      !p.dictInt(d, "end", a.end, true) || !p.typeAfterColon(t))
+    return false;
+  results.push_back(t);
+  return true;
+}
+
+constexpr std::array<ParseOpFn, kNumOpKinds> kParse = [] {
+  std::array<ParseOpFn, kNumOpKinds> t{};
+  t[size_t(OpKind::Constant)] = parseConstant;
+  t[size_t(OpKind::ProgramId)] = parseProgramId;
+  t[size_t(OpKind::NumPrograms)] = parseProgramId;
+  t[size_t(OpKind::MakeRange)] = parseMakeRange;
+  return t;
+}();
+static_assert(coversFamily(kParse, OpFamily::Source), "an op of the family has no parsing");
+
+} // namespace
+
+bool parseSourceOp(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  return kParse[size_t(op.kind)](p, op, results, depth);
+}
 
 } // namespace linlayout::ir

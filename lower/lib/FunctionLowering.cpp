@@ -253,24 +253,39 @@ constexpr std::array<LowerOpFn, ir::kNumOpKinds> kLowerOp = [] {
       [](LoweringContext &, const ir::Op &) { return Status::success(); });
   set({K::For}, lowerFor);
   set({K::If}, lowerIf);
-  set({K::Constant, K::ProgramId, K::NumPrograms, K::MakeRange}, lowerSource);
+  set({K::Constant}, lowerConstant);
+  set({K::ProgramId}, lowerProgramId);
+  set({K::NumPrograms}, lowerNumPrograms);
+  set({K::MakeRange}, lowerMakeRange);
   set({K::Splat, K::Broadcast, K::ExpandDims, K::Reshape, K::Trans}, lowerShape);
   set({K::Join, K::Split}, lowerJoinSplit);
   set({K::FpToFp}, lowerFpToFp);
   set({K::Load, K::Store, K::AtomicRMW, K::AtomicCAS}, lowerMemory);
   set({K::ConvertLayout}, lowerConvertLayout);
-  set({K::LocalAlloc, K::LocalStore, K::LocalLoad, K::LocalDealloc}, lowerShared);
-  set({K::MemDescIndex, K::MemDescSubslice, K::MemDescTrans, K::AsyncCopyGlobalToLocal,
-       K::AsyncCommitGroup, K::AsyncWait, K::Barrier},
-      lowerAsync);
+  set({K::LocalAlloc}, lowerLocalAlloc);
+  set({K::LocalStore}, lowerLocalStore);
+  set({K::LocalLoad}, lowerLocalLoad);
+  set({K::LocalDealloc}, lowerLocalDealloc);
+  set({K::MemDescIndex}, lowerMemDescIndex);
+  set({K::MemDescSubslice}, lowerMemDescSubslice);
+  set({K::MemDescTrans}, lowerMemDescTrans);
+  set({K::AsyncCopyGlobalToLocal}, lowerAsyncCopyGlobalToLocal);
+  set({K::AsyncCommitGroup}, lowerAsyncCommitGroup);
+  set({K::AsyncWait}, lowerAsyncWait);
+  set({K::Barrier}, lowerBarrier);
   set({K::Dot}, lowerDot);
   set({K::Scan}, lowerScan);
   set({K::Reduce}, lowerReduce);
   set({K::WarpGroupDot}, lowerWarpGroupDot);
-  set({K::WarpGroupDotWait, K::FenceAsyncShared}, lowerWgmmaSync);
-  set({K::AsyncTmaCopyGlobalToLocal, K::AsyncTmaCopyLocalToGlobal, K::AsyncTmaStoreWait,
-       K::InitBarrier, K::InvalBarrier, K::BarrierExpect, K::WaitBarrier},
-      lowerTma);
+  set({K::WarpGroupDotWait}, lowerWarpGroupDotWait);
+  set({K::FenceAsyncShared}, lowerFenceAsyncShared);
+  set({K::AsyncTmaCopyGlobalToLocal}, lowerTmaLoad);
+  set({K::AsyncTmaCopyLocalToGlobal}, lowerTmaStore);
+  set({K::AsyncTmaStoreWait}, lowerTmaStoreWait);
+  set({K::InitBarrier}, lowerInitBarrier);
+  set({K::InvalBarrier}, lowerInvalBarrier);
+  set({K::BarrierExpect}, lowerBarrierExpect);
+  set({K::WaitBarrier}, lowerWaitBarrier);
   return t;
 }();
 constexpr bool everyOpLowered() {

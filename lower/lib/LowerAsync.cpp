@@ -165,76 +165,81 @@ SharedEffects asyncEffects(const ir::Op &op, const OpPlans &) {
   return {}; // views of a buffer, commits: no access (a copy's writes end at its async_wait)
 }
 
-Status lowerAsync(LoweringContext &ctx, const ir::Op &op) {
+Status lowerMemDescIndex(LoweringContext &ctx, const ir::Op &op) {
+  auto &b = ctx.b();
+  const Lowered &ring = ctx.get(op.operands[0]);
+  const ir::Type &tile = ctx.function().type(op.results[0]);
+  int64_t tileBytes = tile.numElements() * ir::byteWidth(tile.elem().scalar);
+  Lowered t;
+  t.layout = ring.layout;
+  t.sharedOffset = ring.sharedOffset;
+  llvm::Value *at =
+      b.CreateMul(ctx.get(op.operands[1]).regs[0], b.getInt32(static_cast<uint32_t>(tileBytes)));
+  t.sharedDynamic = ring.sharedDynamic ? b.CreateAdd(ring.sharedDynamic, at) : at;
+  ctx.set(op.results[0], std::move(t));
+  return Status::success();
+}
+
+Status lowerMemDescSubslice(LoweringContext &ctx, const ir::Op &op) {
+  Lowered v = ctx.get(op.operands[0]);
+  auto origin = viewOrigin(v.layout, op.attrs.offsets);
+  if (!origin.ok())
+    return makeError(ctx.where(op) + "ttg.memdesc_subslice: " + origin.message());
+  // The operand may itself be a view: the origins are relative, so their offsets XOR.
+  v.viewXor ^= *origin;
+  v.regs.clear();
+  ctx.set(op.results[0], std::move(v));
+  return Status::success();
+}
+
+// The same bytes: the tile's layout with its dims permuted; a view keeps its origin (the same
+// element, at the same offset).
+Status lowerMemDescTrans(LoweringContext &ctx, const ir::Op &op) {
+  Lowered v = ctx.get(op.operands[0]);
+  auto t = ir::transposedTileLayout(v.layout, op.attrs.order);
+  if (!t.ok())
+    return makeError(ctx.where(op) + "ttg.memdesc_trans: " + t.message());
+  v.layout = std::move(t).value();
+  v.regs.clear();
+  ctx.set(op.results[0], std::move(v));
+  return Status::success();
+}
+
+Status lowerAsyncCopyGlobalToLocal(LoweringContext &ctx, const ir::Op &op) {
+  // The copy may overwrite a ring slot other warps still read (Triton's schedules refill the
+  // slot they just read and leave the barrier to its membar analysis): after a bar.sync when
+  // shared-memory accesses are pending, unless the op says no thread read its tile since the
+  // last barrier (`ll.slot_free`, the software pipeliner's copies; the interpreter checks it).
+  // Its own writes become visible through the async_wait and its barrier: no hazard.
+  if (!op.attrs.slotFree)
+    ctx.beforeSharedWrite();
+  Status s = lowerAsyncCopy(ctx, op);
+  if (!s.ok())
+    return makeError(ctx.where(op) + "ttg.async_copy_global_to_local: " + s.message());
+  return Status::success();
+}
+
+Status lowerAsyncCommitGroup(LoweringContext &ctx, const ir::Op &) {
   auto &b = ctx.b();
   llvm::Module &mod = *b.GetInsertBlock()->getModule();
-  switch (op.kind) {
-  case ir::OpKind::MemDescIndex: {
-    const Lowered &ring = ctx.get(op.operands[0]);
-    const ir::Type &tile = ctx.function().type(op.results[0]);
-    int64_t tileBytes = tile.numElements() * ir::byteWidth(tile.elem().scalar);
-    Lowered t;
-    t.layout = ring.layout;
-    t.sharedOffset = ring.sharedOffset;
-    llvm::Value *at =
-        b.CreateMul(ctx.get(op.operands[1]).regs[0], b.getInt32(static_cast<uint32_t>(tileBytes)));
-    t.sharedDynamic = ring.sharedDynamic ? b.CreateAdd(ring.sharedDynamic, at) : at;
-    ctx.set(op.results[0], std::move(t));
-    return Status::success();
-  }
-  case ir::OpKind::MemDescSubslice: {
-    Lowered v = ctx.get(op.operands[0]);
-    auto origin = viewOrigin(v.layout, op.attrs.offsets);
-    if (!origin.ok())
-      return makeError(ctx.where(op) + "ttg.memdesc_subslice: " + origin.message());
-    // The operand may itself be a view: the origins are relative, so their offsets XOR.
-    v.viewXor ^= *origin;
-    v.regs.clear();
-    ctx.set(op.results[0], std::move(v));
-    return Status::success();
-  }
-  case ir::OpKind::MemDescTrans: {
-    // The same bytes: the tile's layout with its dims permuted; a view keeps its origin (the
-    // same element, at the same offset).
-    Lowered v = ctx.get(op.operands[0]);
-    auto t = ir::transposedTileLayout(v.layout, op.attrs.order);
-    if (!t.ok())
-      return makeError(ctx.where(op) + "ttg.memdesc_trans: " + t.message());
-    v.layout = std::move(t).value();
-    v.regs.clear();
-    ctx.set(op.results[0], std::move(v));
-    return Status::success();
-  }
-  case ir::OpKind::AsyncCopyGlobalToLocal: {
-    // The copy may overwrite a ring slot other warps still read (Triton's schedules refill the
-    // slot they just read and leave the barrier to its membar analysis): after a bar.sync when
-    // shared-memory accesses are pending, unless the op says no thread read its tile since the
-    // last barrier (`ll.slot_free`, the software pipeliner's copies; the interpreter checks it).
-    // Its own writes become visible through the async_wait and its barrier: no hazard.
-    if (!op.attrs.slotFree)
-      ctx.beforeSharedWrite();
-    Status s = lowerAsyncCopy(ctx, op);
-    if (!s.ok())
-      return makeError(ctx.where(op) + "ttg.async_copy_global_to_local: " + s.message());
-    return Status::success();
-  }
-  case ir::OpKind::AsyncCommitGroup:
-    b.CreateCall(shim::intrinsic(mod, llvm::Intrinsic::nvvm_cp_async_commit_group));
-    return Status::success();
-  case ir::OpKind::AsyncWait:
-    b.CreateCall(shim::intrinsic(mod, llvm::Intrinsic::nvvm_cp_async_wait_group),
-                 {b.getInt32(static_cast<uint32_t>(op.attrs.num))});
-    emitBarrier(b);
-    ctx.barrierEmitted();
-    return Status::success();
-  case ir::OpKind::Barrier:
-    emitBarrier(b);
-    ctx.barrierEmitted();
-    return Status::success();
-  default:
-    break;
-  }
-  return makeError(ctx.where(op) + "not an async or ring op");
+  b.CreateCall(shim::intrinsic(mod, llvm::Intrinsic::nvvm_cp_async_commit_group));
+  return Status::success();
+}
+
+Status lowerAsyncWait(LoweringContext &ctx, const ir::Op &op) {
+  auto &b = ctx.b();
+  llvm::Module &mod = *b.GetInsertBlock()->getModule();
+  b.CreateCall(shim::intrinsic(mod, llvm::Intrinsic::nvvm_cp_async_wait_group),
+               {b.getInt32(static_cast<uint32_t>(op.attrs.num))});
+  emitBarrier(b);
+  ctx.barrierEmitted();
+  return Status::success();
+}
+
+Status lowerBarrier(LoweringContext &ctx, const ir::Op &) {
+  emitBarrier(ctx.b());
+  ctx.barrierEmitted();
+  return Status::success();
 }
 
 } // namespace linlayout::lower

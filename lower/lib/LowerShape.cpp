@@ -48,6 +48,8 @@ LinearLayout shapeMap(const ir::Op &op, const std::vector<int64_t> &res,
     });
   }
   default:
+    // lowerShape takes tt.splat itself and kLowerOp sends it no other kind: the four above
+    // are the ops that re-index registers by a map.
     break;
   }
   assert(false && "not a shape op");

@@ -116,67 +116,63 @@ SharedEffects sharedBufferEffects(const ir::Op &op, const OpPlans &plans) {
   return {}; // local_dealloc: the allocator ends a buffer's life at its last use
 }
 
-Status lowerShared(LoweringContext &ctx, const ir::Op &op) {
-  switch (op.kind) {
-  case ir::OpKind::LocalAlloc: {
-    Lowered buf;
-    const ir::Type &t = ctx.function().type(op.results[0]);
-    LL_ASSIGN_OR_RETURN(buf.layout, ctx.layoutOf(t));
-    auto it = ctx.plans().buffers.find(&op);
-    assert(it != ctx.plans().buffers.end() && "local_alloc without a buffer");
-    buf.sharedOffset = it->second.begin;
-    // The allocator may give the buffer bytes that a buffer or scratch used before it, which
-    // other threads may still be reading or writing: a bar.sync first where any such access is
-    // pending, so that no write into the buffer (its initial value, or the first copy into a
-    // ring, which the pipelining protocol otherwise orders by itself) overtakes them.
-    ctx.beforeSharedWrite(it->second);
-    if (!op.operands.empty()) {
-      Status s = storeTile(ctx, op, ctx.get(op.operands[0]), buf);
-      if (!s.ok())
-        return makeError(ctx.where(op) + "ttg.local_alloc: " + s.message());
-    }
-    ctx.set(op.results[0], std::move(buf));
-    return Status::success();
-  }
-  case ir::OpKind::LocalStore: {
-    Status s = storeTile(ctx, op, ctx.get(op.operands[0]), ctx.get(op.operands[1]));
+Status lowerLocalAlloc(LoweringContext &ctx, const ir::Op &op) {
+  Lowered buf;
+  const ir::Type &t = ctx.function().type(op.results[0]);
+  LL_ASSIGN_OR_RETURN(buf.layout, ctx.layoutOf(t));
+  auto it = ctx.plans().buffers.find(&op);
+  assert(it != ctx.plans().buffers.end() && "local_alloc without a buffer");
+  buf.sharedOffset = it->second.begin;
+  // The allocator may give the buffer bytes that a buffer or scratch used before it, which
+  // other threads may still be reading or writing: a bar.sync first where any such access is
+  // pending, so that no write into the buffer (its initial value, or the first copy into a
+  // ring, which the pipelining protocol otherwise orders by itself) overtakes them.
+  ctx.beforeSharedWrite(it->second);
+  if (!op.operands.empty()) {
+    Status s = storeTile(ctx, op, ctx.get(op.operands[0]), buf);
     if (!s.ok())
-      return makeError(ctx.where(op) + "ttg.local_store: " + s.message());
-    return Status::success();
+      return makeError(ctx.where(op) + "ttg.local_alloc: " + s.message());
   }
-  case ir::OpKind::LocalLoad: {
-    const Lowered &buf = ctx.get(op.operands[0]);
-    const ir::Type &rt = ctx.function().type(op.results[0]);
-    LL_ASSIGN_OR_RETURN(LinearLayout view, ctx.layoutOf(rt));
-    if (auto sl = ctx.plans().slicedLoads.find(&op); sl != ctx.plans().slicedLoads.end()) {
-      // The first K slice here, the others where the dot needs them.
-      auto slices = OperandSlices::plan(ctx, op, sl->second);
-      if (!slices.ok())
-        return makeError(ctx.where(op) + "ttg.local_load: " + slices.message());
-      Lowered sliced;
-      sliced.layout = std::move(view);
-      sliced.slices = std::make_shared<const OperandSlices>(std::move(slices).value());
-      ctx.beforeSharedRead();
-      Status s = sliced.slices->load(ctx, 0, sliced.regs);
-      if (!s.ok())
-        return makeError(ctx.where(op) + "ttg.local_load: " + s.message());
-      ctx.afterSharedRead();
-      ctx.set(op.results[0], std::move(sliced));
-      return Status::success();
-    }
-    ctx.beforeSharedRead();
-    auto regs = loadSharedTile(ctx, buf, view, ctx.elementType(rt));
-    if (!regs.ok())
-      return makeError(ctx.where(op) + "ttg.local_load: " + regs.message());
-    ctx.afterSharedRead();
-    return ctx.setRegs(op.results[0], std::move(regs).value());
-  }
-  case ir::OpKind::LocalDealloc:
-    return Status::success();
-  default:
-    break;
-  }
-  return makeError(ctx.where(op) + "not a shared-memory op");
+  ctx.set(op.results[0], std::move(buf));
+  return Status::success();
 }
+
+Status lowerLocalStore(LoweringContext &ctx, const ir::Op &op) {
+  Status s = storeTile(ctx, op, ctx.get(op.operands[0]), ctx.get(op.operands[1]));
+  if (!s.ok())
+    return makeError(ctx.where(op) + "ttg.local_store: " + s.message());
+  return Status::success();
+}
+
+Status lowerLocalLoad(LoweringContext &ctx, const ir::Op &op) {
+  const Lowered &buf = ctx.get(op.operands[0]);
+  const ir::Type &rt = ctx.function().type(op.results[0]);
+  LL_ASSIGN_OR_RETURN(LinearLayout view, ctx.layoutOf(rt));
+  if (auto sl = ctx.plans().slicedLoads.find(&op); sl != ctx.plans().slicedLoads.end()) {
+    // The first K slice here, the others where the dot needs them.
+    auto slices = OperandSlices::plan(ctx, op, sl->second);
+    if (!slices.ok())
+      return makeError(ctx.where(op) + "ttg.local_load: " + slices.message());
+    Lowered sliced;
+    sliced.layout = std::move(view);
+    sliced.slices = std::make_shared<const OperandSlices>(std::move(slices).value());
+    ctx.beforeSharedRead();
+    Status s = sliced.slices->load(ctx, 0, sliced.regs);
+    if (!s.ok())
+      return makeError(ctx.where(op) + "ttg.local_load: " + s.message());
+    ctx.afterSharedRead();
+    ctx.set(op.results[0], std::move(sliced));
+    return Status::success();
+  }
+  ctx.beforeSharedRead();
+  auto regs = loadSharedTile(ctx, buf, view, ctx.elementType(rt));
+  if (!regs.ok())
+    return makeError(ctx.where(op) + "ttg.local_load: " + regs.message());
+  ctx.afterSharedRead();
+  return ctx.setRegs(op.results[0], std::move(regs).value());
+}
+
+// The allocator ends a buffer's life at its last use: nothing to emit.
+Status lowerLocalDealloc(LoweringContext &, const ir::Op &) { return Status::success(); }
 
 } // namespace linlayout::lower

@@ -10,8 +10,6 @@
 
 namespace linlayout::lower {
 
-namespace {
-
 Status lowerConstant(LoweringContext &ctx, const ir::Op &op) {
   const ir::Type &t = ctx.function().type(op.results[0]);
   llvm::Type *ty = ctx.elementType(t);
@@ -30,7 +28,10 @@ Status lowerConstant(LoweringContext &ctx, const ir::Op &op) {
   return ctx.setRegs(op.results[0], std::vector<llvm::Value *>(n, c));
 }
 
-Status lowerProgramId(LoweringContext &ctx, const ir::Op &op, bool count) {
+namespace {
+
+// tt.get_program_id, or with `count` tt.get_num_programs.
+Status lowerProgramIdOrCount(LoweringContext &ctx, const ir::Op &op, bool count) {
   int axis = static_cast<int>(op.attrs.axis);
   if (axis < 0 || axis > 2)
     return makeError(ctx.where(op) + "program axis " + std::to_string(axis) + " is not 0, 1 or 2");
@@ -53,6 +54,16 @@ Status lowerProgramId(LoweringContext &ctx, const ir::Op &op, bool count) {
   return ctx.setRegs(op.results[0], {v});
 }
 
+} // namespace
+
+Status lowerProgramId(LoweringContext &ctx, const ir::Op &op) {
+  return lowerProgramIdOrCount(ctx, op, false);
+}
+
+Status lowerNumPrograms(LoweringContext &ctx, const ir::Op &op) {
+  return lowerProgramIdOrCount(ctx, op, true);
+}
+
 Status lowerMakeRange(LoweringContext &ctx, const ir::Op &op) {
   const ir::Type &t = ctx.function().type(op.results[0]);
   LL_ASSIGN_OR_RETURN(LinearLayout l, ctx.layoutOf(t));
@@ -67,20 +78,6 @@ Status lowerMakeRange(LoweringContext &ctx, const ir::Op &op) {
     regs.push_back(v);
   }
   return ctx.setRegs(op.results[0], std::move(regs));
-}
-
-} // namespace
-
-Status lowerSource(LoweringContext &ctx, const ir::Op &op) {
-  // kLowerOp (FunctionLowering.cpp) sends only these four here.
-  if (op.kind == ir::OpKind::Constant)
-    return lowerConstant(ctx, op);
-  if (op.kind == ir::OpKind::ProgramId || op.kind == ir::OpKind::NumPrograms)
-    return lowerProgramId(ctx, op, op.kind == ir::OpKind::NumPrograms);
-  if (op.kind == ir::OpKind::MakeRange)
-    return lowerMakeRange(ctx, op);
-  assert(false && "lowerSource called for another op");
-  return makeError(ctx.where(op) + "not a source op");
 }
 
 } // namespace linlayout::lower

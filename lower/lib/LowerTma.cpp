@@ -164,86 +164,110 @@ SharedEffects tmaEffects(const ir::Op &op, const OpPlans &) {
   return SharedEffects().read();
 }
 
-Status lowerTma(LoweringContext &ctx, const ir::Op &op) {
-  auto &b = ctx.b();
-  auto fail = [&](const std::string &m) {
-    return makeError(ctx.where(op) + std::string(ir::mnemonic(op.kind)) + ": " + m);
-  };
+namespace {
+
+Error tmaError(LoweringContext &ctx, const ir::Op &op, const std::string &m) {
+  return makeError(ctx.where(op) + std::string(ir::mnemonic(op.kind)) + ": " + m);
+}
+
+// The target checks every TMA and mbarrier op starts with, then the predicate of the thread that
+// issues (thread 0).
+Expected<llvm::Value *> issuingThread(LoweringContext &ctx, const ir::Op &op) {
   if (!ctx.target().hasSm90Features())
-    return fail("TMA and mbarriers need sm_90, the target is " + ctx.target().name());
+    return tmaError(ctx, op, "TMA and mbarriers need sm_90, the target is " + ctx.target().name());
   if (ctx.module().numCtas != 1)
-    return fail("TMA and mbarriers are lowered for one CTA per cluster only");
-  llvm::Value *leader = b.CreateICmpEQ(ctx.thread(), b.getInt32(0));
-  auto barrierAt = [&](size_t i) { return ctx.sharedBase(ctx.get(op.operands[i])); };
-  switch (op.kind) {
-  case ir::OpKind::InitBarrier:
-    ctx.beforeSharedWrite();
-    emitMbarrierInit(b, barrierAt(0), uint32_t(op.attrs.count), leader);
-    emitMbarrierInitFence(b, leader);
-    ctx.afterSharedWrite();
-    return Status::success();
-  case ir::OpKind::InvalBarrier:
-    ctx.beforeSharedWrite();
-    emitMbarrierInval(b, barrierAt(0), leader);
-    ctx.afterSharedWrite();
-    return Status::success();
-  case ir::OpKind::BarrierExpect: {
-    ctx.beforeSharedWrite();
-    llvm::Value *pred = b.CreateAnd(leader, ctx.get(op.operands[1]).regs[0]);
-    llvm::Value *bar = barrierAt(0);
-    inWarpZero(ctx, [&] {
-      emitMbarrierArriveExpectTx(b, bar, b.getInt32(uint32_t(op.attrs.count)), pred);
+    return tmaError(ctx, op, "TMA and mbarriers are lowered for one CTA per cluster only");
+  return ctx.b().CreateICmpEQ(ctx.thread(), ctx.b().getInt32(0));
+}
+
+llvm::Value *barrierAt(LoweringContext &ctx, const ir::Op &op, size_t i) {
+  return ctx.sharedBase(ctx.get(op.operands[i]));
+}
+
+} // namespace
+
+Status lowerInitBarrier(LoweringContext &ctx, const ir::Op &op) {
+  LL_ASSIGN_OR_RETURN(llvm::Value * leader, issuingThread(ctx, op));
+  auto &b = ctx.b();
+  ctx.beforeSharedWrite();
+  emitMbarrierInit(b, barrierAt(ctx, op, 0), uint32_t(op.attrs.count), leader);
+  emitMbarrierInitFence(b, leader);
+  ctx.afterSharedWrite();
+  return Status::success();
+}
+
+Status lowerInvalBarrier(LoweringContext &ctx, const ir::Op &op) {
+  LL_ASSIGN_OR_RETURN(llvm::Value * leader, issuingThread(ctx, op));
+  ctx.beforeSharedWrite();
+  emitMbarrierInval(ctx.b(), barrierAt(ctx, op, 0), leader);
+  ctx.afterSharedWrite();
+  return Status::success();
+}
+
+Status lowerBarrierExpect(LoweringContext &ctx, const ir::Op &op) {
+  LL_ASSIGN_OR_RETURN(llvm::Value * leader, issuingThread(ctx, op));
+  auto &b = ctx.b();
+  ctx.beforeSharedWrite();
+  llvm::Value *pred = b.CreateAnd(leader, ctx.get(op.operands[1]).regs[0]);
+  llvm::Value *bar = barrierAt(ctx, op, 0);
+  inWarpZero(
+      ctx, [&] { emitMbarrierArriveExpectTx(b, bar, b.getInt32(uint32_t(op.attrs.count)), pred); });
+  return Status::success();
+}
+
+Status lowerWaitBarrier(LoweringContext &ctx, const ir::Op &op) {
+  LL_TRY_STATUS(issuingThread(ctx, op)); // the target checks; every thread waits
+  ctx.beforeSharedRead();
+  llvm::Value *pred = op.operands.size() > 2 ? ctx.get(op.operands[2]).regs[0] : nullptr;
+  emitMbarrierWaitParity(ctx.b(), barrierAt(ctx, op, 0), ctx.get(op.operands[1]).regs[0], pred);
+  ctx.afterSharedRead();
+  return Status::success();
+}
+
+Status lowerTmaLoad(LoweringContext &ctx, const ir::Op &op) {
+  LL_ASSIGN_OR_RETURN(llvm::Value * leader, issuingThread(ctx, op));
+  auto &b = ctx.b();
+  size_t n = op.operands.size();
+  auto plan = planTmaCopy(ctx, op, n - 3);
+  if (!plan.ok())
+    return tmaError(ctx, op, plan.message());
+  ctx.beforeSharedWrite();
+  const TmaCopyValues v = tmaCopyValues(ctx, op, n - 3, *plan);
+  llvm::Value *bar = barrierAt(ctx, op, n - 2);
+  llvm::Value *pred = b.CreateAnd(leader, ctx.get(op.operands[n - 1]).regs[0]);
+  inWarpZero(ctx, [&] {
+    forEachBox(b, plan->plan, v, [&](llvm::Value *to, llvm::Value *c0) {
+      emitTmaLoad2d(b, to, v.map, bar, c0, v.row, pred);
     });
-    return Status::success();
-  }
-  case ir::OpKind::WaitBarrier: {
-    ctx.beforeSharedRead();
-    llvm::Value *pred = op.operands.size() > 2 ? ctx.get(op.operands[2]).regs[0] : nullptr;
-    emitMbarrierWaitParity(b, barrierAt(0), ctx.get(op.operands[1]).regs[0], pred);
-    ctx.afterSharedRead();
-    return Status::success();
-  }
-  case ir::OpKind::AsyncTmaCopyGlobalToLocal: {
-    size_t n = op.operands.size();
-    auto plan = planTmaCopy(ctx, op, n - 3);
-    if (!plan.ok())
-      return fail(plan.message());
-    ctx.beforeSharedWrite();
-    const TmaCopyValues v = tmaCopyValues(ctx, op, n - 3, *plan);
-    llvm::Value *bar = barrierAt(n - 2);
-    llvm::Value *pred = b.CreateAnd(leader, ctx.get(op.operands[n - 1]).regs[0]);
-    inWarpZero(ctx, [&] {
-      forEachBox(b, plan->plan, v, [&](llvm::Value *to, llvm::Value *c0) {
-        emitTmaLoad2d(b, to, v.map, bar, c0, v.row, pred);
-      });
+  });
+  return Status::success();
+}
+
+Status lowerTmaStore(LoweringContext &ctx, const ir::Op &op) {
+  LL_ASSIGN_OR_RETURN(llvm::Value * leader, issuingThread(ctx, op));
+  auto &b = ctx.b();
+  const size_t src = op.operands.size() - 1;
+  auto plan = planTmaCopy(ctx, op, src);
+  if (!plan.ok())
+    return tmaError(ctx, op, plan.message());
+  ctx.beforeSharedRead();
+  const TmaCopyValues v = tmaCopyValues(ctx, op, src, *plan);
+  inWarpZero(ctx, [&] {
+    forEachBox(b, plan->plan, v, [&](llvm::Value *from, llvm::Value *c0) {
+      emitTmaStore2d(b, from, v.map, c0, v.row, leader);
     });
-    return Status::success();
-  }
-  case ir::OpKind::AsyncTmaCopyLocalToGlobal: {
-    const size_t src = op.operands.size() - 1;
-    auto plan = planTmaCopy(ctx, op, src);
-    if (!plan.ok())
-      return fail(plan.message());
-    ctx.beforeSharedRead();
-    const TmaCopyValues v = tmaCopyValues(ctx, op, src, *plan);
-    inWarpZero(ctx, [&] {
-      forEachBox(b, plan->plan, v, [&](llvm::Value *from, llvm::Value *c0) {
-        emitTmaStore2d(b, from, v.map, c0, v.row, leader);
-      });
-      emitBulkCommitGroup(b, leader);
-    });
-    ctx.afterSharedRead();
-    return Status::success();
-  }
-  case ir::OpKind::AsyncTmaStoreWait:
-    // Threads without bulk groups pass at once.
-    emitBulkWaitGroupRead(b, int(op.attrs.pendings));
-    ctx.afterSharedRead();
-    return Status::success();
-  default:
-    break;
-  }
-  return fail("not a TMA or mbarrier op");
+    emitBulkCommitGroup(b, leader);
+  });
+  ctx.afterSharedRead();
+  return Status::success();
+}
+
+Status lowerTmaStoreWait(LoweringContext &ctx, const ir::Op &op) {
+  LL_TRY_STATUS(issuingThread(ctx, op)); // the target checks; every thread waits
+  // Threads without bulk groups pass at once.
+  emitBulkWaitGroupRead(ctx.b(), int(op.attrs.pendings));
+  ctx.afterSharedRead();
+  return Status::success();
 }
 
 } // namespace linlayout::lower

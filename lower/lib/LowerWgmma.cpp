@@ -293,40 +293,35 @@ SharedEffects wgmmaEffects(const ir::Op &op, const OpPlans &) {
   return SharedEffects().anything();
 }
 
-Status lowerWgmmaSync(LoweringContext &ctx, const ir::Op &op) {
-  switch (op.kind) {
-  case ir::OpKind::WarpGroupDotWait: {
-    // Tensors' registers go through the wait; memdescs pass unchanged.
-    std::vector<llvm::Value *> all;
-    for (ir::ValueId v : op.operands)
-      if (ctx.function().type(v).isTensor())
-        for (llvm::Value *r : ctx.get(v).regs)
-          all.push_back(r);
-    all = waitGroup(ctx, std::move(all), op.attrs.pendings);
-    size_t at = 0;
-    for (size_t i = 0; i < op.operands.size(); ++i) {
-      const Lowered &in = ctx.get(op.operands[i]);
-      if (!ctx.function().type(op.operands[i]).isTensor()) {
-        ctx.set(op.results[i], in);
-        continue;
-      }
-      std::vector<llvm::Value *> regs(all.begin() + long(at),
-                                      all.begin() + long(at + in.regs.size()));
-      at += in.regs.size();
-      LL_TRY_STATUS(ctx.setRegs(op.results[i], std::move(regs)));
+Status lowerWarpGroupDotWait(LoweringContext &ctx, const ir::Op &op) {
+  // Tensors' registers go through the wait; memdescs pass unchanged.
+  std::vector<llvm::Value *> all;
+  for (ir::ValueId v : op.operands)
+    if (ctx.function().type(v).isTensor())
+      for (llvm::Value *r : ctx.get(v).regs)
+        all.push_back(r);
+  all = waitGroup(ctx, std::move(all), op.attrs.pendings);
+  size_t at = 0;
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    const Lowered &in = ctx.get(op.operands[i]);
+    if (!ctx.function().type(op.operands[i]).isTensor()) {
+      ctx.set(op.results[i], in);
+      continue;
     }
-    return Status::success();
+    std::vector<llvm::Value *> regs(all.begin() + long(at),
+                                    all.begin() + long(at + in.regs.size()));
+    at += in.regs.size();
+    LL_TRY_STATUS(ctx.setRegs(op.results[i], std::move(regs)));
   }
-  case ir::OpKind::FenceAsyncShared:
-    if (!ctx.target().hasSm90Features())
-      return makeError(ctx.where(op) + "ttng.fence_async_shared needs sm_90, the target is " +
-                       ctx.target().name());
-    emitPlain(ctx, "fence.proxy.async.shared::cta;");
-    return Status::success();
-  default:
-    break;
-  }
-  return makeError(ctx.where(op) + "not a wgmma synchronisation op");
+  return Status::success();
+}
+
+Status lowerFenceAsyncShared(LoweringContext &ctx, const ir::Op &op) {
+  if (!ctx.target().hasSm90Features())
+    return makeError(ctx.where(op) + "ttng.fence_async_shared needs sm_90, the target is " +
+                     ctx.target().name());
+  emitPlain(ctx, "fence.proxy.async.shared::cta;");
+  return Status::success();
 }
 
 } // namespace linlayout::lower

@@ -24,7 +24,10 @@ SharedEffects structureEffects(const ir::Op &op, const OpPlans &plans);
 bool leavesSharedMemoryAlone(ir::OpCategory c);
 
 /// arith.constant, tt.get_program_id, tt.get_num_programs, tt.make_range.
-Status lowerSource(LoweringContext &ctx, const ir::Op &op);
+Status lowerConstant(LoweringContext &ctx, const ir::Op &op);
+Status lowerProgramId(LoweringContext &ctx, const ir::Op &op);
+Status lowerNumPrograms(LoweringContext &ctx, const ir::Op &op);
+Status lowerMakeRange(LoweringContext &ctx, const ir::Op &op);
 /// tt.splat, tt.broadcast, tt.expand_dims, tt.reshape, tt.trans: register re-indexing.
 Status lowerShape(LoweringContext &ctx, const ir::Op &op);
 /// A tt.trans / tt.reshape whose result layout does not keep elements in their threads is a
@@ -66,20 +69,31 @@ Expected<std::vector<llvm::Value *>> emitPlannedConversion(LoweringContext &ctx,
                                                            const std::vector<llvm::Value *> &src);
 /// ttg.local_alloc / local_store / local_load / local_dealloc. A local_load in
 /// OpPlans::slicedLoads loads its first K slice only (OperandSlices.h).
-Status lowerShared(LoweringContext &ctx, const ir::Op &op);
+Status lowerLocalAlloc(LoweringContext &ctx, const ir::Op &op);
+Status lowerLocalStore(LoweringContext &ctx, const ir::Op &op);
+Status lowerLocalLoad(LoweringContext &ctx, const ir::Op &op);
+Status lowerLocalDealloc(LoweringContext &ctx, const ir::Op &op);
 /// A local_alloc's buffer, and the alignment its layout needs (1024 for nvmma_shared, whose
 /// swizzle reads address bits 4..9; a shared_linear layout's own).
 Expected<SharedFootprint> sharedBufferFootprint(FootprintContext &ctx, const ir::Op &op);
 /// local_alloc waits for pending accesses to its bytes (the allocator may reuse them) and, with
-/// an initial value, stores the tile; local_store stores, local_load loads (lowerShared).
+/// an initial value, stores the tile; local_store stores, local_load loads.
 SharedEffects sharedBufferEffects(const ir::Op &op, const OpPlans &plans);
 /// One value per register of `view` (its out dims the tile's, sizes up to the tile's) from the
 /// tile or view `buf`, with ldmatrix where the layouts allow it, else ld.shared; no hazard
 /// bookkeeping (the caller's).
 Expected<std::vector<llvm::Value *>> loadSharedTile(LoweringContext &ctx, const Lowered &buf,
                                                     const LinearLayout &view, llvm::Type *ty);
-/// ttg.memdesc_index, ttg.async_copy_global_to_local, ttg.async_commit_group, ttg.async_wait.
-Status lowerAsync(LoweringContext &ctx, const ir::Op &op);
+/// The views of a buffer (ttg.memdesc_index, memdesc_subslice, memdesc_trans), cp.async
+/// (ttg.async_copy_global_to_local, async_commit_group, async_wait).
+Status lowerMemDescIndex(LoweringContext &ctx, const ir::Op &op);
+Status lowerMemDescSubslice(LoweringContext &ctx, const ir::Op &op);
+Status lowerMemDescTrans(LoweringContext &ctx, const ir::Op &op);
+Status lowerAsyncCopyGlobalToLocal(LoweringContext &ctx, const ir::Op &op);
+Status lowerAsyncCommitGroup(LoweringContext &ctx, const ir::Op &op);
+Status lowerAsyncWait(LoweringContext &ctx, const ir::Op &op);
+/// gpu.barrier: a bar.sync.
+Status lowerBarrier(LoweringContext &ctx, const ir::Op &op);
 /// The async copy waits before overwriting a slot others may read (unless `ll.slot_free`); the
 /// wait for copies and gpu.barrier are bar.syncs; views and commits touch nothing.
 SharedEffects asyncEffects(const ir::Op &op, const OpPlans &plans);
@@ -90,15 +104,23 @@ SharedEffects dotEffects(const ir::Op &op, const OpPlans &plans);
 /// ttng.warp_group_dot: wgmma.mma_async (sm_90a) with shared-memory descriptors.
 Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op);
 /// ttng.warp_group_dot_wait (wgmma.wait_group) and ttng.fence_async_shared (fence.proxy.async).
-Status lowerWgmmaSync(LoweringContext &ctx, const ir::Op &op);
+Status lowerWarpGroupDotWait(LoweringContext &ctx, const ir::Op &op);
+Status lowerFenceAsyncShared(LoweringContext &ctx, const ir::Op &op);
 /// wgmma swizzles its shared operands by address bits 4..9: shared memory aligned to 1024.
 Expected<SharedFootprint> warpGroupDotFootprint(FootprintContext &ctx, const ir::Op &op);
-/// ttng.warp_group_dot reads its shared operands; the wait and the fence (lowerWgmmaSync) are
-/// not described (anything).
+/// ttng.warp_group_dot reads its shared operands; the wait and the fence are not described
+/// (anything).
 SharedEffects wgmmaEffects(const ir::Op &op, const OpPlans &plans);
-/// ttng.async_tma_copy_global_to_local and the mbarrier ops (init, inval, expect, wait).
-Status lowerTma(LoweringContext &ctx, const ir::Op &op);
-/// The mbarrier ops and the TMA copies' waits, reads and writes (lowerTma).
+/// The TMA copies (ttng.async_tma_copy_global_to_local, async_tma_copy_local_to_global,
+/// async_tma_store_wait) and the mbarrier ops (init, inval, expect, wait).
+Status lowerTmaLoad(LoweringContext &ctx, const ir::Op &op);
+Status lowerTmaStore(LoweringContext &ctx, const ir::Op &op);
+Status lowerTmaStoreWait(LoweringContext &ctx, const ir::Op &op);
+Status lowerInitBarrier(LoweringContext &ctx, const ir::Op &op);
+Status lowerInvalBarrier(LoweringContext &ctx, const ir::Op &op);
+Status lowerBarrierExpect(LoweringContext &ctx, const ir::Op &op);
+Status lowerWaitBarrier(LoweringContext &ctx, const ir::Op &op);
+/// The mbarrier ops and the TMA copies' waits, reads and writes.
 SharedEffects tmaEffects(const ir::Op &op, const OpPlans &plans);
 
 /// How the block of a tensor descriptor is copied: boxes of `box` (rows, inner elements) with a

@@ -50,6 +50,8 @@ bool mayStandBetween(const ir::Op &op, const OpPlans &plans) {
   case ir::OpKind::Scan:
     return true;
   default:
+    // The rest by category (leavesSharedMemoryAlone): register-only ops and global accesses may
+    // stand between; a new shared-memory, compute or sync op stays out until it is listed above.
     return leavesSharedMemoryAlone(ir::category(op.kind));
   }
 }

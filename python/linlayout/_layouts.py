@@ -229,10 +229,28 @@ class SharedLinearLayout(Layout):
                 "block_bases": _matrix(self.block_bases), "alignment": int(self.alignment)}
 
 
+@dataclass(frozen=True)
+class PaddedSharedLayout(Layout):
+    """Gluon's PaddedSharedLayout: a linear layout of offsets (and CTAs: cga_layout, block bases in
+    tensor coordinates) whose addresses get `padding` elements after every `interval`."""
+    interval_padding_pairs: List[List[int]]
+    offset_bases: List[List[int]]
+    cga_layout: List[List[int]]
+    shape: List[int]
+    kind = "padded_shared"
+    distributed = False
+
+    def to_json(self):
+        return {"kind": "padded_shared",
+                "interval_padding_pairs": _matrix(self.interval_padding_pairs),
+                "offset_bases": _matrix(self.offset_bases),
+                "cga_layout": _matrix(self.cga_layout), "shape": _ints(self.shape)}
+
+
 _CLASSES = {c.kind: c for c in (BlockedLayout, SliceLayout, NVMMADistributedLayout,
                                 AMDMFMALayout, AMDWMMALayout,
                                 DotOperandLayout, DistributedLinearLayout, SwizzledSharedLayout,
-                                NVMMASharedLayout, SharedLinearLayout)}
+                                NVMMASharedLayout, SharedLinearLayout, PaddedSharedLayout)}
 
 
 def _spec(layout):

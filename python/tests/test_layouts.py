@@ -36,6 +36,12 @@ def test_gluon_classes_convert_as_their_specs():
                    ll.SharedLinearLayout([[0, 1], [0, 2], [1, 0]])):
         shape = [2, 4] if isinstance(layout, ll.SharedLinearLayout) else [64, 64]
         assert ll.to_linear_layout(layout, shape).get_in_dim_names()[0] == "offset"
+    padded = ll.PaddedSharedLayout([[4, 1]], [[1], [2]], [[4]], [8])
+    lin = ll.to_linear_layout(padded, [8])
+    assert lin.get_in_dim_names() == ["offset", "block"]
+    assert ll.layout_from_json(padded.to_json()) == padded
+    with pytest.raises(ValueError, match="exactly once"):
+        ll.to_linear_layout(ll.PaddedSharedLayout([[4, 1]], [[1], [2]], [[1]], [8]), [8])
 
 
 def test_layout_from_json():

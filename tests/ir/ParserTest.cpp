@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace linlayout;
 using namespace linlayout::ir;
 using namespace linlayout::ir::testing;
@@ -260,4 +262,23 @@ TEST(Parser, ResultsNamedOneByOne) {
   auto twice = parseModule(rename(text, "%lo, %lo"), "twice.tir");
   ASSERT_FALSE(twice.ok());
   EXPECT_NE(twice.message().find("redefinition of '%lo'"), std::string::npos) << twice.message();
+}
+
+TEST(Parser, HexFloatConstantsReadTheirBits) {
+  // Dumps write NaNs and infinities as the type's bits in hex.
+  auto valueOf = [](const std::string &bits, const std::string &type) {
+    std::string text = "module {\n  tt.func @k() {\n    %c = arith.constant " + bits + " : " +
+                       type + "\n    tt.return\n  }\n}\n";
+    auto m = parseModule(text, "hex.tir");
+    EXPECT_TRUE(m.ok()) << m.message();
+    return m.ok() ? m->functions[0].body.ops[0].attrs.floatValue : -1.0;
+  };
+  EXPECT_EQ(valueOf("0x3C00", "f16"), 1.0);
+  EXPECT_EQ(valueOf("0xC000", "f16"), -2.0);
+  EXPECT_EQ(valueOf("0x0001", "f16"), std::ldexp(1.0, -24));
+  EXPECT_EQ(valueOf("0x7C00", "f16"), INFINITY);
+  EXPECT_EQ(valueOf("0xFC00", "f16"), -INFINITY);
+  EXPECT_TRUE(std::isnan(valueOf("0x7E00", "f16")));
+  EXPECT_EQ(valueOf("0x3F80", "bf16"), 1.0);
+  EXPECT_EQ(valueOf("0xFF800000", "f32"), -INFINITY);
 }

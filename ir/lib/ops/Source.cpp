@@ -187,17 +187,11 @@ double floatFromBits(uint64_t bits, ScalarKind k) {
   if (k == ScalarKind::BF16)
     b32 = uint32_t(bits & 0xFFFF) << 16;
   if (k == ScalarKind::F16) {
-    // Enough of half -> float for the special values dumps write in hex.
-    uint32_t h = uint32_t(bits & 0xFFFF);
-    uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
-    double v;
-    if (exp == 0x1F)
-      v = mant ? NAN : INFINITY;
-    else if (exp == 0)
-      v = std::ldexp(double(mant), -24);
-    else
-      v = std::ldexp(double(mant | 0x400), int(exp) - 25);
-    return sign ? -v : v;
+    // The interpreter's reading of a half from memory, NaNs and infinities included.
+    const uint16_t h = uint16_t(bits);
+    RtValue v;
+    decodeElement(reinterpret_cast<const uint8_t *>(&h), k, v);
+    return v.f[0];
   }
   float f;
   std::memcpy(&f, &b32, 4);

@@ -63,6 +63,13 @@ done | sort -u | sed 's/^/package: extra shared library needed: /'
 mkdir -p "$dest/.carry"
 rm -rf "$dest/.carry/gpu" "$dest/.carry/gpu.tgz"
 tar czf "$dest/.carry/gpu.tgz" -C "$stage" .
+# Everything at once (the tests, the CLI and the bench) passes 64 MiB by a little: the CLI, which
+# only query_tests' RunCli suite runs, goes first (those tests then skip, saying so).
+if [ "$(stat -c %s "$dest/.carry/gpu.tgz")" -gt $((64 << 20)) ] && [ -f "$stage/linlayout" ]; then
+  echo "package: over 64 MiB with the CLI: left out, so RunCli's GPU test skips there" >&2
+  rm "$stage/linlayout"
+  tar czf "$dest/.carry/gpu.tgz" -C "$stage" .
+fi
 ls "$stage" | sed 's/^/package: /'
 rm -rf "$stage"
 du -sh "$dest/.carry/gpu.tgz" | sed 's/^/package: /'

@@ -311,6 +311,8 @@ constexpr std::array<BinaryEmitFn, ir::kNumOpKinds> kBinaryEmit = [] {
   set(K::MinNumF, [](B &b, V *x, V *y) -> V * { return b.CreateBinaryIntrinsic(I::minnum, x, y); });
   set(K::MaxNumF, [](B &b, V *x, V *y) -> V * { return b.CreateBinaryIntrinsic(I::maxnum, x, y); });
   set(K::RemF, [](B &b, V *x, V *y) -> V * { return b.CreateFRem(x, y); });
+  // An IEEE division, which NVPTX emits as div.rn (Triton's tt.precise_divf).
+  set(K::PreciseDivF, [](B &b, V *x, V *y) -> V * { return b.CreateFDiv(x, y); });
   return t;
 }();
 static_assert(ir::coversCategory(kBinaryEmit, ir::OpCategory::BinaryInt) &&

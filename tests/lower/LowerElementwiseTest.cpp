@@ -532,3 +532,59 @@ module attributes {"ttg.num-warps" = 1 : i32} {
     expectAssembles(k->kernel, /*requireNoSpills=*/true);
   }
 }
+
+TEST(LowerElementwise, PreciseDivFRoundsOnceFromTextToPtx) {
+  // The quotient correctly rounded to f32, folded by LLVM as the interpreter computes it.
+  for (const auto &[a, b] : std::vector<std::pair<const char *, const char *>>{
+           {"1.0", "3.0"}, {"-7.0", "6.0"}, {"2.0", "7.0"}}) {
+    SCOPED_TRACE(std::string(a) + " / " + b);
+    const float want = float(std::stod(a) / std::stod(b));
+    ir::Module m = constantOpKernel("tt.precise_divf", a, b, "f32", "f32");
+    auto again = ir::parseModule(ir::print(m), "div.tir");
+    ASSERT_TRUE(again.ok()) << again.message();
+    EXPECT_EQ(ir::print(*again), ir::print(m));
+    auto mem = interpretKernel(m, 32 * 4);
+    ASSERT_TRUE(mem.ok()) << mem.message();
+    float got;
+    std::memcpy(&got, mem->data(), 4);
+    EXPECT_EQ(got, want);
+    auto k = lowerKeepingIr(m, 80);
+    ASSERT_TRUE(k.ok()) << k.message();
+    std::optional<double> folded = storedFloat(k->llvmIr, "float");
+    if (std::optional<int64_t> bits = storedConstant(k->llvmIr, 32))
+      folded = double(std::bit_cast<float>(uint32_t(*bits)));
+    EXPECT_EQ(folded, std::optional<double>(want)) << k->llvmIr;
+  }
+  // Run-time operands: the GPU divides with div.rn.
+  auto m = ir::parseModule(
+      R"(#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func public @k(%out: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #b>
+    %x = arith.sitofp %r : tensor<32xi32, #b> to tensor<32xf32, #b>
+    %c = arith.constant dense<3.0> : tensor<32xf32, #b>
+    %y = tt.precise_divf %x, %c : tensor<32xf32, #b>
+    %os = tt.splat %out : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #b>
+    %op = tt.addptr %os, %r : tensor<32x!tt.ptr<f32>, #b>, tensor<32xi32, #b>
+    tt.store %op, %y : tensor<32x!tt.ptr<f32>, #b>
+    tt.return
+  }
+}
+)",
+      "div.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
+  auto mem = interpretKernel(*m, 32 * 4);
+  ASSERT_TRUE(mem.ok()) << mem.message();
+  for (int e = 0; e < 32; ++e) {
+    float got;
+    std::memcpy(&got, mem->data() + 4 * e, 4);
+    EXPECT_EQ(got, float(double(e) / 3.0)) << e;
+  }
+  for (int sm : {80, 90}) {
+    auto k = lowerKeepingIr(*m, sm);
+    ASSERT_TRUE(k.ok()) << k.message();
+    EXPECT_NE(k->kernel.ptx.find("div.rn.f32"), std::string::npos) << k->kernel.ptx;
+    expectAssembles(k->kernel, /*requireNoSpills=*/true);
+  }
+}

@@ -57,6 +57,9 @@ constexpr std::array<FloatBinaryFn, kNumOpKinds> kFloatBinary = [] {
   });
   // C's fmod: the remainder of the quotient truncated toward zero, with p's sign.
   set(OpKind::RemF, [](double p, double q) { return std::fmod(p, q); });
+  // Triton's div_rn: the quotient rounded once to the element type (a double holds it exactly
+  // enough that rounding it again to f32 or f16 is the correct rounding).
+  set(OpKind::PreciseDivF, [](double p, double q) { return p / q; });
   return t;
 }();
 static_assert(coversCategory(kFloatBinary, OpCategory::BinaryFloat),

@@ -87,6 +87,7 @@ enum class OpFamily : uint8_t {
   X(MinNumF, "arith.minnumf", BinaryFloat, Elementwise)                                            \
   X(MaxNumF, "arith.maxnumf", BinaryFloat, Elementwise)                                            \
   X(RemF, "arith.remf", BinaryFloat, Elementwise)                                                  \
+  X(PreciseDivF, "tt.precise_divf", BinaryFloat, Elementwise)                                      \
   X(NegF, "arith.negf", UnaryFloat, Elementwise)                                                   \
   X(Exp, "math.exp", UnaryFloat, Elementwise)                                                      \
   X(Exp2, "math.exp2", UnaryFloat, Elementwise)                                                    \

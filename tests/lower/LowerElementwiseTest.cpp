@@ -471,6 +471,29 @@ TEST(LowerElementwise, RandomProgramsInterpretLowerAndAssemble) {
 // arith.remf (Triton's `%` on floats), end to end: read, checked, printed back as read, run by
 // the interpreter as C's fmod, folded by LLVM to the same constant, and on run-time operands
 // lowered to PTX that ptxas assembles for sm_80 and sm_90.
+// out[e] = float(e) OP c over one warp: operands the kernel computes (a range), so that LLVM keeps
+// the op rather than folding it.
+Expected<ir::Module> rangeByConstantKernel(const std::string &op, const std::string &c) {
+  std::string text =
+      R"(#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func public @k(%out: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #b>
+    %x = arith.sitofp %r : tensor<32xi32, #b> to tensor<32xf32, #b>
+    %c = arith.constant dense<C> : tensor<32xf32, #b>
+    %y = OP %x, %c : tensor<32xf32, #b>
+    %os = tt.splat %out : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #b>
+    %op = tt.addptr %os, %r : tensor<32x!tt.ptr<f32>, #b>, tensor<32xi32, #b>
+    tt.store %op, %y : tensor<32x!tt.ptr<f32>, #b>
+    tt.return
+  }
+}
+)";
+  text.replace(text.find("dense<C>"), 8, "dense<" + c + ">");
+  text.replace(text.find("OP %x"), 2, op);
+  return ir::parseModule(text, "range.tir");
+}
+
 TEST(LowerElementwise, RemFIsFmodFromTextToPtx) {
   const std::vector<std::array<const char *, 3>> cases = {
       // a, b, a fmod b
@@ -500,22 +523,7 @@ TEST(LowerElementwise, RemFIsFmodFromTextToPtx) {
     EXPECT_EQ(folded, std::optional<double>(std::stof(want))) << k->llvmIr;
   }
   // Operands the kernel computes (a range), so that LLVM keeps the frem.
-  auto m = ir::parseModule(
-      R"(#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
-module attributes {"ttg.num-warps" = 1 : i32} {
-  tt.func public @k(%out: !tt.ptr<f32>) {
-    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #b>
-    %x = arith.sitofp %r : tensor<32xi32, #b> to tensor<32xf32, #b>
-    %c = arith.constant dense<2.5> : tensor<32xf32, #b>
-    %y = arith.remf %x, %c : tensor<32xf32, #b>
-    %os = tt.splat %out : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #b>
-    %op = tt.addptr %os, %r : tensor<32x!tt.ptr<f32>, #b>, tensor<32xi32, #b>
-    tt.store %op, %y : tensor<32x!tt.ptr<f32>, #b>
-    tt.return
-  }
-}
-)",
-      "remf.tir");
+  auto m = rangeByConstantKernel("arith.remf", "2.5");
   ASSERT_TRUE(m.ok()) << m.message();
   ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
   auto mem = interpretKernel(*m, 32 * 4);
@@ -556,22 +564,7 @@ TEST(LowerElementwise, PreciseDivFRoundsOnceFromTextToPtx) {
     EXPECT_EQ(folded, std::optional<double>(want)) << k->llvmIr;
   }
   // Run-time operands: the GPU divides with div.rn.
-  auto m = ir::parseModule(
-      R"(#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
-module attributes {"ttg.num-warps" = 1 : i32} {
-  tt.func public @k(%out: !tt.ptr<f32>) {
-    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #b>
-    %x = arith.sitofp %r : tensor<32xi32, #b> to tensor<32xf32, #b>
-    %c = arith.constant dense<3.0> : tensor<32xf32, #b>
-    %y = tt.precise_divf %x, %c : tensor<32xf32, #b>
-    %os = tt.splat %out : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #b>
-    %op = tt.addptr %os, %r : tensor<32x!tt.ptr<f32>, #b>, tensor<32xi32, #b>
-    tt.store %op, %y : tensor<32x!tt.ptr<f32>, #b>
-    tt.return
-  }
-}
-)",
-      "div.tir");
+  auto m = rangeByConstantKernel("tt.precise_divf", "3.0");
   ASSERT_TRUE(m.ok()) << m.message();
   ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
   auto mem = interpretKernel(*m, 32 * 4);

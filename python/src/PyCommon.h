@@ -2,6 +2,7 @@
 // the library's message, user-given names and sizes are checked before they reach the library.
 #pragma once
 
+#include "LayoutObject.h"
 #include "linlayout/layout/DimName.h"
 #include "linlayout/layout/Expected.h"
 #include "linlayout/layout/LinearLayout.h"

@@ -186,23 +186,20 @@ std::string view(const LinearLayout &l, bool hardware, int64_t maxRows, int64_t 
 
 std::optional<LinearLayout> optionalLayout(std::optional<LinearLayout> l) { return l; }
 
-// The hottest calls (compose, invert_and_compose, invert) skip pybind11's general dispatcher
-// (argument vectors, overload resolution): a vectorcall method reads the two values directly.
-// Measured by bench/python/invert_and_compose.py.
-const LinearLayout *valueOf(PyObject *o) {
-  py::detail::make_caster<LinearLayout> caster;
-  if (!caster.load(py::handle(o), false))
-    return nullptr;
-  return &py::detail::cast_op<const LinearLayout &>(caster);
-}
-
-template <Expected<LinearLayout> (*Op)(const LinearLayout &, const LinearLayout *)>
+// The hottest calls (compose, invert_and_compose, invert) skip pybind11's dispatcher (argument
+// vectors, overload resolution, casters): a METH_FASTCALL method reads the two objects in place
+// and makes the result directly. Measured by bench/python/invert_and_compose.py.
+template <Expected<LinearLayout> (*Op)(const LinearLayout &, const LinearLayout *), int Arity>
 PyObject *fastMethod(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  const LinearLayout *a = valueOf(self);
-  const LinearLayout *b = nargs == 1 ? valueOf(args[0]) : nullptr;
-  if (!a || (nargs == 1 && !b) || nargs > 1) {
-    PyErr_SetString(PyExc_TypeError,
-                    nargs > 1 ? "expected at most one argument" : "expected a LinearLayout");
+  const LinearLayout *a = layoutOf(self);
+  const LinearLayout *b = Arity == 1 && nargs == 1 ? layoutOf(args[0]) : nullptr;
+  if (nargs != Arity) {
+    PyErr_SetString(PyExc_TypeError, Arity == 1 ? "expected one argument, the outer layout"
+                                                : "expected no arguments");
+    return nullptr;
+  }
+  if (!a || (Arity == 1 && !b)) {
+    PyErr_SetString(PyExc_TypeError, "expected a LinearLayout");
     return nullptr;
   }
   Expected<LinearLayout> r = Op(*a, b);
@@ -210,44 +207,94 @@ PyObject *fastMethod(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyErr_SetString(PyExc_ValueError, r.message().c_str());
     return nullptr;
   }
-  try {
-    return py::cast(std::move(*r)).release().ptr();
-  } catch (...) {
-    PyErr_SetString(PyExc_RuntimeError, "cannot return the layout");
-    return nullptr;
-  }
+  return newLayout(*r);
 }
 
 Expected<LinearLayout> opInvertAndCompose(const LinearLayout &a, const LinearLayout *b) {
-  if (!b)
-    return makeError("invert_and_compose takes the outer layout");
   return a.invertAndCompose(*b);
 }
 Expected<LinearLayout> opCompose(const LinearLayout &a, const LinearLayout *b) {
-  if (!b)
-    return makeError("compose takes the outer layout");
   return a.then(*b);
 }
-Expected<LinearLayout> opInvert(const LinearLayout &a, const LinearLayout *b) { return a.invert(); }
+Expected<LinearLayout> opInvert(const LinearLayout &a, const LinearLayout *) { return a.invert(); }
 
-PyMethodDef kFastMethods[] = {
-    {"invert_and_compose", (PyCFunction)(void (*)())fastMethod<opInvertAndCompose>, METH_FASTCALL,
-     "c with outer(c(x)) == self(x) (Triton's invert_and_compose)"},
-    {"compose", (PyCFunction)(void (*)())fastMethod<opCompose>, METH_FASTCALL,
+// Unpickling. Not a pybind11 function: pybind11 treats any `__setstate__` as a constructor of
+// its own classes.
+PyObject *setState(PyObject *self, PyObject *state) {
+  try {
+    py::tuple t = py::reinterpret_borrow<py::object>(state).cast<py::tuple>();
+    if (!layoutOf(self) || t.size() != 2)
+      throw py::value_error("not a LinearLayout state");
+    std::vector<std::string> names;
+    std::vector<int64_t> sizes;
+    for (auto d : t[1].cast<py::list>()) {
+      auto p = d.cast<py::tuple>();
+      names.push_back(p[0].cast<std::string>());
+      sizes.push_back(p[1].cast<int64_t>());
+    }
+    reinterpret_cast<LayoutObject *>(self)->value = fromBases(t[0], names, sizes, false);
+    Py_RETURN_NONE;
+  } catch (py::error_already_set &e) {
+    e.restore();
+  } catch (py::builtin_exception &e) {
+    e.set_error();
+  } catch (const std::exception &e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  }
+  return nullptr;
+}
+
+PyMethodDef kRawMethods[] = {
+    {"__setstate__", (PyCFunction)(void (*)())setState, METH_O,
+     "rebuilds a pickled layout from its bases and out dims"},
+    {"invert_and_compose", (PyCFunction)(void (*)())fastMethod<opInvertAndCompose, 1>,
+     METH_FASTCALL, "c with outer(c(x)) == self(x) (Triton's invert_and_compose)"},
+    {"compose", (PyCFunction)(void (*)())fastMethod<opCompose, 1>, METH_FASTCALL,
      "x -> outer(self(x)): self applies first (Triton's compose)"},
-    {"invert", (PyCFunction)(void (*)())fastMethod<opInvert>, METH_FASTCALL,
+    {"invert", (PyCFunction)(void (*)())fastMethod<opInvert, 0>, METH_FASTCALL,
      "the inverse of a bijective layout"},
 };
 
-void addFastMethods(py::class_<LinearLayout> &c) {
-  auto *type = reinterpret_cast<PyTypeObject *>(c.ptr());
-  for (PyMethodDef &def : kFastMethods) {
-    PyObject *descr = PyDescr_NewMethod(type, &def);
-    if (!descr)
-      throw py::error_already_set();
-    c.attr(def.ml_name) = py::reinterpret_steal<py::object>(descr);
+// What py::class_ does for its methods, for a type that is not pybind11's (LayoutObject.h).
+class TypeBuilder {
+public:
+  explicit TypeBuilder(py::handle type) : type_(type) {}
+  py::handle ptr() const { return type_; }
+
+  template <typename F, typename... Extra>
+  TypeBuilder &def(const char *name, F &&f, const Extra &...extra) {
+    py::cpp_function cf(std::forward<F>(f), py::name(name), py::is_method(type_),
+                        py::sibling(py::getattr(type_, name, py::none())), extra...);
+    py::setattr(type_, name, cf);
+    return *this;
   }
-}
+  template <typename F, typename... Extra>
+  TypeBuilder &def_static(const char *name, F &&f, const Extra &...extra) {
+    py::cpp_function cf(std::forward<F>(f), py::name(name), py::scope(type_),
+                        py::sibling(py::getattr(type_, name, py::none())), extra...);
+    py::setattr(type_, name, py::staticmethod(cf));
+    return *this;
+  }
+  template <typename F> TypeBuilder &def_property_readonly(const char *name, F &&f) {
+    py::cpp_function getter(std::forward<F>(f), py::is_method(type_));
+    py::object property =
+        py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject *>(&PyProperty_Type))(getter);
+    py::setattr(type_, name, property);
+    return *this;
+  }
+  void addRawMethods() {
+    auto *type = reinterpret_cast<PyTypeObject *>(type_.ptr());
+    for (PyMethodDef &def : kRawMethods) {
+      PyObject *descr = PyDescr_NewMethod(type, &def);
+      if (!descr)
+        throw py::error_already_set();
+      py::setattr(type_, def.ml_name, py::reinterpret_steal<py::object>(descr));
+    }
+  }
+
+private:
+  py::handle type_;
+};
 
 } // namespace
 
@@ -262,10 +309,7 @@ std::string svgOf(const LinearLayout &l, int bitwidth, const std::string &title,
 }
 
 void addLinearLayout(py::module_ &m) {
-  py::class_<LinearLayout> c(m, "LinearLayout",
-                             "An F2-linear map between named power-of-two dimensions "
-                             "(Triton's LinearLayout; immutable).");
-  c.def(py::init<>());
+  TypeBuilder c(createLayoutType(m));
   c.def_static("empty", &LinearLayout::empty);
   c.def_static(
       "identity_1d",
@@ -358,14 +402,7 @@ void addLinearLayout(py::module_ &m) {
   c.def("rank", &LinearLayout::rank);
 
   // Triton's algebra: `a.compose(b)` applies a first (linlayout's a.then(b)).
-  c.def(
-      "compose", [](const LinearLayout &a, const LinearLayout &b) { return unwrap(a.then(b)); },
-      py::arg("outer"));
-  c.def(
-      "invert_and_compose",
-      [](const LinearLayout &a, const LinearLayout &b) { return unwrap(a.invertAndCompose(b)); },
-      py::arg("outer"));
-  c.def("invert", [](const LinearLayout &a) { return unwrap(a.invert()); });
+  // compose, invert_and_compose and invert are raw methods (kRawMethods).
   c.def("pseudoinvert", [](const LinearLayout &a) { return unwrap(a.pseudoInvert()); });
   c.def("__mul__", [](const LinearLayout &a, const LinearLayout &b) {
     return unwrap(LinearLayout::product(a, b));
@@ -443,26 +480,17 @@ void addLinearLayout(py::module_ &m) {
         [](const LinearLayout &a, const std::string &n) { return a.image(dimName(n, "in dim")); });
   c.def("equal_ignoring_out_dim_sizes", &LinearLayout::equalIgnoringOutDimSizes);
 
-  addFastMethods(c);
-  c.def(py::self == py::self);
-  c.def(py::self != py::self);
-  c.def("__hash__", &LinearLayout::hash);
-  c.def("__repr__", &LinearLayout::toString);
-  c.def("__str__", &LinearLayout::toString);
-  c.def("__copy__", [](const LinearLayout &a) { return a; });
-  c.def("__deepcopy__", [](const LinearLayout &a, py::dict) { return a; });
-  c.def(py::pickle(
-      [](const LinearLayout &a) { return py::make_tuple(basesOf(a), dimsOf(a.outDims())); },
-      [](py::tuple t) {
-        std::vector<std::string> names;
-        std::vector<int64_t> sizes;
-        for (auto d : t[1].cast<py::list>()) {
-          auto p = d.cast<py::tuple>();
-          names.push_back(p[0].cast<std::string>());
-          sizes.push_back(p[1].cast<int64_t>());
-        }
-        return fromBases(t[0], names, sizes, false);
-      }));
+  c.addRawMethods();
+  // ==, !=, hash, repr and str are slots of the type (LayoutObject.cpp).
+  c.def("__copy__", [](py::object self) { return self; });
+  c.def("__deepcopy__", [](py::object self, py::handle) { return self; });
+  // Pickled as Triton's binding state: bases and out dims, rebuilt by from_bases.
+  c.def("__getstate__",
+        [](const LinearLayout &a) { return py::make_tuple(basesOf(a), dimsOf(a.outDims())); });
+  c.def("__reduce__", [](py::handle self) {
+    return py::make_tuple(py::handle(reinterpret_cast<PyObject *>(layoutType())), py::tuple(),
+                          self.attr("__getstate__")());
+  });
 
   // Pictures: Triton's text views, and SVG for notebooks.
   c.def(

@@ -108,6 +108,17 @@ def test_errors_are_value_errors_with_the_librarys_message():
         L.from_bases([("lane", [[-1]])], ["dim0"], [4])
 
 
+def test_wrong_argument_types_are_type_errors():
+    a = blocked_32x16()
+    assert L() == L.empty() and a != 5 and not (a == "a")
+    for call in (lambda: a.compose(), lambda: a.compose(5), lambda: a.invert(a),
+                 lambda: a.invert_and_compose(a, a), lambda: a * 5, lambda: L(a)):
+        with pytest.raises(TypeError):
+            call()
+    with pytest.raises(ValueError, match="not a LinearLayout state"):
+        L().__setstate__((1, 2, 3))
+
+
 def test_rest_of_the_algebra():
     l = blocked_32x16()
     assert l.transpose_outs(["dim1", "dim0"]).out_dims == [("dim1", 16), ("dim0", 32)]

@@ -44,6 +44,29 @@ struct Options {
   std::optional<std::string> conversionPath;
 };
 
+/// An encoded TMA descriptor, with the parameter facts it was encoded for (box, swizzle, element
+/// type), so a launch can refuse a map made for another parameter.
+struct TensorMapArg {
+  runtime::TensorMap map;
+  std::vector<uint32_t> box;
+  int swizzleBytes = 0;
+  std::string element;
+
+  bool fits(const lower::KernelParam &p) const {
+    return p.box == box && p.swizzleBytes == swizzleBytes && p.element == element;
+  }
+  std::string describe() const {
+    std::string s = "a tensor map of " + element + " boxes [";
+    for (size_t i = 0; i < box.size(); ++i)
+      s += (i ? ", " : "") + std::to_string(box[i]);
+    return s + "], swizzle " + std::to_string(swizzleBytes);
+  }
+};
+
+TensorMapArg tensorMapFacts(const lower::KernelParam &p) {
+  return {runtime::TensorMap{}, p.box, p.swizzleBytes, p.element};
+}
+
 std::optional<ConversionPath> pathOf(const std::optional<std::string> &name) {
   if (!name)
     return std::nullopt;
@@ -192,11 +215,41 @@ jit::KernelArg argFor(const lower::KernelParam &p, const py::handle &obj, size_t
     }
     return a;
   }
-  case lower::ParamKind::TensorMap:
-    throw py::type_error("argument " + std::to_string(index) + " ('" + p.name +
-                         "') is a tensor map: launch such kernels from C++ for now");
+  case lower::ParamKind::TensorMap: {
+    // linlayout.jit turns tensors and descriptors into TensorMaps; here only the map is taken.
+    if (!py::isinstance<TensorMapArg>(obj))
+      throw py::type_error("argument " + std::to_string(index) + " ('" + p.name + "') is " +
+                           tensorMapFacts(p).describe() +
+                           ": give a jit.TensorDescriptor, a CUDA tensor or a TensorMap, not " +
+                           std::string(py::str(obj.get_type().attr("__name__"))));
+    const auto &m = obj.cast<const TensorMapArg &>();
+    if (!m.fits(p))
+      throw py::type_error("argument " + std::to_string(index) + " ('" + p.name + "') is " +
+                           tensorMapFacts(p).describe() + ", got " + m.describe());
+    a.bits = 1024;
+    a.map = m.map;
+    return a;
+  }
   }
   return a;
+}
+
+// The tensor map for tensor-map parameter `index` over a tensor at `address` with `dims` and byte
+// strides of every dim but the last (outermost first); box, swizzle and element type are the
+// kernel's.
+TensorMapArg encodeFor(const jit::Kernel &k, int64_t index, uint64_t address,
+                       std::vector<uint64_t> dims, std::vector<uint64_t> strideBytes) {
+  const auto &params = k.metadata().params;
+  if (index < 0 || size_t(index) >= params.size())
+    throw py::value_error("the kernel has " + std::to_string(params.size()) +
+                          " parameters, not one at " + std::to_string(index));
+  const lower::KernelParam &p = params[size_t(index)];
+  if (p.kind != lower::ParamKind::TensorMap)
+    throw py::type_error("parameter " + std::to_string(index) + " ('" + p.name + "') is " +
+                         jit::describe(p.kind, p.bits) + ", not a tensor map");
+  TensorMapArg m = tensorMapFacts(p);
+  m.map = unwrap(jit::encodeTensorMapFor(p, address, std::move(dims), std::move(strideBytes)));
+  return m;
 }
 
 class PyCompiler {
@@ -253,7 +306,9 @@ runtime::Dim3 gridOf(const py::object &grid) {
   return g;
 }
 
-void launch(const jit::Kernel &k, const py::object &grid, const py::args &args) {
+// `stream` is a CUstream handle (0: the legacy default stream); linlayout.jit takes it from a
+// torch.cuda.Stream or anything with __cuda_stream__.
+void launch(const jit::Kernel &k, const py::object &grid, const py::args &args, uint64_t stream) {
   const auto &params = k.metadata().params;
   if (args.size() != params.size())
     throw py::type_error("the kernel takes " + std::to_string(params.size()) + " arguments, got " +
@@ -262,11 +317,12 @@ void launch(const jit::Kernel &k, const py::object &grid, const py::args &args) 
   for (size_t i = 0; i < args.size(); ++i)
     kargs.push_back(argFor(params[i], args[i], i));
   runtime::Dim3 g = gridOf(grid);
-  Status s = [&] {
+  runtime::Stream s = runtime::Stream::borrow(reinterpret_cast<runtime::CUstream>(stream));
+  Status status = [&] {
     py::gil_scoped_release release;
-    return k.launchArgs(g, kargs, runtime::Stream::null());
+    return k.launchArgs(g, kargs, s);
   }();
-  check(s);
+  check(status);
 }
 
 py::dict metadataOf(const jit::Kernel &k) {
@@ -314,10 +370,19 @@ PYBIND11_MODULE(_jit, m) {
            py::arg("conversion_path") = py::none());
   m.def("compile_ptx", &compilePtx, py::arg("text"), py::arg("options"),
         py::arg("file_name") = "<input>");
+  py::class_<TensorMapArg>(m, "TensorMap",
+                           "An encoded TMA descriptor for one tensor-map parameter of a kernel")
+      .def_readonly("box", &TensorMapArg::box)
+      .def_readonly("swizzle_bytes", &TensorMapArg::swizzleBytes)
+      .def_readonly("element", &TensorMapArg::element)
+      .def("__repr__", [](const TensorMapArg &m) { return "<" + m.describe() + ">"; });
+
   py::class_<jit::Kernel, std::shared_ptr<jit::Kernel>>(m, "Kernel")
       .def_property_readonly("ptx", &jit::Kernel::ptx)
       .def_property_readonly("metadata", &metadataOf)
-      .def("launch", &launch, py::arg("grid"));
+      .def("launch", &launch, py::arg("grid"), py::arg("stream") = 0)
+      .def("tensor_map", &encodeFor, py::arg("index"), py::arg("address"), py::arg("dims"),
+           py::arg("stride_bytes"));
   py::class_<PyCompiler>(m, "Compiler")
       .def(py::init<int>(), py::arg("device") = 0)
       .def(

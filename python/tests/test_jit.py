@@ -11,6 +11,15 @@ pytestmark = pytest.mark.skipif(not jit.available(),
                                 reason="this build has no compiler (lower/ needs LLVM 19)")
 MEMCPY = os.path.join(SOURCE_DIR, "examples", "memcpy_1d.tir")
 TTGIR = os.path.join(SOURCE_DIR, "examples", "triton", "add.ttgir")
+TMA = os.path.join(SOURCE_DIR, "examples", "tma_copy.tir")
+
+
+class FakeArray:
+    """A __cuda_array_interface__ producer that needs no GPU (nothing reads its address)."""
+
+    def __init__(self, shape, typestr="<f2", strides=None):
+        self.__cuda_array_interface__ = {"data": (1 << 20, False), "shape": tuple(shape),
+                                         "typestr": typestr, "strides": strides, "version": 3}
 
 
 def test_compile_ptx_without_a_gpu():
@@ -31,6 +40,30 @@ def test_compile_errors_are_value_errors():
         jit.compile_ptx(MEMCPY, target="sm_12")
     with pytest.raises(ValueError):
         jit.compile_ptx(MEMCPY, conversion_path="teleport")
+
+
+def test_tensor_map_parameters_and_streams_are_checked_without_a_gpu():
+    c = jit.compile_ptx(TMA, target="sm_90")
+    assert [(p["kind"], p["box"], p["element"]) for p in c.params] == [
+        ("tensor_map", [64, 64], "f16")] * 2
+    d = jit.TensorDescriptor(FakeArray([200, 328]), block_shape=[64, 64])
+    assert d.shape == [200, 328] and d.strides == [328, 1]
+    assert jit._array(FakeArray([4, 8], "<f4", (64, 4)), "x")[1:] == ([4, 8], [16, 1], "f32", 4)
+    with pytest.raises(TypeError, match="not a CUDA array"):
+        jit.TensorDescriptor([1, 2])
+    assert jit._stream(None) == 0 and jit._stream(7) == 7
+
+    class TorchLikeStream:
+        cuda_stream = 1234
+
+    class ProtocolStream:
+        def __cuda_stream__(self):
+            return (0, 99)
+
+    assert jit._stream(TorchLikeStream()) == 1234 and jit._stream(ProtocolStream()) == 99
+    for bad in ("default", True, 1.5):
+        with pytest.raises(TypeError, match="stream"):
+            jit._stream(bad)
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +110,74 @@ def test_gpu_launch_on_cuda_array_interface(gpu):
     gpu.compile(MEMCPY).launch(n // 1024, Array(src), Array(dst), n)
     torch.cuda.synchronize()
     assert torch.equal(src, dst)
+
+
+def test_gpu_launch_on_a_stream(gpu):
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    k = gpu.compile(MEMCPY)
+    n = 1 << 20
+    src = torch.randn(n, device="cuda")
+    dst = torch.zeros(n, device="cuda")
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    k[n // 1024](src, dst, n, stream=s)
+    s.synchronize()
+    assert torch.equal(src, dst)
+    dst.zero_()
+    torch.cuda.synchronize()
+    k.launch(n // 1024, src, dst, n, stream=s.cuda_stream)
+    s.synchronize()
+    assert torch.equal(src, dst)
+    with pytest.raises(TypeError, match="stream"):
+        k[1](src, dst, n, stream="s")
+
+
+def test_gpu_tma_descriptors(gpu):
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    if int(gpu.arch[3:]) < 90:
+        pytest.skip("TMA needs sm_90, this GPU is " + gpu.arch)
+    k = gpu.compile(TMA)
+    rows, cols = 200, 328  # neither a multiple of the 64x64 box
+    grid = ((cols + 63) // 64, (rows + 63) // 64)
+    src = torch.randn(rows, cols, device="cuda").half()
+    dst = torch.zeros_like(src)
+    k[grid](jit.TensorDescriptor(src, block_shape=[64, 64]), dst)  # a descriptor, a tensor
+    torch.cuda.synchronize()
+    assert torch.equal(src, dst)
+    # A map encoded once, reused, on a stream.
+    m = k.tensor_map("in", src)
+    assert m.box == [64, 64] and m.element == "f16"
+    s = torch.cuda.Stream()
+    for _ in range(2):
+        out = torch.zeros_like(src)
+        s.wait_stream(torch.cuda.current_stream())
+        k[grid](m, out, stream=s)
+        s.synchronize()
+        assert torch.equal(src, out)
+    # A view with a row stride: a 100x64 window of a wider tensor.
+    wide = torch.randn(100, 256, device="cuda").half()
+    out = torch.zeros(100, 64, device="cuda").half()
+    k[(1, 2)](jit.TensorDescriptor(wide[:, 64:128]), out)
+    torch.cuda.synchronize()
+    assert torch.equal(wide[:, 64:128], out)
+    try:  # Triton's own descriptor objects, where Triton is installed
+        from triton.tools.tensor_descriptor import TensorDescriptor as TritonDescriptor
+    except ImportError:
+        TritonDescriptor = None
+    if TritonDescriptor is not None:
+        out = torch.zeros_like(src)
+        k[grid](TritonDescriptor.from_tensor(src, [64, 64]), out)
+        torch.cuda.synchronize()
+        assert torch.equal(src, out)
+    with pytest.raises(TypeError, match="f16"):
+        k[grid](src.float(), dst)
+    with pytest.raises(ValueError, match="innermost stride"):
+        k[grid](src.t(), dst)
+    with pytest.raises(ValueError, match="block_shape"):
+        k[grid](jit.TensorDescriptor(src, block_shape=[32, 64]), dst)
+    with pytest.raises(TypeError, match="tensor map"):
+        k[grid](src.data_ptr(), dst)
+    with pytest.raises(TypeError, match="tensor map"):
+        gpu.compile(MEMCPY).tensor_map(0, src)  # a pointer parameter
+    with pytest.raises(ValueError):
+        k[grid](torch.zeros(3, 3, device="cuda").half(), dst)  # rows of 6 bytes

@@ -11,16 +11,18 @@ Expected<Stream> Stream::create() {
   return s;
 }
 
-Stream::Stream(Stream &&o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
+Stream::Stream(Stream &&o) noexcept
+    : s_(std::exchange(o.s_, nullptr)), owned_(std::exchange(o.owned_, true)) {}
 Stream &Stream::operator=(Stream &&o) noexcept {
   if (this != &o) {
     this->~Stream();
     s_ = std::exchange(o.s_, nullptr);
+    owned_ = std::exchange(o.owned_, true);
   }
   return *this;
 }
 Stream::~Stream() {
-  if (s_)
+  if (s_ && owned_)
     (*driver())->cuStreamDestroy(s_);
 }
 

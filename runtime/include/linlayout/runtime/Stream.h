@@ -10,6 +10,15 @@ class Stream {
 public:
   static Expected<Stream> create();
   static Stream null() { return Stream(); }
+  /// A stream someone else created and destroys (e.g. a torch.cuda.Stream's handle).
+  /// Requires: `handle` outlives the returned value and its uses.
+  /// Ensures: destroying the returned value leaves `handle` alive.
+  static Stream borrow(CUstream handle) {
+    Stream s;
+    s.s_ = handle;
+    s.owned_ = false;
+    return s;
+  }
 
   Stream(Stream &&other) noexcept;
   Stream &operator=(Stream &&other) noexcept;
@@ -23,6 +32,7 @@ public:
 private:
   Stream() = default;
   CUstream s_ = nullptr;
+  bool owned_ = true;
 };
 
 /// An event. Move-only.

@@ -5,10 +5,13 @@
 # Logs and JSON go to a work folder; $OUT (or /tmp/linlayout-gpu-out) gets results.tgz (all of
 # them) and performance-gpu.md; the table is printed last.
 #   SKIP_TESTS=1 / SKIP_BENCH=1 / SKIP_TRITON=1 / SKIP_CHECKS=1 leave a part out; TEST_FILTER
-#   narrows the tests; SECTIONS (default "copy convert paths gemm attention peak scan i8gemm") the benchmark sections, ours
-#   and the Gluon scripts of the same name (gluon_<section>_bench.py).
+#   narrows the tests; SECTIONS (default "copy convert paths gemm attention peak scan i8gemm
+#   vendor") the benchmark sections, ours and the Gluon scripts of the same name
+#   (gluon_<section>_bench.py); vendor is bench/gpu/vendor_bench.py (cuBLAS, cuBLASLt fp8, cuDNN
+#   and flash attention through torch).
 #   SKIP_RACECHECK=1 keeps the SASS checks but not racecheck; RACECHECK_TESTS names its tests.
 set -uo pipefail
+sections=" ${SECTIONS:-copy convert paths gemm attention peak scan i8gemm vendor} "
 out=${OUT:-/tmp/linlayout-gpu-out}
 work=$(mktemp -d /tmp/linlayout-gpu.XXXX)
 mkdir -p "$out"
@@ -83,7 +86,8 @@ fi
 if [ "${SKIP_BENCH:-0}" != 1 ] && [ -x "$bin/linlayout_gpu_bench" ]; then
   echo "== GPU benchmarks (linlayout)"
   # One process per section, for the same reason as the tests.
-  for section in ${SECTIONS:-copy convert paths gemm attention peak scan i8gemm}; do
+  for section in $sections; do
+    [ $section = vendor ] && continue  # torch's libraries only, below
     "$bin/linlayout_gpu_bench" --only $section --json "$work/linlayout-$section.json" \
       --ptx-dir "$work/ptx" || status=1
   done
@@ -95,18 +99,24 @@ if [ "${SKIP_BENCH:-0}" != 1 ] && [ "${SKIP_TRITON:-0}" != 1 ]; then
     [ -f "$s" ] || continue
     name=$(basename "$s" .py)
     section=${name#gluon_}; section=${section%_bench}; [ "$section" = memcpy ] && section=copy
-    case " ${SECTIONS:-copy convert paths gemm attention peak scan i8gemm} " in *" $section "*) ;; *) continue ;; esac
+    case "$sections" in *" $section "*) ;; *) continue ;; esac
     PYTHONUNBUFFERED=1 python3 "$s" "$work/$name.json" > "$work/$name.log" 2>&1 || { status=1; tail -5 "$work/$name.log"; }
     echo "   $name done at $(( $(date +%s) - started )) s"
   done
   # Triton's own compiler held to mma.sync (tl.dot GEMMs over a sweep of tilings): what the
   # reference compiler reaches on the mma.sync path, beside our kernels and cuBLAS.
-  case " ${SECTIONS:-copy convert paths gemm attention peak scan i8gemm} " in *" gemm "*)
+  case "$sections" in *" gemm "*)
     # (Without its descriptors-ws form: Triton 3.6 does not split mma.sync loops.)
     DISABLE_MMA_V3=1 PYTHONUNBUFFERED=1 python3 bench/gpu/triton_mma_sync_sweep.py --mma v2 \
       --forms pointers,descriptors "$work/triton_mma_sync_sweep.json" > "$work/triton_mma_sync_sweep.log" 2>&1 ||
       { status=1; tail -5 "$work/triton_mma_sync_sweep.log"; }
     echo "   triton_mma_sync_sweep done at $(( $(date +%s) - started )) s" ;;
+  esac
+  # The vendor libraries on the same GPU: cuBLAS, cuBLASLt fp8, cuDNN and flash attention.
+  case "$sections" in *" vendor "*)
+    PYTHONUNBUFFERED=1 python3 bench/gpu/vendor_bench.py "$work/vendor_bench.json" > "$work/vendor_bench.log" 2>&1 ||
+      { status=1; tail -5 "$work/vendor_bench.log"; }
+    echo "   vendor_bench done at $(( $(date +%s) - started )) s" ;;
   esac
 fi
 # SASS of our conversion kernels with Triton's own ptxas / cuobjdump (Triton's are written by

@@ -11,6 +11,8 @@ counterpart of the rapidcheck generators in testing/.
 Family strategies draw the constructor arguments Triton accepts; ``layouts_with_shapes`` pairs
 a family's layout with a tensor shape it converts over (keeping only pairs the library accepts).
 """
+from functools import reduce
+
 from hypothesis import strategies as st
 
 from .. import _layouts as L
@@ -145,6 +147,21 @@ def _cga(draw, rank):
 
 
 @st.composite
+def _cga_layout(draw, rank, max_bits=2, broadcast=False):
+    """CTA bases in tensor coordinates: each a new power of two along one dim (or, with
+    broadcast, sometimes zero), as the C++ generators' cgaLayout."""
+    bases, nxt = [], [1] * rank
+    for _ in range(draw(st.integers(0, max_bits))):
+        b = [0] * rank
+        if not broadcast or draw(st.integers(0, 3)) != 0:
+            d = draw(st.integers(0, rank - 1))
+            b[d] = nxt[d]
+            nxt[d] *= 2
+        bases.append(b)
+    return bases
+
+
+@st.composite
 def blocked_layouts(draw, rank=None, max_warp_bits=3, cga=True):
     rank = rank or draw(st.integers(1, 3))
     return L.BlockedLayout(
@@ -155,33 +172,83 @@ def blocked_layouts(draw, rank=None, max_warp_bits=3, cga=True):
 
 
 @st.composite
-def nvmma_distributed_layouts(draw, version=None):
+def nvmma_distributed_layouts(draw, version=None, rank=None, cga=True):
+    """Ampere (version 2) or Hopper (version 3) accumulators, rank 2 or 3, maybe over CTAs."""
     version = version or draw(st.sampled_from([2, 3]))
+    rank = rank or draw(st.sampled_from([2, 2, 3]))
+    ctas = draw(_cga_layout(rank)) if cga and draw(st.booleans()) else []
     if version == 2:
-        rank = draw(st.sampled_from([2, 2, 3]))
         warps = draw(_split_pow2(draw(st.integers(0, 3)), rank))
         instr = [16, 8] if rank == 2 else [1, 16, 8]
-        return L.NVMMADistributedLayout([2, 0], warps, instr)
-    warps = draw(st.sampled_from([[4, 1], [8, 1], [4, 2]]))
+        return L.NVMMADistributedLayout([2, 0], warps, instr, ctas)
+    # Whole warp groups: 4 warps along M, maybe doubled along any dim.
+    warps = [1] * rank
+    warps[rank - 2] = 4
+    warps[draw(st.integers(0, rank - 1))] *= draw(st.sampled_from([1, 2]))
     n = draw(st.sampled_from([8, 16, 32, 64, 128, 256]))
-    return L.NVMMADistributedLayout([3, 0], warps, [16, n, 16])
+    return L.NVMMADistributedLayout([3, 0], warps, [16, n, 16], ctas)
+
+
+@st.composite
+def amd_mfma_layouts(draw, rank=None, cga=True):
+    """AMD MFMA accumulators (64-lane wavefronts), rank 2 or 3: every instruction shape, both
+    orientations, 32- and 64-bit elements, tiles per warp, maybe over CTAs."""
+    rank = rank or draw(st.sampled_from([2, 2, 3]))
+    mn = draw(st.sampled_from([[32, 32], [16, 16], [64, 4], [4, 64]]))
+    transposed = mn == [64, 4] or draw(st.booleans())
+    return L.AMDMFMALayout(
+        draw(st.integers(1, 4)), mn + [draw(_pow2(2, 5))], transposed,
+        draw(_split_pow2(draw(st.integers(0, 3)), rank)), draw(st.sampled_from([32, 64])),
+        [draw(_pow2(0, 1)) for _ in range(rank)],
+        draw(_cga_layout(rank)) if cga and draw(st.booleans()) else [])
+
+
+@st.composite
+def amd_wmma_layouts(draw, rank=None, cga=True):
+    """AMD WMMA accumulators, versions 1 to 3, rank 2 or 3, maybe over CTAs."""
+    rank = rank or draw(st.sampled_from([2, 2, 3]))
+    version = draw(st.integers(1, 3))
+    k = 16 if version < 3 else draw(st.sampled_from([4, 32, 64, 128]))
+    return L.AMDWMMALayout(version, draw(st.booleans()),
+                           draw(_split_pow2(draw(st.integers(0, 3)), rank)), [16, 16, k], None,
+                           draw(_cga_layout(rank)) if cga and draw(st.booleans()) else [])
+
+
+def _k_widths(parent):
+    """The k_width values a dot operand of `parent` takes."""
+    if isinstance(parent, L.AMDMFMALayout):
+        return [1, 2, 4, 8, 16, 32]
+    if isinstance(parent, L.AMDWMMALayout):
+        return {1: [8, 16], 2: [4, 8, 16]}.get(parent.version, [2, 8, 16])
+    return [1, 2, 4, 8]
 
 
 @st.composite
 def dot_operand_layouts(draw):
-    if draw(st.integers(0, 4)) == 0:
+    """Operands of an FMA (blocked parent, no k_width), an Ampere or Hopper MMA, or an AMD MFMA
+    or WMMA."""
+    which = draw(st.integers(0, 4))
+    if which == 0:
         parent = draw(blocked_layouts(rank=2, cga=False))
         return L.DotOperandLayout(draw(st.integers(0, 1)), parent, 0)
-    parent = draw(nvmma_distributed_layouts(version=2))
+    if which == 1:  # Hopper: only operand A comes from registers
+        parent = draw(nvmma_distributed_layouts(version=3, rank=2))
+        return L.DotOperandLayout(0, parent, draw(st.sampled_from([1, 2, 4, 8])))
+    parent = draw([None, None, nvmma_distributed_layouts(version=2), amd_mfma_layouts(),
+                   amd_wmma_layouts()][which])
     return L.DotOperandLayout(draw(st.integers(0, 1)), parent,
-                              draw(st.sampled_from([1, 2, 4, 8])))
+                              draw(st.sampled_from(_k_widths(parent))))
 
 
 @st.composite
 def slice_layouts(draw):
-    parent = draw(st.one_of(blocked_layouts(rank=draw(st.integers(2, 3))),
-                            nvmma_distributed_layouts()))
-    rank = len(parent.warps_per_cta)
+    """A slice of any distributed parent of rank 2 or 3, slices of slices included."""
+    rank = draw(st.integers(2, 3))
+    parent = draw(st.one_of(blocked_layouts(rank=rank), nvmma_distributed_layouts(rank=rank),
+                            amd_mfma_layouts(rank=rank), amd_wmma_layouts(rank=rank)))
+    if rank == 3 and draw(st.integers(0, 3)) == 0:
+        parent = L.SliceLayout(draw(st.integers(0, 2)), parent)
+        rank = 2
     return L.SliceLayout(draw(st.integers(0, rank - 1)), parent)
 
 
@@ -203,16 +270,99 @@ def distributed_linear_layouts(draw, rank=None):
 
 
 @st.composite
-def swizzled_shared_layouts(draw, rank=2):
+def swizzled_shared_layouts(draw, rank=None, cga=True):
+    rank = rank or draw(st.integers(2, 3))
     return L.SwizzledSharedLayout(draw(_pow2(0, 3)), draw(_pow2(0, 2)), draw(_pow2(0, 3)),
-                                  list(draw(st.permutations(range(rank)))))
+                                  list(draw(st.permutations(range(rank)))),
+                                  draw(_cga_layout(rank)) if cga and draw(st.booleans()) else [])
 
 
 @st.composite
-def nvmma_shared_layouts(draw, bitwidth=None):
-    return L.NVMMASharedLayout(draw(st.sampled_from([0, 32, 64, 128])),
-                               bitwidth or draw(st.sampled_from([8, 16, 32])), 2,
-                               draw(st.booleans()))
+def nvmma_shared_layouts(draw, bitwidth=None, rank=None, cga=True):
+    """NVMMA shared layouts: every swizzle, 8- to 32-bit elements, transposed or not, fp4
+    padding (128-byte swizzle, 8 bits), maybe over CTAs."""
+    rank = rank or draw(st.sampled_from([2, 2, 3]))
+    swizzle = draw(st.sampled_from([0, 32, 64, 128]))
+    bits = bitwidth or draw(st.sampled_from([8, 16, 32]))
+    fp4 = swizzle == 128 and bits == 8 and draw(st.booleans())
+    return L.NVMMASharedLayout(swizzle, bits, rank, draw(st.booleans()), fp4,
+                               draw(_cga_layout(rank)) if cga and draw(st.booleans()) else [])
+
+
+@st.composite
+def padded_shared_layouts(draw, rank=None, max_bits=10, blocks=True):
+    """Gluon's PaddedSharedLayout over 2^1..2^max_bits elements: 1 to 3 (interval, padding)
+    pairs, the offsets a random order of the shape's bits, up to 2 of them given to CTAs."""
+    rank = rank or draw(st.integers(1, 3))
+    shape = draw(_split_pow2(draw(st.integers(1, max_bits)), rank))
+    bits = []
+    for d in range(rank):
+        v = 1
+        while v < shape[d]:
+            bits.append([v if k == d else 0 for k in range(rank)])
+            v *= 2
+    bits = list(draw(st.permutations(bits)))
+    n_blocks = draw(st.integers(0, min(2, len(bits) - 1))) if blocks else 0
+    cga = bits[len(bits) - n_blocks:]
+    offsets = bits[:len(bits) - n_blocks]
+    pairs = {}
+    for _ in range(draw(st.integers(1, 3))):
+        pairs.setdefault(draw(_pow2(0, 10)), draw(_pow2(0, 4)))
+    return L.PaddedSharedLayout([[i, p] for i, p in pairs.items()], offsets, cga, shape)
+
+
+@st.composite
+def cute_layouts(draw, swizzle=True, max_bits=12):
+    """CuTe layouts that are linear over F2, as CuTe text (``"((2,4),8):((1,16),2)"``, maybe
+    with ``Sw<B,M,S> o`` in front): a shape tree of up to 3 top modes, each a leaf or a tuple
+    of up to 3 leaves (nested once now and then); each leaf's offset bits a range of its own, in
+    random order with gaps, or a zero stride; size-1 leaves any stride. Read them with
+    ``query("from_cute", layout=text)`` or ``to_linear_layout("cute:" + text)``."""
+    budget = [max_bits]
+
+    def leaf():
+        k = draw(st.integers(0, min(budget[0], 4)))
+        budget[0] -= k
+        return [1 << k, 0]
+
+    if draw(st.integers(0, 4)) == 0:
+        root = leaf()
+    else:
+        root = []
+        for _ in range(draw(st.integers(0, 3))):
+            if draw(st.booleans()):
+                root.append(leaf())
+            else:
+                root.append([[leaf(), leaf()] if draw(st.integers(0, 4)) == 0 else leaf()
+                             for _ in range(draw(st.integers(1, 3)))])
+    cursor = 0
+    for lf in draw(st.permutations(_cute_leaves(root))):
+        if lf[0] == 1:
+            lf[1] = draw(st.integers(0, 49))
+        elif draw(st.integers(0, 5)) == 0:
+            lf[1] = 0
+        else:
+            cursor += draw(st.integers(0, 2))
+            lf[1] = 1 << cursor
+            cursor += lf[0].bit_length() - 1
+    text = _cute_text(root, 0) + ":" + _cute_text(root, 1)
+    if swizzle and draw(st.booleans()):
+        b = draw(st.integers(1, 3))
+        sh = draw(st.integers(b, 4)) * (-1 if draw(st.integers(0, 2)) == 0 else 1)
+        text = "Sw<%d,%d,%d> o %s" % (b, draw(st.integers(0, 3)), sh, text)
+    return text
+
+
+def _cute_leaves(tree):
+    if not tree or isinstance(tree[0], int):
+        return [tree] if tree else []
+    return [lf for t in tree for lf in _cute_leaves(t)]
+
+
+def _cute_text(tree, which):
+    if tree and isinstance(tree[0], int):
+        return str(tree[which])
+    return "(" + ",".join(_cute_text(t, which) for t in tree) + ")"
 
 
 @st.composite
@@ -231,19 +381,21 @@ def _columns(l):
 
 def distributed_layouts():
     """A layout of any distributed family."""
-    return st.one_of(blocked_layouts(), nvmma_distributed_layouts(), dot_operand_layouts(),
-                     slice_layouts(), distributed_linear_layouts())
+    return st.one_of(blocked_layouts(), nvmma_distributed_layouts(), amd_mfma_layouts(),
+                     amd_wmma_layouts(), dot_operand_layouts(), slice_layouts(),
+                     distributed_linear_layouts())
 
 
 def shared_layouts():
     """A layout of any shared-memory family."""
-    return st.one_of(swizzled_shared_layouts(), nvmma_shared_layouts(), shared_linear_layouts())
+    return st.one_of(swizzled_shared_layouts(), nvmma_shared_layouts(), shared_linear_layouts(),
+                     padded_shared_layouts())
 
 
 def _rank(layout):
     if isinstance(layout, (L.BlockedLayout,)):
         return len(layout.order)
-    if isinstance(layout, L.NVMMADistributedLayout):
+    if isinstance(layout, (L.NVMMADistributedLayout, L.AMDMFMALayout, L.AMDWMMALayout)):
         return len(layout.warps_per_cta)
     if isinstance(layout, L.DotOperandLayout):
         return _rank(layout.parent)
@@ -269,12 +421,15 @@ def _converts(pair):
 @st.composite
 def _with_shape(draw, layouts, max_dim_bits, max_total_bits):
     layout = draw(layouts)
-    if isinstance(layout, L.DistributedLinearLayout):
+    if isinstance(layout, (L.DistributedLinearLayout, L.PaddedSharedLayout)):
         return layout, list(layout.shape)
     if isinstance(layout, L.SharedLinearLayout):
-        bits = len(layout.offset_bases)
-        first = draw(st.integers(0, bits))
-        return layout, [1 << first, 1 << (bits - first)]
+        # Its bases fix its shape: each dim as far as the highest bit any basis moves it.
+        if not layout.offset_bases:
+            return layout, [1]
+        rank = len(layout.offset_bases[0])
+        return layout, [1 << reduce(lambda a, b: a | b, (v[d] for v in layout.offset_bases),
+                                    0).bit_length() for d in range(rank)]
     rank = _rank(layout)
     shape = [draw(_pow2(0, max_dim_bits)) for _ in range(rank)]
     while sum(s.bit_length() - 1 for s in shape) > max_total_bits:

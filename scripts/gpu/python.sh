@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Python package on the GPU machine, whose python3 is CPython 3.12 with torch and Triton.
-#   here:  bash scripts/gpu/python.sh pack [DEST_REPO]   builds _core and _jit for CPython 3.12
-#          (pyenv's 3.12 headers; build312/), strips them and the CLI, packs DEST_REPO/.carry-python/
-#   there: bash .carry-python/python.sh run              (device tool: carry [".carry-python"])
+#   here:  bash scripts/gpu/python.sh pack [DEST_REPO [CARRY]]   builds _core and _jit for
+#          CPython 3.12 (pyenv's 3.12 headers; build312/), strips them and the CLI, packs
+#          DEST_REPO/CARRY/ (default .carry-python)
+#   there: bash CARRY/python.sh run                            (device tool: carry [CARRY])
 # `run` unpacks them, runs python/tests (the GPU launch tests included) and
 # bench/python/invert_and_compose.py against Triton's binding; logs and figures go to $OUT.
 set -uo pipefail
@@ -11,6 +12,7 @@ pack)
   set -e
   cd "$(dirname "$0")/../.."
   dest=${2:-.}
+  carry=${3:-.carry-python}
   py=${PYTHON312:-$(ls -d /root/.pyenv/versions/3.12*/bin/python3.12 | head -1)}
   cmake -S . -B build312 -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLINLAYOUT_BUILD_TESTS=OFF \
     -DLINLAYOUT_BUILD_BENCH=OFF -DPython_EXECUTABLE="$py" >/dev/null
@@ -19,13 +21,13 @@ pack)
   cp -r build312/python/linlayout "$stage/"
   find "$stage" -name __pycache__ -prune -exec rm -rf {} +
   strip "$stage"/linlayout/*.so
-  mkdir -p "$dest/.carry-python"
-  tar czf "$dest/.carry-python/py312.tgz" -C "$stage" linlayout
+  mkdir -p "$dest/$carry"
+  tar czf "$dest/$carry/py312.tgz" -C "$stage" linlayout
   strip -o "$stage/linlayout-cli" build312/bin/linlayout
-  gzip -c "$stage/linlayout-cli" > "$dest/.carry-python/linlayout.gz"
-  cp "$0" "$dest/.carry-python/python.sh"
+  gzip -c "$stage/linlayout-cli" > "$dest/$carry/linlayout.gz"
+  cp "$0" "$dest/$carry/python.sh"
   rm -rf "$stage"
-  du -sh "$dest/.carry-python" ;;
+  du -sh "$dest/$carry" ;;
 run)
   here=$(cd "$(dirname "$0")" && pwd)
   mkdir -p /tmp/py /tmp/bin

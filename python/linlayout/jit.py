@@ -187,10 +187,12 @@ class Kernel:
         if p is None or p["kind"] != "tensor_map":
             return self._k.tensor_map(index, 0, [], [])  # the library's error
         what = "argument %d ('%s')" % (index, p["name"])
-        if hasattr(tensor, "base") and hasattr(tensor, "shape") and hasattr(tensor, "strides"):
+        # A descriptor has base, shape, strides and block_shape (a CuPy or NumPy array has the
+        # first three too, its strides in bytes: it is read as an array instead).
+        if all(hasattr(tensor, a) for a in ("base", "shape", "strides", "block_shape")):
             address, _, _, element, size = _array(tensor.base, what + "'s base")
             shape, strides = list(tensor.shape), list(tensor.strides)
-            block = getattr(tensor, "block_shape", None)
+            block = tensor.block_shape
             if block is not None and list(block) != list(p["box"]):
                 raise ValueError("%s has block_shape %s; the kernel copies boxes of %s" % (
                     what, list(block), list(p["box"])))

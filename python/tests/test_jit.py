@@ -66,6 +66,45 @@ def test_tensor_map_parameters_and_streams_are_checked_without_a_gpu():
             jit._stream(bad)
 
 
+class FakeKernel:
+    """The _jit.Kernel surface jit.Kernel uses, recording what it is asked (no GPU)."""
+
+    def __init__(self, params):
+        self.metadata = {"params": params}
+        self.maps = []
+
+    def tensor_map(self, index, address, dims, stride_bytes):
+        self.maps.append((index, address, dims, stride_bytes))
+        return "map%d" % index
+
+    def launch(self, grid, *args, stream=0):
+        self.launched = (grid, args, stream)
+
+
+def test_tensor_map_arguments_are_encoded_and_checked_without_a_gpu():
+    fake = FakeKernel(jit.compile_ptx(TMA, target="sm_90").params)
+    k = jit.Kernel(fake)
+
+    class TorchLikeStream:
+        cuda_stream = 1234
+
+    k[(6, 4)](jit.TensorDescriptor(FakeArray([200, 328]), block_shape=[64, 64]),
+              FakeArray([200, 328]), stream=TorchLikeStream())
+    assert fake.maps == [(0, 1 << 20, [200, 328], [656]), (1, 1 << 20, [200, 328], [656])]
+    assert fake.launched == ((6, 4), ("map0", "map1"), 1234)
+    # A row-strided view: 64 of 256 columns.
+    k.tensor_map("out", jit.TensorDescriptor(FakeArray([100, 64], strides=(512, 2))))
+    assert fake.maps[-1] == (1, 1 << 20, [100, 64], [512])
+    with pytest.raises(TypeError, match="f16"):
+        k[1](FakeArray([64, 64], "<f4"), FakeArray([64, 64]))
+    with pytest.raises(ValueError, match="innermost stride"):
+        k[1](FakeArray([64, 64], strides=(2, 128)), FakeArray([64, 64]))
+    with pytest.raises(ValueError, match="block_shape"):
+        k[1](jit.TensorDescriptor(FakeArray([64, 64]), block_shape=[32, 64]), FakeArray([64, 64]))
+    with pytest.raises(ValueError, match="no parameter"):
+        k.tensor_map("nosuch", FakeArray([64, 64]))
+
+
 @pytest.fixture(scope="module")
 def gpu():
     try:

@@ -54,6 +54,29 @@ bool loadMayPass(const llvm::Instruction &i) {
          (!llvm::isa<llvm::CallInst>(i) || movable(i));
 }
 
+// A store to global memory: a plain one, or the predicated inline PTX GlobalAccess.cpp emits.
+bool globalStore(const llvm::Instruction &i) {
+  if (const auto *st = llvm::dyn_cast<llvm::StoreInst>(&i))
+    return st->isSimple() && st->getPointerAddressSpace() == 1;
+  const auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
+  const auto *asmFn = call ? llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()) : nullptr;
+  return asmFn && asmFn->getAsmString().rfind("@$1 st.global", 0) == 0;
+}
+
+// A shared-memory load after a conversion's barrier may move down past global stores (another
+// state space) and past what neither writes memory nor synchronizes.
+bool movableSharedLoad(const llvm::Instruction &i) {
+  const auto *ld = llvm::dyn_cast<llvm::LoadInst>(&i);
+  return ld && ld->isSimple() && ld->getPointerAddressSpace() == 3;
+}
+
+bool sharedLoadMayPass(const llvm::Instruction &i) {
+  if (globalStore(i))
+    return true;
+  return !i.mayWriteToMemory() && !i.mayThrow() && i.willReturn() &&
+         (!llvm::isa<llvm::CallInst>(i) || movable(i));
+}
+
 // The first user of `i` in its block, or null when a user is a phi or in another block.
 llvm::Instruction *firstUser(llvm::Instruction &i) {
   llvm::Instruction *first = nullptr;
@@ -110,8 +133,8 @@ void sinkToUses(llvm::Module &m) {
         order.push_back(&i);
       for (auto it = order.rbegin(); it != order.rend(); ++it) {
         llvm::Instruction *i = *it;
-        const bool load = movableLoad(*i);
-        if ((!load && !movable(*i)) || i->use_empty())
+        const bool load = movableLoad(*i), sharedLoad = movableSharedLoad(*i);
+        if ((!load && !sharedLoad && !movable(*i)) || i->use_empty())
           continue;
         llvm::Instruction *to = firstUser(*i);
         if (!to || i->getNextNode() == to)
@@ -120,6 +143,19 @@ void sinkToUses(llvm::Module &m) {
           llvm::Instruction *passed = i->getNextNode();
           while (passed != to && loadMayPass(*passed))
             passed = passed->getNextNode();
+          to = passed;
+        }
+        if (sharedLoad) {
+          // Only where it passes a global store: a conversion that loads its whole tile before
+          // storing any of it holds the tile at once (convert2d/0-6/none/64x64/i64: 128 i64
+          // into the B operand every warp holds, 48 bytes of spills at 254 registers; Triton's
+          // kernel interleaves). Loads feeding computation keep the order they were given.
+          bool crossesStore = false;
+          llvm::Instruction *passed = i->getNextNode();
+          for (; passed != to && sharedLoadMayPass(*passed); passed = passed->getNextNode())
+            crossesStore |= globalStore(*passed);
+          if (!crossesStore)
+            continue;
           to = passed;
         }
         if (i->getNextNode() != to)

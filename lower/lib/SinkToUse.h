@@ -16,7 +16,8 @@ namespace linlayout::lower {
 /// Moves every movable instruction of `m` (casts, vector element moves, selects, arithmetic with
 /// a constant operand, constant-offset address arithmetic, warp shuffles, byte permutes and pure
 /// inline PTX) to just before its first user, when all its users are in its block and none is a
-/// phi. Runs after LLVM's optimizations, before code generation.
+/// phi; global loads down past shared stores, and shared loads down past global stores (only
+/// when they pass one). Runs after LLVM's optimizations, before code generation.
 /// Ensures: the module computes the same values; each block holds the same instructions.
 void sinkToUses(llvm::Module &m);
 

@@ -235,7 +235,11 @@ class Compiler:
         return self._c.arch
 
     def compile(self, ir, **options):
+        """The Kernel of ``ir`` (text or path) for this GPU, compiled once per IR text, target
+        (default: this GPU's) and options."""
         text, name = _text(ir)
+        if options.get("target") is None:
+            options["target"] = self.arch
         opts, key = _options(**options)
         k = self._cache.get((text, key))
         if k is None:

@@ -117,6 +117,9 @@ def test_gpu_launch_on_torch_tensors(gpu):
     torch = pytest.importorskip("torch", reason="torch is not installed")
     k = gpu.compile(MEMCPY)
     assert gpu.compile(MEMCPY) is k  # cached by IR text, target and options
+    assert gpu.compile(MEMCPY, target=gpu.arch) is k
+    assert gpu.compile(open(MEMCPY).read()) is k
+    assert gpu.compile(MEMCPY, optimize=False) is not k
     n = 5000
     src = torch.arange(n, dtype=torch.float32, device="cuda")
     dst = torch.zeros(n, dtype=torch.float32, device="cuda")

@@ -340,6 +340,25 @@ TEST(PictureShared, OffsetsAndBanks) {
   EXPECT_EQ(lines(*inv)[1].substr(0, 21), "offset 0: (0,0) (0,1)");
 }
 
+// A padded layout (PictureOptions::padding): one element after every row of 8 moves row r to
+// address 9r, so its banks turn by one per row; offsets stay as they are.
+TEST(PictureShared, PaddedAddressesAndTheirBanks) {
+  std::vector<InDimBases> ins{{DimName::offset(), {{0, 1}, {0, 2}, {0, 4}, {1, 0}, {2, 0}}}};
+  std::vector<DimSize> outs{{DimName::dim(0), 4}, {DimName::dim(1), 8}};
+  OwnerMap m = mapOf(*LinearLayout::fromBases(ins, outs));
+  PictureOptions o;
+  o.padding = {{8, 1}};
+  EXPECT_EQ(paddedAddress(17, o), 19u);
+  EXPECT_EQ(lines(renderTensorMap(m, o))[1], " [ 8,  9, 10, 11, 12, 13, 14, 15],");
+  auto addresses = renderAddresses(m, o);
+  ASSERT_TRUE(addresses.ok());
+  EXPECT_EQ(lines(*addresses)[3], " [27, 28, 29, 30, 31, 32, 33, 34]]");
+  auto banks = renderBanks(m, 32, o);
+  ASSERT_TRUE(banks.ok());
+  EXPECT_EQ(lines(*banks)[3], " [27, 28, 29, 30, 31,  0,  1,  2]]");
+  EXPECT_FALSE(renderAddresses(mapOf(docsBlocked16())).ok());
+}
+
 TEST(PictureErrors, RejectsForeignDims) {
   std::vector<InDimBases> ins{{DimName::get("thread"), {{1}}}};
   std::vector<DimSize> outs{{DimName::dim(0), 2}};

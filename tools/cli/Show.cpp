@@ -185,6 +185,10 @@ int runShow(const ShowArgs &a) {
       return 1;
     }
     PictureOptions o = opts;
+    // A padded layout's banks are those of its addresses (the offsets spread out by padding).
+    if (layout->spec)
+      for (const PadInterval &p : sharedPadding(*layout->spec))
+        o.padding.push_back({p.interval, p.padding});
     if (autoCols)
       o.maxCols = columnsThatFit(*map, o.style, kTextWidth);
     // Past the limit, each tile keeps about half the budget at its start and a quarter at its end.
@@ -198,6 +202,13 @@ int runShow(const ShowArgs &a) {
     out << summary(*map) << "\n";
     if (map->isShared()) {
       out << "offsets:\n" << renderTensorMap(*map, o);
+      if (!o.padding.empty()) {
+        std::string pairs;
+        for (const auto &[interval, padding] : o.padding)
+          pairs += (pairs.empty() ? "" : ", ") + std::to_string(interval) + ":+" +
+                   std::to_string(padding);
+        out << "addresses (offsets padded by [" << pairs << "]):\n" << *renderAddresses(*map, o);
+      }
       auto banks = renderBanks(*map, bitwidth, o);
       out << "banks (" << bitwidth << "-bit elements, 32 banks of 4 bytes):\n" << *banks;
     } else {

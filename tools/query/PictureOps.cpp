@@ -6,6 +6,7 @@
 #include "query/SpecJson.h"
 
 #include <algorithm>
+#include <array>
 
 namespace linlayout::query {
 namespace {
@@ -23,7 +24,7 @@ Expected<Json> picture(const Json &req) {
   LL_ASSIGN_OR_RETURN(const Json *l, field(req, "layout"));
   LinearLayout layout;
   int bitwidth = 16;
-  bool padded = false; // banks of padded addresses are not drawn (renderBanks takes offsets)
+  std::vector<std::array<int64_t, 2>> padding; // a padded layout's: banks of its addresses
   if (l->is_object() && l->contains("in_dims")) {
     LL_ASSIGN_OR_RETURN(layout, layoutFromJson(*l, "layout"));
   } else {
@@ -31,11 +32,13 @@ Expected<Json> picture(const Json &req) {
     LL_ASSIGN_OR_RETURN(const Json *s, field(req, "shape"));
     LL_ASSIGN_OR_RETURN(std::vector<int64_t> shape, toIntList(*s, "shape"));
     LL_ASSIGN_OR_RETURN(layout, toLinearLayout(spec, shape));
-    padded = !sharedPadding(spec).empty();
+    for (const PadInterval &p : sharedPadding(spec))
+      padding.push_back({p.interval, p.padding});
     if (const auto *nv = spec.as<NvmmaSharedSpec>())
       bitwidth = nv->elementBitwidth();
   }
   PictureOptions o;
+  o.padding = padding;
   if (hasField(req, "style")) {
     LL_ASSIGN_OR_RETURN(std::string style, toString(req["style"], "style"));
     if (style != "owners" && style != "threads")
@@ -63,7 +66,11 @@ Expected<Json> picture(const Json &req) {
   o.colTail = std::max<int64_t>(1, o.maxCols / 4);
   Json out = Json::object();
   out["text"] = renderTensorMap(map, o);
-  if (map.isShared() && !padded) {
+  if (map.isShared()) {
+    if (!o.padding.empty()) {
+      LL_ASSIGN_OR_RETURN(std::string addresses, renderAddresses(map, o));
+      out["addresses"] = addresses;
+    }
     LL_ASSIGN_OR_RETURN(std::string banks, renderBanks(map, bitwidth, o));
     out["banks"] = banks;
   }

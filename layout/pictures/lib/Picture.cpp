@@ -560,6 +560,23 @@ int bankOf(uint64_t offset, int bitwidth) {
   return int((offset * uint64_t(bitwidth) / 32) % 32);
 }
 
+uint64_t paddedAddress(uint64_t offset, const PictureOptions &o) {
+  uint64_t a = offset;
+  for (const auto &[interval, padding] : o.padding)
+    a += offset / uint64_t(interval) * uint64_t(padding);
+  return a;
+}
+
+Expected<std::string> renderAddresses(const OwnerMap &map, const PictureOptions &o) {
+  if (!map.isShared())
+    return makeError("addresses are drawn for shared layouts (in dims offset, block) only");
+  bool q = qualifyBlocks(map, o.style);
+  return renderGrid(map, o, o.style, [&](int64_t e) {
+    return joinHolders(map, e, q,
+                       [&](const Holder &h) { return std::to_string(paddedAddress(h.index, o)); });
+  });
+}
+
 Expected<std::string> renderBanks(const OwnerMap &map, int bitwidth, const PictureOptions &o) {
   if (!map.isShared())
     return makeError("banks are drawn for shared layouts (in dims offset, block) only");
@@ -567,8 +584,9 @@ Expected<std::string> renderBanks(const OwnerMap &map, int bitwidth, const Pictu
     return makeError("bitwidth " + std::to_string(bitwidth) + " is not 8, 16, 32 or 64");
   bool q = qualifyBlocks(map, o.style);
   return renderGrid(map, o, o.style, [&](int64_t e) {
-    return joinHolders(map, e, q,
-                       [&](const Holder &h) { return std::to_string(bankOf(h.index, bitwidth)); });
+    return joinHolders(map, e, q, [&](const Holder &h) {
+      return std::to_string(bankOf(paddedAddress(h.index, o), bitwidth));
+    });
   });
 }
 

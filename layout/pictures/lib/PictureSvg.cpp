@@ -25,23 +25,25 @@ std::string hsl(double hue, double sat, double light) {
 // Golden-angle hues keep neighbouring warps (banks) far apart in colour.
 double hueOf(uint64_t i) { return double(i) * 137.508; }
 
-std::string cellFill(const OwnerMap &map, int64_t e, int bitwidth) {
+std::string cellFill(const OwnerMap &map, int64_t e, int bitwidth, const PictureOptions &o) {
   auto hs = map.holders(e);
   if (hs.empty())
     return "#ffffff";
   const Holder &h = hs.front();
   if (map.isShared())
-    return hsl(hueOf(uint64_t(bankOf(h.index, bitwidth))), 60, 78);
+    return hsl(hueOf(uint64_t(bankOf(paddedAddress(h.index, o), bitwidth))), 60, 78);
   double lanes = std::max<double>(1.0, map.lanesPerWarp());
   double light = 88.0 - 40.0 * double(h.lane) / lanes;
   return hsl(hueOf(h.warp + uint64_t(map.numWarps()) * h.block), 65, light);
 }
 
-std::string cellLabel(const OwnerMap &map, int64_t e) {
+// A padded shared layout's cells show addresses: what its banks are of.
+std::string cellLabel(const OwnerMap &map, int64_t e, const PictureOptions &o) {
   auto hs = map.holders(e);
   if (hs.empty())
     return "";
-  std::string t = std::to_string(hs.front().index);
+  uint64_t i = hs.front().index;
+  std::string t = std::to_string(map.isShared() ? paddedAddress(i, o) : i);
   if (hs.size() > 1)
     t += "*"; // held several times: the tooltip lists every holder
   return t;
@@ -236,10 +238,11 @@ std::string renderSvg(const OwnerMap &map, const SvgOptions &options) {
         where += ")";
         os << "<title>" << escapeXml(where + " " + owners) << "</title>";
         os << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << kCell << "\" height=\""
-           << kCell << "\" fill=\"" << cellFill(map, e, bitwidth)
+           << kCell << "\" fill=\"" << cellFill(map, e, bitwidth, options.picture)
            << "\" stroke=\"#ffffff\" stroke-width=\"1\"/>";
         os << "<text x=\"" << x + kCell / 2 << "\" y=\"" << y + kCell / 2 + 3
-           << "\" text-anchor=\"middle\">" << escapeXml(cellLabel(map, e)) << "</text>";
+           << "\" text-anchor=\"middle\">" << escapeXml(cellLabel(map, e, options.picture))
+           << "</text>";
         os << "</g>\n";
       }
     }

@@ -1,5 +1,6 @@
 // Pictures of layouts as text: the tensor map (who holds each element), the inverse view (what
-// each thread holds), and for shared layouts the offset and bank of every element.
+// each thread holds), and for shared layouts the offset and bank of every element (for a padded
+// layout also its address: the offset spread out by the layout's padding).
 //
 // A matrix is drawn with rows along the first of its two innermost tensor dims and columns along
 // the last; a rank-1 tensor is one row; a tensor of rank 3 or more is a sequence of matrices, one
@@ -22,6 +23,7 @@
 #include "linlayout/layout/Expected.h"
 #include "linlayout/layout/OwnerMap.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -44,6 +46,10 @@ struct PictureOptions {
   /// When eliding and there are more groups than groupHead + groupTail + 1, the groups kept
   /// (and then each kept group shows only its share of rowHead/rowTail, colHead/colTail).
   int64_t groupHead = 1, groupTail = 1;
+  /// A padded shared layout's {interval, padding} pairs (PaddedShared.h, powers of two): offset
+  /// o is stored at address o + sum over pairs of (o / interval) * padding, and its bank is that
+  /// address's. Empty: addresses are the offsets.
+  std::vector<std::array<int64_t, 2>> padding;
 };
 
 /// In a list of shown indices, one entry standing for a run of hidden indices.
@@ -86,7 +92,17 @@ Expected<std::string> renderInverse(const OwnerMap &map, const PictureOptions &o
 /// Requires: bitwidth in {8, 16, 32, 64}.
 int bankOf(uint64_t offset, int bitwidth);
 
-/// The bank of every shown element of a shared layout, drawn like its offsets.
+/// The element address of `offset` under options.padding (the offset itself without pairs).
+/// Ensures: strictly increasing in offset.
+uint64_t paddedAddress(uint64_t offset, const PictureOptions &options);
+
+/// The element address (paddedAddress of its offset) of every shown element of a shared layout,
+/// drawn like its offsets.
+/// Requires: map.isShared() (an error otherwise).
+Expected<std::string> renderAddresses(const OwnerMap &map, const PictureOptions &options = {});
+
+/// The bank of every shown element of a shared layout (of its padded address), drawn like its
+/// offsets.
 /// Requires: map.isShared(); bitwidth in {8, 16, 32, 64} (errors otherwise).
 Expected<std::string> renderBanks(const OwnerMap &map, int bitwidth,
                                   const PictureOptions &options = {});

@@ -3,7 +3,8 @@
 // The SVG draws the same shown cells as the text tensor map (Picture.h, the same elision), one
 // square per element: for a distributed layout coloured by the warp of its first holder (one hue
 // per warp) and shaded by its lane (lighter for lower lanes), with the register index written in
-// it; for a shared layout coloured by bank with the offset written in it. Every cell is a
+// it; for a shared layout coloured by bank with the offset written in it (the address, for a
+// padded layout: PictureOptions::padding). Every cell is a
 // `<g class="cell" data-row=".." data-col=".." data-owners="..">` whose data-owners is the text
 // map's cell (cellText, Owners style) and whose <title> shows it on hover; a tensor of rank 3 or
 // more is drawn one outer index below the other (data-outer="i,j").

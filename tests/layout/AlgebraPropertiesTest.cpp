@@ -1,6 +1,7 @@
 // Properties of the layout algebra (then, invert, pseudoInvert, invertAndCompose, factorThrough,
 // product, divideLeft/Right), each checked against the brute-force evaluator.
 #include "PropertySupport.h"
+#include "linlayout/layout/LayoutColumns.h"
 
 using namespace linlayout;
 using namespace linlayout::testing;
@@ -289,6 +290,42 @@ LL_PROP(Divide, LeftAndRightUndoAProduct, kCases, (const ProductPair &p)) {
   auto b = prod->divideRight(p.outer);
   RC_ASSERT(b.has_value());
   RC_ASSERT(bf::sameMap(*b, p.inner));
+}
+
+LL_PROP(Divide, AnswerExactlyWhenAQuotientExists, kCases, (const ProductPair &p)) {
+  // One bit flipped in one column of a product: the division by inner still exists exactly when
+  // the bit lies in outer's part (a column of outer's, an out bit above inner's), and the
+  // division by outer exactly when it lies in inner's part. The answers multiply back.
+  auto prod = p.inner * p.outer;
+  RC_ASSERT(prod.ok());
+  int nIn = prod->totalInBits(), nOut = prod->totalOutBits();
+  RC_PRE(nIn > 0 && nOut > 0);
+  int k = *rc::gen::inRange(0, nIn), bit = *rc::gen::inRange(0, nOut);
+  std::vector<uint64_t> cols = allColumns(*prod);
+  cols[k] ^= uint64_t(1) << bit;
+  auto changed = LinearLayout::fromColumns(prod->inDims(), prod->outDims(), cols);
+  RC_ASSERT(changed.ok());
+  int d = 0, o = 0;
+  while (k >= prod->inDimOffset(d + 1))
+    ++d;
+  while (bit >= prod->outDimOffset(o + 1))
+    ++o;
+  bool innerColumn = k - prod->inDimOffset(d) < p.inner.inDimBits(prod->inDimName(d));
+  bool innerBit = bit - prod->outDimOffset(o) < p.inner.outDimBits(prod->outDimName(o));
+  auto c = changed->divideLeft(p.inner);
+  RC_ASSERT(c.has_value() == (!innerColumn && !innerBit));
+  if (c) {
+    auto back = p.inner * *c;
+    RC_ASSERT(back.ok());
+    RC_ASSERT(bf::sameMap(*back, *changed));
+  }
+  auto b = changed->divideRight(p.outer);
+  RC_ASSERT(b.has_value() == (innerColumn && innerBit));
+  if (b) {
+    auto back = *b * p.outer;
+    RC_ASSERT(back.ok());
+    RC_ASSERT(bf::sameMap(*back, *changed));
+  }
 }
 
 LL_PROP(Divide, AnswersAreExact, kCases, (const LinearLayout &a, const LinearLayout &b)) {

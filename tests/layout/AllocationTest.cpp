@@ -1,5 +1,6 @@
-// The hot paths of LinearLayout allocate nothing: apply, then, invert, pseudoInvert,
-// invertAndCompose, factorThrough, product and the transposes. Global operator new is replaced in
+// The hot paths of LinearLayout allocate nothing: apply (packed and by names), then, invert,
+// pseudoInvert, invertAndCompose, factorThrough, product, the transposes, fromBases, sublayout,
+// quotient and the divisions. Global operator new is replaced in
 // this test binary by a counting version (it only counts, then calls malloc).
 #include "../../bench/RealisticLayouts.h"
 
@@ -77,6 +78,24 @@ TEST(Allocation, HotPathsAllocateNothing) {
   EXPECT_EQ(allocationsOf([&] { sink ^= blocked.transposeIns(inOrder).ok(); }), 0u);
   EXPECT_EQ(allocationsOf([&] { sink ^= blocked.rank() + blocked.isInjective(); }), 0u);
   EXPECT_EQ(allocationsOf([&] { sink ^= blocked.imageWithin(mma).ok(); }), 0u);
+  // Building from bases reads the caller's vectors and allocates nothing of its own.
+  std::vector<InDimBases> bases = blocked.bases();
+  std::vector<DimSize> outs = blocked.outDims();
+  EXPECT_EQ(allocationsOf([&] { sink ^= LinearLayout::fromBases(bases, outs).ok(); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= LinearLayout::fromBases(bases, outs, true).ok(); }), 0u);
+  std::vector<DimName> someIns = {DimName::reg(), DimName::lane()}, someOuts = {DimName::dim(1)};
+  EXPECT_EQ(allocationsOf([&] { sink ^= blocked.sublayout(someIns, someOuts).ok(); }), 0u);
+  std::vector<DimName> blockDim = {DimName::block()};
+  LinearLayout withBlock =
+      *(blocked * *LinearLayout::identity1D(2, DimName::block(), DimName::block()));
+  EXPECT_EQ(allocationsOf([&] { sink ^= withBlock.quotient(blockDim).has_value(); }), 0u);
+  LinearLayout inner = *blocked.sublayout(std::vector<DimName>{DimName::reg()}, outOrder);
+  LinearLayout outer = *blocked.sublayout(inOrder, outOrder);
+  LinearLayout prod = *(inner * outer);
+  EXPECT_EQ(allocationsOf([&] { sink ^= prod.divideLeft(inner).has_value(); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= prod.divideRight(outer).has_value(); }), 0u);
+  std::vector<DimValue> named = {{DimName::reg(), 3}, {DimName::lane(), 17}, {DimName::warp(), 2}};
+  EXPECT_EQ(allocationsOf([&] { sink ^= blocked.apply(named).ok(); }), 0u);
   EXPECT_NE(sink, 42u); // keeps the calls
 }
 

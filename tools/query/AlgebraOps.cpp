@@ -48,7 +48,7 @@ Expected<Json> apply(const Json &req) {
     LL_ASSIGN_OR_RETURN(DimName n, dimNameFrom(name, "input dimension"));
     values.push_back({n, v});
   }
-  LL_ASSIGN_OR_RETURN(std::vector<DimValue> out, a.apply(values));
+  LL_ASSIGN_OR_RETURN(DimValues out, a.apply(values));
   Json r = Json::array();
   for (const DimValue &v : out)
     r.push_back(Json::array({std::string(v.name.str()), v.value}));

@@ -27,18 +27,40 @@ Expected<int> sizeToBits(uint64_t size, DimName name, const char *side);
 // target must be zero in the source (the caller checks); dims missing from the source are zero.
 struct Repack {
   struct Piece {
-    int from, to, bits;
+    int from, to;
+    uint64_t mask; // the piece's bits, at bit 0
   };
-  std::array<Piece, LinearLayout::kMaxDims> pieces{};
+  // Slots past n stay unset, except the first two: they are zero, so that operator() moves two
+  // pieces without a loop or a branch (most maps have one or two out dims).
+  std::array<Piece, LinearLayout::kMaxDims> pieces;
   int n = 0;
   bool identity = true;
+
+  Repack() { pieces[0] = pieces[1] = {0, 0, 0}; }
+
+  // Moves `bits` bits from `from` to `to`. A piece that continues the previous one on both sides
+  // joins it, so dims kept in order cost one shift and mask together.
+  void add(int from, int to, int bits) {
+    if (bits == 0)
+      return;
+    if (n > 0) {
+      Piece &last = pieces[n - 1];
+      int lastBits = 64 - __builtin_clzll(last.mask);
+      if (last.from + lastBits == from && last.to + lastBits == to) {
+        last.mask = lowMask(lastBits + bits);
+        return;
+      }
+    }
+    pieces[n++] = {from, to, lowMask(bits)};
+  }
 
   uint64_t operator()(uint64_t w) const {
     if (identity)
       return w;
-    uint64_t r = 0;
-    for (int i = 0; i < n; ++i)
-      r |= ((w >> pieces[i].from) & lowMask(pieces[i].bits)) << pieces[i].to;
+    uint64_t r = ((w >> pieces[0].from) & pieces[0].mask) << pieces[0].to |
+                 ((w >> pieces[1].from) & pieces[1].mask) << pieces[1].to;
+    for (int i = 2; i < n; ++i)
+      r |= ((w >> pieces[i].from) & pieces[i].mask) << pieces[i].to;
     return r;
   }
 };

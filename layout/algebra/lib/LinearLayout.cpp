@@ -75,23 +75,26 @@ LinearLayout LinearLayout::make(std::span<const DimBits> ins, std::span<const Di
   return l;
 }
 
-Expected<LinearLayout> LinearLayout::fromBases(std::span<const InDimBases> ins,
-                                               std::span<const DimSize> outs,
-                                               bool requireSurjective) {
-  // Dims and columns live in fixed arrays (the limits bound them), so building allocates nothing.
-  // A list over the dim limit is checked through a vector, to report it as checkDims does.
+namespace {
+
+// The first of fromBases' errors for an input its fast path refused (in the order of the checks:
+// out sizes, out dims, in dims, then each basis).
+Error fromBasesError(std::span<const InDimBases> ins, std::span<const DimSize> outs) {
+  constexpr int kMaxDims = LinearLayout::kMaxDims, kMaxBits = LinearLayout::kMaxBits;
   DimList outBits, inBits;
-  std::array<int, kMaxDims> outOffsets{};
   for (const DimSize &o : outs) {
-    LL_ASSIGN_OR_RETURN(int b, sizeToBits(o.size, o.name, "out"));
+    auto b = sizeToBits(o.size, o.name, "out");
+    if (!b.ok())
+      return b.error();
     if (outBits.n < kMaxDims)
-      outBits.push(o.name, b);
+      outBits.push(o.name, *b);
   }
   if (outs.size() > size_t(kMaxDims)) {
     std::vector<DimBits> all(outs.size(), DimBits{});
     return checkDims(all, "out").error();
   }
-  LL_TRY_STATUS(checkDims(outBits.span(), "out"));
+  if (Status st = checkDims(outBits.span(), "out"); !st.ok())
+    return st.error();
   for (const InDimBases &in : ins) {
     if (in.bases.size() > size_t(kMaxBits))
       return makeError("in dimension " + quoted(in.name) + " has " +
@@ -104,38 +107,91 @@ Expected<LinearLayout> LinearLayout::fromBases(std::span<const InDimBases> ins,
     std::vector<DimBits> all(ins.size(), DimBits{});
     return checkDims(all, "in").error();
   }
-  LL_TRY_STATUS(checkDims(inBits.span(), "in"));
-
-  int off = 0;
-  for (int j = 0; j < outBits.n; ++j) {
-    outOffsets[j] = off;
-    off += outBits.v[j].bits;
-  }
-  std::array<uint64_t, kMaxBits> cols{};
-  int n = 0;
-  for (const InDimBases &in : ins) {
+  if (Status st = checkDims(inBits.span(), "in"); !st.ok())
+    return st.error();
+  for (const InDimBases &in : ins)
     for (size_t i = 0; i < in.bases.size(); ++i) {
       const std::vector<uint64_t> &b = in.bases[i];
       if (b.size() != outs.size())
         return makeError("basis " + std::to_string(i) + " of in dimension " + quoted(in.name) +
                          " has " + std::to_string(b.size()) + " components, expected " +
                          std::to_string(outs.size()) + " (one per out dimension)");
-      uint64_t col = 0;
-      for (size_t j = 0; j < b.size(); ++j) {
+      for (size_t j = 0; j < b.size(); ++j)
         if (b[j] >= outs[j].size)
           return makeError("basis " + std::to_string(i) + " of in dimension " + quoted(in.name) +
                            " has value " + std::to_string(b[j]) + " for out dimension " +
                            quoted(outs[j].name) + " of size " + std::to_string(outs[j].size));
-        col |= b[j] << outOffsets[j];
-      }
-      cols[n++] = col;
     }
-  }
-  LinearLayout l = make(inBits.span(), outBits.span(), std::span(cols.data(), n));
-  if (requireSurjective && !l.isSurjective())
-    return makeError("layout is not surjective: its image has 2^" + std::to_string(l.rank()) +
-                     " of the 2^" + std::to_string(l.totalOutBits()) + " outputs:" + l.toString());
-  return l;
+  assert(false && "fromBases' fast path refused a valid input");
+  return makeError("invalid bases");
+}
+
+// Whether dims [0, n) of `names` are distinct.
+bool distinct(const std::array<DimName, LinearLayout::kMaxDims> &names, int n) {
+  for (int i = 1; i < n; ++i)
+    for (int j = 0; j < i; ++j)
+      if (names[i] == names[j])
+        return false;
+  return true;
+}
+
+} // namespace
+
+Expected<LinearLayout> LinearLayout::fromBases(std::span<const InDimBases> ins,
+                                               std::span<const DimSize> outs,
+                                               bool requireSurjective) {
+  // One pass writes the layout in place while checking every rule; only an input that breaks
+  // one goes through fromBasesError, which finds the message. Returned by name: no copy.
+  Expected<LinearLayout> r(std::in_place);
+  LinearLayout &l = *r;
+  auto build = [&] {
+    if (outs.size() > size_t(kMaxDims) || ins.size() > size_t(kMaxDims))
+      return false;
+    std::array<int, kMaxDims> outOff;
+    int outTotal = 0;
+    l.nOut_ = uint8_t(outs.size());
+    for (size_t j = 0; j < outs.size(); ++j) {
+      uint64_t size = outs[j].size;
+      if (!isPow2(size))
+        return false;
+      int b = log2u(size);
+      l.outNames_[j] = outs[j].name;
+      l.outBits_[j] = uint8_t(b);
+      outOff[j] = outTotal;
+      outTotal += b;
+    }
+    if (outTotal > kMaxBits || !distinct(l.outNames_, l.nOut_))
+      return false;
+    l.nIn_ = uint8_t(ins.size());
+    int n = 0;
+    for (size_t d = 0; d < ins.size(); ++d) {
+      const InDimBases &in = ins[d];
+      size_t nb = in.bases.size();
+      if (nb > size_t(kMaxDimBits) || n + nb > size_t(kMaxBits))
+        return false;
+      l.inNames_[d] = in.name;
+      l.inBits_[d] = uint8_t(nb);
+      for (const std::vector<uint64_t> &b : in.bases) {
+        if (b.size() != outs.size())
+          return false;
+        uint64_t col = 0, over = 0;
+        for (size_t j = 0; j < b.size(); ++j) {
+          col |= b[j] << outOff[j];
+          over |= b[j] >> l.outBits_[j];
+        }
+        if (over)
+          return false;
+        l.cols_[n++] = col;
+      }
+    }
+    return distinct(l.inNames_, l.nIn_);
+  };
+  if (!build())
+    r = fromBasesError(ins, outs);
+  else if (requireSurjective && !l.isSurjective())
+    r = makeError("layout is not surjective: its image has 2^" + std::to_string(l.rank()) +
+                  " of the 2^" + std::to_string(l.totalOutBits()) + " outputs:" + l.toString());
+  return r;
 }
 
 Expected<LinearLayout> LinearLayout::fromBasesInferSizes(std::span<const InDimBases> ins,
@@ -225,18 +281,6 @@ Expected<LinearLayout> LinearLayout::fromColumns(std::span<const DimSize> ins,
 // Queries
 // -------------------------------------------------------------------------------------------------
 
-int LinearLayout::inDimIndex(DimName name) const {
-  for (int i = 0; i < nIn_; ++i)
-    if (inNames_[i] == name)
-      return i;
-  return -1;
-}
-int LinearLayout::outDimIndex(DimName name) const {
-  for (int i = 0; i < nOut_; ++i)
-    if (outNames_[i] == name)
-      return i;
-  return -1;
-}
 int LinearLayout::inDimBits(DimName name) const {
   int i = inDimIndex(name);
   return i < 0 ? 0 : inBits_[i];
@@ -331,26 +375,39 @@ std::vector<InDimBases> LinearLayout::bases() const {
   return r;
 }
 
-Expected<std::vector<DimValue>> LinearLayout::apply(std::span<const DimValue> inputs) const {
+Expected<DimValues> LinearLayout::apply(std::span<const DimValue> inputs) const {
+  // The answer is filled in place and returned by name (no copy); an error replaces it.
+  Expected<DimValues> r(std::in_place);
+  std::array<int, kMaxDims> inOff;
+  for (int d = 0, off = 0; d < nIn_; off += inBits_[d++])
+    inOff[d] = off;
   uint64_t w = 0;
   uint32_t seen = 0;
   for (const DimValue &v : inputs) {
     int d = inDimIndex(v.name);
-    if (d < 0)
-      return makeError("the layout has no in dimension " + quoted(v.name));
-    if (seen & (1u << d))
-      return makeError("in dimension " + quoted(v.name) + " is given twice");
+    if (d < 0) {
+      r = makeError("the layout has no in dimension " + quoted(v.name));
+      return r;
+    }
+    if (seen & (1u << d)) {
+      r = makeError("in dimension " + quoted(v.name) + " is given twice");
+      return r;
+    }
     seen |= 1u << d;
-    if (v.value >> inBits_[d])
-      return makeError("value " + std::to_string(v.value) + " is out of range for in dimension " +
-                       quoted(v.name) + " of size " + std::to_string(uint64_t(1) << inBits_[d]));
-    w |= v.value << inDimOffset(d);
+    if (v.value >> inBits_[d]) {
+      r = makeError("value " + std::to_string(v.value) + " is out of range for in dimension " +
+                    quoted(v.name) + " of size " + std::to_string(uint64_t(1) << inBits_[d]));
+      return r;
+    }
+    w |= v.value << inOff[d];
   }
   uint64_t out = apply(w);
-  std::vector<DimValue> r;
-  r.reserve(nOut_);
-  for (int o = 0; o < nOut_; ++o)
-    r.push_back({outNames_[o], outValue(out, o)});
+  DimValues &vals = *r;
+  vals.n_ = nOut_;
+  for (int o = 0; o < nOut_; ++o) {
+    vals.v_[o] = {outNames_[o], out & lowMask(outBits_[o])};
+    out >>= outBits_[o];
+  }
   return r;
 }
 

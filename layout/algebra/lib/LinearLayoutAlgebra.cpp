@@ -36,7 +36,7 @@ Expected<LinearLayout> LinearLayout::then(const LinearLayout &outer) const {
                        std::to_string(uint64_t(1) << outBits_[o]) +
                        ", larger than the second layout's in dimension of size " +
                        std::to_string(uint64_t(1) << outer.inBits_[d]));
-    rp.pieces[rp.n++] = {outDimOffset(o), outer.inDimOffset(d), outBits_[o]};
+    rp.add(outDimOffset(o), outer.inDimOffset(d), outBits_[o]);
     if (d != o || outBits_[o] != outer.inBits_[d])
       rp.identity = false;
   }

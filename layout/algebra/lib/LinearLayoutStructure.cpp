@@ -66,7 +66,7 @@ Expected<LinearLayout> LinearLayout::product(const LinearLayout &inner, const Li
       int j = l.outDimIndex(o.name);
       if (j >= 0) {
         int shift = isOuter ? inner.outDimBits(o.name) : 0;
-        rp.pieces[rp.n++] = {l.outDimOffset(j), off + shift, l.outBits_[j]};
+        rp.add(l.outDimOffset(j), off + shift, l.outBits_[j]);
       }
       off += o.bits;
     }
@@ -205,7 +205,7 @@ Expected<LinearLayout> LinearLayout::transposeOuts(std::span<const DimName> orde
         return makeError("transposeOuts: out dimension " + quoted(n) + " is named twice");
     rp.identity = rp.identity && o == outs.n;
     outs.push(n, outBits_[o]);
-    rp.pieces[rp.n++] = {outDimOffset(o), off, outBits_[o]};
+    rp.add(outDimOffset(o), off, outBits_[o]);
     off += outBits_[o];
   }
   if (rp.identity)
@@ -317,7 +317,7 @@ Expected<LinearLayout> LinearLayout::resizeOutDim(DimName dim, uint64_t size) co
   for (int k = 0; k < nOut_; ++k) {
     int want = k == o ? bits : outBits_[k];
     outs.push_back({outNames_[k], want});
-    rp.pieces[rp.n++] = {outDimOffset(k), off, std::min(want, int(outBits_[k]))};
+    rp.add(outDimOffset(k), off, std::min(want, int(outBits_[k])));
     off += want;
   }
   LL_TRY_STATUS(checkDims(outs, "out"));
@@ -332,35 +332,58 @@ Expected<LinearLayout> LinearLayout::resizeOutDim(DimName dim, uint64_t size) co
 
 Expected<LinearLayout> LinearLayout::sublayout(std::span<const DimName> ins,
                                                std::span<const DimName> outs) const {
-  for (DimName n : ins)
-    if (!hasInDim(n))
-      return makeError("sublayout: the layout has no in dimension " + quoted(n));
-  for (DimName n : outs)
-    if (!hasOutDim(n))
-      return makeError("sublayout: the layout has no out dimension " + quoted(n));
-  auto has = [](std::span<const DimName> v, DimName n) {
-    return std::find(v.begin(), v.end(), n) != v.end();
-  };
-  DimList newIns, newOuts;
+  // The answer is written in place and returned by name (no copy of the 600-byte value).
+  Expected<LinearLayout> r(std::in_place);
+  uint32_t keepIn = 0, keepOut = 0;
+  for (DimName n : ins) {
+    int d = inDimIndex(n);
+    if (d < 0) {
+      r = makeError("sublayout: the layout has no in dimension " + quoted(n));
+      return r;
+    }
+    keepIn |= 1u << d;
+  }
+  for (DimName n : outs) {
+    int o = outDimIndex(n);
+    if (o < 0) {
+      r = makeError("sublayout: the layout has no out dimension " + quoted(n));
+      return r;
+    }
+    keepOut |= 1u << o;
+  }
+  LinearLayout &l = *r;
+  // Kept out dims next to each other in the packing move as one piece: with every out dim kept
+  // the columns are copied as they are; one kept out dim is one shift and mask.
   Repack rp;
-  rp.identity = false;
-  int off = 0;
-  for (int o = 0; o < nOut_; ++o)
-    if (has(outs, outNames_[o])) {
-      newOuts.push(outNames_[o], outBits_[o]);
-      rp.pieces[rp.n++] = {outDimOffset(o), off, outBits_[o]};
-      off += outBits_[o];
-    }
-  std::array<uint64_t, kMaxBits> cols{};
+  rp.identity = keepOut == lowMask(nOut_);
+  for (int o = 0, from = 0, to = 0; o < nOut_; from += outBits_[o++]) {
+    if (!(keepOut >> o & 1))
+      continue;
+    l.outNames_[l.nOut_] = outNames_[o];
+    l.outBits_[l.nOut_++] = outBits_[o];
+    rp.add(from, to, outBits_[o]);
+    to += outBits_[o];
+  }
   int bit = 0;
-  for (int d = 0; d < nIn_; ++d)
-    if (has(ins, inNames_[d])) {
-      newIns.push(inNames_[d], inBits_[d]);
-      int src = inDimOffset(d);
+  for (int d = 0, src = 0; d < nIn_; src += inBits_[d++]) {
+    if (!(keepIn >> d & 1))
+      continue;
+    l.inNames_[l.nIn_] = inNames_[d];
+    l.inBits_[l.nIn_++] = inBits_[d];
+    if (rp.identity) {
       for (int i = 0; i < inBits_[d]; ++i)
-        cols[bit++] = rp(cols_[src + i]);
+        l.cols_[bit++] = cols_[src + i];
+    } else if (rp.n == 1) {
+      uint64_t mask = rp.pieces[0].mask;
+      int shift = rp.pieces[0].from;
+      for (int i = 0; i < inBits_[d]; ++i)
+        l.cols_[bit++] = (cols_[src + i] >> shift) & mask;
+    } else {
+      for (int i = 0; i < inBits_[d]; ++i)
+        l.cols_[bit++] = rp(cols_[src + i]);
     }
-  return make(newIns.span(), newOuts.span(), std::span(cols.data(), bit));
+  }
+  return r;
 }
 
 bool LinearLayout::sublayoutIsZero(std::span<const DimName> ins,
@@ -377,13 +400,16 @@ bool LinearLayout::sublayoutIsZero(std::span<const DimName> ins,
 
 std::optional<LinearLayout> LinearLayout::quotient(std::span<const DimName> dims) const {
   auto has = [&](DimName n) { return std::find(dims.begin(), dims.end(), n) != dims.end(); };
-  std::vector<DimName> restIns, restOuts;
+  std::array<DimName, kMaxDims> restInNames, restOutNames;
+  size_t nRestIns = 0, nRestOuts = 0;
   for (int d = 0; d < nIn_; ++d)
     if (!has(inNames_[d]))
-      restIns.push_back(inNames_[d]);
+      restInNames[nRestIns++] = inNames_[d];
   for (int o = 0; o < nOut_; ++o)
     if (!has(outNames_[o]))
-      restOuts.push_back(outNames_[o]);
+      restOutNames[nRestOuts++] = outNames_[o];
+  std::span<const DimName> restIns(restInNames.data(), nRestIns);
+  std::span<const DimName> restOuts(restOutNames.data(), nRestOuts);
   for (DimName n : dims) {
     int d = inDimIndex(n), o = outDimIndex(n);
     if (d < 0 || o < 0 || inBits_[d] != outBits_[o])
@@ -400,155 +426,106 @@ std::optional<LinearLayout> LinearLayout::quotient(std::span<const DimName> dims
   return *sublayout(restIns, restOuts);
 }
 
-namespace {
-
-// Whether `got` equals `want` once its dims are put in `want`'s order. Compares column by column
-// through the name maps instead of building transposed copies (divideLeft's hot path).
-bool equalByName(const LinearLayout &got, const LinearLayout &want) {
-  if (got.numInDims() != want.numInDims() || got.numOutDims() != want.numOutDims())
-    return false;
-  // Per out dim of got: its packed offset and mask in got, and its packed offset in want.
-  std::array<int, LinearLayout::kMaxDims> outAt{}, outFrom{};
-  std::array<uint64_t, LinearLayout::kMaxDims> outMask{};
-  for (int o = 0, from = 0; o < got.numOutDims(); ++o) {
-    int w = want.outDimIndex(got.outDimName(o));
-    if (w < 0 || want.outDimBits(w) != got.outDimBits(o))
+// product(known, q) == *this (knownIsInner) or product(q, known) == *this, checked directly
+// instead of building the product: the same dims by name, known's columns where the product puts
+// them (the low bits of each shared dim when known is inner, the high bits when it is outer), q's
+// columns clear of known's out bits, and the dims both share in the same relative order (the
+// product refuses any other). q gets this layout's dims less known's bits; a dim known uses up
+// is left out, one known lacks is kept even at size 1.
+bool LinearLayout::divideInto(const LinearLayout &known, bool knownIsInner, LinearLayout &q) const {
+  for (int k = 0; k < known.nIn_; ++k)
+    if (!hasInDim(known.inNames_[k]))
       return false;
-    outAt[o] = want.outDimOffset(w);
-    outFrom[o] = from;
-    outMask[o] = lowMask(got.outDimBits(o));
-    from += got.outDimBits(o);
+  std::array<int8_t, kMaxDims> kIdx; // per out dim of this: its index in known, or -1
+  kIdx.fill(-1);
+  std::array<int, kMaxDims> kOff;
+  for (int k = 0, off = 0; k < known.nOut_; off += known.outBits_[k++]) {
+    int o = outDimIndex(known.outNames_[k]);
+    if (o < 0 || known.outBits_[k] > outBits_[o])
+      return false;
+    kIdx[o] = int8_t(k);
+    kOff[k] = off;
   }
-  for (int d = 0; d < got.numInDims(); ++d) {
-    int w = want.inDimIndex(got.inDimName(d));
-    if (w < 0 || want.inDimBits(w) != got.inDimBits(d))
+  Repack toThis, toQ; // known's packing into this one's; this one's into q's
+  toThis.identity = toQ.identity = false;
+  uint64_t knownBits = 0;
+  int lastCommon = -1;
+  for (int o = 0, off = 0, qOff = 0; o < nOut_; off += outBits_[o++]) {
+    int k = kIdx[o], kb = k < 0 ? 0 : known.outBits_[k], qb = outBits_[o] - kb;
+    int kAt = knownIsInner ? off : off + qb, qAt = knownIsInner ? off + kb : off;
+    if (k >= 0) {
+      if (qb > 0) {
+        if (k < lastCommon)
+          return false;
+        lastCommon = k;
+      }
+      knownBits |= lowMask(kb) << kAt;
+      toThis.add(kOff[k], kAt, kb);
+    }
+    if (qb > 0 || k < 0) {
+      q.outNames_[q.nOut_] = outNames_[o];
+      q.outBits_[q.nOut_++] = uint8_t(qb);
+    }
+    if (qb > 0) {
+      toQ.add(qAt, qOff, qb);
+      qOff += qb;
+    }
+  }
+  // Local copies of the first two pieces: the column stores below could alias the repacks'
+  // fields, so the compiler would reload them for every column.
+  const bool twoPieces = toThis.n <= 2 && toQ.n <= 2;
+  const Repack::Piece a0 = toThis.pieces[0], a1 = toThis.pieces[1];
+  const Repack::Piece b0 = toQ.pieces[0], b1 = toQ.pieces[1];
+  auto move2 = [](uint64_t w, Repack::Piece p0, Repack::Piece p1) {
+    return ((w >> p0.from) & p0.mask) << p0.to | ((w >> p1.from) & p1.mask) << p1.to;
+  };
+  lastCommon = -1;
+  int bit = 0;
+  for (int d = 0, src = 0; d < nIn_; src += inBits_[d++]) {
+    int k = known.inDimIndex(inNames_[d]);
+    int kb = k < 0 ? 0 : known.inBits_[k], qb = inBits_[d] - kb;
+    if (qb < 0)
       return false;
-    int g0 = got.inDimOffset(d), w0 = want.inDimOffset(w);
-    for (int i = 0; i < got.inDimBits(d); ++i) {
-      uint64_t col = got.column(g0 + i), c = 0;
-      for (int o = 0; o < got.numOutDims(); ++o)
-        c |= ((col >> outFrom[o]) & outMask[o]) << outAt[o];
-      if (c != want.column(w0 + i))
+    if (k >= 0 && qb > 0) {
+      if (k < lastCommon)
         return false;
+      lastCommon = k;
+    }
+    if (qb > 0 || k < 0) {
+      q.inNames_[q.nIn_] = inNames_[d];
+      q.inBits_[q.nIn_++] = uint8_t(qb);
+    }
+    int kFirst = knownIsInner ? src : src + qb, qFirst = knownIsInner ? src + kb : src;
+    if (kb > 0) {
+      int kSrc = known.inDimOffset(k);
+      for (int i = 0; i < kb; ++i) {
+        uint64_t w = known.cols_[kSrc + i];
+        if ((twoPieces ? move2(w, a0, a1) : toThis(w)) != cols_[kFirst + i])
+          return false;
+      }
+    }
+    for (int i = 0; i < qb; ++i) {
+      uint64_t v = cols_[qFirst + i];
+      if (v & knownBits)
+        return false;
+      q.cols_[bit++] = twoPieces ? move2(v, b0, b1) : toQ(v);
     }
   }
   return true;
 }
 
-} // namespace
-
-namespace {
-
-// The dims of a quotient: each dim of the dividend with the divisor's bits taken away. A dim the
-// divisor has and uses up entirely is dropped (keeping it as a size-1 dim could put it in an order
-// the divisor's product refuses); a dim only the dividend has is kept, even at size 1.
-struct QuotientDims {
-  std::array<DimBits, LinearLayout::kMaxDims> dims{};
-  std::array<int, LinearLayout::kMaxDims> bits{}; // remaining bits per dividend dim
-  int n = 0;
-};
-
-} // namespace
-
 std::optional<LinearLayout> LinearLayout::divideLeft(const LinearLayout &inner) const {
-  for (int d = 0; d < inner.nIn_; ++d)
-    if (!hasInDim(inner.inNames_[d]))
-      return std::nullopt;
-  for (int o = 0; o < inner.nOut_; ++o)
-    if (!hasOutDim(inner.outNames_[o]))
-      return std::nullopt;
-  QuotientDims ins, outs;
-  for (int o = 0; o < nOut_; ++o) {
-    int b = inner.outDimBits(outNames_[o]);
-    if (b > outBits_[o])
-      return std::nullopt;
-    outs.bits[o] = outBits_[o] - b;
-    if (outs.bits[o] > 0 || !inner.hasOutDim(outNames_[o]))
-      outs.dims[outs.n++] = {outNames_[o], outs.bits[o]};
-  }
-  // Per out dim: where it sits in a column and how many low bits inner owns.
-  std::array<int, kMaxDims> outOff{}, innerLow{};
-  for (int o = 0, at = 0; o < nOut_; ++o) {
-    outOff[o] = at;
-    at += outBits_[o];
-    innerLow[o] = outBits_[o] - outs.bits[o];
-  }
-  std::array<uint64_t, kMaxBits> cols{};
-  int bit = 0;
-  for (int d = 0; d < nIn_; ++d) {
-    int skip = inner.inDimBits(inNames_[d]);
-    if (skip > inBits_[d])
-      return std::nullopt;
-    ins.bits[d] = inBits_[d] - skip;
-    if (ins.bits[d] > 0 || !inner.hasInDim(inNames_[d]))
-      ins.dims[ins.n++] = {inNames_[d], ins.bits[d]};
-    int src = inDimOffset(d);
-    for (int i = skip; i < inBits_[d]; ++i) {
-      uint64_t col = cols_[src + i], c = 0;
-      int off = 0;
-      for (int o = 0; o < nOut_; ++o) {
-        uint64_t v = (col >> outOff[o]) & lowMask(outBits_[o]);
-        int low = innerLow[o];
-        if (v & lowMask(low))
-          return std::nullopt; // outer bases sit above the inner part of each out dim
-        c |= (v >> low) << off;
-        off += outs.bits[o];
-      }
-      cols[bit++] = c;
-    }
-  }
-  LinearLayout c = make(std::span(ins.dims.data(), ins.n), std::span(outs.dims.data(), outs.n),
-                        std::span(cols.data(), bit));
-  auto prod = product(inner, c);
-  if (!prod.ok() || !equalByName(*prod, *this))
-    return std::nullopt;
+  // Solved in place and returned by name: no intermediate layouts, no copy of the result.
+  std::optional<LinearLayout> c(std::in_place);
+  if (!divideInto(inner, /*knownIsInner=*/true, *c))
+    c.reset();
   return c;
 }
 
 std::optional<LinearLayout> LinearLayout::divideRight(const LinearLayout &outer) const {
-  for (int d = 0; d < outer.nIn_; ++d)
-    if (!hasInDim(outer.inNames_[d]))
-      return std::nullopt;
-  for (int o = 0; o < outer.nOut_; ++o)
-    if (!hasOutDim(outer.outNames_[o]))
-      return std::nullopt;
-  QuotientDims ins, outs;
-  for (int o = 0; o < nOut_; ++o) {
-    int b = outer.outDimBits(outNames_[o]);
-    if (b > outBits_[o])
-      return std::nullopt;
-    outs.bits[o] = outBits_[o] - b;
-    if (outs.bits[o] > 0 || !outer.hasOutDim(outNames_[o]))
-      outs.dims[outs.n++] = {outNames_[o], outs.bits[o]};
-  }
-  std::array<uint64_t, kMaxBits> cols{};
-  int bit = 0;
-  for (int d = 0; d < nIn_; ++d) {
-    int keep = inBits_[d] - outer.inDimBits(inNames_[d]);
-    if (keep < 0)
-      return std::nullopt;
-    ins.bits[d] = keep;
-    if (keep > 0 || !outer.hasInDim(inNames_[d]))
-      ins.dims[ins.n++] = {inNames_[d], keep};
-    int src = inDimOffset(d);
-    for (int i = 0; i < keep; ++i) {
-      uint64_t col = cols_[src + i], c = 0;
-      int off = 0;
-      for (int o = 0; o < nOut_; ++o) {
-        uint64_t v = outValue(col, o);
-        if (v >> outs.bits[o])
-          return std::nullopt; // inner bases must stay below the outer part
-        c |= v << off;
-        off += outs.bits[o];
-      }
-      cols[bit++] = c;
-    }
-  }
-  LinearLayout b = make(std::span(ins.dims.data(), ins.n), std::span(outs.dims.data(), outs.n),
-                        std::span(cols.data(), bit));
-  auto prod = product(b, outer);
-  if (!prod.ok() || !equalByName(*prod, *this))
-    return std::nullopt;
+  std::optional<LinearLayout> b(std::in_place);
+  if (!divideInto(outer, /*knownIsInner=*/false, *b))
+    b.reset();
   return b;
 }
 

@@ -24,22 +24,27 @@ template <typename T> class [[nodiscard]] Expected {
 public:
   Expected(T value) : v_(std::move(value)) {}
   Expected(Error error) : v_(std::move(error)) {}
+  /// A value built in place: a function can fill it and return it by name with no copy of T.
+  template <typename... Args>
+  explicit Expected(std::in_place_t, Args &&...args)
+      : v_(std::in_place_index<0>, std::forward<Args>(args)...) {}
 
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
 
   /// The value. Requires: ok() (reading the value of an error is our bug, so it asserts).
+  /// Read through get_if: the assert is the check, and release builds skip std::get's throw path.
   const T &value() const & {
     assert(ok() && "value() of an Expected holding an error");
-    return std::get<0>(v_);
+    return *std::get_if<0>(&v_);
   }
   T &value() & {
     assert(ok() && "value() of an Expected holding an error");
-    return std::get<0>(v_);
+    return *std::get_if<0>(&v_);
   }
   T &&value() && {
     assert(ok() && "value() of an Expected holding an error");
-    return std::get<0>(std::move(v_));
+    return std::move(*std::get_if<0>(&v_));
   }
   const T &operator*() const & { return value(); }
   T &operator*() & { return value(); }
@@ -50,7 +55,7 @@ public:
   /// The error. Requires: !ok().
   const Error &error() const {
     assert(!ok() && "error() of an Expected holding a value");
-    return std::get<1>(v_);
+    return *std::get_if<1>(&v_);
   }
   const std::string &message() const { return error().message; }
 

@@ -62,6 +62,8 @@ struct DimValue {
   uint64_t value;
 };
 
+class DimValues;
+
 /// Per input dimension: a mask of the bits that never change the output (broadcast bits).
 struct DimMask {
   DimName name;
@@ -132,8 +134,18 @@ public:
   int inDimBits(int i) const { return inBits_[i]; }
   int outDimBits(int i) const { return outBits_[i]; }
   /// The index of a dimension, or -1 when the layout has no such dimension.
-  int inDimIndex(DimName name) const;
-  int outDimIndex(DimName name) const;
+  int inDimIndex(DimName name) const {
+    for (int i = 0; i < nIn_; ++i)
+      if (inNames_[i] == name)
+        return i;
+    return -1;
+  }
+  int outDimIndex(DimName name) const {
+    for (int i = 0; i < nOut_; ++i)
+      if (outNames_[i] == name)
+        return i;
+    return -1;
+  }
   bool hasInDim(DimName name) const { return inDimIndex(name) >= 0; }
   bool hasOutDim(DimName name) const { return outDimIndex(name) >= 0; }
   /// Size (a power of two) of a dimension; 1 for a dimension the layout does not have.
@@ -174,10 +186,11 @@ public:
   }
 
   /// Applies the layout to named inputs (a missing in dim counts as 0). Answers one value per out
-  /// dim, in order.
+  /// dim, in order, held inline: allocation-free.
   /// Requires: every name is an in dim of the layout, named once, and each value is below its
   /// dimension's size.
-  Expected<std::vector<DimValue>> apply(std::span<const DimValue> inputs) const;
+  /// Ensures: the answer equals outValue(apply(packed input), o) for each out dim o.
+  Expected<DimValues> apply(std::span<const DimValue> inputs) const;
 
   /// Packs one value per input dimension (in order) into an input word. Requires: each value is
   /// below its dimension's size (asserts).
@@ -370,6 +383,9 @@ private:
   // Rebuilds a layout from dims and columns; checks only our own invariants (asserts).
   static LinearLayout make(std::span<const DimBits> ins, std::span<const DimBits> outs,
                            std::span<const uint64_t> cols);
+  // divideLeft / divideRight: writes q with product(known, q) == *this (knownIsInner) or
+  // product(q, known) == *this, and answers whether it exists.
+  bool divideInto(const LinearLayout &known, bool knownIsInner, LinearLayout &q) const;
 
   std::array<uint64_t, kMaxBits> cols_{};
   std::array<DimName, kMaxDims> inNames_{};
@@ -378,6 +394,32 @@ private:
   std::array<uint8_t, kMaxDims> outBits_{};
   uint8_t nIn_ = 0;
   uint8_t nOut_ = 0;
+};
+
+/// The values of a layout's out dims, in its order, held inline: what `apply` by names answers
+/// without touching the heap. Reads as a sequence of DimValue.
+class DimValues {
+public:
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const DimValue &operator[](size_t i) const { return v_[i]; }
+  const DimValue *begin() const { return v_; }
+  const DimValue *end() const { return v_ + n_; }
+  /// A copy as a vector, for callers that keep or grow the answer.
+  operator std::vector<DimValue>() const { return std::vector<DimValue>(begin(), end()); }
+
+  DimValues() {}
+  DimValues(const DimValues &) = default;
+  DimValues &operator=(const DimValues &) = default;
+
+private:
+  friend class LinearLayout;
+  // Only the first n_ slots are ever written or read: a union leaves the rest unconstructed, so
+  // an answer costs its out dims, not kMaxDims default names.
+  union {
+    DimValue v_[LinearLayout::kMaxDims];
+  };
+  uint8_t n_ = 0;
 };
 
 /// Writes toString() (for test failure messages and logs).

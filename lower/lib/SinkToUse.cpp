@@ -1,10 +1,12 @@
 #include "SinkToUse.h"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DataLayout.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
@@ -77,6 +79,40 @@ bool sharedLoadMayPass(const llvm::Instruction &i) {
          (!llvm::isa<llvm::CallInst>(i) || movable(i));
 }
 
+// The registers a thread of `f` may use: 64K over the threads of its block (nvvm.annotations'
+// maxntidx or reqntidx), at most 255.
+int registerBudget(const llvm::Function &f) {
+  int threads = 0;
+  if (const llvm::NamedMDNode *md = f.getParent()->getNamedMetadata("nvvm.annotations"))
+    for (const llvm::MDNode *n : md->operands()) {
+      if (n->getNumOperands() != 3)
+        continue;
+      const auto *fn = llvm::dyn_cast_or_null<llvm::ValueAsMetadata>(n->getOperand(0).get());
+      const auto *key = llvm::dyn_cast_or_null<llvm::MDString>(n->getOperand(1).get());
+      const auto *value = llvm::dyn_cast_or_null<llvm::ConstantAsMetadata>(n->getOperand(2).get());
+      if (!fn || fn->getValue() != &f || !key || !value ||
+          (key->getString() != "maxntidx" && key->getString() != "reqntidx"))
+        continue;
+      if (const auto *c = llvm::dyn_cast<llvm::ConstantInt>(value->getValue()))
+        threads = int(c->getZExtValue());
+    }
+  return threads > 0 ? std::min(255, 65536 / threads) : 255;
+}
+
+// The 32-bit words that shared loads of `bb` bring in ahead of its last global store: about what
+// a conversion (all its rounds) holds when its loads stay ahead of its stores.
+int64_t wordsLoadedAheadOfStores(const llvm::BasicBlock &bb) {
+  const llvm::DataLayout &dl = bb.getModule()->getDataLayout();
+  int64_t pending = 0, most = 0;
+  for (const llvm::Instruction &i : bb) {
+    if (movableSharedLoad(i))
+      pending += int64_t(dl.getTypeSizeInBits(i.getType()).getFixedValue() + 31) / 32;
+    else if (globalStore(i))
+      most = std::max(most, pending);
+  }
+  return most;
+}
+
 // The first user of `i` in its block, or null when a user is a phi or in another block.
 llvm::Instruction *firstUser(llvm::Instruction &i) {
   llvm::Instruction *first = nullptr;
@@ -127,13 +163,17 @@ llvm::Instruction *buildPoint(llvm::Instruction &i) {
 void sinkToUses(llvm::Module &m) {
   for (llvm::Function &f : m)
     for (llvm::BasicBlock &bb : f) {
+      // Shared loads move only where they bring in at least half the registers ahead of the
+      // stores: a small tile is best left in the order given (convert2d/1-6/none/64x1/i64, 32
+      // words: 44 registers as given; interleaved, ptxas 13 takes 30 and spills 24 bytes).
+      const bool sinkSharedLoads = 2 * wordsLoadedAheadOfStores(bb) >= registerBudget(f);
       // From the end, so that an instruction's users have moved before it does.
       std::vector<llvm::Instruction *> order;
       for (llvm::Instruction &i : bb)
         order.push_back(&i);
       for (auto it = order.rbegin(); it != order.rend(); ++it) {
         llvm::Instruction *i = *it;
-        const bool load = movableLoad(*i), sharedLoad = movableSharedLoad(*i);
+        const bool load = movableLoad(*i), sharedLoad = sinkSharedLoads && movableSharedLoad(*i);
         if ((!load && !sharedLoad && !movable(*i)) || i->use_empty())
           continue;
         llvm::Instruction *to = firstUser(*i);

@@ -7,13 +7,7 @@ Expected<LayoutSpec> parseLayoutAttr(std::string_view text, const AttrAliases &a
   AttrParseOptions options;
   if (rankHint > 0)
     options.rank = rankHint;
-  LL_ASSIGN_OR_RETURN(LayoutSpec spec, linlayout::parseLayoutAttr(text, aliases, options));
-  // Lowering addresses shared memory by a layout's offsets; a padded layout's addresses are not
-  // its offsets, so it would be lowered wrongly.
-  if (!sharedPadding(spec).empty())
-    return makeError(std::string(kindName(spec.kind())) +
-                     " layouts are not supported in the IR yet (their addresses are not linear)");
-  return spec;
+  return linlayout::parseLayoutAttr(text, aliases, options);
 }
 
 std::string printLayoutAttr(const LayoutSpec &spec, const AliasName &aliasName) {

@@ -18,7 +18,6 @@ using AliasName = std::function<std::string(const LayoutSpec &spec)>;
 
 /// Parses one layout attribute. `rankHint` is the rank of the type the attribute is used in
 /// (-1 when unknown), for families whose text does not say their rank (nvmma_shared).
-/// Requires: a layout whose addresses are its offsets (padded_shared is an error).
 Expected<LayoutSpec> parseLayoutAttr(std::string_view text, const AttrAliases &aliases,
                                      int rankHint);
 

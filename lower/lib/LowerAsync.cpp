@@ -19,6 +19,7 @@
 #include "LlvmShim.h"
 #include "OpLowering.h"
 #include "SharedAccess.h"
+#include "SharedPadding.h"
 #include "SharedView.h"
 
 #include "linlayout/ir/SharedTileLayout.h"
@@ -96,7 +97,9 @@ Status lowerAsyncCopy(LoweringContext &ctx, const ir::Op &op) {
   auto safe = ctx.plans().accessWidths.find(&op);
   int globalVec = int(std::max<int64_t>(
       {op.attrs.vectorWidth, 1, safe == ctx.plans().accessWidths.end() ? 1 : safe->second}));
-  int vec = vectorUnderXor(contiguousRegisters(map, std::min(globalVec, 16 / bytes)), dst.viewXor);
+  int vec = vectorUnderPadding(
+      vectorUnderXor(contiguousRegisters(map, std::min(globalVec, 16 / bytes)), dst.viewXor),
+      dst.pads);
   bool zeroOther = true;
   if (other)
     for (llvm::Value *v : other->regs)
@@ -121,14 +124,11 @@ Status lowerAsyncCopy(LoweringContext &ctx, const ir::Op &op) {
         b.CreateICmpEQ(b.CreateAnd(ctx.thread(), static_cast<uint32_t>(tidFree)), b.getInt32(0)),
         b.getInt32Ty());
   IndexEmitter em(ix, b, ctx.thread(), ctx.blockInCluster());
-  int64_t strides[] = {bytes};
   llvm::Value *base = ctx.sharedBase(dst);
   for (uint64_t r = 0; r < ix.numRegisters(); r += uint64_t(vec)) {
     if (r & regFree)
       continue;
-    SplitOffset so = dst.viewXor
-                         ? em.scaledWithConstant(0, ix.registerPart(r, 0) ^ dst.viewXor, bytes)
-                         : em.linearOffset(r, strides);
+    SplitOffset so = tileByteOffset(b, em, ix, r, dst.viewXor, dst.pads, bytes);
     llvm::Value *to = sharedAddress(b, base, so.variable, so.constant);
     llvm::Value *pred = mask ? mask->regs[r] : nullptr;
     if (async) {
@@ -169,9 +169,10 @@ Status lowerMemDescIndex(LoweringContext &ctx, const ir::Op &op) {
   auto &b = ctx.b();
   const Lowered &ring = ctx.get(op.operands[0]);
   const ir::Type &tile = ctx.function().type(op.results[0]);
-  int64_t tileBytes = tile.numElements() * ir::byteWidth(tile.elem().scalar);
+  int64_t tileBytes = sharedDescBytes(ctx.module(), tile);
   Lowered t;
   t.layout = ring.layout;
+  t.pads = ring.pads;
   t.sharedOffset = ring.sharedOffset;
   llvm::Value *at =
       b.CreateMul(ctx.get(op.operands[1]).regs[0], b.getInt32(static_cast<uint32_t>(tileBytes)));

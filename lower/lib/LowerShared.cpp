@@ -1,11 +1,13 @@
 // ttg.local_alloc / local_store / local_load / local_dealloc: a shared-memory buffer in a shared
 // layout ((offset[, block]) -> tensor), written and read by distributed tensors at the offsets
 // layout∘shared⁻¹ gives, with the widest vectors both allow; loads use ldmatrix where the
-// layouts let them (SharedTileLoad.h).
+// layouts let them (SharedTileLoad.h). A padded tile (#ttg.padded_shared) takes the same offsets
+// through its padding (SharedPadding.h), with vectors that padding does not split.
 #include "LayoutIndex.h"
 #include "OpLowering.h"
 #include "OperandSlices.h"
 #include "SharedAccess.h"
+#include "SharedPadding.h"
 #include "SharedTileLoad.h"
 #include "SharedVector.h"
 #include "SharedView.h"
@@ -35,20 +37,17 @@ Status storeTile(LoweringContext &ctx, const ir::Op &op, const Lowered &value,
   LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(map));
   llvm::Type *ty = value.regs[0]->getType();
   int bytes = sharedBytes(ty);
-  int vec = vectorUnderXor(vectorOf(map, bytes), buffer.viewXor);
+  int vec = vectorUnderPadding(vectorUnderXor(vectorOf(map, bytes), buffer.viewXor), buffer.pads);
   uint64_t free = 0;
   for (const DimMask &m : value.layout.freeVariableMasks())
     if (m.name == DimName::reg())
       free = m.mask;
   ctx.beforeSharedWrite();
   IndexEmitter em(ix, b, ctx.thread(), ctx.blockInCluster());
-  int64_t strides[] = {bytes};
   for (uint64_t r = 0; r < ix.numRegisters(); r += vec) {
     if (r & free)
       continue;
-    SplitOffset so = buffer.viewXor
-                         ? em.scaledWithConstant(0, ix.registerPart(r, 0) ^ buffer.viewXor, bytes)
-                         : em.linearOffset(r, strides);
+    SplitOffset so = tileByteOffset(b, em, ix, r, buffer.viewXor, buffer.pads, bytes);
     std::vector<llvm::Value *> vals(value.regs.begin() + r, value.regs.begin() + r + vec);
     emitSharedStore(b, sharedAddress(b, ctx.sharedBase(buffer), so.variable, so.constant), vals);
   }
@@ -66,20 +65,20 @@ Expected<std::vector<llvm::Value *>> loadSharedTile(LoweringContext &ctx, const 
   LL_ASSIGN_OR_RETURN(LinearLayout dist, widenToTile(view, buf.layout));
   LL_ASSIGN_OR_RETURN(LinearLayout map, offsetsOf(dist, buf.layout));
   // ldmatrix where the layouts allow it (dot operands from a swizzled tile), else ld.shared.
-  LL_ASSIGN_OR_RETURN(auto matrix, emitMatrixTileLoad(b, dist, buf.layout, ctx.sharedBase(buf),
-                                                      ctx.thread(), ty, nullptr, buf.viewXor));
-  if (matrix)
-    return std::move(*matrix);
+  // ldmatrix's rows are found on unpadded offsets: a padded tile takes ld.shared.
+  if (buf.pads.empty()) {
+    LL_ASSIGN_OR_RETURN(auto matrix, emitMatrixTileLoad(b, dist, buf.layout, ctx.sharedBase(buf),
+                                                        ctx.thread(), ty, nullptr, buf.viewXor));
+    if (matrix)
+      return std::move(*matrix);
+  }
   LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(map));
   int bytes = sharedBytes(ty);
-  int vec = vectorUnderXor(vectorOf(map, bytes), buf.viewXor);
+  int vec = vectorUnderPadding(vectorUnderXor(vectorOf(map, bytes), buf.viewXor), buf.pads);
   IndexEmitter em(ix, b, ctx.thread(), ctx.blockInCluster());
-  int64_t strides[] = {bytes};
   std::vector<llvm::Value *> regs;
   for (uint64_t r = 0; r < ix.numRegisters(); r += vec) {
-    SplitOffset so = buf.viewXor
-                         ? em.scaledWithConstant(0, ix.registerPart(r, 0) ^ buf.viewXor, bytes)
-                         : em.linearOffset(r, strides);
+    SplitOffset so = tileByteOffset(b, em, ix, r, buf.viewXor, buf.pads, bytes);
     auto vals =
         emitSharedLoad(b, sharedAddress(b, ctx.sharedBase(buf), so.variable, so.constant), ty, vec);
     regs.insert(regs.end(), vals.begin(), vals.end());
@@ -93,7 +92,7 @@ Expected<SharedFootprint> sharedBufferFootprint(FootprintContext &ctx, const ir:
   const ir::Type &t = ctx.function.type(op.results[0]);
   const LayoutSpec &spec = ctx.module.layoutOf(t);
   SharedFootprint fp;
-  fp.bufferBytes = t.numElements() * ir::byteWidth(t.elem().scalar);
+  fp.bufferBytes = sharedDescBytes(ctx.module, t);
   if (spec.kind() == LayoutKind::NvmmaShared)
     fp.alignment = 1024;
   else if (const auto *linear = spec.as<SharedLinearSpec>())
@@ -123,6 +122,8 @@ Status lowerLocalAlloc(LoweringContext &ctx, const ir::Op &op) {
   auto it = ctx.plans().buffers.find(&op);
   assert(it != ctx.plans().buffers.end() && "local_alloc without a buffer");
   buf.sharedOffset = it->second.begin;
+  if (const auto *padded = ctx.module().layoutOf(t).as<PaddedSharedSpec>())
+    buf.pads = padded->padding();
   // The allocator may give the buffer bytes that a buffer or scratch used before it, which
   // other threads may still be reading or writing: a bar.sync first where any such access is
   // pending, so that no write into the buffer (its initial value, or the first copy into a

@@ -63,6 +63,8 @@ int64_t TmaBoxPlan::byteOf(int64_t r, int64_t c) const {
 }
 
 Expected<int64_t> tmaTileStart(const Lowered &to, const ir::Type &dstType, const TmaBoxPlan &p) {
+  if (!to.pads.empty())
+    return makeError("the tile is padded_shared: a TMA box is written without padding");
   if (dstType.allocShape().empty())
     return int64_t(0);
   LL_ASSIGN_OR_RETURN(SharedOffsets buffer, SharedOffsets::of(to.layout));

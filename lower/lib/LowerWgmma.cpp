@@ -23,6 +23,8 @@ struct SmemOperand {
 // An operand in shared memory of type `t`: a tile, or a view of one (its own table: the tile's
 // offsets at the view's origin + (r, c), so that descriptors start at the view's elements).
 Expected<SmemOperand> smemOperand(const Lowered &v, const ir::Type &t, int kDim, int64_t tileMn) {
+  if (!v.pads.empty())
+    return makeError("the operand is padded_shared: a wgmma descriptor cannot address padding");
   const int elemBytes = ir::byteWidth(t.elem().scalar);
   SmemOperand s;
   LL_ASSIGN_OR_RETURN(SharedOffsets tile, SharedOffsets::of(v.layout));

@@ -10,6 +10,7 @@
 
 #include "linlayout/ir/Module.h"
 #include "linlayout/layout/ConversionPlan.h"
+#include "linlayout/layout/PaddedShared.h"
 #include "linlayout/lower/Lower.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -36,13 +37,15 @@ std::string opLocation(const ir::Module &m, const ir::Function &f, const ir::Op 
 ///    `sharedOffset` the buffer's byte offset in the kernel's dynamic shared memory; a tile of a
 ///    ring (ttg.memdesc_index) adds the i32 byte offset `sharedDynamic`; a view
 ///    (ttg.memdesc_subslice) keeps the layout of the tile it views and XORs the element offset
-///    `viewXor` into every offset (SharedView.h).
+///    `viewXor` into every offset (SharedView.h); a padded tile's offsets go through `pads`
+///    on the way to an address (SharedPadding.h).
 struct Lowered {
   std::vector<llvm::Value *> regs;
   LinearLayout layout;
   int64_t sharedOffset = -1;
   llvm::Value *sharedDynamic = nullptr;
   uint64_t viewXor = 0;
+  std::vector<PadInterval> pads;
   /// A local_load sliced along K (OpPlans::slicedLoads): its slices, planned where it was
   /// lowered; regs holds the first one, the others are null until its dot loads them.
   std::shared_ptr<const OperandSlices> slices;

@@ -198,6 +198,34 @@ Expected<Module> convertCheck(ScalarKind elem, int64_t rows, int64_t cols, const
   return finish(m, b);
 }
 
+Expected<Module> sharedTrip(ScalarKind elem, int64_t rows, int64_t cols, const LayoutSpec &src,
+                            const LayoutSpec &shared, const LayoutSpec &dst, int warps) {
+  Module m = newModule(warps);
+  Builder b(m);
+  LayoutId ls = b.layout(src), ld = b.layout(dst), lsh = b.layout(shared);
+  Type args[] = {Type::pointer(elem), Type::pointer(elem), Type::pointer(elem),
+                 Type::pointer(elem)};
+  ArgHints hints[] = {aligned(), aligned(), aligned(), aligned()};
+  b.beginFunction("shared_trip", args, hints);
+  ValueId base = b.binary(OpKind::MulI, b.programId(0), b.constantInt(rows * cols, i32()));
+  ValueId n = b.constantInt(cols, i32());
+  ValueId os = tileOffsets(b, ls, src, rows, cols, n, kNoValue, base, warps);
+  ValueId od = tileOffsets(b, ld, dst, rows, cols, n, kNoValue, base, warps);
+  ValueId x = b.load(b.addPtr(b.splat(b.arg(0), {rows, cols}, ls), os));
+  ValueId tile = b.localAlloc(Type::memDesc({rows, cols}, elem, lsh, /*isMutable=*/false), x);
+  b.store(b.addPtr(b.splat(b.arg(1), {rows, cols}, ld), od), b.localLoad(tile, ld));
+  ValueId ring = b.localAlloc(Type::memDesc({2, rows, cols}, elem, lsh));
+  ValueId slot = b.memDescIndex(ring, b.constantInt(1, i32()));
+  b.localStore(b.binary(OpKind::AddI, x, b.splat(one(b, elem), {rows, cols}, ls)), slot);
+  b.store(b.addPtr(b.splat(b.arg(2), {rows, cols}, ld), od), b.localLoad(slot, ld));
+  int64_t half = rows / 2;
+  ValueId view = b.memDescSubslice(tile, {half, 0}, {half, cols});
+  ValueId base2 = b.binary(OpKind::MulI, b.programId(0), b.constantInt(half * cols, i32()));
+  ValueId oh = tileOffsets(b, ld, dst, half, cols, n, kNoValue, base2, warps);
+  b.store(b.addPtr(b.splat(b.arg(3), {half, cols}, ld), oh), b.localLoad(view, ld));
+  return finish(m, b);
+}
+
 Expected<Module> convertLoop(ScalarKind elem, int64_t rows, int64_t cols, const LayoutSpec &src,
                              const LayoutSpec &dst, int warps, bool storeDst) {
   Module m = newModule(warps);

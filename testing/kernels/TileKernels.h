@@ -65,6 +65,16 @@ Expected<ir::Module> convertLoop(ir::ScalarKind elem, int64_t rows, int64_t cols
                                  const LayoutSpec &src, const LayoutSpec &dst, int warps,
                                  bool storeDst = false);
 
+/// shared_trip(in, out, out_ring, out_view): program p reads tile p (rows x cols, row-major,
+/// tiles one after another) in `src` and moves it through shared tiles in layout `shared` (any
+/// shared family, padded_shared included) to `dst`: a local_alloc of the tile, local_load
+/// (out == in); x + 1 local_stored into tile 1 of a 2-tile ring and loaded (out_ring == in + 1);
+/// the lower half of the first tile through a memdesc_subslice (out_view: rows / 2 x cols per
+/// program == in's lower half). Integer elements; `dst` a blocked layout.
+Expected<ir::Module> sharedTrip(ir::ScalarKind elem, int64_t rows, int64_t cols,
+                                const LayoutSpec &src, const LayoutSpec &shared,
+                                const LayoutSpec &dst, int warps);
+
 /// The text of examples/`file` under `sourceDir`, or an error naming the file.
 Expected<std::string> exampleText(const std::string &file, const std::string &sourceDir);
 

@@ -113,10 +113,8 @@ TEST(Parser, ErrorsNamePositionAndExpectation) {
       {"#b = #ttg.blocked<{sizePerThread = [3], threadsPerWarp = [32], warpsPerCTA = [4], "
        "order = [0]}>\n",
        "t.tir:1:6: "},
-      // Lowering addresses shared memory by offsets, which padding moves.
-      {"#s = #ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}>\n",
-       "t.tir:1:6: in layout attribute: padded_shared layouts are not supported in the IR yet "
-       "(their addresses are not linear)"},
+      {"#s = #ttg.padded_shared<[24:+4] {order = [1, 0], shape = [64, 64]}>\n",
+       "t.tir:1:6: in layout attribute: 1:1: padded_shared: interval 24 is not a power of two"},
       {wrap("    scf.for %i = %n to %n step %n : i32 {\n"),
        "t.tir:8:1: expected '}' to close the module, got end of input"},
       {wrap("    %0 = arith.constant 1.5 : i32\n"), "integer type i32 needs an integer"},

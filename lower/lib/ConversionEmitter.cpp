@@ -5,6 +5,7 @@
 #include "MatrixAccess.h"
 #include "PackedHalves.h"
 #include "SharedAccess.h"
+#include "SharedPadding.h"
 #include "Shuffle.h"
 
 #include "linlayout/layout/F2Subspace.h"
@@ -394,8 +395,10 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
   }
   size_t nDst = plan.dst.inDimSize(DimName::reg());
   std::vector<llvm::Value *> dst(nDst, nullptr);
-  auto address = [&](IndexEmitter &em, uint64_t offsetConst) {
-    SplitOffset so = em.scaledWithConstant(0, offsetConst, bytes);
+  auto address = [&](IndexEmitter &em, const LayoutIndexer &ix, uint64_t offsetConst) {
+    SplitOffset so = st.padding.empty()
+                         ? em.scaledWithConstant(0, offsetConst, bytes)
+                         : paddedByteOffset(b, em, ix, offsetConst, st.padding, bytes);
     return sharedAddress(b, env.scratch, so.variable, so.constant);
   };
   // Predicated stores sit in a block of their own each round: what a round's emitter creates
@@ -416,7 +419,7 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
     for (const SharedAccess &a : st.stores) {
       if (a.round != round)
         continue;
-      llvm::Value *addr = address(roundStoreEm, a.offsetConst);
+      llvm::Value *addr = address(roundStoreEm, storeIx, a.offsetConst);
       std::vector<llvm::Value *> vals;
       for (int r : a.registers)
         vals.push_back(src.at(r));
@@ -438,7 +441,7 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
     for (const SharedAccess &a : st.loads) {
       if (a.round != round)
         continue;
-      llvm::Value *addr = address(loadEm, a.offsetConst);
+      llvm::Value *addr = address(loadEm, loadIx, a.offsetConst);
       if (a.op == SharedOp::Load) {
         const int n = static_cast<int>(a.registers.size());
         std::vector<llvm::Value *> vals;

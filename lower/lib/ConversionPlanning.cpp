@@ -7,8 +7,9 @@ namespace linlayout::lower {
 Expected<ConversionPlan> planLayoutConversion(const LinearLayout &src, const LinearLayout &dst,
                                               int elementBits, const PtxTarget &target,
                                               std::optional<ConversionPath> path,
-                                              bool dstIsMmaOperand) {
+                                              bool dstIsMmaOperand, bool allowPadding) {
   PlanOptions options;
+  options.allowPadding = allowPadding;
   options.forcePath = path;
   options.dstIsMmaOperand = dstIsMmaOperand;
   options.target = target.sm >= 90 ? linlayout::GpuTarget::Sm90 : linlayout::GpuTarget::Sm80;

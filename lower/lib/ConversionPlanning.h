@@ -10,10 +10,12 @@ namespace linlayout::lower {
 /// The plan for moving a tile of `elementBits`-bit elements from `src` to `dst`.
 /// Requires: both map (register, lane, warp, block) onto the same tensor dims; elementBits in
 /// {8, 16, 32, 64}. With `path`, the plan takes that path (an error where it is not feasible).
-/// `dstIsMmaOperand`: dst is a dot_operand of an mma (PlanOptions::dstIsMmaOperand).
+/// `dstIsMmaOperand`: dst is a dot_operand of an mma (PlanOptions::dstIsMmaOperand);
+/// `allowPadding`: PlanOptions::allowPadding.
 Expected<ConversionPlan> planLayoutConversion(const LinearLayout &src, const LinearLayout &dst,
                                               int elementBits, const PtxTarget &target,
                                               std::optional<ConversionPath> path = std::nullopt,
-                                              bool dstIsMmaOperand = false);
+                                              bool dstIsMmaOperand = false,
+                                              bool allowPadding = false);
 
 } // namespace linlayout::lower

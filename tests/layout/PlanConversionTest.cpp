@@ -421,3 +421,74 @@ PLAN_PROP(PlanConversion, MmaOperandPreferenceOnlyBreaksTies, 500) {
   RC_ASSERT(std::abs(with->cost.cycles - without->cost.cycles) < 1e-9);
   propertyCheck(RandomPair{s, d, bits}, opt);
 }
+
+// With padding allowed (PlanOptions::allowPadding), every plan still executes correctly and its
+// claims hold; where it takes a padded scratch, that scratch costs no more wavefronts than the
+// swizzle would (the simulator checks the padded addresses: vectors whole and aligned, banks of
+// the addresses).
+PLAN_PROP(PlanConversion, PaddedScratchPlansSimulate, 300) {
+  Rng rng(seed);
+  std::optional<RandomPair> p;
+  if (uniform(rng, 0, 1)) {
+    p = randomPair(rng, 0);
+  } else if (auto h = randomHardwarePair(rng)) {
+    p = RandomPair{h->first, h->second, 8 << uniform(rng, 0, 3)};
+  }
+  RC_PRE(p.has_value());
+  PlanOptions opt;
+  opt.forcePath = ConversionPath::SharedMemory;
+  opt.allowPadding = true;
+  auto swizzled = planConversion(p->src, p->dst, p->bits, [&] {
+    PlanOptions o = opt;
+    o.allowPadding = false;
+    return o;
+  }());
+  RC_PRE(swizzled.ok());
+  propertyCheck(*p, opt);
+  auto padded = planConversion(p->src, p->dst, p->bits, opt);
+  RC_ASSERT(padded.ok());
+  if (!padded->shared.padding.empty()) {
+    RC_ASSERT(padded->cost.storeWavefronts + padded->cost.loadWavefronts <=
+              swizzled->cost.storeWavefronts + swizzled->cost.loadWavefronts);
+    RC_ASSERT(padded->shared.storeVectorElements == swizzled->shared.storeVectorElements);
+    RC_ASSERT(padded->shared.loadVectorElements == swizzled->shared.loadVectorElements);
+  }
+}
+
+// The layout tutorial's transpose (rows of lanes to columns of lanes, 32x32 fp32): the swizzle
+// and the padded scratch both take 8 + 8 wavefronts without conflicts, but the swizzle XORs row
+// bits into the columns each thread's accesses start at, so each access needs an XOR; padding
+// one row of 128 elements by 4 keeps every access's constant an immediate. With padding allowed
+// the planner takes it, and the padded plan moves every element to its place.
+TEST(PlanConversion, PaddingReplacesASwizzleThatNeedsAddressXors) {
+  std::vector<int64_t> shape{32, 32};
+  LinearLayout s = lin(blocked({1, 1}, {1, 32}, {4, 1}, {1, 0}), shape);
+  LinearLayout d = lin(blocked({1, 1}, {32, 1}, {1, 4}, {0, 1}), shape);
+  PlanOptions opt;
+  ConversionPlan swizzled = checkPlan(s, d, 32, opt);
+  opt.allowPadding = true;
+  ConversionPlan padded = checkPlan(s, d, 32, opt);
+  EXPECT_TRUE(swizzled.shared.padding.empty());
+  ASSERT_EQ(padded.path, ConversionPath::SharedMemory);
+  EXPECT_EQ(padded.shared.padding, (std::vector<PadInterval>{{128, 4}}));
+  EXPECT_EQ(padded.cost.storeWavefronts + padded.cost.loadWavefronts,
+            swizzled.cost.storeWavefronts + swizzled.cost.loadWavefronts);
+  EXPECT_EQ(padded.cost.conflictWavefronts, 0);
+  EXPECT_EQ(padded.shared.storeVectorElements, swizzled.shared.storeVectorElements);
+  EXPECT_EQ(padded.shared.loadVectorElements, swizzled.shared.loadVectorElements);
+  // The last offset, 1023, is at 1023 + 7 * 4: 1052 elements of 4 bytes.
+  EXPECT_EQ(padded.shared.scratchBytes, 4208);
+}
+
+// A 64x64 fp16 transpose whose loads are ldmatrix.trans: padding cannot hold a matrix
+// instruction's rows, so the swizzle stays even with padding allowed.
+TEST(PlanConversion, TheSwizzleStaysWhereLdmatrixReadsIt) {
+  std::vector<int64_t> shape{64, 64};
+  LinearLayout s = lin(blocked({1, 4}, {4, 8}, {4, 1}, {1, 0}), shape);
+  LinearLayout d = lin(blocked({4, 1}, {8, 4}, {1, 4}, {0, 1}), shape);
+  PlanOptions opt;
+  opt.allowPadding = true;
+  ConversionPlan p = checkPlan(s, d, 16, opt);
+  EXPECT_TRUE(p.shared.padding.empty());
+  EXPECT_EQ(p.shared.loadOp, SharedOp::LdMatrixTrans);
+}

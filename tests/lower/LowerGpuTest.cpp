@@ -469,6 +469,28 @@ TEST(LowerGpu, RandomConversionsMoveEveryElement) {
       300);
 }
 
+// Random conversions through shared memory with padding allowed (PlanOptions::allowPadding):
+// where the plan takes a padded scratch, its padded addresses, emitted and run, still put every
+// element where the destination layout says.
+TEST(LowerGpu, PaddedScratchConversionsMoveEveryElement) {
+  REQUIRE_GPU();
+  const PtxTarget target = targets_.back();
+  checkProperty(
+      [&](void) {
+        auto pair = *linlayout::testing::distributedPair(oneCtaBounds(12));
+        RC_PRE(pair.a.inDimSize(DimName::warp()) == pair.b.inDimSize(DimName::warp()));
+        int bits = *rc::gen::element(8, 16, 32, 64);
+        auto plan = planLayoutConversion(pair.a, pair.b, bits, target, ConversionPath::SharedMemory,
+                                         false, true);
+        RC_PRE(plan.ok());
+        RC_TAG(plan->shared.padding.empty() ? "swizzled" : "padded");
+        std::string problem = runPlan(target, pair, *plan, bits);
+        if (!problem.empty())
+          RC_FAIL(problem);
+      },
+      300);
+}
+
 // Conversions inside warps, forced onto warp shuffles (whatever the cost model prefers): every
 // element arrives, whichever rounds and word selects the shuffle search found.
 TEST(LowerGpu, RandomWarpShufflesMoveEveryElement) {

@@ -97,6 +97,20 @@ void explainShared(std::ostream &os, const ConversionPlan &p) {
   const int e = p.elementBits;
   os << "\nScratch (offset -> tensor), " << st.scratchBytes << " bytes per CTA, " << st.rounds
      << (st.rounds == 1 ? " round" : " rounds") << ":" << st.scratch.toString() << "\n";
+  // A padded scratch: the banks below are of addresses, and an address may be padding.
+  std::map<uint64_t, uint64_t> offsetAt; // address -> offset, padded scratches only
+  if (!st.padding.empty()) {
+    os << "Padding: offset o is stored at o";
+    for (const PadInterval &pi : st.padding)
+      os << " + (o / " << pi.interval << ") * " << pi.padding;
+    os << " (#ttg.padded_shared [";
+    for (size_t i = 0; i < st.padding.size(); ++i)
+      os << (i ? ", " : "") << st.padding[i].interval << ":+" << st.padding[i].padding;
+    os << "]), in place of a swizzle\n";
+    uint64_t n = uint64_t(1) << st.scratch.inDimBits(DimName::offset());
+    for (uint64_t o = 0; o < n && paddedOffset(int64_t(o), st.padding) < 8 * kSharedRowBytes; ++o)
+      offsetAt[uint64_t(paddedOffset(int64_t(o), st.padding))] = o;
+  }
   // Picture: which tensor element starts each 16-byte bank group of the first rows.
   int elemsPerGroup = std::max(1, 128 / e);
   int groupsPerRow = kSharedRowBytes / 16;
@@ -116,8 +130,15 @@ void explainShared(std::ostream &os, const ConversionPlan &p) {
     os << head;
     for (int g = 0; g < groupsPerRow; ++g) {
       uint64_t off = uint64_t(r) * (kSharedRowBytes * 8 / e) + uint64_t(g) * elemsPerGroup;
+      std::string cell;
+      if (st.padding.empty()) {
+        cell = coords(st.scratch, st.scratch.apply(off));
+      } else {
+        auto at = offsetAt.find(off); // `off` is an address here
+        cell = at == offsetAt.end() ? "pad" : coords(st.scratch, st.scratch.apply(at->second));
+      }
       char buf[32];
-      std::snprintf(buf, sizeof buf, " %12s", coords(st.scratch, st.scratch.apply(off)).c_str());
+      std::snprintf(buf, sizeof buf, " %12s", cell.c_str());
       os << buf;
     }
     os << "\n";
@@ -257,7 +278,7 @@ std::string summaryLine(const ConversionPlan &p) {
 
 struct PlanArgs {
   std::string src, dst, shape, dtype, target = "sm_90", path, aliases;
-  bool json = false, detail = false, summary = false;
+  bool json = false, detail = false, summary = false, padding = false;
 };
 
 int usageError(const std::string &why) {
@@ -324,6 +345,7 @@ int runPlan(const PlanArgs &a) {
   const std::string shapeText = shapeString(*shape);
   PlanOptions opt;
   opt.target = *tgt;
+  opt.allowPadding = a.padding;
   if (!a.path.empty()) {
     opt.forcePath = parseConversionPath(a.path);
     if (!opt.forcePath)
@@ -416,6 +438,9 @@ void addPlanCommand(CLI::App &app, int &status) {
                   "warp-shuffle, shared-memory, distributed-shared-memory (an error where it is "
                   "not feasible; shared_memory is accepted too)")
       ->type_name("PATH");
+  cmd->add_flag("--padding", a->padding,
+                "let the shared-memory path use a padded scratch (#ttg.padded_shared's rows "
+                "spread out by padding) instead of the swizzle where it costs less");
   CLI::Option *json = cmd->add_flag("--json", a->json, "print the plan as the query's JSON");
   cmd->add_flag("--detail", a->detail, "with --json: every instruction and per-thread map")
       ->needs(json);

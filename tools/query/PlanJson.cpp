@@ -115,6 +115,12 @@ Json planToJson(const ConversionPlan &plan, bool detail) {
            {"load", sideJson(st.loadOp, st.loadVectorElements, int(st.loads.size()),
                              st.loadWavefronts, st.loadMinWavefronts, plan.elementBits)},
            {"scratch", layoutToJson(st.scratch)}};
+    if (!st.padding.empty()) {
+      Json pairs = Json::array();
+      for (const PadInterval &pi : st.padding)
+        pairs.push_back(Json::array({pi.interval, pi.padding}));
+      s["padding"] = pairs; // interval_padding_pairs, as padded_shared's
+    }
     if (detail) {
       s["store_address"] = layoutToJson(st.storeAddress);
       s["load_address"] = layoutToJson(st.loadAddress);

@@ -83,6 +83,10 @@ Expected<Json> planOp(const Json &req) {
                        "' is not one of no-op, register-permute, warp-shuffle, shared-memory, "
                        "distributed-shared-memory");
   }
+  if (hasField(req, "allow_padding")) {
+    LL_ASSIGN_OR_RETURN(const Json *d, field(req, "allow_padding"));
+    LL_ASSIGN_OR_RETURN(opt.allowPadding, toBool(*d, "allow_padding"));
+  }
   bool detail = false;
   if (hasField(req, "detail")) {
     LL_ASSIGN_OR_RETURN(const Json *d, field(req, "detail"));

@@ -1,5 +1,6 @@
 #include "linlayout/layout/PlanConversion.h"
 
+#include "PaddedScratch.h"
 #include "PlanProblem.h"
 #include "linlayout/layout/F2Basis.h"
 #include "linlayout/layout/F2Subspace.h"
@@ -205,6 +206,30 @@ Status planShared(const Problem &p, const Movement &mv, ConversionPlan &plan, bo
   auto choice = searchSwizzle(store, load, tile, p.e, p.warps(), so);
   if (!choice)
     return makeError("no shared-memory scratch lets both layouts access it");
+  // A padded scratch in place of the swizzle where it costs less (PaddedScratch.h): fewer
+  // wavefronts, or as many with fewer address XORs.
+  std::optional<PaddedScratch> padded;
+  if (p.opt.allowPadding && !cluster) {
+    const int m = int(choice->basis.offsets.size());
+    padded = searchPaddedScratch(store, load, *choice, p.e);
+    auto weighted = [&](const SharedSidePattern &sp, const SharedSidePattern &lp) {
+      return int64_t(sp.instructionsPerThread) * sp.wavefronts +
+             int64_t(lp.instructionsPerThread) * lp.wavefronts;
+    };
+    if (padded) {
+      int64_t sw = weighted(choice->store, choice->load),
+              pw = weighted(padded->store, padded->load);
+      int sx = addressXors(choice->store, m) + addressXors(choice->load, m);
+      int px = addressXors(padded->store, m) + addressXors(padded->load, m);
+      if (pw < sw || (pw == sw && px < sx)) {
+        choice->basis = padded->basis;
+        choice->store = padded->store;
+        choice->load = padded->load;
+      } else {
+        padded.reset();
+      }
+    }
+  }
   const ScratchBasis &basis = choice->basis;
   const SharedSidePattern &sp = choice->store, &lp = choice->load;
   const int m = int(basis.offsets.size());
@@ -212,6 +237,10 @@ Status planShared(const Problem &p, const Movement &mv, ConversionPlan &plan, bo
   SharedStep &st = plan.shared;
   st.rounds = 1 << basis.rounds.size();
   st.scratchBytes = (int64_t(1) << m) * p.e / 8;
+  if (padded) {
+    st.padding = padded->padding;
+    st.scratchBytes = padded->scratchBytes;
+  }
   st.storeOp = sp.op;
   st.loadOp = lp.op;
   st.storeVectorElements = sp.vectorElements;

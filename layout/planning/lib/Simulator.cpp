@@ -126,6 +126,28 @@ struct Machine {
     const SharedStep &st = plan.shared;
     const int e = plan.elementBits;
     const int bytes = e / 8;
+    // A padded scratch keeps element offset o at address paddedOffset(o): the scratch below is
+    // indexed by offsets (padding is one-to-one), the banks and bounds by addresses, and a
+    // vector must be contiguous and aligned in addresses.
+    auto address = [&](uint64_t o) { return uint64_t(paddedOffset(int64_t(o), st.padding)); };
+    auto paddedVectorOk = [&](uint64_t a0, uint64_t n, const char *what) {
+      if (address(a0) % n) {
+        problem(std::string("a vector ") + what + " is misaligned");
+        return false;
+      }
+      if (address(a0 + n - 1) != address(a0) + n - 1) {
+        problem(std::string("a vector ") + what + " spans padding");
+        return false;
+      }
+      if (!st.padding.empty() && int64_t((address(a0) + n) * uint64_t(bytes)) > st.scratchBytes) {
+        problem(std::string("a vector ") + what + " reaches past the padded scratch");
+        return false;
+      }
+      return true;
+    };
+    for (const SharedAccess &a : st.stores)
+      if (isMatrixOp(a.op) && !st.padding.empty())
+        problem("a matrix instruction through a padded scratch");
     const int slots32 = e < 32 ? 32 / e : 1;
     const uint64_t scratchElems = uint64_t(1) << st.storeAddress.outDimBits(DimName::offset());
     const int64_t ctas = int64_t(1) << B;
@@ -168,11 +190,9 @@ struct Machine {
             uint64_t a0 = a.offsetConst ^ st.storeAddress.apply(uint64_t(t));
             if (a.op == SharedOp::Store) {
               uint64_t n = a.registers.size();
-              if (a0 % n) {
-                problem("a vector store is misaligned");
+              if (!paddedVectorOk(a0, n, "store"))
                 continue;
-              }
-              addr[l] = a0 * bytes;
+              addr[l] = address(a0) * bytes;
               for (uint64_t k = 0; k < n; ++k)
                 write(scratch, b, scratchElems, a0 + k, src[(t << rs) + a.registers[k]],
                       scratchHolds(a0 + k, round, b), warp);
@@ -211,11 +231,9 @@ struct Machine {
               problem("a shared-memory load reads another CTA's scratch");
             if (a.op == SharedOp::Load) {
               uint64_t n = a.registers.size();
-              if (a0 % n) {
-                problem("a vector load is misaligned");
+              if (!paddedVectorOk(a0, n, "load"))
                 continue;
-              }
-              addr[l] = a0 * bytes;
+              addr[l] = address(a0) * bytes;
               for (uint64_t k = 0; k < n; ++k)
                 dst[(t << rd) + a.registers[k]] = read(scratch, from, scratchElems, a0 + k, warp);
             } else {

@@ -15,6 +15,7 @@
 
 #include "linlayout/layout/GpuTarget.h"
 #include "linlayout/layout/LinearLayout.h"
+#include "linlayout/layout/PaddedShared.h"
 
 #include <array>
 #include <cstdint>
@@ -143,6 +144,10 @@ struct SharedStep {
   int loadWavefronts = 0;                 ///< per load instruction of one warp
   int storeMinWavefronts = 0;             ///< without bank conflicts
   int loadMinWavefronts = 0;
+  /// A padded scratch (PlanOptions::allowPadding): element offset o of the scratch is stored at
+  /// element address paddedOffset(o, padding) (PaddedShared.h), and scratchBytes includes the
+  /// padding. Empty: addresses are the offsets (a swizzled scratch).
+  std::vector<PadInterval> padding;
   /// Every scratch byte is stored and loaded by threads of one warp (exchangeStaysInWarps): no
   /// warp reads what another stored or stores over what another reads, so the syncs between the
   /// phases need only order each warp's own accesses: bar.warp.sync, not bar.sync.

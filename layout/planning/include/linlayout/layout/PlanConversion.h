@@ -34,6 +34,11 @@ struct PlanOptions {
   /// shared-memory scratches of equal cost, prefer loads that fill consecutive registers, since
   /// mma.sync takes each fragment from consecutive registers and scattered ones cost moves.
   bool dstIsMmaOperand = false;
+  /// Let a shared-memory exchange use a padded scratch (an unswizzled one whose rows are spread
+  /// out by padding, as #ttg.padded_shared does) instead of the swizzle where that costs less:
+  /// fewer wavefronts, or as many with fewer address XORs, at the same vector widths (ld/st.shared
+  /// only, one CTA). Off by default: the lowering's plans stay the swizzled ones.
+  bool allowPadding = false;
 };
 
 /// Plans the conversion of a tile of `elementBits`-bit elements from `src` to `dst`.

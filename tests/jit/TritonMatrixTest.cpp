@@ -164,8 +164,10 @@ TEST(TritonMatrix, SampleAssemblesWithoutLocalMemory) {
 
 // Cases that used local memory where Triton 3.6's kernels use none (H200, 2026-12-02) and no
 // longer do: a dot operand's halves read element by element from a swizzled tile and re-paired
-// after a barrier, bytes of a tile into the B operand that every warp holds, and warp-local i64
-// conversions (SinkToUse.h; 64-bit words shuffled and selected as 32-bit halves).
+// after a barrier, bytes of a tile into the B operand that every warp holds, warp-local i64
+// conversions (SinkToUse.h; 64-bit words shuffled and selected as 32-bit halves), and tiles
+// whose shared loads now interleave with their global stores (wide ones: i64 and f32 into the B
+// operand, mma2mma at 16 warps; not a narrow one: 1-6 64x1 i64, which ptxas spills that way).
 TEST(TritonMatrix, FormerSpillsUseNoLocalMemory) {
   std::optional<std::string> ptxas = lower::findPtxas();
   if (!ptxas)
@@ -174,6 +176,9 @@ TEST(TritonMatrix, FormerSpillsUseNoLocalMemory) {
       "convert2d/6-0/swizzled3/64x128/f16", "convert2d/6-7/swizzled4/64x128/f16",
       "convert2d/2-6/none/64x128/i8",       "convert2d/9-6/none/64x128/i8",
       "warp_local/5-13/none/32x32/i64",     "warp_local/12-13/none/32x32/i64",
+      "convert2d/0-6/none/64x64/i64",       "convert2d/8-6/none/64x64/i64",
+      "convert2d/0-6/none/64x128/f32",      "mma2mma/13-12/none/128x128/f32",
+      "mma2mma/13-12/none/256x256/f16",     "convert2d/1-6/none/64x1/i64",
   };
   std::vector<MatrixCase> cases = tritonMatrix();
   for (const char *name : names) {

@@ -375,38 +375,55 @@ std::vector<InDimBases> LinearLayout::bases() const {
   return r;
 }
 
+namespace {
+
+// The error of an `apply` by names that the hot loop refused, found again by a second scan (kept
+// out of line so that the hot path carries no string code).
+[[gnu::cold, gnu::noinline]] Error applyNamedError(const LinearLayout &l,
+                                                   std::span<const DimValue> inputs) {
+  uint32_t seen = 0;
+  for (const DimValue &v : inputs) {
+    int d = l.inDimIndex(v.name);
+    if (d < 0)
+      return makeError("the layout has no in dimension " + quoted(v.name));
+    if (seen & (1u << d))
+      return makeError("in dimension " + quoted(v.name) + " is given twice");
+    seen |= 1u << d;
+    if (v.value >> l.inDimBits(d))
+      return makeError("value " + std::to_string(v.value) + " is out of range for in dimension " +
+                       quoted(v.name) + " of size " + std::to_string(l.inDimSize(v.name)));
+  }
+  assert(false && "apply by names refused valid inputs");
+  return makeError("invalid inputs");
+}
+
+} // namespace
+
 Expected<DimValues> LinearLayout::apply(std::span<const DimValue> inputs) const {
   // The answer is filled in place and returned by name (no copy); an error replaces it.
   Expected<DimValues> r(std::in_place);
-  std::array<int, kMaxDims> inOff;
-  for (int d = 0, off = 0; d < nIn_; off += inBits_[d++])
-    inOff[d] = off;
-  uint64_t w = 0;
+  uint64_t out = 0;
   uint32_t seen = 0;
   for (const DimValue &v : inputs) {
-    int d = inDimIndex(v.name);
-    if (d < 0) {
-      r = makeError("the layout has no in dimension " + quoted(v.name));
-      return r;
-    }
-    if (seen & (1u << d)) {
-      r = makeError("in dimension " + quoted(v.name) + " is given twice");
+    // The name search also sums the bits below the dim: its first column.
+    int d = 0, off = 0, n = nIn_;
+    while (d < n && inNames_[d] != v.name)
+      off += inBits_[d++];
+    if (d == n || (seen & (1u << d)) || (v.value >> inBits_[d])) {
+      r = applyNamedError(*this, inputs);
       return r;
     }
     seen |= 1u << d;
-    if (v.value >> inBits_[d]) {
-      r = makeError("value " + std::to_string(v.value) + " is out of range for in dimension " +
-                    quoted(v.name) + " of size " + std::to_string(uint64_t(1) << inBits_[d]));
-      return r;
-    }
-    w |= v.value << inOff[d];
+    for (uint64_t x = v.value; x; x &= x - 1)
+      out ^= cols_[off + __builtin_ctzll(x)];
   }
-  uint64_t out = apply(w);
   DimValues &vals = *r;
-  vals.n_ = nOut_;
-  for (int o = 0; o < nOut_; ++o) {
-    vals.v_[o] = {outNames_[o], out & lowMask(outBits_[o])};
-    out >>= outBits_[o];
+  int nOut = nOut_;
+  vals.n_ = uint8_t(nOut);
+  for (int o = 0; o < nOut; ++o) {
+    int bits = outBits_[o]; // at most kMaxDimBits: the mask needs no 64-bit case
+    vals.v_[o] = {outNames_[o], out & ~(~uint64_t(0) << bits)};
+    out >>= bits;
   }
   return r;
 }

@@ -426,64 +426,80 @@ std::optional<LinearLayout> LinearLayout::quotient(std::span<const DimName> dims
   return *sublayout(restIns, restOuts);
 }
 
-// product(known, q) == *this (knownIsInner) or product(q, known) == *this, checked directly
+// product(known, q) == *this (KnownIsInner) or product(q, known) == *this, checked directly
 // instead of building the product: the same dims by name, known's columns where the product puts
 // them (the low bits of each shared dim when known is inner, the high bits when it is outer), q's
 // columns clear of known's out bits, and the dims both share in the same relative order (the
 // product refuses any other). q gets this layout's dims less known's bits; a dim known uses up
 // is left out, one known lacks is kept even at size 1.
-bool LinearLayout::divideInto(const LinearLayout &known, bool knownIsInner, LinearLayout &q) const {
-  for (int k = 0; k < known.nIn_; ++k)
-    if (!hasInDim(known.inNames_[k]))
-      return false;
-  std::array<int8_t, kMaxDims> kIdx; // per out dim of this: its index in known, or -1
-  kIdx.fill(-1);
-  std::array<int, kMaxDims> kOff;
-  for (int k = 0, off = 0; k < known.nOut_; off += known.outBits_[k++]) {
-    int o = outDimIndex(known.outNames_[k]);
-    if (o < 0 || known.outBits_[k] > outBits_[o])
-      return false;
-    kIdx[o] = int8_t(k);
-    kOff[k] = off;
-  }
-  Repack toThis, toQ; // known's packing into this one's; this one's into q's
-  toThis.identity = toQ.identity = false;
+template <bool KnownIsInner>
+bool LinearLayout::divideInto(const LinearLayout &known, LinearLayout &q) const {
+  // Out dims, in this layout's order: where known's part sits (low bits of a shared dim when known
+  // is inner, high bits when outer) and where q's part goes. Pieces: known's packing into this
+  // one's (kp), this one's into q's (qp).
+  std::array<Repack::Piece, kMaxDims> kp, qp;
+  int nk = 0, nq = 0, found = 0, lastCommon = -1;
   uint64_t knownBits = 0;
-  int lastCommon = -1;
   for (int o = 0, off = 0, qOff = 0; o < nOut_; off += outBits_[o++]) {
-    int k = kIdx[o], kb = k < 0 ? 0 : known.outBits_[k], qb = outBits_[o] - kb;
-    int kAt = knownIsInner ? off : off + qb, qAt = knownIsInner ? off + kb : off;
+    int k = known.outDimIndex(outNames_[o]), kb = 0;
     if (k >= 0) {
-      if (qb > 0) {
-        if (k < lastCommon)
-          return false;
-        lastCommon = k;
-      }
+      ++found;
+      kb = known.outBits_[k];
+      if (kb > outBits_[o])
+        return false;
+    }
+    int qb = outBits_[o] - kb;
+    int kAt = KnownIsInner ? off : off + qb, qAt = KnownIsInner ? off + kb : off;
+    if (k >= 0 && qb > 0) {
+      if (k < lastCommon)
+        return false; // the product would refuse dims shared in another order
+      lastCommon = k;
+    }
+    if (kb > 0) {
       knownBits |= lowMask(kb) << kAt;
-      toThis.add(kOff[k], kAt, kb);
+      kp[nk++] = {known.outDimOffset(k), kAt, lowMask(kb)};
     }
     if (qb > 0 || k < 0) {
       q.outNames_[q.nOut_] = outNames_[o];
       q.outBits_[q.nOut_++] = uint8_t(qb);
     }
     if (qb > 0) {
-      toQ.add(qAt, qOff, qb);
+      if (nq > 0 && qp[nq - 1].from + (qOff - qp[nq - 1].to) == qAt)
+        qp[nq - 1].mask = lowMask(qOff + qb - qp[nq - 1].to); // continues the last piece
+      else
+        qp[nq++] = {qAt, qOff, lowMask(qb)};
       qOff += qb;
     }
   }
-  // Local copies of the first two pieces: the column stores below could alias the repacks'
-  // fields, so the compiler would reload them for every column.
-  const bool twoPieces = toThis.n <= 2 && toQ.n <= 2;
-  const Repack::Piece a0 = toThis.pieces[0], a1 = toThis.pieces[1];
-  const Repack::Piece b0 = toQ.pieces[0], b1 = toQ.pieces[1];
-  auto move2 = [](uint64_t w, Repack::Piece p0, Repack::Piece p1) {
-    return ((w >> p0.from) & p0.mask) << p0.to | ((w >> p1.from) & p1.mask) << p1.to;
+  if (found != known.nOut_)
+    return false;
+  // Two pieces or fewer (one or two out dims, the usual case) move without a loop; the unused
+  // one has a zero mask.
+  const bool few = nk <= 2 && nq <= 2;
+  for (int i = nk; i < 2; ++i)
+    kp[i] = {0, 0, 0};
+  for (int i = nq; i < 2; ++i)
+    qp[i] = {0, 0, 0};
+  const Repack::Piece k0 = kp[0], k1 = kp[1], q0 = qp[0], q1 = qp[1];
+  auto move = [&](uint64_t w, Repack::Piece p0, Repack::Piece p1,
+                  const std::array<Repack::Piece, kMaxDims> &all, int n) {
+    uint64_t r = ((w >> p0.from) & p0.mask) << p0.to | ((w >> p1.from) & p1.mask) << p1.to;
+    if (!few)
+      for (int i = 2; i < n; ++i)
+        r |= ((w >> all[i].from) & all[i].mask) << all[i].to;
+    return r;
   };
+  found = 0;
   lastCommon = -1;
   int bit = 0;
   for (int d = 0, src = 0; d < nIn_; src += inBits_[d++]) {
-    int k = known.inDimIndex(inNames_[d]);
-    int kb = k < 0 ? 0 : known.inBits_[k], qb = inBits_[d] - kb;
+    int k = known.inDimIndex(inNames_[d]), kb = 0, kSrc = 0;
+    if (k >= 0) {
+      ++found;
+      kb = known.inBits_[k];
+      kSrc = known.inDimOffset(k);
+    }
+    int qb = inBits_[d] - kb;
     if (qb < 0)
       return false;
     if (k >= 0 && qb > 0) {
@@ -495,36 +511,33 @@ bool LinearLayout::divideInto(const LinearLayout &known, bool knownIsInner, Line
       q.inNames_[q.nIn_] = inNames_[d];
       q.inBits_[q.nIn_++] = uint8_t(qb);
     }
-    int kFirst = knownIsInner ? src : src + qb, qFirst = knownIsInner ? src + kb : src;
-    if (kb > 0) {
-      int kSrc = known.inDimOffset(k);
-      for (int i = 0; i < kb; ++i) {
-        uint64_t w = known.cols_[kSrc + i];
-        if ((twoPieces ? move2(w, a0, a1) : toThis(w)) != cols_[kFirst + i])
-          return false;
-      }
-    }
+    const uint64_t *kCols = &known.cols_[kSrc];
+    const uint64_t *kHere = &cols_[KnownIsInner ? src : src + qb];
+    const uint64_t *qHere = &cols_[KnownIsInner ? src + kb : src];
+    for (int i = 0; i < kb; ++i)
+      if (move(kCols[i], k0, k1, kp, nk) != kHere[i])
+        return false;
     for (int i = 0; i < qb; ++i) {
-      uint64_t v = cols_[qFirst + i];
+      uint64_t v = qHere[i];
       if (v & knownBits)
         return false;
-      q.cols_[bit++] = twoPieces ? move2(v, b0, b1) : toQ(v);
+      q.cols_[bit++] = move(v, q0, q1, qp, nq);
     }
   }
-  return true;
+  return found == known.nIn_;
 }
 
 std::optional<LinearLayout> LinearLayout::divideLeft(const LinearLayout &inner) const {
   // Solved in place and returned by name: no intermediate layouts, no copy of the result.
   std::optional<LinearLayout> c(std::in_place);
-  if (!divideInto(inner, /*knownIsInner=*/true, *c))
+  if (!divideInto<true>(inner, *c))
     c.reset();
   return c;
 }
 
 std::optional<LinearLayout> LinearLayout::divideRight(const LinearLayout &outer) const {
   std::optional<LinearLayout> b(std::in_place);
-  if (!divideInto(outer, /*knownIsInner=*/false, *b))
+  if (!divideInto<false>(outer, *b))
     b.reset();
   return b;
 }

@@ -383,9 +383,9 @@ private:
   // Rebuilds a layout from dims and columns; checks only our own invariants (asserts).
   static LinearLayout make(std::span<const DimBits> ins, std::span<const DimBits> outs,
                            std::span<const uint64_t> cols);
-  // divideLeft / divideRight: writes q with product(known, q) == *this (knownIsInner) or
+  // divideLeft / divideRight: writes q with product(known, q) == *this (KnownIsInner) or
   // product(q, known) == *this, and answers whether it exists.
-  bool divideInto(const LinearLayout &known, bool knownIsInner, LinearLayout &q) const;
+  template <bool KnownIsInner> bool divideInto(const LinearLayout &known, LinearLayout &q) const;
 
   std::array<uint64_t, kMaxBits> cols_{};
   std::array<DimName, kMaxDims> inNames_{};

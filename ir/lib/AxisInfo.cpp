@@ -161,6 +161,12 @@ private:
         branches(op);
         continue;
       }
+      if (op.kind == OpKind::WarpSpecialize) {
+        // Each region once; the results stay pessimistic.
+        for (const Block &r : op.regions)
+          block(r);
+        continue;
+      }
       if (op.results.size() != 1 || !tracked(f_.type(op.results[0])))
         continue;
       info_[op.results[0]] = withHints(visit(op), op.attrs, f_.type(op.results[0]));

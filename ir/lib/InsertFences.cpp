@@ -35,6 +35,11 @@ private:
                  op.kind == OpKind::MemDescTrans) {
         root_[op.results[0]] = rootOf(op.operands[0]);
       }
+      // A partition's arguments are its captures.
+      if (op.kind == OpKind::WarpSpecialize)
+        for (size_t r = 1; r < op.regions.size(); ++r)
+          for (size_t i = 0; i < op.regions[r].args.size() && i < op.operands.size(); ++i)
+            root_[op.regions[r].args[i]] = rootOf(op.operands[i]);
       for (const Block &r : op.regions)
         resolveRoots(r);
     }
@@ -126,6 +131,16 @@ private:
         Pending end = block(loopBody, head, insert);
         // Zero iterations leave p; others leave `end` (head already contains p).
         p.insert(end.begin(), end.end());
+        break;
+      }
+      case OpKind::WarpSpecialize: {
+        // The regions run at once, each after what came before: what any leaves is pending.
+        Pending end = p;
+        for (Block &r : op.regions) {
+          Pending left = block(r, p, insert);
+          end.insert(left.begin(), left.end());
+        }
+        p = std::move(end);
         break;
       }
       case OpKind::If: {

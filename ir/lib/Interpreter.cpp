@@ -138,6 +138,7 @@ private:
   std::vector<SharedAlloc> &shared() override { return shared_; }
   std::map<std::pair<int64_t, int64_t>, MBarrier> &barriers() override { return barriers_; }
   AsyncHazards &hazards() override { return hazards_; }
+  RunningPartitions *&partitions() override { return partitions_; }
 
   Status runBlock(const Block &b, std::vector<RtValue> *yielded) override {
     for (const Op &op : b.ops) {
@@ -154,9 +155,10 @@ private:
           return err(op, "the interpreter's element budget is exhausted");
         limits_.maxElementOps -= n * per;
       }
-      if (op.kind == OpKind::Return)
+      if (op.kind == OpKind::Return || op.kind == OpKind::WarpReturn)
         return Status::success();
-      if (op.kind == OpKind::Yield || op.kind == OpKind::CombineReturn) {
+      if (op.kind == OpKind::Yield || op.kind == OpKind::CombineReturn ||
+          op.kind == OpKind::WarpYield) {
         if (yielded)
           for (ValueId v : op.operands)
             yielded->push_back(val(v));
@@ -194,6 +196,7 @@ private:
   std::vector<SharedAlloc> shared_;
   AsyncHazards hazards_;
   std::map<std::pair<int64_t, int64_t>, MBarrier> barriers_;
+  RunningPartitions *partitions_ = nullptr;
 };
 
 } // namespace

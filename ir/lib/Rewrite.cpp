@@ -144,8 +144,15 @@ int cseBlock(Function &f, Block &b,
   scopes.emplace_back();
   for (Op &op : b.ops) {
     if (!op.regions.empty()) {
-      for (Block &r : op.regions)
-        replaced += cseBlock(f, r, scopes, depth + 1);
+      for (size_t k = 0; k < op.regions.size(); ++k) {
+        // A warp_specialize partition sees only its arguments: it starts with no outer table.
+        if (op.kind == OpKind::WarpSpecialize && k > 0) {
+          std::vector<std::vector<std::pair<OpKey, std::vector<ValueId>>>> isolated;
+          replaced += cseBlock(f, op.regions[k], isolated, depth + 1);
+        } else {
+          replaced += cseBlock(f, op.regions[k], scopes, depth + 1);
+        }
+      }
       continue;
     }
     if (hasSideEffects(op.kind) || op.results.empty() || op.kind == OpKind::Load ||

@@ -241,8 +241,15 @@ private:
         return err(&op, "tt.return must be the last op of the function body");
       if (!inCombiner && op.kind == OpKind::CombineReturn)
         return err(&op, "tt.reduce.return / tt.scan.return ends a tt.reduce or tt.scan body only");
-      if (op.kind == OpKind::Yield && (!last || !parent))
+      const bool inWarpSpecialize = parent && parent->kind == OpKind::WarpSpecialize;
+      if (op.kind == OpKind::Yield && (!last || !parent || inWarpSpecialize))
         return err(&op, "scf.yield must be the last op of a loop body or an scf.if branch");
+      if (op.kind == OpKind::WarpYield && (!last || !inWarpSpecialize || &b != &parent->regions[0]))
+        return err(&op, "ttg.warp_yield must be the last op of a ttg.warp_specialize's default "
+                        "region");
+      if (op.kind == OpKind::WarpReturn &&
+          (!last || !inWarpSpecialize || &b == &parent->regions[0]))
+        return err(&op, "ttg.warp_return must be the last op of a ttg.warp_specialize's partition");
       for (ValueId v : op.operands)
         LL_TRY_STATUS(use(v, op));
       if (op.kind == OpKind::For) {
@@ -255,8 +262,11 @@ private:
       } else if (isCombining(op) && !op.regions.empty()) {
         LL_TRY_STATUS(checkCombinerHeader(op));
         LL_TRY_STATUS(regionWithArgs(op, depth));
+      } else if (op.kind == OpKind::WarpSpecialize) {
+        LL_TRY_STATUS(warpSpecializeRegions(op, depth));
       } else if (!op.regions.empty()) {
-        return err(&op, "has a region, but only scf.for, scf.if, tt.reduce and tt.scan may");
+        return err(&op, "has a region, but only scf.for, scf.if, tt.reduce, tt.scan and "
+                        "ttg.warp_specialize may");
       }
       if (op.kind == OpKind::Yield)
         LL_TRY_STATUS(checkYield(op, *parent));
@@ -268,6 +278,8 @@ private:
     if (parent && isCombining(*parent)) {
       if (b.ops.empty() || b.ops.back().kind != OpKind::CombineReturn)
         return err(parent, "the combining body must end with " + combineReturn(*parent));
+    } else if (parent && parent->kind == OpKind::WarpSpecialize) {
+      // Its terminators are checked with the op (WarpSpecialize.cpp).
     } else if (parent && (b.ops.empty() || b.ops.back().kind != OpKind::Yield))
       return err(parent, parent->kind == OpKind::For
                              ? "the loop body must end with scf.yield"
@@ -287,6 +299,21 @@ private:
     for (ValueId v : scopes_.back())
       state_[v] = 2;
     scopes_.pop_back();
+    return Status::success();
+  }
+
+  // The regions of a ttg.warp_specialize: the default region, then the partitions, whose
+  // arguments are defined in them only.
+  Status warpSpecializeRegions(const Op &op, int depth) {
+    for (size_t r = 0; r < op.regions.size(); ++r) {
+      scopes_.emplace_back();
+      for (ValueId a : op.regions[r].args)
+        LL_TRY_STATUS(defineValue(a, &op));
+      LL_TRY_STATUS(block(op.regions[r], depth + 1, &op));
+      for (ValueId v : scopes_.back())
+        state_[v] = 2;
+      scopes_.pop_back();
+    }
     return Status::success();
   }
 

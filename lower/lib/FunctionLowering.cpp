@@ -286,6 +286,10 @@ constexpr std::array<LowerOpFn, ir::kNumOpKinds> kLowerOp = [] {
   set({K::InvalBarrier}, lowerInvalBarrier);
   set({K::BarrierExpect}, lowerBarrierExpect);
   set({K::WaitBarrier}, lowerWaitBarrier);
+  set({K::ArriveBarrier}, lowerArriveBarrier);
+  set({K::WarpSpecialize}, lowerWarpSpecialize);
+  set({K::WarpYield, K::WarpReturn},
+      [](LoweringContext &, const ir::Op &) { return Status::success(); });
   return t;
 }();
 constexpr bool everyOpLowered() {

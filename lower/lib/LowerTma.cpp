@@ -156,7 +156,8 @@ SharedEffects tmaEffects(const ir::Op &op, const OpPlans &) {
     return SharedEffects().waitToWrite().write();
   // The leader's arrive, and the copy engine's writes, which the mbarrier orders: a wait for
   // pending accesses, then nothing of theirs pending.
-  if (op.kind == K::BarrierExpect || op.kind == K::AsyncTmaCopyGlobalToLocal)
+  if (op.kind == K::BarrierExpect || op.kind == K::AsyncTmaCopyGlobalToLocal ||
+      op.kind == K::ArriveBarrier)
     return SharedEffects().waitToWrite();
   // The tile's writers done before the copy engine reads it; the issuing thread's reads end at
   // the store wait.
@@ -214,6 +215,17 @@ Status lowerBarrierExpect(LoweringContext &ctx, const ir::Op &op) {
   llvm::Value *bar = barrierAt(ctx, op, 0);
   inWarpZero(
       ctx, [&] { emitMbarrierArriveExpectTx(b, bar, b.getInt32(uint32_t(op.attrs.count)), pred); });
+  return Status::success();
+}
+
+Status lowerArriveBarrier(LoweringContext &ctx, const ir::Op &op) {
+  LL_ASSIGN_OR_RETURN(llvm::Value * leader, issuingThread(ctx, op));
+  auto &b = ctx.b();
+  ctx.beforeSharedWrite();
+  llvm::Value *pred =
+      op.operands.size() > 1 ? b.CreateAnd(leader, ctx.get(op.operands[1]).regs[0]) : leader;
+  llvm::Value *bar = barrierAt(ctx, op, 0);
+  inWarpZero(ctx, [&] { emitMbarrierArrive(b, bar, uint32_t(op.attrs.count), pred); });
   return Status::success();
 }
 

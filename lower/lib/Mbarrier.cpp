@@ -37,6 +37,10 @@ void emitMbarrierArriveExpectTx(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Va
   emitGuarded(b, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", {bar, bytes}, pred);
 }
 
+void emitMbarrierArrive(llvm::IRBuilder<> &b, llvm::Value *bar, uint32_t count, llvm::Value *pred) {
+  emitGuarded(b, "mbarrier.arrive.shared::cta.b64 _, [$0], $1;", {bar, b.getInt32(count)}, pred);
+}
+
 void emitMbarrierWaitParity(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *phase,
                             llvm::Value *pred) {
   // ${:uid} makes the labels unique per inline-asm instance.

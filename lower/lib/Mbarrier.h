@@ -25,6 +25,8 @@ void emitMbarrierInval(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *pred
 
 /// mbarrier.arrive.expect_tx.shared::cta.b64: this thread arrives and announces `bytes` more
 /// bytes of asynchronous copies (an i32 value).
+/// `count` arrivals on the mbarrier at `bar`, by the threads where `pred` holds.
+void emitMbarrierArrive(llvm::IRBuilder<> &b, llvm::Value *bar, uint32_t count, llvm::Value *pred);
 void emitMbarrierArriveExpectTx(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *bytes,
                                 llvm::Value *pred = nullptr);
 

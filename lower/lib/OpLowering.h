@@ -120,6 +120,9 @@ Status lowerInitBarrier(LoweringContext &ctx, const ir::Op &op);
 Status lowerInvalBarrier(LoweringContext &ctx, const ir::Op &op);
 Status lowerBarrierExpect(LoweringContext &ctx, const ir::Op &op);
 Status lowerWaitBarrier(LoweringContext &ctx, const ir::Op &op);
+Status lowerArriveBarrier(LoweringContext &ctx, const ir::Op &op);
+/// LowerWarpSpecialize.cpp.
+Status lowerWarpSpecialize(LoweringContext &ctx, const ir::Op &op);
 /// The mbarrier ops and the TMA copies' waits, reads and writes.
 SharedEffects tmaEffects(const ir::Op &op, const OpPlans &plans);
 

@@ -42,7 +42,8 @@ constexpr Declaration declarationOf(ir::OpKind k, ir::OpFamily family) {
     return {};
   // One line per lowering family reads as a table.
   // clang-format off
-  if (any({K::Return, K::Yield, K::For, K::If, K::CombineReturn}))
+  if (any({K::Return, K::Yield, K::For, K::If, K::CombineReturn, K::WarpSpecialize, K::WarpYield,
+           K::WarpReturn}))
     return {noFootprint, structureEffects};
   if (any({K::Constant, K::ProgramId, K::NumPrograms, K::MakeRange, K::Splat, K::Broadcast,
            K::ExpandDims, K::Join, K::Split, K::AddPtr}))
@@ -67,7 +68,7 @@ constexpr Declaration declarationOf(ir::OpKind k, ir::OpFamily family) {
   if (any({K::WarpGroupDot, K::WarpGroupDotWait, K::FenceAsyncShared}))
     return {warpGroupDotFootprint, wgmmaEffects};
   if (any({K::AsyncTmaCopyGlobalToLocal, K::AsyncTmaCopyLocalToGlobal, K::AsyncTmaStoreWait,
-           K::InitBarrier, K::InvalBarrier, K::BarrierExpect, K::WaitBarrier}))
+           K::InitBarrier, K::InvalBarrier, K::BarrierExpect, K::WaitBarrier, K::ArriveBarrier}))
     return {noFootprint, tmaEffects};
   // clang-format on
   return kindWithoutFamily();

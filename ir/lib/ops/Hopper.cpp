@@ -62,6 +62,14 @@ void printBarrierExpect(OpPrinter &p, std::ostream &os, const Op &op, int depth)
      << " : " << p.opnd(op, 0);
 }
 
+// ArriveBarrier
+void printArriveBarrier(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
+  os << " " << p.list(op.operands, 0, 1) << ", " << op.attrs.count;
+  if (op.operands.size() > 1)
+    os << ", " << p.list(op.operands, 1, 2);
+  os << " : " << p.opnd(op, 0);
+}
+
 // WaitBarrier
 void printWaitBarrier(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
   os << " " << p.list(op.operands) << " : " << p.opnd(op, 0);
@@ -96,6 +104,7 @@ constexpr std::array<PrintOpFn, kNumOpKinds> kPrint = [] {
   t[size_t(OpKind::InvalBarrier)] = printInvalBarrier;
   t[size_t(OpKind::BarrierExpect)] = printBarrierExpect;
   t[size_t(OpKind::WaitBarrier)] = printWaitBarrier;
+  t[size_t(OpKind::ArriveBarrier)] = printArriveBarrier;
   t[size_t(OpKind::AsyncTmaCopyLocalToGlobal)] = printAsyncTmaCopyLocalToGlobal;
   t[size_t(OpKind::AsyncTmaStoreWait)] = printAsyncTmaStoreWait;
   t[size_t(OpKind::AsyncTmaCopyGlobalToLocal)] = printAsyncTmaCopyGlobalToLocal;
@@ -295,6 +304,17 @@ Status checkWaitBarrier(OpVerifier &v, const Op &op) {
   return Status::success();
 }
 
+// ArriveBarrier
+Status checkArriveBarrier(OpVerifier &v, const Op &op) {
+  LL_TRY_STATUS(v.counts(op, 1, 2, 0));
+  LL_TRY_STATUS(checkBarrier(v, op, 0));
+  if (op.operands.size() > 1)
+    LL_TRY_STATUS(checkScalar(v, op, 1, ScalarKind::I1, "predicate"));
+  if (op.attrs.count < 1 || op.attrs.count >= (int64_t(1) << 20))
+    return v.err(&op, "arrival count " + std::to_string(op.attrs.count) + " is outside 1..2^20-1");
+  return Status::success();
+}
+
 // AsyncTmaCopyGlobalToLocal
 Status checkAsyncTmaCopyGlobalToLocal(OpVerifier &v, const Op &op) { return checkTmaCopy(v, op); }
 
@@ -319,6 +339,7 @@ constexpr std::array<VerifyOpFn, kNumOpKinds> kChecks = [] {
   t[size_t(OpKind::InvalBarrier)] = checkInvalBarrier;
   t[size_t(OpKind::BarrierExpect)] = checkBarrierExpect;
   t[size_t(OpKind::WaitBarrier)] = checkWaitBarrier;
+  t[size_t(OpKind::ArriveBarrier)] = checkArriveBarrier;
   t[size_t(OpKind::AsyncTmaCopyGlobalToLocal)] = checkAsyncTmaCopyGlobalToLocal;
   t[size_t(OpKind::AsyncTmaCopyLocalToGlobal)] = checkAsyncTmaCopyLocalToGlobal;
   t[size_t(OpKind::AsyncTmaStoreWait)] = checkAsyncTmaStoreWait;
@@ -350,14 +371,42 @@ Expected<MBarrier *> barrier(OpInterpreter &in, const Op &op, size_t operand, bo
   return &b;
 }
 
-Status completePhase(const OpInterpreter &in, const Op &op, MBarrier &b) {
+// The barrier key of operand `operand` (its allocation and element).
+PartitionRaces::BarrierKey barrierKey(const OpInterpreter &in, const Op &op, size_t operand) {
+  const RtValue &d = in.val(op.operands[operand]);
+  return {d.i[0], d.i[1]};
+}
+
+Status completePhase(OpInterpreter &in, const Op &op, MBarrier &b, PartitionRaces::BarrierKey key) {
   if (b.arrivals == 0 && b.bytes < 0)
     return in.err(op, "the barrier received " + std::to_string(-b.bytes) +
                           " byte(s) more than its phase expected");
   if (b.arrivals == 0 && b.bytes == 0) {
     ++b.phase;
     b.arrivals = b.count;
+    if (RunningPartitions *p = in.partitions())
+      p->races->phaseCompleted(key);
   }
+  return Status::success();
+}
+
+// A barrier's name in messages: its value's name in the text, or its value id.
+std::string barrierName(const OpInterpreter &in, ValueId v) {
+  const std::string &n = in.function().values[v].name;
+  return n.empty() ? "value " + std::to_string(v) : "%" + n;
+}
+
+// `n` arrivals of the running task on the barrier of operand `operand`: more than the phase
+// still waits for would complete it and count toward the next, which the GPU leaves undefined.
+Status arrive(OpInterpreter &in, const Op &op, size_t operand, MBarrier &b, int64_t n) {
+  if (n > b.arrivals)
+    return in.err(op, "arrives " + std::to_string(n) + " time(s) on a barrier whose phase " +
+                          std::to_string(b.phase) + " waits for " + std::to_string(b.arrivals) +
+                          " more of the " + std::to_string(b.count) +
+                          " its init_barrier set: more arrivals than it was initialised for");
+  b.arrivals -= n;
+  if (RunningPartitions *p = in.partitions())
+    p->races->release(p->task(), barrierKey(in, op, operand));
   return Status::success();
 }
 
@@ -409,6 +458,9 @@ Expected<std::vector<int64_t>> tmaBoxOffsets(const OpInterpreter &in, const Op &
 // strides step through it.
 Status interpretWarpGroupDot(OpInterpreter &in, const Op &op) {
   uint32_t dotRecord = in.hazards().beginDot(op, op.attrs.isAsync);
+  RunningPartitions *parts = in.partitions();
+  if (parts)
+    parts->races->beginDot(parts->task(), op, op.attrs.isAsync);
   RtValue tiles[2];
   for (size_t i = 0; i < 2; ++i) {
     if (!in.type(op.operands[i]).isMemDesc()) {
@@ -419,6 +471,8 @@ Status interpretWarpGroupDot(OpInterpreter &in, const Op &op) {
     if (!v)
       return in.err(op, std::string("operand ") + (i ? "B" : "A") + " is deallocated");
     LL_TRY_STATUS(in.hazard(op, in.hazards().wgmmaRead(dotRecord, v->alloc, v->at)));
+    if (parts)
+      LL_TRY_STATUS(in.hazard(op, parts->races->dotRead(parts->task(), v->alloc, v->at)));
     tiles[i] = readShared(*v->s, v->at);
   }
   RtValue r;
@@ -428,6 +482,8 @@ Status interpretWarpGroupDot(OpInterpreter &in, const Op &op) {
 
 Status interpretWarpGroupDotWait(OpInterpreter &in, const Op &op) {
   in.hazards().waitDots(op.attrs.pendings);
+  if (RunningPartitions *p = in.partitions())
+    LL_TRY_STATUS(in.hazard(op, p->races->retireDots(p->task(), op.attrs.pendings)));
   for (size_t i = 0; i < op.operands.size(); ++i)
     in.setValue(op.results[i], in.val(op.operands[i]));
   return Status::success();
@@ -458,10 +514,16 @@ Status interpretBarrierExpect(OpInterpreter &in, const Op &op) {
     return Status::success();
   LL_ASSIGN_OR_RETURN(MBarrier * bar, barrier(in, op, 0, true));
   bar->bytes += op.attrs.count;
-  if (--bar->arrivals < 0)
-    return in.err(op, "arrives on a barrier whose " + std::to_string(bar->count) +
-                          " arrival(s) of this phase were all made");
-  return completePhase(in, op, *bar);
+  LL_TRY_STATUS(arrive(in, op, 0, *bar, 1));
+  return completePhase(in, op, *bar, barrierKey(in, op, 0));
+}
+
+Status interpretArriveBarrier(OpInterpreter &in, const Op &op) {
+  if (op.operands.size() > 1 && !in.val(op.operands[1]).i[0])
+    return Status::success();
+  LL_ASSIGN_OR_RETURN(MBarrier * bar, barrier(in, op, 0, true));
+  LL_TRY_STATUS(arrive(in, op, 0, *bar, op.attrs.count));
+  return completePhase(in, op, *bar, barrierKey(in, op, 0));
 }
 
 Status interpretWaitBarrier(OpInterpreter &in, const Op &op) {
@@ -469,6 +531,18 @@ Status interpretWaitBarrier(OpInterpreter &in, const Op &op) {
     return Status::success();
   LL_ASSIGN_OR_RETURN(MBarrier * bar, barrier(in, op, 0, true));
   int64_t parity = in.val(op.operands[1]).i[0] & 1;
+  // In a warp_specialize, another partition may complete the phase: block until one does (the
+  // scheduler reports a deadlock where none can).
+  if (RunningPartitions *p = in.partitions(); p && (bar->phase & 1) == parity) {
+    std::string what = "at " + std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col) +
+                       " ('ttng.wait_barrier') for phase parity " + std::to_string(parity) +
+                       " of " + barrierName(in, op.operands[0]) + " (barrier at element " +
+                       std::to_string(in.val(op.operands[0]).i[1]) + " of its allocation, " +
+                       std::to_string(bar->arrivals) + " arrival(s) and " +
+                       std::to_string(bar->bytes) + " byte(s) outstanding)";
+    LL_TRY_STATUS(p->scheduler.waitUntil([bar, parity] { return (bar->phase & 1) != parity; },
+                                         std::move(what)));
+  }
   // The phase of this parity completed when the current phase has the other parity.
   if ((bar->phase & 1) == parity)
     return in.err(op, "waits for phase parity " + std::to_string(parity) +
@@ -479,6 +553,8 @@ Status interpretWaitBarrier(OpInterpreter &in, const Op &op) {
                           " byte(s) outstanding, and nothing in flight could complete it");
   const RtValue &d = in.val(op.operands[0]);
   in.hazards().phaseSeen({d.i[0], d.i[1]}, bar->phase - 1);
+  if (RunningPartitions *p = in.partitions())
+    p->races->acquire(p->task(), {d.i[0], d.i[1]});
   return Status::success();
 }
 
@@ -511,9 +587,14 @@ Status interpretTmaCopy(OpInterpreter &in, const Op &op) {
   const RtValue &b = in.val(op.operands[n - 2]);
   LL_TRY_STATUS(
       in.hazard(op, in.hazards().tmaCopy(op, v->alloc, v->at, {b.i[0], b.i[1]}, bar->phase)));
+  LL_TRY_STATUS(in.partitionWrite(op, v->alloc, v->at));
   writeShared(*v->s, v->at, loaded);
   bar->bytes -= count * byteWidth(k);
-  return completePhase(in, op, *bar);
+  // The bytes land on the barrier: the copy, and what its issuer did before, come before the
+  // phase's completion.
+  if (RunningPartitions *p = in.partitions())
+    p->races->release(p->task(), {b.i[0], b.i[1]});
+  return completePhase(in, op, *bar, {b.i[0], b.i[1]});
 }
 
 // A TMA store reads its tile at once and writes the box's elements that lie inside the tensor
@@ -526,6 +607,7 @@ Status interpretTmaStore(OpInterpreter &in, const Op &op) {
   if (!v)
     return in.err(op, "copy from a deallocated memdesc");
   LL_TRY_STATUS(in.hazard(op, in.hazards().tmaStore(op, v->alloc, v->at)));
+  LL_TRY_STATUS(in.partitionRead(op, v->alloc, v->at));
   RtValue tile = readShared(*v->s, v->at);
   for (size_t e = 0; e < offsets.size(); ++e)
     if (offsets[e] >= 0)
@@ -549,6 +631,7 @@ constexpr std::array<InterpretOpFn, kNumOpKinds> kInterpret = [] {
   t[size_t(OpKind::InvalBarrier)] = interpretInvalBarrier;
   t[size_t(OpKind::BarrierExpect)] = interpretBarrierExpect;
   t[size_t(OpKind::WaitBarrier)] = interpretWaitBarrier;
+  t[size_t(OpKind::ArriveBarrier)] = interpretArriveBarrier;
   t[size_t(OpKind::AsyncTmaCopyGlobalToLocal)] = interpretTmaCopy;
   t[size_t(OpKind::AsyncTmaCopyLocalToGlobal)] = interpretTmaStore;
   t[size_t(OpKind::AsyncTmaStoreWait)] = interpretTmaStoreWait;
@@ -696,6 +779,24 @@ bool parseTmaStore(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
          p.parseTypeOf(op.operands.back(), t);
 }
 
+// `ttng.arrive_barrier %bar, 2[, %pred] : T`.
+bool parseArriveBarrier(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  if (!p.parseOperand(op) || !p.expectPunct(",", "before the arrival count") ||
+      !p.parseInt(op.attrs.count, "an arrival count"))
+    return false;
+  if (op.attrs.count < 0 || op.attrs.count > (int64_t(1) << 30))
+    return p.fail("count " + std::to_string(op.attrs.count) + " is out of range");
+  if (p.isPunct(",")) {
+    p.advance();
+    if (!p.parseOperand(op))
+      return false;
+  }
+  if (!p.skipOptionalDict() || !p.expectPunct(":", "before the barrier type"))
+    return false;
+  Type t;
+  return p.parseTypeOf(op.operands[0], t);
+}
+
 bool parseTmaStoreWait(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
   Dict d;
   return p.parseDict(d) && p.dictInt(d, "pendings", op.attrs.pendings, true);
@@ -710,6 +811,7 @@ constexpr std::array<ParseOpFn, kNumOpKinds> kParse = [] {
   t[size_t(OpKind::InvalBarrier)] = parseBarrierOp;
   t[size_t(OpKind::BarrierExpect)] = parseBarrierOp;
   t[size_t(OpKind::WaitBarrier)] = parseBarrierOp;
+  t[size_t(OpKind::ArriveBarrier)] = parseArriveBarrier;
   t[size_t(OpKind::AsyncTmaCopyGlobalToLocal)] = parseTmaCopy;
   t[size_t(OpKind::AsyncTmaCopyLocalToGlobal)] = parseTmaStore;
   t[size_t(OpKind::AsyncTmaStoreWait)] = parseTmaStoreWait;

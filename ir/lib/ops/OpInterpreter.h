@@ -4,6 +4,8 @@
 #pragma once
 
 #include "../AsyncHazards.h"
+#include "../PartitionRaces.h"
+#include "../PartitionScheduler.h"
 #include "linlayout/ir/Interpreter.h"
 #include "linlayout/ir/Module.h"
 #include "linlayout/layout/Expected.h"
@@ -11,7 +13,9 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,6 +72,14 @@ struct MBarrier {
   int64_t phase = 0;
 };
 
+/// The partitions of the ttg.warp_specialize being run: their scheduler and the check of their
+/// shared-memory protocols (task 0 is the default region, task i + 1 partition i).
+struct RunningPartitions {
+  PartitionScheduler scheduler;
+  std::unique_ptr<PartitionRaces> races;
+  size_t task() const { return scheduler.current(); }
+};
+
 /// The interpreter's state for one program.
 class OpInterpreter {
 public:
@@ -92,11 +104,24 @@ public:
   virtual std::vector<SharedAlloc> &shared() = 0;
   virtual std::map<std::pair<int64_t, int64_t>, MBarrier> &barriers() = 0;
   virtual AsyncHazards &hazards() = 0;
+  /// The partitions running (WarpSpecialize.cpp sets them for the op's extent), or null outside
+  /// a ttg.warp_specialize.
+  virtual RunningPartitions *&partitions() = 0;
 
   const Type &type(ValueId v) const { return function().type(v); }
   /// `op`'s error for the hazard the async check found (AsyncHazards.h), or success.
   Status hazard(const Op &op, const std::string &found) const {
     return found.empty() ? Status::success() : err(op, found);
+  }
+  /// Inside a ttg.warp_specialize: the race check of the running task's read or write of
+  /// elements `at` of allocation `alloc` (PartitionRaces.h); success outside one.
+  Status partitionRead(const Op &op, size_t alloc, std::span<const size_t> at) {
+    RunningPartitions *p = partitions();
+    return p ? hazard(op, p->races->read(p->task(), op, alloc, at)) : Status::success();
+  }
+  Status partitionWrite(const Op &op, size_t alloc, std::span<const size_t> at) {
+    RunningPartitions *p = partitions();
+    return p ? hazard(op, p->races->write(p->task(), op, alloc, at)) : Status::success();
   }
 
 protected:

@@ -401,6 +401,7 @@ Status interpretLocalStore(OpInterpreter &in, const Op &op) {
   if (!v)
     return in.err(op, "store to a deallocated memdesc");
   LL_TRY_STATUS(in.hazard(op, in.hazards().store(op, v->alloc, v->at)));
+  LL_TRY_STATUS(in.partitionWrite(op, v->alloc, v->at));
   writeShared(*v->s, v->at, in.val(op.operands[0]));
   return Status::success();
 }
@@ -410,6 +411,7 @@ Status interpretLocalLoad(OpInterpreter &in, const Op &op) {
   if (!v)
     return in.err(op, "load from a deallocated memdesc");
   LL_TRY_STATUS(in.hazard(op, in.hazards().load(op, v->alloc, v->at)));
+  LL_TRY_STATUS(in.partitionRead(op, v->alloc, v->at));
   return in.setResult(op, readShared(*v->s, v->at));
 }
 
@@ -477,6 +479,7 @@ Status interpretAsyncCopy(OpInterpreter &in, const Op &op) {
   if (!v)
     return in.err(op, "copy to a deallocated memdesc");
   LL_TRY_STATUS(in.hazard(op, in.hazards().asyncCopy(op, v->alloc, v->at)));
+  LL_TRY_STATUS(in.partitionWrite(op, v->alloc, v->at));
   writeShared(*v->s, v->at, loaded);
   return Status::success();
 }

@@ -69,8 +69,12 @@ struct OpAttrs {
   /// warp_group_dot_wait: how many of the most recent wgmma groups may still run.
   int64_t pendings = 0;
   /// init_barrier: the arrivals that complete a phase; barrier_expect: the bytes of asynchronous
-  /// copies the phase waits for.
+  /// copies the phase waits for; arrive_barrier: the arrivals it makes.
   int64_t count = 0;
+  /// warp_specialize: each partition's warps (`num_warps(N)`, partition0 first), and the
+  /// register budgets Triton writes: `requestedRegisters` (one per partition) and
+  /// `actualRegisters` (the default region's, then each partition's); empty where not given.
+  std::vector<int64_t> partitionWarps, requestedRegisters, actualRegisters;
   /// memdesc_subslice: the view's origin in the operand, one static offset per dim.
   std::vector<int64_t> offsets;
   /// Integer ops and addptr: Triton's value hints (tl.multiple_of / tl.max_contiguous as
@@ -123,8 +127,12 @@ struct Block {
 ///    ttng.warp_group_dot_wait: (values...) -> the same values, once the wgmmas are done.
 ///  - ttng.async_tma_copy_global_to_local: (desc, coord x rank (outermost first), memdesc,
 ///    barrier, pred); ttng.barrier_expect: (barrier, pred); ttng.wait_barrier: (barrier, phase
-///    [, pred]); ttng.init_barrier / ttng.inval_barrier: (barrier). A barrier is a
-///    `!ttg.memdesc<1xi64, ..., mutable>`.
+///    [, pred]); ttng.arrive_barrier: (barrier [, pred]); ttng.init_barrier /
+///    ttng.inval_barrier: (barrier). A barrier is a `!ttg.memdesc<1xi64, ..., mutable>`.
+///  - ttg.warp_specialize: operands (captures...), results those the default region's
+///    ttg.warp_yield yields; regions: the default region (no args; it runs on the module's
+///    warps and sees the values around it), then one per partition (args: one per capture, of
+///    its type; it runs on its own warps and sees only its args), which ends in ttg.warp_return.
 struct Op {
   OpKind kind = OpKind::Return;
   std::vector<ValueId> operands;

@@ -13,7 +13,8 @@ namespace linlayout::ir {
 /// How an op relates its operands to its result, for verifiers and passes that treat a whole
 /// family of ops alike.
 enum class OpCategory : uint8_t {
-  Structure,   // scf.for, scf.if, scf.yield, tt.return, tt.reduce.return / tt.scan.return
+  Structure,   // scf.for, scf.if, scf.yield, tt.return, tt.reduce.return / tt.scan.return,
+               // ttg.warp_specialize, ttg.warp_yield, ttg.warp_return
   Source,      // constants, program ids, make_range: results from attributes only
   Shape,       // splat, broadcast, expand_dims, reshape, trans
   BinaryInt,   // same-typed integer operands and result
@@ -40,6 +41,7 @@ enum class OpFamily : uint8_t {
   Shared,      // Shared.cpp: local memory, memdesc views, cp.async copies, gpu.barrier
   Compute,     // Compute.cpp: dot, reduce, scan
   Hopper,      // Hopper.cpp: wgmma, TMA copies, mbarriers, proxy fences
+  Warp,        // WarpSpecialize.cpp: ttg.warp_specialize and its regions' terminators
 };
 
 // X(enumerator, mnemonic, category, family)
@@ -49,6 +51,9 @@ enum class OpFamily : uint8_t {
   X(For, "scf.for", Structure, Structure)                                                          \
   X(If, "scf.if", Structure, Structure)                                                            \
   X(CombineReturn, "tt.reduce.return", Structure, Structure)                                       \
+  X(WarpSpecialize, "ttg.warp_specialize", Structure, Warp)                                        \
+  X(WarpYield, "ttg.warp_yield", Structure, Warp)                                                  \
+  X(WarpReturn, "ttg.warp_return", Structure, Warp)                                                \
   X(Constant, "arith.constant", Source, Source)                                                    \
   X(ProgramId, "tt.get_program_id", Source, Source)                                                \
   X(NumPrograms, "tt.get_num_programs", Source, Source)                                            \
@@ -141,6 +146,7 @@ enum class OpFamily : uint8_t {
   X(InvalBarrier, "ttng.inval_barrier", Sync, Hopper)                                              \
   X(BarrierExpect, "ttng.barrier_expect", Sync, Hopper)                                            \
   X(WaitBarrier, "ttng.wait_barrier", Sync, Hopper)                                                \
+  X(ArriveBarrier, "ttng.arrive_barrier", Sync, Hopper)                                            \
   X(AsyncTmaStoreWait, "ttng.async_tma_store_wait", Sync, Hopper)
 
 /// Every op kind of the IR.

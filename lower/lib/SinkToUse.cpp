@@ -164,9 +164,13 @@ void sinkToUses(llvm::Module &m) {
   for (llvm::Function &f : m)
     for (llvm::BasicBlock &bb : f) {
       // Shared loads move only where they bring in at least half the registers ahead of the
-      // stores: a small tile is best left in the order given (convert2d/1-6/none/64x1/i64, 32
-      // words: 44 registers as given; interleaved, ptxas 13 takes 30 and spills 24 bytes).
-      const bool sinkSharedLoads = 2 * wordsLoadedAheadOfStores(bb) >= registerBudget(f);
+      // stores and less than four times them. A small tile is best left in the order given
+      // (convert2d/1-6/none/64x1/i64, 32 words: 44 registers as given; interleaved, ptxas 13
+      // takes 30 and spills 24 bytes); a huge one lives in local memory either way, and
+      // interleaved it took more (mma2mma/0-1/none/256x256/i64, 1024 words: 11936 bytes ->
+      // 12696; convert2d/0-9/none/64x128/i64: 1768 -> 2648).
+      const int64_t words = wordsLoadedAheadOfStores(bb), budget = registerBudget(f);
+      const bool sinkSharedLoads = 2 * words >= budget && words < 4 * budget;
       // From the end, so that an instruction's users have moved before it does.
       std::vector<llvm::Instruction *> order;
       for (llvm::Instruction &i : bb)

@@ -147,6 +147,11 @@ private:
     if (t.layout() >= m_.layouts.size())
       return std::string("a ") + (t.isTensor() ? "tensor" : "memdesc") + " without a layout";
     const LayoutSpec &spec = m_.layouts.get(t.layout());
+    if (spec.isTensorMemory())
+      return std::string(t.isTensor() ? "tensor " : "memdesc ") + ty(t) + " has the " +
+             std::string(kindName(spec.kind())) +
+             " layout of Blackwell's tensor memory, which the tile IR does not hold (it has no "
+             "tcgen05 ops)";
     if (t.isTensor() && !spec.isDistributed())
       return "tensor " + ty(t) + " has a shared layout, expected a distributed one";
     if (t.isMemDesc() && !spec.isShared())

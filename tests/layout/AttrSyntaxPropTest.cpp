@@ -126,7 +126,7 @@ LayoutSpec anyParent(int depth) {
 
 LayoutSpec anySpec() {
   int rank = *rc::gen::inRange(2, 4);
-  switch (pick(8)) {
+  switch (pick(10)) {
   case 0:
     return anyBlocked(*rc::gen::inRange(1, 4));
   case 1:
@@ -147,6 +147,10 @@ LayoutSpec anySpec() {
     return LayoutSpec(anySharedLinear());
   case 6:
     return LayoutSpec(paddedSharedSpec(*rc::gen::inRange(1, 4)));
+  case 7:
+    return LayoutSpec(tensorMemorySpec());
+  case 8:
+    return LayoutSpec(tensorMemoryScalesSpec());
   default: {
     LayoutSpec parent = anyParent(2);
     return slice(parent, *rc::gen::inRange(0, parent.rank()));

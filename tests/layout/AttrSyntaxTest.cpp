@@ -272,14 +272,16 @@ TEST(AttrSyntaxErrors, SayWhereAndWhat) {
   EXPECT_EQ(parseError("#ttg.amd_rotating_shared<{vec = 4}>"),
             "1:1: unsupported layout '#ttg.amd_rotating_shared' (linlayout reads blocked, slice, "
             "nvidia_mma, dot_op, linear, swizzled_shared, nvmma_shared, shared_linear, amd_mfma, "
-            "amd_wmma, padded_shared)");
+            "amd_wmma, padded_shared, tensor_memory_encoding, tensor_memory_scales_encoding)");
   EXPECT_EQ(parseError("#ttg.amd_mfma<{versionMajor = 3}>"),
             "1:1: '#ttg.amd_mfma' needs 'version'");
   EXPECT_EQ(parseError("#ttg.amd_wmma<{version = 3, warpsPerCTA = [1, 1]}>"),
             "1:1: amd_wmma: instrShape is [16, 16, 16], expected [16, 16, K] with K one of 4, "
             "32, 64, 128 for version 3");
   EXPECT_EQ(parseError("#ttng.tensor_memory_encoding<blockM = 128>"),
-            "1:1: '#ttng.tensor_memory_encoding' is not a TritonGPU layout");
+            "1:1: '#ttng.tensor_memory_encoding' needs 'blockN'");
+  EXPECT_EQ(parseError("#ttng.tensor_memory<>"),
+            "1:1: '#ttng.tensor_memory' is not a TritonGPU layout");
   EXPECT_EQ(
       parseError("{\"kind\": \"blocked\"}"),
       "1:1: expected a layout attribute (#ttg.<layout><{...}>) or an alias (#name), found '{'");

@@ -364,7 +364,8 @@ TEST(PictureErrors, RejectsForeignDims) {
   std::vector<DimSize> outs{{DimName::dim(0), 2}};
   auto m = OwnerMap::build(*LinearLayout::fromBases(ins, outs));
   ASSERT_FALSE(m.ok());
-  EXPECT_EQ(m.message(), "in-dim 'thread' is not one of register, lane, warp, block, offset");
+  EXPECT_EQ(m.message(),
+            "in-dim 'thread' is not one of register, lane, warp, block, offset, row, col");
 }
 
 TEST(PictureErrors, RejectsMixedSharedAndDistributed) {

@@ -134,6 +134,41 @@ inline PaddedSharedSpec paddedSharedSpec(int rank, int maxBits = 10, bool withBl
   return ok(PaddedSharedSpec::make(pads, bits, block, shape));
 }
 
+/// A tensor-memory layout: blockM 64 or 128, blockN 1..512, col_stride 1, 2 or 4, a CTA split
+/// of up to 4 x 2 CTAs, sometimes two-CTA.
+inline TensorMemorySpec tensorMemorySpec() {
+  return ok(TensorMemorySpec::make(*rc::gen::element<int64_t>(64, 128), pow2In(0, 9),
+                                   *rc::gen::element<int64_t>(1, 1, 2, 4), pow2In(0, 2),
+                                   pow2In(0, 1), *rc::gen::inRange(0, 4) == 0));
+}
+
+/// A tensor-memory scales layout with a CTA split of up to 4 x 2 CTAs.
+inline TensorMemoryScalesSpec tensorMemoryScalesSpec() {
+  return ok(TensorMemoryScalesSpec::make(pow2In(0, 2), pow2In(0, 1)));
+}
+
+/// A shape `spec` accepts: per CTA at least a block of rows (64 for blockM 64, two-CTA blockM 64
+/// counting as 128), 1..32 columns per CTA (2..32 for a two-CTA blockM 64 split, which swaps a
+/// column bit), at most 2^16 elements.
+inline I64s tensorMemoryShape(const LayoutSpec &spec) {
+  int64_t splitM = 1, splitN = 1, rowsLo = 3, colsLo = 0;
+  if (const auto *t = spec.as<TensorMemorySpec>()) {
+    splitM = t->ctaSplitM();
+    splitN = t->ctaSplitN();
+    bool pair = t->blockM() == 64 && t->twoCtas() && splitM > 1;
+    rowsLo = pair || t->blockM() == 128 ? 7 : 6;
+    if (pair) {
+      rowsLo -= 1; // the pair of CTAs holds the 128 rows
+      colsLo = 1;
+    }
+  } else if (const auto *s = spec.as<TensorMemoryScalesSpec>()) {
+    splitM = s->ctaSplitM();
+    splitN = s->ctaSplitN();
+  }
+  int64_t rows = pow2In(int(rowsLo), int(rowsLo) + 1), cols = pow2In(int(colsLo), 5);
+  return {rows * splitM, cols * splitN};
+}
+
 /// A tensor shape of `rank` dims, each 2^lo..2^hi.
 inline I64s shapeOf(int rank, int lo, int hi) {
   I64s s(static_cast<size_t>(rank));

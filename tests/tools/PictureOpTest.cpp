@@ -48,5 +48,5 @@ TEST(PictureOp, Errors) {
   EXPECT_EQ(
       error(
           R"({"op": "picture", "layout": {"in_dims": [["thread", [[1]]]], "out_dims": [["dim0", 2]]}})"),
-      "in-dim 'thread' is not one of register, lane, warp, block, offset");
+      "in-dim 'thread' is not one of register, lane, warp, block, offset, row, col");
 }

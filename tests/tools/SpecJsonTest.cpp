@@ -4,6 +4,8 @@
 #include "../layout/SpecGen.h"
 #include "query/Query.h"
 
+#include "linlayout/layout/AttrSyntax.h"
+
 using namespace linlayout;
 using namespace linlayout::query;
 using namespace linlayout::testing;
@@ -150,7 +152,7 @@ TEST(SpecJson, TextSpecsGoToTheAttributeParser) {
 // A random spec of any family.
 LayoutSpec anySpec() {
   int rank = *rc::gen::inRange(2, 4);
-  switch (*rc::gen::inRange(0, 9)) {
+  switch (*rc::gen::inRange(0, 10)) {
   case 0:
     return blockedSpec(rank);
   case 1:
@@ -170,6 +172,9 @@ LayoutSpec anySpec() {
                                     *rc::gen::arbitrary<bool>(), false, cgaLayout(rank, 2, true)));
   case 7:
     return paddedSharedSpec(rank);
+  case 8:
+    return *rc::gen::arbitrary<bool>() ? LayoutSpec(tensorMemorySpec())
+                                       : LayoutSpec(tensorMemoryScalesSpec());
   default:
     return ok(LinearSpec::make({{0, 1}}, {{1, 0}, {0, 2}}, {{0, 0}}, {}, {2, 4}));
   }
@@ -231,4 +236,59 @@ TEST(SpecJson, PaddedSharedErrorsNameTheField) {
   expectError(R"({"kind": "padded_shared", "interval_padding_pairs": [[4, 1]],
       "offset_bases": [[1], [2]], "cga_layout": [[1]], "shape": [8]})",
               "padded_shared: the bases do not reach each element");
+}
+
+TEST(SpecJson, TensorMemoryUsesGluonsFields) {
+  auto t = parse(R"({"kind": "tensor_memory", "block": [64, 128], "col_stride": 2,
+                     "cta_split_num": [2, 1], "two_ctas": true})");
+  ASSERT_TRUE(t.ok()) << t.message();
+  EXPECT_EQ(printLayoutAttr(*t), "#ttng.tensor_memory_encoding<blockM = 64, blockN = 128, "
+                                 "colStride = 2, CTASplitM = 2, twoCTAs = true>");
+  EXPECT_EQ(specToJson(*t).dump(),
+            R"({"block":[64,128],"col_stride":2,"cta_split_num":[2,1],"kind":"tensor_memory",)"
+            R"("two_ctas":true})");
+  // Gluon's default cta_split_num is None; Triton before col_stride had unpacked.
+  auto old = parse(R"({"kind": "tensor_memory", "block": [128, 64], "unpacked": true,
+                       "cta_split_num": null})");
+  ASSERT_TRUE(old.ok()) << old.message();
+  EXPECT_EQ(old->as<TensorMemorySpec>()->colStride(), 2);
+  auto scales = parse(R"({"kind": "tensor_memory_scales"})");
+  ASSERT_TRUE(scales.ok()) << scales.message();
+  EXPECT_EQ(printLayoutAttr(*scales), "#ttng.tensor_memory_scales_encoding<>");
+  expectError(R"({"kind": "tensor_memory", "block": [128], "col_stride": 1})",
+              "layout.block has 1 entries, expected [M, N]");
+  expectError(R"({"kind": "tensor_memory", "block": [128, 64], "col_stride": 3})",
+              "layout: tensor_memory: col_stride is 3, expected 1, 2 or 4");
+  expectError(R"({"kind": "tensor_memory_scales", "cta_split_num": [2, 2, 1]})",
+              "layout.cta_split_num has 3 entries, expected [M, N]");
+}
+
+TEST(TmemRegLayoutOp, AnswersAndErrors) {
+  Json out = Json::parse(answerLine(
+      R"({"id": 1, "op": "tmem_reg_layout", "layout": {"kind": "tensor_memory", "block": [128, 8],)"
+      R"( "col_stride": 1}, "shape": [128, 8], "num_warps": 4})"));
+  ASSERT_TRUE(out.contains("result")) << out.dump();
+  EXPECT_EQ(out["result"]["in_dims"], Json::parse(R"([["register", [[0, 1], [0, 2], [0, 4]]],
+                            ["lane", [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]],
+                            ["warp", [[32, 0], [64, 0]]], ["block", []]])"));
+  Json none = Json::parse(answerLine(
+      R"({"op": "tmem_reg_layout", "layout": "#ttng.tensor_memory_encoding<blockM = 128, )"
+      R"(blockN = 4, colStride = 1>", "shape": [128, 4], "num_warps": 4,)"
+      R"( "instr_variant": "16x256b"})"));
+  ASSERT_TRUE(none.contains("error")) << none.dump();
+  EXPECT_EQ(none["error"].get<std::string>().substr(0, 22), "no 16x256b message lay");
+  Json bad = Json::parse(
+      answerLine(R"({"op": "tmem_reg_layout", "layout": {"kind": "tensor_memory_scales"},)"
+                 R"( "shape": [128, 4], "num_warps": 4, "cga_layout": [[3, 0]]})"));
+  ASSERT_TRUE(bad.contains("error")) << bad.dump();
+  EXPECT_EQ(bad["error"].get<std::string>().substr(0, 12), "cga_layout: ");
+}
+
+TEST(TmemRegLayoutOp, BankConflictsWantASharedLayoutNotTensorMemory) {
+  Json out = Json::parse(answerLine(
+      R"({"op": "bank_conflicts", "reg": {"kind": "blocked", "size_per_thread": [1, 1],)"
+      R"( "threads_per_warp": [32, 1], "warps_per_cta": [4, 1], "order": [1, 0]},)"
+      R"( "shared": {"kind": "tensor_memory_scales"}, "shape": [128, 4], "bitwidth": 8})"));
+  EXPECT_EQ(out["error"], "field 'shared' is a tensor_memory_scales layout, expected a "
+                          "shared-memory layout");
 }

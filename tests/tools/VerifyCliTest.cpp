@@ -71,3 +71,23 @@ TEST(VerifyCli, ShowWantsFullWarps) {
 }
 
 } // namespace
+
+// Blackwell's tensor-memory layouts parse, but the tile IR has no tcgen05 ops to hold them: a
+// tensor of one is refused by name.
+TEST(VerifyCli, TensorMemoryLayoutIsRefused) {
+  std::string file = ::testing::TempDir() + "/tmem_tensor.tir";
+  std::ofstream(file)
+      << "#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>\n"
+         "module attributes {\"ttg.num-warps\" = 4 : i32, \"ttg.threads-per-warp\" = 32 : i32} {\n"
+         "  tt.func @k(%p: !tt.ptr<f32>) {\n"
+         "    %z = arith.constant dense<0.0> : tensor<128x128xf32, #tmem>\n"
+         "    tt.return\n"
+         "  }\n"
+         "}\n";
+  CliRun r = runLinlayout("opt " + file);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_TRUE(has(r.out, "has the tensor_memory layout of Blackwell's tensor memory, which the "
+                         "tile IR does not hold (it has no tcgen05 ops)"))
+      << r.out;
+  std::remove(file.c_str());
+}

@@ -44,6 +44,9 @@ std::string summary(const OwnerMap &m) {
   os << shapeText(m.shape()) << " tensor, ";
   if (m.isShared()) {
     os << m.numIndices() << " offsets per CTA";
+  } else if (m.isTensorMemory()) {
+    os << m.lanesPerWarp() * m.numWarps() << " rows x " << m.numIndices()
+       << " 32-bit columns of tensor memory (cells: r<row>c<column>)";
   } else {
     uint64_t threads = uint64_t(m.numWarps()) * m.lanesPerWarp();
     os << threads << " thread" << (threads == 1 ? "" : "s") << " (" << m.numWarps() << " warp"

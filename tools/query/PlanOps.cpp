@@ -13,7 +13,7 @@ namespace {
 Expected<LayoutSpec> specOf(const Json &req, const char *key, bool distributed) {
   LL_ASSIGN_OR_RETURN(const Json *j, field(req, key));
   LL_ASSIGN_OR_RETURN(LayoutSpec spec, specFromJson(*j, key));
-  if (spec.isDistributed() != distributed)
+  if (distributed ? !spec.isDistributed() : !spec.isShared())
     return makeError(std::string("field '") + key + "' is a " + std::string(kindName(spec.kind())) +
                      " layout, expected a " +
                      (distributed ? "distributed (register)" : "shared-memory") + " layout");

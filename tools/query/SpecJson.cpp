@@ -407,6 +407,65 @@ template <> struct JsonForm<PaddedSharedSpec> {
   }
 };
 
+// Gluon's CTA split of the tensor-memory layouts: cta_split_num [M, N] (null or absent: one CTA).
+Expected<std::vector<int64_t>> tmemSplit(Fields &f) {
+  const Json *j = f.optional("cta_split_num");
+  if (!j || j->is_null())
+    return std::vector<int64_t>{1, 1};
+  LL_ASSIGN_OR_RETURN(auto split, toIntList(*j, f.name("cta_split_num")));
+  if (split.size() != 2)
+    return makeError(f.name("cta_split_num") + " has " + std::to_string(split.size()) +
+                     " entries, expected [M, N]");
+  return split;
+}
+
+// Gluon's TensorMemoryLayout(block, col_stride, cta_split_num, two_ctas); Triton before
+// col_stride had `unpacked` (16-bit elements one per 32-bit column: col_stride 2).
+template <> struct JsonForm<TensorMemorySpec> {
+  static Expected<LayoutSpec> read(Fields &f, int) {
+    LL_ASSIGN_OR_RETURN(auto block, f.list("block"));
+    if (block.size() != 2)
+      return makeError(f.name("block") + " has " + std::to_string(block.size()) +
+                       " entries, expected [M, N]");
+    int64_t colStride = 1;
+    if (const Json *u = f.optional("unpacked")) {
+      if (f.optional("col_stride"))
+        return makeError(f.what() + ": both 'unpacked' and 'col_stride' given");
+      LL_ASSIGN_OR_RETURN(bool unpacked, toBool(*u, f.name("unpacked")));
+      colStride = unpacked ? 2 : 1;
+    } else {
+      LL_ASSIGN_OR_RETURN(colStride, f.integer("col_stride"));
+    }
+    LL_ASSIGN_OR_RETURN(auto split, tmemSplit(f));
+    LL_ASSIGN_OR_RETURN(bool twoCtas, f.flag("two_ctas", false));
+    LL_TRY_STATUS(f.noOthers());
+    return asSpec(
+        TensorMemorySpec::make(block[0], block[1], colStride, split[0], split[1], twoCtas),
+        f.what());
+  }
+  static void write(Json &j, const TensorMemorySpec &s) {
+    j["block"] = Json::array({s.blockM(), s.blockN()});
+    j["col_stride"] = s.colStride();
+    if (s.numCtas() != 1)
+      j["cta_split_num"] = Json::array({s.ctaSplitM(), s.ctaSplitN()});
+    if (s.twoCtas())
+      j["two_ctas"] = true;
+  }
+};
+
+// Gluon's TensorMemoryScalesLayout(cta_split_num).
+template <> struct JsonForm<TensorMemoryScalesSpec> {
+  static Expected<LayoutSpec> read(Fields &f, int) {
+    LL_ASSIGN_OR_RETURN(auto split, tmemSplit(f));
+    LL_TRY_STATUS(f.noOthers());
+    return asSpec(TensorMemoryScalesSpec::make(split[0], split[1]), f.what());
+  }
+  static void write(Json &j, const TensorMemoryScalesSpec &s) {
+    if (s.numCtas() != 1)
+      j["cta_split_num"] = Json::array({s.ctaSplitM(), s.ctaSplitN()});
+  }
+};
+
 using Variant = LayoutSpec::Variant;
 constexpr size_t kFamilies = std::variant_size_v<Variant>;
 

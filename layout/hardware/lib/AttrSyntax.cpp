@@ -15,6 +15,15 @@ namespace {
 // hostile input from allocating without bound before the families check their limits).
 constexpr size_t kMaxListItems = 4096;
 
+// The short name of a dialect written in full (`triton_gpu` is `ttg`).
+std::string_view shortDialect(std::string_view d) {
+  if (d == "triton_gpu")
+    return "ttg";
+  if (d == "triton_nvidia_gpu")
+    return "ttng";
+  return d;
+}
+
 // Whether `m` is the mnemonic (or older mnemonic) of family T.
 template <typename T> bool isMnemonicOf(std::string_view m) {
   return m == T::kAttr.name || (!T::kAttr.oldName.empty() && m == T::kAttr.oldName);
@@ -26,6 +35,20 @@ template <size_t... I> bool isMnemonicIn(std::string_view m, std::index_sequence
 
 bool isLayoutMnemonic(std::string_view m) {
   return isMnemonicIn(m, std::make_index_sequence<std::variant_size_v<LayoutSpec::Variant>>());
+}
+
+// The dialect (short name) whose layout `m` is; "" when no family has that mnemonic.
+template <size_t... I> std::string_view dialectOfIn(std::string_view m, std::index_sequence<I...>) {
+  std::string_view d;
+  (void)((isMnemonicOf<std::variant_alternative_t<I, LayoutSpec::Variant>>(m)
+              ? (d = std::variant_alternative_t<I, LayoutSpec::Variant>::kAttr.dialect, true)
+              : false) ||
+         ...);
+  return d;
+}
+
+std::string_view dialectOf(std::string_view m) {
+  return dialectOfIn(m, std::make_index_sequence<std::variant_size_v<LayoutSpec::Variant>>());
 }
 
 // "blocked, slice, ...": the mnemonics read, in the order of the variant.
@@ -228,11 +251,17 @@ private:
       n.kind = Node::Kind::Attr;
       n.dialect = first;
       n.name = mnemonic;
-      if (!isTritonGpuDialect(first))
+      std::string_view layoutDialect = dialectOf(mnemonic);
+      if (!isTritonGpuDialect(first) && shortDialect(first) != "ttng")
         return err(n.pos, "'#" + first + "." + mnemonic + "' is not a TritonGPU layout");
-      if (!isLayoutMnemonic(mnemonic))
+      if (layoutDialect.empty() && !isTritonGpuDialect(first))
+        return err(n.pos, "'#" + first + "." + mnemonic + "' is not a TritonGPU layout");
+      if (layoutDialect.empty())
         return err(n.pos, "unsupported layout '#" + first + "." + mnemonic + "' (linlayout reads " +
                               kKnownList() + ")");
+      if (shortDialect(first) != layoutDialect)
+        return err(n.pos, "'" + mnemonic + "' is a layout of #" + std::string(layoutDialect) +
+                              ", not of #" + first);
       skipSpace();
       if (p_ < t_.size() && t_[p_] == '<') {
         n.hasBody = true;
@@ -328,6 +357,11 @@ private:
 // Triton does (sizePerThread), so the families' messages are translated.
 std::string inAttrTerms(std::string msg) {
   static const std::pair<const char *, const char *> kNames[] = {
+      {"block[0] (blockM)", "blockM"},
+      {"block[1] (blockN)", "blockN"},
+      {"col_stride", "colStride"},
+      {"cta_split_num[0]", "CTASplitM"},
+      {"cta_split_num[1]", "CTASplitN"},
       {"size_per_thread", "sizePerThread"},
       {"threads_per_warp", "threadsPerWarp"},
       {"warps_per_cta", "warpsPerCTA"},
@@ -682,7 +716,7 @@ Expected<AttrAliases> parseAttrAliases(std::string_view dump) {
         // A TritonGPU layout or an alias of one is read strictly; anything else (locations,
         // memory spaces, other dialects' attributes) is only remembered as not a layout.
         bool layoutLike = false;
-        for (std::string_view prefix : {"#ttg.", "#triton_gpu."})
+        for (std::string_view prefix : {"#ttg.", "#triton_gpu.", "#ttng.", "#triton_nvidia_gpu."})
           if (value.substr(0, prefix.size()) == prefix) {
             size_t m = prefix.size(), e = m;
             while (e < value.size() && isIdentChar(value[e]))

@@ -32,6 +32,17 @@ bool LayoutSpec::isDistributed() const {
   return std::visit([](const auto &s) { return std::decay_t<decltype(s)>::kDistributed; }, v_);
 }
 
+bool LayoutSpec::isTensorMemory() const {
+  return std::visit(
+      [](const auto &s) {
+        if constexpr (requires { std::decay_t<decltype(s)>::kTensorMemory; })
+          return std::decay_t<decltype(s)>::kTensorMemory;
+        else
+          return false;
+      },
+      v_);
+}
+
 int LayoutSpec::rank() const {
   return std::visit([](const auto &s) { return s.rank(); }, v_);
 }

@@ -9,7 +9,7 @@ namespace linlayout {
 
 namespace {
 
-enum class Role { Register, Lane, Warp, Block, Offset };
+enum class Role { Register, Lane, Warp, Block, Offset, Row, Col };
 
 } // namespace
 
@@ -34,14 +34,17 @@ Expected<OwnerMap> OwnerMap::build(const LinearLayout &layout) {
     } else if (n == DimName::offset()) {
       roles[i] = Role::Offset;
       m.shared_ = true;
+    } else if (n == DimName::get("row") || n == DimName::get("col")) {
+      roles[i] = n == DimName::get("row") ? Role::Row : Role::Col;
+      m.tmem_ = true;
     } else {
       return makeError("in-dim '" + std::string(n.str()) +
-                       "' is not one of register, lane, warp, block, offset");
+                       "' is not one of register, lane, warp, block, offset, row, col");
     }
   }
-  if (m.shared_ && sawRegisterLike)
-    return makeError("a layout has either offset (shared) or register/lane/warp (distributed) "
-                     "in-dims, not both");
+  if (int(m.shared_) + int(sawRegisterLike) + int(m.tmem_) > 1)
+    return makeError("a layout has offset (shared), register/lane/warp (distributed) or row/col "
+                     "(tensor memory) in-dims, not two of these");
   if (layout.totalInBits() > kMaxBits)
     return makeError("layout has " + std::to_string(layout.totalInBits()) +
                      " input bits, more than the " + std::to_string(kMaxBits) +
@@ -67,7 +70,12 @@ Expected<OwnerMap> OwnerMap::build(const LinearLayout &layout) {
       break;
     case Role::Register:
     case Role::Offset:
+    case Role::Col:
       m.indices_ = size;
+      break;
+    case Role::Row: // 32 rows per warp that can reach them
+      m.lanes_ = uint32_t(std::min<uint64_t>(size, 32));
+      m.warps_ = uint32_t(std::max<uint64_t>(size / 32, 1));
       break;
     }
   }
@@ -120,7 +128,12 @@ Expected<OwnerMap> OwnerMap::build(const LinearLayout &layout) {
         break;
       case Role::Register:
       case Role::Offset:
+      case Role::Col:
         h.index = v;
+        break;
+      case Role::Row:
+        h.lane = uint32_t(v % 32);
+        h.warp = uint32_t(v / 32);
         break;
       }
     }

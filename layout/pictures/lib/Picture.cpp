@@ -125,6 +125,10 @@ std::string cellTextImpl(const OwnerMap &map, int64_t e, CellStyle style, bool q
   if (map.isShared())
     return joinHolders(map, e, qualifyBlock,
                        [](const Holder &h) { return std::to_string(h.index); });
+  if (map.isTensorMemory())
+    return joinHolders(map, e, qualifyBlock, [](const Holder &h) {
+      return "r" + std::to_string(h.lane + 32 * h.warp) + "c" + std::to_string(h.index);
+    });
   bool hasRegs = map.layout().hasInDim(DimName::reg());
   if (style == CellStyle::ThreadIds)
     return joinHolders(map, e, qualifyBlock,
@@ -612,6 +616,9 @@ Expected<std::string> renderInverse(const OwnerMap &map, const PictureOptions &o
 
   std::vector<std::string> header, labels;
   std::vector<std::vector<std::string>> rows;
+  if (map.isTensorMemory())
+    return makeError("the inverse is drawn for distributed and shared layouts; a tensor-memory "
+                     "layout's cells already name their row and column");
   if (!map.isShared()) {
     std::vector<int64_t> regs =
         simpleShown(int64_t(map.numIndices()), o.maxCols, o.colHead, o.colTail);

@@ -42,8 +42,12 @@ std::string cellLabel(const OwnerMap &map, int64_t e, const PictureOptions &o) {
   auto hs = map.holders(e);
   if (hs.empty())
     return "";
-  uint64_t i = hs.front().index;
-  std::string t = std::to_string(map.isShared() ? paddedAddress(i, o) : i);
+  // Tensor memory: the row (the colour is the warp that reaches it, the title has the column).
+  const Holder &h = hs.front();
+  uint64_t i = h.index;
+  std::string t = std::to_string(map.isTensorMemory() ? uint64_t(h.lane) + 32 * h.warp
+                                 : map.isShared()     ? paddedAddress(i, o)
+                                                      : i);
   if (hs.size() > 1)
     t += "*"; // held several times: the tooltip lists every holder
   return t;
@@ -254,8 +258,9 @@ std::string renderSvg(const OwnerMap &map, const SvgOptions &options) {
     for (uint64_t w = 0; w < legendWarps; ++w) {
       int x = kMargin + int(w) * 64;
       uint64_t warp = w % map.numWarps(), block = w / map.numWarps();
-      std::string label = (map.numBlocks() > 1 ? "C" + std::to_string(block) + " " : "") + "warp " +
-                          std::to_string(warp);
+      std::string label = (map.numBlocks() > 1 ? "C" + std::to_string(block) + " " : "") +
+                          (map.isTensorMemory() ? "rows " + std::to_string(32 * warp) + "+"
+                                                : "warp " + std::to_string(warp));
       os << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"12\" height=\"12\" fill=\""
          << hsl(hueOf(w), 65, 68) << "\"/>";
       os << "<text x=\"" << x + 15 << "\" y=\"" << y + 10 << "\">" << escapeXml(label)

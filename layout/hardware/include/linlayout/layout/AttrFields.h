@@ -24,9 +24,11 @@ namespace linlayout {
 class LayoutSpec;
 
 /// The names of a family's attribute: its mnemonic (`#ttg.<name>`), an older mnemonic Triton
-/// also printed ("" if none), and the stem Triton gives its aliases in a dump (`#mma`).
+/// also printed ("" if none), the stem Triton gives its aliases in a dump (`#mma`), and its
+/// dialect's short name (`ttg`, or `ttng` for the tensor-memory layouts).
 struct AttrNames {
   std::string_view name, oldName, aliasStem;
+  std::string_view dialect = "ttg";
 };
 
 /// The fields of one attribute being read. Each field may be read at most once; done() reports

@@ -1,9 +1,10 @@
 // LayoutSpec: any hardware layout family, as a value, and its conversion to a linear layout.
 //
 // Families (one header each): blocked, slice, nvidia_mma, dot_operand, linear, amd_mfma,
-// amd_wmma (distributed: in dims register, lane, warp, block) and swizzled_shared,
+// amd_wmma (distributed: in dims register, lane, warp, block), swizzled_shared,
 // nvmma_shared, shared_linear, padded_shared (shared: in dims offset, block; padded_shared's
-// element addresses are its offsets with padding, see sharedPadding). Out dims are always
+// element addresses are its offsets with padding, see sharedPadding) and tensor_memory,
+// tensor_memory_scales (Blackwell's tensor memory: in dims row, col). Out dims are always
 // dim0..dim{rank-1}, dim0 the outermost tensor dimension (the row of a matrix). The conversions
 // follow Triton 3.6's toLinearLayout, so a layout copied from a Triton or Gluon program means the
 // same thing here.
@@ -25,6 +26,8 @@
 #include "linlayout/layout/PaddedShared.h"
 #include "linlayout/layout/Slice.h"
 #include "linlayout/layout/SwizzledShared.h"
+#include "linlayout/layout/TensorMemory.h"
+#include "linlayout/layout/TensorMemoryScales.h"
 
 #include <cstdint>
 #include <span>
@@ -39,29 +42,33 @@ namespace linlayout {
 /// CtaSplit.h, and its attribute syntax: kAttr, parseAttr, attrText of AttrFields.h), a line
 /// here and in the variant, and its JSON form (JsonForm in tools/query/SpecJson.cpp).
 enum class LayoutKind {
-  Blocked,        // "blocked"
-  Slice,          // "slice"
-  NvidiaMma,      // "nvidia_mma"
-  DotOperand,     // "dot_operand"
-  Linear,         // "linear"
-  SwizzledShared, // "swizzled_shared"
-  NvmmaShared,    // "nvmma_shared"
-  SharedLinear,   // "shared_linear"
-  AmdMfma,        // "amd_mfma"
-  AmdWmma,        // "amd_wmma"
-  PaddedShared,   // "padded_shared"
+  Blocked,            // "blocked"
+  Slice,              // "slice"
+  NvidiaMma,          // "nvidia_mma"
+  DotOperand,         // "dot_operand"
+  Linear,             // "linear"
+  SwizzledShared,     // "swizzled_shared"
+  NvmmaShared,        // "nvmma_shared"
+  SharedLinear,       // "shared_linear"
+  AmdMfma,            // "amd_mfma"
+  AmdWmma,            // "amd_wmma"
+  PaddedShared,       // "padded_shared"
+  TensorMemory,       // "tensor_memory"
+  TensorMemoryScales, // "tensor_memory_scales"
 };
 
 /// The `kind` string of a family.
 std::string_view kindName(LayoutKind kind);
 
 /// A layout of any family.
-/// Ensures: kind() names the held family; isDistributed() != isShared().
+/// Ensures: kind() names the held family; exactly one of isDistributed(), isShared(),
+/// isTensorMemory() holds.
 class LayoutSpec {
 public:
-  using Variant = std::variant<BlockedSpec, SliceSpec, NvidiaMmaSpec, DotOperandSpec, LinearSpec,
-                               SwizzledSharedSpec, NvmmaSharedSpec, SharedLinearSpec, AmdMfmaSpec,
-                               AmdWmmaSpec, PaddedSharedSpec>;
+  using Variant =
+      std::variant<BlockedSpec, SliceSpec, NvidiaMmaSpec, DotOperandSpec, LinearSpec,
+                   SwizzledSharedSpec, NvmmaSharedSpec, SharedLinearSpec, AmdMfmaSpec, AmdWmmaSpec,
+                   PaddedSharedSpec, TensorMemorySpec, TensorMemoryScalesSpec>;
 
   // Implicit from each (already checked) family value.
   LayoutSpec(BlockedSpec s) : v_(std::move(s)) {}
@@ -75,12 +82,16 @@ public:
   LayoutSpec(AmdMfmaSpec s) : v_(std::move(s)) {}
   LayoutSpec(AmdWmmaSpec s) : v_(std::move(s)) {}
   LayoutSpec(PaddedSharedSpec s) : v_(std::move(s)) {}
+  LayoutSpec(TensorMemorySpec s) : v_(std::move(s)) {}
+  LayoutSpec(TensorMemoryScalesSpec s) : v_(std::move(s)) {}
 
   LayoutKind kind() const { return LayoutKind(v_.index()); }
   /// Register layouts: in dims register, lane, warp, block.
   bool isDistributed() const;
   /// Shared-memory layouts: in dims offset, block.
-  bool isShared() const { return !isDistributed(); }
+  bool isShared() const { return !isDistributed() && !isTensorMemory(); }
+  /// Tensor-memory layouts (Blackwell): in dims row, col.
+  bool isTensorMemory() const;
   /// The tensor rank the layout is for.
   int rank() const;
 
@@ -116,7 +127,8 @@ bool isMmaOperand(const LayoutSpec &spec);
 /// LinearLayout limits (64 in-bits, 64 out-bits); family-specific limits (e.g. nvmma_shared needs
 /// at least one swizzle tile: 8 rows and swizzle_byte_width * 8 / element_bitwidth columns).
 /// Ensures: out dims dim0..dim{rank-1} with sizes `shape`; in dims register, lane, warp, block
-/// (distributed) or offset, block (shared); distributed layouts are surjective; shared layouts
+/// (distributed), offset, block (shared) or row, col (tensor memory); distributed layouts are
+/// surjective; shared layouts
 /// are bijective from (offset, block) when the CGA layout has no broadcast.
 /// Example: toLinearLayout(blocked{[1],[32],[4],[0]}, {128}) has lane bases 1..16, warp 32, 64.
 Expected<LinearLayout> toLinearLayout(const LayoutSpec &spec, std::span<const int64_t> shape);

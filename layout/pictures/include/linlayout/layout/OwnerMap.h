@@ -3,7 +3,9 @@
 //
 // A distributed layout (in dims among register, lane, warp, block) places an element in a
 // register of a lane of a warp of a block (CTA); a shared layout (in dims among offset, block)
-// places it at an offset of a block's shared memory. Out dims are the tensor dims, the first out
+// places it at an offset of a block's shared memory; a tensor-memory layout (in dims row, col)
+// places it at a row and a 32-bit column of Blackwell's tensor memory. Out dims are the tensor
+// dims, the first out
 // dim the outermost (the row of a matrix), so elements are numbered row-major. An element held by
 // several places (broadcast) has several holders; an element no input reaches has none.
 #pragma once
@@ -19,7 +21,8 @@
 namespace linlayout {
 
 /// One place that holds an element. For a shared layout warp and lane are 0 and `index` is the
-/// offset; for a distributed layout `index` is the register.
+/// offset; for a distributed layout `index` is the register; for tensor memory `index` is the
+/// column and the row is lane + 32 * warp (warp w % 4 is the warp that can reach that row).
 struct Holder {
   uint32_t block = 0;
   uint32_t warp = 0;
@@ -38,14 +41,16 @@ public:
   static constexpr int kMaxBits = 20;
 
   /// Enumerates every input of `layout`.
-  /// Requires: in dims are among {register, lane, warp, block} or among {offset, block} (not
-  /// both register-like and offset); at most kMaxBits input bits and kMaxBits output bits.
+  /// Requires: in dims are among {register, lane, warp, block}, among {offset, block} or among
+  /// {row, col}, not from two of these; at most kMaxBits input bits and kMaxBits output bits.
   /// Example: build(register [[0,1]], lane [[1,0]] -> dim0 2, dim1 2) holds element (1,1) at
   /// lane 1, register 1.
   static Expected<OwnerMap> build(const LinearLayout &layout);
 
   /// Whether the layout is a shared-memory layout (in dims offset, block).
   bool isShared() const { return shared_; }
+  /// Whether the layout is a tensor-memory layout (in dims row, col).
+  bool isTensorMemory() const { return tmem_; }
   /// The tensor shape: one size per out dim, outermost first.
   const std::vector<int64_t> &shape() const { return shape_; }
   int rank() const { return int(shape_.size()); }
@@ -82,6 +87,7 @@ private:
   uint32_t lanes_ = 1, warps_ = 1, blocks_ = 1;
   uint64_t indices_ = 1;
   bool shared_ = false;
+  bool tmem_ = false;
   bool hasThreads_ = false;
 };
 

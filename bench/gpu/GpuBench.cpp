@@ -1124,6 +1124,10 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
     for (const std::string &f : tma)
       if (!gemmTmaVariant(b, rng, f))
         return false;
+    // The warp-specialized TMA matmul (variant "ws"): a 1-warp producer partition, wgmma in the
+    // default warp group.
+    if (!gemmTmaVariant(b, rng, "matmul_ws.tir"))
+      return false;
     // Diagnostic (only with --variant tma_mma_wide-noload): the TMA-fed mma.sync loop without
     // its copies.
     if (!gemmTmaVariant(b, rng, "matmul_tma_mma_wide.tir", ScalarKind::F16, "noload"))

@@ -23,6 +23,9 @@ struct KernelSpec {
   int threadsPerBlock = 128;
   /// true: `.reqntid` (the kernel assumes exactly this many threads); false: `.maxntid`.
   bool exactThreads = false;
+  /// `.maxnreg`: the registers per thread at entry (0: the backend's choice), where setmaxnreg
+  /// moves registers between warp groups.
+  int maxRegisters = 0;
 };
 
 /// How `finish` turns the module into PTX.
@@ -52,6 +55,18 @@ public:
   llvm::Value *threadId() const { return tid_; }
   llvm::Value *laneId() const { return lane_; }
   llvm::Value *warpId() const { return warp_; }
+  /// The thread ids the lowering indexes by; a warp_specialize region sees its own (counted
+  /// from its first warp) while it is lowered.
+  struct ThreadIds {
+    llvm::Value *tid, *lane, *warp, *uniformWarp;
+  };
+  ThreadIds threadIds() { return {tid_, lane_, warp_, uniformWarpId()}; }
+  void setThreadIds(const ThreadIds &ids) {
+    tid_ = ids.tid;
+    lane_ = ids.lane;
+    warp_ = ids.warp;
+    uniformWarp_ = ids.uniformWarp;
+  }
   /// warpId() as a warp-uniform value (shfl.sync.idx from lane 0, computed once on entry), for
   /// conditions ptxas should branch on rather than predicate.
   llvm::Value *uniformWarpId();

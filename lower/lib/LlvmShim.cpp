@@ -79,7 +79,7 @@ llvm::Value *createDisjointOr(llvm::IRBuilder<> &b, llvm::Value *lhs, llvm::Valu
   return v;
 }
 
-void markKernel(llvm::Function &f, int threads, bool exact) {
+void markKernel(llvm::Function &f, int threads, bool exact, int maxRegisters) {
   llvm::LLVMContext &ctx = f.getContext();
   llvm::Module &m = *f.getParent();
   llvm::NamedMDNode *annotations = m.getOrInsertNamedMetadata("nvvm.annotations");
@@ -97,6 +97,8 @@ void markKernel(llvm::Function &f, int threads, bool exact) {
     add("reqntidy", 1);
     add("reqntidz", 1);
   }
+  if (maxRegisters > 0)
+    add("maxnreg", maxRegisters);
 }
 
 void markGridConstant(llvm::Function &f, const std::vector<int> &indices) {

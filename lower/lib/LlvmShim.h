@@ -44,7 +44,7 @@ llvm::Value *createDisjointOr(llvm::IRBuilder<> &b, llvm::Value *lhs, llvm::Valu
 
 /// Marks `f` as a kernel entry launched with at most (or, when `exact`, exactly) `threads`
 /// threads along x.
-void markKernel(llvm::Function &f, int threads, bool exact);
+void markKernel(llvm::Function &f, int threads, bool exact, int maxRegisters = 0);
 
 /// Marks byval parameters `indices` (from 0) of kernel `f` as grid constants (one nvvm
 /// `grid_constant` annotation listing them all: LLVM 19 reads only one per kernel): the kernel

@@ -10,6 +10,7 @@
 #include "OperandSlices.h"
 #include "SharedAllocator.h"
 #include "SharedDeclaration.h"
+#include "WarpGroups.h"
 
 #include "linlayout/ir/AccessWidth.h"
 #include "linlayout/ir/AxisInfo.h"
@@ -62,7 +63,10 @@ Expected<KernelSpec> kernelSpec(const ir::Module &m, const ir::Function &f) {
   if (m.threadsPerWarp != 32)
     return makeError("threads per warp is " + std::to_string(m.threadsPerWarp) +
                      ", NVIDIA GPUs have 32");
-  spec.threadsPerBlock = m.numWarps * 32;
+  // A warp-specialized kernel launches its partitions' warps too.
+  LL_ASSIGN_OR_RETURN(KernelWarps warps, kernelWarps(m, f));
+  spec.threadsPerBlock = warps.warps * 32;
+  spec.maxRegisters = warps.maxRegisters;
   for (size_t i = 0; i < f.body.args.size(); ++i) {
     const ir::Type &t = f.type(f.body.args[i]);
     KernelParam p;
@@ -125,6 +129,14 @@ Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
   ir::walkOps(f.body, [&](const ir::Op &op) {
     if (op.kind == ir::OpKind::For)
       loops.push_back({point[&op], lastPoint(op.regions.at(0))});
+    // The regions of a warp_specialize run at once: what one of them uses stays live to the
+    // end of all.
+    if (op.kind == ir::OpKind::WarpSpecialize) {
+      int64_t last = point[&op];
+      for (const ir::Block &r : op.regions)
+        last = std::max(last, lastPoint(r));
+      loops.push_back({point[&op], last});
+    }
     for (ir::ValueId r : op.results)
       defPoint[r] = point[&op];
   });
@@ -146,7 +158,8 @@ Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
       int64_t use = at;
       int64_t def = defPoint.count(v) ? defPoint[v] : -1;
       for (auto [first, last] : loops)
-        if (first < at && at <= last && !(first < def && def <= last))
+        if ((first < at || (first == at && op.kind == ir::OpKind::WarpSpecialize)) && at <= last &&
+            !(first < def && def <= last))
           use = std::max(use, last);
       lastUse[v] = std::max(lastUse[v], use);
     }

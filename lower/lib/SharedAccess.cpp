@@ -8,6 +8,7 @@
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
 #include <cassert>
+#include <string>
 
 namespace linlayout::lower {
 
@@ -123,9 +124,35 @@ std::vector<llvm::Value *> emitClusterSharedLoad(llvm::IRBuilder<> &b, llvm::Val
   return loadElements(b, elemTy, count, [&](int total) { return clusterLoad(b, addr32, total); });
 }
 
-void emitBarrier(llvm::IRBuilder<> &b) {
+namespace {
+// The scope lives on the function so that every emitter's barrier sees it without a context.
+constexpr const char *kBarrierScope = "linlayout-barrier-scope";
+} // namespace
+
+void setBarrierScope(llvm::Function &fn, int id, int threads) {
+  fn.removeFnAttr(kBarrierScope);
+  if (threads > 0)
+    fn.addFnAttr(kBarrierScope, std::to_string(id) + "," + std::to_string(threads));
+}
+
+void emitCtaBarrier(llvm::IRBuilder<> &b) {
   llvm::Module &m = *b.GetInsertBlock()->getModule();
   b.CreateCall(shim::intrinsic(m, llvm::Intrinsic::nvvm_barrier0));
+}
+
+void emitBarrier(llvm::IRBuilder<> &b) {
+  llvm::Function &fn = *b.GetInsertBlock()->getParent();
+  llvm::Attribute scope = fn.getFnAttribute(kBarrierScope);
+  if (!scope.isValid()) {
+    emitCtaBarrier(b);
+    return;
+  }
+  std::string v = scope.getValueAsString().str();
+  size_t comma = v.find(',');
+  llvm::Module &m = *fn.getParent();
+  b.CreateCall(shim::intrinsic(m, llvm::Intrinsic::nvvm_barrier_sync_cnt),
+               {b.getInt32(uint32_t(std::stoi(v.substr(0, comma)))),
+                b.getInt32(uint32_t(std::stoi(v.substr(comma + 1))))});
 }
 
 void emitClusterBarrier(llvm::IRBuilder<> &b) {

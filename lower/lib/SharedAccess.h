@@ -36,7 +36,14 @@ std::vector<llvm::Value *> emitClusterSharedLoad(llvm::IRBuilder<> &b, llvm::Val
                                                  llvm::Value *rank, llvm::Type *elemTy, int count);
 
 /// bar.sync 0: every thread of the CTA arrives; shared-memory writes before it are visible after.
+/// Where the function's barrier scope is set (setBarrierScope), `barrier.sync id, threads`
+/// instead: the barrier of the warps running that code (a ttg.warp_specialize region).
 void emitBarrier(llvm::IRBuilder<> &b);
+/// Makes emitBarrier in `fn` a barrier of `threads` threads with id `id` (id 0 and threads 0:
+/// the whole CTA again), until set otherwise.
+void setBarrierScope(llvm::Function &fn, int id, int threads);
+/// bar.sync 0 of the whole CTA, whatever the scope.
+void emitCtaBarrier(llvm::IRBuilder<> &b);
 
 /// barrier.cluster.arrive + barrier.cluster.wait (aligned): every thread of every CTA of the
 /// cluster arrives; shared-memory writes before it (to any CTA's memory) are visible to the

@@ -1,7 +1,8 @@
 // The Hopper copy engine on the GPU (sm_90 only): a TMA tile copy (one box and several boxes side
 // by side, out-of-bounds elements zero) bit-exact, and the TMA + wgmma matmul examples
 // (examples/matmul_tma.tir, matmul_tma_wide.tir) against a double-precision reference for K
-// shorter than the prologue, no multiple of the stage count and no multiple of the K step.
+// shorter than the prologue, no multiple of the stage count and no multiple of the K step, and
+// the warp-specialized matmul (examples/matmul_ws.tir) as they are.
 #include "../lower/RandomTmaCopy.h"
 #include "GpuTestSupport.h"
 #include "kernels/TileKernels.h"
@@ -285,4 +286,13 @@ TEST(TmaGpu, MmaSyncMatmul) {
   tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma_mma_wide.tir", 256, "mma.sync");
   tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma_mma_wide.tir", 256,
                              "mma.sync");
+}
+
+// The warp-specialized matmul (examples/matmul_ws.tir: a 1-warp TMA producer partition, the
+// default warp group running wgmma, full and empty mbarriers per stage, setmaxnreg budgets).
+TEST(TmaGpu, WarpSpecializedMatmul) {
+  REQUIRE_HOPPER();
+  tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_ws.tir", 128, "setmaxnreg.");
+  tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_ws.tir", 128,
+                             "wgmma.mma_async");
 }

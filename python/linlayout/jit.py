@@ -196,8 +196,11 @@ class Kernel:
             if block is not None and list(block) != list(p["box"]):
                 raise ValueError("%s has block_shape %s; the kernel copies boxes of %s" % (
                     what, list(block), list(p["box"])))
-        else:
+        elif hasattr(tensor, "data_ptr") or hasattr(tensor, "__cuda_array_interface__"):
             address, shape, strides, element, size = _array(tensor, what)
+        else:
+            raise TypeError("%s is a tensor map: give a TensorDescriptor, Triton's, a CUDA tensor "
+                            "or a TensorMap, not a %s" % (what, type(tensor).__name__))
         want = p["element"]
         if (element is not None and element != want) or size != _ELEMENT_BYTES.get(want, size):
             raise TypeError("%s is a tensor map of %s: got %s elements" % (

@@ -247,10 +247,44 @@ class PaddedSharedLayout(Layout):
                 "cga_layout": _matrix(self.cga_layout), "shape": _ints(self.shape)}
 
 
+@dataclass(frozen=True)
+class TensorMemoryLayout(Layout):
+    """Gluon's TensorMemoryLayout (Blackwell): a tile of `block` = [M, N] in tensor memory, each
+    32-bit column holding `col_stride` elements' worth; CTA split and two-CTA mode as Triton's."""
+    block: List[int]
+    col_stride: int
+    cta_split_num: Optional[List[int]] = None
+    two_ctas: bool = False
+    kind = "tensor_memory"
+    distributed = False
+
+    def to_json(self):
+        j = {"kind": "tensor_memory", "block": _ints(self.block),
+             "col_stride": int(self.col_stride), "two_ctas": bool(self.two_ctas)}
+        if self.cta_split_num is not None:
+            j["cta_split_num"] = _ints(self.cta_split_num)
+        return j
+
+
+@dataclass(frozen=True)
+class TensorMemoryScalesLayout(Layout):
+    """Gluon's TensorMemoryScalesLayout: the scales of a block-scaled MMA in tensor memory."""
+    cta_split_num: Optional[List[int]] = None
+    kind = "tensor_memory_scales"
+    distributed = False
+
+    def to_json(self):
+        j = {"kind": "tensor_memory_scales"}
+        if self.cta_split_num is not None:
+            j["cta_split_num"] = _ints(self.cta_split_num)
+        return j
+
+
 _CLASSES = {c.kind: c for c in (BlockedLayout, SliceLayout, NVMMADistributedLayout,
                                 AMDMFMALayout, AMDWMMALayout,
                                 DotOperandLayout, DistributedLinearLayout, SwizzledSharedLayout,
-                                NVMMASharedLayout, SharedLinearLayout, PaddedSharedLayout)}
+                                NVMMASharedLayout, SharedLinearLayout, PaddedSharedLayout,
+                                TensorMemoryLayout, TensorMemoryScalesLayout)}
 
 
 def _spec(layout):

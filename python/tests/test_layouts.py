@@ -42,6 +42,14 @@ def test_gluon_classes_convert_as_their_specs():
     assert ll.layout_from_json(padded.to_json()) == padded
     with pytest.raises(ValueError, match="exactly once"):
         ll.to_linear_layout(ll.PaddedSharedLayout([[4, 1]], [[1], [2]], [[1]], [8]), [8])
+    # Blackwell's tensor memory: in dims row and col, as the CLI answers.
+    for tmem, shape in ((ll.TensorMemoryLayout([128, 64], 1), [128, 64]),
+                        (ll.TensorMemoryLayout([64, 32], 2, [2, 1], True), [128, 64]),
+                        (ll.TensorMemoryScalesLayout(), [128, 4])):
+        got = ll.to_linear_layout(tmem, shape)
+        assert got.get_in_dim_names() == ["row", "col"]
+        assert got.to_json() == ll.query("to_linear", layout=tmem.to_json(), shape=shape)
+        assert ll.layout_from_json(tmem.to_json()) == tmem
 
 
 def test_layout_from_json():

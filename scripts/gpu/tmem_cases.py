@@ -29,6 +29,9 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from triton_cases import attribute_in  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import triton_cases  # noqa: E402  (in_child, Triton: the same harness as the other sets)
 
 VARIANTS = ["32x32b", "32x32b", "16x64b", "16x128b", "16x256b"]
@@ -114,14 +117,7 @@ def linear_of(result, shape):
 def attr_text(tri, spec, shape):
     attr = gluon_tmem(spec)._to_ir(tri.b)
     ty = tri.b.get_tensor_mem_desc_ty(tri.b.get_half_ty(), list(shape), attr, list(shape))
-    text = str(ty)
-    start = text.index("#ttng.")
-    depth = 0
-    for i in range(start, len(text)):
-        depth += {"<": 1, ">": -1}.get(text[i], 0)
-        if depth == 0 and text[i] == ">":
-            return text[start:i + 1]
-    raise ValueError("unbalanced attribute text: " + text)
+    return attribute_in(str(ty), "#ttng.")
 
 
 def element_type(bits):

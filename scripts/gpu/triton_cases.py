@@ -434,6 +434,17 @@ def linear_json(dll, shape):
             "out_dims": [["dim%d" % i, s] for i, s in enumerate(shape)]}
 
 
+
+def attribute_in(text, prefix):
+    """The first attribute starting with `prefix` in a printed MLIR type, up to its closing '>'."""
+    start = text.index(prefix)
+    depth = 0
+    for i in range(start, len(text)):
+        depth += {"<": 1, ">": -1}.get(text[i], 0)
+        if depth == 0 and text[i] == ">":
+            return text[start:i + 1]
+    raise ValueError("unbalanced attribute text: " + text)
+
 class Triton:
     def __init__(self):
         import triton.experimental.gluon.language as ttgl
@@ -450,14 +461,7 @@ class Triton:
             ty = self.b.get_shared_mem_desc_ty(self.b.get_half_ty(), list(shape), attr, list(shape))
         else:
             ty = self.b.get_distributed_ty(self.b.get_half_ty(), list(shape), attr)
-        text = str(ty)
-        start = text.index("#ttg.")
-        depth = 0
-        for i in range(start, len(text)):
-            depth += {"<": 1, ">": -1}.get(text[i], 0)
-            if depth == 0 and text[i] == ">":
-                return text[start:i + 1]
-        raise ValueError("unbalanced attribute text: " + text)
+        return attribute_in(str(ty), "#ttg.")
 
     def answer(self, case):
         op = case["op"]

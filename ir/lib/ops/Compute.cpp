@@ -53,10 +53,8 @@ static_assert(coversFamily(kPrint, OpFamily::Compute), "an op of the family has 
 // ---- verification -------------------------------------------------------------------------------
 
 Status checkDot(OpVerifier &v, const Op &op) {
-  const Type &a = v.type(op.operands[0]);
-  const Type &b = v.type(op.operands[1]);
-  const Type &c = v.type(op.operands[2]);
-  const Type &r = v.type(op.results[0]);
+  const Type &a = v.operandType(op, 0), &b = v.operandType(op, 1), &c = v.operandType(op, 2);
+  const Type &r = v.resultType(op);
   if (r != c)
     return v.err(&op, "result must have the accumulator's type " + v.ty(c) + ", got " + v.ty(r));
   if (!a.isTensor() || !b.isTensor() || !c.isTensor() || a.rank() != c.rank() ||
@@ -100,13 +98,12 @@ Status checkDotOp(OpVerifier &v, const Op &op) {
 // Reduce, Scan
 Status checkReduceScan(OpVerifier &v, const Op &op) {
   const OpAttrs &a = op.attrs;
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
   const size_t n = op.operands.size();
   LL_TRY_STATUS(v.counts(op, 1, 16, n));
   const bool scan = op.kind == OpKind::Scan;
-  const Type &s = T(0);
+  const Type &s = v.operandType(op, 0);
   for (size_t i = 0; i < n; ++i) {
-    const Type &t = T(i);
+    const Type &t = v.operandType(op, i);
     if (!t.isTensor() || t.isPointerLike())
       return v.err(&op, "needs tensors of numbers, got " + v.ty(t));
     if (!sameShapeAndLayout(t, s))
@@ -131,7 +128,7 @@ Status checkReduceScan(OpVerifier &v, const Op &op) {
     sliced = std::move(expected);
   }
   for (size_t i = 0; i < n; ++i) {
-    const Type &t = T(i), &r = v.type(op.results[i]);
+    const Type &t = v.operandType(op, i), &r = v.resultType(op, i);
     std::string which = n == 1 ? "the result" : "result " + std::to_string(i);
     if (scan) {
       if (r != t)

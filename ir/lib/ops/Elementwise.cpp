@@ -389,47 +389,47 @@ void printElementwiseOp(OpPrinter &p, std::ostream &os, const Op &op, int) {
 
 Status verifyElementwiseOp(OpVerifier &v, const Op &op) {
   const OpCategory c = category(op.kind);
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   if (isArithmetic(c)) {
     size_t n = c == OpCategory::UnaryFloat ? 1 : 2;
     LL_TRY_STATUS(v.counts(op, n, n, 1));
+    const Type &r = v.resultType(op);
     bool wantFloat = c != OpCategory::BinaryInt;
-    if (R().isMemDesc() || (wantFloat ? !R().isFloatLike() : !R().isIntLike()))
+    if (r.isMemDesc() || (wantFloat ? !r.isFloatLike() : !r.isIntLike()))
       return v.err(&op, std::string("needs ") + (wantFloat ? "float" : "integer") +
-                            " operands, got " + v.ty(R()));
+                            " operands, got " + v.ty(r));
     for (size_t i = 0; i < n; ++i)
-      if (T(i) != R())
-        return v.err(&op, "operand " + std::to_string(i) + " has type " + v.ty(T(i)) +
-                              ", expected " + v.ty(R()));
+      if (const Type &t = v.operandType(op, i); t != r)
+        return v.err(&op, "operand " + std::to_string(i) + " has type " + v.ty(t) + ", expected " +
+                              v.ty(r));
     return Status::success();
   }
   if (c == OpCategory::Compare) {
     LL_TRY_STATUS(v.counts(op, 2, 2, 1));
+    const Type &x = v.operandType(op, 0), &y = v.operandType(op, 1), &r = v.resultType(op);
     bool f = op.kind == OpKind::CmpF;
     if (isFloatPredicate(op.attrs.predicate) != f)
       return v.err(&op, "predicate " + std::string(name(op.attrs.predicate)) + " does not fit");
-    if (T(0) != T(1) || T(0).isMemDesc() || (f ? !T(0).isFloatLike() : !T(0).isIntLike()))
+    if (x != y || x.isMemDesc() || (f ? !x.isFloatLike() : !x.isIntLike()))
       return v.err(&op, "operands must share one " + std::string(f ? "float" : "integer") +
-                            " type, got " + v.ty(T(0)) + " and " + v.ty(T(1)));
-    if (R() != T(0).withElem(ElemType{ScalarKind::I1, false}))
-      return v.err(&op, "result must be i1 of the operands' shape and layout, got " + v.ty(R()));
+                            " type, got " + v.ty(x) + " and " + v.ty(y));
+    if (r != x.withElem(ElemType{ScalarKind::I1, false}))
+      return v.err(&op, "result must be i1 of the operands' shape and layout, got " + v.ty(r));
     return Status::success();
   }
   if (c == OpCategory::Select) {
     LL_TRY_STATUS(v.counts(op, 3, 3, 1));
-    if (T(1) != R() || T(2) != R() || R().isMemDesc())
-      return v.err(&op, "both choices must have the result type " + v.ty(R()));
-    const Type &cond = T(0);
+    const Type &cond = v.operandType(op, 0), &r = v.resultType(op);
+    if (v.operandType(op, 1) != r || v.operandType(op, 2) != r || r.isMemDesc())
+      return v.err(&op, "both choices must have the result type " + v.ty(r));
     if (cond.elem() != ElemType{ScalarKind::I1, false} || cond.isMemDesc() ||
-        (cond.isTensor() && !sameShapeAndLayout(cond, R())))
+        (cond.isTensor() && !sameShapeAndLayout(cond, r)))
       return v.err(&op, "condition must be i1 (scalar, or of the result's shape and layout), "
                         "got " +
                             v.ty(cond));
     return Status::success();
   }
   LL_TRY_STATUS(v.checkElementCast(op));
-  ScalarKind from = T(0).elem().scalar, to = R().elem().scalar;
+  ScalarKind from = v.operandType(op, 0).elem().scalar, to = v.resultType(op).elem().scalar;
   if (op.kind == OpKind::FpToFp)
     return checkFpToFp(v, op, from, to);
   if (!kCastAllowed[size_t(op.kind)](from, to))

@@ -116,7 +116,7 @@ static_assert(coversFamily(kPrint, OpFamily::Hopper), "an op of the family has n
 
 // An mbarrier: one mutable 64-bit word of shared memory.
 Status checkBarrier(OpVerifier &v, const Op &op, size_t i) {
-  const Type &t = v.type(op.operands[i]);
+  const Type &t = v.operandType(op, i);
   if (!t.isMemDesc() || t.shape() != std::vector<int64_t>{1} ||
       t.elem() != ElemType{ScalarKind::I64, false} || !t.isMutable())
     return v.err(&op, "the barrier must be a !ttg.memdesc<1xi64, ..., mutable> (index a ring "
@@ -126,7 +126,7 @@ Status checkBarrier(OpVerifier &v, const Op &op, size_t i) {
 }
 
 Status checkScalar(OpVerifier &v, const Op &op, size_t i, ScalarKind k, const char *what) {
-  const Type &t = v.type(op.operands[i]);
+  const Type &t = v.operandType(op, i);
   if (!t.isScalar() || t.elem().scalar != k)
     return v.err(&op, std::string("the ") + what + " must be " + std::string(name(k)) + ", got " +
                           v.ty(t));
@@ -136,7 +136,7 @@ Status checkScalar(OpVerifier &v, const Op &op, size_t i, ScalarKind k, const ch
 // The descriptor (operand 0) and its `coords` i32 coordinates (operands 1..) of a TMA copy
 // `from` or `into` it.
 Status checkTmaBox(OpVerifier &v, const Op &op, size_t coords, const char *direction) {
-  const Type &d = v.type(op.operands[0]);
+  const Type &d = v.operandType(op, 0);
   if (!d.isTensorDesc())
     return v.err(&op, "the first operand must be a !tt.tensordesc, got " + v.ty(d));
   if (coords != size_t(d.rank()))
@@ -155,8 +155,8 @@ Status checkTmaCopy(OpVerifier &v, const Op &op) {
                       "predicate, and has no results");
   size_t coords = op.operands.size() - 4;
   LL_TRY_STATUS(checkTmaBox(v, op, coords, "from"));
-  const Type &d = v.type(op.operands[0]);
-  const Type &m = v.type(op.operands[coords + 1]);
+  const Type &d = v.operandType(op, 0);
+  const Type &m = v.operandType(op, coords + 1);
   if (!m.isMemDesc() || !m.isMutable() || hasBufferDims(v, m))
     return v.err(&op, "the destination must be a mutable memdesc of one tile, got " + v.ty(m));
   if (m.shape() != d.shape())
@@ -177,7 +177,7 @@ Status checkTmaStore(OpVerifier &v, const Op &op) {
   if (op.operands.size() < 3 || !op.results.empty())
     return v.err(&op, "takes a descriptor, its coordinates and a source tile, and has no results");
   LL_TRY_STATUS(checkTmaBox(v, op, op.operands.size() - 2, "into"));
-  const Type &d = v.type(op.operands[0]);
+  const Type &d = v.operandType(op, 0);
   const Type &m = v.type(op.operands.back());
   if (!m.isMemDesc() || hasBufferDims(v, m))
     return v.err(&op, "the source must be a memdesc of one tile, got " + v.ty(m));
@@ -191,10 +191,8 @@ Status checkTmaStore(OpVerifier &v, const Op &op) {
 // accumulator), B from shared memory, f16 / bf16 / f32 (tf32) / 8-bit float operands into an
 // f32 accumulator or i8 into i32, in an nvidia_mma version 3 layout.
 Status checkWarpGroupDot(OpVerifier &v, const Op &op) {
-  const Type &a = v.type(op.operands[0]);
-  const Type &b = v.type(op.operands[1]);
-  const Type &c = v.type(op.operands[2]);
-  const Type &r = v.type(op.results[0]);
+  const Type &a = v.operandType(op, 0), &b = v.operandType(op, 1), &c = v.operandType(op, 2);
+  const Type &r = v.resultType(op);
   if (r != c)
     return v.err(&op, "result must have the accumulator's type " + v.ty(c) + ", got " + v.ty(r));
   if (!c.isTensor() || c.rank() != 2 || a.rank() != 2 || b.rank() != 2 ||
@@ -250,14 +248,12 @@ Status checkWarpGroupDotOp(OpVerifier &v, const Op &op) {
 // WarpGroupDotWait
 Status checkWarpGroupDotWait(OpVerifier &v, const Op &op) {
   const OpAttrs &a = op.attrs;
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
   if (op.operands.empty() || op.results.size() != op.operands.size())
     return v.err(&op, "returns one result per operand, got " + std::to_string(op.operands.size()) +
                           " operand(s) and " + std::to_string(op.results.size()) + " result(s)");
   for (size_t i = 0; i < op.operands.size(); ++i)
-    if (v.type(op.results[i]) != T(i))
-      return v.err(&op,
-                   "result " + std::to_string(i) + " must have its operand's type " + v.ty(T(i)));
+    if (const Type &t = v.operandType(op, i); v.resultType(op, i) != t)
+      return v.err(&op, "result " + std::to_string(i) + " must have its operand's type " + v.ty(t));
   if (a.pendings < 0 || a.pendings > 7)
     return v.err(&op, "pendings is " + std::to_string(a.pendings) + ", expected 0..7");
   return Status::success();

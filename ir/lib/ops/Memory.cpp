@@ -70,42 +70,40 @@ bool isPow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
 // AddPtr
 Status checkAddPtr(OpVerifier &v, const Op &op) {
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   LL_TRY_STATUS(v.counts(op, 2, 2, 1));
-  if (!T(0).isPointerLike() || T(0).isMemDesc() || R() != T(0))
-    return v.err(&op, "first operand and result must be the same pointer type, got " + v.ty(T(0)) +
-                          " and " + v.ty(R()));
-  if (!T(1).isIntLike() || T(1).isMemDesc() || T(1).elem().scalar == ScalarKind::I1 ||
-      !sameShapeAndLayout(T(0), T(1)))
+  const Type &p = v.operandType(op, 0), &off = v.operandType(op, 1), &r = v.resultType(op);
+  if (!p.isPointerLike() || p.isMemDesc() || r != p)
+    return v.err(&op, "first operand and result must be the same pointer type, got " + v.ty(p) +
+                          " and " + v.ty(r));
+  if (!off.isIntLike() || off.isMemDesc() || off.elem().scalar == ScalarKind::I1 ||
+      !sameShapeAndLayout(p, off))
     return v.err(&op,
-                 "offset must be an integer of the pointer's shape and layout, got " + v.ty(T(1)));
+                 "offset must be an integer of the pointer's shape and layout, got " + v.ty(off));
   return Status::success();
 }
 
 // Load, Store
 Status checkLoadStore(OpVerifier &v, const Op &op) {
   const OpAttrs &a = op.attrs;
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   bool isLoad = op.kind == OpKind::Load;
   LL_TRY_STATUS(v.counts(op, isLoad ? 1 : 2, 3, isLoad ? 1 : 0));
-  const Type &p = T(0);
+  const Type &p = v.operandType(op, 0);
   if (!p.isPointerLike() || p.isMemDesc())
     return v.err(&op, "needs a pointer or tensor of pointers, got " + v.ty(p));
   Type value = p.withElem(ElemType{p.elem().scalar, false});
-  if (isLoad && R() != value)
-    return v.err(&op, "result must be " + v.ty(value) + ", got " + v.ty(R()));
-  if (!isLoad && T(1) != value)
-    return v.err(&op, "stored value must be " + v.ty(value) + ", got " + v.ty(T(1)));
+  if (isLoad && v.resultType(op) != value)
+    return v.err(&op, "result must be " + v.ty(value) + ", got " + v.ty(v.resultType(op)));
+  if (!isLoad && v.operandType(op, 1) != value)
+    return v.err(&op,
+                 "stored value must be " + v.ty(value) + ", got " + v.ty(v.operandType(op, 1)));
   size_t maskIdx = isLoad ? 1 : 2;
   if (op.operands.size() > maskIdx) {
     Type mask = p.withElem(ElemType{ScalarKind::I1, false});
-    if (T(maskIdx) != mask)
-      return v.err(&op, "mask must be " + v.ty(mask) + ", got " + v.ty(T(maskIdx)));
+    if (const Type &m = v.operandType(op, maskIdx); m != mask)
+      return v.err(&op, "mask must be " + v.ty(mask) + ", got " + v.ty(m));
   }
-  if (isLoad && op.operands.size() > 2 && T(2) != value)
-    return v.err(&op, "other must be " + v.ty(value) + ", got " + v.ty(T(2)));
+  if (isLoad && op.operands.size() > 2 && v.operandType(op, 2) != value)
+    return v.err(&op, "other must be " + v.ty(value) + ", got " + v.ty(v.operandType(op, 2)));
   if (a.vectorWidth < 0 || a.vectorWidth > 64 || (a.vectorWidth && !isPow2(a.vectorWidth)))
     return v.err(&op, "vector width " + std::to_string(a.vectorWidth) +
                           " is not a power of two up to 64");
@@ -115,26 +113,24 @@ Status checkLoadStore(OpVerifier &v, const Op &op) {
 // AtomicRMW, AtomicCAS
 Status checkAtomicRMWAtomicCAS(OpVerifier &v, const Op &op) {
   const OpAttrs &a = op.attrs;
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   // Pointers, then one value (rmw) or a compare value and a new value (cas) of the pointee
   // type, then an optional mask.
   const size_t values = atomicValueOperands(op.kind);
   LL_TRY_STATUS(v.counts(op, 1 + values, 2 + values, 1));
-  const Type &p = T(0);
+  const Type &p = v.operandType(op, 0), &r = v.resultType(op);
   if (!p.isPointerLike() || p.isMemDesc())
     return v.err(&op, "needs a pointer or tensor of pointers, got " + v.ty(p));
   Type value = p.withElem(ElemType{p.elem().scalar, false});
   for (size_t i = 1; i <= values; ++i)
-    if (T(i) != value)
+    if (const Type &t = v.operandType(op, i); t != value)
       return v.err(&op, std::string(i == values ? "value" : "compare value") + " must be " +
-                            v.ty(value) + ", got " + v.ty(T(i)));
-  if (R() != value)
-    return v.err(&op, "result must be " + v.ty(value) + ", got " + v.ty(R()));
+                            v.ty(value) + ", got " + v.ty(t));
+  if (r != value)
+    return v.err(&op, "result must be " + v.ty(value) + ", got " + v.ty(r));
   if (op.operands.size() > 1 + values) {
     Type mask = p.withElem(ElemType{ScalarKind::I1, false});
-    if (T(1 + values) != mask)
-      return v.err(&op, "mask must be " + v.ty(mask) + ", got " + v.ty(T(1 + values)));
+    if (const Type &m = v.operandType(op, 1 + values); m != mask)
+      return v.err(&op, "mask must be " + v.ty(mask) + ", got " + v.ty(m));
   }
   ScalarKind k = p.elem().scalar;
   int bits = bitWidth(k);

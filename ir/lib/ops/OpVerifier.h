@@ -28,6 +28,9 @@ public:
 
   const Type &type(ValueId v) const { return function().type(v); }
   std::string ty(ValueId v) const { return ty(type(v)); }
+  /// The type of `op`'s operand i, and of its result i (a family checks the counts first).
+  const Type &operandType(const Op &op, size_t i) const { return type(op.operands[i]); }
+  const Type &resultType(const Op &op, size_t i = 0) const { return type(op.results[i]); }
 
 protected:
   ~OpVerifier() = default;

@@ -64,106 +64,95 @@ static_assert(coversFamily(kPrint, OpFamily::Shape), "an op of the family has no
 
 // Splat
 Status checkSplat(OpVerifier &v, const Op &op) {
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   LL_TRY_STATUS(v.counts(op, 1, 1, 1));
-  if (T(0).isTensor() || T(0).isMemDesc() || !R().isTensor() || R().elem() != T(0).elem())
-    return v.err(&op,
-                 "splats a scalar into a tensor of it, got " + v.ty(T(0)) + " -> " + v.ty(R()));
+  const Type &s = v.operandType(op, 0), &r = v.resultType(op);
+  if (s.isTensor() || s.isMemDesc() || !r.isTensor() || r.elem() != s.elem())
+    return v.err(&op, "splats a scalar into a tensor of it, got " + v.ty(s) + " -> " + v.ty(r));
   return Status::success();
 }
 
 // Broadcast
 Status checkBroadcast(OpVerifier &v, const Op &op) {
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   LL_TRY_STATUS(v.counts(op, 1, 1, 1));
-  const Type &s = T(0);
-  if (!s.isTensor() || !R().isTensor() || s.rank() != R().rank() || s.elem() != R().elem() ||
-      s.layout() != R().layout())
+  const Type &s = v.operandType(op, 0), &r = v.resultType(op);
+  if (!s.isTensor() || !r.isTensor() || s.rank() != r.rank() || s.elem() != r.elem() ||
+      s.layout() != r.layout())
     return v.err(&op, "operand and result must be tensors of one rank, element and layout, "
                       "got " +
-                          v.ty(s) + " -> " + v.ty(R()));
+                          v.ty(s) + " -> " + v.ty(r));
   for (int d = 0; d < s.rank(); ++d)
-    if (s.shape()[size_t(d)] != 1 && s.shape()[size_t(d)] != R().shape()[size_t(d)])
+    if (s.shape()[size_t(d)] != 1 && s.shape()[size_t(d)] != r.shape()[size_t(d)])
       return v.err(&op, "dimension " + std::to_string(d) + " of size " +
                             std::to_string(s.shape()[size_t(d)]) + " cannot broadcast to " +
-                            std::to_string(R().shape()[size_t(d)]));
+                            std::to_string(r.shape()[size_t(d)]));
   return Status::success();
 }
 
 // ExpandDims
 Status checkExpandDims(OpVerifier &v, const Op &op) {
   const OpAttrs &a = op.attrs;
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   LL_TRY_STATUS(v.counts(op, 1, 1, 1));
-  const Type &s = T(0);
-  if (!s.isTensor() || !R().isTensor() || R().rank() != s.rank() + 1 || s.elem() != R().elem())
+  const Type &s = v.operandType(op, 0), &r = v.resultType(op);
+  if (!s.isTensor() || !r.isTensor() || r.rank() != s.rank() + 1 || s.elem() != r.elem())
     return v.err(&op, "result must be the operand with one more dimension, got " + v.ty(s) +
-                          " -> " + v.ty(R()));
+                          " -> " + v.ty(r));
   if (a.axis < 0 || a.axis > s.rank())
     return v.err(&op, "axis " + std::to_string(a.axis) + " is out of range");
   std::vector<int64_t> shape = s.shape();
   shape.insert(shape.begin() + a.axis, 1);
-  if (shape != R().shape())
+  if (shape != r.shape())
     return v.err(&op, "result shape must insert 1 at axis " + std::to_string(a.axis) + ", got " +
-                          v.ty(R()));
-  auto expected = sliceOf(v, R().layout(), a.axis);
+                          v.ty(r));
+  auto expected = sliceOf(v, r.layout(), a.axis);
   if (!expected || v.module().layouts.get(s.layout()) != *expected)
     return v.err(&op, "operand layout must be the slice along " + std::to_string(a.axis) +
-                          " of the result layout, got " + v.ty(s) + " -> " + v.ty(R()));
+                          " of the result layout, got " + v.ty(s) + " -> " + v.ty(r));
   return Status::success();
 }
 
 // Join, Split
 Status checkJoinSplit(OpVerifier &v, const Op &op) {
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   const bool join = op.kind == OpKind::Join;
   LL_TRY_STATUS(join ? v.counts(op, 2, 2, 1) : v.counts(op, 1, 1, 2));
-  const Type &narrow = join ? T(0) : R(), &wide = join ? R() : T(0);
-  if (join && T(1) != T(0))
-    return v.err(&op, "operands must have one type, got " + v.ty(T(0)) + " and " + v.ty(T(1)));
-  if (!join && v.type(op.results[1]) != R())
+  const Type &s = v.operandType(op, 0), &r = v.resultType(op);
+  const Type &narrow = join ? s : r, &wide = join ? r : s;
+  if (join && v.operandType(op, 1) != s)
+    return v.err(&op, "operands must have one type, got " + v.ty(s) + " and " +
+                          v.ty(v.operandType(op, 1)));
+  if (!join && v.resultType(op, 1) != r)
     return v.err(&op, "results must have one type");
   std::vector<int64_t> shape = narrow.isTensor() ? narrow.shape() : std::vector<int64_t>{};
   shape.push_back(2);
   if (!narrow.isTensor() || !wide.isTensor() || narrow.isMemDesc() || wide.isMemDesc() ||
       narrow.elem() != wide.elem() || wide.shape() != shape)
     return v.err(&op, std::string(join ? "the result" : "the operand") +
-                          " must be the tensor with a last dimension of 2 added, got " +
-                          v.ty(T(0)) + " -> " + v.ty(R()));
+                          " must be the tensor with a last dimension of 2 added, got " + v.ty(s) +
+                          " -> " + v.ty(r));
   return Status::success();
 }
 
 // Reshape
 Status checkReshape(OpVerifier &v, const Op &op) {
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   LL_TRY_STATUS(v.counts(op, 1, 1, 1));
-  if (!T(0).isTensor() || !R().isTensor() || T(0).elem() != R().elem() ||
-      T(0).numElements() != R().numElements())
-    return v.err(&op,
-                 "must keep the element type and count, got " + v.ty(T(0)) + " -> " + v.ty(R()));
+  const Type &s = v.operandType(op, 0), &r = v.resultType(op);
+  if (!s.isTensor() || !r.isTensor() || s.elem() != r.elem() || s.numElements() != r.numElements())
+    return v.err(&op, "must keep the element type and count, got " + v.ty(s) + " -> " + v.ty(r));
   return Status::success();
 }
 
 // Trans
 Status checkTrans(OpVerifier &v, const Op &op) {
   const OpAttrs &a = op.attrs;
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   LL_TRY_STATUS(v.counts(op, 1, 1, 1));
-  const Type &s = T(0);
-  if (!s.isTensor() || !R().isTensor() || s.elem() != R().elem() ||
-      a.order.size() != size_t(s.rank()) || R().rank() != s.rank())
-    return v.err(&op, "order must permute the operand's dimensions, got " + v.ty(s) + " -> " +
-                          v.ty(R()));
+  const Type &s = v.operandType(op, 0), &r = v.resultType(op);
+  if (!s.isTensor() || !r.isTensor() || s.elem() != r.elem() ||
+      a.order.size() != size_t(s.rank()) || r.rank() != s.rank())
+    return v.err(&op,
+                 "order must permute the operand's dimensions, got " + v.ty(s) + " -> " + v.ty(r));
   LL_TRY_STATUS(checkPermutation(v, op, s.rank()));
   for (size_t i = 0; i < a.order.size(); ++i) {
     int32_t d = a.order[i];
-    if (R().shape()[i] != s.shape()[size_t(d)])
+    if (r.shape()[i] != s.shape()[size_t(d)])
       return v.err(&op, "result dimension " + std::to_string(i) + " must be operand dimension " +
                             std::to_string(d));
   }
@@ -172,12 +161,10 @@ Status checkTrans(OpVerifier &v, const Op &op) {
 
 // ConvertLayout
 Status checkConvertLayout(OpVerifier &v, const Op &op) {
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   LL_TRY_STATUS(v.counts(op, 1, 1, 1));
-  if (!T(0).isTensor() || !R().isTensor() || T(0).shape() != R().shape() ||
-      T(0).elem() != R().elem())
-    return v.err(&op, "must keep shape and element type, got " + v.ty(T(0)) + " -> " + v.ty(R()));
+  const Type &s = v.operandType(op, 0), &r = v.resultType(op);
+  if (!s.isTensor() || !r.isTensor() || s.shape() != r.shape() || s.elem() != r.elem())
+    return v.err(&op, "must keep shape and element type, got " + v.ty(s) + " -> " + v.ty(r));
   return Status::success();
 }
 

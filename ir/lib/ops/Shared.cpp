@@ -122,8 +122,7 @@ bool isPow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 // offset would add with carries, which no XOR of a constant expresses; such views are
 // rejected.
 Status checkSubslice(OpVerifier &v, const Op &op) {
-  const Type &s = v.type(op.operands[0]);
-  const Type &r = v.type(op.results[0]);
+  const Type &s = v.operandType(op, 0), &r = v.resultType(op);
   const std::vector<int64_t> &off = op.attrs.offsets;
   if (!s.isMemDesc() || !r.isMemDesc() || r.layout() != s.layout() || r.elem() != s.elem() ||
       r.isMutable() != s.isMutable() || r.rank() != s.rank())
@@ -158,8 +157,7 @@ Status checkSubslice(OpVerifier &v, const Op &op) {
 // dims permuted (as TritonGPU writes it: a swizzled nvmma_shared of the other `transposed`,
 // the swizzled_shared of the permuted order, or any layout of the same map).
 Status checkMemDescTrans(OpVerifier &v, const Op &op) {
-  const Type &s = v.type(op.operands[0]);
-  const Type &r = v.type(op.results[0]);
+  const Type &s = v.operandType(op, 0), &r = v.resultType(op);
   const std::vector<int32_t> &order = op.attrs.order;
   if (!s.isMemDesc() || !r.isMemDesc() || r.elem() != s.elem() || r.isMutable() != s.isMutable() ||
       r.rank() != s.rank() || order.size() != size_t(s.rank()))
@@ -197,75 +195,71 @@ Status checkMemDescTrans(OpVerifier &v, const Op &op) {
 
 // LocalAlloc
 Status checkLocalAlloc(OpVerifier &v, const Op &op) {
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   LL_TRY_STATUS(v.counts(op, 0, 1, 1));
-  if (!R().isMemDesc())
-    return v.err(&op, "result must be a memdesc, got " + v.ty(R()));
-  if (!op.operands.empty() && (!T(0).isTensor() || T(0).shape() != R().shape() ||
-                               T(0).elem() != R().elem() || hasBufferDims(v, R())))
-    return v.err(&op, "initial value must be a tensor of the memdesc's shape and element, got " +
-                          v.ty(T(0)));
-  if (op.operands.empty() && !R().isMutable())
+  const Type &r = v.resultType(op);
+  if (!r.isMemDesc())
+    return v.err(&op, "result must be a memdesc, got " + v.ty(r));
+  if (!op.operands.empty()) {
+    const Type &s = v.operandType(op, 0);
+    if (!s.isTensor() || s.shape() != r.shape() || s.elem() != r.elem() || hasBufferDims(v, r))
+      return v.err(&op, "initial value must be a tensor of the memdesc's shape and element, got " +
+                            v.ty(s));
+  }
+  if (op.operands.empty() && !r.isMutable())
     return v.err(&op, "an allocation without a value must be mutable");
-  if (!R().allocShape().empty())
-    return v.err(&op, "allocates a whole tile; " + v.ty(R()) + " is a view (alloc shape)");
+  if (!r.allocShape().empty())
+    return v.err(&op, "allocates a whole tile; " + v.ty(r) + " is a view (alloc shape)");
   return Status::success();
 }
 
 // LocalStore
 Status checkLocalStore(OpVerifier &v, const Op &op) {
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
   LL_TRY_STATUS(v.counts(op, 2, 2, 0));
-  if (T(1).isMemDesc() && hasBufferDims(v, T(1)))
-    return v.err(&op, "stores to a whole ring " + v.ty(T(1)) + "; index one tile first");
-  if (!T(1).isMemDesc() || !T(1).isMutable())
-    return v.err(&op, "second operand must be a mutable memdesc, got " + v.ty(T(1)));
-  if (!T(0).isTensor() || T(0).shape() != T(1).shape() || T(0).elem() != T(1).elem())
-    return v.err(&op, "value must match the memdesc's shape and element, got " + v.ty(T(0)));
+  const Type &s = v.operandType(op, 0), &d = v.operandType(op, 1);
+  if (d.isMemDesc() && hasBufferDims(v, d))
+    return v.err(&op, "stores to a whole ring " + v.ty(d) + "; index one tile first");
+  if (!d.isMemDesc() || !d.isMutable())
+    return v.err(&op, "second operand must be a mutable memdesc, got " + v.ty(d));
+  if (!s.isTensor() || s.shape() != d.shape() || s.elem() != d.elem())
+    return v.err(&op, "value must match the memdesc's shape and element, got " + v.ty(s));
   return Status::success();
 }
 
 // LocalLoad
 Status checkLocalLoad(OpVerifier &v, const Op &op) {
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   LL_TRY_STATUS(v.counts(op, 1, 1, 1));
-  if (T(0).isMemDesc() && hasBufferDims(v, T(0)))
-    return v.err(&op, "loads a whole ring " + v.ty(T(0)) + "; index one tile first");
-  if (!T(0).isMemDesc() || !R().isTensor() || T(0).shape() != R().shape() ||
-      T(0).elem() != R().elem())
-    return v.err(&op, "loads a memdesc into a tensor of its shape and element, got " + v.ty(T(0)) +
-                          " -> " + v.ty(R()));
+  const Type &s = v.operandType(op, 0), &r = v.resultType(op);
+  if (s.isMemDesc() && hasBufferDims(v, s))
+    return v.err(&op, "loads a whole ring " + v.ty(s) + "; index one tile first");
+  if (!s.isMemDesc() || !r.isTensor() || s.shape() != r.shape() || s.elem() != r.elem())
+    return v.err(&op, "loads a memdesc into a tensor of its shape and element, got " + v.ty(s) +
+                          " -> " + v.ty(r));
   return Status::success();
 }
 
 // LocalDealloc
 Status checkLocalDealloc(OpVerifier &v, const Op &op) {
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
   LL_TRY_STATUS(v.counts(op, 1, 1, 0));
-  if (!T(0).isMemDesc())
-    return v.err(&op, "needs a memdesc, got " + v.ty(T(0)));
+  if (const Type &s = v.operandType(op, 0); !s.isMemDesc())
+    return v.err(&op, "needs a memdesc, got " + v.ty(s));
   return Status::success();
 }
 
 // MemDescIndex
 Status checkMemDescIndex(OpVerifier &v, const Op &op) {
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   LL_TRY_STATUS(v.counts(op, 2, 2, 1));
-  const Type &s = T(0);
-  if (!s.isMemDesc() || s.rank() < 2 || !R().isMemDesc() || R().layout() != s.layout() ||
-      R().elem() != s.elem() || R().isMutable() != s.isMutable() ||
-      std::vector<int64_t>(s.shape().begin() + 1, s.shape().end()) != R().shape())
+  const Type &s = v.operandType(op, 0), &i = v.operandType(op, 1), &r = v.resultType(op);
+  if (!s.isMemDesc() || s.rank() < 2 || !r.isMemDesc() || r.layout() != s.layout() ||
+      r.elem() != s.elem() || r.isMutable() != s.isMutable() ||
+      std::vector<int64_t>(s.shape().begin() + 1, s.shape().end()) != r.shape())
     return v.err(&op, "takes a memdesc of rank >= 2 to one of its tiles (same layout, element "
                       "and mutability, the leading dim dropped), got " +
-                          v.ty(s) + " -> " + v.ty(R()));
-  if (!T(1).isScalar() || T(1).elem().scalar != ScalarKind::I32)
-    return v.err(&op, "index must be i32, got " + v.ty(T(1)));
-  if (!s.allocShape().empty() || !R().allocShape().empty())
+                          v.ty(s) + " -> " + v.ty(r));
+  if (!i.isScalar() || i.elem().scalar != ScalarKind::I32)
+    return v.err(&op, "index must be i32, got " + v.ty(i));
+  if (!s.allocShape().empty() || !r.allocShape().empty())
     return v.err(&op,
-                 "indexes a ring, not a view (alloc shape), got " + v.ty(s) + " -> " + v.ty(R()));
+                 "indexes a ring, not a view (alloc shape), got " + v.ty(s) + " -> " + v.ty(r));
   return Status::success();
 }
 
@@ -284,9 +278,8 @@ Status checkMemDescTransOp(OpVerifier &v, const Op &op) {
 // AsyncCopyGlobalToLocal
 Status checkAsyncCopyGlobalToLocal(OpVerifier &v, const Op &op) {
   const OpAttrs &a = op.attrs;
-  auto T = [&](size_t i) -> const Type & { return v.type(op.operands[i]); };
   LL_TRY_STATUS(v.counts(op, 2, 4, 0));
-  const Type &p = T(0), &d = T(1);
+  const Type &p = v.operandType(op, 0), &d = v.operandType(op, 1);
   if (!p.isTensor() || !p.isPointerLike())
     return v.err(&op, "first operand must be a tensor of pointers, got " + v.ty(p));
   if (!d.isMemDesc() || !d.isMutable() || d.shape() != p.shape() || hasBufferDims(v, d) ||
@@ -294,13 +287,15 @@ Status checkAsyncCopyGlobalToLocal(OpVerifier &v, const Op &op) {
     return v.err(&op, "destination must be a mutable memdesc of the pointers' shape and "
                       "pointee, got " +
                           v.ty(d));
-  if (op.operands.size() > 2 &&
-      (!T(2).isTensor() || T(2).elem() != ElemType{ScalarKind::I1, false} ||
-       T(2).shape() != p.shape() || T(2).layout() != p.layout()))
-    return v.err(&op, "mask must be an i1 tensor shaped like the pointers, got " + v.ty(T(2)));
-  if (op.operands.size() > 3 && T(3) != p.withElem(ElemType{p.elem().scalar, false}))
-    return v.err(&op, "other must be " + v.ty(p.withElem(ElemType{p.elem().scalar, false})) +
-                          ", got " + v.ty(T(3)));
+  if (op.operands.size() > 2) {
+    const Type &m = v.operandType(op, 2);
+    if (!m.isTensor() || m.elem() != ElemType{ScalarKind::I1, false} || m.shape() != p.shape() ||
+        m.layout() != p.layout())
+      return v.err(&op, "mask must be an i1 tensor shaped like the pointers, got " + v.ty(m));
+  }
+  Type value = p.withElem(ElemType{p.elem().scalar, false});
+  if (op.operands.size() > 3 && v.operandType(op, 3) != value)
+    return v.err(&op, "other must be " + v.ty(value) + ", got " + v.ty(v.operandType(op, 3)));
   if (a.vectorWidth < 0 || a.vectorWidth > 64 || (a.vectorWidth && !isPow2(a.vectorWidth)))
     return v.err(&op, "vector width " + std::to_string(a.vectorWidth) +
                           " is not a power of two up to 64");

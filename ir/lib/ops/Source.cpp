@@ -69,11 +69,11 @@ static_assert(coversFamily(kPrint, OpFamily::Source), "an op of the family has n
 // Constant
 Status checkConstant(OpVerifier &v, const Op &op) {
   const OpAttrs &a = op.attrs;
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   LL_TRY_STATUS(v.counts(op, 0, 0, 1));
-  if (R().isMemDesc() || R().isPointerLike())
-    return v.err(&op, "constants are integers, floats or tensors of them, got " + v.ty(R()));
-  if (R().elem().scalar == ScalarKind::I1 && a.intValue != 0 && a.intValue != 1)
+  const Type &r = v.resultType(op);
+  if (r.isMemDesc() || r.isPointerLike())
+    return v.err(&op, "constants are integers, floats or tensors of them, got " + v.ty(r));
+  if (r.elem().scalar == ScalarKind::I1 && a.intValue != 0 && a.intValue != 1)
     return v.err(&op, "an i1 constant is 0 or 1, got " + std::to_string(a.intValue));
   return Status::success();
 }
@@ -81,25 +81,24 @@ Status checkConstant(OpVerifier &v, const Op &op) {
 // ProgramId, NumPrograms
 Status checkProgramIdNumPrograms(OpVerifier &v, const Op &op) {
   const OpAttrs &a = op.attrs;
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   LL_TRY_STATUS(v.counts(op, 0, 0, 1));
   if (a.axis < 0 || a.axis > 2)
     return v.err(&op, "axis " + std::to_string(a.axis) + " is not 0, 1 or 2");
-  if (R() != Type::scalar(ScalarKind::I32))
-    return v.err(&op, "result must be i32, got " + v.ty(R()));
+  if (const Type &r = v.resultType(op); r != Type::scalar(ScalarKind::I32))
+    return v.err(&op, "result must be i32, got " + v.ty(r));
   return Status::success();
 }
 
 // MakeRange
 Status checkMakeRange(OpVerifier &v, const Op &op) {
   const OpAttrs &a = op.attrs;
-  auto R = [&]() -> const Type & { return v.type(op.results[0]); };
   LL_TRY_STATUS(v.counts(op, 0, 0, 1));
-  if (!R().isTensor() || R().rank() != 1 || R().elem() != ElemType{ScalarKind::I32, false})
-    return v.err(&op, "result must be a 1-D i32 tensor, got " + v.ty(R()));
-  if (a.start < 0 || a.end > (int64_t(1) << 31) || a.end - a.start != R().shape()[0])
+  const Type &r = v.resultType(op);
+  if (!r.isTensor() || r.rank() != 1 || r.elem() != ElemType{ScalarKind::I32, false})
+    return v.err(&op, "result must be a 1-D i32 tensor, got " + v.ty(r));
+  if (a.start < 0 || a.end > (int64_t(1) << 31) || a.end - a.start != r.shape()[0])
     return v.err(&op, "range [" + std::to_string(a.start) + ", " + std::to_string(a.end) +
-                          ") does not have " + std::to_string(R().shape()[0]) +
+                          ") does not have " + std::to_string(r.shape()[0]) +
                           " elements within [0, 2^31)");
   return Status::success();
 }

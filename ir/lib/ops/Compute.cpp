@@ -372,10 +372,8 @@ std::optional<ReduceKind> singleCombiner(const OpParser &p, const Block &body, c
 }
 
 bool parseDot(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
-  if (!p.parseOperands(op.operands, 3))
+  if (!p.parseOperandsExactly(op, 3, "three operands (a, b, c)"))
     return false;
-  if (op.operands.size() != 3)
-    return p.fail("tt.dot takes three operands (a, b, c)");
   // Triton writes `inputPrecision = tf32` and `maxNumImpreciseAcc = 0` after the operands.
   while (p.token().kind == Tok::Ident && !p.isPunct(":")) {
     p.advance();
@@ -394,26 +392,16 @@ bool parseDot(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
 
 bool parseReduceOrScan(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
   OpAttrs &a = op.attrs;
-  Type t, u;
   const bool scan = op.kind == OpKind::Scan;
   if (!p.parseName(reduceKindFromName,
                    "a combining function (sum, prod, max, min, maxnum, minnum, umax or umin)",
                    a.reduceKind) ||
-      !p.parseOperands(op.operands, 1))
+      !p.parseOperandsExactly(op, 1, "one operand"))
     return false;
-  if (op.operands.size() != 1)
-    return p.fail(std::string(mnemonic(op.kind)) + " takes one operand");
   Dict d;
   if (!p.parseDict(d) || !p.dictInt(d, "axis", a.axis, true) || (scan && !p.dictReverse(d, a)))
     return false;
-  if (!p.expectPunct(":", "before the operand type"))
-    return false;
-  if (!p.parseTypeOf(op.operands[0], t))
-    return false;
-  if (!p.expectPunct("->", "before the result type") || !p.parseType(u))
-    return false;
-  results.push_back(u);
-  return true;
+  return p.typeThenResult(op, results);
 }
 
 constexpr std::array<ParseOpFn, kNumOpKinds> kParse = [] {

@@ -297,20 +297,17 @@ bool parseElementwiseOp(OpParser &p, Op &op, std::vector<Type> &results, int) {
       return p.fail("unknown " + name + " predicate " + p.describeToken());
     op.attrs.predicate = *pred;
     p.advance();
-    if (!p.expectPunct(",", "after the predicate") || !p.parseOperands(op.operands, 2, false))
+    if (!p.expectPunct(",", "after the predicate") ||
+        !p.parseOperandsExactly(op, 2, "two operands"))
       return false;
-    if (op.operands.size() != 2)
-      return p.fail(name + " takes two operands");
     if (!p.expectPunct(":", "before the operand type") || !p.parseTypeOfAll(op.operands, t))
       return false;
     results.push_back(t.withElem(ElemType{ScalarKind::I1, false}));
     return true;
   }
   if (c == OpCategory::Select) {
-    if (!p.parseOperands(op.operands, 3, false))
+    if (!p.parseOperandsExactly(op, 3, "three operands"))
       return false;
-    if (op.operands.size() != 3)
-      return p.fail("arith.select takes three operands");
     if (!p.expectPunct(":", "before the type"))
       return false;
     Loc tloc = p.loc();
@@ -331,10 +328,8 @@ bool parseElementwiseOp(OpParser &p, Op &op, std::vector<Type> &results, int) {
   }
   // Casts: `arith.X %x : T to U`, `tt.bitcast %x : T -> U`, `tt.fp_to_fp %x[, rounding = rtne]
   // : T -> U` (parseOperands takes the comma before `rounding`).
-  if (!p.parseOperands(op.operands, 1, false))
+  if (!p.parseOperandsExactly(op, 1, "one operand"))
     return false;
-  if (op.operands.size() != 1)
-    return p.fail(name + " takes one operand");
   if (op.kind == OpKind::FpToFp && p.isIdent("rounding")) {
     p.advance();
     if (!p.expectPunct("=", "after rounding"))

@@ -648,10 +648,8 @@ namespace {
 
 bool parseWarpGroupDot(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
   OpAttrs &a = op.attrs;
-  if (!p.parseOperands(op.operands, 3))
+  if (!p.parseOperandsExactly(op, 3, "three operands (a, b, c)"))
     return false;
-  if (op.operands.size() != 3)
-    return p.fail("ttng.warp_group_dot takes three operands (a, b, c)");
   if (p.isPunct("{")) {
     Dict d;
     if (!p.parseDict(d))

@@ -380,10 +380,8 @@ namespace {
 
 bool parseAddPtr(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
   Type t, u;
-  if (!p.parseOperands(op.operands, 2))
+  if (!p.parseOperandsExactly(op, 2, "two operands"))
     return false;
-  if (op.operands.size() != 2)
-    return p.fail("tt.addptr takes two operands");
   if (!p.parseOptionalHints(op.attrs))
     return false;
   if (!p.expectPunct(":", "before the types"))
@@ -441,10 +439,7 @@ bool parseAtomic(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
   if (op.operands.size() < 1 + values)
     return p.fail(cas ? "tt.atomic_cas takes a pointer, a compare value, a new value [, mask]"
                       : "tt.atomic_rmw takes a pointer, a value [, mask]");
-  if (!p.operandTypesThenResult(op, u))
-    return false;
-  results.push_back(u);
-  return true;
+  return p.operandTypesThenResult(op, results);
 }
 
 constexpr std::array<ParseOpFn, kNumOpKinds> kParse = [] {

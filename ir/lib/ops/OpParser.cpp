@@ -349,10 +349,24 @@ bool OpParser::operandTypes(const Op &op, std::string_view what) {
 
 // ": (T, ...) -> R": the operands' types in parentheses, each checked against its operand, then
 // the result type.
-bool OpParser::operandTypesThenResult(const Op &op, Type &result) {
-  return expectPunct(":", "before the types") && expectPunct("(", "to open the operand types") &&
-         operandTypes(op, "operand types") && expectPunct(")", "to close the operand types") &&
-         expectPunct("->", "before the result type") && parseType(result);
+bool OpParser::operandTypesThenResult(const Op &op, std::vector<Type> &results) {
+  Type r;
+  if (!expectPunct(":", "before the types") || !expectPunct("(", "to open the operand types") ||
+      !operandTypes(op, "operand types") || !expectPunct(")", "to close the operand types") ||
+      !expectPunct("->", "before the result type") || !parseType(r))
+    return false;
+  results.push_back(r);
+  return true;
+}
+
+bool OpParser::typeThenResult(const Op &op, std::vector<Type> &results, std::string_view colon,
+                              std::string_view arrow) {
+  Type t, r;
+  if (!expectPunct(":", colon) || !parseTypeOf(op.operands[0], t) || !expectPunct("->", arrow) ||
+      !parseType(r))
+    return false;
+  results.push_back(r);
+  return true;
 }
 
 bool OpParser::typeAfterColon(Type &t) {
@@ -369,15 +383,20 @@ bool OpParser::parseOperand(Op &op) {
   return true;
 }
 
+bool OpParser::parseOperandsExactly(Op &op, size_t n, std::string_view what) {
+  if (!parseOperands(op.operands, n))
+    return false;
+  if (op.operands.size() != n)
+    return fail(std::string(mnemonic(op.kind)) + " takes " + std::string(what));
+  return true;
+}
+
 // Splat, broadcast, reshape, convert_layout, expand_dims and trans (Shape.cpp), local_load and
 // memdesc_trans (Shared.cpp) share one syntax: the operand, the op's attributes, `: T -> U`.
 bool parseOneOperandOp(OpParser &p, Op &op, std::vector<Type> &results) {
   OpAttrs &a = op.attrs;
-  Type t, u;
-  if (!p.parseOperands(op.operands, 1))
+  if (!p.parseOperandsExactly(op, 1, "one operand"))
     return false;
-  if (op.operands.size() != 1)
-    return p.fail(std::string(mnemonic(op.kind)) + " takes one operand");
   if (op.kind == OpKind::LocalLoad && p.isIdent("token")) { // Triton's `token %t`
     p.advance();
     if (!p.parseToken())
@@ -399,14 +418,8 @@ bool parseOneOperandOp(OpParser &p, Op &op, std::vector<Type> &results) {
         a.order.push_back(int32_t(std::max<int64_t>(-1, std::min<int64_t>(x, 1 << 20))));
     }
   }
-  if (!p.expectPunct(":", "before the operand type"))
-    return false;
-  if (!p.parseTypeOf(op.operands[0], t))
-    return false;
-  if (!p.expectPunct("->", "between the operand and result types") || !p.parseType(u))
-    return false;
-  results.push_back(u);
-  return true;
+  return p.typeThenResult(op, results, "before the operand type",
+                          "between the operand and result types");
 }
 
 } // namespace linlayout::ir

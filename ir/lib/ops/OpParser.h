@@ -90,6 +90,9 @@ public:
   virtual bool parseOperands(std::vector<ValueId> &out, size_t max, bool allowTokens = false) = 0;
   /// One operand name, appended to the op's operands.
   bool parseOperand(Op &op);
+  /// Comma-separated operand names into `op`, exactly `n` of them (else the error
+  /// `<mnemonic> takes <what>`).
+  bool parseOperandsExactly(Op &op, size_t n, std::string_view what);
   /// One value that must be an async token, and tokens separated by commas (none where no value
   /// follows); whether the current token is the type `!ttg.async.token`.
   bool parseToken();
@@ -105,8 +108,14 @@ public:
   bool typeAfterColon(Type &t);
   /// One written type per operand of `op`, separated by commas; each must be its operand's.
   bool operandTypes(const Op &op, std::string_view what);
-  /// `: (T, ...) -> R`: the operands' types, each checked, then the result type.
-  bool operandTypesThenResult(const Op &op, Type &result);
+  /// `: (T, ...) -> R`: the operands' types, each checked, then the result type, appended to
+  /// `results`.
+  bool operandTypesThenResult(const Op &op, std::vector<Type> &results);
+  /// `: T -> R`: operand 0's type, checked, then the result type, appended to `results`.
+  /// `colon` and `arrow` say where the errors expected the `:` and the `->`.
+  bool typeThenResult(const Op &op, std::vector<Type> &results,
+                      std::string_view colon = "before the operand type",
+                      std::string_view arrow = "before the result type");
   /// The types of tt.dot and ttng.warp_group_dot, `: A * B -> C`; the result has C's type.
   bool parseDotTypes(const Op &op, std::vector<Type> &results);
 

@@ -309,22 +309,13 @@ Status interpretShapeOp(OpInterpreter &in, const Op &op) {
 namespace {
 
 bool parseJoinOrSplit(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
-  Type t, u;
   // `tt.join %a, %b : T -> U`; `%s:2 = tt.split %x : T -> U` (each result a U).
   const size_t n = op.kind == OpKind::Join ? 2 : 1;
-  if (!p.parseOperands(op.operands, n))
+  if (!p.parseOperandsExactly(op, n, n == 2 ? "two operands" : "one operand") ||
+      !p.skipOptionalDict() || !p.typeThenResult(op, results))
     return false;
-  if (op.operands.size() != n)
-    return p.fail(std::string(mnemonic(op.kind)) + " takes " +
-                  (n == 2 ? "two operands" : "one operand"));
-  if (!p.skipOptionalDict() || !p.expectPunct(":", "before the operand type") ||
-      !p.parseTypeOf(op.operands[0], t))
-    return false;
-  if (!p.expectPunct("->", "before the result type") || !p.parseType(u))
-    return false;
-  results.push_back(u);
   if (op.kind == OpKind::Split)
-    results.push_back(u);
+    results.push_back(results.back());
   return true;
 }
 

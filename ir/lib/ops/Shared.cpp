@@ -565,19 +565,13 @@ bool parseOneOperand(OpParser &p, Op &op, std::vector<Type> &results, int depth)
 }
 
 bool parseLocalAlloc(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
-  Type u;
-  if (!p.parseOperands(op.operands, 1) || !p.operandTypesThenResult(op, u))
-    return false;
-  results.push_back(u);
-  return true;
+  return p.parseOperands(op.operands, 1) && p.operandTypesThenResult(op, results);
 }
 
 bool parseLocalStore(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
   Type t, u;
-  if (!p.parseOperands(op.operands, 2))
+  if (!p.parseOperandsExactly(op, 2, "a value and a memdesc"))
     return false;
-  if (op.operands.size() != 2)
-    return p.fail("ttg.local_store takes a value and a memdesc");
   if (!p.expectPunct(":", "before the types"))
     return false;
   if (!p.parseTypeOf(op.operands[0], t))
@@ -591,42 +585,23 @@ bool parseLocalStore(OpParser &p, Op &op, std::vector<Type> &results, int depth)
 
 bool parseLocalDealloc(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
   Type t;
-  if (!p.parseOperands(op.operands, 1))
+  if (!p.parseOperandsExactly(op, 1, "one operand"))
     return false;
-  if (op.operands.size() != 1)
-    return p.fail("ttg.local_dealloc takes one operand");
   if (!p.expectPunct(":", "before the type"))
     return false;
   return p.parseTypeOf(op.operands[0], t);
 }
 
 bool parseMemDescIndex(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
-  Type t, u;
-  ValueId v;
-  if (!p.lookupValue(v))
-    return false;
-  op.operands.push_back(v);
-  if (!p.expectPunct("[", "before the tile index") || !p.lookupValue(v))
-    return false;
-  op.operands.push_back(v);
-  if (!p.expectPunct("]", "after the tile index") || !p.expectPunct(":", "before the types"))
-    return false;
-  if (!p.parseTypeOf(op.operands[0], t) || !p.expectPunct("->", "before the result type") ||
-      !p.parseType(u))
-    return false;
-  results.push_back(u);
-  return true;
+  return p.parseOperand(op) && p.expectPunct("[", "before the tile index") && p.parseOperand(op) &&
+         p.expectPunct("]", "after the tile index") &&
+         p.typeThenResult(op, results, "before the types");
 }
 
 bool parseMemDescSubslice(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
   OpAttrs &a = op.attrs;
-  Type t, u;
   // ttg.memdesc_subslice %src [0, 32] : !ttg.memdesc<...> -> !ttg.memdesc<..., 128x64>
-  ValueId v;
-  if (!p.lookupValue(v))
-    return false;
-  op.operands.push_back(v);
-  if (!p.expectPunct("[", "before the offsets"))
+  if (!p.parseOperand(op) || !p.expectPunct("[", "before the offsets"))
     return false;
   while (!p.isPunct("]")) {
     if (!a.offsets.empty() && !p.expectPunct(",", "between offsets"))
@@ -639,21 +614,13 @@ bool parseMemDescSubslice(OpParser &p, Op &op, std::vector<Type> &results, int d
       return p.fail("more than " + std::to_string(Type::kMaxRank) + " offsets");
   }
   p.advance();
-  if (!p.expectPunct(":", "before the types"))
-    return false;
-  if (!p.parseTypeOf(op.operands[0], t) || !p.expectPunct("->", "before the result type") ||
-      !p.parseType(u))
-    return false;
-  results.push_back(u);
-  return true;
+  return p.typeThenResult(op, results, "before the types");
 }
 
 bool parseAsyncCopy(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
   Type t, u;
-  if (!p.parseOperands(op.operands, 2))
+  if (!p.parseOperandsExactly(op, 2, "pointers and a memdesc"))
     return false;
-  if (op.operands.size() != 2)
-    return p.fail("ttg.async_copy_global_to_local takes pointers and a memdesc");
   for (std::string_view word : {"mask", "other"}) {
     if (!p.isIdent(word))
       continue;

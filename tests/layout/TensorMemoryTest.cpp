@@ -6,8 +6,8 @@
 // TensorMemory_CTASplit are the values of Triton's own LinearLayoutConversionsTest.cpp (found
 // by search); the two-CTA, scales and message examples follow Triton 3.6's
 // tensorMemoryToLinearLayout, tensorMemoryScalesToLinearLayout and
-// getDistributedLayoutForTmemLdSt rule by rule (the GPU reference set is
-// tests/reference/triton36-tmem-cases.jsonl.gz where present).
+// getDistributedLayoutForTmemLdSt rule by rule, and the descriptor refusals are Gluon 3.6's (the
+// GPU reference set, tests/reference/triton36-tmem-cases.jsonl.gz, checks all of them).
 #include "BruteForce.h"
 #include "GTestProperty.h"
 #include "SpecGen.h"
@@ -16,6 +16,7 @@
 #include "linlayout/layout/AttrSyntax.h"
 #include "linlayout/layout/CtaSplit.h"
 #include "linlayout/layout/LayoutSpec.h"
+#include "linlayout/layout/TmemDescriptor.h"
 #include "linlayout/layout/TmemMessage.h"
 
 #include <gtest/gtest.h>
@@ -226,26 +227,27 @@ TEST(TensorMemory, CtaSplitQueries) {
 }
 
 TEST(TmemMessage, BlockM128Atoms) {
+  // Each over a block as wide as the tensor: Triton refuses a wider one (a block per CTA).
   LayoutSpec t = tmem(128, 128);
   // 32x32b: lane i reads row i; registers walk the columns; warps 1, 2 are rows 32, 64.
   EXPECT_EQ(message(t, {128, 128}, 4, TmemAtom::I32x32b),
             threads({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {0, 64}},
                     {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {{32, 0}, {64, 0}}, {128, 128}));
   // 16x256b: two columns per register pair, rows 8 in a register, row 16 in a register too.
-  EXPECT_EQ(message(t, {128, 16}, 4, TmemAtom::I16x256b),
+  EXPECT_EQ(message(tmem(128, 16), {128, 16}, 4, TmemAtom::I16x256b),
             threads({{0, 1}, {8, 0}, {0, 8}, {16, 0}}, {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}},
                     {{32, 0}, {64, 0}}, {128, 16}));
   // With 8 warps row 16 goes to the third warp bit.
-  EXPECT_EQ(message(t, {128, 16}, 8, TmemAtom::I16x64b),
+  EXPECT_EQ(message(tmem(128, 16), {128, 16}, 8, TmemAtom::I16x64b),
             threads({{0, 2}, {0, 4}, {0, 8}}, {{8, 0}, {0, 1}, {1, 0}, {2, 0}, {4, 0}},
                     {{32, 0}, {64, 0}, {16, 0}}, {128, 16}));
   // 8 warps on 32x32b: the second four take the second half of the columns.
-  EXPECT_EQ(message(t, {128, 8}, 8, TmemAtom::I32x32b),
+  EXPECT_EQ(message(tmem(128, 8), {128, 8}, 8, TmemAtom::I32x32b),
             threads({{0, 1}, {0, 2}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}},
                     {{32, 0}, {64, 0}, {0, 4}}, {128, 8}));
   // More warps than columns: the rest broadcast.
   EXPECT_EQ(
-      message(t, {128, 1}, 8, TmemAtom::I32x32b),
+      message(tmem(128, 1), {128, 1}, 8, TmemAtom::I32x32b),
       threads({}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {{32, 0}, {64, 0}, {0, 0}}, {128, 1}));
 }
 
@@ -311,6 +313,44 @@ TEST(TmemMessage, NoLayoutAndErrors) {
             "16x32bx2");
 }
 
+TEST(TmemMessage, DescriptorRefusalsAsGluons) {
+  // Gluon 3.6 forms the tensor-memory descriptor before it looks for a layout; these are cases
+  // it refused (tests/reference/triton36-tmem-cases.jsonl.gz), one per rule.
+  auto err = [](const LayoutSpec &s, I64s shape, int bits) {
+    auto r = tmemMessageLayout(s, shape, 4, TmemAtom::I32x32b, bits, CgaLayout::single(2));
+    return r.ok() ? std::string("ok") : r.message();
+  };
+  // m401-289: "bitwidth * colStride must be less than or equal to 32. Got 32 and 4".
+  EXPECT_EQ(err(tmem(128, 16, 4), {128, 16}, 32),
+            "tmem descriptor: 32-bit elements with colStride 4 take 128 bits, more than one "
+            "32-bit column (bitwidth x colStride <= 32)");
+  EXPECT_EQ(err(tmem(128, 16, 2), {128, 16}, 16), "ok");
+  // m402-285: "the allocation shape must be at least 64x32. Got 128, 4".
+  EXPECT_EQ(err(tmem(64, 32), {128, 4}, 32),
+            "tmem descriptor: shape [128, 4] is smaller than a block per CTA, [blockM x "
+            "CTASplitM, blockN x CTASplitN] = [64, 32]");
+  EXPECT_EQ(err(tmem(128, 64, 1, 2), {128, 64}, 32),
+            "tmem descriptor: shape [128, 64] is smaller than a block per CTA, [blockM x "
+            "CTASplitM, blockN x CTASplitN] = [256, 64]");
+  // m401-48: "nCol / (CTASplitM * CTASplitN) must be less than or equal to 512 * 32 /
+  // bitwidth but got 1024"; the same columns hold 16-bit elements two to a column.
+  EXPECT_EQ(err(tmem(128, 16), {256, 512}, 32),
+            "tmem descriptor: each CTA's part of [256, 512] takes 1024 columns of 32-bit "
+            "elements, more than the 512 tensor memory holds (512 x 32 / 32)");
+  EXPECT_EQ(err(tmem(128, 16), {256, 512}, 16), "ok");
+  EXPECT_EQ(err(tmem(128, 16), {128, 512}, 32), "ok");
+  // m401-234: the CTA split divides the columns; col_stride multiplies them.
+  EXPECT_EQ(err(tmem(128, 4, 2, 2), {1024, 512}, 8),
+            "tmem descriptor: each CTA's part of [1024, 512] takes 4096 columns of 8-bit "
+            "elements, more than the 2048 tensor memory holds (512 x 32 / 8)");
+  // m401-3: "bitwidth must be 8".
+  LayoutSpec scales = ok(TensorMemoryScalesSpec::make());
+  EXPECT_EQ(err(scales, {16, 16}, 32),
+            "tmem descriptor: tensor_memory_scales holds 8-bit scales, element_bitwidth is 32");
+  EXPECT_EQ(checkTmemDescriptor(scales, I64s{16, 16, 2}, 8).message(),
+            "tmem descriptor: shape [16, 16, 2] has rank 3, expected 2");
+}
+
 // Properties: shapes and injectivity of the tensor-memory layouts against enumeration, and the
 // message layouts' defining law (each thread holds only what its warp's rows hold).
 
@@ -346,7 +386,16 @@ LL_PROP(TensorMemoryProp, MessageThreadsHoldTheirWarpsRows, 100, ()) {
   int64_t warps = pow2In(2, 4);
   TmemAtom atom = *rc::gen::element(TmemAtom::I32x32b, TmemAtom::I16x64b, TmemAtom::I16x128b,
                                     TmemAtom::I16x256b);
-  int bits = *rc::gen::element(8, 16, 32);
+  // Only descriptors Triton accepts (DescriptorRefusalsAsGluons has the others): scales are
+  // bytes; an element fits its colStride columns; a block no wider than each CTA's columns.
+  int bits = 8;
+  if (const auto *t = spec.as<TensorMemorySpec>()) {
+    int widest = int(32 / t->colStride()), choices = widest == 32 ? 3 : widest == 16 ? 2 : 1;
+    bits = widest >> *rc::gen::inRange(0, choices);
+    spec = ok(TensorMemorySpec::make(t->blockM(), std::min(t->blockN(), shape[1] / t->ctaSplitN()),
+                                     t->colStride(), t->ctaSplitM(), t->ctaSplitN(), t->twoCtas()));
+  }
+  RC_ASSERT(checkTmemDescriptor(spec, shape, bits).ok());
   CgaLayout cga = *cgaOf(spec);
   auto r = tmemMessageLayout(spec, shape, warps, atom, bits, cga);
   if (!r.ok() || !r->has_value())

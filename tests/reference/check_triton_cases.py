@@ -28,6 +28,11 @@ WIDER_THAN_TRITON = [
     ("each base must move in at most one dimension",
      "linlayout's linear layouts may have bases that move in several dimensions (an XOR of two "
      "unit bases, say); Triton's LinearEncodingAttr refuses them"),
+    ("Expected input dimension 0 to be 'register'",
+     "Gluon 3.6's to_linear_layout hands every answer to a distributed LinearEncodingAttr, which "
+     "refuses tensor memory's row and col input dims; Triton's C++ toLinearLayout answers them "
+     "(its LinearLayoutConversionsTest TensorMemory cases, held in tests/layout/"
+     "TensorMemoryTest.cpp) and the tmem_reg_layout cases it composes them into agree"),
 ]
 
 
@@ -113,6 +118,7 @@ def main():
         answer = json.loads(line)
         answers[answer.get("id")] = answer
     passed, failed = collections.Counter(), collections.Counter()
+    reasons = set()  # the WIDER_THAN_TRITON reasons some answer relied on
     for case in cases:
         answer = answers.get(case["id"], {})
         key = kind_of(case) + (" (refused)" if "expect_error" in case else
@@ -120,9 +126,10 @@ def main():
         if "triton_crashed" in case:
             ok, why = ("result" in answer or "error" in answer), "no answer line"
         elif "expect_error" in case:
-            wider = any(phrase in case["expect_error"] for phrase, _ in WIDER_THAN_TRITON)
+            wider = [why for phrase, why in WIDER_THAN_TRITON if phrase in case["expect_error"]]
             if wider and "result" in answer:
                 key = kind_of(case) + " (answered on purpose)"
+                reasons.update(wider)
             ok = "error" in answer or wider
             why = "answered %s; Triton: %s" % (json.dumps(answer.get("result"))[:80],
                                                case["expect_error"][:160])
@@ -143,9 +150,8 @@ def main():
             print("FAIL %s %s: %s" % (case["id"], key, why))
     for key in sorted(set(passed) | set(failed)):
         print("%-48s %5d/%d" % (key, passed[key], passed[key] + failed[key]))
-    if any(key.endswith("(answered on purpose)") for key in passed):
-        for _, why in WIDER_THAN_TRITON:
-            print("answered on purpose: " + why)
+    for why in sorted(reasons):
+        print("answered on purpose: " + why)
     total = sum(passed.values())
     print("%d/%d cases agree with Triton 3.6" % (total, len(cases)))
     if run.returncode != 0:

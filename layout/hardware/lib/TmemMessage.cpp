@@ -2,6 +2,7 @@
 
 #include "linlayout/layout/AttrFields.h"
 #include "linlayout/layout/AttrSyntax.h"
+#include "linlayout/layout/TmemDescriptor.h"
 
 #include "SpecCheck.h"
 
@@ -292,6 +293,8 @@ Expected<std::optional<LinearLayout>> tmemMessageLayout(const LayoutSpec &memory
   if (cga.rank() != 2)
     return makeError("tmem message: cga_layout has rank " + std::to_string(cga.rank()) +
                      ", expected 2");
+  // Gluon forms the descriptor before it looks for a message layout.
+  LL_TRY_STATUS(checkTmemDescriptor(memory, shape, elementBitwidth));
   LL_ASSIGN_OR_RETURN(LinearLayout ll, toLinearLayout(memory, shape));
   Memory m;
   m.shape = {shape[0], shape[1]};

@@ -38,8 +38,10 @@ Expected<TmemAtom> tmemAtomFromName(std::string_view name);
 /// `cga` (Gluon's cga_layout, in CTA tiles); nullopt where Triton has none (the atom is wider
 /// than the layout's columns, or its lanes would hold one element twice).
 /// Requires: memory.isTensorMemory(); shape of rank 2 that memory accepts; numWarps a power of
-/// two from 4 to 2^10; elementBitwidth 8, 16 or 32; atom not I16x32bx2; cga of rank 2 whose
-/// split is the memory layout's last column bits (errors otherwise).
+/// two from 4 to 2^10; elementBitwidth 8, 16 or 32; a descriptor Triton accepts
+/// (checkTmemDescriptor: the element fits a column, a block per CTA, the columns fit tensor
+/// memory; 8-bit scales); atom not I16x32bx2; cga of rank 2 whose split is the memory layout's
+/// last column bits (errors otherwise).
 /// Ensures: in dims register, lane (32), warp (numWarps), block (cga.numCtas()); out dims dim0,
 /// dim1 of sizes `shape`; warp bits 0 and 1 reach the elements of TMEM rows 32 and 64 (each
 /// thread holds only elements its warp's quarter of the rows holds).

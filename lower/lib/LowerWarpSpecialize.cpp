@@ -7,7 +7,10 @@
 // `barrier.sync id, threads` with id 1 for the default region and 2 + i for partition i. All
 // warps meet at the CTA barrier (id 0, every thread) at the end, which no region's barrier
 // shares; then the partitions' warps leave and the default region's go on with what follows
-// the op.
+// the op. That barrier is met at two places (the default region's end and the partitions'
+// exit), so it is the unaligned `barrier.sync 0`: the aligned bar.sync requires every thread of
+// the CTA to execute the same instruction, and compute-sanitizer's synccheck reports the aligned
+// form met at two places as divergent.
 #include "InlinePtx.h"
 #include "LlvmShim.h"
 #include "OpLowering.h"
@@ -27,6 +30,12 @@ namespace {
 // Whether a warp_specialize was lowered before in this function (its scope is still set).
 bool afterWarpSpecialize(llvm::IRBuilder<> &b) {
   return b.GetInsertBlock()->getParent()->hasFnAttribute("linlayout-barrier-scope");
+}
+
+// The barrier all of the CTA's threads meet at, from different places in the code.
+void emitMeetingBarrier(llvm::IRBuilder<> &b) {
+  llvm::Module &m = *b.GetInsertBlock()->getModule();
+  b.CreateCall(shim::intrinsic(m, llvm::Intrinsic::nvvm_barrier_sync), {b.getInt32(0)});
 }
 
 void setMaxRegisters(llvm::IRBuilder<> &b, int now, int budget) {
@@ -134,14 +143,14 @@ Status lowerWarpSpecialize(LoweringContext &ctx, const ir::Op &op) {
   // The default region's warps: meet the others, then go on (the results are its yields) alone:
   // the barriers of what follows are theirs.
   (void)defaultAfter;
-  emitCtaBarrier(b);
+  emitMeetingBarrier(b);
   const ir::Op &yield = op.regions[0].ops.back();
   for (size_t i = 0; i < op.results.size(); ++i)
     ctx.set(op.results[i], ctx.get(yield.operands[i]));
   llvm::BasicBlock *after = llvm::BasicBlock::Create(lc, "ws.after", fn);
   b.CreateBr(after);
   b.SetInsertPoint(leave);
-  emitCtaBarrier(b);
+  emitMeetingBarrier(b);
   b.CreateRetVoid();
   b.SetInsertPoint(after);
   ctx.setHazards({});

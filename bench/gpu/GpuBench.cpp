@@ -656,11 +656,13 @@ using GemmLaunch = std::function<Expected<std::function<Status()>>(
     int64_t n, const runtime::DeviceBuffer &a, const runtime::DeviceBuffer &b,
     const runtime::DeviceBuffer &c)>;
 
-// Times one compiled matmul at 4096^3 and 8192^3: random inputs in [-1, 1), C poisoned, one
-// launch checked on 64 sampled entries against a double-precision dot product, then timed;
-// one JSON record and one printed line per size.
+// Times one compiled matmul at 4096^3 and 8192^3: random inputs in [-1, 1), C (of `out`: f32,
+// f16 or bf16) poisoned, one launch checked on 64 sampled entries against a double-precision dot
+// product, then timed; one JSON record and one printed line per size.
 bool measureGemm(Bench &b, std::mt19937_64 &rng, const std::string &variant, ScalarKind elem,
-                 int stages, const jit::Kernel &k, const GemmLaunch &makeLaunch) {
+                 int stages, const jit::Kernel &k, const GemmLaunch &makeLaunch,
+                 ScalarKind out = ScalarKind::F32) {
+  const size_t outBytes = out == ScalarKind::F32 ? 4 : 2;
   for (int64_t n : {4096, 8192}) {
     size_t elems = size_t(n * n);
     auto in = b.gemmInputs.find({int(elem), n});
@@ -680,21 +682,22 @@ bool measureGemm(Bench &b, std::mt19937_64 &rng, const std::string &variant, Sca
                .first;
     }
     const std::vector<uint16_t> &a = in->second.a, &bm = in->second.b;
-    auto dc = runtime::DeviceBuffer::allocate(elems * 4);
+    auto dc = runtime::DeviceBuffer::allocate(elems * outBytes);
     CHECK(dc);
     auto launch = makeLaunch(n, in->second.da, in->second.db, *dc);
     CHECK(launch);
     CHECK(dc->fill(0xff));
     CHECK((*launch)());
-    std::vector<float> c(elems);
-    CHECK(dc->copyToHost(c.data(), elems * 4));
+    std::vector<uint8_t> c(elems * outBytes);
+    CHECK(dc->copyToHost(c.data(), elems * outBytes));
     double err = 0, norm = 0;
     for (int s = 0; s < 64; ++s) {
       size_t i = rng() % size_t(n), j = rng() % size_t(n);
       double ref = 0;
       for (int64_t kk = 0; kk < n; ++kk)
         ref += decodeHalf(elem, a[i * n + kk]) * decodeHalf(elem, bm[kk * n + j]);
-      err += (c[i * n + j] - ref) * (c[i * n + j] - ref);
+      double got = decode(out, &c[(i * n + j) * outBytes]);
+      err += (got - ref) * (got - ref);
       norm += ref * ref;
     }
     double rel = std::sqrt(err / norm);
@@ -704,6 +707,7 @@ bool measureGemm(Bench &b, std::mt19937_64 &rng, const std::string &variant, Sca
     b.json.field("bench", "gemm");
     b.json.field("variant", variant);
     b.json.field("dtype", std::string(ir::name(elem)));
+    b.json.field("out_dtype", std::string(ir::name(out)));
     if (stages)
       b.json.field("stages", double(stages));
     b.json.field("n", double(n));
@@ -712,8 +716,9 @@ bool measureGemm(Bench &b, std::mt19937_64 &rng, const std::string &variant, Sca
     b.json.field("rel_err_sampled", rel);
     kernelFields(b.json, k);
     b.json.end();
-    std::printf("gemm %s->f32 %-12s %lld^3   %8.3f ms  %7.1f TFLOP/s  (sampled rel err %.2e)\n",
-                std::string(ir::name(elem)).c_str(), variant.c_str(), (long long)n, ms, tf, rel);
+    std::printf("gemm %s->%s %-12s %lld^3   %8.3f ms  %7.1f TFLOP/s  (sampled rel err %.2e)\n",
+                std::string(ir::name(elem)).c_str(), std::string(ir::name(out)).c_str(),
+                variant.c_str(), (long long)n, ms, tf, rel);
   }
   return true;
 }
@@ -889,6 +894,7 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
   const ir::Function &fn = m->functions.at(0);
   const unsigned tileM = unsigned(fn.type(fn.body.args.at(0)).shape().at(0));
   const unsigned tileN = unsigned(fn.type(fn.body.args.at(1)).shape().at(1));
+  const ScalarKind out = fn.type(fn.body.args.at(2)).elem().scalar;
   auto k = b.jit.compile(*m, asBuilt());
   if (!k.ok()) {
     gemmCompileError(b, variant, k.message());
@@ -909,7 +915,8 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
         return std::function<Status()>([&kernel, grid, n, amap, bmap, &dc] {
           return kernel.launch(grid, amap, bmap, dc, int32_t(n), int32_t(n));
         });
-      });
+      },
+      out);
 }
 
 // examples/attention.tir, attention_causal.tir ("causal-" variants), attention_d128.tir
@@ -1112,22 +1119,30 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
     for (int stages : {1, 3, 4})
       if (!gemmVariant(b, rng, {.file = "matmul_wgmma_wide.tir", .stages = stages}))
         return false;
-    std::vector<std::string> tma;
+    std::vector<std::string> tma, ws;
     std::error_code ec;
     for (const auto &e :
          std::filesystem::directory_iterator(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples", ec)) {
       std::string f = e.path().filename().string();
-      if (f.rfind("matmul_tma", 0) == 0 && f.size() > 4 && f.substr(f.size() - 4) == ".tir")
-        tma.push_back(f);
+      if (f.size() > 4 && f.substr(f.size() - 4) == ".tir") {
+        if (f.rfind("matmul_tma", 0) == 0)
+          tma.push_back(f);
+        if (f.rfind("matmul_ws", 0) == 0)
+          ws.push_back(f);
+      }
     }
     std::sort(tma.begin(), tma.end());
+    std::sort(ws.begin(), ws.end());
     for (const std::string &f : tma)
       if (!gemmTmaVariant(b, rng, f))
         return false;
-    // The warp-specialized TMA matmul (variant "ws"): a 1-warp producer partition, wgmma in the
-    // default warp group.
-    if (!gemmTmaVariant(b, rng, "matmul_ws.tir"))
-      return false;
+    // The warp-specialized TMA matmuls (examples/matmul_ws*.tir, variants "ws", "ws_wide", ...): a
+    // 1-warp producer partition, wgmma in the default region's one or two warp groups; the
+    // "_halfout" ones write C in the inputs' type as cuBLAS does. f16 and bf16 inputs.
+    for (ScalarKind e : {ScalarKind::F16, ScalarKind::BF16})
+      for (const std::string &f : ws)
+        if (!gemmTmaVariant(b, rng, f, e))
+          return false;
     // Diagnostic (only with --variant tma_mma_wide-noload): the TMA-fed mma.sync loop without
     // its copies.
     if (!gemmTmaVariant(b, rng, "matmul_tma_mma_wide.tir", ScalarKind::F16, "noload"))

@@ -9,6 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace linlayout;
 using namespace linlayout::ir;
 using namespace linlayout::ir::testing;
@@ -30,11 +33,13 @@ std::string edit(std::string text, const std::string &from, const std::string &t
 struct MatmulRun {
   Status status = Status::success();
   std::vector<float> c;
+  /// C's buffer as bytes (f16 halves in its first half for a kernel that writes f16).
+  std::vector<uint8_t> bytes;
 };
 
-// The warp-specialized matmul (or `text`, an edit of it) on M x N x K halves; with `plain`, the
-// TMA matmul instead (same arguments).
-MatmulRun runMatmul(const std::string &text, int K, const char *fn = "matmul_ws") {
+// Kernel `fn` of `text` (the warp-specialized matmul, an edit of it, or the TMA matmul it
+// specializes: the same arguments) on M x N x K halves, with a program per tileN columns.
+MatmulRun runMatmul(const std::string &text, int K, const char *fn = "matmul_ws", int tileN = 128) {
   const int M = 128, N = 256;
   auto m = parseModule(text, "matmul_ws.tir");
   if (!m.ok())
@@ -49,8 +54,9 @@ MatmulRun runMatmul(const std::string &text, int K, const char *fn = "matmul_ws"
   InterpreterOptions strict;
   strict.checkProxyFences = true;
   MatmulRun r;
-  r.status = interpret(*m, fn, args, mem, Grid{M / 128, N / 128, 1}, strict);
+  r.status = interpret(*m, fn, args, mem, Grid{M / 128, N / tileN, 1}, strict);
   r.c = valuesOf<float>(mem.buffers[2]);
+  r.bytes = mem.buffers[2];
   return r;
 }
 
@@ -129,75 +135,104 @@ TEST(WarpSpecialize, VerifierErrors) {
   has(edit(text, "%pa[%pm0, %k]", "%pa[%m0, %k]"),
       "uses %m0 from outside partition 0, which sees only its arguments");
   has(edit(text, "ttg.warp_return\n", ""), "partition 0 must end with ttg.warp_return");
-  has(edit(text, "ttg.warp_yield %res : tensor<128x128xf32, #mma>\n", "ttg.warp_return\n"),
+  has(edit(text, "ttg.warp_yield %done : tensor<128x128xf32, #mma>\n", "ttg.warp_return\n"),
       "ttg.warp_return must be the last op of a ttg.warp_specialize's partition");
   has(edit(text, "ttng.arrive_barrier %empty, 1", "ttng.arrive_barrier %empty, 0"),
       "arrival count 0 is outside 1..2^20-1");
 }
 
-// The partitions compute what the TMA matmul computes, bit for bit (the same wgmma per K step,
-// in order), for K shorter than the ring, one stage round and several, and K no multiple of 64.
-TEST(WarpSpecialize, MatmulAgreesWithTheTmaMatmul) {
-  const std::string ws = exampleText();
-  const std::string tma = readFile(examplePath("matmul_tma.tir"));
+// The partitions compute what the TMA matmul they specialize computes, bit for bit (the same
+// wgmma per K step, in order), for K shorter than the ring, one stage round and several, and K
+// no multiple of 64: one consumer warp group on 128x128 tiles, and two on 128x256 tiles.
+struct Specialized {
+  const char *ws, *tma;
+  int tileN;
+};
+
+class MatmulAgrees : public ::testing::TestWithParam<Specialized> {};
+
+TEST_P(MatmulAgrees, WithTheTmaMatmul) {
+  const Specialized p = GetParam();
+  const std::string ws = readFile(examplePath(std::string(p.ws) + ".tir"));
+  const std::string tma = readFile(examplePath(std::string(p.tma) + ".tir"));
   for (int K : {64, 192, 512, 40}) {
     SCOPED_TRACE("K " + std::to_string(K));
-    MatmulRun a = runMatmul(ws, K);
+    MatmulRun a = runMatmul(ws, K, p.ws, p.tileN);
     ASSERT_TRUE(a.status.ok()) << a.status.message();
-    MatmulRun b = runMatmul(tma, K, "matmul_tma");
+    MatmulRun b = runMatmul(tma, K, p.tma, p.tileN);
     ASSERT_TRUE(b.status.ok()) << b.status.message();
     EXPECT_EQ(a.c, b.c);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(WarpSpecialize, MatmulAgrees,
+                         ::testing::Values(Specialized{"matmul_ws", "matmul_tma", 128},
+                                           Specialized{"matmul_ws_wide", "matmul_tma_wide", 256}),
+                         [](const auto &info) { return std::string(info.param.ws); });
+
+// The wide matmul writing f16 writes the f32 kernel's C rounded to the nearest half.
+TEST(WarpSpecialize, HalfOutputIsTheF32OutputRounded) {
+  const std::string f32 = readFile(examplePath("matmul_ws_wide.tir"));
+  const std::string f16 = readFile(examplePath("matmul_ws_wide_halfout.tir"));
+  for (int K : {64, 320}) {
+    SCOPED_TRACE("K " + std::to_string(K));
+    MatmulRun a = runMatmul(f32, K, "matmul_ws_wide", 256);
+    ASSERT_TRUE(a.status.ok()) << a.status.message();
+    MatmulRun h = runMatmul(f16, K, "matmul_ws_wide_halfout", 256);
+    ASSERT_TRUE(h.status.ok()) << h.status.message();
+    std::vector<uint16_t> halves = valuesOf<uint16_t>(h.bytes);
+    for (size_t i = 0; i < a.c.size(); ++i) {
+      int e = 0;
+      std::frexp(double(a.c[i]), &e);
+      const double halfUlp = std::max(std::ldexp(1.0, e - 12), std::ldexp(1.0, -25));
+      ASSERT_LE(std::abs(fromHalfBits(halves[i]) - double(a.c[i])), halfUlp) << "element " << i;
+    }
   }
 }
 
 // Each broken protocol is an error naming the op (and the barrier or the other access).
 TEST(WarpSpecialize, InterpreterReportsBrokenProtocols) {
   const std::string text = exampleText();
-  // The consumer reads a stage without waiting for its full barrier.
-  std::string noFull =
-      edit(text,
-           "        ttng.wait_barrier %full, %phase : !ttg.memdesc<1xi64, #bar, #smem, "
-           "mutable>\n",
-           "");
-  std::string e = errorOf(noFull);
-  EXPECT_NE(e.find("'ttng.warp_group_dot'"), std::string::npos) << e;
-  EXPECT_NE(e.find("may still be writing"), std::string::npos) << e;
-  // The producer refills a stage without waiting for its empty barrier.
-  std::string noEmpty =
-      edit(text,
-           "        ttng.wait_barrier %empty, %phase : !ttg.memdesc<1xi64, #bar, #smem, "
-           "mutable>\n",
-           "");
-  e = errorOf(noEmpty);
-  EXPECT_NE(e.find("'ttng.async_tma_copy_global_to_local'"), std::string::npos) << e;
-  EXPECT_NE(e.find("may still be writing"), std::string::npos) << e;
-  // The consumer frees the stage before its wgmma is done reading it: the producer's refill
-  // races with the read.
-  const std::string bar = "!ttg.memdesc<1xi64, #bar, #smem, mutable>";
-  const std::string freeStage =
-      "        %empty = ttg.memdesc_index %empties[%s] : !ttg.memdesc<3x1xi64, #bar, #smem, "
-      "mutable> -> " +
-      bar + "\n        ttng.arrive_barrier %empty, 1 : " + bar + "\n";
-  std::string early = edit(text, freeStage, "");
-  early = edit(early, "        %w:3", freeStage + "        %w:3");
-  e = errorOf(early);
-  EXPECT_NE(e.find("'ttng.async_tma_copy_global_to_local'"), std::string::npos) << e;
-  EXPECT_NE(e.find("overwrites shared memory that the default region reads ('ttng.warp_group_dot'"),
-            std::string::npos)
-      << e;
-  EXPECT_NE(e.find("empty barrier"), std::string::npos) << e;
-  // More arrivals than the barrier was initialised for.
-  e = errorOf(edit(text, "ttng.arrive_barrier %empty, 1", "ttng.arrive_barrier %empty, 2"));
-  EXPECT_NE(e.find("'ttng.arrive_barrier'"), std::string::npos) << e;
-  EXPECT_NE(e.find("more arrivals than it was initialised for"), std::string::npos) << e;
-  // The producer waits for the empty barrier's first phase instead of passing it: every partition
-  // waits and none can go on.
-  e = errorOf(edit(text, "%phase = arith.xori %parity, %one : i32",
-                   "%phase = arith.ori %parity, %z : i32"));
-  EXPECT_NE(e.find("deadlock: every partition still running waits"), std::string::npos) << e;
-  EXPECT_NE(e.find("partition 0 at"), std::string::npos) << e;
-  EXPECT_NE(e.find("for phase parity 0 of %empty"), std::string::npos) << e;
-  EXPECT_NE(e.find("the default region at"), std::string::npos) << e;
+  struct Broken {
+    const char *what;
+    std::string text;
+    std::vector<std::string> parts;
+  };
+  const Broken cases[] = {
+      {"the consumer reads a stage without waiting for its full barrier",
+       edit(text,
+            "        ttng.wait_barrier %full, %phase : !ttg.memdesc<1xi64, #bar, #smem, "
+            "mutable>\n",
+            ""),
+       {"'ttng.warp_group_dot'", "may still be writing"}},
+      {"the producer refills a stage without waiting for its empty barrier",
+       edit(text,
+            "        ttng.wait_barrier %empty, %phase : !ttg.memdesc<1xi64, #bar, #smem, "
+            "mutable>\n",
+            ""),
+       {"'ttng.async_tma_copy_global_to_local'", "may still be writing"}},
+      {"the consumer frees the stage its running wgmma reads: the refill races with the read",
+       edit(edit(text, "%empties[%sp]", "%empties[%s]"), "ttng.arrive_barrier %empty, 1, %freeing",
+            "ttng.arrive_barrier %empty, 1"),
+       {"'ttng.async_tma_copy_global_to_local'",
+        "overwrites shared memory that the default region reads ('ttng.warp_group_dot'",
+        "empty barrier"}},
+      {"more arrivals than the barrier was initialised for",
+       edit(text, "ttng.arrive_barrier %empty, 1", "ttng.arrive_barrier %empty, 2"),
+       {"'ttng.arrive_barrier'", "more arrivals than it was initialised for"}},
+      {"the producer waits for the empty barrier's first phase instead of passing it: every "
+       "partition waits and none can go on",
+       edit(text, "%phase = arith.xori %parity, %one : i32",
+            "%phase = arith.ori %parity, %z : i32"),
+       {"deadlock: every partition still running waits", "partition 0 at",
+        "for phase parity 0 of %empty", "the default region at"}},
+  };
+  for (const Broken &c : cases) {
+    SCOPED_TRACE(c.what);
+    std::string e = errorOf(c.text);
+    for (const std::string &part : c.parts)
+      EXPECT_NE(e.find(part), std::string::npos) << part << "\n" << e;
+  }
 }
 
 } // namespace

@@ -16,6 +16,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -250,6 +251,52 @@ TEST(JitKernels, TmaCopiesAreIssuedByWarpZeroAlone) {
     // The checker itself: the waits are for every thread.
     EXPECT_NE(linesNotWarpZeroOnly(ptx, "mbarrier.try_wait"), "");
   }
+}
+
+// The warp-specialized matmuls (every examples/matmul_ws*.tir) as the GPU test and benchmark
+// run them (as built, f16 and bf16)
+// lower for sm_90a and assemble without spills or serialized wgmmas; the barrier every warp meets
+// at the end is the unaligned `barrier.sync 0`, once for the default region and once for the
+// partitions' exit (compute-sanitizer's synccheck reports an aligned bar.sync met at two places
+// as divergent), and no aligned CTA barrier follows the branch to the regions.
+TEST(JitKernels, WarpSpecializedMatmulsLower) {
+  const std::string dir = sourceDir(LINLAYOUT_SOURCE_DIR);
+  std::optional<std::string> as = lower::findPtxas();
+  std::vector<std::string> files;
+  for (const auto &e : std::filesystem::directory_iterator(dir + "/examples")) {
+    std::string f = e.path().filename().string();
+    if (f.rfind("matmul_ws", 0) == 0 && f.ends_with(".tir"))
+      files.push_back(f);
+  }
+  EXPECT_GE(files.size(), 3u);
+  for (const std::string &file : files)
+    for (ScalarKind e : {ScalarKind::F16, ScalarKind::BF16}) {
+      SCOPED_TRACE(file + " " + std::string(ir::name(e)));
+      auto m = matmulKernel(e, dir, file);
+      ASSERT_TRUE(m.ok()) << m.message();
+      lower::LowerOptions o;
+      o.target = LowerTarget::parse("sm_90a").value();
+      auto k = lower::lowerKernel(*m, o);
+      ASSERT_TRUE(k.ok()) << k.message();
+      const std::string &ptx = k->kernel.ptx;
+      const size_t branch = ptx.find("setmaxnreg.");
+      ASSERT_NE(branch, std::string::npos);
+      std::string after = ptx.substr(branch);
+      int meetings = 0;
+      for (size_t p = after.find("barrier.sync \t0;"); p != std::string::npos;
+           p = after.find("barrier.sync \t0;", p + 1))
+        ++meetings;
+      EXPECT_EQ(meetings, 2);
+      EXPECT_EQ(after.find("bar.sync \t0;"), std::string::npos);
+      if (!as)
+        continue;
+      auto run = lower::runPtxas(*as, ptx, k->kernel.target.name());
+      ASSERT_TRUE(run.ok()) << run.message();
+      ASSERT_TRUE(run->accepted) << run->log;
+      EXPECT_EQ(run->spillStoreBytes, 0) << run->log;
+      EXPECT_EQ(run->log.find("serialized"), std::string::npos) << run->log;
+      EXPECT_EQ(run->log.find("Performance Loss"), std::string::npos) << run->log;
+    }
 }
 
 // Every wgmma tile the GPU test runs (each descriptor form, register A, two warp groups) lowers

@@ -2,7 +2,7 @@
 // by side, out-of-bounds elements zero) bit-exact, and the TMA + wgmma matmul examples
 // (examples/matmul_tma.tir, matmul_tma_wide.tir) against a double-precision reference for K
 // shorter than the prologue, no multiple of the stage count and no multiple of the K step, and
-// the warp-specialized matmul (examples/matmul_ws.tir) as they are.
+// the warp-specialized matmuls (examples/matmul_ws*.tir) as they are.
 #include "../lower/RandomTmaCopy.h"
 #include "GpuTestSupport.h"
 #include "kernels/TileKernels.h"
@@ -12,7 +12,10 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 
 using namespace linlayout;
 using namespace linlayout::gpukernels;
@@ -204,7 +207,7 @@ namespace {
 
 template <typename Half>
 void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std::string &file,
-               int tileN, const char *mmaInstruction = "wgmma.mma_async") {
+               const char *mmaInstruction = "wgmma.mma_async") {
   uint64_t seed = gputest::freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed) + ", " + file);
   std::mt19937_64 rng(seed);
@@ -217,6 +220,13 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
             << " registers, " << k->metadata().localBytes << " local bytes, "
             << k->metadata().dynamicSharedBytes << " shared bytes\n";
   EXPECT_EQ(k->metadata().localBytes, 0);
+  // The tile is the descriptors' blocks (A's rows, B's columns); C is f32, or of the inputs'
+  // type (the "_halfout" examples).
+  const ir::Function &fn = m.functions.at(0);
+  const int tileM = int(fn.type(fn.body.args.at(0)).shape().at(0));
+  const int tileN = int(fn.type(fn.body.args.at(1)).shape().at(1));
+  const bool halfOut = fn.type(fn.body.args.at(2)).elem().scalar != ScalarKind::F32;
+  const size_t outBytes = halfOut ? 2 : 4;
   std::uniform_real_distribution<float> d(-1, 1);
   // K: one step, shorter than the prologue, no multiple of the stages, no multiple of 64.
   for (int K : {64, 128, 320, 1000, 2048}) {
@@ -229,7 +239,7 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
       x = Half(d(rng));
     ASSERT_OK_AND_ASSIGN(auto da, runtime::DeviceBuffer::fromHost<Half>(a));
     ASSERT_OK_AND_ASSIGN(auto db, runtime::DeviceBuffer::fromHost<Half>(b));
-    ASSERT_OK_AND_ASSIGN(auto dc, runtime::DeviceBuffer::allocate(size_t(M) * N * 4));
+    ASSERT_OK_AND_ASSIGN(auto dc, runtime::DeviceBuffer::allocate(size_t(M) * N * outBytes));
     ASSERT_OK(dc.fill(0xff));
     const auto &params = k->metadata().params;
     ASSERT_OK_AND_ASSIGN(auto amap,
@@ -243,17 +253,25 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
     ASSERT_FALSE(wrong.ok());
     EXPECT_NE(wrong.message().find("is a tensor map, got a 32-bit integer"), std::string::npos)
         << wrong.message();
-    ASSERT_OK(k->launch({unsigned(M / 128), unsigned(N / tileN)}, amap, bmap, dc, int32_t(K),
+    ASSERT_OK(k->launch({unsigned(M / tileM), unsigned(N / tileN)}, amap, bmap, dc, int32_t(K),
                         int32_t(N)));
     ASSERT_OK(jitc.context().synchronize());
-    ASSERT_OK_AND_ASSIGN(auto c, dc.template toHost<float>());
+    ASSERT_OK_AND_ASSIGN(auto c, dc.template toHost<uint8_t>());
     double err = 0, norm = 0;
     for (int i = 0; i < M; ++i)
       for (int j = 0; j < N; ++j) {
         double ref = 0;
         for (int kk = 0; kk < K; ++kk)
           ref += double(float(a[size_t(i) * K + kk])) * double(float(b[size_t(kk) * N + j]));
-        float got = c[size_t(i) * N + j];
+        const uint8_t *at = &c[(size_t(i) * N + j) * outBytes];
+        float got;
+        if (halfOut) {
+          Half h;
+          std::memcpy(&h, at, 2);
+          got = float(h);
+        } else {
+          std::memcpy(&got, at, 4);
+        }
         ASSERT_FALSE(std::isnan(got)) << "C(" << i << ", " << j << ") not written";
         err += (got - ref) * (got - ref);
         norm += ref * ref;
@@ -269,30 +287,42 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
 
 TEST(TmaGpu, MatmulF16) {
   REQUIRE_HOPPER();
-  tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma.tir", 128);
-  tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma_wide.tir", 256);
+  tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma.tir");
+  tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma_wide.tir");
 }
 
 TEST(TmaGpu, MatmulBf16) {
   REQUIRE_HOPPER();
-  tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma.tir", 128);
-  tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma_wide.tir", 256);
+  tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma.tir");
+  tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma_wide.tir");
 }
 
 // The copy engine feeding mma.sync (examples/matmul_tma_mma_wide.tir: TMA into NVMMA tiles,
 // ldmatrix from them in K slices of 16).
 TEST(TmaGpu, MmaSyncMatmul) {
   REQUIRE_HOPPER();
-  tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma_mma_wide.tir", 256, "mma.sync");
-  tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma_mma_wide.tir", 256,
-                             "mma.sync");
+  tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma_mma_wide.tir", "mma.sync");
+  tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma_mma_wide.tir", "mma.sync");
 }
 
-// The warp-specialized matmul (examples/matmul_ws.tir: a 1-warp TMA producer partition, the
-// default warp group running wgmma, full and empty mbarriers per stage, setmaxnreg budgets).
+// The warp-specialized matmuls (examples/matmul_ws*.tir: a 1-warp TMA producer partition, the
+// default region's one or two warp groups running wgmma, full and empty mbarriers per stage,
+// setmaxnreg budgets; C in f32, or in the inputs' type for "_halfout"): every
+// examples/matmul_ws*.tir, so that a new variant is tested (and measured, bench/gpu) as it lands.
 TEST(TmaGpu, WarpSpecializedMatmul) {
   REQUIRE_HOPPER();
-  tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_ws.tir", 128, "setmaxnreg.");
-  tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_ws.tir", 128,
-                             "wgmma.mma_async");
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto &e :
+       std::filesystem::directory_iterator(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples", ec)) {
+    std::string f = e.path().filename().string();
+    if (f.rfind("matmul_ws", 0) == 0 && f.ends_with(".tir"))
+      files.push_back(f);
+  }
+  std::sort(files.begin(), files.end());
+  EXPECT_GE(files.size(), 3u);
+  for (const std::string &file : files) {
+    tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, file, "setmaxnreg.");
+    tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, file, "wgmma.mma_async");
+  }
 }

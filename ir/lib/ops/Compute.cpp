@@ -41,14 +41,11 @@ void printScan(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
      << p.res(op);
 }
 
-constexpr std::array<PrintOpFn, kNumOpKinds> kPrint = [] {
-  std::array<PrintOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::Dot)] = printDot;
-  t[size_t(OpKind::Reduce)] = printReduce;
-  t[size_t(OpKind::Scan)] = printScan;
-  return t;
-}();
-static_assert(coversFamily(kPrint, OpFamily::Compute), "an op of the family has no printing");
+constexpr auto kPrint = familyTable<OpFamily::Compute, PrintOpFn>({
+    {OpKind::Dot, printDot},
+    {OpKind::Reduce, printReduce},
+    {OpKind::Scan, printScan},
+});
 
 // ---- verification -------------------------------------------------------------------------------
 
@@ -155,14 +152,11 @@ Status checkReduceScan(OpVerifier &v, const Op &op) {
   return Status::success();
 }
 
-constexpr std::array<VerifyOpFn, kNumOpKinds> kChecks = [] {
-  std::array<VerifyOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::Dot)] = checkDotOp;
-  t[size_t(OpKind::Reduce)] = checkReduceScan;
-  t[size_t(OpKind::Scan)] = checkReduceScan;
-  return t;
-}();
-static_assert(coversFamily(kChecks, OpFamily::Compute), "an op of the family has no checks");
+constexpr auto kChecks = familyTable<OpFamily::Compute, VerifyOpFn>({
+    {OpKind::Dot, checkDotOp},
+    {OpKind::Reduce, checkReduceScan},
+    {OpKind::Scan, checkReduceScan},
+});
 
 } // namespace
 
@@ -300,15 +294,11 @@ Status interpretReduceOrScan(OpInterpreter &in, const Op &op) {
   return Status::success();
 }
 
-constexpr std::array<InterpretOpFn, kNumOpKinds> kInterpret = [] {
-  std::array<InterpretOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::Dot)] = interpretDot;
-  t[size_t(OpKind::Reduce)] = interpretReduceOrScan;
-  t[size_t(OpKind::Scan)] = interpretReduceOrScan;
-  return t;
-}();
-static_assert(coversFamily(kInterpret, OpFamily::Compute),
-              "an op of the family has no interpretation");
+constexpr auto kInterpret = familyTable<OpFamily::Compute, InterpretOpFn>({
+    {OpKind::Dot, interpretDot},
+    {OpKind::Reduce, interpretReduceOrScan},
+    {OpKind::Scan, interpretReduceOrScan},
+});
 
 } // namespace
 
@@ -404,14 +394,11 @@ bool parseReduceOrScan(OpParser &p, Op &op, std::vector<Type> &results, int dept
   return p.typeThenResult(op, results);
 }
 
-constexpr std::array<ParseOpFn, kNumOpKinds> kParse = [] {
-  std::array<ParseOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::Dot)] = parseDot;
-  t[size_t(OpKind::Reduce)] = parseReduceOrScan;
-  t[size_t(OpKind::Scan)] = parseReduceOrScan;
-  return t;
-}();
-static_assert(coversFamily(kParse, OpFamily::Compute), "an op of the family has no parsing");
+constexpr auto kParse = familyTable<OpFamily::Compute, ParseOpFn>({
+    {OpKind::Dot, parseDot},
+    {OpKind::Reduce, parseReduceOrScan},
+    {OpKind::Scan, parseReduceOrScan},
+});
 
 } // namespace
 

@@ -95,22 +95,19 @@ void printAsyncTmaCopyGlobalToLocal(OpPrinter &p, std::ostream &os, const Op &op
      << p.opnd(op, n - 2) << " -> " << p.opnd(op, n - 3);
 }
 
-constexpr std::array<PrintOpFn, kNumOpKinds> kPrint = [] {
-  std::array<PrintOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::WarpGroupDot)] = printWarpGroupDot;
-  t[size_t(OpKind::WarpGroupDotWait)] = printWarpGroupDotWait;
-  t[size_t(OpKind::FenceAsyncShared)] = printFenceAsyncShared;
-  t[size_t(OpKind::InitBarrier)] = printInitBarrier;
-  t[size_t(OpKind::InvalBarrier)] = printInvalBarrier;
-  t[size_t(OpKind::BarrierExpect)] = printBarrierExpect;
-  t[size_t(OpKind::WaitBarrier)] = printWaitBarrier;
-  t[size_t(OpKind::ArriveBarrier)] = printArriveBarrier;
-  t[size_t(OpKind::AsyncTmaCopyLocalToGlobal)] = printAsyncTmaCopyLocalToGlobal;
-  t[size_t(OpKind::AsyncTmaStoreWait)] = printAsyncTmaStoreWait;
-  t[size_t(OpKind::AsyncTmaCopyGlobalToLocal)] = printAsyncTmaCopyGlobalToLocal;
-  return t;
-}();
-static_assert(coversFamily(kPrint, OpFamily::Hopper), "an op of the family has no printing");
+constexpr auto kPrint = familyTable<OpFamily::Hopper, PrintOpFn>({
+    {OpKind::WarpGroupDot, printWarpGroupDot},
+    {OpKind::WarpGroupDotWait, printWarpGroupDotWait},
+    {OpKind::FenceAsyncShared, printFenceAsyncShared},
+    {OpKind::InitBarrier, printInitBarrier},
+    {OpKind::InvalBarrier, printInvalBarrier},
+    {OpKind::BarrierExpect, printBarrierExpect},
+    {OpKind::WaitBarrier, printWaitBarrier},
+    {OpKind::ArriveBarrier, printArriveBarrier},
+    {OpKind::AsyncTmaCopyLocalToGlobal, printAsyncTmaCopyLocalToGlobal},
+    {OpKind::AsyncTmaStoreWait, printAsyncTmaStoreWait},
+    {OpKind::AsyncTmaCopyGlobalToLocal, printAsyncTmaCopyGlobalToLocal},
+});
 
 // ---- verification -------------------------------------------------------------------------------
 
@@ -326,22 +323,19 @@ Status checkAsyncTmaStoreWait(OpVerifier &v, const Op &op) {
   return Status::success();
 }
 
-constexpr std::array<VerifyOpFn, kNumOpKinds> kChecks = [] {
-  std::array<VerifyOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::WarpGroupDot)] = checkWarpGroupDotOp;
-  t[size_t(OpKind::WarpGroupDotWait)] = checkWarpGroupDotWait;
-  t[size_t(OpKind::FenceAsyncShared)] = checkFenceAsyncShared;
-  t[size_t(OpKind::InitBarrier)] = checkInitBarrier;
-  t[size_t(OpKind::InvalBarrier)] = checkInvalBarrier;
-  t[size_t(OpKind::BarrierExpect)] = checkBarrierExpect;
-  t[size_t(OpKind::WaitBarrier)] = checkWaitBarrier;
-  t[size_t(OpKind::ArriveBarrier)] = checkArriveBarrier;
-  t[size_t(OpKind::AsyncTmaCopyGlobalToLocal)] = checkAsyncTmaCopyGlobalToLocal;
-  t[size_t(OpKind::AsyncTmaCopyLocalToGlobal)] = checkAsyncTmaCopyLocalToGlobal;
-  t[size_t(OpKind::AsyncTmaStoreWait)] = checkAsyncTmaStoreWait;
-  return t;
-}();
-static_assert(coversFamily(kChecks, OpFamily::Hopper), "an op of the family has no checks");
+constexpr auto kChecks = familyTable<OpFamily::Hopper, VerifyOpFn>({
+    {OpKind::WarpGroupDot, checkWarpGroupDotOp},
+    {OpKind::WarpGroupDotWait, checkWarpGroupDotWait},
+    {OpKind::FenceAsyncShared, checkFenceAsyncShared},
+    {OpKind::InitBarrier, checkInitBarrier},
+    {OpKind::InvalBarrier, checkInvalBarrier},
+    {OpKind::BarrierExpect, checkBarrierExpect},
+    {OpKind::WaitBarrier, checkWaitBarrier},
+    {OpKind::ArriveBarrier, checkArriveBarrier},
+    {OpKind::AsyncTmaCopyGlobalToLocal, checkAsyncTmaCopyGlobalToLocal},
+    {OpKind::AsyncTmaCopyLocalToGlobal, checkAsyncTmaCopyLocalToGlobal},
+    {OpKind::AsyncTmaStoreWait, checkAsyncTmaStoreWait},
+});
 
 } // namespace
 
@@ -618,23 +612,19 @@ Status interpretTmaStoreWait(OpInterpreter &in, const Op &op) {
   return Status::success();
 }
 
-constexpr std::array<InterpretOpFn, kNumOpKinds> kInterpret = [] {
-  std::array<InterpretOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::WarpGroupDot)] = interpretWarpGroupDot;
-  t[size_t(OpKind::WarpGroupDotWait)] = interpretWarpGroupDotWait;
-  t[size_t(OpKind::FenceAsyncShared)] = interpretFenceAsyncShared;
-  t[size_t(OpKind::InitBarrier)] = interpretInitBarrier;
-  t[size_t(OpKind::InvalBarrier)] = interpretInvalBarrier;
-  t[size_t(OpKind::BarrierExpect)] = interpretBarrierExpect;
-  t[size_t(OpKind::WaitBarrier)] = interpretWaitBarrier;
-  t[size_t(OpKind::ArriveBarrier)] = interpretArriveBarrier;
-  t[size_t(OpKind::AsyncTmaCopyGlobalToLocal)] = interpretTmaCopy;
-  t[size_t(OpKind::AsyncTmaCopyLocalToGlobal)] = interpretTmaStore;
-  t[size_t(OpKind::AsyncTmaStoreWait)] = interpretTmaStoreWait;
-  return t;
-}();
-static_assert(coversFamily(kInterpret, OpFamily::Hopper),
-              "an op of the family has no interpretation");
+constexpr auto kInterpret = familyTable<OpFamily::Hopper, InterpretOpFn>({
+    {OpKind::WarpGroupDot, interpretWarpGroupDot},
+    {OpKind::WarpGroupDotWait, interpretWarpGroupDotWait},
+    {OpKind::FenceAsyncShared, interpretFenceAsyncShared},
+    {OpKind::InitBarrier, interpretInitBarrier},
+    {OpKind::InvalBarrier, interpretInvalBarrier},
+    {OpKind::BarrierExpect, interpretBarrierExpect},
+    {OpKind::WaitBarrier, interpretWaitBarrier},
+    {OpKind::ArriveBarrier, interpretArriveBarrier},
+    {OpKind::AsyncTmaCopyGlobalToLocal, interpretTmaCopy},
+    {OpKind::AsyncTmaCopyLocalToGlobal, interpretTmaStore},
+    {OpKind::AsyncTmaStoreWait, interpretTmaStoreWait},
+});
 
 } // namespace
 
@@ -796,22 +786,19 @@ bool parseTmaStoreWait(OpParser &p, Op &op, std::vector<Type> &results, int dept
   return p.parseDict(d) && p.dictInt(d, "pendings", op.attrs.pendings, true);
 }
 
-constexpr std::array<ParseOpFn, kNumOpKinds> kParse = [] {
-  std::array<ParseOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::WarpGroupDot)] = parseWarpGroupDot;
-  t[size_t(OpKind::WarpGroupDotWait)] = parseWarpGroupDotWait;
-  t[size_t(OpKind::FenceAsyncShared)] = parseFenceAsyncShared;
-  t[size_t(OpKind::InitBarrier)] = parseBarrierOp;
-  t[size_t(OpKind::InvalBarrier)] = parseBarrierOp;
-  t[size_t(OpKind::BarrierExpect)] = parseBarrierOp;
-  t[size_t(OpKind::WaitBarrier)] = parseBarrierOp;
-  t[size_t(OpKind::ArriveBarrier)] = parseArriveBarrier;
-  t[size_t(OpKind::AsyncTmaCopyGlobalToLocal)] = parseTmaCopy;
-  t[size_t(OpKind::AsyncTmaCopyLocalToGlobal)] = parseTmaStore;
-  t[size_t(OpKind::AsyncTmaStoreWait)] = parseTmaStoreWait;
-  return t;
-}();
-static_assert(coversFamily(kParse, OpFamily::Hopper), "an op of the family has no parsing");
+constexpr auto kParse = familyTable<OpFamily::Hopper, ParseOpFn>({
+    {OpKind::WarpGroupDot, parseWarpGroupDot},
+    {OpKind::WarpGroupDotWait, parseWarpGroupDotWait},
+    {OpKind::FenceAsyncShared, parseFenceAsyncShared},
+    {OpKind::InitBarrier, parseBarrierOp},
+    {OpKind::InvalBarrier, parseBarrierOp},
+    {OpKind::BarrierExpect, parseBarrierOp},
+    {OpKind::WaitBarrier, parseBarrierOp},
+    {OpKind::ArriveBarrier, parseArriveBarrier},
+    {OpKind::AsyncTmaCopyGlobalToLocal, parseTmaCopy},
+    {OpKind::AsyncTmaCopyLocalToGlobal, parseTmaStore},
+    {OpKind::AsyncTmaStoreWait, parseTmaStoreWait},
+});
 
 } // namespace
 

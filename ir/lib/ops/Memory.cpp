@@ -53,16 +53,13 @@ void printAtomicRMW(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
   printAtomicCAS(p, os, op, depth);
 }
 
-constexpr std::array<PrintOpFn, kNumOpKinds> kPrint = [] {
-  std::array<PrintOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::AddPtr)] = printAddPtr;
-  t[size_t(OpKind::Load)] = printLoadStore;
-  t[size_t(OpKind::Store)] = printLoadStore;
-  t[size_t(OpKind::AtomicRMW)] = printAtomicRMW;
-  t[size_t(OpKind::AtomicCAS)] = printAtomicCAS;
-  return t;
-}();
-static_assert(coversFamily(kPrint, OpFamily::Memory), "an op of the family has no printing");
+constexpr auto kPrint = familyTable<OpFamily::Memory, PrintOpFn>({
+    {OpKind::AddPtr, printAddPtr},
+    {OpKind::Load, printLoadStore},
+    {OpKind::Store, printLoadStore},
+    {OpKind::AtomicRMW, printAtomicRMW},
+    {OpKind::AtomicCAS, printAtomicCAS},
+});
 
 // ---- verification -------------------------------------------------------------------------------
 
@@ -166,16 +163,13 @@ Status checkAtomicRMWAtomicCAS(OpVerifier &v, const Op &op) {
   return Status::success();
 }
 
-constexpr std::array<VerifyOpFn, kNumOpKinds> kChecks = [] {
-  std::array<VerifyOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::AddPtr)] = checkAddPtr;
-  t[size_t(OpKind::Load)] = checkLoadStore;
-  t[size_t(OpKind::Store)] = checkLoadStore;
-  t[size_t(OpKind::AtomicRMW)] = checkAtomicRMWAtomicCAS;
-  t[size_t(OpKind::AtomicCAS)] = checkAtomicRMWAtomicCAS;
-  return t;
-}();
-static_assert(coversFamily(kChecks, OpFamily::Memory), "an op of the family has no checks");
+constexpr auto kChecks = familyTable<OpFamily::Memory, VerifyOpFn>({
+    {OpKind::AddPtr, checkAddPtr},
+    {OpKind::Load, checkLoadStore},
+    {OpKind::Store, checkLoadStore},
+    {OpKind::AtomicRMW, checkAtomicRMWAtomicCAS},
+    {OpKind::AtomicCAS, checkAtomicRMWAtomicCAS},
+});
 
 } // namespace
 
@@ -328,17 +322,13 @@ Status interpretAtomic(OpInterpreter &in, const Op &op) {
   return in.setResult(op, std::move(r));
 }
 
-constexpr std::array<InterpretOpFn, kNumOpKinds> kInterpret = [] {
-  std::array<InterpretOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::AddPtr)] = interpretAddPtr;
-  t[size_t(OpKind::Load)] = interpretLoad;
-  t[size_t(OpKind::Store)] = interpretStore;
-  t[size_t(OpKind::AtomicRMW)] = interpretAtomic;
-  t[size_t(OpKind::AtomicCAS)] = interpretAtomic;
-  return t;
-}();
-static_assert(coversFamily(kInterpret, OpFamily::Memory),
-              "an op of the family has no interpretation");
+constexpr auto kInterpret = familyTable<OpFamily::Memory, InterpretOpFn>({
+    {OpKind::AddPtr, interpretAddPtr},
+    {OpKind::Load, interpretLoad},
+    {OpKind::Store, interpretStore},
+    {OpKind::AtomicRMW, interpretAtomic},
+    {OpKind::AtomicCAS, interpretAtomic},
+});
 
 } // namespace
 
@@ -442,16 +432,13 @@ bool parseAtomic(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
   return p.operandTypesThenResult(op, results);
 }
 
-constexpr std::array<ParseOpFn, kNumOpKinds> kParse = [] {
-  std::array<ParseOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::AddPtr)] = parseAddPtr;
-  t[size_t(OpKind::Load)] = parseLoadOrStore;
-  t[size_t(OpKind::Store)] = parseLoadOrStore;
-  t[size_t(OpKind::AtomicRMW)] = parseAtomic;
-  t[size_t(OpKind::AtomicCAS)] = parseAtomic;
-  return t;
-}();
-static_assert(coversFamily(kParse, OpFamily::Memory), "an op of the family has no parsing");
+constexpr auto kParse = familyTable<OpFamily::Memory, ParseOpFn>({
+    {OpKind::AddPtr, parseAddPtr},
+    {OpKind::Load, parseLoadOrStore},
+    {OpKind::Store, parseLoadOrStore},
+    {OpKind::AtomicRMW, parseAtomic},
+    {OpKind::AtomicCAS, parseAtomic},
+});
 
 } // namespace
 

@@ -46,19 +46,16 @@ void printTrans(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
   os << ">} : " << p.opnd(op, 0) << " -> " << p.res(op);
 }
 
-constexpr std::array<PrintOpFn, kNumOpKinds> kPrint = [] {
-  std::array<PrintOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::Splat)] = printSplatBroadcastReshapeConvertLayout;
-  t[size_t(OpKind::Broadcast)] = printSplatBroadcastReshapeConvertLayout;
-  t[size_t(OpKind::Reshape)] = printSplatBroadcastReshapeConvertLayout;
-  t[size_t(OpKind::ConvertLayout)] = printSplatBroadcastReshapeConvertLayout;
-  t[size_t(OpKind::ExpandDims)] = printExpandDims;
-  t[size_t(OpKind::Join)] = printJoinSplit;
-  t[size_t(OpKind::Split)] = printJoinSplit;
-  t[size_t(OpKind::Trans)] = printTrans;
-  return t;
-}();
-static_assert(coversFamily(kPrint, OpFamily::Shape), "an op of the family has no printing");
+constexpr auto kPrint = familyTable<OpFamily::Shape, PrintOpFn>({
+    {OpKind::Splat, printSplatBroadcastReshapeConvertLayout},
+    {OpKind::Broadcast, printSplatBroadcastReshapeConvertLayout},
+    {OpKind::Reshape, printSplatBroadcastReshapeConvertLayout},
+    {OpKind::ConvertLayout, printSplatBroadcastReshapeConvertLayout},
+    {OpKind::ExpandDims, printExpandDims},
+    {OpKind::Join, printJoinSplit},
+    {OpKind::Split, printJoinSplit},
+    {OpKind::Trans, printTrans},
+});
 
 // ---- verification -------------------------------------------------------------------------------
 
@@ -168,19 +165,16 @@ Status checkConvertLayout(OpVerifier &v, const Op &op) {
   return Status::success();
 }
 
-constexpr std::array<VerifyOpFn, kNumOpKinds> kChecks = [] {
-  std::array<VerifyOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::Splat)] = checkSplat;
-  t[size_t(OpKind::Broadcast)] = checkBroadcast;
-  t[size_t(OpKind::ExpandDims)] = checkExpandDims;
-  t[size_t(OpKind::Join)] = checkJoinSplit;
-  t[size_t(OpKind::Split)] = checkJoinSplit;
-  t[size_t(OpKind::Reshape)] = checkReshape;
-  t[size_t(OpKind::Trans)] = checkTrans;
-  t[size_t(OpKind::ConvertLayout)] = checkConvertLayout;
-  return t;
-}();
-static_assert(coversFamily(kChecks, OpFamily::Shape), "an op of the family has no checks");
+constexpr auto kChecks = familyTable<OpFamily::Shape, VerifyOpFn>({
+    {OpKind::Splat, checkSplat},
+    {OpKind::Broadcast, checkBroadcast},
+    {OpKind::ExpandDims, checkExpandDims},
+    {OpKind::Join, checkJoinSplit},
+    {OpKind::Split, checkJoinSplit},
+    {OpKind::Reshape, checkReshape},
+    {OpKind::Trans, checkTrans},
+    {OpKind::ConvertLayout, checkConvertLayout},
+});
 
 } // namespace
 
@@ -283,20 +277,16 @@ Status interpretTrans(OpInterpreter &in, const Op &op) {
   return in.setResult(op, std::move(r));
 }
 
-constexpr std::array<InterpretOpFn, kNumOpKinds> kInterpret = [] {
-  std::array<InterpretOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::Splat)] = interpretSplat;
-  t[size_t(OpKind::Broadcast)] = interpretBroadcast;
-  t[size_t(OpKind::ExpandDims)] = interpretSameElements;
-  t[size_t(OpKind::Reshape)] = interpretSameElements;
-  t[size_t(OpKind::ConvertLayout)] = interpretSameElements;
-  t[size_t(OpKind::Join)] = interpretJoin;
-  t[size_t(OpKind::Split)] = interpretSplit;
-  t[size_t(OpKind::Trans)] = interpretTrans;
-  return t;
-}();
-static_assert(coversFamily(kInterpret, OpFamily::Shape),
-              "an op of the family has no interpretation");
+constexpr auto kInterpret = familyTable<OpFamily::Shape, InterpretOpFn>({
+    {OpKind::Splat, interpretSplat},
+    {OpKind::Broadcast, interpretBroadcast},
+    {OpKind::ExpandDims, interpretSameElements},
+    {OpKind::Reshape, interpretSameElements},
+    {OpKind::ConvertLayout, interpretSameElements},
+    {OpKind::Join, interpretJoin},
+    {OpKind::Split, interpretSplit},
+    {OpKind::Trans, interpretTrans},
+});
 
 } // namespace
 
@@ -324,19 +314,16 @@ bool parseOneOperand(OpParser &p, Op &op, std::vector<Type> &results, int depth)
   return parseOneOperandOp(p, op, results);
 }
 
-constexpr std::array<ParseOpFn, kNumOpKinds> kParse = [] {
-  std::array<ParseOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::Join)] = parseJoinOrSplit;
-  t[size_t(OpKind::Split)] = parseJoinOrSplit;
-  t[size_t(OpKind::Splat)] = parseOneOperand;
-  t[size_t(OpKind::Broadcast)] = parseOneOperand;
-  t[size_t(OpKind::Reshape)] = parseOneOperand;
-  t[size_t(OpKind::ConvertLayout)] = parseOneOperand;
-  t[size_t(OpKind::ExpandDims)] = parseOneOperand;
-  t[size_t(OpKind::Trans)] = parseOneOperand;
-  return t;
-}();
-static_assert(coversFamily(kParse, OpFamily::Shape), "an op of the family has no parsing");
+constexpr auto kParse = familyTable<OpFamily::Shape, ParseOpFn>({
+    {OpKind::Join, parseJoinOrSplit},
+    {OpKind::Split, parseJoinOrSplit},
+    {OpKind::Splat, parseOneOperand},
+    {OpKind::Broadcast, parseOneOperand},
+    {OpKind::Reshape, parseOneOperand},
+    {OpKind::ConvertLayout, parseOneOperand},
+    {OpKind::ExpandDims, parseOneOperand},
+    {OpKind::Trans, parseOneOperand},
+});
 
 } // namespace
 

@@ -94,22 +94,19 @@ void printAsyncWait(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
   os << " {num = " << a.num << " : i32}";
 }
 
-constexpr std::array<PrintOpFn, kNumOpKinds> kPrint = [] {
-  std::array<PrintOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::MemDescTrans)] = printMemDescTrans;
-  t[size_t(OpKind::LocalAlloc)] = printLocalAlloc;
-  t[size_t(OpKind::LocalStore)] = printLocalStore;
-  t[size_t(OpKind::LocalLoad)] = printLocalLoad;
-  t[size_t(OpKind::LocalDealloc)] = printLocalDealloc;
-  t[size_t(OpKind::MemDescIndex)] = printMemDescIndex;
-  t[size_t(OpKind::MemDescSubslice)] = printMemDescSubslice;
-  t[size_t(OpKind::AsyncCopyGlobalToLocal)] = printAsyncCopyGlobalToLocal;
-  t[size_t(OpKind::AsyncCommitGroup)] = printAsyncCommitGroupBarrier;
-  t[size_t(OpKind::Barrier)] = printAsyncCommitGroupBarrier;
-  t[size_t(OpKind::AsyncWait)] = printAsyncWait;
-  return t;
-}();
-static_assert(coversFamily(kPrint, OpFamily::Shared), "an op of the family has no printing");
+constexpr auto kPrint = familyTable<OpFamily::Shared, PrintOpFn>({
+    {OpKind::MemDescTrans, printMemDescTrans},
+    {OpKind::LocalAlloc, printLocalAlloc},
+    {OpKind::LocalStore, printLocalStore},
+    {OpKind::LocalLoad, printLocalLoad},
+    {OpKind::LocalDealloc, printLocalDealloc},
+    {OpKind::MemDescIndex, printMemDescIndex},
+    {OpKind::MemDescSubslice, printMemDescSubslice},
+    {OpKind::AsyncCopyGlobalToLocal, printAsyncCopyGlobalToLocal},
+    {OpKind::AsyncCommitGroup, printAsyncCommitGroupBarrier},
+    {OpKind::Barrier, printAsyncCommitGroupBarrier},
+    {OpKind::AsyncWait, printAsyncWait},
+});
 
 // ---- verification -------------------------------------------------------------------------------
 
@@ -317,22 +314,19 @@ Status checkAsyncWait(OpVerifier &v, const Op &op) {
 // Barrier
 Status checkBarrierOp(OpVerifier &v, const Op &op) { return v.counts(op, 0, 0, 0); }
 
-constexpr std::array<VerifyOpFn, kNumOpKinds> kChecks = [] {
-  std::array<VerifyOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::LocalAlloc)] = checkLocalAlloc;
-  t[size_t(OpKind::LocalStore)] = checkLocalStore;
-  t[size_t(OpKind::LocalLoad)] = checkLocalLoad;
-  t[size_t(OpKind::LocalDealloc)] = checkLocalDealloc;
-  t[size_t(OpKind::MemDescIndex)] = checkMemDescIndex;
-  t[size_t(OpKind::MemDescSubslice)] = checkMemDescSubslice;
-  t[size_t(OpKind::MemDescTrans)] = checkMemDescTransOp;
-  t[size_t(OpKind::AsyncCopyGlobalToLocal)] = checkAsyncCopyGlobalToLocal;
-  t[size_t(OpKind::AsyncCommitGroup)] = checkAsyncCommitGroup;
-  t[size_t(OpKind::AsyncWait)] = checkAsyncWait;
-  t[size_t(OpKind::Barrier)] = checkBarrierOp;
-  return t;
-}();
-static_assert(coversFamily(kChecks, OpFamily::Shared), "an op of the family has no checks");
+constexpr auto kChecks = familyTable<OpFamily::Shared, VerifyOpFn>({
+    {OpKind::LocalAlloc, checkLocalAlloc},
+    {OpKind::LocalStore, checkLocalStore},
+    {OpKind::LocalLoad, checkLocalLoad},
+    {OpKind::LocalDealloc, checkLocalDealloc},
+    {OpKind::MemDescIndex, checkMemDescIndex},
+    {OpKind::MemDescSubslice, checkMemDescSubslice},
+    {OpKind::MemDescTrans, checkMemDescTransOp},
+    {OpKind::AsyncCopyGlobalToLocal, checkAsyncCopyGlobalToLocal},
+    {OpKind::AsyncCommitGroup, checkAsyncCommitGroup},
+    {OpKind::AsyncWait, checkAsyncWait},
+    {OpKind::Barrier, checkBarrierOp},
+});
 
 } // namespace
 
@@ -496,23 +490,19 @@ Status interpretBarrier(OpInterpreter &in, const Op &) {
   return Status::success();
 }
 
-constexpr std::array<InterpretOpFn, kNumOpKinds> kInterpret = [] {
-  std::array<InterpretOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::LocalAlloc)] = interpretLocalAlloc;
-  t[size_t(OpKind::LocalStore)] = interpretLocalStore;
-  t[size_t(OpKind::LocalLoad)] = interpretLocalLoad;
-  t[size_t(OpKind::LocalDealloc)] = interpretLocalDealloc;
-  t[size_t(OpKind::MemDescIndex)] = interpretMemDescIndex;
-  t[size_t(OpKind::MemDescSubslice)] = interpretMemDescSubslice;
-  t[size_t(OpKind::MemDescTrans)] = interpretMemDescTrans;
-  t[size_t(OpKind::AsyncCopyGlobalToLocal)] = interpretAsyncCopy;
-  t[size_t(OpKind::AsyncCommitGroup)] = interpretAsyncCommitGroup;
-  t[size_t(OpKind::AsyncWait)] = interpretAsyncWait;
-  t[size_t(OpKind::Barrier)] = interpretBarrier;
-  return t;
-}();
-static_assert(coversFamily(kInterpret, OpFamily::Shared),
-              "an op of the family has no interpretation");
+constexpr auto kInterpret = familyTable<OpFamily::Shared, InterpretOpFn>({
+    {OpKind::LocalAlloc, interpretLocalAlloc},
+    {OpKind::LocalStore, interpretLocalStore},
+    {OpKind::LocalLoad, interpretLocalLoad},
+    {OpKind::LocalDealloc, interpretLocalDealloc},
+    {OpKind::MemDescIndex, interpretMemDescIndex},
+    {OpKind::MemDescSubslice, interpretMemDescSubslice},
+    {OpKind::MemDescTrans, interpretMemDescTrans},
+    {OpKind::AsyncCopyGlobalToLocal, interpretAsyncCopy},
+    {OpKind::AsyncCommitGroup, interpretAsyncCommitGroup},
+    {OpKind::AsyncWait, interpretAsyncWait},
+    {OpKind::Barrier, interpretBarrier},
+});
 
 } // namespace
 
@@ -666,22 +656,19 @@ bool parseAsyncWait(OpParser &p, Op &op, std::vector<Type> &results, int depth) 
   return true;
 }
 
-constexpr std::array<ParseOpFn, kNumOpKinds> kParse = [] {
-  std::array<ParseOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::LocalLoad)] = parseOneOperand;
-  t[size_t(OpKind::MemDescTrans)] = parseOneOperand;
-  t[size_t(OpKind::LocalAlloc)] = parseLocalAlloc;
-  t[size_t(OpKind::LocalStore)] = parseLocalStore;
-  t[size_t(OpKind::LocalDealloc)] = parseLocalDealloc;
-  t[size_t(OpKind::MemDescIndex)] = parseMemDescIndex;
-  t[size_t(OpKind::MemDescSubslice)] = parseMemDescSubslice;
-  t[size_t(OpKind::AsyncCopyGlobalToLocal)] = parseAsyncCopy;
-  t[size_t(OpKind::AsyncCommitGroup)] = parseAsyncCommitGroup;
-  t[size_t(OpKind::Barrier)] = parseBarrier;
-  t[size_t(OpKind::AsyncWait)] = parseAsyncWait;
-  return t;
-}();
-static_assert(coversFamily(kParse, OpFamily::Shared), "an op of the family has no parsing");
+constexpr auto kParse = familyTable<OpFamily::Shared, ParseOpFn>({
+    {OpKind::LocalLoad, parseOneOperand},
+    {OpKind::MemDescTrans, parseOneOperand},
+    {OpKind::LocalAlloc, parseLocalAlloc},
+    {OpKind::LocalStore, parseLocalStore},
+    {OpKind::LocalDealloc, parseLocalDealloc},
+    {OpKind::MemDescIndex, parseMemDescIndex},
+    {OpKind::MemDescSubslice, parseMemDescSubslice},
+    {OpKind::AsyncCopyGlobalToLocal, parseAsyncCopy},
+    {OpKind::AsyncCommitGroup, parseAsyncCommitGroup},
+    {OpKind::Barrier, parseBarrier},
+    {OpKind::AsyncWait, parseAsyncWait},
+});
 
 } // namespace
 

@@ -54,15 +54,12 @@ void printMakeRange(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
   os << " {end = " << a.end << " : i32, start = " << a.start << " : i32} : " << p.res(op);
 }
 
-constexpr std::array<PrintOpFn, kNumOpKinds> kPrint = [] {
-  std::array<PrintOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::Constant)] = printConstant;
-  t[size_t(OpKind::ProgramId)] = printProgramIdNumPrograms;
-  t[size_t(OpKind::NumPrograms)] = printProgramIdNumPrograms;
-  t[size_t(OpKind::MakeRange)] = printMakeRange;
-  return t;
-}();
-static_assert(coversFamily(kPrint, OpFamily::Source), "an op of the family has no printing");
+constexpr auto kPrint = familyTable<OpFamily::Source, PrintOpFn>({
+    {OpKind::Constant, printConstant},
+    {OpKind::ProgramId, printProgramIdNumPrograms},
+    {OpKind::NumPrograms, printProgramIdNumPrograms},
+    {OpKind::MakeRange, printMakeRange},
+});
 
 // ---- verification -------------------------------------------------------------------------------
 
@@ -103,15 +100,12 @@ Status checkMakeRange(OpVerifier &v, const Op &op) {
   return Status::success();
 }
 
-constexpr std::array<VerifyOpFn, kNumOpKinds> kChecks = [] {
-  std::array<VerifyOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::Constant)] = checkConstant;
-  t[size_t(OpKind::ProgramId)] = checkProgramIdNumPrograms;
-  t[size_t(OpKind::NumPrograms)] = checkProgramIdNumPrograms;
-  t[size_t(OpKind::MakeRange)] = checkMakeRange;
-  return t;
-}();
-static_assert(coversFamily(kChecks, OpFamily::Source), "an op of the family has no checks");
+constexpr auto kChecks = familyTable<OpFamily::Source, VerifyOpFn>({
+    {OpKind::Constant, checkConstant},
+    {OpKind::ProgramId, checkProgramIdNumPrograms},
+    {OpKind::NumPrograms, checkProgramIdNumPrograms},
+    {OpKind::MakeRange, checkMakeRange},
+});
 
 } // namespace
 
@@ -154,16 +148,12 @@ Status interpretMakeRange(OpInterpreter &in, const Op &op) {
   return in.setResult(op, std::move(r));
 }
 
-constexpr std::array<InterpretOpFn, kNumOpKinds> kInterpret = [] {
-  std::array<InterpretOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::Constant)] = interpretConstant;
-  t[size_t(OpKind::ProgramId)] = interpretProgramId;
-  t[size_t(OpKind::NumPrograms)] = interpretNumPrograms;
-  t[size_t(OpKind::MakeRange)] = interpretMakeRange;
-  return t;
-}();
-static_assert(coversFamily(kInterpret, OpFamily::Source),
-              "an op of the family has no interpretation");
+constexpr auto kInterpret = familyTable<OpFamily::Source, InterpretOpFn>({
+    {OpKind::Constant, interpretConstant},
+    {OpKind::ProgramId, interpretProgramId},
+    {OpKind::NumPrograms, interpretNumPrograms},
+    {OpKind::MakeRange, interpretMakeRange},
+});
 
 } // namespace
 
@@ -284,15 +274,12 @@ bool parseMakeRange(OpParser &p, Op &op, std::vector<Type> &results, int depth) 
   return true;
 }
 
-constexpr std::array<ParseOpFn, kNumOpKinds> kParse = [] {
-  std::array<ParseOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::Constant)] = parseConstant;
-  t[size_t(OpKind::ProgramId)] = parseProgramId;
-  t[size_t(OpKind::NumPrograms)] = parseProgramId;
-  t[size_t(OpKind::MakeRange)] = parseMakeRange;
-  return t;
-}();
-static_assert(coversFamily(kParse, OpFamily::Source), "an op of the family has no parsing");
+constexpr auto kParse = familyTable<OpFamily::Source, ParseOpFn>({
+    {OpKind::Constant, parseConstant},
+    {OpKind::ProgramId, parseProgramId},
+    {OpKind::NumPrograms, parseProgramId},
+    {OpKind::MakeRange, parseMakeRange},
+});
 
 } // namespace
 

@@ -103,16 +103,13 @@ void printIf(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
   }
 }
 
-constexpr std::array<PrintOpFn, kNumOpKinds> kPrint = [] {
-  std::array<PrintOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::Return)] = printReturn;
-  t[size_t(OpKind::CombineReturn)] = printCombineReturn;
-  t[size_t(OpKind::Yield)] = printYield;
-  t[size_t(OpKind::For)] = printFor;
-  t[size_t(OpKind::If)] = printIf;
-  return t;
-}();
-static_assert(coversFamily(kPrint, OpFamily::Structure), "an op of the family has no printing");
+constexpr auto kPrint = familyTable<OpFamily::Structure, PrintOpFn>({
+    {OpKind::Return, printReturn},
+    {OpKind::CombineReturn, printCombineReturn},
+    {OpKind::Yield, printYield},
+    {OpKind::For, printFor},
+    {OpKind::If, printIf},
+});
 
 // ---- verification -------------------------------------------------------------------------------
 
@@ -124,16 +121,13 @@ Status checkYieldForIfCombineReturn(OpVerifier &v, const Op &op) {
   return Status::success(); // checked with the loop, the if or the combining op
 }
 
-constexpr std::array<VerifyOpFn, kNumOpKinds> kChecks = [] {
-  std::array<VerifyOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::Return)] = checkReturn;
-  t[size_t(OpKind::Yield)] = checkYieldForIfCombineReturn;
-  t[size_t(OpKind::For)] = checkYieldForIfCombineReturn;
-  t[size_t(OpKind::If)] = checkYieldForIfCombineReturn;
-  t[size_t(OpKind::CombineReturn)] = checkYieldForIfCombineReturn;
-  return t;
-}();
-static_assert(coversFamily(kChecks, OpFamily::Structure), "an op of the family has no checks");
+constexpr auto kChecks = familyTable<OpFamily::Structure, VerifyOpFn>({
+    {OpKind::Return, checkReturn},
+    {OpKind::Yield, checkYieldForIfCombineReturn},
+    {OpKind::For, checkYieldForIfCombineReturn},
+    {OpKind::If, checkYieldForIfCombineReturn},
+    {OpKind::CombineReturn, checkYieldForIfCombineReturn},
+});
 
 } // namespace
 
@@ -185,17 +179,13 @@ Status interpretIf(OpInterpreter &in, const Op &op) {
   return Status::success();
 }
 
-constexpr std::array<InterpretOpFn, kNumOpKinds> kInterpret = [] {
-  std::array<InterpretOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::Return)] = interpretTerminator;
-  t[size_t(OpKind::Yield)] = interpretTerminator;
-  t[size_t(OpKind::CombineReturn)] = interpretTerminator;
-  t[size_t(OpKind::For)] = interpretFor;
-  t[size_t(OpKind::If)] = interpretIf;
-  return t;
-}();
-static_assert(coversFamily(kInterpret, OpFamily::Structure),
-              "an op of the family has no interpretation");
+constexpr auto kInterpret = familyTable<OpFamily::Structure, InterpretOpFn>({
+    {OpKind::Return, interpretTerminator},
+    {OpKind::Yield, interpretTerminator},
+    {OpKind::CombineReturn, interpretTerminator},
+    {OpKind::For, interpretFor},
+    {OpKind::If, interpretIf},
+});
 
 } // namespace
 
@@ -407,16 +397,13 @@ bool parseIf(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
   return true;
 }
 
-constexpr std::array<ParseOpFn, kNumOpKinds> kParse = [] {
-  std::array<ParseOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::Return)] = parseReturn;
-  t[size_t(OpKind::CombineReturn)] = parseCombineReturn;
-  t[size_t(OpKind::Yield)] = parseYield;
-  t[size_t(OpKind::For)] = parseFor;
-  t[size_t(OpKind::If)] = parseIf;
-  return t;
-}();
-static_assert(coversFamily(kParse, OpFamily::Structure), "an op of the family has no parsing");
+constexpr auto kParse = familyTable<OpFamily::Structure, ParseOpFn>({
+    {OpKind::Return, parseReturn},
+    {OpKind::CombineReturn, parseCombineReturn},
+    {OpKind::Yield, parseYield},
+    {OpKind::For, parseFor},
+    {OpKind::If, parseIf},
+});
 
 } // namespace
 

@@ -87,14 +87,11 @@ void printWarpYield(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
 // WarpReturn
 void printWarpReturn(OpPrinter &p, std::ostream &os, const Op &op, int depth) {}
 
-constexpr std::array<PrintOpFn, kNumOpKinds> kPrint = [] {
-  std::array<PrintOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::WarpSpecialize)] = printWarpSpecialize;
-  t[size_t(OpKind::WarpYield)] = printWarpYield;
-  t[size_t(OpKind::WarpReturn)] = printWarpReturn;
-  return t;
-}();
-static_assert(coversFamily(kPrint, OpFamily::Warp), "an op of the family has no printing");
+constexpr auto kPrint = familyTable<OpFamily::Warp, PrintOpFn>({
+    {OpKind::WarpSpecialize, printWarpSpecialize},
+    {OpKind::WarpYield, printWarpYield},
+    {OpKind::WarpReturn, printWarpReturn},
+});
 
 // ---- verification -------------------------------------------------------------------------------
 
@@ -226,14 +223,11 @@ Status checkTerminator(OpVerifier &v, const Op &op) {
   return Status::success();
 }
 
-constexpr std::array<VerifyOpFn, kNumOpKinds> kChecks = [] {
-  std::array<VerifyOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::WarpSpecialize)] = checkWarpSpecialize;
-  t[size_t(OpKind::WarpYield)] = checkTerminator;
-  t[size_t(OpKind::WarpReturn)] = checkTerminator;
-  return t;
-}();
-static_assert(coversFamily(kChecks, OpFamily::Warp), "an op of the family has no checks");
+constexpr auto kChecks = familyTable<OpFamily::Warp, VerifyOpFn>({
+    {OpKind::WarpSpecialize, checkWarpSpecialize},
+    {OpKind::WarpYield, checkTerminator},
+    {OpKind::WarpReturn, checkTerminator},
+});
 
 } // namespace
 
@@ -279,15 +273,11 @@ Status interpretWarpSpecialize(OpInterpreter &in, const Op &op) {
 // The driver's runBlock stops at a region's terminator and takes what it yields.
 Status interpretTerminator(OpInterpreter &, const Op &) { return Status::success(); }
 
-constexpr std::array<InterpretOpFn, kNumOpKinds> kInterpret = [] {
-  std::array<InterpretOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::WarpSpecialize)] = interpretWarpSpecialize;
-  t[size_t(OpKind::WarpYield)] = interpretTerminator;
-  t[size_t(OpKind::WarpReturn)] = interpretTerminator;
-  return t;
-}();
-static_assert(coversFamily(kInterpret, OpFamily::Warp),
-              "an op of the family has no interpretation");
+constexpr auto kInterpret = familyTable<OpFamily::Warp, InterpretOpFn>({
+    {OpKind::WarpSpecialize, interpretWarpSpecialize},
+    {OpKind::WarpYield, interpretTerminator},
+    {OpKind::WarpReturn, interpretTerminator},
+});
 
 } // namespace
 
@@ -417,14 +407,11 @@ bool parseWarpYield(OpParser &p, Op &op, std::vector<Type> &results, int depth) 
 
 bool parseWarpReturn(OpParser &p, Op &op, std::vector<Type> &results, int depth) { return true; }
 
-constexpr std::array<ParseOpFn, kNumOpKinds> kParse = [] {
-  std::array<ParseOpFn, kNumOpKinds> t{};
-  t[size_t(OpKind::WarpSpecialize)] = parseWarpSpecialize;
-  t[size_t(OpKind::WarpYield)] = parseWarpYield;
-  t[size_t(OpKind::WarpReturn)] = parseWarpReturn;
-  return t;
-}();
-static_assert(coversFamily(kParse, OpFamily::Warp), "an op of the family has no parsing");
+constexpr auto kParse = familyTable<OpFamily::Warp, ParseOpFn>({
+    {OpKind::WarpSpecialize, parseWarpSpecialize},
+    {OpKind::WarpYield, parseWarpYield},
+    {OpKind::WarpReturn, parseWarpReturn},
+});
 
 } // namespace
 

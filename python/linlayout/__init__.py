@@ -23,6 +23,7 @@ from ._layouts import (
     layout_from_json,
     to_linear_layout,
     bank_conflicts,
+    get_tmem_reg_layout,
     picture,
 )
 from ._plan import Plan, plan
@@ -49,6 +50,7 @@ __all__ = [
     "layout_from_json",
     "to_linear_layout",
     "bank_conflicts",
+    "get_tmem_reg_layout",
     "picture",
     "Plan",
     "plan",

@@ -354,6 +354,28 @@ def bank_conflicts(reg_layout, shared_layout, shape, bitwidth):
                  shape=_ints(shape), bitwidth=int(bitwidth))
 
 
+def get_tmem_reg_layout(element_ty, shape, layout, num_warps, instr_variant="32x32b",
+                        cga_layout=()):
+    """Gluon's ``get_tmem_reg_layout``: the ``DistributedLinearLayout`` in which each thread holds
+    what its warp's tcgen05.ld/st messages of ``instr_variant`` (``"32x32b"``, ``"16x64b"``,
+    ``"16x128b"``, ``"16x256b"``) move between registers and the tensor-memory ``layout`` over
+    ``shape``. ``element_ty`` is the element bitwidth (8, 16, 32) or a dtype with
+    ``primitive_bitwidth`` (Gluon's). Raises ValueError where Gluon raises (a descriptor Triton
+    refuses, no message layout)."""
+    from ._query import query
+    bits = element_ty if isinstance(element_ty, int) else getattr(element_ty,
+                                                                  "primitive_bitwidth", None)
+    if not isinstance(bits, int):
+        raise TypeError("element_ty is a %s, expected a bitwidth (int) or a dtype with "
+                        "primitive_bitwidth" % type(element_ty).__name__)
+    r = query("tmem_reg_layout", layout=_spec(layout), shape=_ints(shape),
+              num_warps=int(num_warps), instr_variant=instr_variant, element_bitwidth=bits,
+              cga_layout=_matrix(cga_layout))
+    bases = dict(r["in_dims"])
+    return DistributedLinearLayout(bases["register"], bases["lane"], bases["warp"],
+                                   bases["block"], [s for _, s in r["out_dims"]])
+
+
 def picture(layout, shape=None, inverse=False, max_rows=32, max_cols=None, bitwidth=None,
             style="owners"):
     """The text picture ``linlayout show`` prints: which thread and register (or which offset)

@@ -52,6 +52,25 @@ def test_gluon_classes_convert_as_their_specs():
         assert ll.layout_from_json(tmem.to_json()) == tmem
 
 
+def test_get_tmem_reg_layout():
+    # Gluon's 32x32b layout of a 128x128 fp32 accumulator: lane i reads row i, registers walk
+    # the columns, warps 1 and 2 take rows 32 and 64.
+    class Float32:  # a dtype as Gluon's: only its primitive_bitwidth is read
+        primitive_bitwidth = 32
+
+    reg = ll.get_tmem_reg_layout(Float32(), [128, 128], ll.TensorMemoryLayout([128, 128], 1), 4)
+    assert reg == ll.DistributedLinearLayout([[0, 1 << i] for i in range(7)],
+                                             [[1 << i, 0] for i in range(5)],
+                                             [[32, 0], [64, 0]], [], [128, 128])
+    assert reg == ll.get_tmem_reg_layout(32, [128, 128], ll.TensorMemoryLayout([128, 128], 1), 4)
+    with pytest.raises(ValueError, match="8-bit scales"):
+        ll.get_tmem_reg_layout(32, [128, 4], ll.TensorMemoryScalesLayout(), 4)
+    with pytest.raises(ValueError, match="no 16x256b message layout"):
+        ll.get_tmem_reg_layout(32, [128, 4], ll.TensorMemoryLayout([128, 4], 1), 4, "16x256b")
+    with pytest.raises(TypeError, match="element_ty is a str"):
+        ll.get_tmem_reg_layout("fp32", [128, 4], ll.TensorMemoryLayout([128, 4], 1), 4)
+
+
 def test_layout_from_json():
     assert ll.layout_from_json(ATTR) == BLOCKED
     assert ll.layout_from_json(BLOCKED.to_json()) == BLOCKED

@@ -7,7 +7,7 @@ from functools import reduce
 import pytest
 
 pytest.importorskip("hypothesis")
-from hypothesis import given, strategies as st  # noqa: E402
+from hypothesis import Phase, find, given, settings, strategies as st  # noqa: E402
 
 import linlayout as ll  # noqa: E402
 from linlayout import _layouts as L  # noqa: E402
@@ -190,3 +190,113 @@ def test_surjective(l):
 @given(lls.injective_layouts())
 def test_injective(l):
     assert l.is_injective() and f2_rank(columns(l)) == l.get_total_in_dim_size_log2()
+
+
+TENSOR_MEMORY = {"tensor_memory": lls.tensor_memory_layouts,
+                 "tensor_memory_scales": lls.tensor_memory_scales_layouts}
+
+
+def images(l):
+    """Every input's output, packed as by columns(), the input's bits in base order (its first
+    in dim lowest): XOR-closure of the basis vectors, doubled one basis at a time."""
+    outs = [0]
+    for b in columns(l):
+        outs += [o ^ b for o in outs]
+    return outs
+
+
+def should_be_injective(layout, shape):
+    """Where a tensor-memory layout puts each element once (the C++ property's condition):
+    no padding columns, no unused TMEM row 16 (a 64-row block over one block's rows and
+    columns), no two-CTA blockM 64 swap."""
+    if not isinstance(layout, L.TensorMemoryLayout):
+        return False  # scales repeat in the row groups of warps 1-3
+    split = layout.cta_split_num or [1, 1]
+    m, n = shape[0] // split[0], shape[1] // split[1]
+    full = (layout.block[0] == 128 or m > 64 or layout.two_ctas or
+            n > min(layout.block[1], n))
+    return full and layout.col_stride == 1 and not (layout.two_ctas and layout.block[0] == 64)
+
+
+@pytest.mark.parametrize("family", sorted(TENSOR_MEMORY))
+@given(data=st.data())
+def test_tensor_memory_families(family, data):
+    layout, shape = data.draw(lls.layouts_with_shapes(TENSOR_MEMORY[family]()))
+    assert layout.kind == family
+    l = ll.to_linear_layout(layout, shape)
+    assert l.get_in_dim_names() == ["row", "col"] and l.get_in_dim_size("row") == 128
+    assert [s for _, s in l.out_dims] == shape
+    # Every element has a place in tensor memory; once, where nothing pads or repeats.
+    assert f2_rank(columns(l)) == l.get_total_out_dim_size_log2()
+    if should_be_injective(layout, shape):
+        assert l.is_injective()
+    # Read back from its spec (defaults filled in), it is the same layout.
+    back = ll.layout_from_json(layout.to_json())
+    assert type(back) is type(layout)
+    assert ll.to_linear_layout(back, shape) == l
+
+
+@given(lls.tmem_reg_layout_args())
+def test_tmem_reg_layouts_hold_their_warps_rows(args):
+    try:
+        reg = ll.get_tmem_reg_layout(**args)
+    except ValueError as e:
+        # The strategy draws only descriptors Triton accepts: the refusals left are Gluon's "no
+        # layout" (a message wider than the layout's columns, or lanes that would repeat) and
+        # narrow elements whose columns Triton can neither pack nor pad (it aborts there).
+        assert (str(e).startswith("no " + args["instr_variant"] + " message layout") or
+                "is neither packed, unpacked nor padded" in str(e)), str(e)
+        return
+    shape, warps = args["shape"], args["num_warps"]
+    l = ll.to_linear_layout(reg, shape)
+    assert [s for _, s in l.out_dims] == shape
+    assert l.get_in_dim_size("lane") == 32 and l.get_in_dim_size("warp") == warps
+    assert l.get_in_dim_size("block") == 1 << len(args["cga_layout"])
+    # Within a warp, no two of a thread's registers or two lanes hold one element where tensor
+    # memory holds each element once.
+    if should_be_injective(args["layout"], shape):
+        within = columns(l, {"register", "lane"})
+        assert f2_rank(within) == len(within)
+    # Every element is held, and only by threads of a warp whose quarter of the 128 TMEM rows
+    # holds it (warp w reaches rows 32 (w % 4) to 32 (w % 4) + 31): brute force over both.
+    mem = ll.to_linear_layout(args["layout"], shape)
+    quarters = {}
+    for i, e in enumerate(images(mem)):
+        quarters[e] = quarters.get(e, 0) | 1 << ((i & 127) // 32)
+    shift = l.get_in_dim_size_log2("register") + 5
+    held = images(l)
+    assert set(held) == set(quarters)
+    for i, e in enumerate(held):
+        assert quarters[e] >> ((i >> shift) % warps % 4) & 1
+
+
+def test_tensor_memory_strategies_draw_every_option():
+    def drawn(strategy, predicate):  # the first example found, unshrunk
+        find(strategy, predicate, settings=settings(database=None, max_examples=2000,
+                                                    phases=[Phase.generate]))
+
+    tmem = lls.tensor_memory_layouts()
+    for m in (64, 128):
+        drawn(tmem, lambda l: l.block[0] == m)
+    for n in (1, 512):
+        drawn(tmem, lambda l: l.block[1] == n)
+    for c in (1, 2, 4):
+        drawn(tmem, lambda l: l.col_stride == c)
+    for split in (None, [4, 1], [1, 2], [2, 2]):
+        drawn(tmem, lambda l: l.cta_split_num == split)
+        drawn(lls.tensor_memory_scales_layouts(), lambda l: l.cta_split_num == split)
+    drawn(tmem, lambda l: l.two_ctas and l.block[0] == 64 and (l.cta_split_num or [1])[0] > 1)
+    args = lls.tmem_reg_layout_args()
+    for v in ("32x32b", "16x64b", "16x128b", "16x256b"):
+        drawn(args, lambda a: a["instr_variant"] == v)
+    for bits in (8, 16, 32):
+        drawn(args, lambda a: a["element_ty"] == bits)
+    for warps in (4, 8, 16):
+        drawn(args, lambda a: a["num_warps"] == warps)
+    drawn(lls.tmem_reg_layout_args(lls.tensor_memory_scales_layouts()),
+          lambda a: a["cga_layout"] and a["element_ty"] == 8)
+    drawn(args, lambda a: a["layout"].kind == "tensor_memory_scales")
+    drawn(args, lambda a: a["layout"].kind == "tensor_memory" and a["layout"].col_stride == 2
+          and a["element_ty"] == 16)
+    # layouts_with_shapes, by default, draws tensor memory too.
+    drawn(lls.layouts_with_shapes(), lambda p: p[0].kind.startswith("tensor_memory"))

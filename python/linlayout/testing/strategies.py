@@ -379,6 +379,88 @@ def _columns(l):
     return cols
 
 
+def _split_or_none(draw, cta_split):
+    """A CTA split [M, N] of up to 4 x 2 CTAs, or None (one CTA)."""
+    if not cta_split or draw(st.booleans()):
+        return None
+    return [draw(_pow2(0, 2)), draw(_pow2(0, 1))]
+
+
+@st.composite
+def tensor_memory_layouts(draw, cta_split=True):
+    """Gluon's TensorMemoryLayout as Triton accepts it (the C++ tensorMemorySpec): blockM 64 or
+    128, blockN 1 to 512, col_stride 1, 2 or 4, maybe a CTA split of up to 4 x 2, two-CTA mode
+    one time in four."""
+    return L.TensorMemoryLayout([draw(st.sampled_from([64, 128])), draw(_pow2(0, 9))],
+                                draw(st.sampled_from([1, 1, 2, 4])),
+                                _split_or_none(draw, cta_split), draw(st.integers(0, 3)) == 0)
+
+
+@st.composite
+def tensor_memory_scales_layouts(draw, cta_split=True):
+    """Gluon's TensorMemoryScalesLayout, maybe with a CTA split of up to 4 x 2."""
+    return L.TensorMemoryScalesLayout(_split_or_none(draw, cta_split))
+
+
+def tensor_memory_families():
+    """A layout of either tensor-memory family (scales one time in four)."""
+    return st.one_of(tensor_memory_layouts(), tensor_memory_layouts(), tensor_memory_layouts(),
+                     tensor_memory_scales_layouts())
+
+
+def _split_of(layout):
+    return list(layout.cta_split_num or [1, 1])
+
+
+@st.composite
+def _tmem_shape(draw, layout):
+    """A shape the tensor-memory layout converts over (the C++ tensorMemoryShape): per CTA a
+    block of rows (blockM, or 64 for the pair of a two-CTA blockM 64 split) or twice that, 1 to
+    32 columns (2 to 32 for that pair: it swaps a column bit), times the CTA split."""
+    split = _split_of(layout)
+    rows_lo, cols_lo = 3, 0
+    if isinstance(layout, L.TensorMemoryLayout):
+        pair = layout.block[0] == 64 and layout.two_ctas and split[0] > 1
+        rows_lo = 7 if pair or layout.block[0] == 128 else 6
+        if pair:
+            rows_lo, cols_lo = rows_lo - 1, 1
+    return [draw(_pow2(rows_lo, rows_lo + 1)) * split[0], draw(_pow2(cols_lo, 5)) * split[1]]
+
+
+def _cta_bases(split):
+    """A CTA split [M, N] as Gluon's cga_layout: CTA tiles, dim0 first (tensor memory's only
+    order)."""
+    return ([[1 << i, 0] for i in range(split[0].bit_length() - 1)] +
+            [[0, 1 << i] for i in range(split[1].bit_length() - 1)])
+
+
+@st.composite
+def tmem_reg_layout_args(draw, layouts=None):
+    """Keyword arguments of ``get_tmem_reg_layout`` (element_ty as a bitwidth) for a descriptor
+    Triton accepts: a shape the layout converts over, the block no wider than each CTA's
+    columns, elements that fit their col_stride columns (8-bit scales), 4 to 16 warps, any
+    message shape, the layout's CTA split as cga_layout. Some have no message layout (a message
+    wider than the columns: get_tmem_reg_layout raises ValueError, as Gluon does), and a few
+    narrow elements have columns Triton can neither pack nor pad (it aborts; ValueError here)."""
+    layout = draw(layouts if layouts is not None else tensor_memory_families())
+    shape = draw(_tmem_shape(layout))
+    split = _split_of(layout)
+    bits = 8
+    if isinstance(layout, L.TensorMemoryLayout):
+        widest = 32 // layout.col_stride
+        bits = draw(st.sampled_from([b for b in (8, 16, 32) if b <= widest]))
+        block = [layout.block[0], min(layout.block[1], shape[1] // split[1])]
+        # Two CTAs sharing one 128-row block (blockM 64, split along M) have no CTA split
+        # Triton can divide off: it aborts there. Such pairs load as two single CTAs.
+        pair = layout.two_ctas and block[0] == 64 and split[0] > 1
+        layout = L.TensorMemoryLayout(block, layout.col_stride, layout.cta_split_num,
+                                      layout.two_ctas and not pair)
+    return {"element_ty": bits, "shape": shape, "layout": layout,
+            "num_warps": draw(_pow2(2, 4)),
+            "instr_variant": draw(st.sampled_from(["32x32b", "16x64b", "16x128b", "16x256b"])),
+            "cga_layout": _cta_bases(split)}
+
+
 def distributed_layouts():
     """A layout of any distributed family."""
     return st.one_of(blocked_layouts(), nvmma_distributed_layouts(), amd_mfma_layouts(),
@@ -430,6 +512,8 @@ def _with_shape(draw, layouts, max_dim_bits, max_total_bits):
         rank = len(layout.offset_bases[0])
         return layout, [1 << reduce(lambda a, b: a | b, (v[d] for v in layout.offset_bases),
                                     0).bit_length() for d in range(rank)]
+    if isinstance(layout, (L.TensorMemoryLayout, L.TensorMemoryScalesLayout)):
+        return layout, draw(_tmem_shape(layout))
     rank = _rank(layout)
     shape = [draw(_pow2(0, max_dim_bits)) for _ in range(rank)]
     while sum(s.bit_length() - 1 for s in shape) > max_total_bits:
@@ -439,7 +523,7 @@ def _with_shape(draw, layouts, max_dim_bits, max_total_bits):
 
 def layouts_with_shapes(layouts=None, max_dim_bits=7, max_total_bits=14):
     """(layout, shape) pairs whose conversion the library accepts; ``layouts`` defaults to every
-    family."""
+    family (the tensor-memory ones over the shapes ``tensor_memory_families`` take)."""
     if layouts is None:
-        layouts = st.one_of(distributed_layouts(), shared_layouts())
+        layouts = st.one_of(distributed_layouts(), shared_layouts(), tensor_memory_families())
     return _with_shape(layouts, max_dim_bits, max_total_bits).filter(_converts)

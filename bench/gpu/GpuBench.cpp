@@ -877,7 +877,8 @@ Expected<ir::Module> withoutLoopCopiesKernel(const std::string &file, ScalarKind
 }
 
 // A TMA matmul example (examples/matmul_tma*.tir: tensor-map parameters, mbarrier rings, wgmma,
-// or ldmatrix + mma.sync in matmul_tma_mma_wide.tir; written by hand), as written. Variant "tma"
+// or ldmatrix + mma.sync in matmul_tma_mma_wide.tir; written by hand; matmul_ws*.tir, warp-
+// specialized, persistent when it also takes M and N), as written. Variant "tma"
 // for matmul_tma.tir, "tma_wide" for matmul_tma_wide.tir, and so on for any other
 // matmul_tma*.tir in the examples folder; with `diagnostic` ("noload", above) the variant gets it
 // as a suffix and runs only when asked for by name.
@@ -895,6 +896,8 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
   const unsigned tileM = unsigned(fn.type(fn.body.args.at(0)).shape().at(0));
   const unsigned tileN = unsigned(fn.type(fn.body.args.at(1)).shape().at(1));
   const ScalarKind out = fn.type(fn.body.args.at(2)).elem().scalar;
+  // A persistent kernel (matmul_ws_persistent*.tir) also takes M and N, and walks the tiles.
+  const bool persistent = fn.body.args.size() == 7;
   auto k = b.jit.compile(*m, asBuilt());
   if (!k.ok()) {
     gemmCompileError(b, variant, k.message());
@@ -912,6 +915,14 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
         LL_ASSIGN_OR_RETURN(runtime::TensorMap bmap,
                             jit::encodeTensorMapFor(params.at(1), db.ptr(), {un, un}, {un * 2}));
         runtime::Dim3 grid{unsigned(n / tileM), unsigned(n / tileN)};
+        if (persistent) // one program per SM walks the tiles
+          return std::function<Status()>(
+              [&kernel, n, amap, bmap, &dc,
+               programs = std::min(unsigned(b.jit.context().multiprocessorCount()),
+                                   unsigned((n / tileM) * (n / tileN)))] {
+                return kernel.launch({programs}, amap, bmap, dc, int32_t(n), int32_t(n), int32_t(n),
+                                     int32_t(n));
+              });
         return std::function<Status()>([&kernel, grid, n, amap, bmap, &dc] {
           return kernel.launch(grid, amap, bmap, dc, int32_t(n), int32_t(n));
         });

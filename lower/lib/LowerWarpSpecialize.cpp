@@ -64,18 +64,21 @@ Status lowerWarpSpecialize(LoweringContext &ctx, const ir::Op &op) {
     return fail("more than 14 partitions: named barriers 1..15 run out");
   if (!plan.groupRegisters.empty() && !ctx.target().archSpecific)
     return fail("register budgets (setmaxnreg) need the architecture-specific target sm_90a");
-  // A region's scratch lives at its op only, and regions run at once: another region's scratch
-  // could share its bytes.
-  for (const ir::Block &region : op.regions) {
-    const ir::Op *withScratch = nullptr;
-    ir::walkOps(region, [&](const ir::Op &inner) {
-      if (!withScratch && ctx.plans().scratch.count(&inner))
-        withScratch = &inner;
+  // The allocator places a region's scratch and buffers by program points, as if the regions ran
+  // one after the other (what every region uses stays live to the op's end, so nothing of
+  // another region's captures is reused). Regions run at once, so only one of them may hold
+  // shared memory of its own: the default region (its epilogue's conversions, say).
+  for (size_t r = 1; r < op.regions.size(); ++r) {
+    const ir::Op *withShared = nullptr;
+    ir::walkOps(op.regions[r], [&](const ir::Op &inner) {
+      if (!withShared && (ctx.plans().scratch.count(&inner) || ctx.plans().buffers.count(&inner)))
+        withShared = &inner;
     });
-    if (withScratch)
-      return fail(std::string(ir::mnemonic(withScratch->kind)) +
-                  " in a region needs shared-memory scratch, which is not planned for regions "
-                  "that run at once yet");
+    if (withShared)
+      return fail(std::string(ir::mnemonic(withShared->kind)) + " in partition " +
+                  std::to_string(r - 1) +
+                  " needs shared memory of its own, which is planned only for the default region "
+                  "(regions run at once)");
   }
   KernelBuilder &kb = ctx.kernel();
   if (afterWarpSpecialize(ctx.b()))

@@ -37,13 +37,20 @@ struct MatmulRun {
   std::vector<uint8_t> bytes;
 };
 
-// Kernel `fn` of `text` (the warp-specialized matmul, an edit of it, or the TMA matmul it
-// specializes: the same arguments) on M x N x K halves, with a program per tileN columns.
-MatmulRun runMatmul(const std::string &text, int K, const char *fn = "matmul_ws", int tileN = 128) {
-  const int M = 128, N = 256;
+// How a matmul kernel is run: C is M x N; a program per tile (M / 128 x N / tileN), or, with
+// `programs`, that many programs of a persistent kernel (which takes M and N as arguments).
+struct MatmulShape {
+  int M = 128, N = 256, tileN = 128, programs = 0;
+};
+
+// Kernel `fn` of `text` (a warp-specialized matmul, an edit of it, or the TMA matmul it
+// specializes: the same arguments) on M x N x K halves.
+MatmulRun runMatmul(const std::string &text, int K, const char *fn = "matmul_ws",
+                    MatmulShape shape = {}) {
+  const int M = shape.M, N = shape.N;
   auto m = parseModule(text, "matmul_ws.tir");
   if (!m.ok())
-    return MatmulRun{Status(makeError(m.message())), {}};
+    return MatmulRun{Status(makeError(m.message())), {}, {}};
   auto af = randomFloats(size_t(M * K), 4), bf = randomFloats(size_t(K * N), 5);
   Memory mem;
   mem.buffers = {bytesOf(halfBitsOf(af)), bytesOf(halfBitsOf(bf)),
@@ -51,10 +58,16 @@ MatmulRun runMatmul(const std::string &text, int K, const char *fn = "matmul_ws"
   std::vector<ArgValue> args = {ArgValue::tensorDesc(0, {M, K}, {K, 1}),
                                 ArgValue::tensorDesc(1, {K, N}, {N, 1}), ArgValue::pointer(2),
                                 ArgValue::integer(K), ArgValue::integer(N)};
+  Grid grid{M / 128, N / shape.tileN, 1};
+  if (shape.programs) {
+    args.push_back(ArgValue::integer(M));
+    args.push_back(ArgValue::integer(N));
+    grid = Grid{shape.programs, 1, 1};
+  }
   InterpreterOptions strict;
   strict.checkProxyFences = true;
   MatmulRun r;
-  r.status = interpret(*m, fn, args, mem, Grid{M / 128, N / tileN, 1}, strict);
+  r.status = interpret(*m, fn, args, mem, grid, strict);
   r.c = valuesOf<float>(mem.buffers[2]);
   r.bytes = mem.buffers[2];
   return r;
@@ -157,9 +170,9 @@ TEST_P(MatmulAgrees, WithTheTmaMatmul) {
   const std::string tma = readFile(examplePath(std::string(p.tma) + ".tir"));
   for (int K : {64, 192, 512, 40}) {
     SCOPED_TRACE("K " + std::to_string(K));
-    MatmulRun a = runMatmul(ws, K, p.ws, p.tileN);
+    MatmulRun a = runMatmul(ws, K, p.ws, {.tileN = p.tileN});
     ASSERT_TRUE(a.status.ok()) << a.status.message();
-    MatmulRun b = runMatmul(tma, K, p.tma, p.tileN);
+    MatmulRun b = runMatmul(tma, K, p.tma, {.tileN = p.tileN});
     ASSERT_TRUE(b.status.ok()) << b.status.message();
     EXPECT_EQ(a.c, b.c);
   }
@@ -170,24 +183,48 @@ INSTANTIATE_TEST_SUITE_P(WarpSpecialize, MatmulAgrees,
                                            Specialized{"matmul_ws_wide", "matmul_tma_wide", 256}),
                          [](const auto &info) { return std::string(info.param.ws); });
 
-// The wide matmul writing f16 writes the f32 kernel's C rounded to the nearest half.
-TEST(WarpSpecialize, HalfOutputIsTheF32OutputRounded) {
-  const std::string f32 = readFile(examplePath("matmul_ws_wide.tir"));
-  const std::string f16 = readFile(examplePath("matmul_ws_wide_halfout.tir"));
-  for (int K : {64, 320}) {
+// A persistent kernel's programs walk the tiles (here 3 programs, 4 tiles: program 0 takes two,
+// so the ring's phases go on across tiles) and compute what the TMA matmul computes, bit for bit.
+TEST(WarpSpecialize, PersistentMatmulAgreesWithTheTmaMatmul) {
+  const std::string ws = readFile(examplePath("matmul_ws_persistent.tir"));
+  const std::string tma = readFile(examplePath("matmul_tma_wide.tir"));
+  for (int K : {64, 256, 40}) {
     SCOPED_TRACE("K " + std::to_string(K));
-    MatmulRun a = runMatmul(f32, K, "matmul_ws_wide", 256);
+    MatmulRun a =
+        runMatmul(ws, K, "matmul_ws_persistent", {.M = 256, .N = 512, .tileN = 256, .programs = 3});
     ASSERT_TRUE(a.status.ok()) << a.status.message();
-    MatmulRun h = runMatmul(f16, K, "matmul_ws_wide_halfout", 256);
-    ASSERT_TRUE(h.status.ok()) << h.status.message();
-    std::vector<uint16_t> halves = valuesOf<uint16_t>(h.bytes);
-    for (size_t i = 0; i < a.c.size(); ++i) {
-      int e = 0;
-      std::frexp(double(a.c[i]), &e);
-      const double halfUlp = std::max(std::ldexp(1.0, e - 12), std::ldexp(1.0, -25));
-      ASSERT_LE(std::abs(fromHalfBits(halves[i]) - double(a.c[i])), halfUlp) << "element " << i;
-    }
+    MatmulRun b = runMatmul(tma, K, "matmul_tma_wide", {.M = 256, .N = 512, .tileN = 256});
+    ASSERT_TRUE(b.status.ok()) << b.status.message();
+    EXPECT_EQ(a.c, b.c);
   }
+}
+
+// The matmuls writing f16 write the f32 kernels' C rounded to the nearest half.
+TEST(WarpSpecialize, HalfOutputIsTheF32OutputRounded) {
+  struct Pair {
+    const char *f32, *f16;
+    MatmulShape shape;
+  };
+  for (const Pair &p : {Pair{"matmul_ws_wide", "matmul_ws_wide_halfout", {.tileN = 256}},
+                        Pair{"matmul_ws_persistent",
+                             "matmul_ws_persistent_halfout",
+                             {.M = 256, .N = 512, .tileN = 256, .programs = 3}}})
+    for (int K : {64, 320}) {
+      SCOPED_TRACE(std::string(p.f16) + ", K " + std::to_string(K));
+      MatmulRun a =
+          runMatmul(readFile(examplePath(std::string(p.f32) + ".tir")), K, p.f32, p.shape);
+      ASSERT_TRUE(a.status.ok()) << a.status.message();
+      MatmulRun h =
+          runMatmul(readFile(examplePath(std::string(p.f16) + ".tir")), K, p.f16, p.shape);
+      ASSERT_TRUE(h.status.ok()) << h.status.message();
+      std::vector<uint16_t> halves = valuesOf<uint16_t>(h.bytes);
+      for (size_t i = 0; i < a.c.size(); ++i) {
+        int e = 0;
+        std::frexp(double(a.c[i]), &e);
+        const double halfUlp = std::max(std::ldexp(1.0, e - 12), std::ldexp(1.0, -25));
+        ASSERT_LE(std::abs(fromHalfBits(halves[i]) - double(a.c[i])), halfUlp) << "element " << i;
+      }
+    }
 }
 
 // Each broken protocol is an error naming the op (and the barrier or the other access).

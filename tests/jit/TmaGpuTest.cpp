@@ -227,6 +227,8 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
   const int tileN = int(fn.type(fn.body.args.at(1)).shape().at(1));
   const bool halfOut = fn.type(fn.body.args.at(2)).elem().scalar != ScalarKind::F32;
   const size_t outBytes = halfOut ? 2 : 4;
+  // A persistent kernel (matmul_ws_persistent*.tir) also takes M and N, and walks the tiles.
+  const bool persistent = fn.body.args.size() == 7;
   std::uniform_real_distribution<float> d(-1, 1);
   // K: one step, shorter than the prologue, no multiple of the stages, no multiple of 64.
   for (int K : {64, 128, 320, 1000, 2048}) {
@@ -249,12 +251,17 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
                          jit::encodeTensorMapFor(params.at(1), db.ptr(), {uint64_t(K), uint64_t(N)},
                                                  {uint64_t(N) * 2}));
     // A launch checks the kind of every argument.
-    Status wrong = k->launch({1}, int32_t(0), bmap, dc, int32_t(K), int32_t(N));
+    Status wrong = persistent ? k->launch({1}, int32_t(0), bmap, dc, int32_t(K), int32_t(N),
+                                          int32_t(M), int32_t(N))
+                              : k->launch({1}, int32_t(0), bmap, dc, int32_t(K), int32_t(N));
     ASSERT_FALSE(wrong.ok());
     EXPECT_NE(wrong.message().find("is a tensor map, got a 32-bit integer"), std::string::npos)
         << wrong.message();
-    ASSERT_OK(k->launch({unsigned(M / tileM), unsigned(N / tileN)}, amap, bmap, dc, int32_t(K),
-                        int32_t(N)));
+    if (persistent) // 3 programs for 8 tiles: the ring's phases go on across tiles
+      ASSERT_OK(k->launch({3}, amap, bmap, dc, int32_t(K), int32_t(N), int32_t(M), int32_t(N)));
+    else
+      ASSERT_OK(k->launch({unsigned(M / tileM), unsigned(N / tileN)}, amap, bmap, dc, int32_t(K),
+                          int32_t(N)));
     ASSERT_OK(jitc.context().synchronize());
     ASSERT_OK_AND_ASSIGN(auto c, dc.template toHost<uint8_t>());
     double err = 0, norm = 0;

@@ -12,6 +12,7 @@ packages=(
   librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev     # the query and CLI JSON
   pybind11-dev python3-dev python3-setuptools  # python/: the Python package
+  python3-pip python3-wheel                    # pip install --no-build-isolation .
   python3-pytest python3-hypothesis            # its test suite
   libcli11-dev           # the CLI's argument parser
   clang-format-19        # the format test (.clang-format)

@@ -44,6 +44,15 @@ class Layout:
             bitwidth = getattr(self, "element_bitwidth", 16)
         return l.svg(bitwidth=bitwidth, title=title)
 
+    def _repr_svg_(self):
+        """Jupyter's picture: only a layout that carries its shape has one (the others need
+        ``svg(shape)``); None lets Jupyter show the text form."""
+        shape = getattr(self, "shape", None)
+        try:
+            return self.svg(shape) if shape else None
+        except ValueError:
+            return None
+
 
 def _cga_json(self, j):
     if self.cga_layout:

@@ -52,6 +52,13 @@ def test_gluon_classes_convert_as_their_specs():
         assert ll.layout_from_json(tmem.to_json()) == tmem
 
 
+def test_layouts_with_a_shape_render_in_jupyter():
+    reg = ll.get_tmem_reg_layout(32, [128, 64], ll.TensorMemoryLayout([128, 64], 1), 4)
+    assert reg._repr_svg_() == reg.svg([128, 64])
+    assert reg._repr_svg_().startswith("<svg")
+    assert BLOCKED._repr_svg_() is None  # no shape: Jupyter shows its text
+
+
 def test_get_tmem_reg_layout():
     # Gluon's 32x32b layout of a 128x128 fp32 accumulator: lane i reads row i, registers walk
     # the columns, warps 1 and 2 take rows 32 and 64.

@@ -208,6 +208,9 @@ TEST(WarpSpecialize, HalfOutputIsTheF32OutputRounded) {
   for (const Pair &p : {Pair{"matmul_ws_wide", "matmul_ws_wide_halfout", {.tileN = 256}},
                         Pair{"matmul_ws_persistent",
                              "matmul_ws_persistent_halfout",
+                             {.M = 256, .N = 512, .tileN = 256, .programs = 3}},
+                        Pair{"matmul_ws_persistent",
+                             "matmul_ws_persistent_halfout_mma",
                              {.M = 256, .N = 512, .tileN = 256, .programs = 3}}})
     for (int K : {64, 320}) {
       SCOPED_TRACE(std::string(p.f16) + ", K " + std::to_string(K));

@@ -50,25 +50,35 @@ PartitionRaces::Alloc &PartitionRaces::alloc(size_t a, std::span<const size_t> a
   return x;
 }
 
-std::string PartitionRaces::race(size_t task, const Op &op, const char *access, size_t other,
-                                 const Op *otherOp, const char *otherAccess,
-                                 const char *advice) const {
-  (void)op;
+std::string PartitionRaces::race(size_t task, const char *access, size_t other, const Op *otherOp,
+                                 const char *otherAccess, const char *advice) const {
   return std::string(access) + " shared memory that " + taskName(other) + " " + otherAccess +
          (otherOp ? " (" + where(otherOp) + ")" : std::string()) + ", and no mbarrier wait in " +
          taskName(task) + " orders that access before this one: " + advice;
 }
 
-std::string PartitionRaces::read(size_t task, const Op &op, size_t a, std::span<const size_t> at) {
-  Alloc &x = alloc(a, at);
+const PartitionRaces::Element *PartitionRaces::unorderedWrite(size_t task, const Alloc &x,
+                                                              std::span<const size_t> at) const {
   const Clock &c = clocks_[task];
   for (size_t e : at) {
     const Element &el = x.el[e];
     if (el.writeEpoch && el.writer != task && el.writeEpoch > c[el.writer])
-      return race(task, op, "reads", el.writer, el.writeOp, "wrote",
-                  "wait for the barrier (phase) that the write completes on first, as a "
-                  "consumer waits for a stage's full barrier");
+      return &el;
   }
+  return nullptr;
+}
+
+namespace {
+constexpr const char *kWaitForTheWrite =
+    "wait for the barrier (phase) that the write completes on first, as a consumer waits for a "
+    "stage's full barrier";
+} // namespace
+
+std::string PartitionRaces::read(size_t task, const Op &op, size_t a, std::span<const size_t> at) {
+  Alloc &x = alloc(a, at);
+  const Clock &c = clocks_[task];
+  if (const Element *el = unorderedWrite(task, x, at))
+    return race(task, "reads", el->writer, el->writeOp, "wrote", kWaitForTheWrite);
   for (size_t e : at) {
     x.readEpoch[e * tasks_ + task] = c[task];
     x.readOp[e * tasks_ + task] = &op;
@@ -79,14 +89,13 @@ std::string PartitionRaces::read(size_t task, const Op &op, size_t a, std::span<
 std::string PartitionRaces::write(size_t task, const Op &op, size_t a, std::span<const size_t> at) {
   Alloc &x = alloc(a, at);
   const Clock &c = clocks_[task];
+  if (const Element *el = unorderedWrite(task, x, at))
+    return race(task, "overwrites", el->writer, el->writeOp, "wrote",
+                "wait for a barrier the other write is ordered before");
   for (size_t e : at) {
-    const Element &el = x.el[e];
-    if (el.writeEpoch && el.writer != task && el.writeEpoch > c[el.writer])
-      return race(task, op, "overwrites", el.writer, el.writeOp, "wrote",
-                  "wait for a barrier the other write is ordered before");
     for (size_t t = 0; t < tasks_; ++t)
       if (t != task && x.readEpoch[e * tasks_ + t] > c[t])
-        return race(task, op, "overwrites", t, x.readOp[e * tasks_ + t], "reads",
+        return race(task, "overwrites", t, x.readOp[e * tasks_ + t], "reads",
                     "wait for the barrier its reader arrives on once done (a stage's empty "
                     "barrier) first");
   }
@@ -110,14 +119,8 @@ std::string PartitionRaces::dotRead(size_t task, size_t a, std::span<const size_
   PendingDot &d = dots_[task].back();
   d.reads.emplace_back(a, std::vector<size_t>(at.begin(), at.end()));
   // The dot's reads start now: a write it would read must already be ordered before it.
-  Alloc &x = alloc(a, at);
-  for (size_t e : at) {
-    const Element &el = x.el[e];
-    if (el.writeEpoch && el.writer != task && el.writeEpoch > clocks_[task][el.writer])
-      return race(task, *d.op, "reads", el.writer, el.writeOp, "wrote",
-                  "wait for the barrier (phase) that the write completes on first, as a "
-                  "consumer waits for a stage's full barrier");
-  }
+  if (const Element *el = unorderedWrite(task, alloc(a, at), at))
+    return race(task, "reads", el->writer, el->writeOp, "wrote", kWaitForTheWrite);
   return "";
 }
 
@@ -126,9 +129,10 @@ std::string PartitionRaces::retireDots(size_t task, int64_t pendings) {
   while (int64_t(q.size()) > std::max<int64_t>(pendings, 0)) {
     PendingDot d = std::move(q.front());
     q.pop_front();
+    // Reported at the wait that retires the dot: the message names the dot that reads.
     for (const auto &[a, at] : d.reads)
       if (std::string h = read(task, *d.op, a, at); !h.empty())
-        return h;
+        return "the wgmma of " + where(d.op) + " " + h;
   }
   return "";
 }

@@ -69,8 +69,12 @@ private:
     std::vector<std::pair<size_t, std::vector<size_t>>> reads;
   };
   Alloc &alloc(size_t a, std::span<const size_t> at);
-  std::string race(size_t task, const Op &op, const char *access, size_t other, const Op *otherOp,
+  // The message of an access by `task` that `other`'s access (`otherOp`) is not ordered before.
+  std::string race(size_t task, const char *access, size_t other, const Op *otherOp,
                    const char *otherAccess, const char *advice) const;
+  // The first element of `at` whose last write, by another task, is not ordered before `task`'s
+  // present; nullptr if none.
+  const Element *unorderedWrite(size_t task, const Alloc &x, std::span<const size_t> at) const;
   void tick(size_t task) { ++clocks_[task][task]; }
 
   size_t tasks_;

@@ -6,6 +6,7 @@
 
 #include "linlayout/ir/AnnotateAccessWidths.h"
 #include "linlayout/ir/InsertFences.h"
+#include "linlayout/ir/Parser.h"
 #include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Walk.h"
 #include "linlayout/lower/Lower.h"
@@ -297,6 +298,28 @@ TEST(JitKernels, WarpSpecializedMatmulsLower) {
       EXPECT_EQ(run->log.find("serialized"), std::string::npos) << run->log;
       EXPECT_EQ(run->log.find("Performance Loss"), std::string::npos) << run->log;
     }
+}
+
+// A partition's own shared memory is refused: the allocator would let it share bytes with the
+// default region's, which runs at the same time.
+TEST(JitKernels, PartitionSharedMemoryIsRefused) {
+  auto text = exampleText("matmul_ws.tir", sourceDir(LINLAYOUT_SOURCE_DIR));
+  ASSERT_TRUE(text.ok()) << text.message();
+  const std::string anchor = "      %true = arith.constant true\n";
+  const size_t at = text->find(anchor);
+  ASSERT_NE(at, std::string::npos);
+  text->insert(at + anchor.size(), "      %own = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #bar, "
+                                   "#smem, mutable>\n");
+  auto m = ir::parseModule(*text, "matmul_ws.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  lower::LowerOptions o;
+  o.target = LowerTarget::parse("sm_90a").value();
+  auto k = lower::lowerKernel(*m, o);
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.message().find("ttg.local_alloc in partition 0 needs shared memory of its own, "
+                             "which is planned only for the default region"),
+            std::string::npos)
+      << k.message();
 }
 
 // Every wgmma tile the GPU test runs (each descriptor form, register A, two warp groups) lowers

@@ -7,7 +7,7 @@ ll=$build/bin/linlayout
 here=$(cd "$(dirname "$0")/../.." && pwd)
 section() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
 note() { printf '\033[2m%s\033[0m\n' "$1"; }
-"$ll" help | grep -q compile || exit 0
+"$ll" --help | grep -q compile || exit 0
 
 ex=$here/examples/transpose_copy.tir
 section "10. Lowering: examples/transpose_copy.tir after the passes (the layouts and the one conversion)"

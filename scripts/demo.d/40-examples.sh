@@ -8,7 +8,7 @@ ll=$build/bin/linlayout
 here=$(cd "$(dirname "$0")/../.." && pwd)
 section() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
 note() { printf '\033[2m%s\033[0m\n' "$1"; }
-"$ll" help | grep -q compile || exit 0
+"$ll" --help | grep -q compile || exit 0
 
 section "12. Every example compiled (linlayout compile --target sm_90a --report): what the PTX holds"
 note "per kernel: threads, dynamic shared bytes, conversions and their paths, then instruction counts"

@@ -375,52 +375,13 @@ TEST(LowerGpu, ForcedConversionPathsComputeTheReference) {
         auto k = lowerKernel(m, o);
         ASSERT_TRUE(k.ok()) << k.message();
         ASSERT_FALSE(k->conversions.empty());
-        const ir::testing::ExampleRun *run = nullptr;
-        for (const auto &r : runs)
-          if (r.file == c.file)
-            run = &r;
-        ASSERT_NE(run, nullptr);
-        ir::Memory mem;
-        std::vector<ir::ArgValue> args;
-        run->setup(mem, args);
-        Status s = runOnGpu(k->kernel, mem.buffers, args,
-                            {unsigned(run->grid.x), unsigned(run->grid.y), unsigned(run->grid.z)});
-        ASSERT_TRUE(s.ok()) << s.message();
-        run->check(mem);
+        auto run = std::find_if(runs.begin(), runs.end(),
+                                [&](const ir::testing::ExampleRun &r) { return r.file == c.file; });
+        ASSERT_NE(run, runs.end());
+        expectRunsOnGpu(k->kernel, *run);
         ++ran;
       }
   EXPECT_EQ(ran, 3 * int(targets_.size()));
-}
-
-TEST(LowerGpu, ReferenceConversionsMoveEveryElement) {
-  REQUIRE_GPU();
-  int checked = 0;
-  for (const PtxTarget &target : targets_)
-    for (const Pair &p : referencePairs())
-      for (bool f16 : {true, false}) {
-        SCOPED_TRACE(std::string(p.name) + (f16 ? " f16 " : " f32 ") + target.name());
-        int64_t shape[] = {128, 128};
-        auto src = toLinearLayout(p.src, shape);
-        auto dst = toLinearLayout(p.dst, shape);
-        ASSERT_TRUE(src.ok() && dst.ok());
-        auto plan = planLayoutConversion(*src, *dst, f16 ? 16 : 32, target);
-        ASSERT_TRUE(plan.ok()) << plan.message();
-        auto k = conversionKernel(target, *plan, f16 ? 16 : 32);
-        ASSERT_TRUE(k.ok()) << k.message();
-        size_t bytes = 128 * 128 * (f16 ? 2 : 4);
-        std::vector<std::vector<uint8_t>> bufs = {std::vector<uint8_t>(bytes),
-                                                  std::vector<uint8_t>(bytes, 0xff)};
-        for (size_t i = 0; i < 128 * 128; ++i) {
-          uint32_t v = uint32_t(i * 2654435761u) ^ uint32_t(i);
-          std::memcpy(bufs[0].data() + i * (f16 ? 2 : 4), &v, f16 ? 2 : 4);
-        }
-        Status s =
-            runOnGpu(*k, bufs, {ir::ArgValue::pointer(0), ir::ArgValue::pointer(1)}, {1, 1, 1});
-        ASSERT_TRUE(s.ok()) << s.message();
-        EXPECT_EQ(bufs[0], bufs[1]) << "path " << int(plan->path);
-        ++checked;
-      }
-  EXPECT_EQ(checked, 12 * int(targets_.size()));
 }
 
 namespace {
@@ -447,26 +408,62 @@ std::string runPlan(const PtxTarget &target, const linlayout::testing::SameOutpu
   return "";
 }
 
-} // namespace
+// Random distributed layouts of one CTA with as many warps on both sides (register, lane, warp).
+linlayout::testing::SameOutputsPair sameWarpsPair() {
+  auto pair = *linlayout::testing::distributedPair(oneCtaBounds(12));
+  RC_PRE(pair.a.inDimSize(DimName::warp()) == pair.b.inDimSize(DimName::warp()));
+  return pair;
+}
 
-// Random distributed layouts (register, lane, warp; 8- to 64-bit elements): the planner's plan,
-// emitted, compiled and run, puts every element where the destination layout says.
-TEST(LowerGpu, RandomConversionsMoveEveryElement) {
-  REQUIRE_GPU();
-  const PtxTarget target = targets_.back();
+// The property of the random conversion tests, 300 cases: a pair from `draw`, 8- to 64-bit
+// elements, planned by `plan` (which may discard the case with RC_PRE), emitted, compiled and
+// run, puts every element where the destination layout says.
+template <typename Draw, typename Plan>
+void expectPlansMoveEveryElement(const PtxTarget &target, Draw draw, Plan plan) {
   checkProperty(
       [&](void) {
-        auto pair = *linlayout::testing::distributedPair(oneCtaBounds(12));
-        RC_PRE(pair.a.inDimSize(DimName::warp()) == pair.b.inDimSize(DimName::warp()));
+        linlayout::testing::SameOutputsPair pair = draw();
         int bits = *rc::gen::element(8, 16, 32, 64);
-        auto plan = planLayoutConversion(pair.a, pair.b, bits, target);
-        if (!plan.ok())
-          RC_FAIL("planner: " + plan.message());
-        std::string problem = runPlan(target, pair, *plan, bits);
+        std::string problem = runPlan(target, pair, plan(pair, bits), bits);
         if (!problem.empty())
           RC_FAIL(problem);
       },
       300);
+}
+
+} // namespace
+
+// The reference pairs (128x128 tiles of 16- and 32-bit elements): the planner's plan moves every
+// element.
+TEST(LowerGpu, ReferenceConversionsMoveEveryElement) {
+  REQUIRE_GPU();
+  int checked = 0;
+  for (const PtxTarget &target : targets_)
+    for (const Pair &p : referencePairs())
+      for (int bits : {16, 32}) {
+        SCOPED_TRACE(std::string(p.name) + " " + std::to_string(bits) + "-bit " + target.name());
+        int64_t shape[] = {128, 128};
+        auto src = toLinearLayout(p.src, shape);
+        auto dst = toLinearLayout(p.dst, shape);
+        ASSERT_TRUE(src.ok() && dst.ok());
+        auto plan = planLayoutConversion(*src, *dst, bits, target);
+        ASSERT_TRUE(plan.ok()) << plan.message();
+        EXPECT_EQ(runPlan(target, {*src, *dst}, *plan, bits), "");
+        ++checked;
+      }
+  EXPECT_EQ(checked, 12 * int(targets_.size()));
+}
+
+// Random distributed layouts: the planner's plan moves every element.
+TEST(LowerGpu, RandomConversionsMoveEveryElement) {
+  REQUIRE_GPU();
+  const PtxTarget target = targets_.back();
+  expectPlansMoveEveryElement(target, sameWarpsPair, [&](const auto &pair, int bits) {
+    auto plan = planLayoutConversion(pair.a, pair.b, bits, target);
+    if (!plan.ok())
+      RC_FAIL("planner: " + plan.message());
+    return *plan;
+  });
 }
 
 // Random conversions through shared memory with padding allowed (PlanOptions::allowPadding):
@@ -475,20 +472,13 @@ TEST(LowerGpu, RandomConversionsMoveEveryElement) {
 TEST(LowerGpu, PaddedScratchConversionsMoveEveryElement) {
   REQUIRE_GPU();
   const PtxTarget target = targets_.back();
-  checkProperty(
-      [&](void) {
-        auto pair = *linlayout::testing::distributedPair(oneCtaBounds(12));
-        RC_PRE(pair.a.inDimSize(DimName::warp()) == pair.b.inDimSize(DimName::warp()));
-        int bits = *rc::gen::element(8, 16, 32, 64);
-        auto plan = planLayoutConversion(pair.a, pair.b, bits, target, ConversionPath::SharedMemory,
-                                         false, true);
-        RC_PRE(plan.ok());
-        RC_TAG(plan->shared.padding.empty() ? "swizzled" : "padded");
-        std::string problem = runPlan(target, pair, *plan, bits);
-        if (!problem.empty())
-          RC_FAIL(problem);
-      },
-      300);
+  expectPlansMoveEveryElement(target, sameWarpsPair, [&](const auto &pair, int bits) {
+    auto plan = planLayoutConversion(pair.a, pair.b, bits, target, ConversionPath::SharedMemory,
+                                     false, true);
+    RC_PRE(plan.ok());
+    RC_TAG(plan->shared.padding.empty() ? "swizzled" : "padded");
+    return *plan;
+  });
 }
 
 // Conversions inside warps, forced onto warp shuffles (whatever the cost model prefers): every
@@ -496,20 +486,15 @@ TEST(LowerGpu, PaddedScratchConversionsMoveEveryElement) {
 TEST(LowerGpu, RandomWarpShufflesMoveEveryElement) {
   REQUIRE_GPU();
   const PtxTarget target = targets_.back();
-  checkProperty(
-      [&](void) {
-        auto pair = *linlayout::testing::warpPair(oneCtaBounds(12));
-        int bits = *rc::gen::element(8, 16, 32, 64);
-        PlanOptions opt;
-        opt.target = target.sm >= 90 ? GpuTarget::Sm90 : GpuTarget::Sm80;
-        opt.forcePath = ConversionPath::WarpShuffle;
-        auto plan = planConversion(pair.a, pair.b, bits, opt);
-        RC_PRE(plan.ok()); // a register permutation, or data a round cannot deliver (broadcast)
-        std::string problem = runPlan(target, pair, *plan, bits);
-        if (!problem.empty())
-          RC_FAIL(problem);
-      },
-      300);
+  auto draw = [] { return *linlayout::testing::warpPair(oneCtaBounds(12)); };
+  expectPlansMoveEveryElement(target, draw, [&](const auto &pair, int bits) {
+    PlanOptions opt;
+    opt.target = target.sm >= 90 ? GpuTarget::Sm90 : GpuTarget::Sm80;
+    opt.forcePath = ConversionPath::WarpShuffle;
+    auto plan = planConversion(pair.a, pair.b, bits, opt);
+    RC_PRE(plan.ok()); // a register permutation, or data a round cannot deliver (broadcast)
+    return *plan;
+  });
 }
 
 // Random mma.sync dots (RandomDot.h: f16, bf16, tf32 and i8, kWidths of 1, 2 and 4 words; 1-8

@@ -6,6 +6,7 @@
 #include "linlayout/layout/F2Basis.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <ostream>
 #include <string>
@@ -333,7 +334,7 @@ Expected<LinearLayout> LinearLayout::resizeOutDim(DimName dim, uint64_t size) co
 Expected<LinearLayout> LinearLayout::sublayout(std::span<const DimName> ins,
                                                std::span<const DimName> outs) const {
   // The answer is written in place and returned by name (no copy of the 600-byte value).
-  Expected<LinearLayout> r(std::in_place);
+  Expected<LinearLayout> r(std::in_place, Unfilled{});
   uint32_t keepIn = 0, keepOut = 0;
   for (DimName n : ins) {
     int d = inDimIndex(n);
@@ -364,25 +365,34 @@ Expected<LinearLayout> LinearLayout::sublayout(std::span<const DimName> ins,
     rp.add(from, to, outBits_[o]);
     to += outBits_[o];
   }
-  int bit = 0;
-  for (int d = 0, src = 0; d < nIn_; src += inBits_[d++]) {
+  // Counts and bounds live in locals: the column stores could alias the uint8_t dim sizes, so
+  // GCC would reload those after every store.
+  int bit = 0, nKept = 0;
+  uint64_t *out = l.cols_.data();
+  for (int d = 0, src = 0, nIn = nIn_; d < nIn; ++d) {
+    const int bits = inBits_[d];
+    const uint64_t *in = &cols_[src];
+    src += bits;
     if (!(keepIn >> d & 1))
       continue;
-    l.inNames_[l.nIn_] = inNames_[d];
-    l.inBits_[l.nIn_++] = inBits_[d];
+    l.inNames_[nKept] = inNames_[d];
+    l.inBits_[nKept++] = uint8_t(bits);
     if (rp.identity) {
-      for (int i = 0; i < inBits_[d]; ++i)
-        l.cols_[bit++] = cols_[src + i];
+      for (int i = 0; i < bits; ++i)
+        out[bit + i] = in[i];
     } else if (rp.n == 1) {
-      uint64_t mask = rp.pieces[0].mask;
-      int shift = rp.pieces[0].from;
-      for (int i = 0; i < inBits_[d]; ++i)
-        l.cols_[bit++] = (cols_[src + i] >> shift) & mask;
+      const uint64_t mask = rp.pieces[0].mask;
+      const int shift = rp.pieces[0].from;
+      for (int i = 0; i < bits; ++i)
+        out[bit + i] = (in[i] >> shift) & mask;
     } else {
-      for (int i = 0; i < inBits_[d]; ++i)
-        l.cols_[bit++] = rp(cols_[src + i]);
+      for (int i = 0; i < bits; ++i)
+        out[bit + i] = rp(in[i]);
     }
+    bit += bits;
   }
+  l.nIn_ = uint8_t(nKept);
+  l.clearColumnsFrom(bit);
   return r;
 }
 
@@ -426,6 +436,30 @@ std::optional<LinearLayout> LinearLayout::quotient(std::span<const DimName> dims
   return *sublayout(restIns, restOuts);
 }
 
+namespace {
+
+// Moves the bit pieces of a Repack, the first two held in registers (all of them, when Few is
+// false, for three or more). A piece is masked where it is and rotated into place: one
+// variable-count instruction instead of two shifts.
+template <bool Few> struct PieceMove {
+  uint64_t m0, m1;
+  int r0, r1;
+  const Repack *all;
+  explicit PieceMove(const Repack &r)
+      : m0(r.pieces[0].mask << r.pieces[0].from), m1(r.pieces[1].mask << r.pieces[1].from),
+        r0((r.pieces[0].from - r.pieces[0].to) & 63), r1((r.pieces[1].from - r.pieces[1].to) & 63),
+        all(&r) {}
+  uint64_t operator()(uint64_t w) const {
+    uint64_t r = std::rotr(w & m0, r0) | std::rotr(w & m1, r1);
+    if (!Few)
+      for (int i = 2; i < all->n; ++i)
+        r |= ((w >> all->pieces[i].from) & all->pieces[i].mask) << all->pieces[i].to;
+    return r;
+  }
+};
+
+} // namespace
+
 // product(known, q) == *this (KnownIsInner) or product(q, known) == *this, checked directly
 // instead of building the product: the same dims by name, known's columns where the product puts
 // them (the low bits of each shared dim when known is inner, the high bits when it is outer), q's
@@ -434,21 +468,95 @@ std::optional<LinearLayout> LinearLayout::quotient(std::span<const DimName> dims
 // is left out, one known lacks is kept even at size 1.
 template <bool KnownIsInner>
 bool LinearLayout::divideInto(const LinearLayout &known, LinearLayout &q) const {
+  // Counts and sizes are read into locals once: the column stores could alias the uint8_t
+  // arrays, and GCC would reload them after every store.
+  const int nOut = nOut_, nIn = nIn_, kOut = known.nOut_, kIn = known.nIn_;
+  if constexpr (KnownIsInner) {
+    // The product puts inner's dims first, in inner's order, on both sides. When this layout
+    // does too (the usual division), no dim is looked up by name and the order rules hold.
+    bool prefix = kIn <= nIn && kOut <= nOut;
+    for (int d = 0; prefix && d < kIn; ++d)
+      prefix = inNames_[d] == known.inNames_[d];
+    for (int o = 0; prefix && o < kOut; ++o)
+      prefix = outNames_[o] == known.outNames_[o];
+    if (prefix) {
+      Repack kr, qr; // known's packing into this one's, this one's into q's
+      uint64_t knownBits = 0;
+      int qDims = 0;
+      for (int o = 0, off = 0, kOff = 0, qOff = 0; o < nOut; ++o) {
+        const int bits = outBits_[o], kb = o < kOut ? known.outBits_[o] : 0, qb = bits - kb;
+        if (qb < 0)
+          return false;
+        knownBits |= lowMask(kb) << off;
+        kr.add(kOff, off, kb);
+        qr.add(off + kb, qOff, qb);
+        if (qb > 0 || o >= kOut) {
+          q.outNames_[qDims] = outNames_[o];
+          q.outBits_[qDims++] = uint8_t(qb);
+        }
+        off += bits;
+        kOff += kb;
+        qOff += qb;
+      }
+      q.nOut_ = uint8_t(qDims);
+      // Mismatches gather in `diff` (known's columns) and `clash` (q's columns reaching known's
+      // bits), checked once at the end: no branch per column.
+      uint64_t diff = 0, clash = 0;
+      int bit = 0;
+      qDims = 0;
+      uint64_t *qCols = q.cols_.data();
+      auto columns = [&](auto moveKnown, auto moveQ) {
+        for (int d = 0, src = 0, kSrc = 0; d < nIn; ++d) {
+          const int bits = inBits_[d], kb = d < kIn ? known.inBits_[d] : 0, qb = bits - kb;
+          if (qb < 0)
+            return false;
+          if (qb > 0 || d >= kIn) {
+            q.inNames_[qDims] = inNames_[d];
+            q.inBits_[qDims++] = uint8_t(qb);
+          }
+          const uint64_t *kCols = &known.cols_[kSrc], *here = &cols_[src];
+          for (int i = 0; i < kb; ++i)
+            diff |= moveKnown(kCols[i]) ^ here[i];
+          for (int i = 0; i < qb; ++i) {
+            uint64_t v = here[kb + i];
+            clash |= v;
+            qCols[bit + i] = moveQ(v);
+          }
+          bit += qb;
+          src += bits;
+          kSrc += kb;
+        }
+        return true;
+      };
+      bool ok = kr.n <= 2 && qr.n <= 2 ? columns(PieceMove<true>(kr), PieceMove<true>(qr))
+                                       : columns(PieceMove<false>(kr), PieceMove<false>(qr));
+      q.nIn_ = uint8_t(qDims);
+      q.clearColumnsFrom(bit);
+      return ok && diff == 0 && (clash & knownBits) == 0;
+    }
+  }
+  std::array<int, kMaxDims> kOutOff, kInOff; // known's packed offsets
+  for (int k = 0, off = 0; k < kOut; off += known.outBits_[k++])
+    kOutOff[k] = off;
+  for (int k = 0, off = 0; k < kIn; off += known.inBits_[k++])
+    kInOff[k] = off;
   // Out dims, in this layout's order: where known's part sits (low bits of a shared dim when known
   // is inner, high bits when outer) and where q's part goes. Pieces: known's packing into this
   // one's (kp), this one's into q's (qp).
   std::array<Repack::Piece, kMaxDims> kp, qp;
-  int nk = 0, nq = 0, found = 0, lastCommon = -1;
+  int nk = 0, nq = 0, found = 0, lastCommon = -1, qDims = 0;
   uint64_t knownBits = 0;
-  for (int o = 0, off = 0, qOff = 0; o < nOut_; off += outBits_[o++]) {
-    int k = known.outDimIndex(outNames_[o]), kb = 0;
+  for (int o = 0, off = 0, qOff = 0; o < nOut; ++o) {
+    const DimName name = outNames_[o];
+    const int bits = outBits_[o];
+    int k = known.outDimIndex(name), kb = 0;
     if (k >= 0) {
       ++found;
       kb = known.outBits_[k];
-      if (kb > outBits_[o])
+      if (kb > bits)
         return false;
     }
-    int qb = outBits_[o] - kb;
+    int qb = bits - kb;
     int kAt = KnownIsInner ? off : off + qb, qAt = KnownIsInner ? off + kb : off;
     if (k >= 0 && qb > 0) {
       if (k < lastCommon)
@@ -457,11 +565,11 @@ bool LinearLayout::divideInto(const LinearLayout &known, LinearLayout &q) const 
     }
     if (kb > 0) {
       knownBits |= lowMask(kb) << kAt;
-      kp[nk++] = {known.outDimOffset(k), kAt, lowMask(kb)};
+      kp[nk++] = {kOutOff[k], kAt, lowMask(kb)};
     }
     if (qb > 0 || k < 0) {
-      q.outNames_[q.nOut_] = outNames_[o];
-      q.outBits_[q.nOut_++] = uint8_t(qb);
+      q.outNames_[qDims] = name;
+      q.outBits_[qDims++] = uint8_t(qb);
     }
     if (qb > 0) {
       if (nq > 0 && qp[nq - 1].from + (qOff - qp[nq - 1].to) == qAt)
@@ -470,36 +578,32 @@ bool LinearLayout::divideInto(const LinearLayout &known, LinearLayout &q) const 
         qp[nq++] = {qAt, qOff, lowMask(qb)};
       qOff += qb;
     }
+    off += bits;
   }
-  if (found != known.nOut_)
+  q.nOut_ = uint8_t(qDims);
+  if (found != kOut)
     return false;
-  // Two pieces or fewer (one or two out dims, the usual case) move without a loop; the unused
-  // one has a zero mask.
-  const bool few = nk <= 2 && nq <= 2;
-  for (int i = nk; i < 2; ++i)
-    kp[i] = {0, 0, 0};
-  for (int i = nq; i < 2; ++i)
-    qp[i] = {0, 0, 0};
-  const Repack::Piece k0 = kp[0], k1 = kp[1], q0 = qp[0], q1 = qp[1];
-  auto move = [&](uint64_t w, Repack::Piece p0, Repack::Piece p1,
-                  const std::array<Repack::Piece, kMaxDims> &all, int n) {
-    uint64_t r = ((w >> p0.from) & p0.mask) << p0.to | ((w >> p1.from) & p1.mask) << p1.to;
-    if (!few)
-      for (int i = 2; i < n; ++i)
-        r |= ((w >> all[i].from) & all[i].mask) << all[i].to;
-    return r;
+  // The in dims are read first into runs of columns: known's (kRuns), compared with this
+  // layout's, and q's (qRuns), moved into q. Runs continuing each other join, so the columns
+  // are then checked and moved in a few tight loops.
+  struct Run {
+    int from, at, len; // known's column `from` (or unused) against this layout's column `at`
   };
+  std::array<Run, kMaxDims> kRuns, qRuns;
+  int nkRuns = 0, nqRuns = 0;
   found = 0;
   lastCommon = -1;
-  int bit = 0;
-  for (int d = 0, src = 0; d < nIn_; src += inBits_[d++]) {
-    int k = known.inDimIndex(inNames_[d]), kb = 0, kSrc = 0;
+  qDims = 0;
+  for (int d = 0, src = 0; d < nIn; ++d) {
+    const DimName name = inNames_[d];
+    const int bits = inBits_[d];
+    int k = known.inDimIndex(name), kb = 0, kSrc = 0;
     if (k >= 0) {
       ++found;
       kb = known.inBits_[k];
-      kSrc = known.inDimOffset(k);
+      kSrc = kInOff[k];
     }
-    int qb = inBits_[d] - kb;
+    int qb = bits - kb;
     if (qb < 0)
       return false;
     if (k >= 0 && qb > 0) {
@@ -508,35 +612,81 @@ bool LinearLayout::divideInto(const LinearLayout &known, LinearLayout &q) const 
       lastCommon = k;
     }
     if (qb > 0 || k < 0) {
-      q.inNames_[q.nIn_] = inNames_[d];
-      q.inBits_[q.nIn_++] = uint8_t(qb);
+      q.inNames_[qDims] = name;
+      q.inBits_[qDims++] = uint8_t(qb);
     }
-    const uint64_t *kCols = &known.cols_[kSrc];
-    const uint64_t *kHere = &cols_[KnownIsInner ? src : src + qb];
-    const uint64_t *qHere = &cols_[KnownIsInner ? src + kb : src];
-    for (int i = 0; i < kb; ++i)
-      if (move(kCols[i], k0, k1, kp, nk) != kHere[i])
-        return false;
-    for (int i = 0; i < qb; ++i) {
-      uint64_t v = qHere[i];
-      if (v & knownBits)
-        return false;
-      q.cols_[bit++] = move(v, q0, q1, qp, nq);
+    const int kAt = KnownIsInner ? src : src + qb, qAt = KnownIsInner ? src + kb : src;
+    if (kb > 0) {
+      Run *last = nkRuns > 0 ? &kRuns[nkRuns - 1] : nullptr;
+      if (last && last->from + last->len == kSrc && last->at + last->len == kAt)
+        last->len += kb;
+      else
+        kRuns[nkRuns++] = {kSrc, kAt, kb};
     }
+    if (qb > 0) {
+      Run *last = nqRuns > 0 ? &qRuns[nqRuns - 1] : nullptr;
+      if (last && last->at + last->len == qAt)
+        last->len += qb;
+      else
+        qRuns[nqRuns++] = {0, qAt, qb};
+    }
+    src += bits;
   }
-  return found == known.nIn_;
+  q.nIn_ = uint8_t(qDims);
+  if (found != kIn)
+    return false;
+  // Mismatches gather in `diff` (known's columns) and `clash` (q's columns reaching known's
+  // bits), checked once at the end: no branch per column. Two pieces or fewer (one or two out
+  // dims, the usual case) move without a loop; the unused one has a zero mask.
+  for (int i = nk; i < 2; ++i)
+    kp[i] = {0, 0, 0};
+  for (int i = nq; i < 2; ++i)
+    qp[i] = {0, 0, 0};
+  uint64_t diff = 0, clash = 0;
+  int bit = 0;
+  uint64_t *qCols = q.cols_.data();
+  auto columns = [&]<bool Few>(std::bool_constant<Few>) {
+    auto move = [](uint64_t w, const std::array<Repack::Piece, kMaxDims> &p, int n) {
+      uint64_t r = ((w >> p[0].from) & p[0].mask) << p[0].to | ((w >> p[1].from) & p[1].mask)
+                                                                   << p[1].to;
+      if (!Few)
+        for (int i = 2; i < n; ++i)
+          r |= ((w >> p[i].from) & p[i].mask) << p[i].to;
+      return r;
+    };
+    for (int r = 0; r < nkRuns; ++r) {
+      const uint64_t *kCols = &known.cols_[kRuns[r].from], *here = &cols_[kRuns[r].at];
+      for (int i = 0, len = kRuns[r].len; i < len; ++i)
+        diff |= move(kCols[i], kp, nk) ^ here[i];
+    }
+    for (int r = 0; r < nqRuns; ++r) {
+      const uint64_t *here = &cols_[qRuns[r].at];
+      for (int i = 0, len = qRuns[r].len; i < len; ++i) {
+        uint64_t v = here[i];
+        clash |= v;
+        qCols[bit + i] = move(v, qp, nq);
+      }
+      bit += qRuns[r].len;
+    }
+  };
+  if (nk <= 2 && nq <= 2)
+    columns(std::true_type{});
+  else
+    columns(std::false_type{});
+  q.clearColumnsFrom(bit);
+  return diff == 0 && (clash & knownBits) == 0;
 }
 
 std::optional<LinearLayout> LinearLayout::divideLeft(const LinearLayout &inner) const {
   // Solved in place and returned by name: no intermediate layouts, no copy of the result.
-  std::optional<LinearLayout> c(std::in_place);
+  std::optional<LinearLayout> c(std::in_place, Unfilled{});
   if (!divideInto<true>(inner, *c))
     c.reset();
   return c;
 }
 
 std::optional<LinearLayout> LinearLayout::divideRight(const LinearLayout &outer) const {
-  std::optional<LinearLayout> b(std::in_place);
+  std::optional<LinearLayout> b(std::in_place, Unfilled{});
   if (!divideInto<false>(outer, *b))
     b.reset();
   return b;

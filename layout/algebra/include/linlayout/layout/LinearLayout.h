@@ -82,7 +82,7 @@ public:
 
   /// The layout with no input and no output dimensions.
   /// Ensures: empty().totalInBits() == 0 && empty().totalOutBits() == 0.
-  LinearLayout() = default;
+  LinearLayout() : cols_{} {}
   static LinearLayout empty() { return LinearLayout(); }
 
   /// A layout from bases with explicit output sizes.
@@ -379,6 +379,21 @@ public:
   std::string toString() const;
 
 private:
+  // The key of the constructor below: only LinearLayout can make one.
+  class Unfilled {
+    friend class LinearLayout;
+    explicit Unfilled() = default;
+  };
+
+public:
+  /// For LinearLayout's own factories (outside code cannot make the key): no dims, and columns
+  /// left unwritten, so that a factory writes each column once instead of clearing 512 bytes
+  /// first. The factory ends with clearColumnsFrom(its column count).
+  explicit LinearLayout(Unfilled) {}
+
+private:
+  // Zeroes the columns from `n` on: unused columns are zero (== compares all of them).
+  void clearColumnsFrom(int n);
   uint64_t outMask() const;
   // Rebuilds a layout from dims and columns; checks only our own invariants (asserts).
   static LinearLayout make(std::span<const DimBits> ins, std::span<const DimBits> outs,
@@ -387,7 +402,7 @@ private:
   // product(q, known) == *this, and answers whether it exists.
   template <bool KnownIsInner> bool divideInto(const LinearLayout &known, LinearLayout &q) const;
 
-  std::array<uint64_t, kMaxBits> cols_{};
+  std::array<uint64_t, kMaxBits> cols_; // zeroed past totalInBits() by every constructor
   std::array<DimName, kMaxDims> inNames_{};
   std::array<DimName, kMaxDims> outNames_{};
   std::array<uint8_t, kMaxDims> inBits_{};

@@ -5,9 +5,9 @@
 // examples/matmul.tir), checked once against the input, then timed.
 //
 //   linlayout_gpu_bench [--json FILE] [--only SECTION] [--ptx-dir DIR] [--variant V]
-//     (sections: copy, convert, paths, gemm, attention, peak, scan, i8gemm; --ptx-dir writes each
-//     conversion kernel's PTX there, to compare its SASS with Triton's: bench/gpu/run.sh
-//     disassembles both;
+//     (sections: copy, convert, paths, padding, gemm, attention, peak, scan, i8gemm; --ptx-dir
+//     writes each conversion kernel's PTX there, to compare its SASS with Triton's:
+//     bench/gpu/run.sh disassembles both;
 //     --variant runs one GEMM variant, or one paths kernel named as its PTX file is,
 //     seed2-194_float16_auto)
 //
@@ -622,6 +622,105 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng, bool named) {
     std::fprintf(stderr, "error: no paths kernel is named %s (NAME_DTYPE_PATH, as %s lists)\n",
                  b.variant.c_str(), file.c_str());
     return false;
+  }
+  return true;
+}
+
+// Padding against the swizzle: each pair of bench/gpu/padding_pairs.jsonl (conversions through
+// shared memory where the cost model may take a padded scratch) in the convert_loop kernel on the
+// shared-memory path, compiled with the swizzle and with LowerOptions::conversionPadding. The
+// ratio padded / swizzled of the times per conversion says whether padding pays on this GPU;
+// "padding" is what the padded kernel's conversions took (empty: the model kept the swizzle).
+bool paddingSection(Bench &b, std::mt19937_64 &rng) {
+  const std::string file = sourceDir(LINLAYOUT_SOURCE_DIR) + "/bench/gpu/padding_pairs.jsonl";
+  std::ifstream in(file);
+  if (!in) {
+    std::fprintf(stderr, "error: cannot open %s\n", file.c_str());
+    return false;
+  }
+  const int64_t tiles = convertTiles(b);
+  std::string line;
+  for (int lineNo = 1; std::getline(in, line); ++lineNo) {
+    if (line.empty())
+      continue;
+    auto p = readPathPair(line);
+    if (!p.ok()) {
+      std::fprintf(stderr, "error: %s:%d: %s\n", file.c_str(), lineNo, p.message().c_str());
+      return false;
+    }
+    const int64_t M = p->shape[0], N = p->shape[1];
+    std::vector<uint8_t> host = smallIntegers(p->elem, size_t(tiles * M * N), rng);
+    auto x = runtime::DeviceBuffer::fromHost<uint8_t>(host);
+    auto y = runtime::DeviceBuffer::allocate(host.size());
+    CHECK(x);
+    CHECK(y);
+    auto m = convertLoop(p->elem, M, N, *p->src, *p->dst, 4);
+    CHECK(m);
+    double ns[2] = {0, 0};
+    bool correct = true;
+    std::string padding;
+    // Whether the cost model would take padding (both conversions of the loop).
+    std::string model;
+    for (bool back : {false, true}) {
+      PlanOptions opt;
+      opt.target = b.jit.arch() == "sm_90" ? GpuTarget::Sm90 : GpuTarget::Sm80;
+      opt.forcePath = ConversionPath::SharedMemory;
+      opt.padding = ScratchPadding::WhereCheaper;
+      auto plan = planConversion(back ? *p->dst : *p->src, back ? *p->src : *p->dst, p->shape,
+                                 int(ir::bitWidth(p->elem)), opt);
+      model += std::string(back ? "/" : "") + (!plan.ok()                     ? "?"
+                                               : plan->shared.padding.empty() ? "swizzle"
+                                                                              : "padding");
+    }
+    for (bool padded : {false, true}) {
+      jit::CompileOptions o = asBuilt();
+      o.conversionPath = ConversionPath::SharedMemory;
+      o.conversionPadding = padded ? ScratchPadding::Always : ScratchPadding::Never;
+      auto k = b.jit.compile(*m, o);
+      b.json.begin();
+      b.json.field("bench", "convert_padding");
+      b.json.field("name", p->name);
+      b.json.field("dtype", p->dtype);
+      b.json.field("shape", std::to_string(M) + "x" + std::to_string(N));
+      b.json.field("padded", padded ? 1 : 0);
+      b.json.field("tiles", double(tiles));
+      if (!k.ok()) {
+        b.json.field("error", k.message());
+        b.json.end();
+        std::printf("convert_padding %-14s %s: %s\n", p->name.c_str(), p->dtype.c_str(),
+                    k.message().c_str());
+        correct = false;
+        break;
+      }
+      ConvertTiming t;
+      if (!timeConvertLoop(b, **k, p->elem, tiles, host, *x, *y, t))
+        return false;
+      std::string pads;
+      for (const auto &c : (*k)->metadata().conversions)
+        pads += (pads.empty() ? "" : "/") + (c.padding.empty() ? "-" : c.padding);
+      if (padded)
+        padding = pads;
+      if (!b.ptxDir.empty())
+        std::ofstream(b.ptxDir + "/linlayout_padding_" + p->name + "_" + p->dtype +
+                      (padded ? "_padded" : "_swizzled") + ".ptx")
+            << (*k)->ptx();
+      b.json.field("padding", pads);
+      b.json.field("model_takes", model);
+      b.json.field("t0_ms", t.t0);
+      b.json.field("t64_ms", t.t64);
+      b.json.field("ns_per_conversion_per_tile", t.ns);
+      b.json.field("correct", t.correct ? 1 : 0);
+      kernelFields(b.json, **k);
+      b.json.end();
+      ns[padded ? 1 : 0] = t.ns;
+      correct &= t.correct;
+    }
+    if (ns[0] > 0)
+      std::printf("convert_padding %-14s %-8s %-7s swizzled %.3f ns, padded [%s] %.3f ns: "
+                  "ratio %.3f (model takes %s)%s\n",
+                  p->name.c_str(), p->dtype.c_str(),
+                  (std::to_string(M) + "x" + std::to_string(N)).c_str(), ns[0], padding.c_str(),
+                  ns[1], ns[1] / ns[0], model.c_str(), correct ? "" : "  WRONG");
   }
   return true;
 }
@@ -1663,7 +1762,7 @@ int main(int argc, char **argv) {
       variant = argv[++i];
     else {
       std::fprintf(stderr, "usage: linlayout_gpu_bench [--json FILE] [--only "
-                           "copy|convert|paths|gemm|attention|peak] "
+                           "copy|convert|paths|padding|gemm|attention|peak] "
                            "[--ptx-dir DIR] [--variant GEMM_VARIANT | NAME_DTYPE_PATH]\n");
       return 2;
     }
@@ -1702,6 +1801,8 @@ int main(int argc, char **argv) {
     ok &= convertSection(b, rng);
   if (only.empty() || only == "paths")
     ok &= pathsSection(b, rng, only == "paths" && !variant.empty());
+  if (only.empty() || only == "padding")
+    ok &= paddingSection(b, rng);
   if (only.empty() || only == "gemm")
     ok &= gemmSection(b, rng);
   if (only.empty() || only == "attention")

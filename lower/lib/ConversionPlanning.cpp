@@ -7,9 +7,9 @@ namespace linlayout::lower {
 Expected<ConversionPlan> planLayoutConversion(const LinearLayout &src, const LinearLayout &dst,
                                               int elementBits, const PtxTarget &target,
                                               std::optional<ConversionPath> path,
-                                              bool dstIsMmaOperand, bool allowPadding) {
+                                              bool dstIsMmaOperand, ScratchPadding padding) {
   PlanOptions options;
-  options.allowPadding = allowPadding;
+  options.padding = padding;
   options.forcePath = path;
   options.dstIsMmaOperand = dstIsMmaOperand;
   options.target = target.sm >= 90 ? linlayout::GpuTarget::Sm90 : linlayout::GpuTarget::Sm80;

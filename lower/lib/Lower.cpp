@@ -106,8 +106,8 @@ Expected<KernelSpec> kernelSpec(const ir::Module &m, const ir::Function &f) {
 // reductions' scratch, buffers, alignment) and places the buffers by liveness.
 Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
                                    const PtxTarget &target,
-                                   std::optional<ConversionPath> forcedPath, LayoutCache &layouts,
-                                   std::vector<ConversionReport> &reports) {
+                                   std::optional<ConversionPath> forcedPath, ScratchPadding padding,
+                                   LayoutCache &layouts, std::vector<ConversionReport> &reports) {
   OpPlans plans;
   // Program points: ops in walk order; a value used inside a loop it was not defined in stays
   // live to the loop's end.
@@ -168,7 +168,7 @@ Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
   // Each op's footprint, as its lowering family declares it: scratch live at the op only, a
   // buffer live to its result's last use.
   const std::vector<int> uses = ir::countUses(f);
-  FootprintContext fctx{m, f, target, layouts, forcedPath, uses, plans, reports};
+  FootprintContext fctx{m, f, target, layouts, forcedPath, padding, uses, plans, reports};
   std::vector<SharedBuffer> buffers;
   std::vector<const ir::Op *> owners;
   std::vector<bool> scratchOwner; // per buffer: an op's scratch, not a buffer
@@ -286,8 +286,9 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
   }
   LoweredKernel out;
   LayoutCache layouts(module);
-  LL_ASSIGN_OR_RETURN(OpPlans plans, planSharedMemory(module, *fn, target, options.conversionPath,
-                                                      layouts, out.conversions));
+  LL_ASSIGN_OR_RETURN(OpPlans plans,
+                      planSharedMemory(module, *fn, target, options.conversionPath,
+                                       options.conversionPadding, layouts, out.conversions));
   plans.accessWidths = planAccessWidths(module, *fn);
   plans.annotate = options.annotateConversions;
   plans.fpFusion = options.fpFusion;

@@ -104,7 +104,7 @@ Expected<SharedFootprint> planConversion(FootprintContext &ctx, const ir::Op &op
   const ir::Type &dt = ctx.function.type(op.results[0]);
   LL_ASSIGN_OR_RETURN(LinearLayout dst, ctx.layouts.of(dt));
   auto plan = planLayoutConversion(src, dst, exchangeElementBits(st), ctx.target, ctx.forcedPath,
-                                   isMmaOperand(ctx.module.layoutOf(dt)));
+                                   isMmaOperand(ctx.module.layoutOf(dt)), ctx.padding);
   if (!plan.ok() && ctx.forcedPath)
     return makeError("no " + conversionPathIdentifier(*ctx.forcedPath) +
                      " plan (LowerOptions::conversionPath): " + plan.message());
@@ -129,6 +129,9 @@ Expected<SharedFootprint> planConversion(FootprintContext &ctx, const ir::Op &op
   rep.plannedBarriers = c.barriers;
   rep.warpSyncs = c.warpSyncs;
   rep.scratchBytes = plan->shared.scratchBytes;
+  for (const PadInterval &pi : plan->shared.padding)
+    rep.padding += (rep.padding.empty() ? "" : ", ") + std::to_string(pi.interval) + ":+" +
+                   std::to_string(pi.padding);
   ctx.reports.push_back(rep);
   SharedFootprint fp;
   if (plan->path == ConversionPath::SharedMemory ||

@@ -45,6 +45,8 @@ struct FootprintContext {
   LayoutCache &layouts;
   /// LowerOptions::conversionPath.
   std::optional<ConversionPath> forcedPath;
+  /// LowerOptions::conversionPadding.
+  ScratchPadding padding = ScratchPadding::Never;
   /// The uses of each value (ir::countUses).
   const std::vector<int> &uses;
   OpPlans &plans;

@@ -466,7 +466,7 @@ TEST(LowerGpu, RandomConversionsMoveEveryElement) {
   });
 }
 
-// Random conversions through shared memory with padding allowed (PlanOptions::allowPadding):
+// Random conversions through shared memory with padding forced (ScratchPadding::Always):
 // where the plan takes a padded scratch, its padded addresses, emitted and run, still put every
 // element where the destination layout says.
 TEST(LowerGpu, PaddedScratchConversionsMoveEveryElement) {
@@ -474,7 +474,7 @@ TEST(LowerGpu, PaddedScratchConversionsMoveEveryElement) {
   const PtxTarget target = targets_.back();
   expectPlansMoveEveryElement(target, sameWarpsPair, [&](const auto &pair, int bits) {
     auto plan = planLayoutConversion(pair.a, pair.b, bits, target, ConversionPath::SharedMemory,
-                                     false, true);
+                                     false, ScratchPadding::Always);
     RC_PRE(plan.ok());
     RC_TAG(plan->shared.padding.empty() ? "swizzled" : "padded");
     return *plan;

@@ -211,7 +211,7 @@ TEST(PaddedSharedLowering, TilesThroughPaddedBuffersInterpretLowerAndAssemble) {
   }
 }
 
-// A conversion through a padded scratch (PlanOptions::allowPadding: the layout tutorial's 32x32
+// A conversion through a padded scratch (ScratchPadding::Always: the layout tutorial's 32x32
 // fp32 transpose), emitted and run on the CPU for every thread of the unoptimised IR: each
 // st.shared of the plan writes its source elements at the padded address of its offset, each
 // ld.shared reads back exactly its destination elements; the kernel assembles.
@@ -219,7 +219,8 @@ TEST(PaddedSharedLowering, PaddedScratchConversionsStoreAndLoadThroughThePadding
   LinearLayout src = blockedLayout({1, 1}, {1, 32}, {4, 1}, {1, 0}, {32, 32});
   LinearLayout dst = blockedLayout({1, 1}, {32, 1}, {1, 4}, {0, 1}, {32, 32});
   for (const PtxTarget &t : testTargets()) {
-    auto plan = planLayoutConversion(src, dst, 32, t, ConversionPath::SharedMemory, false, true);
+    auto plan = planLayoutConversion(src, dst, 32, t, ConversionPath::SharedMemory, false,
+                                     ScratchPadding::Always);
     ASSERT_TRUE(plan.ok()) << plan.message();
     const SharedStep &st = plan->shared;
     ASSERT_FALSE(st.padding.empty());
@@ -272,5 +273,68 @@ TEST(PaddedSharedLowering, PaddedScratchConversionsStoreAndLoadThroughThePadding
     auto optimized = conversionKernel(t, *plan, 32);
     ASSERT_TRUE(optimized.ok()) << optimized.message();
     expectAssembles(*optimized);
+  }
+}
+
+// LowerOptions::conversionPadding reaches the kernel's conversions: convert_loop kernels
+// (TileKernels.h) through shared memory keep their swizzles by default, take the padded scratch
+// the planner takes for WhereCheaper and a padded one wherever it exists for Always; the
+// allocation holds the padding, the report names it, and the PTX assembles for sm_80 and sm_90.
+TEST(PaddedSharedLowering, ConversionPaddingOptionReachesKernels) {
+  struct Case {
+    LayoutSpec src, dst;
+    ir::ScalarKind elem;
+    int64_t rows, cols;
+  };
+  std::vector<Case> cases = {
+      // The layout tutorial's 32x32 fp32 transpose: the model keeps the swizzle.
+      {blockedSpec({1, 1}, {1, 32}, {4, 1}, {1, 0}), blockedSpec({1, 1}, {32, 1}, {1, 4}, {0, 1}),
+       ir::ScalarKind::F32, 32, 32},
+      // 128x64 f16 from columns of lanes to rows of 8x4 elements: the swizzle XORs eight
+      // addresses, and the model takes padding ([256:+8]) both ways.
+      {blockedSpec({1, 1}, {2, 16}, {1, 4}, {0, 1}), blockedSpec({8, 4}, {8, 4}, {1, 4}, {1, 0}),
+       ir::ScalarKind::F16, 128, 64},
+  };
+  for (size_t c = 0; c < cases.size(); ++c) {
+    SCOPED_TRACE("case " + std::to_string(c));
+    const Case &k = cases[c];
+    auto m = gpukernels::convertLoop(k.elem, k.rows, k.cols, k.src, k.dst, 4);
+    ASSERT_TRUE(m.ok()) << m.message();
+    for (const PtxTarget &t : testTargets()) {
+      SCOPED_TRACE(t.name());
+      for (ScratchPadding mode :
+           {ScratchPadding::Never, ScratchPadding::WhereCheaper, ScratchPadding::Always}) {
+        LowerOptions o;
+        o.target = t;
+        o.conversionPath = ConversionPath::SharedMemory;
+        o.conversionPadding = mode;
+        auto kernel = lowerKernel(*m, o);
+        ASSERT_TRUE(kernel.ok()) << kernel.message();
+        ASSERT_EQ(kernel->conversions.size(), 2u);
+        for (int back = 0; back < 2; ++back) {
+          const ConversionReport &r = kernel->conversions[size_t(back)];
+          const std::vector<int64_t> shape{k.rows, k.cols};
+          LinearLayout from = *toLinearLayout(back ? k.dst : k.src, shape);
+          LinearLayout to = *toLinearLayout(back ? k.src : k.dst, shape);
+          auto plan = planLayoutConversion(from, to, ir::bitWidth(k.elem), t,
+                                           ConversionPath::SharedMemory, false, mode);
+          ASSERT_TRUE(plan.ok()) << plan.message();
+          std::string pads;
+          for (const PadInterval &pi : plan->shared.padding)
+            pads += (pads.empty() ? "" : ", ") + std::to_string(pi.interval) + ":+" +
+                    std::to_string(pi.padding);
+          EXPECT_EQ(r.padding, pads);
+          EXPECT_EQ(r.scratchBytes, plan->shared.scratchBytes);
+          EXPECT_GE(int64_t(kernel->kernel.sharedBytes), r.scratchBytes);
+          if (mode == ScratchPadding::Never) {
+            EXPECT_EQ(r.padding, "");
+          }
+          if (mode == ScratchPadding::Always) {
+            EXPECT_NE(r.padding, "");
+          }
+        }
+        expectAssembles(kernel->kernel);
+      }
+    }
   }
 }

@@ -67,7 +67,7 @@ int reportPtxas(const lower::KernelPtx &kernel) {
 #endif
 
 struct CompileArgs {
-  std::string input, output, emit = "ptx", target, conversionPath;
+  std::string input, output, emit = "ptx", target, conversionPath, conversionPadding;
   bool report = false, assemble = false, noPasses = false, o0 = false, noFpFusion = false;
 #ifdef LINLAYOUT_HAS_LOWER
   lower::CompileOptions options;
@@ -99,6 +99,10 @@ int runCompile(CompileArgs &a) {
       return 2;
     }
   }
+  if (a.conversionPadding == "cheaper")
+    options.conversionPadding = ScratchPadding::WhereCheaper;
+  else if (a.conversionPadding == "always")
+    options.conversionPadding = ScratchPadding::Always;
   options.runPasses = !a.noPasses;
   options.optimize = !a.o0;
   options.fpFusion = !a.noFpFusion;
@@ -171,6 +175,8 @@ int runCompile(CompileArgs &a) {
       item(c.warpSyncs, "bar.warp.sync");
       if (c.scratchBytes)
         std::cerr << ", " << c.scratchBytes << " scratch bytes";
+      if (!c.padding.empty())
+        std::cerr << " padded [" << c.padding << "]";
       std::cerr << "\n";
     }
     for (const lower::SlicedOperandReport &d : k->slicedOperands) {
@@ -239,6 +245,16 @@ void addCompileCommand(CLI::App &app, int &status) {
                       " (shared_memory is accepted too); an error where PATH "
                       "cannot do one")
       ->type_name("PATH");
+  cmd->add_option("--conversion-padding", a->conversionPadding,
+                  "whether a conversion through shared memory may use a padded scratch instead of "
+                  "the swizzle: never (the default), cheaper (where the cost model prices it "
+                  "lower) or always (wherever one exists, to measure it)")
+      ->type_name("WHEN")
+      ->check([](const std::string &v) {
+        return v == "never" || v == "cheaper" || v == "always"
+                   ? std::string()
+                   : "--conversion-padding takes never, cheaper or always, not '" + v + "'";
+      });
   cmd->add_flag("--no-fp-fusion", a->noFpFusion,
                 "round every float multiply and add on its own (no fma contraction), as the "
                 "interpreter computes them");

@@ -204,6 +204,7 @@ void costTable(std::ostream &os, const ConversionPlan &p) {
   costRow(os, "ld.shared", cells([&](const ConversionCost &c) {
             return num(c.loads[0] + c.loads[1] + c.loads[2] + c.loads[3] + c.loads[4]);
           }));
+  costRow(os, "address ops", cells([&](const ConversionCost &c) { return num(c.addressOps); }));
   costRow(os, "stmatrix", cells([&](const ConversionCost &c) { return num(c.stmatrix); }));
   costRow(os, "ldmatrix", cells([&](const ConversionCost &c) { return num(c.ldmatrix); }));
   costRow(os, "barriers (CTA)", cells([&](const ConversionCost &c) { return num(c.barriers); }));
@@ -278,7 +279,7 @@ std::string summaryLine(const ConversionPlan &p) {
 
 struct PlanArgs {
   std::string src, dst, shape, dtype, target = "sm_90", path, aliases;
-  bool json = false, detail = false, summary = false, padding = false;
+  bool json = false, detail = false, summary = false, padding = false, paddingAlways = false;
 };
 
 int usageError(const std::string &why) {
@@ -345,7 +346,9 @@ int runPlan(const PlanArgs &a) {
   const std::string shapeText = shapeString(*shape);
   PlanOptions opt;
   opt.target = *tgt;
-  opt.allowPadding = a.padding;
+  opt.padding = a.paddingAlways ? ScratchPadding::Always
+                : a.padding     ? ScratchPadding::WhereCheaper
+                                : ScratchPadding::Never;
   if (!a.path.empty()) {
     opt.forcePath = parseConversionPath(a.path);
     if (!opt.forcePath)
@@ -440,7 +443,11 @@ void addPlanCommand(CLI::App &app, int &status) {
       ->type_name("PATH");
   cmd->add_flag("--padding", a->padding,
                 "let the shared-memory path use a padded scratch (#ttg.padded_shared's rows "
-                "spread out by padding) instead of the swizzle where it costs less");
+                "spread out by padding) instead of the swizzle where the cost model prices it "
+                "lower");
+  cmd->add_flag("--padding-always", a->paddingAlways,
+                "take the padded scratch wherever one exists, whatever it costs (to compare it "
+                "with the swizzle)");
   CLI::Option *json = cmd->add_flag("--json", a->json, "print the plan as the query's JSON");
   cmd->add_flag("--detail", a->detail, "with --json: every instruction and per-thread map")
       ->needs(json);

@@ -15,10 +15,10 @@ Json countsJson(const ConversionCost &c) {
     if (c.loads[i])
       ld[kWidths[i]] = c.loads[i];
   }
-  return Json{{"shfl", c.shuffles},      {"selp", c.selects},      {"prmt", c.prmts},
-              {"index_ops", c.indexOps}, {"st_shared", st},        {"ld_shared", ld},
-              {"stmatrix", c.stmatrix},  {"ldmatrix", c.ldmatrix}, {"bar", c.barriers},
-              {"bar_warp", c.warpSyncs}};
+  return Json{{"shfl", c.shuffles},      {"selp", c.selects},           {"prmt", c.prmts},
+              {"index_ops", c.indexOps}, {"address_ops", c.addressOps}, {"st_shared", st},
+              {"ld_shared", ld},         {"stmatrix", c.stmatrix},      {"ldmatrix", c.ldmatrix},
+              {"bar", c.barriers},       {"bar_warp", c.warpSyncs}};
 }
 
 std::string_view modeName(ShuffleMode m) {

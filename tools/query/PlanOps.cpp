@@ -85,7 +85,8 @@ Expected<Json> planOp(const Json &req) {
   }
   if (hasField(req, "allow_padding")) {
     LL_ASSIGN_OR_RETURN(const Json *d, field(req, "allow_padding"));
-    LL_ASSIGN_OR_RETURN(opt.allowPadding, toBool(*d, "allow_padding"));
+    LL_ASSIGN_OR_RETURN(bool allow, toBool(*d, "allow_padding"));
+    opt.padding = allow ? ScratchPadding::WhereCheaper : ScratchPadding::Never;
   }
   bool detail = false;
   if (hasField(req, "detail")) {

@@ -74,7 +74,7 @@ int ConversionCost::sharedInstructions() const {
 }
 
 int ConversionCost::issuedInstructions() const {
-  return sharedInstructions() + shuffles + selects + prmts + indexOps + warpSyncs;
+  return sharedInstructions() + shuffles + selects + prmts + indexOps + addressOps + warpSyncs;
 }
 
 namespace {

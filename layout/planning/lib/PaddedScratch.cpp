@@ -1,5 +1,7 @@
 #include "PaddedScratch.h"
 
+#include "AddressCost.h"
+
 #include "linlayout/layout/F2Basis.h"
 #include "linlayout/layout/F2Subspace.h"
 #include "linlayout/layout/SharedMemoryModel.h"
@@ -20,20 +22,6 @@ uint64_t spanXor(const std::vector<uint64_t> &cols, uint64_t x, uint64_t mask) {
     if (x >> i & 1)
       r ^= cols[i];
   return r & mask;
-}
-
-// The element offset of each instruction's first element (round bits dropped).
-std::vector<uint64_t> instructionOffsets(const SharedSidePattern &side, int m) {
-  std::vector<uint64_t> out;
-  const size_t nb = side.baseBasis.size();
-  for (uint64_t c = 0; c < (uint64_t(1) << nb); ++c) {
-    uint64_t base = 0;
-    for (size_t i = 0; i < nb; ++i)
-      if (c >> i & 1)
-        base ^= side.baseBasis[i];
-    out.push_back(f2Apply(side.regMap, base) & lowMask(m));
-  }
-  return out;
 }
 
 // The wavefronts of every instruction of every warp of `side` through `pads`; -1 where they
@@ -86,17 +74,6 @@ std::optional<ScratchBasis> plainBasis(const ScratchBasis &swizzled, int chunkBi
 
 } // namespace
 
-int addressXors(const SharedSidePattern &side, int offsetBits) {
-  uint64_t threadBits = 0;
-  for (const std::vector<uint64_t> *cols : {&side.laneMap, &side.warpMap, &side.extraMap})
-    for (uint64_t x : *cols)
-      threadBits |= x & lowMask(offsetBits);
-  int n = 0;
-  for (uint64_t c : instructionOffsets(side, offsetBits))
-    n += (c & threadBits) != 0;
-  return n;
-}
-
 std::optional<PaddedScratch> searchPaddedScratch(const SideVectors &store, const SideVectors &load,
                                                  const SwizzleChoice &swizzled, int elementBits) {
   if (isMatrixOp(swizzled.store.op) || isMatrixOp(swizzled.load.op))
@@ -119,7 +96,6 @@ std::optional<PaddedScratch> searchPaddedScratch(const SideVectors &store, const
     }
   std::optional<PaddedScratch> best;
   int64_t bestWaves = 0;
-  int bestXors = 0;
   for (const auto &order : orders) {
     auto basis = plainBasis(swizzled.basis, chunkBits, order);
     if (!basis)
@@ -131,12 +107,12 @@ std::optional<PaddedScratch> searchPaddedScratch(const SideVectors &store, const
     if (!sp || !lp || sp->vectorElements != swizzled.store.vectorElements ||
         lp->vectorElements != swizzled.load.vectorElements)
       continue;
-    const int xors = addressXors(*sp, m) + addressXors(*lp, m);
     // One pair: rows of `interval` elements, each `padding` further on; vectors stay whole
     // and aligned (padding and interval at least the widest vector).
     for (int64_t interval = vec; interval < (int64_t(1) << m); interval *= 2)
       for (int64_t padding = vec; padding <= 4 * vec && padding * bytes <= 64; padding *= 2) {
         std::vector<PadInterval> pads{{interval, padding}};
+        const int ops = addressOps(*sp, m, pads, bytes) + addressOps(*lp, m, pads, bytes);
         int sw = paddedWavefronts(*sp, m, elementBits, pads);
         int lw = paddedWavefronts(*lp, m, elementBits, pads);
         if (sw < 0 || lw < 0)
@@ -146,14 +122,14 @@ std::optional<PaddedScratch> searchPaddedScratch(const SideVectors &store, const
         int64_t scratch =
             (paddedOffset((int64_t(1) << m) - 1, pads) + 1) * bytes; // the last address + 1
         scratch = (scratch + 15) / 16 * 16;
-        if (best && (waves > bestWaves || (waves == bestWaves && xors > bestXors) ||
-                     (waves == bestWaves && xors == bestXors && scratch >= best->scratchBytes)))
+        if (best &&
+            (waves > bestWaves || (waves == bestWaves && ops > best->addressOps) ||
+             (waves == bestWaves && ops == best->addressOps && scratch >= best->scratchBytes)))
           continue;
-        best = PaddedScratch{*basis, pads, *sp, *lp, scratch};
+        best = PaddedScratch{*basis, pads, *sp, *lp, scratch, ops};
         best->store.wavefronts = sw;
         best->load.wavefronts = lw;
         bestWaves = waves;
-        bestXors = xors;
       }
   }
   return best;

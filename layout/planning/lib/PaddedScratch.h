@@ -24,18 +24,14 @@ struct PaddedScratch {
   std::vector<PadInterval> padding;
   SharedSidePattern store, load; ///< wavefronts counted exactly through the padding
   int64_t scratchBytes = 0;      ///< per round: the padded offsets, rounded up to 16 bytes
+  int addressOps = 0;            ///< per thread, both sides (AddressCost.h)
 };
 
-/// The accesses of a side (one per instruction of a thread) whose constant offset meets bits
-/// the threads' part of the address sets: the lowering XORs those in (or, padded, pads the whole
-/// offset again); the others add an immediate.
-int addressXors(const SharedSidePattern &side, int offsetBits);
-
-/// The padded scratch with the fewest wavefronts (then address XORs, then bytes) at the vector
-/// widths of `swizzled` (plain ld/st.shared on both sides), every instruction of every warp
-/// taking the same wavefronts; nullopt where none has them.
-/// Requires: swizzled is searchSwizzle's answer for store and load; elementBits in {8, ..., 64}.
-/// Ensures: analyzeSharedSide accepts both sides on the result's basis.
+/// The padded scratch with the fewest wavefronts (then address instructions, AddressCost.h, then
+/// bytes) at the vector widths of `swizzled` (plain ld/st.shared on both sides), every instruction
+/// of every warp taking the same wavefronts; nullopt where none has them. Requires: swizzled is
+/// searchSwizzle's answer for store and load; elementBits in {8, ..., 64}. Ensures:
+/// analyzeSharedSide accepts both sides on the result's basis.
 std::optional<PaddedScratch> searchPaddedScratch(const SideVectors &store, const SideVectors &load,
                                                  const SwizzleChoice &swizzled, int elementBits);
 

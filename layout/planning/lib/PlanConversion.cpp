@@ -1,5 +1,6 @@
 #include "linlayout/layout/PlanConversion.h"
 
+#include "AddressCost.h"
 #include "PaddedScratch.h"
 #include "PlanProblem.h"
 #include "linlayout/layout/F2Basis.h"
@@ -206,183 +207,190 @@ Status planShared(const Problem &p, const Movement &mv, ConversionPlan &plan, bo
   auto choice = searchSwizzle(store, load, tile, p.e, p.warps(), so);
   if (!choice)
     return makeError("no shared-memory scratch lets both layouts access it");
-  // A padded scratch in place of the swizzle where it costs less (PaddedScratch.h): fewer
-  // wavefronts, or as many with fewer address XORs.
-  std::optional<PaddedScratch> padded;
-  if (p.opt.allowPadding && !cluster) {
-    const int m = int(choice->basis.offsets.size());
-    padded = searchPaddedScratch(store, load, *choice, p.e);
-    auto weighted = [&](const SharedSidePattern &sp, const SharedSidePattern &lp) {
-      return int64_t(sp.instructionsPerThread) * sp.wavefronts +
-             int64_t(lp.instructionsPerThread) * lp.wavefronts;
-    };
-    if (padded) {
-      int64_t sw = weighted(choice->store, choice->load),
-              pw = weighted(padded->store, padded->load);
-      int sx = addressXors(choice->store, m) + addressXors(choice->load, m);
-      int px = addressXors(padded->store, m) + addressXors(padded->load, m);
-      if (pw < sw || (pw == sw && px < sx)) {
-        choice->basis = padded->basis;
-        choice->store = padded->store;
-        choice->load = padded->load;
-      } else {
-        padded.reset();
-      }
-    }
-  }
-  const ScratchBasis &basis = choice->basis;
-  const SharedSidePattern &sp = choice->store, &lp = choice->load;
-  const int m = int(basis.offsets.size());
+  // Builds the step and its cost for a scratch choice: swizzled (no pads) or padded.
+  auto build = [&](const SwizzleChoice &chosen, const std::vector<PadInterval> &pads,
+                   int64_t paddedBytes, ConversionPlan &built) -> Status {
+    const ScratchBasis &basis = chosen.basis;
+    const SharedSidePattern &sp = chosen.store, &lp = chosen.load;
+    const int m = int(basis.offsets.size());
 
-  SharedStep &st = plan.shared;
-  st.rounds = 1 << basis.rounds.size();
-  st.scratchBytes = (int64_t(1) << m) * p.e / 8;
-  if (padded) {
-    st.padding = padded->padding;
-    st.scratchBytes = padded->scratchBytes;
-  }
-  st.storeOp = sp.op;
-  st.loadOp = lp.op;
-  st.storeVectorElements = sp.vectorElements;
-  st.loadVectorElements = lp.vectorElements;
-  st.storeWavefronts = sp.wavefronts;
-  st.loadWavefronts = lp.wavefronts;
-  st.storeMinWavefronts = sp.minWavefronts;
-  st.loadMinWavefronts = lp.minWavefronts;
-  {
-    std::vector<InDimColumns> ins{{DimName::offset(), basis.offsets},
-                                  {DimName::get("round"), basis.rounds}};
-    std::vector<uint64_t> blocks;
-    if (cluster) {
-      ins.push_back({DimName::block(), s.block});
+    SharedStep &st = built.shared;
+    st.rounds = 1 << basis.rounds.size();
+    st.scratchBytes = (int64_t(1) << m) * p.e / 8;
+    if (!pads.empty()) {
+      st.padding = pads;
+      st.scratchBytes = paddedBytes;
     }
-    LL_ASSIGN_OR_RETURN(st.scratch, layoutFromColumns(ins, p.src.outDims()));
-  }
-  auto addressMap = [&](const SharedSidePattern &pat,
-                        std::span<const uint64_t> blockCols) -> Expected<LinearLayout> {
-    std::vector<InDimColumns> ins{{kHwDims[1], {}}, {kHwDims[2], {}}, {kHwDims[3], {}}};
-    const std::vector<uint64_t> &lanes = isMatrixOp(pat.op) ? pat.addressLaneMap : pat.laneMap;
-    for (uint64_t x : lanes)
-      ins[0].columns.push_back(x & lowMask(m));
-    for (uint64_t x : pat.warpMap)
-      ins[1].columns.push_back(x & lowMask(m));
-    for (size_t t = 0; t < size_t(d.bits(3)); ++t)
-      ins[2].columns.push_back(t < blockCols.size() ? blockCols[t] & lowMask(m) : 0);
-    std::vector<DimSize> outs{{DimName::offset(), uint64_t(1) << m}};
-    return layoutFromColumns(ins, outs);
-  };
-  LL_ASSIGN_OR_RETURN(st.storeAddress, addressMap(sp, {}));
-  LL_ASSIGN_OR_RETURN(st.loadAddress, addressMap(lp, lp.extraMap));
-  // The CTA each load reads: own CTA at CTA scope; sourceOf's block otherwise.
-  {
-    std::vector<InDimColumns> ins{{kHwDims[1], {}}, {kHwDims[2], {}}, {kHwDims[3], {}}};
-    int bit = d.bits(0);
-    for (int dim = 1; dim < 4; ++dim)
-      for (int k = 0; k < d.bits(dim); ++k, ++bit)
-        ins[dim - 1].columns.push_back(cluster ? loadBlockCols[bit]
-                                               : (dim == 3 ? uint64_t(1) << k : 0));
-    std::vector<DimSize> outs{{DimName::block(), uint64_t(1) << d.bits(3)}};
-    LL_ASSIGN_OR_RETURN(st.loadBlock, layoutFromColumns(ins, outs));
-  }
-  // Store predicate: warps whose src column is zero hold copies of another warp's data.
-  int predBits = 0;
-  {
-    std::vector<InDimColumns> ins{{kHwDims[1], std::vector<uint64_t>(L, 0)},
-                                  {kHwDims[2], {}},
-                                  {kHwDims[3], std::vector<uint64_t>(d.bits(3), 0)}};
-    for (int k = 0; k < W; ++k)
-      ins[1].columns.push_back(s.warp[k] == 0 ? uint64_t(1) << predBits++ : 0);
-    std::vector<DimSize> outs{{DimName::get("skip"), uint64_t(1) << predBits}};
-    LL_ASSIGN_OR_RETURN(st.storePredicate, layoutFromColumns(ins, outs));
-  }
-  // Instructions.
-  auto enumerate = [&](const SharedSidePattern &pat, std::vector<SharedAccess> &out,
-                       const std::vector<uint64_t> *blockOfReg) -> Status {
-    int nb = int(pat.baseBasis.size());
-    for (uint64_t c = 0; c < (uint64_t(1) << nb); ++c) {
-      uint32_t base = 0;
-      for (int i = 0; i < nb; ++i)
-        if (c >> i & 1)
-          base ^= pat.baseBasis[i];
-      SharedAccess a;
-      a.op = pat.op;
-      uint64_t where = f2Apply(pat.regMap, base);
-      a.offsetConst = where & lowMask(m);
-      a.round = int((where >> m) & lowMask(int(basis.rounds.size())));
-      for (uint32_t el : pat.element)
-        a.registers.push_back(int(base ^ el));
-      if (blockOfReg) {
-        a.blockConst = uint32_t(f2Apply(*blockOfReg, base));
-        for (uint32_t el : pat.element)
-          if (f2Apply(*blockOfReg, el) != 0)
-            return makeError("a vector load would span two CTAs");
+    st.storeOp = sp.op;
+    st.loadOp = lp.op;
+    st.storeVectorElements = sp.vectorElements;
+    st.loadVectorElements = lp.vectorElements;
+    st.storeWavefronts = sp.wavefronts;
+    st.loadWavefronts = lp.wavefronts;
+    st.storeMinWavefronts = sp.minWavefronts;
+    st.loadMinWavefronts = lp.minWavefronts;
+    {
+      std::vector<InDimColumns> ins{{DimName::offset(), basis.offsets},
+                                    {DimName::get("round"), basis.rounds}};
+      std::vector<uint64_t> blocks;
+      if (cluster) {
+        ins.push_back({DimName::block(), s.block});
       }
-      out.push_back(std::move(a));
+      LL_ASSIGN_OR_RETURN(st.scratch, layoutFromColumns(ins, p.src.outDims()));
     }
-    std::stable_sort(out.begin(), out.end(), [](const SharedAccess &x, const SharedAccess &y) {
-      return x.round < y.round;
-    });
+    auto addressMap = [&](const SharedSidePattern &pat,
+                          std::span<const uint64_t> blockCols) -> Expected<LinearLayout> {
+      std::vector<InDimColumns> ins{{kHwDims[1], {}}, {kHwDims[2], {}}, {kHwDims[3], {}}};
+      const std::vector<uint64_t> &lanes = isMatrixOp(pat.op) ? pat.addressLaneMap : pat.laneMap;
+      for (uint64_t x : lanes)
+        ins[0].columns.push_back(x & lowMask(m));
+      for (uint64_t x : pat.warpMap)
+        ins[1].columns.push_back(x & lowMask(m));
+      for (size_t t = 0; t < size_t(d.bits(3)); ++t)
+        ins[2].columns.push_back(t < blockCols.size() ? blockCols[t] & lowMask(m) : 0);
+      std::vector<DimSize> outs{{DimName::offset(), uint64_t(1) << m}};
+      return layoutFromColumns(ins, outs);
+    };
+    LL_ASSIGN_OR_RETURN(st.storeAddress, addressMap(sp, {}));
+    LL_ASSIGN_OR_RETURN(st.loadAddress, addressMap(lp, lp.extraMap));
+    // The CTA each load reads: own CTA at CTA scope; sourceOf's block otherwise.
+    {
+      std::vector<InDimColumns> ins{{kHwDims[1], {}}, {kHwDims[2], {}}, {kHwDims[3], {}}};
+      int bit = d.bits(0);
+      for (int dim = 1; dim < 4; ++dim)
+        for (int k = 0; k < d.bits(dim); ++k, ++bit)
+          ins[dim - 1].columns.push_back(cluster ? loadBlockCols[bit]
+                                                 : (dim == 3 ? uint64_t(1) << k : 0));
+      std::vector<DimSize> outs{{DimName::block(), uint64_t(1) << d.bits(3)}};
+      LL_ASSIGN_OR_RETURN(st.loadBlock, layoutFromColumns(ins, outs));
+    }
+    // Store predicate: warps whose src column is zero hold copies of another warp's data.
+    int predBits = 0;
+    {
+      std::vector<InDimColumns> ins{{kHwDims[1], std::vector<uint64_t>(L, 0)},
+                                    {kHwDims[2], {}},
+                                    {kHwDims[3], std::vector<uint64_t>(d.bits(3), 0)}};
+      for (int k = 0; k < W; ++k)
+        ins[1].columns.push_back(s.warp[k] == 0 ? uint64_t(1) << predBits++ : 0);
+      std::vector<DimSize> outs{{DimName::get("skip"), uint64_t(1) << predBits}};
+      LL_ASSIGN_OR_RETURN(st.storePredicate, layoutFromColumns(ins, outs));
+    }
+    // Instructions.
+    auto enumerate = [&](const SharedSidePattern &pat, std::vector<SharedAccess> &out,
+                         const std::vector<uint64_t> *blockOfReg) -> Status {
+      int nb = int(pat.baseBasis.size());
+      for (uint64_t c = 0; c < (uint64_t(1) << nb); ++c) {
+        uint32_t base = 0;
+        for (int i = 0; i < nb; ++i)
+          if (c >> i & 1)
+            base ^= pat.baseBasis[i];
+        SharedAccess a;
+        a.op = pat.op;
+        uint64_t where = f2Apply(pat.regMap, base);
+        a.offsetConst = where & lowMask(m);
+        a.round = int((where >> m) & lowMask(int(basis.rounds.size())));
+        for (uint32_t el : pat.element)
+          a.registers.push_back(int(base ^ el));
+        if (blockOfReg) {
+          a.blockConst = uint32_t(f2Apply(*blockOfReg, base));
+          for (uint32_t el : pat.element)
+            if (f2Apply(*blockOfReg, el) != 0)
+              return makeError("a vector load would span two CTAs");
+        }
+        out.push_back(std::move(a));
+      }
+      std::stable_sort(out.begin(), out.end(), [](const SharedAccess &x, const SharedAccess &y) {
+        return x.round < y.round;
+      });
+      return Status::success();
+    };
+    std::vector<uint64_t> regBlocks(loadBlockCols.begin(), loadBlockCols.begin() + d.bits(0));
+    LL_TRY_STATUS(enumerate(sp, st.stores, nullptr));
+    LL_TRY_STATUS(enumerate(lp, st.loads, cluster ? &regBlocks : nullptr));
+    // Copies: dst registers that duplicate loaded ones.
+    if (!lp.duplicate.empty()) {
+      F2Basis dec;
+      for (uint32_t b : lp.baseBasis)
+        dec.insert(b, 0);
+      std::vector<uint64_t> elementSpan;
+      for (uint32_t el : lp.element)
+        dec.insert(el, 0);
+      for (size_t i = 0; i < lp.duplicate.size(); ++i)
+        dec.insert(lp.duplicate[i], uint64_t(1) << i);
+      for (uint64_t r = 0; r < (uint64_t(1) << d.bits(0)); ++r) {
+        uint64_t combo = 0;
+        dec.reduce(r, &combo);
+        uint64_t z = 0;
+        for (size_t i = 0; i < lp.duplicate.size(); ++i)
+          if (combo >> i & 1)
+            z ^= lp.duplicate[i];
+        if (z)
+          st.copies.push_back({int(r), int(r ^ z)});
+      }
+    }
+    // Counts.
+    ConversionCost &c = built.cost;
+    c.warps = p.warps();
+    int nStore = int(st.stores.size()), nLoad = int(st.loads.size());
+    if (isMatrixOp(sp.op))
+      c.stmatrix = nStore;
+    else
+      c.stores[widthIndex(sp.accessBits)] = nStore;
+    if (isMatrixOp(lp.op))
+      c.ldmatrix = nLoad;
+    else
+      c.loads[widthIndex(lp.accessBits)] = nLoad;
+    // Bytes, as on the shuffle path: a stored word of k bytes takes k - 1 prmts to pack, and a
+    // loaded byte one to take out of its word (none where a load is one byte).
+    if (p.e == 8) {
+      for (const SharedAccess &a : st.stores) {
+        int n = int(a.registers.size()), perWord = std::min(n, 4);
+        c.prmts += n / perWord * (perWord - 1);
+      }
+      for (const SharedAccess &a : st.loads)
+        c.prmts += a.registers.size() > 1 ? int(a.registers.size()) : 0;
+    }
+    // Each round: a sync before its stores (where the scratch may still be read) and one between
+    // its stores and its loads; warps that keep to their own bytes sync only themselves.
+    built.path = cluster ? ConversionPath::DistributedSharedMemory : ConversionPath::SharedMemory;
+    st.withinWarps = exchangeStaysInWarps(built);
+    (st.withinWarps ? c.warpSyncs : c.barriers) = 2 * st.rounds;
+    c.storeWavefronts = int64_t(nStore) * sp.wavefronts;
+    c.loadWavefronts = int64_t(nLoad) * lp.wavefronts;
+    c.conflictWavefronts = int64_t(nStore) * (sp.wavefronts - sp.minWavefronts) +
+                           int64_t(nLoad) * (lp.wavefronts - lp.minWavefronts);
+    c.scratchBytes = st.scratchBytes;
+    c.indexOps = 0;
+    c.addressOps = addressOps(sp, m, pads, p.e / 8) + addressOps(lp, m, pads, p.e / 8);
+    assert(st.storingWarps() == c.warps >> predBits);
+    c.cycles = cyclesOf(p, c, st.storingWarps(), cluster);
     return Status::success();
   };
-  std::vector<uint64_t> regBlocks(loadBlockCols.begin(), loadBlockCols.begin() + d.bits(0));
-  LL_TRY_STATUS(enumerate(sp, st.stores, nullptr));
-  LL_TRY_STATUS(enumerate(lp, st.loads, cluster ? &regBlocks : nullptr));
-  // Copies: dst registers that duplicate loaded ones.
-  if (!lp.duplicate.empty()) {
-    F2Basis dec;
-    for (uint32_t b : lp.baseBasis)
-      dec.insert(b, 0);
-    std::vector<uint64_t> elementSpan;
-    for (uint32_t el : lp.element)
-      dec.insert(el, 0);
-    for (size_t i = 0; i < lp.duplicate.size(); ++i)
-      dec.insert(lp.duplicate[i], uint64_t(1) << i);
-    for (uint64_t r = 0; r < (uint64_t(1) << d.bits(0)); ++r) {
-      uint64_t combo = 0;
-      dec.reduce(r, &combo);
-      uint64_t z = 0;
-      for (size_t i = 0; i < lp.duplicate.size(); ++i)
-        if (combo >> i & 1)
-          z ^= lp.duplicate[i];
-      if (z)
-        st.copies.push_back({int(r), int(r ^ z)});
-    }
-  }
-  // Counts.
-  ConversionCost &c = plan.cost;
-  c.warps = p.warps();
-  int nStore = int(st.stores.size()), nLoad = int(st.loads.size());
-  if (isMatrixOp(sp.op))
-    c.stmatrix = nStore;
-  else
-    c.stores[widthIndex(sp.accessBits)] = nStore;
-  if (isMatrixOp(lp.op))
-    c.ldmatrix = nLoad;
-  else
-    c.loads[widthIndex(lp.accessBits)] = nLoad;
-  // Bytes, as on the shuffle path: a stored word of k bytes takes k - 1 prmts to pack, and a
-  // loaded byte one to take out of its word (none where a load is one byte).
-  if (p.e == 8) {
-    for (const SharedAccess &a : st.stores) {
-      int n = int(a.registers.size()), perWord = std::min(n, 4);
-      c.prmts += n / perWord * (perWord - 1);
-    }
-    for (const SharedAccess &a : st.loads)
-      c.prmts += a.registers.size() > 1 ? int(a.registers.size()) : 0;
-  }
-  // Each round: a sync before its stores (where the scratch may still be read) and one between
-  // its stores and its loads; warps that keep to their own bytes sync only themselves.
-  plan.path = cluster ? ConversionPath::DistributedSharedMemory : ConversionPath::SharedMemory;
-  st.withinWarps = exchangeStaysInWarps(plan);
-  (st.withinWarps ? c.warpSyncs : c.barriers) = 2 * st.rounds;
-  c.storeWavefronts = int64_t(nStore) * sp.wavefronts;
-  c.loadWavefronts = int64_t(nLoad) * lp.wavefronts;
-  c.conflictWavefronts = int64_t(nStore) * (sp.wavefronts - sp.minWavefronts) +
-                         int64_t(nLoad) * (lp.wavefronts - lp.minWavefronts);
-  c.scratchBytes = st.scratchBytes;
-  c.indexOps = 0;
-  assert(st.storingWarps() == c.warps >> predBits);
-  c.cycles = cyclesOf(p, c, st.storingWarps(), cluster);
+  LL_TRY_STATUS(build(*choice, {}, 0, plan));
+  // A padded scratch in place of the swizzle where the cost model prices it lower
+  // (PaddedScratch.h, AddressCost.h): fewer cycles, or as many with fewer instructions issued.
+  // Padding takes more shared memory, so a tie keeps the swizzle, and a padded scratch must fit
+  // where the swizzled one did (even when forced: the rounds are sized for the swizzle).
+  if (p.opt.padding == ScratchPadding::Never || cluster)
+    return Status::success();
+  auto padded = searchPaddedScratch(store, load, *choice, p.e);
+  if (!padded || padded->scratchBytes > std::max(p.opt.maxScratchBytes, plan.shared.scratchBytes))
+    return Status::success();
+  SwizzleChoice pc = *choice;
+  pc.basis = padded->basis;
+  pc.store = padded->store;
+  pc.load = padded->load;
+  ConversionPlan alt;
+  alt.target = plan.target;
+  alt.elementBits = plan.elementBits;
+  alt.cost.warps = p.warps();
+  if (!build(pc, padded->padding, padded->scratchBytes, alt).ok())
+    return Status::success();
+  const bool fewerCycles = alt.cost.cycles < plan.cost.cycles - 1e-9;
+  const bool sameCycles = std::abs(alt.cost.cycles - plan.cost.cycles) <= 1e-9;
+  if (p.opt.padding == ScratchPadding::Always || fewerCycles ||
+      (sameCycles && alt.cost.issuedInstructions() < plan.cost.issuedInstructions()))
+    plan = std::move(alt);
   return Status::success();
 }
 
@@ -415,7 +423,7 @@ std::string describe(const ConversionCost &c) {
 double cyclesOf(const Problem &p, const ConversionCost &c, int storingWarps, bool cluster) {
   const TargetCosts &tc = *p.tc;
   double w = c.warps;
-  double alu = double(c.selects + c.prmts + c.indexOps);
+  double alu = double(c.selects + c.prmts + c.indexOps + c.addressOps);
   double storeWarps = double(storingWarps);
   double loadFactor =
       cluster ? 128.0 / tc.remoteSharedBytesPerClock : 128.0 / tc.sharedBytesPerClock;

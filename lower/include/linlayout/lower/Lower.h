@@ -12,6 +12,7 @@
 
 #include "linlayout/ir/Module.h"
 #include "linlayout/layout/ConversionPlan.h"
+#include "linlayout/layout/PlanConversion.h"
 #include "linlayout/lower/KernelPtx.h"
 #include "linlayout/lower/PtxTarget.h"
 
@@ -40,6 +41,11 @@ struct LowerOptions {
   /// feasible for it (shuffles cannot cross warps, for one). For measuring the cost model
   /// against the GPU (bench/gpu) and for comparing paths by hand.
   std::optional<ConversionPath> conversionPath;
+  /// Whether a conversion through shared memory may use a padded scratch in place of the swizzle
+  /// (PlanOptions::padding: where the cost model prices it lower, or always, for measuring it;
+  /// docs/conversions.md, "Padding instead"). Never by default: see docs/conversions.md for the
+  /// H200 measurement that decides it.
+  ScratchPadding conversionPadding = ScratchPadding::Never;
   /// Let a float multiply and the add or subtract that takes its product fuse into one fma
   /// (rounded once), as Triton does by default (`enable_fp_fusion`). Off: every arith op is
   /// rounded on its own, as the interpreter computes it, so that adds, subtracts and multiplies
@@ -67,6 +73,9 @@ struct ConversionReport {
   /// stores, and after the last loads).
   int clusterBarriers = 0;
   int64_t scratchBytes = 0;
+  /// A padded scratch's interval/padding pairs as #ttg.padded_shared writes them ("128:+4");
+  /// empty for a swizzled one (LowerOptions::conversionPadding).
+  std::string padding;
 };
 
 /// A dot operand the lowering loaded from shared memory in K slices (docs/lowering.md, "Dot

@@ -144,7 +144,7 @@ struct SharedStep {
   int loadWavefronts = 0;                 ///< per load instruction of one warp
   int storeMinWavefronts = 0;             ///< without bank conflicts
   int loadMinWavefronts = 0;
-  /// A padded scratch (PlanOptions::allowPadding): element offset o of the scratch is stored at
+  /// A padded scratch (PlanOptions::padding): element offset o of the scratch is stored at
   /// element address paddedOffset(o, padding) (PaddedShared.h), and scratchBytes includes the
   /// padding. Empty: addresses are the offsets (a swizzled scratch).
   std::vector<PadInterval> padding;
@@ -160,10 +160,14 @@ struct SharedStep {
 
 /// Instruction counts (per warp unless said otherwise) and the estimated cost.
 struct ConversionCost {
-  int shuffles = 0;            ///< shfl.sync
-  int selects = 0;             ///< selp (register selection by thread)
-  int prmts = 0;               ///< prmt / byte extraction for 8-bit packing
-  int indexOps = 0;            ///< integer ops computing per-round lanes/addresses
+  int shuffles = 0; ///< shfl.sync
+  int selects = 0;  ///< selp (register selection by thread)
+  int prmts = 0;    ///< prmt / byte extraction for 8-bit packing
+  int indexOps = 0; ///< integer ops computing per-round lanes/addresses
+  /// Integer ops computing shared-memory addresses beyond each thread's own offset: an XOR per
+  /// swizzled constant that meets the thread's bits, a padded scratch's padding arithmetic
+  /// (docs/conversions.md, "Padding instead").
+  int addressOps = 0;
   std::array<int, 5> stores{}; ///< st.shared by width: 8, 16, 32, 64, 128 bits
   std::array<int, 5> loads{};  ///< ld.shared by width
   int stmatrix = 0;
@@ -178,8 +182,8 @@ struct ConversionCost {
   double cycles = 0;              ///< estimated SM cycles per CTA (see CostModel in the docs)
 
   int sharedInstructions() const;
-  /// Instructions each warp issues: shared-memory ones, shuffles, selects, prmts, index ops and
-  /// warp syncs.
+  /// Instructions each warp issues: shared-memory ones, shuffles, selects, prmts, index and
+  /// address ops and warp syncs.
   int issuedInstructions() const;
 };
 

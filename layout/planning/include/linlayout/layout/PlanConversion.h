@@ -21,6 +21,15 @@
 
 namespace linlayout {
 
+/// Whether a shared-memory exchange may use a padded scratch (an unswizzled one whose rows are
+/// spread out by padding, as #ttg.padded_shared does) in place of the optimal swizzle
+/// (ld/st.shared only, one CTA, the same vector widths; docs/conversions.md, "Padding instead").
+enum class ScratchPadding : unsigned char {
+  Never,        ///< the swizzle (the default)
+  WhereCheaper, ///< the padded scratch where the cost model prices it lower
+  Always,       ///< the padded scratch wherever one exists: for measuring padding and for tests
+};
+
 struct PlanOptions {
   GpuTarget target = GpuTarget::Sm90;
   /// Scratch bytes per CTA above which a shared-memory exchange runs in rounds (when the layouts
@@ -34,11 +43,10 @@ struct PlanOptions {
   /// shared-memory scratches of equal cost, prefer loads that fill consecutive registers, since
   /// mma.sync takes each fragment from consecutive registers and scattered ones cost moves.
   bool dstIsMmaOperand = false;
-  /// Let a shared-memory exchange use a padded scratch (an unswizzled one whose rows are spread
-  /// out by padding, as #ttg.padded_shared does) instead of the swizzle where that costs less:
-  /// fewer wavefronts, or as many with fewer address XORs, at the same vector widths (ld/st.shared
-  /// only, one CTA). Off by default: the lowering's plans stay the swizzled ones.
-  bool allowPadding = false;
+  /// A padded scratch in place of the swizzle: WhereCheaper takes it where its cycles are fewer,
+  /// or as many with fewer instructions issued (address arithmetic counted, AddressCost.h). Off
+  /// by default: the lowering's plans stay the swizzled ones.
+  ScratchPadding padding = ScratchPadding::Never;
 };
 
 /// Plans the conversion of a tile of `elementBits`-bit elements from `src` to `dst`.

@@ -1031,7 +1031,8 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
 
 // examples/attention.tir, attention_causal.tir ("causal-" variants), attention_d128.tir
 // ("d128-": head dim 128), attention.tir on bf16 ("bf16-") and, on sm_90, attention_wgmma.tir
-// ("wgmma-": both products on wgmma): O = softmax(Q K^T /
+// ("wgmma-": both products on wgmma), attention_wgmma_d128.tir ("wgmma-d128-") and its causal
+// form ("wgmma-d128-causal-"): O = softmax(Q K^T /
 // sqrt(d)) V over 64 batch x heads (f16)
 // of n_ctx = 1024 and 4096 positions, compiled as a user compiles it (the pass pipeline) with 1,
 // 2 and 3 software-pipelining stages. One launch is checked on 16 sampled rows against a
@@ -1045,11 +1046,14 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
     ScalarKind elem = ScalarKind::F16;
     bool hopper = false;
   };
-  const Config configs[] = {{"attention.tir", "", false, 64},
-                            {"attention_causal.tir", "causal-", true, 64},
-                            {"attention_d128.tir", "d128-", false, 128},
-                            {"attention.tir", "bf16-", false, 64, ScalarKind::BF16},
-                            {"attention_wgmma.tir", "wgmma-", false, 64, ScalarKind::F16, true}};
+  const Config configs[] = {
+      {"attention.tir", "", false, 64},
+      {"attention_causal.tir", "causal-", true, 64},
+      {"attention_d128.tir", "d128-", false, 128},
+      {"attention.tir", "bf16-", false, 64, ScalarKind::BF16},
+      {"attention_wgmma.tir", "wgmma-", false, 64, ScalarKind::F16, true},
+      {"attention_wgmma_d128.tir", "wgmma-d128-", false, 128, ScalarKind::F16, true},
+      {"attention_wgmma_d128_causal.tir", "wgmma-d128-causal-", true, 128, ScalarKind::F16, true}};
   const int heads = 64;
   for (const Config &cfg : configs) {
     if (cfg.hopper && b.jit.context().computeCapability() != 90)

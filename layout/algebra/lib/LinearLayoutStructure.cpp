@@ -458,6 +458,58 @@ template <bool Few> struct PieceMove {
   }
 };
 
+// The columns of a division whose dims keep their order (divideInto's fast path): inner's
+// columns (kCols, at the packed inputs set in kIn) moved into this layout's packing must equal
+// this layout's; this layout's other columns (qIn) must miss knownBits and move into q's.
+template <typename MoveKnown, typename MoveQ>
+bool divideColumns(const uint64_t *cols, const uint64_t *kCols, uint64_t *qCols, uint64_t kIn,
+                   uint64_t qIn, uint64_t knownBits, MoveKnown moveKnown, MoveQ moveQ) {
+  // Mismatches gather in `diff` and `clash`, checked once: no branch per column.
+  uint64_t diff = 0, clash = 0;
+  for (int i = 0; kIn; kIn &= kIn - 1, ++i)
+    diff |= moveKnown(kCols[i]) ^ cols[__builtin_ctzll(kIn)];
+  for (int i = 0; qIn; qIn &= qIn - 1, ++i) {
+    uint64_t v = cols[__builtin_ctzll(qIn)];
+    clash |= v;
+    qCols[i] = moveQ(v);
+  }
+  return diff == 0 && (clash & knownBits) == 0;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// The same with BMI2's bit deposit and extract: one instruction per move.
+[[gnu::target("bmi2")]] bool divideColumnsBmi2(const uint64_t *cols, const uint64_t *kCols,
+                                               uint64_t *qCols, uint64_t kIn, uint64_t qIn,
+                                               uint64_t knownBits, uint64_t qBits) {
+  uint64_t diff = 0, clash = 0;
+  for (int i = 0; kIn; kIn &= kIn - 1, ++i)
+    diff |= __builtin_ia32_pdep_di(kCols[i], knownBits) ^ cols[__builtin_ctzll(kIn)];
+  for (int i = 0; qIn; qIn &= qIn - 1, ++i) {
+    uint64_t v = cols[__builtin_ctzll(qIn)];
+    clash |= v;
+    qCols[i] = __builtin_ia32_pext_di(v, qBits);
+  }
+  return diff == 0 && (clash & knownBits) == 0;
+}
+
+// Whether BMI2's deposit and extract are fast here: not on AMD before Zen 3, which runs them as
+// microcode (tens to hundreds of cycles).
+bool hasFastBitDeposit() {
+  static const bool fast = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1") &&
+           !__builtin_cpu_is("znver2");
+  }();
+  return fast;
+}
+#else
+bool divideColumnsBmi2(const uint64_t *, const uint64_t *, uint64_t *, uint64_t, uint64_t, uint64_t,
+                       uint64_t) {
+  return false;
+}
+bool hasFastBitDeposit() { return false; }
+#endif
+
 } // namespace
 
 // product(known, q) == *this (KnownIsInner) or product(q, known) == *this, checked directly
@@ -480,59 +532,67 @@ bool LinearLayout::divideInto(const LinearLayout &known, LinearLayout &q) const 
     for (int o = 0; prefix && o < kOut; ++o)
       prefix = outNames_[o] == known.outNames_[o];
     if (prefix) {
-      Repack kr, qr; // known's packing into this one's, this one's into q's
+      // Out dims: q keeps each dim less inner's low bits (`knownBits`, in this layout's packing).
+      // Dims have at most 63 bits: their masks need no 64-bit case.
+      auto low = [](int bits) { return (uint64_t(1) << bits) - 1; };
       uint64_t knownBits = 0;
-      int qDims = 0;
-      for (int o = 0, off = 0, kOff = 0, qOff = 0; o < nOut; ++o) {
+      int qDims = 0, off = 0;
+      for (int o = 0; o < nOut; ++o) {
         const int bits = outBits_[o], kb = o < kOut ? known.outBits_[o] : 0, qb = bits - kb;
         if (qb < 0)
           return false;
-        knownBits |= lowMask(kb) << off;
-        kr.add(kOff, off, kb);
-        qr.add(off + kb, qOff, qb);
+        knownBits |= low(kb) << (off & 63); // 64 only past the last bit
         if (qb > 0 || o >= kOut) {
           q.outNames_[qDims] = outNames_[o];
           q.outBits_[qDims++] = uint8_t(qb);
         }
         off += bits;
-        kOff += kb;
-        qOff += qb;
       }
       q.nOut_ = uint8_t(qDims);
-      // Mismatches gather in `diff` (known's columns) and `clash` (q's columns reaching known's
-      // bits), checked once at the end: no branch per column.
-      uint64_t diff = 0, clash = 0;
-      int bit = 0;
+      const uint64_t qBits = lowMask(off) & ~knownBits;
+      // In dims likewise: inner's columns are this layout's packed inputs `kInBits`, q's are
+      // `qInBits`.
+      uint64_t kInBits = 0, qInBits = 0;
+      int nq = 0; // q's columns
       qDims = 0;
-      uint64_t *qCols = q.cols_.data();
-      auto columns = [&](auto moveKnown, auto moveQ) {
-        for (int d = 0, src = 0, kSrc = 0; d < nIn; ++d) {
-          const int bits = inBits_[d], kb = d < kIn ? known.inBits_[d] : 0, qb = bits - kb;
-          if (qb < 0)
-            return false;
-          if (qb > 0 || d >= kIn) {
-            q.inNames_[qDims] = inNames_[d];
-            q.inBits_[qDims++] = uint8_t(qb);
-          }
-          const uint64_t *kCols = &known.cols_[kSrc], *here = &cols_[src];
-          for (int i = 0; i < kb; ++i)
-            diff |= moveKnown(kCols[i]) ^ here[i];
-          for (int i = 0; i < qb; ++i) {
-            uint64_t v = here[kb + i];
-            clash |= v;
-            qCols[bit + i] = moveQ(v);
-          }
-          bit += qb;
-          src += bits;
-          kSrc += kb;
+      for (int d = 0, src = 0; d < nIn; ++d) {
+        const int bits = inBits_[d], kb = d < kIn ? known.inBits_[d] : 0, qb = bits - kb;
+        if (qb < 0)
+          return false;
+        if (qb > 0 || d >= kIn) {
+          q.inNames_[qDims] = inNames_[d];
+          q.inBits_[qDims++] = uint8_t(qb);
         }
-        return true;
-      };
-      bool ok = kr.n <= 2 && qr.n <= 2 ? columns(PieceMove<true>(kr), PieceMove<true>(qr))
-                                       : columns(PieceMove<false>(kr), PieceMove<false>(qr));
+        kInBits |= low(kb) << (src & 63);
+        qInBits |= low(qb) << ((src + kb) & 63);
+        src += bits;
+        nq += qb;
+      }
       q.nIn_ = uint8_t(qDims);
-      q.clearColumnsFrom(bit);
-      return ok && diff == 0 && (clash & knownBits) == 0;
+      // Both packings keep the dims' order, so inner's columns deposit into `knownBits` and q's
+      // columns are this layout's extracted from `qBits`.
+      bool ok;
+      if (hasFastBitDeposit()) {
+        ok = divideColumnsBmi2(cols_.data(), known.cols_.data(), q.cols_.data(), kInBits, qInBits,
+                               knownBits, qBits);
+      } else {
+        Repack kr, qr; // the same moves as pieces of dims
+        for (int o = 0, from = 0, kOff = 0, qOff = 0; o < nOut; ++o) {
+          const int bits = outBits_[o], kb = o < kOut ? known.outBits_[o] : 0, qb = bits - kb;
+          kr.add(kOff, from, kb);
+          qr.add(from + kb, qOff, qb);
+          from += bits;
+          kOff += kb;
+          qOff += qb;
+        }
+        ok = kr.n <= 2 && qr.n <= 2
+                 ? divideColumns(cols_.data(), known.cols_.data(), q.cols_.data(), kInBits, qInBits,
+                                 knownBits, PieceMove<true>(kr), PieceMove<true>(qr))
+                 : divideColumns(cols_.data(), known.cols_.data(), q.cols_.data(), kInBits, qInBits,
+                                 knownBits, PieceMove<false>(kr), PieceMove<false>(qr));
+      }
+      q.clearColumnsFrom(nq);
+      return ok;
     }
   }
   std::array<int, kMaxDims> kOutOff, kInOff; // known's packed offsets

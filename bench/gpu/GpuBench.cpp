@@ -1032,12 +1032,12 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
 // examples/attention.tir, attention_causal.tir ("causal-" variants), attention_d128.tir
 // ("d128-": head dim 128), attention.tir on bf16 ("bf16-") and, on sm_90, attention_wgmma.tir
 // ("wgmma-": both products on wgmma), attention_wgmma_d128.tir ("wgmma-d128-") and its causal
-// form ("wgmma-d128-causal-"): O = softmax(Q K^T /
-// sqrt(d)) V over 64 batch x heads (f16)
-// of n_ctx = 1024 and 4096 positions, compiled as a user compiles it (the pass pipeline) with 1,
-// 2 and 3 software-pipelining stages. One launch is checked on 16 sampled rows against a
-// double-precision reference, then timed; 4 * heads * n_ctx^2 * d flops (the two products), half
-// of that for causal attention (as flash-attention benchmarks count it).
+// form ("wgmma-d128-causal-") and its form with key blocks of 128 ("wgmma-d128-bn128-"): O =
+// softmax(Q K^T / sqrt(d)) V over 64 batch x heads (f16) of n_ctx = 1024 and 4096 positions,
+// compiled as a user compiles it (the pass pipeline) with 1, 2 and 3 software-pipelining stages.
+// One launch is checked on 16 sampled rows against a double-precision reference, then timed; 4 *
+// heads * n_ctx^2 * d flops (the two products), half of that for causal attention (as
+// flash-attention benchmarks count it).
 bool attentionSection(Bench &b, std::mt19937_64 &rng) {
   struct Config {
     const char *file, *prefix;
@@ -1053,7 +1053,8 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
       {"attention.tir", "bf16-", false, 64, ScalarKind::BF16},
       {"attention_wgmma.tir", "wgmma-", false, 64, ScalarKind::F16, true},
       {"attention_wgmma_d128.tir", "wgmma-d128-", false, 128, ScalarKind::F16, true},
-      {"attention_wgmma_d128_causal.tir", "wgmma-d128-causal-", true, 128, ScalarKind::F16, true}};
+      {"attention_wgmma_d128_causal.tir", "wgmma-d128-causal-", true, 128, ScalarKind::F16, true},
+      {"attention_wgmma_d128_bn128.tir", "wgmma-d128-bn128-", false, 128, ScalarKind::F16, true}};
   const int heads = 64;
   for (const Config &cfg : configs) {
     if (cfg.hopper && b.jit.context().computeCapability() != 90)

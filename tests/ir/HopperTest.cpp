@@ -157,18 +157,20 @@ TEST(Hopper, WgmmaAttentionAgreesWithAttention) {
   EXPECT_NE(valuesOf<uint16_t>(want)[5], 0);
 }
 
-// The head-dim-128 wgmma attention (examples/attention_wgmma_d128.tir) and its causal form on 2
-// heads of 256 positions: every output within the f16 roundings (P before the second product, O
-// on the store) of a double-precision softmax(Q K^T / 8) V, and their software-pipelined forms
-// bit-exact with them.
+// The head-dim-128 wgmma attention (examples/attention_wgmma_d128.tir), its causal form and its
+// form with key blocks of 128 on 2 heads of 256 positions: every output within the f16 roundings
+// (P before the second product, O on the store) of a double-precision softmax(Q K^T / 8) V, and
+// their software-pipelined forms bit-exact with them.
 TEST(Hopper, WgmmaAttentionD128MatchesReference) {
   const size_t n = 256, d = 128, elems = 2 * n * d;
   std::vector<std::vector<uint16_t>> in(3);
   for (unsigned t = 0; t < 3; ++t)
     for (float x : randomFloats(elems, 30 + t, 2))
       in[t].push_back(toHalfBits(x / 2));
-  for (bool causal : {false, true}) {
-    const std::string fn = causal ? "attention_wgmma_d128_causal" : "attention_wgmma_d128";
+  for (const char *name :
+       {"attention_wgmma_d128", "attention_wgmma_d128_causal", "attention_wgmma_d128_bn128"}) {
+    const std::string fn = name;
+    const bool causal = fn.ends_with("_causal");
     SCOPED_TRACE(fn);
     auto run = [&](const Module &m) {
       Memory mem;

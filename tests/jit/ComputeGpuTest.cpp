@@ -351,8 +351,8 @@ TEST(ComputeGpu, MatmulWidePipelined) {
 }
 
 // examples/attention.tir, attention_causal.tir, attention_d128.tir and (on sm_90)
-// attention_wgmma.tir, attention_wgmma_d128.tir and attention_wgmma_d128_causal.tir as a user
-// compiles them
+// attention_wgmma.tir, attention_wgmma_d128.tir, attention_wgmma_d128_causal.tir and
+// attention_wgmma_d128_bn128.tir as a user compiles them
 // (the pass pipeline, software-pipelined with 1, 2 and 3 stages): O = softmax(Q K^T / 2) V for 3
 // heads of 128, 384 and 1024 positions (the causal kernel: query i sees keys j <= i; d128: head
 // dim 128), f16 inputs in [-1, 1) (and attention.tir on bf16 inputs, P and O),
@@ -376,7 +376,8 @@ TEST(ComputeGpu, Attention) {
                   Case{"attention_d128.tir", false, 128}, Case{"attention.tir", false, 64, true},
                   Case{"attention_wgmma.tir", false, 64, false, true},
                   Case{"attention_wgmma_d128.tir", false, 128, false, true},
-                  Case{"attention_wgmma_d128_causal.tir", true, 128, false, true}})
+                  Case{"attention_wgmma_d128_causal.tir", true, 128, false, true},
+                  Case{"attention_wgmma_d128_bn128.tir", false, 128, false, true}})
     for (int stages : {1, 2, 3}) {
       if (cs.hopper && jitc->context().computeCapability() != 90) {
         std::cout << "[          ] " << cs.file << ": skipped, wgmma needs an sm_90 GPU\n";

@@ -85,8 +85,8 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
   key += '\0' + st.arch + '\0' + options.kernel + '\0' + (options.optimize ? "O" : "-") +
          (options.annotateConversions ? "A" : "-") + (options.runPasses ? "P" : "-") +
          (options.keepLayouts ? "K" : "-") + (options.fpFusion ? "F" : "-") +
-         std::to_string(int(options.conversionPadding)) + std::to_string(options.numStages) + "/" +
-         std::to_string(options.prefetchK) + "/" +
+         std::to_string(int(options.conversionPadding)) + "/" + std::to_string(options.numStages) +
+         "/" + std::to_string(options.prefetchK) + "/" +
          (options.conversionPath ? std::string(conversionPathName(*options.conversionPath)) : "");
   {
     std::lock_guard<std::mutex> lock(st.mutex);

@@ -11,74 +11,20 @@ using namespace linlayout::testing;
 
 namespace {
 
-// A CTA split in the older per-dimension form.
-CgaLayout legacyCga(int rank) {
-  I64s ctas(size_t(rank), 1), split(size_t(rank), 1);
-  int bits = *rc::gen::inRange(0, 3);
-  for (int b = 0; b < bits; ++b) {
-    size_t d = size_t(*rc::gen::inRange(0, rank));
-    ctas[d] *= 2;
-    if (*rc::gen::arbitrary<bool>())
-      split[d] *= 2;
-  }
-  return ok(CgaLayout::fromSplit(ctas, split, permutation(rank)));
-}
-
 CgaLayout anyCga(int rank) {
-  return *rc::gen::arbitrary<bool>() ? cgaLayout(rank, 2, true) : legacyCga(rank);
+  return *rc::gen::arbitrary<bool>() ? *cgaLayout(rank, 2, true) : *legacyCgaLayout(rank);
 }
 
 BlockedSpec anyBlocked(int rank) {
-  BlockedSpec b = blockedSpec(rank, false);
+  BlockedSpec b = *blockedSpec(rank, false);
   return ok(BlockedSpec::make(b.sizePerThread(), b.threadsPerWarp(), b.warpsPerCta(), b.order(),
                               anyCga(rank)));
 }
 
 NvidiaMmaSpec anyMma(int rank, bool hopper) {
-  NvidiaMmaSpec m = mmaSpec(rank, hopper);
+  NvidiaMmaSpec m = *nvidiaMmaSpec(rank, hopper);
   return ok(NvidiaMmaSpec::make(m.versionMajor(), m.versionMinor(), m.warpsPerCta(), m.instrShape(),
                                 anyCga(m.rank())));
-}
-
-// A distributed layout given by its bases (always surjective onto its shape).
-LinearSpec anyLinear() {
-  DistributedBounds bounds;
-  bounds.maxBlockBits = 2;
-  LinearLayout l = *distributedLayout(bounds);
-  BasisList parts[4];
-  DimName names[4] = {DimName::reg(), DimName::lane(), DimName::warp(), DimName::block()};
-  for (int k = 0; k < 4; ++k)
-    for (int i = 0; i < l.inDimBits(names[k]); ++i) {
-      std::vector<int64_t> b;
-      for (uint64_t v : l.basis(names[k], i))
-        b.push_back(int64_t(v));
-      parts[k].push_back(b);
-    }
-  std::vector<int64_t> shape;
-  for (const DimSize &d : l.outDims())
-    shape.push_back(int64_t(d.size));
-  return ok(LinearSpec::make(parts[0], parts[1], parts[2], parts[3], shape));
-}
-
-// A shared layout given by its bases: a bijection onto its shape, rows swizzled at random.
-SharedLinearSpec anySharedLinear() {
-  int rank = *rc::gen::inRange(1, 4);
-  I64s bits(static_cast<size_t>(rank), 0);
-  for (auto &b : bits)
-    b = *rc::gen::inRange(rank == 1 ? 1 : 0, 4);
-  BasisList offset;
-  for (int d = rank - 1; d >= 0; --d)
-    for (int64_t b = 0; b < bits[size_t(d)]; ++b) {
-      std::vector<int64_t> v(size_t(rank), 0);
-      v[size_t(d)] = int64_t(1) << b;
-      // XOR in a lower bit of the innermost dim (it is listed first, so this stays invertible).
-      if (d != rank - 1 && bits[size_t(rank - 1)] > 0 && *rc::gen::arbitrary<bool>())
-        v[size_t(rank - 1)] = int64_t(1) << *rc::gen::inRange(0, int(bits[size_t(rank - 1)]));
-      offset.push_back(v);
-    }
-  if (offset.empty())
-    offset.push_back(std::vector<int64_t>(size_t(rank), 0));
-  return ok(SharedLinearSpec::make(offset, {}, pow2In(0, 10)));
 }
 
 // One of 0..n-1, uniformly at every rapidcheck size (families should not depend on the size).
@@ -90,13 +36,14 @@ LayoutSpec anyParent(int depth) {
   int rank = *rc::gen::inRange(2, 4);
   switch (pick(depth > 0 ? 8 : 7)) {
   case 5: { // AMD MFMA, or a dot operand of one
-    LayoutSpec p(amdMfmaSpec(rank));
-    return *rc::gen::arbitrary<bool>() ? p : dot(p, *rc::gen::inRange(0, 2), int(pow2In(0, 5)));
+    LayoutSpec p(*amdMfmaSpec(rank));
+    return *rc::gen::arbitrary<bool>() ? p : dot(p, *rc::gen::inRange(0, 2), int(*pow2In(0, 5)));
   }
   case 6: { // AMD WMMA, or a dot operand of one
-    AmdWmmaSpec w = amdWmmaSpec(rank);
+    AmdWmmaSpec w = *amdWmmaSpec(rank);
     LayoutSpec p(w);
-    return *rc::gen::arbitrary<bool>() ? p : dot(p, *rc::gen::inRange(0, 2), amdKWidth(w));
+    return *rc::gen::arbitrary<bool>() ? p
+                                       : dot(p, *rc::gen::inRange(0, 2), *kWidthFor(LayoutSpec(w)));
   }
   case 0:
     return anyBlocked(rank);
@@ -107,7 +54,7 @@ LayoutSpec anyParent(int depth) {
   case 3: {
     bool hopper = *rc::gen::arbitrary<bool>();
     int op = hopper ? 0 : *rc::gen::inRange(0, 2);
-    return dot(LayoutSpec(anyMma(rank, hopper)), op, int(pow2In(0, 4)));
+    return dot(LayoutSpec(anyMma(rank, hopper)), op, int(*pow2In(0, 4)));
   }
   case 4:
     return dot(LayoutSpec(anyBlocked(rank)), *rc::gen::inRange(0, 2), 0); // FMA: no k_width
@@ -132,8 +79,8 @@ LayoutSpec anySpec() {
   case 1:
     return anyParent(2);
   case 2:
-    return ok(SwizzledSharedSpec::make(pow2In(0, 3), pow2In(0, 3), pow2In(0, 3), permutation(rank),
-                                       anyCga(rank)));
+    return ok(SwizzledSharedSpec::make(*pow2In(0, 3), *pow2In(0, 3), *pow2In(0, 3),
+                                       *permutationOf(rank), anyCga(rank)));
   case 3: {
     int64_t swizzle = *rc::gen::element<int64_t>(0, 32, 64, 128);
     int64_t bits = *rc::gen::element<int64_t>(8, 16, 32);
@@ -142,15 +89,15 @@ LayoutSpec anySpec() {
         NvmmaSharedSpec::make(swizzle, bits, rank, *rc::gen::arbitrary<bool>(), fp4, anyCga(rank)));
   }
   case 4:
-    return LayoutSpec(anyLinear());
+    return LayoutSpec(*linearSpec());
   case 5:
-    return LayoutSpec(anySharedLinear());
+    return LayoutSpec(*sharedLinearSpec());
   case 6:
-    return LayoutSpec(paddedSharedSpec(*rc::gen::inRange(1, 4)));
+    return LayoutSpec(*paddedSharedSpec(*rc::gen::inRange(1, 4)));
   case 7:
-    return LayoutSpec(tensorMemorySpec());
+    return LayoutSpec(*tensorMemorySpec());
   case 8:
-    return LayoutSpec(tensorMemoryScalesSpec());
+    return LayoutSpec(*tensorMemoryScalesSpec());
   default: {
     LayoutSpec parent = anyParent(2);
     return slice(parent, *rc::gen::inRange(0, parent.rank()));

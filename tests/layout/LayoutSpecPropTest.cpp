@@ -30,15 +30,15 @@ LinearLayout mustConvert(const LayoutSpec &s, const I64s &shape) {
 
 LL_PROP(BlockedProps, IsSurjective, 1000, ()) {
   int rank = *rc::gen::inRange(1, 4);
-  LayoutSpec s = blockedSpec(rank);
-  I64s shape = shapeOf(rank, 0, 12 / rank);
+  LayoutSpec s = *blockedSpec(rank);
+  I64s shape = *shapeOf(rank, 0, 12 / rank);
   RC_ASSERT(surjective(mustConvert(s, shape)));
 }
 
 LL_PROP(BlockedProps, InjectiveExactlyWhenTheShapeCoversTheTile, 1000, ()) {
   int rank = *rc::gen::inRange(1, 4);
-  BlockedSpec b = blockedSpec(rank);
-  I64s shape = shapeOf(rank, 0, 14 / rank);
+  BlockedSpec b = *blockedSpec(rank);
+  I64s shape = *shapeOf(rank, 0, 14 / rank);
   bool covers = true;
   for (int d = 0; d < rank; ++d) {
     int64_t tile = b.sizePerThread()[size_t(d)] * b.threadsPerWarp()[size_t(d)] *
@@ -77,13 +77,14 @@ std::vector<std::vector<uint64_t>> heldByThread(const LinearLayout &l, int drop)
 LL_PROP(SliceProps, IsTheParentWithTheDimDroppedAndDeduplicated, 1000, ()) {
   int kind = *rc::gen::inRange(0, 4);
   int rank = *rc::gen::inRange(2, 4);
-  LayoutSpec parent = kind == 0   ? LayoutSpec(blockedSpec(rank, false))
-                      : kind == 1 ? LayoutSpec(mmaSpec(rank, false))
-                      : kind == 2 ? LayoutSpec(mmaSpec(rank, true))
-                                  : dot(LayoutSpec(mmaSpec(rank, *rc::gen::arbitrary<bool>())), 0,
-                                        int(pow2In(0, 3)));
+  LayoutSpec parent = kind == 0   ? LayoutSpec(*blockedSpec(rank, false))
+                      : kind == 1 ? LayoutSpec(*nvidiaMmaSpec(rank, false))
+                      : kind == 2
+                          ? LayoutSpec(*nvidiaMmaSpec(rank, true))
+                          : dot(LayoutSpec(*nvidiaMmaSpec(rank, *rc::gen::arbitrary<bool>())), 0,
+                                int(*pow2In(0, 3)));
   int dim = *rc::gen::inRange(0, rank);
-  I64s shape = shapeOf(rank - 1, 0, 7 / (rank - 1));
+  I64s shape = *shapeOf(rank - 1, 0, 7 / (rank - 1));
   I64s parentShape = shape;
   parentShape.insert(parentShape.begin() + dim, 1);
   LinearLayout s = mustConvert(slice(parent, dim), shape);
@@ -100,15 +101,15 @@ LL_PROP(DotOperandProps, BroadcastExactlyAlongTheOtherOperandsWarpDim, 1000, ())
   int kind = *rc::gen::inRange(0, 3); // Ampere mma, Hopper mma (A only), blocked (FMA)
   int opIdx = kind == 1 ? 0 : *rc::gen::inRange(0, 2);
   int rank = *rc::gen::inRange(2, 4); // rank 3: a leading batch dim
-  LayoutSpec parent = kind == 0   ? LayoutSpec(mmaSpec(rank, false))
-                      : kind == 1 ? LayoutSpec(mmaSpec(rank, true))
-                                  : LayoutSpec(blockedSpec(rank, false));
-  int kWidth = kind == 2 ? 0 : int(pow2In(0, 3));
-  int64_t m = pow2In(0, 7), n = pow2In(0, 7), k = pow2In(0, 6);
+  LayoutSpec parent = kind == 0   ? LayoutSpec(*nvidiaMmaSpec(rank, false))
+                      : kind == 1 ? LayoutSpec(*nvidiaMmaSpec(rank, true))
+                                  : LayoutSpec(*blockedSpec(rank, false));
+  int kWidth = kind == 2 ? 0 : int(*pow2In(0, 3));
+  int64_t m = *pow2In(0, 7), n = *pow2In(0, 7), k = *pow2In(0, 6);
   I64s parentShape = {m, n};
   I64s operandShape = opIdx == 0 ? I64s{m, k} : I64s{k, n};
   if (rank == 3) {
-    int64_t batch = pow2In(0, 3);
+    int64_t batch = *pow2In(0, 3);
     parentShape.insert(parentShape.begin(), batch);
     operandShape.insert(operandShape.begin(), batch);
   }
@@ -131,10 +132,10 @@ LL_PROP(DotOperandProps, BroadcastExactlyAlongTheOtherOperandsWarpDim, 1000, ())
 
 LL_PROP(SharedProps, SwizzledIsABijectionOntoTheTile, 1000, ()) {
   int rank = *rc::gen::inRange(1, 4);
-  CgaLayout cga = cgaLayout(rank, 2, /*allowBroadcast=*/false);
-  auto s = ok(
-      SwizzledSharedSpec::make(pow2In(0, 3), pow2In(0, 3), pow2In(0, 3), permutation(rank), cga));
-  I64s shape = shapeOf(rank, 0, 12 / rank);
+  CgaLayout cga = *cgaLayout(rank, 2, /*allowBroadcast=*/false);
+  auto s = ok(SwizzledSharedSpec::make(*pow2In(0, 3), *pow2In(0, 3), *pow2In(0, 3),
+                                       *permutationOf(rank), cga));
+  I64s shape = *shapeOf(rank, 0, 12 / rank);
   for (int d = 0; d < rank; ++d)
     shape[size_t(d)] = std::max(shape[size_t(d)], cga.splitNum(d));
   LinearLayout l = mustConvert(s, shape);
@@ -148,7 +149,7 @@ LL_PROP(SharedProps, NvmmaIsABijectionOntoTheTile, 1000, ()) {
   int64_t bits = *rc::gen::element<int64_t>(8, 16, 32);
   bool transposed = *rc::gen::arbitrary<bool>();
   auto s = ok(NvmmaSharedSpec::make(swizzle, bits, rank, transposed));
-  I64s shape = shapeOf(rank, 0, 3);
+  I64s shape = *shapeOf(rank, 0, 3);
   // At least one swizzle tile: the contiguous dim holds a swizzle row, and (as Triton collapses
   // the TMA box) the rows are the last dim when transposed, the other dims otherwise.
   int contig = transposed ? 0 : rank - 1;
@@ -166,8 +167,9 @@ LL_PROP(SharedProps, NvmmaIsABijectionOntoTheTile, 1000, ()) {
 LL_PROP(AmdProps, AccumulatorsCoverTheWavefrontAndTheShape, 300, ()) {
   int rank = *rc::gen::inRange(2, 4);
   bool mfma = *rc::gen::arbitrary<bool>();
-  LayoutSpec s = mfma ? LayoutSpec(amdMfmaSpec(rank, false)) : LayoutSpec(amdWmmaSpec(rank, false));
-  I64s shape = shapeOf(rank, 0, 14 / rank);
+  LayoutSpec s =
+      mfma ? LayoutSpec(*amdMfmaSpec(rank, false)) : LayoutSpec(*amdWmmaSpec(rank, false));
+  I64s shape = *shapeOf(rank, 0, 14 / rank);
   LinearLayout l = mustConvert(s, shape);
   RC_ASSERT(l.inDimSize(DimName::lane()) == uint64_t(mfma ? 64 : 32));
   RC_ASSERT(surjective(l));
@@ -178,9 +180,10 @@ LL_PROP(AmdProps, AccumulatorsCoverTheWavefrontAndTheShape, 300, ()) {
 LL_PROP(AmdProps, OperandsCoverTheirTile, 300, ()) {
   bool mfma = *rc::gen::arbitrary<bool>();
   int op = *rc::gen::inRange(0, 2);
-  LayoutSpec parent = mfma ? LayoutSpec(amdMfmaSpec(2, false)) : LayoutSpec(amdWmmaSpec(2, false));
-  int kWidth = mfma ? int(pow2In(0, 4)) : amdKWidth(*parent.as<AmdWmmaSpec>());
-  I64s shape = shapeOf(2, 6, 7);
+  LayoutSpec parent =
+      mfma ? LayoutSpec(*amdMfmaSpec(2, false)) : LayoutSpec(*amdWmmaSpec(2, false));
+  int kWidth = mfma ? int(*pow2In(0, 4)) : *kWidthFor(parent);
+  I64s shape = *shapeOf(2, 6, 7);
   LinearLayout l = mustConvert(dot(parent, op, kWidth), shape);
   RC_ASSERT(surjective(l));
   RC_ASSERT(l.inDimSize(DimName::lane()) == uint64_t(mfma ? 64 : 32));
@@ -189,27 +192,28 @@ LL_PROP(AmdProps, OperandsCoverTheirTile, 300, ()) {
 LL_PROP(LayoutSpecProps, OutDimsAreTheShapeAndInDimsTheHardware, 1000, ()) {
   int kind = *rc::gen::inRange(0, 6);
   int rank = *rc::gen::inRange(2, 4);
-  LayoutSpec s = blockedSpec(rank);
-  I64s shape = shapeOf(rank, 0, 12 / rank);
+  LayoutSpec s = *blockedSpec(rank);
+  I64s shape = *shapeOf(rank, 0, 12 / rank);
   switch (kind) {
   case 1:
-    s = mmaSpec(rank, false);
+    s = *nvidiaMmaSpec(rank, false);
     break;
   case 2:
-    s = mmaSpec(rank, true);
+    s = *nvidiaMmaSpec(rank, true);
     break;
   case 3:
-    s = slice(LayoutSpec(blockedSpec(rank)), 0);
+    s = slice(LayoutSpec(*blockedSpec(rank)), 0);
     shape.erase(shape.begin());
     break;
   case 4:
-    s = ok(SwizzledSharedSpec::make(pow2In(0, 3), pow2In(0, 3), pow2In(0, 3), permutation(rank)));
+    s = ok(SwizzledSharedSpec::make(*pow2In(0, 3), *pow2In(0, 3), *pow2In(0, 3),
+                                    *permutationOf(rank)));
     break;
   case 5: {
     // Hopper takes only A from registers.
     bool hopper = *rc::gen::arbitrary<bool>();
-    s = dot(LayoutSpec(mmaSpec(rank, hopper)), hopper ? 0 : *rc::gen::inRange(0, 2),
-            int(pow2In(0, 3)));
+    s = dot(LayoutSpec(*nvidiaMmaSpec(rank, hopper)), hopper ? 0 : *rc::gen::inRange(0, 2),
+            int(*pow2In(0, 3)));
     break;
   } break;
   default:
@@ -231,7 +235,7 @@ LL_PROP(LayoutSpecProps, OutDimsAreTheShapeAndInDimsTheHardware, 1000, ()) {
 
 LL_PROP(CgaLayoutProps, MapsEachBlockBitToItsBasis, 1000, ()) {
   int rank = *rc::gen::inRange(1, 4);
-  CgaLayout c = cgaLayout(rank, 4, true);
+  CgaLayout c = *cgaLayout(rank, 4, true);
   LinearLayout l = c.toLinearLayout();
   for (size_t i = 0; i < c.bases().size(); ++i) {
     auto b = l.basis(DimName::block(), int(i));

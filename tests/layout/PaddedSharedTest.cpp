@@ -159,7 +159,7 @@ TEST(PaddedShared, PaddingRemovesColumnConflicts) {
 }
 
 LL_PROP(PaddedSharedProps, AddressesAreOffsetsPlusWholeIntervalsOfPadding, 300, ()) {
-  PaddedSharedSpec s = paddedSharedSpec(*rc::gen::inRange(1, 4));
+  PaddedSharedSpec s = *paddedSharedSpec(*rc::gen::inRange(1, 4));
   int64_t n = int64_t(1) << s.offsetBases().size();
   int64_t prev = -1;
   for (int64_t o = 0; o < n; ++o) {
@@ -172,7 +172,7 @@ LL_PROP(PaddedSharedProps, AddressesAreOffsetsPlusWholeIntervalsOfPadding, 300, 
 }
 
 LL_PROP(PaddedSharedProps, LinearPartIsTheBasesAndABijection, 300, ()) {
-  PaddedSharedSpec s = paddedSharedSpec(*rc::gen::inRange(1, 4));
+  PaddedSharedSpec s = *paddedSharedSpec(*rc::gen::inRange(1, 4));
   LinearLayout l = ok(toLinearLayout(s, s.shape()));
   bruteforce::Ref ref(l);
   RC_ASSERT(ref.inNames == (std::vector<DimName>{DimName::offset(), DimName::block()}));
@@ -190,7 +190,7 @@ LL_PROP(PaddedSharedProps, LinearPartIsTheBasesAndABijection, 300, ()) {
 }
 
 LL_PROP(PaddedSharedProps, AttributeRoundTrip, 300, ()) {
-  LayoutSpec s(paddedSharedSpec(*rc::gen::inRange(1, 4)));
+  LayoutSpec s(*paddedSharedSpec(*rc::gen::inRange(1, 4)));
   std::string text = printLayoutAttr(s);
   RC_LOG() << text << "\n";
   auto back = parseLayoutAttr(text);
@@ -202,11 +202,11 @@ LL_PROP(PaddedSharedProps, AttributeRoundTrip, 300, ()) {
 // of the linear layout (32 banks, whole bytes).
 LL_PROP(PaddedSharedProps, UnreachedPaddingCountsAsTheLinearLayout, 200, ()) {
   int rank = *rc::gen::inRange(1, 3);
-  PaddedSharedSpec s = paddedSharedSpec(rank, 10, /*withBlocks=*/false);
+  PaddedSharedSpec s = *paddedSharedSpec(rank, 10, /*withBlocks=*/false);
   std::vector<PadInterval> far;
   for (const PadInterval &p : s.padding())
     far.push_back({int64_t(1) << 20, p.padding});
-  BlockedSpec b = blockedSpec(rank, /*withCga=*/false);
+  BlockedSpec b = *blockedSpec(rank, /*withCga=*/false);
   auto reg = toLinearLayout(LayoutSpec(b), s.shape());
   RC_PRE(reg.ok());
   LinearLayout shared = ok(toLinearLayout(s, s.shape()));

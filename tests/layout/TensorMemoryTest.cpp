@@ -355,9 +355,9 @@ TEST(TmemMessage, DescriptorRefusalsAsGluons) {
 // message layouts' defining law (each thread holds only what its warp's rows hold).
 
 LL_PROP(TensorMemoryProp, LayoutHasTheShapeAndPlacesEachElementOnce, 150, ()) {
-  LayoutSpec spec = *rc::gen::inRange(0, 4) == 0 ? LayoutSpec(tensorMemoryScalesSpec())
-                                                 : LayoutSpec(tensorMemorySpec());
-  I64s shape = tensorMemoryShape(spec);
+  LayoutSpec spec = *rc::gen::inRange(0, 4) == 0 ? LayoutSpec(*tensorMemoryScalesSpec())
+                                                 : LayoutSpec(*tensorMemorySpec());
+  I64s shape = *tensorMemoryShape(spec);
   auto l = toLinearLayout(spec, shape);
   RC_ASSERT(l.ok());
   RC_ASSERT(l->inDimSize(tmemRowDim()) == 128u);
@@ -380,10 +380,10 @@ LL_PROP(TensorMemoryProp, LayoutHasTheShapeAndPlacesEachElementOnce, 150, ()) {
 }
 
 LL_PROP(TensorMemoryProp, MessageThreadsHoldTheirWarpsRows, 100, ()) {
-  LayoutSpec spec = *rc::gen::inRange(0, 4) == 0 ? LayoutSpec(tensorMemoryScalesSpec())
-                                                 : LayoutSpec(tensorMemorySpec());
-  I64s shape = tensorMemoryShape(spec);
-  int64_t warps = pow2In(2, 4);
+  LayoutSpec spec = *rc::gen::inRange(0, 4) == 0 ? LayoutSpec(*tensorMemoryScalesSpec())
+                                                 : LayoutSpec(*tensorMemorySpec());
+  I64s shape = *tensorMemoryShape(spec);
+  int64_t warps = *pow2In(2, 4);
   TmemAtom atom = *rc::gen::element(TmemAtom::I32x32b, TmemAtom::I16x64b, TmemAtom::I16x128b,
                                     TmemAtom::I16x256b);
   // Only descriptors Triton accepts (DescriptorRefusalsAsGluons has the others): scales are

@@ -154,27 +154,27 @@ LayoutSpec anySpec() {
   int rank = *rc::gen::inRange(2, 4);
   switch (*rc::gen::inRange(0, 10)) {
   case 0:
-    return blockedSpec(rank);
+    return *blockedSpec(rank);
   case 1:
-    return slice(LayoutSpec(blockedSpec(rank)), *rc::gen::inRange(0, rank));
+    return slice(LayoutSpec(*blockedSpec(rank)), *rc::gen::inRange(0, rank));
   case 2:
-    return mmaSpec(rank, false);
+    return *nvidiaMmaSpec(rank, false);
   case 3:
-    return dot(LayoutSpec(mmaSpec(2, *rc::gen::arbitrary<bool>())), 0, int(pow2In(0, 3)));
+    return dot(LayoutSpec(*nvidiaMmaSpec(2, *rc::gen::arbitrary<bool>())), 0, int(*pow2In(0, 3)));
   case 4:
-    return dot(LayoutSpec(blockedSpec(rank)), *rc::gen::inRange(0, 2), 0);
+    return dot(LayoutSpec(*blockedSpec(rank)), *rc::gen::inRange(0, 2), 0);
   case 5:
-    return ok(SwizzledSharedSpec::make(pow2In(0, 3), pow2In(0, 3), pow2In(0, 3), permutation(rank),
-                                       cgaLayout(rank, 2, true)));
+    return ok(SwizzledSharedSpec::make(*pow2In(0, 3), *pow2In(0, 3), *pow2In(0, 3),
+                                       *permutationOf(rank), *cgaLayout(rank, 2, true)));
   case 6:
     return ok(NvmmaSharedSpec::make(*rc::gen::element<int64_t>(0, 32, 64, 128),
                                     *rc::gen::element<int64_t>(8, 16, 32), rank,
-                                    *rc::gen::arbitrary<bool>(), false, cgaLayout(rank, 2, true)));
+                                    *rc::gen::arbitrary<bool>(), false, *cgaLayout(rank, 2, true)));
   case 7:
-    return paddedSharedSpec(rank);
+    return *paddedSharedSpec(rank);
   case 8:
-    return *rc::gen::arbitrary<bool>() ? LayoutSpec(tensorMemorySpec())
-                                       : LayoutSpec(tensorMemoryScalesSpec());
+    return *rc::gen::arbitrary<bool>() ? LayoutSpec(*tensorMemorySpec())
+                                       : LayoutSpec(*tensorMemoryScalesSpec());
   default:
     return ok(LinearSpec::make({{0, 1}}, {{1, 0}, {0, 2}}, {{0, 0}}, {}, {2, 4}));
   }

@@ -1,7 +1,8 @@
 // Uses the installed linlayout: builds and inverts a layout, then checks a law with the shipped
-// generators. Exits 0 when all is well.
+// generators (of layouts and of every hardware family). Exits 0 when all is well.
 #include <linlayout/layout/LinearLayout.h>
 #include <linlayout/testing/Generators.h>
+#include <linlayout/testing/SpecsWithShapes.h>
 
 #include <rapidcheck.h>
 
@@ -32,5 +33,9 @@ int main() {
   });
   ok = ok && rc::check("distributed layouts are surjective",
                        [](const testing::Distributed &d) { RC_ASSERT(d.layout.isSurjective()); });
+  ok = ok && rc::check("every family converts over the shape drawn for it", [] {
+         testing::SpecWithShape s = *testing::anyFamily();
+         RC_ASSERT(toLinearLayout(s.spec, s.shape).ok());
+       });
   return ok ? 0 : 1;
 }

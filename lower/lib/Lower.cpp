@@ -67,6 +67,16 @@ Expected<KernelSpec> kernelSpec(const ir::Module &m, const ir::Function &f) {
   LL_ASSIGN_OR_RETURN(KernelWarps warps, kernelWarps(m, f));
   spec.threadsPerBlock = warps.warps * 32;
   spec.maxRegisters = warps.maxRegisters;
+  // `.reqntid` (Triton's directive) lets ptxas budget registers for the exact block: without it
+  // ptxas 13 spills some conversions that fit (convert2d/2-6/none/64x64/i64: 40 registers and 32
+  // bytes under `.maxntid`, 32 and none under `.reqntid`). Kernels with tensor-core dots keep
+  // `.maxntid`: there it cost registers and spills (triton.matmul_fp8_wgmma: 32 -> 64 bytes), and
+  // so do warp-specialized ones, whose `.maxnreg` already sets the budget.
+  bool dots = false;
+  ir::walkOps(f.body, [&](const ir::Op &op) {
+    dots |= op.kind == ir::OpKind::Dot || op.kind == ir::OpKind::WarpGroupDot;
+  });
+  spec.exactThreads = !dots && warps.maxRegisters == 0;
   for (size_t i = 0; i < f.body.args.size(); ++i) {
     const ir::Type &t = f.type(f.body.args[i]);
     KernelParam p;

@@ -113,7 +113,8 @@ struct LoweredKernel {
 /// Requires: verify(module) passes (checked; its error is returned); the target is sm_80..sm_90;
 /// the ops and layouts are ones lower/ handles (an error naming the op's position otherwise).
 /// Ensures: the PTX declares one entry named as the function, parameters in argument order
-/// (pointers as .u64), `.maxntid` of numWarps * 32, and kernel.sharedBytes of dynamic shared
+/// (pointers as .u64), a block of numWarps * 32 threads (`.reqntid`, or `.maxntid` for kernels
+/// with tensor-core dots or warp specialization), and kernel.sharedBytes of dynamic shared
 /// memory; every PTX it returns is accepted by ptxas for the target (tested).
 Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions &options = {});
 

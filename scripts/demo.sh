@@ -2,11 +2,7 @@
 # `make demo`: what linlayout does, on real examples. Each section runs once the capability it
 # shows exists in this build.
 set -euo pipefail
-build=${1:-build}
-bin=$build/bin
-ll=$bin/linlayout
-here=$(cd "$(dirname "$0")/.." && pwd)
-section() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
+. "$(dirname "$0")/demo-common.sh" "${1:-build}"
 
 section "1. Two layouts of a 32x16 tile, and where each element moves (C++ API)"
 "$bin/example_compose_inverse"

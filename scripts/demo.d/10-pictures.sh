@@ -2,10 +2,7 @@
 # Demo: pictures of hardware layouts (`linlayout show`): the published examples they reproduce, an
 # mma v2 accumulator with its A and B operands read from a compiler dump, and a shared layout.
 set -euo pipefail
-build=${1:-build}
-ll=$build/bin/linlayout
-section() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
-note() { printf '\033[2m%s\033[0m\n' "$1"; }
+. "$(dirname "$0")/../demo-common.sh" "${1:-build}"
 
 blocked='#ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [8, 4], warpsPerCTA = [1, 2], order = [1, 0]}>'
 section "3. The TritonGPU docs' blocked example (16x16 over 2 warps), drawn as the docs draw it"

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Demo: planning the epilogue conversion (issue 4: conversion planning).
 set -euo pipefail
-ll=${1:-build}/bin/linlayout
-section() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
+. "$(dirname "$0")/../demo-common.sh" "${1:-build}"
 
 section "8. The epilogue conversion: mma v2 accumulator -> coalesced blocked store layout (fp16, 128x128, 4 warps)"
 "$ll" plan --src '#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>' \

@@ -2,11 +2,7 @@
 # Demo: the transposed-copy example compiled to PTX, its conversion plan next to the PTX
 # instructions the plan became.
 set -euo pipefail
-build=${1:-build}
-ll=$build/bin/linlayout
-here=$(cd "$(dirname "$0")/../.." && pwd)
-section() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
-note() { printf '\033[2m%s\033[0m\n' "$1"; }
+. "$(dirname "$0")/../demo-common.sh" "${1:-build}"
 "$ll" --help | grep -q compile || exit 0
 
 ex=$here/examples/transpose_copy.tir

@@ -3,11 +3,7 @@
 # sm_90a), one summary line each; where a GPU is present, the examples' kernels timed beside
 # nothing else (the full comparison with Triton/Gluon is bench/gpu/run.sh).
 set -euo pipefail
-build=${1:-build}
-ll=$build/bin/linlayout
-here=$(cd "$(dirname "$0")/../.." && pwd)
-section() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
-note() { printf '\033[2m%s\033[0m\n' "$1"; }
+. "$(dirname "$0")/../demo-common.sh" "${1:-build}"
 "$ll" --help | grep -q compile || exit 0
 
 section "12. Every example compiled (linlayout compile --target sm_90a --report): what the PTX holds"

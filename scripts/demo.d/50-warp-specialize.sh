@@ -2,11 +2,7 @@
 # Demo: the warp-specialized matmul (examples/matmul_ws_wide.tir): its partitions as written, and
 # what each warp group became in the PTX (register budgets, barriers, who copies, who multiplies).
 set -euo pipefail
-build=${1:-build}
-ll=$build/bin/linlayout
-here=$(cd "$(dirname "$0")/../.." && pwd)
-section() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
-note() { printf '\033[2m%s\033[0m\n' "$1"; }
+. "$(dirname "$0")/../demo-common.sh" "${1:-build}"
 "$ll" --help | grep -q compile || exit 0
 
 ex=$here/examples/matmul_ws_wide.tir
@@ -16,7 +12,7 @@ note "$ll opt examples/matmul_ws_wide.tir | grep -E 'warp_specialize|default|par
   sed -E 's/ : .*//; s/^ +/  /' | cut -c1-140
 out=$build/demo-matmul_ws_wide.ptx
 note "$ll compile examples/matmul_ws_wide.tir --report (8 consumer warps + 1 producer warp, rounded up to 3 warp groups)"
-"$ll" compile "$ex" --report -o "$out" 2>&1 | head -1
+"$ll" compile "$ex" --report -o "$out" 2>&1 | sed -n 1p
 note "Each warp group sets its register budget, then each warp branches to its region:"
 grep -E 'setmaxnreg|^\.maxnreg' "$out" | sed 's/^\s*/  /'
 note "What the regions hold (instructions by kind):"

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Demo: the Python package (python/): Triton's LinearLayout API, Gluon's layout classes, a plan.
 set -euo pipefail
-build=${1:-build}
-section() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
+. "$(dirname "$0")/../demo-common.sh" "${1:-build}"
 [ -d "$build/python/linlayout" ] || exit 0
 section "15. From Python: Triton's LinearLayout API, Gluon's layout classes, a conversion plan"
 PYTHONPATH="$build/python" python3 - <<'PY'

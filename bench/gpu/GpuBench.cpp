@@ -517,6 +517,25 @@ Expected<PathPair> readPathPair(const std::string &line) {
   return p;
 }
 
+// Every pair of the bench file `name` (under bench/gpu/), or an error naming the file and line.
+Expected<std::vector<PathPair>> readPathPairs(const std::string &name) {
+  const std::string file = sourceDir(LINLAYOUT_SOURCE_DIR) + "/bench/gpu/" + name;
+  std::ifstream in(file);
+  if (!in)
+    return makeError("cannot open " + file);
+  std::vector<PathPair> pairs;
+  std::string line;
+  for (int lineNo = 1; std::getline(in, line); ++lineNo) {
+    if (line.empty())
+      continue;
+    auto p = readPathPair(line);
+    if (!p.ok())
+      return makeError(file + ":" + std::to_string(lineNo) + ": " + p.message());
+    pairs.push_back(std::move(*p));
+  }
+  return pairs;
+}
+
 // The cost model's cycles for one iteration of convert_loop (src -> dst and back) on `path`
 // (the cheapest when unset), or a negative number where the path is not feasible.
 double modelCycles(const PathPair &p, GpuTarget target, std::optional<ConversionPath> path) {
@@ -538,42 +557,33 @@ double modelCycles(const PathPair &p, GpuTarget target, std::optional<Conversion
 // With `named`, b.variant must name one of its kernels. LINLAYOUT_BENCH_STORE_DST=1 times
 // convert_loop's storeDst form (every warp uses the dst tile; TileKernels.h says why).
 bool pathsSection(Bench &b, std::mt19937_64 &rng, bool named) {
-  const std::string file = sourceDir(LINLAYOUT_SOURCE_DIR) + "/bench/gpu/conversion_paths.jsonl";
-  std::ifstream in(file);
-  if (!in) {
-    std::fprintf(stderr, "error: cannot open %s\n", file.c_str());
+  auto pairs = readPathPairs("conversion_paths.jsonl");
+  if (!pairs.ok()) {
+    std::fprintf(stderr, "error: %s\n", pairs.message().c_str());
     return false;
   }
   const GpuTarget target = b.jit.arch() == "sm_90" ? GpuTarget::Sm90 : GpuTarget::Sm80;
   const int64_t tiles = convertTiles(b);
   const char *storeDstEnv = std::getenv("LINLAYOUT_BENCH_STORE_DST");
   const bool storeDst = storeDstEnv && std::string(storeDstEnv) == "1";
-  std::string line;
   int timed = 0;
-  for (int lineNo = 1; std::getline(in, line); ++lineNo) {
-    if (line.empty())
+  for (const PathPair &p : *pairs) {
+    if (!b.variant.empty() && b.variant.rfind(p.name + "_" + p.dtype + "_", 0) != 0)
       continue;
-    auto p = readPathPair(line);
-    if (!p.ok()) {
-      std::fprintf(stderr, "error: %s:%d: %s\n", file.c_str(), lineNo, p.message().c_str());
-      return false;
-    }
-    if (!b.variant.empty() && b.variant.rfind(p->name + "_" + p->dtype + "_", 0) != 0)
-      continue;
-    const int64_t M = p->shape[0], N = p->shape[1];
-    std::vector<uint8_t> host = smallIntegers(p->elem, size_t(tiles * M * N), rng);
+    const int64_t M = p.shape[0], N = p.shape[1];
+    std::vector<uint8_t> host = smallIntegers(p.elem, size_t(tiles * M * N), rng);
     auto x = runtime::DeviceBuffer::fromHost<uint8_t>(host);
     auto y = runtime::DeviceBuffer::allocate(host.size());
     CHECK(x);
     CHECK(y);
-    auto m = convertLoop(p->elem, M, N, *p->src, *p->dst, 4, storeDst);
+    auto m = convertLoop(p.elem, M, N, *p.src, *p.dst, 4, storeDst);
     CHECK(m);
-    const std::string &dtype = p->dtype;
+    const std::string &dtype = p.dtype;
     for (std::optional<ConversionPath> path :
          {std::optional<ConversionPath>(), std::optional(ConversionPath::WarpShuffle),
           std::optional(ConversionPath::SharedMemory)}) {
       const std::string asked = path ? std::string(conversionPathName(*path)) : "auto";
-      if (!b.variant.empty() && b.variant != p->name + "_" + dtype + "_" + asked)
+      if (!b.variant.empty() && b.variant != p.name + "_" + dtype + "_" + asked)
         continue;
       ++timed;
       jit::CompileOptions o = asBuilt();
@@ -581,29 +591,29 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng, bool named) {
       auto k = b.jit.compile(*m, o);
       b.json.begin();
       b.json.field("bench", "convert_path");
-      b.json.field("name", p->name);
+      b.json.field("name", p.name);
       b.json.field("dtype", dtype);
       b.json.field("shape", std::to_string(M) + "x" + std::to_string(N));
       b.json.field("path", asked);
       b.json.field("tiles", double(tiles));
       b.json.field("store_dst", storeDst ? 1 : 0);
-      const double cycles = modelCycles(*p, target, path);
+      const double cycles = modelCycles(p, target, path);
       b.json.field("model_cycles", cycles);
       if (!k.ok()) {
         b.json.field("error", k.message());
         b.json.end();
-        std::printf("convert_path %-14s %s %s: %s\n", p->name.c_str(), dtype.c_str(), asked.c_str(),
+        std::printf("convert_path %-14s %s %s: %s\n", p.name.c_str(), dtype.c_str(), asked.c_str(),
                     k.message().c_str());
         continue;
       }
       ConvertTiming t;
-      if (!timeConvertLoop(b, **k, p->elem, tiles, host, *x, *y, t))
+      if (!timeConvertLoop(b, **k, p.elem, tiles, host, *x, *y, t))
         return false;
       std::string taken;
       for (const auto &c : (*k)->metadata().conversions)
         taken += (taken.empty() ? "" : ",") + c.path;
       if (!b.ptxDir.empty())
-        std::ofstream(b.ptxDir + "/linlayout_path_" + p->name + "_" + dtype + "_" + asked + ".ptx")
+        std::ofstream(b.ptxDir + "/linlayout_path_" + p.name + "_" + dtype + "_" + asked + ".ptx")
             << (*k)->ptx();
       b.json.field("taken", taken);
       b.json.field("t0_ms", t.t0);
@@ -614,13 +624,15 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng, bool named) {
       b.json.end();
       std::printf(
           "convert_path %-14s %s %-6s %-13s model %6.0f cycles  %.3f ns/conversion [%s]%s\n",
-          p->name.c_str(), dtype.c_str(), (std::to_string(M) + "x" + std::to_string(N)).c_str(),
+          p.name.c_str(), dtype.c_str(), (std::to_string(M) + "x" + std::to_string(N)).c_str(),
           asked.c_str(), cycles, t.ns, taken.c_str(), t.correct ? "" : "  WRONG");
     }
   }
   if (named && timed == 0) {
-    std::fprintf(stderr, "error: no paths kernel is named %s (NAME_DTYPE_PATH, as %s lists)\n",
-                 b.variant.c_str(), file.c_str());
+    std::fprintf(stderr,
+                 "error: no paths kernel is named %s (NAME_DTYPE_PATH, as "
+                 "bench/gpu/conversion_paths.jsonl lists)\n",
+                 b.variant.c_str());
     return false;
   }
   return true;
@@ -632,29 +644,20 @@ bool pathsSection(Bench &b, std::mt19937_64 &rng, bool named) {
 // ratio padded / swizzled of the times per conversion says whether padding pays on this GPU;
 // "padding" is what the padded kernel's conversions took (empty: the model kept the swizzle).
 bool paddingSection(Bench &b, std::mt19937_64 &rng) {
-  const std::string file = sourceDir(LINLAYOUT_SOURCE_DIR) + "/bench/gpu/padding_pairs.jsonl";
-  std::ifstream in(file);
-  if (!in) {
-    std::fprintf(stderr, "error: cannot open %s\n", file.c_str());
+  auto pairs = readPathPairs("padding_pairs.jsonl");
+  if (!pairs.ok()) {
+    std::fprintf(stderr, "error: %s\n", pairs.message().c_str());
     return false;
   }
   const int64_t tiles = convertTiles(b);
-  std::string line;
-  for (int lineNo = 1; std::getline(in, line); ++lineNo) {
-    if (line.empty())
-      continue;
-    auto p = readPathPair(line);
-    if (!p.ok()) {
-      std::fprintf(stderr, "error: %s:%d: %s\n", file.c_str(), lineNo, p.message().c_str());
-      return false;
-    }
-    const int64_t M = p->shape[0], N = p->shape[1];
-    std::vector<uint8_t> host = smallIntegers(p->elem, size_t(tiles * M * N), rng);
+  for (const PathPair &p : *pairs) {
+    const int64_t M = p.shape[0], N = p.shape[1];
+    std::vector<uint8_t> host = smallIntegers(p.elem, size_t(tiles * M * N), rng);
     auto x = runtime::DeviceBuffer::fromHost<uint8_t>(host);
     auto y = runtime::DeviceBuffer::allocate(host.size());
     CHECK(x);
     CHECK(y);
-    auto m = convertLoop(p->elem, M, N, *p->src, *p->dst, 4);
+    auto m = convertLoop(p.elem, M, N, *p.src, *p.dst, 4);
     CHECK(m);
     double ns[2] = {0, 0};
     bool correct = true;
@@ -666,8 +669,8 @@ bool paddingSection(Bench &b, std::mt19937_64 &rng) {
       opt.target = b.jit.arch() == "sm_90" ? GpuTarget::Sm90 : GpuTarget::Sm80;
       opt.forcePath = ConversionPath::SharedMemory;
       opt.padding = ScratchPadding::WhereCheaper;
-      auto plan = planConversion(back ? *p->dst : *p->src, back ? *p->src : *p->dst, p->shape,
-                                 int(ir::bitWidth(p->elem)), opt);
+      auto plan = planConversion(back ? *p.dst : *p.src, back ? *p.src : *p.dst, p.shape,
+                                 int(ir::bitWidth(p.elem)), opt);
       model += std::string(back ? "/" : "") + (!plan.ok()                     ? "?"
                                                : plan->shared.padding.empty() ? "swizzle"
                                                                               : "padding");
@@ -679,21 +682,21 @@ bool paddingSection(Bench &b, std::mt19937_64 &rng) {
       auto k = b.jit.compile(*m, o);
       b.json.begin();
       b.json.field("bench", "convert_padding");
-      b.json.field("name", p->name);
-      b.json.field("dtype", p->dtype);
+      b.json.field("name", p.name);
+      b.json.field("dtype", p.dtype);
       b.json.field("shape", std::to_string(M) + "x" + std::to_string(N));
       b.json.field("padded", padded ? 1 : 0);
       b.json.field("tiles", double(tiles));
       if (!k.ok()) {
         b.json.field("error", k.message());
         b.json.end();
-        std::printf("convert_padding %-14s %s: %s\n", p->name.c_str(), p->dtype.c_str(),
+        std::printf("convert_padding %-14s %s: %s\n", p.name.c_str(), p.dtype.c_str(),
                     k.message().c_str());
         correct = false;
         break;
       }
       ConvertTiming t;
-      if (!timeConvertLoop(b, **k, p->elem, tiles, host, *x, *y, t))
+      if (!timeConvertLoop(b, **k, p.elem, tiles, host, *x, *y, t))
         return false;
       std::string pads;
       for (const auto &c : (*k)->metadata().conversions)
@@ -701,7 +704,7 @@ bool paddingSection(Bench &b, std::mt19937_64 &rng) {
       if (padded)
         padding = pads;
       if (!b.ptxDir.empty())
-        std::ofstream(b.ptxDir + "/linlayout_padding_" + p->name + "_" + p->dtype +
+        std::ofstream(b.ptxDir + "/linlayout_padding_" + p.name + "_" + p.dtype +
                       (padded ? "_padded" : "_swizzled") + ".ptx")
             << (*k)->ptx();
       b.json.field("padding", pads);
@@ -718,7 +721,7 @@ bool paddingSection(Bench &b, std::mt19937_64 &rng) {
     if (ns[0] > 0)
       std::printf("convert_padding %-14s %-8s %-7s swizzled %.3f ns, padded [%s] %.3f ns: "
                   "ratio %.3f (model takes %s)%s\n",
-                  p->name.c_str(), p->dtype.c_str(),
+                  p.name.c_str(), p.dtype.c_str(),
                   (std::to_string(M) + "x" + std::to_string(N)).c_str(), ns[0], padding.c_str(),
                   ns[1], ns[1] / ns[0], model.c_str(), correct ? "" : "  WRONG");
   }

@@ -1,16 +1,12 @@
 #include "AddressCost.h"
 
+#include "PlanProblem.h"
+
 #include "linlayout/layout/F2Subspace.h"
 
 #include <set>
 
 namespace linlayout::planning {
-
-namespace {
-
-uint64_t lowMask(int bits) { return bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1; }
-
-} // namespace
 
 std::vector<uint64_t> instructionOffsets(const SharedSidePattern &side, int offsetBits) {
   std::vector<uint64_t> out;
@@ -32,14 +28,6 @@ uint64_t threadOffsetBits(const SharedSidePattern &side, int offsetBits) {
     for (uint64_t x : *cols)
       bits |= x & lowMask(offsetBits);
   return bits;
-}
-
-int addressXors(const SharedSidePattern &side, int offsetBits) {
-  const uint64_t threadBits = threadOffsetBits(side, offsetBits);
-  int n = 0;
-  for (uint64_t c : instructionOffsets(side, offsetBits))
-    n += (c & threadBits) != 0;
-  return n;
 }
 
 int addressOps(const SharedSidePattern &side, int offsetBits, std::span<const PadInterval> pads,

@@ -52,3 +52,15 @@ for b in "${bins[@]}"; do
     grep --line-buffered -E '_median|^-|^Benchmark' || true
 done
 python3 scripts/perf-tables.py "$out/meta.json" docs/performance.md "$out"/*bench*.json
+
+# The side-by-side against Triton's own C++ LinearLayout (bench/triton/) needs Triton's
+# libtriton.so in this python3 (the GPU machine has it: scripts/gpu/triton_algebra.sh).
+if python3 -c 'import triton._C.libtriton' 2>/dev/null; then
+  echo "bench: side by side with Triton's C++ LinearLayout"
+  cmake --build "$build" -j "$(nproc)" --target linlayout_triton_side >/dev/null
+  python3 bench/triton/side_by_side.py --lib "$build/lib/linlayout_triton_side.so" \
+    --json "$out/side_by_side.json"
+else
+  echo "bench: side by side with Triton's C++ LinearLayout skipped: no Triton in python3 here" \
+    "(it needs libtriton.so; see scripts/gpu/triton_algebra.sh)"
+fi

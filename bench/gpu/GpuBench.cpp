@@ -40,6 +40,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -1032,15 +1033,65 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
       out);
 }
 
+// Whether the bench's --variant asks for `variant`: a comma-separated list of names, each exact or
+// a prefix ending in '*'; no --variant asks for every one.
+bool variantAsked(const std::string &asked, const std::string &variant) {
+  if (asked.empty())
+    return true;
+  std::stringstream list(asked);
+  for (std::string one; std::getline(list, one, ',');) {
+    if (!one.empty() && one.back() == '*' ? variant.rfind(one.substr(0, one.size() - 1), 0) == 0
+                                          : variant == one)
+      return true;
+  }
+  return false;
+}
+
+// The inputs of one attention shape: Q, K, V and O on the device, bh heads of n_ctx x d elements,
+// and on the host the first `baseHeads` heads of Q, K and V, which the device repeats (head h holds
+// what head h % baseHeads does): random bits for every head of n_ctx 1024 would take seconds.
+struct AttentionData {
+  int d = 0;
+  int64_t n = 0, bh = 0, baseHeads = 0;
+  ScalarKind elem = ScalarKind::F16;
+  std::vector<uint16_t> q, k, v;
+  std::optional<runtime::DeviceBuffer> dq, dk, dv, dout;
+};
+
+Status makeAttentionData(AttentionData &a, std::mt19937_64 &rng) {
+  const size_t base = size_t(a.baseHeads) * size_t(a.n) * size_t(a.d);
+  const size_t elems = size_t(a.bh) * size_t(a.n) * size_t(a.d);
+  std::vector<uint16_t> full(elems);
+  for (auto [host, dev] : {std::pair{&a.q, &a.dq}, {&a.k, &a.dk}, {&a.v, &a.dv}}) {
+    host->resize(base);
+    for (uint16_t &x : *host)
+      x = randomInput(a.elem, rng);
+    for (size_t at = 0; at < elems; at += base)
+      std::copy(host->begin(), host->end(), full.begin() + at);
+    dev->reset();
+    LL_ASSIGN_OR_RETURN(runtime::DeviceBuffer buf, runtime::DeviceBuffer::fromHost<uint16_t>(full));
+    dev->emplace(std::move(buf));
+  }
+  a.dout.reset();
+  LL_ASSIGN_OR_RETURN(runtime::DeviceBuffer out, runtime::DeviceBuffer::allocate(elems * 2));
+  a.dout.emplace(std::move(out));
+  return Status::success();
+}
+
 // examples/attention.tir, attention_causal.tir ("causal-" variants), attention_d128.tir
 // ("d128-": head dim 128), attention.tir on bf16 ("bf16-") and, on sm_90, attention_wgmma.tir
 // ("wgmma-": both products on wgmma), attention_wgmma_d128.tir ("wgmma-d128-") and its causal
-// form ("wgmma-d128-causal-") and its form with key blocks of 128 ("wgmma-d128-bn128-"): O =
-// softmax(Q K^T / sqrt(d)) V over 64 batch x heads (f16) of n_ctx = 1024 and 4096 positions,
-// compiled as a user compiles it (the pass pipeline) with 1, 2 and 3 software-pipelining stages.
-// One launch is checked on 16 sampled rows against a double-precision reference, then timed; 4 *
-// heads * n_ctx^2 * d flops (the two products), half of that for causal attention (as
-// flash-attention benchmarks count it).
+// form ("wgmma-d128-causal-") and its form with key blocks of 128 ("wgmma-d128-bn128-"), and the
+// warp-specialized kernels (attention_ws_d128.tir is "ws-d128", attention_ws_d64_causal.tir
+// "ws-d64-causal"; a TMA producer warp and a ring of K and V stages; K and V go in as tensor maps
+// over [bh * n_ctx, d]): O = softmax(Q K^T / sqrt(d))
+// V (f16) for n_ctx = 1024, 4096 and 16384 over batch x heads = bh chosen as
+// bench/gpu/vendor_bench.py chooses it (each call at least 2 TFLOP), so that the rows compare with
+// cuDNN's on the same shapes; compiled as a user compiles it (the pass pipeline) with 1, 2 and 3
+// software-pipelining stages (the ws kernels, whose ring is in the IR, as written). One launch is
+// checked on 16 sampled rows against a double-precision reference, then timed; 4 * bh * n_ctx^2 *
+// d flops (the two products), half of that for causal attention (as flash-attention benchmarks
+// count it). --variant takes a comma-separated list of variants or prefixes ending in '*'.
 bool attentionSection(Bench &b, std::mt19937_64 &rng) {
   struct Config {
     const char *file, *prefix;
@@ -1048,65 +1099,94 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
     int d;
     ScalarKind elem = ScalarKind::F16;
     bool hopper = false;
+    bool ws = false;
   };
   const Config configs[] = {
       {"attention.tir", "", false, 64},
       {"attention_causal.tir", "causal-", true, 64},
-      {"attention_d128.tir", "d128-", false, 128},
-      {"attention.tir", "bf16-", false, 64, ScalarKind::BF16},
       {"attention_wgmma.tir", "wgmma-", false, 64, ScalarKind::F16, true},
+      {"attention_d128.tir", "d128-", false, 128},
       {"attention_wgmma_d128.tir", "wgmma-d128-", false, 128, ScalarKind::F16, true},
       {"attention_wgmma_d128_causal.tir", "wgmma-d128-causal-", true, 128, ScalarKind::F16, true},
-      {"attention_wgmma_d128_bn128.tir", "wgmma-d128-bn128-", false, 128, ScalarKind::F16, true}};
-  const int heads = 64;
-  for (const Config &cfg : configs) {
-    if (cfg.hopper && b.jit.context().computeCapability() != 90)
-      continue;
-    auto m = matmulKernel(cfg.elem, sourceDir(LINLAYOUT_SOURCE_DIR), cfg.file); // f16 -> elem
-    CHECK(m);
-    const int d = cfg.d;
-    const float scale = 1.0f / std::sqrt(float(d));
-    for (int64_t n : {1024, 4096}) {
-      const size_t elems = size_t(heads) * size_t(n) * d;
-      std::vector<uint16_t> q(elems), k(elems), v(elems);
-      for (auto *t : {&q, &k, &v})
-        for (uint16_t &x : *t)
-          x = randomInput(cfg.elem, rng);
-      auto dq = runtime::DeviceBuffer::fromHost<uint16_t>(q);
-      auto dk = runtime::DeviceBuffer::fromHost<uint16_t>(k);
-      auto dv = runtime::DeviceBuffer::fromHost<uint16_t>(v);
-      auto dout = runtime::DeviceBuffer::allocate(elems * 2);
-      CHECK(dq);
-      CHECK(dk);
-      CHECK(dv);
-      CHECK(dout);
-      for (int stages : {1, 2, 3}) {
-        const std::string variant =
-            cfg.prefix +
-            (stages == 1 ? std::string("plain") : "pipelined-" + std::to_string(stages));
-        if (!b.variant.empty() && b.variant != variant)
-          continue;
+      {"attention_wgmma_d128_bn128.tir", "wgmma-d128-bn128-", false, 128, ScalarKind::F16, true},
+      {"attention_ws_d64.tir", "ws-d64", false, 64, ScalarKind::F16, true, true},
+      {"attention_ws_d64_causal.tir", "ws-d64-causal", true, 64, ScalarKind::F16, true, true},
+      {"attention_ws_d128.tir", "ws-d128", false, 128, ScalarKind::F16, true, true},
+      {"attention_ws_d128_causal.tir", "ws-d128-causal", true, 128, ScalarKind::F16, true, true},
+      {"attention.tir", "bf16-", false, 64, ScalarKind::BF16}};
+  AttentionData data;
+  for (int64_t n : {1024, 4096, 16384}) {
+    for (const Config &cfg : configs) {
+      if (cfg.hopper && b.jit.context().computeCapability() != 90)
+        continue;
+      std::vector<int> stageCounts = cfg.ws ? std::vector<int>{1} : std::vector<int>{1, 2, 3};
+      auto name = [&](int stages) {
+        if (cfg.ws) // the ring is in the IR: no pipelining pass
+          return std::string(cfg.prefix);
+        return cfg.prefix +
+               (stages == 1 ? std::string("plain") : "pipelined-" + std::to_string(stages));
+      };
+      std::erase_if(stageCounts, [&](int s) { return !variantAsked(b.variant, name(s)); });
+      if (stageCounts.empty())
+        continue;
+      auto m = matmulKernel(cfg.elem, sourceDir(LINLAYOUT_SOURCE_DIR), cfg.file); // f16 -> elem
+      CHECK(m);
+      const int d = cfg.d;
+      const float scale = 1.0f / std::sqrt(float(d));
+      const double perHead = 4.0 * double(n) * double(n) * d;
+      const int64_t bh = int64_t(1) << std::max(0, int(std::ceil(std::log2(2e12 / perHead))));
+      if (data.d != d || data.n != n || data.elem != cfg.elem) {
+        data = AttentionData{};
+        data.d = d;
+        data.n = n;
+        data.bh = bh;
+        data.baseHeads = std::min<int64_t>(bh, 16);
+        data.elem = cfg.elem;
+        CHECK(makeAttentionData(data, rng));
+      }
+      const size_t elems = size_t(bh) * size_t(n) * d;
+      const runtime::DeviceBuffer &dq = *data.dq, &dk = *data.dk, &dv = *data.dv;
+      runtime::DeviceBuffer &dout = *data.dout;
+      for (int stages : stageCounts) {
+        const std::string variant = name(stages);
         jit::CompileOptions o;
         o.numStages = stages;
         auto kernel = b.jit.compile(*m, o);
         CHECK(kernel);
         const jit::Kernel &kk = **kernel;
-        const runtime::Dim3 grid{unsigned(n / 128), unsigned(heads)};
-        auto launch = [&] { return kk.launch(grid, *dq, *dk, *dv, *dout, int32_t(n), scale); };
-        CHECK(dout->fill(0xff));
+        const runtime::Dim3 grid{unsigned(n / 128), unsigned(bh)};
+        std::function<Status()> launch;
+        if (cfg.ws) {
+          const auto &params = kk.metadata().params;
+          const std::vector<uint64_t> dims{uint64_t(bh) * uint64_t(n), uint64_t(d)};
+          auto kmap = jit::encodeTensorMapFor(params.at(1), dk.ptr(), dims, {uint64_t(d) * 2});
+          auto vmap = jit::encodeTensorMapFor(params.at(2), dv.ptr(), dims, {uint64_t(d) * 2});
+          CHECK(kmap);
+          CHECK(vmap);
+          launch = [&kk, grid, &dq, &dout, n, scale, km = *kmap, vm = *vmap] {
+            return kk.launch(grid, dq, km, vm, dout, int32_t(n), scale);
+          };
+        } else {
+          launch = [&kk, grid, &dq, &dk, &dv, &dout, n, scale] {
+            return kk.launch(grid, dq, dk, dv, dout, int32_t(n), scale);
+          };
+        }
+        CHECK(dout.fill(0xff));
         CHECK(launch());
         std::vector<uint16_t> out(elems);
-        CHECK(dout->copyToHost(out.data(), elems * 2));
+        CHECK(dout.copyToHost(out.data(), elems * 2));
         double worst = 0;
         for (int sample = 0; sample < 16; ++sample) {
-          const size_t h = rng() % heads, i = rng() % size_t(n), base = h * size_t(n) * d;
+          const size_t h = rng() % size_t(bh), i = rng() % size_t(n);
+          const size_t base = (h % size_t(data.baseHeads)) * size_t(n) * d;
+          const size_t obase = h * size_t(n) * d;
           const size_t keys = cfg.causal ? i + 1 : size_t(n);
           std::vector<double> p(keys, 0.0);
           double mx = -INFINITY, sum = 0;
           for (size_t j = 0; j < keys; ++j) {
             for (int c = 0; c < d; ++c)
-              p[j] += decodeHalf(cfg.elem, q[base + i * d + c]) *
-                      decodeHalf(cfg.elem, k[base + j * d + c]);
+              p[j] += decodeHalf(cfg.elem, data.q[base + i * d + c]) *
+                      decodeHalf(cfg.elem, data.k[base + j * d + c]);
             mx = std::max(mx, p[j] *= scale);
           }
           for (double &x : p)
@@ -1114,21 +1194,21 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
           for (int c = 0; c < d; ++c) {
             double want = 0;
             for (size_t j = 0; j < keys; ++j)
-              want += p[j] * decodeHalf(cfg.elem, v[base + j * d + c]);
-            double got = decodeHalf(cfg.elem, out[base + i * d + c]);
+              want += p[j] * decodeHalf(cfg.elem, data.v[base + j * d + c]);
+            double got = decodeHalf(cfg.elem, out[obase + i * d + c]);
             worst = std::max(worst, std::isnan(got) ? INFINITY : std::abs(got - want / sum));
           }
         }
         double ms = b.time(launch, 50, 300);
         double tf =
-            (cfg.causal ? 2.0 : 4.0) * heads * double(n) * double(n) * d / (ms * 1e-3) / 1e12;
+            (cfg.causal ? 2.0 : 4.0) * double(bh) * double(n) * double(n) * d / (ms * 1e-3) / 1e12;
         b.json.begin();
         b.json.field("bench", "attention");
         b.json.field("variant", variant);
         b.json.field("dtype", std::string(ir::name(cfg.elem)));
         b.json.field("causal", double(cfg.causal));
         b.json.field("stages", double(stages));
-        b.json.field("heads", double(heads));
+        b.json.field("heads", double(bh));
         b.json.field("n_ctx", double(n));
         b.json.field("head_dim", double(d));
         b.json.field("ms", ms);
@@ -1136,10 +1216,11 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
         b.json.field("max_abs_err_sampled", worst);
         kernelFields(b.json, kk);
         b.json.end();
-        std::printf("attention %-4s %-19s %d x %lld x %d  %8.3f ms  %7.1f TFLOP/s  (sampled max "
-                    "abs err %.2e)\n",
-                    std::string(ir::name(cfg.elem)).c_str(), variant.c_str(), heads, (long long)n,
-                    d, ms, tf, worst);
+        std::printf("attention %-4s %-24s %lld x %lld x %d  %8.3f ms  %7.1f TFLOP/s  (sampled "
+                    "max abs err %.2e)\n",
+                    std::string(ir::name(cfg.elem)).c_str(), variant.c_str(), (long long)bh,
+                    (long long)n, d, ms, tf, worst);
+        std::fflush(stdout);
       }
     }
   }

@@ -219,6 +219,128 @@ TEST(Hopper, WgmmaAttentionD128MatchesReference) {
 
 namespace {
 
+// Runs the warp-specialized attention `fn` of `text` (examples/attention_ws_*.tir or an edit of
+// it), after the pass pipeline, on `heads` heads of n positions of head dim d in the interpreter,
+// with its protocol checks and the proxy-fence rule; `out` gets O's halves.
+Status runWsAttention(const std::string &text, const std::string &fn,
+                      const std::vector<std::vector<uint16_t>> &in, size_t n, size_t heads,
+                      size_t d, std::vector<uint16_t> *out = nullptr) {
+  auto m = parseModule(text, fn + ".tir");
+  if (!m.ok())
+    return makeError(m.message());
+  LL_TRY_STATUS(verify(*m));
+  LL_TRY_STATUS(runPipeline(*m));
+  Memory mem;
+  mem.buffers = {bytesOf(in[0]), bytesOf(in[1]), bytesOf(in[2]),
+                 bytesOf(std::vector<uint16_t>(heads * n * d, 0x7C00))}; // +inf: unwritten
+  const int64_t rows = int64_t(heads * n), cols = int64_t(d);
+  std::vector<ArgValue> args = {ArgValue::pointer(0),
+                                ArgValue::tensorDesc(1, {rows, cols}, {cols, 1}),
+                                ArgValue::tensorDesc(2, {rows, cols}, {cols, 1}),
+                                ArgValue::pointer(3),
+                                ArgValue::integer(int64_t(n)),
+                                ArgValue::floating(1.0 / std::sqrt(double(d)))};
+  InterpreterOptions strict;
+  strict.checkProxyFences = true;
+  LL_TRY_STATUS(interpret(*m, fn, args, mem, Grid{unsigned(n / 128), unsigned(heads), 1}, strict));
+  if (out)
+    *out = valuesOf<uint16_t>(mem.buffers[3]);
+  return Status::success();
+}
+
+std::vector<std::vector<uint16_t>> attentionInputs(size_t elems) {
+  std::vector<std::vector<uint16_t>> in(3);
+  for (unsigned t = 0; t < 3; ++t)
+    for (float x : randomFloats(elems, 40 + t, 2))
+      in[t].push_back(toHalfBits(x / 2));
+  return in;
+}
+
+} // namespace
+
+// The warp-specialized attention kernels (examples/attention_ws_*.tir: a TMA producer warp, a
+// ring of K and V stages, two consumer warp groups with the next block's Q K^T in flight during
+// the softmax) on a head of 512 positions (4 key blocks: the ring of 3 stages turns), with the
+// protocol checks and the proxy-fence rule after the pass pipeline: every output within the f16
+// roundings (P before the second product, O on the store) of a double-precision softmax(Q K^T /
+// sqrt(d)) V.
+TEST(Hopper, WarpSpecializedAttentionMatchesReference) {
+  const size_t n = 512, heads = 1;
+  for (const char *name : {"attention_ws_d128", "attention_ws_d128_causal", "attention_ws_d64",
+                           "attention_ws_d64_causal"}) {
+    const std::string fn = name;
+    const bool causal = fn.ends_with("_causal");
+    const size_t d = fn.find("_d64") != std::string::npos ? 64 : 128;
+    const double scale = 1.0 / std::sqrt(double(d));
+    SCOPED_TRACE(fn);
+    const auto in = attentionInputs(heads * n * d);
+    std::vector<uint16_t> got;
+    Status s = runWsAttention(readFile(examplePath(fn + ".tir")), fn, in, n, heads, d, &got);
+    ASSERT_TRUE(s.ok()) << s.message();
+    for (size_t h = 0; h < heads; ++h)
+      for (size_t i = 0; i < n; i += 5) {
+        const size_t base = h * n * d, keys = causal ? i + 1 : n;
+        std::vector<double> p(keys);
+        double mx = -INFINITY, sum = 0;
+        for (size_t j = 0; j < keys; ++j) {
+          double dot = 0;
+          for (size_t c = 0; c < d; ++c)
+            dot += fromHalfBits(in[0][base + i * d + c]) * fromHalfBits(in[1][base + j * d + c]);
+          mx = std::max(mx, p[j] = dot * scale);
+        }
+        for (double &x : p)
+          sum += x = std::exp(x - mx);
+        for (size_t c = 0; c < d; ++c) {
+          double want = 0;
+          for (size_t j = 0; j < keys; ++j)
+            want += p[j] * fromHalfBits(in[2][base + j * d + c]);
+          // Relative 2^-11 twice, of values |v| < 1.
+          ASSERT_NEAR(fromHalfBits(got[base + i * d + c]), want / sum, 2e-3)
+              << "head " << h << ", row " << i << ", column " << c;
+        }
+      }
+  }
+}
+
+// The ring's protocol in attention_ws_d128.tir is what keeps it from racing on the GPU: without
+// the wait for V's full barrier the P V wgmma reads a stage the copy may still be writing, and
+// with the stage freed before the P V that reads it has retired, the producer's refill overwrites
+// what the wgmma still reads. The interpreter reports both.
+TEST(Hopper, WarpSpecializedAttentionProtocolIsChecked) {
+  const std::string fn = "attention_ws_d128";
+  const std::string text = readFile(examplePath(fn + ".tir"));
+  const std::string waitV = "        ttng.wait_barrier %vf, %phasep : !ttg.memdesc<1xi64, #bar, "
+                            "#smem, mutable>\n";
+  const std::string arrive =
+      "        ttng.arrive_barrier %ep, 1 : !ttg.memdesc<1xi64, #bar, #smem, "
+      "mutable>\n";
+  const std::string waitPV = "        %ow:2 = ttng.warp_group_dot_wait";
+  ASSERT_NE(text.find(waitV), std::string::npos);
+  ASSERT_NE(text.find(arrive), std::string::npos);
+  std::string noWait = text;
+  noWait.erase(noWait.find(waitV), waitV.size());
+  // The empty barrier's index and arrive moved above the P V's wait.
+  const std::string index = "        %ep = ttg.memdesc_index %empties[%sp] : "
+                            "!ttg.memdesc<3x1xi64, #bar, #smem, mutable> -> !ttg.memdesc<1xi64, "
+                            "#bar, #smem, mutable>\n";
+  ASSERT_NE(text.find(index), std::string::npos);
+  std::string early = text;
+  early.erase(early.find(arrive), arrive.size());
+  early.erase(early.find(index), index.size());
+  early.insert(early.find(waitPV), index + arrive);
+  const auto in = attentionInputs(2 * 512 * 128);
+  Status s = runWsAttention(noWait, fn, in, 512, 2, 128);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("may still be writing"), std::string::npos) << s.message();
+  s = runWsAttention(early, fn, in, 512, 2, 128);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("overwrites shared memory that the default region reads"),
+            std::string::npos)
+      << s.message();
+}
+
+namespace {
+
 // Runs the one-tile example `name` (A, B and C of 64x64, A and B f16 from small halves) in the
 // interpreter: C = A B, or A B^T with B given as [N, K] (`bIsNk`).
 void expectWgmmaTile(const std::string &name, bool bIsNk) {

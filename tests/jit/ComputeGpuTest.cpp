@@ -353,32 +353,33 @@ TEST(ComputeGpu, MatmulWidePipelined) {
 // examples/attention.tir, attention_causal.tir, attention_d128.tir and (on sm_90)
 // attention_wgmma.tir, attention_wgmma_d128.tir, attention_wgmma_d128_causal.tir and
 // attention_wgmma_d128_bn128.tir as a user compiles them
-// (the pass pipeline, software-pipelined with 1, 2 and 3 stages): O = softmax(Q K^T / 2) V for 3
-// heads of 128, 384 and 1024 positions (the causal kernel: query i sees keys j <= i; d128: head
-// dim 128), f16 inputs in [-1, 1) (and attention.tir on bf16 inputs, P and O),
-// against a double-precision reference on every row. The scale is 4x the usual 1/8 so that the
-// softmax is far from flat and the running maximum matters.
-TEST(ComputeGpu, Attention) {
-  REQUIRE_GPU();
+// (the pass pipeline, software-pipelined with 1, 2 and 3 stages), and the warp-specialized
+// attention_ws_*.tir (their ring is in the IR; K and V go in as tensor maps): O = softmax(Q K^T /
+// 2) V for 3 heads of 128, 384 and 1024 positions (the causal kernel: query i sees keys j <= i;
+// d128: head dim 128), f16 inputs in [-1, 1) (and attention.tir on bf16 inputs, P and O), against a
+// double-precision reference on every row. The scale is 4x the usual 1/8 so that the softmax is far
+// from flat and the running maximum matters.
+namespace {
+
+struct AttentionCase {
+  const char *file;
+  bool causal;
+  int d;
+  bool bf16 = false;
+  bool hopper = false;
+  bool ws = false;
+};
+
+void attentionCases(jit::Compiler *jitc, std::initializer_list<AttentionCase> cases) {
   uint64_t seed = gputest::freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   const int heads = 3;
   const double scale = 0.5;
-  struct Case {
-    const char *file;
-    bool causal;
-    int d;
-    bool bf16 = false;
-    bool hopper = false;
-  };
-  for (Case cs : {Case{"attention.tir", false, 64}, Case{"attention_causal.tir", true, 64},
-                  Case{"attention_d128.tir", false, 128}, Case{"attention.tir", false, 64, true},
-                  Case{"attention_wgmma.tir", false, 64, false, true},
-                  Case{"attention_wgmma_d128.tir", false, 128, false, true},
-                  Case{"attention_wgmma_d128_causal.tir", true, 128, false, true},
-                  Case{"attention_wgmma_d128_bn128.tir", false, 128, false, true}})
+  for (AttentionCase cs : cases)
     for (int stages : {1, 2, 3}) {
+      if (cs.ws && stages > 1)
+        break;
       if (cs.hopper && jitc->context().computeCapability() != 90) {
         std::cout << "[          ] " << cs.file << ": skipped, wgmma needs an sm_90 GPU\n";
         break;
@@ -390,7 +391,7 @@ TEST(ComputeGpu, Attention) {
       jit::CompileOptions o;
       o.numStages = stages;
       ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m, o));
-      if (stages > 1) {
+      if (stages > 1 && !cs.ws) {
         EXPECT_GT(count(k->ptx(), "cp.async.cg"), 0) << "the pipelined kernel must use cp.async";
       }
       for (int n : {128, 384, 1024}) {
@@ -415,8 +416,19 @@ TEST(ComputeGpu, Attention) {
         ASSERT_OK_AND_ASSIGN(auto dv, runtime::DeviceBuffer::fromHost<uint16_t>(v));
         ASSERT_OK_AND_ASSIGN(auto dout, runtime::DeviceBuffer::allocate(elems * 2));
         ASSERT_OK(dout.fill(0xff)); // NaN
-        ASSERT_OK(k->launch({unsigned(n / 128), unsigned(heads)}, dq, dk, dv, dout, int32_t(n),
-                            float(scale)));
+        if (cs.ws) {
+          const std::vector<uint64_t> dims{uint64_t(heads) * uint64_t(n), uint64_t(d)};
+          const auto &params = k->metadata().params;
+          ASSERT_OK_AND_ASSIGN(
+              auto kmap, jit::encodeTensorMapFor(params.at(1), dk.ptr(), dims, {uint64_t(d) * 2}));
+          ASSERT_OK_AND_ASSIGN(
+              auto vmap, jit::encodeTensorMapFor(params.at(2), dv.ptr(), dims, {uint64_t(d) * 2}));
+          ASSERT_OK(k->launch({unsigned(n / 128), unsigned(heads)}, dq, kmap, vmap, dout,
+                              int32_t(n), float(scale)));
+        } else {
+          ASSERT_OK(k->launch({unsigned(n / 128), unsigned(heads)}, dq, dk, dv, dout, int32_t(n),
+                              float(scale)));
+        }
         ASSERT_OK(jitc->context().synchronize());
         ASSERT_OK_AND_ASSIGN(auto out, dout.toHost<uint16_t>());
         double worst = 0;
@@ -455,4 +467,26 @@ TEST(ComputeGpu, Attention) {
         EXPECT_LT(worst, cs.bf16 ? 1.5e-2 : 2e-3);
       }
     }
+}
+} // namespace
+
+TEST(ComputeGpu, Attention) {
+  REQUIRE_GPU();
+  attentionCases(jitc, {{"attention.tir", false, 64},
+                        {"attention_causal.tir", true, 64},
+                        {"attention_d128.tir", false, 128},
+                        {"attention.tir", false, 64, true},
+                        {"attention_wgmma.tir", false, 64, false, true},
+                        {"attention_wgmma_d128.tir", false, 128, false, true},
+                        {"attention_wgmma_d128_causal.tir", true, 128, false, true},
+                        {"attention_wgmma_d128_bn128.tir", false, 128, false, true}});
+}
+
+// The warp-specialized kernels alone, so that racecheck and synccheck can take them by name.
+TEST(ComputeGpu, WarpSpecializedAttention) {
+  REQUIRE_GPU();
+  attentionCases(jitc, {{"attention_ws_d128.tir", false, 128, false, true, true},
+                        {"attention_ws_d128_causal.tir", true, 128, false, true, true},
+                        {"attention_ws_d64.tir", false, 64, false, true, true},
+                        {"attention_ws_d64_causal.tir", true, 64, false, true, true}});
 }

@@ -7,6 +7,7 @@
 #include "linlayout/ir/AnnotateAccessWidths.h"
 #include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/Parser.h"
+#include "linlayout/ir/Pipeline.h"
 #include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Walk.h"
 #include "linlayout/lower/Lower.h"
@@ -298,6 +299,44 @@ TEST(JitKernels, WarpSpecializedMatmulsLower) {
       EXPECT_EQ(run->log.find("serialized"), std::string::npos) << run->log;
       EXPECT_EQ(run->log.find("Performance Loss"), std::string::npos) << run->log;
     }
+}
+
+// The warp-specialized attention kernels (every examples/attention_ws*.tir) lower for sm_90a as
+// the GPU test and benchmark run them (the pass pipeline) and assemble without spills or
+// serialized wgmmas, with the register budgets set (setmaxnreg) and the regions meeting at the
+// unaligned `barrier.sync 0` only (as the matmuls above).
+TEST(JitKernels, WarpSpecializedAttentionLowers) {
+  const std::string dir = sourceDir(LINLAYOUT_SOURCE_DIR);
+  std::optional<std::string> as = lower::findPtxas();
+  std::vector<std::string> files;
+  for (const auto &e : std::filesystem::directory_iterator(dir + "/examples")) {
+    std::string f = e.path().filename().string();
+    if (f.rfind("attention_ws", 0) == 0 && f.ends_with(".tir"))
+      files.push_back(f);
+  }
+  EXPECT_GE(files.size(), 4u);
+  for (const std::string &file : files) {
+    SCOPED_TRACE(file);
+    auto m = matmulKernel(ScalarKind::F16, dir, file);
+    ASSERT_TRUE(m.ok()) << m.message();
+    ASSERT_TRUE(ir::runPipeline(*m).ok());
+    lower::LowerOptions o;
+    o.target = LowerTarget::parse("sm_90a").value();
+    auto k = lower::lowerKernel(*m, o);
+    ASSERT_TRUE(k.ok()) << k.message();
+    const std::string &ptx = k->kernel.ptx;
+    const size_t branch = ptx.find("setmaxnreg.");
+    ASSERT_NE(branch, std::string::npos);
+    EXPECT_EQ(ptx.substr(branch).find("bar.sync \t0;"), std::string::npos);
+    if (!as)
+      continue;
+    auto run = lower::runPtxas(*as, ptx, k->kernel.target.name());
+    ASSERT_TRUE(run.ok()) << run.message();
+    ASSERT_TRUE(run->accepted) << run->log;
+    EXPECT_EQ(run->spillStoreBytes, 0) << run->log;
+    EXPECT_EQ(run->log.find("serialized"), std::string::npos) << run->log;
+    EXPECT_EQ(run->log.find("Performance Loss"), std::string::npos) << run->log;
+  }
 }
 
 // A partition's own shared memory is refused: the allocator would let it share bytes with the

@@ -172,4 +172,41 @@ void BM_ApplyNamed_14bit(benchmark::State &state) {
 }
 BENCHMARK(BM_ApplyNamed_14bit);
 
+// The structural ops issue 43 also compares with Triton's (bench/triton/ times the same cases).
+void BM_ReshapeIns_14bit(benchmark::State &state) {
+  LinearLayout l = blocked128();
+  std::vector<DimSize> ins{
+      {DimName::reg(), 1 << 4}, {DimName::lane(), 1 << 5}, {DimName::warp(), 1 << 5}};
+  measure(state, [&] { benchmark::DoNotOptimize(l.reshapeIns(ins)); });
+}
+BENCHMARK(BM_ReshapeIns_14bit);
+
+void BM_ReshapeOuts_14bit(benchmark::State &state) {
+  LinearLayout l = blocked128();
+  std::vector<DimSize> outs{{DimName::dim(0), 1 << 4}, {DimName::dim(1), 1 << 10}};
+  measure(state, [&] { benchmark::DoNotOptimize(l.reshapeOuts(outs)); });
+}
+BENCHMARK(BM_ReshapeOuts_14bit);
+
+void BM_TransposeIns_14bit(benchmark::State &state) {
+  LinearLayout l = blocked128();
+  std::vector<DimName> order{DimName::lane(), DimName::reg(), DimName::block(), DimName::warp()};
+  measure(state, [&] { benchmark::DoNotOptimize(l.transposeIns(order)); });
+}
+BENCHMARK(BM_TransposeIns_14bit);
+
+void BM_TransposeOuts_14bit(benchmark::State &state) {
+  LinearLayout l = blocked128();
+  std::vector<DimName> order{DimName::dim(1), DimName::dim(0)};
+  measure(state, [&] { benchmark::DoNotOptimize(l.transposeOuts(order)); });
+}
+BENCHMARK(BM_TransposeOuts_14bit);
+
+void BM_Quotient_15bit(benchmark::State &state) {
+  LinearLayout l = blocked128PerCta();
+  std::vector<DimName> dims{DimName::block()};
+  measure(state, [&] { benchmark::DoNotOptimize(l.quotient(dims)); });
+}
+BENCHMARK(BM_Quotient_15bit);
+
 } // namespace

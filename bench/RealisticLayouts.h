@@ -48,6 +48,18 @@ inline LinearLayout broadcast128() {
                    {{DimName::dim(0), 128}, {DimName::dim(1), 128}});
 }
 
+/// blocked128 over 2 CTAs that each hold their own block of a 2-block tensor: in dim block maps
+/// onto out dim block as the identity, so `quotient({block})` divides it out (15 in bits).
+inline LinearLayout blocked128PerCta() {
+  return mustBuild(
+      {{DimName::reg(),
+        {{0, 1, 0}, {0, 2, 0}, {0, 32, 0}, {0, 64, 0}, {16, 0, 0}, {32, 0, 0}, {64, 0, 0}}},
+       {DimName::lane(), {{0, 4, 0}, {0, 8, 0}, {0, 16, 0}, {1, 0, 0}, {2, 0, 0}}},
+       {DimName::warp(), {{4, 0, 0}, {8, 0, 0}}},
+       {DimName::block(), {{0, 0, 1}}}},
+      {{DimName::dim(0), 128}, {DimName::dim(1), 128}, {DimName::block(), 2}});
+}
+
 /// A swizzled shared-memory layout of the 128x128 tile: (dim0, dim1) -> offset, rows of 128
 /// elements, dim0's low 3 bits XORed into dim1's bits 3..5 (vectors of 8).
 inline LinearLayout swizzledShared128() {

@@ -682,13 +682,13 @@ void buildCases(SideBySide &s, tb::Api &api) {
         "all four in dims named");
   }
 
-  // The other ops issue 43 names (not in LayoutBench): reshapes, transposes, quotient.
+  // The structural ops issue 43 names: reshapes, transposes, quotient.
   {
     auto ins = std::make_shared<std::vector<DimSize>>(std::vector<DimSize>{
         {DimName::reg(), 1 << 4}, {DimName::lane(), 1 << 5}, {DimName::warp(), 1 << 5}});
     auto tIns = std::make_shared<std::vector<tb::DimEntry>>(s.dims(*ins));
     s.layoutOp(
-        "reshapeIns_14bit", "reshapeIns", A->reshapeIns,
+        "BM_ReshapeIns_14bit", "reshapeIns", A->reshapeIns,
         [blocked, ins] { return blocked.reshapeIns(*ins); },
         [A, tBlocked, tIns](void *r) { A->reshapeIns(r, tBlocked, {tIns->data(), tIns->size()}); },
         "register 7, lane 5, warp 2 bits -> 4, 5, 5");
@@ -696,7 +696,7 @@ void buildCases(SideBySide &s, tb::Api &api) {
         std::vector<DimSize>{{DimName::dim(0), 1 << 4}, {DimName::dim(1), 1 << 10}});
     auto tOuts = std::make_shared<std::vector<tb::DimEntry>>(s.dims(*outs));
     s.layoutOp(
-        "reshapeOuts_14bit", "reshapeOuts", A->reshapeOuts,
+        "BM_ReshapeOuts_14bit", "reshapeOuts", A->reshapeOuts,
         [blocked, outs] { return blocked.reshapeOuts(*outs); },
         [A, tBlocked, tOuts](void *r) {
           A->reshapeOuts(r, tBlocked, {tOuts->data(), tOuts->size()});
@@ -708,7 +708,7 @@ void buildCases(SideBySide &s, tb::Api &api) {
     auto tOrder = std::make_shared<std::vector<tb::Attr>>(
         s.attrs({DimName::lane(), DimName::reg(), DimName::block(), DimName::warp()}));
     s.layoutOp(
-        "transposeIns_14bit", "transposeIns", A->transposeIns,
+        "BM_TransposeIns_14bit", "transposeIns", A->transposeIns,
         [blocked, order] { return blocked.transposeIns(order); },
         [A, tBlocked, tOrder](void *r) {
           A->transposeIns(r, tBlocked, {tOrder->data(), tOrder->size()});
@@ -717,27 +717,19 @@ void buildCases(SideBySide &s, tb::Api &api) {
     auto tOutOrder =
         std::make_shared<std::vector<tb::Attr>>(s.attrs({DimName::dim(1), DimName::dim(0)}));
     s.layoutOp(
-        "transposeOuts_14bit", "transposeOuts", A->transposeOuts,
+        "BM_TransposeOuts_14bit", "transposeOuts", A->transposeOuts,
         [blocked, outOrder] { return blocked.transposeOuts(outOrder); },
         [A, tBlocked, tOutOrder](void *r) {
           A->transposeOuts(r, tBlocked, {tOutOrder->data(), tOutOrder->size()});
         });
   }
   {
-    // blocked128 over 2 CTAs that each hold their own block of a 2-block tensor: the block dim
-    // maps to itself, so it divides out.
-    LinearLayout l = mustBuild(
-        {{DimName::reg(),
-          {{0, 1, 0}, {0, 2, 0}, {0, 32, 0}, {0, 64, 0}, {16, 0, 0}, {32, 0, 0}, {64, 0, 0}}},
-         {DimName::lane(), {{0, 4, 0}, {0, 8, 0}, {0, 16, 0}, {1, 0, 0}, {2, 0, 0}}},
-         {DimName::warp(), {{4, 0, 0}, {8, 0, 0}}},
-         {DimName::block(), {{0, 0, 1}}}},
-        {{DimName::dim(0), 128}, {DimName::dim(1), 128}, {DimName::block(), 2}});
+    LinearLayout l = blocked128PerCta();
     const void *t = s.T(l);
     std::vector<DimName> dims{DimName::block()};
     auto tDims = std::make_shared<std::vector<tb::Attr>>(s.attrs({DimName::block()}));
     s.optionalOp(
-        "quotient_15bit", "quotient", A->quotient, [l, dims] { return l.quotient(dims); },
+        "BM_Quotient_15bit", "quotient", A->quotient, [l, dims] { return l.quotient(dims); },
         [A, t, tDims](void *r) { A->quotient(r, t, {tDims->data(), tDims->size()}); });
   }
 }

@@ -1,6 +1,6 @@
 // The hot paths of LinearLayout allocate nothing: apply (packed and by names), then, invert,
-// pseudoInvert, invertAndCompose, factorThrough, product, the transposes, fromBases, sublayout,
-// quotient and the divisions. Global operator new is replaced in
+// pseudoInvert, invertAndCompose, factorThrough, product, the transposes and reshapes, fromBases,
+// sublayout, quotient and the divisions. Global operator new is replaced in
 // this test binary by a counting version (it only counts, then calls malloc).
 #include "../../bench/RealisticLayouts.h"
 
@@ -76,6 +76,11 @@ TEST(Allocation, HotPathsAllocateNothing) {
   EXPECT_EQ(allocationsOf([&] { sink ^= (blocked * shared).ok(); }), 0u);
   EXPECT_EQ(allocationsOf([&] { sink ^= blocked.transposeOuts(outOrder).ok(); }), 0u);
   EXPECT_EQ(allocationsOf([&] { sink ^= blocked.transposeIns(inOrder).ok(); }), 0u);
+  std::vector<DimSize> newIns = {
+      {DimName::reg(), 1 << 4}, {DimName::lane(), 1 << 5}, {DimName::warp(), 1 << 5}};
+  std::vector<DimSize> newOuts = {{DimName::dim(0), 1 << 4}, {DimName::dim(1), 1 << 10}};
+  EXPECT_EQ(allocationsOf([&] { sink ^= blocked.reshapeIns(newIns).ok(); }), 0u);
+  EXPECT_EQ(allocationsOf([&] { sink ^= blocked.reshapeOuts(newOuts).ok(); }), 0u);
   EXPECT_EQ(allocationsOf([&] { sink ^= blocked.rank() + blocked.isInjective(); }), 0u);
   EXPECT_EQ(allocationsOf([&] { sink ^= blocked.imageWithin(mma).ok(); }), 0u);
   // Building from bases reads the caller's vectors and allocates nothing of its own.

@@ -54,6 +54,25 @@ struct Repack {
     pieces[n++] = {from, to, lowMask(bits)};
   }
 
+  // Calls f with the cheapest mover of a word for this repack (a copy, one or two pieces
+  // held in registers, or the general loop), so that a caller's loop over columns is specialised
+  // once.
+  template <typename F> void withMover(F f) const {
+    if (identity) {
+      f([](uint64_t w) { return w; });
+    } else if (n == 1) {
+      const Piece a = pieces[0];
+      f([a](uint64_t w) { return ((w >> a.from) & a.mask) << a.to; });
+    } else if (n == 2) {
+      const Piece a = pieces[0], b = pieces[1];
+      f([a, b](uint64_t w) {
+        return ((w >> a.from) & a.mask) << a.to | ((w >> b.from) & b.mask) << b.to;
+      });
+    } else {
+      f([this](uint64_t w) { return (*this)(w); });
+    }
+  }
+
   uint64_t operator()(uint64_t w) const {
     if (identity)
       return w;

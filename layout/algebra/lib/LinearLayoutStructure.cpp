@@ -167,55 +167,92 @@ Expected<LinearLayout> LinearLayout::concatOuts(const LinearLayout &other) const
   return make(ins, outs, std::span(cols.data(), n));
 }
 
+// The transposes and reshapes write their answer in place and return it by name (no copy of the
+// 600-byte value, no cleared scratch columns), as sublayout does.
 Expected<LinearLayout> LinearLayout::transposeIns(std::span<const DimName> order) const {
-  if (order.size() != size_t(nIn_))
-    return makeError("transposeIns needs " + std::to_string(nIn_) + " names, got " +
-                     std::to_string(order.size()));
-  DimList ins;
-  std::array<uint64_t, kMaxBits> cols{};
-  int bit = 0;
-  for (DimName n : order) {
-    int d = inDimIndex(n);
-    if (d < 0)
-      return makeError("transposeIns: the layout has no in dimension " + quoted(n));
-    for (int k = 0; k < ins.n; ++k)
-      if (ins.v[k].name == n)
-        return makeError("transposeIns: in dimension " + quoted(n) + " is named twice");
-    ins.push(n, inBits_[d]);
-    int off = inDimOffset(d);
-    for (int i = 0; i < inBits_[d]; ++i)
-      cols[bit++] = cols_[off + i];
+  Expected<LinearLayout> r(std::in_place, Unfilled{});
+  if (order.size() != size_t(nIn_)) {
+    r = makeError("transposeIns needs " + std::to_string(nIn_) + " names, got " +
+                  std::to_string(order.size()));
+    return r;
   }
-  return make(ins.span(), outsOf(*this).span(), std::span(cols.data(), bit));
+  LinearLayout &l = *r;
+  std::array<int, kMaxDims + 1> offset;
+  offset[0] = 0;
+  for (int d = 0; d < nIn_; ++d)
+    offset[d + 1] = offset[d] + inBits_[d];
+  uint32_t seen = 0;
+  int bit = 0;
+  uint64_t *out = l.cols_.data();
+  for (size_t k = 0; k < order.size(); ++k) {
+    DimName n = order[k];
+    int d = inDimIndex(n);
+    if (d < 0 || (seen >> d & 1)) {
+      r = makeError(d < 0 ? "transposeIns: the layout has no in dimension " + quoted(n)
+                          : "transposeIns: in dimension " + quoted(n) + " is named twice");
+      return r;
+    }
+    seen |= 1u << d;
+    const int bits = inBits_[d];
+    l.inNames_[k] = n;
+    l.inBits_[k] = uint8_t(bits);
+    const uint64_t *in = &cols_[offset[d]];
+    for (int i = 0; i < bits; ++i)
+      out[bit + i] = in[i];
+    bit += bits;
+  }
+  l.nIn_ = nIn_;
+  l.nOut_ = nOut_;
+  for (int o = 0; o < nOut_; ++o) {
+    l.outNames_[o] = outNames_[o];
+    l.outBits_[o] = outBits_[o];
+  }
+  l.clearColumnsFrom(bit);
+  return r;
 }
 
 Expected<LinearLayout> LinearLayout::transposeOuts(std::span<const DimName> order) const {
-  if (order.size() != size_t(nOut_))
-    return makeError("transposeOuts needs " + std::to_string(nOut_) + " names, got " +
-                     std::to_string(order.size()));
-  DimList outs;
+  Expected<LinearLayout> r(std::in_place, Unfilled{});
+  if (order.size() != size_t(nOut_)) {
+    r = makeError("transposeOuts needs " + std::to_string(nOut_) + " names, got " +
+                  std::to_string(order.size()));
+    return r;
+  }
+  LinearLayout &l = *r;
   Repack rp;
   rp.identity = true;
+  uint32_t seen = 0;
   int off = 0;
-  for (DimName n : order) {
+  for (size_t k = 0; k < order.size(); ++k) {
+    DimName n = order[k];
     int o = outDimIndex(n);
-    if (o < 0)
-      return makeError("transposeOuts: the layout has no out dimension " + quoted(n));
-    for (int k = 0; k < outs.n; ++k)
-      if (outs.v[k].name == n)
-        return makeError("transposeOuts: out dimension " + quoted(n) + " is named twice");
-    rp.identity = rp.identity && o == outs.n;
-    outs.push(n, outBits_[o]);
+    if (o < 0 || (seen >> o & 1)) {
+      r = makeError(o < 0 ? "transposeOuts: the layout has no out dimension " + quoted(n)
+                          : "transposeOuts: out dimension " + quoted(n) + " is named twice");
+      return r;
+    }
+    seen |= 1u << o;
+    rp.identity = rp.identity && o == int(k);
+    l.outNames_[k] = n;
+    l.outBits_[k] = outBits_[o];
     rp.add(outDimOffset(o), off, outBits_[o]);
     off += outBits_[o];
   }
-  if (rp.identity)
-    return *this;
-  std::array<uint64_t, kMaxBits> cols{};
-  int n = totalInBits();
-  for (int i = 0; i < n; ++i)
-    cols[i] = rp(cols_[i]);
-  return make(insOf(*this).span(), outs.span(), std::span(cols.data(), n));
+  l.nIn_ = nIn_;
+  l.nOut_ = nOut_;
+  for (int d = 0; d < nIn_; ++d) {
+    l.inNames_[d] = inNames_[d];
+    l.inBits_[d] = inBits_[d];
+  }
+  const int n = totalInBits();
+  uint64_t *out = l.cols_.data();
+  const uint64_t *in = cols_.data();
+  rp.withMover([&](auto move) {
+    for (int i = 0; i < n; ++i)
+      out[i] = move(in[i]);
+  });
+  l.clearColumnsFrom(n);
+  return r;
 }
 
 namespace {
@@ -232,32 +269,96 @@ Expected<std::vector<DimBits>> toBits(std::span<const DimSize> dims, const char 
 
 } // namespace
 
+namespace {
+
+// The dims of a reshape to `total` bits as DimBits, into `out`; false when any is malformed
+// (the caller then asks toBits for the error).
+bool reshapeDims(std::span<const DimSize> dims, int total, std::array<DimBits, 16> &out) {
+  if (dims.size() > out.size())
+    return false;
+  int sum = 0;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    uint64_t size = dims[i].size;
+    if (!isPow2(size) || log2u(size) > LinearLayout::kMaxDimBits)
+      return false;
+    for (size_t j = 0; j < i; ++j)
+      if (dims[j].name == dims[i].name)
+        return false;
+    out[i] = {dims[i].name, log2u(size)};
+    sum += out[i].bits;
+  }
+  return sum == total;
+}
+
+} // namespace
+
 Expected<LinearLayout> LinearLayout::reshapeIns(std::span<const DimSize> dims) const {
-  LL_ASSIGN_OR_RETURN(std::vector<DimBits> ins, toBits(dims, "in"));
-  int total = 0;
-  for (const DimBits &d : ins)
-    total += d.bits;
-  if (total != totalInBits())
-    return makeError("reshapeIns: the new in dimensions have 2^" + std::to_string(total) +
-                     " elements, the layout has 2^" + std::to_string(totalInBits()));
-  std::vector<DimBits> outs;
-  for (int o = 0; o < nOut_; ++o)
-    outs.push_back({outNames_[o], outBits_[o]});
-  return make(ins, outs, std::span(cols_.data(), total));
+  Expected<LinearLayout> r(std::in_place, Unfilled{});
+  std::array<DimBits, kMaxDims> ins;
+  const int total = totalInBits();
+  if (!reshapeDims(dims, total, ins)) {
+    auto checked = toBits(dims, "in");
+    if (!checked.ok()) {
+      r = checked.error();
+      return r;
+    }
+    int want = 0;
+    for (const DimBits &d : *checked)
+      want += d.bits;
+    r = makeError("reshapeIns: the new in dimensions have 2^" + std::to_string(want) +
+                  " elements, the layout has 2^" + std::to_string(total));
+    return r;
+  }
+  LinearLayout &l = *r;
+  l.nIn_ = uint8_t(dims.size());
+  l.nOut_ = nOut_;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    l.inNames_[d] = ins[d].name;
+    l.inBits_[d] = uint8_t(ins[d].bits);
+  }
+  for (int o = 0; o < nOut_; ++o) {
+    l.outNames_[o] = outNames_[o];
+    l.outBits_[o] = outBits_[o];
+  }
+  for (int i = 0; i < total; ++i)
+    l.cols_[i] = cols_[i];
+  l.clearColumnsFrom(total);
+  return r;
 }
 
 Expected<LinearLayout> LinearLayout::reshapeOuts(std::span<const DimSize> dims) const {
-  LL_ASSIGN_OR_RETURN(std::vector<DimBits> outs, toBits(dims, "out"));
-  int total = 0;
-  for (const DimBits &d : outs)
-    total += d.bits;
-  if (total != totalOutBits())
-    return makeError("reshapeOuts: the new out dimensions have 2^" + std::to_string(total) +
-                     " elements, the layout has 2^" + std::to_string(totalOutBits()));
-  std::vector<DimBits> ins;
-  for (int d = 0; d < nIn_; ++d)
-    ins.push_back({inNames_[d], inBits_[d]});
-  return make(ins, outs, std::span(cols_.data(), totalInBits()));
+  Expected<LinearLayout> r(std::in_place, Unfilled{});
+  std::array<DimBits, kMaxDims> outs;
+  const int total = totalOutBits();
+  if (!reshapeDims(dims, total, outs)) {
+    auto checked = toBits(dims, "out");
+    if (!checked.ok()) {
+      r = checked.error();
+      return r;
+    }
+    int want = 0;
+    for (const DimBits &d : *checked)
+      want += d.bits;
+    r = makeError("reshapeOuts: the new out dimensions have 2^" + std::to_string(want) +
+                  " elements, the layout has 2^" + std::to_string(total));
+    return r;
+  }
+  LinearLayout &l = *r;
+  l.nIn_ = nIn_;
+  l.nOut_ = uint8_t(dims.size());
+  for (int d = 0; d < nIn_; ++d) {
+    l.inNames_[d] = inNames_[d];
+    l.inBits_[d] = inBits_[d];
+  }
+  for (size_t o = 0; o < dims.size(); ++o) {
+    l.outNames_[o] = outs[o].name;
+    l.outBits_[o] = uint8_t(outs[o].bits);
+  }
+  const int n = totalInBits();
+  for (int i = 0; i < n; ++i)
+    l.cols_[i] = cols_[i];
+  l.clearColumnsFrom(n);
+  return r;
 }
 
 LinearLayout LinearLayout::flattenIns(std::optional<DimName> name) const {
@@ -409,31 +510,72 @@ bool LinearLayout::sublayoutIsZero(std::span<const DimName> ins,
 }
 
 std::optional<LinearLayout> LinearLayout::quotient(std::span<const DimName> dims) const {
-  auto has = [&](DimName n) { return std::find(dims.begin(), dims.end(), n) != dims.end(); };
-  std::array<DimName, kMaxDims> restInNames, restOutNames;
-  size_t nRestIns = 0, nRestOuts = 0;
+  // Every path returns `r` itself: GCC gives up the named return (and copies the value) when any
+  // return statement returns something else. (A disengaged `r` to begin with would cost more:
+  // GCC clears all of it.)
+  std::optional<LinearLayout> r(std::in_place, Unfilled{});
+  std::array<int, kMaxDims + 1> inOff, outOff;
+  inOff[0] = outOff[0] = 0;
   for (int d = 0; d < nIn_; ++d)
-    if (!has(inNames_[d]))
-      restInNames[nRestIns++] = inNames_[d];
+    inOff[d + 1] = inOff[d] + inBits_[d];
   for (int o = 0; o < nOut_; ++o)
-    if (!has(outNames_[o]))
-      restOutNames[nRestOuts++] = outNames_[o];
-  std::span<const DimName> restIns(restInNames.data(), nRestIns);
-  std::span<const DimName> restOuts(restOutNames.data(), nRestOuts);
+    outOff[o + 1] = outOff[o] + outBits_[o];
+  uint32_t qIn = 0, qOut = 0;
+  uint64_t qOutBits = 0;
   for (DimName n : dims) {
     int d = inDimIndex(n), o = outDimIndex(n);
-    if (d < 0 || o < 0 || inBits_[d] != outBits_[o])
-      return std::nullopt;
+    bool ok = d >= 0 && o >= 0 && inBits_[d] == outBits_[o];
     // The dim must map to itself identically and to nothing else.
-    int off = inDimOffset(d), ooff = outDimOffset(o);
-    for (int i = 0; i < inBits_[d]; ++i)
-      if (cols_[off + i] != uint64_t(1) << (ooff + i))
-        return std::nullopt;
+    for (int i = 0; ok && i < inBits_[d]; ++i)
+      ok = cols_[inOff[d] + i] == uint64_t(1) << (outOff[o] + i);
+    if (!ok) {
+      r.reset();
+      return r;
+    }
+    qIn |= 1u << d;
+    qOut |= 1u << o;
+    qOutBits |= lowMask(outBits_[o]) << outOff[o];
   }
-  // Nothing else may reach the quotiented outputs.
-  if (!sublayoutIsZero(restIns, dims))
-    return std::nullopt;
-  return *sublayout(restIns, restOuts);
+  // The other in dims, restricted to the other out dims, written in place (as sublayout); none
+  // of them may reach the quotiented outputs.
+  LinearLayout &l = *r;
+  Repack rp;
+  rp.identity = qOut == 0;
+  int nOut = 0;
+  for (int o = 0, to = 0; o < nOut_; ++o) {
+    if (qOut >> o & 1)
+      continue;
+    l.outNames_[nOut] = outNames_[o];
+    l.outBits_[nOut++] = outBits_[o];
+    rp.add(outOff[o], to, outBits_[o]);
+    to += outBits_[o];
+  }
+  int bit = 0, nKept = 0;
+  uint64_t reach = 0;
+  uint64_t *out = l.cols_.data();
+  rp.withMover([&](auto move) {
+    for (int d = 0, nIn = nIn_; d < nIn; ++d) {
+      if (qIn >> d & 1)
+        continue;
+      const int bits = inBits_[d];
+      const uint64_t *in = &cols_[inOff[d]];
+      l.inNames_[nKept] = inNames_[d];
+      l.inBits_[nKept++] = uint8_t(bits);
+      for (int i = 0; i < bits; ++i) {
+        reach |= in[i];
+        out[bit + i] = move(in[i]);
+      }
+      bit += bits;
+    }
+  });
+  if (reach & qOutBits) {
+    r.reset();
+  } else {
+    l.nIn_ = uint8_t(nKept);
+    l.nOut_ = uint8_t(nOut);
+    l.clearColumnsFrom(bit);
+  }
+  return r;
 }
 
 namespace {

@@ -14,6 +14,7 @@
 // This is a plain program rather than a Google Benchmark file: every number is a median of
 // device-event times of single launches with a cache flush in between, which is what the Triton
 // side does, and what Google Benchmark's host-clock loop would not reproduce.
+#include "kernels/Fp8.h"
 #include "kernels/MatmulText.h"
 #include "kernels/TileKernels.h"
 
@@ -109,6 +110,13 @@ struct Bench {
     runtime::DeviceBuffer da, db;
   };
   std::map<std::pair<int, int64_t>, GemmInputs> gemmInputs;
+  // The fp8 GEMMs' e4m3 inputs of each size: A n x n and B given as N x K (torch._scaled_mm's
+  // column-major B), bytes.
+  struct Fp8Inputs {
+    std::vector<uint8_t> a, b;
+    runtime::DeviceBuffer da, db;
+  };
+  std::map<int64_t, Fp8Inputs> fp8Inputs;
 
   // Median milliseconds of `fn`, do_bench style: `warmupMs` of warm-up, then about `repMs` of
   // timed single runs (at least 10), each after an L2 flush. Returns NaN on a failure.
@@ -1033,6 +1041,95 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
       out);
 }
 
+// An fp8 warp-specialized matmul (examples/matmul_fp8_ws*.tir: C = scale_a * scale_b * A B^T,
+// e4m3 A n x n and B n x n given as N x K, f32 accumulation), persistent on one program per SM,
+// with C of `out`: f16 as written and bf16 (the example's f16 C made bf16, variant "-bf16"), or
+// f32 (the "_f32out" example). Variant "fp8_ws_persistent" for matmul_fp8_ws_persistent.tir and so
+// on. The inputs are torch.randn's rounded to e4m3, as vendor_bench.py gives torch._scaled_mm;
+// scales 1, as there. Checked on 64 sampled entries against float64, then timed at 4096^3 and
+// 8192^3.
+bool gemmFp8Variant(Bench &b, std::mt19937_64 &rng, const std::string &file, ScalarKind out) {
+  std::string variant = withElem(file.substr(7, file.size() - 7 - 4), out);
+  if (!b.variant.empty() && b.variant != variant)
+    return true;
+  auto m = matmulKernel(out == ScalarKind::F32 ? ScalarKind::F16 : out,
+                        sourceDir(LINLAYOUT_SOURCE_DIR), file);
+  CHECK(m);
+  const ir::Function &fn = m->functions.at(0);
+  if (fn.type(fn.body.args.at(2)).elem().scalar != out)
+    return true; // the f32out example has no bf16 form
+  auto k = b.jit.compile(*m, asBuilt());
+  if (!k.ok()) {
+    gemmCompileError(b, variant, k.message());
+    return true;
+  }
+  const jit::Kernel &kernel = **k;
+  const auto &params = kernel.metadata().params;
+  const size_t outBytes = out == ScalarKind::F32 ? 4 : 2;
+  for (int64_t n : {4096, 8192}) {
+    const size_t elems = size_t(n * n);
+    auto in = b.fp8Inputs.find(n);
+    if (in == b.fp8Inputs.end()) {
+      std::vector<uint8_t> ha = testing::randomNormalE4M3(elems, rng),
+                           hb = testing::randomNormalE4M3(elems, rng);
+      auto da = runtime::DeviceBuffer::fromHost<uint8_t>(ha);
+      auto db = runtime::DeviceBuffer::fromHost<uint8_t>(hb);
+      CHECK(da);
+      CHECK(db);
+      in = b.fp8Inputs
+               .emplace(n, Bench::Fp8Inputs{std::move(ha), std::move(hb), std::move(*da),
+                                            std::move(*db)})
+               .first;
+    }
+    const std::vector<uint8_t> &a = in->second.a, &bm = in->second.b;
+    auto dc = runtime::DeviceBuffer::allocate(elems * outBytes);
+    CHECK(dc);
+    const uint64_t un = uint64_t(n);
+    auto amap = jit::encodeTensorMapFor(params.at(0), in->second.da.ptr(), {un, un}, {un});
+    auto bmap = jit::encodeTensorMapFor(params.at(1), in->second.db.ptr(), {un, un}, {un});
+    CHECK(amap);
+    CHECK(bmap);
+    const unsigned programs =
+        std::min(unsigned(b.jit.context().multiprocessorCount()), unsigned((n / 128) * (n / 256)));
+    const int32_t ni = int32_t(n);
+    auto launch = [&kernel, programs, ni, am = *amap, bmp = *bmap, &dc] {
+      return kernel.launch({programs}, am, bmp, *dc, ni, ni, ni, ni, 1.0f, 1.0f);
+    };
+    CHECK(dc->fill(0xff));
+    CHECK(launch());
+    std::vector<uint8_t> c(elems * outBytes);
+    CHECK(dc->copyToHost(c.data(), elems * outBytes));
+    double err = 0, norm = 0;
+    for (int s = 0; s < 64; ++s) {
+      size_t i = rng() % size_t(n), j = rng() % size_t(n);
+      double ref = 0;
+      for (int64_t kk = 0; kk < n; ++kk)
+        ref += testing::decodeE4M3(a[i * n + kk]) * testing::decodeE4M3(bm[j * n + kk]);
+      double got = decode(out, &c[(i * n + j) * outBytes]);
+      err += (got - ref) * (got - ref);
+      norm += ref * ref;
+    }
+    double rel = std::sqrt(err / norm);
+    double ms = b.time(launch, 50, 300);
+    double tf = 2.0 * double(n) * double(n) * double(n) / (ms * 1e-3) / 1e12;
+    b.json.begin();
+    b.json.field("bench", "gemm");
+    b.json.field("variant", variant);
+    b.json.field("dtype", std::string(ir::name(ScalarKind::F8E4M3FN)));
+    b.json.field("out_dtype", std::string(ir::name(out)));
+    b.json.field("n", double(n));
+    b.json.field("ms", ms);
+    b.json.field("TFLOPs", tf);
+    b.json.field("rel_err_sampled", rel);
+    kernelFields(b.json, kernel);
+    b.json.end();
+    std::printf(
+        "gemm f8E4M3FN->%s %-12s %lld^3   %8.3f ms  %7.1f TFLOP/s  (sampled rel err %.2e)\n",
+        std::string(ir::name(out)).c_str(), variant.c_str(), (long long)n, ms, tf, rel);
+  }
+  return true;
+}
+
 // Whether the bench's --variant asks for `variant`: a comma-separated list of names, each exact or
 // a prefix ending in '*'; no --variant asks for every one.
 bool variantAsked(const std::string &asked, const std::string &variant) {
@@ -1341,6 +1438,20 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
     for (ScalarKind e : {ScalarKind::F16, ScalarKind::BF16})
       for (const std::string &f : ws)
         if (!gemmTmaVariant(b, rng, f, e))
+          return false;
+    // The fp8 ones (examples/matmul_fp8_ws*.tir, variants "fp8_ws...", "fp8_ws...-bf16"): e4m3
+    // inputs, C in f16, bf16 or f32.
+    std::vector<std::string> fp8;
+    for (const auto &e :
+         std::filesystem::directory_iterator(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples", ec)) {
+      std::string f = e.path().filename().string();
+      if (f.rfind("matmul_fp8_ws", 0) == 0 && f.ends_with(".tir"))
+        fp8.push_back(f);
+    }
+    std::sort(fp8.begin(), fp8.end());
+    for (const std::string &f : fp8)
+      for (ScalarKind out : {ScalarKind::F16, ScalarKind::BF16, ScalarKind::F32})
+        if (!gemmFp8Variant(b, rng, f, out))
           return false;
     // Diagnostic (only with --variant tma_mma_wide-noload): the TMA-fed mma.sync loop without
     // its copies.
@@ -1868,7 +1979,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "error: cannot allocate the benchmark's buffers and events\n");
     return 1;
   }
-  Bench b{*jit, std::move(*flush), std::move(*start), std::move(*stop), {}, {}, ptxDir, variant,
+  Bench b{*jit, std::move(*flush), std::move(*start), std::move(*stop), {}, {}, ptxDir, variant, {},
           {}};
   const runtime::Context &ctx = jit->context();
   b.json.begin();

@@ -24,6 +24,30 @@ def timed(fn):
     return triton.testing.do_bench(fn, warmup=50, rep=300, return_mode="median")
 
 
+def fp8_rows(n):
+    """torch._scaled_mm on n x n e4m3 operands (B column-major), outputs bf16, f16 and f32."""
+    rows = []
+    flop = 2.0 * n ** 3
+    a = torch.randn(n, n, device="cuda").to(torch.float8_e4m3fn)
+    b = torch.randn(n, n, device="cuda").to(torch.float8_e4m3fn).t()  # column-major B
+    one = torch.ones((), device="cuda")
+    ref = a[:256].double() @ b.double()
+    for out in (torch.bfloat16, torch.float16, torch.float32):
+        row = {"kernel": "gemm", "n": n, "in": "float8_e4m3fn", "out": str(out)[6:],
+               "library": "cuBLASLt (torch._scaled_mm)"}
+        try:
+            fn = lambda: torch._scaled_mm(a, b, one, one, out_dtype=out)
+            c = fn()
+            row["max_abs_err"] = (c[:256].double() - ref).abs().max().item()
+            row["rel_err"] = ((c[:256].double() - ref).norm() / ref.norm()).item()
+            row["ms"] = timed(fn)
+            row["tflops"] = flop / row["ms"] / 1e9
+        except Exception as e:
+            row["error"] = str(e).splitlines()[0]
+        rows.append(row)
+    return rows
+
+
 def gemm_rows():
     rows = []
     for n in GEMM_SIZES:
@@ -47,22 +71,7 @@ def gemm_rows():
                 except Exception as e:  # an output type this torch cannot ask for
                     row["error"] = str(e).splitlines()[0]
                 rows.append(row)
-        a = torch.randn(n, n, device="cuda").to(torch.float8_e4m3fn)
-        b = torch.randn(n, n, device="cuda").to(torch.float8_e4m3fn).t()  # column-major B
-        one = torch.ones((), device="cuda")
-        ref = a[:256].double() @ b.double()
-        for out in (torch.bfloat16, torch.float16, torch.float32):
-            row = {"kernel": "gemm", "n": n, "in": "float8_e4m3fn", "out": str(out)[6:],
-                   "library": "cuBLASLt (torch._scaled_mm)"}
-            try:
-                fn = lambda: torch._scaled_mm(a, b, one, one, out_dtype=out)
-                c = fn()
-                row["max_abs_err"] = (c[:256].double() - ref).abs().max().item()
-                row["ms"] = timed(fn)
-                row["tflops"] = flop / row["ms"] / 1e9
-            except Exception as e:
-                row["error"] = str(e).splitlines()[0]
-            rows.append(row)
+        rows += fp8_rows(n)
     return rows
 
 

@@ -255,8 +255,9 @@ TEST(JitKernels, TmaCopiesAreIssuedByWarpZeroAlone) {
   }
 }
 
-// The warp-specialized matmuls (every examples/matmul_ws*.tir) as the GPU test and benchmark
-// run them (as built, f16 and bf16)
+// The warp-specialized matmuls (every examples/matmul_ws*.tir, and the fp8 ones,
+// matmul_fp8_ws*.tir, whose C the bf16 form makes bf16) as the GPU tests and benchmark run them
+// (as built, f16 and bf16)
 // lower for sm_90a and assemble without spills or serialized wgmmas; the barrier every warp meets
 // at the end is the unaligned `barrier.sync 0`, once for the default region and once for the
 // partitions' exit (compute-sanitizer's synccheck reports an aligned bar.sync met at two places
@@ -267,10 +268,10 @@ TEST(JitKernels, WarpSpecializedMatmulsLower) {
   std::vector<std::string> files;
   for (const auto &e : std::filesystem::directory_iterator(dir + "/examples")) {
     std::string f = e.path().filename().string();
-    if (f.rfind("matmul_ws", 0) == 0 && f.ends_with(".tir"))
+    if ((f.rfind("matmul_ws", 0) == 0 || f.rfind("matmul_fp8_ws", 0) == 0) && f.ends_with(".tir"))
       files.push_back(f);
   }
-  EXPECT_GE(files.size(), 3u);
+  EXPECT_GE(files.size(), 5u);
   for (const std::string &file : files)
     for (ScalarKind e : {ScalarKind::F16, ScalarKind::BF16}) {
       SCOPED_TRACE(file + " " + std::string(ir::name(e)));

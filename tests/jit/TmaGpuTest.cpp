@@ -2,9 +2,11 @@
 // by side, out-of-bounds elements zero) bit-exact, and the TMA + wgmma matmul examples
 // (examples/matmul_tma.tir, matmul_tma_wide.tir) against a double-precision reference for K
 // shorter than the prologue, no multiple of the stage count and no multiple of the K step, and
-// the warp-specialized matmuls (examples/matmul_ws*.tir) as they are.
+// the warp-specialized matmuls (examples/matmul_ws*.tir, and the fp8 ones,
+// examples/matmul_fp8_ws*.tir) as they are.
 #include "../lower/RandomTmaCopy.h"
 #include "GpuTestSupport.h"
+#include "kernels/Fp8.h"
 #include "kernels/TileKernels.h"
 
 #include "linlayout/ir/Interpreter.h"
@@ -13,6 +15,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -331,5 +334,118 @@ TEST(TmaGpu, WarpSpecializedMatmul) {
   for (const std::string &file : files) {
     tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, file, "setmaxnreg.");
     tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, file, "wgmma.mma_async");
+  }
+}
+
+namespace {
+
+// One fp8 warp-specialized matmul (examples/matmul_fp8_ws*.tir, C = scale_a * scale_b * A B^T,
+// A M x K and B N x K in e4m3) with C of `out` (f16 or bf16: the example's f16 C made `out` as
+// the benchmark does; f32: the f32out example as written), by 3 programs over 8 tiles, against
+// the float64 product of the same bytes. The inputs are exact in float64, so the error is the
+// wgmma's accumulation (which keeps fewer bits than f32 does) and C's rounding: the relative
+// Frobenius error must stay below `tolerance`.
+void fp8Matmul(jit::Compiler &jitc, const std::string &file, ScalarKind out, double tolerance) {
+  uint64_t seed = gputest::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + ", " + file + ", C " + std::string(ir::name(out)));
+  std::mt19937_64 rng(seed);
+  ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(out == ScalarKind::F32 ? ScalarKind::F16 : out,
+                                                  sourceDir(LINLAYOUT_SOURCE_DIR), file));
+  const ir::Function &fn = m.functions.at(0);
+  ASSERT_EQ(fn.type(fn.body.args.at(2)).elem().scalar, out);
+  ASSERT_OK_AND_ASSIGN(auto k, jitc.compile(m, gputest::asBuilt()));
+  const std::string &ptx = k->ptx();
+  EXPECT_GT(count(ptx, "cp.async.bulk.tensor"), 0);
+  EXPECT_GT(count(ptx, "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3"), 0);
+  EXPECT_GT(count(ptx, "setmaxnreg."), 0);
+  std::cout << "[          ] " << file << " -> " << ir::name(out) << ": " << k->metadata().registers
+            << " registers, " << k->metadata().localBytes << " local bytes, "
+            << k->metadata().dynamicSharedBytes << " shared bytes\n";
+  EXPECT_EQ(k->metadata().localBytes, 0);
+  const size_t outBytes = out == ScalarKind::F32 ? 4 : 2;
+  const float scaleA = 0.75f, scaleB = 1.5f;
+  std::array<double, 256> value;
+  for (int v = 0; v < 256; ++v)
+    value[size_t(v)] = linlayout::testing::decodeE4M3(uint8_t(v));
+  // K: one step, a partial step (the rest reads as zero), no multiple of the stage count, long.
+  for (int K : {128, 48, 400, 2048}) {
+    const int M = 256, N = 512;
+    SCOPED_TRACE("M N K " + std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
+    std::vector<uint8_t> a = linlayout::testing::randomNormalE4M3(size_t(M) * K, rng),
+                         b = linlayout::testing::randomNormalE4M3(size_t(N) * K, rng);
+    ASSERT_OK_AND_ASSIGN(auto da, runtime::DeviceBuffer::fromHost<uint8_t>(a));
+    ASSERT_OK_AND_ASSIGN(auto db, runtime::DeviceBuffer::fromHost<uint8_t>(b));
+    ASSERT_OK_AND_ASSIGN(auto dc, runtime::DeviceBuffer::allocate(size_t(M) * N * outBytes));
+    ASSERT_OK(dc.fill(0xff));
+    const auto &params = k->metadata().params;
+    ASSERT_OK_AND_ASSIGN(
+        auto amap,
+        jit::encodeTensorMapFor(params.at(0), da.ptr(), {uint64_t(M), uint64_t(K)}, {uint64_t(K)}));
+    ASSERT_OK_AND_ASSIGN(
+        auto bmap,
+        jit::encodeTensorMapFor(params.at(1), db.ptr(), {uint64_t(N), uint64_t(K)}, {uint64_t(K)}));
+    ASSERT_OK(k->launch({3}, amap, bmap, dc, int32_t(K), int32_t(N), int32_t(M), int32_t(N), scaleA,
+                        scaleB));
+    ASSERT_OK(jitc.context().synchronize());
+    ASSERT_OK_AND_ASSIGN(auto c, dc.template toHost<uint8_t>());
+    double err = 0, norm = 0, worst = 0;
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        double ref = 0;
+        for (int kk = 0; kk < K; ++kk)
+          ref += value[a[size_t(i) * K + kk]] * value[b[size_t(j) * K + kk]];
+        ref *= double(scaleA) * double(scaleB);
+        const uint8_t *at = &c[(size_t(i) * N + j) * outBytes];
+        double got;
+        if (out == ScalarKind::F32) {
+          float f;
+          std::memcpy(&f, at, 4);
+          got = f;
+        } else if (out == ScalarKind::F16) {
+          Eigen::half h;
+          std::memcpy(&h, at, 2);
+          got = float(h);
+        } else {
+          Eigen::bfloat16 h;
+          std::memcpy(&h, at, 2);
+          got = float(h);
+        }
+        ASSERT_FALSE(std::isnan(got)) << "C(" << i << ", " << j << ") not written";
+        err += (got - ref) * (got - ref);
+        norm += ref * ref;
+        worst = std::max(worst, std::abs(got - ref));
+      }
+    double rel = std::sqrt(err / norm);
+    std::cout << "[          ] " << file << " -> " << ir::name(out) << " " << M << "x" << N << "x"
+              << K << ": |out - ref| / |ref| = " << rel << ", max abs err " << worst << "\n";
+    EXPECT_LT(rel, tolerance);
+  }
+}
+
+} // namespace
+
+// The fp8 warp-specialized matmuls (examples/matmul_fp8_ws*.tir: e4m3 A and B^T through TMA,
+// m64n256k32 wgmma, the scales applied in the epilogue) with C in f16, bf16 and f32. Tolerances
+// (relative Frobenius error against float64): f16 C 2e-3 (its rounding alone is ~3e-4), bf16 C
+// 1e-2 (~2e-3), f32 C 2e-3 (the accumulation's share in all three).
+TEST(TmaGpu, Fp8WarpSpecializedMatmul) {
+  REQUIRE_HOPPER();
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto &e :
+       std::filesystem::directory_iterator(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples", ec)) {
+    std::string f = e.path().filename().string();
+    if (f.rfind("matmul_fp8_ws", 0) == 0 && f.ends_with(".tir"))
+      files.push_back(f);
+  }
+  std::sort(files.begin(), files.end());
+  EXPECT_GE(files.size(), 2u);
+  for (const std::string &file : files) {
+    if (file.find("f32out") != std::string::npos) {
+      fp8Matmul(*jitc, file, ScalarKind::F32, 2e-3);
+      continue;
+    }
+    fp8Matmul(*jitc, file, ScalarKind::F16, 2e-3);
+    fp8Matmul(*jitc, file, ScalarKind::BF16, 1e-2);
   }
 }

@@ -6,9 +6,11 @@
 #          (default build/), strips it, packs it with the driver into DEST_REPO/CARRY/
 #          (default .carry-tritonll)
 #   there: bash CARRY/triton_algebra.sh run                      (device tool: carry [CARRY])
-# `run` prints the host, runs bench/triton/side_by_side.py pinned to one core and writes to
-# $OUT: summary.txt (self-checks, answer checks, the table), side_by_side.json and diag.txt
-# (Triton's symbols and a few disassemblies, for when a self-check fails). If the carried module
+# `run` prints the host, runs bench/triton/side_by_side.py pinned to one core, then the
+# layout-core benchmarks (linlayout_bench, as `make bench` runs them), and writes to $OUT:
+# summary.txt (self-checks, answer checks, the tables), side_by_side.json, layout_bench.json +
+# meta.json (for scripts/perf-tables.py) and diag.txt (Triton's symbols and a few disassemblies,
+# for when a self-check fails). If the carried module
 # cannot be loaded there, it is rebuilt from the tree with the same flags.
 set -uo pipefail
 case "${1:-}" in
@@ -19,9 +21,12 @@ pack)
   carry=${3:-.carry-tritonll}
   build=${BUILD:-build}
   [ -f "$build/build.ninja" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-  nice cmake --build "$build" -j "${JOBS:-2}" --target linlayout_triton_side
+  nice cmake --build "$build" -j "${JOBS:-2}" --target linlayout_triton_side linlayout_bench
   mkdir -p "$dest/$carry"
   strip -g -o "$dest/$carry/linlayout_triton_side.so" "$build/lib/linlayout_triton_side.so"
+  # The layout-core benchmarks too, with their Google Benchmark library, for the table beside.
+  strip -o "$dest/$carry/linlayout_bench" "$build/bin/linlayout_bench"
+  cp -L "$(ldd "$build/bin/linlayout_bench" | awk '/libbenchmark/ {print $3}')" "$dest/$carry/"
   cp bench/triton/side_by_side.py "$0" "$dest/$carry/"
   { git rev-parse --short HEAD; git diff --quiet HEAD || echo "(with uncommitted changes)"
     grep -m1 '^CMAKE_BUILD_TYPE' "$build/CMakeCache.txt"; "${CXX:-g++}" --version | head -1; } \
@@ -51,6 +56,19 @@ run)
   PYTHONUNBUFFERED=1 timeout 120 $pin python3 "$here/side_by_side.py" --lib "$so" \
     --json "$out/side_by_side.json" ${SIDE_BY_SIDE_ARGS:-} 2>&1 | tee -a "$sum"
   echo "side_by_side rc=${PIPESTATUS[0]}" | tee -a "$sum"
+  # The layout-core table of docs/performance.md, as `make bench` runs it (scripts/bench.sh).
+  if [ -x "$here/linlayout_bench" ]; then
+    python3 -c 'import json,sys; json.dump(dict(machine=sys.argv[1], load=sys.argv[2], date=sys.argv[3],
+commit=sys.argv[4], build=sys.argv[5]), open(sys.argv[6], "w"))' \
+      "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores" \
+      "$(cut -d' ' -f1 /proc/loadavg)" "$(date -u '+%Y-%m-%d %H:%M UTC')" \
+      "$(head -1 "$here/BUILT_FROM")" "RelWithDebInfo, g++ 12" "$out/meta.json"
+    LD_LIBRARY_PATH=$here timeout 100 $pin "$here/linlayout_bench" \
+      --benchmark_filter='^BM_(Apply|Then|Invert|Pseudo|Product|Free|From|Divide|Sublayout|Reshape|Transpose|Quotient)' --benchmark_repetitions=5 \
+      --benchmark_min_time=0.2 --benchmark_report_aggregates_only=true \
+      --benchmark_out="$out/layout_bench.json" --benchmark_out_format=json \
+      --benchmark_color=false 2>&1 | grep -E '_median|^Benchmark' | tee -a "$sum"
+  fi
   # Diagnostics: the LinearLayout symbols and the code of the calls whose ABI is guessed.
   lib=$(python3 -c 'import os, triton._C.libtriton as l; print(os.path.realpath(l.__file__))' 2>/dev/null)
   if [ -n "$lib" ]; then

@@ -1041,16 +1041,30 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
       out);
 }
 
+// Whether the bench's --variant asks for `variant`: a comma-separated list of names, each exact or
+// a prefix ending in '*'; no --variant asks for every one.
+bool variantAsked(const std::string &asked, const std::string &variant) {
+  if (asked.empty())
+    return true;
+  std::stringstream list(asked);
+  for (std::string one; std::getline(list, one, ',');) {
+    if (!one.empty() && one.back() == '*' ? variant.rfind(one.substr(0, one.size() - 1), 0) == 0
+                                          : variant == one)
+      return true;
+  }
+  return false;
+}
+
 // An fp8 warp-specialized matmul (examples/matmul_fp8_ws*.tir: C = scale_a * scale_b * A B^T,
 // e4m3 A n x n and B n x n given as N x K, f32 accumulation), persistent on one program per SM,
 // with C of `out`: f16 as written and bf16 (the example's f16 C made bf16, variant "-bf16"), or
 // f32 (the "_f32out" example). Variant "fp8_ws_persistent" for matmul_fp8_ws_persistent.tir and so
 // on. The inputs are torch.randn's rounded to e4m3, as vendor_bench.py gives torch._scaled_mm;
 // scales 1, as there. Checked on 64 sampled entries against float64, then timed at 4096^3 and
-// 8192^3.
+// 8192^3. --variant 'fp8*' runs them all on the same inputs.
 bool gemmFp8Variant(Bench &b, std::mt19937_64 &rng, const std::string &file, ScalarKind out) {
   std::string variant = withElem(file.substr(7, file.size() - 7 - 4), out);
-  if (!b.variant.empty() && b.variant != variant)
+  if (!variantAsked(b.variant, variant))
     return true;
   auto m = matmulKernel(out == ScalarKind::F32 ? ScalarKind::F16 : out,
                         sourceDir(LINLAYOUT_SOURCE_DIR), file);
@@ -1128,20 +1142,6 @@ bool gemmFp8Variant(Bench &b, std::mt19937_64 &rng, const std::string &file, Sca
         std::string(ir::name(out)).c_str(), variant.c_str(), (long long)n, ms, tf, rel);
   }
   return true;
-}
-
-// Whether the bench's --variant asks for `variant`: a comma-separated list of names, each exact or
-// a prefix ending in '*'; no --variant asks for every one.
-bool variantAsked(const std::string &asked, const std::string &variant) {
-  if (asked.empty())
-    return true;
-  std::stringstream list(asked);
-  for (std::string one; std::getline(list, one, ',');) {
-    if (!one.empty() && one.back() == '*' ? variant.rfind(one.substr(0, one.size() - 1), 0) == 0
-                                          : variant == one)
-      return true;
-  }
-  return false;
 }
 
 // The inputs of one attention shape: Q, K, V and O on the device, bh heads of n_ctx x d elements,

@@ -33,6 +33,7 @@
 #include "query/SpecJson.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -1178,10 +1179,10 @@ Status makeAttentionData(AttentionData &a, std::mt19937_64 &rng) {
 // examples/attention.tir, attention_causal.tir ("causal-" variants), attention_d128.tir
 // ("d128-": head dim 128), attention.tir on bf16 ("bf16-") and, on sm_90, attention_wgmma.tir
 // ("wgmma-": both products on wgmma), attention_wgmma_d128.tir ("wgmma-d128-") and its causal
-// form ("wgmma-d128-causal-") and its form with key blocks of 128 ("wgmma-d128-bn128-"), and the
-// warp-specialized kernels (attention_ws_d128.tir is "ws-d128", attention_ws_d64_causal.tir
-// "ws-d64-causal"; a TMA producer warp and a ring of K and V stages; K and V go in as tensor maps
-// over [bh * n_ctx, d]): O = softmax(Q K^T / sqrt(d))
+// form ("wgmma-d128-causal-") and its form with key blocks of 128 ("wgmma-d128-bn128-"), and
+// every warp-specialized kernel examples/attention_ws*.tir (a TMA producer warp and a ring of K
+// and V stages; K and V go in as tensor maps over [bh * n_ctx, d]; attentionWsConfigs names them):
+// O = softmax(Q K^T / sqrt(d))
 // V (f16) for n_ctx = 1024, 4096 and 16384 over batch x heads = bh chosen as
 // bench/gpu/vendor_bench.py chooses it (each call at least 2 TFLOP), so that the rows compare with
 // cuDNN's on the same shapes; compiled as a user compiles it (the pass pipeline) with 1, 2 and 3
@@ -1189,16 +1190,46 @@ Status makeAttentionData(AttentionData &a, std::mt19937_64 &rng) {
 // checked on 16 sampled rows against a double-precision reference, then timed; 4 * bh * n_ctx^2 *
 // d flops (the two products), half of that for causal attention (as flash-attention benchmarks
 // count it). --variant takes a comma-separated list of variants or prefixes ending in '*'.
+struct AttentionConfig {
+  std::string file, prefix;
+  bool causal;
+  int d;
+  ScalarKind elem = ScalarKind::F16;
+  bool hopper = false;
+  bool ws = false;
+};
+
+// Every examples/attention_ws*.tir, so that a new variant is measured as it lands: its variant is
+// "ws-" and its name after "attention_ws_" with '-' for '_' (attention_ws_d128_causal.tir is
+// ws-d128-causal), its head dim the number of its "d<N>" part, causal where it ends in "_causal".
+std::vector<AttentionConfig> attentionWsConfigs() {
+  std::vector<AttentionConfig> out;
+  std::error_code ec;
+  for (const auto &e :
+       std::filesystem::directory_iterator(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples", ec)) {
+    const std::string f = e.path().filename().string();
+    const std::string head = "attention_ws_";
+    if (f.rfind(head, 0) != 0 || !f.ends_with(".tir"))
+      continue;
+    const std::string rest = f.substr(head.size(), f.size() - head.size() - 4);
+    AttentionConfig c{f, "ws-" + rest, rest.ends_with("_causal"), 0, ScalarKind::F16, true, true};
+    std::replace(c.prefix.begin(), c.prefix.end(), '_', '-');
+    std::stringstream parts(rest);
+    for (std::string part; std::getline(parts, part, '_');)
+      if (part.size() > 1 && part[0] == 'd' &&
+          std::all_of(part.begin() + 1, part.end(), [](char ch) { return std::isdigit(ch); }))
+        c.d = std::stoi(part.substr(1));
+    if (c.d > 0)
+      out.push_back(c);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const AttentionConfig &x, const AttentionConfig &y) { return x.file < y.file; });
+  return out;
+}
+
 bool attentionSection(Bench &b, std::mt19937_64 &rng) {
-  struct Config {
-    const char *file, *prefix;
-    bool causal;
-    int d;
-    ScalarKind elem = ScalarKind::F16;
-    bool hopper = false;
-    bool ws = false;
-  };
-  const Config configs[] = {
+  using Config = AttentionConfig;
+  std::vector<Config> configs = {
       {"attention.tir", "", false, 64},
       {"attention_causal.tir", "causal-", true, 64},
       {"attention_wgmma.tir", "wgmma-", false, 64, ScalarKind::F16, true},
@@ -1206,11 +1237,13 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
       {"attention_wgmma_d128.tir", "wgmma-d128-", false, 128, ScalarKind::F16, true},
       {"attention_wgmma_d128_causal.tir", "wgmma-d128-causal-", true, 128, ScalarKind::F16, true},
       {"attention_wgmma_d128_bn128.tir", "wgmma-d128-bn128-", false, 128, ScalarKind::F16, true},
-      {"attention_ws_d64.tir", "ws-d64", false, 64, ScalarKind::F16, true, true},
-      {"attention_ws_d64_causal.tir", "ws-d64-causal", true, 64, ScalarKind::F16, true, true},
-      {"attention_ws_d128.tir", "ws-d128", false, 128, ScalarKind::F16, true, true},
-      {"attention_ws_d128_causal.tir", "ws-d128-causal", true, 128, ScalarKind::F16, true, true},
       {"attention.tir", "bf16-", false, 64, ScalarKind::BF16}};
+  for (const Config &c : attentionWsConfigs())
+    configs.push_back(c);
+  // Grouped by inputs (element type, head dim), which are made once per group and size.
+  std::stable_sort(configs.begin(), configs.end(), [](const Config &x, const Config &y) {
+    return std::pair(int(x.elem), x.d) < std::pair(int(y.elem), y.d);
+  });
   AttentionData data;
   for (int64_t n : {1024, 4096, 16384}) {
     for (const Config &cfg : configs) {

@@ -13,8 +13,10 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 
 using namespace linlayout;
 using namespace linlayout::gpukernels;
@@ -363,7 +365,7 @@ TEST(ComputeGpu, MatmulWidePipelined) {
 namespace {
 
 struct AttentionCase {
-  const char *file;
+  std::string file;
   bool causal;
   int d;
   bool bf16 = false;
@@ -371,7 +373,7 @@ struct AttentionCase {
   bool ws = false;
 };
 
-void attentionCases(jit::Compiler *jitc, std::initializer_list<AttentionCase> cases) {
+void attentionCases(jit::Compiler *jitc, const std::vector<AttentionCase> &cases) {
   uint64_t seed = gputest::freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
@@ -489,11 +491,23 @@ TEST(ComputeGpu, Attention) {
                         {"attention_wgmma_d128_bn128.tir", false, 128, false, true}});
 }
 
-// The warp-specialized kernels alone, so that racecheck and synccheck can take them by name.
+// The warp-specialized kernels alone, so that racecheck and synccheck can take them by name:
+// every examples/attention_ws*.tir (so that a new variant is tested as it lands), head dim from
+// the "_d<N>" of its name, causal where the name ends in "_causal".
 TEST(ComputeGpu, WarpSpecializedAttention) {
   REQUIRE_GPU();
-  attentionCases(jitc, {{"attention_ws_d128.tir", false, 128, false, true, true},
-                        {"attention_ws_d128_causal.tir", true, 128, false, true, true},
-                        {"attention_ws_d64.tir", false, 64, false, true, true},
-                        {"attention_ws_d64_causal.tir", true, 64, false, true, true}});
+  std::vector<AttentionCase> cases;
+  std::error_code ec;
+  for (const auto &e :
+       std::filesystem::directory_iterator(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples", ec)) {
+    const std::string f = e.path().filename().string();
+    if (f.rfind("attention_ws_", 0) != 0 || !f.ends_with(".tir"))
+      continue;
+    const int d = f.find("_d64") != std::string::npos ? 64 : 128;
+    cases.push_back({f, f.ends_with("_causal.tir"), d, false, true, true});
+  }
+  std::sort(cases.begin(), cases.end(),
+            [](const AttentionCase &x, const AttentionCase &y) { return x.file < y.file; });
+  EXPECT_GE(cases.size(), 4u);
+  attentionCases(jitc, cases);
 }

@@ -1107,9 +1107,17 @@ bool gemmFp8Variant(Bench &b, std::mt19937_64 &rng, const std::string &file, Sca
     const unsigned programs =
         std::min(unsigned(b.jit.context().multiprocessorCount()), unsigned((n / 128) * (n / 256)));
     const int32_t ni = int32_t(n);
-    auto launch = [&kernel, programs, ni, am = *amap, bmp = *bmap, &dc] {
+    // C is a pointer, or a tensor map for a kernel that writes it by TMA stores.
+    std::function<Status()> launch = [&kernel, programs, ni, am = *amap, bmp = *bmap, &dc] {
       return kernel.launch({programs}, am, bmp, *dc, ni, ni, ni, ni, 1.0f, 1.0f);
     };
+    if (params.at(2).kind == lower::ParamKind::TensorMap) {
+      auto cmap = jit::encodeTensorMapFor(params.at(2), dc->ptr(), {un, un}, {un * outBytes});
+      CHECK(cmap);
+      launch = [&kernel, programs, ni, am = *amap, bmp = *bmap, cm = *cmap] {
+        return kernel.launch({programs}, am, bmp, cm, ni, ni, ni, ni, 1.0f, 1.0f);
+      };
+    }
     CHECK(dc->fill(0xff));
     CHECK(launch());
     std::vector<uint8_t> c(elems * outBytes);

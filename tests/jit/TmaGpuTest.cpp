@@ -384,8 +384,17 @@ void fp8Matmul(jit::Compiler &jitc, const std::string &file, ScalarKind out, dou
     ASSERT_OK_AND_ASSIGN(
         auto bmap,
         jit::encodeTensorMapFor(params.at(1), db.ptr(), {uint64_t(N), uint64_t(K)}, {uint64_t(K)}));
-    ASSERT_OK(k->launch({3}, amap, bmap, dc, int32_t(K), int32_t(N), int32_t(M), int32_t(N), scaleA,
-                        scaleB));
+    // C is a pointer, or a tensor map for a kernel that writes it by TMA stores.
+    if (params.at(2).kind == lower::ParamKind::TensorMap) {
+      ASSERT_OK_AND_ASSIGN(auto cmap, jit::encodeTensorMapFor(params.at(2), dc.ptr(),
+                                                              {uint64_t(M), uint64_t(N)},
+                                                              {uint64_t(N) * outBytes}));
+      ASSERT_OK(k->launch({3}, amap, bmap, cmap, int32_t(K), int32_t(N), int32_t(M), int32_t(N),
+                          scaleA, scaleB));
+    } else {
+      ASSERT_OK(k->launch({3}, amap, bmap, dc, int32_t(K), int32_t(N), int32_t(M), int32_t(N),
+                          scaleA, scaleB));
+    }
     ASSERT_OK(jitc.context().synchronize());
     ASSERT_OK_AND_ASSIGN(auto c, dc.template toHost<uint8_t>());
     double err = 0, norm = 0, worst = 0;

@@ -266,8 +266,10 @@ std::vector<std::vector<uint16_t>> attentionInputs(size_t elems) {
 // sqrt(d)) V.
 TEST(Hopper, WarpSpecializedAttentionMatchesReference) {
   const size_t n = 512, heads = 1;
-  for (const char *name : {"attention_ws_d128", "attention_ws_d128_causal", "attention_ws_d64",
-                           "attention_ws_pp_d128", "attention_ws_d64_causal"}) {
+  for (const char *name :
+       {"attention_ws_d128", "attention_ws_d128_causal", "attention_ws_d64",
+        "attention_ws_d64_causal", "attention_ws_pp_d128", "attention_ws_pp_d128_causal",
+        "attention_ws_pp_d64", "attention_ws_pp_d64_causal"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
     const size_t d = fn.find("_d64") != std::string::npos ? 64 : 128;

@@ -40,15 +40,14 @@ Fp8Run runFp8(const Module &m, const std::string &fn, const std::vector<uint8_t>
               double scaleB) {
   Memory mem;
   mem.buffers = {a, b, std::vector<uint8_t>(size_t(M) * N * outBytes, 0xff)};
-  std::vector<ArgValue> args = {ArgValue::tensorDesc(0, {M, K}, {K, 1}),
-                                ArgValue::tensorDesc(1, {N, K}, {K, 1}),
-                                ArgValue::pointer(2),
-                                ArgValue::integer(K),
-                                ArgValue::integer(N),
-                                ArgValue::integer(M),
-                                ArgValue::integer(N),
-                                ArgValue::floating(scaleA),
-                                ArgValue::floating(scaleB)};
+  std::vector<ArgValue> args = {
+      ArgValue::tensorDesc(0, {M, K}, {K, 1}), ArgValue::tensorDesc(1, {N, K}, {K, 1}),
+      // C is a pointer, or a tensor map for TMA stores.
+      m.functions.at(0).type(m.functions.at(0).body.args.at(2)).isTensorDesc()
+          ? ArgValue::tensorDesc(2, {M, N}, {N, 1})
+          : ArgValue::pointer(2),
+      ArgValue::integer(K), ArgValue::integer(N), ArgValue::integer(M), ArgValue::integer(N),
+      ArgValue::floating(scaleA), ArgValue::floating(scaleB)};
   InterpreterOptions strict;
   strict.checkProxyFences = true;
   Fp8Run r;

@@ -1205,11 +1205,13 @@ struct AttentionConfig {
   ScalarKind elem = ScalarKind::F16;
   bool hopper = false;
   bool ws = false;
+  bool persistent = false; // takes the number of heads; one program per SM walks the tiles
 };
 
 // Every examples/attention_ws*.tir, so that a new variant is measured as it lands: its variant is
 // "ws-" and its name after "attention_ws_" with '-' for '_' (attention_ws_d128_causal.tir is
-// ws-d128-causal), its head dim the number of its "d<N>" part, causal where it ends in "_causal".
+// ws-d128-causal), its head dim the number of its "d<N>" part, causal where it ends in "_causal",
+// persistent where its name says so.
 std::vector<AttentionConfig> attentionWsConfigs() {
   std::vector<AttentionConfig> out;
   std::error_code ec;
@@ -1220,7 +1222,14 @@ std::vector<AttentionConfig> attentionWsConfigs() {
     if (f.rfind(head, 0) != 0 || !f.ends_with(".tir"))
       continue;
     const std::string rest = f.substr(head.size(), f.size() - head.size() - 4);
-    AttentionConfig c{f, "ws-" + rest, rest.ends_with("_causal"), 0, ScalarKind::F16, true, true};
+    AttentionConfig c{f,
+                      "ws-" + rest,
+                      rest.ends_with("_causal"),
+                      0,
+                      ScalarKind::F16,
+                      true,
+                      true,
+                      rest.find("persistent") != std::string::npos};
     std::replace(c.prefix.begin(), c.prefix.end(), '_', '-');
     std::stringstream parts(rest);
     for (std::string part; std::getline(parts, part, '_');)
@@ -1301,9 +1310,18 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
           auto vmap = jit::encodeTensorMapFor(params.at(2), dv.ptr(), dims, {uint64_t(d) * 2});
           CHECK(kmap);
           CHECK(vmap);
-          launch = [&kk, grid, &dq, &dout, n, scale, km = *kmap, vm = *vmap] {
-            return kk.launch(grid, dq, km, vm, dout, int32_t(n), scale);
-          };
+          if (cfg.persistent) {
+            const unsigned tiles = unsigned(n / 128 * bh);
+            const runtime::Dim3 programs{
+                std::min(unsigned(b.jit.context().multiprocessorCount()), tiles)};
+            launch = [&kk, programs, &dq, &dout, n, scale, bh, km = *kmap, vm = *vmap] {
+              return kk.launch(programs, dq, km, vm, dout, int32_t(n), scale, int32_t(bh));
+            };
+          } else {
+            launch = [&kk, grid, &dq, &dout, n, scale, km = *kmap, vm = *vmap] {
+              return kk.launch(grid, dq, km, vm, dout, int32_t(n), scale);
+            };
+          }
         } else {
           launch = [&kk, grid, &dq, &dk, &dv, &dout, n, scale] {
             return kk.launch(grid, dq, dk, dv, dout, int32_t(n), scale);

@@ -221,7 +221,8 @@ namespace {
 
 // Runs the warp-specialized attention `fn` of `text` (examples/attention_ws_*.tir or an edit of
 // it), after the pass pipeline, on `heads` heads of n positions of head dim d in the interpreter,
-// with its protocol checks and the proxy-fence rule; `out` gets O's halves.
+// with its protocol checks and the proxy-fence rule; `out` gets O's halves. A persistent kernel
+// (its name says so) takes the number of heads too, and runs on 3 programs.
 Status runWsAttention(const std::string &text, const std::string &fn,
                       const std::vector<std::vector<uint16_t>> &in, size_t n, size_t heads,
                       size_t d, std::vector<uint16_t> *out = nullptr) {
@@ -240,9 +241,14 @@ Status runWsAttention(const std::string &text, const std::string &fn,
                                 ArgValue::pointer(3),
                                 ArgValue::integer(int64_t(n)),
                                 ArgValue::floating(1.0 / std::sqrt(double(d)))};
+  Grid grid{unsigned(n / 128), unsigned(heads), 1};
+  if (fn.find("persistent") != std::string::npos) {
+    args.push_back(ArgValue::integer(int64_t(heads)));
+    grid = Grid{3, 1, 1};
+  }
   InterpreterOptions strict;
   strict.checkProxyFences = true;
-  LL_TRY_STATUS(interpret(*m, fn, args, mem, Grid{unsigned(n / 128), unsigned(heads), 1}, strict));
+  LL_TRY_STATUS(interpret(*m, fn, args, mem, grid, strict));
   if (out)
     *out = valuesOf<uint16_t>(mem.buffers[3]);
   return Status::success();
@@ -269,7 +275,7 @@ TEST(Hopper, WarpSpecializedAttentionMatchesReference) {
   for (const char *name :
        {"attention_ws_d128", "attention_ws_d128_causal", "attention_ws_d64",
         "attention_ws_d64_causal", "attention_ws_pp_d128", "attention_ws_pp_d128_causal",
-        "attention_ws_pp_d64", "attention_ws_pp_d64_causal"}) {
+        "attention_ws_pp_d64", "attention_ws_pp_d64_causal", "attention_ws_persistent_d128"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
     const size_t d = fn.find("_d64") != std::string::npos ? 64 : 128;

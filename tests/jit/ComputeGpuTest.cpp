@@ -371,6 +371,7 @@ struct AttentionCase {
   bool bf16 = false;
   bool hopper = false;
   bool ws = false;
+  bool persistent = false; // takes the number of heads; runs on 3 programs
 };
 
 void attentionCases(jit::Compiler *jitc, const std::vector<AttentionCase> &cases) {
@@ -432,8 +433,12 @@ void attentionCases(jit::Compiler *jitc, const std::vector<AttentionCase> &cases
               auto kmap, jit::encodeTensorMapFor(params.at(1), dk.ptr(), dims, {uint64_t(d) * 2}));
           ASSERT_OK_AND_ASSIGN(
               auto vmap, jit::encodeTensorMapFor(params.at(2), dv.ptr(), dims, {uint64_t(d) * 2}));
-          ASSERT_OK(k->launch({unsigned(n / 128), unsigned(heads)}, dq, kmap, vmap, dout,
-                              int32_t(n), float(scale)));
+          if (cs.persistent)
+            ASSERT_OK(
+                k->launch({3}, dq, kmap, vmap, dout, int32_t(n), float(scale), int32_t(heads)));
+          else
+            ASSERT_OK(k->launch({unsigned(n / 128), unsigned(heads)}, dq, kmap, vmap, dout,
+                                int32_t(n), float(scale)));
         } else {
           ASSERT_OK(k->launch({unsigned(n / 128), unsigned(heads)}, dq, dk, dv, dout, int32_t(n),
                               float(scale)));
@@ -493,7 +498,8 @@ TEST(ComputeGpu, Attention) {
 
 // The warp-specialized kernels alone, so that racecheck and synccheck can take them by name:
 // every examples/attention_ws*.tir (so that a new variant is tested as it lands), head dim from
-// the "_d<N>" of its name, causal where the name ends in "_causal".
+// the "_d<N>" of its name, causal where the name ends in "_causal", persistent (3 programs walk
+// the tiles) where it says so.
 TEST(ComputeGpu, WarpSpecializedAttention) {
   REQUIRE_GPU();
   std::vector<AttentionCase> cases;
@@ -504,7 +510,8 @@ TEST(ComputeGpu, WarpSpecializedAttention) {
     if (f.rfind("attention_ws_", 0) != 0 || !f.ends_with(".tir"))
       continue;
     const int d = f.find("_d64") != std::string::npos ? 64 : 128;
-    cases.push_back({f, f.ends_with("_causal.tir"), d, false, true, true});
+    cases.push_back({f, f.ends_with("_causal.tir"), d, false, true, true,
+                     f.find("persistent") != std::string::npos});
   }
   std::sort(cases.begin(), cases.end(),
             [](const AttentionCase &x, const AttentionCase &y) { return x.file < y.file; });

@@ -496,9 +496,7 @@ Expected<DimValues> LinearLayout::apply(std::span<const DimValue> inputs) const 
 
 int LinearLayout::rank() const {
   F2Basis b;
-  int n = totalInBits();
-  for (int i = 0; i < n; ++i)
-    b.insert(cols_[i], 0);
+  b.insertAll(cols_.data(), totalInBits());
   return b.rank();
 }
 
@@ -546,15 +544,14 @@ LinearLayout LinearLayout::image(DimName name) const {
 }
 
 std::vector<DimMask> LinearLayout::freeVariableMasks() const {
+  // A column is free when it lies in the span of the columns before it.
   F2Basis b;
+  uint64_t free = b.insertAll(cols_.data(), totalInBits());
   std::vector<DimMask> r;
-  int bit = 0;
+  r.reserve(nIn_);
   for (int d = 0; d < nIn_; ++d) {
-    uint64_t mask = 0;
-    for (int i = 0; i < inBits_[d]; ++i, ++bit)
-      if (!b.insert(cols_[bit], 0))
-        mask |= uint64_t(1) << i;
-    r.push_back({inNames_[d], mask});
+    r.push_back({inNames_[d], free & lowMask(inBits_[d])});
+    free = inBits_[d] >= 64 ? 0 : free >> inBits_[d];
   }
   return r;
 }

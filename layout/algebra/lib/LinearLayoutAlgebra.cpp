@@ -59,9 +59,16 @@ void insertColumns(F2Basis &basis, const LinearLayout &outer, std::span<const bo
   int bit = 0;
   for (int d = 0; d < outer.numInDims(); ++d) {
     int bits = outer.inDimBits(d);
-    if (!skip[d])
+    if (!skip[d] && bits > 8) {
+      // Wide dims (the 64-bit extremes) in blocks; small ones gain nothing from it.
+      uint64_t cols[LinearLayout::kMaxBits];
+      for (int i = 0; i < bits; ++i)
+        cols[i] = outer.column(bit + i);
+      basis.insertAll(cols, bits, uint64_t(1) << bit);
+    } else if (!skip[d]) {
       for (int i = 0; i < bits; ++i)
         basis.insert(outer.column(bit + i), uint64_t(1) << (bit + i));
+    }
     bit += bits;
   }
 }
@@ -206,8 +213,7 @@ Expected<LinearLayout> LinearLayout::pseudoInvert() const {
   if (!sharesNames) {
     F2Basis basis;
     int n = totalInBits(), m = totalOutBits();
-    for (int i = 0; i < n; ++i)
-      basis.insert(cols_[i], uint64_t(1) << i);
+    basis.insertAll(cols_.data(), n, 1);
     if (basis.rank() != m)
       return notSurjective();
     std::array<uint64_t, kMaxBits> cols{};

@@ -63,6 +63,12 @@ void BM_Invert_64bit(benchmark::State &state) {
 }
 BENCHMARK(BM_Invert_64bit);
 
+void BM_Invert_32bit(benchmark::State &state) {
+  LinearLayout l = dense32(3);
+  measure(state, [&] { benchmark::DoNotOptimize(l.invert()); });
+}
+BENCHMARK(BM_Invert_32bit);
+
 void BM_PseudoInvert_16to14bit(benchmark::State &state) {
   LinearLayout l = broadcast128();
   measure(state, [&] { benchmark::DoNotOptimize(l.pseudoInvert()); });
@@ -82,6 +88,12 @@ void BM_InvertAndCompose_Broadcast16bit(benchmark::State &state) {
   measure(state, [&] { benchmark::DoNotOptimize(a.invertAndCompose(b)); });
 }
 BENCHMARK(BM_InvertAndCompose_Broadcast16bit);
+
+void BM_InvertAndCompose_32bit(benchmark::State &state) {
+  LinearLayout a = dense32(4), b = dense32(5);
+  measure(state, [&] { benchmark::DoNotOptimize(a.invertAndCompose(b)); });
+}
+BENCHMARK(BM_InvertAndCompose_32bit);
 
 void BM_InvertAndCompose_64bit(benchmark::State &state) {
   LinearLayout a = dense64(4), b = dense64(5);

@@ -92,6 +92,26 @@ inline LinearLayout dense64(uint64_t seed) {
                    {{DimName::dim(0), uint64_t(1) << 32}, {DimName::dim(1), uint64_t(1) << 32}});
 }
 
+/// A dense bijection on 32 bits: register, lane, warp, block (8 bits each) onto dim0, dim1 (16
+/// bits each), built as dense64. The widest inverse Triton's C++ computes: it solves on one
+/// 64-bit word per row holding both matrices.
+inline LinearLayout dense32(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<int> perm(32);
+  for (int i = 0; i < 32; ++i)
+    perm[i] = i;
+  std::shuffle(perm.begin(), perm.end(), rng);
+  std::vector<InDimBases> ins = {
+      {DimName::reg(), {}}, {DimName::lane(), {}}, {DimName::warp(), {}}, {DimName::block(), {}}};
+  for (int c = 0; c < 32; ++c) {
+    int p = perm[c];
+    uint64_t above = rng() & 0xffffffffu & ~((uint64_t(2) << p) - 1);
+    uint64_t col = (uint64_t(1) << p) | above;
+    ins[c / 8].bases.push_back({col & 0xffffu, col >> 16});
+  }
+  return mustBuild(ins, {{DimName::dim(0), 1 << 16}, {DimName::dim(1), 1 << 16}});
+}
+
 /// A dense bijection from (dim0, dim1) onto two 32-bit out dims x, y (composes after dense64).
 inline LinearLayout dense64Shared(uint64_t seed) {
   LinearLayout l = dense64(seed);

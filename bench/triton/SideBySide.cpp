@@ -457,6 +457,15 @@ void buildCases(SideBySide &s, tb::Api &api) {
         "BM_Invert_64bit", "invert", A->invert, [l] { return l.invert(); },
         [A, t](void *r) { A->invert(r, t); }, "out dims split to 16 bits");
   }
+  {
+    // Triton solves on one 64-bit word per row holding both matrices, so 32 bits is its widest
+    // inverse (at 64 bits it asserts: "duplicate pivot").
+    LinearLayout l = dense32(3);
+    const void *t = s.T(l);
+    s.layoutOp(
+        "BM_Invert_32bit", "invert", A->invert, [l] { return l.invert(); },
+        [A, t](void *r) { A->invert(r, t); }, "Triton's widest inverse");
+  }
   s.layoutOp(
       "BM_PseudoInvert_16to14bit", "pseudoinvert", A->pseudoinvert,
       [bcast] { return bcast.pseudoInvert(); },
@@ -474,6 +483,15 @@ void buildCases(SideBySide &s, tb::Api &api) {
         "BM_InvertAndCompose_Broadcast16bit", "invertAndCompose", A->invertAndCompose,
         [bcast, b] { return bcast.invertAndCompose(b); },
         [A, tBcast, tb2](void *r) { A->invertAndCompose(r, tBcast, tb2); }, "", factorOf(bcast, b));
+  }
+  {
+    LinearLayout a = dense32(4), b = dense32(5);
+    const void *ta = s.T(a), *tb2 = s.T(b);
+    s.layoutOp(
+        "BM_InvertAndCompose_32bit", "invertAndCompose", A->invertAndCompose,
+        [a, b] { return a.invertAndCompose(b); },
+        [A, ta, tb2](void *r) { A->invertAndCompose(r, ta, tb2); }, "Triton's widest inverse",
+        factorOf(a, b));
   }
   {
     LinearLayout a = dense64Split(4), b = dense64Split(5);

@@ -6,10 +6,17 @@ namespace linlayout::runtime {
 
 std::optional<TensorMapElement> tensorMapElementOf(std::string_view name) {
   static constexpr std::pair<std::string_view, TensorMapElement> kElements[] = {
-      {"i8", TensorMapElement::U8},   {"i16", TensorMapElement::U16},
-      {"i32", TensorMapElement::I32}, {"i64", TensorMapElement::I64},
-      {"f16", TensorMapElement::F16}, {"bf16", TensorMapElement::BF16},
-      {"f32", TensorMapElement::F32}, {"f64", TensorMapElement::F64}};
+      {"i8", TensorMapElement::U8},
+      {"i16", TensorMapElement::U16},
+      {"i32", TensorMapElement::I32},
+      {"i64", TensorMapElement::I64},
+      {"f16", TensorMapElement::F16},
+      {"bf16", TensorMapElement::BF16},
+      {"f32", TensorMapElement::F32},
+      {"f64", TensorMapElement::F64},
+      // The copy engine moves 8-bit floats as the bytes they are.
+      {"f8E4M3FN", TensorMapElement::U8},
+      {"f8E5M2", TensorMapElement::U8}};
   for (const auto &[n, e] : kElements)
     if (n == name)
       return e;

@@ -36,6 +36,15 @@ TEST(TensorMap, IsA128ByteValue) {
   EXPECT_EQ(elementBytes(TensorMapElement::F32), 4);
 }
 
+// The IR's element types a map holds: the 8-bit floats as bytes (the fp8 GEMMs' operands).
+TEST(TensorMap, ElementOfIrTypes) {
+  EXPECT_EQ(tensorMapElementOf("f16"), TensorMapElement::F16);
+  EXPECT_EQ(tensorMapElementOf("i8"), TensorMapElement::U8);
+  EXPECT_EQ(tensorMapElementOf("f8E4M3FN"), TensorMapElement::U8);
+  EXPECT_EQ(tensorMapElementOf("f8E5M2"), TensorMapElement::U8);
+  EXPECT_EQ(tensorMapElementOf("i1"), std::nullopt);
+}
+
 TEST(TensorMap, TheDriversRulesAreCheckedFirst) {
   EXPECT_TRUE(checkTiledTensorMap(goodSpec()).ok());
   struct Case {

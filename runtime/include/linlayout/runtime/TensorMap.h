@@ -43,7 +43,8 @@ enum class TensorMapElement : int {
 int elementBytes(TensorMapElement e);
 
 /// The element type a tensor map holds for the IR's element type `name` ("i8", "i16", "i32",
-/// "i64", "f16", "bf16", "f32", "f64", as lower/'s KernelParam::element), or nullopt.
+/// "i64", "f16", "bf16", "f32", "f64", and the 8-bit floats "f8E4M3FN" and "f8E5M2" as bytes, as
+/// lower/'s KernelParam::element), or nullopt.
 std::optional<TensorMapElement> tensorMapElementOf(std::string_view name);
 
 /// A tiled tensor map over a strided tensor in global memory.

@@ -32,61 +32,116 @@ bool sameRelativeOrder(std::span<const DimName> a, std::span<const DimName> b) {
   return true;
 }
 
-void addBits(DimList &list, DimName n, int bits) {
-  for (int i = 0; i < list.n; ++i)
-    if (list.v[i].name == n) {
-      list.v[i].bits += bits;
-      return;
-    }
-  list.push(n, bits);
-}
-
 } // namespace
 
 Expected<LinearLayout> LinearLayout::product(const LinearLayout &inner, const LinearLayout &outer) {
+  // The answer is written in place and returned by name (no scratch columns, no copy).
+  Expected<LinearLayout> r(std::in_place, Unfilled{});
   if (!sameRelativeOrder(std::span(inner.inNames_.data(), inner.nIn_),
                          std::span(outer.inNames_.data(), outer.nIn_)) ||
       !sameRelativeOrder(std::span(inner.outNames_.data(), inner.nOut_),
-                         std::span(outer.outNames_.data(), outer.nOut_)))
-    return makeError("cannot multiply layouts whose common dimensions appear in different orders");
-  DimList ins = insOf(inner), outs = outsOf(inner);
-  for (int d = 0; d < outer.nIn_; ++d)
-    addBits(ins, outer.inNames_[d], outer.inBits_[d]);
-  for (int o = 0; o < outer.nOut_; ++o)
-    addBits(outs, outer.outNames_[o], outer.outBits_[o]);
-  LL_TRY_STATUS(checkDims(ins.span(), "in"));
-  LL_TRY_STATUS(checkDims(outs.span(), "out"));
-
-  // Where each side's output dims land in the product's packed output.
-  auto repackFor = [&](const LinearLayout &l, bool isOuter) {
-    Repack rp;
-    rp.identity = false;
-    int off = 0;
-    for (int k = 0; k < outs.n; ++k) {
-      const DimBits &o = outs.v[k];
-      int j = l.outDimIndex(o.name);
-      if (j >= 0) {
-        int shift = isOuter ? inner.outDimBits(o.name) : 0;
-        rp.add(l.outDimOffset(j), off + shift, l.outBits_[j]);
-      }
-      off += o.bits;
-    }
-    return rp;
-  };
-  Repack rin = repackFor(inner, false), rout = repackFor(outer, true);
-  std::array<uint64_t, kMaxBits> cols{};
-  int bit = 0;
-  for (int k = 0; k < ins.n; ++k) {
-    const DimBits &d = ins.v[k];
-    int ki = inner.inDimIndex(d.name), ko = outer.inDimIndex(d.name);
-    if (ki >= 0)
-      for (int i = 0; i < inner.inBits_[ki]; ++i)
-        cols[bit++] = rin(inner.cols_[inner.inDimOffset(ki) + i]);
-    if (ko >= 0)
-      for (int i = 0; i < outer.inBits_[ko]; ++i)
-        cols[bit++] = rout(outer.cols_[outer.inDimOffset(ko) + i]);
+                         std::span(outer.outNames_.data(), outer.nOut_))) {
+    r = makeError("cannot multiply layouts whose common dimensions appear in different orders");
+    return r;
   }
-  return make(ins.span(), outs.span(), std::span(cols.data(), bit));
+  // The product's dims: inner's, then outer's new ones, in outer's order (a dim both have gets
+  // the bits of both). Where outer's dims sit in the product: ko[d] / oo[o].
+  LinearLayout &l = *r;
+  std::array<int, kMaxDims> ko, oo;
+  int nIn = inner.nIn_, nOut = inner.nOut_;
+  std::array<DimBits, 2 * kMaxDims> ins, outs;
+  for (int d = 0; d < nIn; ++d)
+    ins[d] = {inner.inNames_[d], inner.inBits_[d]};
+  for (int o = 0; o < nOut; ++o)
+    outs[o] = {inner.outNames_[o], inner.outBits_[o]};
+  for (int d = 0; d < outer.nIn_; ++d) {
+    int k = inner.inDimIndex(outer.inNames_[d]);
+    if (k < 0)
+      ins[k = nIn++] = {outer.inNames_[d], 0};
+    ins[k].bits += outer.inBits_[d];
+    ko[d] = k;
+  }
+  for (int o = 0; o < outer.nOut_; ++o) {
+    int k = inner.outDimIndex(outer.outNames_[o]);
+    if (k < 0)
+      outs[k = nOut++] = {outer.outNames_[o], 0};
+    outs[k].bits += outer.outBits_[o];
+    oo[o] = k;
+  }
+  int inTotal = 0, outTotal = 0;
+  bool fits = nIn <= kMaxDims && nOut <= kMaxDims;
+  for (int d = 0; d < nIn; ++d) {
+    fits = fits && ins[d].bits <= kMaxDimBits;
+    inTotal += ins[d].bits;
+  }
+  for (int o = 0; o < nOut; ++o) {
+    fits = fits && outs[o].bits <= kMaxDimBits;
+    outTotal += outs[o].bits;
+  }
+  if (!fits || inTotal > kMaxBits || outTotal > kMaxBits) {
+    Status st = checkDims(std::span(ins.data(), nIn), "in");
+    r = st.ok() ? checkDims(std::span(outs.data(), nOut), "out").error() : st.error();
+    return r;
+  }
+  l.nIn_ = uint8_t(nIn);
+  l.nOut_ = uint8_t(nOut);
+  for (int d = 0; d < nIn; ++d) {
+    l.inNames_[d] = ins[d].name;
+    l.inBits_[d] = uint8_t(ins[d].bits);
+  }
+  std::array<int, kMaxDims + 1> outOff;
+  outOff[0] = 0;
+  for (int o = 0; o < nOut; ++o) {
+    l.outNames_[o] = outs[o].name;
+    l.outBits_[o] = uint8_t(outs[o].bits);
+    outOff[o + 1] = outOff[o] + outs[o].bits;
+  }
+  // Where each side's output bits land in the product's packed output: inner's at the bottom of
+  // each dim, outer's above inner's bits of that dim.
+  Repack rin, rout;
+  rin.identity = rout.identity = false;
+  for (int o = 0, from = 0; o < inner.nOut_; from += inner.outBits_[o++])
+    rin.add(from, outOff[o], inner.outBits_[o]);
+  for (int o = 0, from = 0; o < outer.nOut_; from += outer.outBits_[o++]) {
+    int k = oo[o];
+    int below = k < inner.nOut_ ? inner.outBits_[k] : 0;
+    rout.add(from, outOff[k] + below, outer.outBits_[o]);
+  }
+  // The columns, dim by dim of the product: inner's bits of the dim, then outer's.
+  std::array<int, kMaxDims + 1> innerOff, outerOff;
+  innerOff[0] = outerOff[0] = 0;
+  for (int d = 0; d < inner.nIn_; ++d)
+    innerOff[d + 1] = innerOff[d] + inner.inBits_[d];
+  std::array<int, kMaxDims> outerOf;
+  outerOf.fill(-1);
+  for (int d = 0; d < outer.nIn_; ++d) {
+    outerOff[d + 1] = outerOff[d] + outer.inBits_[d];
+    outerOf[ko[d]] = d;
+  }
+  uint64_t *out = l.cols_.data();
+  int bit = 0;
+  for (int k = 0; k < nIn; ++k) {
+    if (k < inner.nIn_) {
+      const uint64_t *in = &inner.cols_[innerOff[k]];
+      const int bits = inner.inBits_[k];
+      rin.withMover([&](auto move) {
+        for (int i = 0; i < bits; ++i)
+          out[bit + i] = move(in[i]);
+      });
+      bit += bits;
+    }
+    if (int d = outerOf[k]; d >= 0) {
+      const uint64_t *in = &outer.cols_[outerOff[d]];
+      const int bits = outer.inBits_[d];
+      rout.withMover([&](auto move) {
+        for (int i = 0; i < bits; ++i)
+          out[bit + i] = move(in[i]);
+      });
+      bit += bits;
+    }
+  }
+  l.clearColumnsFrom(bit);
+  return r;
 }
 
 Expected<LinearLayout> operator*(const LinearLayout &inner, const LinearLayout &outer) {

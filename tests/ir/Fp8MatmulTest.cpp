@@ -1,4 +1,5 @@
-// The fp8 warp-specialized matmuls (examples/matmul_fp8_ws_persistent*.tir) on the interpreter:
+// The fp8 warp-specialized matmuls (examples/matmul_fp8_ws_persistent*.tir, and
+// matmul_fp8_ws_split*.tir with a region per consumer warp group) on the interpreter:
 // e4m3 inputs whose products and sums f32 holds exactly, so C must be the float64 product times
 // the two scales, whatever the order of the sums; the f16 and bf16 outputs are that product
 // rounded once. 3 programs walk 8 tiles, so the ring's phases go on across tiles.
@@ -70,8 +71,8 @@ TEST(Fp8Matmul, WarpSpecializedKernelsComputeTheScaledProduct) {
   const double scaleA = 0.5, scaleB = 0.25;
   std::mt19937_64 rng(42);
   const std::string dir = gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR);
-  // K: one step, a partial step (the rest reads as zero), and no multiple of the stage count.
-  for (int K : {128, 48, 384}) {
+  // K: a partial step (the rest reads as zero), and 3 steps (no multiple of 4 stages).
+  for (int K : {48, 384}) {
     SCOPED_TRACE("K " + std::to_string(K));
     const std::vector<uint8_t> a = randomE4M3(size_t(M) * K, rng),
                                b = randomE4M3(size_t(N) * K, rng);
@@ -83,29 +84,32 @@ TEST(Fp8Matmul, WarpSpecializedKernelsComputeTheScaledProduct) {
           s += decodeE4M3(a[size_t(i) * K + k]) * decodeE4M3(b[size_t(j) * K + k]);
         want[size_t(i) * N + j] = s * scaleA * scaleB;
       }
-    auto f32 =
-        gpukernels::matmulKernel(ScalarKind::F16, dir, "matmul_fp8_ws_persistent_f32out.tir");
-    ASSERT_TRUE(f32.ok()) << f32.message();
-    Fp8Run r = runFp8(*f32, "matmul_fp8_ws_persistent_f32out", a, b, M, N, K, 4, scaleA, scaleB);
-    ASSERT_TRUE(r.status.ok()) << r.status.message();
-    std::vector<float> c = valuesOf<float>(r.c);
-    for (size_t e = 0; e < want.size(); ++e)
-      ASSERT_EQ(double(c[e]), want[e]) << "C(" << e / N << ", " << e % N << ")";
-    // f16 as written; bf16 as the tests and the benchmark make it (its C's f16 made bf16).
-    for (ScalarKind out : {ScalarKind::F16, ScalarKind::BF16}) {
-      SCOPED_TRACE(std::string(name(out)) + " out");
-      auto half = gpukernels::matmulKernel(out, dir, "matmul_fp8_ws_persistent.tir");
-      ASSERT_TRUE(half.ok()) << half.message();
-      Fp8Run h = runFp8(*half, "matmul_fp8_ws_persistent", a, b, M, N, K, 2, scaleA, scaleB);
-      ASSERT_TRUE(h.status.ok()) << h.status.message();
-      std::vector<uint16_t> bits = valuesOf<uint16_t>(h.c);
-      const int mantissa = out == ScalarKind::F16 ? 11 : 8;
-      for (size_t e = 0; e < want.size(); ++e) {
-        const double got = out == ScalarKind::F16 ? fromHalfBits(bits[e]) : fromBf16Bits(bits[e]);
-        int ex = 0;
-        std::frexp(want[e], &ex);
-        const double halfUlp = std::ldexp(1.0, ex - mantissa - 1);
-        ASSERT_LE(std::abs(got - want[e]), halfUlp) << "C(" << e / N << ", " << e % N << ")";
+    // The cooperative kernels, and the ones with a region per consumer warp group.
+    for (std::string kernel : {"matmul_fp8_ws_persistent", "matmul_fp8_ws_split"}) {
+      SCOPED_TRACE(kernel);
+      auto f32 = gpukernels::matmulKernel(ScalarKind::F16, dir, kernel + "_f32out.tir");
+      ASSERT_TRUE(f32.ok()) << f32.message();
+      Fp8Run r = runFp8(*f32, kernel + "_f32out", a, b, M, N, K, 4, scaleA, scaleB);
+      ASSERT_TRUE(r.status.ok()) << r.status.message();
+      std::vector<float> c = valuesOf<float>(r.c);
+      for (size_t e = 0; e < want.size(); ++e)
+        ASSERT_EQ(double(c[e]), want[e]) << "C(" << e / N << ", " << e % N << ")";
+      // f16 as written; bf16 as the tests and the benchmark make it (its C's f16 made bf16).
+      for (ScalarKind out : {ScalarKind::F16, ScalarKind::BF16}) {
+        SCOPED_TRACE(std::string(name(out)) + " out");
+        auto half = gpukernels::matmulKernel(out, dir, kernel + ".tir");
+        ASSERT_TRUE(half.ok()) << half.message();
+        Fp8Run h = runFp8(*half, kernel, a, b, M, N, K, 2, scaleA, scaleB);
+        ASSERT_TRUE(h.status.ok()) << h.status.message();
+        std::vector<uint16_t> bits = valuesOf<uint16_t>(h.c);
+        const int mantissa = out == ScalarKind::F16 ? 11 : 8;
+        for (size_t e = 0; e < want.size(); ++e) {
+          const double got = out == ScalarKind::F16 ? fromHalfBits(bits[e]) : fromBf16Bits(bits[e]);
+          int ex = 0;
+          std::frexp(want[e], &ex);
+          const double halfUlp = std::ldexp(1.0, ex - mantissa - 1);
+          ASSERT_LE(std::abs(got - want[e]), halfUlp) << "C(" << e / N << ", " << e % N << ")";
+        }
       }
     }
   }

@@ -277,7 +277,8 @@ TEST(Hopper, WarpSpecializedAttentionMatchesReference) {
         "attention_ws_d64_causal", "attention_ws_pp_d128", "attention_ws_pp_d128_causal",
         "attention_ws_pp_d64", "attention_ws_pp_d64_causal", "attention_ws_persistent_d128",
         "attention_ws_persistent_d128_causal", "attention_ws_pp_persistent_d128",
-        "attention_ws_pp_persistent_d128_causal"}) {
+        "attention_ws_pp_persistent_d128_causal", "attention_ws_persistent_d64",
+        "attention_ws_pp_persistent_d64"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
     const size_t d = fn.find("_d64") != std::string::npos ? 64 : 128;

@@ -1027,11 +1027,14 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
         LL_ASSIGN_OR_RETURN(runtime::TensorMap bmap,
                             jit::encodeTensorMapFor(params.at(1), db.ptr(), {un, un}, {un * 2}));
         runtime::Dim3 grid{unsigned(n / tileM), unsigned(n / tileN)};
+        // A clustered kernel's programs are CTAs, launched in whole clusters along x.
+        const unsigned cluster = unsigned(kernel.metadata().clusterDims[0]);
         if (persistent) // one program per SM walks the tiles
           return std::function<Status()>(
               [&kernel, n, amap, bmap, &dc,
                programs = std::min(unsigned(b.jit.context().multiprocessorCount()),
-                                   unsigned((n / tileM) * (n / tileN)))] {
+                                   unsigned((n / tileM) * (n / tileN))) /
+                          cluster * cluster] {
                 return kernel.launch({programs}, amap, bmap, dc, int32_t(n), int32_t(n), int32_t(n),
                                      int32_t(n));
               });

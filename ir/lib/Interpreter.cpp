@@ -13,6 +13,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -114,6 +115,11 @@ public:
     return runBlock(f_.body, nullptr);
   }
 
+  void joinCluster(ClusterRun *c, int64_t rank) {
+    cluster_ = c;
+    rank_ = rank;
+  }
+
 private:
   Status err(const Op &op, const std::string &msg) const override {
     std::string where;
@@ -139,6 +145,8 @@ private:
   std::map<std::pair<int64_t, int64_t>, MBarrier> &barriers() override { return barriers_; }
   AsyncHazards &hazards() override { return hazards_; }
   RunningPartitions *&partitions() override { return partitions_; }
+  ClusterRun *cluster() override { return cluster_; }
+  int64_t clusterRank() const override { return rank_; }
 
   Status runBlock(const Block &b, std::vector<RtValue> *yielded) override {
     for (const Op &op : b.ops) {
@@ -197,7 +205,42 @@ private:
   AsyncHazards hazards_;
   std::map<std::pair<int64_t, int64_t>, MBarrier> barriers_;
   RunningPartitions *partitions_ = nullptr;
+  ClusterRun *cluster_ = nullptr;
+  int64_t rank_ = 0;
 };
+
+// The CTAs of one cluster, starting at program `origin`, run together (ClusterRun).
+Status runCluster(const Module &m, const Function &f, std::span<const ArgValue> args,
+                  Memory &memory, const Grid &grid, InterpreterOptions &limits,
+                  const int64_t origin[3]) {
+  const auto &dims = m.clusterDims;
+  const size_t n = size_t(m.clusterSize());
+  ClusterRun cluster;
+  cluster.arrivedIn.assign(n, -1);
+  cluster.waited.assign(n, 0);
+  cluster.exited.assign(n, false);
+  std::vector<std::unique_ptr<Program>> ctas;
+  std::vector<PartitionScheduler::Task> tasks;
+  std::vector<std::string> names;
+  // %cluster_ctarank: x fastest within the cluster.
+  for (int64_t z = 0; z < dims[2]; ++z)
+    for (int64_t y = 0; y < dims[1]; ++y)
+      for (int64_t x = 0; x < dims[0]; ++x) {
+        int64_t pid[3] = {origin[0] + x, origin[1] + y, origin[2] + z};
+        const int64_t rank = x + dims[0] * (y + dims[1] * z);
+        ctas.push_back(std::make_unique<Program>(m, f, memory, limits, pid, grid));
+        ctas.back()->joinCluster(&cluster, rank);
+        cluster.ctas.push_back(ctas.back().get());
+        Program *p = ctas.back().get();
+        tasks.push_back([p, args, &cluster, rank]() -> Status {
+          Status s = p->run(args);
+          cluster.exited[size_t(rank)] = true;
+          return s;
+        });
+        names.push_back("CTA " + std::to_string(rank) + " of the cluster");
+      }
+  return cluster.scheduler.run(std::move(tasks), std::move(names));
+}
 
 } // namespace
 
@@ -398,6 +441,21 @@ Status interpret(const Module &m, std::string_view function, std::span<const Arg
   if (grid.x < 1 || grid.y < 1 || grid.z < 1 || grid.x > (1 << 20) || grid.y > (1 << 16) ||
       grid.z > (1 << 16))
     return Status(makeError("interpret: grid sizes must be in 1..2^20 (x), 1..2^16 (y, z)"));
+  if (m.clusterSize() > 1) {
+    const auto &d = m.clusterDims;
+    if (grid.x % d[0] || grid.y % d[1] || grid.z % d[2])
+      return Status(makeError("interpret: grid (" + std::to_string(grid.x) + ", " +
+                              std::to_string(grid.y) + ", " + std::to_string(grid.z) +
+                              ") is not a multiple of the cluster (" + std::to_string(d[0]) + ", " +
+                              std::to_string(d[1]) + ", " + std::to_string(d[2]) + ")"));
+    for (int64_t z = 0; z < grid.z; z += d[2])
+      for (int64_t y = 0; y < grid.y; y += d[1])
+        for (int64_t x = 0; x < grid.x; x += d[0]) {
+          int64_t origin[3] = {x, y, z};
+          LL_TRY_STATUS(runCluster(m, *f, args, memory, grid, limits, origin));
+        }
+    return Status::success();
+  }
   for (int64_t z = 0; z < grid.z; ++z)
     for (int64_t y = 0; y < grid.y; ++y)
       for (int64_t x = 0; x < grid.x; ++x) {

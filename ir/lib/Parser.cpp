@@ -87,6 +87,15 @@ private:
     if (!bounded(warps, "ttg.num-warps") || !bounded(ctas, "ttg.num-ctas") ||
         !bounded(tpw, "ttg.threads-per-warp"))
       return false;
+    const char *clusterKeys[3] = {"ttg.cluster-dim-x", "ttg.cluster-dim-y", "ttg.cluster-dim-z"};
+    for (int i = 0; i < 3; ++i) {
+      int64_t c = module_.clusterDims[size_t(i)];
+      if (!dictInt(d, clusterKeys[i], c, false))
+        return false;
+      if (c < 1 || c > 16)
+        return fail(std::string(clusterKeys[i]) + " is " + std::to_string(c) + ", expected 1..16");
+      module_.clusterDims[size_t(i)] = int(c);
+    }
     module_.numWarps = int(warps);
     module_.numCtas = int(ctas);
     module_.threadsPerWarp = int(tpw);

@@ -10,18 +10,48 @@ Status PartitionScheduler::run(std::vector<Task> tasks, std::vector<std::string>
   ready_.assign(n, nullptr);
   what_.assign(n, "");
   names_ = std::move(names);
+  tasks_.assign(std::make_move_iterator(tasks.begin()), std::make_move_iterator(tasks.end()));
   // The partitions first: they are usually the producers, and a consumer that forgot a wait then
   // reads a stage whose copy is still in flight, which the async check reports.
   turn_ = n > 1 ? 1 : 0;
   stop_ = false;
   first_ = Status::success();
-  std::vector<std::thread> threads;
-  threads.reserve(n);
-  for (size_t i = 0; i < n; ++i)
-    threads.emplace_back([this, i, &tasks] { body(i, tasks[i]); });
-  for (std::thread &t : threads)
-    t.join();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i = 0; i < n; ++i)
+      threads_.emplace_back([this, i] { body(i, tasks_[i]); });
+  }
+  // Tasks spawned meanwhile append threads: join until none is left.
+  for (size_t i = 0;; ++i) {
+    std::thread *t = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (i == threads_.size())
+        break;
+      t = &threads_[i];
+    }
+    t->join();
+  }
+  threads_.clear();
+  tasks_.clear();
   return first_;
+}
+
+std::vector<size_t> PartitionScheduler::spawn(std::vector<Task> tasks,
+                                              std::vector<std::string> names) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<size_t> ids;
+  for (size_t k = 0; k < tasks.size(); ++k) {
+    size_t i = state_.size();
+    state_.push_back(State::Runnable);
+    ready_.push_back(nullptr);
+    what_.push_back("");
+    names_.push_back(k < names.size() ? names[k] : "task " + std::to_string(i));
+    tasks_.push_back(std::move(tasks[k]));
+    threads_.emplace_back([this, i] { body(i, tasks_[i]); });
+    ids.push_back(i);
+  }
+  return ids;
 }
 
 void PartitionScheduler::body(size_t i, const Task &task) {

@@ -12,9 +12,11 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <functional>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace linlayout::ir {
@@ -32,6 +34,12 @@ public:
   Status waitUntil(std::function<bool()> ready, std::string what);
   /// The running task's index.
   size_t current() const { return turn_; }
+  /// From inside the running task: adds `tasks` (named `names[i]`), which run when the baton
+  /// reaches them; returns their indices. run() returns once they have ended too. (A cluster's
+  /// CTAs are tasks; the regions of a warp_specialize one of them reaches join them so.)
+  std::vector<size_t> spawn(std::vector<Task> tasks, std::vector<std::string> names);
+  /// Whether task i has ended. Requires: called by the running task.
+  bool done(size_t i) const { return state_[i] == State::Done; }
 
 private:
   enum class State { Runnable, Blocked, Done };
@@ -48,6 +56,9 @@ private:
   std::vector<State> state_;
   std::vector<std::function<bool()>> ready_;
   std::vector<std::string> what_, names_;
+  // Every task's body: a deque, so that spawning (which appends) leaves the others in place.
+  std::deque<Task> tasks_;
+  std::deque<std::thread> threads_;
 };
 
 } // namespace linlayout::ir

@@ -201,7 +201,13 @@ public:
     aliases_.printDefinitions(os);
     if (usesShared)
       os << "#smem = #ttg.shared_memory\n";
-    os << "module attributes {\"ttg.num-ctas\" = " << m_.numCtas << " : i32";
+    os << "module attributes {";
+    // Only clustered kernels print their cluster, so that other modules print as before.
+    if (m_.clusterSize() > 1)
+      os << "\"ttg.cluster-dim-x\" = " << m_.clusterDims[0]
+         << " : i32, \"ttg.cluster-dim-y\" = " << m_.clusterDims[1]
+         << " : i32, \"ttg.cluster-dim-z\" = " << m_.clusterDims[2] << " : i32, ";
+    os << "\"ttg.num-ctas\" = " << m_.numCtas << " : i32";
     if (m_.numStages)
       os << ", \"ttg.num-stages\" = " << m_.numStages << " : i32";
     os << ", \"ttg.num-warps\" = " << m_.numWarps << " : i32, ttg.target = \"" << m_.target

@@ -554,6 +554,20 @@ private:
 Status verify(const Module &m) {
   if (m.numWarps < 1 || m.numCtas < 1 || m.threadsPerWarp < 1)
     return Status(makeError("module: warps, threads per warp and CTAs must be positive"));
+  for (int c : m.clusterDims)
+    if (c < 1 || c > 16)
+      return Status(makeError("module: cluster dims (" + std::to_string(m.clusterDims[0]) + ", " +
+                              std::to_string(m.clusterDims[1]) + ", " +
+                              std::to_string(m.clusterDims[2]) + ") must be in 1..16"));
+  if (m.clusterSize() > 16)
+    return Status(makeError("module: a cluster of " + std::to_string(m.clusterSize()) +
+                            " CTAs, more than the 16 a GPU can run"));
+  // Two ways to ask for clusters: CTAs that split one program's tensors (num-ctas), or CTAs
+  // that are programs of their own (cluster dims). A module uses one.
+  if (m.clusterSize() > 1 && m.numCtas > 1)
+    return Status(makeError("module: \"ttg.num-ctas\" = " + std::to_string(m.numCtas) +
+                            " and a cluster of " + std::to_string(m.clusterSize()) +
+                            " CTAs (\"ttg.cluster-dim-*\"): a module uses one or the other"));
   for (size_t i = 0; i < m.functions.size(); ++i) {
     for (size_t j = 0; j < i; ++j)
       if (m.functions[j].name == m.functions[i].name)

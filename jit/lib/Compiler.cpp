@@ -134,6 +134,7 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
   meta.threadsPerBlock = lowered.kernel.threadsPerBlock;
   meta.dynamicSharedBytes = lowered.kernel.sharedBytes;
   meta.ctasPerCluster = lowered.kernel.ctasPerCluster;
+  meta.clusterDims = lowered.kernel.clusterDims;
   meta.params = lowered.kernel.params;
   meta.conversions = std::move(lowered.conversions);
   meta.registers = attrs.numRegisters;

@@ -79,6 +79,12 @@ Status Kernel::launchArgs(runtime::Dim3 grid, std::span<const KernelArg> args,
                      std::to_string(grid.z) + ") is out of range: x in 1.." +
                      std::to_string(kMaxGridX / ctas) + ", y and z in 1.." +
                      std::to_string(kMaxGridYZ));
+  const auto &cd = meta_.clusterDims;
+  if (grid.x % unsigned(cd[0]) || grid.y % unsigned(cd[1]) || grid.z % unsigned(cd[2]))
+    return makeError("grid (" + std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " +
+                     std::to_string(grid.z) + ") of '" + meta_.name +
+                     "' is not a multiple of its cluster (" + std::to_string(cd[0]) + ", " +
+                     std::to_string(cd[1]) + ", " + std::to_string(cd[2]) + ")");
   LL_TRY_STATUS(checkArgs(args));
   LL_TRY_STATUS(context_->makeCurrent());
   // The driver reads each parameter from its address, little-endian, as wide as the parameter.
@@ -95,6 +101,7 @@ Status Kernel::launchArgs(runtime::Dim3 grid, std::span<const KernelArg> args,
   config.grid = {unsigned(grid.x * ctas), grid.y, grid.z};
   config.block = {unsigned(meta_.threadsPerBlock), 1, 1};
   config.dynamicSharedBytes = unsigned(meta_.dynamicSharedBytes);
+  config.cluster = {unsigned(cd[0]), unsigned(cd[1]), unsigned(cd[2])};
   return runtime::launchRaw(function_, config, stream, params.data());
 }
 

@@ -287,6 +287,8 @@ constexpr std::array<LowerOpFn, ir::kNumOpKinds> kLowerOp = [] {
   set({K::BarrierExpect}, lowerBarrierExpect);
   set({K::WaitBarrier}, lowerWaitBarrier);
   set({K::ArriveBarrier}, lowerArriveBarrier);
+  set({K::ClusterCtaId}, lowerClusterCtaId);
+  set({K::ClusterArrive, K::ClusterWait, K::FenceMbarrierInitCluster}, lowerClusterSync);
   set({K::WarpSpecialize}, lowerWarpSpecialize);
   set({K::WarpYield, K::WarpReturn},
       [](LoweringContext &, const ir::Op &) { return Status::success(); });

@@ -27,13 +27,27 @@ namespace {
 // Declares the cluster of a program in the PTX: `ctas` CTAs along x. LLVM 19's NVPTX backend has
 // no annotation for `.reqnctapercluster`, so the directive goes into the entry's header, beside
 // the `.maxntid` the backend writes; the driver then launches the grid in clusters of that shape.
-Status requireClusterSize(KernelPtx &k, int ctas) {
+Status declareCluster(KernelPtx &k, const std::string &directives) {
   size_t entry = k.ptx.find(".entry " + k.name + "(");
   size_t body = entry == std::string::npos ? entry : k.ptx.find("\n{", entry);
   if (body == std::string::npos)
     return makeError("internal: no body of entry '" + k.name + "' in the PTX");
-  k.ptx.insert(body + 1, ".reqnctapercluster " + std::to_string(ctas) + ", 1, 1\n");
+  k.ptx.insert(body + 1, directives);
+  return Status::success();
+}
+
+Status requireClusterSize(KernelPtx &k, int ctas) {
+  LL_TRY_STATUS(declareCluster(k, ".reqnctapercluster " + std::to_string(ctas) + ", 1, 1\n"));
   k.ctasPerCluster = ctas;
+  return Status::success();
+}
+
+// An explicitly clustered kernel: each CTA a program, launched in clusters of `dims`.
+Status requireClusterDims(KernelPtx &k, const std::array<int, 3> &dims) {
+  LL_TRY_STATUS(declareCluster(k, ".explicitcluster\n.reqnctapercluster " +
+                                      std::to_string(dims[0]) + ", " + std::to_string(dims[1]) +
+                                      ", " + std::to_string(dims[2]) + "\n"));
+  k.clusterDims = dims;
   return Status::success();
 }
 
@@ -274,6 +288,10 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
                      " CTAs per program (\"ttg.num-ctas\"), and clusters need sm_90; the target "
                      "is " +
                      target.name());
+  if (module.clusterSize() > 1 && target.sm < 90)
+    return makeError("the module asks for clusters of " + std::to_string(module.clusterSize()) +
+                     " CTAs (\"ttg.cluster-dim-*\"), and clusters need sm_90; the target is " +
+                     target.name());
   // wgmma exists only in the architecture-specific sm_90a.
   bool hopperOps = false, copyEngine = false;
   ir::walkOps(fn->body, [&](const ir::Op &op) {
@@ -330,6 +348,8 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
   LL_ASSIGN_OR_RETURN(out.kernel, kb->finish(*backend, fo));
   if (module.numCtas > 1)
     LL_TRY_STATUS(requireClusterSize(out.kernel, int(module.numCtas)));
+  if (module.clusterSize() > 1)
+    LL_TRY_STATUS(requireClusterDims(out.kernel, module.clusterDims));
   if (options.keepLlvmIr)
     out.llvmIr = kb->llvmText();
   return out;

@@ -17,7 +17,10 @@
 #include "OpLowering.h"
 #include "Wgmma.h"
 
+#include "LlvmShim.h"
 #include "linlayout/layout/NvmmaShared.h"
+
+#include <llvm/IR/IntrinsicsNVPTX.h>
 
 namespace linlayout::lower {
 
@@ -187,6 +190,24 @@ llvm::Value *barrierAt(LoweringContext &ctx, const ir::Op &op, size_t i) {
   return ctx.sharedBase(ctx.get(op.operands[i]));
 }
 
+// A multicast op reaches the CTAs whose rank differs from this one's only in the bits of `mask`:
+// (rank & ~mask) | sub for each sub of mask. As a ctaMask, that is the bits sub of mask (a
+// constant pattern) shifted by rank & ~mask.
+uint32_t multicastPattern(int64_t mask) {
+  uint32_t pattern = 0;
+  for (int64_t sub = mask;; sub = (sub - 1) & mask) {
+    pattern |= 1u << sub;
+    if (sub == 0)
+      break;
+  }
+  return pattern;
+}
+
+llvm::Value *clusterRank(LoweringContext &ctx) {
+  return ctx.b().CreateCall(
+      shim::intrinsic(ctx.kernel().module(), llvm::Intrinsic::nvvm_read_ptx_sreg_cluster_ctarank));
+}
+
 } // namespace
 
 Status lowerInitBarrier(LoweringContext &ctx, const ir::Op &op) {
@@ -225,7 +246,21 @@ Status lowerArriveBarrier(LoweringContext &ctx, const ir::Op &op) {
   llvm::Value *pred =
       op.operands.size() > 1 ? b.CreateAnd(leader, ctx.get(op.operands[1]).regs[0]) : leader;
   llvm::Value *bar = barrierAt(ctx, op, 0);
-  inWarpZero(ctx, [&] { emitMbarrierArrive(b, bar, uint32_t(op.attrs.count), pred); });
+  const int64_t mask = op.attrs.multicastCta;
+  if (mask == 0) {
+    inWarpZero(ctx, [&] { emitMbarrierArrive(b, bar, uint32_t(op.attrs.count), pred); });
+    return Status::success();
+  }
+  // One remote arrive per CTA of the class (this one's through the cluster window too).
+  llvm::Value *base = b.CreateAnd(clusterRank(ctx), b.getInt32(~uint32_t(mask)));
+  inWarpZero(ctx, [&] {
+    for (int64_t sub = mask;; sub = (sub - 1) & mask) {
+      llvm::Value *rank = b.CreateOr(base, b.getInt32(uint32_t(sub)));
+      emitMbarrierArriveCluster(b, bar, rank, uint32_t(op.attrs.count), pred);
+      if (sub == 0)
+        break;
+    }
+  });
   return Status::success();
 }
 
@@ -249,9 +284,18 @@ Status lowerTmaLoad(LoweringContext &ctx, const ir::Op &op) {
   const TmaCopyValues v = tmaCopyValues(ctx, op, n - 3, *plan);
   llvm::Value *bar = barrierAt(ctx, op, n - 2);
   llvm::Value *pred = b.CreateAnd(leader, ctx.get(op.operands[n - 1]).regs[0]);
+  const int64_t mask = op.attrs.multicastCta;
+  llvm::Value *ctaMask = nullptr;
+  if (mask != 0) {
+    llvm::Value *base = b.CreateAnd(clusterRank(ctx), b.getInt32(~uint32_t(mask)));
+    ctaMask = b.CreateTrunc(b.CreateShl(b.getInt32(multicastPattern(mask)), base), b.getInt16Ty());
+  }
   inWarpZero(ctx, [&] {
     forEachBox(b, plan->plan, v, [&](llvm::Value *to, llvm::Value *c0) {
-      emitTmaLoad2d(b, to, v.map, bar, c0, v.row, pred);
+      if (ctaMask)
+        emitTmaLoad2dMulticast(b, to, v.map, bar, c0, v.row, ctaMask, pred);
+      else
+        emitTmaLoad2d(b, to, v.map, bar, c0, v.row, pred);
     });
   });
   return Status::success();

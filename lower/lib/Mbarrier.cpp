@@ -64,6 +64,31 @@ void emitTmaLoad2d(llvm::IRBuilder<> &b, llvm::Value *dst, llvm::Value *tensorMa
               {dst, tensorMap, c0, c1, bar}, pred);
 }
 
+void emitTmaLoad2dMulticast(llvm::IRBuilder<> &b, llvm::Value *dst, llvm::Value *tensorMap,
+                            llvm::Value *bar, llvm::Value *c0, llvm::Value *c1,
+                            llvm::Value *ctaMask, llvm::Value *pred) {
+  emitGuarded(b,
+              "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+              ".multicast::cluster [$0], [$1, {$2, $3}], [$4], $5;",
+              {dst, tensorMap, c0, c1, bar, ctaMask}, pred);
+}
+
+void emitMbarrierArriveCluster(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *rank,
+                               uint32_t count, llvm::Value *pred) {
+  // A block of two instructions: the guard goes on each.
+  std::vector<llvm::Value *> ins{bar, rank, b.getInt32(count)};
+  std::string guard;
+  if (pred) {
+    guard = "@$3 ";
+    ins.push_back(pred);
+  }
+  emitInlinePtx(b,
+                "{\n.reg .b32 remote;\n" + guard + "mapa.shared::cluster.u32 remote, $0, $1;\n" +
+                    guard +
+                    "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote], $2;\n}",
+                {}, {}, ins);
+}
+
 void emitTmaStore2d(llvm::IRBuilder<> &b, llvm::Value *src, llvm::Value *tensorMap, llvm::Value *c0,
                     llvm::Value *c1, llvm::Value *pred) {
   emitGuarded(b, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$0, {$1, $2}], [$3];",

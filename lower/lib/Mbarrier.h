@@ -54,4 +54,16 @@ void emitBulkWaitGroupRead(llvm::IRBuilder<> &b, int pendings);
 void emitTmaLoad2d(llvm::IRBuilder<> &b, llvm::Value *dst, llvm::Value *tensorMap, llvm::Value *bar,
                    llvm::Value *c0, llvm::Value *c1, llvm::Value *pred = nullptr);
 
+/// The same copy multicast (.multicast::cluster): the box lands at `dst` in the shared memory of
+/// every CTA of the cluster whose bit is set in `ctaMask` (an i16), and its bytes complete on
+/// the mbarrier at `bar` there.
+void emitTmaLoad2dMulticast(llvm::IRBuilder<> &b, llvm::Value *dst, llvm::Value *tensorMap,
+                            llvm::Value *bar, llvm::Value *c0, llvm::Value *c1,
+                            llvm::Value *ctaMask, llvm::Value *pred = nullptr);
+
+/// `count` arrivals (release, cluster scope) on the mbarrier at `bar` of this CTA's shared memory
+/// as mapped (mapa) into CTA `rank` of the cluster (an i32): a remote arrive.
+void emitMbarrierArriveCluster(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *rank,
+                               uint32_t count, llvm::Value *pred);
+
 } // namespace linlayout::lower

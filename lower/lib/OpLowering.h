@@ -121,6 +121,10 @@ Status lowerInvalBarrier(LoweringContext &ctx, const ir::Op &op);
 Status lowerBarrierExpect(LoweringContext &ctx, const ir::Op &op);
 Status lowerWaitBarrier(LoweringContext &ctx, const ir::Op &op);
 Status lowerArriveBarrier(LoweringContext &ctx, const ir::Op &op);
+/// LowerCluster.cpp: ttng.cluster_cta_id, and ttng.cluster_arrive / cluster_wait /
+/// fence_mbarrier_init_release_cluster (registers only: no shared-memory effects declared).
+Status lowerClusterCtaId(LoweringContext &ctx, const ir::Op &op);
+Status lowerClusterSync(LoweringContext &ctx, const ir::Op &op);
 /// LowerWarpSpecialize.cpp.
 Status lowerWarpSpecialize(LoweringContext &ctx, const ir::Op &op);
 /// The mbarrier ops and the TMA copies' waits, reads and writes.

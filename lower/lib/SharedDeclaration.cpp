@@ -46,7 +46,8 @@ constexpr Declaration declarationOf(ir::OpKind k, ir::OpFamily family) {
            K::WarpReturn}))
     return {noFootprint, structureEffects};
   if (any({K::Constant, K::ProgramId, K::NumPrograms, K::MakeRange, K::Splat, K::Broadcast,
-           K::ExpandDims, K::Join, K::Split, K::AddPtr}))
+           K::ExpandDims, K::Join, K::Split, K::AddPtr, K::ClusterCtaId, K::ClusterArrive,
+           K::ClusterWait, K::FenceMbarrierInitCluster}))
     return {}; // registers only
   if (any({K::Reshape, K::Trans})) // through a conversion's scratch where elements move
     return {shapeFootprint, scratchExchangeEffects};

@@ -61,6 +61,7 @@ Expected<const DriverApi *> load() {
     return makeError("the CUDA driver lacks entry points: " + missing);
   std::string optional;
   resolve(lib, api.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled", optional);
+  resolve(lib, api.cuLaunchKernelEx, "cuLaunchKernelEx", optional);
   // Set before cuInit so that check() can name cuInit's error.
   static const DriverApi *loaded = &api;
   if (CUresult r = api.cuInit(0); r != 0) {

@@ -1,6 +1,39 @@
 #include "linlayout/runtime/Launch.h"
 
+#include <cstring>
+
 namespace linlayout::runtime {
+
+namespace {
+
+// cuda.h's CUlaunchAttribute and CUlaunchConfig (CUDA 12), declared here so that building needs
+// no CUDA headers: an attribute is its id padded to 8 bytes, then a 64-byte value union.
+constexpr int kLaunchAttributeClusterDimension = 4;
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+  } value;
+};
+static_assert(sizeof(LaunchAttribute) == 72, "CUlaunchAttribute is 72 bytes");
+struct LaunchConfigEx {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+
+std::string dims(const Dim3 &d) {
+  return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+}
+
+} // namespace
 
 Status launchRaw(const Function &fn, const LaunchConfig &c, const Stream &stream, void **params) {
   LL_ASSIGN_OR_RETURN(const DriverApi *api, driver());
@@ -8,10 +41,27 @@ Status launchRaw(const Function &fn, const LaunchConfig &c, const Stream &stream
     return makeError("launch of an empty Function");
   if (c.block.x * c.block.y * c.block.z == 0 || c.grid.x * c.grid.y * c.grid.z == 0)
     return makeError("launch of '" + fn.name() + "' with an empty grid or block");
-  return check(api->cuLaunchKernel(fn.handle(), c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y,
-                                   c.block.z, c.dynamicSharedBytes, stream.handle(), params,
-                                   nullptr),
-               "cuLaunchKernel(" + fn.name() + ")");
+  const Dim3 &k = c.cluster;
+  if (k.x == 1 && k.y == 1 && k.z == 1)
+    return check(api->cuLaunchKernel(fn.handle(), c.grid.x, c.grid.y, c.grid.z, c.block.x,
+                                     c.block.y, c.block.z, c.dynamicSharedBytes, stream.handle(),
+                                     params, nullptr),
+                 "cuLaunchKernel(" + fn.name() + ")");
+  if (k.x == 0 || k.y == 0 || k.z == 0 || c.grid.x % k.x || c.grid.y % k.y || c.grid.z % k.z)
+    return makeError("launch of '" + fn.name() + "': grid " + dims(c.grid) +
+                     " is not a multiple of the cluster " + dims(k));
+  if (!api->cuLaunchKernelEx)
+    return makeError("launch of '" + fn.name() + "' in clusters of " + dims(k) +
+                     ": the CUDA driver lacks cuLaunchKernelEx (clusters need a CUDA 12 driver)");
+  LaunchAttribute attr;
+  std::memset(&attr, 0, sizeof attr);
+  attr.id = kLaunchAttributeClusterDimension;
+  attr.value.clusterDim = {k.x, k.y, k.z};
+  LaunchConfigEx config{
+      c.grid.x,        c.grid.y, c.grid.z, c.block.x, c.block.y, c.block.z, c.dynamicSharedBytes,
+      stream.handle(), &attr,    1};
+  return check(api->cuLaunchKernelEx(&config, fn.handle(), params, nullptr),
+               "cuLaunchKernelEx(" + fn.name() + ")");
 }
 
 } // namespace linlayout::runtime

@@ -276,3 +276,42 @@ TEST(WarpSpecialize, InterpreterReportsBrokenProtocols) {
 }
 
 } // namespace
+
+// The clustered matmul (examples/matmul_ws_cluster.tir: pairs of CTAs sharing B by multicast)
+// computes what the persistent one does; its broken protocols are errors.
+TEST(WarpSpecialize, ClusterMatmulIsThePersistentOne) {
+  const std::string cluster = readFile(examplePath("matmul_ws_cluster.tir"));
+  const std::string persistent = readFile(examplePath("matmul_ws_persistent_halfout.tir"));
+  for (int K : {64, 320}) {
+    SCOPED_TRACE("K " + std::to_string(K));
+    // One cluster walks both pair-tiles of the 512 x 256 C.
+    MatmulRun a = runMatmul(cluster, K, "matmul_ws_cluster",
+                            {.M = 512, .N = 256, .tileN = 256, .programs = 2});
+    ASSERT_TRUE(a.status.ok()) << a.status.message();
+    MatmulRun b = runMatmul(persistent, K, "matmul_ws_persistent_halfout",
+                            {.M = 512, .N = 256, .tileN = 256, .programs = 3});
+    ASSERT_TRUE(b.status.ok()) << b.status.message();
+    EXPECT_EQ(a.bytes, b.bytes);
+  }
+  struct Broken {
+    const char *what;
+    std::string text, error;
+  };
+  const Broken cases[] = {
+      {"an empty barrier counting one CTA's consumers only",
+       edit(cluster, "ttng.init_barrier %empty0, 2", "ttng.init_barrier %empty0, 1"),
+       "more arrivals than it was initialised for"},
+      {"consumers that free the stage in their own CTA only: the peer's producer overwrites it "
+       "too early, or waits forever",
+       edit(cluster, "ttng.arrive_barrier %empty, 1, %freeing {multicastCTA = 1 : i32}",
+            "ttng.arrive_barrier %empty, 1, %freeing"),
+       "'ttng."},
+  };
+  for (const Broken &c : cases) {
+    SCOPED_TRACE(c.what);
+    MatmulRun r = runMatmul(c.text, 320, "matmul_ws_cluster",
+                            {.M = 512, .N = 256, .tileN = 256, .programs = 2});
+    ASSERT_FALSE(r.status.ok());
+    EXPECT_NE(r.status.message().find(c.error), std::string::npos) << r.status.message();
+  }
+}

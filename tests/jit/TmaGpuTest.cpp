@@ -19,6 +19,8 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 using namespace linlayout;
 using namespace linlayout::gpukernels;
@@ -206,6 +208,46 @@ TEST(TmaGpu, RandomTileCopiesMatchTheInterpreter) {
   }
 }
 
+// A cluster of two CTAs (examples/tma_multicast.tir): each CTA copies half of a block into both
+// CTAs' shared memory (.multicast::cluster), both wait for the whole block and store it. The
+// launch goes in clusters of 2 (cuLaunchKernelEx); a grid that is no multiple of it is refused.
+TEST(TmaGpu, ClusterMulticastCopy) {
+  REQUIRE_HOPPER();
+  uint64_t seed = gputest::freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::ifstream in(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples/tma_multicast.tir");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto m = ir::parseModule(text.str(), "tma_multicast.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(*m, gputest::asBuilt()));
+  const std::string &ptx = k->ptx();
+  EXPECT_EQ(k->metadata().clusterDims, (std::array<int, 3>{2, 1, 1}));
+  EXPECT_NE(ptx.find(".reqnctapercluster 2, 1, 1"), std::string::npos);
+  EXPECT_NE(ptx.find(".explicitcluster"), std::string::npos);
+  EXPECT_EQ(count(ptx, ".multicast::cluster"), 2);
+  EXPECT_EQ(count(ptx, "barrier.cluster.arrive"), 2);
+  const uint64_t clusters = 4, rows = clusters * 64, cols = 128;
+  std::vector<uint8_t> src = gputest::randomBytes(rng, rows * cols * 2);
+  ASSERT_OK_AND_ASSIGN(auto dsrc, runtime::DeviceBuffer::fromHost<uint8_t>(src));
+  ASSERT_OK_AND_ASSIGN(auto map, jit::encodeTensorMapFor(k->metadata().params.at(0), dsrc.ptr(),
+                                                         {rows, cols}, {cols * 2}));
+  ASSERT_OK_AND_ASSIGN(auto dout, runtime::DeviceBuffer::allocate(size_t(2 * rows * cols * 2)));
+  ASSERT_OK(dout.fill(0xff));
+  Status odd = k->launch({3}, map, dout);
+  ASSERT_FALSE(odd.ok());
+  EXPECT_NE(odd.message().find("not a multiple of its cluster"), std::string::npos)
+      << odd.message();
+  ASSERT_OK(k->launch({unsigned(2 * clusters)}, map, dout));
+  ASSERT_OK(jitc->context().synchronize());
+  ASSERT_OK_AND_ASSIGN(auto out, dout.toHost<uint8_t>());
+  // Program p's 64 rows are cluster p / 2's block.
+  for (uint64_t p = 0; p < 2 * clusters; ++p)
+    ASSERT_EQ(std::memcmp(&out[p * 64 * cols * 2], &src[(p / 2) * 64 * cols * 2], 64 * cols * 2), 0)
+        << "program " << p;
+}
+
 namespace {
 
 template <typename Half>
@@ -260,8 +302,12 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
     ASSERT_FALSE(wrong.ok());
     EXPECT_NE(wrong.message().find("is a tensor map, got a 32-bit integer"), std::string::npos)
         << wrong.message();
+    // A clustered kernel (matmul_ws_cluster*.tir) runs one cluster: its pair of CTAs walks the
+    // two pair-tiles.
+    const unsigned cluster = unsigned(k->metadata().clusterDims[0]);
     if (persistent) // 3 programs for 8 tiles: the ring's phases go on across tiles
-      ASSERT_OK(k->launch({3}, amap, bmap, dc, int32_t(K), int32_t(N), int32_t(M), int32_t(N)));
+      ASSERT_OK(k->launch({cluster > 1 ? cluster : 3}, amap, bmap, dc, int32_t(K), int32_t(N),
+                          int32_t(M), int32_t(N)));
     else
       ASSERT_OK(k->launch({unsigned(M / tileM), unsigned(N / tileN)}, amap, bmap, dc, int32_t(K),
                           int32_t(N)));

@@ -62,12 +62,19 @@ void printBarrierExpect(OpPrinter &p, std::ostream &os, const Op &op, int depth)
      << " : " << p.opnd(op, 0);
 }
 
+// ` {multicastCTA = N : i32}` where the op multicasts, as Triton prints the attribute.
+std::string multicastAttr(const Op &op) {
+  return op.attrs.multicastCta
+             ? " {multicastCTA = " + std::to_string(op.attrs.multicastCta) + " : i32}"
+             : "";
+}
+
 // ArriveBarrier
 void printArriveBarrier(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
   os << " " << p.list(op.operands, 0, 1) << ", " << op.attrs.count;
   if (op.operands.size() > 1)
     os << ", " << p.list(op.operands, 1, 2);
-  os << " : " << p.opnd(op, 0);
+  os << multicastAttr(op) << " : " << p.opnd(op, 0);
 }
 
 // WaitBarrier
@@ -91,9 +98,23 @@ void printAsyncTmaStoreWait(OpPrinter &p, std::ostream &os, const Op &op, int de
 // AsyncTmaCopyGlobalToLocal
 void printAsyncTmaCopyGlobalToLocal(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
   size_t n = op.operands.size();
-  os << tmaBox(p, op, n - 4) << p.list(op.operands, n - 3, n) << " : " << p.opnd(op, 0) << ", "
-     << p.opnd(op, n - 2) << " -> " << p.opnd(op, n - 3);
+  os << tmaBox(p, op, n - 4) << p.list(op.operands, n - 3, n) << multicastAttr(op) << " : "
+     << p.opnd(op, 0) << ", " << p.opnd(op, n - 2) << " -> " << p.opnd(op, n - 3);
 }
+
+// ClusterCtaId
+void printClusterCtaId(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
+  os << " : " << p.res(op);
+}
+
+// ClusterArrive
+void printClusterArrive(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
+  if (op.attrs.relaxed)
+    os << " {relaxed = true}";
+}
+
+// ClusterWait, FenceMbarrierInitCluster
+void printNoOperands(OpPrinter &p, std::ostream &os, const Op &op, int depth) {}
 
 constexpr auto kPrint = familyTable<OpFamily::Hopper, PrintOpFn>({
     {OpKind::WarpGroupDot, printWarpGroupDot},
@@ -107,6 +128,10 @@ constexpr auto kPrint = familyTable<OpFamily::Hopper, PrintOpFn>({
     {OpKind::AsyncTmaCopyLocalToGlobal, printAsyncTmaCopyLocalToGlobal},
     {OpKind::AsyncTmaStoreWait, printAsyncTmaStoreWait},
     {OpKind::AsyncTmaCopyGlobalToLocal, printAsyncTmaCopyGlobalToLocal},
+    {OpKind::ClusterCtaId, printClusterCtaId},
+    {OpKind::ClusterArrive, printClusterArrive},
+    {OpKind::ClusterWait, printNoOperands},
+    {OpKind::FenceMbarrierInitCluster, printNoOperands},
 });
 
 // ---- verification -------------------------------------------------------------------------------
@@ -297,8 +322,28 @@ Status checkWaitBarrier(OpVerifier &v, const Op &op) {
   return Status::success();
 }
 
+// A multicastCTA mask: bits of the cluster rank, in a cluster of a power-of-two size.
+Status checkMulticast(OpVerifier &v, const Op &op) {
+  const int64_t mask = op.attrs.multicastCta;
+  if (mask == 0)
+    return Status::success();
+  const int64_t ctas = v.module().clusterSize();
+  if (ctas < 2)
+    return v.err(&op, "multicastCTA = " + std::to_string(mask) +
+                          " in a module without a cluster (\"ttg.cluster-dim-x\" etc.)");
+  if ((ctas & (ctas - 1)) != 0)
+    return v.err(&op, "multicastCTA in a cluster of " + std::to_string(ctas) +
+                          " CTAs: multicast needs a power-of-two cluster");
+  if (mask < 0 || mask > ctas - 1)
+    return v.err(&op, "multicastCTA = " + std::to_string(mask) + " is outside 1.." +
+                          std::to_string(ctas - 1) + " (bits of a rank in a cluster of " +
+                          std::to_string(ctas) + ")");
+  return Status::success();
+}
+
 // ArriveBarrier
 Status checkArriveBarrier(OpVerifier &v, const Op &op) {
+  LL_TRY_STATUS(checkMulticast(v, op));
   LL_TRY_STATUS(v.counts(op, 1, 2, 0));
   LL_TRY_STATUS(checkBarrier(v, op, 0));
   if (op.operands.size() > 1)
@@ -309,7 +354,21 @@ Status checkArriveBarrier(OpVerifier &v, const Op &op) {
 }
 
 // AsyncTmaCopyGlobalToLocal
-Status checkAsyncTmaCopyGlobalToLocal(OpVerifier &v, const Op &op) { return checkTmaCopy(v, op); }
+Status checkAsyncTmaCopyGlobalToLocal(OpVerifier &v, const Op &op) {
+  LL_TRY_STATUS(checkMulticast(v, op));
+  return checkTmaCopy(v, op);
+}
+
+// ClusterCtaId
+Status checkClusterCtaId(OpVerifier &v, const Op &op) {
+  LL_TRY_STATUS(v.counts(op, 0, 0, 1));
+  if (const Type &r = v.resultType(op); r != Type::scalar(ScalarKind::I32))
+    return v.err(&op, "result must be i32, got " + v.ty(r));
+  return Status::success();
+}
+
+// ClusterArrive, ClusterWait, FenceMbarrierInitCluster
+Status checkClusterSync(OpVerifier &v, const Op &op) { return v.counts(op, 0, 0, 0); }
 
 // AsyncTmaCopyLocalToGlobal
 Status checkAsyncTmaCopyLocalToGlobal(OpVerifier &v, const Op &op) { return checkTmaStore(v, op); }
@@ -335,6 +394,10 @@ constexpr auto kChecks = familyTable<OpFamily::Hopper, VerifyOpFn>({
     {OpKind::AsyncTmaCopyGlobalToLocal, checkAsyncTmaCopyGlobalToLocal},
     {OpKind::AsyncTmaCopyLocalToGlobal, checkAsyncTmaCopyLocalToGlobal},
     {OpKind::AsyncTmaStoreWait, checkAsyncTmaStoreWait},
+    {OpKind::ClusterCtaId, checkClusterCtaId},
+    {OpKind::ClusterArrive, checkClusterSync},
+    {OpKind::ClusterWait, checkClusterSync},
+    {OpKind::FenceMbarrierInitCluster, checkClusterSync},
 });
 
 } // namespace
@@ -367,7 +430,10 @@ PartitionRaces::BarrierKey barrierKey(const OpInterpreter &in, const Op &op, siz
   return {d.i[0], d.i[1]};
 }
 
-Status completePhase(OpInterpreter &in, const Op &op, MBarrier &b, PartitionRaces::BarrierKey key) {
+// `key` names the barrier in the shared memory of CTA `owner` of the cluster (this CTA's: 0
+// outside clusters).
+Status completePhase(OpInterpreter &in, const Op &op, MBarrier &b, PartitionRaces::BarrierKey key,
+                     int64_t owner = -1) {
   if (b.arrivals == 0 && b.bytes < 0)
     return in.err(op, "the barrier received " + std::to_string(-b.bytes) +
                           " byte(s) more than its phase expected");
@@ -375,7 +441,7 @@ Status completePhase(OpInterpreter &in, const Op &op, MBarrier &b, PartitionRace
     ++b.phase;
     b.arrivals = b.count;
     if (RunningPartitions *p = in.partitions())
-      p->races->phaseCompleted(key);
+      p->races->phaseCompleted(p->key(key, owner < 0 ? p->rank : size_t(owner)));
   }
   return Status::success();
 }
@@ -386,9 +452,56 @@ std::string barrierName(const OpInterpreter &in, ValueId v) {
   return n.empty() ? "value " + std::to_string(v) : "%" + n;
 }
 
+// The cluster ranks a multicast op reaches: those that differ from this CTA's only in the bits
+// of its multicastCTA mask, in increasing order.
+Expected<std::vector<int64_t>> multicastTargets(OpInterpreter &in, const Op &op) {
+  ClusterRun *c = in.cluster();
+  if (!c)
+    return makeError(in.err(op, "multicasts outside a cluster").message());
+  const int64_t mask = op.attrs.multicastCta, me = in.clusterRank();
+  std::vector<int64_t> out;
+  for (int64_t r = 0; r < int64_t(c->ctas.size()); ++r)
+    if ((r & ~mask) == (me & ~mask))
+      out.push_back(r);
+  return out;
+}
+
+// The mbarrier of operand `operand` in the shared memory of `owner` (CTA `rank`).
+Expected<MBarrier *> remoteBarrier(OpInterpreter &in, OpInterpreter &owner, const Op &op,
+                                   size_t operand, int64_t rank) {
+  const RtValue &d = in.val(op.operands[operand]);
+  ClusterRun &c = *in.cluster();
+  if (rank != in.clusterRank() && c.exited[size_t(rank)])
+    return makeError(in.err(op, "reaches CTA " + std::to_string(rank) +
+                                    " of the cluster, whose program has ended (its shared memory "
+                                    "is gone; a cluster_arrive and cluster_wait before the end "
+                                    "keep every CTA until the others are done with it)")
+                         .message());
+  if (!liveAlloc(owner, d))
+    return makeError(in.err(op, "uses a barrier that CTA " + std::to_string(rank) +
+                                    " of the cluster has not allocated (or has deallocated)")
+                         .message());
+  MBarrier &b = owner.barriers()[{d.i[0], d.i[1]}];
+  if (b.live && rank != in.clusterRank() && c.waited[size_t(in.clusterRank())] < b.visibleAfter)
+    return makeError(in.err(op, "uses a barrier of CTA " + std::to_string(rank) +
+                                    " of the cluster before its initialisation is visible here: "
+                                    "after init_barrier (and fence_mbarrier_init_release_cluster) "
+                                    "that CTA's cluster_arrive, then this CTA's cluster_wait")
+                         .message());
+  if (!b.live)
+    return makeError(in.err(op, "uses a barrier of CTA " + std::to_string(rank) +
+                                    " of the cluster that is not initialised (or was "
+                                    "invalidated): initialise it and make it visible to the "
+                                    "cluster (fence_mbarrier_init_release_cluster, then "
+                                    "cluster_arrive and cluster_wait) first")
+                         .message());
+  return &b;
+}
+
 // `n` arrivals of the running task on the barrier of operand `operand`: more than the phase
 // still waits for would complete it and count toward the next, which the GPU leaves undefined.
-Status arrive(OpInterpreter &in, const Op &op, size_t operand, MBarrier &b, int64_t n) {
+Status arrive(OpInterpreter &in, const Op &op, size_t operand, MBarrier &b, int64_t n,
+              int64_t owner = -1) {
   if (n > b.arrivals)
     return in.err(op, "arrives " + std::to_string(n) + " time(s) on a barrier whose phase " +
                           std::to_string(b.phase) + " waits for " + std::to_string(b.arrivals) +
@@ -396,7 +509,8 @@ Status arrive(OpInterpreter &in, const Op &op, size_t operand, MBarrier &b, int6
                           " its init_barrier set: more arrivals than it was initialised for");
   b.arrivals -= n;
   if (RunningPartitions *p = in.partitions())
-    p->races->release(p->task(), barrierKey(in, op, operand));
+    p->races->release(p->task(),
+                      p->key(barrierKey(in, op, operand), owner < 0 ? p->rank : size_t(owner)));
   return Status::success();
 }
 
@@ -462,7 +576,8 @@ Status interpretWarpGroupDot(OpInterpreter &in, const Op &op) {
       return in.err(op, std::string("operand ") + (i ? "B" : "A") + " is deallocated");
     LL_TRY_STATUS(in.hazard(op, in.hazards().wgmmaRead(dotRecord, v->alloc, v->at)));
     if (parts)
-      LL_TRY_STATUS(in.hazard(op, parts->races->dotRead(parts->task(), v->alloc, v->at)));
+      LL_TRY_STATUS(
+          in.hazard(op, parts->races->dotRead(parts->task(), parts->allocId(v->alloc), v->at)));
     tiles[i] = readShared(*v->s, v->at);
   }
   RtValue r;
@@ -489,7 +604,12 @@ Status interpretInitBarrier(OpInterpreter &in, const Op &op) {
   if (bar->live)
     return in.err(op, "initialises a barrier that is already initialised (inval_barrier it "
                       "first)");
-  *bar = MBarrier{true, op.attrs.count, op.attrs.count, 0, 0};
+  *bar = MBarrier{true, op.attrs.count, op.attrs.count, 0, 0, 0};
+  // Other CTAs see the init once this CTA's next cluster arrive completes its phase.
+  if (ClusterRun *c = in.cluster()) {
+    size_t me = size_t(in.clusterRank());
+    bar->visibleAfter = c->arrivedIn[me] >= 0 ? c->arrivedIn[me] + 2 : c->phase + 1;
+  }
   return Status::success();
 }
 
@@ -511,9 +631,21 @@ Status interpretBarrierExpect(OpInterpreter &in, const Op &op) {
 Status interpretArriveBarrier(OpInterpreter &in, const Op &op) {
   if (op.operands.size() > 1 && !in.val(op.operands[1]).i[0])
     return Status::success();
-  LL_ASSIGN_OR_RETURN(MBarrier * bar, barrier(in, op, 0, true));
-  LL_TRY_STATUS(arrive(in, op, 0, *bar, op.attrs.count));
-  return completePhase(in, op, *bar, barrierKey(in, op, 0));
+  if (op.attrs.multicastCta == 0) {
+    LL_ASSIGN_OR_RETURN(MBarrier * bar, barrier(in, op, 0, true));
+    LL_TRY_STATUS(arrive(in, op, 0, *bar, op.attrs.count));
+    return completePhase(in, op, *bar, barrierKey(in, op, 0));
+  }
+  // The arrive reaches the barrier at the same place in each CTA of the class (mapa + a remote
+  // mbarrier.arrive), this one's included.
+  LL_ASSIGN_OR_RETURN(std::vector<int64_t> targets, multicastTargets(in, op));
+  for (int64_t r : targets) {
+    OpInterpreter &owner = *in.cluster()->ctas[size_t(r)];
+    LL_ASSIGN_OR_RETURN(MBarrier * bar, remoteBarrier(in, owner, op, 0, r));
+    LL_TRY_STATUS(arrive(in, op, 0, *bar, op.attrs.count, r));
+    LL_TRY_STATUS(completePhase(in, op, *bar, barrierKey(in, op, 0), r));
+  }
+  return Status::success();
 }
 
 Status interpretWaitBarrier(OpInterpreter &in, const Op &op) {
@@ -521,17 +653,17 @@ Status interpretWaitBarrier(OpInterpreter &in, const Op &op) {
     return Status::success();
   LL_ASSIGN_OR_RETURN(MBarrier * bar, barrier(in, op, 0, true));
   int64_t parity = in.val(op.operands[1]).i[0] & 1;
-  // In a warp_specialize, another partition may complete the phase: block until one does (the
-  // scheduler reports a deadlock where none can).
-  if (RunningPartitions *p = in.partitions(); p && (bar->phase & 1) == parity) {
+  // In a warp_specialize or a cluster, another partition or CTA may complete the phase: block
+  // until one does (the scheduler reports a deadlock where none can).
+  if (PartitionScheduler *sched = in.scheduler(); sched && (bar->phase & 1) == parity) {
     std::string what = "at " + std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col) +
                        " ('ttng.wait_barrier') for phase parity " + std::to_string(parity) +
                        " of " + barrierName(in, op.operands[0]) + " (barrier at element " +
                        std::to_string(in.val(op.operands[0]).i[1]) + " of its allocation, " +
                        std::to_string(bar->arrivals) + " arrival(s) and " +
                        std::to_string(bar->bytes) + " byte(s) outstanding)";
-    LL_TRY_STATUS(p->scheduler.waitUntil([bar, parity] { return (bar->phase & 1) != parity; },
-                                         std::move(what)));
+    LL_TRY_STATUS(
+        sched->waitUntil([bar, parity] { return (bar->phase & 1) != parity; }, std::move(what)));
   }
   // The phase of this parity completed when the current phase has the other parity.
   if ((bar->phase & 1) == parity)
@@ -544,7 +676,7 @@ Status interpretWaitBarrier(OpInterpreter &in, const Op &op) {
   const RtValue &d = in.val(op.operands[0]);
   in.hazards().phaseSeen({d.i[0], d.i[1]}, bar->phase - 1);
   if (RunningPartitions *p = in.partitions())
-    p->races->acquire(p->task(), {d.i[0], d.i[1]});
+    p->races->acquire(p->task(), p->key({d.i[0], d.i[1]}));
   return Status::success();
 }
 
@@ -570,21 +702,46 @@ Status interpretTmaCopy(OpInterpreter &in, const Op &op) {
     LL_TRY_STATUS(
         loadElement(in, op, in.val(op.operands[0]).buf[0], offset * byteWidth(k), k, loaded));
   }
-  auto v = viewOf(in, op.operands[n - 3]);
-  if (!v)
-    return in.err(op, "copy to a deallocated memdesc");
-  LL_ASSIGN_OR_RETURN(MBarrier * bar, barrier(in, op, n - 2, true));
+  if (op.attrs.multicastCta == 0) {
+    auto v = viewOf(in, op.operands[n - 3]);
+    if (!v)
+      return in.err(op, "copy to a deallocated memdesc");
+    LL_ASSIGN_OR_RETURN(MBarrier * bar, barrier(in, op, n - 2, true));
+    const RtValue &b = in.val(op.operands[n - 2]);
+    LL_TRY_STATUS(
+        in.hazard(op, in.hazards().tmaCopy(op, v->alloc, v->at, {b.i[0], b.i[1]}, bar->phase)));
+    LL_TRY_STATUS(in.partitionWrite(op, v->alloc, v->at));
+    writeShared(*v->s, v->at, loaded);
+    bar->bytes -= count * byteWidth(k);
+    // The bytes land on the barrier: the copy, and what its issuer did before, come before the
+    // phase's completion.
+    if (RunningPartitions *p = in.partitions())
+      p->races->release(p->task(), p->key({b.i[0], b.i[1]}));
+    return completePhase(in, op, *bar, {b.i[0], b.i[1]});
+  }
+  // Multicast: the box lands at the same place of each CTA of the class, and its bytes on the
+  // barrier at the same place there.
+  LL_ASSIGN_OR_RETURN(std::vector<int64_t> targets, multicastTargets(in, op));
   const RtValue &b = in.val(op.operands[n - 2]);
-  LL_TRY_STATUS(
-      in.hazard(op, in.hazards().tmaCopy(op, v->alloc, v->at, {b.i[0], b.i[1]}, bar->phase)));
-  LL_TRY_STATUS(in.partitionWrite(op, v->alloc, v->at));
-  writeShared(*v->s, v->at, loaded);
-  bar->bytes -= count * byteWidth(k);
-  // The bytes land on the barrier: the copy, and what its issuer did before, come before the
-  // phase's completion.
-  if (RunningPartitions *p = in.partitions())
-    p->races->release(p->task(), {b.i[0], b.i[1]});
-  return completePhase(in, op, *bar, {b.i[0], b.i[1]});
+  for (int64_t r : targets) {
+    OpInterpreter &owner = *in.cluster()->ctas[size_t(r)];
+    auto v = viewIn(owner, in.val(op.operands[n - 3]), in.type(op.operands[n - 3]));
+    if (!v)
+      return in.err(op, "copy to shared memory that CTA " + std::to_string(r) +
+                            " of the cluster has not allocated (or has deallocated)");
+    LL_ASSIGN_OR_RETURN(MBarrier * bar, remoteBarrier(in, owner, op, n - 2, r));
+    LL_TRY_STATUS(
+        in.hazard(op, owner.hazards().tmaCopy(op, v->alloc, v->at, {b.i[0], b.i[1]}, bar->phase)));
+    if (RunningPartitions *p = in.partitions())
+      LL_TRY_STATUS(
+          in.hazard(op, p->races->write(p->task(), op, p->allocId(v->alloc, size_t(r)), v->at)));
+    writeShared(*v->s, v->at, loaded);
+    bar->bytes -= count * byteWidth(k);
+    if (RunningPartitions *p = in.partitions())
+      p->races->release(p->task(), p->key({b.i[0], b.i[1]}, size_t(r)));
+    LL_TRY_STATUS(completePhase(in, op, *bar, {b.i[0], b.i[1]}, r));
+  }
+  return Status::success();
 }
 
 // A TMA store reads its tile at once and writes the box's elements that lie inside the tensor
@@ -612,7 +769,62 @@ Status interpretTmaStoreWait(OpInterpreter &in, const Op &op) {
   return Status::success();
 }
 
+Status interpretClusterCtaId(OpInterpreter &in, const Op &op) {
+  RtValue r;
+  r.i = {in.clusterRank()};
+  return in.setResult(op, std::move(r));
+}
+
+// barrier.cluster: every CTA arrives once per phase; a wait returns once the phase this CTA
+// arrived in has completed. Outside a cluster (a cluster of one) both return at once.
+Status interpretClusterArrive(OpInterpreter &in, const Op &op) {
+  ClusterRun *c = in.cluster();
+  if (!c)
+    return Status::success();
+  if (in.partitions())
+    return in.err(op, "inside ttg.warp_specialize: the cluster barrier counts every thread of "
+                      "the CTA, so it goes outside the partitions");
+  size_t me = size_t(in.clusterRank());
+  if (c->arrivedIn[me] >= 0)
+    return in.err(op, "arrives twice at the cluster barrier without a cluster_wait between");
+  c->arrivedIn[me] = c->phase;
+  if (++c->arrived == int64_t(c->ctas.size())) {
+    c->arrived = 0;
+    ++c->phase;
+  }
+  return Status::success();
+}
+
+Status interpretClusterWait(OpInterpreter &in, const Op &op) {
+  ClusterRun *c = in.cluster();
+  if (!c)
+    return Status::success();
+  if (in.partitions())
+    return in.err(op, "inside ttg.warp_specialize: the cluster barrier counts every thread of "
+                      "the CTA, so it goes outside the partitions");
+  size_t me = size_t(in.clusterRank());
+  int64_t phase = c->arrivedIn[me];
+  if (phase < 0)
+    return in.err(op, "waits at the cluster barrier without a cluster_arrive first (on the GPU "
+                      "the wait's phase is not this CTA's)");
+  LL_TRY_STATUS(c->scheduler.waitUntil(
+      [c, phase] { return c->phase > phase; },
+      "at " + std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col) +
+          " ('ttng.cluster_wait') for the other CTAs of the cluster to arrive"));
+  c->arrivedIn[me] = -1;
+  c->waited[me] = phase + 1;
+  return Status::success();
+}
+
+// Orders this CTA's barrier inits before its next cluster arrive: the interpreter's inits are
+// visible at once, and the visibility rule is checked at each remote use.
+Status interpretFenceMbarrierInitCluster(OpInterpreter &, const Op &) { return Status::success(); }
+
 constexpr auto kInterpret = familyTable<OpFamily::Hopper, InterpretOpFn>({
+    {OpKind::ClusterCtaId, interpretClusterCtaId},
+    {OpKind::ClusterArrive, interpretClusterArrive},
+    {OpKind::ClusterWait, interpretClusterWait},
+    {OpKind::FenceMbarrierInitCluster, interpretFenceMbarrierInitCluster},
     {OpKind::WarpGroupDot, interpretWarpGroupDot},
     {OpKind::WarpGroupDotWait, interpretWarpGroupDotWait},
     {OpKind::FenceAsyncShared, interpretFenceAsyncShared},
@@ -712,6 +924,14 @@ bool parseBarrierOp(OpParser &p, Op &op, std::vector<Type> &results, int depth) 
   return p.parseTypeOf(op.operands[0], t);
 }
 
+// An optional `{multicastCTA = N : i32}` (other entries skipped).
+bool parseOptionalMulticast(OpParser &p, Op &op) {
+  if (!p.isPunct("{"))
+    return true;
+  Dict d;
+  return p.parseDict(d) && p.dictInt(d, "multicastCTA", op.attrs.multicastCta, false);
+}
+
 // `%desc[%c0, %c1]`, the descriptor and the box coordinates of a TMA copy, into the operands.
 bool parseTmaBox(OpParser &p, Op &op) {
   if (!p.parseOperand(op) || !p.expectPunct("[", "before the box coordinates"))
@@ -738,7 +958,7 @@ bool parseTmaCopy(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
   if (!p.parseOperand(op) || !p.expectPunct(",", "after the destination") || !p.parseOperand(op) ||
       !p.expectPunct(",", "after the barrier") || !p.parseOperand(op))
     return false;
-  if (!p.skipOptionalDict())
+  if (!parseOptionalMulticast(p, op))
     return false;
   if (!p.expectPunct(":", "before the types"))
     return false;
@@ -775,10 +995,36 @@ bool parseArriveBarrier(OpParser &p, Op &op, std::vector<Type> &results, int dep
     if (!p.parseOperand(op))
       return false;
   }
-  if (!p.skipOptionalDict() || !p.expectPunct(":", "before the barrier type"))
+  if (!parseOptionalMulticast(p, op) || !p.expectPunct(":", "before the barrier type"))
     return false;
   Type t;
   return p.parseTypeOf(op.operands[0], t);
+}
+
+// `%r = ttng.cluster_cta_id : i32`.
+bool parseClusterCtaId(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  Type t;
+  if (!p.skipOptionalDict() || !p.typeAfterColon(t))
+    return false;
+  results.push_back(t);
+  return true;
+}
+
+// `ttng.cluster_arrive [{relaxed = true}]`.
+bool parseClusterArrive(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  if (!p.isPunct("{"))
+    return true;
+  Dict d;
+  int64_t relaxed = 0;
+  if (!p.parseDict(d) || !p.dictInt(d, "relaxed", relaxed, false))
+    return false;
+  op.attrs.relaxed = relaxed != 0;
+  return true;
+}
+
+// `ttng.cluster_wait`, `ttng.fence_mbarrier_init_release_cluster`.
+bool parseNoOperands(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
+  return p.skipOptionalDict();
 }
 
 bool parseTmaStoreWait(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
@@ -798,6 +1044,10 @@ constexpr auto kParse = familyTable<OpFamily::Hopper, ParseOpFn>({
     {OpKind::AsyncTmaCopyGlobalToLocal, parseTmaCopy},
     {OpKind::AsyncTmaCopyLocalToGlobal, parseTmaStore},
     {OpKind::AsyncTmaStoreWait, parseTmaStoreWait},
+    {OpKind::ClusterCtaId, parseClusterCtaId},
+    {OpKind::ClusterArrive, parseClusterArrive},
+    {OpKind::ClusterWait, parseNoOperands},
+    {OpKind::FenceMbarrierInitCluster, parseNoOperands},
 });
 
 } // namespace

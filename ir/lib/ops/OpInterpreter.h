@@ -70,14 +70,60 @@ struct MBarrier {
   int64_t arrivals = 0;
   int64_t bytes = 0;
   int64_t phase = 0;
+  /// In a cluster: the cluster barrier phases another CTA must have waited for before it may
+  /// use this barrier (its init is visible to the cluster once the owner's next arrive
+  /// completes a phase).
+  int64_t visibleAfter = 0;
 };
 
 /// The partitions of the ttg.warp_specialize being run: their scheduler and the check of their
-/// shared-memory protocols (task 0 is the default region, task i + 1 partition i).
+/// shared-memory protocols (region 0 is the default region, region i + 1 partition i). Alone, a
+/// CTA owns both. In a cluster, the CTAs' regions are tasks of the cluster's scheduler and share
+/// one check, so that a copy one CTA multicasts into another's stage is ordered like a local one:
+/// there a race task is rank * regions + region, and allocation a of CTA `rank` is a * ctas + rank.
 struct RunningPartitions {
+  PartitionScheduler *scheduler = nullptr;
+  PartitionRaces *races = nullptr;
+  std::unique_ptr<PartitionScheduler> ownScheduler;
+  std::unique_ptr<PartitionRaces> ownRaces;
+  /// The scheduler's task of each region (empty: region i is task i).
+  std::vector<size_t> taskIds;
+  size_t regions = 1, rank = 0, ctas = 1;
+  /// The running task's race task.
+  size_t task() const {
+    size_t t = scheduler->current();
+    for (size_t r = 0; r < taskIds.size(); ++r)
+      if (taskIds[r] == t)
+        return rank * regions + r;
+    return t;
+  }
+  /// The race check's name of allocation `alloc` (or of a barrier in it) of CTA `of`.
+  size_t allocId(size_t alloc, size_t of) const { return alloc * ctas + of; }
+  size_t allocId(size_t alloc) const { return allocId(alloc, rank); }
+  PartitionRaces::BarrierKey key(PartitionRaces::BarrierKey k, size_t of) const {
+    return {int64_t(allocId(size_t(k.first), of)), k.second};
+  }
+  PartitionRaces::BarrierKey key(PartitionRaces::BarrierKey k) const { return key(k, rank); }
+};
+
+class OpInterpreter;
+
+/// The CTAs of a thread-block cluster run together: each CTA's program is a task of one
+/// scheduler (its partitions too), so that a CTA waiting for a barrier another CTA completes, or
+/// at the cluster barrier, lets the others go on.
+struct ClusterRun {
   PartitionScheduler scheduler;
-  std::unique_ptr<PartitionRaces> races;
-  size_t task() const { return scheduler.current(); }
+  std::vector<OpInterpreter *> ctas; ///< by cluster rank
+  /// barrier.cluster: CTAs arrived in the current phase (each at most once), phases completed,
+  /// and the phase each CTA arrived in (-1: none pending).
+  int64_t arrived = 0, phase = 0;
+  std::vector<int64_t> arrivedIn;
+  /// Per CTA: cluster barrier phases it has waited for, and whether its program has ended (its
+  /// shared memory is gone: a later access from another CTA is an error).
+  std::vector<int64_t> waited;
+  std::vector<bool> exited;
+  /// The shared protocol check of each ttg.warp_specialize, made by the first CTA to run it.
+  std::map<const Op *, std::unique_ptr<PartitionRaces>> races;
 };
 
 /// The interpreter's state for one program.
@@ -107,6 +153,16 @@ public:
   /// The partitions running (WarpSpecialize.cpp sets them for the op's extent), or null outside
   /// a ttg.warp_specialize.
   virtual RunningPartitions *&partitions() = 0;
+  /// The cluster this CTA runs in, or null (no cluster dims); the CTA's rank in it (0 outside).
+  virtual ClusterRun *cluster() = 0;
+  virtual int64_t clusterRank() const = 0;
+  /// The scheduler a blocking wait yields to: the partitions' inside a warp_specialize, else the
+  /// cluster's; null where nothing else runs (a wait that cannot complete is then an error).
+  PartitionScheduler *scheduler() {
+    if (RunningPartitions *p = partitions())
+      return p->scheduler;
+    return cluster() ? &cluster()->scheduler : nullptr;
+  }
 
   const Type &type(ValueId v) const { return function().type(v); }
   /// `op`'s error for the hazard the async check found (AsyncHazards.h), or success.
@@ -117,11 +173,12 @@ public:
   /// elements `at` of allocation `alloc` (PartitionRaces.h); success outside one.
   Status partitionRead(const Op &op, size_t alloc, std::span<const size_t> at) {
     RunningPartitions *p = partitions();
-    return p ? hazard(op, p->races->read(p->task(), op, alloc, at)) : Status::success();
+    return p ? hazard(op, p->races->read(p->task(), op, p->allocId(alloc), at)) : Status::success();
   }
   Status partitionWrite(const Op &op, size_t alloc, std::span<const size_t> at) {
     RunningPartitions *p = partitions();
-    return p ? hazard(op, p->races->write(p->task(), op, alloc, at)) : Status::success();
+    return p ? hazard(op, p->races->write(p->task(), op, p->allocId(alloc), at))
+             : Status::success();
   }
 
 protected:
@@ -139,6 +196,10 @@ Status storeElement(OpInterpreter &in, const Op &op, uint32_t buffer, int64_t of
 /// allocation is deallocated; and a view's elements read and written, row-major (Shared.cpp).
 SharedAlloc *liveAlloc(OpInterpreter &in, const RtValue &desc);
 std::optional<SharedView> viewOf(OpInterpreter &in, ValueId memDesc);
+/// What memdesc value `desc` (of type `t`) views in the shared memory of `owner`: the same
+/// allocation and elements in another CTA of the cluster (mapa's mapping); nullopt where that
+/// CTA has not allocated it (or deallocated it).
+std::optional<SharedView> viewIn(OpInterpreter &owner, const RtValue &desc, const Type &t);
 RtValue readShared(const SharedAlloc &s, const std::vector<size_t> &at);
 void writeShared(SharedAlloc &s, const std::vector<size_t> &at, const RtValue &v);
 

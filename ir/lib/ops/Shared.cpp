@@ -521,6 +521,13 @@ std::optional<SharedView> viewOf(OpInterpreter &in, ValueId memDesc) {
   return SharedView{s, size_t(d.i[0]), elementsOf(d, in.type(memDesc).shape())};
 }
 
+std::optional<SharedView> viewIn(OpInterpreter &owner, const RtValue &desc, const Type &t) {
+  SharedAlloc *s = liveAlloc(owner, desc);
+  if (!s)
+    return std::nullopt;
+  return SharedView{s, size_t(desc.i[0]), elementsOf(desc, t.shape())};
+}
+
 void writeShared(SharedAlloc &s, const std::vector<size_t> &at, const RtValue &v) {
   for (size_t e = 0; e < at.size(); ++e) {
     if (!v.f.empty())

@@ -245,12 +245,15 @@ namespace {
 // barrier phase no one has completed yet. A nested warp_specialize is refused by the verifier.
 Status interpretWarpSpecialize(OpInterpreter &in, const Op &op) {
   RunningPartitions parts;
-  parts.races = std::make_unique<PartitionRaces>(op.regions.size());
+  parts.regions = op.regions.size();
   std::vector<RtValue> yielded;
   std::vector<PartitionScheduler::Task> tasks;
   std::vector<std::string> names;
-  for (size_t r = 0; r < op.regions.size(); ++r) {
-    names.push_back(PartitionRaces::taskName(r));
+  ClusterRun *cluster = in.cluster();
+  const std::string prefix =
+      cluster ? "CTA " + std::to_string(in.clusterRank()) + " of the cluster: " : "";
+  for (size_t r = cluster ? 1 : 0; r < op.regions.size(); ++r) {
+    names.push_back(prefix + PartitionRaces::taskName(r));
     tasks.push_back([&in, &op, &yielded, r]() -> Status {
       const Block &b = op.regions[r];
       if (r == 0)
@@ -260,11 +263,42 @@ Status interpretWarpSpecialize(OpInterpreter &in, const Op &op) {
       return in.runBlock(b, nullptr);
     });
   }
-  in.partitions() = &parts;
-  Status s = parts.scheduler.run(std::move(tasks), std::move(names));
-  in.partitions() = nullptr;
-  if (!s.ok())
-    return s;
+  if (!cluster) {
+    parts.ownScheduler = std::make_unique<PartitionScheduler>();
+    parts.ownRaces = std::make_unique<PartitionRaces>(op.regions.size());
+    parts.scheduler = parts.ownScheduler.get();
+    parts.races = parts.ownRaces.get();
+    in.partitions() = &parts;
+    Status s = parts.scheduler->run(std::move(tasks), std::move(names));
+    in.partitions() = nullptr;
+    LL_TRY_STATUS(s);
+  } else {
+    // In a cluster the CTA's own task runs the default region; the partitions join the cluster's
+    // scheduler, and the CTAs' regions share one protocol check.
+    std::unique_ptr<PartitionRaces> &races = cluster->races[&op];
+    if (!races)
+      races = std::make_unique<PartitionRaces>(op.regions.size() * cluster->ctas.size());
+    parts.scheduler = &cluster->scheduler;
+    parts.races = races.get();
+    parts.rank = size_t(in.clusterRank());
+    parts.ctas = cluster->ctas.size();
+    parts.taskIds.push_back(cluster->scheduler.current());
+    in.partitions() = &parts;
+    std::vector<size_t> ids = cluster->scheduler.spawn(std::move(tasks), std::move(names));
+    parts.taskIds.insert(parts.taskIds.end(), ids.begin(), ids.end());
+    Status s = in.runBlock(op.regions[0], &yielded);
+    if (s.ok())
+      s = cluster->scheduler.waitUntil(
+          [&] {
+            for (size_t id : ids)
+              if (!cluster->scheduler.done(id))
+                return false;
+            return true;
+          },
+          "for its partitions to end");
+    in.partitions() = nullptr;
+    LL_TRY_STATUS(s);
+  }
   for (size_t i = 0; i < op.results.size() && i < yielded.size(); ++i)
     in.setValue(op.results[i], std::move(yielded[i]));
   return Status::success();

@@ -8,12 +8,16 @@
 // lowering. A program runs once per program id (grid point); `tt.get_program_id` reads it.
 //
 // Module attributes say how the kernel is launched: warps per CTA, threads per warp, CTAs per
-// cluster (num-ctas), and the target ("cuda:80", "cuda:90").
+// program (num-ctas), the thread-block cluster of explicitly clustered kernels
+// ("ttg.cluster-dim-x/y/z": each CTA is a program of its own, the grid is launched in clusters of
+// that shape, and the ttng.cluster_* ops and multicast copies work across the cluster), and the
+// target ("cuda:80", "cuda:90").
 #pragma once
 
 #include "linlayout/ir/Function.h"
 #include "linlayout/ir/LayoutTable.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -26,6 +30,11 @@ struct Module {
   int numWarps = 4;
   int threadsPerWarp = 32;
   int numCtas = 1;
+  /// The cluster shape in CTAs along x, y, z ("ttg.cluster-dim-x/y/z"; 1, 1, 1: no cluster).
+  /// Each CTA of such a cluster is a program; the grid's sizes are multiples of these.
+  std::array<int, 3> clusterDims{1, 1, 1};
+  /// CTAs per cluster (the product of clusterDims).
+  int clusterSize() const { return clusterDims[0] * clusterDims[1] * clusterDims[2]; }
   /// Software-pipelining depth the kernel asks for ("ttg.num-stages"; 0: not given, the
   /// pipeline pass then uses its option; 1: no pipelining).
   int numStages = 0;

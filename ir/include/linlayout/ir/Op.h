@@ -71,6 +71,12 @@ struct OpAttrs {
   /// init_barrier: the arrivals that complete a phase; barrier_expect: the bytes of asynchronous
   /// copies the phase waits for; arrive_barrier: the arrivals it makes.
   int64_t count = 0;
+  /// arrive_barrier and async_tma_copy_global_to_local in a cluster (Triton's `multicastCTA`):
+  /// a mask of cluster CTA rank bits; the op reaches every CTA whose rank differs from this
+  /// one's only in those bits (itself included). 0: this CTA only.
+  int64_t multicastCta = 0;
+  /// cluster_arrive: without memory ordering (`relaxed = true`).
+  bool relaxed = false;
   /// warp_specialize: each partition's warps (`num_warps(N)`, partition0 first), and the
   /// register budgets Triton writes: `requestedRegisters` (one per partition) and
   /// `actualRegisters` (the default region's, then each partition's); empty where not given.

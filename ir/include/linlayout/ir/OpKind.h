@@ -40,7 +40,7 @@ enum class OpFamily : uint8_t {
   Memory,      // Memory.cpp: addptr, load, store, atomics
   Shared,      // Shared.cpp: local memory, memdesc views, cp.async copies, gpu.barrier
   Compute,     // Compute.cpp: dot, reduce, scan
-  Hopper,      // Hopper.cpp: wgmma, TMA copies, mbarriers, proxy fences
+  Hopper,      // Hopper.cpp: wgmma, TMA copies, mbarriers, proxy fences, cluster ops
   Warp,        // WarpSpecialize.cpp: ttg.warp_specialize and its regions' terminators
 };
 
@@ -147,7 +147,11 @@ enum class OpFamily : uint8_t {
   X(BarrierExpect, "ttng.barrier_expect", Sync, Hopper)                                            \
   X(WaitBarrier, "ttng.wait_barrier", Sync, Hopper)                                                \
   X(ArriveBarrier, "ttng.arrive_barrier", Sync, Hopper)                                            \
-  X(AsyncTmaStoreWait, "ttng.async_tma_store_wait", Sync, Hopper)
+  X(AsyncTmaStoreWait, "ttng.async_tma_store_wait", Sync, Hopper)                                  \
+  X(ClusterCtaId, "ttng.cluster_cta_id", Source, Hopper)                                           \
+  X(ClusterArrive, "ttng.cluster_arrive", Sync, Hopper)                                            \
+  X(ClusterWait, "ttng.cluster_wait", Sync, Hopper)                                                \
+  X(FenceMbarrierInitCluster, "ttng.fence_mbarrier_init_release_cluster", Sync, Hopper)
 
 /// Every op kind of the IR.
 enum class OpKind : uint8_t {

@@ -31,6 +31,9 @@ struct KernelMetadata {
   uint64_t dynamicSharedBytes = 0;
   /// CTAs per program ("ttg.num-ctas"): launch() runs grid.x programs as that many clusters.
   int ctasPerCluster = 1;
+  /// The cluster of an explicitly clustered kernel ("ttg.cluster-dim-x/y/z"; 1, 1, 1 for none):
+  /// launch() runs grid CTAs, each a program, in clusters of this shape.
+  std::array<int, 3> clusterDims{1, 1, 1};
   std::vector<lower::KernelParam> params;
   std::vector<lower::ConversionReport> conversions;
   // From the driver's JIT (cuFuncGetAttribute).
@@ -61,7 +64,7 @@ public:
   /// one, the legacy default stream).
   /// Requires: the arguments match metadata().params in number, kind and width; pointers have
   /// the alignment the kernel assumes; grid.x * ctasPerCluster in 1..2^31-1, grid.y and grid.z
-  /// in 1..65535 (each
+  /// in 1..65535, each a multiple of metadata().clusterDims' (each
   /// an error naming the argument otherwise; nothing is launched then).
   template <typename... Ts> Status launch(runtime::Dim3 grid, const Ts &...argsAndStream) const {
     constexpr size_t n = sizeof...(Ts);

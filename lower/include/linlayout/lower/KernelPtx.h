@@ -3,6 +3,7 @@
 
 #include "linlayout/lower/PtxTarget.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -49,6 +50,10 @@ struct KernelPtx {
   uint64_t sharedBytes = 0;
   int threadsPerBlock = 0;
   int ctasPerCluster = 1;
+  /// The cluster of an explicitly clustered kernel ("ttg.cluster-dim-x/y/z"; the PTX declares it
+  /// with `.explicitcluster` and `.reqnctapercluster`): each CTA is a program, and the grid is
+  /// launched in clusters of this shape (its sizes multiples of these). 1, 1, 1 otherwise.
+  std::array<int, 3> clusterDims{1, 1, 1};
 };
 
 } // namespace linlayout::lower

@@ -16,15 +16,20 @@ struct Dim3 {
   unsigned x = 1, y = 1, z = 1;
 };
 
-/// Launch configuration.
+/// Launch configuration. `cluster` (CTAs along x, y, z) other than 1, 1, 1 launches the grid
+/// (in CTAs) as thread-block clusters of that shape (sm_90; cuLaunchKernelEx with the cluster
+/// dimension attribute).
 struct LaunchConfig {
   Dim3 grid;
   Dim3 block;
   unsigned dynamicSharedBytes = 0;
+  Dim3 cluster;
 };
 
 /// Launches `fn` with parameters given as addresses (the driver's form).
-/// Requires: each pointer addresses a value of the kernel's parameter type.
+/// Requires: each pointer addresses a value of the kernel's parameter type; with a cluster, each
+/// grid size is a multiple of the cluster's and the driver has cuLaunchKernelEx (an error naming
+/// the sizes, or saying the driver lacks it, otherwise; nothing is launched then).
 Status launchRaw(const Function &fn, const LaunchConfig &config, const Stream &stream,
                  void **params);
 

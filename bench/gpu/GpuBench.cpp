@@ -183,6 +183,8 @@ void kernelFields(Json &j, const jit::Kernel &k) {
   j.field("shared_bytes", double(md.dynamicSharedBytes + md.staticSharedBytes));
   j.field("local_bytes", md.localBytes);
   j.field("ctas_per_sm", md.ctasPerSm);
+  if (md.maxActiveClusters > 0)
+    j.field("max_active_clusters", md.maxActiveClusters);
   j.field("compile_ms", md.lowerMs + md.jitMs);
   std::string paths;
   for (const auto &c : md.conversions)
@@ -1027,17 +1029,20 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
         LL_ASSIGN_OR_RETURN(runtime::TensorMap bmap,
                             jit::encodeTensorMapFor(params.at(1), db.ptr(), {un, un}, {un * 2}));
         runtime::Dim3 grid{unsigned(n / tileM), unsigned(n / tileN)};
-        // A clustered kernel's programs are CTAs, launched in whole clusters along x.
+        // A clustered kernel's programs are CTAs, launched in whole clusters along x, as many
+        // as fit at once.
         const unsigned cluster = unsigned(kernel.metadata().clusterDims[0]);
+        unsigned programs = std::min(unsigned(b.jit.context().multiprocessorCount()),
+                                     unsigned((n / tileM) * (n / tileN)));
+        if (cluster > 1)
+          programs = std::min(programs / cluster,
+                              unsigned(std::max(1, kernel.metadata().maxActiveClusters))) *
+                     cluster;
         if (persistent) // one program per SM walks the tiles
-          return std::function<Status()>(
-              [&kernel, n, amap, bmap, &dc,
-               programs = std::min(unsigned(b.jit.context().multiprocessorCount()),
-                                   unsigned((n / tileM) * (n / tileN))) /
-                          cluster * cluster] {
-                return kernel.launch({programs}, amap, bmap, dc, int32_t(n), int32_t(n), int32_t(n),
-                                     int32_t(n));
-              });
+          return std::function<Status()>([&kernel, n, amap, bmap, &dc, programs] {
+            return kernel.launch({programs}, amap, bmap, dc, int32_t(n), int32_t(n), int32_t(n),
+                                 int32_t(n));
+          });
         return std::function<Status()>([&kernel, grid, n, amap, bmap, &dc] {
           return kernel.launch(grid, amap, bmap, dc, int32_t(n), int32_t(n));
         });

@@ -125,6 +125,14 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
   LL_ASSIGN_OR_RETURN(runtime::FunctionAttributes attrs, fn.attributes());
   LL_ASSIGN_OR_RETURN(int ctasPerSm, fn.maxActiveBlocksPerSm(lowered.kernel.threadsPerBlock,
                                                              lowered.kernel.sharedBytes));
+  int activeClusters = 0;
+  if (const auto &cd = lowered.kernel.clusterDims; cd[0] * cd[1] * cd[2] > 1) {
+    runtime::LaunchConfig lc;
+    lc.block = {unsigned(lowered.kernel.threadsPerBlock), 1, 1};
+    lc.dynamicSharedBytes = unsigned(lowered.kernel.sharedBytes);
+    lc.cluster = {unsigned(cd[0]), unsigned(cd[1]), unsigned(cd[2])};
+    LL_ASSIGN_OR_RETURN(activeClusters, runtime::maxActiveClusters(fn, lc));
+  }
   double jitMs = msSince(t1);
 
   KernelMetadata meta;
@@ -142,6 +150,7 @@ Expected<std::shared_ptr<const Kernel>> Compiler::compile(const ir::Module &modu
   meta.localBytes = attrs.localBytes;
   meta.maxThreadsPerBlock = attrs.maxThreadsPerBlock;
   meta.ctasPerSm = ctasPerSm;
+  meta.maxActiveClusters = activeClusters;
   meta.lowerMs = lowerMs;
   meta.jitMs = jitMs;
   if (attrs.maxThreadsPerBlock < meta.threadsPerBlock)

@@ -84,8 +84,7 @@ void emitMbarrierArriveCluster(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Val
   }
   emitInlinePtx(b,
                 "{\n.reg .b32 remote;\n" + guard + "mapa.shared::cluster.u32 remote, $0, $1;\n" +
-                    guard +
-                    "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote], $2;\n}",
+                    guard + "mbarrier.arrive.shared::cluster.b64 _, [remote], $2;\n}",
                 {}, {}, ins);
 }
 

@@ -61,8 +61,11 @@ void emitTmaLoad2dMulticast(llvm::IRBuilder<> &b, llvm::Value *dst, llvm::Value 
                             llvm::Value *bar, llvm::Value *c0, llvm::Value *c1,
                             llvm::Value *ctaMask, llvm::Value *pred = nullptr);
 
-/// `count` arrivals (release, cluster scope) on the mbarrier at `bar` of this CTA's shared memory
-/// as mapped (mapa) into CTA `rank` of the cluster (an i32): a remote arrive.
+/// `count` arrivals on the mbarrier at `bar` of this CTA's shared memory as mapped (mapa) into
+/// CTA `rank` of the cluster (an i32): a remote arrive. Its default semantics (release at CTA
+/// scope, as CUTLASS's cluster barriers arrive) order this thread's earlier shared-memory reads
+/// before it; a cluster-scope release would also wait for the thread's global stores, on the
+/// critical path of every K step of a consumer.
 void emitMbarrierArriveCluster(llvm::IRBuilder<> &b, llvm::Value *bar, llvm::Value *rank,
                                uint32_t count, llvm::Value *pred);
 

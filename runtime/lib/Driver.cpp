@@ -62,6 +62,7 @@ Expected<const DriverApi *> load() {
   std::string optional;
   resolve(lib, api.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled", optional);
   resolve(lib, api.cuLaunchKernelEx, "cuLaunchKernelEx", optional);
+  resolve(lib, api.cuOccupancyMaxActiveClusters, "cuOccupancyMaxActiveClusters", optional);
   // Set before cuInit so that check() can name cuInit's error.
   static const DriverApi *loaded = &api;
   if (CUresult r = api.cuInit(0); r != 0) {

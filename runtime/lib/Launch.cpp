@@ -64,4 +64,25 @@ Status launchRaw(const Function &fn, const LaunchConfig &c, const Stream &stream
                "cuLaunchKernelEx(" + fn.name() + ")");
 }
 
+Expected<int> maxActiveClusters(const Function &fn, const LaunchConfig &c) {
+  LL_ASSIGN_OR_RETURN(const DriverApi *api, driver());
+  const Dim3 &k = c.cluster;
+  if (k.x * k.y * k.z <= 1)
+    return makeError("maxActiveClusters of '" + fn.name() + "' without a cluster");
+  if (!api->cuOccupancyMaxActiveClusters)
+    return makeError("the CUDA driver lacks cuOccupancyMaxActiveClusters (clusters need a CUDA "
+                     "12 driver)");
+  LaunchAttribute attr;
+  std::memset(&attr, 0, sizeof attr);
+  attr.id = kLaunchAttributeClusterDimension;
+  attr.value.clusterDim = {k.x, k.y, k.z};
+  // The grid only has to be a multiple of the cluster.
+  LaunchConfigEx config{k.x,     k.y,   k.z, c.block.x, c.block.y, c.block.z, c.dynamicSharedBytes,
+                        nullptr, &attr, 1};
+  int clusters = 0;
+  LL_TRY_STATUS(check(api->cuOccupancyMaxActiveClusters(&clusters, fn.handle(), &config),
+                      "cuOccupancyMaxActiveClusters(" + fn.name() + ")"));
+  return clusters;
+}
+
 } // namespace linlayout::runtime

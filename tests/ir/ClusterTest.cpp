@@ -60,7 +60,7 @@ TEST(Cluster, AttributesAndOpsRoundTrip) {
   std::string once = print(*m);
   for (const char *s : {"\"ttg.cluster-dim-x\" = 2 : i32", "ttng.cluster_cta_id : i32",
                         "ttng.fence_mbarrier_init_release_cluster", "ttng.cluster_arrive\n",
-                        "ttng.cluster_wait\n", "%true {multicastCTA = 1 : i32} :"})
+                        "ttng.cluster_wait\n", "%is0 {multicastCTA = 1 : i32} :"})
     EXPECT_NE(once.find(s), std::string::npos) << s << "\n" << once;
   auto again = parseModule(once);
   ASSERT_TRUE(again.ok()) << again.message();
@@ -89,7 +89,7 @@ TEST(Cluster, VerifierRefusesBadClusters) {
       {edit(text, "\"ttg.num-ctas\" = 1", "\"ttg.num-ctas\" = 2"),
        "a module uses one or the other"},
       {edit(text, "%rank = ttng.cluster_cta_id : i32", "%rank = ttng.cluster_cta_id : i64"),
-       "result must be i32"},
+       "has type i64"},
   };
   for (const Bad &b : cases) {
     auto m = parseModule(b.text);

@@ -263,7 +263,11 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
   EXPECT_GT(count(ptx, mmaInstruction), 0);
   std::cout << "[          ] " << file << " " << ir::name(elem) << ": " << k->metadata().registers
             << " registers, " << k->metadata().localBytes << " local bytes, "
-            << k->metadata().dynamicSharedBytes << " shared bytes\n";
+            << k->metadata().dynamicSharedBytes << " shared bytes";
+  if (k->metadata().maxActiveClusters > 0)
+    std::cout << ", " << k->metadata().maxActiveClusters << " clusters of "
+              << k->metadata().clusterDims[0] << " at once";
+  std::cout << "\n";
   EXPECT_EQ(k->metadata().localBytes, 0);
   // The tile is the descriptors' blocks (A's rows, B's columns); C is f32, or of the inputs'
   // type (the "_halfout" examples).
@@ -296,15 +300,15 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
                          jit::encodeTensorMapFor(params.at(1), db.ptr(), {uint64_t(K), uint64_t(N)},
                                                  {uint64_t(N) * 2}));
     // A launch checks the kind of every argument.
-    Status wrong = persistent ? k->launch({1}, int32_t(0), bmap, dc, int32_t(K), int32_t(N),
-                                          int32_t(M), int32_t(N))
-                              : k->launch({1}, int32_t(0), bmap, dc, int32_t(K), int32_t(N));
-    ASSERT_FALSE(wrong.ok());
-    EXPECT_NE(wrong.message().find("is a tensor map, got a 32-bit integer"), std::string::npos)
-        << wrong.message();
     // A clustered kernel (matmul_ws_cluster*.tir) runs one cluster: its pair of CTAs walks the
     // two pair-tiles.
     const unsigned cluster = unsigned(k->metadata().clusterDims[0]);
+    Status wrong = persistent ? k->launch({cluster}, int32_t(0), bmap, dc, int32_t(K), int32_t(N),
+                                          int32_t(M), int32_t(N))
+                              : k->launch({cluster}, int32_t(0), bmap, dc, int32_t(K), int32_t(N));
+    ASSERT_FALSE(wrong.ok());
+    EXPECT_NE(wrong.message().find("is a tensor map, got a 32-bit integer"), std::string::npos)
+        << wrong.message();
     if (persistent) // 3 programs for 8 tiles: the ring's phases go on across tiles
       ASSERT_OK(k->launch({cluster > 1 ? cluster : 3}, amap, bmap, dc, int32_t(K), int32_t(N),
                           int32_t(M), int32_t(N)));

@@ -44,6 +44,10 @@ struct KernelMetadata {
   /// CTAs of this kernel that fit on one SM at once (the driver's occupancy for its threads and
   /// shared memory): a persistent kernel's grid is this many per SM.
   int ctasPerSm = 0;
+  /// A clustered kernel's clusters that fit on the GPU at once (cuOccupancyMaxActiveClusters; a
+  /// GPC's SMs host whole clusters, so this can be less than SMs / cluster size): a persistent
+  /// clustered kernel's grid is at most this many clusters. 0 without clusters.
+  int maxActiveClusters = 0;
   // Wall-clock milliseconds of the two compile stages.
   double lowerMs = 0, jitMs = 0;
 };

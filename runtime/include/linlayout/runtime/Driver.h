@@ -67,6 +67,9 @@ struct DriverApi {
   /// CUDA 12 drivers only; null where the driver has none (Launch.h reports that): a launch
   /// with attributes (`config` a CUlaunchConfig, Launch.cpp declares its layout).
   CUresult (*cuLaunchKernelEx)(const void *config, CUfunction, void **, void **);
+  /// CUDA 12 drivers only; null where the driver has none: clusters of a launch that fit on the
+  /// GPU at once.
+  CUresult (*cuOccupancyMaxActiveClusters)(int *, CUfunction, const void *config);
   /// CUDA 12 drivers only; null where the driver has none (TensorMap.h reports that).
   CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *, const uint64_t *,
                                      const uint64_t *, const unsigned *, const unsigned *, int, int,
@@ -75,8 +78,8 @@ struct DriverApi {
 
 /// The loaded driver, or an error saying why there is none (no libcuda.so.1, a missing entry
 /// point, or cuInit failing, e.g. with no device). Loaded once; later calls return the same.
-/// Ensures: on success every entry point of DriverApi but cuTensorMapEncodeTiled and
-/// cuLaunchKernelEx is non-null and
+/// Ensures: on success every entry point of DriverApi but cuTensorMapEncodeTiled,
+/// cuLaunchKernelEx and cuOccupancyMaxActiveClusters is non-null and
 /// cuInit(0) succeeded.
 Expected<const DriverApi *> driver();
 

@@ -33,6 +33,13 @@ struct LaunchConfig {
 Status launchRaw(const Function &fn, const LaunchConfig &config, const Stream &stream,
                  void **params);
 
+/// How many clusters of `config.cluster` CTAs (each of `config.block` threads and
+/// `config.dynamicSharedBytes`) fit on the GPU at once (cuOccupancyMaxActiveClusters): a
+/// persistent clustered kernel's grid is at most that many clusters.
+/// Requires: a cluster other than 1, 1, 1 and a driver that has the entry point (an error
+/// otherwise).
+Expected<int> maxActiveClusters(const Function &fn, const LaunchConfig &config);
+
 namespace detail {
 template <typename T> auto asParam(const T &v) {
   if constexpr (std::is_same_v<T, DeviceBuffer>)

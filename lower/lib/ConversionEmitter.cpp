@@ -401,21 +401,29 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
                          : paddedByteOffset(b, em, ix, offsetConst, st.padding, bytes);
     return sharedAddress(b, env.scratch, so.variable, so.constant);
   };
-  // Predicated stores sit in a block of their own each round: what a round's emitter creates
-  // there does not dominate the next round's block, so each round's emitter starts from the
-  // thread's part of the address, made here.
+  // Where only some threads store (the others hold copies), the stores sit in a block those
+  // threads enter, except after a leading barrier: there every stored value is held across the
+  // barrier, and across the branch too, and ptxas spilled (convert2d/6-1/swizzled2/64x64/f16, the
+  // B operand every warp holds: 16 bytes at 80 registers), so each store is predicated instead
+  // (none, at 96). Elsewhere the branch costs fewer registers, and predicated big tiles spilled
+  // more (convert2d/6-1/none/64x128/i64: 592 -> 2888 bytes).
+  const bool predicated = storeOk && env.leadingSync == SyncNeeded::Cta;
+  // Stores in a block of their own each round: what a round's emitter creates there does not
+  // dominate the next round's block, so each round's emitter starts from the thread's part of
+  // the address, made here.
   storeEm.hardwarePart(0);
   llvm::Function *fn = b.GetInsertBlock()->getParent();
   for (int round = 0; round < st.rounds; ++round) {
     sync(round, /*stores=*/true);
     IndexEmitter roundStoreEm = storeEm;
     llvm::BasicBlock *after = nullptr;
-    if (storeOk) {
+    if (storeOk && !predicated) {
       llvm::BasicBlock *stores = llvm::BasicBlock::Create(b.getContext(), "cvt.store", fn);
       after = llvm::BasicBlock::Create(b.getContext(), "cvt.stored", fn);
       b.CreateCondBr(storeOk, stores, after);
       b.SetInsertPoint(stores);
     }
+    llvm::Value *storePredicate = predicated ? storeOk : nullptr;
     for (const SharedAccess &a : st.stores) {
       if (a.round != round)
         continue;
@@ -424,14 +432,15 @@ Expected<std::vector<llvm::Value *>> emitShared(llvm::IRBuilder<> &b, const Conv
       for (int r : a.registers)
         vals.push_back(src.at(r));
       if (a.op == SharedOp::Store) {
-        emitSharedStore(b, addr, vals);
+        emitSharedStore(b, addr, vals, storePredicate);
         continue;
       }
       int per = elementsPerMatrixWord(a.op, e);
       std::vector<llvm::Value *> words;
       for (size_t i = 0; i < vals.size(); i += per)
         words.push_back(packWord(b, {vals.begin() + i, vals.begin() + i + per}, e));
-      LL_TRY_STATUS(emitStmatrix(b, env.target, addr, words, a.op == SharedOp::StMatrixTrans));
+      LL_TRY_STATUS(emitStmatrix(b, env.target, addr, words, a.op == SharedOp::StMatrixTrans,
+                                 storePredicate));
     }
     if (after) {
       b.CreateBr(after);

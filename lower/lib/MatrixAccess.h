@@ -19,8 +19,10 @@ std::vector<llvm::Value *> emitLdmatrix(llvm::IRBuilder<> &b, llvm::Value *rowAd
                                         bool trans);
 
 /// stmatrix.sync.aligned.m8n8.x{words.size()}[.trans].shared.b16 (inline PTX: LLVM 19 has no
-/// intrinsic). Requires: target sm_90 or newer (an error otherwise); 1, 2 or 4 i32 words.
+/// intrinsic); where `predicate` (an i1, the same in every lane of a warp) is given, by the warps
+/// where it is true. Requires: target sm_90 or newer (an error otherwise); 1, 2 or 4 i32 words.
 Status emitStmatrix(llvm::IRBuilder<> &b, const PtxTarget &target, llvm::Value *rowAddress,
-                    const std::vector<llvm::Value *> &words, bool trans);
+                    const std::vector<llvm::Value *> &words, bool trans,
+                    llvm::Value *predicate = nullptr);
 
 } // namespace linlayout::lower

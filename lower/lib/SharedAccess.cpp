@@ -84,13 +84,13 @@ llvm::Value *sharedAddress(llvm::IRBuilder<> &b, llvm::Value *base, llvm::Value 
 }
 
 void emitSharedStore(llvm::IRBuilder<> &b, llvm::Value *address,
-                     const std::vector<llvm::Value *> &values) {
+                     const std::vector<llvm::Value *> &values, llvm::Value *predicate) {
   assert(!values.empty() && "a store of nothing");
   if (values[0]->getType()->isIntegerTy(1)) { // booleans are bytes in memory
     std::vector<llvm::Value *> bytes;
     for (llvm::Value *v : values)
       bytes.push_back(b.CreateZExt(v, b.getInt8Ty()));
-    emitSharedStore(b, address, bytes);
+    emitSharedStore(b, address, bytes, predicate);
     return;
   }
   // Pairs of halves go as words: a pair that is one split word's (a loop-carried pair, say)
@@ -104,7 +104,41 @@ void emitSharedStore(llvm::IRBuilder<> &b, llvm::Value *address,
   for (int i = 0; i < n; ++i)
     vec = b.CreateInsertElement(vec, elems[i], b.getInt32(i));
   llvm::Value *packed = b.CreateBitCast(vec, accessType(b, total));
-  b.CreateAlignedStore(packed, address, llvm::Align(static_cast<uint64_t>(total / 8)));
+  if (!predicate) {
+    b.CreateAlignedStore(packed, address, llvm::Align(static_cast<uint64_t>(total / 8)));
+    return;
+  }
+  // `@p st.shared`: words from 32 bits up, one narrow word below.
+  std::vector<llvm::Value *> inputs = {address, predicate};
+  std::string text;
+  if (total < 32) {
+    // A narrow word is built by shifts: LLVM 19's NVPTX backend bitcasts a <2 x i8> to an i16
+    // through the stack.
+    const int bits = total / n;
+    llvm::Type *wordTy = b.getIntNTy(total);
+    llvm::Value *word = nullptr;
+    for (int i = 0; i < n; ++i) {
+      llvm::Value *part = b.CreateZExt(b.CreateBitCast(elems[i], b.getIntNTy(bits)), wordTy);
+      if (i > 0)
+        part = b.CreateShl(part, uint64_t(i * bits));
+      word = word ? b.CreateOr(word, part) : part;
+    }
+    text = "@$1 st.shared.b" + std::to_string(total) + " [$0], $2;";
+    inputs.push_back(word);
+  } else {
+    const int words = total / 32;
+    text = std::string("@$1 st.shared") +
+           (words == 4   ? ".v4"
+            : words == 2 ? ".v2"
+                         : "") +
+           ".b32 [$0], " + (words > 1 ? "{" : "");
+    for (int w = 0; w < words; ++w) {
+      text += (w ? ", $" : "$") + std::to_string(w + 2);
+      inputs.push_back(b.CreateExtractElement(packed, b.getInt32(w)));
+    }
+    text += words > 1 ? "};" : ";";
+  }
+  emitInlinePtx(b, text, {}, {}, inputs);
 }
 
 std::vector<llvm::Value *> emitSharedLoad(llvm::IRBuilder<> &b, llvm::Value *address,

@@ -20,9 +20,10 @@ llvm::Value *sharedAddress(llvm::IRBuilder<> &b, llvm::Value *base, llvm::Value 
                            int64_t constantBytes);
 
 /// st.shared of `values` (one type; 8..128 bits in total, a power of two) as one vector access at
-/// `address`, which is aligned to the access size.
+/// `address`, which is aligned to the access size; where `predicate` (an i1) is given, by the
+/// threads where it is true (`@p st.shared`).
 void emitSharedStore(llvm::IRBuilder<> &b, llvm::Value *address,
-                     const std::vector<llvm::Value *> &values);
+                     const std::vector<llvm::Value *> &values, llvm::Value *predicate = nullptr);
 
 /// ld.shared of `count` elements of `elemTy` as one vector access at `address` (aligned to the
 /// access size; count * bits is 8..128, a power of two).

@@ -49,9 +49,19 @@ bool movableLoad(const llvm::Instruction &i) {
   return ld && ld->isSimple() && ld->getPointerAddressSpace() == 1;
 }
 
+// Inline PTX whose text starts with `prefix` (the predicated accesses lower/ emits).
+bool inlinePtxStartingWith(const llvm::Instruction &i, llvm::StringRef prefix) {
+  const auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
+  const auto *asmFn = call ? llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()) : nullptr;
+  return asmFn && llvm::StringRef(asmFn->getAsmString()).starts_with(prefix);
+}
+
 bool loadMayPass(const llvm::Instruction &i) {
   if (const auto *st = llvm::dyn_cast<llvm::StoreInst>(&i))
     return st->isSimple() && st->getPointerAddressSpace() == 3;
+  // The predicated shared stores of a conversion whose threads hold copies (SharedAccess.h).
+  if (inlinePtxStartingWith(i, "@$1 st.shared"))
+    return true;
   return !i.mayWriteToMemory() && !i.mayThrow() && i.willReturn() &&
          (!llvm::isa<llvm::CallInst>(i) || movable(i));
 }
@@ -60,9 +70,7 @@ bool loadMayPass(const llvm::Instruction &i) {
 bool globalStore(const llvm::Instruction &i) {
   if (const auto *st = llvm::dyn_cast<llvm::StoreInst>(&i))
     return st->isSimple() && st->getPointerAddressSpace() == 1;
-  const auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
-  const auto *asmFn = call ? llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()) : nullptr;
-  return asmFn && asmFn->getAsmString().rfind("@$1 st.global", 0) == 0;
+  return inlinePtxStartingWith(i, "@$1 st.global");
 }
 
 // A shared-memory load after a conversion's barrier may move down past global stores (another

@@ -168,8 +168,11 @@ TEST(TritonMatrix, SampleAssemblesWithoutLocalMemory) {
 // conversions (SinkToUse.h; 64-bit words shuffled and selected as 32-bit halves), and tiles
 // whose shared loads now interleave with their global stores (wide ones: i64 and f32 into the B
 // operand, mma2mma at 16 warps; not a narrow one: 1-6 64x1 i64, which ptxas spills that way),
-// kernels ptxas spilled under `.maxntid` but not under `.reqntid` (Lower.cpp), and a register
-// permutation of a tile just loaded, its selects made where their inputs are (SinkToUse.h).
+// kernels ptxas spilled under `.maxntid` but not under `.reqntid` (Lower.cpp), a register
+// permutation of a tile just loaded, its selects made where their inputs are (SinkToUse.h), the
+// B operand every warp holds stored to the scratch by predicated stores, not in a branch
+// (ConversionEmitter.cpp), and byte pairs stored in the order of the words they come from
+// (StoreOrder.h).
 TEST(TritonMatrix, FormerSpillsUseNoLocalMemory) {
   std::optional<std::string> ptxas = lower::findPtxas();
   if (!ptxas)
@@ -182,7 +185,8 @@ TEST(TritonMatrix, FormerSpillsUseNoLocalMemory) {
       "convert2d/0-6/none/64x128/f32",      "mma2mma/13-12/none/128x128/f32",
       "mma2mma/13-12/none/256x256/f16",     "convert2d/1-6/none/64x1/i64",
       "convert2d/2-6/none/64x64/i64",       "convert2d/6-0/swizzled1/64x64/f16",
-      "warp_local/13-12/none/32x32/i64",
+      "warp_local/13-12/none/32x32/i64",    "convert2d/6-1/swizzled2/64x64/f16",
+      "convert2d/6-9/none/64x128/i8",
   };
   std::vector<MatrixCase> cases = tritonMatrix();
   for (const char *name : names) {

@@ -345,6 +345,19 @@ bool reshapeDims(std::span<const DimSize> dims, int total, std::array<DimBits, 1
   return sum == total;
 }
 
+// Why `dims` do not reshape the `side` dims of an op's layout of 2^total elements: a malformed
+// size or name as toBits says it, else the two element counts.
+Error reshapeError(const char *op, std::span<const DimSize> dims, const char *side, int total) {
+  auto checked = toBits(dims, side);
+  if (!checked.ok())
+    return checked.error();
+  int want = 0;
+  for (const DimBits &d : *checked)
+    want += d.bits;
+  return makeError(std::string(op) + ": the new " + side + " dimensions have 2^" +
+                   std::to_string(want) + " elements, the layout has 2^" + std::to_string(total));
+}
+
 } // namespace
 
 Expected<LinearLayout> LinearLayout::reshapeIns(std::span<const DimSize> dims) const {
@@ -352,16 +365,7 @@ Expected<LinearLayout> LinearLayout::reshapeIns(std::span<const DimSize> dims) c
   std::array<DimBits, kMaxDims> ins;
   const int total = totalInBits();
   if (!reshapeDims(dims, total, ins)) {
-    auto checked = toBits(dims, "in");
-    if (!checked.ok()) {
-      r = checked.error();
-      return r;
-    }
-    int want = 0;
-    for (const DimBits &d : *checked)
-      want += d.bits;
-    r = makeError("reshapeIns: the new in dimensions have 2^" + std::to_string(want) +
-                  " elements, the layout has 2^" + std::to_string(total));
+    r = reshapeError("reshapeIns", dims, "in", total);
     return r;
   }
   LinearLayout &l = *r;
@@ -386,16 +390,7 @@ Expected<LinearLayout> LinearLayout::reshapeOuts(std::span<const DimSize> dims) 
   std::array<DimBits, kMaxDims> outs;
   const int total = totalOutBits();
   if (!reshapeDims(dims, total, outs)) {
-    auto checked = toBits(dims, "out");
-    if (!checked.ok()) {
-      r = checked.error();
-      return r;
-    }
-    int want = 0;
-    for (const DimBits &d : *checked)
-      want += d.bits;
-    r = makeError("reshapeOuts: the new out dimensions have 2^" + std::to_string(want) +
-                  " elements, the layout has 2^" + std::to_string(total));
+    r = reshapeError("reshapeOuts", dims, "out", total);
     return r;
   }
   LinearLayout &l = *r;

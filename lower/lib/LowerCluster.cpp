@@ -4,6 +4,7 @@
 // the issuing thread's mbarrier inits visible to the cluster before its next cluster arrive.
 // Outside a cluster launch the hardware runs each CTA as a cluster of one, so they lower alike.
 #include "InlinePtx.h"
+#include "IssuingThread.h"
 #include "LlvmShim.h"
 #include "Mbarrier.h"
 #include "OpLowering.h"
@@ -46,8 +47,9 @@ Status lowerClusterSync(LoweringContext &ctx, const ir::Op &op) {
     emitInlinePtx(b, "barrier.cluster.wait.aligned;", {}, {}, {});
     break;
   default:
-    // The thread that initialised the barriers (thread 0, as init_barrier's) fences them.
-    emitMbarrierInitFence(b, b.CreateICmpEQ(ctx.thread(), b.getInt32(0)));
+    // The thread that initialised the barriers (the issuing thread, as init_barrier's) fences
+    // them.
+    inIssuingThread(ctx, nullptr, [&] { emitMbarrierInitFence(b); });
     break;
   }
   return Status::success();

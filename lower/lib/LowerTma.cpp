@@ -2,8 +2,8 @@
 // tensor map passed as a grid-constant kernel parameter), ttng.async_tma_copy_local_to_global and
 // ttng.async_tma_store_wait (the reverse copy, one bulk group per store, and
 // cp.async.bulk.wait_group.read), ttng.init_barrier / inval_barrier / barrier_expect /
-// wait_barrier (mbarrier). Thread 0 initialises, invalidates, expects and issues the copies (each
-// as one predicated instruction); every thread waits.
+// wait_barrier (mbarrier). One elected lane of warp 0 initialises, invalidates, expects and issues
+// the copies (IssuingThread.h); every thread waits.
 //
 // Hazards: an mbarrier is a word of shared memory, so init and inval are writes (a bar.sync before
 // them when other threads may still use the word, and before the first use after them), an
@@ -12,7 +12,8 @@
 // async-proxy and become visible through the wait, so they set no hazard. A store reads its tile:
 // it comes after a bar.sync when other threads' writes to it are pending (their fence came
 // before), and its store wait leaves reads pending, so that the next write to the tile comes
-// after a bar.sync that follows thread 0's wait.
+// after a bar.sync that follows the issuing thread's wait.
+#include "IssuingThread.h"
 #include "Mbarrier.h"
 #include "OpLowering.h"
 #include "Wgmma.h"
@@ -95,22 +96,6 @@ Expected<int64_t> tmaTileStart(const Lowered &to, const ir::Type &dstType, const
 
 namespace {
 
-// Emits `emit()` in a block that only warp 0 enters; the other warps branch over it. The
-// instructions issued by one thread here (cp.async.bulk.tensor, mbarrier.arrive.expect_tx) take
-// warp-uniform operands, and ptxas guards a predicated one with a loop over the active threads'
-// values (R2UR, VOTEU, ELECT and a branch per instruction) that every warp reaching it runs.
-template <class Emit> void inWarpZero(LoweringContext &ctx, Emit emit) {
-  auto &b = ctx.b();
-  llvm::Function *fn = b.GetInsertBlock()->getParent();
-  auto *body = llvm::BasicBlock::Create(b.getContext(), "warp0", fn);
-  auto *next = llvm::BasicBlock::Create(b.getContext(), "warp0.end", fn);
-  b.CreateCondBr(b.CreateICmpULT(ctx.thread(), b.getInt32(32)), body, next);
-  b.SetInsertPoint(body);
-  emit();
-  b.CreateBr(next);
-  b.SetInsertPoint(next);
-}
-
 // A TMA copy between its tile (operand `tile`) and the tensor map of its descriptor (operand 0)
 // at the coordinates of operands 1 and 2: the box plan and where in the tile the block starts.
 struct TmaCopyPlan {
@@ -176,14 +161,18 @@ Error tmaError(LoweringContext &ctx, const ir::Op &op, const std::string &m) {
   return makeError(ctx.where(op) + std::string(ir::mnemonic(op.kind)) + ": " + m);
 }
 
-// The target checks every TMA and mbarrier op starts with, then the predicate of the thread that
-// issues (thread 0).
-Expected<llvm::Value *> issuingThread(LoweringContext &ctx, const ir::Op &op) {
+// The target checks every TMA and mbarrier op starts with.
+Status checkTarget(LoweringContext &ctx, const ir::Op &op) {
   if (!ctx.target().hasSm90Features())
     return tmaError(ctx, op, "TMA and mbarriers need sm_90, the target is " + ctx.target().name());
   if (ctx.module().numCtas != 1)
     return tmaError(ctx, op, "TMA and mbarriers are lowered for one CTA per cluster only");
-  return ctx.b().CreateICmpEQ(ctx.thread(), ctx.b().getInt32(0));
+  return Status::success();
+}
+
+// Operand i's i1 predicate, or null (always) where the op has no operand i.
+llvm::Value *predicateAt(LoweringContext &ctx, const ir::Op &op, size_t i) {
+  return op.operands.size() > i ? ctx.get(op.operands[i]).regs[0] : nullptr;
 }
 
 llvm::Value *barrierAt(LoweringContext &ctx, const ir::Op &op, size_t i) {
@@ -211,52 +200,55 @@ llvm::Value *clusterRank(LoweringContext &ctx) {
 } // namespace
 
 Status lowerInitBarrier(LoweringContext &ctx, const ir::Op &op) {
-  LL_ASSIGN_OR_RETURN(llvm::Value * leader, issuingThread(ctx, op));
+  LL_TRY_STATUS(checkTarget(ctx, op));
   auto &b = ctx.b();
   ctx.beforeSharedWrite();
-  emitMbarrierInit(b, barrierAt(ctx, op, 0), uint32_t(op.attrs.count), leader);
-  emitMbarrierInitFence(b, leader);
+  llvm::Value *bar = barrierAt(ctx, op, 0);
+  inIssuingThread(ctx, nullptr, [&] {
+    emitMbarrierInit(b, bar, uint32_t(op.attrs.count));
+    emitMbarrierInitFence(b);
+  });
   ctx.afterSharedWrite();
   return Status::success();
 }
 
 Status lowerInvalBarrier(LoweringContext &ctx, const ir::Op &op) {
-  LL_ASSIGN_OR_RETURN(llvm::Value * leader, issuingThread(ctx, op));
+  LL_TRY_STATUS(checkTarget(ctx, op));
   ctx.beforeSharedWrite();
-  emitMbarrierInval(ctx.b(), barrierAt(ctx, op, 0), leader);
+  llvm::Value *bar = barrierAt(ctx, op, 0);
+  inIssuingThread(ctx, nullptr, [&] { emitMbarrierInval(ctx.b(), bar); });
   ctx.afterSharedWrite();
   return Status::success();
 }
 
 Status lowerBarrierExpect(LoweringContext &ctx, const ir::Op &op) {
-  LL_ASSIGN_OR_RETURN(llvm::Value * leader, issuingThread(ctx, op));
+  LL_TRY_STATUS(checkTarget(ctx, op));
   auto &b = ctx.b();
   ctx.beforeSharedWrite();
-  llvm::Value *pred = b.CreateAnd(leader, ctx.get(op.operands[1]).regs[0]);
   llvm::Value *bar = barrierAt(ctx, op, 0);
-  inWarpZero(
-      ctx, [&] { emitMbarrierArriveExpectTx(b, bar, b.getInt32(uint32_t(op.attrs.count)), pred); });
+  inIssuingThread(ctx, predicateAt(ctx, op, 1), [&] {
+    emitMbarrierArriveExpectTx(b, bar, b.getInt32(uint32_t(op.attrs.count)));
+  });
   return Status::success();
 }
 
 Status lowerArriveBarrier(LoweringContext &ctx, const ir::Op &op) {
-  LL_ASSIGN_OR_RETURN(llvm::Value * leader, issuingThread(ctx, op));
+  LL_TRY_STATUS(checkTarget(ctx, op));
   auto &b = ctx.b();
   ctx.beforeSharedWrite();
-  llvm::Value *pred =
-      op.operands.size() > 1 ? b.CreateAnd(leader, ctx.get(op.operands[1]).regs[0]) : leader;
   llvm::Value *bar = barrierAt(ctx, op, 0);
   const int64_t mask = op.attrs.multicastCta;
   if (mask == 0) {
-    inWarpZero(ctx, [&] { emitMbarrierArrive(b, bar, uint32_t(op.attrs.count), pred); });
+    inIssuingThread(ctx, predicateAt(ctx, op, 1),
+                    [&] { emitMbarrierArrive(b, bar, uint32_t(op.attrs.count), nullptr); });
     return Status::success();
   }
   // One remote arrive per CTA of the class (this one's through the cluster window too).
   llvm::Value *base = b.CreateAnd(clusterRank(ctx), b.getInt32(~uint32_t(mask)));
-  inWarpZero(ctx, [&] {
+  inIssuingThread(ctx, predicateAt(ctx, op, 1), [&] {
     for (int64_t sub = mask;; sub = (sub - 1) & mask) {
       llvm::Value *rank = b.CreateOr(base, b.getInt32(uint32_t(sub)));
-      emitMbarrierArriveCluster(b, bar, rank, uint32_t(op.attrs.count), pred);
+      emitMbarrierArriveCluster(b, bar, rank, uint32_t(op.attrs.count), nullptr);
       if (sub == 0)
         break;
     }
@@ -265,16 +257,16 @@ Status lowerArriveBarrier(LoweringContext &ctx, const ir::Op &op) {
 }
 
 Status lowerWaitBarrier(LoweringContext &ctx, const ir::Op &op) {
-  LL_TRY_STATUS(issuingThread(ctx, op)); // the target checks; every thread waits
+  LL_TRY_STATUS(checkTarget(ctx, op)); // every thread waits
   ctx.beforeSharedRead();
-  llvm::Value *pred = op.operands.size() > 2 ? ctx.get(op.operands[2]).regs[0] : nullptr;
-  emitMbarrierWaitParity(ctx.b(), barrierAt(ctx, op, 0), ctx.get(op.operands[1]).regs[0], pred);
+  emitMbarrierWaitParity(ctx.b(), barrierAt(ctx, op, 0), ctx.get(op.operands[1]).regs[0],
+                         predicateAt(ctx, op, 2));
   ctx.afterSharedRead();
   return Status::success();
 }
 
 Status lowerTmaLoad(LoweringContext &ctx, const ir::Op &op) {
-  LL_ASSIGN_OR_RETURN(llvm::Value * leader, issuingThread(ctx, op));
+  LL_TRY_STATUS(checkTarget(ctx, op));
   auto &b = ctx.b();
   size_t n = op.operands.size();
   auto plan = planTmaCopy(ctx, op, n - 3);
@@ -283,26 +275,25 @@ Status lowerTmaLoad(LoweringContext &ctx, const ir::Op &op) {
   ctx.beforeSharedWrite();
   const TmaCopyValues v = tmaCopyValues(ctx, op, n - 3, *plan);
   llvm::Value *bar = barrierAt(ctx, op, n - 2);
-  llvm::Value *pred = b.CreateAnd(leader, ctx.get(op.operands[n - 1]).regs[0]);
   const int64_t mask = op.attrs.multicastCta;
   llvm::Value *ctaMask = nullptr;
   if (mask != 0) {
     llvm::Value *base = b.CreateAnd(clusterRank(ctx), b.getInt32(~uint32_t(mask)));
     ctaMask = b.CreateTrunc(b.CreateShl(b.getInt32(multicastPattern(mask)), base), b.getInt16Ty());
   }
-  inWarpZero(ctx, [&] {
+  inIssuingThread(ctx, predicateAt(ctx, op, n - 1), [&] {
     forEachBox(b, plan->plan, v, [&](llvm::Value *to, llvm::Value *c0) {
       if (ctaMask)
-        emitTmaLoad2dMulticast(b, to, v.map, bar, c0, v.row, ctaMask, pred);
+        emitTmaLoad2dMulticast(b, to, v.map, bar, c0, v.row, ctaMask);
       else
-        emitTmaLoad2d(b, to, v.map, bar, c0, v.row, pred);
+        emitTmaLoad2d(b, to, v.map, bar, c0, v.row);
     });
   });
   return Status::success();
 }
 
 Status lowerTmaStore(LoweringContext &ctx, const ir::Op &op) {
-  LL_ASSIGN_OR_RETURN(llvm::Value * leader, issuingThread(ctx, op));
+  LL_TRY_STATUS(checkTarget(ctx, op));
   auto &b = ctx.b();
   const size_t src = op.operands.size() - 1;
   auto plan = planTmaCopy(ctx, op, src);
@@ -310,18 +301,18 @@ Status lowerTmaStore(LoweringContext &ctx, const ir::Op &op) {
     return tmaError(ctx, op, plan.message());
   ctx.beforeSharedRead();
   const TmaCopyValues v = tmaCopyValues(ctx, op, src, *plan);
-  inWarpZero(ctx, [&] {
+  inIssuingThread(ctx, nullptr, [&] {
     forEachBox(b, plan->plan, v, [&](llvm::Value *from, llvm::Value *c0) {
-      emitTmaStore2d(b, from, v.map, c0, v.row, leader);
+      emitTmaStore2d(b, from, v.map, c0, v.row);
     });
-    emitBulkCommitGroup(b, leader);
+    emitBulkCommitGroup(b);
   });
   ctx.afterSharedRead();
   return Status::success();
 }
 
 Status lowerTmaStoreWait(LoweringContext &ctx, const ir::Op &op) {
-  LL_TRY_STATUS(issuingThread(ctx, op)); // the target checks; every thread waits
+  LL_TRY_STATUS(checkTarget(ctx, op)); // every thread waits
   // Threads without bulk groups pass at once.
   emitBulkWaitGroupRead(ctx.b(), int(op.attrs.pendings));
   ctx.afterSharedRead();

@@ -22,10 +22,8 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <map>
 #include <optional>
 #include <regex>
-#include <set>
 #include <sstream>
 #include <vector>
 
@@ -172,86 +170,6 @@ TEST(JitKernels, ExampleKernelsLower) {
     std::string wideSpills;
     EXPECT_EQ(lowerAndAssemble(m, &wideSpills), "") << "wide, stages " << stages;
     EXPECT_EQ(wideSpills, "") << "wide, stages " << stages;
-  }
-}
-
-namespace {
-
-// The lines of `ptx` containing `needle` that code other than warp 0 may run, as "line N: ...";
-// empty when each lies in a block the other warps branch over: after `@%p bra` with %p = (tid.x
-// > 31), or in a block only `@%p bra` with %p = (tid.x < 32) reaches (no fall-through into it).
-std::string linesNotWarpZeroOnly(const std::string &ptx, const std::string &needle) {
-  std::vector<std::string> lines;
-  std::istringstream in(ptx);
-  for (std::string l; std::getline(in, l);)
-    lines.push_back(l);
-  std::smatch mt;
-  std::string tid;
-  const std::regex readTid(R"(mov\.u32\s+(%r\d+), %tid\.x;)");
-  for (const std::string &l : lines)
-    if (std::regex_search(l, mt, readTid))
-      tid = mt[1];
-  std::set<std::string> warp0, others;
-  const std::regex setp(R"(setp\.(lt|gt)\.u32\s+(%p\d+), (%r\d+), (\d+);)");
-  for (const std::string &l : lines)
-    if (std::regex_search(l, mt, setp) && mt[3] == tid) {
-      if (mt[1] == "lt" && mt[4] == "32")
-        warp0.insert(mt[2]);
-      else if (mt[1] == "gt" && mt[4] == "31")
-        others.insert(mt[2]);
-    }
-  // Every branch to each label: its predicate, "" when unconditional.
-  const std::regex bra(R"(^\s*(@(%p\d+)\s+)?bra(\.uni)?\s+(\$L__\w+);)");
-  std::map<std::string, std::vector<std::string>> into;
-  for (const std::string &l : lines)
-    if (std::regex_search(l, mt, bra))
-      into[mt[4]].push_back(mt[2]);
-  std::string bad;
-  const std::regex label(R"(^(\$L__\w+):)");
-  bool onlyWarp0 = false, fallsThrough = true;
-  for (size_t n = 0; n < lines.size(); ++n) {
-    const std::string &l = lines[n];
-    if (std::regex_search(l, mt, label)) {
-      onlyWarp0 = !fallsThrough;
-      for (const std::string &p : into[mt[1]])
-        onlyWarp0 = onlyWarp0 && warp0.count(p);
-      fallsThrough = true;
-      continue;
-    }
-    if (l.find(needle) != std::string::npos && !onlyWarp0)
-      bad += "line " + std::to_string(n + 1) + ": " + l + "\n";
-    if (std::regex_search(l, mt, bra)) {
-      fallsThrough = mt[2].matched;
-      if (others.count(mt[2]))
-        onlyWarp0 = true;
-    } else if (l.find("ret;") != std::string::npos) {
-      fallsThrough = false;
-    }
-  }
-  return bad;
-}
-
-} // namespace
-
-// The copy engine feeding mma.sync (examples/matmul_tma_mma_wide.tir, 8 warps): thread 0 issues
-// each stage's expect and TMA copies inside code that only warp 0 runs. Predicated off in the
-// other warps instead, each copy came with ptxas's loop over the active threads' operands
-// (R2UR, VOTEU, ELECT, a branch) that all 8 warps ran every K step: 316 instructions in the
-// loop instead of ~210, 7-10 % slower on an H100
-// (bench/gpu/results/h100-2026-11-25e/NOTES.md at e732487).
-TEST(JitKernels, TmaCopiesAreIssuedByWarpZeroAlone) {
-  for (const char *file : {"matmul_tma_mma_wide.tir", "matmul_tma_wide.tir", "matmul_tma.tir"}) {
-    SCOPED_TRACE(file);
-    auto m = exampleKernel(file, sourceDir(LINLAYOUT_SOURCE_DIR));
-    ASSERT_TRUE(m.ok()) << m.message();
-    auto k = lower::lowerKernel(*m);
-    ASSERT_TRUE(k.ok()) << k.message();
-    const std::string &ptx = k->kernel.ptx;
-    EXPECT_NE(ptx.find("cp.async.bulk.tensor"), std::string::npos);
-    EXPECT_EQ(linesNotWarpZeroOnly(ptx, "cp.async.bulk.tensor"), "");
-    EXPECT_EQ(linesNotWarpZeroOnly(ptx, "mbarrier.arrive.expect_tx"), "");
-    // The checker itself: the waits are for every thread.
-    EXPECT_NE(linesNotWarpZeroOnly(ptx, "mbarrier.try_wait"), "");
   }
 }
 

@@ -162,9 +162,17 @@ private:
         continue;
       }
       if (op.kind == OpKind::WarpSpecialize) {
-        // Each region once; the results stay pessimistic.
-        for (const Block &r : op.regions)
-          block(r);
+        // Each region once; the results stay pessimistic. A partition's arguments are the op's
+        // operands, so they keep the operands' facts (a pointer argument's divisibility, which
+        // its loads and stores need to be vectorized).
+        for (size_t r = 0; r < op.regions.size(); ++r) {
+          const Block &b = op.regions[r];
+          if (r > 0)
+            for (size_t i = 0; i < b.args.size() && i < op.operands.size(); ++i)
+              if (tracked(f_.type(b.args[i])))
+                info_[b.args[i]] = get(op.operands[i]);
+          block(b);
+        }
         continue;
       }
       if (op.results.size() != 1 || !tracked(f_.type(op.results[0])))

@@ -145,6 +145,20 @@ TEST(AxisInfo, NamedFactsOfTheExamples) {
   EXPECT_EQ(infoOf(c, s.functions[0], "c1024").constant, 1024);
 }
 
+// A warp_specialize partition's arguments are its operands: a pointer passed in keeps its
+// alignment, so the partition's loads are as wide as the default region's.
+TEST(AxisInfo, PartitionArgumentsKeepTheOperandsFacts) {
+  Module m = loadExample("attention_ws_pp_d128.tir");
+  const Function &f = m.functions[0];
+  AxisInfoAnalysis a = AxisInfoAnalysis::run(m, f);
+  EXPECT_EQ(infoOf(a, f, "w1_q").divisibility, infoOf(a, f, "q").divisibility);
+  EXPECT_EQ(infoOf(a, f, "w1_hrow").divisibility, infoOf(a, f, "hrow").divisibility);
+  const AxisInfo &outer = infoOf(a, f, "qptrs"), &inner = infoOf(a, f, "w1_qptrs");
+  EXPECT_EQ(inner.contiguity, outer.contiguity);
+  EXPECT_EQ(inner.divisibility, outer.divisibility);
+  EXPECT_EQ(inner.divisibility, (std::vector<int64_t>{2, 16}));
+}
+
 // Folded constants wrap to their element type as the GPU computes them: a product or a sum that
 // overflows, a truncation that drops bits, a zero extension of a negative constant, a shift by
 // the width, the minimum divided by -1.

@@ -992,7 +992,8 @@ Expected<ir::Module> withoutLoopCopiesKernel(const std::string &file, ScalarKind
 
 // A TMA matmul example (examples/matmul_tma*.tir: tensor-map parameters, mbarrier rings, wgmma,
 // or ldmatrix + mma.sync in matmul_tma_mma_wide.tir; written by hand; matmul_ws*.tir, warp-
-// specialized, persistent when it also takes M and N), as written. Variant "tma"
+// specialized, persistent when it also takes M and N; C a tensor map where it is written by TMA
+// stores), as written. Variant "tma"
 // for matmul_tma.tir, "tma_wide" for matmul_tma_wide.tir, and so on for any other
 // matmul_tma*.tir in the examples folder; with `diagnostic` ("noload", above) the variant gets it
 // as a suffix and runs only when asked for by name.
@@ -1038,6 +1039,16 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
           programs = std::min(programs / cluster,
                               unsigned(std::max(1, kernel.metadata().maxActiveClusters))) *
                      cluster;
+        // C by TMA stores (matmul_ws_persistent_tmastore.tir): a tensor map of C's type.
+        if (persistent && params.at(2).kind == lower::ParamKind::TensorMap) {
+          LL_ASSIGN_OR_RETURN(runtime::TensorMap cmap,
+                              jit::encodeTensorMapFor(params.at(2), dc.ptr(), {un, un},
+                                                      {un * (out == ScalarKind::F32 ? 4 : 2)}));
+          return std::function<Status()>([&kernel, n, amap, bmap, cmap, programs] {
+            return kernel.launch({programs}, amap, bmap, cmap, int32_t(n), int32_t(n), int32_t(n),
+                                 int32_t(n));
+          });
+        }
         if (persistent) // one program per SM walks the tiles
           return std::function<Status()>([&kernel, n, amap, bmap, &dc, programs] {
             return kernel.launch({programs}, amap, bmap, dc, int32_t(n), int32_t(n), int32_t(n),
@@ -1501,7 +1512,8 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
         return false;
     // The warp-specialized TMA matmuls (examples/matmul_ws*.tir, variants "ws", "ws_wide", ...): a
     // 1-warp producer partition, wgmma in the default region's one or two warp groups; the
-    // "_halfout" ones write C in the inputs' type as cuBLAS does. f16 and bf16 inputs.
+    // "_halfout" ones write C in the inputs' type as cuBLAS does, "ws_persistent_tmastore" by TMA
+    // stores overlapped with the next tile. f16 and bf16 inputs.
     for (ScalarKind e : {ScalarKind::F16, ScalarKind::BF16})
       for (const std::string &f : ws)
         if (!gemmTmaVariant(b, rng, f, e))

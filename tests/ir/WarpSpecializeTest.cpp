@@ -4,6 +4,8 @@
 // before the empty barrier, too many arrivals, a wait nothing completes) reported by op.
 #include "Examples.h"
 
+#include "kernels/TileKernels.h"
+
 #include "linlayout/ir/Printer.h"
 #include "linlayout/ir/Verifier.h"
 
@@ -11,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using namespace linlayout;
 using namespace linlayout::ir;
@@ -55,9 +58,14 @@ MatmulRun runMatmul(const std::string &text, int K, const char *fn = "matmul_ws"
   Memory mem;
   mem.buffers = {bytesOf(halfBitsOf(af)), bytesOf(halfBitsOf(bf)),
                  bytesOf(std::vector<float>(size_t(M * N)))};
-  std::vector<ArgValue> args = {ArgValue::tensorDesc(0, {M, K}, {K, 1}),
-                                ArgValue::tensorDesc(1, {K, N}, {N, 1}), ArgValue::pointer(2),
-                                ArgValue::integer(K), ArgValue::integer(N)};
+  // C is a pointer, or a tensor map for a kernel that writes it by TMA stores (its f16 elements
+  // where a pointer's would be).
+  const ir::Function &f = m->functions.at(0);
+  std::vector<ArgValue> args = {
+      ArgValue::tensorDesc(0, {M, K}, {K, 1}), ArgValue::tensorDesc(1, {K, N}, {N, 1}),
+      f.type(f.body.args.at(2)).isTensorDesc() ? ArgValue::tensorDesc(2, {M, N}, {N, 1})
+                                               : ArgValue::pointer(2),
+      ArgValue::integer(K), ArgValue::integer(N)};
   Grid grid{M / 128, N / shape.tileN, 1};
   if (shape.programs) {
     args.push_back(ArgValue::integer(M));
@@ -211,6 +219,9 @@ TEST(WarpSpecialize, HalfOutputIsTheF32OutputRounded) {
                              {.M = 256, .N = 512, .tileN = 256, .programs = 3}},
                         Pair{"matmul_ws_persistent",
                              "matmul_ws_persistent_halfout_mma",
+                             {.M = 256, .N = 512, .tileN = 256, .programs = 3}},
+                        Pair{"matmul_ws_persistent",
+                             "matmul_ws_persistent_tmastore",
                              {.M = 256, .N = 512, .tileN = 256, .programs = 3}}})
     for (int K : {64, 320}) {
       SCOPED_TRACE(std::string(p.f16) + ", K " + std::to_string(K));
@@ -228,6 +239,84 @@ TEST(WarpSpecialize, HalfOutputIsTheF32OutputRounded) {
         ASSERT_LE(std::abs(fromHalfBits(halves[i]) - double(a.c[i])), halfUlp) << "element " << i;
       }
     }
+}
+
+// examples/matmul_ws_persistent_tmastore.tir (C by TMA stores from one shared tile, each
+// overlapping the next tile's K loop), f16 and bf16 as the GPU tests and the benchmark make them,
+// against float64: the inputs are multiples of 1/8 in [-1, 1], whose products and sums f32 holds
+// exactly, so C must be the exact product rounded once (to nearest even) to C's type. 3
+// programs walk 4 tiles: program 0 writes the shared tile twice, the second time after its first
+// store's wait.
+TEST(WarpSpecialize, TmaStoreEpilogueWritesTheProductRoundedOnce) {
+  const int M = 256, N = 512;
+  std::mt19937_64 rng(7);
+  for (ScalarKind elem : {ScalarKind::F16, ScalarKind::BF16}) {
+    SCOPED_TRACE(std::string(name(elem)));
+    const bool half = elem == ScalarKind::F16;
+    auto m = gpukernels::matmulKernel(elem, gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR),
+                                      "matmul_ws_persistent_tmastore.tir");
+    ASSERT_TRUE(m.ok()) << m.message();
+    auto bitsOf = [&](double v) {
+      if (half)
+        return toHalfBits(float(v));
+      float f = float(v);
+      uint32_t u = 0;
+      std::memcpy(&u, &f, 4);
+      return uint16_t(u >> 16); // exact: the inputs have 4 significant bits at most
+    };
+    auto valueOf = [&](uint16_t h) {
+      if (half)
+        return fromHalfBits(h);
+      const uint32_t u = uint32_t(h) << 16;
+      float f = 0;
+      std::memcpy(&f, &u, 4);
+      return double(f);
+    };
+    // To nearest even with C's significand (11 bits for f16, 8 for bf16; no subnormals here).
+    auto rounded = [&](double v) {
+      if (v == 0)
+        return 0.0;
+      const int bits = half ? 11 : 8;
+      int e = 0;
+      std::frexp(v, &e);
+      return std::ldexp(std::nearbyint(std::ldexp(v, bits - e)), e - bits);
+    };
+    // K: one step, and a partial fourth step (the rest reads as zero) past the 3 stages.
+    for (int K : {64, 200}) {
+      SCOPED_TRACE("K " + std::to_string(K));
+      std::vector<double> a(size_t(M) * K), b(size_t(K) * N);
+      for (double &x : a)
+        x = double(int(rng() % 17) - 8) / 8;
+      for (double &x : b)
+        x = double(int(rng() % 17) - 8) / 8;
+      std::vector<uint16_t> ab, bb;
+      for (double x : a)
+        ab.push_back(bitsOf(x));
+      for (double x : b)
+        bb.push_back(bitsOf(x));
+      Memory mem;
+      mem.buffers = {bytesOf(ab), bytesOf(bb), std::vector<uint8_t>(size_t(M) * N * 2, 0xff)};
+      std::vector<ArgValue> args = {ArgValue::tensorDesc(0, {M, K}, {K, 1}),
+                                    ArgValue::tensorDesc(1, {K, N}, {N, 1}),
+                                    ArgValue::tensorDesc(2, {M, N}, {N, 1}),
+                                    ArgValue::integer(K),
+                                    ArgValue::integer(N),
+                                    ArgValue::integer(M),
+                                    ArgValue::integer(N)};
+      InterpreterOptions strict;
+      strict.checkProxyFences = true;
+      Status st = interpret(*m, "matmul_ws_persistent_tmastore", args, mem, Grid{3, 1, 1}, strict);
+      ASSERT_TRUE(st.ok()) << st.message();
+      const std::vector<uint16_t> c = valuesOf<uint16_t>(mem.buffers[2]);
+      for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j) {
+          double want = 0;
+          for (int k = 0; k < K; ++k)
+            want += a[size_t(i) * K + k] * b[size_t(k) * N + j];
+          ASSERT_EQ(valueOf(c[size_t(i) * N + j]), rounded(want)) << "C(" << i << ", " << j << ")";
+        }
+    }
+  }
 }
 
 // Each broken protocol is an error naming the op (and the barrier or the other access).

@@ -309,12 +309,21 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
     ASSERT_FALSE(wrong.ok());
     EXPECT_NE(wrong.message().find("is a tensor map, got a 32-bit integer"), std::string::npos)
         << wrong.message();
-    if (persistent) // 3 programs for 8 tiles: the ring's phases go on across tiles
+    if (params.at(2).kind == lower::ParamKind::TensorMap) {
+      // C by TMA stores (matmul_ws_persistent_tmastore.tir): a tensor map of C's type.
+      ASSERT_TRUE(persistent);
+      ASSERT_OK_AND_ASSIGN(auto cmap, jit::encodeTensorMapFor(params.at(2), dc.ptr(),
+                                                              {uint64_t(M), uint64_t(N)},
+                                                              {uint64_t(N) * outBytes}));
+      ASSERT_OK(k->launch({cluster > 1 ? cluster : 3}, amap, bmap, cmap, int32_t(K), int32_t(N),
+                          int32_t(M), int32_t(N)));
+    } else if (persistent) { // 3 programs for 8 tiles: the ring's phases go on across tiles
       ASSERT_OK(k->launch({cluster > 1 ? cluster : 3}, amap, bmap, dc, int32_t(K), int32_t(N),
                           int32_t(M), int32_t(N)));
-    else
+    } else {
       ASSERT_OK(k->launch({unsigned(M / tileM), unsigned(N / tileN)}, amap, bmap, dc, int32_t(K),
                           int32_t(N)));
+    }
     ASSERT_OK(jitc.context().synchronize());
     ASSERT_OK_AND_ASSIGN(auto c, dc.template toHost<uint8_t>());
     double err = 0, norm = 0;
@@ -367,7 +376,8 @@ TEST(TmaGpu, MmaSyncMatmul) {
 
 // The warp-specialized matmuls (examples/matmul_ws*.tir: a 1-warp TMA producer partition, the
 // default region's one or two warp groups running wgmma, full and empty mbarriers per stage,
-// setmaxnreg budgets; C in f32, or in the inputs' type for "_halfout"): every
+// setmaxnreg budgets; C in f32, or in the inputs' type for "_halfout" and "_tmastore", which
+// writes it by TMA stores): every
 // examples/matmul_ws*.tir, so that a new variant is tested (and measured, bench/gpu) as it lands.
 TEST(TmaGpu, WarpSpecializedMatmul) {
   REQUIRE_HOPPER();

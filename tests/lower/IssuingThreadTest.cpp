@@ -135,8 +135,9 @@ TEST(IssuingThread, TmaCopiesAreIssuedByAnElectedLane) {
 // The warp-specialized kernels: the producer partition's copies and expects, the consumers'
 // arrives on the empty barriers and (matmul_ws_persistent_tmastore.tir) their TMA stores.
 TEST(IssuingThread, WarpSpecializedKernelsIssueByElection) {
-  for (const char *file : {"matmul_ws_persistent.tir", "matmul_ws_cluster.tir",
-                           "matmul_fp8_ws_split.tir", "attention_ws_pp_d64.tir"}) {
+  for (const char *file :
+       {"matmul_ws_persistent.tir", "matmul_ws_persistent_tmastore.tir", "matmul_ws_cluster.tir",
+        "matmul_fp8_ws_split.tir", "attention_ws_pp_d64.tir"}) {
     SCOPED_TRACE(file);
     auto m = exampleKernel(file, LINLAYOUT_SOURCE_DIR);
     ASSERT_TRUE(m.ok()) << m.message();

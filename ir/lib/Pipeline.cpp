@@ -10,6 +10,7 @@
 #include "linlayout/ir/PropagateLayouts.h"
 #include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Verifier.h"
+#include "linlayout/ir/WarpSpecializeLoops.h"
 
 #include <ostream>
 #include <string>
@@ -47,6 +48,8 @@ const std::vector<PassEntry> &passes() {
        true},
       {"access-widths", [](Module &m, const PipelineOptions &) { return annotateAccessWidths(m); },
        true},
+      {"warp-specialize-loops",
+       [](Module &m, const PipelineOptions &o) { return warpSpecializeLoops(m, o.remarks); }},
       {"software-pipeline", pipeline},
       {"prefetch", prefetch},
       {"fence-insertion", [](Module &m, const PipelineOptions &) { return insertFences(m); }},

@@ -16,6 +16,7 @@
 #include "linlayout/ir/PropagateLayouts.h"
 #include "linlayout/ir/SoftwarePipeline.h"
 #include "linlayout/ir/Verifier.h"
+#include "linlayout/ir/WarpSpecializeLoops.h"
 
 #include <gtest/gtest.h>
 
@@ -39,6 +40,7 @@ const std::map<std::string, PassFn> &passTable() {
       {"access-widths", annotateAccessWidths},
       {"fence-insertion", insertFences},
       {"pipeline", [](Module &m) { return runPipeline(m); }},
+      {"warp-specialize-loops", [](Module &m) { return warpSpecializeLoops(m); }},
       {"software-pipeline",
        [](Module &m) { return pipelineLoops(m, m.numStages ? m.numStages : 3); }},
       {"prefetch",

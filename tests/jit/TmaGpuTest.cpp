@@ -252,12 +252,14 @@ namespace {
 
 template <typename Half>
 void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std::string &file,
-               const char *mmaInstruction = "wgmma.mma_async") {
+               const char *mmaInstruction = "wgmma.mma_async", bool runPasses = false) {
   uint64_t seed = gputest::freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed) + ", " + file);
   std::mt19937_64 rng(seed);
   ASSERT_OK_AND_ASSIGN(ir::Module m, matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file));
-  ASSERT_OK_AND_ASSIGN(auto k, jitc.compile(m, gputest::asBuilt()));
+  jit::CompileOptions options = gputest::asBuilt();
+  options.runPasses = runPasses;
+  ASSERT_OK_AND_ASSIGN(auto k, jitc.compile(m, options));
   const std::string &ptx = k->ptx();
   EXPECT_GT(count(ptx, "cp.async.bulk.tensor"), 0);
   EXPECT_GT(count(ptx, mmaInstruction), 0);
@@ -395,6 +397,17 @@ TEST(TmaGpu, WarpSpecializedMatmul) {
     tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, file, "setmaxnreg.");
     tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, file, "wgmma.mma_async");
   }
+}
+
+// The TMA matmul marked for warp specialization (examples/matmul_tma_autows.tir) compiled with
+// the pass pipeline, whose warp-specialize-loops pass makes it a producer partition and a
+// consumer warp group (setmaxnreg in the PTX), against the float64 reference.
+TEST(TmaGpu, AutoWarpSpecializedMatmul) {
+  REQUIRE_HOPPER();
+  tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma_autows.tir", "setmaxnreg.",
+                         /*runPasses=*/true);
+  tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma_autows.tir", "setmaxnreg.",
+                             /*runPasses=*/true);
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #ifdef LINLAYOUT_HAS_LOWER
 #include "linlayout/ir/Parser.h"
@@ -117,7 +118,11 @@ int runCompile(CompileArgs &a) {
     return 1;
   }
   options.keepLlvmIr = emit == "llvm";
+  std::vector<std::string> remarks;
+  options.remarks = &remarks;
   auto k = lower::compileKernel(*module, options);
+  for (const std::string &r : remarks)
+    std::cerr << "remark: " << r << "\n";
   if (!k.ok()) {
     std::cerr << "linlayout compile: " << k.message() << "\n";
     return 1;

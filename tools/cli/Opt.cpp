@@ -12,6 +12,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace linlayout::cli {
 
@@ -36,7 +37,11 @@ int runOpt(OptArgs &a) {
   }
   if (a.dump)
     a.pipeline.dumpAfterEach = &std::cout;
+  std::vector<std::string> remarks;
+  a.pipeline.remarks = &remarks;
   Status s = ir::runPipeline(*module, a.pipeline);
+  for (const std::string &r : remarks)
+    std::cerr << "remark: " << r << "\n";
   if (!s.ok()) {
     std::cerr << s.message() << "\n";
     return 1;

@@ -80,6 +80,8 @@ void printFor(OpPrinter &p, std::ostream &os, const Op &op, int depth) {
   if (body)
     p.printBlockOps(os, *body, depth + 1);
   os << ind << "}";
+  if (op.attrs.warpSpecialize)
+    os << " {tt.warp_specialize}";
 }
 
 // If
@@ -327,6 +329,18 @@ bool parseFor(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
     return false;
   p.advance(); // '}'
   p.closeRegion();
+  // The loop's attributes (`{tt.warp_specialize, tt.num_stages = 3 : i32}`): only Triton's
+  // request for warp specialization is kept.
+  if (p.isPunct("{")) {
+    Dict d;
+    if (!p.parseDict(d))
+      return false;
+    if (auto it = d.find("tt.warp_specialize"); it != d.end()) {
+      if (it->second.kind != DictValue::Bool)
+        return p.failAt(it->second.loc, "tt.warp_specialize is a unit attribute or true/false");
+      op.attrs.warpSpecialize = it->second.i != 0;
+    }
+  }
   // A loop without iteration arguments may leave out its empty scf.yield, as MLIR prints it.
   if (written == 0 && (body.ops.empty() || body.ops.back().kind != OpKind::Yield)) {
     body.ops.emplace_back();

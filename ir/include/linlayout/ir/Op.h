@@ -81,6 +81,10 @@ struct OpAttrs {
   /// register budgets Triton writes: `requestedRegisters` (one per partition) and
   /// `actualRegisters` (the default region's, then each partition's); empty where not given.
   std::vector<int64_t> partitionWarps, requestedRegisters, actualRegisters;
+  /// scf.for: Triton's `tt.warp_specialize` (what `tl.range(..., warp_specialize=True)` puts on
+  /// the loop): the warp-specialize-loops pass (WarpSpecializeLoops.h) is asked to split it into
+  /// a TMA producer partition and its consumers. Other loop attributes are read and dropped.
+  bool warpSpecialize = false;
   /// memdesc_subslice: the view's origin in the operand, one static offset per dim.
   std::vector<int64_t> offsets;
   /// Integer ops and addptr: Triton's value hints (tl.multiple_of / tl.max_contiguous as

@@ -4,9 +4,10 @@
 //   3. propagate-layouts    PropagateLayouts.h
 //   4. cleanup-converts     CleanupConverts.h
 //   5. access-widths        AnnotateAccessWidths.h
-//   6. software-pipeline    SoftwarePipeline.h     (num_stages > 1 only)
-//   7. prefetch             Prefetch.h             (num_stages > 1, unless prefetchK is 0)
-//   8. fence-insertion      InsertFences.h
+//   6. warp-specialize-loops WarpSpecializeLoops.h (loops marked tt.warp_specialize)
+//   7. software-pipeline    SoftwarePipeline.h     (num_stages > 1 only)
+//   8. prefetch             Prefetch.h             (num_stages > 1, unless prefetchK is 0)
+//   9. fence-insertion      InsertFences.h
 // The module is verified before the first pass and after every pass; a pass that breaks it is
 // reported by name.
 #pragma once
@@ -15,6 +16,7 @@
 #include "linlayout/layout/Expected.h"
 
 #include <iosfwd>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -33,6 +35,9 @@ struct PipelineOptions {
   /// Keep the layouts and access widths as written: skip passes 1-5, run pipelining, prefetch
   /// and fences only (the GPU bench measures kernels so, their layouts being the point).
   bool keepLayouts = false;
+  /// When set, passes append why they left a loop the module asked them for as it was (a loop
+  /// marked tt.warp_specialize that warp-specialize-loops could not split), one line each.
+  std::vector<std::string> *remarks = nullptr;
 };
 
 /// The names of the passes, in order.

@@ -51,8 +51,9 @@ struct MatmulRun {
   std::vector<float> c;
 };
 
-// Kernel `fn` of m on a 128 x 256 C (two programs) and K: A 128 x K, B K x 256, f16.
-MatmulRun runMatmul(const Module &m, int K, const std::string &fn) {
+// Kernel `fn` of m on a 128 x 256 C (programs of 128 x tileN tiles) and K: A 128 x K, B K x 256,
+// f16.
+MatmulRun runMatmul(const Module &m, int K, const std::string &fn, int tileN = 128) {
   const int M = 128, N = 256;
   auto af = randomFloats(size_t(M * K), 4), bf = randomFloats(size_t(K * N), 5);
   Memory mem;
@@ -64,7 +65,7 @@ MatmulRun runMatmul(const Module &m, int K, const std::string &fn) {
   InterpreterOptions strict;
   strict.checkProxyFences = true;
   MatmulRun r;
-  r.status = interpret(m, fn, args, mem, Grid{M / 128, N / 128, 1}, strict);
+  r.status = interpret(m, fn, args, mem, Grid{M / 128, N / tileN, 1}, strict);
   r.c = valuesOf<float>(mem.buffers[2]);
   return r;
 }
@@ -165,6 +166,29 @@ TEST(WarpSpecializeLoops, AgreesWithThePipelinedLoop) {
   }
 }
 
+// The 128x256 tile on two consumer warp groups (examples/matmul_tma_wide_autows.tir): both in
+// the default region, 240 registers each, 24 for the producer; the same C as the pipelined loop.
+TEST(WarpSpecializeLoops, WideTileOnTwoConsumerGroups) {
+  const std::string text = readFile(examplePath("matmul_tma_wide_autows.tir"));
+  Module plain = parsed(text);
+  std::vector<std::string> remarks;
+  Module ws = specialized(text, &remarks);
+  EXPECT_TRUE(remarks.empty()) << remarks.front();
+  ASSERT_TRUE(verify(ws).ok()) << verify(ws).message();
+  EXPECT_NE(print(ws).find("attributes {actualRegisters = array<i32: 240, 24>, requestedRegisters "
+                           "= array<i32: 24>}"),
+            std::string::npos)
+      << print(ws);
+  for (int K : {64, 320}) {
+    SCOPED_TRACE("K " + std::to_string(K));
+    MatmulRun a = runMatmul(plain, K, "matmul_tma_wide_autows", 256);
+    ASSERT_TRUE(a.status.ok()) << a.status.message();
+    MatmulRun b = runMatmul(ws, K, "matmul_tma_wide_autows", 256);
+    ASSERT_TRUE(b.status.ok()) << b.status.message();
+    EXPECT_EQ(a.c, b.c);
+  }
+}
+
 // The ring the pass builds is what keeps the partitions apart: without the producer's wait on
 // the empty barrier a refill races with the wgmma reading the stage; without the consumer's
 // arrival the producer waits for ever.
@@ -246,6 +270,19 @@ TEST(WarpSpecializeLoops, RefusesWhatItCannotSplit) {
     (void)runPipeline(*again, o);
     EXPECT_EQ(piped, remarks);
   }
+  // The mma.sync matmul on the same ring (its loop carries the next K slice's dot operands).
+  std::string mma = readFile(examplePath("matmul_tma_mma_wide.tir"));
+  const std::string close = "tensor<16x256xf16, #dotb>\n    }\n";
+  ASSERT_NE(mma.find(close), std::string::npos);
+  mma.replace(mma.find(close), close.size(),
+              "tensor<16x256xf16, #dotb>\n    } {tt.warp_specialize}\n");
+  Module m = parsed(mma);
+  std::vector<std::string> why;
+  ASSERT_TRUE(warpSpecializeLoops(m, &why).ok());
+  ASSERT_EQ(why.size(), 1u);
+  EXPECT_NE(why[0].find("the loop carries 3 values; only a wgmma accumulator is supported"),
+            std::string::npos)
+      << why[0];
   // An unmarked loop is not looked at.
   Module unmarked = parsed(edit(text, "} {tt.warp_specialize}", "}"));
   const std::string before = print(unmarked);

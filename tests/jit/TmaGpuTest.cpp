@@ -399,15 +399,17 @@ TEST(TmaGpu, WarpSpecializedMatmul) {
   }
 }
 
-// The TMA matmul marked for warp specialization (examples/matmul_tma_autows.tir) compiled with
-// the pass pipeline, whose warp-specialize-loops pass makes it a producer partition and a
-// consumer warp group (setmaxnreg in the PTX), against the float64 reference.
+// The TMA matmuls marked for warp specialization (examples/matmul_tma_autows.tir, and
+// matmul_tma_wide_autows.tir on two consumer warp groups) compiled with the pass pipeline, whose
+// warp-specialize-loops pass makes each a producer partition and consumer warp groups
+// (setmaxnreg in the PTX), against the float64 reference.
 TEST(TmaGpu, AutoWarpSpecializedMatmul) {
   REQUIRE_HOPPER();
-  tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, "matmul_tma_autows.tir", "setmaxnreg.",
-                         /*runPasses=*/true);
-  tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, "matmul_tma_autows.tir", "setmaxnreg.",
-                             /*runPasses=*/true);
+  for (const char *file : {"matmul_tma_autows.tir", "matmul_tma_wide_autows.tir"}) {
+    tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, file, "setmaxnreg.", /*runPasses=*/true);
+    tmaMatmul<Eigen::bfloat16>(*jitc, ScalarKind::BF16, 1e-2, file, "setmaxnreg.",
+                               /*runPasses=*/true);
+  }
 }
 
 namespace {

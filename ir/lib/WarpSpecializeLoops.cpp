@@ -91,26 +91,88 @@ private:
     return Stage{d->operands[0], d->operands[1]};
   }
 
-  // The value of a scalar of the loop body at induction variable `iv`, when it depends on the
-  // induction variable and constants only.
-  std::optional<int64_t> eval(ValueId v, int64_t iv, int depth = 0) const {
-    if (v == iv_)
-      return iv;
-    if (auto c = constant(v))
-      return c;
-    const Op *d = def(v);
-    if (depth > 64 || !d || !bodyDefs_.count(v) || category(d->kind) != OpCategory::BinaryInt)
-      return std::nullopt;
-    auto a = eval(d->operands[0], iv, depth + 1), b = eval(d->operands[1], iv, depth + 1);
-    if (!a || !b)
-      return std::nullopt;
-    return evalIntBinary(d->kind, *a, *b, f_.type(v).elem().scalar);
+  // The scalars of the loop body in its first iterations (iteration n's in values_[n]), where
+  // they follow from the induction variable, constants and carried scalars that start as
+  // constants (slot and phase counters, as Triton's pipeliner carries them).
+  void simulate(const Op &loop, int64_t iterations) {
+    const Block &body = loop.regions[0];
+    const Op &yield = body.ops.back();
+    values_.assign(size_t(iterations), {});
+    for (int64_t n = 0; n < iterations; ++n) {
+      auto &vals = values_[size_t(n)];
+      vals[iv_] = lb_ + n * step_;
+      for (size_t k = 1; k < body.args.size(); ++k) {
+        std::optional<int64_t> x =
+            n == 0 ? constant(loop.operands[2 + k]) : value(yield.operands[k - 1], n - 1);
+        if (x && f_.type(body.args[k]).isScalar())
+          vals[body.args[k]] = *x;
+      }
+      for (const Op &o : body.ops) {
+        if (!scalarArith(f_, o) || !isInt(f_.type(o.results[0]).elem().scalar))
+          continue;
+        std::vector<int64_t> in;
+        for (ValueId v : o.operands)
+          if (auto x = value(v, n))
+            in.push_back(*x);
+        if (in.size() != o.operands.size())
+          continue;
+        const ScalarKind k = f_.type(o.results[0]).elem().scalar;
+        std::optional<int64_t> r;
+        if (o.kind == OpKind::Constant)
+          r = o.attrs.intValue;
+        else if (category(o.kind) == OpCategory::BinaryInt)
+          r = evalIntBinary(o.kind, in[0], in[1], k);
+        else if (o.kind == OpKind::Select)
+          r = in[0] ? in[1] : in[2];
+        else if (o.kind == OpKind::CmpI)
+          r = compare(o.attrs.predicate, in[0], in[1], f_.type(o.operands[0]).elem().scalar);
+        if (r)
+          vals[o.results[0]] = *r;
+      }
+    }
   }
 
-  // Whether `index` is (n + shift) % S at step n, for the first few rounds of the ring.
+  static std::optional<int64_t> compare(CmpPredicate p, int64_t a, int64_t b, ScalarKind k) {
+    const int64_t sa = asSigned(a, k), sb = asSigned(b, k);
+    const uint64_t ua = asUnsigned(a, k), ub = asUnsigned(b, k);
+    switch (p) {
+    case CmpPredicate::Eq:
+      return sa == sb;
+    case CmpPredicate::Ne:
+      return sa != sb;
+    case CmpPredicate::Slt:
+      return sa < sb;
+    case CmpPredicate::Sle:
+      return sa <= sb;
+    case CmpPredicate::Sgt:
+      return sa > sb;
+    case CmpPredicate::Sge:
+      return sa >= sb;
+    case CmpPredicate::Ult:
+      return ua < ub;
+    case CmpPredicate::Ule:
+      return ua <= ub;
+    case CmpPredicate::Ugt:
+      return ua > ub;
+    case CmpPredicate::Uge:
+      return ua >= ub;
+    default:
+      return std::nullopt;
+    }
+  }
+
+  std::optional<int64_t> value(ValueId v, int64_t n) const {
+    if (auto c = constant(v))
+      return c;
+    const auto &vals = values_[size_t(n)];
+    auto it = vals.find(v);
+    return it == vals.end() ? std::nullopt : std::optional<int64_t>(it->second);
+  }
+
+  // Whether `index` is (n + shift) % S at step n, for the first rounds of the ring.
   bool isSlot(ValueId index, int64_t shift) const {
-    for (int64_t n = 0; n < 2 * S_ + 2; ++n) {
-      auto got = eval(index, lb_ + n * step_);
+    for (int64_t n = 0; n < int64_t(values_.size()); ++n) {
+      auto got = value(index, n);
       if (!got || *got != (n + shift) % S_)
         return false;
     }
@@ -134,9 +196,6 @@ private:
     iv_ = body.args[0];
     if (f_.type(iv_) != Type::scalar(ScalarKind::I32))
       return "the induction variable is not an i32";
-    if (loop.operands.size() != 4)
-      return "the loop carries " + std::to_string(loop.operands.size() - 3) +
-             " values; only a wgmma accumulator is supported";
     auto lb = constant(loop.operands[0]), step = constant(loop.operands[2]);
     if (!lb || !step || *step <= 0)
       return "the lower bound and the step must be constants (the step positive)";
@@ -184,10 +243,21 @@ private:
       return "the loop body lacks the pipelined ring's parts (a wait_barrier, a warp_group_dot "
              "and its wait, a barrier_expect and TMA copies)";
     // The consumer: the wgmma reads two stages of one index and accumulates in the carried value.
-    ValueId acc = body.args[1];
+    // The carried values: the accumulator, and scalar counters that start as constants and that
+    // nothing reads after the loop.
+    ValueId acc = dot->operands[2];
+    auto accArg = std::find(body.args.begin() + 1, body.args.end(), acc);
+    if (accArg == body.args.end())
+      return "the warp_group_dot does not accumulate in a loop-carried value";
+    acc_ = size_t(accArg - body.args.begin()) - 1;
+    for (size_t k = 0; k + 1 < body.args.size(); ++k)
+      if (k != acc_ && (!f_.type(body.args[k + 1]).isScalar() || !constant(loop.operands[3 + k]) ||
+                        !users(loop.results[k]).empty()))
+        return "the loop carries " + std::to_string(body.args.size() - 1) +
+               " values; besides the wgmma accumulator only scalar counters that start as "
+               "constants and are not used after the loop";
     auto sa = stage(dot->operands[0]), sb = stage(dot->operands[1]);
-    if (!sa || !sb || sa->index != sb->index || !dot->attrs.isAsync || dot->operands[2] != acc ||
-        users(acc).size() != 1)
+    if (!sa || !sb || sa->index != sb->index || !dot->attrs.isAsync || users(acc).size() != 1)
       return "the warp_group_dot must read two ring stages of one index, asynchronously, and be "
              "the only reader of the carried accumulator";
     S_ = f_.type(sa->ring).rank() >= 2 ? f_.type(sa->ring).shape()[0] : 0;
@@ -195,7 +265,7 @@ private:
       return "the wgmma's operands are not stages of two rings allocated before the loop";
     const Op &yield = body.ops.back();
     if (dotWait->attrs.pendings != 1 || dotWait->operands[0] != dot->results[0] ||
-        users(dot->results[0]).size() != 1 || yield.operands[0] != dotWait->results[0] ||
+        users(dot->results[0]).size() != 1 || yield.operands[acc_] != dotWait->results[0] ||
         users(dotWait->results[0]).size() != 1)
       return "the wgmma must stay in flight: its warp_group_dot_wait {pendings = 1} yields the "
              "accumulator";
@@ -207,9 +277,10 @@ private:
         if (u != dot && u != dotWait)
           return "a stage the wgmma reads is also read by " + std::string(mnemonic(u->kind));
     consumerSlot_ = sa->index;
+    simulate(loop, 2 * S_ + 2);
     if (!isSlot(consumerSlot_, 0))
       return "the consumer's stage index is not (n % " + std::to_string(S_) +
-             ") at step n, computed from the induction variable and constants";
+             ") at step n, computed from the induction variable, constants and counters";
     auto full = stage(wait->operands[0]);
     if (!full || !isRing(full->ring) || f_.type(full->ring).shape().size() != 2 ||
         f_.type(full->ring).elem().scalar != ScalarKind::I64 || wait->operands.size() != 2 ||
@@ -259,12 +330,43 @@ private:
              std::to_string(S_) + ") at step n";
     // After the loop: the final wait of the accumulator, right after it.
     if (at_ + 1 >= ops_.size() || ops_[at_ + 1].kind != OpKind::WarpGroupDotWait ||
-        ops_[at_ + 1].operands != std::vector<ValueId>{loop.results[0]} ||
-        ops_[at_ + 1].attrs.pendings != 0 || users(loop.results[0]).size() != 1)
+        ops_[at_ + 1].operands != std::vector<ValueId>{loop.results[acc_]} ||
+        ops_[at_ + 1].attrs.pendings != 0 || users(loop.results[acc_]).size() != 1)
       return "the loop's result must go to a warp_group_dot_wait {pendings = 0} right after it";
     expect_ = expect;
     copies_ = copies;
     dotWait_ = dotWait;
+    // What the refill needs of the body: its address and slot arithmetic, and the counters it
+    // reads with their updates (the producer's loop carries them too).
+    need_ = {expect};
+    need_.insert(copies.begin(), copies.end());
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (size_t i = body.ops.size(); i-- > 0;) {
+        const Op &o = body.ops[i];
+        if (!need_.count(&o))
+          continue;
+        for (ValueId v : o.operands) {
+          if (const Op *d = def(v); d && bodyDefs_.count(v))
+            grew |= need_.insert(d).second;
+          auto a = std::find(body.args.begin() + 1, body.args.end(), v);
+          if (a == body.args.end())
+            continue;
+          const size_t k = size_t(a - body.args.begin()) - 1;
+          if (!counters_.insert(k).second)
+            continue;
+          grew = true;
+          if (const Op *d = def(yield.operands[k]); d && bodyDefs_.count(yield.operands[k]))
+            need_.insert(d);
+        }
+      }
+    }
+    if (counters_.count(acc_))
+      return "the copies' addresses depend on the accumulator";
+    for (const Op *o : need_)
+      if (o != expect && std::find(copies.begin(), copies.end(), o) == copies.end() &&
+          !scalarArith(f_, *o) && o->kind != OpKind::MemDescIndex)
+        return "the copies depend on " + std::string(mnemonic(o->kind)) + " in the loop body";
     return "";
   }
 
@@ -420,26 +522,23 @@ private:
     Block rb;
     ValueId piv = f_.addValue(i32, f_.values[iv_].name);
     rb.args = {piv};
+    std::map<ValueId, ValueId> local{{iv_, piv}};
+    for (size_t k : counters_) {
+      const ValueId arg = body.args[k + 1];
+      refills.operands.push_back(inProducer(loop.operands[3 + k]));
+      refills.results.push_back(f_.addValue(f_.type(arg)));
+      local[arg] = f_.addValue(f_.type(arg), f_.values[arg].name);
+      rb.args.push_back(local[arg]);
+    }
     {
-      std::map<ValueId, ValueId> local{{iv_, piv}};
       auto mapped = [&](ValueId v) {
         auto it = local.find(v);
         return it != local.end() ? it->second : bodyDefs_.count(v) ? kNoValue : inProducer(v);
       };
-      // The body ops the refill needs, in order.
-      std::set<const Op *> need{expect_};
-      need.insert(copies_.begin(), copies_.end());
-      for (size_t i = body.ops.size(); i-- > 0;) {
-        const Op &o = body.ops[i];
-        if (need.count(&o))
-          for (ValueId v : o.operands)
-            if (const Op *d = def(v); d && bodyDefs_.count(v))
-              need.insert(d);
-      }
       Emitter in(f_, rb.ops);
       bool waited = false;
       for (const Op &o : body.ops) {
-        if (!need.count(&o))
+        if (!need_.count(&o))
           continue;
         const bool fill = &o == expect_ || o.kind == OpKind::AsyncTmaCopyGlobalToLocal;
         if (fill && !waited) {
@@ -470,7 +569,10 @@ private:
         }
         rb.ops.push_back(std::move(c));
       }
-      in.op(OpKind::Yield, {}, std::nullopt);
+      std::vector<ValueId> next;
+      for (size_t k : counters_)
+        next.push_back(mapped(body.ops.back().operands[k]));
+      in.op(OpKind::Yield, next, std::nullopt);
     }
     refills.regions.push_back(std::move(rb));
     producer_.ops = std::move(top_);
@@ -561,6 +663,10 @@ private:
   std::set<ValueId> bodyDefs_;
   ValueId iv_ = kNoValue;
   int64_t lb_ = 0, step_ = 1, S_ = 0, D_ = 0;
+  size_t acc_ = 0;                                           // the accumulator's carried index
+  std::set<size_t> counters_;                                // carried scalars the refill reads
+  std::set<const Op *> need_;                                // body ops the refill needs
+  std::vector<std::unordered_map<ValueId, int64_t>> values_; // per iteration, see simulate()
   ValueId fulls_ = kNoValue, consumerSlot_ = kNoValue, refillSlot_ = kNoValue, pred_ = kNoValue;
   std::set<ValueId> rings_;
   std::vector<std::pair<ValueId, ValueId>> refillViews_; // (stage index, barrier index)

@@ -12,8 +12,11 @@
 //   after:     warp_group_dot_wait {pendings = 0} of the accumulator
 //
 // with rings A, B of S stages (S = the rings' leading dim, which the pipeliner chose from
-// num-stages) and one mbarrier per stage, D <= S-1 stages ahead. The result adds an `empty`
-// mbarrier per stage (one arrival completes a phase):
+// num-stages) and one mbarrier per stage, D <= S-1 stages ahead. The stage indices and phases
+// may be computed from the induction variable or carried as counters that start as constants
+// (as Triton's pipeliner writes them); the pass checks them by running the loop's scalar
+// arithmetic for its first rounds. The result adds an `empty` mbarrier per stage (one arrival
+// completes a phase):
 //
 //   partition0 (1 warp):  the prologue's copies as written; then per step n the copies of step
 //                         n+D, each fill f = n+D first waiting on empty[f % S] for parity
@@ -29,8 +32,8 @@
 // and 240 (or what fits the register file) for more.
 //
 // Loops it cannot specialize stay as they are, with their attribute, and a remark says why:
-// more than the accumulator carried, bounds or step that are not constants where the slot
-// indices need them, a body with anything but the ring's waits, copies, one wgmma and its wait
+// carried values besides the accumulator other than such counters, bounds or step that are
+// not constants, a body with anything but the ring's waits, copies, one wgmma and its wait
 // and scalar arithmetic (a tt.load, a store, a second dot), slot indices that are not the
 // ring's (n % S, (n+D) % S), rings allocated in another block or touched elsewhere before the
 // loop, a prologue that is not fills 0..D-1, a final wait missing after the loop, num-warps not

@@ -6,6 +6,7 @@
 # per-SASS-instruction stall samples.
 #   device run: VARIANTS="wide-pipelined-3-prefetch" TWINS="gluon_wide_pipelined_3" \
 #               bash bench/gpu/profile.sh                                   (carry: [".carry"])
+#   attention:  VARIANTS= ATT_VARIANTS="ws-pp-persistent-d128" bash bench/gpu/profile.sh
 # $OUT (or /tmp/linlayout-gpu-out) gets, per kernel, the report's details page (NAME.txt) and
 # its source page as CSV (NAME-sass.csv: SASS with stall reasons), which bench/gpu/stalls.py
 # summarises.
@@ -39,6 +40,10 @@ profile() {
 
 for v in ${VARIANTS-wide-pipelined-3-prefetch}; do
   profile "$v" matmul "$bin/linlayout_gpu_bench" --only gemm --variant "$v"
+done
+# Attention variants (ATT_VARIANTS): the first timed launch is n_ctx 1024's.
+for v in ${ATT_VARIANTS:-}; do
+  profile "$v" attention "$bin/linlayout_gpu_bench" --only attention --variant "$v"
 done
 for t in ${TWINS:-}; do
   profile "$t" gemm_mma_v2_pipelined python3 -c \

@@ -2,8 +2,10 @@
 // `tt.warp_specialize` (examples/matmul_tma_autows.tir) becomes a producer partition and a
 // consumer default region that verify, print and parse back, and compute what the pipelined
 // loop computed, bit for bit, under the interpreter's partition protocol checks (and a ring
-// broken after the pass is an error there); a property over rings of 2..4 stages filled 1..S-1
-// ahead; and loops it must refuse are left as they were, with a remark saying why.
+// broken after the pass is an error there); the 128x256 tile on two consumer warp groups; Triton's
+// own pipelined dump (counters for slots and phase); a property over rings of 2..4 stages filled
+// 1..S-1 ahead; loops it must refuse left as they were, with a remark saying why; and a property
+// over the example with lines deleted: split faithfully or left alone, never broken.
 #include "Examples.h"
 #include "TritonDumps.h"
 
@@ -457,6 +459,65 @@ TEST(WarpSpecializeLoops, AnyRingDepthAndDistance) {
   std::ostringstream why;
   rc::detail::printResultMessage(result, why);
   EXPECT_TRUE(result.template is<rc::detail::SuccessResult>()) << why.str();
+}
+
+// The example with one or two lines of its kernel deleted (what still parses and verifies): the
+// pass never fails or breaks the module; where it splits the loop and the kernel ran before, the
+// partitions run too and compute the same C; where it does not, the module is unchanged.
+TEST(WarpSpecializeLoops, EditedKernelsAreSplitFaithfullyOrLeftAlone) {
+  const std::string text = exampleText();
+  std::vector<size_t> lines; // offsets of the kernel body's lines
+  for (size_t at = text.find("    %c0 = arith.constant 0");
+       at < text.find("    %rm = tt.make_range"); at = text.find('\n', at) + 1)
+    lines.push_back(at);
+  ASSERT_GT(lines.size(), 50u);
+  rc::detail::TestParams params = rc::detail::configuration().testParams;
+  params.maxSuccess = 60;
+  params.maxDiscardRatio = 200; // most deletions leave a value undefined
+  rc::detail::TestMetadata meta;
+  meta.id = "WarpSpecializeLoops/EditedKernelsAreSplitFaithfullyOrLeftAlone";
+  meta.description = meta.id;
+  int split = 0;
+  auto result =
+      rc::detail::checkProperty(rc::detail::toProperty([&] {
+                                  std::string t = text;
+                                  const int edits = *rc::gen::inRange(1, 3);
+                                  std::vector<size_t> drop;
+                                  for (int e = 0; e < edits; ++e)
+                                    drop.push_back(*rc::gen::inRange<size_t>(0, lines.size()));
+                                  std::sort(drop.rbegin(), drop.rend());
+                                  drop.erase(std::unique(drop.begin(), drop.end()), drop.end());
+                                  for (size_t d : drop)
+                                    t.erase(lines[d], text.find('\n', lines[d]) + 1 - lines[d]);
+                                  auto plain = parseModule(t);
+                                  // (Two checks: rapidcheck's capture of `a && b` evaluates both
+                                  // sides.)
+                                  RC_PRE(plain.ok());
+                                  RC_PRE(verify(*plain).ok());
+                                  Module ws = *plain;
+                                  std::vector<std::string> remarks;
+                                  RC_ASSERT(warpSpecializeLoops(ws, &remarks).ok());
+                                  RC_ASSERT(verify(ws).ok());
+                                  const bool wasSplit =
+                                      print(ws).find("ttg.warp_specialize(") != std::string::npos;
+                                  RC_ASSERT(wasSplit == remarks.empty());
+                                  if (!wasSplit) {
+                                    RC_ASSERT(print(ws) == print(*plain));
+                                    return;
+                                  }
+                                  ++split;
+                                  MatmulRun a = runMatmul(*plain, 320, "matmul_tma_autows");
+                                  if (!a.status.ok())
+                                    return;
+                                  MatmulRun b = runMatmul(ws, 320, "matmul_tma_autows");
+                                  RC_ASSERT(b.status.ok());
+                                  RC_ASSERT(a.c == b.c);
+                                }),
+                                meta, params);
+  std::ostringstream why;
+  rc::detail::printResultMessage(result, why);
+  EXPECT_TRUE(result.template is<rc::detail::SuccessResult>()) << why.str();
+  EXPECT_GT(split, 0); // (deleting a comment, an inval or a barrier init leaves it splittable)
 }
 
 } // namespace

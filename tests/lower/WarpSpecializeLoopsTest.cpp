@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string_view>
 
 using namespace linlayout;
 using namespace linlayout::lower;
@@ -26,7 +27,14 @@ std::string example(const char *name) {
   std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + name);
   std::stringstream ss;
   ss << f.rdbuf();
-  return ss.str();
+  std::string text = ss.str();
+  // A Triton dump's loop gets the mark tl.range(..., warp_specialize=True) would have put on it.
+  if (std::string_view(name).ends_with(".ttgir")) {
+    const size_t close = text.find("    } loc(", text.find("scf.yield"));
+    if (close != std::string::npos)
+      text.insert(close + 5, " {tt.warp_specialize}");
+  }
+  return text;
 }
 
 } // namespace
@@ -38,10 +46,12 @@ struct Case {
 
 class AutoSpecialized : public ::testing::TestWithParam<Case> {};
 
-// One consumer warp group and the producer's warp (padded to a warp group), and two.
+// One consumer warp group and the producer's warp (padded to a warp group), two, and Triton's own
+// pipelined TMA matmul (slots and phase as carried counters), marked.
 INSTANTIATE_TEST_SUITE_P(WarpSpecializeLoops, AutoSpecialized,
                          ::testing::Values(Case{"matmul_tma_autows.tir", 256, 232, 40},
-                                           Case{"matmul_tma_wide_autows.tir", 384, 240, 24}));
+                                           Case{"matmul_tma_wide_autows.tir", 384, 240, 24},
+                                           Case{"triton/matmul_tma.ttgir", 256, 232, 40}));
 
 TEST_P(AutoSpecialized, LowersAndAssembles) {
   const Case c = GetParam();

@@ -242,81 +242,83 @@ TEST(WarpSpecialize, HalfOutputIsTheF32OutputRounded) {
 }
 
 // examples/matmul_ws_persistent_tmastore.tir (C by TMA stores from one shared tile, each
-// overlapping the next tile's K loop), f16 and bf16 as the GPU tests and the benchmark make them,
-// against float64: the inputs are multiples of 1/8 in [-1, 1], whose products and sums f32 holds
-// exactly, so C must be the exact product rounded once (to nearest even) to C's type. 3
-// programs walk 4 tiles: program 0 writes the shared tile twice, the second time after its first
-// store's wait.
+// overlapping the next tile's K loop) and matmul_ws_split_tmastore.tir (a region and a C slot per
+// consumer warp group), f16 and bf16 as the GPU tests and the benchmark make them, against float64:
+// the inputs are multiples of 1/8 in [-1, 1], whose products and sums f32 holds exactly, so C must
+// be the exact product rounded once (to nearest even) to C's type. 3 programs walk 4 tiles: program
+// 0 writes the shared tile twice, the second time after its first store's wait.
 TEST(WarpSpecialize, TmaStoreEpilogueWritesTheProductRoundedOnce) {
   const int M = 256, N = 512;
   std::mt19937_64 rng(7);
-  for (ScalarKind elem : {ScalarKind::F16, ScalarKind::BF16}) {
-    SCOPED_TRACE(std::string(name(elem)));
-    const bool half = elem == ScalarKind::F16;
-    auto m = gpukernels::matmulKernel(elem, gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR),
-                                      "matmul_ws_persistent_tmastore.tir");
-    ASSERT_TRUE(m.ok()) << m.message();
-    auto bitsOf = [&](double v) {
-      if (half)
-        return toHalfBits(float(v));
-      float f = float(v);
-      uint32_t u = 0;
-      std::memcpy(&u, &f, 4);
-      return uint16_t(u >> 16); // exact: the inputs have 4 significant bits at most
-    };
-    auto valueOf = [&](uint16_t h) {
-      if (half)
-        return fromHalfBits(h);
-      const uint32_t u = uint32_t(h) << 16;
-      float f = 0;
-      std::memcpy(&f, &u, 4);
-      return double(f);
-    };
-    // To nearest even with C's significand (11 bits for f16, 8 for bf16; no subnormals here).
-    auto rounded = [&](double v) {
-      if (v == 0)
-        return 0.0;
-      const int bits = half ? 11 : 8;
-      int e = 0;
-      std::frexp(v, &e);
-      return std::ldexp(std::nearbyint(std::ldexp(v, bits - e)), e - bits);
-    };
-    // K: one step, and a partial fourth step (the rest reads as zero) past the 3 stages.
-    for (int K : {64, 200}) {
-      SCOPED_TRACE("K " + std::to_string(K));
-      std::vector<double> a(size_t(M) * K), b(size_t(K) * N);
-      for (double &x : a)
-        x = double(int(rng() % 17) - 8) / 8;
-      for (double &x : b)
-        x = double(int(rng() % 17) - 8) / 8;
-      std::vector<uint16_t> ab, bb;
-      for (double x : a)
-        ab.push_back(bitsOf(x));
-      for (double x : b)
-        bb.push_back(bitsOf(x));
-      Memory mem;
-      mem.buffers = {bytesOf(ab), bytesOf(bb), std::vector<uint8_t>(size_t(M) * N * 2, 0xff)};
-      std::vector<ArgValue> args = {ArgValue::tensorDesc(0, {M, K}, {K, 1}),
-                                    ArgValue::tensorDesc(1, {K, N}, {N, 1}),
-                                    ArgValue::tensorDesc(2, {M, N}, {N, 1}),
-                                    ArgValue::integer(K),
-                                    ArgValue::integer(N),
-                                    ArgValue::integer(M),
-                                    ArgValue::integer(N)};
-      InterpreterOptions strict;
-      strict.checkProxyFences = true;
-      Status st = interpret(*m, "matmul_ws_persistent_tmastore", args, mem, Grid{3, 1, 1}, strict);
-      ASSERT_TRUE(st.ok()) << st.message();
-      const std::vector<uint16_t> c = valuesOf<uint16_t>(mem.buffers[2]);
-      for (int i = 0; i < M; ++i)
-        for (int j = 0; j < N; ++j) {
-          double want = 0;
-          for (int k = 0; k < K; ++k)
-            want += a[size_t(i) * K + k] * b[size_t(k) * N + j];
-          ASSERT_EQ(valueOf(c[size_t(i) * N + j]), rounded(want)) << "C(" << i << ", " << j << ")";
-        }
+  for (std::string kernel : {"matmul_ws_persistent_tmastore", "matmul_ws_split_tmastore"})
+    for (ScalarKind elem : {ScalarKind::F16, ScalarKind::BF16}) {
+      SCOPED_TRACE(kernel + " " + std::string(name(elem)));
+      const bool half = elem == ScalarKind::F16;
+      auto m = gpukernels::matmulKernel(elem, gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR),
+                                        kernel + ".tir");
+      ASSERT_TRUE(m.ok()) << m.message();
+      auto bitsOf = [&](double v) {
+        if (half)
+          return toHalfBits(float(v));
+        float f = float(v);
+        uint32_t u = 0;
+        std::memcpy(&u, &f, 4);
+        return uint16_t(u >> 16); // exact: the inputs have 4 significant bits at most
+      };
+      auto valueOf = [&](uint16_t h) {
+        if (half)
+          return fromHalfBits(h);
+        const uint32_t u = uint32_t(h) << 16;
+        float f = 0;
+        std::memcpy(&f, &u, 4);
+        return double(f);
+      };
+      // To nearest even with C's significand (11 bits for f16, 8 for bf16; no subnormals here).
+      auto rounded = [&](double v) {
+        if (v == 0)
+          return 0.0;
+        const int bits = half ? 11 : 8;
+        int e = 0;
+        std::frexp(v, &e);
+        return std::ldexp(std::nearbyint(std::ldexp(v, bits - e)), e - bits);
+      };
+      // K: one step, and a partial fourth step (the rest reads as zero) past the 3 stages.
+      for (int K : {64, 200}) {
+        SCOPED_TRACE("K " + std::to_string(K));
+        std::vector<double> a(size_t(M) * K), b(size_t(K) * N);
+        for (double &x : a)
+          x = double(int(rng() % 17) - 8) / 8;
+        for (double &x : b)
+          x = double(int(rng() % 17) - 8) / 8;
+        std::vector<uint16_t> ab, bb;
+        for (double x : a)
+          ab.push_back(bitsOf(x));
+        for (double x : b)
+          bb.push_back(bitsOf(x));
+        Memory mem;
+        mem.buffers = {bytesOf(ab), bytesOf(bb), std::vector<uint8_t>(size_t(M) * N * 2, 0xff)};
+        std::vector<ArgValue> args = {ArgValue::tensorDesc(0, {M, K}, {K, 1}),
+                                      ArgValue::tensorDesc(1, {K, N}, {N, 1}),
+                                      ArgValue::tensorDesc(2, {M, N}, {N, 1}),
+                                      ArgValue::integer(K),
+                                      ArgValue::integer(N),
+                                      ArgValue::integer(M),
+                                      ArgValue::integer(N)};
+        InterpreterOptions strict;
+        strict.checkProxyFences = true;
+        Status st = interpret(*m, kernel, args, mem, Grid{3, 1, 1}, strict);
+        ASSERT_TRUE(st.ok()) << st.message();
+        const std::vector<uint16_t> c = valuesOf<uint16_t>(mem.buffers[2]);
+        for (int i = 0; i < M; ++i)
+          for (int j = 0; j < N; ++j) {
+            double want = 0;
+            for (int k = 0; k < K; ++k)
+              want += a[size_t(i) * K + k] * b[size_t(k) * N + j];
+            ASSERT_EQ(valueOf(c[size_t(i) * N + j]), rounded(want))
+                << "C(" << i << ", " << j << ")";
+          }
+      }
     }
-  }
 }
 
 // Each broken protocol is an error naming the op (and the barrier or the other access).

@@ -990,19 +990,34 @@ Expected<ir::Module> withoutLoopCopiesKernel(const std::string &file, ScalarKind
   return m;
 }
 
+// Whether the bench's --variant asks for `variant`: a comma-separated list of names, each exact or
+// a prefix ending in '*'; no --variant asks for every one.
+bool variantAsked(const std::string &asked, const std::string &variant) {
+  if (asked.empty())
+    return true;
+  std::stringstream list(asked);
+  for (std::string one; std::getline(list, one, ',');) {
+    if (!one.empty() && one.back() == '*' ? variant.rfind(one.substr(0, one.size() - 1), 0) == 0
+                                          : variant == one)
+      return true;
+  }
+  return false;
+}
+
 // A TMA matmul example (examples/matmul_tma*.tir: tensor-map parameters, mbarrier rings, wgmma,
 // or ldmatrix + mma.sync in matmul_tma_mma_wide.tir; written by hand; matmul_ws*.tir, warp-
 // specialized, persistent when it also takes M and N; C a tensor map where it is written by TMA
 // stores), as written. Variant "tma"
 // for matmul_tma.tir, "tma_wide" for matmul_tma_wide.tir, and so on for any other
 // matmul_tma*.tir in the examples folder; with `diagnostic` ("noload", above) the variant gets it
-// as a suffix and runs only when asked for by name.
+// as a suffix and runs only when asked for by name. --variant 'ws_*' runs every ws one.
 bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
                     ScalarKind elem = ScalarKind::F16, const std::string &diagnostic = "") {
   std::string variant = withElem(file.substr(7, file.size() - 7 - 4), elem);
   if (!diagnostic.empty())
     variant += "-" + diagnostic;
-  if ((!b.variant.empty() || !diagnostic.empty()) && b.variant != variant)
+  // A diagnostic runs only when named; the others as --variant asks (a list, prefixes).
+  if (!diagnostic.empty() ? b.variant != variant : !variantAsked(b.variant, variant))
     return true;
   auto m = diagnostic.empty() ? matmulKernel(elem, sourceDir(LINLAYOUT_SOURCE_DIR), file)
                               : withoutLoopCopiesKernel(file, elem);
@@ -1059,20 +1074,6 @@ bool gemmTmaVariant(Bench &b, std::mt19937_64 &rng, const std::string &file,
         });
       },
       out);
-}
-
-// Whether the bench's --variant asks for `variant`: a comma-separated list of names, each exact or
-// a prefix ending in '*'; no --variant asks for every one.
-bool variantAsked(const std::string &asked, const std::string &variant) {
-  if (asked.empty())
-    return true;
-  std::stringstream list(asked);
-  for (std::string one; std::getline(list, one, ',');) {
-    if (!one.empty() && one.back() == '*' ? variant.rfind(one.substr(0, one.size() - 1), 0) == 0
-                                          : variant == one)
-      return true;
-  }
-  return false;
 }
 
 // An fp8 warp-specialized matmul (examples/matmul_fp8_ws*.tir: C = scale_a * scale_b * A B^T,

@@ -115,7 +115,8 @@ void KernelBuilder::createFunction() {
       arg->addAttr(llvm::Attribute::getWithAlignment(ctx, llvm::Align(64)));
     }
   }
-  shim::markKernel(*fn_, spec_.threadsPerBlock, spec_.exactThreads, spec_.maxRegisters);
+  shim::markKernel(*fn_, spec_.threadsPerBlock, spec_.exactThreads, spec_.maxRegisters,
+                   spec_.minCtasPerSm);
   std::vector<int> maps;
   for (size_t i = 0; i < spec_.params.size(); ++i)
     if (spec_.params[i].kind == ParamKind::TensorMap)

@@ -26,6 +26,9 @@ struct KernelSpec {
   /// `.maxnreg`: the registers per thread at entry (0: the backend's choice), where setmaxnreg
   /// moves registers between warp groups.
   int maxRegisters = 0;
+  /// `.minnctapersm`: the CTAs an SM must hold at once (0: no directive). 1 lets ptxas use the
+  /// whole register budget of the block (65536 / threads, at most 255 per thread).
+  int minCtasPerSm = 0;
 };
 
 /// How `finish` turns the module into PTX.

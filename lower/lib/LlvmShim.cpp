@@ -79,7 +79,7 @@ llvm::Value *createDisjointOr(llvm::IRBuilder<> &b, llvm::Value *lhs, llvm::Valu
   return v;
 }
 
-void markKernel(llvm::Function &f, int threads, bool exact, int maxRegisters) {
+void markKernel(llvm::Function &f, int threads, bool exact, int maxRegisters, int minCtasPerSm) {
   llvm::LLVMContext &ctx = f.getContext();
   llvm::Module &m = *f.getParent();
   llvm::NamedMDNode *annotations = m.getOrInsertNamedMetadata("nvvm.annotations");
@@ -99,6 +99,8 @@ void markKernel(llvm::Function &f, int threads, bool exact, int maxRegisters) {
   }
   if (maxRegisters > 0)
     add("maxnreg", maxRegisters);
+  if (minCtasPerSm > 0)
+    add("minctasm", minCtasPerSm);
 }
 
 void markGridConstant(llvm::Function &f, const std::vector<int> &indices) {

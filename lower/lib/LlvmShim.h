@@ -43,8 +43,9 @@ llvm::Function *intrinsic(llvm::Module &m, llvm::Intrinsic::ID id,
 llvm::Value *createDisjointOr(llvm::IRBuilder<> &b, llvm::Value *lhs, llvm::Value *rhs);
 
 /// Marks `f` as a kernel entry launched with at most (or, when `exact`, exactly) `threads`
-/// threads along x.
-void markKernel(llvm::Function &f, int threads, bool exact, int maxRegisters = 0);
+/// threads along x; `maxRegisters` > 0 writes `.maxnreg`, `minCtasPerSm` > 0 `.minnctapersm`.
+void markKernel(llvm::Function &f, int threads, bool exact, int maxRegisters = 0,
+                int minCtasPerSm = 0);
 
 /// Marks byval parameters `indices` (from 0) of kernel `f` as grid constants (one nvvm
 /// `grid_constant` annotation listing them all: LLVM 19 reads only one per kernel): the kernel

@@ -8,6 +8,7 @@
 #include "NvptxBackend.h"
 #include "OpLowering.h"
 #include "OperandSlices.h"
+#include "RegisterBudget.h"
 #include "SharedAllocator.h"
 #include "SharedDeclaration.h"
 #include "WarpGroups.h"
@@ -124,6 +125,37 @@ Expected<KernelSpec> kernelSpec(const ir::Module &m, const ir::Function &f) {
     spec.params.push_back(p);
   }
   return spec;
+}
+
+// Whether a conversion's source and destination tiles need far more registers than the block
+// lets a thread have (RegisterBudget.h). There ptxas spills whatever it does, and without
+// `.minnctapersm` it often spills far more than it must to keep several blocks per SM
+// (mma2mma/2-3/256x256/f32 at 512 threads: 32 registers and 1208 bytes of stack; 128 and 48
+// with `.minnctapersm 1`; convert2d/9-10/64x128/i64: 32 and 5808, 255 and 2024). Measured with
+// ptxas 13.0 on Triton's matrix: in blocks of up to 256 threads (255 registers each), ptxas fits
+// many conversions of up to three register files (768 words) without spilling, in 32-80
+// registers (convert2d/9-6/64x64/i64, warp_local/13-5/64x64/i64: shared-memory conversions,
+// whose loads and stores interleave), where the directive only lets it take 255 and costs
+// occupancy; in larger blocks (a budget under 255) twice the budget spilled.
+Expected<bool> conversionOverflowsRegisters(const ir::Function &f, int threads,
+                                            LayoutCache &layouts) {
+  Status status;
+  bool overflows = false;
+  ir::walkOps(f.body, [&](const ir::Op &op) {
+    if (op.kind != ir::OpKind::ConvertLayout || !status.ok())
+      return;
+    auto src = tileWords(layouts, f.type(op.operands.at(0)));
+    auto dst = tileWords(layouts, f.type(op.results.at(0)));
+    if (!src.ok() || !dst.ok()) {
+      status = src.ok() ? dst.error() : src.error();
+      return;
+    }
+    int64_t budget = registerBudget(threads), words = *src + *dst;
+    overflows |= budget < 255 ? words >= 2 * budget : words > 3 * 256;
+  });
+  if (!status.ok())
+    return status.error();
+  return overflows;
 }
 
 // Plans every op's shared memory (the footprints its family declares: conversions' and
@@ -322,6 +354,11 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
   plans.fpFusion = options.fpFusion;
   plans.slicedLoads = planSlicedLoads(module, *fn, plans);
   LL_ASSIGN_OR_RETURN(KernelSpec spec, kernelSpec(module, *fn));
+  if (spec.exactThreads) {
+    LL_ASSIGN_OR_RETURN(bool overflows,
+                        conversionOverflowsRegisters(*fn, spec.threadsPerBlock, layouts));
+    spec.minCtasPerSm = overflows ? 1 : 0;
+  }
   LL_ASSIGN_OR_RETURN(auto kb, KernelBuilder::create(spec));
   kb->useSharedBytes(static_cast<uint64_t>(plans.sharedBytes));
   if (plans.sharedBytes > 0 && plans.sharedAlignment > 128)

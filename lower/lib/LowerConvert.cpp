@@ -3,6 +3,7 @@
 #include "ConversionPlanning.h"
 #include "InlinePtx.h"
 #include "OpLowering.h"
+#include "RegisterBudget.h"
 
 #include <optional>
 
@@ -42,6 +43,51 @@ std::string describePlan(const ConversionPlan &plan, const SharedSyncs *emitted)
     add(c.barriers, "bar.sync");
   }
   return s;
+}
+
+// The source registers a thread's destination, or another lane's, reads: 2^rank of the register
+// part of plan.sourceOf (a destination that repeats or drops source registers reads fewer).
+int64_t sourceRegistersRead(const ConversionPlan &plan) {
+  std::vector<uint64_t> rows; // reduced basis, each with a distinct leading bit
+  for (int d = 0; d < plan.sourceOf.numInDims(); ++d)
+    for (int i = 0; i < plan.sourceOf.inDimBits(d); ++i) {
+      uint64_t v = plan.sourceOf.basis(plan.sourceOf.inDimName(d), i, DimName::reg());
+      for (uint64_t r : rows)
+        v = std::min(v, v ^ r);
+      if (v)
+        rows.push_back(v);
+    }
+  return int64_t(1) << rows.size();
+}
+
+// Whether a warp-shuffle conversion goes through shared memory instead, to spill less. Shuffles
+// need every source register a thread reads in registers at once (a tile loaded from global
+// memory is loaded before the first global store, which may alias it), and the results
+// alongside; through shared memory each loaded word is stored as it arrives and each stored one
+// is loaded as it is needed. Measured with ptxas 13.0 (sm_90) on Triton's matrix, 32- and 64-bit
+// elements: the 64x64 i64 warp-local tiles (256 words read, 256 made, at one warp) spilled
+// 32-312 bytes through shuffles (Triton's kernels 32-408) and none through shared memory, and
+// so did those reading 512 words to make 256 (warp_local/13-4: 2168 bytes at 255 registers);
+// those making more than they read (5-13, 6-13: 144 -> 520 bytes), or over 256 words
+// (convert2d/6-10/64x128/i64: 200 -> 1552), spill more through shared memory, and 16-bit tiles
+// and tiles of fewer words fit through shuffles (convert2d/7-1/64x128/i64, 256 read, 128 made),
+// as do those that select fewer words than they shuffle (a select keeps both its candidates
+// alive: convert2d/6-10/64x64/i64, 256 read and made, 256 shuffles, 64 selects, 200 registers).
+Expected<bool> sharedFitsBetter(FootprintContext &ctx, const ir::Op &op,
+                                const ConversionPlan &plan) {
+  if (plan.path != ConversionPath::WarpShuffle || plan.elementBits < 32)
+    return false;
+  bool alternative = false;
+  for (const auto &alt : plan.alternatives)
+    alternative |= alt.path == ConversionPath::SharedMemory;
+  if (!alternative)
+    return false;
+  const int64_t wordsPerElement = plan.elementBits / 32;
+  int64_t read = sourceRegistersRead(plan) * wordsPerElement;
+  LL_ASSIGN_OR_RETURN(int64_t made, tileWords(ctx.layouts, ctx.function.type(op.results[0])));
+  int64_t budget = registerBudget(int(ctx.module.numWarps) * 32);
+  return read > budget && made <= read && made <= 256 && read + made >= 512 &&
+         plan.cost.selects >= plan.cost.shuffles;
 }
 
 } // namespace
@@ -105,6 +151,17 @@ Expected<SharedFootprint> planConversion(FootprintContext &ctx, const ir::Op &op
   LL_ASSIGN_OR_RETURN(LinearLayout dst, ctx.layouts.of(dt));
   auto plan = planLayoutConversion(src, dst, exchangeElementBits(st), ctx.target, ctx.forcedPath,
                                    isMmaOperand(ctx.module.layoutOf(dt)), ctx.padding);
+  if (plan.ok() && !ctx.forcedPath && op.kind == ir::OpKind::ConvertLayout) {
+    LL_ASSIGN_OR_RETURN(bool viaShared, sharedFitsBetter(ctx, op, *plan));
+    if (viaShared) {
+      auto shared = planLayoutConversion(src, dst, exchangeElementBits(st), ctx.target,
+                                         ConversionPath::SharedMemory,
+                                         isMmaOperand(ctx.module.layoutOf(dt)), ctx.padding);
+      // Only while the scratch leaves room for the kernel's other buffers.
+      if (shared.ok() && shared->shared.scratchBytes <= ctx.target.sharedBytesPerBlock() / 2)
+        plan = std::move(shared);
+    }
+  }
   if (!plan.ok() && ctx.forcedPath)
     return makeError("no " + conversionPathIdentifier(*ctx.forcedPath) +
                      " plan (LowerOptions::conversionPath): " + plan.message());

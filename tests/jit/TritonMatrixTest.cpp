@@ -5,7 +5,8 @@
 //  - TritonMatrix.Full (CPU, only with LINLAYOUT_TRITON_MATRIX=FILE; scripts/triton-matrix.sh):
 //    every case (LINLAYOUT_MATRIX_SHARD=i/n: every n-th from i; LINLAYOUT_MATRIX_NAMES=a,b:
 //    those whose name contains a or b), ptxas' registers, stack and spills written to FILE as
-//    JSON lines;
+//    JSON lines (LINLAYOUT_MATRIX_PATH=shared_memory: that path forced; LINLAYOUT_MATRIX_PTX=DIR:
+//    each case's PTX and LLVM IR kept in DIR);
 //  - TritonMatrixGpu.EveryCaseIsBitExact (GPU): every case runs and stores exactly its input;
 //    LINLAYOUT_MATRIX_SHARD=i/n runs every n-th case from i, LINLAYOUT_MATRIX_NAMES=a,b those
 //    whose name contains a or b, LINLAYOUT_TRITON_MATRIX=FILE writes
@@ -34,15 +35,14 @@ namespace {
 
 using LowerTarget = decltype(lower::LowerOptions{}.target)::value_type;
 
-// 32-bit words a thread holds of the source and of the destination tile.
-int64_t wordsPerThread(const MatrixCase &c) {
-  auto regs = [&](const LayoutSpec &l) -> int64_t {
-    auto ll = toLinearLayout(l, c.shape);
-    return ll.ok() ? int64_t(ll->inDimSize(DimName::reg())) : 0;
-  };
-  int64_t words = (ir::bitWidth(c.elem) + 31) / 32;
-  return (regs(c.src) + regs(c.dst)) * words;
+// 32-bit words a thread holds of a tile in layout `l` (one per element up to 32 bits).
+int64_t tileWords(const MatrixCase &c, const LayoutSpec &l) {
+  auto ll = toLinearLayout(l, c.shape);
+  return ll.ok() ? int64_t(ll->inDimSize(DimName::reg())) * ((ir::bitWidth(c.elem) + 31) / 32) : 0;
 }
+
+// 32-bit words a thread holds of the source and of the destination tile.
+int64_t wordsPerThread(const MatrixCase &c) { return tileWords(c, c.src) + tileWords(c, c.dst); }
 
 struct Assembled {
   std::string problem; // "" when it lowered and assembled
@@ -61,6 +61,15 @@ Assembled lowerAndAssemble(const MatrixCase &c, const std::string &ptxas) {
   lower::LowerOptions o;
   o.target = LowerTarget::parse("sm_90").value();
   o.keepLlvmIr = std::getenv("LINLAYOUT_MATRIX_PTX") != nullptr;
+  // LINLAYOUT_MATRIX_PATH=shared_memory (a path's identifier): every conversion that can takes
+  // that path, to compare paths' register use.
+  if (const char *path = std::getenv("LINLAYOUT_MATRIX_PATH"); path && *path) {
+    o.conversionPath = parseConversionPath(path);
+    if (!o.conversionPath) {
+      a.problem = std::string("LINLAYOUT_MATRIX_PATH is '") + path + "', not a path";
+      return a;
+    }
+  }
   auto k = lower::lowerKernel(*m, o);
   if (!k.ok()) {
     a.problem = "lowering: " + k.message();
@@ -202,6 +211,45 @@ TEST(TritonMatrix, FormerSpillsUseNoLocalMemory) {
   }
 }
 
+// Where both kernels spill, ours spills less than Triton 3.6's (H200, 2026-12-02, in
+// brackets): a kernel whose conversion cannot fit in registers declares `.minnctapersm 1`, so
+// ptxas uses every register the block leaves a thread (Lower.cpp), and a warp-shuffle
+// conversion whose source alone exceeds them goes through shared memory (LowerConvert.cpp).
+TEST(TritonMatrix, SpillsLessThanTriton) {
+  std::optional<std::string> ptxas = lower::findPtxas();
+  if (!ptxas)
+    GTEST_SKIP() << "no ptxas";
+  struct Limit {
+    const char *name;
+    int tritonBytes;
+    bool minCtas; // whether the kernel declares `.minnctapersm 1`
+  };
+  const Limit limits[] = {
+      {"mma2mma/2-3/none/256x256/f32", 72, true},
+      {"warp_local/13-4/none/64x64/i64", 1904, false},
+      {"warp_local/9-8/none/64x64/i64", 40, false},
+  };
+  std::vector<MatrixCase> cases = tritonMatrix();
+  for (const Limit &l : limits) {
+    SCOPED_TRACE(l.name);
+    auto c = std::find_if(cases.begin(), cases.end(),
+                          [&](const MatrixCase &m) { return m.name == l.name; });
+    ASSERT_NE(c, cases.end());
+    Assembled a = lowerAndAssemble(*c, *ptxas);
+    ASSERT_EQ(a.problem, "");
+    EXPECT_LT(a.report.stackBytes, l.tritonBytes) << a.report.registers << " registers";
+    EXPECT_EQ(a.ptx.find(".minnctapersm 1") != std::string::npos, l.minCtas);
+  }
+  // A conversion that fits keeps ptxas' own choice.
+  auto c = std::find_if(cases.begin(), cases.end(), [](const MatrixCase &m) {
+    return m.name == "warp_local/9-8/none/32x32/i64";
+  });
+  ASSERT_NE(c, cases.end());
+  Assembled a = lowerAndAssemble(*c, *ptxas);
+  ASSERT_EQ(a.problem, "");
+  EXPECT_EQ(a.ptx.find(".minnctapersm"), std::string::npos);
+}
+
 TEST(TritonMatrix, Full) {
   const char *out = std::getenv("LINLAYOUT_TRITON_MATRIX");
   if (!out)
@@ -249,7 +297,7 @@ TEST(TritonMatrix, Full) {
       << ", \"registers\": " << a.report.registers << ", \"stack\": " << a.report.stackBytes
       << ", \"spill_stores\": " << a.report.spillStoreBytes
       << ", \"spill_loads\": " << a.report.spillLoadBytes << ", \"words\": " << wordsPerThread(c)
-      << ", \"path\": \"" << a.paths << "\"";
+      << ", \"src_words\": " << tileWords(c, c.src) << ", \"path\": \"" << a.paths << "\"";
     if (!a.problem.empty())
       f << ", \"error\": \"" << jsonEscape(a.problem.substr(0, 300)) << "\"";
     f << "}\n";

@@ -4,6 +4,7 @@
 // errors (a barrier used by the peer before its init is visible, a multicast outside a cluster,
 // a grid that is no multiple of the cluster).
 #include "Examples.h"
+#include "TextEdits.h"
 
 #include "linlayout/ir/Printer.h"
 #include "linlayout/ir/Verifier.h"
@@ -17,14 +18,6 @@ using namespace linlayout::ir::testing;
 namespace {
 
 std::string multicastText() { return readFile(examplePath("tma_multicast.tir")); }
-
-std::string edit(std::string text, const std::string &from, const std::string &to) {
-  size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos)
-    text.replace(at, from.size(), to);
-  return text;
-}
 
 struct CopyRun {
   Status status = Status::success();

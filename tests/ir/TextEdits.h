@@ -1,7 +1,10 @@
-// Random edits of tile-IR text for the fuzz properties: the parser's and verifier's
-// (tests/ir/FuzzTest.cpp) and the lowering's (tests/lower/LowerFuzzTest.cpp). Header-only; the
-// caller supplies the randomness, so rapidcheck can shrink what it draws.
+// Edits of tile-IR text for tests: one named replacement, for the tests that break an example in
+// a known way and expect an error, and random edits for the fuzz properties: the parser's and
+// verifier's (tests/ir/FuzzTest.cpp) and the lowering's (tests/lower/LowerFuzzTest.cpp).
+// Header-only; the caller supplies the randomness, so rapidcheck can shrink what it draws.
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -9,6 +12,16 @@
 #include <vector>
 
 namespace linlayout::ir::testing {
+
+/// The text with the first occurrence of `from` replaced by `to` (the test fails where it has
+/// none).
+inline std::string edit(std::string text, const std::string &from, const std::string &to) {
+  size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos)
+    text.replace(at, from.size(), to);
+  return text;
+}
 
 /// Tokens of the IR's syntax to splice into text.
 inline const std::vector<std::string> &fuzzTokens() {

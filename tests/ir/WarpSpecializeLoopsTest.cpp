@@ -7,6 +7,7 @@
 // 1..S-1 ahead; loops it must refuse left as they were, with a remark saying why; and a property
 // over the example with lines deleted: split faithfully or left alone, never broken.
 #include "Examples.h"
+#include "TextEdits.h"
 #include "TritonDumps.h"
 
 #include "linlayout/ir/Pipeline.h"
@@ -27,16 +28,6 @@ using namespace linlayout::ir::testing;
 namespace {
 
 std::string exampleText() { return readFile(examplePath("matmul_tma_autows.tir")); }
-
-// The text with the first occurrence of `from` replaced by `to` (the test fails where it has
-// none).
-std::string edit(std::string text, const std::string &from, const std::string &to) {
-  size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos)
-    text.replace(at, from.size(), to);
-  return text;
-}
 
 // The text without the first line that holds `what`.
 std::string dropLine(std::string text, const std::string &what) {

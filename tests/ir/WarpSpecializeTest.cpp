@@ -3,6 +3,7 @@
 // TMA matmul it specializes, and each broken protocol (a read before the full barrier, a refill
 // before the empty barrier, too many arrivals, a wait nothing completes) reported by op.
 #include "Examples.h"
+#include "TextEdits.h"
 
 #include "kernels/TileKernels.h"
 
@@ -22,16 +23,6 @@ using namespace linlayout::ir::testing;
 namespace {
 
 std::string exampleText() { return readFile(examplePath("matmul_ws.tir")); }
-
-// The text with the first occurrence of `from` replaced by `to` (the test fails where it has
-// none).
-std::string edit(std::string text, const std::string &from, const std::string &to) {
-  size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos)
-    text.replace(at, from.size(), to);
-  return text;
-}
 
 struct MatmulRun {
   Status status = Status::success();

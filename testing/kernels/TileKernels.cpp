@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -273,6 +274,19 @@ Expected<std::string> exampleText(const std::string &file, const std::string &so
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+std::vector<std::string> exampleFilesStartingWith(const std::string &prefix,
+                                                  const std::string &sourceDir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto &e : std::filesystem::directory_iterator(sourceDir + "/examples", ec)) {
+    std::string f = e.path().filename().string();
+    if (f.rfind(prefix, 0) == 0 && f.ends_with(".tir"))
+      files.push_back(f);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 Expected<Module> exampleKernel(const std::string &file, const std::string &sourceDir) {

@@ -78,6 +78,12 @@ Expected<ir::Module> sharedTrip(ir::ScalarKind elem, int64_t rows, int64_t cols,
 /// The text of examples/`file` under `sourceDir`, or an error naming the file.
 Expected<std::string> exampleText(const std::string &file, const std::string &sourceDir);
 
+/// The names of examples/`prefix`*.tir under `sourceDir`, sorted (none where there is no such
+/// folder): every variant of a family, so that the GPU tests and benchmarks take a new one as it
+/// lands.
+std::vector<std::string> exampleFilesStartingWith(const std::string &prefix,
+                                                  const std::string &sourceDir);
+
 /// row_sum(x, out, stride): examples/row_reduce.tir's kernel (32 rows of 128 f32 per program).
 /// softmax(x, y, stride, n_cols): examples/softmax.tir's kernel.
 /// matmul(a, b, c, K, lda, ldb, ldc): examples/matmul.tir with `elem` (f16 or bf16) inputs.

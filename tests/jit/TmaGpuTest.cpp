@@ -18,8 +18,8 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 
 using namespace linlayout;
@@ -250,6 +250,80 @@ TEST(TmaGpu, ClusterMulticastCopy) {
 
 namespace {
 
+// Checks that matmul kernel k copies by TMA, issues each of `instructions` and spills nothing;
+// prints its registers, local and shared bytes (and how many clusters fit at once) after `label`.
+void checkKernel(const jit::Kernel &k, const std::string &label,
+                 std::initializer_list<const char *> instructions) {
+  EXPECT_GT(count(k.ptx(), "cp.async.bulk.tensor"), 0);
+  for (const char *instruction : instructions)
+    EXPECT_GT(count(k.ptx(), instruction), 0) << instruction;
+  const jit::KernelMetadata &meta = k.metadata();
+  std::cout << "[          ] " << label << ": " << meta.registers << " registers, "
+            << meta.localBytes << " local bytes, " << meta.dynamicSharedBytes << " shared bytes";
+  if (meta.maxActiveClusters > 0)
+    std::cout << ", " << meta.maxActiveClusters << " clusters of " << meta.clusterDims[0]
+              << " at once";
+  std::cout << "\n";
+  EXPECT_EQ(meta.localBytes, 0);
+}
+
+// The tensor map of kernel parameter `param` over a row-major rows x cols matrix of
+// elemBytes-byte elements in `buffer`.
+Expected<runtime::TensorMap> rowMajorMap(const lower::KernelParam &param,
+                                         const runtime::DeviceBuffer &buffer, int rows, int cols,
+                                         size_t elemBytes) {
+  return jit::encodeTensorMapFor(param, buffer.ptr(), {uint64_t(rows), uint64_t(cols)},
+                                 {uint64_t(cols) * elemBytes});
+}
+
+// Launches matmul `k` on `grid` with A's and B's maps, C and then `rest`. C is `dc`, or for a
+// kernel that writes it by TMA stores (matmul_*_tmastore.tir: parameter 2 is a tensor map) a
+// tensor map over `dc` as M x N elements of outBytes.
+template <typename... Rest>
+Status launchMatmul(const jit::Kernel &k, runtime::Dim3 grid, const runtime::TensorMap &amap,
+                    const runtime::TensorMap &bmap, const runtime::DeviceBuffer &dc, int M, int N,
+                    size_t outBytes, const Rest &...rest) {
+  const lower::KernelParam &c = k.metadata().params.at(2);
+  if (c.kind != lower::ParamKind::TensorMap)
+    return k.launch(grid, amap, bmap, dc, rest...);
+  Expected<runtime::TensorMap> cmap = rowMajorMap(c, dc, M, N, outBytes);
+  if (!cmap.ok())
+    return cmap.error();
+  return k.launch(grid, amap, bmap, *cmap, rest...);
+}
+
+// Element (i, j) of a row-major C of N columns of `kind` (f32, f16 or bf16).
+double elementOf(const std::vector<uint8_t> &c, int N, int i, int j, ScalarKind kind) {
+  auto read = [&]<typename T>(T x) {
+    std::memcpy(&x, &c[(size_t(i) * N + j) * sizeof(T)], sizeof(T));
+    return double(float(x));
+  };
+  return kind == ScalarKind::F32   ? read(0.0f)
+         : kind == ScalarKind::F16 ? read(Eigen::half())
+                                   : read(Eigen::bfloat16());
+}
+
+// Checks that every element of C (M x N of `kind`) was written and that its relative Frobenius
+// error against ref(i, j) stays below `tolerance`; prints it and the largest absolute error after
+// `label`.
+template <typename Ref>
+void checkProduct(const std::vector<uint8_t> &c, ScalarKind kind, int M, int N, const Ref &ref,
+                  double tolerance, const std::string &label) {
+  double err = 0, norm = 0, worst = 0;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      const double want = ref(i, j), got = elementOf(c, N, i, j, kind);
+      ASSERT_FALSE(std::isnan(got)) << "C(" << i << ", " << j << ") not written";
+      err += (got - want) * (got - want);
+      norm += want * want;
+      worst = std::max(worst, std::abs(got - want));
+    }
+  double rel = std::sqrt(err / norm);
+  std::cout << "[          ] " << label << ": |out - ref| / |ref| = " << rel << ", max abs err "
+            << worst << "\n";
+  EXPECT_LT(rel, tolerance);
+}
+
 template <typename Half>
 void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std::string &file,
                const char *mmaInstruction = "wgmma.mma_async", bool runPasses = false) {
@@ -260,23 +334,15 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
   jit::CompileOptions options = gputest::asBuilt();
   options.runPasses = runPasses;
   ASSERT_OK_AND_ASSIGN(auto k, jitc.compile(m, options));
-  const std::string &ptx = k->ptx();
-  EXPECT_GT(count(ptx, "cp.async.bulk.tensor"), 0);
-  EXPECT_GT(count(ptx, mmaInstruction), 0);
-  std::cout << "[          ] " << file << " " << ir::name(elem) << ": " << k->metadata().registers
-            << " registers, " << k->metadata().localBytes << " local bytes, "
-            << k->metadata().dynamicSharedBytes << " shared bytes";
-  if (k->metadata().maxActiveClusters > 0)
-    std::cout << ", " << k->metadata().maxActiveClusters << " clusters of "
-              << k->metadata().clusterDims[0] << " at once";
-  std::cout << "\n";
-  EXPECT_EQ(k->metadata().localBytes, 0);
+  const std::string label = file + " " + std::string(ir::name(elem));
+  checkKernel(*k, label, {mmaInstruction});
   // The tile is the descriptors' blocks (A's rows, B's columns); C is f32, or of the inputs'
   // type (the "_halfout" examples).
   const ir::Function &fn = m.functions.at(0);
   const int tileM = int(fn.type(fn.body.args.at(0)).shape().at(0));
   const int tileN = int(fn.type(fn.body.args.at(1)).shape().at(1));
   const bool halfOut = fn.type(fn.body.args.at(2)).elem().scalar != ScalarKind::F32;
+  const ScalarKind cKind = halfOut ? elem : ScalarKind::F32;
   const size_t outBytes = halfOut ? 2 : 4;
   // A persistent kernel (matmul_ws_persistent*.tir) also takes M and N, and walks the tiles.
   const bool persistent = fn.body.args.size() == 7;
@@ -295,12 +361,8 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
     ASSERT_OK_AND_ASSIGN(auto dc, runtime::DeviceBuffer::allocate(size_t(M) * N * outBytes));
     ASSERT_OK(dc.fill(0xff));
     const auto &params = k->metadata().params;
-    ASSERT_OK_AND_ASSIGN(auto amap,
-                         jit::encodeTensorMapFor(params.at(0), da.ptr(), {uint64_t(M), uint64_t(K)},
-                                                 {uint64_t(K) * 2}));
-    ASSERT_OK_AND_ASSIGN(auto bmap,
-                         jit::encodeTensorMapFor(params.at(1), db.ptr(), {uint64_t(K), uint64_t(N)},
-                                                 {uint64_t(N) * 2}));
+    ASSERT_OK_AND_ASSIGN(auto amap, rowMajorMap(params.at(0), da, M, K, 2));
+    ASSERT_OK_AND_ASSIGN(auto bmap, rowMajorMap(params.at(1), db, K, N, 2));
     // A launch checks the kind of every argument.
     // A clustered kernel (matmul_ws_cluster*.tir) runs one cluster: its pair of CTAs walks the
     // two pair-tiles.
@@ -311,46 +373,26 @@ void tmaMatmul(jit::Compiler &jitc, ScalarKind elem, double tolerance, const std
     ASSERT_FALSE(wrong.ok());
     EXPECT_NE(wrong.message().find("is a tensor map, got a 32-bit integer"), std::string::npos)
         << wrong.message();
-    if (params.at(2).kind == lower::ParamKind::TensorMap) {
-      // C by TMA stores (matmul_ws_persistent_tmastore.tir): a tensor map of C's type.
-      ASSERT_TRUE(persistent);
-      ASSERT_OK_AND_ASSIGN(auto cmap, jit::encodeTensorMapFor(params.at(2), dc.ptr(),
-                                                              {uint64_t(M), uint64_t(N)},
-                                                              {uint64_t(N) * outBytes}));
-      ASSERT_OK(k->launch({cluster > 1 ? cluster : 3}, amap, bmap, cmap, int32_t(K), int32_t(N),
-                          int32_t(M), int32_t(N)));
-    } else if (persistent) { // 3 programs for 8 tiles: the ring's phases go on across tiles
-      ASSERT_OK(k->launch({cluster > 1 ? cluster : 3}, amap, bmap, dc, int32_t(K), int32_t(N),
-                          int32_t(M), int32_t(N)));
+    // C by TMA stores (matmul_ws_persistent_tmastore.tir) only in a persistent kernel.
+    ASSERT_TRUE(persistent || params.at(2).kind != lower::ParamKind::TensorMap);
+    if (persistent) { // 3 programs for 8 tiles: the ring's phases go on across tiles
+      ASSERT_OK(launchMatmul(*k, {cluster > 1 ? cluster : 3}, amap, bmap, dc, M, N, outBytes,
+                             int32_t(K), int32_t(N), int32_t(M), int32_t(N)));
     } else {
       ASSERT_OK(k->launch({unsigned(M / tileM), unsigned(N / tileN)}, amap, bmap, dc, int32_t(K),
                           int32_t(N)));
     }
     ASSERT_OK(jitc.context().synchronize());
     ASSERT_OK_AND_ASSIGN(auto c, dc.template toHost<uint8_t>());
-    double err = 0, norm = 0;
-    for (int i = 0; i < M; ++i)
-      for (int j = 0; j < N; ++j) {
-        double ref = 0;
-        for (int kk = 0; kk < K; ++kk)
-          ref += double(float(a[size_t(i) * K + kk])) * double(float(b[size_t(kk) * N + j]));
-        const uint8_t *at = &c[(size_t(i) * N + j) * outBytes];
-        float got;
-        if (halfOut) {
-          Half h;
-          std::memcpy(&h, at, 2);
-          got = float(h);
-        } else {
-          std::memcpy(&got, at, 4);
-        }
-        ASSERT_FALSE(std::isnan(got)) << "C(" << i << ", " << j << ") not written";
-        err += (got - ref) * (got - ref);
-        norm += ref * ref;
-      }
-    double rel = std::sqrt(err / norm);
-    std::cout << "[          ] " << file << " " << ir::name(elem) << " " << M << "x" << N << "x"
-              << K << ": |out - ref| / |ref| = " << rel << "\n";
-    EXPECT_LT(rel, tolerance);
+    auto ref = [&](int i, int j) {
+      double r = 0;
+      for (int kk = 0; kk < K; ++kk)
+        r += double(float(a[size_t(i) * K + kk])) * double(float(b[size_t(kk) * N + j]));
+      return r;
+    };
+    ASSERT_NO_FATAL_FAILURE(checkProduct(c, cKind, M, N, ref, tolerance,
+                                         label + " " + std::to_string(M) + "x" + std::to_string(N) +
+                                             "x" + std::to_string(K)));
   }
 }
 
@@ -383,15 +425,8 @@ TEST(TmaGpu, MmaSyncMatmul) {
 // examples/matmul_ws*.tir, so that a new variant is tested (and measured, bench/gpu) as it lands.
 TEST(TmaGpu, WarpSpecializedMatmul) {
   REQUIRE_HOPPER();
-  std::vector<std::string> files;
-  std::error_code ec;
-  for (const auto &e :
-       std::filesystem::directory_iterator(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples", ec)) {
-    std::string f = e.path().filename().string();
-    if (f.rfind("matmul_ws", 0) == 0 && f.ends_with(".tir"))
-      files.push_back(f);
-  }
-  std::sort(files.begin(), files.end());
+  std::vector<std::string> files =
+      exampleFilesStartingWith("matmul_ws", sourceDir(LINLAYOUT_SOURCE_DIR));
   EXPECT_GE(files.size(), 3u);
   for (const std::string &file : files) {
     tmaMatmul<Eigen::half>(*jitc, ScalarKind::F16, 1e-3, file, "setmaxnreg.");
@@ -429,14 +464,8 @@ void fp8Matmul(jit::Compiler &jitc, const std::string &file, ScalarKind out, dou
   const ir::Function &fn = m.functions.at(0);
   ASSERT_EQ(fn.type(fn.body.args.at(2)).elem().scalar, out);
   ASSERT_OK_AND_ASSIGN(auto k, jitc.compile(m, gputest::asBuilt()));
-  const std::string &ptx = k->ptx();
-  EXPECT_GT(count(ptx, "cp.async.bulk.tensor"), 0);
-  EXPECT_GT(count(ptx, "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3"), 0);
-  EXPECT_GT(count(ptx, "setmaxnreg."), 0);
-  std::cout << "[          ] " << file << " -> " << ir::name(out) << ": " << k->metadata().registers
-            << " registers, " << k->metadata().localBytes << " local bytes, "
-            << k->metadata().dynamicSharedBytes << " shared bytes\n";
-  EXPECT_EQ(k->metadata().localBytes, 0);
+  const std::string label = file + " -> " + std::string(ir::name(out));
+  checkKernel(*k, label, {"wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3", "setmaxnreg."});
   const size_t outBytes = out == ScalarKind::F32 ? 4 : 2;
   const float scaleA = 0.75f, scaleB = 1.5f;
   std::array<double, 256> value;
@@ -453,56 +482,21 @@ void fp8Matmul(jit::Compiler &jitc, const std::string &file, ScalarKind out, dou
     ASSERT_OK_AND_ASSIGN(auto dc, runtime::DeviceBuffer::allocate(size_t(M) * N * outBytes));
     ASSERT_OK(dc.fill(0xff));
     const auto &params = k->metadata().params;
-    ASSERT_OK_AND_ASSIGN(
-        auto amap,
-        jit::encodeTensorMapFor(params.at(0), da.ptr(), {uint64_t(M), uint64_t(K)}, {uint64_t(K)}));
-    ASSERT_OK_AND_ASSIGN(
-        auto bmap,
-        jit::encodeTensorMapFor(params.at(1), db.ptr(), {uint64_t(N), uint64_t(K)}, {uint64_t(K)}));
-    // C is a pointer, or a tensor map for a kernel that writes it by TMA stores.
-    if (params.at(2).kind == lower::ParamKind::TensorMap) {
-      ASSERT_OK_AND_ASSIGN(auto cmap, jit::encodeTensorMapFor(params.at(2), dc.ptr(),
-                                                              {uint64_t(M), uint64_t(N)},
-                                                              {uint64_t(N) * outBytes}));
-      ASSERT_OK(k->launch({3}, amap, bmap, cmap, int32_t(K), int32_t(N), int32_t(M), int32_t(N),
-                          scaleA, scaleB));
-    } else {
-      ASSERT_OK(k->launch({3}, amap, bmap, dc, int32_t(K), int32_t(N), int32_t(M), int32_t(N),
-                          scaleA, scaleB));
-    }
+    ASSERT_OK_AND_ASSIGN(auto amap, rowMajorMap(params.at(0), da, M, K, 1));
+    ASSERT_OK_AND_ASSIGN(auto bmap, rowMajorMap(params.at(1), db, N, K, 1));
+    ASSERT_OK(launchMatmul(*k, {3}, amap, bmap, dc, M, N, outBytes, int32_t(K), int32_t(N),
+                           int32_t(M), int32_t(N), scaleA, scaleB));
     ASSERT_OK(jitc.context().synchronize());
     ASSERT_OK_AND_ASSIGN(auto c, dc.template toHost<uint8_t>());
-    double err = 0, norm = 0, worst = 0;
-    for (int i = 0; i < M; ++i)
-      for (int j = 0; j < N; ++j) {
-        double ref = 0;
-        for (int kk = 0; kk < K; ++kk)
-          ref += value[a[size_t(i) * K + kk]] * value[b[size_t(j) * K + kk]];
-        ref *= double(scaleA) * double(scaleB);
-        const uint8_t *at = &c[(size_t(i) * N + j) * outBytes];
-        double got;
-        if (out == ScalarKind::F32) {
-          float f;
-          std::memcpy(&f, at, 4);
-          got = f;
-        } else if (out == ScalarKind::F16) {
-          Eigen::half h;
-          std::memcpy(&h, at, 2);
-          got = float(h);
-        } else {
-          Eigen::bfloat16 h;
-          std::memcpy(&h, at, 2);
-          got = float(h);
-        }
-        ASSERT_FALSE(std::isnan(got)) << "C(" << i << ", " << j << ") not written";
-        err += (got - ref) * (got - ref);
-        norm += ref * ref;
-        worst = std::max(worst, std::abs(got - ref));
-      }
-    double rel = std::sqrt(err / norm);
-    std::cout << "[          ] " << file << " -> " << ir::name(out) << " " << M << "x" << N << "x"
-              << K << ": |out - ref| / |ref| = " << rel << ", max abs err " << worst << "\n";
-    EXPECT_LT(rel, tolerance);
+    auto ref = [&](int i, int j) {
+      double r = 0;
+      for (int kk = 0; kk < K; ++kk)
+        r += value[a[size_t(i) * K + kk]] * value[b[size_t(j) * K + kk]];
+      return r * (double(scaleA) * double(scaleB));
+    };
+    ASSERT_NO_FATAL_FAILURE(checkProduct(c, out, M, N, ref, tolerance,
+                                         label + " " + std::to_string(M) + "x" + std::to_string(N) +
+                                             "x" + std::to_string(K)));
   }
 }
 
@@ -514,15 +508,8 @@ void fp8Matmul(jit::Compiler &jitc, const std::string &file, ScalarKind out, dou
 // 1e-2 (~2e-3), f32 C 2e-3 (the accumulation's share in all three).
 TEST(TmaGpu, Fp8WarpSpecializedMatmul) {
   REQUIRE_HOPPER();
-  std::vector<std::string> files;
-  std::error_code ec;
-  for (const auto &e :
-       std::filesystem::directory_iterator(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples", ec)) {
-    std::string f = e.path().filename().string();
-    if (f.rfind("matmul_fp8_ws", 0) == 0 && f.ends_with(".tir"))
-      files.push_back(f);
-  }
-  std::sort(files.begin(), files.end());
+  std::vector<std::string> files =
+      exampleFilesStartingWith("matmul_fp8_ws", sourceDir(LINLAYOUT_SOURCE_DIR));
   EXPECT_GE(files.size(), 2u);
   for (const std::string &file : files) {
     if (file.find("f32out") != std::string::npos) {

@@ -38,7 +38,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -1234,13 +1233,8 @@ struct AttentionConfig {
 // persistent where its name says so.
 std::vector<AttentionConfig> attentionWsConfigs() {
   std::vector<AttentionConfig> out;
-  std::error_code ec;
-  for (const auto &e :
-       std::filesystem::directory_iterator(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples", ec)) {
-    const std::string f = e.path().filename().string();
-    const std::string head = "attention_ws_";
-    if (f.rfind(head, 0) != 0 || !f.ends_with(".tir"))
-      continue;
+  const std::string head = "attention_ws_";
+  for (const std::string &f : exampleFilesStartingWith(head, sourceDir(LINLAYOUT_SOURCE_DIR))) {
     const std::string rest = f.substr(head.size(), f.size() - head.size() - 4);
     AttentionConfig c{f,
                       "ws-" + rest,
@@ -1259,8 +1253,6 @@ std::vector<AttentionConfig> attentionWsConfigs() {
     if (c.d > 0)
       out.push_back(c);
   }
-  std::sort(out.begin(), out.end(),
-            [](const AttentionConfig &x, const AttentionConfig &y) { return x.file < y.file; });
   return out;
 }
 
@@ -1414,122 +1406,84 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
 // that wgmma reads, one wgmma group in flight across iterations), matmul_wgmma_wide.tir (128x256,
 // two warp groups) plain and with 3 and 4 stages, and the TMA examples (examples/matmul_tma*.tir).
 bool gemmSection(Bench &b, std::mt19937_64 &rng) {
+  const bool hopper = b.jit.context().computeCapability() == 90;
+  std::vector<GemmSpec> specs;
   for (int stages : {1, 3, 4})
-    if (!gemmVariant(b, rng, {.stages = stages}))
-      return false;
+    specs.push_back({.stages = stages});
   // With the prefetch pass (K slices of 16: the next slice's ldmatrix under this one's mma).
   for (int stages : {3, 4})
-    if (!gemmVariant(b, rng, {.stages = stages, .prefetchK = 16}))
-      return false;
+    specs.push_back({.stages = stages, .prefetchK = 16});
   for (int stages : {1, 3})
-    if (!gemmVariant(b, rng, {.file = "matmul_wide.tir", .stages = stages}))
-      return false;
+    specs.push_back({.file = "matmul_wide.tir", .stages = stages});
   for (int stages : {3, 4})
     for (Reshape r : {Reshape::None, Reshape::KStep64})
-      if (!gemmVariant(
-              b, rng, {.file = "matmul_wide.tir", .stages = stages, .prefetchK = 16, .reshape = r}))
-        return false;
+      specs.push_back({.file = "matmul_wide.tir", .stages = stages, .prefetchK = 16, .reshape = r});
   // The same with the programs walked in groups of 8 M tiles (for L2 reuse), and K steps of 128
   // (eight slices, one barrier per step) in two stages: 2 x 96 KiB of rings.
-  for (int stages : {3, 4})
-    if (!gemmVariant(b, rng,
-                     {.file = "matmul_wide.tir",
-                      .stages = stages,
-                      .prefetchK = 16,
-                      .reshape = Reshape::KStep64,
-                      .groupM = 8}))
-      return false;
   // Groups of 16 M tiles: a wave of 132 programs then spans ~16 M x ~8 N tiles of 128 x 256,
   // about square, so the A and B panels it reads together are smallest.
-  for (int stages : {3, 4})
-    if (!gemmVariant(b, rng,
-                     {.file = "matmul_wide.tir",
-                      .stages = stages,
-                      .prefetchK = 16,
-                      .reshape = Reshape::KStep64,
-                      .groupM = 16}))
-      return false;
+  for (int groupM : {8, 16})
+    for (int stages : {3, 4})
+      specs.push_back({.file = "matmul_wide.tir",
+                       .stages = stages,
+                       .prefetchK = 16,
+                       .reshape = Reshape::KStep64,
+                       .groupM = groupM});
   for (int groupM : {0, 8, 16})
-    if (!gemmVariant(b, rng,
-                     {.file = "matmul_wide.tir",
-                      .stages = 2,
-                      .prefetchK = 16,
-                      .reshape = Reshape::KStep128,
-                      .groupM = groupM}))
-      return false;
+    specs.push_back({.file = "matmul_wide.tir",
+                     .stages = 2,
+                     .prefetchK = 16,
+                     .reshape = Reshape::KStep128,
+                     .groupM = groupM});
   // The same tile in a persistent kernel (one program per SM walking the tiles in M-major order;
   // each tile's K loop pipelined with its own prologue): K steps of 64, 3 stages.
-  if (!gemmVariant(b, rng,
-                   {.file = "matmul_wide_persistent.tir",
-                    .stages = 3,
-                    .prefetchK = 16,
-                    .reshape = Reshape::KStep64}))
-    return false;
+  specs.push_back({.file = "matmul_wide_persistent.tir",
+                   .stages = 3,
+                   .prefetchK = 16,
+                   .reshape = Reshape::KStep64});
   // The flat persistent kernel (one loop over all of a program's K steps, each tile stored from
   // a branch in it): the copies of a program's next tile are in flight while it stores the last.
   // K steps of 64, 3 and 4 stages.
   for (int stages : {3, 4})
-    if (!gemmVariant(b, rng,
-                     {.file = "matmul_wide_flat.tir",
-                      .stages = stages,
-                      .prefetchK = 16,
-                      .reshape = Reshape::KStep64}))
-      return false;
+    specs.push_back({.file = "matmul_wide_flat.tir",
+                     .stages = stages,
+                     .prefetchK = 16,
+                     .reshape = Reshape::KStep64});
   // Diagnostic (only with --variant wide-pipelined-3-prefetch-k64-nostore): the fastest mma.sync
   // kernel without its stores of C.
-  if (!gemmVariant(b, rng,
-                   {.file = "matmul_wide.tir",
-                    .stages = 3,
-                    .prefetchK = 16,
-                    .reshape = Reshape::KStep64,
-                    .noStore = true}))
-    return false;
+  specs.push_back({.file = "matmul_wide.tir",
+                   .stages = 3,
+                   .prefetchK = 16,
+                   .reshape = Reshape::KStep64,
+                   .noStore = true});
   for (Reshape r : {Reshape::Warps8, Reshape::KStep64})
-    if (!gemmVariant(b, rng, {.stages = 3, .prefetchK = 16, .reshape = r}))
+    specs.push_back({.stages = 3, .prefetchK = 16, .reshape = r});
+  if (hopper)
+    for (const char *file : {"matmul_wgmma.tir", "matmul_wgmma_wide.tir"})
+      for (int stages : {1, 3, 4})
+        specs.push_back({.file = file, .stages = stages});
+  for (const GemmSpec &spec : specs)
+    if (!gemmVariant(b, rng, spec))
       return false;
-  if (b.jit.context().computeCapability() == 90) {
-    for (int stages : {1, 3, 4})
-      if (!gemmVariant(b, rng, {.file = "matmul_wgmma.tir", .stages = stages}))
-        return false;
-    for (int stages : {1, 3, 4})
-      if (!gemmVariant(b, rng, {.file = "matmul_wgmma_wide.tir", .stages = stages}))
-        return false;
-    std::vector<std::string> tma, ws;
-    std::error_code ec;
-    for (const auto &e :
-         std::filesystem::directory_iterator(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples", ec)) {
-      std::string f = e.path().filename().string();
-      if (f.size() > 4 && f.substr(f.size() - 4) == ".tir") {
-        if (f.rfind("matmul_tma", 0) == 0)
-          tma.push_back(f);
-        if (f.rfind("matmul_ws", 0) == 0)
-          ws.push_back(f);
-      }
-    }
-    std::sort(tma.begin(), tma.end());
-    std::sort(ws.begin(), ws.end());
-    for (const std::string &f : tma)
+  if (hopper) {
+    for (const std::string &f :
+         exampleFilesStartingWith("matmul_tma", sourceDir(LINLAYOUT_SOURCE_DIR)))
       if (!gemmTmaVariant(b, rng, f))
         return false;
     // The warp-specialized TMA matmuls (examples/matmul_ws*.tir, variants "ws", "ws_wide", ...): a
     // 1-warp producer partition, wgmma in the default region's one or two warp groups; the
     // "_halfout" ones write C in the inputs' type as cuBLAS does, "ws_persistent_tmastore" by TMA
     // stores overlapped with the next tile. f16 and bf16 inputs.
+    const std::vector<std::string> ws =
+        exampleFilesStartingWith("matmul_ws", sourceDir(LINLAYOUT_SOURCE_DIR));
     for (ScalarKind e : {ScalarKind::F16, ScalarKind::BF16})
       for (const std::string &f : ws)
         if (!gemmTmaVariant(b, rng, f, e))
           return false;
     // The fp8 ones (examples/matmul_fp8_ws*.tir, variants "fp8_ws...", "fp8_ws...-bf16"): e4m3
     // inputs, C in f16, bf16 or f32.
-    std::vector<std::string> fp8;
-    for (const auto &e :
-         std::filesystem::directory_iterator(sourceDir(LINLAYOUT_SOURCE_DIR) + "/examples", ec)) {
-      std::string f = e.path().filename().string();
-      if (f.rfind("matmul_fp8_ws", 0) == 0 && f.ends_with(".tir"))
-        fp8.push_back(f);
-    }
-    std::sort(fp8.begin(), fp8.end());
-    for (const std::string &f : fp8)
+    for (const std::string &f :
+         exampleFilesStartingWith("matmul_fp8_ws", sourceDir(LINLAYOUT_SOURCE_DIR)))
       for (ScalarKind out : {ScalarKind::F16, ScalarKind::BF16, ScalarKind::F32})
         if (!gemmFp8Variant(b, rng, f, out))
           return false;
@@ -1543,7 +1497,7 @@ bool gemmSection(Bench &b, std::mt19937_64 &rng) {
           b, rng,
           {.file = "matmul_wide.tir", .stages = 3, .prefetchK = 16, .elem = ScalarKind::BF16}))
     return false;
-  if (b.jit.context().computeCapability() == 90) {
+  if (hopper) {
     if (!gemmVariant(b, rng,
                      {.file = "matmul_wgmma_wide.tir", .stages = 3, .elem = ScalarKind::BF16}))
       return false;

@@ -7,6 +7,7 @@
 // 1..S-1 ahead; loops it must refuse left as they were, with a remark saying why; and a property
 // over the example with lines deleted: split faithfully or left alone, never broken.
 #include "Examples.h"
+#include "InterpretedMatmul.h"
 #include "TextEdits.h"
 #include "TritonDumps.h"
 
@@ -38,30 +39,6 @@ std::string dropLine(std::string text, const std::string &what) {
   size_t begin = text.rfind('\n', at) + 1, end = text.find('\n', at);
   text.erase(begin, end - begin + 1);
   return text;
-}
-
-struct MatmulRun {
-  Status status = Status::success();
-  std::vector<float> c;
-};
-
-// Kernel `fn` of m on a 128 x 256 C (programs of 128 x tileN tiles) and K: A 128 x K, B K x 256,
-// f16.
-MatmulRun runMatmul(const Module &m, int K, const std::string &fn, int tileN = 128) {
-  const int M = 128, N = 256;
-  auto af = randomFloats(size_t(M * K), 4), bf = randomFloats(size_t(K * N), 5);
-  Memory mem;
-  mem.buffers = {bytesOf(halfBitsOf(af)), bytesOf(halfBitsOf(bf)),
-                 bytesOf(std::vector<float>(size_t(M * N)))};
-  std::vector<ArgValue> args = {ArgValue::tensorDesc(0, {M, K}, {K, 1}),
-                                ArgValue::tensorDesc(1, {K, N}, {N, 1}), ArgValue::pointer(2),
-                                ArgValue::integer(K), ArgValue::integer(N)};
-  InterpreterOptions strict;
-  strict.checkProxyFences = true;
-  MatmulRun r;
-  r.status = interpret(m, fn, args, mem, Grid{M / 128, N / tileN, 1}, strict);
-  r.c = valuesOf<float>(mem.buffers[2]);
-  return r;
 }
 
 Module parsed(const std::string &text) {
@@ -175,9 +152,9 @@ TEST(WarpSpecializeLoops, WideTileOnTwoConsumerGroups) {
       << print(ws);
   for (int K : {64, 320}) {
     SCOPED_TRACE("K " + std::to_string(K));
-    MatmulRun a = runMatmul(plain, K, "matmul_tma_wide_autows", 256);
+    MatmulRun a = runMatmul(plain, K, "matmul_tma_wide_autows", {.tileN = 256});
     ASSERT_TRUE(a.status.ok()) << a.status.message();
-    MatmulRun b = runMatmul(ws, K, "matmul_tma_wide_autows", 256);
+    MatmulRun b = runMatmul(ws, K, "matmul_tma_wide_autows", {.tileN = 256});
     ASSERT_TRUE(b.status.ok()) << b.status.message();
     EXPECT_EQ(a.c, b.c);
   }

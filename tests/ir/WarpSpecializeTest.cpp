@@ -3,6 +3,7 @@
 // TMA matmul it specializes, and each broken protocol (a read before the full barrier, a refill
 // before the empty barrier, too many arrivals, a wait nothing completes) reported by op.
 #include "Examples.h"
+#include "InterpretedMatmul.h"
 #include "TextEdits.h"
 
 #include "kernels/TileKernels.h"
@@ -23,54 +24,6 @@ using namespace linlayout::ir::testing;
 namespace {
 
 std::string exampleText() { return readFile(examplePath("matmul_ws.tir")); }
-
-struct MatmulRun {
-  Status status = Status::success();
-  std::vector<float> c;
-  /// C's buffer as bytes (f16 halves in its first half for a kernel that writes f16).
-  std::vector<uint8_t> bytes;
-};
-
-// How a matmul kernel is run: C is M x N; a program per tile (M / 128 x N / tileN), or, with
-// `programs`, that many programs of a persistent kernel (which takes M and N as arguments).
-struct MatmulShape {
-  int M = 128, N = 256, tileN = 128, programs = 0;
-};
-
-// Kernel `fn` of `text` (a warp-specialized matmul, an edit of it, or the TMA matmul it
-// specializes: the same arguments) on M x N x K halves.
-MatmulRun runMatmul(const std::string &text, int K, const char *fn = "matmul_ws",
-                    MatmulShape shape = {}) {
-  const int M = shape.M, N = shape.N;
-  auto m = parseModule(text, "matmul_ws.tir");
-  if (!m.ok())
-    return MatmulRun{Status(makeError(m.message())), {}, {}};
-  auto af = randomFloats(size_t(M * K), 4), bf = randomFloats(size_t(K * N), 5);
-  Memory mem;
-  mem.buffers = {bytesOf(halfBitsOf(af)), bytesOf(halfBitsOf(bf)),
-                 bytesOf(std::vector<float>(size_t(M * N)))};
-  // C is a pointer, or a tensor map for a kernel that writes it by TMA stores (its f16 elements
-  // where a pointer's would be).
-  const ir::Function &f = m->functions.at(0);
-  std::vector<ArgValue> args = {
-      ArgValue::tensorDesc(0, {M, K}, {K, 1}), ArgValue::tensorDesc(1, {K, N}, {N, 1}),
-      f.type(f.body.args.at(2)).isTensorDesc() ? ArgValue::tensorDesc(2, {M, N}, {N, 1})
-                                               : ArgValue::pointer(2),
-      ArgValue::integer(K), ArgValue::integer(N)};
-  Grid grid{M / 128, N / shape.tileN, 1};
-  if (shape.programs) {
-    args.push_back(ArgValue::integer(M));
-    args.push_back(ArgValue::integer(N));
-    grid = Grid{shape.programs, 1, 1};
-  }
-  InterpreterOptions strict;
-  strict.checkProxyFences = true;
-  MatmulRun r;
-  r.status = interpret(*m, fn, args, mem, grid, strict);
-  r.c = valuesOf<float>(mem.buffers[2]);
-  r.bytes = mem.buffers[2];
-  return r;
-}
 
 std::string errorOf(const std::string &text, int K = 512) {
   MatmulRun r = runMatmul(text, K);

@@ -113,4 +113,34 @@ std::optional<int64_t> evalIntBinary(OpKind op, int64_t p, int64_t q, ScalarKind
   return wrapInt(*v, k);
 }
 
+bool evalIntCompare(CmpPredicate pred, int64_t a, int64_t b, ScalarKind k) {
+  const int64_t sa = asSigned(a, k), sb = asSigned(b, k);
+  const uint64_t ua = asUnsigned(a, k), ub = asUnsigned(b, k);
+  switch (pred) {
+  case CmpPredicate::Eq:
+    return sa == sb;
+  case CmpPredicate::Ne:
+    return sa != sb;
+  case CmpPredicate::Slt:
+    return sa < sb;
+  case CmpPredicate::Sle:
+    return sa <= sb;
+  case CmpPredicate::Sgt:
+    return sa > sb;
+  case CmpPredicate::Sge:
+    return sa >= sb;
+  case CmpPredicate::Ult:
+    return ua < ub;
+  case CmpPredicate::Ule:
+    return ua <= ub;
+  case CmpPredicate::Ugt:
+    return ua > ub;
+  case CmpPredicate::Uge:
+    return ua >= ub;
+  default:
+    assert(false && "a float predicate on integers");
+    return false;
+  }
+}
+
 } // namespace linlayout::ir

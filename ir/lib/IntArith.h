@@ -27,4 +27,9 @@ int64_t asSigned(int64_t v, ScalarKind k);
 /// remainder by zero.
 std::optional<int64_t> evalIntBinary(OpKind op, int64_t a, int64_t b, ScalarKind k);
 
+/// cmpi's predicate on elements a and b of kind k: the s-predicates read the bits as signed, the
+/// u-predicates as unsigned. Requires: an integer predicate (the verifier keeps float ones off
+/// cmpi).
+bool evalIntCompare(CmpPredicate pred, int64_t a, int64_t b, ScalarKind k);
+
 } // namespace linlayout::ir

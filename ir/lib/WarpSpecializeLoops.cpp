@@ -125,39 +125,11 @@ private:
         else if (o.kind == OpKind::Select)
           r = in[0] ? in[1] : in[2];
         else if (o.kind == OpKind::CmpI)
-          r = compare(o.attrs.predicate, in[0], in[1], f_.type(o.operands[0]).elem().scalar);
+          r = int64_t(evalIntCompare(o.attrs.predicate, in[0], in[1],
+                                     f_.type(o.operands[0]).elem().scalar));
         if (r)
           vals[o.results[0]] = *r;
       }
-    }
-  }
-
-  static std::optional<int64_t> compare(CmpPredicate p, int64_t a, int64_t b, ScalarKind k) {
-    const int64_t sa = asSigned(a, k), sb = asSigned(b, k);
-    const uint64_t ua = asUnsigned(a, k), ub = asUnsigned(b, k);
-    switch (p) {
-    case CmpPredicate::Eq:
-      return sa == sb;
-    case CmpPredicate::Ne:
-      return sa != sb;
-    case CmpPredicate::Slt:
-      return sa < sb;
-    case CmpPredicate::Sle:
-      return sa <= sb;
-    case CmpPredicate::Sgt:
-      return sa > sb;
-    case CmpPredicate::Sge:
-      return sa >= sb;
-    case CmpPredicate::Ult:
-      return ua < ub;
-    case CmpPredicate::Ule:
-      return ua <= ub;
-    case CmpPredicate::Ugt:
-      return ua > ub;
-    case CmpPredicate::Uge:
-      return ua >= ub;
-    default:
-      return std::nullopt;
     }
   }
 

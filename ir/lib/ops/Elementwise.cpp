@@ -85,41 +85,7 @@ constexpr std::array<FloatUnaryFn, kNumOpKinds> kFloatUnary = [] {
 static_assert(coversCategory(kFloatUnary, OpCategory::UnaryFloat),
               "a UnaryFloat op has no entry in kFloatUnary");
 
-// Integer predicates read the operands as signed (p, q) or unsigned (up, uq) numbers; float ones
-// are ordered (false where either is NaN) but for une.
-bool compare(CmpPredicate pred, int64_t p, int64_t q, uint64_t up, uint64_t uq) {
-  switch (pred) {
-  case CmpPredicate::Eq:
-    return p == q;
-  case CmpPredicate::Ne:
-    return p != q;
-  case CmpPredicate::Slt:
-    return p < q;
-  case CmpPredicate::Sle:
-    return p <= q;
-  case CmpPredicate::Sgt:
-    return p > q;
-  case CmpPredicate::Sge:
-    return p >= q;
-  case CmpPredicate::Ult:
-    return up < uq;
-  case CmpPredicate::Ule:
-    return up <= uq;
-  case CmpPredicate::Ugt:
-    return up > uq;
-  case CmpPredicate::Uge:
-    return up >= uq;
-  case CmpPredicate::Oeq:
-  case CmpPredicate::One:
-  case CmpPredicate::Olt:
-  case CmpPredicate::Ole:
-  case CmpPredicate::Ogt:
-  case CmpPredicate::Oge:
-  case CmpPredicate::Une:
-    break; // the verifier keeps float predicates off cmpi
-  }
-  return false;
-}
+// Float predicates are ordered (false where either is NaN) but for une.
 bool compare(CmpPredicate pred, double p, double q) {
   const bool unordered = std::isnan(p) || std::isnan(q);
   switch (pred) {
@@ -464,8 +430,7 @@ Status interpretElementwiseOp(OpInterpreter &in, const Op &op) {
     const ScalarKind ok = in.type(op.operands[0]).elem().scalar;
     for (size_t e = 0; e < n; ++e) {
       if (op.kind == OpKind::CmpI) {
-        int64_t p = asSigned(at(x.i, e), ok), q = asSigned(at(y.i, e), ok);
-        r.i.push_back(compare(op.attrs.predicate, p, q, asUnsigned(p, ok), asUnsigned(q, ok)));
+        r.i.push_back(evalIntCompare(op.attrs.predicate, at(x.i, e), at(y.i, e), ok));
       } else {
         r.i.push_back(compare(op.attrs.predicate, atf(x.f, e), atf(y.f, e)));
       }

@@ -16,9 +16,10 @@ namespace linlayout::lower {
 /// Moves every movable instruction of `m` (casts, vector element moves, selects, arithmetic with
 /// a constant operand, constant-offset address arithmetic, warp shuffles, byte permutes and pure
 /// inline PTX) to just before its first user, when all its users are in its block and none is a
-/// phi; global loads down past shared stores, and shared loads down past global stores (only
-/// when they pass one); then a select of two computed inputs used nowhere else up to where
-/// they are made. Runs after LLVM's optimizations, before code generation.
+/// phi; global loads down past shared stores (in one-warp blocks, in their order where a global
+/// store stops them), and shared loads down past global stores (only when they pass one); then a
+/// select of two computed inputs used nowhere else up to where they are made. Runs after LLVM's
+/// optimizations, before code generation.
 /// Ensures: the module computes the same values; each block holds the same instructions.
 void sinkToUses(llvm::Module &m);
 

@@ -6,6 +6,7 @@
 // own pipelined dump (counters for slots and phase); a property over rings of 2..4 stages filled
 // 1..S-1 ahead; loops it must refuse left as they were, with a remark saying why; and a property
 // over the example with lines deleted: split faithfully or left alone, never broken.
+#include "../layout/GTestProperty.h"
 #include "Examples.h"
 #include "InterpretedMatmul.h"
 #include "TextEdits.h"
@@ -401,32 +402,24 @@ std::string pipelinedMatmul(int S, int D) {
 TEST(WarpSpecializeLoops, AnyRingDepthAndDistance) {
   rc::detail::TestParams params = rc::detail::configuration().testParams;
   params.maxSuccess = 12; // each case interprets two 128 x 256 x K matmuls
-  rc::detail::TestMetadata meta;
-  meta.id = "WarpSpecializeLoops/AnyRingDepthAndDistance";
-  meta.description = meta.id;
-  auto result = rc::detail::checkProperty(
-      rc::detail::toProperty([] {
-        const int S = *rc::gen::inRange(2, 5);
-        const int D = *rc::gen::inRange(1, S);
-        const int K = *rc::gen::inRange(1, 10) * 64 - *rc::gen::element(0, 24);
-        const std::string text = pipelinedMatmul(S, D);
-        auto plain = parseModule(text);
-        RC_ASSERT(plain.ok());
-        Module ws = *plain;
-        std::vector<std::string> remarks;
-        RC_ASSERT(warpSpecializeLoops(ws, &remarks).ok());
-        RC_ASSERT(remarks.empty());
-        RC_ASSERT(verify(ws).ok());
-        RC_ASSERT(print(ws).find("ttg.warp_specialize(") != std::string::npos);
-        MatmulRun a = runMatmul(*plain, K, "mm"), b = runMatmul(ws, K, "mm");
-        RC_ASSERT(a.status.ok());
-        RC_ASSERT(b.status.ok());
-        RC_ASSERT(a.c == b.c);
-      }),
-      meta, params);
-  std::ostringstream why;
-  rc::detail::printResultMessage(result, why);
-  EXPECT_TRUE(result.template is<rc::detail::SuccessResult>()) << why.str();
+  linlayout::testing::checkPropertyWith(params, [] {
+    const int S = *rc::gen::inRange(2, 5);
+    const int D = *rc::gen::inRange(1, S);
+    const int K = *rc::gen::inRange(1, 10) * 64 - *rc::gen::element(0, 24);
+    const std::string text = pipelinedMatmul(S, D);
+    auto plain = parseModule(text);
+    RC_ASSERT(plain.ok());
+    Module ws = *plain;
+    std::vector<std::string> remarks;
+    RC_ASSERT(warpSpecializeLoops(ws, &remarks).ok());
+    RC_ASSERT(remarks.empty());
+    RC_ASSERT(verify(ws).ok());
+    RC_ASSERT(print(ws).find("ttg.warp_specialize(") != std::string::npos);
+    MatmulRun a = runMatmul(*plain, K, "mm"), b = runMatmul(ws, K, "mm");
+    RC_ASSERT(a.status.ok());
+    RC_ASSERT(b.status.ok());
+    RC_ASSERT(a.c == b.c);
+  });
 }
 
 // The example with one or two lines of its kernel deleted (what still parses and verifies): the
@@ -442,49 +435,40 @@ TEST(WarpSpecializeLoops, EditedKernelsAreSplitFaithfullyOrLeftAlone) {
   rc::detail::TestParams params = rc::detail::configuration().testParams;
   params.maxSuccess = 60;
   params.maxDiscardRatio = 200; // most deletions leave a value undefined
-  rc::detail::TestMetadata meta;
-  meta.id = "WarpSpecializeLoops/EditedKernelsAreSplitFaithfullyOrLeftAlone";
-  meta.description = meta.id;
   int split = 0;
-  auto result =
-      rc::detail::checkProperty(rc::detail::toProperty([&] {
-                                  std::string t = text;
-                                  const int edits = *rc::gen::inRange(1, 3);
-                                  std::vector<size_t> drop;
-                                  for (int e = 0; e < edits; ++e)
-                                    drop.push_back(*rc::gen::inRange<size_t>(0, lines.size()));
-                                  std::sort(drop.rbegin(), drop.rend());
-                                  drop.erase(std::unique(drop.begin(), drop.end()), drop.end());
-                                  for (size_t d : drop)
-                                    t.erase(lines[d], text.find('\n', lines[d]) + 1 - lines[d]);
-                                  auto plain = parseModule(t);
-                                  // (Two checks: rapidcheck's capture of `a && b` evaluates both
-                                  // sides.)
-                                  RC_PRE(plain.ok());
-                                  RC_PRE(verify(*plain).ok());
-                                  Module ws = *plain;
-                                  std::vector<std::string> remarks;
-                                  RC_ASSERT(warpSpecializeLoops(ws, &remarks).ok());
-                                  RC_ASSERT(verify(ws).ok());
-                                  const bool wasSplit =
-                                      print(ws).find("ttg.warp_specialize(") != std::string::npos;
-                                  RC_ASSERT(wasSplit == remarks.empty());
-                                  if (!wasSplit) {
-                                    RC_ASSERT(print(ws) == print(*plain));
-                                    return;
-                                  }
-                                  ++split;
-                                  MatmulRun a = runMatmul(*plain, 320, "matmul_tma_autows");
-                                  if (!a.status.ok())
-                                    return;
-                                  MatmulRun b = runMatmul(ws, 320, "matmul_tma_autows");
-                                  RC_ASSERT(b.status.ok());
-                                  RC_ASSERT(a.c == b.c);
-                                }),
-                                meta, params);
-  std::ostringstream why;
-  rc::detail::printResultMessage(result, why);
-  EXPECT_TRUE(result.template is<rc::detail::SuccessResult>()) << why.str();
+  linlayout::testing::checkPropertyWith(params, [&] {
+    std::string t = text;
+    const int edits = *rc::gen::inRange(1, 3);
+    std::vector<size_t> drop;
+    for (int e = 0; e < edits; ++e)
+      drop.push_back(*rc::gen::inRange<size_t>(0, lines.size()));
+    std::sort(drop.rbegin(), drop.rend());
+    drop.erase(std::unique(drop.begin(), drop.end()), drop.end());
+    for (size_t d : drop)
+      t.erase(lines[d], text.find('\n', lines[d]) + 1 - lines[d]);
+    auto plain = parseModule(t);
+    // (Two checks: rapidcheck's capture of `a && b` evaluates both
+    // sides.)
+    RC_PRE(plain.ok());
+    RC_PRE(verify(*plain).ok());
+    Module ws = *plain;
+    std::vector<std::string> remarks;
+    RC_ASSERT(warpSpecializeLoops(ws, &remarks).ok());
+    RC_ASSERT(verify(ws).ok());
+    const bool wasSplit = print(ws).find("ttg.warp_specialize(") != std::string::npos;
+    RC_ASSERT(wasSplit == remarks.empty());
+    if (!wasSplit) {
+      RC_ASSERT(print(ws) == print(*plain));
+      return;
+    }
+    ++split;
+    MatmulRun a = runMatmul(*plain, 320, "matmul_tma_autows");
+    if (!a.status.ok())
+      return;
+    MatmulRun b = runMatmul(ws, 320, "matmul_tma_autows");
+    RC_ASSERT(b.status.ok());
+    RC_ASSERT(a.c == b.c);
+  });
   EXPECT_GT(split, 0); // (deleting a comment, an inval or a barrier init leaves it splittable)
 }
 

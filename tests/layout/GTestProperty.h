@@ -14,16 +14,14 @@
 
 namespace linlayout::testing {
 
-/// Checks `testable` as the current GoogleTest test with at least `minCases` successful cases.
-/// Ensures: the test fails (with rapidcheck's counterexample) exactly when the property fails.
-template <typename Testable> void checkProperty(int minCases, Testable &&testable) {
+/// Checks `testable` as the current GoogleTest test with rapidcheck's `params` as given (for a
+/// property whose cases are too costly for rapidcheck's default count).
+template <typename Testable>
+void checkPropertyWith(const rc::detail::TestParams &params, Testable &&testable) {
   const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
   rc::detail::TestMetadata metadata;
   metadata.id = std::string(info->test_suite_name()) + "/" + info->name();
   metadata.description = info->name();
-  const rc::detail::Configuration &config = rc::detail::configuration();
-  rc::detail::TestParams params = config.testParams;
-  params.maxSuccess = std::max(params.maxSuccess, minCases);
   auto result = rc::detail::checkProperty(rc::detail::toProperty(std::forward<Testable>(testable)),
                                           metadata, params);
   if (result.template is<rc::detail::SuccessResult>()) {
@@ -36,6 +34,14 @@ template <typename Testable> void checkProperty(int minCases, Testable &&testabl
     rc::detail::printResultMessage(result, ss);
     FAIL() << ss.str();
   }
+}
+
+/// Checks `testable` as the current GoogleTest test with at least `minCases` successful cases.
+/// Ensures: the test fails (with rapidcheck's counterexample) exactly when the property fails.
+template <typename Testable> void checkProperty(int minCases, Testable &&testable) {
+  rc::detail::TestParams params = rc::detail::configuration().testParams;
+  params.maxSuccess = std::max(params.maxSuccess, minCases);
+  checkPropertyWith(params, std::forward<Testable>(testable));
 }
 
 } // namespace linlayout::testing

@@ -2,6 +2,7 @@
 // cluster ops, TMA multicast with its CTA mask and remote mbarrier arrivals, checked as PTX text
 // and through ptxas (no spills), for examples/tma_multicast.tir and matmul_ws_cluster.tir, as
 // written and after the pass pipeline.
+#include "Examples.h"
 #include "PtxCheck.h"
 
 #include "linlayout/ir/Parser.h"
@@ -18,19 +19,8 @@ using namespace linlayout;
 using namespace linlayout::lower;
 using namespace linlayout::lower::testing;
 
-namespace {
-
-std::string example(const char *name) {
-  std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + name);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-} // namespace
-
 TEST(Cluster, MulticastCopyLowersAndAssembles) {
-  auto m = ir::parseModule(example("tma_multicast.tir"), "tma_multicast.tir");
+  auto m = ir::parseModule(exampleSource("tma_multicast.tir"), "tma_multicast.tir");
   ASSERT_TRUE(m.ok()) << m.message();
   auto k = lowerKernel(*m);
   ASSERT_TRUE(k.ok()) << k.message();
@@ -55,7 +45,7 @@ TEST(Cluster, MulticastCopyLowersAndAssembles) {
   EXPECT_EQ(countLines(ptx, "%cluster_ctarank"), 1);
   expectAssembles(k->kernel, /*requireNoSpills=*/true);
   // A relaxed arrive.
-  std::string text = example("tma_multicast.tir");
+  std::string text = exampleSource("tma_multicast.tir");
   text.replace(text.find("ttng.cluster_arrive\n"), 20, "ttng.cluster_arrive {relaxed = true}\n");
   auto relaxed = ir::parseModule(text, "relaxed.tir");
   ASSERT_TRUE(relaxed.ok()) << relaxed.message();
@@ -66,7 +56,7 @@ TEST(Cluster, MulticastCopyLowersAndAssembles) {
 
 // Clusters need sm_90: an older target is an error naming it.
 TEST(Cluster, NeedsSm90) {
-  std::string text = example("tma_multicast.tir");
+  std::string text = exampleSource("tma_multicast.tir");
   text.replace(text.find("\"cuda:90\""), 9, "\"cuda:80\"");
   auto m = ir::parseModule(text, "old.tir");
   ASSERT_TRUE(m.ok()) << m.message();
@@ -83,7 +73,7 @@ TEST(Cluster, ClusterMatmulLowersAndAssembles) {
                               {"matmul_ws_cluster.tir", true},
                               {"matmul_ws_cluster_mma.tir", false}}) {
     SCOPED_TRACE(std::string(name) + (passes ? " after the pipeline" : " as written"));
-    auto m = ir::parseModule(example(name), name);
+    auto m = ir::parseModule(exampleSource(name), name);
     ASSERT_TRUE(m.ok()) << m.message();
     if (passes)
       ASSERT_TRUE(ir::runPipeline(*m).ok());

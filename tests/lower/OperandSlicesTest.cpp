@@ -5,6 +5,7 @@
 // one slice ahead of the mma.sync that takes it. A barrier between a local_load and its dot
 // keeps the whole load where it stands. (tests/lower/PipelinedMatmulTest.cpp sees the same in
 // the pipelined matmul.)
+#include "Examples.h"
 #include "Property.h"
 #include "PtxCheck.h"
 #include "RandomDot.h"
@@ -23,13 +24,6 @@ using namespace linlayout::lower;
 using namespace linlayout::lower::testing;
 
 namespace {
-
-std::string exampleText(const std::string &file) {
-  std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + file);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 Expected<LoweredKernel> lowerPipelined(const std::string &text, int stages) {
   LL_ASSIGN_OR_RETURN(ir::Module m, ir::parseModule(text, "attention_d128.tir"));
@@ -57,7 +51,7 @@ int loadsBeforeFirstMma(const std::string &body) {
 } // namespace
 
 TEST(OperandSlices, AttentionLoadsEachOperandOneKSliceAhead) {
-  auto k = lowerPipelined(exampleText("attention_d128.tir"), 2);
+  auto k = lowerPipelined(exampleSource("attention_d128.tir"), 2);
   ASSERT_TRUE(k.ok()) << k.message();
   std::string body = loopBody(k->kernel.ptx);
   ASSERT_FALSE(body.empty());
@@ -100,7 +94,7 @@ TEST(OperandSlices, AttentionLoadsEachOperandOneKSliceAhead) {
 }
 
 TEST(OperandSlices, ABarrierBetweenLoadAndDotKeepsTheWholeLoad) {
-  std::string text = exampleText("attention_d128.tir");
+  std::string text = exampleSource("attention_d128.tir");
   size_t dot = text.find("      %s = tt.dot");
   ASSERT_NE(dot, std::string::npos);
   text.insert(dot, "      gpu.barrier\n");

@@ -4,6 +4,7 @@
 // next stage's copies and one commit, the second slice's loads, then the
 // mma.sync instructions, a final wait_group 0), and assembles for sm_80 and
 // sm_90 without spills.
+#include "Examples.h"
 #include "Property.h"
 #include "PtxCheck.h"
 #include "RandomMatmul.h"
@@ -26,12 +27,9 @@ namespace {
 
 Expected<LoweredKernel> pipelinedMatmul(int stages, int sm, int prefetchK, bool kStep64 = false,
                                         const std::string &file = "matmul.tir") {
-  std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + file);
-  std::stringstream ss;
-  ss << f.rdbuf();
   using linlayout::testing::MatmulReshape;
   std::string text = linlayout::testing::reshapeMatmulText(
-      ss.str(), kStep64 ? MatmulReshape::KStep64 : MatmulReshape::None);
+      exampleSource(file), kStep64 ? MatmulReshape::KStep64 : MatmulReshape::None);
   LL_ASSIGN_OR_RETURN(ir::Module m, ir::parseModule(text, file));
   ir::PipelineOptions po;
   po.numStages = stages;

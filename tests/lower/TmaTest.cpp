@@ -1,6 +1,7 @@
 // TMA and mbarriers lowered (sm_90): the box plan of a tensor descriptor against its NVMMA layout,
 // the tensor-map parameter as a 64-byte aligned 128-byte .param the kernel reads in place, and
 // the TMA matmul examples through ptxas -arch=sm_90a.
+#include "Examples.h"
 #include "OpLowering.h"
 #include "PtxCheck.h"
 #include "RandomTmaCopy.h"
@@ -22,13 +23,6 @@ using namespace linlayout::lower;
 using namespace linlayout::lower::testing;
 
 namespace {
-
-std::string example(const char *name) {
-  std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + name);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 Expected<TmaBoxPlan> planFor(const std::string &layout, const std::string &block) {
   std::string text = "#s = " + layout +
@@ -100,7 +94,7 @@ TEST(Tma, BoxPlanMatchesTheNvmmaLayout) {
 TEST(Tma, ExamplesLowerAndAssemble) {
   for (const char *name : {"matmul_tma.tir", "matmul_tma_wide.tir"}) {
     SCOPED_TRACE(name);
-    auto m = ir::parseModule(example(name), name);
+    auto m = ir::parseModule(exampleSource(name), name);
     ASSERT_TRUE(m.ok()) << m.message();
     auto k = lowerKernel(*m);
     ASSERT_TRUE(k.ok()) << k.message();
@@ -142,7 +136,7 @@ TEST(Tma, ExamplesLowerAndAssemble) {
 // transposed) from the NVMMA tiles and 32 mma.sync per warp (slice 0 of the first step loaded
 // before the loop); no wgmma, no cp.async, no spills, through the pass pipeline too.
 TEST(Tma, MmaSyncExampleReadsTheTilesWithLdmatrix) {
-  auto m = ir::parseModule(example("matmul_tma_mma_wide.tir"), "matmul_tma_mma_wide.tir");
+  auto m = ir::parseModule(exampleSource("matmul_tma_mma_wide.tir"), "matmul_tma_mma_wide.tir");
   ASSERT_TRUE(m.ok()) << m.message();
   for (bool piped : {false, true}) {
     SCOPED_TRACE(piped ? "after the pass pipeline" : "as written");
@@ -258,7 +252,7 @@ TEST(Tma, CopiesIntoViewsStartAtTheView) {
 }
 
 TEST(Tma, NeedsSm90) {
-  auto m = ir::parseModule(example("matmul_tma.tir"), "matmul_tma.tir");
+  auto m = ir::parseModule(exampleSource("matmul_tma.tir"), "matmul_tma.tir");
   ASSERT_TRUE(m.ok()) << m.message();
   m->target = "cuda:80";
   auto k = lowerKernel(*m);

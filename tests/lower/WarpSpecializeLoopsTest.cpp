@@ -4,6 +4,7 @@
 // register budgets set, the producer's waits on the empty barriers and the consumers' arrivals
 // on them, and ptxas assembling it without spills or local memory, as the hand-written
 // examples/matmul_ws.tir does.
+#include "Examples.h"
 #include "PtxCheck.h"
 
 #include "linlayout/ir/Parser.h"
@@ -24,10 +25,7 @@ using namespace linlayout::lower::testing;
 namespace {
 
 std::string example(const char *name) {
-  std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + name);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string text = ss.str();
+  std::string text = exampleSource(name);
   // A Triton dump's loop gets the mark tl.range(..., warp_specialize=True) would have put on it.
   if (std::string_view(name).ends_with(".ttgir")) {
     const size_t close = text.find("    } loc(", text.find("scf.yield"));

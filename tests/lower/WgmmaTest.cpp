@@ -3,6 +3,7 @@
 // ptxas -arch=sm_90a.
 #include "Wgmma.h"
 #include "CoreMatrixLayout.h"
+#include "Examples.h"
 #include "PtxCheck.h"
 #include "SharedView.h"
 
@@ -489,10 +490,7 @@ TEST(Wgmma, ExamplesAssembleWithoutSpills) {
                            "matmul_wgmma_wide.tir", "matmul_wgmma_nt.tir"})
     for (int stages : {1, 3}) {
       SCOPED_TRACE(std::string(name) + ", stages " + std::to_string(stages));
-      std::ifstream f(std::string(LINLAYOUT_SOURCE_DIR) + "/examples/" + name);
-      std::stringstream ss;
-      ss << f.rdbuf();
-      auto m = ir::parseModule(ss.str(), name);
+      auto m = ir::parseModule(exampleSource(name), name);
       ASSERT_TRUE(m.ok()) << m.message();
       ir::PipelineOptions po;
       po.numStages = stages;

@@ -380,13 +380,21 @@ Status interpretClusterCtaId(OpInterpreter &in, const Op &op) {
 
 // barrier.cluster: every CTA arrives once per phase; a wait returns once the phase this CTA
 // arrived in has completed. Outside a cluster (a cluster of one) both return at once.
+// The cluster the barrier op `op` runs in: null outside a cluster (where it returns at once), an
+// error inside a partition.
+Expected<ClusterRun *> clusterBarrierRun(OpInterpreter &in, const Op &op) {
+  if (in.cluster() && in.partitions())
+    return in
+        .err(op, "inside ttg.warp_specialize: the cluster barrier counts every thread of "
+                 "the CTA, so it goes outside the partitions")
+        .error();
+  return in.cluster();
+}
+
 Status interpretClusterArrive(OpInterpreter &in, const Op &op) {
-  ClusterRun *c = in.cluster();
+  LL_ASSIGN_OR_RETURN(ClusterRun * c, clusterBarrierRun(in, op));
   if (!c)
     return Status::success();
-  if (in.partitions())
-    return in.err(op, "inside ttg.warp_specialize: the cluster barrier counts every thread of "
-                      "the CTA, so it goes outside the partitions");
   size_t me = size_t(in.clusterRank());
   if (c->arrivedIn[me] >= 0)
     return in.err(op, "arrives twice at the cluster barrier without a cluster_wait between");
@@ -399,12 +407,9 @@ Status interpretClusterArrive(OpInterpreter &in, const Op &op) {
 }
 
 Status interpretClusterWait(OpInterpreter &in, const Op &op) {
-  ClusterRun *c = in.cluster();
+  LL_ASSIGN_OR_RETURN(ClusterRun * c, clusterBarrierRun(in, op));
   if (!c)
     return Status::success();
-  if (in.partitions())
-    return in.err(op, "inside ttg.warp_specialize: the cluster barrier counts every thread of "
-                      "the CTA, so it goes outside the partitions");
   size_t me = size_t(in.clusterRank());
   int64_t phase = c->arrivedIn[me];
   if (phase < 0)

@@ -262,6 +262,36 @@ std::vector<std::vector<uint16_t>> attentionInputs(size_t elems) {
   return in;
 }
 
+// Expects O (`got`) of causal or full attention over `in` (Q, K, V of `heads` heads of n positions,
+// head dim d) within the f16 roundings (P before the second product, O on the store) of a
+// double-precision softmax(Q K^T / sqrt(d)) V, on every fifth row of each head.
+void expectAttention(const std::vector<std::vector<uint16_t>> &in, const std::vector<uint16_t> &got,
+                     size_t n, size_t heads, size_t d, bool causal) {
+  const double scale = 1.0 / std::sqrt(double(d));
+  for (size_t h = 0; h < heads; ++h)
+    for (size_t i = 0; i < n; i += 5) {
+      const size_t base = h * n * d, keys = causal ? i + 1 : n;
+      std::vector<double> p(keys);
+      double mx = -INFINITY, sum = 0;
+      for (size_t j = 0; j < keys; ++j) {
+        double dot = 0;
+        for (size_t c = 0; c < d; ++c)
+          dot += fromHalfBits(in[0][base + i * d + c]) * fromHalfBits(in[1][base + j * d + c]);
+        mx = std::max(mx, p[j] = dot * scale);
+      }
+      for (double &x : p)
+        sum += x = std::exp(x - mx);
+      for (size_t c = 0; c < d; ++c) {
+        double want = 0;
+        for (size_t j = 0; j < keys; ++j)
+          want += p[j] * fromHalfBits(in[2][base + j * d + c]);
+        // Relative 2^-11 twice, of values |v| < 1.
+        ASSERT_NEAR(fromHalfBits(got[base + i * d + c]), want / sum, 2e-3)
+            << "head " << h << ", row " << i << ", column " << c;
+      }
+    }
+}
+
 } // namespace
 
 // The warp-specialized attention kernels (examples/attention_ws_*.tir: a TMA producer warp, a
@@ -278,38 +308,39 @@ TEST(Hopper, WarpSpecializedAttentionMatchesReference) {
         "attention_ws_pp_d64", "attention_ws_pp_d64_causal", "attention_ws_persistent_d128",
         "attention_ws_persistent_d128_causal", "attention_ws_pp_persistent_d128",
         "attention_ws_pp_persistent_d128_causal", "attention_ws_persistent_d64",
-        "attention_ws_pp_persistent_d64"}) {
+        "attention_ws_pp_persistent_d64", "attention_ws_pp_persistent_d64_causal",
+        "attention_ws_pp_persistent_paired_d128_causal",
+        "attention_ws_pp_persistent_paired_d64_causal"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
     const size_t d = fn.find("_d64") != std::string::npos ? 64 : 128;
-    const double scale = 1.0 / std::sqrt(double(d));
     SCOPED_TRACE(fn);
     const auto in = attentionInputs(heads * n * d);
     std::vector<uint16_t> got;
     Status s = runWsAttention(readFile(examplePath(fn + ".tir")), fn, in, n, heads, d, &got);
     ASSERT_TRUE(s.ok()) << s.message();
-    for (size_t h = 0; h < heads; ++h)
-      for (size_t i = 0; i < n; i += 5) {
-        const size_t base = h * n * d, keys = causal ? i + 1 : n;
-        std::vector<double> p(keys);
-        double mx = -INFINITY, sum = 0;
-        for (size_t j = 0; j < keys; ++j) {
-          double dot = 0;
-          for (size_t c = 0; c < d; ++c)
-            dot += fromHalfBits(in[0][base + i * d + c]) * fromHalfBits(in[1][base + j * d + c]);
-          mx = std::max(mx, p[j] = dot * scale);
-        }
-        for (double &x : p)
-          sum += x = std::exp(x - mx);
-        for (size_t c = 0; c < d; ++c) {
-          double want = 0;
-          for (size_t j = 0; j < keys; ++j)
-            want += p[j] * fromHalfBits(in[2][base + j * d + c]);
-          // Relative 2^-11 twice, of values |v| < 1.
-          ASSERT_NEAR(fromHalfBits(got[base + i * d + c]), want / sum, 2e-3)
-              << "head " << h << ", row " << i << ", column " << c;
-        }
-      }
+    expectAttention(in, got, n, heads, d, causal);
+  }
+}
+
+// The persistent kernels whose tiles go in folded pairs, head by head (so that K and V stay in
+// L2), on 3 programs where the order's edges matter: 3 heads of 384 positions (3 query blocks, so
+// pairs straddle heads; 9 tiles: one round of 6, then one tile each) and 5 heads of 256 (10 tiles:
+// one round, then 4 in two pairs, the third program idle). Every tile's rows are checked, so a
+// tile the order skipped is found (O starts as +inf), with the protocol checks.
+TEST(Hopper, PairedPersistentAttentionCoversEveryTile) {
+  for (const char *name : {"attention_ws_pp_persistent_paired_d128_causal",
+                           "attention_ws_pp_persistent_paired_d64_causal"}) {
+    const std::string fn = name;
+    const size_t d = fn.find("_d64") != std::string::npos ? 64 : 128;
+    for (auto [n, heads] : {std::pair<size_t, size_t>{384, 3}, {256, 5}}) {
+      SCOPED_TRACE(fn + ", " + std::to_string(heads) + " heads of " + std::to_string(n));
+      const auto in = attentionInputs(heads * n * d);
+      std::vector<uint16_t> got;
+      Status s = runWsAttention(readFile(examplePath(fn + ".tir")), fn, in, n, heads, d, &got);
+      ASSERT_TRUE(s.ok()) << s.message();
+      expectAttention(in, got, n, heads, d, true);
+    }
   }
 }
 

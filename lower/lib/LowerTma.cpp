@@ -239,8 +239,9 @@ Status lowerArriveBarrier(LoweringContext &ctx, const ir::Op &op) {
   llvm::Value *bar = barrierAt(ctx, op, 0);
   const int64_t mask = op.attrs.multicastCta;
   if (mask == 0) {
-    inIssuingThread(ctx, predicateAt(ctx, op, 1),
-                    [&] { emitMbarrierArrive(b, bar, uint32_t(op.attrs.count), nullptr); });
+    inIssuingWarp(ctx, predicateAt(ctx, op, 1), [&](llvm::Value *lane0) {
+      emitMbarrierArrive(b, bar, uint32_t(op.attrs.count), lane0);
+    });
     return Status::success();
   }
   // One remote arrive per CTA of the class (this one's through the cluster window too).

@@ -2,7 +2,7 @@
 // places them). Each warp group first sets its register budget (setmaxnreg, the same
 // instruction for its four warps), then each warp branches to its region. A region's code sees
 // its own thread ids (from its first warp), so layouts index its warps from 0 and the thread that
-// issues TMA copies and mbarrier arrives is an elected lane of its first warp (IssuingThread.h).
+// issues TMA copies and mbarrier arrives is a lane of its first warp (IssuingThread.h).
 // The barriers the lowering places in a region synchronise that region's warps only: its bar.sync 0
 // becomes `barrier.sync id, threads` with id 1 for the default region and 2 + i for partition i.
 // All warps meet at the CTA barrier (id 0, every thread) at the end, which no region's barrier

@@ -100,6 +100,39 @@ std::string linesNotElectedOnly(const std::string &ptx, const std::string &needl
   return bad;
 }
 
+// The plain mbarrier arrives of `ptx` in the CTA's own barriers that are not guarded by "lane ==
+// 0", as "line N: ..."; empty when each is predicated on a setp.eq of (thread id & 31) against 0,
+// or on an and.pred of one with another predicate.
+std::string arrivesNotByLaneZero(const std::string &ptx) {
+  std::vector<std::string> lines;
+  std::istringstream in(ptx);
+  for (std::string l; std::getline(in, l);)
+    lines.push_back(l);
+  std::set<std::string> laneRegs, laneZero;
+  const std::regex lane(R"(and\.b32\s+(%r\d+), %r\d+, 31;)");
+  const std::regex zero(R"(setp\.eq\.s32\s+(%p\d+), (%r\d+), 0;)");
+  const std::regex conj(R"(and\.pred\s+(%p\d+), (%p\d+), (%p\d+);)");
+  const std::regex arrive(R"(@(%p\d+) mbarrier\.arrive\.shared::cta)");
+  std::smatch mt;
+  for (const std::string &l : lines) {
+    if (std::regex_search(l, mt, lane))
+      laneRegs.insert(mt[1]);
+    else if (std::regex_search(l, mt, zero) && laneRegs.count(mt[2]))
+      laneZero.insert(mt[1]);
+    else if (std::regex_search(l, mt, conj) && (laneZero.count(mt[2]) || laneZero.count(mt[3])))
+      laneZero.insert(mt[1]);
+  }
+  std::string bad;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string &l = lines[i];
+    if (l.find("mbarrier.arrive.shared::cta") == std::string::npos)
+      continue;
+    if (!std::regex_search(l, mt, arrive) || !laneZero.count(mt[1]))
+      bad += "line " + std::to_string(i + 1) + ": " + l + "\n";
+  }
+  return bad;
+}
+
 lower::LoweredKernel lowered(const ir::Module &m, const char *target = nullptr) {
   lower::LowerOptions o;
   if (target)
@@ -132,8 +165,9 @@ TEST(IssuingThread, TmaCopiesAreIssuedByAnElectedLane) {
   }
 }
 
-// The warp-specialized kernels: the producer partition's copies and expects, the consumers'
-// arrives on the empty barriers and (matmul_ws_persistent_tmastore.tir) their TMA stores.
+// The warp-specialized kernels: the producer partition's copies and expects and
+// (matmul_ws_persistent_tmastore.tir) the consumers' TMA stores by election; the consumers'
+// arrives on the empty barriers by lane 0 of their first warp.
 TEST(IssuingThread, WarpSpecializedKernelsIssueByElection) {
   for (const char *file :
        {"matmul_ws_persistent.tir", "matmul_ws_persistent_tmastore.tir", "matmul_ws_cluster.tir",
@@ -148,9 +182,13 @@ TEST(IssuingThread, WarpSpecializedKernelsIssueByElection) {
     const lower::LoweredKernel k = lowered(*m, "sm_90a");
     const std::string &ptx = k.kernel.ptx;
     EXPECT_NE(ptx.find("elect.sync"), std::string::npos);
-    for (const char *one : {"cp.async.bulk.tensor", "mbarrier.arrive", "mbarrier.init",
-                            "fence.mbarrier_init", "cp.async.bulk.commit_group"})
+    for (const char *one :
+         {"cp.async.bulk.tensor", "mbarrier.arrive.expect_tx", "mbarrier.arrive.shared::cluster",
+          "mbarrier.init", "fence.mbarrier_init", "cp.async.bulk.commit_group"})
       EXPECT_EQ(linesNotElectedOnly(ptx, one), "") << one;
+    // The consumers' plain arrives in their own CTA: lane 0 of the region's first warp, by
+    // predicate (a multicast arrive's remote ones stay elected).
+    EXPECT_EQ(arrivesNotByLaneZero(ptx), "");
     EXPECT_NE(linesNotElectedOnly(ptx, "mbarrier.try_wait"), "");
     expectAssembles(k.kernel);
   }

@@ -158,6 +158,37 @@ Expected<bool> conversionOverflowsRegisters(const ir::Function &f, int threads,
   return overflows;
 }
 
+// The local_alloc ops whose buffer a convert_layout's tile is read from by a local_load used by
+// that conversion only, where the tile fills at least half the registers a thread may have: the
+// program point of the conversion, by buffer (see planSharedMemory).
+std::map<const ir::Op *, int64_t>
+readIntoConversions(const ir::Function &f, const ir::Module &m, LayoutCache &layouts,
+                    const std::map<const ir::Op *, int64_t> &point) {
+  std::map<ir::ValueId, const ir::Op *> def;
+  ir::walkOps(f.body, [&](const ir::Op &op) {
+    for (ir::ValueId r : op.results)
+      def[r] = &op;
+  });
+  const std::vector<int> uses = ir::countUses(f);
+  const int64_t budget = registerBudget(int(m.numWarps) * 32);
+  std::map<const ir::Op *, int64_t> held;
+  ir::walkOps(f.body, [&](const ir::Op &op) {
+    if (op.kind != ir::OpKind::ConvertLayout || uses.at(op.operands[0]) != 1)
+      return;
+    auto load = def.find(op.operands[0]);
+    if (load == def.end() || load->second->kind != ir::OpKind::LocalLoad)
+      return;
+    auto alloc = def.find(load->second->operands[0]);
+    if (alloc == def.end() || alloc->second->kind != ir::OpKind::LocalAlloc)
+      return;
+    auto words = tileWords(layouts, f.type(op.operands[0]));
+    if (!words.ok() || 2 * *words < budget)
+      return;
+    held[alloc->second] = std::max(held[alloc->second], point.at(&op));
+  });
+  return held;
+}
+
 // Plans every op's shared memory (the footprints its family declares: conversions' and
 // reductions' scratch, buffers, alignment) and places the buffers by liveness.
 Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
@@ -259,9 +290,20 @@ Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
   // its own and only the barrier between each one's stores and loads remains. That trade of
   // shared memory for barriers is taken while two CTAs still fit an SM (or it costs nothing):
   // on an H100 it made no conversion of bench/gpu slower and some 1.4x faster.
+  //
+  // A conversion of a tile just read from a buffer (local_load, then convert_layout) whose words
+  // fill at least half the registers gets a scratch apart from that buffer the same way: then no
+  // barrier stands between the loads and the conversion's stores, and SinkToUse moves each load
+  // down to the store that takes its word (SharedBytesTag.h), where sharing the bytes held the
+  // whole tile across the barrier (convert2d/9-6/swizzled3/64x128/f16, 256 words: 32 bytes of
+  // spills at 255 registers; apart, none at 168; Triton's kernel 24 bytes).
+  std::map<const ir::Op *, int64_t> heldToConversion = readIntoConversions(f, m, layouts, point);
   SharedAllocation alloc = allocateShared(buffers, plans.sharedAlignment);
   std::vector<SharedBuffer> separate = buffers;
   for (size_t i = 0; i < separate.size(); ++i) {
+    if (auto held = heldToConversion.find(owners[i]);
+        !scratchOwner[i] && held != heldToConversion.end())
+      separate[i].last = std::max(separate[i].last, held->second);
     if (!scratchOwner[i])
       continue;
     int64_t at = separate[i].first, innermost = -1, width = 0;
@@ -277,7 +319,13 @@ Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
   for (size_t i = 0; i < owners.size(); ++i) {
     ByteRange bytes{alloc.offsets[i], alloc.offsets[i] + buffers[i].bytes};
     (scratchOwner[i] ? plans.scratch : plans.buffers)[owners[i]] = bytes;
+    if (!scratchOwner[i])
+      plans.descBytes[owners[i]->results.at(0)] = bytes;
   }
+  // A view lies in the buffer it views.
+  for (auto [view, buffer] : viewOf)
+    if (auto it = plans.descBytes.find(buffer); it != plans.descBytes.end())
+      plans.descBytes[view] = it->second;
   plans.sharedBytes = alloc.totalBytes;
   return plans;
 }

@@ -4,6 +4,7 @@
 #include "InlinePtx.h"
 #include "OpLowering.h"
 #include "RegisterBudget.h"
+#include "SharedBytesTag.h"
 
 #include <optional>
 
@@ -125,7 +126,11 @@ Expected<std::vector<llvm::Value *>> emitPlannedConversion(LoweringContext &ctx,
     emitInlinePtx(ctx.b(), "// begin " + tag + ": " + describePlan(plan, syncs ? &*syncs : nullptr),
                   {}, {}, {});
   }
+  std::optional<SharedBytesTag> scratchTag;
+  if (shared)
+    scratchTag.emplace(ctx.b(), scratch->second);
   auto out = emitConversion(ctx.b(), env, plan, src);
+  scratchTag.reset();
   if (!out.ok())
     return makeError(ctx.where(op) + std::string(ir::mnemonic(op.kind)) + ": " + out.message());
   if (ctx.plans().annotate)

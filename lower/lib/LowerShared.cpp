@@ -7,6 +7,7 @@
 #include "OpLowering.h"
 #include "OperandSlices.h"
 #include "SharedAccess.h"
+#include "SharedBytesTag.h"
 #include "SharedPadding.h"
 #include "SharedTileLoad.h"
 #include "SharedVector.h"
@@ -29,8 +30,14 @@ Expected<LinearLayout> offsetsOf(const LinearLayout &dist, const LinearLayout &s
 
 int vectorOf(const LinearLayout &toOffset, int bytes) { return sharedVectorWidth(toOffset, bytes); }
 
+// The bytes the memory descriptor `v` lies in (OpPlans::descBytes).
+ByteRange descBytes(const OpPlans &plans, ir::ValueId v) {
+  auto it = plans.descBytes.find(v);
+  return it == plans.descBytes.end() ? ByteRange::everything() : it->second;
+}
+
 Status storeTile(LoweringContext &ctx, const ir::Op &op, const Lowered &value,
-                 const Lowered &buffer) {
+                 const Lowered &buffer, ByteRange range) {
   auto &b = ctx.b();
   LL_ASSIGN_OR_RETURN(LinearLayout src, widenToTile(value.layout, buffer.layout));
   LL_ASSIGN_OR_RETURN(LinearLayout map, offsetsOf(src, buffer.layout));
@@ -42,7 +49,7 @@ Status storeTile(LoweringContext &ctx, const ir::Op &op, const Lowered &value,
   for (const DimMask &m : value.layout.freeVariableMasks())
     if (m.name == DimName::reg())
       free = m.mask;
-  ctx.beforeSharedWrite();
+  ctx.beforeSharedWrite(range);
   IndexEmitter em(ix, b, ctx.thread(), ctx.blockInCluster());
   for (uint64_t r = 0; r < ix.numRegisters(); r += vec) {
     if (r & free)
@@ -51,7 +58,7 @@ Status storeTile(LoweringContext &ctx, const ir::Op &op, const Lowered &value,
     std::vector<llvm::Value *> vals(value.regs.begin() + r, value.regs.begin() + r + vec);
     emitSharedStore(b, sharedAddress(b, ctx.sharedBase(buffer), so.variable, so.constant), vals);
   }
-  ctx.afterSharedWrite();
+  ctx.afterSharedWrite(range);
   (void)op;
   return Status::success();
 }
@@ -103,15 +110,20 @@ Expected<SharedFootprint> sharedBufferFootprint(FootprintContext &ctx, const ir:
 SharedEffects sharedBufferEffects(const ir::Op &op, const OpPlans &plans) {
   if (op.kind == ir::OpKind::LocalAlloc) {
     SharedEffects fx;
-    fx.waitToWrite(plans.buffers.at(&op));
+    const ByteRange bytes = plans.buffers.at(&op);
+    fx.waitToWrite(bytes);
     if (!op.operands.empty())
-      fx.waitToWrite().write(); // storeTile
+      fx.waitToWrite(bytes).write(bytes); // storeTile
     return fx;
   }
-  if (op.kind == ir::OpKind::LocalStore) // storeTile
-    return SharedEffects().waitToWrite().write();
-  if (op.kind == ir::OpKind::LocalLoad)
-    return SharedEffects().waitToRead().read();
+  if (op.kind == ir::OpKind::LocalStore) { // storeTile
+    const ByteRange bytes = descBytes(plans, op.operands[1]);
+    return SharedEffects().waitToWrite(bytes).write(bytes);
+  }
+  if (op.kind == ir::OpKind::LocalLoad) {
+    const ByteRange bytes = descBytes(plans, op.operands[0]);
+    return SharedEffects().waitToRead(bytes).read(bytes);
+  }
   return {}; // local_dealloc: the allocator ends a buffer's life at its last use
 }
 
@@ -130,7 +142,7 @@ Status lowerLocalAlloc(LoweringContext &ctx, const ir::Op &op) {
   // ring, which the pipelining protocol otherwise orders by itself) overtakes them.
   ctx.beforeSharedWrite(it->second);
   if (!op.operands.empty()) {
-    Status s = storeTile(ctx, op, ctx.get(op.operands[0]), buf);
+    Status s = storeTile(ctx, op, ctx.get(op.operands[0]), buf, it->second);
     if (!s.ok())
       return makeError(ctx.where(op) + "ttg.local_alloc: " + s.message());
   }
@@ -139,7 +151,8 @@ Status lowerLocalAlloc(LoweringContext &ctx, const ir::Op &op) {
 }
 
 Status lowerLocalStore(LoweringContext &ctx, const ir::Op &op) {
-  Status s = storeTile(ctx, op, ctx.get(op.operands[0]), ctx.get(op.operands[1]));
+  Status s = storeTile(ctx, op, ctx.get(op.operands[0]), ctx.get(op.operands[1]),
+                       descBytes(ctx.plans(), op.operands[1]));
   if (!s.ok())
     return makeError(ctx.where(op) + "ttg.local_store: " + s.message());
   return Status::success();
@@ -157,19 +170,22 @@ Status lowerLocalLoad(LoweringContext &ctx, const ir::Op &op) {
     Lowered sliced;
     sliced.layout = std::move(view);
     sliced.slices = std::make_shared<const OperandSlices>(std::move(slices).value());
-    ctx.beforeSharedRead();
+    const ByteRange bytes = descBytes(ctx.plans(), op.operands[0]);
+    ctx.beforeSharedRead(bytes);
     Status s = sliced.slices->load(ctx, 0, sliced.regs);
     if (!s.ok())
       return makeError(ctx.where(op) + "ttg.local_load: " + s.message());
-    ctx.afterSharedRead();
+    ctx.afterSharedRead(bytes);
     ctx.set(op.results[0], std::move(sliced));
     return Status::success();
   }
-  ctx.beforeSharedRead();
+  const ByteRange bytes = descBytes(ctx.plans(), op.operands[0]);
+  ctx.beforeSharedRead(bytes);
+  SharedBytesTag tag(ctx.b(), bytes);
   auto regs = loadSharedTile(ctx, buf, view, ctx.elementType(rt));
   if (!regs.ok())
     return makeError(ctx.where(op) + "ttg.local_load: " + regs.message());
-  ctx.afterSharedRead();
+  ctx.afterSharedRead(bytes);
   return ctx.setRegs(op.results[0], std::move(regs).value());
 }
 

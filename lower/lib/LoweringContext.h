@@ -70,6 +70,10 @@ struct OpPlans {
   /// the first write into it waits at a barrier for their pending accesses (a copy into a fresh
   /// ring, say, for other warps' reads of a conversion's scratch before it).
   std::map<const ir::Op *, ByteRange> buffers;
+  /// The bytes of the buffer each memory descriptor made in the function's body lies in (a
+  /// local_alloc's result and the views of it), for the barrier bookkeeping of local_load and
+  /// local_store; a descriptor not here (a loop's or a branch's result) may lie anywhere.
+  std::map<ir::ValueId, ByteRange> descBytes;
   /// The conversions among those whose every scratch byte one warp stores and loads
   /// (SharedStep::withinWarps): their syncs are bar.warp.sync, their pending accesses owned by
   /// them.

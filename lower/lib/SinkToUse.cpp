@@ -1,5 +1,7 @@
 #include "SinkToUse.h"
 
+#include "SharedBytesTag.h"
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/InlineAsm.h>
@@ -85,6 +87,18 @@ bool sharedLoadMayPass(const llvm::Instruction &i) {
     return true;
   return !i.mayWriteToMemory() && !i.mayThrow() && i.willReturn() &&
          (!llvm::isa<llvm::CallInst>(i) || movable(i));
+}
+
+// A store into shared memory (a plain one, stmatrix or a conversion's predicated store) tagged
+// with bytes that `load`'s tagged bytes do not overlap: the load may move down past it.
+bool disjointSharedStore(const llvm::Instruction &i, const llvm::Instruction &load) {
+  std::optional<ByteRange> loaded = taggedSharedBytes(load), stored = taggedSharedBytes(i);
+  if (!loaded || !stored || (loaded->begin < stored->end && stored->begin < loaded->end))
+    return false;
+  if (const auto *st = llvm::dyn_cast<llvm::StoreInst>(&i))
+    return st->isSimple() && st->getPointerAddressSpace() == 3;
+  return inlinePtxStartingWith(i, "stmatrix") || inlinePtxStartingWith(i, "st.shared") ||
+         inlinePtxStartingWith(i, "@$1 st.shared");
 }
 
 // The threads of a block of `f` (nvvm.annotations' maxntidx or reqntidx); 0 where not given.
@@ -248,14 +262,20 @@ void sinkToUses(llvm::Module &m) {
           to = passed;
         }
         if (sharedLoad) {
-          // Only where it passes a global store: a conversion that loads its whole tile before
-          // storing any of it holds the tile at once (convert2d/0-6/none/64x64/i64: 128 i64
-          // into the B operand every warp holds, 48 bytes of spills at 254 registers; Triton's
-          // kernel interleaves). Loads feeding computation keep the order they were given.
+          // Only where it passes a global store, or a shared store into bytes it does not read
+          // (a conversion's scratch apart from the buffer it loads from): a conversion that
+          // loads its whole tile before storing any of it holds the tile at once
+          // (convert2d/0-6/none/64x64/i64: 128 i64 into the B operand every warp holds, 48
+          // bytes of spills at 254 registers; Triton's kernel interleaves). Loads feeding
+          // computation keep the order they were given.
           bool crossesStore = false;
           llvm::Instruction *passed = i->getNextNode();
-          for (; passed != to && sharedLoadMayPass(*passed); passed = passed->getNextNode())
-            crossesStore |= globalStore(*passed);
+          for (; passed != to; passed = passed->getNextNode()) {
+            const bool past = disjointSharedStore(*passed, *i);
+            if (!past && !sharedLoadMayPass(*passed))
+              break;
+            crossesStore |= globalStore(*passed) || past;
+          }
           if (!crossesStore)
             continue;
           to = passed;

@@ -17,7 +17,8 @@ namespace linlayout::lower {
 /// a constant operand, constant-offset address arithmetic, warp shuffles, byte permutes and pure
 /// inline PTX) to just before its first user, when all its users are in its block and none is a
 /// phi; global loads down past shared stores (in one-warp blocks, in their order where a global
-/// store stops them), and shared loads down past global stores (only when they pass one); then a
+/// store stops them), and shared loads down past global stores and past shared stores into bytes
+/// they do not read (SharedBytesTag.h; only when they pass such a store); then a
 /// select of two computed inputs used nowhere else up to where they are made. Runs after LLVM's
 /// optimizations, before code generation.
 /// Ensures: the module computes the same values; each block holds the same instructions.

@@ -251,6 +251,42 @@ TEST(TritonMatrix, SpillsLessThanTriton) {
   EXPECT_EQ(a.ptx.find(".minnctapersm"), std::string::npos);
 }
 
+// A tile read from a buffer and converted at once, wider than half the registers: the
+// conversion's scratch lies apart from the buffer, so no barrier stands between the tile's
+// shared loads and the conversion's stores (stmatrix for 9-6, st.shared for 9-8), and each load
+// moves down to the store that takes its word (Lower.cpp, SinkToUse.h). Sharing the bytes, both
+// held the whole tile across a third barrier and spilled 32 bytes at 255 registers; Triton
+// 3.6's kernels spill 24 (H200, 2026-12-02).
+TEST(TritonMatrix, TileReadIntoAConversionInterleaves) {
+  std::optional<std::string> ptxas = lower::findPtxas();
+  std::vector<MatrixCase> cases = tritonMatrix();
+  for (const char *name :
+       {"convert2d/9-6/swizzled3/64x128/f16", "convert2d/9-8/swizzled4/64x128/f16"}) {
+    SCOPED_TRACE(name);
+    auto c = std::find_if(cases.begin(), cases.end(),
+                          [&](const MatrixCase &m) { return m.name == name; });
+    ASSERT_NE(c, cases.end());
+    auto m = matrixKernel(*c);
+    ASSERT_TRUE(m.ok()) << m.message();
+    lower::LowerOptions o;
+    o.target = LowerTarget::parse("sm_90").value();
+    auto k = lower::lowerKernel(*m, o);
+    ASSERT_TRUE(k.ok()) << k.message();
+    // One after the tile's stores into the buffer, one between the conversion's stores and loads.
+    size_t barriers = 0;
+    for (size_t at = k->kernel.ptx.find("bar.sync"); at != std::string::npos;
+         at = k->kernel.ptx.find("bar.sync", at + 1))
+      ++barriers;
+    EXPECT_EQ(barriers, 2u);
+    if (!ptxas)
+      continue;
+    Assembled a = lowerAndAssemble(*c, *ptxas);
+    ASSERT_EQ(a.problem, "");
+    EXPECT_FALSE(usesLocalMemory(a.report))
+        << "stack " << a.report.stackBytes << ", " << a.report.registers << " registers";
+  }
+}
+
 TEST(TritonMatrix, Full) {
   const char *out = std::getenv("LINLAYOUT_TRITON_MATRIX");
   if (!out)

@@ -1319,24 +1319,33 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
         const runtime::Dim3 grid{unsigned(n / 128), unsigned(bh)};
         std::function<Status()> launch;
         if (cfg.ws) {
+          // K and V are tensor maps over [bh * n_ctx, d]; Q and O pointers, or tensor maps where
+          // the kernel copies them by TMA (its parameters say which).
           const auto &params = kk.metadata().params;
           const std::vector<uint64_t> dims{uint64_t(bh) * uint64_t(n), uint64_t(d)};
-          auto kmap = jit::encodeTensorMapFor(params.at(1), dk.ptr(), dims, {uint64_t(d) * 2});
-          auto vmap = jit::encodeTensorMapFor(params.at(2), dv.ptr(), dims, {uint64_t(d) * 2});
-          CHECK(kmap);
-          CHECK(vmap);
+          const runtime::DeviceBuffer *qkvo[] = {&dq, &dk, &dv, &dout};
+          std::vector<jit::KernelArg> args;
+          for (size_t i = 0; i < 4; ++i) {
+            if (params.at(i).kind != lower::ParamKind::TensorMap) {
+              args.push_back(jit::KernelArg::of(*qkvo[i]));
+              continue;
+            }
+            auto map =
+                jit::encodeTensorMapFor(params.at(i), qkvo[i]->ptr(), dims, {uint64_t(d) * 2});
+            CHECK(map);
+            args.push_back(jit::KernelArg::of(*map));
+          }
+          args.push_back(jit::KernelArg::of(int32_t(n)));
+          args.push_back(jit::KernelArg::of(scale));
+          runtime::Dim3 programs = grid;
           if (cfg.persistent) {
             const unsigned tiles = unsigned(n / 128 * bh);
-            const runtime::Dim3 programs{
-                std::min(unsigned(b.jit.context().multiprocessorCount()), tiles)};
-            launch = [&kk, programs, &dq, &dout, n, scale, bh, km = *kmap, vm = *vmap] {
-              return kk.launch(programs, dq, km, vm, dout, int32_t(n), scale, int32_t(bh));
-            };
-          } else {
-            launch = [&kk, grid, &dq, &dout, n, scale, km = *kmap, vm = *vmap] {
-              return kk.launch(grid, dq, km, vm, dout, int32_t(n), scale);
-            };
+            programs = {std::min(unsigned(b.jit.context().multiprocessorCount()), tiles)};
+            args.push_back(jit::KernelArg::of(int32_t(bh)));
           }
+          launch = [&kk, programs, args] {
+            return kk.launchArgs(programs, args, runtime::Stream::null());
+          };
         } else {
           launch = [&kk, grid, &dq, &dk, &dv, &dout, n, scale] {
             return kk.launch(grid, dq, dk, dv, dout, int32_t(n), scale);

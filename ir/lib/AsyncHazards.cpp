@@ -179,19 +179,21 @@ void AsyncHazards::waitDots(int64_t pendings) {
   }
 }
 
-std::string AsyncHazards::tmaStore(const Op &op, size_t alloc, std::span<const size_t> at) {
+std::string AsyncHazards::tmaStore(const Op &op, size_t alloc, std::span<const size_t> at,
+                                   size_t issuer) {
   if (std::string h = check(alloc, at, false, true); !h.empty())
     return h;
   uint32_t r = newRecord(op, true, false);
-  stores_.push_back(r);
+  stores_[issuer].push_back(r);
   mark(alloc, at, [&](Element &x) { x.storeReader = r; });
   return "";
 }
 
-void AsyncHazards::waitStores(int64_t pendings) {
-  while (int64_t(stores_.size()) > std::max<int64_t>(pendings, 0)) {
-    records_[stores_.front()].inFlight = false;
-    stores_.pop_front();
+void AsyncHazards::waitStores(int64_t pendings, size_t issuer) {
+  std::deque<uint32_t> &stores = stores_[issuer];
+  while (int64_t(stores.size()) > std::max<int64_t>(pendings, 0)) {
+    records_[stores.front()].inFlight = false;
+    stores.pop_front();
   }
 }
 

@@ -11,7 +11,8 @@
 //  - an asynchronous warp_group_dot reads its shared operands until a warp_group_dot_wait leaves
 //    no more than `pendings` newer dots in flight;
 //  - a TMA store (async_tma_copy_local_to_global) reads its tile until an async_tma_store_wait
-//    leaves no more than `pendings` newer stores in flight;
+//    of the same issuer (a warp_specialize region: bulk groups are the issuing thread's) leaves
+//    no more than `pendings` of its newer stores in flight;
 //  - shared memory written through the generic proxy (local_alloc with a value, local_store,
 //    cp.async) is not visible to the async proxy (wgmma operands, TMA copies) until a
 //    fence_async_shared;
@@ -68,8 +69,9 @@ public:
   uint32_t beginDot(const Op &op, bool async);
   /// A shared operand of the dot `dot` (beginDot's record): an async-proxy read.
   std::string wgmmaRead(uint32_t dot, size_t alloc, std::span<const size_t> at);
-  /// A TMA store: an async-proxy read in flight until a store wait retires it.
-  std::string tmaStore(const Op &op, size_t alloc, std::span<const size_t> at);
+  /// A TMA store of `issuer` (the running region's task; 0 outside warp_specialize): an
+  /// async-proxy read in flight until a store wait of the same issuer retires it.
+  std::string tmaStore(const Op &op, size_t alloc, std::span<const size_t> at, size_t issuer = 0);
   /// local_dealloc.
   std::string dealloc(size_t alloc);
 
@@ -81,8 +83,8 @@ public:
   void phaseSeen(BarrierKey barrier, int64_t phase);
   /// warp_group_dot_wait {pendings}.
   void waitDots(int64_t pendings);
-  /// async_tma_store_wait {pendings}.
-  void waitStores(int64_t pendings);
+  /// async_tma_store_wait {pendings} of `issuer` (see tmaStore).
+  void waitStores(int64_t pendings, size_t issuer = 0);
   /// fence_async_shared.
   void fence();
 
@@ -131,8 +133,9 @@ private:
   std::deque<std::vector<uint32_t>> copyGroups_; // committed groups not retired, oldest first
   std::vector<TmaPending> tmaCopies_;            // TMA copies in flight
   std::deque<uint32_t> dots_;                    // asynchronous dots in flight, oldest first
-  std::deque<uint32_t> stores_;                  // TMA stores in flight, oldest first
-  std::vector<uint32_t> unfenced_;               // generic writes since the last fence
+  // Per issuer: TMA stores in flight, oldest first.
+  std::unordered_map<size_t, std::deque<uint32_t>> stores_;
+  std::vector<uint32_t> unfenced_; // generic writes since the last fence
 };
 
 } // namespace linlayout::ir

@@ -235,10 +235,18 @@ Status runWsAttention(const std::string &text, const std::string &fn,
   mem.buffers = {bytesOf(in[0]), bytesOf(in[1]), bytesOf(in[2]),
                  bytesOf(std::vector<uint16_t>(heads * n * d, 0x7C00))}; // +inf: unwritten
   const int64_t rows = int64_t(heads * n), cols = int64_t(d);
-  std::vector<ArgValue> args = {ArgValue::pointer(0),
+  // Q (argument and buffer 0) and O (3) are pointers, or tensor maps over [heads * n, d] for TMA
+  // copies.
+  const Function &f = m->functions.at(0);
+  auto qo = [&](uint32_t i) {
+    return f.type(f.body.args.at(i)).isTensorDesc()
+               ? ArgValue::tensorDesc(i, {rows, cols}, {cols, 1})
+               : ArgValue::pointer(i);
+  };
+  std::vector<ArgValue> args = {qo(0),
                                 ArgValue::tensorDesc(1, {rows, cols}, {cols, 1}),
                                 ArgValue::tensorDesc(2, {rows, cols}, {cols, 1}),
-                                ArgValue::pointer(3),
+                                qo(3),
                                 ArgValue::integer(int64_t(n)),
                                 ArgValue::floating(1.0 / std::sqrt(double(d)))};
   Grid grid{unsigned(n / 128), unsigned(heads), 1};
@@ -310,7 +318,7 @@ TEST(Hopper, WarpSpecializedAttentionMatchesReference) {
         "attention_ws_pp_persistent_d128_causal", "attention_ws_persistent_d64",
         "attention_ws_pp_persistent_d64", "attention_ws_pp_persistent_d64_causal",
         "attention_ws_pp_persistent_paired_d128_causal",
-        "attention_ws_pp_persistent_paired_d64_causal"}) {
+        "attention_ws_pp_persistent_paired_d64_causal", "attention_ws_pp_persistent_tma_d128"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
     const size_t d = fn.find("_d64") != std::string::npos ? 64 : 128;
@@ -379,6 +387,36 @@ TEST(Hopper, WarpSpecializedAttentionProtocolIsChecked) {
   EXPECT_NE(s.message().find("overwrites shared memory that the default region reads"),
             std::string::npos)
       << s.message();
+}
+
+// attention_ws_pp_persistent_tma_d128.tir writes O by TMA stores from a slot per warp group and
+// waits for a store to have read its slot only before the next tile's O goes in. On 3 programs
+// over 4 tiles, program 0 writes its slots twice: without that wait (in either warp group) the
+// second tile's O overwrites what the first tile's store may still be reading, which the
+// interpreter reports (the other warp group's waits retire only its own stores).
+TEST(Hopper, TmaStoreAttentionWaitsForItsStores) {
+  const std::string fn = "attention_ws_pp_persistent_tma_d128";
+  const std::string text = readFile(examplePath(fn + ".tir"));
+  const auto in = attentionInputs(512 * 128);
+  for (const std::string region : {"", "w1_"}) {
+    SCOPED_TRACE("warp group " + std::string(region.empty() ? "0" : "1"));
+    const std::string store = "      ttg.local_store %" + region + "out16";
+    const std::string wait = "      ttng.async_tma_store_wait {pendings = 0 : i32}\n";
+    const size_t at = text.find(store);
+    ASSERT_NE(at, std::string::npos);
+    ASSERT_EQ(text.rfind(wait, at) + wait.size(), at);
+    std::string noWait = text;
+    noWait.erase(at - wait.size(), wait.size());
+    Status s = runWsAttention(noWait, fn, in, 512, 1, 128);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message().find("overwrites shared memory that the "
+                               "ttng.async_tma_copy_local_to_global"),
+              std::string::npos)
+        << s.message();
+    EXPECT_NE(s.message().find("may still be reading: no ttng.async_tma_store_wait"),
+              std::string::npos)
+        << s.message();
+  }
 }
 
 namespace {

@@ -427,18 +427,28 @@ void attentionCases(jit::Compiler *jitc, const std::vector<AttentionCase> &cases
         ASSERT_OK_AND_ASSIGN(auto dout, runtime::DeviceBuffer::allocate(elems * 2));
         ASSERT_OK(dout.fill(0xff)); // NaN
         if (cs.ws) {
+          // K and V are tensor maps over [heads * n, d]; Q and O pointers, or tensor maps where
+          // the kernel copies them by TMA (its parameters say which).
           const std::vector<uint64_t> dims{uint64_t(heads) * uint64_t(n), uint64_t(d)};
           const auto &params = k->metadata().params;
-          ASSERT_OK_AND_ASSIGN(
-              auto kmap, jit::encodeTensorMapFor(params.at(1), dk.ptr(), dims, {uint64_t(d) * 2}));
-          ASSERT_OK_AND_ASSIGN(
-              auto vmap, jit::encodeTensorMapFor(params.at(2), dv.ptr(), dims, {uint64_t(d) * 2}));
+          const runtime::DeviceBuffer *qkvo[] = {&dq, &dk, &dv, &dout};
+          std::vector<jit::KernelArg> args;
+          for (size_t i = 0; i < 4; ++i) {
+            if (params.at(i).kind != lower::ParamKind::TensorMap) {
+              args.push_back(jit::KernelArg::of(*qkvo[i]));
+              continue;
+            }
+            ASSERT_OK_AND_ASSIGN(auto map, jit::encodeTensorMapFor(params.at(i), qkvo[i]->ptr(),
+                                                                   dims, {uint64_t(d) * 2}));
+            args.push_back(jit::KernelArg::of(map));
+          }
+          args.push_back(jit::KernelArg::of(int32_t(n)));
+          args.push_back(jit::KernelArg::of(float(scale)));
           if (cs.persistent)
-            ASSERT_OK(
-                k->launch({3}, dq, kmap, vmap, dout, int32_t(n), float(scale), int32_t(heads)));
-          else
-            ASSERT_OK(k->launch({unsigned(n / 128), unsigned(heads)}, dq, kmap, vmap, dout,
-                                int32_t(n), float(scale)));
+            args.push_back(jit::KernelArg::of(int32_t(heads)));
+          const runtime::Dim3 grid =
+              cs.persistent ? runtime::Dim3{3} : runtime::Dim3{unsigned(n / 128), unsigned(heads)};
+          ASSERT_OK(k->launchArgs(grid, args, runtime::Stream::null()));
         } else {
           ASSERT_OK(k->launch({unsigned(n / 128), unsigned(heads)}, dq, dk, dv, dout, int32_t(n),
                               float(scale)));

@@ -347,6 +347,13 @@ Status interpretTmaCopy(OpInterpreter &in, const Op &op) {
   return Status::success();
 }
 
+// Whose bulk groups a TMA store joins and a store wait waits for: the issuing thread's, so the
+// running region's (one region's wait does not retire another's stores).
+size_t storeIssuer(OpInterpreter &in) {
+  RunningPartitions *p = in.partitions();
+  return p ? p->task() : 0;
+}
+
 // A TMA store reads its tile at once and writes the box's elements that lie inside the tensor
 // (the copy engine drops the others); the tile counts as read until a store wait retires it.
 Status interpretTmaStore(OpInterpreter &in, const Op &op) {
@@ -356,7 +363,7 @@ Status interpretTmaStore(OpInterpreter &in, const Op &op) {
   auto v = viewOf(in, op.operands.back());
   if (!v)
     return in.err(op, "copy from a deallocated memdesc");
-  LL_TRY_STATUS(in.hazard(op, in.hazards().tmaStore(op, v->alloc, v->at)));
+  LL_TRY_STATUS(in.hazard(op, in.hazards().tmaStore(op, v->alloc, v->at, storeIssuer(in))));
   LL_TRY_STATUS(in.partitionRead(op, v->alloc, v->at));
   RtValue tile = readShared(*v->s, v->at);
   for (size_t e = 0; e < offsets.size(); ++e)
@@ -368,7 +375,7 @@ Status interpretTmaStore(OpInterpreter &in, const Op &op) {
 }
 
 Status interpretTmaStoreWait(OpInterpreter &in, const Op &op) {
-  in.hazards().waitStores(op.attrs.pendings);
+  in.hazards().waitStores(op.attrs.pendings, storeIssuer(in));
   return Status::success();
 }
 

@@ -10,36 +10,43 @@ llvm::Value *emitElectSync(llvm::IRBuilder<> &b) {
   return elected;
 }
 
-void inIssuingThread(LoweringContext &ctx, llvm::Value *pred, llvm::function_ref<void()> emit) {
+namespace {
+
+// Emits `emit(next)` in a block that only warp 0 of the code being lowered enters (its id is
+// warp-uniform); `emit` ends where it should fall through to `next`, which it may also branch to.
+// The builder stands in `next` on return.
+void inWarpZero(LoweringContext &ctx, llvm::function_ref<void(llvm::BasicBlock *next)> emit) {
   auto &b = ctx.b();
   llvm::Function *fn = b.GetInsertBlock()->getParent();
-  llvm::LLVMContext &lc = b.getContext();
-  auto *warp0 = llvm::BasicBlock::Create(lc, "warp0", fn);
-  auto *issue = llvm::BasicBlock::Create(lc, "elected", fn);
-  auto *next = llvm::BasicBlock::Create(lc, "issued", fn);
+  auto *warp0 = llvm::BasicBlock::Create(b.getContext(), "warp0", fn);
+  auto *next = llvm::BasicBlock::Create(b.getContext(), "issued", fn);
   b.CreateCondBr(b.CreateICmpEQ(ctx.kernel().uniformWarpId(), b.getInt32(0)), warp0, next);
   b.SetInsertPoint(warp0);
-  llvm::Value *elected = emitElectSync(b);
-  b.CreateCondBr(pred ? b.CreateAnd(elected, pred) : elected, issue, next);
-  b.SetInsertPoint(issue);
-  emit();
+  emit(next);
   b.CreateBr(next);
   b.SetInsertPoint(next);
 }
 
+} // namespace
+
+void inIssuingThread(LoweringContext &ctx, llvm::Value *pred, llvm::function_ref<void()> emit) {
+  inWarpZero(ctx, [&](llvm::BasicBlock *next) {
+    auto &b = ctx.b();
+    llvm::Value *elected = emitElectSync(b);
+    auto *issue = llvm::BasicBlock::Create(b.getContext(), "elected", next->getParent(), next);
+    b.CreateCondBr(pred ? b.CreateAnd(elected, pred) : elected, issue, next);
+    b.SetInsertPoint(issue);
+    emit();
+  });
+}
+
 void inIssuingWarp(LoweringContext &ctx, llvm::Value *pred,
                    llvm::function_ref<void(llvm::Value *lane0)> emit) {
-  auto &b = ctx.b();
-  llvm::Function *fn = b.GetInsertBlock()->getParent();
-  llvm::LLVMContext &lc = b.getContext();
-  auto *warp0 = llvm::BasicBlock::Create(lc, "warp0", fn);
-  auto *next = llvm::BasicBlock::Create(lc, "issued", fn);
-  b.CreateCondBr(b.CreateICmpEQ(ctx.kernel().uniformWarpId(), b.getInt32(0)), warp0, next);
-  b.SetInsertPoint(warp0);
-  llvm::Value *lane0 = b.CreateICmpEQ(ctx.kernel().laneId(), b.getInt32(0));
-  emit(pred ? b.CreateAnd(lane0, pred) : lane0);
-  b.CreateBr(next);
-  b.SetInsertPoint(next);
+  inWarpZero(ctx, [&](llvm::BasicBlock *) {
+    auto &b = ctx.b();
+    llvm::Value *lane0 = b.CreateICmpEQ(ctx.kernel().laneId(), b.getInt32(0));
+    emit(pred ? b.CreateAnd(lane0, pred) : lane0);
+  });
 }
 
 } // namespace linlayout::lower

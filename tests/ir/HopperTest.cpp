@@ -318,7 +318,8 @@ TEST(Hopper, WarpSpecializedAttentionMatchesReference) {
         "attention_ws_pp_persistent_d128_causal", "attention_ws_persistent_d64",
         "attention_ws_pp_persistent_d64", "attention_ws_pp_persistent_d64_causal",
         "attention_ws_pp_persistent_paired_d128_causal",
-        "attention_ws_pp_persistent_paired_d64_causal", "attention_ws_pp_persistent_tma_d128"}) {
+        "attention_ws_pp_persistent_paired_d64_causal", "attention_ws_pp_persistent_tma_d128",
+        "attention_ws_pp_persistent_tmaqo_d128"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
     const size_t d = fn.find("_d64") != std::string::npos ? 64 : 128;
@@ -417,6 +418,50 @@ TEST(Hopper, TmaStoreAttentionWaitsForItsStores) {
               std::string::npos)
         << s.message();
   }
+}
+
+// The TMA attention kernels on 3 programs where the tiles' edges matter: 5 heads of 128 positions
+// (one key block a tile, so a tile's only S is its last and frees Q's slot; programs 0 and 1 take
+// 2 tiles) and 3 heads of 384 (9 tiles, 3 a program). Every row is checked (O starts as +inf),
+// with the protocol checks.
+TEST(Hopper, TmaAttentionCoversEveryTile) {
+  for (const char *name :
+       {"attention_ws_pp_persistent_tma_d128", "attention_ws_pp_persistent_tmaqo_d128"}) {
+    const std::string fn = name;
+    for (auto [n, heads] : {std::pair<size_t, size_t>{128, 5}, {384, 3}}) {
+      SCOPED_TRACE(fn + ", " + std::to_string(heads) + " heads of " + std::to_string(n));
+      const auto in = attentionInputs(heads * n * 128);
+      std::vector<uint16_t> got;
+      Status s = runWsAttention(readFile(examplePath(fn + ".tir")), fn, in, n, heads, 128, &got);
+      ASSERT_TRUE(s.ok()) << s.message();
+      expectAttention(in, got, n, heads, 128, false);
+    }
+  }
+}
+
+// In attention_ws_pp_persistent_tmaqo_d128.tir the producer copies the next tile's Q into a warp
+// group's slot once that one's last S of the tile has retired. Freeing the slot before the wait
+// that retires it lets the copy overwrite what the wgmma may still read; the interpreter reports
+// it.
+TEST(Hopper, TmaQAttentionFreesQAfterItsLastS) {
+  const std::string fn = "attention_ws_pp_persistent_tmaqo_d128";
+  const std::string text = readFile(examplePath(fn + ".tir"));
+  const std::string arrive = "        %jlast = arith.subi %nblk, %c1 : i32\n"
+                             "        %islast = arith.cmpi eq, %j, %jlast : i32\n"
+                             "        ttng.arrive_barrier %qempty0, 1, %islast : "
+                             "!ttg.memdesc<1xi64, #bar, #smem, mutable>\n";
+  const std::string waitS = "        %sw:3 = ttng.warp_group_dot_wait";
+  ASSERT_NE(text.find(arrive), std::string::npos);
+  ASSERT_NE(text.find(waitS), std::string::npos);
+  std::string early = text;
+  early.erase(early.find(arrive), arrive.size());
+  early.insert(early.find(waitS), arrive);
+  const auto in = attentionInputs(512 * 128);
+  Status s = runWsAttention(early, fn, in, 512, 1, 128);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("overwrites shared memory that the default region reads"),
+            std::string::npos)
+      << s.message();
 }
 
 namespace {

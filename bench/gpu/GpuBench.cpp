@@ -1211,7 +1211,8 @@ Status makeAttentionData(AttentionData &a, std::mt19937_64 &rng) {
 // ("wgmma-": both products on wgmma), attention_wgmma_d128.tir ("wgmma-d128-") and its causal
 // form ("wgmma-d128-causal-") and its form with key blocks of 128 ("wgmma-d128-bn128-"), and
 // every warp-specialized kernel examples/attention_ws*.tir (a TMA producer warp and a ring of K
-// and V stages; K and V go in as tensor maps over [bh * n_ctx, d]; attentionWsConfigs names them):
+// and V stages; K and V go in as tensor maps over [bh * n_ctx, d], Q and O as pointers or, where
+// the kernel copies them by TMA, tensor maps; attentionWsConfigs names them):
 // O = softmax(Q K^T / sqrt(d))
 // V (f16) for n_ctx = 1024, 4096 and 16384 over batch x heads = bh chosen as
 // bench/gpu/vendor_bench.py chooses it (each call at least 2 TFLOP), so that the rows compare with

@@ -357,11 +357,11 @@ TEST(ComputeGpu, MatmulWidePipelined) {
 // attention_wgmma.tir, attention_wgmma_d128.tir, attention_wgmma_d128_causal.tir and
 // attention_wgmma_d128_bn128.tir as a user compiles them
 // (the pass pipeline, software-pipelined with 1, 2 and 3 stages), and the warp-specialized
-// attention_ws_*.tir (their ring is in the IR; K and V go in as tensor maps): O = softmax(Q K^T /
-// 2) V for 3 heads of 128, 512 and 1024 positions (the causal kernel: query i sees keys j <= i;
-// d128: head dim 128), f16 inputs in [-1, 1) (and attention.tir on bf16 inputs, P and O), against a
-// double-precision reference on every row. The scale is 4x the usual 1/8 so that the softmax is far
-// from flat and the running maximum matters.
+// attention_ws_*.tir (their ring is in the IR; K and V go in as tensor maps, Q and O too where the
+// kernel copies them by TMA): O = softmax(Q K^T / 2) V for 3 heads of 128, 512 and 1024 positions
+// (the causal kernel: query i sees keys j <= i; d128: head dim 128), f16 inputs in [-1, 1) (and
+// attention.tir on bf16 inputs, P and O), against a double-precision reference on every row. The
+// scale is 4x the usual 1/8 so that the softmax is far from flat and the running maximum matters.
 namespace {
 
 struct AttentionCase {

@@ -1,6 +1,7 @@
 #include "NvptxBackend.h"
 
 #include "LlvmShim.h"
+#include "LoadChosenElement.h"
 #include "SinkToUse.h"
 
 #include <llvm/ADT/SmallString.h>
@@ -64,6 +65,7 @@ void NvptxBackend::optimize(llvm::Module &m) const {
   pb.crossRegisterProxies(lam, fam, cgam, mam);
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   mpm.run(m, mam);
+  loadChosenElements(m);
   sinkToUses(m);
 }
 

@@ -215,7 +215,8 @@ TEST(TritonMatrix, FormerSpillsUseNoLocalMemory) {
 // brackets): a kernel whose conversion cannot fit in registers declares `.minnctapersm 1`, so
 // ptxas uses every register the block leaves a thread (Lower.cpp), and a warp-shuffle
 // conversion whose source alone exceeds them goes through shared memory (LowerConvert.cpp),
-// and global loads held back by a global store keep their order (SinkToUse.cpp).
+// and global loads held back by a global store keep their order (SinkToUse.cpp), and a thread
+// loads only the element it keeps of two (LoadChosenElement.h).
 TEST(TritonMatrix, SpillsLessThanTriton) {
   std::optional<std::string> ptxas = lower::findPtxas();
   if (!ptxas)
@@ -228,7 +229,7 @@ TEST(TritonMatrix, SpillsLessThanTriton) {
   const Limit limits[] = {
       {"mma2mma/2-3/none/256x256/f32", 72, true},   {"warp_local/13-4/none/64x64/i64", 1904, false},
       {"warp_local/9-8/none/64x64/i64", 40, false}, {"warp_local/0-8/none/64x64/i64", 32, false},
-      {"warp_local/8-0/none/64x64/i64", 32, false},
+      {"warp_local/8-0/none/64x64/i64", 32, false}, {"convert2d/9-10/none/64x128/i64", 1440, true},
   };
   std::vector<MatrixCase> cases = tritonMatrix();
   for (const Limit &l : limits) {
@@ -285,6 +286,25 @@ TEST(TritonMatrix, TileReadIntoAConversionInterleaves) {
     EXPECT_FALSE(usesLocalMemory(a.report))
         << "stack " << a.report.stackBytes << ", " << a.report.registers << " registers";
   }
+}
+
+// A source that gives each thread two candidates per element it keeps, too wide for the
+// registers before the first global store: each thread loads only the element it keeps
+// (LoadChosenElement.h), 64-bit loads where the source's layout has 128-bit ones.
+TEST(TritonMatrix, ChosenElementsAreLoadedAlone) {
+  std::vector<MatrixCase> cases = tritonMatrix();
+  auto c = std::find_if(cases.begin(), cases.end(), [](const MatrixCase &m) {
+    return m.name == "convert2d/9-10/none/64x128/i64";
+  });
+  ASSERT_NE(c, cases.end());
+  auto m = matrixKernel(*c);
+  ASSERT_TRUE(m.ok()) << m.message();
+  lower::LowerOptions o;
+  o.target = LowerTarget::parse("sm_90").value();
+  auto k = lower::lowerKernel(*m, o);
+  ASSERT_TRUE(k.ok()) << k.message();
+  EXPECT_EQ(k->kernel.ptx.find("ld.global.v2.u64"), std::string::npos);
+  EXPECT_NE(k->kernel.ptx.find("ld.global.u64"), std::string::npos);
 }
 
 TEST(TritonMatrix, Full) {

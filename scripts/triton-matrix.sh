@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every case of Triton's conversion matrix (testing/kernels/TritonMatrix.h) lowered for sm_90
 # and assembled by ptxas, without a GPU: registers, stack and spills per case as JSON lines, and
-# a count of the cases that use local memory, by suite and element type. `make test` runs a fixed
-# sample of the same cases (TritonMatrix.SampleAssemblesWithoutLocalMemory); this takes minutes.
+# a count of the cases that use local memory, by suite and element type. `make test` assembles the
+# same cases and holds them to Triton's kernels (tests/scripts/triton_matrix_test.py); this takes
+# minutes.
 #   scripts/triton-matrix.sh [BUILD_DIR] [OUT.jsonl]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,7 @@
 #include "LoadChosenElement.h"
 
+#include "RegisterBudget.h"
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/IRBuilder.h>
@@ -27,25 +29,6 @@ bool globalStore(const llvm::Instruction &i) {
   const auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
   const auto *asmFn = call ? llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()) : nullptr;
   return asmFn && llvm::StringRef(asmFn->getAsmString()).starts_with("@$1 st.global");
-}
-
-// The threads of a block of `f` (nvvm.annotations' maxntidx or reqntidx); 0 where not given.
-int blockThreads(const llvm::Function &f) {
-  int threads = 0;
-  if (const llvm::NamedMDNode *md = f.getParent()->getNamedMetadata("nvvm.annotations"))
-    for (const llvm::MDNode *n : md->operands()) {
-      if (n->getNumOperands() != 3)
-        continue;
-      const auto *fn = llvm::dyn_cast_or_null<llvm::ValueAsMetadata>(n->getOperand(0).get());
-      const auto *key = llvm::dyn_cast_or_null<llvm::MDString>(n->getOperand(1).get());
-      const auto *value = llvm::dyn_cast_or_null<llvm::ConstantAsMetadata>(n->getOperand(2).get());
-      if (!fn || fn->getValue() != &f || !key || !value ||
-          (key->getString() != "maxntidx" && key->getString() != "reqntidx"))
-        continue;
-      if (const auto *c = llvm::dyn_cast<llvm::ConstantInt>(value->getValue()))
-        threads = int(c->getZExtValue());
-    }
-  return threads;
 }
 
 // The 32-bit words that global loads of `bb` bring in ahead of its first global store.
@@ -111,8 +94,7 @@ void rewrite(llvm::SelectInst &sel, const llvm::DataLayout &dl) {
 
 void loadChosenElements(llvm::Module &m) {
   for (llvm::Function &f : m) {
-    const int threads = blockThreads(f);
-    const int64_t budget = threads > 0 ? std::min(255, 65536 / threads) : 255;
+    const int64_t budget = registerBudget(f);
     for (llvm::BasicBlock &bb : f) {
       if (wordsLoadedAheadOfStore(bb) <= budget)
         continue;

@@ -1,5 +1,6 @@
 #include "SinkToUse.h"
 
+#include "RegisterBudget.h"
 #include "SharedBytesTag.h"
 
 #include <llvm/IR/Constants.h>
@@ -99,31 +100,6 @@ bool disjointSharedStore(const llvm::Instruction &i, const llvm::Instruction &lo
     return st->isSimple() && st->getPointerAddressSpace() == 3;
   return inlinePtxStartingWith(i, "stmatrix") || inlinePtxStartingWith(i, "st.shared") ||
          inlinePtxStartingWith(i, "@$1 st.shared");
-}
-
-// The threads of a block of `f` (nvvm.annotations' maxntidx or reqntidx); 0 where not given.
-int blockThreads(const llvm::Function &f) {
-  int threads = 0;
-  if (const llvm::NamedMDNode *md = f.getParent()->getNamedMetadata("nvvm.annotations"))
-    for (const llvm::MDNode *n : md->operands()) {
-      if (n->getNumOperands() != 3)
-        continue;
-      const auto *fn = llvm::dyn_cast_or_null<llvm::ValueAsMetadata>(n->getOperand(0).get());
-      const auto *key = llvm::dyn_cast_or_null<llvm::MDString>(n->getOperand(1).get());
-      const auto *value = llvm::dyn_cast_or_null<llvm::ConstantAsMetadata>(n->getOperand(2).get());
-      if (!fn || fn->getValue() != &f || !key || !value ||
-          (key->getString() != "maxntidx" && key->getString() != "reqntidx"))
-        continue;
-      if (const auto *c = llvm::dyn_cast<llvm::ConstantInt>(value->getValue()))
-        threads = int(c->getZExtValue());
-    }
-  return threads;
-}
-
-// The registers a thread of `f` may use: 64K over the threads of its block, at most 255.
-int registerBudget(const llvm::Function &f) {
-  const int threads = blockThreads(f);
-  return threads > 0 ? std::min(255, 65536 / threads) : 255;
 }
 
 // The 32-bit words that shared loads of `bb` bring in ahead of its last global store: about what

@@ -157,16 +157,58 @@ TEST(Hopper, WgmmaAttentionAgreesWithAttention) {
   EXPECT_NE(valuesOf<uint16_t>(want)[5], 0);
 }
 
+namespace {
+
+std::vector<std::vector<uint16_t>> attentionInputs(size_t elems, unsigned seed = 40) {
+  std::vector<std::vector<uint16_t>> in(3);
+  for (unsigned t = 0; t < 3; ++t)
+    for (float x : randomFloats(elems, seed + t, 2))
+      in[t].push_back(toHalfBits(x / 2));
+  return in;
+}
+
+// Expects O (`got`) of causal or full attention over `in` (Q, K, V of `heads` heads of n positions,
+// head dim d) within the f16 roundings (P before the second product, O on the store) of a
+// double-precision softmax(Q K^T * scale) V (scale 1 / sqrt(d) unless given), on every
+// `rowStep`-th row of each head.
+void expectAttention(const std::vector<std::vector<uint16_t>> &in, const std::vector<uint16_t> &got,
+                     size_t n, size_t heads, size_t d, bool causal, double scale = 0,
+                     size_t rowStep = 5) {
+  if (scale == 0)
+    scale = 1.0 / std::sqrt(double(d));
+  for (size_t h = 0; h < heads; ++h)
+    for (size_t i = 0; i < n; i += rowStep) {
+      const size_t base = h * n * d, keys = causal ? i + 1 : n;
+      std::vector<double> p(keys);
+      double mx = -INFINITY, sum = 0;
+      for (size_t j = 0; j < keys; ++j) {
+        double dot = 0;
+        for (size_t c = 0; c < d; ++c)
+          dot += fromHalfBits(in[0][base + i * d + c]) * fromHalfBits(in[1][base + j * d + c]);
+        mx = std::max(mx, p[j] = dot * scale);
+      }
+      for (double &x : p)
+        sum += x = std::exp(x - mx);
+      for (size_t c = 0; c < d; ++c) {
+        double want = 0;
+        for (size_t j = 0; j < keys; ++j)
+          want += p[j] * fromHalfBits(in[2][base + j * d + c]);
+        // Relative 2^-11 twice, of values |v| < 1.
+        ASSERT_NEAR(fromHalfBits(got[base + i * d + c]), want / sum, 2e-3)
+            << "head " << h << ", row " << i << ", column " << c;
+      }
+    }
+}
+
+} // namespace
+
 // The head-dim-128 wgmma attention (examples/attention_wgmma_d128.tir), its causal form and its
 // form with key blocks of 128 on 2 heads of 256 positions: every output within the f16 roundings
 // (P before the second product, O on the store) of a double-precision softmax(Q K^T / 8) V, and
 // their software-pipelined forms bit-exact with them.
 TEST(Hopper, WgmmaAttentionD128MatchesReference) {
   const size_t n = 256, d = 128, elems = 2 * n * d;
-  std::vector<std::vector<uint16_t>> in(3);
-  for (unsigned t = 0; t < 3; ++t)
-    for (float x : randomFloats(elems, 30 + t, 2))
-      in[t].push_back(toHalfBits(x / 2));
+  const auto in = attentionInputs(elems, 30);
   for (const char *name :
        {"attention_wgmma_d128", "attention_wgmma_d128_causal", "attention_wgmma_d128_bn128"}) {
     const std::string fn = name;
@@ -186,28 +228,7 @@ TEST(Hopper, WgmmaAttentionD128MatchesReference) {
     Module wg = loadExample(fn + ".tir");
     ASSERT_TRUE(verify(wg).ok()) << verify(wg).message();
     auto got = run(wg);
-    for (size_t h = 0; h < 2; ++h)
-      for (size_t i = 0; i < n; i += 3) {
-        const size_t base = h * n * d, keys = causal ? i + 1 : n;
-        std::vector<double> s(keys);
-        double mx = -INFINITY, sum = 0;
-        for (size_t j = 0; j < keys; ++j) {
-          double dot = 0;
-          for (size_t c = 0; c < d; ++c)
-            dot += fromHalfBits(in[0][base + i * d + c]) * fromHalfBits(in[1][base + j * d + c]);
-          mx = std::max(mx, s[j] = dot * 0.125);
-        }
-        for (double &x : s)
-          sum += x = std::exp(x - mx);
-        for (size_t c = 0; c < d; ++c) {
-          double want = 0;
-          for (size_t j = 0; j < keys; ++j)
-            want += s[j] * fromHalfBits(in[2][base + j * d + c]);
-          // Relative 2^-11 twice, of values |v| < 1.
-          ASSERT_NEAR(fromHalfBits(got[base + i * d + c]), want / sum, 2e-3)
-              << "head " << h << ", row " << i << ", column " << c;
-        }
-      }
+    expectAttention(in, got, n, 2, d, causal, 0.125, 3);
     for (int stages : {2, 3}) {
       Module piped = wg;
       ASSERT_TRUE(pipelineLoops(piped, stages).ok());
@@ -260,44 +281,6 @@ Status runWsAttention(const std::string &text, const std::string &fn,
   if (out)
     *out = valuesOf<uint16_t>(mem.buffers[3]);
   return Status::success();
-}
-
-std::vector<std::vector<uint16_t>> attentionInputs(size_t elems) {
-  std::vector<std::vector<uint16_t>> in(3);
-  for (unsigned t = 0; t < 3; ++t)
-    for (float x : randomFloats(elems, 40 + t, 2))
-      in[t].push_back(toHalfBits(x / 2));
-  return in;
-}
-
-// Expects O (`got`) of causal or full attention over `in` (Q, K, V of `heads` heads of n positions,
-// head dim d) within the f16 roundings (P before the second product, O on the store) of a
-// double-precision softmax(Q K^T / sqrt(d)) V, on every fifth row of each head.
-void expectAttention(const std::vector<std::vector<uint16_t>> &in, const std::vector<uint16_t> &got,
-                     size_t n, size_t heads, size_t d, bool causal) {
-  const double scale = 1.0 / std::sqrt(double(d));
-  for (size_t h = 0; h < heads; ++h)
-    for (size_t i = 0; i < n; i += 5) {
-      const size_t base = h * n * d, keys = causal ? i + 1 : n;
-      std::vector<double> p(keys);
-      double mx = -INFINITY, sum = 0;
-      for (size_t j = 0; j < keys; ++j) {
-        double dot = 0;
-        for (size_t c = 0; c < d; ++c)
-          dot += fromHalfBits(in[0][base + i * d + c]) * fromHalfBits(in[1][base + j * d + c]);
-        mx = std::max(mx, p[j] = dot * scale);
-      }
-      for (double &x : p)
-        sum += x = std::exp(x - mx);
-      for (size_t c = 0; c < d; ++c) {
-        double want = 0;
-        for (size_t j = 0; j < keys; ++j)
-          want += p[j] * fromHalfBits(in[2][base + j * d + c]);
-        // Relative 2^-11 twice, of values |v| < 1.
-        ASSERT_NEAR(fromHalfBits(got[base + i * d + c]), want / sum, 2e-3)
-            << "head " << h << ", row " << i << ", column " << c;
-      }
-    }
 }
 
 } // namespace

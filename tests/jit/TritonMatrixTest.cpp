@@ -51,6 +51,13 @@ struct Assembled {
   std::string ptx, llvmIr; // kept for LINLAYOUT_MATRIX_PTX
 };
 
+// The kernel of `c` lowered for sm_90, with `o`'s other options.
+Expected<lower::LoweredKernel> loweredForSm90(const MatrixCase &c, lower::LowerOptions o = {}) {
+  LL_ASSIGN_OR_RETURN(ir::Module m, matrixKernel(c));
+  o.target = LowerTarget::parse("sm_90").value();
+  return lower::lowerKernel(m, o);
+}
+
 Assembled lowerAndAssemble(const MatrixCase &c, const std::string &ptxas) {
   Assembled a;
   auto m = matrixKernel(c);
@@ -147,11 +154,7 @@ TEST(TritonMatrix, SampleAssemblesWithoutLocalMemory) {
   for (const MatrixCase &c : cases) {
     SCOPED_TRACE(c.name);
     if (!ptxas) {
-      auto m = matrixKernel(c);
-      ASSERT_TRUE(m.ok()) << m.message();
-      lower::LowerOptions o;
-      o.target = LowerTarget::parse("sm_90").value();
-      auto k = lower::lowerKernel(*m, o);
+      auto k = loweredForSm90(c);
       EXPECT_TRUE(k.ok()) << k.message();
       continue;
     }
@@ -267,11 +270,7 @@ TEST(TritonMatrix, TileReadIntoAConversionInterleaves) {
     auto c = std::find_if(cases.begin(), cases.end(),
                           [&](const MatrixCase &m) { return m.name == name; });
     ASSERT_NE(c, cases.end());
-    auto m = matrixKernel(*c);
-    ASSERT_TRUE(m.ok()) << m.message();
-    lower::LowerOptions o;
-    o.target = LowerTarget::parse("sm_90").value();
-    auto k = lower::lowerKernel(*m, o);
+    auto k = loweredForSm90(*c);
     ASSERT_TRUE(k.ok()) << k.message();
     // One after the tile's stores into the buffer, one between the conversion's stores and loads.
     size_t barriers = 0;
@@ -297,11 +296,7 @@ TEST(TritonMatrix, ChosenElementsAreLoadedAlone) {
     return m.name == "convert2d/9-10/none/64x128/i64";
   });
   ASSERT_NE(c, cases.end());
-  auto m = matrixKernel(*c);
-  ASSERT_TRUE(m.ok()) << m.message();
-  lower::LowerOptions o;
-  o.target = LowerTarget::parse("sm_90").value();
-  auto k = lower::lowerKernel(*m, o);
+  auto k = loweredForSm90(*c);
   ASSERT_TRUE(k.ok()) << k.message();
   EXPECT_EQ(k->kernel.ptx.find("ld.global.v2.u64"), std::string::npos);
   EXPECT_NE(k->kernel.ptx.find("ld.global.u64"), std::string::npos);
@@ -461,12 +456,9 @@ TEST(TritonMatrix, RegisterOnlyConversionsEmitNoInstruction) {
                    e,
                    4};
       SCOPED_TRACE(std::string(ir::name(e)) + (dir ? " col->row" : " row->col"));
-      auto m = matrixKernel(c);
-      ASSERT_TRUE(m.ok()) << m.message();
       lower::LowerOptions o;
-      o.target = LowerTarget::parse("sm_90").value();
       o.annotateConversions = true;
-      auto k = lower::lowerKernel(*m, o);
+      auto k = loweredForSm90(c, o);
       ASSERT_TRUE(k.ok()) << k.message();
       ASSERT_EQ(k->conversions.size(), 1u);
       EXPECT_EQ(k->conversions[0].path, "register_permute");

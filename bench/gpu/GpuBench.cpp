@@ -1327,14 +1327,9 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
           const runtime::DeviceBuffer *qkvo[] = {&dq, &dk, &dv, &dout};
           std::vector<jit::KernelArg> args;
           for (size_t i = 0; i < 4; ++i) {
-            if (params.at(i).kind != lower::ParamKind::TensorMap) {
-              args.push_back(jit::KernelArg::of(*qkvo[i]));
-              continue;
-            }
-            auto map =
-                jit::encodeTensorMapFor(params.at(i), qkvo[i]->ptr(), dims, {uint64_t(d) * 2});
-            CHECK(map);
-            args.push_back(jit::KernelArg::of(*map));
+            auto arg = jit::tensorArgFor(params.at(i), *qkvo[i], dims, {uint64_t(d) * 2});
+            CHECK(arg);
+            args.push_back(*arg);
           }
           args.push_back(jit::KernelArg::of(int32_t(n)));
           args.push_back(jit::KernelArg::of(scale));

@@ -50,6 +50,17 @@ Expected<runtime::TensorMap> encodeTensorMapFor(const lower::KernelParam &param,
   return runtime::encodeTiledTensorMap(spec);
 }
 
+Expected<KernelArg> tensorArgFor(const lower::KernelParam &param,
+                                 const runtime::DeviceBuffer &buffer, std::vector<uint64_t> dims,
+                                 std::vector<uint64_t> strideBytes) {
+  if (param.kind != lower::ParamKind::TensorMap)
+    return KernelArg::of(buffer);
+  LL_ASSIGN_OR_RETURN(
+      runtime::TensorMap map,
+      encodeTensorMapFor(param, buffer.ptr(), std::move(dims), std::move(strideBytes)));
+  return KernelArg::of(map);
+}
+
 Status Kernel::checkArgs(std::span<const KernelArg> args) const {
   const auto &params = meta_.params;
   if (args.size() != params.size())

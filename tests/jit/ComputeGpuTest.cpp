@@ -434,13 +434,9 @@ void attentionCases(jit::Compiler *jitc, const std::vector<AttentionCase> &cases
           const runtime::DeviceBuffer *qkvo[] = {&dq, &dk, &dv, &dout};
           std::vector<jit::KernelArg> args;
           for (size_t i = 0; i < 4; ++i) {
-            if (params.at(i).kind != lower::ParamKind::TensorMap) {
-              args.push_back(jit::KernelArg::of(*qkvo[i]));
-              continue;
-            }
-            ASSERT_OK_AND_ASSIGN(auto map, jit::encodeTensorMapFor(params.at(i), qkvo[i]->ptr(),
-                                                                   dims, {uint64_t(d) * 2}));
-            args.push_back(jit::KernelArg::of(map));
+            ASSERT_OK_AND_ASSIGN(jit::KernelArg arg, jit::tensorArgFor(params.at(i), *qkvo[i], dims,
+                                                                       {uint64_t(d) * 2}));
+            args.push_back(arg);
           }
           args.push_back(jit::KernelArg::of(int32_t(n)));
           args.push_back(jit::KernelArg::of(float(scale)));

@@ -76,4 +76,12 @@ Expected<runtime::TensorMap> encodeTensorMapFor(const lower::KernelParam &param,
                                                 std::vector<uint64_t> dims,
                                                 std::vector<uint64_t> strideBytes);
 
+/// The argument for parameter `param` over the tensor in `buffer` (`dims`, byte strides
+/// `strideBytes`, as encodeTensorMapFor takes them): a tensor map encoded for it where the
+/// parameter is one, the buffer's address otherwise. For kernels whose forms take the same
+/// tensor either way (a pointer where threads load it, a tensor map where TMA copies it).
+Expected<KernelArg> tensorArgFor(const lower::KernelParam &param,
+                                 const runtime::DeviceBuffer &buffer, std::vector<uint64_t> dims,
+                                 std::vector<uint64_t> strideBytes);
+
 } // namespace linlayout::jit

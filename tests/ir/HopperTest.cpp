@@ -311,7 +311,9 @@ TEST(Hopper, WarpSpecializedAttentionMatchesReference) {
                            "attention_ws_pp_persistent_paired_d128_causal",
                            "attention_ws_pp_persistent_paired_d64_causal",
                            "attention_ws_pp_persistent_paired_tma_d128_causal",
+                           "attention_ws_pp_persistent_paired_tma_d64_causal",
                            "attention_ws_pp_persistent_tma_d128",
+                           "attention_ws_pp_persistent_tma_d64",
                            "attention_ws_pp_persistent_tmaqo_d128"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
@@ -333,7 +335,8 @@ TEST(Hopper, WarpSpecializedAttentionMatchesReference) {
 TEST(Hopper, PairedPersistentAttentionCoversEveryTile) {
   for (const char *name : {"attention_ws_pp_persistent_paired_d128_causal",
                            "attention_ws_pp_persistent_paired_d64_causal",
-                           "attention_ws_pp_persistent_paired_tma_d128_causal"}) {
+                           "attention_ws_pp_persistent_paired_tma_d128_causal",
+                           "attention_ws_pp_persistent_paired_tma_d64_causal"}) {
     const std::string fn = name;
     const size_t d = fn.find("_d64") != std::string::npos ? 64 : 128;
     for (auto [n, heads] : {std::pair<size_t, size_t>{384, 3}, {256, 5}}) {
@@ -384,19 +387,21 @@ TEST(Hopper, WarpSpecializedAttentionProtocolIsChecked) {
       << s.message();
 }
 
-// attention_ws_pp_persistent_tma_d128.tir and its paired causal twin write O by TMA stores from a
-// slot per warp group and wait for a store to have read its slot only before the next tile's O
-// goes in. On 3 programs over 4 tiles, program 0 writes its slots twice: without that wait (in
-// either warp group) the second tile's O overwrites what the first tile's store may still be
-// reading, which the interpreter reports (the other warp group's waits retire only its own
+// attention_ws_pp_persistent_tma_d128.tir, its paired causal twin and their d64 forms write O by
+// TMA stores from a slot per warp group and wait for a store to have read its slot only before the
+// next tile's O goes in. On 3 programs over 4 tiles, program 0 writes its slots twice: without that
+// wait (in either warp group) the second tile's O overwrites what the first tile's store may still
+// be reading, which the interpreter reports (the other warp group's waits retire only its own
 // stores).
 TEST(Hopper, TmaStoreAttentionWaitsForItsStores) {
   for (const std::string fn :
-       {"attention_ws_pp_persistent_tma_d128", "attention_ws_pp_persistent_paired_tma_d128_causal"})
+       {"attention_ws_pp_persistent_tma_d128", "attention_ws_pp_persistent_paired_tma_d128_causal",
+        "attention_ws_pp_persistent_tma_d64", "attention_ws_pp_persistent_paired_tma_d64_causal"})
     for (const std::string region : {"", "w1_"}) {
       SCOPED_TRACE(fn + ", warp group " + std::string(region.empty() ? "0" : "1"));
+      const size_t d = fn.find("_d64") != std::string::npos ? 64 : 128;
       const std::string text = readFile(examplePath(fn + ".tir"));
-      const auto in = attentionInputs(512 * 128);
+      const auto in = attentionInputs(512 * d);
       const std::string store = "      ttg.local_store %" + region + "out16";
       const std::string wait = "      ttng.async_tma_store_wait {pendings = 0 : i32}\n";
       const size_t at = text.find(store);
@@ -404,7 +409,7 @@ TEST(Hopper, TmaStoreAttentionWaitsForItsStores) {
       ASSERT_EQ(text.rfind(wait, at) + wait.size(), at);
       std::string noWait = text;
       noWait.erase(at - wait.size(), wait.size());
-      Status s = runWsAttention(noWait, fn, in, 512, 1, 128);
+      Status s = runWsAttention(noWait, fn, in, 512, 1, d);
       ASSERT_FALSE(s.ok());
       EXPECT_NE(s.message().find("overwrites shared memory that the "
                                  "ttng.async_tma_copy_local_to_global"),
@@ -423,16 +428,18 @@ TEST(Hopper, TmaStoreAttentionWaitsForItsStores) {
 TEST(Hopper, TmaAttentionCoversEveryTile) {
   for (const char *name :
        {"attention_ws_pp_persistent_tma_d128", "attention_ws_pp_persistent_tmaqo_d128",
-        "attention_ws_pp_persistent_paired_tma_d128_causal"}) {
+        "attention_ws_pp_persistent_paired_tma_d128_causal", "attention_ws_pp_persistent_tma_d64",
+        "attention_ws_pp_persistent_paired_tma_d64_causal"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
+    const size_t d = fn.find("_d64") != std::string::npos ? 64 : 128;
     for (auto [n, heads] : {std::pair<size_t, size_t>{128, 5}, {384, 3}}) {
       SCOPED_TRACE(fn + ", " + std::to_string(heads) + " heads of " + std::to_string(n));
-      const auto in = attentionInputs(heads * n * 128);
+      const auto in = attentionInputs(heads * n * d);
       std::vector<uint16_t> got;
-      Status s = runWsAttention(readFile(examplePath(fn + ".tir")), fn, in, n, heads, 128, &got);
+      Status s = runWsAttention(readFile(examplePath(fn + ".tir")), fn, in, n, heads, d, &got);
       ASSERT_TRUE(s.ok()) << s.message();
-      expectAttention(in, got, n, heads, 128, causal);
+      expectAttention(in, got, n, heads, d, causal);
     }
   }
 }

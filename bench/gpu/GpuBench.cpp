@@ -121,7 +121,11 @@ struct Bench {
 
   // Median milliseconds of `fn`, do_bench style: `warmupMs` of warm-up, then about `repMs` of
   // timed single runs (at least 10), each after an L2 flush. Returns NaN on a failure.
+  // LINLAYOUT_BENCH_WARMUP_MS lengthens the warm-up (back-to-back launches): a sustained load,
+  // long enough for the card's power average to settle before the timed runs (clocks.sh).
   double time(const std::function<Status()> &fn, double warmupMs = 25, double repMs = 200) {
+    if (const char *env = std::getenv("LINLAYOUT_BENCH_WARMUP_MS"))
+      warmupMs = std::max(warmupMs, std::atof(env));
     auto once = [&](bool doFlush) -> double {
       if (doFlush && !flush.fill(0).ok())
         return NAN;
@@ -141,7 +145,7 @@ struct Bench {
       est += once(true) / 5;
     if (!std::isfinite(est))
       return NAN;
-    int warm = std::max(1, int(warmupMs / std::max(est, 1e-3)));
+    int warm = std::max(1, int(std::min(warmupMs / std::max(est, 1e-3), 1e6)));
     int reps = std::clamp(int(repMs / std::max(est, 1e-3)), 10, 2000);
     for (int i = 0; i < warm; ++i)
       if (!fn().ok())

@@ -4,13 +4,19 @@
 # sustained cuBLAS loop (torch.mm), while nvidia-smi samples the SM clock, the power and the
 # clock-event reasons every 25 ms. $OUT gets smi.csv, marks.txt (the start and end of each phase)
 # and summary.md (bench/gpu/clocks_summary.py: per phase, the busy samples' clock and power).
+# For a settled power average, lengthen both sides alike: LINLAYOUT_BENCH_WARMUP_MS=3000 (ours:
+# 3 s of back-to-back launches before the timed runs) and SUSTAIN_S=3 (cuBLAS's loop).
 #   bash bench/gpu/clocks.sh [VARIANT ...]   (default: tma_wide, the best mma.sync variants and
 #                                             their -noload / -nostore diagnostics)
 set -u
 out=${OUT:-/tmp/linlayout-clocks}
 mkdir -p "$out"
-bin=$(mktemp -d)
-tar xzf .carry/gpu.tgz -C "$bin"
+# BIN names a folder of unpacked binaries instead of .carry/gpu.tgz.
+bin=${BIN:-}
+if [ -z "$bin" ]; then
+  bin=$(mktemp -d)
+  tar xzf .carry/gpu.tgz -C "$bin"
+fi
 q=timestamp,clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu
 if nvidia-smi --query-gpu=clocks_event_reasons.active --format=csv,noheader > /dev/null 2>&1; then
   q=$q,clocks_event_reasons.active
@@ -37,8 +43,8 @@ mark start peak
 "$bin/linlayout_gpu_bench" --only peak 2>&1 | grep -E "TFLOP|B/ns"
 mark end peak
 mark start cublas
-python3 - << 'P'
-import time
+SUSTAIN_S=${SUSTAIN_S:-1.5} python3 - << 'P'
+import os, time
 import torch
 for n in (4096, 8192):
     a = torch.randn(n, n, device="cuda", dtype=torch.float16)
@@ -46,7 +52,7 @@ for n in (4096, 8192):
     torch.mm(a, b)
     torch.cuda.synchronize()
     t, k = time.time(), 0
-    while time.time() - t < 1.5:  # back-to-back launches for 1.5 s: a sustained load
+    while time.time() - t < float(os.environ["SUSTAIN_S"]):  # back-to-back: a sustained load
         for _ in range(20):
             torch.mm(a, b)
         torch.cuda.synchronize()

@@ -62,33 +62,33 @@ int64_t sourceRegistersRead(const ConversionPlan &plan) {
 }
 
 // Whether a warp-shuffle conversion goes through shared memory instead, to spill less. Shuffles
-// need every source register a thread reads in registers at once (a tile loaded from global
-// memory is loaded before the first global store, which may alias it), and the results
-// alongside; through shared memory each loaded word is stored as it arrives and each stored one
-// is loaded as it is needed. Measured with ptxas 13.0 (sm_90) on Triton's matrix, 32- and 64-bit
-// elements: the 64x64 i64 warp-local tiles (256 words read, 256 made, at one warp) spilled
-// 32-312 bytes through shuffles (Triton's kernels 32-408) and none through shared memory, and
-// so did those reading 512 words to make 256 (warp_local/13-4: 2168 bytes at 255 registers);
-// those making more than they read (5-13, 6-13: 144 -> 520 bytes), or over 256 words
-// (convert2d/6-10/64x128/i64: 200 -> 1552), spill more through shared memory, and 16-bit tiles
-// and tiles of fewer words fit through shuffles (convert2d/7-1/64x128/i64, 256 read, 128 made),
-// as do those that select fewer words than they shuffle (a select keeps both its candidates
-// alive: convert2d/6-10/64x64/i64, 256 read and made, 256 shuffles, 64 selects, 200 registers).
+// hold every source word a thread reads (a tile loaded from global memory is loaded before the
+// first global store, which may alias it) and the words they make at once; through shared memory
+// each loaded word is stored as it arrives and each stored one is loaded as it is needed, in one
+// round while the scratch holds the tile. So the choice prices the shuffles' peak, read + made
+// words, against the thread's register budget. Measured with ptxas 13.0 (sm_90) on every
+// shuffle conversion of Triton's matrix, each compiled both ways (docs/performance.md, "Triton's
+// conversion test matrix"):
+//  - up to 1.5 budgets (382 words at 255 registers) shuffles fit, or shared memory spills no
+//    less; past it shared memory spilled less in 12 tiles (e.g. convert2d/6-7/64x64/i64, 256
+//    read and 128 made: 32 bytes to none; warp_local/7-13/64x64/i64: 240 to none) and more in one
+//    (convert2d/9-10/swizzled2/64x128/f16: none to 32, where its local_load folds into the
+//    registers it stored; Triton's kernel 416);
+//  - from 4 budgets (1020 words) both paths spill and shuffles less (convert2d/6-10/64x128/i64:
+//    200 bytes through shuffles, 1552 through shared memory, which takes two rounds there).
 Expected<bool> sharedFitsBetter(FootprintContext &ctx, const ir::Op &op,
                                 const ConversionPlan &plan) {
-  if (plan.path != ConversionPath::WarpShuffle || plan.elementBits < 32)
+  if (plan.path != ConversionPath::WarpShuffle)
     return false;
   bool alternative = false;
   for (const auto &alt : plan.alternatives)
     alternative |= alt.path == ConversionPath::SharedMemory;
   if (!alternative)
     return false;
-  const int64_t wordsPerElement = plan.elementBits / 32;
-  int64_t read = sourceRegistersRead(plan) * wordsPerElement;
+  const int64_t read = (sourceRegistersRead(plan) * plan.elementBits + 31) / 32;
   LL_ASSIGN_OR_RETURN(int64_t made, tileWords(ctx.layouts, ctx.function.type(op.results[0])));
-  int64_t budget = registerBudget(int(ctx.module.numWarps) * 32);
-  return read > budget && made <= read && made <= 256 && read + made >= 512 &&
-         plan.cost.selects >= plan.cost.shuffles;
+  const int64_t peak = read + made, budget = registerBudget(int(ctx.module.numWarps) * 32);
+  return 2 * peak > 3 * budget && peak < 4 * budget;
 }
 
 } // namespace

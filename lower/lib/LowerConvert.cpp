@@ -85,7 +85,7 @@ Expected<bool> sharedFitsBetter(FootprintContext &ctx, const ir::Op &op,
     alternative |= alt.path == ConversionPath::SharedMemory;
   if (!alternative)
     return false;
-  const int64_t read = (sourceRegistersRead(plan) * plan.elementBits + 31) / 32;
+  const int64_t read = packedWords(sourceRegistersRead(plan), plan.elementBits);
   LL_ASSIGN_OR_RETURN(int64_t made, tileWords(ctx.layouts, ctx.function.type(op.results[0])));
   const int64_t peak = read + made, budget = registerBudget(int(ctx.module.numWarps) * 32);
   return 2 * peak > 3 * budget && peak < 4 * budget;

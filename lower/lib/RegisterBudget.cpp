@@ -38,9 +38,13 @@ int64_t registerBudget(const llvm::Function &f) {
   return threads > 0 ? registerBudget(threads) : 255;
 }
 
+int64_t packedWords(int64_t elements, int elementBits) {
+  return (elements * elementBits + 31) / 32;
+}
+
 Expected<int64_t> tileWords(LayoutCache &layouts, const ir::Type &t) {
   LL_ASSIGN_OR_RETURN(LinearLayout ll, layouts.of(t));
-  return (int64_t(ll.inDimSize(DimName::reg())) * exchangeElementBits(t) + 31) / 32;
+  return packedWords(int64_t(ll.inDimSize(DimName::reg())), exchangeElementBits(t));
 }
 
 } // namespace linlayout::lower

@@ -29,6 +29,9 @@ int blockThreads(const llvm::Function &f);
 /// passes over the LLVM IR compare a block's live words with.
 int64_t registerBudget(const llvm::Function &f);
 
+/// The 32-bit words that `elements` elements of `elementBits` bits fill, packed.
+int64_t packedWords(int64_t elements, int elementBits);
+
 /// The 32-bit words a thread holds of a tensor of type `t`, its elements packed (two 16-bit or
 /// four 8-bit elements a word, two words a 64-bit element; booleans as bytes).
 /// Requires: t is a tensor type with a distributed layout of the module of `layouts`.

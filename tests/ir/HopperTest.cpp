@@ -240,6 +240,9 @@ TEST(Hopper, WgmmaAttentionD128MatchesReference) {
 
 namespace {
 
+// The head dim of attention kernel `fn`, by its name: 64 where it says "_d64", else 128.
+size_t headDimOf(const std::string &fn) { return fn.find("_d64") != std::string::npos ? 64 : 128; }
+
 // Runs the warp-specialized attention `fn` of `text` (examples/attention_ws_*.tir or an edit of
 // it), after the pass pipeline, on `heads` heads of n positions of head dim d in the interpreter,
 // with its protocol checks and the proxy-fence rule; `out` gets O's halves. A persistent kernel
@@ -317,7 +320,7 @@ TEST(Hopper, WarpSpecializedAttentionMatchesReference) {
                            "attention_ws_pp_persistent_tmaqo_d128"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
-    const size_t d = fn.find("_d64") != std::string::npos ? 64 : 128;
+    const size_t d = headDimOf(fn);
     SCOPED_TRACE(fn);
     const auto in = attentionInputs(heads * n * d);
     std::vector<uint16_t> got;
@@ -338,7 +341,7 @@ TEST(Hopper, PairedPersistentAttentionCoversEveryTile) {
                            "attention_ws_pp_persistent_paired_tma_d128_causal",
                            "attention_ws_pp_persistent_paired_tma_d64_causal"}) {
     const std::string fn = name;
-    const size_t d = fn.find("_d64") != std::string::npos ? 64 : 128;
+    const size_t d = headDimOf(fn);
     for (auto [n, heads] : {std::pair<size_t, size_t>{384, 3}, {256, 5}}) {
       SCOPED_TRACE(fn + ", " + std::to_string(heads) + " heads of " + std::to_string(n));
       const auto in = attentionInputs(heads * n * d);
@@ -399,7 +402,7 @@ TEST(Hopper, TmaStoreAttentionWaitsForItsStores) {
         "attention_ws_pp_persistent_tma_d64", "attention_ws_pp_persistent_paired_tma_d64_causal"})
     for (const std::string region : {"", "w1_"}) {
       SCOPED_TRACE(fn + ", warp group " + std::string(region.empty() ? "0" : "1"));
-      const size_t d = fn.find("_d64") != std::string::npos ? 64 : 128;
+      const size_t d = headDimOf(fn);
       const std::string text = readFile(examplePath(fn + ".tir"));
       const auto in = attentionInputs(512 * d);
       const std::string store = "      ttg.local_store %" + region + "out16";
@@ -432,7 +435,7 @@ TEST(Hopper, TmaAttentionCoversEveryTile) {
         "attention_ws_pp_persistent_paired_tma_d64_causal"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
-    const size_t d = fn.find("_d64") != std::string::npos ? 64 : 128;
+    const size_t d = headDimOf(fn);
     for (auto [n, heads] : {std::pair<size_t, size_t>{128, 5}, {384, 3}}) {
       SCOPED_TRACE(fn + ", " + std::to_string(heads) + " heads of " + std::to_string(n));
       const auto in = attentionInputs(heads * n * d);

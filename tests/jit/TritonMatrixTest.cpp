@@ -60,13 +60,7 @@ Expected<lower::LoweredKernel> loweredForSm90(const MatrixCase &c, lower::LowerO
 
 Assembled lowerAndAssemble(const MatrixCase &c, const std::string &ptxas) {
   Assembled a;
-  auto m = matrixKernel(c);
-  if (!m.ok()) {
-    a.problem = "building: " + m.message();
-    return a;
-  }
   lower::LowerOptions o;
-  o.target = LowerTarget::parse("sm_90").value();
   o.keepLlvmIr = std::getenv("LINLAYOUT_MATRIX_PTX") != nullptr;
   // LINLAYOUT_MATRIX_PATH=shared_memory (a path's identifier): every conversion that can takes
   // that path, to compare paths' register use.
@@ -77,9 +71,9 @@ Assembled lowerAndAssemble(const MatrixCase &c, const std::string &ptxas) {
       return a;
     }
   }
-  auto k = lower::lowerKernel(*m, o);
+  auto k = loweredForSm90(c, o);
   if (!k.ok()) {
-    a.problem = "lowering: " + k.message();
+    a.problem = "building or lowering: " + k.message();
     return a;
   }
   for (const auto &cv : k->conversions)

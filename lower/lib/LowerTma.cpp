@@ -16,6 +16,7 @@
 #include "IssuingThread.h"
 #include "Mbarrier.h"
 #include "OpLowering.h"
+#include "SharedAccess.h"
 #include "Wgmma.h"
 
 #include "LlvmShim.h"
@@ -314,8 +315,11 @@ Status lowerTmaStore(LoweringContext &ctx, const ir::Op &op) {
 
 Status lowerTmaStoreWait(LoweringContext &ctx, const ir::Op &op) {
   LL_TRY_STATUS(checkTarget(ctx, op)); // every thread waits
-  // Threads without bulk groups pass at once.
+  // Threads without bulk groups pass at once. The warp sync holds the issuing warp's other lanes
+  // until its issuing lane has waited too, so that an mbarrier arrive after the wait (lane 0's,
+  // inIssuingWarp) tells the waiter that the stores have read their tiles.
   emitBulkWaitGroupRead(ctx.b(), int(op.attrs.pendings));
+  emitWarpSync(ctx.b());
   ctx.afterSharedRead();
   return Status::success();
 }

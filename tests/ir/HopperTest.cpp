@@ -317,7 +317,9 @@ TEST(Hopper, WarpSpecializedAttentionMatchesReference) {
                            "attention_ws_pp_persistent_paired_tma_d64_causal",
                            "attention_ws_pp_persistent_tma_d128",
                            "attention_ws_pp_persistent_tma_d64",
-                           "attention_ws_pp_persistent_tmaqo_d128"}) {
+                           "attention_ws_pp_persistent_tmaqo_d128",
+                           "attention_ws_pp_persistent_chain_d128",
+                           "attention_ws_pp_persistent_chain_d64"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
     const size_t d = headDimOf(fn);
@@ -431,6 +433,7 @@ TEST(Hopper, TmaStoreAttentionWaitsForItsStores) {
 TEST(Hopper, TmaAttentionCoversEveryTile) {
   for (const char *name :
        {"attention_ws_pp_persistent_tma_d128", "attention_ws_pp_persistent_tmaqo_d128",
+        "attention_ws_pp_persistent_chain_d128", "attention_ws_pp_persistent_chain_d64",
         "attention_ws_pp_persistent_paired_tma_d128_causal", "attention_ws_pp_persistent_tma_d64",
         "attention_ws_pp_persistent_paired_tma_d64_causal"}) {
     const std::string fn = name;
@@ -470,6 +473,31 @@ TEST(Hopper, TmaQAttentionFreesQAfterItsLastS) {
   EXPECT_NE(s.message().find("overwrites shared memory that the default region reads"),
             std::string::npos)
       << s.message();
+}
+
+// In attention_ws_pp_persistent_chain_d128.tir a tile's O goes into the slot its Q came from,
+// and the producer copies the tile after next's Q there once each warp group has seen the O
+// store read it. Freeing the slot without that wait (in either warp group) lets the copy
+// overwrite what the store may still be reading; the interpreter reports it.
+TEST(Hopper, ChainedAttentionFreesASlotAfterItsStore) {
+  const std::string fn = "attention_ws_pp_persistent_chain_d128";
+  const std::string text = readFile(examplePath(fn + ".tir"));
+  for (const std::string region : {"", "w1_"}) {
+    SCOPED_TRACE("warp group " + std::string(region.empty() ? "0" : "1"));
+    const std::string wait = "          ttng.async_tma_store_wait {pendings = 0 : i32}\n"
+                             "          ttng.arrive_barrier %" +
+                             region + "qe, 1";
+    const size_t at = text.find(wait);
+    ASSERT_NE(at, std::string::npos);
+    std::string noWait = text;
+    noWait.erase(at, wait.find("          ttng.arrive"));
+    const auto in = attentionInputs(512 * 128);
+    Status s = runWsAttention(noWait, fn, in, 512, 1, 128);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message().find("may still be reading: no ttng.async_tma_store_wait"),
+              std::string::npos)
+        << s.message();
+  }
 }
 
 namespace {

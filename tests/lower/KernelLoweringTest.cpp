@@ -165,7 +165,14 @@ TEST(KernelLowering, TritonDumpsCompileAsWrittenAndAfterThePasses) {
         EXPECT_NE(ptx.find("cp.async.bulk.tensor.2d.shared::cluster.global"), std::string::npos);
         EXPECT_NE(ptx.find("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group"),
                   std::string::npos);
-        EXPECT_NE(ptx.find("cp.async.bulk.wait_group.read 0"), std::string::npos);
+        // The store wait ends with a warp sync, so that an mbarrier arrive after it (lane 0's)
+        // comes after the issuing lane's wait.
+        const size_t wait = ptx.find("cp.async.bulk.wait_group.read 0");
+        ASSERT_NE(wait, std::string::npos);
+        const size_t sync = ptx.find("bar.warp.sync", wait);
+        ASSERT_NE(sync, std::string::npos);
+        EXPECT_EQ(ptx.substr(wait, sync - wait).find(';', 35), std::string::npos)
+            << ptx.substr(wait, sync - wait + 20);
       }
     }
 }

@@ -11,23 +11,8 @@
 set -u
 out=${OUT:-/tmp/linlayout-clocks}
 mkdir -p "$out"
-# BIN names a folder of unpacked binaries instead of .carry/gpu.tgz.
-bin=${BIN:-}
-if [ -z "$bin" ]; then
-  bin=$(mktemp -d)
-  tar xzf .carry/gpu.tgz -C "$bin"
-fi
-q=timestamp,clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu
-if nvidia-smi --query-gpu=clocks_event_reasons.active --format=csv,noheader > /dev/null 2>&1; then
-  q=$q,clocks_event_reasons.active
-else
-  q=$q,clocks_throttle_reasons.active
-fi
-nvidia-smi --query-gpu=name,power.limit,clocks.max.sm --format=csv
-nvidia-smi --query-gpu=$q --format=csv,noheader -lms 25 > "$out/smi.csv" &
-smi=$!
-: > "$out/marks.txt"
-mark() { echo "MARK $(date '+%Y/%m/%d %H:%M:%S.%3N') $*" | tee -a "$out/marks.txt"; }
+marks_to_stdout=1
+. "$(dirname "$0")/sampling.sh"
 sleep 1
 variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(tma_wide wide-pipelined-3-prefetch-k64 tma_mma_wide

@@ -15,18 +15,7 @@ set -u
 out=${OUT:-/tmp/linlayout-sustained}
 warm=${WARM_MS:-3000}
 mkdir -p "$out"
-# BIN names a folder of unpacked binaries instead of .carry/gpu.tgz.
-bin=${BIN:-}
-if [ -z "$bin" ]; then
-  bin=$(mktemp -d)
-  tar xzf .carry/gpu.tgz -C "$bin"
-fi
-nvidia-smi --query-gpu=name,power.limit,clocks.max.sm --format=csv,noheader
-nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu,clocks_event_reasons.active \
-  --format=csv,noheader -lms 25 > "$out/smi.csv" &
-smi=$!
-: > "$out/marks.txt"
-mark() { echo "MARK $(date '+%Y/%m/%d %H:%M:%S.%3N') $*" >> "$out/marks.txt"; }
+. "$(dirname "$0")/sampling.sh"
 variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(ws_persistent_tmastore)
 cat > "$out/cublas.py" << 'P'

@@ -1934,7 +1934,7 @@ bool peakSection(Bench &b) {
     CHECK(mod);
     auto fn = mod->function(entry);
     CHECK(fn);
-    runtime::LaunchConfig cfg{{sms * blocksPerSm}, {threads}, 0};
+    runtime::LaunchConfig cfg{{sms * blocksPerSm}, {threads}, 0, {}};
     auto launch = [&] { return runtime::launch(*fn, cfg, runtime::Stream::null(), *out, iters); };
     double ms = b.time(launch, 25, 200);
     double flops = double(sms) * blocksPerSm * (threads / 32) * iters * flopsPerWarp;

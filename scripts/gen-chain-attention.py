@@ -359,6 +359,28 @@ def tile_row(s, x, t, ind):
 """
 
 
+def ring_copy(s, pre, kv, g, row, ind):
+    """The producer's copy of K or V (kv) block `row` into its ring's stage for step g, once the
+    stage is free: names %{pre}sk, %{pre}kround, ... (sv, vround, ... for V)."""
+    st, fulls, buf = (s.KST, s.KF, s.KB) if kv == "k" else (s.VST, s.VF, s.VB)
+    slot = f"%{pre}s{kv}"
+    # K's empty barriers are empties 0.., V's follow them.
+    empty = slot if kv == "k" else slot + "i"
+    offset = "" if kv == "k" else f"{ind}{empty} = arith.addi {slot}, %ve0 : i32\n"
+    return f"""\
+{ind}{slot} = arith.remsi {g}, %{kv}st : i32
+{ind}%{pre}{kv}round = arith.divsi {g}, %{kv}st : i32
+{ind}%{pre}{kv}parity = arith.andi %{pre}{kv}round, %one : i32
+{ind}%{pre}{kv}phase = arith.xori %{pre}{kv}parity, %one : i32
+{offset}{ind}%{pre}{kv}e = ttg.memdesc_index %pempties[{empty}] : {s.E} -> {s.MD1}
+{ind}ttng.wait_barrier %{pre}{kv}e, %{pre}{kv}phase : {s.MD1}
+{ind}%{pre}{kv}f = ttg.memdesc_index %p{kv}fulls[{slot}] : {fulls} -> {s.MD1}
+{ind}%{pre}{kv}s = ttg.memdesc_index %p{kv}buf[{slot}] : {buf} -> {s.T128}
+{ind}ttng.barrier_expect %{pre}{kv}f, {s.KV}, %true : {s.MD1}
+{ind}ttng.async_tma_copy_global_to_local %p{kv}desc[{row}, %z] %{pre}{kv}s, %{pre}{kv}f, %true : {s.KD}, {s.MD1} -> {s.T128}
+"""
+
+
 def producer(s):
     args = ", ".join(f"%p{n}: {ty}" for n, ty in s.ARGS)
     return f"""\
@@ -400,27 +422,7 @@ def producer(s):
         %g = arith.addi %base, %j : i32
         %koff = arith.muli %j, %bn : i32
         %row = arith.addi %phrow, %koff : i32
-        %sk = arith.remsi %g, %kst : i32
-        %kround = arith.divsi %g, %kst : i32
-        %kparity = arith.andi %kround, %one : i32
-        %kphase = arith.xori %kparity, %one : i32
-        %ke = ttg.memdesc_index %pempties[%sk] : {s.E} -> {s.MD1}
-        ttng.wait_barrier %ke, %kphase : {s.MD1}
-        %kf = ttg.memdesc_index %pkfulls[%sk] : {s.KF} -> {s.MD1}
-        %ks = ttg.memdesc_index %pkbuf[%sk] : {s.KB} -> {s.T128}
-        ttng.barrier_expect %kf, {s.KV}, %true : {s.MD1}
-        ttng.async_tma_copy_global_to_local %pkdesc[%row, %z] %ks, %kf, %true : {s.KD}, {s.MD1} -> {s.T128}
-        %sv = arith.remsi %g, %vst : i32
-        %vround = arith.divsi %g, %vst : i32
-        %vparity = arith.andi %vround, %one : i32
-        %vphase = arith.xori %vparity, %one : i32
-        %svi = arith.addi %sv, %ve0 : i32
-        %ve = ttg.memdesc_index %pempties[%svi] : {s.E} -> {s.MD1}
-        ttng.wait_barrier %ve, %vphase : {s.MD1}
-        %vf = ttg.memdesc_index %pvfulls[%sv] : {s.VF} -> {s.MD1}
-        %vs = ttg.memdesc_index %pvbuf[%sv] : {s.VB} -> {s.T128}
-        ttng.barrier_expect %vf, {s.KV}, %true : {s.MD1}
-        ttng.async_tma_copy_global_to_local %pvdesc[%row, %z] %vs, %vf, %true : {s.KD}, {s.MD1} -> {s.T128}
+{ring_copy(s, '', 'k', '%g', '%row', '        ')}{ring_copy(s, '', 'v', '%g', '%row', '        ')}\
         %isq = arith.cmpi eq, %j, %jq : i32
         scf.if %isq {{
 {tile_row(s, 'n_', '%n_t', '          ')}{qcopy(s, 'n_', '%n_tc', '%n_row', '          ')}\
@@ -430,16 +432,7 @@ def producer(s):
       scf.yield %pnext : i32
       }}
       // After the last tile, K_0 of tile 0 for the last boundary turn (its Q came above).
-      %dsk = arith.remsi %psteps, %kst : i32
-      %dkround = arith.divsi %psteps, %kst : i32
-      %dkparity = arith.andi %dkround, %one : i32
-      %dkphase = arith.xori %dkparity, %one : i32
-      %dke = ttg.memdesc_index %pempties[%dsk] : {s.E} -> {s.MD1}
-      ttng.wait_barrier %dke, %dkphase : {s.MD1}
-      %dkf = ttg.memdesc_index %pkfulls[%dsk] : {s.KF} -> {s.MD1}
-      %dks = ttg.memdesc_index %pkbuf[%dsk] : {s.KB} -> {s.T128}
-      ttng.barrier_expect %dkf, {s.KV}, %true : {s.MD1}
-      ttng.async_tma_copy_global_to_local %pkdesc[%z, %z] %dks, %dkf, %true : {s.KD}, {s.MD1} -> {s.T128}
+{ring_copy(s, 'd', 'k', '%psteps', '%z', '      ')}\
       ttg.warp_return
     }}"""
 

@@ -4,8 +4,9 @@ lowered for sm_90 and assembled by ptxas (jit_tests' TritonMatrix.Full), and hel
 kernel for the same case (tests/reference/triton36-matrix-h200.jsonl.gz: Triton's compile on the
 H200, registers and local bytes per case; scripts/gpu/triton_matrix.py made it). A case fails
 where it does not lower or assemble, uses local memory where Triton's kernel uses none, or no
-less of it than Triton's kernel where both use some. ptxas 13.0 here has given the H200 driver's local
-bytes on every case run on both so far (docs/performance.md, "Triton's conversion test matrix").
+less of it than Triton's kernel where both use some. ptxas 13.0 here has given the H200 driver's
+local bytes on every case run on both so far (docs/performance.md, "Triton's conversion test
+matrix").
 Exits 77 (skipped) without ptxas.
 
     triton_matrix_test.py JIT_TESTS SHARD SHARDS

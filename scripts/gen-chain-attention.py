@@ -21,8 +21,7 @@ HEADERS = {
 // also issues the next tile's S_0 = Q K_0^T, so that a tile takes nblk turns instead of nblk + 1
 // and the next tile's first softmax runs while the last P V does; the tile's normalisation and O
 // store follow while the other warp group's products run. O is normalised by one division per
-// row and a multiply per element: 64 divisions per thread (div.rn.f32, each with a branch to its
-// slow path) made it 8 % slower at 1024 positions (docs/attention.md, "Chained tiles").
+// row and a multiply per element, not 64 divisions a thread (docs/attention.md, "Chained tiles").
 // Q and O share 4 slots of 64 x 128: tile i of a program has its Q in pair i % 2 (slot 2 (i % 2)
 // + w for warp group w) and, once its last S has retired, writes its O there. The next tile's Q
 // thus has the other pair, and the producer copies it (both halves, one full barrier of 32 KB per

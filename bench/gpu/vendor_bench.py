@@ -6,11 +6,15 @@ scaled_dot_product_attention on its cuDNN and flash backends (head dims 64 and 1
 not, f16 and bf16, n_ctx 1024 / 4096 / 16384 with batch x heads chosen so that each call does at
 least 2 TFLOP, i.e. runs about a millisecond or more on an H200).
 
+VENDOR_ONLY=gemm|attention measures one of the two; VENDOR_ATTN_BACKENDS (default "cudnn flash")
+and VENDOR_ATTN_DTYPES (default "float16 bfloat16") narrow the attention rows, for a run beside
+our kernels that fits the device time.
+
 Each figure is the median of triton.testing.do_bench (50 warm-up, 300 ms of repeats). A backend
 torch cannot run for a shape is recorded with its error, not skipped silently. Every output's
 first head (GEMM: a 256-row slice) is compared with a float64 reference and the largest
 absolute error is recorded beside the time. Writes JSON to argv[1] and prints a table."""
-import json, math, sys
+import json, math, os, sys
 import torch
 import triton
 
@@ -89,6 +93,10 @@ def attention_rows():
     from torch.nn.attention import SDPBackend, sdpa_kernel
     import torch.nn.functional as F
     backends = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION}
+    asked = os.environ.get("VENDOR_ATTN_BACKENDS", "cudnn flash").split()
+    backends = {name: b for name, b in backends.items() if name in asked}
+    dtypes = [getattr(torch, t) for t in
+              os.environ.get("VENDOR_ATTN_DTYPES", "float16 bfloat16").split()]
     rows = []
     for d in ATTN_DIMS:
         for n in ATTN_CTX:
@@ -96,7 +104,7 @@ def attention_rows():
             bh = 1 << max(0, math.ceil(math.log2(MIN_FLOP / per_head)))
             heads = min(16, bh)
             batch = bh // heads
-            for dt in (torch.float16, torch.bfloat16):
+            for dt in dtypes:
                 q, k, v = (torch.randn(batch, heads, n, d, device="cuda", dtype=dt)
                            for _ in range(3))
                 scale = 1.0 / math.sqrt(d)
@@ -127,7 +135,9 @@ def attention_rows():
 def main():
     meta = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
             "triton": triton.__version__, "cudnn": torch.backends.cudnn.version()}
-    rows = gemm_rows() + attention_rows()
+    only = os.environ.get("VENDOR_ONLY", "")
+    rows = ((gemm_rows() if only in ("", "gemm") else []) +
+            (attention_rows() if only in ("", "attention") else []))
     with open(sys.argv[1], "w") as f:
         json.dump({"meta": meta, "rows": rows}, f, indent=1)
     print(json.dumps(meta))

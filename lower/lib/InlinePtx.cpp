@@ -1,6 +1,8 @@
 #include "InlinePtx.h"
 
 #include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
 
 #include <cassert>
 
@@ -78,6 +80,23 @@ std::vector<llvm::Value *> emitInlinePtx(llvm::IRBuilder<> &b, const std::string
     for (unsigned i = 0; i < outputTypes.size(); ++i)
       outs.push_back(b.CreateExtractValue(call, i));
   return outs;
+}
+
+void emitFullRangeDivisions(llvm::Module &m) {
+  std::vector<llvm::BinaryOperator *> divisions;
+  for (llvm::Function &f : m)
+    for (llvm::BasicBlock &bb : f)
+      for (llvm::Instruction &i : bb)
+        if (i.getOpcode() == llvm::Instruction::FDiv && i.getType()->isFloatTy() &&
+            i.hasApproxFunc())
+          divisions.push_back(llvm::cast<llvm::BinaryOperator>(&i));
+  for (llvm::BinaryOperator *d : divisions) {
+    llvm::IRBuilder<> b(d);
+    llvm::Value *q = emitInlinePtx(b, "div.full.f32 $0, $1, $2;", {d->getType()}, {},
+                                   {d->getOperand(0), d->getOperand(1)}, /*pure=*/true)[0];
+    d->replaceAllUsesWith(q);
+    d->eraseFromParent();
+  }
 }
 
 } // namespace linlayout::lower

@@ -1,5 +1,5 @@
 // Inline PTX, for the few instructions LLVM 19 has no intrinsic for (predicated global accesses
-// with fall-back values and cache modifiers, stmatrix).
+// with fall-back values and cache modifiers, stmatrix, div.full).
 #pragma once
 
 #include <llvm/IR/IRBuilder.h>
@@ -23,5 +23,10 @@ std::vector<llvm::Value *> emitInlinePtx(llvm::IRBuilder<> &b, const std::string
                                          const std::vector<llvm::Value *> &tiedInputs,
                                          const std::vector<llvm::Value *> &inputs,
                                          bool pure = false);
+
+/// Replaces every f32 `fdiv` marked approximate (afn) in `m` by div.full.f32, Triton's `/`:
+/// LLVM 19's NVPTX backend chooses between div.rn, div.full and div.approx only for a whole
+/// module. Runs after LLVM's optimizations, which fold constant divisions exactly first.
+void emitFullRangeDivisions(llvm::Module &m);
 
 } // namespace linlayout::lower

@@ -305,7 +305,16 @@ constexpr std::array<BinaryEmitFn, ir::kNumOpKinds> kBinaryEmit = [] {
   set(K::AddF, [](B &b, V *x, V *y) -> V * { return b.CreateFAdd(x, y); });
   set(K::SubF, [](B &b, V *x, V *y) -> V * { return b.CreateFSub(x, y); });
   set(K::MulF, [](B &b, V *x, V *y) -> V * { return b.CreateFMul(x, y); });
-  set(K::DivF, [](B &b, V *x, V *y) -> V * { return b.CreateFDiv(x, y); });
+  // Triton's `/`: on f32 the full-range approximate division, div.full.f32 (within 2 ulp), where
+  // div.rn takes a dozen instructions and a slow-path branch; tt.precise_divf keeps div.rn. The
+  // division stays an fdiv, marked approximate, so that LLVM folds constant operands exactly (as
+  // MLIR folds them before Triton lowers); emitPtx turns what is left into div.full.f32.
+  set(K::DivF, [](B &b, V *x, V *y) -> V * {
+    V *q = b.CreateFDiv(x, y);
+    if (auto *inst = llvm::dyn_cast<llvm::Instruction>(q); inst && x->getType()->isFloatTy())
+      inst->setHasApproxFunc(true);
+    return q;
+  });
   set(K::MinF, [](B &b, V *x, V *y) -> V * { return b.CreateBinaryIntrinsic(I::minimum, x, y); });
   set(K::MaxF, [](B &b, V *x, V *y) -> V * { return b.CreateBinaryIntrinsic(I::maximum, x, y); });
   set(K::MinNumF, [](B &b, V *x, V *y) -> V * { return b.CreateBinaryIntrinsic(I::minnum, x, y); });

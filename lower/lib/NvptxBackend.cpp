@@ -1,5 +1,6 @@
 #include "NvptxBackend.h"
 
+#include "InlinePtx.h"
 #include "LlvmShim.h"
 #include "LoadChosenElement.h"
 #include "SinkToUse.h"
@@ -70,6 +71,7 @@ void NvptxBackend::optimize(llvm::Module &m) const {
 }
 
 Expected<std::string> NvptxBackend::emitPtx(llvm::Module &m) const {
+  emitFullRangeDivisions(m);
   llvm::SmallString<0> text;
   llvm::raw_svector_ostream os(text);
   llvm::legacy::PassManager pm;

@@ -29,7 +29,7 @@ public:
   /// Runs LLVM's O3 pipeline on the module.
   /// Requires: prepare(m) was called and verify(m) passes.
   void optimize(llvm::Module &m) const;
-  /// Writes the module as PTX text.
+  /// Writes the module as PTX text, its approximate f32 divisions as div.full.f32.
   /// Requires: prepare(m) was called. Ensures: on success the text starts with the PTX header
   /// (`.version`, `.target`, `.address_size 64`).
   Expected<std::string> emitPtx(llvm::Module &m) const;

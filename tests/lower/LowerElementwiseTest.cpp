@@ -581,3 +581,25 @@ TEST(LowerElementwise, PreciseDivFRoundsOnceFromTextToPtx) {
     expectAssembles(k->kernel, /*requireNoSpills=*/true);
   }
 }
+
+TEST(LowerElementwise, DivFOnF32IsTritonsFullRangeApproximateDivision) {
+  // Triton's `/`: div.full.f32 (within 2 ulp of the interpreter's rounded quotient), not the
+  // correctly rounded div.rn, which takes a dozen instructions and a slow-path branch.
+  auto m = rangeByConstantKernel("arith.divf", "3.0");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
+  auto mem = interpretKernel(*m, 32 * 4);
+  ASSERT_TRUE(mem.ok()) << mem.message();
+  for (int e = 0; e < 32; ++e) {
+    float got;
+    std::memcpy(&got, mem->data() + 4 * e, 4);
+    EXPECT_EQ(got, float(double(e) / 3.0)) << e;
+  }
+  for (int sm : {80, 90}) {
+    auto k = lowerKeepingIr(*m, sm);
+    ASSERT_TRUE(k.ok()) << k.message();
+    EXPECT_NE(k->kernel.ptx.find("div.full.f32"), std::string::npos) << k->kernel.ptx;
+    EXPECT_EQ(k->kernel.ptx.find("div.rn.f32"), std::string::npos) << k->kernel.ptx;
+    expectAssembles(k->kernel, /*requireNoSpills=*/true);
+  }
+}

@@ -618,6 +618,85 @@ TEST(LowerGpu, UnsignedOpsAndCastsMatchTheInterpreter) {
   expectGpuMatchesInterpreter(*m, targets_, args, start, want);
 }
 
+// f32's arith.divf is Triton's `/`, div.full.f32 on the GPU: within 2 ulp of the interpreter's
+// correctly rounded quotient over the whole range (denominators past 2^126, where div.approx gives
+// 0, subnormal quotients, zeros, infinities; a NaN where the interpreter has one).
+TEST(LowerGpu, DivFOnF32IsWithinTwoUlpOfTheInterpreter) {
+  const std::string t = "tensor<128xf32, #b>", p = "tensor<128x!tt.ptr<f32>, #b>";
+  auto pointers = [&](const std::string &name, const std::string &arg) {
+    return "    %" + name + "s = tt.splat %" + arg + " : !tt.ptr<f32> -> " + p + "\n    %" + name +
+           " = tt.addptr %" + name + "s, %r : " + p + ", tensor<128xi32, #b>\n";
+  };
+  std::string text = "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], "
+                     "warpsPerCTA = [4], order = [0]}>\n"
+                     "module attributes {\"ttg.num-warps\" = 4 : i32} {\n"
+                     "  tt.func public @div(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, "
+                     "%q: !tt.ptr<f32>) {\n"
+                     "    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : "
+                     "tensor<128xi32, #b>\n" +
+                     pointers("xp", "x") + pointers("yp", "y") + pointers("qp", "q") +
+                     "    %a = tt.load %xp : " + p + "\n    %d = tt.load %yp : " + p +
+                     "\n    %z = arith.divf %a, %d : " + t + "\n    tt.store %qp, %z : " + p +
+                     "\n    tt.return\n  }\n}\n";
+  auto m = ir::parseModule(text, "div.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<std::pair<float, float>> edges = {
+      {1.f, 3e38f},   {-7.f, 2e38f},   {3e38f, 2.9e38f}, {1e-30f, 1e20f}, {1e-38f, 3.f},
+      {1.f, 0.f},     {-1.f, 0.f},     {0.f, 0.f},       {0.f, 5.f},      {inf, 2.f},
+      {2.f, inf},     {inf, inf},      {1e38f, 1e-10f},  {-0.f, 3.f},     {1.f, 1e-40f},
+      {5e-45f, 0.5f}, {3.4e38f, 0.25f}};
+  std::mt19937 rng(42);
+  std::vector<float> x(128), y(128);
+  for (size_t i = 0; i < 128; ++i) {
+    if (i < edges.size()) {
+      std::tie(x[i], y[i]) = edges[i];
+      continue;
+    }
+    // Random magnitudes over the whole exponent range, either sign.
+    auto draw = [&] {
+      float v =
+          std::ldexp(1.f + float(rng() % (1u << 23)) / float(1u << 23), int(rng() % 250) - 125);
+      return rng() % 2 ? -v : v;
+    };
+    x[i] = draw();
+    y[i] = draw();
+  }
+  ir::Memory start;
+  start.buffers = {ir::testing::bytesOf(x), ir::testing::bytesOf(y), std::vector<uint8_t>(128 * 4)};
+  std::vector<ir::ArgValue> args = {ir::ArgValue::pointer(0), ir::ArgValue::pointer(1),
+                                    ir::ArgValue::pointer(2)};
+  ir::Memory want = start;
+  ASSERT_TRUE(ir::interpret(*m, "div", args, want).ok());
+  REQUIRE_GPU();
+  // Floats as integers ordered as the floats are, so that a difference counts ulps.
+  auto ordered = [](float f) {
+    int64_t b = std::bit_cast<int32_t>(f);
+    return b < 0 ? int64_t(INT32_MIN) - b : b;
+  };
+  for (const PtxTarget &target : targets_) {
+    SCOPED_TRACE(target.name());
+    LowerOptions o;
+    o.target = target;
+    auto k = lowerKernel(*m, o);
+    ASSERT_TRUE(k.ok()) << k.message();
+    EXPECT_NE(k->kernel.ptx.find("div.full.f32"), std::string::npos);
+    ir::Memory got = start;
+    ASSERT_TRUE(runOnGpu(k->kernel, got.buffers, args, {1, 1, 1}).ok());
+    std::vector<float> g = ir::testing::valuesOf<float>(got.buffers[2]),
+                       w = ir::testing::valuesOf<float>(want.buffers[2]);
+    for (size_t i = 0; i < 128; ++i) {
+      if (std::isnan(w[i])) {
+        EXPECT_TRUE(std::isnan(g[i])) << x[i] << " / " << y[i] << ": " << g[i];
+        continue;
+      }
+      EXPECT_LE(std::abs(ordered(g[i]) - ordered(w[i])), 2)
+          << x[i] << " / " << y[i] << ": " << g[i] << ", want " << w[i];
+    }
+  }
+}
+
 // A masked load without `other` gives 0 where masked off (docs/ir.md), element by element and in
 // vectors of 4 (whose mask is constant over them), for f16, f32 and i64: the kernel stores every
 // element it loaded, masked off or not, over memory that holds neither value. (The lowering once

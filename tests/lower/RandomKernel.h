@@ -205,6 +205,13 @@ inline std::string randomCast(const std::string &from, const std::string &to) {
   return *rc::gen::element<std::string>("arith.sitofp", "arith.uitofp");
 }
 
+// The op's full name: arith.<op>, except that an f32 division is tt.precise_divf. The GPU
+// computes f32's arith.divf as div.full (within 2 ulp, as Triton does), not bit for bit;
+// LowerGpu.DivFOnF32IsWithinTwoUlpOfTheInterpreter checks it.
+inline std::string dialectOp(const std::string &op, const std::string &type) {
+  return op == "divf" && type == "f32" ? "tt.precise_divf" : "arith." + op;
+}
+
 // The element types the programs compute in (besides i1 from compares).
 inline const std::vector<std::string> kElementTypes = {"i8",  "i16",  "i32", "i64",
                                                        "f16", "bf16", "f32", "f64"};
@@ -288,7 +295,7 @@ inline RandomKernel randomElementwise() {
         line(odd, "arith.ori " + y.name + ", " + one + " : " + tensor(x.type));
         y.name = odd;
       }
-      emit(x.type, "arith." + op + " " + x.name + ", " + y.name + " : " + tensor(x.type));
+      emit(x.type, dialectOp(op, x.type) + " " + x.name + ", " + y.name + " : " + tensor(x.type));
       break;
     }
     case 2: { // float unary op
@@ -523,7 +530,7 @@ inline RandomKernel randomTileProgram() {
             : *rc::gen::element<std::string>("addi", "subi", "muli", "xori", "andi", "maxsi",
                                              "minui", "shrui");
       emit(x.type, x.layout,
-           "arith." + op + " " + x.name + ", " + y.name + " : " + tile(x.type, x.layout));
+           dialectOp(op, x.type) + " " + x.name + ", " + y.name + " : " + tile(x.type, x.layout));
       return true;
     }
     case 1: { // to another layout

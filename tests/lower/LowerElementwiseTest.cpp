@@ -541,6 +541,34 @@ TEST(LowerElementwise, RemFIsFmodFromTextToPtx) {
   }
 }
 
+namespace {
+
+// out[e] = e / 3 by the f32 division `op` on run-time operands: the interpreter stores the
+// correctly rounded quotient, and for sm_80 and sm_90 the PTX divides with `ptx`, never with
+// `notPtx`, and assembles.
+void expectRangeDividedBy3(const std::string &op, const std::string &ptx,
+                           const std::string &notPtx) {
+  auto m = rangeByConstantKernel(op, "3.0");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
+  auto mem = interpretKernel(*m, 32 * 4);
+  ASSERT_TRUE(mem.ok()) << mem.message();
+  for (int e = 0; e < 32; ++e) {
+    float got;
+    std::memcpy(&got, mem->data() + 4 * e, 4);
+    EXPECT_EQ(got, float(double(e) / 3.0)) << e;
+  }
+  for (int sm : {80, 90}) {
+    auto k = lowerKeepingIr(*m, sm);
+    ASSERT_TRUE(k.ok()) << k.message();
+    EXPECT_NE(k->kernel.ptx.find(ptx), std::string::npos) << k->kernel.ptx;
+    EXPECT_EQ(k->kernel.ptx.find(notPtx), std::string::npos) << k->kernel.ptx;
+    expectAssembles(k->kernel, /*requireNoSpills=*/true);
+  }
+}
+
+} // namespace
+
 TEST(LowerElementwise, PreciseDivFRoundsOnceFromTextToPtx) {
   // The quotient correctly rounded to f32, folded by LLVM as the interpreter computes it.
   for (const auto &[a, b] : std::vector<std::pair<const char *, const char *>>{
@@ -564,42 +592,11 @@ TEST(LowerElementwise, PreciseDivFRoundsOnceFromTextToPtx) {
     EXPECT_EQ(folded, std::optional<double>(want)) << k->llvmIr;
   }
   // Run-time operands: the GPU divides with div.rn.
-  auto m = rangeByConstantKernel("tt.precise_divf", "3.0");
-  ASSERT_TRUE(m.ok()) << m.message();
-  ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
-  auto mem = interpretKernel(*m, 32 * 4);
-  ASSERT_TRUE(mem.ok()) << mem.message();
-  for (int e = 0; e < 32; ++e) {
-    float got;
-    std::memcpy(&got, mem->data() + 4 * e, 4);
-    EXPECT_EQ(got, float(double(e) / 3.0)) << e;
-  }
-  for (int sm : {80, 90}) {
-    auto k = lowerKeepingIr(*m, sm);
-    ASSERT_TRUE(k.ok()) << k.message();
-    EXPECT_NE(k->kernel.ptx.find("div.rn.f32"), std::string::npos) << k->kernel.ptx;
-    expectAssembles(k->kernel, /*requireNoSpills=*/true);
-  }
+  expectRangeDividedBy3("tt.precise_divf", "div.rn.f32", "div.full.f32");
 }
 
 TEST(LowerElementwise, DivFOnF32IsTritonsFullRangeApproximateDivision) {
   // Triton's `/`: div.full.f32 (within 2 ulp of the interpreter's rounded quotient), not the
   // correctly rounded div.rn, which takes a dozen instructions and a slow-path branch.
-  auto m = rangeByConstantKernel("arith.divf", "3.0");
-  ASSERT_TRUE(m.ok()) << m.message();
-  ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
-  auto mem = interpretKernel(*m, 32 * 4);
-  ASSERT_TRUE(mem.ok()) << mem.message();
-  for (int e = 0; e < 32; ++e) {
-    float got;
-    std::memcpy(&got, mem->data() + 4 * e, 4);
-    EXPECT_EQ(got, float(double(e) / 3.0)) << e;
-  }
-  for (int sm : {80, 90}) {
-    auto k = lowerKeepingIr(*m, sm);
-    ASSERT_TRUE(k.ok()) << k.message();
-    EXPECT_NE(k->kernel.ptx.find("div.full.f32"), std::string::npos) << k->kernel.ptx;
-    EXPECT_EQ(k->kernel.ptx.find("div.rn.f32"), std::string::npos) << k->kernel.ptx;
-    expectAssembles(k->kernel, /*requireNoSpills=*/true);
-  }
+  expectRangeDividedBy3("arith.divf", "div.full.f32", "div.rn.f32");
 }

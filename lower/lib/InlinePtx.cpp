@@ -1,7 +1,7 @@
 #include "InlinePtx.h"
 
 #include <llvm/IR/InlineAsm.h>
-#include <llvm/IR/Instructions.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Module.h>
 
 #include <cassert>
@@ -83,20 +83,16 @@ std::vector<llvm::Value *> emitInlinePtx(llvm::IRBuilder<> &b, const std::string
 }
 
 void emitFullRangeDivisions(llvm::Module &m) {
-  std::vector<llvm::BinaryOperator *> divisions;
   for (llvm::Function &f : m)
-    for (llvm::BasicBlock &bb : f)
-      for (llvm::Instruction &i : bb)
-        if (i.getOpcode() == llvm::Instruction::FDiv && i.getType()->isFloatTy() &&
-            i.hasApproxFunc())
-          divisions.push_back(llvm::cast<llvm::BinaryOperator>(&i));
-  for (llvm::BinaryOperator *d : divisions) {
-    llvm::IRBuilder<> b(d);
-    llvm::Value *q = emitInlinePtx(b, "div.full.f32 $0, $1, $2;", {d->getType()}, {},
-                                   {d->getOperand(0), d->getOperand(1)}, /*pure=*/true)[0];
-    d->replaceAllUsesWith(q);
-    d->eraseFromParent();
-  }
+    for (llvm::Instruction &d : llvm::make_early_inc_range(llvm::instructions(f))) {
+      if (d.getOpcode() != llvm::Instruction::FDiv || !d.getType()->isFloatTy() ||
+          !d.hasApproxFunc())
+        continue;
+      llvm::IRBuilder<> b(&d);
+      d.replaceAllUsesWith(emitInlinePtx(b, "div.full.f32 $0, $1, $2;", {d.getType()}, {},
+                                         {d.getOperand(0), d.getOperand(1)}, /*pure=*/true)[0]);
+      d.eraseFromParent();
+    }
 }
 
 } // namespace linlayout::lower

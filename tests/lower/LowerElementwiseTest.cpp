@@ -20,6 +20,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -468,9 +469,6 @@ TEST(LowerElementwise, RandomProgramsInterpretLowerAndAssemble) {
       60);
 }
 
-// arith.remf (Triton's `%` on floats), end to end: read, checked, printed back as read, run by
-// the interpreter as C's fmod, folded by LLVM to the same constant, and on run-time operands
-// lowered to PTX that ptxas assembles for sm_80 and sm_90.
 // out[e] = float(e) OP c over one warp: operands the kernel computes (a range), so that LLVM keeps
 // the op rather than folding it.
 Expected<ir::Module> rangeByConstantKernel(const std::string &op, const std::string &c) {
@@ -494,6 +492,44 @@ module attributes {"ttg.num-warps" = 1 : i32} {
   return ir::parseModule(text, "range.tir");
 }
 
+// out[e] = float(e) `op` c on run-time operands (rangeByConstantKernel): the interpreter stores
+// want(e), and the kernel lowered for sm_80 and sm_90 passes `check` and assembles.
+void expectRangeByConstant(const std::string &op, const std::string &c,
+                           const std::function<float(int)> &want,
+                           const std::function<void(const LoweredKernel &)> &check) {
+  auto m = rangeByConstantKernel(op, c);
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
+  auto mem = interpretKernel(*m, 32 * 4);
+  ASSERT_TRUE(mem.ok()) << mem.message();
+  for (int e = 0; e < 32; ++e) {
+    float got;
+    std::memcpy(&got, mem->data() + 4 * e, 4);
+    EXPECT_EQ(got, want(e)) << e;
+  }
+  for (int sm : {80, 90}) {
+    auto k = lowerKeepingIr(*m, sm);
+    ASSERT_TRUE(k.ok()) << k.message();
+    check(*k);
+    expectAssembles(k->kernel, /*requireNoSpills=*/true);
+  }
+}
+
+// out[e] = e / 3 by the f32 division `op`: the correctly rounded quotient in the interpreter; the
+// PTX divides with `ptx`, never with `notPtx`.
+void expectRangeDividedBy3(const std::string &op, const std::string &ptx,
+                           const std::string &notPtx) {
+  expectRangeByConstant(
+      op, "3.0", [](int e) { return float(double(e) / 3.0); },
+      [&](const LoweredKernel &k) {
+        EXPECT_NE(k.kernel.ptx.find(ptx), std::string::npos) << k.kernel.ptx;
+        EXPECT_EQ(k.kernel.ptx.find(notPtx), std::string::npos) << k.kernel.ptx;
+      });
+}
+
+// arith.remf (Triton's `%` on floats), end to end: read, checked, printed back as read, run by
+// the interpreter as C's fmod, folded by LLVM to the same constant, and on run-time operands
+// lowered to PTX that ptxas assembles for sm_80 and sm_90.
 TEST(LowerElementwise, RemFIsFmodFromTextToPtx) {
   const std::vector<std::array<const char *, 3>> cases = {
       // a, b, a fmod b
@@ -523,51 +559,12 @@ TEST(LowerElementwise, RemFIsFmodFromTextToPtx) {
     EXPECT_EQ(folded, std::optional<double>(std::stof(want))) << k->llvmIr;
   }
   // Operands the kernel computes (a range), so that LLVM keeps the frem.
-  auto m = rangeByConstantKernel("arith.remf", "2.5");
-  ASSERT_TRUE(m.ok()) << m.message();
-  ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
-  auto mem = interpretKernel(*m, 32 * 4);
-  ASSERT_TRUE(mem.ok()) << mem.message();
-  for (int e = 0; e < 32; ++e) {
-    float got;
-    std::memcpy(&got, mem->data() + 4 * e, 4);
-    EXPECT_EQ(got, std::fmod(float(e), 2.5f)) << e;
-  }
-  for (int sm : {80, 90}) {
-    auto k = lowerKeepingIr(*m, sm);
-    ASSERT_TRUE(k.ok()) << k.message();
-    EXPECT_NE(k->llvmIr.find("frem"), std::string::npos) << k->llvmIr;
-    expectAssembles(k->kernel, /*requireNoSpills=*/true);
-  }
+  expectRangeByConstant(
+      "arith.remf", "2.5", [](int e) { return std::fmod(float(e), 2.5f); },
+      [](const LoweredKernel &k) {
+        EXPECT_NE(k.llvmIr.find("frem"), std::string::npos) << k.llvmIr;
+      });
 }
-
-namespace {
-
-// out[e] = e / 3 by the f32 division `op` on run-time operands: the interpreter stores the
-// correctly rounded quotient, and for sm_80 and sm_90 the PTX divides with `ptx`, never with
-// `notPtx`, and assembles.
-void expectRangeDividedBy3(const std::string &op, const std::string &ptx,
-                           const std::string &notPtx) {
-  auto m = rangeByConstantKernel(op, "3.0");
-  ASSERT_TRUE(m.ok()) << m.message();
-  ASSERT_TRUE(ir::verify(*m).ok()) << ir::verify(*m).message();
-  auto mem = interpretKernel(*m, 32 * 4);
-  ASSERT_TRUE(mem.ok()) << mem.message();
-  for (int e = 0; e < 32; ++e) {
-    float got;
-    std::memcpy(&got, mem->data() + 4 * e, 4);
-    EXPECT_EQ(got, float(double(e) / 3.0)) << e;
-  }
-  for (int sm : {80, 90}) {
-    auto k = lowerKeepingIr(*m, sm);
-    ASSERT_TRUE(k.ok()) << k.message();
-    EXPECT_NE(k->kernel.ptx.find(ptx), std::string::npos) << k->kernel.ptx;
-    EXPECT_EQ(k->kernel.ptx.find(notPtx), std::string::npos) << k->kernel.ptx;
-    expectAssembles(k->kernel, /*requireNoSpills=*/true);
-  }
-}
-
-} // namespace
 
 TEST(LowerElementwise, PreciseDivFRoundsOnceFromTextToPtx) {
   // The quotient correctly rounded to f32, folded by LLVM as the interpreter computes it.

@@ -319,7 +319,8 @@ TEST(Hopper, WarpSpecializedAttentionMatchesReference) {
                            "attention_ws_pp_persistent_tma_d64",
                            "attention_ws_pp_persistent_tmaqo_d128",
                            "attention_ws_pp_persistent_chain_d128",
-                           "attention_ws_pp_persistent_chain_d64"}) {
+                           "attention_ws_pp_persistent_chain_d64",
+                           "attention_ws_pp_persistent_wg3_d64"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
     const size_t d = headDimOf(fn);
@@ -394,19 +395,24 @@ TEST(Hopper, WarpSpecializedAttentionProtocolIsChecked) {
 
 // attention_ws_pp_persistent_tma_d128.tir, its paired causal twin and their d64 forms write O by
 // TMA stores from a slot per warp group and wait for a store to have read its slot only before the
-// next tile's O goes in. On 3 programs over 4 tiles, program 0 writes its slots twice: without that
-// wait (in either warp group) the second tile's O overwrites what the first tile's store may still
-// be reading, which the interpreter reports (the other warp group's waits retire only its own
-// stores).
+// next tile's O goes in (so does the three-group attention_ws_pp_persistent_wg3_d64.tir). On 3
+// programs over 4 tiles (6 for wg3), program 0 writes its slots twice: without that wait (in any
+// warp group) the second tile's O overwrites what the first tile's store may still be reading,
+// which the interpreter reports (the other warp groups' waits retire only their own stores).
 TEST(Hopper, TmaStoreAttentionWaitsForItsStores) {
   for (const std::string fn :
        {"attention_ws_pp_persistent_tma_d128", "attention_ws_pp_persistent_paired_tma_d128_causal",
-        "attention_ws_pp_persistent_tma_d64", "attention_ws_pp_persistent_paired_tma_d64_causal"})
-    for (const std::string region : {"", "w1_"}) {
-      SCOPED_TRACE(fn + ", warp group " + std::string(region.empty() ? "0" : "1"));
+        "attention_ws_pp_persistent_tma_d64", "attention_ws_pp_persistent_paired_tma_d64_causal",
+        "attention_ws_pp_persistent_wg3_d64"})
+    for (const std::string region : {"", "w1_", "w2_"}) {
+      if (region == "w2_" && fn.find("wg3") == std::string::npos)
+        continue;
+      SCOPED_TRACE(fn + ", warp group " + std::string(region.empty() ? "0" : region.substr(1, 1)));
       const size_t d = headDimOf(fn);
+      // The three-group kernel's tiles are 192 rows: 2 heads make its 6.
+      const size_t heads = fn.find("wg3") == std::string::npos ? 1 : 2;
       const std::string text = readFile(examplePath(fn + ".tir"));
-      const auto in = attentionInputs(512 * d);
+      const auto in = attentionInputs(heads * 512 * d);
       const std::string store = "      ttg.local_store %" + region + "out16";
       const std::string wait = "      ttng.async_tma_store_wait {pendings = 0 : i32}\n";
       const size_t at = text.find(store);
@@ -414,7 +420,7 @@ TEST(Hopper, TmaStoreAttentionWaitsForItsStores) {
       ASSERT_EQ(text.rfind(wait, at) + wait.size(), at);
       std::string noWait = text;
       noWait.erase(at - wait.size(), wait.size());
-      Status s = runWsAttention(noWait, fn, in, 512, 1, d);
+      Status s = runWsAttention(noWait, fn, in, 512, heads, d);
       ASSERT_FALSE(s.ok());
       EXPECT_NE(s.message().find("overwrites shared memory that the "
                                  "ttng.async_tma_copy_local_to_global"),
@@ -435,7 +441,7 @@ TEST(Hopper, TmaAttentionCoversEveryTile) {
        {"attention_ws_pp_persistent_tma_d128", "attention_ws_pp_persistent_tmaqo_d128",
         "attention_ws_pp_persistent_chain_d128", "attention_ws_pp_persistent_chain_d64",
         "attention_ws_pp_persistent_paired_tma_d128_causal", "attention_ws_pp_persistent_tma_d64",
-        "attention_ws_pp_persistent_paired_tma_d64_causal"}) {
+        "attention_ws_pp_persistent_paired_tma_d64_causal", "attention_ws_pp_persistent_wg3_d64"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
     const size_t d = headDimOf(fn);

@@ -17,6 +17,7 @@ SRC = ROOT / "examples/attention_ws_pp_persistent_tma_d64.tir"
 DST = ROOT / "examples/attention_ws_pp_persistent_wg3_d64.tir"
 GROUPS = 3
 BUDGET, PRODUCER_BUDGET = 160, 24
+BAR = "!ttg.memdesc<1xi64, #bar, #smem, mutable>"
 
 HEADER = """\
 // Written by scripts/gen-wg3-attention.py from attention_ws_pp_persistent_tma_d64.tir: edit the
@@ -54,8 +55,10 @@ def consumer(body, w):
             out.append(f"{ind}// Warp group {w}: query rows {64 * w}..{64 * w + 63} of the tile.")
             continue
         # Tiles of 192 query rows: ceil(n_ctx / 192) of them a head.
-        line = re.sub(r"= arith\.(remsi|divsi) %(f_t|t|n_t), %nblk :", r"= arith.\1 %\2, %nq :", line)
-        line = re.sub(r"(%(?:f_|n_)?mblk = arith\.muli %(?:f_|n_)?pid_m), %c128", r"\1, %c192", line)
+        line = re.sub(r"= arith\.(remsi|divsi) %(f_t|t|n_t), %nblk :", r"= arith.\1 %\2, %nq :",
+                      line)
+        line = re.sub(r"(%(?:f_|n_)?mblk = arith\.muli %(?:f_|n_)?pid_m), %c128", r"\1, %c192",
+                      line)
         m = re.match(r"^(\s*)%((?:f_|n_)?)m0 = arith\.addi %\2mblk, %c0 : i32$", line)
         if m:
             p = m.group(2)
@@ -67,9 +70,11 @@ def consumer(body, w):
         line = re.sub(r"(%(?:f_|n_)?qrow0 = arith\.addi %(?:f_|n_)?hrow), %((?:f_|n_)?)m0 :",
                       r"\1, %\2m0c :", line)
         line = re.sub(r"%(q|o)buf\[%c0\]", lambda m: f"%{m.group(1)}buf[%c{w}]", line)
-        line = re.sub(r"(%tq[abc] = arith\.xori %tp[abc]), %c1", lambda m: m.group(1) + (", %c1" if w == 0 else ", %c0"), line)
+        # Turn w: the first is free for group 0; the others' come from the group before.
+        line = re.sub(r"(%tq[abc] = arith\.xori %tp[abc]), %c1", rf"\1, %c{int(w == 0)}", line)
         line = line.replace("ttng.wait_barrier %turn0,", f"ttng.wait_barrier %turn{w},")
-        line = line.replace("ttng.arrive_barrier %turn1,", f"ttng.arrive_barrier %turn{(w + 1) % GROUPS},")
+        line = line.replace("ttng.arrive_barrier %turn1,",
+                            f"ttng.arrive_barrier %turn{(w + 1) % GROUPS},")
         if "ttng.async_tma_copy_local_to_global %o[%qrow0" in line:
             out += [f"{ind}scf.if %m0ok {{", "  " + line, f"{ind}}}"]
             continue
@@ -86,7 +91,6 @@ def generate():
     d0 = at(lambda l: l.strip() == "default {")
     p0 = at(lambda l: l.strip().startswith("partition0("))
     p1 = at(lambda l: l.strip().startswith("partition1("))
-    ws = at(lambda l: l.strip().startswith("ttg.warp_specialize("))
     close = at(lambda l: l.strip().startswith("} : ("))
     body = lines[d0 + 1:p0 - 1]  # the default region, without its closing brace
     assert lines[p0 - 1].strip() == "}"
@@ -95,13 +99,12 @@ def generate():
     ind = m.group(1)
     args = [a.split(": ", 1) for a in m.group(2).split(", %")]
     args = [(n.lstrip("%")[len("w1_"):], t) for n, t in args]
-    extra = [("turn2", "!ttg.memdesc<1xi64, #bar, #smem, mutable>"), ("nq", "i32")]
-    args += extra
+    args += [("turn2", BAR), ("nq", "i32")]
 
     out = [l for l in lines[:d0] if not l.startswith("//")]
     out = HEADER.rstrip("\n").split("\n") + out
     text = "\n".join(out)
-    text = text.replace("@attention_ws_pp_persistent_tma_d64(", "@attention_ws_pp_persistent_wg3_d64(")
+    text = text.replace(f"@{SRC.stem}(", f"@{DST.stem}(")
     text = text.replace(
         "    %tiles = arith.muli %nblk, %heads : i32",
         "    // Query tiles of 192 rows per head, the last one partly past the head.\n"
@@ -110,19 +113,24 @@ def generate():
         "    %nq0 = arith.addi %n_ctx, %c191 : i32\n"
         "    %nq = arith.divsi %nq0, %c192 : i32\n"
         "    %tiles = arith.muli %nq, %heads : i32")
-    text = text.replace("    %c4 = arith.constant 4 : i32", "    %c4 = arith.constant 4 : i32\n    %c5 = arith.constant 5 : i32")
+    c4 = "    %c4 = arith.constant 4 : i32"
+    text = text.replace(c4, c4 + "\n    %c5 = arith.constant 5 : i32")
     text = re.sub(r"(ttng\.init_barrier %empty\d), 2 :", rf"\1, {GROUPS} :", text)
-    turn1 = "    ttng.init_barrier %turn1, 1 : !ttg.memdesc<1xi64, #bar, #smem, mutable>"
+    turn1 = f"    ttng.init_barrier %turn1, 1 : {BAR}"
     text = text.replace(turn1, turn1 + "\n"
-                        "    %turn2 = ttg.memdesc_index %empties[%c5] : !ttg.memdesc<6x1xi64, #bar, #smem, mutable> -> !ttg.memdesc<1xi64, #bar, #smem, mutable>\n"
-                        "    ttng.init_barrier %turn2, 1 : !ttg.memdesc<1xi64, #bar, #smem, mutable>")
+                        f"    %turn2 = ttg.memdesc_index %empties[%c5] : "
+                        f"!ttg.memdesc<6x1xi64, #bar, #smem, mutable> -> {BAR}\n"
+                        f"    ttng.init_barrier %turn2, 1 : {BAR}")
     text = text.replace("%turn0, %turn1) attributes", "%turn0, %turn1, %turn2, %nq) attributes")
-    text = re.sub(r"actualRegisters = array<i32: [0-9, ]+>, requestedRegisters = array<i32: [0-9, ]+>",
-                  f"actualRegisters = array<i32: {', '.join([str(BUDGET)] * GROUPS)}, {PRODUCER_BUDGET}>, "
-                  f"requestedRegisters = array<i32: {', '.join([str(BUDGET)] * (GROUPS - 1))}, {PRODUCER_BUDGET}>",
-                  text)
-    text = text.replace("// The warp groups' turns (ping-pong)", "// The warp groups' turns (a ring of three)")
-    text = text.replace("each completed by the other's arrive.", "each completed by the previous group's arrive.")
+    budgets = lambda n: ", ".join([str(BUDGET)] * n + [str(PRODUCER_BUDGET)])
+    text = re.sub(r"actualRegisters = array<i32: [0-9, ]+>, "
+                  r"requestedRegisters = array<i32: [0-9, ]+>",
+                  f"actualRegisters = array<i32: {budgets(GROUPS)}>, "
+                  f"requestedRegisters = array<i32: {budgets(GROUPS - 1)}>", text)
+    text = text.replace("// The warp groups' turns (ping-pong)",
+                        "// The warp groups' turns (a ring of three)")
+    text = text.replace("each completed by the other's arrive.",
+                        "each completed by the previous group's arrive.")
     out = [retype(text), lines[d0], consumer(body, 0), f"{ind}}}"]
     consts = [f"{ind}  %c{c} = arith.constant {c} : i32" for c in (0, 1, 2, 64, 128, 192)]
     for w in range(1, GROUPS):
@@ -133,13 +141,14 @@ def generate():
         out.append(f"{ind}}}")
     producer = lines[p1:close]
     producer[0] = producer[0].replace("partition1(", f"partition{GROUPS - 1}(").replace(
-        ") num_warps(1) {", ", %pturn2: !ttg.memdesc<1xi64, #bar, #smem, mutable>, %pnq: i32) num_warps(1) {")
-    producer = [re.sub(r"= arith\.divsi %t, %pnblk :", "= arith.divsi %t, %pnq :", l) for l in producer]
+        ") num_warps(1) {", f", %pturn2: {BAR}, %pnq: i32) num_warps(1) {{")
+    producer = [l.replace("= arith.divsi %t, %pnblk :", "= arith.divsi %t, %pnq :")
+                for l in producer]
     out.append(retype("\n".join(producer)))
     tail = "\n".join(lines[close:])
-    tail = tail.replace(") -> ()", ", !ttg.memdesc<1xi64, #bar, #smem, mutable>, i32) -> ()", 1)
-    inval1 = "    ttng.inval_barrier %turn1 : !ttg.memdesc<1xi64, #bar, #smem, mutable>"
-    tail = tail.replace(inval1, inval1 + "\n    ttng.inval_barrier %turn2 : !ttg.memdesc<1xi64, #bar, #smem, mutable>")
+    tail = tail.replace(") -> ()", f", {BAR}, i32) -> ()", 1)
+    inval1 = f"    ttng.inval_barrier %turn1 : {BAR}"
+    tail = tail.replace(inval1, inval1 + f"\n    ttng.inval_barrier %turn2 : {BAR}")
     out.append(retype(tail))
     return "\n".join(out)
 

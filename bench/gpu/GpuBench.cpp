@@ -1216,7 +1216,8 @@ Status makeAttentionData(AttentionData &a, std::mt19937_64 &rng) {
 // form ("wgmma-d128-causal-") and its form with key blocks of 128 ("wgmma-d128-bn128-"), and
 // every warp-specialized kernel examples/attention_ws*.tir (a TMA producer warp and a ring of K
 // and V stages; K and V go in as tensor maps over [bh * n_ctx, d], Q and O as pointers or, where
-// the kernel copies them by TMA, tensor maps; attentionWsConfigs names them):
+// the kernel copies them by TMA, tensor maps; attentionWsConfigs names them), the fastest of
+// which (kBf16AttentionKernels) also run on bf16 ("bf16-ws-..."):
 // O = softmax(Q K^T / sqrt(d))
 // V (f16) for n_ctx = 1024, 4096 and 16384 over batch x heads = bh chosen as
 // bench/gpu/vendor_bench.py chooses it (each call at least 2 TFLOP), so that the rows compare with
@@ -1275,8 +1276,16 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
       {"attention_wgmma_d128_causal.tir", "wgmma-d128-causal-", true, 128, ScalarKind::F16, true},
       {"attention_wgmma_d128_bn128.tir", "wgmma-d128-bn128-", false, 128, ScalarKind::F16, true},
       {"attention.tir", "bf16-", false, 64, ScalarKind::BF16}};
-  for (const Config &c : attentionWsConfigs())
+  for (const Config &c : attentionWsConfigs()) {
     configs.push_back(c);
+    if (std::find(kBf16AttentionKernels.begin(), kBf16AttentionKernels.end(), c.file) !=
+        kBf16AttentionKernels.end()) {
+      Config b = c;
+      b.prefix = "bf16-" + c.prefix;
+      b.elem = ScalarKind::BF16;
+      configs.push_back(b);
+    }
+  }
   // Grouped by inputs (element type, head dim), which are made once per group and size.
   std::stable_sort(configs.begin(), configs.end(), [](const Config &x, const Config &y) {
     return std::pair(int(x.elem), x.d) < std::pair(int(y.elem), y.d);

@@ -101,6 +101,16 @@ std::string sourceDir(const std::string &compiledIn);
 Expected<ir::Module> matmulKernel(ir::ScalarKind elem, const std::string &sourceDir,
                                   const std::string &file = "matmul.tir");
 
+/// The warp-specialized attention kernels (examples/) that are also tested and timed on bf16
+/// inputs, P and O, through matmulKernel's swap: the fastest of each head dim and mask on f16.
+inline const std::vector<std::string> kBf16AttentionKernels = {
+    "attention_ws_pp_persistent_wg3_d64.tir",
+    "attention_ws_pp_persistent_paired_tma_d64_causal.tir",
+    "attention_ws_pp_persistent_tma_d128.tir",
+    "attention_ws_pp_persistent_chain_d128.tir",
+    "attention_ws_pp_persistent_paired_tma_d128_causal.tir",
+};
+
 /// One wgmma tile product, every operand form the lowering has: C (M x N f32, row-major) = A (M x
 /// K)
 /// * B (K x N), both `elem` (f16 or bf16) and row-major in global memory, stored to shared memory

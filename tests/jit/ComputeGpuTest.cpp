@@ -524,3 +524,14 @@ TEST(ComputeGpu, WarpSpecializedAttention) {
   EXPECT_GE(cases.size(), 4u);
   attentionCases(jitc, cases);
 }
+
+// The fastest of them on bf16 inputs, P and O (kBf16AttentionKernels), as the benchmark's
+// "bf16-ws-..." variants time them.
+TEST(ComputeGpu, WarpSpecializedAttentionBf16) {
+  REQUIRE_GPU();
+  std::vector<AttentionCase> cases;
+  for (const std::string &f : kBf16AttentionKernels)
+    cases.push_back({f, f.ends_with("_causal.tir"), f.find("_d64") != std::string::npos ? 64 : 128,
+                     true, true, true, true});
+  attentionCases(jitc, cases);
+}

@@ -8,7 +8,9 @@
 # is torch.matmul with C in the input type (triton.testing.do_bench, warmup=WARM_MS). They
 # alternate, ROUNDS rounds (default 2), f16 then bf16, while nvidia-smi samples the SM clock and
 # the power every 25 ms. $OUT gets sustained.txt (the rows), smi.csv, marks.txt and summary.md
-# (clocks_summary.py: the clock and power of each phase).
+# (clocks_summary.py: the clock and power of each phase). IDLE_S=N sleeps N s before each phase,
+# so that with a short WARM_MS every phase starts from an idle card alike (the short timings'
+# fair form: neither side inherits the other's heat).
 #   bash bench/gpu/sustained.sh [VARIANT ...]   (default: ws_persistent_tmastore; a variant's
 #                                                bf16 form is VARIANT-bf16)
 set -u
@@ -34,11 +36,13 @@ for r in $(seq "${ROUNDS:-2}"); do
   for dt in f16 bf16; do
     for v in "${variants[@]}"; do
       name=$v; [ $dt = bf16 ] && name=$v-bf16
+      sleep "${IDLE_S:-0}"
       mark start "$name $r"
       LINLAYOUT_BENCH_WARMUP_MS=$warm "$bin/linlayout_gpu_bench" --only gemm --variant "$name" 2>&1 |
         sed -nE "s/^gemm .* ([0-9]+)\^3 .* ([0-9.]+) TFLOP\/s.*/ours $name \1^3 \2 TFLOP\/s/p"
       mark end "$name $r"
     done
+    sleep "${IDLE_S:-0}"
     mark start "cublas $dt $r"
     python3 "$out/cublas.py" $dt "$warm"
     mark end "cublas $dt $r"

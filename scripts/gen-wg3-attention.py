@@ -37,6 +37,15 @@ HEADER = """\
 """
 
 
+def edit(text, old, new):
+    """text with its one `old` made `new`; a parent edited past this script's anchors stops here
+    rather than yielding a kernel half rewritten."""
+    if text.count(old) != 1:
+        sys.exit(f"gen-wg3-attention.py: {old.strip()[:60]!r} occurs {text.count(old)} times, "
+                 "not once, in the parent")
+    return text.replace(old, new)
+
+
 def rename(text, prefix):
     return re.sub(r"%(\w)", lambda m: "%" + prefix + m.group(1), text) if prefix else text
 
@@ -104,8 +113,9 @@ def generate():
     out = [l for l in lines[:d0] if not l.startswith("//")]
     out = HEADER.rstrip("\n").split("\n") + out
     text = "\n".join(out)
-    text = text.replace(f"@{SRC.stem}(", f"@{DST.stem}(")
-    text = text.replace(
+    text = edit(text, f"@{SRC.stem}(", f"@{DST.stem}(")
+    text = edit(
+        text,
         "    %tiles = arith.muli %nblk, %heads : i32",
         "    // Query tiles of 192 rows per head, the last one partly past the head.\n"
         "    %c191 = arith.constant 191 : i32\n"
@@ -114,23 +124,23 @@ def generate():
         "    %nq = arith.divsi %nq0, %c192 : i32\n"
         "    %tiles = arith.muli %nq, %heads : i32")
     c4 = "    %c4 = arith.constant 4 : i32"
-    text = text.replace(c4, c4 + "\n    %c5 = arith.constant 5 : i32")
+    text = edit(text, c4, c4 + "\n    %c5 = arith.constant 5 : i32")
     text = re.sub(r"(ttng\.init_barrier %empty\d), 2 :", rf"\1, {GROUPS} :", text)
     turn1 = f"    ttng.init_barrier %turn1, 1 : {BAR}"
-    text = text.replace(turn1, turn1 + "\n"
-                        f"    %turn2 = ttg.memdesc_index %empties[%c5] : "
-                        f"!ttg.memdesc<6x1xi64, #bar, #smem, mutable> -> {BAR}\n"
-                        f"    ttng.init_barrier %turn2, 1 : {BAR}")
-    text = text.replace("%turn0, %turn1) attributes", "%turn0, %turn1, %turn2, %nq) attributes")
+    text = edit(text, turn1, turn1 + "\n"
+                f"    %turn2 = ttg.memdesc_index %empties[%c5] : "
+                f"!ttg.memdesc<5x1xi64, #bar, #smem, mutable> -> {BAR}\n"
+                f"    ttng.init_barrier %turn2, 1 : {BAR}")
+    text = edit(text, "%turn0, %turn1) attributes", "%turn0, %turn1, %turn2, %nq) attributes")
     budgets = lambda n: ", ".join([str(BUDGET)] * n + [str(PRODUCER_BUDGET)])
     text = re.sub(r"actualRegisters = array<i32: [0-9, ]+>, "
                   r"requestedRegisters = array<i32: [0-9, ]+>",
                   f"actualRegisters = array<i32: {budgets(GROUPS)}>, "
                   f"requestedRegisters = array<i32: {budgets(GROUPS - 1)}>", text)
-    text = text.replace("// The warp groups' turns (ping-pong)",
-                        "// The warp groups' turns (a ring of three)")
-    text = text.replace("each completed by the other's arrive.",
-                        "each completed by the previous group's arrive.")
+    text = edit(text, "// The warp groups' turns (ping-pong)",
+                "// The warp groups' turns (a ring of three)")
+    text = edit(text, "each completed by the other's arrive.",
+                "each completed by the previous group's arrive.")
     out = [retype(text), lines[d0], consumer(body, 0), f"{ind}}}"]
     consts = [f"{ind}  %c{c} = arith.constant {c} : i32" for c in (0, 1, 2, 64, 128, 192)]
     for w in range(1, GROUPS):
@@ -146,9 +156,9 @@ def generate():
                 for l in producer]
     out.append(retype("\n".join(producer)))
     tail = "\n".join(lines[close:])
-    tail = tail.replace(") -> ()", f", {BAR}, i32) -> ()", 1)
+    tail = edit(tail, ") -> ()", f", {BAR}, i32) -> ()")
     inval1 = f"    ttng.inval_barrier %turn1 : {BAR}"
-    tail = tail.replace(inval1, inval1 + f"\n    ttng.inval_barrier %turn2 : {BAR}")
+    tail = edit(tail, inval1, inval1 + f"\n    ttng.inval_barrier %turn2 : {BAR}")
     out.append(retype(tail))
     return "\n".join(out)
 

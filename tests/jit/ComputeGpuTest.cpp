@@ -502,10 +502,20 @@ TEST(ComputeGpu, Attention) {
                         {"attention_wgmma_d128_bn128.tir", false, 128, false, true}});
 }
 
+// examples/`file`, a warp-specialized kernel: head dim from the "_d<N>" of its name, causal
+// where the name ends in "_causal", persistent (3 programs walk the tiles) where it says so.
+AttentionCase wsAttentionCase(const std::string &file, bool bf16) {
+  return {file,
+          file.ends_with("_causal.tir"),
+          file.find("_d64") != std::string::npos ? 64 : 128,
+          bf16,
+          true,
+          true,
+          file.find("persistent") != std::string::npos};
+}
+
 // The warp-specialized kernels alone, so that racecheck and synccheck can take them by name:
-// every examples/attention_ws*.tir (so that a new variant is tested as it lands), head dim from
-// the "_d<N>" of its name, causal where the name ends in "_causal", persistent (3 programs walk
-// the tiles) where it says so.
+// every examples/attention_ws*.tir (so that a new variant is tested as it lands).
 TEST(ComputeGpu, WarpSpecializedAttention) {
   REQUIRE_GPU();
   std::vector<AttentionCase> cases;
@@ -515,9 +525,7 @@ TEST(ComputeGpu, WarpSpecializedAttention) {
     const std::string f = e.path().filename().string();
     if (f.rfind("attention_ws_", 0) != 0 || !f.ends_with(".tir"))
       continue;
-    const int d = f.find("_d64") != std::string::npos ? 64 : 128;
-    cases.push_back({f, f.ends_with("_causal.tir"), d, false, true, true,
-                     f.find("persistent") != std::string::npos});
+    cases.push_back(wsAttentionCase(f, false));
   }
   std::sort(cases.begin(), cases.end(),
             [](const AttentionCase &x, const AttentionCase &y) { return x.file < y.file; });
@@ -531,7 +539,6 @@ TEST(ComputeGpu, WarpSpecializedAttentionBf16) {
   REQUIRE_GPU();
   std::vector<AttentionCase> cases;
   for (const std::string &f : kBf16AttentionKernels)
-    cases.push_back({f, f.ends_with("_causal.tir"), f.find("_d64") != std::string::npos ? 64 : 128,
-                     true, true, true, true});
+    cases.push_back(wsAttentionCase(f, true));
   attentionCases(jitc, cases);
 }

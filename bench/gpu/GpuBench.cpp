@@ -98,7 +98,6 @@ struct Json {
 struct Bench {
   jit::Compiler &jit;
   runtime::DeviceBuffer flush;
-  runtime::Event start, stop;
   Json json;
   std::string error;
   std::string ptxDir;  // where conversion kernels' PTX goes ("" for nowhere)
@@ -119,43 +118,63 @@ struct Bench {
   };
   std::map<int64_t, Fp8Inputs> fp8Inputs;
 
-  // Median milliseconds of `fn`, do_bench style: `warmupMs` of warm-up, then about `repMs` of
-  // timed single runs (at least 10), each after an L2 flush. Returns NaN on a failure.
+  // Median milliseconds of `fn`, as triton.testing.do_bench measures it: `warmupMs` of warm-up,
+  // then about `repMs` of timed single runs (at least 10), each after an L2 flush, all queued
+  // before the host waits: per run a flush, a start event, the launch and a stop event, then one
+  // synchronize, so that no host latency can fall between a run's events. (Waiting for each run
+  // before queueing the next measured the same GEMMs within 1 %: bench/gpu/results/
+  // h200-2026-12-04-gemm-unlocked/harness.) Returns NaN on a failure.
   // LINLAYOUT_BENCH_WARMUP_MS lengthens the warm-up (back-to-back launches): a sustained load,
   // long enough for the card's power average to settle before the timed runs (clocks.sh).
   double time(const std::function<Status()> &fn, double warmupMs = 25, double repMs = 200) {
     if (const char *env = std::getenv("LINLAYOUT_BENCH_WARMUP_MS"))
       warmupMs = std::max(warmupMs, std::atof(env));
-    auto once = [&](bool doFlush) -> double {
-      if (doFlush && !flush.fill(0).ok())
-        return NAN;
-      if (!start.record(runtime::Stream::null()).ok() || !fn().ok() ||
-          !stop.record(runtime::Stream::null()).ok() || !stop.synchronize().ok())
-        return NAN;
-      auto ms = runtime::Event::elapsedMs(start, stop);
-      return ms.ok() ? double(*ms) : NAN;
+    const runtime::Stream stream = runtime::Stream::null();
+    // Queues `reps` flushed runs and returns their times, sorted.
+    auto runs = [&](int reps) -> std::vector<double> {
+      while (int(starts.size()) < reps) {
+        auto s = runtime::Event::create();
+        auto e = runtime::Event::create();
+        if (!s.ok() || !e.ok())
+          return {};
+        starts.push_back(std::move(*s));
+        stops.push_back(std::move(*e));
+      }
+      for (int i = 0; i < reps; ++i)
+        if (!flush.fill(0, stream).ok() || !starts[i].record(stream).ok() || !fn().ok() ||
+            !stops[i].record(stream).ok())
+          return {};
+      if (!stops[reps - 1].synchronize().ok())
+        return {};
+      std::vector<double> t;
+      for (int i = 0; i < reps; ++i) {
+        auto ms = runtime::Event::elapsedMs(starts[i], stops[i]);
+        if (!ms.ok())
+          return {};
+        t.push_back(double(*ms));
+      }
+      std::sort(t.begin(), t.end());
+      return t;
     };
     Status first = fn();
     if (!first.ok()) {
       error = first.message();
       return NAN;
     }
-    double est = 0;
-    for (int i = 0; i < 5; ++i)
-      est += once(true) / 5;
-    if (!std::isfinite(est))
+    std::vector<double> probe = runs(5);
+    if (probe.empty())
       return NAN;
+    const double est = probe[2];
     int warm = std::max(1, int(std::min(warmupMs / std::max(est, 1e-3), 1e6)));
     int reps = std::clamp(int(repMs / std::max(est, 1e-3)), 10, 2000);
     for (int i = 0; i < warm; ++i)
       if (!fn().ok())
         return NAN;
-    std::vector<double> t;
-    for (int i = 0; i < reps; ++i)
-      t.push_back(once(true));
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
+    std::vector<double> t = runs(reps);
+    return t.empty() ? NAN : t[t.size() / 2];
   }
+  // The events of time()'s runs, made once.
+  std::vector<runtime::Event> starts, stops;
 };
 
 // The kernels are measured as built: their layouts are the point of each benchmark.
@@ -2028,14 +2047,11 @@ int main(int argc, char **argv) {
     return 0;
   }
   auto flush = runtime::DeviceBuffer::allocate(size_t(256) << 20);
-  auto start = runtime::Event::create();
-  auto stop = runtime::Event::create();
-  if (!flush.ok() || !start.ok() || !stop.ok()) {
-    std::fprintf(stderr, "error: cannot allocate the benchmark's buffers and events\n");
+  if (!flush.ok()) {
+    std::fprintf(stderr, "error: cannot allocate the benchmark's flush buffer\n");
     return 1;
   }
-  Bench b{*jit, std::move(*flush), std::move(*start), std::move(*stop), {}, {}, ptxDir, variant, {},
-          {}};
+  Bench b{*jit, std::move(*flush), {}, {}, ptxDir, variant, {}, {}, {}, {}};
   const runtime::Context &ctx = jit->context();
   b.json.begin();
   b.json.field("bench", "device");

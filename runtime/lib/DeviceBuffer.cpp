@@ -55,4 +55,9 @@ Status DeviceBuffer::fill(unsigned char byte) {
   return check((*driver())->cuMemsetD8(ptr_, byte, size_), "cuMemsetD8");
 }
 
+Status DeviceBuffer::fill(unsigned char byte, const Stream &stream) {
+  return check((*driver())->cuMemsetD8Async(ptr_, byte, size_, stream.handle()),
+               "cuMemsetD8Async");
+}
+
 } // namespace linlayout::runtime

@@ -47,6 +47,7 @@ Expected<const DriverApi *> load() {
   resolve(lib, api.cuMemcpyDtoH, "cuMemcpyDtoH_v2", missing);
   resolve(lib, api.cuMemcpyDtoD, "cuMemcpyDtoD_v2", missing);
   resolve(lib, api.cuMemsetD8, "cuMemsetD8_v2", missing);
+  resolve(lib, api.cuMemsetD8Async, "cuMemsetD8Async", missing);
   resolve(lib, api.cuStreamCreate, "cuStreamCreate", missing);
   resolve(lib, api.cuStreamDestroy, "cuStreamDestroy_v2", missing);
   resolve(lib, api.cuStreamSynchronize, "cuStreamSynchronize", missing);

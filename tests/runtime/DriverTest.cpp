@@ -95,6 +95,30 @@ TEST(DriverGpu, LaunchesAHandWrittenKernel) {
     ASSERT_EQ((*out)[i], in[i] + 1) << "at " << i;
 }
 
+// A queued fill lands in stream order: after the launch queued before it, before the copy back.
+TEST(DriverGpu, QueuedFillRunsInStreamOrder) {
+  REQUIRE_GPU();
+  auto ctx = Context::create(0);
+  ASSERT_TRUE(ctx.ok()) << ctx.message();
+  auto mod = Module::loadPtx(kAddOnePtx);
+  ASSERT_TRUE(mod.ok()) << mod.message();
+  auto fn = mod->function("add_one");
+  ASSERT_TRUE(fn.ok()) << fn.message();
+  const unsigned n = 1 << 20;
+  std::vector<uint32_t> in(n, 5u);
+  auto dIn = DeviceBuffer::fromHost<uint32_t>(in);
+  auto dOut = DeviceBuffer::allocate(n * 4);
+  ASSERT_TRUE(dIn.ok() && dOut.ok());
+  Stream s = Stream::null();
+  ASSERT_TRUE(launch(*fn, {{n / 128}, {128}}, s, *dOut, *dIn, n).ok());
+  ASSERT_TRUE(dOut->fill(0x11, s).ok());
+  ASSERT_TRUE(s.synchronize().ok());
+  auto out = dOut->toHost<uint32_t>();
+  ASSERT_TRUE(out.ok());
+  for (unsigned i = 0; i < n; i += 4099)
+    ASSERT_EQ((*out)[i], 0x11111111u) << "at " << i;
+}
+
 TEST(DriverGpu, BadPtxReturnsTheJitLog) {
   REQUIRE_GPU();
   auto ctx = Context::create(0);

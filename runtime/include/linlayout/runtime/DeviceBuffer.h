@@ -2,6 +2,7 @@
 #pragma once
 
 #include "linlayout/runtime/Driver.h"
+#include "linlayout/runtime/Stream.h"
 
 #include <span>
 #include <vector>
@@ -32,6 +33,8 @@ public:
   Status copyFrom(const DeviceBuffer &src, size_t bytes);
   /// Sets every byte (e.g. to poison outputs before a run).
   Status fill(unsigned char byte);
+  /// Sets every byte in `stream`'s order, without waiting for the host: returns once queued.
+  Status fill(unsigned char byte, const Stream &stream);
   template <typename T> Expected<std::vector<T>> toHost() const {
     std::vector<T> v(size_ / sizeof(T));
     LL_TRY_STATUS(copyToHost(v.data(), v.size() * sizeof(T)));

@@ -9,8 +9,8 @@
 #   attention:  VARIANTS= ATT_VARIANTS="ws-pp-persistent-d128" bash bench/gpu/profile.sh
 #   cuBLAS:     CUBLAS="f16 bf16" (torch.matmul at 4096^3, C in the input type; the second launch)
 # BIN=DIR takes the binaries from DIR instead of .carry/. NCU_CLOCKS=none profiles at the clock
-# the card picks (ncu's default, base, locks it near 1.3 GHz on an H200, where short timings run
-# near 1.95 GHz).
+# the card picks (ncu's default, base, locks an H200 near 1.3 GHz; left alone, the 4096^3 GEMMs
+# ran near 1.6 GHz).
 # $OUT (or /tmp/linlayout-gpu-out) gets, per kernel, the report's details page (NAME.txt) and
 # its source page as CSV (NAME-sass.csv: SASS with stall reasons), which bench/gpu/stalls.py
 # summarises.
@@ -32,7 +32,8 @@ profile() {
   shift 2
   local rep="$out/$name"
   timeout 300 "$ncu" --kernel-name regex:"$kernel" --launch-skip 1 --launch-count 1 \
-    --clock-control "${NCU_CLOCKS:-base}" --set full --import-source no -f -o "$rep" "$@" > "$out/$name-run.log" 2>&1
+    --clock-control "${NCU_CLOCKS:-base}" --set full --import-source no -f -o "$rep" "$@" \
+    > "$out/$name-run.log" 2>&1
   echo "== $name (ncu exit $?)"
   grep -E "^gemm" "$out/$name-run.log"
   "$ncu" -i "$rep.ncu-rep" --page details > "$out/$name.txt" 2>&1

@@ -56,8 +56,7 @@ Status DeviceBuffer::fill(unsigned char byte) {
 }
 
 Status DeviceBuffer::fill(unsigned char byte, const Stream &stream) {
-  return check((*driver())->cuMemsetD8Async(ptr_, byte, size_, stream.handle()),
-               "cuMemsetD8Async");
+  return check((*driver())->cuMemsetD8Async(ptr_, byte, size_, stream.handle()), "cuMemsetD8Async");
 }
 
 } // namespace linlayout::runtime

@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""Our persistent GEMMs and cuBLAS timed by one harness in one process: the do_bench call that
+vendor_bench.py times cuBLAS with (Triton's, warmup 50, rep 300, median; its L2 flush is torch's
+zero_ of a 256 MB buffer), alternating, with IDLE_S seconds of idle before each timing. Until
+this script our side was timed by linlayout_gpu_bench and cuBLAS by Python, in separate processes
+with different idle histories; here both get the same flush, events, queueing and history.
+
+Each kernel comes as PTX with its report: `linlayout compile X.tir -o X.ptx --report 2> X.report`
+(X.report beside X.ptx). It must take the tensor maps of A, B and C, then K, ldc, M and N, as the
+persistent examples/matmul_ws_persistent*.tir and matmul_ws_split*.tir do; its input type is read
+from the report. It is loaded with the CUDA driver (ctypes) into torch's context and launched on
+torch's current stream, one program per SM. Its C is compared with torch.matmul's on the same
+inputs (torch.randn's), the whole matrix, before it is timed.
+
+  python3 bench/gpu/gemm_same_harness.py OUT.json LABEL=X.ptx [LABEL=Y.ptx ...]
+    e.g. tmastore=tmastore_f16.ptx tmastore=tmastore_bf16.ptx split=split_f16.ptx
+
+Environment: SIZES (default "4096 8192"), ROUNDS (default 2), IDLE_S (default 3), FLUSHES
+("zero", do_bench's flush, by default; "memset" flushes by cuMemsetD8Async of the same buffer as
+linlayout_gpu_bench does; "zero memset" times both). PROFILE=1 also traces 30 flushed runs of each
+side after IDLE_S of idle with torch.profiler (the kernels' own durations, the gap from the
+flush's end to the kernel's start, the events' time), at the first size. ENERGY=1 also launches
+each side back to back for about a second after IDLE_S of idle and reads NVML's energy counter
+(millijoules per call, mean watts). Prints one line per figure and writes the rows to OUT.json."""
+import ctypes, json, os, re, statistics, sys, tempfile, time
+import torch
+import triton
+from triton import runtime
+
+cuda = ctypes.CDLL("libcuda.so.1")
+
+
+def check(result, what):
+    if result != 0:
+        name = ctypes.c_char_p()
+        cuda.cuGetErrorName(result, ctypes.byref(name))
+        raise RuntimeError(f"{what}: {name.value.decode() if name.value else result}")
+
+
+ELEMENT = {torch.float16: 6, torch.bfloat16: 9}
+
+
+def encode(t, box_rows, box_cols):
+    """A 2-D tiled tensor map of row-major `t` with a box of box_rows x box_cols, 128-byte swizzle,
+    no L2 promotion, as runtime/lib/TensorMap.cpp encodes them."""
+    raw = ctypes.create_string_buffer(128 + 64)  # a CUtensorMap is 128 bytes, 64-byte aligned
+    m = (ctypes.c_uint8 * 128).from_address((ctypes.addressof(raw) + 63) & ~63)
+    m.raw = raw
+    rows, cols = t.shape
+    dims = (ctypes.c_uint64 * 2)(cols, rows)
+    strides = (ctypes.c_uint64 * 1)(cols * t.element_size())
+    box = (ctypes.c_uint32 * 2)(box_cols, box_rows)
+    ones = (ctypes.c_uint32 * 2)(1, 1)
+    check(cuda.cuTensorMapEncodeTiled(ctypes.byref(m), ELEMENT[t.dtype], 2,
+                                      ctypes.c_void_p(t.data_ptr()), dims, strides, box, ones,
+                                      0, 3, 0, 0), "cuTensorMapEncodeTiled")
+    return m
+
+
+def found(pattern, text, what):
+    m = re.search(pattern, text)
+    if not m:
+        sys.exit(f"gemm_same_harness: no {what} in {text[:80]!r}...")
+    return m.group(1)
+
+
+class Ours:
+    """A kernel from `linlayout compile` PTX and its --report (boxes, dynamic shared memory)."""
+
+    def __init__(self, ptx_path):
+        ptx = open(ptx_path).read()
+        report = open(re.sub(r"\.ptx$", "", ptx_path) + ".report").read()
+        self.name = found(r"\.visible \.entry (\w+)\(", ptx, "kernel entry")
+        self.shared = int(found(r"(\d+) bytes of dynamic shared memory", report, "shared size"))
+        self.threads = int(found(r"(\d+) threads per block", report, "block size"))
+        self.boxes = [(int(r), int(c)) for r, c in re.findall(r"box (\d+)x(\d+)", report)]
+        self.dtype = found(r"box \d+x\d+ of (\w+),", report, "tensor map")
+        if len(self.boxes) != 3 or self.dtype not in ("f16", "bf16"):
+            sys.exit(f"gemm_same_harness: {ptx_path} is not a GEMM on three f16/bf16 tensor maps")
+        self.module, self.fn = ctypes.c_void_p(), ctypes.c_void_p()
+        check(cuda.cuModuleLoadData(ctypes.byref(self.module), ctypes.c_char_p(ptx.encode())),
+              "cuModuleLoadData")
+        check(cuda.cuModuleGetFunction(ctypes.byref(self.fn), self.module, self.name.encode()),
+              "cuModuleGetFunction")
+        check(cuda.cuFuncSetAttribute(self.fn, 8, self.shared), "cuFuncSetAttribute")
+
+    def launcher(self, a, b, c):
+        """A function that launches C = A B on torch's current stream."""
+        n = a.shape[0]
+        (ar, ac), (br, bc), (cr, cc) = self.boxes
+        maps = [encode(a, ar, ac), encode(b, br, bc), encode(c, cr, cc)]
+        ints = [ctypes.c_int32(n) for _ in range(4)]
+        args = maps + ints
+        params = (ctypes.c_void_p * len(args))(*[ctypes.cast(ctypes.byref(x), ctypes.c_void_p)
+                                                 for x in args])
+        # One program per SM (the sizes timed here have more tiles than SMs).
+        programs = torch.cuda.get_device_properties(0).multi_processor_count
+
+        def launch():
+            stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+            check(cuda.cuLaunchKernel(self.fn, programs, 1, 1, self.threads, 1, 1, self.shared,
+                                      stream, params, None), "cuLaunchKernel")
+        launch.keep = (maps, ints, params)
+        return launch
+
+
+def memset_flush(cache):
+    stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+    check(cuda.cuMemsetD8Async(ctypes.c_uint64(cache.data_ptr()), 0,
+                               ctypes.c_size_t(cache.numel() * cache.element_size()), stream),
+          "cuMemsetD8Async")
+
+
+def timed(fn, flush):
+    driver = runtime.driver.active
+    zero = driver.clear_cache
+    if flush == "memset":
+        driver.clear_cache = memset_flush
+    try:
+        return triton.testing.do_bench(fn, warmup=50, rep=300, return_mode="median")
+    finally:
+        driver.clear_cache = zero
+
+
+def flushed_kernels(events):
+    """From a trace's kernel and memset events: the duration of each kernel that follows a flush
+    (a memset or fill of more than 10 µs; not the 1 µs memset torch.matmul issues first), the gap
+    from the flush's end to its start, and the flush's duration, in microseconds."""
+    is_flush = lambda e: (e.get("cat") == "gpu_memset" or "fill" in e["name"].lower()) \
+        and e["dur"] > 10
+    kern, gap, fl, last = [], [], [], None
+    for e in sorted(events, key=lambda e: e["ts"]):
+        if is_flush(e):
+            last = e
+        elif e.get("cat") == "kernel" and last is not None:
+            kern.append(e["dur"])
+            gap.append(e["ts"] - (last["ts"] + last["dur"]))
+            fl.append(last["dur"])
+            last = None
+    return kern, gap, fl
+
+
+def profile(fns, flushes, reps=30):
+    """Each side's flushed sequence (flush, event, launch, event) under torch.profiler: per side
+    the median kernel duration, the median gap between the flush's end and the kernel's start
+    (for cuBLAS it holds the 1 µs memset torch.matmul issues first), the flush's duration and the
+    events' time, in microseconds."""
+    cache = runtime.driver.active.get_empty_cache_for_benchmark()
+    out = {}
+    for side, fn in fns.items():
+        for flush in flushes:
+            clear = memset_flush if flush == "memset" else lambda c: c.zero_()
+            starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+            stops = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+            fn()
+            torch.cuda.synchronize()
+            time.sleep(float(os.environ.get("IDLE_S", "3")))
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as p:
+                for i in range(reps):
+                    clear(cache)
+                    starts[i].record()
+                    fn()
+                    stops[i].record()
+                torch.cuda.synchronize()
+            with tempfile.NamedTemporaryFile(suffix=".json") as trace:
+                p.export_chrome_trace(trace.name)
+                events = [e for e in json.load(open(trace.name))["traceEvents"]
+                          if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memset")]
+            kern, gap, fl = flushed_kernels(events)
+            events_ms = [s.elapsed_time(t) for s, t in zip(starts, stops)]
+            names = sorted({e["name"][:60] for e in events})
+            out[f"{side} {flush}"] = {
+                "kernel_us": statistics.median(kern) if kern else None,
+                "gap_us": statistics.median(gap) if gap else None,
+                "flush_us": statistics.median(fl) if fl else None,
+                "events_us": 1e3 * statistics.median(events_ms),
+                "first5_kernel_us": kern[:5], "matched": len(kern), "names": names}
+    return out
+
+
+def energy(fns, seconds=1.0):
+    """Each side launched back to back (no flush) for about `seconds` after an idle spell: its
+    TFLOP/s-equivalent time per call and the energy per call from NVML's counter (millijoules)."""
+    nvml = ctypes.CDLL("libnvidia-ml.so.1")
+    check(nvml.nvmlInit_v2(), "nvmlInit_v2")
+    dev = ctypes.c_void_p()
+    check(nvml.nvmlDeviceGetHandleByIndex_v2(torch.cuda.current_device(), ctypes.byref(dev)),
+          "nvmlDeviceGetHandleByIndex_v2")
+
+    def millijoules():
+        mj = ctypes.c_ulonglong()
+        check(nvml.nvmlDeviceGetTotalEnergyConsumption(dev, ctypes.byref(mj)),
+              "nvmlDeviceGetTotalEnergyConsumption")
+        return mj.value
+
+    out = {}
+    for side, fn in fns.items():
+        fn()
+        torch.cuda.synchronize()
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(10):
+            fn()
+        stop.record()
+        torch.cuda.synchronize()
+        calls = max(10, int(seconds * 1e3 / (start.elapsed_time(stop) / 10)))
+        time.sleep(float(os.environ.get("IDLE_S", "3")))
+        e0 = millijoules()
+        start.record()
+        for _ in range(calls):
+            fn()
+        stop.record()
+        torch.cuda.synchronize()
+        e1 = millijoules()
+        ms = start.elapsed_time(stop)
+        out[side] = {"calls": calls, "ms_per_call": ms / calls, "mj_per_call": (e1 - e0) / calls,
+                     "watts": (e1 - e0) / ms}
+    return out
+
+
+def main():
+    out_path = sys.argv[1]
+    sizes = [int(s) for s in os.environ.get("SIZES", "4096 8192").split()]
+    rounds = int(os.environ.get("ROUNDS", "2"))
+    idle = float(os.environ.get("IDLE_S", "3"))
+    flushes = os.environ.get("FLUSHES", "zero").split()
+    torch.zeros(1, device="cuda")
+    variants = {}  # input type -> [(label, kernel)]
+    for arg in sys.argv[2:]:
+        label, path = arg.split("=", 1)
+        ours = Ours(path)
+        variants.setdefault(ours.dtype, []).append((label, ours))
+    rows = []
+    for dname, kernels in variants.items():
+        dt = {"f16": torch.float16, "bf16": torch.bfloat16}[dname]
+        for n in sizes:
+            flop = 2.0 * n ** 3
+            a = torch.randn(n, n, device="cuda", dtype=dt)
+            b = torch.randn(n, n, device="cuda", dtype=dt)
+            ref = torch.matmul(a, b).double()
+            sides, rel, outs = {"cublas": lambda: torch.matmul(a, b)}, {}, []
+            for label, ours in kernels:
+                c = torch.empty(n, n, device="cuda", dtype=dt)
+                outs.append(c)
+                sides[label] = ours.launcher(a, b, c)
+                sides[label]()
+                torch.cuda.synchronize()
+                rel[label] = ((c.double() - ref).norm() / ref.norm()).item()
+                print(f"{dname} {n}^3 {label}: {ours.name}, rel. error against cuBLAS "
+                      f"{rel[label]:.2e}", flush=True)
+            for r in range(1, rounds + 1):
+                for flush in flushes:
+                    for side, fn in sides.items():
+                        time.sleep(idle)
+                        ms = timed(fn, flush)
+                        row = {"dtype": dname, "n": n, "round": r, "flush": flush, "side": side,
+                               "ms": ms, "tflops": flop / ms / 1e9}
+                        if side in rel:
+                            row["rel_err_vs_cublas"] = rel[side]
+                        rows.append(row)
+                        print(f"{dname} {n}^3 round {r} flush={flush:6s} {side:22s} "
+                              f"{row['tflops']:7.1f} TFLOP/s", flush=True)
+            if os.environ.get("PROFILE") == "1" and n == sizes[0]:
+                prof = profile(sides, flushes)
+                us = lambda x: "-" if x is None else f"{x:.1f}"
+                for key, v in prof.items():
+                    print(f"{dname} {n}^3 profiled {key:28s} kernel {us(v['kernel_us'])} us, gap "
+                          f"{us(v['gap_us'])} us, flush {us(v['flush_us'])} us, events "
+                          f"{us(v['events_us'])} us ({v['matched']} matched)", flush=True)
+                rows.append({"dtype": dname, "n": n, "profile": prof})
+            if os.environ.get("ENERGY") == "1":
+                en = energy(sides)
+                for side, v in en.items():
+                    print(f"{dname} {n}^3 back to back {side:22s} {flop / v['ms_per_call'] / 1e9:7.1f}"
+                          f" TFLOP/s, {v['mj_per_call']:.1f} mJ per call, {v['watts']:.0f} W",
+                          flush=True)
+                rows.append({"dtype": dname, "n": n, "energy": en})
+            del a, b, ref, outs
+    json.dump(rows, open(out_path, "w"), indent=1)
+
+
+if __name__ == "__main__":
+    main()

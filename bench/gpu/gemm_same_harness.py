@@ -24,8 +24,12 @@ each side back to back for about a second after IDLE_S of idle and reads NVML's 
 (millijoules per call, mean watts). Prints one line per figure and writes the rows to OUT.json."""
 import ctypes, json, os, re, statistics, sys, tempfile, time
 import torch
-import triton
 from triton import runtime
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vendor_bench  # noqa: E402  (its timed(): the do_bench call cuBLAS's figures come from)
+
+IDLE_S = float(os.environ.get("IDLE_S", "3"))
 
 cuda = ctypes.CDLL("libcuda.so.1")
 
@@ -117,7 +121,7 @@ def timed(fn, flush):
     if flush == "memset":
         driver.clear_cache = memset_flush
     try:
-        return triton.testing.do_bench(fn, warmup=50, rep=300, return_mode="median")
+        return vendor_bench.timed(fn)
     finally:
         driver.clear_cache = zero
 
@@ -154,7 +158,7 @@ def profile(fns, flushes, reps=30):
             stops = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
             fn()
             torch.cuda.synchronize()
-            time.sleep(float(os.environ.get("IDLE_S", "3")))
+            time.sleep(IDLE_S)
             with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as p:
                 for i in range(reps):
                     clear(cache)
@@ -204,7 +208,7 @@ def energy(fns, seconds=1.0):
         stop.record()
         torch.cuda.synchronize()
         calls = max(10, int(seconds * 1e3 / (start.elapsed_time(stop) / 10)))
-        time.sleep(float(os.environ.get("IDLE_S", "3")))
+        time.sleep(IDLE_S)
         e0 = millijoules()
         start.record()
         for _ in range(calls):
@@ -222,7 +226,6 @@ def main():
     out_path = sys.argv[1]
     sizes = [int(s) for s in os.environ.get("SIZES", "4096 8192").split()]
     rounds = int(os.environ.get("ROUNDS", "2"))
-    idle = float(os.environ.get("IDLE_S", "3"))
     flushes = os.environ.get("FLUSHES", "zero").split()
     torch.zeros(1, device="cuda")
     variants = {}  # input type -> [(label, kernel)]
@@ -251,7 +254,7 @@ def main():
             for r in range(1, rounds + 1):
                 for flush in flushes:
                     for side, fn in sides.items():
-                        time.sleep(idle)
+                        time.sleep(IDLE_S)
                         ms = timed(fn, flush)
                         row = {"dtype": dname, "n": n, "round": r, "flush": flush, "side": side,
                                "ms": ms, "tflops": flop / ms / 1e9}

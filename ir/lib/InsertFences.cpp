@@ -65,7 +65,24 @@ private:
   }
 
   // Walks a block from `in`; inserts fences when `insert`. Returns what is pending at its end.
+  // A loop walks its body several times, for each loop around it too, so the walks that only
+  // analyse are memoized per block and entry: a nest of depth d then costs polynomial time, not
+  // 3^d. (A block is analysed before fences go into it, and not after.)
   Pending block(Block &b, Pending in, bool insert) {
+    if (insert)
+      return walk(b, std::move(in), true);
+    auto key = std::make_pair(&b, in);
+    if (auto it = analysed_.find(key); it != analysed_.end()) {
+      needed_ += it->second.second;
+      return it->second.first;
+    }
+    const int before = needed_;
+    Pending out = walk(b, std::move(in), false);
+    analysed_.emplace(std::move(key), std::make_pair(out, needed_ - before));
+    return out;
+  }
+
+  Pending walk(Block &b, Pending in, bool insert) {
     Pending p = std::move(in);
     for (size_t i = 0; i < b.ops.size(); ++i) {
       Op &op = b.ops[i];
@@ -163,6 +180,8 @@ private:
   Function &f_;
   std::map<ValueId, Buffer> root_;
   int needed_ = 0; // reads that needed a fence, counted also when not inserting
+  // The analysing walks: (block, entry) -> (what is pending at its end, the reads it counted).
+  std::map<std::pair<const Block *, Pending>, std::pair<Pending, int>> analysed_;
 };
 
 } // namespace

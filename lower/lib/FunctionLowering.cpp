@@ -9,48 +9,97 @@
 
 #include <array>
 #include <initializer_list>
+#include <map>
 
 namespace linlayout::lower {
 
 namespace {
 
-// The shared-memory hazards pending after `block` when `h` are pending before it: each op's
-// declared effects (SharedDeclaration.h) replayed in order, both branches of an if joined. A
-// nested loop is not followed: it may leave everything pending.
-SharedHazards hazardsAfter(const ir::Block &block, SharedHazards h, const OpPlans &plans,
-                           int *barriers = nullptr) {
-  for (const ir::Op &op : block.ops) {
-    if (op.kind == ir::OpKind::If) {
-      // Either branch may run: what either leaves pending.
-      SharedHazards other = hazardsAfter(op.regions.at(1), h, plans, barriers);
-      h = hazardsAfter(op.regions.at(0), h, plans, barriers);
-      h.join(other);
-      continue;
-    }
-    sharedEffects(op, plans).applyTo(h, barriers);
-  }
-  return h;
-}
+// How lowerFor enters a loop with some hazards pending: the hazards at its head (and so after it,
+// as the exit leaves from the head), whether a bar.sync goes before it, and the bar.syncs one
+// iteration of its body places.
+struct LoopEntry {
+  SharedHazards atHead;
+  bool barrierFirst = false;
+  int bodyBarriers = 0;
+};
 
-// The hazards at the head of a loop over `body` entered with `entry` pending: what is pending on
-// entry or at the end of an iteration, the least fixed point (so that a body that ends with an
-// async_wait and only reads after it, as the prefetch pass's loops do, needs no barrier before
-// its first read). The ranges come from the kernel's ops, so the join converges; the bound is a
-// guard.
-SharedHazards loopHeadHazards(const ir::Block &body, const SharedHazards &entry,
-                              const OpPlans &plans) {
-  SharedHazards atHead = entry;
-  for (int i = 0; i < 64; ++i) {
-    SharedHazards next = hazardsAfter(body, atHead, plans);
-    next.join(entry);
-    if (next == atHead)
-      return atHead;
-    atHead = std::move(next);
+// The barrier placement's model of a loop: each op's declared effects (SharedDeclaration.h)
+// replayed in order, both branches of an if joined, a nested loop entered as lowerFor enters it.
+// Entering a loop replays its body a few times, for each loop around it too; the entries are
+// memoized per body and entry state, so that a deep nest costs polynomial time, not exponential.
+class LoopModel {
+public:
+  explicit LoopModel(const OpPlans &plans) : plans_(plans) {}
+
+  // The hazards pending after `block` when `h` are pending before it; counts in `*barriers`
+  // (when given) the bar.syncs the pending accesses decide, nested loops' ones for one iteration.
+  SharedHazards after(const ir::Block &block, SharedHazards h, int *barriers = nullptr) {
+    for (const ir::Op &op : block.ops) {
+      if (op.kind == ir::OpKind::If) {
+        // Either branch may run: what either leaves pending.
+        SharedHazards other = after(op.regions.at(1), h, barriers);
+        h = after(op.regions.at(0), h, barriers);
+        h.join(other);
+        continue;
+      }
+      if (op.kind == ir::OpKind::For) {
+        const LoopEntry &e = enter(op.regions.at(0), h);
+        if (barriers)
+          *barriers += int(e.barrierFirst) + e.bodyBarriers;
+        h = e.atHead;
+        continue;
+      }
+      sharedEffects(op, plans_).applyTo(h, barriers);
+    }
+    return h;
   }
-  atHead.addRead(ByteRange::everything());
-  atHead.addWrite(ByteRange::everything());
-  return atHead;
-}
+
+  // How a loop over `body` is entered with `entry` pending. Accesses before the loop that are
+  // still pending may cost a barrier in every iteration (the body's code is the same for all);
+  // where they would, one bar.sync before the loop is cheaper.
+  const LoopEntry &enter(const ir::Block &body, const SharedHazards &entry) {
+    std::vector<std::pair<SharedHazards, LoopEntry>> &seen = entries_[&body];
+    for (const auto &[from, e] : seen)
+      if (from == entry)
+        return e;
+    LoopEntry e{head(body, entry)};
+    after(body, e.atHead, &e.bodyBarriers);
+    if (!entry.empty()) {
+      SharedHazards clean = head(body, {});
+      int without = 0;
+      after(body, clean, &without);
+      if (without < e.bodyBarriers)
+        e = {std::move(clean), true, without};
+    }
+    // Replaying the body added entries of nested bodies only: `seen` is this body's still.
+    seen.emplace_back(entry, std::move(e));
+    return seen.back().second;
+  }
+
+private:
+  // The hazards at the head of a loop over `body` entered with `entry` pending: what is pending
+  // on entry or at the end of an iteration, the least fixed point (so that a body that ends with
+  // an async_wait and only reads after it, as the prefetch pass's loops do, needs no barrier
+  // before its first read). The ranges come from the kernel's ops, so the join converges; the
+  // bound is a guard.
+  SharedHazards head(const ir::Block &body, const SharedHazards &entry) {
+    SharedHazards atHead = entry;
+    for (int i = 0; i < 64; ++i) {
+      SharedHazards next = after(body, atHead);
+      next.join(entry);
+      if (next == atHead)
+        return atHead;
+      atHead = std::move(next);
+    }
+    atHead.addRead(ByteRange::everything());
+    atHead.addWrite(ByteRange::everything());
+    return atHead;
+  }
+
+  const OpPlans &plans_;
+  std::map<const ir::Block *, std::vector<std::pair<SharedHazards, LoopEntry>>> entries_;
+};
 
 Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   auto &b = ctx.b();
@@ -68,21 +117,14 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   std::vector<std::vector<llvm::Value *>> carried;
   for (size_t i = 3; i < op.operands.size(); ++i)
     carried.push_back(packHalves(b, ctx.get(op.operands[i]).regs));
-  // Accesses before the loop that are still pending may cost a barrier in every iteration (the
-  // body's code is the same for all); where they would, one bar.sync before the loop is cheaper.
   // The exit leaves from the head, so the state after the loop is the head's.
-  SharedHazards atHead = loopHeadHazards(body, ctx.hazards(), ctx.plans());
-  if (!ctx.hazards().empty()) {
-    SharedHazards clean = loopHeadHazards(body, {}, ctx.plans());
-    int withEntry = 0, without = 0;
-    hazardsAfter(body, atHead, ctx.plans(), &withEntry);
-    hazardsAfter(body, clean, ctx.plans(), &without);
-    if (without < withEntry) {
-      emitBarrier(b);
-      ctx.barrierEmitted();
-      atHead = clean;
-    }
+  LoopModel model(ctx.plans());
+  const LoopEntry entry = model.enter(body, ctx.hazards());
+  if (entry.barrierFirst) {
+    emitBarrier(b);
+    ctx.barrierEmitted();
   }
+  const SharedHazards &atHead = entry.atHead;
   b.CreateBr(head);
 
   b.SetInsertPoint(head);
@@ -126,15 +168,11 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
     ctx.set(body.args.at(1 + k), lowered(k));
   ctx.setHazards(atHead);
   LL_TRY_STATUS(lowerBlock(ctx, body));
-  // The head's state rests on the model above. The lowering can leave more pending than the
-  // model says: the model takes a nested loop as touching everything, so a write after one gets a
-  // barrier in the model that the lowering, which knows what the nested loop left, need not place.
-  // Then a bar.sync at the end of the body keeps the head's state true (nothing is pending after
-  // it) instead of losing a barrier on the back edge.
-  if (!hazardsAfter(body, atHead, ctx.plans()).covers(ctx.hazards())) {
-    emitBarrier(b);
-    ctx.barrierEmitted();
-  }
+  // The head's state rests on the model above; a lowering that leaves more pending than the
+  // model says would lose a barrier on the back edge. Refuse to emit such a kernel.
+  if (!model.after(body, atHead).covers(ctx.hazards()))
+    return makeError(ctx.where(op) + "scf.for: internal error: the loop body leaves shared-memory "
+                                     "accesses pending that the barrier placement did not foresee");
   const ir::Op &yield = body.ops.back();
   llvm::BasicBlock *latch = b.GetInsertBlock();
   for (size_t k = 0; k < phis.size(); ++k) {

@@ -32,7 +32,7 @@ namespace {
 
 // Whether `op`, standing between a sliced local_load and its dot, leaves the move of the load's
 // later slices to the dot alone: it reads shared memory at most, or writes it through async
-// copies, uses no scratch and does not synchronise (FunctionLowering.cpp's hazardsAfter leaves
+// copies, uses no scratch and does not synchronise (FunctionLowering.cpp's LoopModel leaves
 // the bookkeeping as it is, or only adds reads).
 bool mayStandBetween(const ir::Op &op, const OpPlans &plans) {
   if (plans.scratch.count(&op) || !op.regions.empty())

@@ -553,3 +553,43 @@ TEST(Hopper, PipelineFencesTheWgmmaMatmul) {
   ASSERT_TRUE(insertFences(m).ok());
   EXPECT_EQ(print(m), text);
 }
+
+// A TMA store of a tile written in the innermost of loops nested 24 deep gets one fence, right
+// before the store. The pass walks each loop's body several times, for each loop around it too;
+// its walks are memoized, so the nest takes polynomial time (unmemoized: 3^24 walks).
+TEST(Hopper, FencesInADeepLoopNest) {
+  const int depth = 24;
+  std::string loops, ends;
+  for (int i = 0; i < depth; ++i) {
+    loops += "    scf.for %i" + std::to_string(i) + " = %c0 to %n step %c1 : i32 {\n";
+    ends += "      scf.yield\n    }\n";
+  }
+  const std::string text = R"(
+#sa = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @deep(%out: !tt.tensordesc<tensor<64x64xf16, #sa>>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %v = arith.constant dense<1.0> : tensor<64x64xf16, #bl>
+    %tile = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #sa, #smem, mutable>
+)" + loops + R"(
+      ttg.local_store %v, %tile : tensor<64x64xf16, #bl> -> !ttg.memdesc<64x64xf16, #sa, #smem, mutable>
+      ttng.async_tma_copy_local_to_global %out[%c0, %c0] %tile : !tt.tensordesc<tensor<64x64xf16, #sa>>, !ttg.memdesc<64x64xf16, #sa, #smem, mutable>
+      ttng.async_tma_store_wait {pendings = 0 : i32}
+)" + ends + R"(
+    tt.return
+  }
+}
+)";
+  auto m = parseModule(text, "deep.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(insertFences(*m).ok());
+  const std::string out = print(*m);
+  const size_t fence = out.find("ttng.fence_async_shared");
+  ASSERT_NE(fence, std::string::npos) << out;
+  EXPECT_EQ(out.find("ttng.fence_async_shared", fence + 1), std::string::npos) << out;
+  EXPECT_LT(out.find("ttg.local_store"), fence);
+  EXPECT_LT(fence, out.find("ttng.async_tma_copy_local_to_global"));
+}

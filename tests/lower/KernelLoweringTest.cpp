@@ -504,14 +504,19 @@ TEST(KernelLowering, ValueHintsWidenLoads) {
   }
 }
 
-// A loop whose body writes shared memory after a nested loop that goes through it (a transpose
-// to another layout and back). The barrier model takes the nested loop as touching everything, so
-// it puts a barrier before the write that the lowering, which knows what the nested loop left,
-// does not need; the body then leaves more pending than the model foresaw, and the lowering ends
-// it with a bar.sync. (Found by RandomTileProgramsInterpretLowerAndAssemble, which failed with an
-// internal error on it.)
-TEST(KernelLowering, LoopsWithANestedLoopBeforeASharedWriteCompile) {
-  const std::string text = R"(
+namespace {
+
+// `depth` loops nested, each body writing shared memory (a local_alloc) after its nested loop;
+// the innermost loop transposes a tile to another layout and back, through shared memory.
+std::string loopNest(int depth) {
+  std::string loops, ends;
+  for (int i = 0; i < depth; ++i) {
+    loops += "    scf.for %i" + std::to_string(i) + " = %zero to %n step %one : i32 {\n";
+    ends += "      %m" + std::to_string(i) +
+            " = ttg.local_alloc %b : (tensor<4x4xi32, #l0>) -> !ttg.memdesc<4x4xi32, #s0, #smem>\n"
+            "      scf.yield\n    }\n";
+  }
+  return R"(
 #l0 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [0, 1]}>
 #l1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [0, 1]}>
 #s0 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
@@ -522,26 +527,55 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     %one = arith.constant 1 : i32
     %a = arith.constant dense<1.0> : tensor<4x4xf32, #l0>
     %b = arith.constant dense<2> : tensor<4x4xi32, #l0>
-    scf.for %i = %zero to %n step %one : i32 {
+)" + loops +
+         R"(
       %t = scf.for %j = %zero to %n step %one iter_args(%x = %a) -> (tensor<4x4xf32, #l0>) : i32 {
         %y = tt.trans %x {order = array<i32: 1, 0>} : tensor<4x4xf32, #l0> -> tensor<4x4xf32, #l1>
         %z = tt.reshape %y : tensor<4x4xf32, #l1> -> tensor<4x4xf32, #l0>
         scf.yield %z : tensor<4x4xf32, #l0>
       }
-      %m = ttg.local_alloc %b : (tensor<4x4xi32, #l0>) -> !ttg.memdesc<4x4xi32, #s0, #smem>
-      scf.yield
-    }
+)" + ends +
+         R"(
     tt.return
   }
 }
 )";
+}
+
+} // namespace
+
+// A loop whose body writes shared memory after a nested loop that goes through it. The barrier
+// model enters the nested loop as the lowering does, so the body leaves no more pending than the
+// model foresaw. (Found by RandomTileProgramsInterpretLowerAndAssemble, which failed with an
+// internal error on it when the model took a nested loop as touching everything.)
+TEST(KernelLowering, LoopsWithANestedLoopBeforeASharedWriteCompile) {
   for (int sm : {80, 90}) {
-    auto k = compileText(text, sm);
+    auto k = compileText(loopNest(1), sm);
     ASSERT_TRUE(k.ok()) << "sm_" << sm << ": " << k.message();
     expectAssembles(k->kernel, /*requireNoSpills=*/true);
-    // The outer body's barriers: at least the nested loop's and the one that ends the body.
+    // The transpose's barrier between its stores and loads, and the one before its stores.
     EXPECT_GE(countLines(k->kernel.ptx, "bar.sync"), 2) << "sm_" << sm;
   }
+}
+
+// Loops nested 24 deep: the barrier model replays each nested body for every entry state of the
+// loops around it, memoized, so this compiles (unmemoized, in time exponential in the depth).
+TEST(KernelLowering, DeepLoopNestsCompile) {
+  auto k = compileText(loopNest(24), 90);
+  ASSERT_TRUE(k.ok()) << k.message();
+  expectAssembles(k->kernel, /*requireNoSpills=*/true);
+}
+
+// The persistent matmul (examples/matmul_wide_persistent.tir) runs a K loop per tile. The
+// barrier model enters that loop as the lowering does, so it knows what the K loop leaves pending
+// at the tile loop's back edge, and that the K loop's next entry needs no barrier for it: the
+// kernel's barriers are the K loop's two, none at the tile loop's head. (When the model took a
+// nested loop as touching everything, a third stood there.)
+TEST(KernelLowering, PersistentLoopsNeedNoBarrierAroundTheirInnerLoop) {
+  auto k = compileText(readExample("matmul_wide_persistent.tir"), 80, "matmul_wide_persistent.tir",
+                       /*passes=*/true);
+  ASSERT_TRUE(k.ok()) << k.message();
+  EXPECT_EQ(countLines(k->kernel.ptx, "bar.sync"), 2) << k->kernel.ptx;
 }
 
 // Random 2-D tile programs (RandomKernel.h: i32 and f32 tiles in random blocked and mma layouts,

@@ -16,10 +16,11 @@ namespace linlayout::lower {
 namespace {
 
 // How lowerFor enters a loop with some hazards pending: the hazards at its head (and so after it,
-// as the exit leaves from the head), whether a bar.sync goes before it, and the bar.syncs one
-// iteration of its body places.
+// as the exit leaves from the head), those at the end of its body, whether a bar.sync goes before
+// it, and the bar.syncs one iteration of its body places.
 struct LoopEntry {
   SharedHazards atHead;
+  SharedHazards atEnd;
   bool barrierFirst = false;
   int bodyBarriers = 0;
 };
@@ -63,14 +64,13 @@ public:
     for (const auto &[from, e] : seen)
       if (from == entry)
         return e;
-    LoopEntry e{head(body, entry)};
-    after(body, e.atHead, &e.bodyBarriers);
+    LoopEntry e = fixedPoint(body, entry);
     if (!entry.empty()) {
-      SharedHazards clean = head(body, {});
-      int without = 0;
-      after(body, clean, &without);
-      if (without < e.bodyBarriers)
-        e = {std::move(clean), true, without};
+      LoopEntry clean = fixedPoint(body, {});
+      if (clean.bodyBarriers < e.bodyBarriers) {
+        e = std::move(clean);
+        e.barrierFirst = true;
+      }
     }
     // Replaying the body added entries of nested bodies only: `seen` is this body's still.
     seen.emplace_back(entry, std::move(e));
@@ -78,23 +78,30 @@ public:
   }
 
 private:
-  // The hazards at the head of a loop over `body` entered with `entry` pending: what is pending
-  // on entry or at the end of an iteration, the least fixed point (so that a body that ends with
-  // an async_wait and only reads after it, as the prefetch pass's loops do, needs no barrier
-  // before its first read). The ranges come from the kernel's ops, so the join converges; the
-  // bound is a guard.
-  SharedHazards head(const ir::Block &body, const SharedHazards &entry) {
-    SharedHazards atHead = entry;
+  // The loop over `body` entered with `entry` pending, without a barrier before it. Its head's
+  // hazards are what is pending on entry or at the end of an iteration, the least fixed point (so
+  // that a body that ends with an async_wait and only reads after it, as the prefetch pass's loops
+  // do, needs no barrier before its first read); the last replay gives the body's end and its
+  // barriers. The ranges come from the kernel's ops, so the join converges; the bound is a guard.
+  LoopEntry fixedPoint(const ir::Block &body, const SharedHazards &entry) {
+    LoopEntry e;
+    e.atHead = entry;
     for (int i = 0; i < 64; ++i) {
-      SharedHazards next = after(body, atHead);
+      int barriers = 0;
+      SharedHazards end = after(body, e.atHead, &barriers);
+      SharedHazards next = end;
       next.join(entry);
-      if (next == atHead)
-        return atHead;
-      atHead = std::move(next);
+      if (next == e.atHead) {
+        e.atEnd = std::move(end);
+        e.bodyBarriers = barriers;
+        return e;
+      }
+      e.atHead = std::move(next);
     }
-    atHead.addRead(ByteRange::everything());
-    atHead.addWrite(ByteRange::everything());
-    return atHead;
+    e.atHead.addRead(ByteRange::everything());
+    e.atHead.addWrite(ByteRange::everything());
+    e.atEnd = after(body, e.atHead, &e.bodyBarriers);
+    return e;
   }
 
   const OpPlans &plans_;
@@ -118,8 +125,7 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   for (size_t i = 3; i < op.operands.size(); ++i)
     carried.push_back(packHalves(b, ctx.get(op.operands[i]).regs));
   // The exit leaves from the head, so the state after the loop is the head's.
-  LoopModel model(ctx.plans());
-  const LoopEntry entry = model.enter(body, ctx.hazards());
+  const LoopEntry entry = LoopModel(ctx.plans()).enter(body, ctx.hazards());
   if (entry.barrierFirst) {
     emitBarrier(b);
     ctx.barrierEmitted();
@@ -172,7 +178,7 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   // the model says: an op may leave less pending than its family declares, and with less pending
   // a later op (or a nested loop's entry) can decide on fewer barriers, which then clear less.
   // A bar.sync at the end of such a body keeps the head's state true on the back edge.
-  if (!model.after(body, atHead).covers(ctx.hazards())) {
+  if (!entry.atEnd.covers(ctx.hazards())) {
     emitBarrier(b);
     ctx.barrierEmitted();
   }

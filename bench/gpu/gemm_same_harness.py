@@ -15,7 +15,7 @@ inputs (torch.randn's), the whole matrix, before it is timed.
   python3 bench/gpu/gemm_same_harness.py OUT.json LABEL=X.ptx [LABEL=Y.ptx ...]
     e.g. tmastore=tmastore_f16.ptx tmastore=tmastore_bf16.ptx split=split_f16.ptx
 
-Environment: SIZES (default "4096 8192"), ROUNDS (default 2), IDLE_S (default 3), FLUSHES
+Environment: SIZES (default "4096 8192"; an entry is N for N^3 or MxNxK), ROUNDS (default 2), IDLE_S (default 3), FLUSHES
 ("zero", do_bench's flush, by default; "memset" flushes by cuMemsetD8Async of the same buffer as
 linlayout_gpu_bench does; "zero memset" times both). PROFILE=1 also traces 30 flushed runs of each
 side after IDLE_S of idle with torch.profiler (the kernels' own durations, the gap from the
@@ -44,9 +44,12 @@ def check(result, what):
 ELEMENT = {torch.float16: 6, torch.bfloat16: 9}
 
 
-def encode(t, box_rows, box_cols):
-    """A 2-D tiled tensor map of row-major `t` with a box of box_rows x box_cols, 128-byte swizzle,
-    no L2 promotion, as runtime/lib/TensorMap.cpp encodes them."""
+SWIZZLE = {0: 0, 32: 1, 64: 2, 128: 3}  # CUtensorMapSwizzle by swizzle width in bytes
+
+
+def encode(t, box_rows, box_cols, swizzle_bytes):
+    """A 2-D tiled tensor map of row-major `t` with a box of box_rows x box_cols and the given
+    swizzle, no L2 promotion, as runtime/lib/TensorMap.cpp encodes them."""
     raw = ctypes.create_string_buffer(128 + 64)  # a CUtensorMap is 128 bytes, 64-byte aligned
     m = (ctypes.c_uint8 * 128).from_address((ctypes.addressof(raw) + 63) & ~63)
     m.raw = raw
@@ -57,7 +60,7 @@ def encode(t, box_rows, box_cols):
     ones = (ctypes.c_uint32 * 2)(1, 1)
     check(cuda.cuTensorMapEncodeTiled(ctypes.byref(m), ELEMENT[t.dtype], 2,
                                       ctypes.c_void_p(t.data_ptr()), dims, strides, box, ones,
-                                      0, 3, 0, 0), "cuTensorMapEncodeTiled")
+                                      0, SWIZZLE[swizzle_bytes], 0, 0), "cuTensorMapEncodeTiled")
     return m
 
 
@@ -77,7 +80,8 @@ class Ours:
         self.name = found(r"\.visible \.entry (\w+)\(", ptx, "kernel entry")
         self.shared = int(found(r"(\d+) bytes of dynamic shared memory", report, "shared size"))
         self.threads = int(found(r"(\d+) threads per block", report, "block size"))
-        self.boxes = [(int(r), int(c)) for r, c in re.findall(r"box (\d+)x(\d+)", report)]
+        self.boxes = [tuple(map(int, box)) for box in
+                      re.findall(r"box (\d+)x(\d+) of \w+, (\d+)-byte swizzle", report)]
         self.dtype = found(r"box \d+x\d+ of (\w+),", report, "tensor map")
         if len(self.boxes) != 3 or self.dtype not in ("f16", "bf16"):
             sys.exit(f"gemm_same_harness: {ptx_path} is not a GEMM on three f16/bf16 tensor maps")
@@ -90,10 +94,9 @@ class Ours:
 
     def launcher(self, a, b, c):
         """A function that launches C = A B on torch's current stream."""
-        n = a.shape[0]
-        (ar, ac), (br, bc), (cr, cc) = self.boxes
-        maps = [encode(a, ar, ac), encode(b, br, bc), encode(c, cr, cc)]
-        ints = [ctypes.c_int32(n) for _ in range(4)]
+        (m, k), n = a.shape, b.shape[1]
+        maps = [encode(t, *box) for t, box in zip((a, b, c), self.boxes)]
+        ints = [ctypes.c_int32(x) for x in (k, n, m, n)]  # K, ldc, M, N
         args = maps + ints
         params = (ctypes.c_void_p * len(args))(*[ctypes.cast(ctypes.byref(x), ctypes.c_void_p)
                                                  for x in args])
@@ -222,9 +225,17 @@ def energy(fns, seconds=1.0):
     return out
 
 
+def shape(text):
+    """M, N, K from a SIZES entry: "4096" (a cube) or "4096x4096x1024"."""
+    dims = [int(d) for d in text.split("x")]
+    if len(dims) not in (1, 3):
+        sys.exit(f"gemm_same_harness: size {text!r} is neither N nor MxNxK")
+    return tuple(dims * 3) if len(dims) == 1 else tuple(dims)
+
+
 def main():
     out_path = sys.argv[1]
-    sizes = [int(s) for s in os.environ.get("SIZES", "4096 8192").split()]
+    sizes = [shape(s) for s in os.environ.get("SIZES", "4096 8192").split()]
     rounds = int(os.environ.get("ROUNDS", "2"))
     flushes = os.environ.get("FLUSHES", "zero").split()
     torch.zeros(1, device="cuda")
@@ -236,48 +247,49 @@ def main():
     rows = []
     for dname, kernels in variants.items():
         dt = {"f16": torch.float16, "bf16": torch.bfloat16}[dname]
-        for n in sizes:
-            flop = 2.0 * n ** 3
-            a = torch.randn(n, n, device="cuda", dtype=dt)
-            b = torch.randn(n, n, device="cuda", dtype=dt)
+        for m, n, k in sizes:
+            flop = 2.0 * m * n * k
+            size = f"{n}^3" if m == n == k else f"{m}x{n}x{k}"
+            a = torch.randn(m, k, device="cuda", dtype=dt)
+            b = torch.randn(k, n, device="cuda", dtype=dt)
             ref = torch.matmul(a, b).double()
             sides, rel, outs = {"cublas": lambda: torch.matmul(a, b)}, {}, []
             for label, ours in kernels:
-                c = torch.empty(n, n, device="cuda", dtype=dt)
+                c = torch.empty(m, n, device="cuda", dtype=dt)
                 outs.append(c)
                 sides[label] = ours.launcher(a, b, c)
                 sides[label]()
                 torch.cuda.synchronize()
                 rel[label] = ((c.double() - ref).norm() / ref.norm()).item()
-                print(f"{dname} {n}^3 {label}: {ours.name}, rel. error against cuBLAS "
+                print(f"{dname} {size} {label}: {ours.name}, rel. error against cuBLAS "
                       f"{rel[label]:.2e}", flush=True)
             for r in range(1, rounds + 1):
                 for flush in flushes:
                     for side, fn in sides.items():
                         time.sleep(IDLE_S)
                         ms = timed(fn, flush)
-                        row = {"dtype": dname, "n": n, "round": r, "flush": flush, "side": side,
+                        row = {"dtype": dname, "n": n, "m": m, "k": k, "round": r, "flush": flush, "side": side,
                                "ms": ms, "tflops": flop / ms / 1e9}
                         if side in rel:
                             row["rel_err_vs_cublas"] = rel[side]
                         rows.append(row)
-                        print(f"{dname} {n}^3 round {r} flush={flush:6s} {side:22s} "
+                        print(f"{dname} {size} round {r} flush={flush:6s} {side:22s} "
                               f"{row['tflops']:7.1f} TFLOP/s", flush=True)
-            if os.environ.get("PROFILE") == "1" and n == sizes[0]:
+            if os.environ.get("PROFILE") == "1" and (m, n, k) == sizes[0]:
                 prof = profile(sides, flushes)
                 us = lambda x: "-" if x is None else f"{x:.1f}"
                 for key, v in prof.items():
-                    print(f"{dname} {n}^3 profiled {key:28s} kernel {us(v['kernel_us'])} us, gap "
+                    print(f"{dname} {size} profiled {key:28s} kernel {us(v['kernel_us'])} us, gap "
                           f"{us(v['gap_us'])} us, flush {us(v['flush_us'])} us, events "
                           f"{us(v['events_us'])} us ({v['matched']} matched)", flush=True)
-                rows.append({"dtype": dname, "n": n, "profile": prof})
+                rows.append({"dtype": dname, "n": n, "m": m, "k": k, "profile": prof})
             if os.environ.get("ENERGY") == "1":
                 en = energy(sides)
                 for side, v in en.items():
-                    print(f"{dname} {n}^3 back to back {side:22s} {flop / v['ms_per_call'] / 1e9:7.1f}"
+                    print(f"{dname} {size} back to back {side:22s} {flop / v['ms_per_call'] / 1e9:7.1f}"
                           f" TFLOP/s, {v['mj_per_call']:.1f} mJ per call, {v['watts']:.0f} W",
                           flush=True)
-                rows.append({"dtype": dname, "n": n, "energy": en})
+                rows.append({"dtype": dname, "n": n, "m": m, "k": k, "energy": en})
             del a, b, ref, outs
     json.dump(rows, open(out_path, "w"), indent=1)
 

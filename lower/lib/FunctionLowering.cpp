@@ -356,10 +356,12 @@ static_assert(everyOpLowered(), "an op kind has no entry in kLowerOp");
 } // namespace
 
 Status lowerBlock(LoweringContext &ctx, const ir::Block &block) {
-  for (const ir::Op &op : block.ops) {
+  for (size_t i = 0; i < block.ops.size(); ++i) {
+    const ir::Op &op = block.ops[i];
     // What the op's family declares it does to shared memory, for the check after it.
     SharedHazards declared = ctx.hazards();
     sharedEffects(op, ctx.plans()).applyTo(declared);
+    ctx.setFollowing(std::span(block.ops).subspan(i + 1));
     LL_TRY_STATUS(kLowerOp[size_t(op.kind)](ctx, op));
     // The barrier placement of loops trusts the declarations: a lowering that leaves more
     // pending than its family declares would lose barriers there.

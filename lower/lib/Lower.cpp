@@ -11,6 +11,7 @@
 #include "RegisterBudget.h"
 #include "SharedAllocator.h"
 #include "SharedDeclaration.h"
+#include "SharedPadding.h"
 #include "WarpGroups.h"
 
 #include "linlayout/ir/AccessWidth.h"
@@ -322,10 +323,31 @@ Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
     if (!scratchOwner[i])
       plans.descBytes[owners[i]->results.at(0)] = bytes;
   }
-  // A view lies in the buffer it views.
-  for (auto [view, buffer] : viewOf)
-    if (auto it = plans.descBytes.find(buffer); it != plans.descBytes.end())
-      plans.descBytes[view] = it->second;
+  // A view lies in the bytes of what it views; the tile of a ring at a constant index in that
+  // tile's bytes (lowerMemDescIndex places tile i at i times the tile's size), so that the
+  // accesses to different tiles (the inits of a ring's mbarriers, say) need no barrier between.
+  std::map<ir::ValueId, int64_t> constants;
+  ir::walkOps(f.body, [&](const ir::Op &op) {
+    if (op.kind == ir::OpKind::Constant && f.type(op.results[0]).isScalar() &&
+        ir::isInt(f.type(op.results[0]).elem().scalar))
+      constants[op.results[0]] = op.attrs.intValue;
+    if (op.kind != ir::OpKind::MemDescIndex && op.kind != ir::OpKind::MemDescSubslice &&
+        op.kind != ir::OpKind::MemDescTrans)
+      return;
+    auto viewed = plans.descBytes.find(op.operands[0]);
+    if (viewed == plans.descBytes.end())
+      return;
+    ByteRange bytes = viewed->second;
+    auto index =
+        op.kind == ir::OpKind::MemDescIndex ? constants.find(op.operands[1]) : constants.end();
+    if (index != constants.end()) {
+      const int64_t tile = sharedDescBytes(m, f.type(op.results[0]));
+      const int64_t begin = bytes.begin + index->second * tile;
+      if (index->second >= 0 && begin + tile <= bytes.end)
+        bytes = {begin, begin + tile};
+    }
+    plans.descBytes[op.results[0]] = bytes;
+  });
   plans.sharedBytes = alloc.totalBytes;
   return plans;
 }

@@ -30,12 +30,6 @@ Expected<LinearLayout> offsetsOf(const LinearLayout &dist, const LinearLayout &s
 
 int vectorOf(const LinearLayout &toOffset, int bytes) { return sharedVectorWidth(toOffset, bytes); }
 
-// The bytes the memory descriptor `v` lies in (OpPlans::descBytes).
-ByteRange descBytes(const OpPlans &plans, ir::ValueId v) {
-  auto it = plans.descBytes.find(v);
-  return it == plans.descBytes.end() ? ByteRange::everything() : it->second;
-}
-
 Status storeTile(LoweringContext &ctx, const ir::Op &op, const Lowered &value,
                  const Lowered &buffer, ByteRange range) {
   auto &b = ctx.b();
@@ -117,11 +111,11 @@ SharedEffects sharedBufferEffects(const ir::Op &op, const OpPlans &plans) {
     return fx;
   }
   if (op.kind == ir::OpKind::LocalStore) { // storeTile
-    const ByteRange bytes = descBytes(plans, op.operands[1]);
+    const ByteRange bytes = plans.bytesOf(op.operands[1]);
     return SharedEffects().waitToWrite(bytes).write(bytes);
   }
   if (op.kind == ir::OpKind::LocalLoad) {
-    const ByteRange bytes = descBytes(plans, op.operands[0]);
+    const ByteRange bytes = plans.bytesOf(op.operands[0]);
     return SharedEffects().waitToRead(bytes).read(bytes);
   }
   return {}; // local_dealloc: the allocator ends a buffer's life at its last use
@@ -152,7 +146,7 @@ Status lowerLocalAlloc(LoweringContext &ctx, const ir::Op &op) {
 
 Status lowerLocalStore(LoweringContext &ctx, const ir::Op &op) {
   Status s = storeTile(ctx, op, ctx.get(op.operands[0]), ctx.get(op.operands[1]),
-                       descBytes(ctx.plans(), op.operands[1]));
+                       ctx.plans().bytesOf(op.operands[1]));
   if (!s.ok())
     return makeError(ctx.where(op) + "ttg.local_store: " + s.message());
   return Status::success();
@@ -170,7 +164,7 @@ Status lowerLocalLoad(LoweringContext &ctx, const ir::Op &op) {
     Lowered sliced;
     sliced.layout = std::move(view);
     sliced.slices = std::make_shared<const OperandSlices>(std::move(slices).value());
-    const ByteRange bytes = descBytes(ctx.plans(), op.operands[0]);
+    const ByteRange bytes = ctx.plans().bytesOf(op.operands[0]);
     ctx.beforeSharedRead(bytes);
     Status s = sliced.slices->load(ctx, 0, sliced.regs);
     if (!s.ok())
@@ -179,7 +173,7 @@ Status lowerLocalLoad(LoweringContext &ctx, const ir::Op &op) {
     ctx.set(op.results[0], std::move(sliced));
     return Status::success();
   }
-  const ByteRange bytes = descBytes(ctx.plans(), op.operands[0]);
+  const ByteRange bytes = ctx.plans().bytesOf(op.operands[0]);
   ctx.beforeSharedRead(bytes);
   SharedBytesTag tag(ctx.b(), bytes);
   auto regs = loadSharedTile(ctx, buf, view, ctx.elementType(rt));

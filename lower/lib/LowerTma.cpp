@@ -22,6 +22,7 @@
 #include "LlvmShim.h"
 #include "linlayout/layout/NvmmaShared.h"
 
+#include <algorithm>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
 namespace linlayout::lower {
@@ -139,10 +140,14 @@ void forEachBox(llvm::IRBuilderBase &b, const TmaBoxPlan &p, const TmaCopyValues
 }
 } // namespace
 
-SharedEffects tmaEffects(const ir::Op &op, const OpPlans &) {
+SharedEffects tmaEffects(const ir::Op &op, const OpPlans &plans) {
   using K = ir::OpKind;
-  if (op.kind == K::InitBarrier || op.kind == K::InvalBarrier)
-    return SharedEffects().waitToWrite().write();
+  // The issuing thread's write of the mbarrier's bytes: inits of different barriers, one after
+  // the other, need no barrier between them.
+  if (op.kind == K::InitBarrier || op.kind == K::InvalBarrier) {
+    const ByteRange bytes = plans.bytesOf(op.operands[0]);
+    return SharedEffects().waitToWrite(bytes).write(bytes);
+  }
   // The leader's arrive, and the copy engine's writes, which the mbarrier orders: a wait for
   // pending accesses, then nothing of theirs pending.
   if (op.kind == K::BarrierExpect || op.kind == K::AsyncTmaCopyGlobalToLocal ||
@@ -203,22 +208,31 @@ llvm::Value *clusterRank(LoweringContext &ctx) {
 Status lowerInitBarrier(LoweringContext &ctx, const ir::Op &op) {
   LL_TRY_STATUS(checkTarget(ctx, op));
   auto &b = ctx.b();
-  ctx.beforeSharedWrite();
+  const ByteRange bytes = ctx.plans().bytesOf(op.operands[0]);
+  ctx.beforeSharedWrite(bytes);
   llvm::Value *bar = barrierAt(ctx, op, 0);
+  // One fence after a run of inits makes them all visible: the issuing thread inits them all.
+  auto laterInit = std::find_if(ctx.following().begin(), ctx.following().end(), [](auto &o) {
+    return o.kind != ir::OpKind::Constant && o.kind != ir::OpKind::MemDescIndex;
+  });
+  const bool fence =
+      laterInit == ctx.following().end() || laterInit->kind != ir::OpKind::InitBarrier;
   inIssuingThread(ctx, nullptr, [&] {
     emitMbarrierInit(b, bar, uint32_t(op.attrs.count));
-    emitMbarrierInitFence(b);
+    if (fence)
+      emitMbarrierInitFence(b);
   });
-  ctx.afterSharedWrite();
+  ctx.afterSharedWrite(bytes);
   return Status::success();
 }
 
 Status lowerInvalBarrier(LoweringContext &ctx, const ir::Op &op) {
   LL_TRY_STATUS(checkTarget(ctx, op));
-  ctx.beforeSharedWrite();
+  const ByteRange bytes = ctx.plans().bytesOf(op.operands[0]);
+  ctx.beforeSharedWrite(bytes);
   llvm::Value *bar = barrierAt(ctx, op, 0);
   inIssuingThread(ctx, nullptr, [&] { emitMbarrierInval(ctx.b(), bar); });
-  ctx.afterSharedWrite();
+  ctx.afterSharedWrite(bytes);
   return Status::success();
 }
 

@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -70,10 +71,16 @@ struct OpPlans {
   /// the first write into it waits at a barrier for their pending accesses (a copy into a fresh
   /// ring, say, for other warps' reads of a conversion's scratch before it).
   std::map<const ir::Op *, ByteRange> buffers;
-  /// The bytes of the buffer each memory descriptor made in the function's body lies in (a
-  /// local_alloc's result and the views of it), for the barrier bookkeeping of local_load and
-  /// local_store; a descriptor not here (a loop's or a branch's result) may lie anywhere.
+  /// The bytes each memory descriptor made in the function's body lies in (a local_alloc's
+  /// buffer, and the views of it: a ring's tile at a constant index in that tile's bytes), for
+  /// the barrier bookkeeping of local_load, local_store and mbarrier init and inval; a
+  /// descriptor not here (a loop's or a branch's result) may lie anywhere.
   std::map<ir::ValueId, ByteRange> descBytes;
+  /// The bytes descriptor `v` lies in: descBytes' entry, or everything where it has none.
+  ByteRange bytesOf(ir::ValueId v) const {
+    auto it = descBytes.find(v);
+    return it == descBytes.end() ? ByteRange::everything() : it->second;
+  }
   /// The conversions among those whose every scratch byte one warp stores and loads
   /// (SharedStep::withinWarps): their syncs are bar.warp.sync, their pending accesses owned by
   /// them.
@@ -157,6 +164,10 @@ public:
   void noteSyncs(const ir::Op &op, SharedSyncs s) { syncs_[&op] = s; }
   const std::map<const ir::Op *, SharedSyncs> &syncs() const { return syncs_; }
 
+  /// The ops after the one being lowered in its block (lowerBlock sets them).
+  std::span<const ir::Op> following() const { return following_; }
+  void setFollowing(std::span<const ir::Op> ops) { following_ = ops; }
+
   /// Where the op is, for messages: "file:line:col: " or "".
   std::string where(const ir::Op &op) const;
   /// Where the op is (opLocation).
@@ -178,6 +189,7 @@ private:
   std::vector<std::unique_ptr<Lowered>> values_;
   LayoutCache &layouts_;
   SharedHazards hazards_;
+  std::span<const ir::Op> following_;
   std::map<const ir::Op *, SharedSyncs> syncs_;
   std::vector<SlicedOperandReport> sliced_;
   std::vector<ScanReport> scans_;

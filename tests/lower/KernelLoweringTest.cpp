@@ -201,6 +201,35 @@ TEST(KernelLowering, CopiesAfterReadsWaitForABarrierUnlessTheirSlotIsFree) {
   EXPECT_EQ(barriers(text), asWritten - 1);
 }
 
+// The barrier bookkeeping tracks a ring's tile at a constant index by that tile's bytes: a write
+// to one tile while another's write is pending needs no bar.sync, a read of the written tile does.
+// A tile at a run-time index, or the same tile twice, may overlap and gets the barrier.
+TEST(KernelLowering, TilesOfARingAtConstantIndicesAreTrackedApart) {
+  auto barriers = [](const std::string &second) {
+    const std::string tile = "!ttg.memdesc<32x32xf32, #sh, #smem, mutable>";
+    const std::string ring = "!ttg.memdesc<2x32x32xf32, #sh, #smem, mutable>";
+    const std::string text =
+        "#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+        "order = [1, 0]}>\n#sh = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, "
+        "order = [1, 0]}>\n#smem = #ttg.shared_memory\nmodule attributes {\"ttg.num-warps\" = 4 "
+        ": i32} {\n  tt.func public @f(%i: i32) {\n    %c0 = arith.constant 0 : i32\n"
+        "    %c1 = arith.constant 1 : i32\n    %t = arith.constant dense<1.0> : "
+        "tensor<32x32xf32, #b>\n    %ring = ttg.local_alloc : () -> " +
+        ring + "\n    %s0 = ttg.memdesc_index %ring[%c0] : " + ring + " -> " + tile +
+        "\n    %s1 = ttg.memdesc_index %ring[" + second + "] : " + ring + " -> " + tile +
+        "\n    ttg.local_store %t, %s0 : tensor<32x32xf32, #b> -> " + tile +
+        "\n    ttg.local_store %t, %s1 : tensor<32x32xf32, #b> -> " + tile +
+        "\n    %x = ttg.local_load %s0 : " + tile +
+        " -> tensor<32x32xf32, #b>\n    tt.return\n  }\n}\n";
+    auto k = compileText(text, 80);
+    EXPECT_TRUE(k.ok()) << k.message();
+    return k.ok() ? countLines(k->kernel.ptx, "bar.sync") : -1;
+  };
+  EXPECT_EQ(barriers("%c1"), 1); // before the load only
+  EXPECT_EQ(barriers("%c0"), 2);
+  EXPECT_EQ(barriers("%i"), 2);
+}
+
 // The examples run by clusters of 2 and 4 CTAs (sm_90): after the passes every one compiles, no
 // conversion goes through distributed shared memory (each CTA stores the part it computed), the
 // CTA's place in its cluster comes from %cluster_ctarank, and ptxas assembles the PTX.

@@ -131,6 +131,30 @@ TEST(Tma, ExamplesLowerAndAssemble) {
   }
 }
 
+// The mbarriers of a ring, each its own tile of the barriers' buffer, are initialised one after
+// the other by the issuing thread: no bar.sync between two inits and one fence after the last,
+// then the one bar.sync before the warps use them; at the end, one bar.sync before the invals.
+TEST(Tma, BarrierInitsShareOneFenceAndOneBarrier) {
+  auto m = ir::parseModule(exampleSource("matmul_ws_persistent_tmastore.tir"), "tmastore.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  auto k = lowerKernel(*m);
+  ASSERT_TRUE(k.ok()) << k.message();
+  const std::string &ptx = k->kernel.ptx;
+  const size_t regions = ptx.find("setmaxnreg"), invals = ptx.find("mbarrier.inval");
+  const size_t lastInval = ptx.rfind("mbarrier.inval");
+  ASSERT_NE(regions, std::string::npos);
+  ASSERT_NE(invals, std::string::npos);
+  const std::string before = ptx.substr(0, regions);
+  EXPECT_EQ(countLines(before, "mbarrier.init"), 6) << before;
+  EXPECT_EQ(countLines(before, "fence.mbarrier_init"), 1) << before;
+  EXPECT_EQ(countLines(before, "bar.sync"), 1) << before;
+  EXPECT_LT(before.rfind("fence.mbarrier_init"), before.find("bar.sync"));
+  const std::string between = ptx.substr(invals, lastInval - invals);
+  EXPECT_EQ(countLines(between, "mbarrier.inval"), 5) << between;
+  EXPECT_EQ(countLines(between, "barrier.sync"), 0) << between;
+  expectAssembles(k->kernel, /*requireNoSpills=*/true);
+}
+
 // The copy engine feeding mma.sync: per K step of 64, one expect and 5 TMA copies (A's 128x64
 // box, B's 64x256 tile as four 64x64 boxes), then per 16-wide slice 4 + 4 ldmatrix (the B side
 // transposed) from the NVMMA tiles and 32 mma.sync per warp (slice 0 of the first step loaded

@@ -238,6 +238,11 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
       types.push_back(v->getType());
     fenced = emitInlinePtx(b, "wgmma.fence.sync.aligned;", types, fenced, {});
   }
+  // scale-d of each tile's first K slice: the useC flag where the op has one (false: the
+  // accumulator's registers are not read), the later slices add to it.
+  llvm::Value *firstScale = b.getInt32(1);
+  if (op.operands.size() > 3)
+    firstScale = b.CreateZExt(ctx.get(op.operands[3]).regs[0], b.getInt32Ty());
   std::vector<llvm::Value *> out(c.regs.size(), nullptr);
   std::vector<llvm::Type *> fTypes(size_t(n), ints ? b.getInt32Ty() : b.getFloatTy());
   size_t next = 0;
@@ -255,7 +260,7 @@ Status lowerWarpGroupDot(LoweringContext &ctx, const ir::Op &op) {
         ins.push_back(descriptor(ctx, *aOp, aOp->offsets.at(row0, k0), aXor));
       }
       ins.push_back(descriptor(ctx, *bOp, bOp->offsets.at(k0, col0), bXor));
-      ins.push_back(b.getInt32(1)); // scale-d: accumulate
+      ins.push_back(k0 == 0 ? firstScale : b.getInt32(1)); // scale-d
       acc = emitInlinePtx(b, text, fTypes, acc, ins);
     }
     for (size_t s = 0; s < slots.size(); ++s)

@@ -383,7 +383,7 @@ std::string WgmmaTileCase::name() const {
          std::to_string(k) + " n" + std::to_string(instrN) + " sw" + std::to_string(swizzle) +
          (aInRegs ? " A-regs" : " A-smem") + (bTransposed ? " B-kmajor" : " B-nmajor") + " w" +
          std::to_string(warps) + (nWarps2 ? "x2" : "") + (isAsync ? " async" : " sync") +
-         (kViews ? " K-views" : "");
+         (kViews ? " K-views" : "") + (useC ? (*useC ? " useC" : " !useC") : "");
 }
 
 namespace {
@@ -472,7 +472,13 @@ Expected<Module> wgmmaTileKernel(const WgmmaTileCase &c) {
   else
     t += "    %as = ttg.local_alloc %x : (" + ta + ") -> " + sa + "\n";
   t += "    %bs = ttg.local_alloc %y : (" + tb + ") -> " + sb + "\n";
-  t += "    %z = arith.constant dense<0.0> : " + tc + "\n";
+  t += "    %z = arith.constant dense<" + std::string(c.useC ? "1.0" : "0.0") + "> : " + tc + "\n";
+  // The flag goes on the first wgmma only: a later one adds to the first's result.
+  std::string flag;
+  if (c.useC) {
+    t += "    %u = arith.constant " + std::string(*c.useC ? "true" : "false") + "\n";
+    flag = ", %u";
+  }
   const std::string async = std::string("{isAsync = ") + (c.isAsync ? "true" : "false") + "}";
   if (c.kViews) {
     // A's columns and B's rows in two halves: views of the tiles, one wgmma sequence each.
@@ -486,11 +492,12 @@ Expected<Module> wgmmaTileKernel(const WgmmaTileCase &c) {
       t += "    %bs" + i + " = ttg.memdesc_subslice %bs [" + at + ", 0] : " + sb + " -> " + vb +
            "\n";
       t += std::string(h ? "    %d" : "    %d0") + " = ttng.warp_group_dot %as" + i + ", %bs" + i +
-           ", " + (h ? "%d0" : "%z") + " " + async + " : " + va + " * " + vb + " -> " + tc + "\n";
+           ", " + (h ? "%d0" : "%z" + flag) + " " + async + " : " + va + " * " + vb + " -> " + tc +
+           "\n";
     }
   } else {
-    t += "    %d = ttng.warp_group_dot %as, %bs, %z " + async + " : " + (c.aInRegs ? da : sa) +
-         " * " + sb + " -> " + tc + "\n";
+    t += "    %d = ttng.warp_group_dot %as, %bs, %z" + flag + " " + async + " : " +
+         (c.aInRegs ? da : sa) + " * " + sb + " -> " + tc + "\n";
   }
   std::string res = "%d";
   if (c.isAsync) {
@@ -546,6 +553,18 @@ std::vector<WgmmaTileCase> wgmmaTileCases() {
     c.kViews = true;
     cases.push_back(c);
   }
+  // The useC flag on an accumulator of ones: ignored (false) and added (true), from shared
+  // memory and registers, and on the first of two K halves.
+  auto flagged = [](WgmmaTileCase c, bool useC, bool kViews) {
+    c.useC = useC, c.kViews = kViews;
+    return c;
+  };
+  cases.push_back(
+      flagged(mk(64, 64, 64, 64, S::F16, false, false, 128, 4, false, true), false, false));
+  cases.push_back(
+      flagged(mk(64, 64, 64, 64, S::BF16, true, false, 128, 4, false, false), true, false));
+  cases.push_back(
+      flagged(mk(128, 64, 64, 64, S::F16, false, false, 128, 8, false, true), false, true));
   return cases;
 }
 

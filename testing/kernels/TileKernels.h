@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -125,6 +126,9 @@ struct WgmmaTileCase {
   /// Two warp_group_dots over the K halves, each reading views (ttg.memdesc_subslice) of the
   /// tiles (A's only when A is in shared memory).
   bool kViews = false;
+  /// A useC flag of this value on the (first) warp_group_dot, and an accumulator that starts at
+  /// 1 instead of 0, so that C = A B + (useC ? 1 : 0).
+  std::optional<bool> useC;
   int swizzle = 128, warps = 4;
   std::string name() const;
 };

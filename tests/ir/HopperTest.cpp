@@ -508,10 +508,9 @@ TEST(Hopper, ChainedAttentionFreesASlotAfterItsStore) {
 
 namespace {
 
-// Runs the one-tile example `name` (A, B and C of 64x64, A and B f16 from small halves) in the
-// interpreter: C = A B, or A B^T with B given as [N, K] (`bIsNk`).
-void expectWgmmaTile(const std::string &name, bool bIsNk) {
-  Module m = loadExample(name + ".tir");
+// Runs the one-tile kernel `name` of `m` (A, B and C of 64x64, A and B f16 from small halves) in
+// the interpreter: C = A B, or A B^T with B given as [N, K] (`bIsNk`), plus `plus`.
+void expectWgmmaTile(const Module &m, const std::string &name, bool bIsNk, double plus = 0) {
   auto af = randomFloats(64 * 64, 7), bf = randomFloats(64 * 64, 8);
   std::vector<uint16_t> ah = halfBitsOf(af), bh = halfBitsOf(bf);
   Memory mem;
@@ -522,7 +521,7 @@ void expectWgmmaTile(const std::string &name, bool bIsNk) {
   auto c = valuesOf<float>(mem.buffers[2]);
   for (size_t i = 0; i < 64; ++i)
     for (size_t j = 0; j < 64; ++j) {
-      double ref = 0;
+      double ref = plus;
       for (size_t k = 0; k < 64; ++k)
         ref += double(af[i * 64 + k]) * bf[bIsNk ? j * 64 + k : k * 64 + j];
       ASSERT_EQ(c[i * 64 + j], float(ref)) << i << "," << j;
@@ -531,11 +530,46 @@ void expectWgmmaTile(const std::string &name, bool bIsNk) {
 
 } // namespace
 
-TEST(Hopper, WgmmaTileComputesTheProduct) { expectWgmmaTile("wgmma_tile", false); }
+TEST(Hopper, WgmmaTileComputesTheProduct) {
+  expectWgmmaTile(loadExample("wgmma_tile.tir"), "wgmma_tile", false);
+}
 
 // The NT tile: B given as [N, K], viewed as [K, N] through ttg.memdesc_trans.
 TEST(Hopper, WgmmaNtTileComputesTheProductWithBTransposed) {
-  expectWgmmaTile("wgmma_nt_tile", true);
+  expectWgmmaTile(loadExample("wgmma_nt_tile.tir"), "wgmma_nt_tile", true);
+}
+
+// Triton's optional fourth operand of ttng.warp_group_dot, useC: where false the accumulator (ones
+// here) is ignored, where true added to. It prints back as written; it must be an i1.
+TEST(Hopper, WgmmaUseCFlagIgnoresOrAddsTheAccumulator) {
+  const std::string text = readFile(examplePath("wgmma_tile.tir"));
+  const std::string zero = "%zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>";
+  const std::string dot = "%as, %bs, %zero {";
+  ASSERT_NE(text.find(zero), std::string::npos);
+  ASSERT_NE(text.find(dot), std::string::npos);
+  for (const char *flag : {"false", "true", "0 : i32"}) {
+    SCOPED_TRACE(flag);
+    std::string t = text;
+    t.replace(t.find(zero), zero.size(),
+              "%zero = arith.constant dense<1.0> : tensor<64x64xf32, #mma>\n    %u = "
+              "arith.constant " +
+                  std::string(flag));
+    t.replace(t.find(dot), dot.size(), "%as, %bs, %zero, %u {");
+    auto m = parseModule(t, "wgmma_usec.tir");
+    ASSERT_TRUE(m.ok()) << m.message();
+    Status v = verify(*m);
+    if (std::string(flag) == "0 : i32") {
+      ASSERT_FALSE(v.ok());
+      EXPECT_NE(v.message().find("the useC flag must be i1"), std::string::npos) << v.message();
+      continue;
+    }
+    ASSERT_TRUE(v.ok()) << v.message();
+    const std::string printed = print(*m);
+    EXPECT_NE(printed.find("ttng.warp_group_dot %as, %bs, %zero, %u {isAsync = true}"),
+              std::string::npos)
+        << printed;
+    expectWgmmaTile(*m, "wgmma_tile", false, std::string(flag) == "true" ? 1.0 : 0.0);
+  }
 }
 
 // The pipeline fences the wgmma matmul once, inside the loop right before the dot, keeps what the

@@ -1,7 +1,7 @@
 // wgmma on the GPU (sm_90 only): every operand form of the lowering (NVMMA swizzles of 32, 64 and
 // 128 bytes and unswizzled, B N-major and K-major, A from shared memory and from registers, one
-// and two warp groups, synchronous and asynchronous, f16 / bf16 / tf32) on one tile, against a
-// double-precision reference.
+// and two warp groups, synchronous and asynchronous, f16 / bf16 / tf32, the useC flag) on one
+// tile, against a double-precision reference.
 #include "GpuTestSupport.h"
 #include "kernels/TileKernels.h"
 
@@ -48,7 +48,7 @@ template <typename Half> void runTile(jit::Compiler &jitc, const WgmmaTileCase &
   double err = 0, norm = 0;
   for (int64_t i = 0; i < c.m; ++i)
     for (int64_t j = 0; j < c.n; ++j) {
-      double ref = 0;
+      double ref = c.useC.value_or(false) ? 1.0 : 0.0; // the accumulator's ones, where added
       for (int64_t kk = 0; kk < c.k; ++kk)
         ref += double(float(a[size_t(i * c.k + kk)])) * double(float(b[size_t(kk * c.n + j)]));
       float got = out[size_t(i * c.n + j)];

@@ -302,7 +302,8 @@ constexpr auto kInterpret = familyTable<OpFamily::Compute, InterpretOpFn>({
 
 } // namespace
 
-void dotOf(const OpInterpreter &in, const Op &op, const RtValue &A, const RtValue &B, RtValue &r) {
+void dotOf(const OpInterpreter &in, const Op &op, const RtValue &A, const RtValue &B, RtValue &r,
+           bool useC) {
   const Type &at = in.type(op.operands[0]);
   const Type &ct = in.type(op.operands[2]);
   const RtValue &C = in.val(op.operands[2]);
@@ -321,12 +322,12 @@ void dotOf(const OpInterpreter &in, const Op &op, const RtValue &A, const RtValu
       for (int64_t nn = 0; nn < N; ++nn) {
         size_t ci = size_t((bi * M + m) * N + nn);
         if (isF) {
-          double acc = C.f[ci];
+          double acc = useC ? C.f[ci] : 0.0;
           for (int64_t k = 0; k < K; ++k)
             acc += A.f[size_t((bi * M + m) * K + k)] * B.f[size_t((bi * K + k) * N + nn)];
           r.f[ci] = roundToFloatKind(acc, ck);
         } else {
-          int64_t acc = C.i[ci];
+          int64_t acc = useC ? C.i[ci] : 0;
           for (int64_t k = 0; k < K; ++k)
             acc += A.i[size_t((bi * M + m) * K + k)] * B.i[size_t((bi * K + k) * N + nn)];
           r.i[ci] = wrapInt(acc, ck);

@@ -263,7 +263,9 @@ Status checkWarpGroupDot(OpVerifier &v, const Op &op) {
 
 // WarpGroupDot
 Status checkWarpGroupDotOp(OpVerifier &v, const Op &op) {
-  LL_TRY_STATUS(v.counts(op, 3, 3, 1));
+  LL_TRY_STATUS(v.counts(op, 3, 4, 1));
+  if (op.operands.size() == 4)
+    LL_TRY_STATUS(checkScalar(v, op, 3, ScalarKind::I1, "useC flag"));
   return checkWarpGroupDot(v, op);
 }
 
@@ -414,8 +416,11 @@ namespace {
 
 bool parseWarpGroupDot(OpParser &p, Op &op, std::vector<Type> &results, int depth) {
   OpAttrs &a = op.attrs;
-  if (!p.parseOperandsExactly(op, 3, "three operands (a, b, c)"))
+  // Triton's optional fourth operand, useC: an i1 that, where false, ignores the accumulator.
+  if (!p.parseOperands(op.operands, 4))
     return false;
+  if (op.operands.size() < 3)
+    return p.fail("ttng.warp_group_dot takes three or four operands (a, b, c and useC)");
   if (p.isPunct("{")) {
     Dict d;
     if (!p.parseDict(d))

@@ -184,7 +184,8 @@ Status interpretWarpGroupDot(OpInterpreter &in, const Op &op) {
     tiles[i] = readShared(*v->s, v->at);
   }
   RtValue r;
-  dotOf(in, op, tiles[0], tiles[1], r);
+  const bool useC = op.operands.size() < 4 || in.val(op.operands[3]).i[0] != 0;
+  dotOf(in, op, tiles[0], tiles[1], r, useC);
   return in.setResult(op, std::move(r));
 }
 

@@ -203,8 +203,10 @@ std::optional<SharedView> viewIn(OpInterpreter &owner, const RtValue &desc, cons
 RtValue readShared(const SharedAlloc &s, const std::vector<size_t> &at);
 void writeShared(SharedAlloc &s, const std::vector<size_t> &at, const RtValue &v);
 
-/// c + a * b with the types of a dot's operands, `A` and `B` the operands' values (Compute.cpp).
-void dotOf(const OpInterpreter &in, const Op &op, const RtValue &A, const RtValue &B, RtValue &r);
+/// c + a * b with the types of a dot's operands, `A` and `B` the operands' values; a * b where
+/// `useC` is false (a warp_group_dot's useC flag) (Compute.cpp).
+void dotOf(const OpInterpreter &in, const Op &op, const RtValue &A, const RtValue &B, RtValue &r,
+           bool useC = true);
 
 /// An op family's interpretation of one op: sets its results (ops with regions run them).
 using InterpretOpFn = Status (*)(OpInterpreter &in, const Op &op);

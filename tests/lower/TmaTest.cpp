@@ -133,7 +133,7 @@ TEST(Tma, ExamplesLowerAndAssemble) {
 
 // The mbarriers of a ring, each its own tile of the barriers' buffer, are initialised one after
 // the other by the issuing thread: no bar.sync between two inits and one fence after the last,
-// then the one bar.sync before the warps use them; at the end, one bar.sync before the invals.
+// then the one bar.sync before the warps use them; at the end, no barrier between the invals.
 TEST(Tma, BarrierInitsShareOneFenceAndOneBarrier) {
   auto m = ir::parseModule(exampleSource("matmul_ws_persistent_tmastore.tir"), "tmastore.tir");
   ASSERT_TRUE(m.ok()) << m.message();

@@ -138,6 +138,29 @@ TEST(WarpSpecializeLoops, AgreesWithThePipelinedLoop) {
   }
 }
 
+// A wgmma with Triton's useC flag (false at the first step: the accumulator's zeros are not
+// read) is split with its flag: the consumers compute the unflagged loop's C.
+TEST(WarpSpecializeLoops, KeepsTheUseCFlag) {
+  const std::string text = exampleText();
+  const std::string dot = "      %d = ttng.warp_group_dot %as, %bs, %accv {";
+  ASSERT_NE(text.find(dot), std::string::npos);
+  const std::string flagged = edit(text, dot,
+                                   "      %usec = arith.cmpi ne, %i, %c0 : i32\n"
+                                   "      %d = ttng.warp_group_dot %as, %bs, %accv, %usec {");
+  Module plain = parsed(text);
+  Module ws = specialized(flagged);
+  EXPECT_EQ(count(print(ws), "ttg.warp_specialize("), 1);
+  EXPECT_NE(print(ws).find("%accv, %usec {isAsync = true}"), std::string::npos) << print(ws);
+  for (int K : {40, 192}) {
+    SCOPED_TRACE("K " + std::to_string(K));
+    MatmulRun a = runMatmul(plain, K, "matmul_tma_autows");
+    ASSERT_TRUE(a.status.ok()) << a.status.message();
+    MatmulRun b = runMatmul(ws, K, "matmul_tma_autows");
+    ASSERT_TRUE(b.status.ok()) << b.status.message();
+    EXPECT_EQ(a.c, b.c);
+  }
+}
+
 // The 128x256 tile on two consumer warp groups (examples/matmul_tma_wide_autows.tir): both in
 // the default region, 240 registers each, 24 for the producer; the same C as the pipelined loop.
 TEST(WarpSpecializeLoops, WideTileOnTwoConsumerGroups) {

@@ -15,13 +15,14 @@ inputs (torch.randn's), the whole matrix, before it is timed.
   python3 bench/gpu/gemm_same_harness.py OUT.json LABEL=X.ptx [LABEL=Y.ptx ...]
     e.g. tmastore=tmastore_f16.ptx tmastore=tmastore_bf16.ptx split=split_f16.ptx
 
-Environment: SIZES (default "4096 8192"; an entry is N for N^3 or MxNxK), ROUNDS (default 2), IDLE_S (default 3), FLUSHES
-("zero", do_bench's flush, by default; "memset" flushes by cuMemsetD8Async of the same buffer as
-linlayout_gpu_bench does; "zero memset" times both). PROFILE=1 also traces 30 flushed runs of each
-side after IDLE_S of idle with torch.profiler (the kernels' own durations, the gap from the
-flush's end to the kernel's start, the events' time), at the first size. ENERGY=1 also launches
-each side back to back for about a second after IDLE_S of idle and reads NVML's energy counter
-(millijoules per call, mean watts). Prints one line per figure and writes the rows to OUT.json."""
+Environment: SIZES (default "4096 8192"; an entry is N for N^3 or MxNxK), ROUNDS (default 2),
+IDLE_S (default 3), FLUSHES ("zero", do_bench's flush, by default; "memset" flushes by
+cuMemsetD8Async of the same buffer as linlayout_gpu_bench does; "zero memset" times both).
+PROFILE=1 also traces 30 flushed runs of each side after IDLE_S of idle with torch.profiler (the
+kernels' own durations, the gap from the flush's end to the kernel's start, the events' time), at
+the first size. ENERGY=1 also launches each side back to back for about a second after IDLE_S of
+idle and reads NVML's energy counter (millijoules per call, mean watts). Prints one line per figure
+and writes the rows to OUT.json."""
 import ctypes, json, os, re, statistics, sys, tempfile, time
 import torch
 from triton import runtime
@@ -268,8 +269,8 @@ def main():
                     for side, fn in sides.items():
                         time.sleep(IDLE_S)
                         ms = timed(fn, flush)
-                        row = {"dtype": dname, "n": n, "m": m, "k": k, "round": r, "flush": flush, "side": side,
-                               "ms": ms, "tflops": flop / ms / 1e9}
+                        row = {"dtype": dname, "n": n, "m": m, "k": k, "round": r,
+                               "flush": flush, "side": side, "ms": ms, "tflops": flop / ms / 1e9}
                         if side in rel:
                             row["rel_err_vs_cublas"] = rel[side]
                         rows.append(row)
@@ -286,9 +287,9 @@ def main():
             if os.environ.get("ENERGY") == "1":
                 en = energy(sides)
                 for side, v in en.items():
-                    print(f"{dname} {size} back to back {side:22s} {flop / v['ms_per_call'] / 1e9:7.1f}"
-                          f" TFLOP/s, {v['mj_per_call']:.1f} mJ per call, {v['watts']:.0f} W",
-                          flush=True)
+                    print(f"{dname} {size} back to back {side:22s} "
+                          f"{flop / v['ms_per_call'] / 1e9:7.1f} TFLOP/s, "
+                          f"{v['mj_per_call']:.1f} mJ per call, {v['watts']:.0f} W", flush=True)
                 rows.append({"dtype": dname, "n": n, "m": m, "k": k, "energy": en})
             del a, b, ref, outs
     json.dump(rows, open(out_path, "w"), indent=1)

@@ -190,10 +190,17 @@ readIntoConversions(const ir::Function &f, const ir::Module &m, LayoutCache &lay
   return held;
 }
 
+// A tile of a ring (memdesc_index) or a view (memdesc_subslice, memdesc_trans): the bytes of the
+// descriptor it is made from.
+bool isView(const ir::Op &op) {
+  return op.kind == ir::OpKind::MemDescIndex || op.kind == ir::OpKind::MemDescSubslice ||
+         op.kind == ir::OpKind::MemDescTrans;
+}
+
 // Plans every op's shared memory (the footprints its family declares: conversions' and
 // reductions' scratch, buffers, alignment) and places the buffers by liveness.
 Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
-                                   const PtxTarget &target,
+                                   const ir::AxisInfoAnalysis &axis, const PtxTarget &target,
                                    std::optional<ConversionPath> forcedPath, ScratchPadding padding,
                                    LayoutCache &layouts, std::vector<ConversionReport> &reports) {
   OpPlans plans;
@@ -228,12 +235,10 @@ Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
     for (ir::ValueId r : op.results)
       defPoint[r] = point[&op];
   });
-  // A tile of a ring (memdesc_index) or a view (memdesc_subslice, memdesc_trans) keeps the
-  // buffer alive.
+  // A view keeps the buffer alive.
   std::map<ir::ValueId, ir::ValueId> viewOf;
   ir::walkOps(f.body, [&](const ir::Op &op) {
-    if (op.kind == ir::OpKind::MemDescIndex || op.kind == ir::OpKind::MemDescSubslice ||
-        op.kind == ir::OpKind::MemDescTrans) {
+    if (isView(op)) {
       auto it = viewOf.find(op.operands[0]);
       viewOf[op.results[0]] = it == viewOf.end() ? op.operands[0] : it->second;
     }
@@ -326,24 +331,19 @@ Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
   // A view lies in the bytes of what it views; the tile of a ring at a constant index in that
   // tile's bytes (lowerMemDescIndex places tile i at i times the tile's size), so that the
   // accesses to different tiles (the inits of a ring's mbarriers, say) need no barrier between.
-  std::map<ir::ValueId, int64_t> constants;
   ir::walkOps(f.body, [&](const ir::Op &op) {
-    if (op.kind == ir::OpKind::Constant && f.type(op.results[0]).isScalar() &&
-        ir::isInt(f.type(op.results[0]).elem().scalar))
-      constants[op.results[0]] = op.attrs.intValue;
-    if (op.kind != ir::OpKind::MemDescIndex && op.kind != ir::OpKind::MemDescSubslice &&
-        op.kind != ir::OpKind::MemDescTrans)
+    if (!isView(op))
       return;
     auto viewed = plans.descBytes.find(op.operands[0]);
     if (viewed == plans.descBytes.end())
       return;
     ByteRange bytes = viewed->second;
-    auto index =
-        op.kind == ir::OpKind::MemDescIndex ? constants.find(op.operands[1]) : constants.end();
-    if (index != constants.end()) {
+    const ir::AxisInfo *index =
+        op.kind == ir::OpKind::MemDescIndex ? axis.get(op.operands[1]) : nullptr;
+    if (index && index->constant) {
       const int64_t tile = sharedDescBytes(m, f.type(op.results[0]));
-      const int64_t begin = bytes.begin + index->second * tile;
-      if (index->second >= 0 && begin + tile <= bytes.end)
+      const int64_t begin = bytes.begin + *index->constant * tile;
+      if (*index->constant >= 0 && begin + tile <= bytes.end)
         bytes = {begin, begin + tile};
     }
     plans.descBytes[op.results[0]] = bytes;
@@ -354,9 +354,9 @@ Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
 
 // The safe vector width of each global access (an ll.vec attribute can only narrow a load's or
 // store's; an async copy's contiguity, a width its producer found safe, can widen it).
-std::map<const ir::Op *, int64_t> planAccessWidths(const ir::Module &m, const ir::Function &f) {
+std::map<const ir::Op *, int64_t> planAccessWidths(const ir::Module &m, const ir::Function &f,
+                                                   const ir::AxisInfoAnalysis &axis) {
   std::map<const ir::Op *, int64_t> widths;
-  ir::AxisInfoAnalysis axis = ir::AxisInfoAnalysis::run(m, f);
   ir::walkOps(f.body, [&](const ir::Op &op) {
     if ((op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store ||
          op.kind == ir::OpKind::AsyncCopyGlobalToLocal) &&
@@ -416,10 +416,11 @@ Expected<LoweredKernel> lowerKernel(const ir::Module &module, const LowerOptions
   }
   LoweredKernel out;
   LayoutCache layouts(module);
+  const ir::AxisInfoAnalysis axis = ir::AxisInfoAnalysis::run(module, *fn);
   LL_ASSIGN_OR_RETURN(OpPlans plans,
-                      planSharedMemory(module, *fn, target, options.conversionPath,
+                      planSharedMemory(module, *fn, axis, target, options.conversionPath,
                                        options.conversionPadding, layouts, out.conversions));
-  plans.accessWidths = planAccessWidths(module, *fn);
+  plans.accessWidths = planAccessWidths(module, *fn, axis);
   plans.annotate = options.annotateConversions;
   plans.fpFusion = options.fpFusion;
   plans.slicedLoads = planSlicedLoads(module, *fn, plans);

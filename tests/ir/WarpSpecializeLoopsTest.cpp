@@ -56,6 +56,20 @@ Module specialized(const std::string &text, std::vector<std::string> *remarks = 
   return m;
 }
 
+// Each of `others` computes the C that `plain` computes (kernel `fn` at K, in the interpreter),
+// bit for bit.
+void expectSameC(const Module &plain, const std::vector<const Module *> &others, int K,
+                 const std::string &fn = "matmul_tma_autows", MatmulShape shape = {}) {
+  SCOPED_TRACE("K " + std::to_string(K));
+  MatmulRun want = runMatmul(plain, K, fn, shape);
+  ASSERT_TRUE(want.status.ok()) << want.status.message();
+  for (const Module *m : others) {
+    MatmulRun got = runMatmul(*m, K, fn, shape);
+    ASSERT_TRUE(got.status.ok()) << got.status.message();
+    EXPECT_EQ(want.c, got.c);
+  }
+}
+
 int count(const std::string &text, const std::string &what) {
   int n = 0;
   for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1))
@@ -125,17 +139,8 @@ TEST(WarpSpecializeLoops, AgreesWithThePipelinedLoop) {
   ASSERT_TRUE(runPipeline(piped).ok());
   EXPECT_EQ(count(print(piped), "ttg.warp_specialize("), 1);
   EXPECT_EQ(count(print(piped), "ttg.async_wait"), 0) << "the consumer loop was also pipelined";
-  for (int K : {40, 64, 192, 512}) {
-    SCOPED_TRACE("K " + std::to_string(K));
-    MatmulRun a = runMatmul(plain, K, "matmul_tma_autows");
-    ASSERT_TRUE(a.status.ok()) << a.status.message();
-    MatmulRun b = runMatmul(ws, K, "matmul_tma_autows");
-    ASSERT_TRUE(b.status.ok()) << b.status.message();
-    EXPECT_EQ(a.c, b.c);
-    MatmulRun c = runMatmul(piped, K, "matmul_tma_autows");
-    ASSERT_TRUE(c.status.ok()) << c.status.message();
-    EXPECT_EQ(a.c, c.c);
-  }
+  for (int K : {40, 64, 192, 512})
+    expectSameC(plain, {&ws, &piped}, K);
 }
 
 // A wgmma with Triton's useC flag (false at the first step: the accumulator's zeros are not
@@ -151,14 +156,8 @@ TEST(WarpSpecializeLoops, KeepsTheUseCFlag) {
   Module ws = specialized(flagged);
   EXPECT_EQ(count(print(ws), "ttg.warp_specialize("), 1);
   EXPECT_NE(print(ws).find("%accv, %usec {isAsync = true}"), std::string::npos) << print(ws);
-  for (int K : {40, 192}) {
-    SCOPED_TRACE("K " + std::to_string(K));
-    MatmulRun a = runMatmul(plain, K, "matmul_tma_autows");
-    ASSERT_TRUE(a.status.ok()) << a.status.message();
-    MatmulRun b = runMatmul(ws, K, "matmul_tma_autows");
-    ASSERT_TRUE(b.status.ok()) << b.status.message();
-    EXPECT_EQ(a.c, b.c);
-  }
+  for (int K : {40, 192})
+    expectSameC(plain, {&ws}, K);
 }
 
 // The 128x256 tile on two consumer warp groups (examples/matmul_tma_wide_autows.tir): both in
@@ -174,14 +173,8 @@ TEST(WarpSpecializeLoops, WideTileOnTwoConsumerGroups) {
                            "= array<i32: 24>}"),
             std::string::npos)
       << print(ws);
-  for (int K : {64, 320}) {
-    SCOPED_TRACE("K " + std::to_string(K));
-    MatmulRun a = runMatmul(plain, K, "matmul_tma_wide_autows", {.tileN = 256});
-    ASSERT_TRUE(a.status.ok()) << a.status.message();
-    MatmulRun b = runMatmul(ws, K, "matmul_tma_wide_autows", {.tileN = 256});
-    ASSERT_TRUE(b.status.ok()) << b.status.message();
-    EXPECT_EQ(a.c, b.c);
-  }
+  for (int K : {64, 320})
+    expectSameC(plain, {&ws}, K, "matmul_tma_wide_autows", {.tileN = 256});
 }
 
 // Triton's own pipelined TMA matmul (examples/triton/matmul_tma.ttgir as Triton 3.6 printed it:

@@ -1,7 +1,8 @@
-#include "SharedTileLoad.h"
+#include "SharedTileMatrix.h"
 
 #include "LayoutIndex.h"
 #include "MatrixAccess.h"
+#include "PackedHalves.h"
 #include "SharedAccess.h"
 
 #include "linlayout/ir/SharedTileLayout.h"
@@ -28,13 +29,15 @@ llvm::Value *unpack(llvm::IRBuilder<> &b, llvm::Value *word, int slot, int slots
 
 } // namespace
 
-Expected<std::optional<MatrixTileLoadPlan>> planMatrixTileLoad(const LinearLayout &dist,
-                                                               const LinearLayout &shared, int e) {
-  auto pat = ir::matrixLoadPattern(dist, shared, e);
+Expected<std::optional<MatrixTilePlan>> planMatrixTile(const LinearLayout &dist,
+                                                       const LinearLayout &shared, int e,
+                                                       MatrixTileAccess access) {
+  auto pat = access == MatrixTileAccess::Load ? ir::matrixLoadPattern(dist, shared, e)
+                                              : ir::matrixStorePattern(dist, shared, e);
   if (!pat)
-    return std::optional<MatrixTileLoadPlan>();
-  MatrixTileLoadPlan plan;
-  plan.trans = pat->op == SharedOp::LdMatrixTrans;
+    return std::optional<MatrixTilePlan>();
+  MatrixTilePlan plan;
+  plan.trans = pat->op == SharedOp::LdMatrixTrans || pat->op == SharedOp::StMatrixTrans;
   plan.perWord = plan.trans ? 2 : 32 / e;
   const int m = shared.inDimBits(DimName::offset());
   std::vector<InDimColumns> ins{{DimName::lane(), {}}, {DimName::warp(), {}}};
@@ -52,18 +55,18 @@ Expected<std::optional<MatrixTileLoadPlan>> planMatrixTileLoad(const LinearLayou
     for (int i = 0; i < nb; ++i)
       if (c >> i & 1)
         first ^= pat->baseBasis[i];
-    MatrixTileLoadPlan::Instruction in;
+    MatrixTilePlan::Instruction in;
     in.offsetConst = f2Apply(pat->regMap, first) & lowBits(m);
     for (uint32_t el : pat->element) {
       uint32_t r = first ^ el;
       if (r >= nRegs || loaded[r])
-        return makeError("the ldmatrix pattern loads register " + std::to_string(r) + " twice");
+        return makeError("the matrix pattern moves register " + std::to_string(r) + " twice");
       loaded[r] = true;
       in.registers.push_back(int(r));
     }
     plan.instructions.push_back(std::move(in));
   }
-  // Registers that duplicate loaded ones (broadcast register bits) copy them.
+  // Registers that duplicate moved ones (broadcast register bits).
   if (!pat->duplicate.empty()) {
     F2Basis dec;
     for (uint32_t x : pat->baseBasis)
@@ -82,22 +85,21 @@ Expected<std::optional<MatrixTileLoadPlan>> planMatrixTileLoad(const LinearLayou
         if (combo >> i & 1)
           z ^= pat->duplicate[i];
       if (!loaded.at(r ^ z))
-        return makeError("register " + std::to_string(r) + " copies an unloaded register");
-      plan.copies.push_back({int(r), int(r ^ z)});
+        return makeError("register " + std::to_string(r) + " duplicates an unmoved register");
+      plan.duplicates.push_back({int(r), int(r ^ z)});
     }
   }
-  return std::optional<MatrixTileLoadPlan>(std::move(plan));
+  return std::optional<MatrixTilePlan>(std::move(plan));
 }
 
 Expected<std::optional<std::vector<llvm::Value *>>>
 emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist, const LinearLayout &shared,
-                   llvm::Value *base, llvm::Value *thread, llvm::Type *elemTy,
-                   MatrixTileLoadCounts *counts, uint64_t viewXor) {
+                   llvm::Value *base, llvm::Value *thread, llvm::Type *elemTy, uint64_t viewXor) {
   int e = int(elemTy->getPrimitiveSizeInBits());
   // A row of ldmatrix is 16 contiguous bytes; XOR below that would reorder it.
-  if (viewXor & uint64_t(128 / e - 1))
+  if ((e != 8 && e != 16 && e != 32) || (viewXor & uint64_t(128 / e - 1)))
     return std::optional<std::vector<llvm::Value *>>();
-  LL_ASSIGN_OR_RETURN(auto plan, planMatrixTileLoad(dist, shared, e));
+  LL_ASSIGN_OR_RETURN(auto plan, planMatrixTile(dist, shared, e, MatrixTileAccess::Load));
   if (!plan)
     return std::optional<std::vector<llvm::Value *>>();
   LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(plan->address));
@@ -114,16 +116,43 @@ emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist, const LinearL
         out.at(size_t(in.registers[size_t(w * per + h)])) =
             unpack(b, got[size_t(w)], h, per, elemTy);
   }
-  for (const auto &c : plan->copies)
-    out.at(size_t(c[0])) = out.at(size_t(c[1]));
+  for (const auto &d : plan->duplicates)
+    out.at(size_t(d[0])) = out.at(size_t(d[1]));
   for (llvm::Value *v : out)
     if (!v)
       return makeError("the ldmatrix plan leaves a register unset");
-  if (counts) {
-    counts->ldmatrix = int(plan->instructions.size());
-    counts->trans = plan->trans;
-  }
   return std::optional<std::vector<llvm::Value *>>(std::move(out));
+}
+
+Expected<bool> emitMatrixTileStore(llvm::IRBuilder<> &b, const PtxTarget &target,
+                                   const LinearLayout &dist, const LinearLayout &shared,
+                                   llvm::Value *base, llvm::Value *thread,
+                                   const std::vector<llvm::Value *> &regs, uint64_t viewXor) {
+  if (!target.hasSm90Features())
+    return false;
+  // Rows are 16 contiguous bytes of 8-, 16- or 32-bit elements; a view's XOR below that would
+  // reorder them.
+  int e = int(regs.at(0)->getType()->getPrimitiveSizeInBits());
+  if ((e != 8 && e != 16 && e != 32) || (viewXor & uint64_t(128 / e - 1)))
+    return false;
+  LL_ASSIGN_OR_RETURN(auto plan, planMatrixTile(dist, shared, e, MatrixTileAccess::Store));
+  if (!plan)
+    return false;
+  LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(plan->address));
+  IndexEmitter em(ix, b, thread, nullptr);
+  for (const auto &in : plan->instructions) {
+    SplitOffset so = em.scaledWithConstant(0, in.offsetConst ^ viewXor, e / 8);
+    llvm::Value *addr = sharedAddress(b, base, so.variable, so.constant);
+    std::vector<llvm::Value *> words;
+    for (size_t w = 0; w < in.registers.size(); w += size_t(plan->perWord)) {
+      std::vector<llvm::Value *> elems;
+      for (int h = 0; h < plan->perWord; ++h)
+        elems.push_back(regs.at(size_t(in.registers[w + size_t(h)])));
+      words.push_back(joinWord(b, elems));
+    }
+    LL_TRY_STATUS(emitStmatrix(b, target, addr, words, plan->trans));
+  }
+  return true;
 }
 
 } // namespace linlayout::lower

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# The carried-accumulator experiment, prepared for the next device session.
+# The next device session's run, prepared here: the stmatrix epilogue (main since 2dcba17) and
+# the carried accumulator (matmul_ws_persistent_usec.tir) against cuBLAS, and the GPU checks of
+# every kernel the stmatrix change touched.
 #   here:   bash measure.sh prepare .carry-req   (compiles main's TMA-store kernel and the
-#                                                candidate, f16 and bf16, with their reports)
-#   device: bash .carry-req/measure.sh run .carry-req   (carry [".carry-req"], from the
-#           repository root: times them against cuBLAS at 4096^3 and 8192^3, then ncu cycles
-#           at 1 and 4 waves)
+#           candidate, f16 and bf16, with their reports; packs jit_tests, stripped and xz'd)
+#   device: bash .carry-req/measure.sh run .carry-req     (carry [".carry-req"], from the
+#           repository root: times both against cuBLAS at 4096^3 and 8192^3, then ncu cycles at
+#           1 and 4 waves; ~4 min)
+#           bash .carry-req/measure.sh tests .carry-req   (the GPU tests of the kernels that
+#           local_store now writes with stmatrix, Triton's matrix with the row- and column-major
+#           intermediates, and racecheck / synccheck of the warp-specialized kernels; ~6 min)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 case "$1" in
@@ -19,20 +24,57 @@ prepare)
     for t in "$n" "${n}_bf16"; do
       "$repo/build/bin/linlayout" compile "$out/$t.tir" -o "$out/$t.ptx" --report 2> "$out/$t.report"
     done
-  done ;;
+  done
+  strip -o "$out/jit_tests" "$repo/build/bin/jit_tests"
+  xz -T2 -6 -f "$out/jit_tests" ;;
 run)
   dir=$2 repo=$(pwd)
   cd "$dir"
   harness="$repo/bench/gpu/gemm_same_harness.py"
-  IDLE_S=2 ROUNDS=3 SIZES="4096 8192" python3 "$harness" "$OUT/f16.json" \
+  # With the previous session's tmnew.ptx (main's kernel before stmatrix, st.shared) where the
+  # folder still holds it.
+  sts=() sts16=()
+  [ -f tmnew.ptx ] && sts=(sts=tmnew.ptx) && sts16=(sts=tmnew_bf16.ptx)
+  IDLE_S=2 ROUNDS=3 SIZES="4096 8192" python3 "$harness" "$OUT/f16.json" "${sts[@]}" \
     tmastore=matmul_ws_persistent_tmastore.ptx usec=matmul_ws_persistent_usec.ptx
-  IDLE_S=2 ROUNDS=3 SIZES="4096 8192" python3 "$harness" "$OUT/bf16.json" \
+  IDLE_S=2 ROUNDS=3 SIZES="4096 8192" python3 "$harness" "$OUT/bf16.json" "${sts16[@]}" \
     tmastore=matmul_ws_persistent_tmastore_bf16.ptx usec=matmul_ws_persistent_usec_bf16.ptx
   ncu=$(command -v ncu || ls /usr/local/cuda*/bin/ncu | head -1)
   SIZES="1536x2816x4096 6144x2816x4096" ROUNDS=0 "$ncu" --kernel-name regex:"matmul|nvjet" \
     --clock-control base --metrics gpu__time_duration.sum,sm__cycles_elapsed.avg \
-    python3 "$harness" /tmp/x.json tmastore=matmul_ws_persistent_tmastore.ptx \
+    python3 "$harness" /tmp/x.json "${sts[@]}" tmastore=matmul_ws_persistent_tmastore.ptx \
     usec=matmul_ws_persistent_usec.ptx > "$OUT/ncu.txt" 2>&1
   grep -E "^  [a-z]|duration|cycles_elapsed" "$OUT/ncu.txt" ;;
-*) echo "usage: measure.sh prepare DIR | run DIR" >&2; exit 2 ;;
+tests)
+  dir=$2
+  bin=/tmp/bin/jit_tests
+  mkdir -p /tmp/bin
+  xz -dc "$dir/jit_tests.xz" > "$bin"
+  chmod +x "$bin"
+  san=$(ls /usr/local/cuda*/bin/compute-sanitizer | head -1)
+  export LINLAYOUT_TEST_ATTENTION_MAX_CTX=512
+  check() { # tool test
+    timeout 400 "$san" --tool "$1" $([ "$1" = racecheck ] && echo --racecheck-report all) \
+      --error-exitcode 9 "$bin" --gtest_filter="$2" > "$OUT/$1-$2.log" 2>&1
+    echo "$1 $2 rc=$? $(grep -m1 'SUMMARY' "$OUT/$1-$2.log")" >> "$OUT/sanitizer.txt"
+  }
+  check racecheck TmaGpu.WarpSpecializedMatmul &
+  check racecheck ComputeGpu.WarpSpecializedAttention &
+  check racecheck TmaGpu.Fp8WarpSpecializedMatmul &
+  check synccheck TmaGpu.WarpSpecializedMatmul &
+  start=$(date +%s)
+  timeout 400 "$bin" --gtest_filter='TmaGpu.*:ComputeGpu.*:WgmmaGpu.*:PaddedSharedGpu.*' \
+    > "$OUT/jit_tests.log" 2>&1
+  echo "jit_tests rc=$? $(( $(date +%s) - start )) s"
+  grep -E "^\[  (FAILED|PASSED|SKIPPED) |tests ran" "$OUT/jit_tests.log" | head -40
+  # Triton's matrix where the tile goes through a row- or column-major tile (f16: local_alloc
+  # from every source layout), in 4 processes.
+  for i in 0 1 2 3; do
+    LINLAYOUT_MATRIX_NAMES=swizzled1,swizzled2 LINLAYOUT_MATRIX_SHARD="$i/4" timeout 300 "$bin" \
+      --gtest_filter='TritonMatrixGpu.*' > "$OUT/matrix.$i.log" 2>&1 &
+  done
+  wait
+  grep -h "cases run\|Failure\|FAILED\|PASSED" "$OUT"/matrix.*.log | head -20
+  cat "$OUT/sanitizer.txt" ;;
+*) echo "usage: measure.sh prepare DIR | run DIR | tests DIR" >&2; exit 2 ;;
 esac

@@ -48,7 +48,7 @@ Expected<std::optional<MatrixTilePlan>> planMatrixTile(const LinearLayout &dist,
   std::vector<DimSize> outs{{DimName::offset(), uint64_t(1) << m}};
   LL_ASSIGN_OR_RETURN(plan.address, layoutFromColumns(ins, outs));
   size_t nRegs = dist.inDimSize(DimName::reg());
-  std::vector<bool> loaded(nRegs, false);
+  std::vector<bool> moved(nRegs, false);
   int nb = int(pat->baseBasis.size());
   for (uint64_t c = 0; c < (uint64_t(1) << nb); ++c) {
     uint32_t first = 0;
@@ -59,9 +59,9 @@ Expected<std::optional<MatrixTilePlan>> planMatrixTile(const LinearLayout &dist,
     in.offsetConst = f2Apply(pat->regMap, first) & lowBits(m);
     for (uint32_t el : pat->element) {
       uint32_t r = first ^ el;
-      if (r >= nRegs || loaded[r])
+      if (r >= nRegs || moved[r])
         return makeError("the matrix pattern moves register " + std::to_string(r) + " twice");
-      loaded[r] = true;
+      moved[r] = true;
       in.registers.push_back(int(r));
     }
     plan.instructions.push_back(std::move(in));
@@ -76,7 +76,7 @@ Expected<std::optional<MatrixTilePlan>> planMatrixTile(const LinearLayout &dist,
     for (size_t i = 0; i < pat->duplicate.size(); ++i)
       dec.insert(pat->duplicate[i], uint64_t(1) << i);
     for (uint64_t r = 0; r < nRegs; ++r) {
-      if (loaded[r])
+      if (moved[r])
         continue;
       uint64_t combo = 0;
       dec.reduce(r, &combo);
@@ -84,7 +84,7 @@ Expected<std::optional<MatrixTilePlan>> planMatrixTile(const LinearLayout &dist,
       for (size_t i = 0; i < pat->duplicate.size(); ++i)
         if (combo >> i & 1)
           z ^= pat->duplicate[i];
-      if (!loaded.at(r ^ z))
+      if (!moved.at(r ^ z))
         return makeError("register " + std::to_string(r) + " duplicates an unmoved register");
       plan.duplicates.push_back({int(r), int(r ^ z)});
     }

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace linlayout;
 using namespace linlayout::lower;
 
@@ -91,6 +93,27 @@ struct Case {
   size_t instructions;
 };
 
+// Plans each case in `access`'s direction and simulates it; and, so that the check can fail, a
+// plan with its first instruction's words rotated by one must fail the simulation.
+void checkPlans(const std::vector<Case> &cases, MatrixTileAccess access) {
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.dist + (access == MatrixTileAccess::Load ? " from " : " into ") + c.shared);
+    LinearLayout dist = layoutOf(c.dist, c.shape), shared = layoutOf(c.shared, c.shape);
+    auto plan = planMatrixTile(dist, shared, c.bits, access);
+    ASSERT_TRUE(plan.ok()) << plan.message();
+    ASSERT_TRUE(plan->has_value()) << "no matrix plan";
+    EXPECT_EQ((*plan)->trans, c.trans);
+    EXPECT_EQ((*plan)->instructions.size(), c.instructions);
+    EXPECT_EQ(simulate(dist, shared, **plan), "");
+    MatrixTilePlan wrong = **plan;
+    auto &regs = wrong.instructions.at(0).registers;
+    if (regs.size() > size_t(wrong.perWord)) {
+      std::rotate(regs.begin(), regs.begin() + wrong.perWord, regs.end());
+      EXPECT_NE(simulate(dist, shared, wrong), "");
+    }
+  }
+}
+
 } // namespace
 
 TEST(SharedTileMatrix, LdmatrixPlansLoadEveryRegisterItsElement) {
@@ -120,16 +143,7 @@ TEST(SharedTileMatrix, LdmatrixPlansLoadEveryRegisterItsElement) {
       // ldmatrix.
       {dot(0, mma4, 4), swz(16, 1, 8), {128, 64}, 8, false, 8},
   };
-  for (const Case &c : cases) {
-    SCOPED_TRACE(c.dist + " from " + c.shared);
-    LinearLayout dist = layoutOf(c.dist, c.shape), shared = layoutOf(c.shared, c.shape);
-    auto plan = planMatrixTile(dist, shared, c.bits, MatrixTileAccess::Load);
-    ASSERT_TRUE(plan.ok()) << plan.message();
-    ASSERT_TRUE(plan->has_value()) << "no ldmatrix plan";
-    EXPECT_EQ((*plan)->trans, c.trans);
-    EXPECT_EQ((*plan)->instructions.size(), c.instructions);
-    EXPECT_EQ(simulate(dist, shared, **plan), "");
-  }
+  checkPlans(cases, MatrixTileAccess::Load);
 }
 
 // ttg.memdesc_subslice: the dot operands of K slices of the pipelined matmul's
@@ -207,28 +221,50 @@ TEST(SharedTileMatrix, ViewOffsetsAreTheTilesXorTheOrigin) {
       }
 }
 
-TEST(SharedTileMatrix, LayoutsLdmatrixCannotLoadGetNoPlan) {
-  // A swizzle that breaks the rows' 16 contiguous bytes (vec 2), and a blocked
-  // destination.
+// Layouts the matrix instructions cannot move get no plan (the lowering then uses ld.shared or
+// st.shared): a swizzle that breaks the rows' 16 contiguous bytes (vec 2); a blocked layout,
+// whose lanes run along rows; an f32 accumulator, whose pair of registers spans 8 bytes of a row,
+// not the 4 of a matrix word.
+TEST(SharedTileMatrix, LayoutsMatrixInstructionsCannotMoveGetNoPlan) {
+  struct NoPlan {
+    std::string dist, shared;
+    std::vector<int64_t> shape;
+    int bits;
+    MatrixTileAccess access;
+  };
   const std::string mma = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
                           "[1, 1], instrShape = [16, 8]}>";
-  LinearLayout a = layoutOf("#ttg.dot_op<{opIdx = 0, parent = " + mma + ", kWidth = 2}>", {16, 16});
-  LinearLayout s = layoutOf("#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = "
-                            "[1, 0]}>",
-                            {16, 16});
-  auto plan = planMatrixTile(a, s, 16, MatrixTileAccess::Load);
-  ASSERT_TRUE(plan.ok());
-  EXPECT_FALSE(plan->has_value());
-  LinearLayout blocked = layoutOf("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], "
-                                  "warpsPerCTA = [1, 1], order = [1, 0]}>",
-                                  {16, 16});
-  auto none = planMatrixTile(blocked,
-                             layoutOf("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase "
-                                      "= 1, order = [1, 0]}>",
-                                      {16, 16}),
-                             16, MatrixTileAccess::Load);
-  ASSERT_TRUE(none.ok());
-  EXPECT_FALSE(none->has_value());
+  const std::string acc = "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = "
+                          "[4, 1], instrShape = [16, 64, 16]}>";
+  const std::string nvmma = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, "
+                            "elementBitWidth = ";
+  const std::vector<NoPlan> cases = {
+      {"#ttg.dot_op<{opIdx = 0, parent = " + mma + ", kWidth = 2}>",
+       "#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, 0]}>",
+       {16, 16},
+       16,
+       MatrixTileAccess::Load},
+      {"#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], "
+       "order = [1, 0]}>",
+       "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>",
+       {16, 16},
+       16,
+       MatrixTileAccess::Load},
+      {acc, nvmma + "32}>", {64, 64}, 32, MatrixTileAccess::Store},
+      {"#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], "
+       "order = [1, 0]}>",
+       nvmma + "16}>",
+       {64, 256},
+       16,
+       MatrixTileAccess::Store},
+  };
+  for (const NoPlan &c : cases) {
+    SCOPED_TRACE(c.dist + " and " + c.shared);
+    auto plan =
+        planMatrixTile(layoutOf(c.dist, c.shape), layoutOf(c.shared, c.shape), c.bits, c.access);
+    ASSERT_TRUE(plan.ok()) << plan.message();
+    EXPECT_FALSE(plan->has_value());
+  }
 }
 
 // local_store of mma accumulators (rounded to 16 bits, as an epilogue writes C) through
@@ -258,17 +294,16 @@ TEST(SharedTileMatrix, StmatrixPlansStoreEveryRegisterToItsElement) {
        16,
        false,
        4},
+      // Bytes: an 8-bit A operand (kWidth 4), as its ldmatrix load above, stored back.
+      {"#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+       "warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 4}>",
+       "#ttg.swizzled_shared<{vec = 16, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
+       {128, 64},
+       8,
+       false,
+       4},
   };
-  for (const Case &c : cases) {
-    SCOPED_TRACE(c.dist + " into " + c.shared);
-    LinearLayout dist = layoutOf(c.dist, c.shape), shared = layoutOf(c.shared, c.shape);
-    auto plan = planMatrixTile(dist, shared, c.bits, MatrixTileAccess::Store);
-    ASSERT_TRUE(plan.ok()) << plan.message();
-    ASSERT_TRUE(plan->has_value()) << "no stmatrix plan";
-    EXPECT_EQ((*plan)->trans, c.trans);
-    EXPECT_EQ((*plan)->instructions.size(), c.instructions);
-    EXPECT_EQ(simulate(dist, shared, **plan), "");
-  }
+  checkPlans(cases, MatrixTileAccess::Store);
 }
 
 // ttg.memdesc_subslice: a quarter of C's 128x256 tile (one TMA box of 128 x 64), stored from the
@@ -293,28 +328,4 @@ TEST(SharedTileMatrix, SubsliceStoresWriteTheParentsElements) {
     EXPECT_EQ(simulate(*dist, shared, **plan, origin, *x), "");
     EXPECT_EQ(*x & 7, 0u);
   }
-}
-
-// An f32 accumulator's pair of registers spans 8 bytes of a row, not the 4 of a matrix word; a
-// blocked layout's lanes run along rows: neither gets a plan (st.shared stores them).
-TEST(SharedTileMatrix, LayoutsStmatrixCannotStoreGetNoPlan) {
-  const std::string acc = "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = "
-                          "[4, 1], instrShape = [16, 64, 16]}>";
-  auto f32 = planMatrixTile(layoutOf(acc, {64, 64}),
-                            layoutOf("#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = "
-                                     "false, elementBitWidth = 32}>",
-                                     {64, 64}),
-                            32, MatrixTileAccess::Store);
-  ASSERT_TRUE(f32.ok()) << f32.message();
-  EXPECT_FALSE(f32->has_value());
-  LinearLayout blocked = layoutOf("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], "
-                                  "warpsPerCTA = [4, 1], order = [1, 0]}>",
-                                  {64, 256});
-  auto none = planMatrixTile(blocked,
-                             layoutOf("#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = "
-                                      "false, elementBitWidth = 16}>",
-                                      {64, 256}),
-                             16, MatrixTileAccess::Store);
-  ASSERT_TRUE(none.ok()) << none.message();
-  EXPECT_FALSE(none->has_value());
 }

@@ -78,6 +78,53 @@ TEST(RunCli, SaysWhatIsMissing) {
   EXPECT_TRUE(has(oob.out, "linlayout run: ")) << oob.out;
 }
 
+// A kernel with TMA tensor descriptors (the persistent warp-specialized matmul, whose C is a
+// descriptor too): each takes a row-major tensor of the dims given or a .npy's; its tensor is
+// summarized and written out with its dims, and read back in.
+TEST(RunCli, TensorDescriptorsTakeRowMajorTensors) {
+  REQUIRE_LINLAYOUT_BINARY();
+  const std::string mm = linlayout::testing::exampleFile("matmul_ws_persistent_tmastore.tir");
+  const std::string dir = ::testing::TempDir() + "/run-desc";
+  const std::string sizes = " --arg K=64 --arg ldc=512 --arg M=256 --arg N=512";
+  CliRun r =
+      runLinlayout("run " + mm + " --grid 2 --arg adesc=rand:256x64 --arg bdesc=rand:64x512" +
+                   " --arg c=zeros:256x512" + sizes + " --out " + dir);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "ran matmul_ws_persistent_tmastore on the CPU interpreter, 2 programs"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "%c: 256x512 x f16, 131072 elements written")) << r.out;
+  // The .npy keeps the tensor's dims.
+  FILE *f = std::fopen((dir + "/c.npy").c_str(), "rb");
+  ASSERT_NE(f, nullptr);
+  std::string header(128, '\0');
+  header.resize(std::fread(header.data(), 1, header.size(), f));
+  std::fclose(f);
+  EXPECT_TRUE(has(header, "'shape': (256,512)")) << header;
+  // The inputs written out, fed back in, give the same C.
+  CliRun again = runLinlayout("run " + mm + " --grid 2 --arg adesc=" + dir + "/adesc.npy" +
+                              " --arg bdesc=" + dir + "/bdesc.npy --arg c=zeros:256x512" + sizes);
+  ASSERT_EQ(again.status, 0) << again.out;
+  auto line = [](const std::string &out) {
+    size_t at = out.find("%c:");
+    return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', at) - at);
+  };
+  EXPECT_EQ(line(r.out), line(again.out)) << again.out;
+  for (const char *name : {"adesc", "bdesc", "c"})
+    std::remove((dir + "/" + name + ".npy").c_str());
+  // What a descriptor needs, said when it is missing or of another rank.
+  CliRun none =
+      runLinlayout("run " + mm + " --arg bdesc=rand:64x512 --arg c=zeros:256x512" + sizes);
+  EXPECT_EQ(none.status, 2);
+  EXPECT_TRUE(has(none.out, "%adesc: !tt.tensordesc<tensor<128x64xf16>>: needs a tensor of "
+                            "rank 2: --arg adesc=rand:DIMS"))
+      << none.out;
+  CliRun rank = runLinlayout("run " + mm + " --arg adesc=rand:16384 --arg bdesc=rand:64x512" +
+                             " --arg c=zeros:256x512" + sizes);
+  EXPECT_EQ(rank.status, 2);
+  EXPECT_TRUE(has(rank.out, "'rand:16384' has 1 dim; the descriptor needs a tensor of rank 2"))
+      << rank.out;
+}
+
 // With a GPU, the jit's result is compared with the interpreter's; without one, --gpu says why.
 TEST(RunCli, GpuComparesOrSaysWhyNot) {
   REQUIRE_LINLAYOUT_BINARY();
@@ -88,6 +135,17 @@ TEST(RunCli, GpuComparesOrSaysWhyNot) {
     EXPECT_EQ(r.status, 1);
     EXPECT_TRUE(has(r.out, "linlayout run: --gpu: ")) << r.out;
     EXPECT_TRUE(has(r.out, "ran memcpy_1d on the CPU interpreter")) << r.out;
+  }
+  // Tensor descriptors go to the GPU as tensor maps the jit encodes for the kernel's boxes.
+  CliRun d = runLinlayout(
+      "run " + linlayout::testing::exampleFile("matmul_ws_persistent_tmastore.tir") +
+      " --grid 2 --arg adesc=rand:256x64 --arg bdesc=rand:64x512 --arg c=zeros:256x512 --arg K=64" +
+      " --arg ldc=512 --arg M=256 --arg N=512 --gpu");
+  if (r.status == 0) {
+    EXPECT_EQ(d.status, 0) << d.out;
+    EXPECT_TRUE(has(d.out, "gpu %c: ")) << d.out;
+  } else {
+    EXPECT_EQ(d.status, 1) << d.out;
   }
 }
 

@@ -12,6 +12,7 @@
 
 #ifdef LINLAYOUT_HAS_JIT
 #include "linlayout/jit/Compiler.h"
+#include "linlayout/jit/KernelArg.h"
 #include "linlayout/runtime/DeviceBuffer.h"
 #endif
 
@@ -193,9 +194,38 @@ Expected<std::vector<uint8_t>> generate(const std::string &how, int64_t n, Scala
 }
 
 std::string paramText(const Param &p) {
+  if (p.type.isTensorDesc()) {
+    std::string block;
+    for (int64_t d : p.type.shape())
+      block += std::to_string(d) + "x";
+    return "%" + p.name + ": !tt.tensordesc<tensor<" + block +
+           std::string(ir::name(p.type.elem().scalar)) + ">>";
+  }
   if (p.type.isPointer())
     return "%" + p.name + ": !tt.ptr<" + std::string(ir::name(p.type.elem().scalar)) + ">";
   return "%" + p.name + ": " + std::string(ir::name(p.type.elem().scalar));
+}
+
+// Whether `how` (an --arg value) names a .npy file.
+bool isNpyPath(const std::string &how) { return how.size() > 4 && how.ends_with(".npy"); }
+
+// The array of the .npy file at `path`, as the input of a buffer of kind k: an error naming the
+// file where it cannot be read or holds another dtype.
+Expected<NpyArray> readNpyInput(const std::string &path, ScalarKind k) {
+  LL_ASSIGN_OR_RETURN(auto bytes, readFile(path));
+  auto arr = parseNpy(bytes);
+  if (!arr.ok())
+    return makeError(path + ": " + arr.message());
+  if (arr->descr != npyDescr(k) && !(arr->descr == "|u1" && k == ScalarKind::I8) &&
+      !(arr->descr == "|i1" && k == ScalarKind::I1))
+    return makeError(path + " holds dtype '" + arr->descr + "', the parameter needs '" +
+                     npyDescr(k) + "'");
+  return arr;
+}
+
+// Whether an argument is a buffer the kernel may write: a pointer's or a descriptor's tensor.
+bool holdsBuffer(const ir::ArgValue &v) {
+  return v.kind == ir::ArgValue::Pointer || v.kind == ir::ArgValue::TensorDesc;
 }
 
 // What one --arg NAME=VALUE gives a parameter.
@@ -219,9 +249,10 @@ Expected<ir::Grid> parseGrid(const std::string &text) {
   return g;
 }
 
-// The summary line of one buffer.
+// The summary line of one buffer; a descriptor's tensor shows its dims (`dims`, like 256x64).
 std::string summarize(const std::string &name, const std::vector<uint8_t> &buf,
-                      const std::vector<uint8_t> &before, ScalarKind k, int print) {
+                      const std::vector<uint8_t> &before, ScalarKind k, int print,
+                      const std::string &dims = "") {
   int bytes = ir::byteWidth(k);
   int64_t n = int64_t(buf.size()) / bytes;
   int64_t changed = 0;
@@ -240,8 +271,8 @@ std::string summarize(const std::string &name, const std::vector<uint8_t> &buf,
   }
   std::ostringstream os;
   os.precision(6);
-  os << "%" << name << ": " << n << " x " << ir::name(k) << ", " << changed
-     << (changed == 1 ? " element" : " elements") << " written";
+  os << "%" << name << ": " << (dims.empty() ? std::to_string(n) : dims) << " x " << ir::name(k)
+     << ", " << changed << (changed == 1 ? " element" : " elements") << " written";
   if (n) {
     os << "; min " << lo << ", max " << hi << ", sum " << sum;
     if (nans)
@@ -284,14 +315,32 @@ int runOnGpu(const RunArgs &a, const ir::Module &module, const std::vector<Param
   for (size_t i = 0; i < params.size(); ++i) {
     const ir::ArgValue &v = args[i];
     jit::KernelArg ka;
-    if (v.kind == ir::ArgValue::Pointer) {
+    if (holdsBuffer(v)) {
       auto b = runtime::DeviceBuffer::fromHost<uint8_t>(inputs[v.buffer]);
       if (!b.ok()) {
         std::cerr << "linlayout run: --gpu: " << b.message() << "\n";
         return 1;
       }
       device.push_back(std::move(*b));
-      ka = jit::KernelArg::of(device.back());
+      if (v.kind == ir::ArgValue::Pointer) {
+        ka = jit::KernelArg::of(device.back());
+      } else {
+        // The kernel's box, swizzle and element type over the row-major tensor.
+        const int64_t bytes = ir::byteWidth(params[i].type.elem().scalar);
+        std::vector<uint64_t> dims, strideBytes;
+        for (size_t d = 0; d < v.dims.size(); ++d) {
+          dims.push_back(uint64_t(v.dims[d]));
+          if (d + 1 < v.dims.size())
+            strideBytes.push_back(uint64_t(v.strides[d] * bytes));
+        }
+        auto map = jit::encodeTensorMapFor((*k)->metadata().params.at(i), device.back().ptr(), dims,
+                                           strideBytes);
+        if (!map.ok()) {
+          std::cerr << "linlayout run: --gpu: %" << params[i].name << ": " << map.message() << "\n";
+          return 1;
+        }
+        ka = jit::KernelArg::of(*map);
+      }
     } else if (v.kind == ir::ArgValue::Int) {
       int bits = ir::bitWidth(params[i].type.elem().scalar);
       ka.kind = lower::ParamKind::Int;
@@ -314,7 +363,7 @@ int runOnGpu(const RunArgs &a, const ir::Module &module, const std::vector<Param
   int status = 0;
   size_t d = 0;
   for (size_t i = 0; i < params.size(); ++i) {
-    if (args[i].kind != ir::ArgValue::Pointer)
+    if (!holdsBuffer(args[i]))
       continue;
     const runtime::DeviceBuffer &buf = device[d++];
     const std::vector<uint8_t> &want = cpu.buffers[args[i].buffer];
@@ -450,26 +499,66 @@ int runKernel(RunArgs &a) {
       std::cerr << "linlayout run: " << paramText(p) << ": " << why << "\n";
       return code;
     };
-    if (p.type.isTensorDesc())
-      return fail("tensor descriptor parameters are not supported by run yet");
+    if (p.type.isTensorDesc()) {
+      // A row-major tensor of the dims given (outermost first), at the start of its buffer.
+      ScalarKind k = p.type.elem().scalar;
+      const size_t rank = p.type.shape().size();
+      const std::string form = "a tensor of rank " + std::to_string(rank) + ": --arg " + p.name +
+                               "=rand:DIMS (or iota:DIMS, zeros:DIMS; DIMS like 256x64, "
+                               "outermost first) or FILE.npy";
+      if (!init.given)
+        return fail("needs " + form);
+      std::vector<int64_t> dims;
+      std::vector<uint8_t> buf;
+      const std::string &how = init.value;
+      const bool file = isNpyPath(how);
+      if (file) {
+        auto arr = readNpyInput(how, k);
+        if (!arr.ok())
+          return fail(arr.message(), 1);
+        dims = arr->shape;
+        buf = std::move(arr->data);
+      } else {
+        size_t colon = how.find(':');
+        auto shape = colon == std::string::npos
+                         ? Expected<std::vector<int64_t>>(makeError("no dims"))
+                         : parseShape(std::string_view(how).substr(colon + 1));
+        if (!shape.ok())
+          return fail("'" + how + "' is not " + form);
+        dims = std::move(*shape);
+      }
+      if (dims.size() != rank)
+        return fail("'" + how + "' has " + std::to_string(dims.size()) +
+                    (dims.size() == 1 ? " dim" : " dims") + "; the descriptor needs " + form);
+      int64_t n = 1;
+      for (int64_t d : dims) {
+        if (d < 1 || d > (int64_t(1) << 32) / n)
+          return fail("'" + how + "': every dim at least 1, and at most 2^32 elements in all");
+        n *= d;
+      }
+      if (!file) {
+        auto g = generate(how.substr(0, how.find(':')), n, k, rng);
+        if (!g.ok())
+          return fail(g.message());
+        buf = std::move(*g);
+      }
+      std::vector<int64_t> strides(rank, 1);
+      for (size_t d = rank - 1; d-- > 0;)
+        strides[d] = strides[d + 1] * dims[d + 1];
+      args.push_back(ir::ArgValue::tensorDesc(uint32_t(memory.buffers.size()), dims, strides));
+      memory.buffers.push_back(std::move(buf));
+      continue;
+    }
     if (p.type.isPointer()) {
       ScalarKind k = p.type.elem().scalar;
       std::string how = init.given ? init.value : a.fill;
       int64_t n = a.size;
       size_t colon = how.find(':');
       std::vector<uint8_t> buf;
-      if (init.given && how.size() > 4 && how.ends_with(".npy")) {
-        auto bytes = readFile(how);
-        if (!bytes.ok())
-          return fail(bytes.message(), 1);
-        auto arr = parseNpy(*bytes);
+      if (init.given && isNpyPath(how)) {
+        auto arr = readNpyInput(how, k);
         if (!arr.ok())
-          return fail(how + ": " + arr.message(), 1);
-        if (arr->descr != npyDescr(k) && !(arr->descr == "|u1" && k == ScalarKind::I8) &&
-            !(arr->descr == "|i1" && k == ScalarKind::I1))
-          return fail(how + " holds dtype '" + arr->descr + "', the parameter needs '" +
-                          npyDescr(k) + "'",
-                      1);
+          return fail(arr.message(), 1);
         buf = std::move(arr->data);
       } else {
         if (colon != std::string::npos) {
@@ -539,14 +628,22 @@ int runKernel(RunArgs &a) {
     std::filesystem::create_directories(a.outDir, ec);
   }
   for (size_t i = 0; i < params.size(); ++i) {
-    if (args[i].kind != ir::ArgValue::Pointer)
+    if (!holdsBuffer(args[i]))
       continue;
     ScalarKind k = params[i].type.elem().scalar;
     const std::vector<uint8_t> &buf = memory.buffers[args[i].buffer];
+    std::string dims;
+    for (int64_t d : args[i].dims)
+      dims += (dims.empty() ? "" : "x") + std::to_string(d);
     if (!a.quiet)
-      std::cout << summarize(params[i].name, buf, inputs[args[i].buffer], k, a.print) << "\n";
+      std::cout << summarize(params[i].name, buf, inputs[args[i].buffer], k, a.print, dims) << "\n";
     if (!a.outDir.empty()) {
-      NpyArray arr{npyDescr(k), {int64_t(buf.size()) / ir::byteWidth(k)}, buf};
+      // A descriptor's tensor keeps its dims; a pointer's buffer is flat.
+      std::vector<int64_t> shape =
+          args[i].kind == ir::ArgValue::TensorDesc
+              ? args[i].dims
+              : std::vector<int64_t>{int64_t(buf.size()) / ir::byteWidth(k)};
+      NpyArray arr{npyDescr(k), shape, buf};
       std::string path = (std::filesystem::path(a.outDir) / (params[i].name + ".npy")).string();
       Status w = writeFile(path, formatNpy(arr));
       if (!w.ok()) {
@@ -580,7 +677,9 @@ void addRunCommand(CLI::App &app, int &status) {
       ->capture_default_str();
   cmd->add_option("-a,--arg", a->args,
                   "a parameter's value, by name: a number for an integer or float; for a "
-                  "pointer, rand:N, iota:N or zeros:N (N elements) or FILE.npy")
+                  "pointer, rand:N, iota:N or zeros:N (N elements) or FILE.npy; for a tensor "
+                  "descriptor, a row-major tensor: rand:DIMS, iota:DIMS or zeros:DIMS (like "
+                  "256x64, outermost first) or FILE.npy (its shape)")
       ->type_name("NAME=VALUE")
       ->allow_extra_args(false); // one value per --arg: a file after it stays the positional
   cmd->add_option("--size", a->size,
@@ -593,9 +692,10 @@ void addRunCommand(CLI::App &app, int &status) {
       ->capture_default_str()
       ->check(CLI::IsMember({"rand", "iota", "zeros"}));
   cmd->add_option("--seed", a->seed, "the random generator's seed")->capture_default_str();
-  cmd->add_option("-o,--out", a->outDir,
-                  "write every pointer buffer after the run to DIR/NAME.npy (bf16 and 8-bit "
-                  "floats as their bits: uint16 / uint8)")
+  cmd->add_option(
+         "-o,--out", a->outDir,
+         "write every pointer and descriptor buffer after the run to DIR/NAME.npy (bf16 and 8-bit "
+         "floats as their bits: uint16 / uint8)")
       ->type_name("DIR");
   cmd->add_option("--print", a->print, "elements of each buffer to print (0: none)")
       ->capture_default_str()

@@ -9,7 +9,8 @@
 #           1 and 4 waves; ~4 min)
 #           bash .carry-req/measure.sh tests .carry-req   (the GPU tests of the kernels that
 #           local_store now writes with stmatrix, Triton's matrix with the row- and column-major
-#           intermediates, and racecheck / synccheck of the warp-specialized kernels; ~6 min)
+#           intermediates, racecheck / synccheck of the warp-specialized kernels, and
+#           `linlayout run --gpu` of a TMA kernel; ~6 min)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 case "$1" in
@@ -25,8 +26,11 @@ prepare)
       "$repo/build/bin/linlayout" compile "$out/$t.tir" -o "$out/$t.ptx" --report 2> "$out/$t.report"
     done
   done
-  strip -o "$out/jit_tests" "$repo/build/bin/jit_tests"
-  xz -T2 -6 -f "$out/jit_tests" ;;
+  # jit_tests, and query_tests with the CLI it runs (found beside it): `run --gpu` of a TMA kernel.
+  for b in jit_tests query_tests linlayout; do
+    strip -o "$out/$b" "$repo/build/bin/$b"
+    xz -T2 -6 -f "$out/$b"
+  done ;;
 run)
   dir=$2 repo=$(pwd)
   cd "$dir"
@@ -49,8 +53,14 @@ tests)
   dir=$2
   bin=/tmp/bin/jit_tests
   mkdir -p /tmp/bin
-  xz -dc "$dir/jit_tests.xz" > "$bin"
-  chmod +x "$bin"
+  for b in jit_tests query_tests linlayout; do
+    xz -dc "$dir/$b.xz" > "/tmp/bin/$b"
+    chmod +x "/tmp/bin/$b"
+  done
+  rc=0
+  /tmp/bin/query_tests --gtest_filter='RunCli.Gpu*' > "$OUT/query_tests.log" 2>&1 || rc=$?
+  echo "query_tests RunCli.Gpu* rc=$rc"
+  grep -E "^\[  (FAILED|PASSED|SKIPPED|     OK) |gpu %" "$OUT/query_tests.log" || true
   san=$(ls /usr/local/cuda*/bin/compute-sanitizer | head -1)
   export LINLAYOUT_TEST_ATTENTION_MAX_CTX=512
   check() { # tool test

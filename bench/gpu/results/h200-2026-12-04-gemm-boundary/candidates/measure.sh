@@ -50,7 +50,8 @@ run)
     usec=matmul_ws_persistent_usec.ptx > "$OUT/ncu.txt" 2>&1
   grep -E "^  [a-z]|duration|cycles_elapsed" "$OUT/ncu.txt" ;;
 tests)
-  dir=$2
+  # The logs go to $OUT/logs.tgz at the end (the device tool brings back 8 files at most).
+  dir=$2 log=$(mktemp -d)
   bin=/tmp/bin/jit_tests
   mkdir -p /tmp/bin
   for b in jit_tests query_tests linlayout; do
@@ -58,34 +59,36 @@ tests)
     chmod +x "/tmp/bin/$b"
   done
   rc=0
-  /tmp/bin/query_tests --gtest_filter='RunCli.Gpu*' > "$OUT/query_tests.log" 2>&1 || rc=$?
+  /tmp/bin/query_tests --gtest_filter='RunCli.Gpu*' > "$log/query_tests.log" 2>&1 || rc=$?
   echo "query_tests RunCli.Gpu* rc=$rc"
-  grep -E "^\[  (FAILED|PASSED|SKIPPED|     OK) |gpu %" "$OUT/query_tests.log" || true
+  grep -E "^\[  (FAILED|PASSED|SKIPPED|     OK) |gpu %" "$log/query_tests.log" || true
   san=$(ls /usr/local/cuda*/bin/compute-sanitizer | head -1)
   export LINLAYOUT_TEST_ATTENTION_MAX_CTX=512
   check() { # tool test
     local rc=0
-    timeout 400 "$san" --tool "$1" $([ "$1" = racecheck ] && echo --racecheck-report all) \
-      --error-exitcode 9 "$bin" --gtest_filter="$2" > "$OUT/$1-$2.log" 2>&1 || rc=$?
-    echo "$1 $2 rc=$rc $(grep -m1 'SUMMARY' "$OUT/$1-$2.log" || true)" >> "$OUT/sanitizer.txt"
+    timeout 450 "$san" --tool "$1" $([ "$1" = racecheck ] && echo --racecheck-report all) \
+      --error-exitcode 9 "$bin" --gtest_filter="$2" > "$log/$1-$2.log" 2>&1 || rc=$?
+    echo "$1 $2 rc=$rc $(grep -m1 'SUMMARY' "$log/$1-$2.log" || true)" >> "$log/sanitizer.txt"
   }
+  # Everything at once (one call may run 600 s): Triton's matrix where the tile goes through a
+  # row- or column-major tile (f16: local_alloc from every source layout) in 4 processes, the
+  # sanitizers, then the GPU tests.
+  for i in 0 1 2 3; do
+    LINLAYOUT_MATRIX_NAMES=swizzled1,swizzled2 LINLAYOUT_MATRIX_SHARD="$i/4" timeout 450 "$bin" \
+      --gtest_filter='TritonMatrixGpu.*' > "$log/matrix.$i.log" 2>&1 &
+  done
   check racecheck TmaGpu.WarpSpecializedMatmul &
   check racecheck ComputeGpu.WarpSpecializedAttention &
   check racecheck TmaGpu.Fp8WarpSpecializedMatmul &
   check synccheck TmaGpu.WarpSpecializedMatmul &
   start=$(date +%s) rc=0
-  timeout 400 "$bin" --gtest_filter='TmaGpu.*:ComputeGpu.*:WgmmaGpu.*:PaddedSharedGpu.*' \
-    > "$OUT/jit_tests.log" 2>&1 || rc=$?
+  timeout 450 "$bin" --gtest_filter='TmaGpu.*:ComputeGpu.*:WgmmaGpu.*:PaddedSharedGpu.*' \
+    > "$log/jit_tests.log" 2>&1 || rc=$?
   echo "jit_tests rc=$rc $(( $(date +%s) - start )) s"
-  grep -E "^\[  (FAILED|PASSED|SKIPPED) |tests ran" "$OUT/jit_tests.log" | head -40 || true
-  # Triton's matrix where the tile goes through a row- or column-major tile (f16: local_alloc
-  # from every source layout), in 4 processes.
-  for i in 0 1 2 3; do
-    LINLAYOUT_MATRIX_NAMES=swizzled1,swizzled2 LINLAYOUT_MATRIX_SHARD="$i/4" timeout 300 "$bin" \
-      --gtest_filter='TritonMatrixGpu.*' > "$OUT/matrix.$i.log" 2>&1 &
-  done
+  grep -E "^\[  (FAILED|PASSED|SKIPPED) |tests ran" "$log/jit_tests.log" | head -40 || true
   wait || true
-  grep -h "cases run\|Failure\|FAILED\|PASSED" "$OUT"/matrix.*.log | head -20 || true
-  cat "$OUT/sanitizer.txt" ;;
+  grep -h "cases run\|Failure\|FAILED\|PASSED" "$log"/matrix.*.log | head -20 || true
+  cat "$log/sanitizer.txt"
+  tar czf "$OUT/logs.tgz" -C "$log" . ;;
 *) echo "usage: measure.sh prepare DIR | run DIR | tests DIR" >&2; exit 2 ;;
 esac

@@ -3,14 +3,15 @@
 # the carried accumulator (matmul_ws_persistent_usec.tir) against cuBLAS, and the GPU checks of
 # every kernel the stmatrix change touched.
 #   here:   bash measure.sh prepare .carry-req   (compiles main's TMA-store kernel and the
-#           candidate, f16 and bf16, with their reports; packs jit_tests, stripped and xz'd)
+#           candidate, f16 and bf16, with their reports; packs jit_tests, query_tests and the
+#           CLI, stripped and xz'd: 24 MB; needs a built tree)
 #   device: bash .carry-req/measure.sh run .carry-req     (carry [".carry-req"], from the
 #           repository root: times both against cuBLAS at 4096^3 and 8192^3, then ncu cycles at
 #           1 and 4 waves; ~4 min)
 #           bash .carry-req/measure.sh tests .carry-req   (the GPU tests of the kernels that
 #           local_store now writes with stmatrix, Triton's matrix with the row- and column-major
 #           intermediates, racecheck / synccheck of the warp-specialized kernels, and
-#           `linlayout run --gpu` of a TMA kernel; ~6 min)
+#           `linlayout run --gpu` of a TMA kernel; under 8 min, logs back as logs.tgz)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 case "$1" in

@@ -16,6 +16,12 @@ namespace {
 
 uint64_t lowBits(int m) { return m >= 64 ? ~uint64_t(0) : (uint64_t(1) << m) - 1; }
 
+// Whether a matrix instruction can move elements of `e` bits at a view's `viewXor`: a row is 16
+// contiguous bytes of 8-, 16- or 32-bit elements, and an XOR below that would reorder it.
+bool rowsStayWhole(int e, uint64_t viewXor) {
+  return (e == 8 || e == 16 || e == 32) && !(viewXor & uint64_t(128 / e - 1));
+}
+
 // Element `slot` of `slots` packed low-first in an i32 word, as `t`.
 llvm::Value *unpack(llvm::IRBuilder<> &b, llvm::Value *word, int slot, int slots, llvm::Type *t) {
   int bits = 32 / slots;
@@ -96,8 +102,7 @@ Expected<std::optional<std::vector<llvm::Value *>>>
 emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist, const LinearLayout &shared,
                    llvm::Value *base, llvm::Value *thread, llvm::Type *elemTy, uint64_t viewXor) {
   int e = int(elemTy->getPrimitiveSizeInBits());
-  // A row of ldmatrix is 16 contiguous bytes; XOR below that would reorder it.
-  if ((e != 8 && e != 16 && e != 32) || (viewXor & uint64_t(128 / e - 1)))
+  if (!rowsStayWhole(e, viewXor))
     return std::optional<std::vector<llvm::Value *>>();
   LL_ASSIGN_OR_RETURN(auto plan, planMatrixTile(dist, shared, e, MatrixTileAccess::Load));
   if (!plan)
@@ -130,10 +135,8 @@ Expected<bool> emitMatrixTileStore(llvm::IRBuilder<> &b, const PtxTarget &target
                                    const std::vector<llvm::Value *> &regs, uint64_t viewXor) {
   if (!target.hasSm90Features())
     return false;
-  // Rows are 16 contiguous bytes of 8-, 16- or 32-bit elements; a view's XOR below that would
-  // reorder them.
   int e = int(regs.at(0)->getType()->getPrimitiveSizeInBits());
-  if ((e != 8 && e != 16 && e != 32) || (viewXor & uint64_t(128 / e - 1)))
+  if (!rowsStayWhole(e, viewXor))
     return false;
   LL_ASSIGN_OR_RETURN(auto plan, planMatrixTile(dist, shared, e, MatrixTileAccess::Store));
   if (!plan)

@@ -556,7 +556,8 @@ std::vector<WgmmaTileCase> wgmmaTileCases() {
   // The useC flag on an accumulator of ones: ignored (false) and added (true), from shared
   // memory and registers, and on the first of two K halves.
   auto flagged = [](WgmmaTileCase c, bool useC, bool kViews) {
-    c.useC = useC, c.kViews = kViews;
+    c.useC = useC;
+    c.kViews = kViews;
     return c;
   };
   cases.push_back(

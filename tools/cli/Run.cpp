@@ -194,13 +194,9 @@ Expected<std::vector<uint8_t>> generate(const std::string &how, int64_t n, Scala
 }
 
 std::string paramText(const Param &p) {
-  if (p.type.isTensorDesc()) {
-    std::string block;
-    for (int64_t d : p.type.shape())
-      block += std::to_string(d) + "x";
-    return "%" + p.name + ": !tt.tensordesc<tensor<" + block +
+  if (p.type.isTensorDesc())
+    return "%" + p.name + ": !tt.tensordesc<tensor<" + shapeString(p.type.shape()) + "x" +
            std::string(ir::name(p.type.elem().scalar)) + ">>";
-  }
   if (p.type.isPointer())
     return "%" + p.name + ": !tt.ptr<" + std::string(ir::name(p.type.elem().scalar)) + ">";
   return "%" + p.name + ": " + std::string(ir::name(p.type.elem().scalar));
@@ -632,11 +628,10 @@ int runKernel(RunArgs &a) {
       continue;
     ScalarKind k = params[i].type.elem().scalar;
     const std::vector<uint8_t> &buf = memory.buffers[args[i].buffer];
-    std::string dims;
-    for (int64_t d : args[i].dims)
-      dims += (dims.empty() ? "" : "x") + std::to_string(d);
     if (!a.quiet)
-      std::cout << summarize(params[i].name, buf, inputs[args[i].buffer], k, a.print, dims) << "\n";
+      std::cout << summarize(params[i].name, buf, inputs[args[i].buffer], k, a.print,
+                             args[i].dims.empty() ? "" : shapeString(args[i].dims))
+                << "\n";
     if (!a.outDir.empty()) {
       // A descriptor's tensor keeps its dims; a pointer's buffer is flat.
       std::vector<int64_t> shape =

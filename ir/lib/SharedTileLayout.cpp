@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <initializer_list>
 #include <limits>
 #include <vector>
 
@@ -64,10 +63,10 @@ bool singleCta(const LinearLayout &dist, const LinearLayout &shared) {
              std::vector<uint64_t>(size_t(shared.inDimBits(DimName::block())), 0);
 }
 
-// The first of `ops` (a matrix instruction and its .trans form) whose pattern moves `dist`.
-std::optional<SharedSidePattern> matrixPattern(const LinearLayout &dist, const LinearLayout &shared,
-                                               int elementBits,
-                                               std::initializer_list<SharedOp> ops) {
+} // namespace
+
+std::optional<SharedSidePattern> matrixLoadPattern(const LinearLayout &dist,
+                                                   const LinearLayout &shared, int elementBits) {
   if (!sameOutDims(dist, shared) || !singleCta(dist, shared))
     return std::nullopt;
   if (elementBits != 8 && elementBits != 16 && elementBits != 32)
@@ -75,22 +74,10 @@ std::optional<SharedSidePattern> matrixPattern(const LinearLayout &dist, const L
   SideVectors side = sideVectorsOf(dist);
   side.extra.clear();
   ScratchBasis basis = scratchBasisOf(shared);
-  for (SharedOp op : ops)
+  for (SharedOp op : {SharedOp::LdMatrix, SharedOp::LdMatrixTrans})
     if (auto p = analyzeSharedSide(side, basis, op, elementBits))
       return p;
   return std::nullopt;
-}
-
-} // namespace
-
-std::optional<SharedSidePattern> matrixLoadPattern(const LinearLayout &dist,
-                                                   const LinearLayout &shared, int elementBits) {
-  return matrixPattern(dist, shared, elementBits, {SharedOp::LdMatrix, SharedOp::LdMatrixTrans});
-}
-
-std::optional<SharedSidePattern> matrixStorePattern(const LinearLayout &dist,
-                                                    const LinearLayout &shared, int elementBits) {
-  return matrixPattern(dist, shared, elementBits, {SharedOp::StMatrix, SharedOp::StMatrixTrans});
 }
 
 Expected<SwizzledSharedSpec> chooseSwizzledShared(const LinearLayout &writer,

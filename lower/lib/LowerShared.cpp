@@ -1,16 +1,15 @@
 // ttg.local_alloc / local_store / local_load / local_dealloc: a shared-memory buffer in a shared
 // layout ((offset[, block]) -> tensor), written and read by distributed tensors at the offsets
-// layout∘shared⁻¹ gives, with the widest vectors both allow; loads use ldmatrix and, on sm_90,
-// stores use stmatrix where the layouts let them (SharedTileMatrix.h). A padded tile
-// (#ttg.padded_shared) takes the same offsets through its padding (SharedPadding.h), with vectors
-// that padding does not split.
+// layout∘shared⁻¹ gives, with the widest vectors both allow; loads use ldmatrix where the
+// layouts let them (SharedTileLoad.h). A padded tile (#ttg.padded_shared) takes the same offsets
+// through its padding (SharedPadding.h), with vectors that padding does not split.
 #include "LayoutIndex.h"
 #include "OpLowering.h"
 #include "OperandSlices.h"
 #include "SharedAccess.h"
 #include "SharedBytesTag.h"
 #include "SharedPadding.h"
-#include "SharedTileMatrix.h"
+#include "SharedTileLoad.h"
 #include "SharedVector.h"
 #include "SharedView.h"
 
@@ -36,33 +35,15 @@ Status storeTile(LoweringContext &ctx, const ir::Op &op, const Lowered &value,
   auto &b = ctx.b();
   LL_ASSIGN_OR_RETURN(LinearLayout src, widenToTile(value.layout, buffer.layout));
   LL_ASSIGN_OR_RETURN(LinearLayout map, offsetsOf(src, buffer.layout));
-  ctx.beforeSharedWrite(range);
-  uint64_t free = 0;   // register bits of copies
-  bool copies = false; // threads holding copies
-  for (const DimMask &m : value.layout.freeVariableMasks()) {
-    if (m.name == DimName::reg())
-      free = m.mask;
-    else if (m.name == DimName::lane() || m.name == DimName::warp())
-      copies = copies || m.mask;
-  }
-  // stmatrix where the layouts allow it (the wgmma accumulator into a swizzled tile, as an
-  // epilogue writes C), else st.shared; stmatrix's rows are found on unpadded offsets. Not where
-  // threads hold copies (lane or warp bits the layout ignores), which every copy would store:
-  // there ptxas 13 spilled more with stmatrix (Triton's matrix, convert2d/9-*/swizzled2/64x128/
-  // f16, 8 copies: 32 -> 48 bytes of local memory where Triton's kernels take 40 and 48).
-  if (buffer.pads.empty() && !copies) {
-    LL_ASSIGN_OR_RETURN(bool matrix, emitMatrixTileStore(b, ctx.target(), src, buffer.layout,
-                                                         ctx.sharedBase(buffer), ctx.thread(),
-                                                         value.regs, buffer.viewXor));
-    if (matrix) {
-      ctx.afterSharedWrite(range);
-      return Status::success();
-    }
-  }
   LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(map));
   llvm::Type *ty = value.regs[0]->getType();
   int bytes = sharedBytes(ty);
   int vec = vectorUnderPadding(vectorUnderXor(vectorOf(map, bytes), buffer.viewXor), buffer.pads);
+  uint64_t free = 0;
+  for (const DimMask &m : value.layout.freeVariableMasks())
+    if (m.name == DimName::reg())
+      free = m.mask;
+  ctx.beforeSharedWrite(range);
   IndexEmitter em(ix, b, ctx.thread(), ctx.blockInCluster());
   for (uint64_t r = 0; r < ix.numRegisters(); r += vec) {
     if (r & free)
@@ -88,7 +69,7 @@ Expected<std::vector<llvm::Value *>> loadSharedTile(LoweringContext &ctx, const 
   // ldmatrix's rows are found on unpadded offsets: a padded tile takes ld.shared.
   if (buf.pads.empty()) {
     LL_ASSIGN_OR_RETURN(auto matrix, emitMatrixTileLoad(b, dist, buf.layout, ctx.sharedBase(buf),
-                                                        ctx.thread(), ty, buf.viewXor));
+                                                        ctx.thread(), ty, nullptr, buf.viewXor));
     if (matrix)
       return std::move(*matrix);
   }

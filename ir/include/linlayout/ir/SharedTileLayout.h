@@ -37,11 +37,6 @@ ScratchBasis scratchBasisOf(const LinearLayout &shared);
 std::optional<SharedSidePattern> matrixLoadPattern(const LinearLayout &dist,
                                                    const LinearLayout &shared, int elementBits);
 
-/// The same for storing `dist` into the tile with stmatrix (or stmatrix.trans).
-/// Ensures: when answered, op is StMatrix or StMatrixTrans.
-std::optional<SharedSidePattern> matrixStorePattern(const LinearLayout &dist,
-                                                    const LinearLayout &shared, int elementBits);
-
 /// A swizzled_shared layout for a tile of `shape` that `writer` fills (one lane
 /// writing up to 16 contiguous bytes) and `reader` loads (ldmatrix when it can,
 /// else ld.shared): the candidate (per_phase and max_phase in 1..8, vec in 1..8

@@ -1,8 +1,7 @@
-#include "SharedTileMatrix.h"
+#include "SharedTileLoad.h"
 
 #include "LayoutIndex.h"
 #include "MatrixAccess.h"
-#include "PackedHalves.h"
 #include "SharedAccess.h"
 
 #include "linlayout/ir/SharedTileLayout.h"
@@ -15,12 +14,6 @@ namespace linlayout::lower {
 namespace {
 
 uint64_t lowBits(int m) { return m >= 64 ? ~uint64_t(0) : (uint64_t(1) << m) - 1; }
-
-// Whether a matrix instruction can move elements of `e` bits at a view's `viewXor`: a row is 16
-// contiguous bytes of 8-, 16- or 32-bit elements, and an XOR below that would reorder it.
-bool rowsStayWhole(int e, uint64_t viewXor) {
-  return (e == 8 || e == 16 || e == 32) && !(viewXor & uint64_t(128 / e - 1));
-}
 
 // Element `slot` of `slots` packed low-first in an i32 word, as `t`.
 llvm::Value *unpack(llvm::IRBuilder<> &b, llvm::Value *word, int slot, int slots, llvm::Type *t) {
@@ -35,15 +28,13 @@ llvm::Value *unpack(llvm::IRBuilder<> &b, llvm::Value *word, int slot, int slots
 
 } // namespace
 
-Expected<std::optional<MatrixTilePlan>> planMatrixTile(const LinearLayout &dist,
-                                                       const LinearLayout &shared, int e,
-                                                       MatrixTileAccess access) {
-  auto pat = access == MatrixTileAccess::Load ? ir::matrixLoadPattern(dist, shared, e)
-                                              : ir::matrixStorePattern(dist, shared, e);
+Expected<std::optional<MatrixTileLoadPlan>> planMatrixTileLoad(const LinearLayout &dist,
+                                                               const LinearLayout &shared, int e) {
+  auto pat = ir::matrixLoadPattern(dist, shared, e);
   if (!pat)
-    return std::optional<MatrixTilePlan>();
-  MatrixTilePlan plan;
-  plan.trans = pat->op == SharedOp::LdMatrixTrans || pat->op == SharedOp::StMatrixTrans;
+    return std::optional<MatrixTileLoadPlan>();
+  MatrixTileLoadPlan plan;
+  plan.trans = pat->op == SharedOp::LdMatrixTrans;
   plan.perWord = plan.trans ? 2 : 32 / e;
   const int m = shared.inDimBits(DimName::offset());
   std::vector<InDimColumns> ins{{DimName::lane(), {}}, {DimName::warp(), {}}};
@@ -54,25 +45,25 @@ Expected<std::optional<MatrixTilePlan>> planMatrixTile(const LinearLayout &dist,
   std::vector<DimSize> outs{{DimName::offset(), uint64_t(1) << m}};
   LL_ASSIGN_OR_RETURN(plan.address, layoutFromColumns(ins, outs));
   size_t nRegs = dist.inDimSize(DimName::reg());
-  std::vector<bool> moved(nRegs, false);
+  std::vector<bool> loaded(nRegs, false);
   int nb = int(pat->baseBasis.size());
   for (uint64_t c = 0; c < (uint64_t(1) << nb); ++c) {
     uint32_t first = 0;
     for (int i = 0; i < nb; ++i)
       if (c >> i & 1)
         first ^= pat->baseBasis[i];
-    MatrixTilePlan::Instruction in;
+    MatrixTileLoadPlan::Instruction in;
     in.offsetConst = f2Apply(pat->regMap, first) & lowBits(m);
     for (uint32_t el : pat->element) {
       uint32_t r = first ^ el;
-      if (r >= nRegs || moved[r])
-        return makeError("the matrix pattern moves register " + std::to_string(r) + " twice");
-      moved[r] = true;
+      if (r >= nRegs || loaded[r])
+        return makeError("the ldmatrix pattern loads register " + std::to_string(r) + " twice");
+      loaded[r] = true;
       in.registers.push_back(int(r));
     }
     plan.instructions.push_back(std::move(in));
   }
-  // Registers that duplicate moved ones (broadcast register bits).
+  // Registers that duplicate loaded ones (broadcast register bits) copy them.
   if (!pat->duplicate.empty()) {
     F2Basis dec;
     for (uint32_t x : pat->baseBasis)
@@ -82,7 +73,7 @@ Expected<std::optional<MatrixTilePlan>> planMatrixTile(const LinearLayout &dist,
     for (size_t i = 0; i < pat->duplicate.size(); ++i)
       dec.insert(pat->duplicate[i], uint64_t(1) << i);
     for (uint64_t r = 0; r < nRegs; ++r) {
-      if (moved[r])
+      if (loaded[r])
         continue;
       uint64_t combo = 0;
       dec.reduce(r, &combo);
@@ -90,21 +81,23 @@ Expected<std::optional<MatrixTilePlan>> planMatrixTile(const LinearLayout &dist,
       for (size_t i = 0; i < pat->duplicate.size(); ++i)
         if (combo >> i & 1)
           z ^= pat->duplicate[i];
-      if (!moved.at(r ^ z))
-        return makeError("register " + std::to_string(r) + " duplicates an unmoved register");
-      plan.duplicates.push_back({int(r), int(r ^ z)});
+      if (!loaded.at(r ^ z))
+        return makeError("register " + std::to_string(r) + " copies an unloaded register");
+      plan.copies.push_back({int(r), int(r ^ z)});
     }
   }
-  return std::optional<MatrixTilePlan>(std::move(plan));
+  return std::optional<MatrixTileLoadPlan>(std::move(plan));
 }
 
 Expected<std::optional<std::vector<llvm::Value *>>>
 emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist, const LinearLayout &shared,
-                   llvm::Value *base, llvm::Value *thread, llvm::Type *elemTy, uint64_t viewXor) {
+                   llvm::Value *base, llvm::Value *thread, llvm::Type *elemTy,
+                   MatrixTileLoadCounts *counts, uint64_t viewXor) {
   int e = int(elemTy->getPrimitiveSizeInBits());
-  if (!rowsStayWhole(e, viewXor))
+  // A row of ldmatrix is 16 contiguous bytes; XOR below that would reorder it.
+  if (viewXor & uint64_t(128 / e - 1))
     return std::optional<std::vector<llvm::Value *>>();
-  LL_ASSIGN_OR_RETURN(auto plan, planMatrixTile(dist, shared, e, MatrixTileAccess::Load));
+  LL_ASSIGN_OR_RETURN(auto plan, planMatrixTileLoad(dist, shared, e));
   if (!plan)
     return std::optional<std::vector<llvm::Value *>>();
   LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(plan->address));
@@ -121,41 +114,16 @@ emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist, const LinearL
         out.at(size_t(in.registers[size_t(w * per + h)])) =
             unpack(b, got[size_t(w)], h, per, elemTy);
   }
-  for (const auto &d : plan->duplicates)
-    out.at(size_t(d[0])) = out.at(size_t(d[1]));
+  for (const auto &c : plan->copies)
+    out.at(size_t(c[0])) = out.at(size_t(c[1]));
   for (llvm::Value *v : out)
     if (!v)
       return makeError("the ldmatrix plan leaves a register unset");
-  return std::optional<std::vector<llvm::Value *>>(std::move(out));
-}
-
-Expected<bool> emitMatrixTileStore(llvm::IRBuilder<> &b, const PtxTarget &target,
-                                   const LinearLayout &dist, const LinearLayout &shared,
-                                   llvm::Value *base, llvm::Value *thread,
-                                   const std::vector<llvm::Value *> &regs, uint64_t viewXor) {
-  if (!target.hasSm90Features())
-    return false;
-  int e = int(regs.at(0)->getType()->getPrimitiveSizeInBits());
-  if (!rowsStayWhole(e, viewXor))
-    return false;
-  LL_ASSIGN_OR_RETURN(auto plan, planMatrixTile(dist, shared, e, MatrixTileAccess::Store));
-  if (!plan)
-    return false;
-  LL_ASSIGN_OR_RETURN(LayoutIndexer ix, LayoutIndexer::create(plan->address));
-  IndexEmitter em(ix, b, thread, nullptr);
-  for (const auto &in : plan->instructions) {
-    SplitOffset so = em.scaledWithConstant(0, in.offsetConst ^ viewXor, e / 8);
-    llvm::Value *addr = sharedAddress(b, base, so.variable, so.constant);
-    std::vector<llvm::Value *> words;
-    for (size_t w = 0; w < in.registers.size(); w += size_t(plan->perWord)) {
-      std::vector<llvm::Value *> elems;
-      for (int h = 0; h < plan->perWord; ++h)
-        elems.push_back(regs.at(size_t(in.registers[w + size_t(h)])));
-      words.push_back(joinWord(b, elems));
-    }
-    LL_TRY_STATUS(emitStmatrix(b, target, addr, words, plan->trans));
+  if (counts) {
+    counts->ldmatrix = int(plan->instructions.size());
+    counts->trans = plan->trans;
   }
-  return true;
+  return std::optional<std::vector<llvm::Value *>>(std::move(out));
 }
 
 } // namespace linlayout::lower

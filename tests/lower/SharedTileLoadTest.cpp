@@ -1,9 +1,10 @@
-// local_load through ldmatrix and local_store through stmatrix, checked without a GPU: the
-// instructions planMatrixTile plans are simulated with the two instructions' common semantics
-// (lane 8i + r supplies row r of matrix i; without .trans lane l holds the word at byte 4 (l % 4)
-// of row l / 4, with .trans the 16-bit elements of column l / 4, rows 2 (l % 4) and
-// 2 (l % 4) + 1), and every register of every thread must be the element its layout says.
-#include "SharedTileMatrix.h"
+// local_load through ldmatrix, checked without a GPU: the instructions
+// planMatrixTileLoad plans are simulated with ldmatrix's semantics (lane 8i + r
+// supplies row r of matrix i; without .trans lane l receives the word at byte 4
+// (l % 4) of row l / 4, with .trans the 16-bit elements of column l / 4, rows 2
+// (l % 4) and 2 (l % 4) + 1), and every register of every thread must get the
+// element its layout says.
+#include "SharedTileLoad.h"
 #include "SharedView.h"
 
 #include "linlayout/layout/AttrSyntax.h"
@@ -11,8 +12,6 @@
 #include "linlayout/layout/LayoutColumns.h"
 
 #include <gtest/gtest.h>
-
-#include <algorithm>
 
 using namespace linlayout;
 using namespace linlayout::lower;
@@ -27,13 +26,12 @@ LinearLayout layoutOf(const std::string &attr, std::vector<int64_t> shape) {
   return *l;
 }
 
-// Simulates the plan; returns "" when every register moves to or from its element (a
-// duplicate: it holds a moved register's element). With an
+// Simulates the plan; returns "" when every register gets its element. With an
 // `origin`, dist covers a view of the tile at that origin (its out dims widened
 // to the tile's) and the plan reads with `viewXor`: the element of view
 // coordinate x must be the tile's element at origin + x, added as numbers.
 std::string simulate(const LinearLayout &dist, const LinearLayout &shared,
-                     const MatrixTilePlan &plan, std::vector<int64_t> origin = {},
+                     const MatrixTileLoadPlan &plan, std::vector<int64_t> origin = {},
                      uint64_t viewXor = 0) {
   auto parentOf = [&](uint64_t packed) {
     if (origin.empty())
@@ -71,11 +69,11 @@ std::string simulate(const LinearLayout &dist, const LinearLayout &shared,
             seen[l][size_t(r)] = true;
           }
     }
-    for (const auto &d : plan.duplicates)
+    for (const auto &c : plan.copies)
       for (uint64_t l = 0; l < 32; ++l) {
-        if (f2Apply(regCols, d[0]) != f2Apply(regCols, d[1]))
-          return "register " + std::to_string(d[0]) + " duplicates a different element";
-        seen[l][size_t(d[0])] = true;
+        if (f2Apply(regCols, c[0]) != f2Apply(regCols, c[1]))
+          return "register " + std::to_string(c[0]) + " copies a different element";
+        seen[l][size_t(c[0])] = true;
       }
     for (uint64_t l = 0; l < 32; ++l)
       for (size_t r = 0; r < nRegs; ++r)
@@ -93,30 +91,9 @@ struct Case {
   size_t instructions;
 };
 
-// Plans each case in `access`'s direction and simulates it; and, so that the check can fail, a
-// plan with its first instruction's words rotated by one must fail the simulation.
-void checkPlans(const std::vector<Case> &cases, MatrixTileAccess access) {
-  for (const Case &c : cases) {
-    SCOPED_TRACE(c.dist + (access == MatrixTileAccess::Load ? " from " : " into ") + c.shared);
-    LinearLayout dist = layoutOf(c.dist, c.shape), shared = layoutOf(c.shared, c.shape);
-    auto plan = planMatrixTile(dist, shared, c.bits, access);
-    ASSERT_TRUE(plan.ok()) << plan.message();
-    ASSERT_TRUE(plan->has_value()) << "no matrix plan";
-    EXPECT_EQ((*plan)->trans, c.trans);
-    EXPECT_EQ((*plan)->instructions.size(), c.instructions);
-    EXPECT_EQ(simulate(dist, shared, **plan), "");
-    MatrixTilePlan wrong = **plan;
-    auto &regs = wrong.instructions.at(0).registers;
-    if (regs.size() > size_t(wrong.perWord)) {
-      std::rotate(regs.begin(), regs.begin() + wrong.perWord, regs.end());
-      EXPECT_NE(simulate(dist, shared, wrong), "");
-    }
-  }
-}
-
 } // namespace
 
-TEST(SharedTileMatrix, LdmatrixPlansLoadEveryRegisterItsElement) {
+TEST(SharedTileLoad, LdmatrixPlansLoadEveryRegisterItsElement) {
   const std::string mma4 = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
                            "[2, 2], instrShape = [16, 8]}>";
   const std::string mma1 = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
@@ -143,12 +120,21 @@ TEST(SharedTileMatrix, LdmatrixPlansLoadEveryRegisterItsElement) {
       // ldmatrix.
       {dot(0, mma4, 4), swz(16, 1, 8), {128, 64}, 8, false, 8},
   };
-  checkPlans(cases, MatrixTileAccess::Load);
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.dist + " from " + c.shared);
+    LinearLayout dist = layoutOf(c.dist, c.shape), shared = layoutOf(c.shared, c.shape);
+    auto plan = planMatrixTileLoad(dist, shared, c.bits);
+    ASSERT_TRUE(plan.ok()) << plan.message();
+    ASSERT_TRUE(plan->has_value()) << "no ldmatrix plan";
+    EXPECT_EQ((*plan)->trans, c.trans);
+    EXPECT_EQ((*plan)->instructions.size(), c.instructions);
+    EXPECT_EQ(simulate(dist, shared, **plan), "");
+  }
 }
 
 // ttg.memdesc_subslice: the dot operands of K slices of the pipelined matmul's
 // ring tiles, loaded by ldmatrix from the tile's layout XOR the view's origin.
-TEST(SharedTileMatrix, SubsliceLoadsReadTheParentsElements) {
+TEST(SharedTileLoad, SubsliceLoadsReadTheParentsElements) {
   const std::string mma4 = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
                            "[2, 2], instrShape = [16, 8]}>";
   auto dot = [&](int idx) {
@@ -177,7 +163,7 @@ TEST(SharedTileMatrix, SubsliceLoadsReadTheParentsElements) {
     ASSERT_TRUE(dist.ok()) << dist.message();
     auto x = viewOrigin(shared, v.origin);
     ASSERT_TRUE(x.ok()) << x.message();
-    auto plan = planMatrixTile(*dist, shared, 16, MatrixTileAccess::Load);
+    auto plan = planMatrixTileLoad(*dist, shared, 16);
     ASSERT_TRUE(plan.ok()) << plan.message();
     ASSERT_TRUE(plan->has_value()) << "no ldmatrix plan";
     EXPECT_EQ(simulate(*dist, shared, **plan, v.origin, *x), "");
@@ -189,7 +175,7 @@ TEST(SharedTileMatrix, SubsliceLoadsReadTheParentsElements) {
 // The law behind views: for every swizzled layout of a 64x64 tile and every
 // view whose origin is a multiple of its shape, the tile's element at
 // origin + x sits at offset L^-1(x) XOR L^-1(origin) (brute force over x).
-TEST(SharedTileMatrix, ViewOffsetsAreTheTilesXorTheOrigin) {
+TEST(SharedTileLoad, ViewOffsetsAreTheTilesXorTheOrigin) {
   for (int vec : {1, 2, 8})
     for (int per : {1, 2, 4})
       for (int max : {1, 4, 8}) {
@@ -221,111 +207,26 @@ TEST(SharedTileMatrix, ViewOffsetsAreTheTilesXorTheOrigin) {
       }
 }
 
-// Layouts the matrix instructions cannot move get no plan (the lowering then uses ld.shared or
-// st.shared): a swizzle that breaks the rows' 16 contiguous bytes (vec 2); a blocked layout,
-// whose lanes run along rows; an f32 accumulator, whose pair of registers spans 8 bytes of a row,
-// not the 4 of a matrix word.
-TEST(SharedTileMatrix, LayoutsMatrixInstructionsCannotMoveGetNoPlan) {
-  struct NoPlan {
-    std::string dist, shared;
-    std::vector<int64_t> shape;
-    int bits;
-    MatrixTileAccess access;
-  };
+TEST(SharedTileLoad, LayoutsLdmatrixCannotLoadGetNoPlan) {
+  // A swizzle that breaks the rows' 16 contiguous bytes (vec 2), and a blocked
+  // destination.
   const std::string mma = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
                           "[1, 1], instrShape = [16, 8]}>";
-  const std::string acc = "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = "
-                          "[4, 1], instrShape = [16, 64, 16]}>";
-  const std::string nvmma = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, "
-                            "elementBitWidth = ";
-  const std::vector<NoPlan> cases = {
-      {"#ttg.dot_op<{opIdx = 0, parent = " + mma + ", kWidth = 2}>",
-       "#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, 0]}>",
-       {16, 16},
-       16,
-       MatrixTileAccess::Load},
-      {"#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], "
-       "order = [1, 0]}>",
-       "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>",
-       {16, 16},
-       16,
-       MatrixTileAccess::Load},
-      {acc, nvmma + "32}>", {64, 64}, 32, MatrixTileAccess::Store},
-      {"#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], "
-       "order = [1, 0]}>",
-       nvmma + "16}>",
-       {64, 256},
-       16,
-       MatrixTileAccess::Store},
-  };
-  for (const NoPlan &c : cases) {
-    SCOPED_TRACE(c.dist + " and " + c.shared);
-    auto plan =
-        planMatrixTile(layoutOf(c.dist, c.shape), layoutOf(c.shared, c.shape), c.bits, c.access);
-    ASSERT_TRUE(plan.ok()) << plan.message();
-    EXPECT_FALSE(plan->has_value());
-  }
-}
-
-// local_store of mma accumulators (rounded to 16 bits, as an epilogue writes C) through
-// stmatrix: the wgmma accumulator of the warp-specialized matmuls into their 128-byte swizzled
-// C tiles, row-major (stmatrix) and transposed (stmatrix.trans), and an mma.sync accumulator into
-// a swizzled_shared tile.
-TEST(SharedTileMatrix, StmatrixPlansStoreEveryRegisterToItsElement) {
-  auto wgmma = [](int warps, int n) {
-    return "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [" +
-           std::to_string(warps) + ", 1], instrShape = [16, " + std::to_string(n) + ", 16]}>";
-  };
-  auto nvmma = [](int swizzle, bool transposed) {
-    return "#ttg.nvmma_shared<{swizzlingByteWidth = " + std::to_string(swizzle) +
-           ", transposed = " + (transposed ? "true" : "false") + ", elementBitWidth = 16}>";
-  };
-  const std::string mma2 = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
-                           "[2, 2], instrShape = [16, 8]}>";
-  std::vector<Case> cases = {
-      // 128 registers a thread, 8 a stmatrix.x4.
-      {wgmma(8, 256), nvmma(128, false), {128, 256}, 16, false, 16},
-      {wgmma(4, 128), nvmma(128, false), {128, 128}, 16, false, 16},
-      {wgmma(4, 128), nvmma(64, false), {64, 128}, 16, false, 8},
-      {wgmma(8, 256), nvmma(128, true), {128, 256}, 16, true, 16},
-      {mma2,
-       "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
-       {64, 64},
-       16,
-       false,
-       4},
-      // Bytes: an 8-bit A operand (kWidth 4), as its ldmatrix load above, stored back.
-      {"#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
-       "warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 4}>",
-       "#ttg.swizzled_shared<{vec = 16, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
-       {128, 64},
-       8,
-       false,
-       4},
-  };
-  checkPlans(cases, MatrixTileAccess::Store);
-}
-
-// ttg.memdesc_subslice: a quarter of C's 128x256 tile (one TMA box of 128 x 64), stored from the
-// accumulator's part by stmatrix at the tile's layout XOR the view's origin.
-TEST(SharedTileMatrix, SubsliceStoresWriteTheParentsElements) {
-  const std::string acc = "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = "
-                          "[8, 1], instrShape = [16, 64, 16]}>";
-  LinearLayout shared = layoutOf("#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, "
-                                 "elementBitWidth = 16}>",
-                                 {128, 256});
-  for (int64_t n0 : {0, 64, 128, 192}) {
-    SCOPED_TRACE("view at column " + std::to_string(n0));
-    auto dist = widenToTile(layoutOf(acc, {128, 64}), shared);
-    ASSERT_TRUE(dist.ok()) << dist.message();
-    std::vector<int64_t> origin = {0, n0};
-    auto x = viewOrigin(shared, origin);
-    ASSERT_TRUE(x.ok()) << x.message();
-    auto plan = planMatrixTile(*dist, shared, 16, MatrixTileAccess::Store);
-    ASSERT_TRUE(plan.ok()) << plan.message();
-    ASSERT_TRUE(plan->has_value()) << "no stmatrix plan";
-    EXPECT_EQ((*plan)->instructions.size(), 4u);
-    EXPECT_EQ(simulate(*dist, shared, **plan, origin, *x), "");
-    EXPECT_EQ(*x & 7, 0u);
-  }
+  LinearLayout a = layoutOf("#ttg.dot_op<{opIdx = 0, parent = " + mma + ", kWidth = 2}>", {16, 16});
+  LinearLayout s = layoutOf("#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = "
+                            "[1, 0]}>",
+                            {16, 16});
+  auto plan = planMatrixTileLoad(a, s, 16);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_FALSE(plan->has_value());
+  LinearLayout blocked = layoutOf("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], "
+                                  "warpsPerCTA = [1, 1], order = [1, 0]}>",
+                                  {16, 16});
+  auto none = planMatrixTileLoad(blocked,
+                                 layoutOf("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase "
+                                          "= 1, order = [1, 0]}>",
+                                          {16, 16}),
+                                 16);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
 }

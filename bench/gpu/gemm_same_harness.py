@@ -8,7 +8,8 @@ with different idle histories; here both get the same flush, events, queueing an
 Each kernel comes as PTX with its report: `linlayout compile X.tir -o X.ptx --report 2> X.report`
 (X.report beside X.ptx). It must take the tensor maps of A, B and C, then K, ldc, M and N, as the
 persistent examples/matmul_ws_persistent*.tir and matmul_ws_split*.tir do; its input type is read
-from the report. It is loaded with the CUDA driver (ctypes) into torch's context and launched on
+from the report. Parameters after N (the stream-K kernel's workspace and tile counters) get one
+zeroed scratch buffer each, of SCRATCH_MB (default 64) MB, shared by all sizes. It is loaded with the CUDA driver (ctypes) into torch's context and launched on
 torch's current stream, one program per SM. Its C is compared with torch.matmul's on the same
 inputs (torch.randn's), the whole matrix, before it is timed.
 
@@ -81,6 +82,7 @@ class Ours:
         self.name = found(r"\.visible \.entry (\w+)\(", ptx, "kernel entry")
         self.shared = int(found(r"(\d+) bytes of dynamic shared memory", report, "shared size"))
         self.threads = int(found(r"(\d+) threads per block", report, "block size"))
+        self.params = int(found(r"(\d+) parameters", report, "parameter count"))
         self.boxes = [tuple(map(int, box)) for box in
                       re.findall(r"box (\d+)x(\d+) of \w+, (\d+)-byte swizzle", report)]
         self.dtype = found(r"box \d+x\d+ of (\w+),", report, "tensor map")
@@ -98,7 +100,8 @@ class Ours:
         (m, k), n = a.shape, b.shape[1]
         maps = [encode(t, *box) for t, box in zip((a, b, c), self.boxes)]
         ints = [ctypes.c_int32(x) for x in (k, n, m, n)]  # K, ldc, M, N
-        args = maps + ints
+        scratch = [ctypes.c_void_p(scratch_buffer(i).data_ptr()) for i in range(self.params - 7)]
+        args = maps + ints + scratch
         params = (ctypes.c_void_p * len(args))(*[ctypes.cast(ctypes.byref(x), ctypes.c_void_p)
                                                  for x in args])
         # One program per SM (the sizes timed here have more tiles than SMs).
@@ -108,8 +111,20 @@ class Ours:
             stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
             check(cuda.cuLaunchKernel(self.fn, programs, 1, 1, self.threads, 1, 1, self.shared,
                                       stream, params, None), "cuLaunchKernel")
-        launch.keep = (maps, ints, params)
+        launch.keep = (maps, ints, scratch, params)
         return launch
+
+
+_scratch = []
+
+
+def scratch_buffer(i):
+    """The i-th zeroed scratch buffer (made once: a kernel's counters must start at zero and
+    come back to it)."""
+    while len(_scratch) <= i:
+        mb = int(os.environ.get("SCRATCH_MB", "64"))
+        _scratch.append(torch.zeros(mb << 20, device="cuda", dtype=torch.uint8))
+    return _scratch[i]
 
 
 def memset_flush(cache):

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The next device session's run, prepared here: the stmatrix epilogue (main since 2dcba17) and
-# the carried accumulator (matmul_ws_persistent_usec.tir) against cuBLAS, and the GPU checks of
-# every kernel the stmatrix change touched.
+# The device run of 2026-12-05 (results: ../../h200-2026-12-05-epilogue/): the stmatrix epilogue
+# (main from 2dcba17 to 4307b89, which went back to st.shared) and the carried accumulator
+# (matmul_ws_persistent_usec.tir) against cuBLAS, and the GPU checks of every kernel the
+# stmatrix change touched. At 4307b89 and later, prepare compiles main's st.shared kernel.
 #   here:   bash measure.sh prepare .carry-req   (compiles main's TMA-store kernel and the
 #           candidate, f16 and bf16, with their reports; packs jit_tests, query_tests and the
 #           CLI, stripped and xz'd: 24 MB; needs a built tree)

@@ -1,14 +1,34 @@
 #!/usr/bin/env bash
-# The GEMM runs of this folder, as they ran on the device (from the repository root; DIR holds
-# each kernel's PTX and report, compiled by `linlayout compile X.tir -o X.ptx --report 2> X.report`,
-# with _bf16 forms by sed 's/xf16/xbf16/g; s/<f16>/<bf16>/g', beside main's TMA-store kernel):
+# The GEMM runs of this folder, as they ran on the device, and the one prepared for the next.
+#   bash run.sh prepare DIR    here, in a built tree: every kernel's PTX and report (f16 and
+#                              bf16) and the CLI (xz'd) into DIR, to carry to the device
+# On the device, from the repository root, with DIR carried:
 #   bash run.sh defer DIR      deferred C store: timings (f16, bf16; 4096^3, 8192^3) and ncu
 #   bash run.sh streamk DIR    stream-K tail: timings and ncu cycles at 4096^3
 #   bash run.sh skbound DIR    its variant without the fix-up: timing and ncu cycles
 #   bash run.sh memory DIR     DRAM bytes, L2 hit rate and local memory of those two
 #   bash run.sh variants DIR   ncu cycles of every stream-K variant
+#   bash run.sh wg2 DIR        not yet run: the two-partition consumers (wg2/) against main and
+#                              cuBLAS, timings and ncu cycles at 1 and 4 waves and 4096^3
+#   bash run.sh check DIR      not yet run: `linlayout run --gpu` of wg2 (GPU against the
+#                              interpreter) at three shapes, f16 and bf16, then racecheck and
+#                              synccheck of it
 set -euo pipefail
 mode=$1 dir=$2 repo=$(pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+if [ "$mode" = prepare ]; then
+  mkdir -p "$dir"
+  for k in "$repo/examples/matmul_ws_persistent_tmastore.tir" "$here"/*/matmul_ws_persistent_*.tir; do
+    n=$(basename "$k" .tir)
+    sed 's/xf16/xbf16/g; s/<f16>/<bf16>/g' "$k" > "$dir/${n}_bf16.tir"
+    cp "$k" "$dir/$n.tir"
+    for t in "$n" "${n}_bf16"; do
+      "$repo/build/bin/linlayout" compile "$dir/$t.tir" -o "$dir/$t.ptx" --report 2> "$dir/$t.report"
+    done
+  done
+  strip -o "$dir/linlayout" "$repo/build/bin/linlayout" && xz -T2 -6 -f "$dir/linlayout"
+  exit 0
+fi
 cd "$dir"
 harness="$repo/bench/gpu/gemm_same_harness.py"
 ncu=$(command -v ncu || ls /usr/local/cuda*/bin/ncu | head -1)
@@ -35,5 +55,23 @@ skbound) time_both 4096 "" skbound; cycles 4096x4096x4096 $active "$(k skbound)"
 memory) cycles 4096x4096x4096 $time_cycles,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum "$(k skbound)" "$(k streamk)" ;;
 variants) cycles 4096x4096x4096 $time_cycles,sm__cycles_active.min,sm__cycles_active.max \
   "$(k skoff)" "$(k sknostore)" "$(k skbound)" "$(k skdpfirst)" ;;
-*) echo "usage: run.sh defer|streamk|skbound|memory|variants DIR" >&2; exit 2 ;;
+wg2) time_both "4096 8192" "4096 8192" wg2
+  cycles "1536x2816x4096 6144x2816x4096 4096x4096x4096" $time_cycles "$(k wg2)" ;;
+check)
+  xz -dc linlayout.xz > /tmp/linlayout && chmod +x /tmp/linlayout
+  gpu() { # kernel grid M N K: the GPU against the interpreter
+    /tmp/linlayout run "$1.tir" --gpu -q --grid "$2" --arg adesc=rand:"$3x$5" \
+      --arg bdesc=rand:"$5x$4" --arg c=zeros:"$3x$4" --arg K="$5" --arg ldc="$4" --arg M="$3" --arg N="$4"
+  }
+  for t in matmul_ws_persistent_wg2 matmul_ws_persistent_wg2_bf16; do
+    gpu $t 3 768 512 448; gpu $t 5 512 512 200; gpu $t 132 2048 1024 512
+  done
+  san=$(ls /usr/local/cuda*/bin/compute-sanitizer | head -1)
+  "$san" --tool racecheck --racecheck-report all --error-exitcode 9 /tmp/linlayout run \
+    matmul_ws_persistent_wg2.tir --gpu -q --grid 5 --arg adesc=rand:512x200 --arg bdesc=rand:200x512 \
+    --arg c=zeros:512x512 --arg K=200 --arg ldc=512 --arg M=512 --arg N=512 2>&1 | tail -3
+  "$san" --tool synccheck --error-exitcode 9 /tmp/linlayout run matmul_ws_persistent_wg2.tir --gpu -q \
+    --grid 5 --arg adesc=rand:512x200 --arg bdesc=rand:200x512 --arg c=zeros:512x512 --arg K=200 \
+    --arg ldc=512 --arg M=512 --arg N=512 2>&1 | tail -3 ;;
+*) echo "usage: run.sh prepare|defer|streamk|skbound|memory|variants|wg2|check DIR" >&2; exit 2 ;;
 esac

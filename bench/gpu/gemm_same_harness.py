@@ -9,9 +9,10 @@ Each kernel comes as PTX with its report: `linlayout compile X.tir -o X.ptx --re
 (X.report beside X.ptx). It must take the tensor maps of A, B and C, then K, ldc, M and N, as the
 persistent examples/matmul_ws_persistent*.tir and matmul_ws_split*.tir do; its input type is read
 from the report. Parameters after N (the stream-K kernel's workspace and tile counters) get one
-zeroed scratch buffer each, of SCRATCH_MB (default 64) MB, shared by all sizes. It is loaded with the CUDA driver (ctypes) into torch's context and launched on
-torch's current stream, one program per SM. Its C is compared with torch.matmul's on the same
-inputs (torch.randn's), the whole matrix, before it is timed.
+zeroed scratch buffer each, of SCRATCH_MB (default 64) MB, shared by all sizes. It is loaded
+with the CUDA driver (ctypes) into torch's context and launched on torch's current stream, one
+program per SM. Its C is compared with torch.matmul's on the same inputs (torch.randn's), the
+whole matrix, before it is timed.
 
   python3 bench/gpu/gemm_same_harness.py OUT.json LABEL=X.ptx [LABEL=Y.ptx ...]
     e.g. tmastore=tmastore_f16.ptx tmastore=tmastore_bf16.ptx split=split_f16.ptx

@@ -18,12 +18,14 @@ mode=$1 dir=$2 repo=$(pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "$mode" = prepare ]; then
   mkdir -p "$dir"
-  for k in "$repo/examples/matmul_ws_persistent_tmastore.tir" "$here"/*/matmul_ws_persistent_*.tir; do
+  for k in "$repo"/examples/matmul_ws_persistent_tmastore.tir "$here"/*/matmul_ws_persistent_*.tir
+  do
     n=$(basename "$k" .tir)
     sed 's/xf16/xbf16/g; s/<f16>/<bf16>/g' "$k" > "$dir/${n}_bf16.tir"
     cp "$k" "$dir/$n.tir"
     for t in "$n" "${n}_bf16"; do
-      "$repo/build/bin/linlayout" compile "$dir/$t.tir" -o "$dir/$t.ptx" --report 2> "$dir/$t.report"
+      "$repo/build/bin/linlayout" compile "$dir/$t.tir" -o "$dir/$t.ptx" --report \
+        2> "$dir/$t.report"
     done
   done
   strip -o "$dir/linlayout" "$repo/build/bin/linlayout" && xz -T2 -6 -f "$dir/linlayout"
@@ -52,26 +54,32 @@ defer) ROUNDS=5 time_both "4096 8192" "4096 8192" defer
   cycles "1536x2816x4096 6144x2816x4096 4096x4096x4096" $time_cycles "$(k defer)" ;;
 streamk) time_both "4096 8192" "4096" streamk; cycles 4096x4096x4096 $active "$(k streamk)" ;;
 skbound) time_both 4096 "" skbound; cycles 4096x4096x4096 $active "$(k skbound)" ;;
-memory) cycles 4096x4096x4096 $time_cycles,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum "$(k skbound)" "$(k streamk)" ;;
+memory)
+  bytes=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct
+  local=l1tex__t_bytes_pipe_lsu_mem_local_op
+  cycles 4096x4096x4096 $time_cycles,$bytes,${local}_st.sum,${local}_ld.sum "$(k skbound)" \
+    "$(k streamk)" ;;
 variants) cycles 4096x4096x4096 $time_cycles,sm__cycles_active.min,sm__cycles_active.max \
   "$(k skoff)" "$(k sknostore)" "$(k skbound)" "$(k skdpfirst)" ;;
 wg2) time_both "4096 8192" "4096 8192" wg2
   cycles "1536x2816x4096 6144x2816x4096 4096x4096x4096" $time_cycles "$(k wg2)" ;;
 check)
   xz -dc linlayout.xz > /tmp/linlayout && chmod +x /tmp/linlayout
-  gpu() { # kernel grid M N K: the GPU against the interpreter
-    /tmp/linlayout run "$1.tir" --gpu -q --grid "$2" --arg adesc=rand:"$3x$5" \
-      --arg bdesc=rand:"$5x$4" --arg c=zeros:"$3x$4" --arg K="$5" --arg ldc="$4" --arg M="$3" --arg N="$4"
+  args() { # grid M N K: the GEMM's arguments
+    echo --grid "$1" --arg adesc=rand:"$2x$4" --arg bdesc=rand:"$4x$3" --arg c=zeros:"$2x$3" \
+      --arg K="$4" --arg ldc="$3" --arg M="$2" --arg N="$3"
   }
   for t in matmul_ws_persistent_wg2 matmul_ws_persistent_wg2_bf16; do
-    gpu $t 3 768 512 448; gpu $t 5 512 512 200; gpu $t 132 2048 1024 512
+    for shape in "3 768 512 448" "5 512 512 200" "132 2048 1024 512"; do
+      # shellcheck disable=SC2046,SC2086  # the arguments are words
+      /tmp/linlayout run $t.tir --gpu -q $(args $shape)
+    done
   done
   san=$(ls /usr/local/cuda*/bin/compute-sanitizer | head -1)
-  "$san" --tool racecheck --racecheck-report all --error-exitcode 9 /tmp/linlayout run \
-    matmul_ws_persistent_wg2.tir --gpu -q --grid 5 --arg adesc=rand:512x200 --arg bdesc=rand:200x512 \
-    --arg c=zeros:512x512 --arg K=200 --arg ldc=512 --arg M=512 --arg N=512 2>&1 | tail -3
-  "$san" --tool synccheck --error-exitcode 9 /tmp/linlayout run matmul_ws_persistent_wg2.tir --gpu -q \
-    --grid 5 --arg adesc=rand:512x200 --arg bdesc=rand:200x512 --arg c=zeros:512x512 --arg K=200 \
-    --arg ldc=512 --arg M=512 --arg N=512 2>&1 | tail -3 ;;
+  for tool in racecheck synccheck; do
+    # shellcheck disable=SC2046
+    "$san" --tool $tool $([ $tool = racecheck ] && echo --racecheck-report all) --error-exitcode 9 \
+      /tmp/linlayout run matmul_ws_persistent_wg2.tir --gpu -q $(args 5 512 512 200) 2>&1 | tail -3
+  done ;;
 *) echo "usage: run.sh prepare|defer|streamk|skbound|memory|variants|wg2|check DIR" >&2; exit 2 ;;
 esac

@@ -318,25 +318,22 @@ int runOnGpu(const RunArgs &a, const ir::Module &module, const std::vector<Param
         return 1;
       }
       device.push_back(std::move(*b));
-      if (v.kind == ir::ArgValue::Pointer) {
-        ka = jit::KernelArg::of(device.back());
-      } else {
-        // The kernel's box, swizzle and element type over the row-major tensor.
-        const int64_t bytes = ir::byteWidth(params[i].type.elem().scalar);
-        std::vector<uint64_t> dims, strideBytes;
-        for (size_t d = 0; d < v.dims.size(); ++d) {
-          dims.push_back(uint64_t(v.dims[d]));
-          if (d + 1 < v.dims.size())
-            strideBytes.push_back(uint64_t(v.strides[d] * bytes));
-        }
-        auto map = jit::encodeTensorMapFor((*k)->metadata().params.at(i), device.back().ptr(), dims,
-                                           strideBytes);
-        if (!map.ok()) {
-          std::cerr << "linlayout run: --gpu: %" << params[i].name << ": " << map.message() << "\n";
-          return 1;
-        }
-        ka = jit::KernelArg::of(*map);
+      // The buffer's address, or for a descriptor the kernel's box, swizzle and element type
+      // over the row-major tensor (a pointer has no dims).
+      const int64_t bytes = ir::byteWidth(params[i].type.elem().scalar);
+      std::vector<uint64_t> dims, strideBytes;
+      for (size_t d = 0; d < v.dims.size(); ++d) {
+        dims.push_back(uint64_t(v.dims[d]));
+        if (d + 1 < v.dims.size())
+          strideBytes.push_back(uint64_t(v.strides[d] * bytes));
       }
+      auto arg = jit::tensorArgFor((*k)->metadata().params.at(i), device.back(), std::move(dims),
+                                   std::move(strideBytes));
+      if (!arg.ok()) {
+        std::cerr << "linlayout run: --gpu: %" << params[i].name << ": " << arg.message() << "\n";
+        return 1;
+      }
+      ka = *arg;
     } else if (v.kind == ir::ArgValue::Int) {
       int bits = ir::bitWidth(params[i].type.elem().scalar);
       ka.kind = lower::ParamKind::Int;
@@ -508,6 +505,7 @@ int runKernel(RunArgs &a) {
       std::vector<uint8_t> buf;
       const std::string &how = init.value;
       const bool file = isNpyPath(how);
+      const size_t colon = how.find(':');
       if (file) {
         auto arr = readNpyInput(how, k);
         if (!arr.ok())
@@ -515,10 +513,9 @@ int runKernel(RunArgs &a) {
         dims = arr->shape;
         buf = std::move(arr->data);
       } else {
-        size_t colon = how.find(':');
-        auto shape = colon == std::string::npos
-                         ? Expected<std::vector<int64_t>>(makeError("no dims"))
-                         : parseShape(std::string_view(how).substr(colon + 1));
+        if (colon == std::string::npos)
+          return fail("'" + how + "' is not " + form);
+        auto shape = parseShape(std::string_view(how).substr(colon + 1));
         if (!shape.ok())
           return fail("'" + how + "' is not " + form);
         dims = std::move(*shape);
@@ -533,15 +530,14 @@ int runKernel(RunArgs &a) {
         n *= d;
       }
       if (!file) {
-        auto g = generate(how.substr(0, how.find(':')), n, k, rng);
+        auto g = generate(how.substr(0, colon), n, k, rng);
         if (!g.ok())
           return fail(g.message());
         buf = std::move(*g);
       }
-      std::vector<int64_t> strides(rank, 1);
-      for (size_t d = rank - 1; d-- > 0;)
-        strides[d] = strides[d + 1] * dims[d + 1];
-      args.push_back(ir::ArgValue::tensorDesc(uint32_t(memory.buffers.size()), dims, strides));
+      std::vector<int64_t> strides = ir::rowMajorStrides(dims);
+      args.push_back(ir::ArgValue::tensorDesc(uint32_t(memory.buffers.size()), std::move(dims),
+                                              std::move(strides)));
       memory.buffers.push_back(std::move(buf));
       continue;
     }

@@ -45,9 +45,6 @@ void decodeElement(const uint8_t *p, ScalarKind k, RtValue &out);
 /// combining step of float reductions and scans too).
 double evalFloatBinary(OpKind k, double p, double q);
 
-/// The row-major strides of `shape` (the last dim's is 1).
-std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape);
-
 /// A shared-memory allocation: its elements, row-major.
 struct SharedAlloc {
   RtValue data;

@@ -62,6 +62,10 @@ struct Memory {
   std::vector<std::vector<uint8_t>> buffers;
 };
 
+/// The row-major strides of `shape`, in elements (the last dim's is 1): a TMA descriptor's
+/// `strides` over a dense tensor.
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape);
+
 /// A kernel argument: a pointer to the start of a buffer, an integer, a float, or a TMA tensor
 /// descriptor (a tensor of `dims` with element `strides`, outermost first, starting at the start
 /// of `buffer`; its element type is the descriptor type's).

@@ -16,4 +16,4 @@ for v in stmatrix stshared; do
     sed 's/\..*//' | sort | uniq -c | awk '{print $2, $1}' | sort > "/tmp/$v.ops"
 done
 join -a1 -a2 -e0 -o 0,1.2,2.2 /tmp/stmatrix.ops /tmp/stshared.ops | awk '$2 != $3' |
-  column -t -N opcode,stmatrix,st.shared
+  awk '{printf "%-8s %9s %10s\n", $1, $2, $3}'

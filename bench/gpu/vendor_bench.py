@@ -2,13 +2,13 @@
 """The vendor side of issue #42's targets, measured on this GPU: cuBLAS GEMMs through torch.matmul
 (f16 and bf16 inputs, output in the input type and in f32), fp8 e4m3 GEMMs through
 torch._scaled_mm (f32 accumulate, outputs bf16, f16 and f32), and attention forward through torch's
-scaled_dot_product_attention on its cuDNN and flash backends (head dims 64 and 128, causal and
-not, f16 and bf16, n_ctx 1024 / 4096 / 16384 with batch x heads chosen so that each call does at
+scaled_dot_product_attention on its cuDNN and flash backends (head dims 64, 128 and 256, causal
+and not, f16 and bf16, n_ctx 1024 / 4096 / 16384 with batch x heads chosen so that each call does at
 least 2 TFLOP, i.e. runs about a millisecond or more on an H200).
 
-VENDOR_ONLY=gemm|attention measures one of the two; VENDOR_ATTN_BACKENDS (default "cudnn flash")
-and VENDOR_ATTN_DTYPES (default "float16 bfloat16") narrow the attention rows, for a run beside
-our kernels that fits the device time.
+VENDOR_ONLY=gemm|attention measures one of the two; VENDOR_ATTN_BACKENDS (default "cudnn flash"),
+VENDOR_ATTN_DTYPES (default "float16 bfloat16") and VENDOR_ATTN_DIMS (default "64 128 256")
+narrow the attention rows, for a run beside our kernels that fits the device time.
 
 Each figure is the median of triton.testing.do_bench (50 warm-up, 300 ms of repeats). A backend
 torch cannot run for a shape is recorded with its error, not skipped silently. Every output's
@@ -20,7 +20,7 @@ import triton
 
 GEMM_SIZES = [4096, 8192]
 ATTN_CTX = [1024, 4096, 16384]
-ATTN_DIMS = [64, 128]
+ATTN_DIMS = [int(d) for d in os.environ.get("VENDOR_ATTN_DIMS", "64 128 256").split()]
 MIN_FLOP = 2e12
 
 

@@ -240,8 +240,13 @@ TEST(Hopper, WgmmaAttentionD128MatchesReference) {
 
 namespace {
 
-// The head dim of attention kernel `fn`, by its name: 64 where it says "_d64", else 128.
-size_t headDimOf(const std::string &fn) { return fn.find("_d64") != std::string::npos ? 64 : 128; }
+// The head dim of attention kernel `fn`, by its name: N where it says "_d<N>".
+size_t headDimOf(const std::string &fn) {
+  for (size_t d : {64, 256})
+    if (fn.find("_d" + std::to_string(d)) != std::string::npos)
+      return d;
+  return 128;
+}
 
 // Runs the warp-specialized attention `fn` of `text` (examples/attention_ws_*.tir or an edit of
 // it), after the pass pipeline, on `heads` heads of n positions of head dim d in the interpreter,
@@ -320,7 +325,8 @@ TEST(Hopper, WarpSpecializedAttentionMatchesReference) {
                            "attention_ws_pp_persistent_tmaqo_d128",
                            "attention_ws_pp_persistent_chain_d128",
                            "attention_ws_pp_persistent_chain_d64",
-                           "attention_ws_pp_persistent_wg3_d64"}) {
+                           "attention_ws_pp_persistent_wg3_d64",
+                           "attention_ws_pp_persistent_d256"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
     const size_t d = headDimOf(fn);
@@ -433,15 +439,16 @@ TEST(Hopper, TmaStoreAttentionWaitsForItsStores) {
 }
 
 // The TMA attention kernels on 3 programs where the tiles' edges matter: 5 heads of 128 positions
-// (one key block a tile, so a tile's only S is its last and frees Q's slot; programs 0 and 1 take
-// 2 tiles) and 3 heads of 384 (9 tiles, 3 a program). Every row is checked (O starts as +inf),
-// with the protocol checks.
+// (one key block a tile, so a tile's only S is its last and frees Q's slot, two at d256; programs
+// 0 and 1 take 2 tiles) and 3 heads of 384 (9 tiles, 3 a program). Every row is checked (O starts
+// as +inf), with the protocol checks.
 TEST(Hopper, TmaAttentionCoversEveryTile) {
   for (const char *name :
        {"attention_ws_pp_persistent_tma_d128", "attention_ws_pp_persistent_tmaqo_d128",
         "attention_ws_pp_persistent_chain_d128", "attention_ws_pp_persistent_chain_d64",
         "attention_ws_pp_persistent_paired_tma_d128_causal", "attention_ws_pp_persistent_tma_d64",
-        "attention_ws_pp_persistent_paired_tma_d64_causal", "attention_ws_pp_persistent_wg3_d64"}) {
+        "attention_ws_pp_persistent_paired_tma_d64_causal", "attention_ws_pp_persistent_wg3_d64",
+        "attention_ws_pp_persistent_d256"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
     const size_t d = headDimOf(fn);

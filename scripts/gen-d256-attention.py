@@ -1,0 +1,395 @@
+#!/usr/bin/env python3
+"""Writes examples/attention_ws_pp_persistent_d256.tir, the head-dim-256 attention kernel: the
+two consumer warp groups' regions differ only in their rows, slots and turn barriers, so both are
+made from one description here. With --check, compares instead and exits 1 where the file
+differs (the `scripts.d256_attention` test), so that an edit goes here, not into the file.
+
+  python3 scripts/gen-d256-attention.py [--check]
+"""
+import argparse
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DST = ROOT / "examples/attention_ws_pp_persistent_d256.tir"
+
+HEADER = """\
+// Written by scripts/gen-d256-attention.py: edit it, not this file.
+// Attention forward at head dim 256: examples/attention_ws_pp_persistent_tmaqo_d128.tir
+// (persistent, ping-pong consumer warp groups, Q copied by the producer's TMA) with key blocks of
+// 64, as flash attention 3 shrinks them at d256 so that the rings fit. A tile is 128 query rows,
+// 64 a warp group; a head has n_ctx / 128 tiles and n_ctx / 64 key blocks. S_j = Q K_j^T is
+// 64 x 64 (an mma layout of N = 64), O 64 x 256 (N = 256, 128 registers a thread); their rows sit
+// in the same threads, so the maximum, the sum and P pass between them as no-op conversions.
+// Shared memory: Q's slots (2 x 32 KB), K's ring of 2 stages and V's of 3 (32 KB each): 224 KB
+// of the 227, so O is stored from the accumulator's registers (normalised by one reciprocal per
+// row), not through a slot. Each warp group frees K_j's stage once S_j has retired, V_j's once
+// P_j V_j has, and its Q slot once the tile's last S has; the producer copies a tile's Q after
+// its first K and V. P_j is packed for its wgmma after the wait for P_{j-1} V_{j-1} (packed
+// before, ptxas would serialize the wgmmas). Budgets 240 / 240 / 24. Arguments: Q, K and V are
+// tensor maps over [heads * n_ctx, 256] (boxes of 64 rows), O a pointer to the same shape; n_ctx
+// a multiple of 128, sm_scale > 0. The turns continue across tiles (a tile has nkb + 1 of them).
+"""
+
+D, BM, BN = 256, 128, 64
+KST, VST = 2, 3
+# empties: K's empty barriers, V's, the two turns, Q's full barriers, Q's empty ones.
+VE0, TURN0 = KST, KST + VST
+QF0, QE0 = TURN0 + 2, TURN0 + 4
+NE = QE0 + 2
+KV = BN * D * 2  # bytes of a K or V block
+QH = 64 * D * 2  # bytes of one warp group's Q rows
+
+MD1 = "!ttg.memdesc<1xi64, #bar, #smem, mutable>"
+E = f"!ttg.memdesc<{NE}x1xi64, #bar, #smem, mutable>"
+KF = f"!ttg.memdesc<{KST}x1xi64, #bar, #smem, mutable>"
+VF = f"!ttg.memdesc<{VST}x1xi64, #bar, #smem, mutable>"
+KB = f"!ttg.memdesc<{KST}x{BN}x{D}xf16, #sa, #smem, mutable>"
+VB = f"!ttg.memdesc<{VST}x{BN}x{D}xf16, #sa, #smem, mutable>"
+QB = f"!ttg.memdesc<2x64x{D}xf16, #sa, #smem, mutable>"
+TKV = f"!ttg.memdesc<{BN}x{D}xf16, #sa, #smem, mutable>"  # a K or V stage
+TKT = f"!ttg.memdesc<{D}x{BN}xf16, #sat, #smem, mutable>"  # K_j^T
+TQ = f"!ttg.memdesc<64x{D}xf16, #sa, #smem, mutable>"  # a warp group's Q rows
+ACC = f"tensor<64x{BN}xf32, #mmas>"  # S
+ACO = f"tensor<64x{D}xf32, #mma>"  # O
+ROW = "tensor<64xf32, #row>"
+OROW = "tensor<64xf32, #orow>"
+PA = f"tensor<64x{BN}xf16, #dota>"
+QD = f"!tt.tensordesc<tensor<64x{D}xf16, #sa>>"
+KD = f"!tt.tensordesc<tensor<{BN}x{D}xf16, #sa>>"
+OP = "!tt.ptr<f16>"
+NAME = "attention_ws_pp_persistent_d256"
+# The operands of ttg.warp_specialize, and the partitions' arguments.
+ARGS = [("kdesc", KD), ("vdesc", KD), ("kbuf", KB), ("vbuf", VB), ("kfulls", KF), ("vfulls", VF),
+        ("empties", E), ("nqb", "i32"), ("nkb", "i32"), ("first", "i32"), ("nprog", "i32"),
+        ("tiles", "i32"), ("n_ctx", "i32"), ("sm_scale", "f32"), ("q", QD), ("o", OP),
+        ("qbuf", QB), ("turn0", MD1), ("turn1", MD1), ("qfull0", MD1), ("qfull1", MD1),
+        ("qempty0", MD1), ("qempty1", MD1)]
+# The function's constants, which warp group 0's region (the default one) uses as they are.
+CONSTS = sorted(set(range(NE)) | {64, 128, D})
+
+
+def region(wg):
+    P = "" if wg == 0 else "w1_"
+    v = lambda n: "%" + P + n
+    mine, other = ("turn0", "turn1") if wg == 0 else ("turn1", "turn0")
+    qfull, qempty = f"qfull{wg}", f"qempty{wg}"
+    txor = v("c1") if wg == 0 else v("c0")
+    roff = v("c0") if wg == 0 else v("c64")
+    consts = ""
+    if wg == 1:
+        for c in (0, 1, KST, 64, 128, D):
+            consts += f"      %w1_c{c} = arith.constant {c} : i32\n"
+    rows = "0..63" if wg == 0 else "64..127"
+    return f"""\
+      // Warp group {wg}: query rows {rows} of each tile.
+{consts}      {v('kst')} = arith.constant {KST} : i32
+      {v('vst')} = arith.constant {VST} : i32
+      {v('log2e')} = arith.constant 1.44269504 : f32
+      {v('qk_scale')} = arith.mulf {v('sm_scale')}, {v('log2e')} : f32
+      {v('qkv')} = tt.splat {v('qk_scale')} : f32 -> {ACC}
+      {v('qkr')} = tt.splat {v('qk_scale')} : f32 -> {ROW}
+      {v('zs')} = arith.constant dense<0.0> : {ACC}
+      {v('zo')} = arith.constant dense<0.0> : {ACO}
+      {v('ones')} = arith.constant dense<1.0> : {OROW}
+      // This warp group's Q slot (its wgmmas' A, filled by the producer).
+      {v('qs')} = ttg.memdesc_index {v('qbuf')}[{v('c' + str(wg))}] : {QB} -> {TQ}
+      {v('cend')} = scf.for {v('t')} = {v('first')} to {v('tiles')} step {v('nprog')} iter_args({v('base')} = {v('c0')}) -> (i32) : i32 {{
+      {v('pid_m')} = arith.remsi {v('t')}, {v('nqb')} : i32
+      {v('head')} = arith.divsi {v('t')}, {v('nqb')} : i32
+      {v('hrow')} = arith.muli {v('head')}, {v('n_ctx')} : i32
+      {v('tc')} = arith.divsi {v('base')}, {v('nkb')} : i32
+      {v('tb')} = arith.addi {v('base')}, {v('tc')} : i32
+      {v('mblk')} = arith.muli {v('pid_m')}, {v('c128')} : i32
+      {v('m0')} = arith.addi {v('mblk')}, {roff} : i32
+      {v('qrow0')} = arith.addi {v('hrow')}, {v('m0')} : i32
+      {v('qphase')} = arith.andi {v('tc')}, {v('c1')} : i32
+      {v('qlast')} = arith.cmpi eq, {v('nkb')}, {v('c1')} : i32
+      // Block 0: S_0 = Q K_0^T and its probabilities; its P V is the loop's first.
+      {v('sk0')} = arith.remsi {v('base')}, {v('kst')} : i32
+      {v('kround0')} = arith.divsi {v('base')}, {v('kst')} : i32
+      {v('kphase0')} = arith.andi {v('kround0')}, {v('c1')} : i32
+      {v('kf0')} = ttg.memdesc_index {v('kfulls')}[{v('sk0')}] : {KF} -> {MD1}
+      ttng.wait_barrier {v('kf0')}, {v('kphase0')} : {MD1}
+      // The tile's Q rows (the producer's copy into this warp group's slot).
+      ttng.wait_barrier {v(qfull)}, {v('qphase')} : {MD1}
+      {v('k0')} = ttg.memdesc_index {v('kbuf')}[{v('sk0')}] : {KB} -> {TKV}
+      {v('k0t')} = ttg.memdesc_trans {v('k0')} {{order = array<i32: 1, 0>}} : {TKV} -> {TKT}
+      {v('tpa')} = arith.andi {v('tb')}, {v('c1')} : i32
+      {v('tqa')} = arith.xori {v('tpa')}, {txor} : i32
+      ttng.wait_barrier {v(mine)}, {v('tqa')} : {MD1}
+      {v('s0d')} = ttng.warp_group_dot {v('qs')}, {v('k0t')}, {v('zs')} {{inputPrecision = 0 : i32, isAsync = true}} : {TQ} * {TKT} -> {ACC}
+      ttng.arrive_barrier {v(other)}, 1 : {MD1}
+      {v('s0w')}:3 = ttng.warp_group_dot_wait {v('s0d')}, {v('qs')}, {v('k0t')} {{pendings = 0 : i32}} : {ACC}, {TQ}, {TKT}
+      // K_0 is read: its stage is free (and Q's slot, where S_0 is the tile's last S).
+      {v('ke0')} = ttg.memdesc_index {v('empties')}[{v('sk0')}] : {E} -> {MD1}
+      ttng.arrive_barrier {v('ke0')}, 1 : {MD1}
+      ttng.arrive_barrier {v(qempty)}, 1, {v('qlast')} : {MD1}
+      // Row maxima of the unscaled scores, scaled afterwards (sm_scale > 0), so that the scale and
+      // the subtraction below are one fma per score.
+      {v('m0raw')} = tt.reduce max {v('s0w')}#0 {{axis = 1 : i32}} : {ACC} -> {ROW}
+      {v('m0max')} = arith.mulf {v('m0raw')}, {v('qkr')} : {ROW}
+      {v('ss0')} = arith.mulf {v('s0w')}#0, {v('qkv')} : {ACC}
+      {v('m0b2')} = tt.expand_dims {v('m0max')} {{axis = 1 : i32}} : {ROW} -> tensor<64x1xf32, #mmas>
+      {v('m0b')} = tt.broadcast {v('m0b2')} : tensor<64x1xf32, #mmas> -> {ACC}
+      {v('sc0')} = arith.subf {v('ss0')}, {v('m0b')} : {ACC}
+      {v('p0')} = math.exp2 {v('sc0')} : {ACC}
+      {v('l0')} = tt.reduce sum {v('p0')} {{axis = 1 : i32}} : {ACC} -> {ROW}
+      {v('p016')} = arith.truncf {v('p0')} : {ACC} to tensor<64x{BN}xf16, #mmas>
+      {v('pa0')} = ttg.convert_layout {v('p016')} : tensor<64x{BN}xf16, #mmas> -> {PA}
+      {v('r')}:4 = scf.for {v('j')} = {v('c1')} to {v('nkb')} step {v('c1')} iter_args({v('acc')} = {v('zo')}, {v('mi')} = {v('m0max')}, {v('li')} = {v('l0')}, {v('pprev')} = {v('pa0')}) -> ({ACO}, {ROW}, {ROW}, {PA}) : i32 {{
+        {v('g')} = arith.addi {v('base')}, {v('j')} : i32
+        {v('sk')} = arith.remsi {v('g')}, {v('kst')} : i32
+        {v('kround')} = arith.divsi {v('g')}, {v('kst')} : i32
+        {v('kphase')} = arith.andi {v('kround')}, {v('c1')} : i32
+        {v('jp')} = arith.subi {v('g')}, {v('c1')} : i32
+        {v('sv')} = arith.remsi {v('jp')}, {v('vst')} : i32
+        {v('vround')} = arith.divsi {v('jp')}, {v('vst')} : i32
+        {v('vphase')} = arith.andi {v('vround')}, {v('c1')} : i32
+        // S_j = Q K_j^T, then O += P_{{j-1}} V_{{j-1}}; both run while S_j's softmax does.
+        {v('kf')} = ttg.memdesc_index {v('kfulls')}[{v('sk')}] : {KF} -> {MD1}
+        ttng.wait_barrier {v('kf')}, {v('kphase')} : {MD1}
+        {v('kj')} = ttg.memdesc_index {v('kbuf')}[{v('sk')}] : {KB} -> {TKV}
+        {v('kjt')} = ttg.memdesc_trans {v('kj')} {{order = array<i32: 1, 0>}} : {TKV} -> {TKT}
+        {v('twb')} = arith.addi {v('tb')}, {v('j')} : i32
+        {v('tpb')} = arith.andi {v('twb')}, {v('c1')} : i32
+        {v('tqb')} = arith.xori {v('tpb')}, {txor} : i32
+        ttng.wait_barrier {v(mine)}, {v('tqb')} : {MD1}
+        {v('sd')} = ttng.warp_group_dot {v('qs')}, {v('kjt')}, {v('zs')} {{inputPrecision = 0 : i32, isAsync = true}} : {TQ} * {TKT} -> {ACC}
+        {v('vf')} = ttg.memdesc_index {v('vfulls')}[{v('sv')}] : {VF} -> {MD1}
+        ttng.wait_barrier {v('vf')}, {v('vphase')} : {MD1}
+        {v('vp')} = ttg.memdesc_index {v('vbuf')}[{v('sv')}] : {VB} -> {TKV}
+        {v('od')} = ttng.warp_group_dot {v('pprev')}, {v('vp')}, {v('acc')} {{inputPrecision = 0 : i32, isAsync = true}} : {PA} * {TKV} -> {ACO}
+        ttng.arrive_barrier {v(other)}, 1 : {MD1}
+        {v('sw')}:3 = ttng.warp_group_dot_wait {v('sd')}, {v('qs')}, {v('kjt')} {{pendings = 1 : i32}} : {ACC}, {TQ}, {TKT}
+        // S_j has retired (the P V still runs): K_j's stage is free, and after the tile's last S
+        // Q's slot is, so that the producer copies the next tile's Q while this one ends.
+        {v('ke')} = ttg.memdesc_index {v('empties')}[{v('sk')}] : {E} -> {MD1}
+        ttng.arrive_barrier {v('ke')}, 1 : {MD1}
+        {v('jlast')} = arith.subi {v('nkb')}, {v('c1')} : i32
+        {v('islast')} = arith.cmpi eq, {v('j')}, {v('jlast')} : i32
+        ttng.arrive_barrier {v(qempty)}, 1, {v('islast')} : {MD1}
+        // The running maximum, this block's probabilities and their row sums.
+        {v('smaxr')} = tt.reduce max {v('sw')}#0 {{axis = 1 : i32}} : {ACC} -> {ROW}
+        {v('smax')} = arith.mulf {v('smaxr')}, {v('qkr')} : {ROW}
+        {v('ss')} = arith.mulf {v('sw')}#0, {v('qkv')} : {ACC}
+        {v('mnew')} = arith.maxnumf {v('mi')}, {v('smax')} : {ROW}
+        {v('mnew2')} = tt.expand_dims {v('mnew')} {{axis = 1 : i32}} : {ROW} -> tensor<64x1xf32, #mmas>
+        {v('mnewb')} = tt.broadcast {v('mnew2')} : tensor<64x1xf32, #mmas> -> {ACC}
+        {v('sc')} = arith.subf {v('ss')}, {v('mnewb')} : {ACC}
+        {v('p')} = math.exp2 {v('sc')} : {ACC}
+        {v('lij')} = tt.reduce sum {v('p')} {{axis = 1 : i32}} : {ACC} -> {ROW}
+        {v('mdiff')} = arith.subf {v('mi')}, {v('mnew')} : {ROW}
+        {v('alpha')} = math.exp2 {v('mdiff')} : {ROW}
+        {v('la')} = arith.mulf {v('li')}, {v('alpha')} : {ROW}
+        {v('lnew')} = arith.addf {v('la')}, {v('lij')} : {ROW}
+        // P_{{j-1}} V_{{j-1}} is done: V_{{j-1}}'s stage is free, and O moves to the new maximum.
+        {v('ow')}:2 = ttng.warp_group_dot_wait {v('od')}, {v('vp')} {{pendings = 0 : i32}} : {ACO}, {TKV}
+        {v('svi')} = arith.addi {v('sv')}, {v(f'c{KST}')} : i32
+        {v('ve')} = ttg.memdesc_index {v('empties')}[{v('svi')}] : {E} -> {MD1}
+        ttng.arrive_barrier {v('ve')}, 1 : {MD1}
+        // P_j in the dot operand's layout after the wait: written before it, its registers could be
+        // P_{{j-1}}'s while the P V wgmma still reads them, and ptxas would serialize every wgmma.
+        {v('p16')} = arith.truncf {v('p')} : {ACC} to tensor<64x{BN}xf16, #mmas>
+        {v('pa')} = ttg.convert_layout {v('p16')} : tensor<64x{BN}xf16, #mmas> -> {PA}
+        {v('alphao')} = ttg.convert_layout {v('alpha')} : {ROW} -> {OROW}
+        {v('alpha2')} = tt.expand_dims {v('alphao')} {{axis = 1 : i32}} : {OROW} -> tensor<64x1xf32, #mma>
+        {v('alphab')} = tt.broadcast {v('alpha2')} : tensor<64x1xf32, #mma> -> {ACO}
+        {v('accs')} = arith.mulf {v('ow')}#0, {v('alphab')} : {ACO}
+        scf.yield {v('accs')}, {v('mnew')}, {v('lnew')}, {v('pa')} : {ACO}, {ROW}, {ROW}, {PA}
+      }}
+      // The last block's P V.
+      {v('gend')} = arith.addi {v('base')}, {v('nkb')} : i32
+      {v('jl')} = arith.subi {v('gend')}, {v('c1')} : i32
+      {v('sl')} = arith.remsi {v('jl')}, {v('vst')} : i32
+      {v('roundl')} = arith.divsi {v('jl')}, {v('vst')} : i32
+      {v('phasel')} = arith.andi {v('roundl')}, {v('c1')} : i32
+      {v('vfl')} = ttg.memdesc_index {v('vfulls')}[{v('sl')}] : {VF} -> {MD1}
+      ttng.wait_barrier {v('vfl')}, {v('phasel')} : {MD1}
+      {v('vl')} = ttg.memdesc_index {v('vbuf')}[{v('sl')}] : {VB} -> {TKV}
+      {v('twc')} = arith.addi {v('tb')}, {v('nkb')} : i32
+      {v('tpc')} = arith.andi {v('twc')}, {v('c1')} : i32
+      {v('tqc')} = arith.xori {v('tpc')}, {txor} : i32
+      ttng.wait_barrier {v(mine)}, {v('tqc')} : {MD1}
+      {v('odl')} = ttng.warp_group_dot {v('r')}#3, {v('vl')}, {v('r')}#0 {{inputPrecision = 0 : i32, isAsync = true}} : {PA} * {TKV} -> {ACO}
+      ttng.arrive_barrier {v(other)}, 1 : {MD1}
+      {v('owl')}:2 = ttng.warp_group_dot_wait {v('odl')}, {v('vl')} {{pendings = 0 : i32}} : {ACO}, {TKV}
+      // The tile's last V stage is read: the producer may refill it with the next tile's blocks.
+      {v('sli')} = arith.addi {v('sl')}, {v(f'c{KST}')} : i32
+      {v('el')} = ttg.memdesc_index {v('empties')}[{v('sli')}] : {E} -> {MD1}
+      ttng.arrive_barrier {v('el')}, 1 : {MD1}
+      // O = acc / l (one division per row, then a multiply per element), stored in f16 straight
+      // from the accumulator's layout.
+      {v('lo')} = ttg.convert_layout {v('r')}#2 : {ROW} -> {OROW}
+      {v('linv')} = arith.divf {v('ones')}, {v('lo')} : {OROW}
+      {v('l2')} = tt.expand_dims {v('linv')} {{axis = 1 : i32}} : {OROW} -> tensor<64x1xf32, #mma>
+      {v('lb')} = tt.broadcast {v('l2')} : tensor<64x1xf32, #mma> -> {ACO}
+      {v('out')} = arith.mulf {v('owl')}#0, {v('lb')} : {ACO}
+      {v('out16')} = arith.truncf {v('out')} : {ACO} to tensor<64x{D}xf16, #mma>
+      {v('orm')} = tt.make_range {{end = 64 : i32, start = 0 : i32}} : tensor<64xi32, #orow>
+      {v('or0')} = tt.splat {v('qrow0')} : i32 -> tensor<64xi32, #orow>
+      {v('orows')} = arith.addi {v('or0')}, {v('orm')} : tensor<64xi32, #orow>
+      {v('orows2')} = tt.expand_dims {v('orows')} {{axis = 1 : i32}} : tensor<64xi32, #orow> -> tensor<64x1xi32, #mma>
+      {v('cdo')} = tt.splat {v(f'c{D}')} : i32 -> tensor<64x1xi32, #mma>
+      {v('orowoff')} = arith.muli {v('orows2')}, {v('cdo')} : tensor<64x1xi32, #mma>
+      {v('orowb')} = tt.broadcast {v('orowoff')} : tensor<64x1xi32, #mma> -> tensor<64x{D}xi32, #mma>
+      {v('ocr')} = tt.make_range {{end = {D} : i32, start = 0 : i32}} : tensor<{D}xi32, #ttg.slice<{{dim = 0, parent = #mma}}>>
+      {v('ocols')} = tt.expand_dims {v('ocr')} {{axis = 0 : i32}} : tensor<{D}xi32, #ttg.slice<{{dim = 0, parent = #mma}}>> -> tensor<1x{D}xi32, #mma>
+      {v('ocolb')} = tt.broadcast {v('ocols')} : tensor<1x{D}xi32, #mma> -> tensor<64x{D}xi32, #mma>
+      {v('ooffs')} = arith.addi {v('orowb')}, {v('ocolb')} : tensor<64x{D}xi32, #mma>
+      {v('ov')} = tt.splat {v('o')} : {OP} -> tensor<64x{D}x!tt.ptr<f16>, #mma>
+      {v('optrs')} = tt.addptr {v('ov')}, {v('ooffs')} : tensor<64x{D}x!tt.ptr<f16>, #mma>, tensor<64x{D}xi32, #mma>
+      tt.store {v('optrs')}, {v('out16')} : tensor<64x{D}x!tt.ptr<f16>, #mma>
+      {v('bnext')} = arith.addi {v('base')}, {v('nkb')} : i32
+      scf.yield {v('bnext')} : i32
+      }}
+"""
+
+
+def producer():
+    args = ", ".join(f"%p{n}: {ty}" for n, ty in ARGS)
+    return f"""\
+    partition1({args}) num_warps(1) {{
+      // The producer: per tile and key block, wait until the block's K stage is free and copy K
+      // into it, then the same for V; after the tile's first K and V (which the consumers need
+      // first), its Q rows into each warp group's slot once that one's last S of the previous
+      // tile has retired.
+      %z = arith.constant 0 : i32
+      %one = arith.constant 1 : i32
+      %ve0 = arith.constant {VE0} : i32
+      %kst = arith.constant {KST} : i32
+      %vst = arith.constant {VST} : i32
+      %bn = arith.constant {BN} : i32
+      %bm = arith.constant {BM} : i32
+      %c64p = arith.constant 64 : i32
+      %true = arith.constant true
+      %psteps = scf.for %t = %pfirst to %ptiles step %pnprog iter_args(%base = %z) -> (i32) : i32 {{
+      %phead = arith.divsi %t, %pnqb : i32
+      %phrow = arith.muli %phead, %pn_ctx : i32
+      %ppid_m = arith.remsi %t, %pnqb : i32
+      %pmblk = arith.muli %ppid_m, %bm : i32
+      %ptile = arith.divsi %base, %pnkb : i32
+      %pqpar = arith.andi %ptile, %one : i32
+      %qphase = arith.xori %pqpar, %one : i32
+      scf.for %j = %z to %pnkb step %one : i32 {{
+        %g = arith.addi %base, %j : i32
+        %koff = arith.muli %j, %bn : i32
+        %row = arith.addi %phrow, %koff : i32
+        %sk = arith.remsi %g, %kst : i32
+        %kround = arith.divsi %g, %kst : i32
+        %kparity = arith.andi %kround, %one : i32
+        %kphase = arith.xori %kparity, %one : i32
+        %ke = ttg.memdesc_index %pempties[%sk] : {E} -> {MD1}
+        ttng.wait_barrier %ke, %kphase : {MD1}
+        %kf = ttg.memdesc_index %pkfulls[%sk] : {KF} -> {MD1}
+        %ks = ttg.memdesc_index %pkbuf[%sk] : {KB} -> {TKV}
+        ttng.barrier_expect %kf, {KV}, %true : {MD1}
+        ttng.async_tma_copy_global_to_local %pkdesc[%row, %z] %ks, %kf, %true : {KD}, {MD1} -> {TKV}
+        %sv = arith.remsi %g, %vst : i32
+        %vround = arith.divsi %g, %vst : i32
+        %vparity = arith.andi %vround, %one : i32
+        %vphase = arith.xori %vparity, %one : i32
+        %svi = arith.addi %sv, %ve0 : i32
+        %ve = ttg.memdesc_index %pempties[%svi] : {E} -> {MD1}
+        ttng.wait_barrier %ve, %vphase : {MD1}
+        %vf = ttg.memdesc_index %pvfulls[%sv] : {VF} -> {MD1}
+        %vs = ttg.memdesc_index %pvbuf[%sv] : {VB} -> {TKV}
+        ttng.barrier_expect %vf, {KV}, %true : {MD1}
+        ttng.async_tma_copy_global_to_local %pvdesc[%row, %z] %vs, %vf, %true : {KD}, {MD1} -> {TKV}
+        %first_blk = arith.cmpi eq, %j, %z : i32
+        scf.if %first_blk {{
+          %qrow = arith.addi %phrow, %pmblk : i32
+          %qrow1 = arith.addi %qrow, %c64p : i32
+          %q0s = ttg.memdesc_index %pqbuf[%z] : {QB} -> {TQ}
+          ttng.wait_barrier %pqempty0, %qphase : {MD1}
+          ttng.barrier_expect %pqfull0, {QH}, %true : {MD1}
+          ttng.async_tma_copy_global_to_local %pq[%qrow, %z] %q0s, %pqfull0, %true : {QD}, {MD1} -> {TQ}
+          %q1s = ttg.memdesc_index %pqbuf[%one] : {QB} -> {TQ}
+          ttng.wait_barrier %pqempty1, %qphase : {MD1}
+          ttng.barrier_expect %pqfull1, {QH}, %true : {MD1}
+          ttng.async_tma_copy_global_to_local %pq[%qrow1, %z] %q1s, %pqfull1, %true : {QD}, {MD1} -> {TQ}
+        }}
+      }}
+      %pnext = arith.addi %base, %pnkb : i32
+      scf.yield %pnext : i32
+      }}
+      ttg.warp_return
+    }}"""
+
+
+def kernel():
+    """The text of examples/attention_ws_pp_persistent_d256.tir."""
+    out = HEADER + f"""\
+#mma = #ttg.nvidia_mma<{{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, {D}, 16]}}>
+#mmas = #ttg.nvidia_mma<{{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, {BN}, 16]}}>
+#dota = #ttg.dot_op<{{opIdx = 0, parent = #mma, kWidth = 2}}>
+#sa = #ttg.nvmma_shared<{{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}}>
+#sat = #ttg.nvmma_shared<{{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}}>
+#bar = #ttg.swizzled_shared<{{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}}>
+#smem = #ttg.shared_memory
+#row = #ttg.slice<{{dim = 1, parent = #mmas}}>
+#orow = #ttg.slice<{{dim = 1, parent = #mma}}>
+module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32}} {{
+  tt.func public @{NAME}(%q: {QD}, %kdesc: {KD}, %vdesc: {KD}, %o: {OP} {{tt.divisibility = 16 : i32}}, %n_ctx: i32 {{tt.divisibility = 16 : i32}}, %sm_scale: f32, %heads: i32) {{
+    %first = tt.get_program_id x : i32
+    %nprog = tt.get_num_programs x : i32
+"""
+    for c in CONSTS:
+        out += f"    %c{c} = arith.constant {c} : i32\n"
+    out += f"""\
+    // Query blocks (tiles) and key blocks per head: there are nqb * heads tiles.
+    %nqb = arith.divsi %n_ctx, %c{BM} : i32
+    %nkb = arith.divsi %n_ctx, %c{BN} : i32
+    %tiles = arith.muli %nqb, %heads : i32
+    %kbuf = ttg.local_alloc : () -> {KB}
+    %vbuf = ttg.local_alloc : () -> {VB}
+    %qbuf = ttg.local_alloc : () -> {QB}
+    %kfulls = ttg.local_alloc : () -> {KF}
+    %vfulls = ttg.local_alloc : () -> {VF}
+    %empties = ttg.local_alloc : () -> {E}
+    // K's and V's full barriers (the producer's expect, completed by the copies' bytes); K's
+    // empty barriers (empties 0..{KST - 1}), V's ({VE0}..{TURN0 - 1}), one arrive from each consumer warp group once it
+    // has read the stage; the turns ({TURN0}, {TURN0 + 1}: ping-pong), each completed by the other's arrive;
+    // Q's full barriers ({QF0}, {QF0 + 1}) and empty ones ({QE0}, {QE0 + 1}), one per warp group's slot. All the
+    // barriers sit in 3 buffers: a buffer more would pass the 227 KB by its alignment.
+"""
+    inits = ([(f"kfull{i}", "kfulls", KF, i, 1) for i in range(KST)] +
+             [(f"vfull{i}", "vfulls", VF, i, 1) for i in range(VST)] +
+             [(f"kempty{i}", "empties", E, i, 2) for i in range(KST)] +
+             [(f"vempty{i}", "empties", E, VE0 + i, 2) for i in range(VST)] +
+             [("turn0", "empties", E, TURN0, 1), ("turn1", "empties", E, TURN0 + 1, 1),
+              ("qfull0", "empties", E, QF0, 1), ("qfull1", "empties", E, QF0 + 1, 1),
+              ("qempty0", "empties", E, QE0, 1), ("qempty1", "empties", E, QE0 + 1, 1)])
+    for n, buf, ty, i, cnt in inits:
+        out += f"    %{n} = ttg.memdesc_index %{buf}[%c{i}] : {ty} -> {MD1}\n"
+        out += f"    ttng.init_barrier %{n}, {cnt} : {MD1}\n"
+    argnames = ", ".join("%" + n for n, _ in ARGS)
+    argtypes = ", ".join(ty for _, ty in ARGS)
+    out += f"    ttg.warp_specialize({argnames}) attributes {{actualRegisters = array<i32: 240, 240, 24>, requestedRegisters = array<i32: 240, 24>}}\n"
+    out += "    default {\n" + region(0) + "      ttg.warp_yield\n    }\n"
+    w1args = ", ".join(f"%w1_{n}: {ty}" for n, ty in ARGS)
+    out += f"    partition0({w1args}) num_warps(4) {{\n" + region(1) + "      ttg.warp_return\n    }\n"
+    out += producer() + f" : ({argtypes}) -> ()\n"
+    for n, *_ in inits:
+        out += f"    ttng.inval_barrier %{n} : {MD1}\n"
+    out += "    tt.return\n  }\n}\n"
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="compare with the file, write nothing")
+    args = ap.parse_args()
+    text = kernel()
+    if args.check:
+        if not DST.exists() or DST.read_text() != text:
+            print("out of date (run python3 scripts/gen-d256-attention.py): " +
+                  str(DST.relative_to(ROOT)))
+            return 1
+        return 0
+    DST.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -111,6 +111,7 @@ inline const std::vector<std::string> kBf16AttentionKernels = {
     "attention_ws_pp_persistent_chain_d128.tir",
     "attention_ws_pp_persistent_paired_tma_d128_causal.tir",
     "attention_ws_pp_persistent_d256.tir",
+    "attention_ws_pp_persistent_d256_causal.tir",
 };
 
 /// One wgmma tile product, every operand form the lowering has: C (M x N f32, row-major) = A (M x

@@ -326,7 +326,8 @@ TEST(Hopper, WarpSpecializedAttentionMatchesReference) {
                            "attention_ws_pp_persistent_chain_d128",
                            "attention_ws_pp_persistent_chain_d64",
                            "attention_ws_pp_persistent_wg3_d64",
-                           "attention_ws_pp_persistent_d256"}) {
+                           "attention_ws_pp_persistent_d256",
+                           "attention_ws_pp_persistent_d256_causal"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
     const size_t d = headDimOf(fn);
@@ -348,7 +349,8 @@ TEST(Hopper, PairedPersistentAttentionCoversEveryTile) {
   for (const char *name : {"attention_ws_pp_persistent_paired_d128_causal",
                            "attention_ws_pp_persistent_paired_d64_causal",
                            "attention_ws_pp_persistent_paired_tma_d128_causal",
-                           "attention_ws_pp_persistent_paired_tma_d64_causal"}) {
+                           "attention_ws_pp_persistent_paired_tma_d64_causal",
+                           "attention_ws_pp_persistent_d256_causal"}) {
     const std::string fn = name;
     const size_t d = headDimOf(fn);
     for (auto [n, heads] : {std::pair<size_t, size_t>{384, 3}, {256, 5}}) {
@@ -448,7 +450,7 @@ TEST(Hopper, TmaAttentionCoversEveryTile) {
         "attention_ws_pp_persistent_chain_d128", "attention_ws_pp_persistent_chain_d64",
         "attention_ws_pp_persistent_paired_tma_d128_causal", "attention_ws_pp_persistent_tma_d64",
         "attention_ws_pp_persistent_paired_tma_d64_causal", "attention_ws_pp_persistent_wg3_d64",
-        "attention_ws_pp_persistent_d256"}) {
+        "attention_ws_pp_persistent_d256", "attention_ws_pp_persistent_d256_causal"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
     const size_t d = headDimOf(fn);

@@ -1267,17 +1267,12 @@ std::vector<AttentionConfig> attentionWsConfigs() {
     AttentionConfig c{f,
                       "ws-" + rest,
                       rest.ends_with("_causal"),
-                      0,
+                      attentionHeadDim(f),
                       ScalarKind::F16,
                       true,
                       true,
                       rest.find("persistent") != std::string::npos};
     std::replace(c.prefix.begin(), c.prefix.end(), '_', '-');
-    std::stringstream parts(rest);
-    for (std::string part; std::getline(parts, part, '_');)
-      if (part.size() > 1 && part[0] == 'd' &&
-          std::all_of(part.begin() + 1, part.end(), [](char ch) { return std::isdigit(ch); }))
-        c.d = std::stoi(part.substr(1));
     if (c.d > 0)
       out.push_back(c);
   }

@@ -296,6 +296,16 @@ Expected<Module> exampleKernel(const std::string &file, const std::string &sourc
   return m;
 }
 
+int attentionHeadDim(const std::string &name) {
+  std::string part;
+  std::stringstream parts(name.substr(0, name.find('.')));
+  while (std::getline(parts, part, '_'))
+    if (part.size() > 1 && part[0] == 'd' &&
+        std::all_of(part.begin() + 1, part.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return std::stoi(part.substr(1));
+  return 0;
+}
+
 Expected<Module> matmulKernel(ScalarKind elem, const std::string &sourceDir,
                               const std::string &file) {
   LL_ASSIGN_OR_RETURN(std::string text, exampleText(file, sourceDir));

@@ -85,6 +85,10 @@ Expected<std::string> exampleText(const std::string &file, const std::string &so
 std::vector<std::string> exampleFilesStartingWith(const std::string &prefix,
                                                   const std::string &sourceDir);
 
+/// The head dim of an attention kernel, by its file or function name: N where a part of the name
+/// between '_' and '_' or '.' is d<N> (attention_ws_pp_persistent_d256_causal.tir: 256), else 0.
+int attentionHeadDim(const std::string &name);
+
 /// row_sum(x, out, stride): examples/row_reduce.tir's kernel (32 rows of 128 f32 per program).
 /// softmax(x, y, stride, n_cols): examples/softmax.tir's kernel.
 /// matmul(a, b, c, K, lda, ldb, ldc): examples/matmul.tir with `elem` (f16 or bf16) inputs.

@@ -1,6 +1,7 @@
 // The Hopper ops: ttng.warp_group_dot, ttng.warp_group_dot_wait, ttng.fence_async_shared, and the
 // CTA barrier gpu.barrier that pipelined wgmma loops use (text form, verifier rules, interpreter).
 #include "Examples.h"
+#include "kernels/TileKernels.h"
 
 #include "linlayout/ir/InsertFences.h"
 #include "linlayout/ir/Pipeline.h"
@@ -240,14 +241,6 @@ TEST(Hopper, WgmmaAttentionD128MatchesReference) {
 
 namespace {
 
-// The head dim of attention kernel `fn`, by its name: N where it says "_d<N>".
-size_t headDimOf(const std::string &fn) {
-  for (size_t d : {64, 256})
-    if (fn.find("_d" + std::to_string(d)) != std::string::npos)
-      return d;
-  return 128;
-}
-
 // Runs the warp-specialized attention `fn` of `text` (examples/attention_ws_*.tir or an edit of
 // it), after the pass pipeline, on `heads` heads of n positions of head dim d in the interpreter,
 // with its protocol checks and the proxy-fence rule; `out` gets O's halves. A persistent kernel
@@ -330,7 +323,7 @@ TEST(Hopper, WarpSpecializedAttentionMatchesReference) {
                            "attention_ws_pp_persistent_d256_causal"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
-    const size_t d = headDimOf(fn);
+    const size_t d = size_t(gpukernels::attentionHeadDim(fn));
     SCOPED_TRACE(fn);
     const auto in = attentionInputs(heads * n * d);
     std::vector<uint16_t> got;
@@ -352,7 +345,7 @@ TEST(Hopper, PairedPersistentAttentionCoversEveryTile) {
                            "attention_ws_pp_persistent_paired_tma_d64_causal",
                            "attention_ws_pp_persistent_d256_causal"}) {
     const std::string fn = name;
-    const size_t d = headDimOf(fn);
+    const size_t d = size_t(gpukernels::attentionHeadDim(fn));
     for (auto [n, heads] : {std::pair<size_t, size_t>{384, 3}, {256, 5}}) {
       SCOPED_TRACE(fn + ", " + std::to_string(heads) + " heads of " + std::to_string(n));
       const auto in = attentionInputs(heads * n * d);
@@ -416,7 +409,7 @@ TEST(Hopper, TmaStoreAttentionWaitsForItsStores) {
       if (region == "w2_" && fn.find("wg3") == std::string::npos)
         continue;
       SCOPED_TRACE(fn + ", warp group " + std::string(region.empty() ? "0" : region.substr(1, 1)));
-      const size_t d = headDimOf(fn);
+      const size_t d = size_t(gpukernels::attentionHeadDim(fn));
       // The three-group kernel's tiles are 192 rows: 2 heads make its 6.
       const size_t heads = fn.find("wg3") == std::string::npos ? 1 : 2;
       const std::string text = readFile(examplePath(fn + ".tir"));
@@ -453,7 +446,7 @@ TEST(Hopper, TmaAttentionCoversEveryTile) {
         "attention_ws_pp_persistent_d256", "attention_ws_pp_persistent_d256_causal"}) {
     const std::string fn = name;
     const bool causal = fn.ends_with("_causal");
-    const size_t d = headDimOf(fn);
+    const size_t d = size_t(gpukernels::attentionHeadDim(fn));
     for (auto [n, heads] : {std::pair<size_t, size_t>{128, 5}, {384, 3}}) {
       SCOPED_TRACE(fn + ", " + std::to_string(heads) + " heads of " + std::to_string(n));
       const auto in = attentionInputs(heads * n * d);

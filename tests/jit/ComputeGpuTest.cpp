@@ -507,9 +507,7 @@ TEST(ComputeGpu, Attention) {
 AttentionCase wsAttentionCase(const std::string &file, bool bf16) {
   return {file,
           file.ends_with("_causal.tir"),
-          file.find("_d64") != std::string::npos    ? 64
-          : file.find("_d256") != std::string::npos ? 256
-                                                    : 128,
+          attentionHeadDim(file),
           bf16,
           true,
           true,

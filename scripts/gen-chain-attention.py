@@ -7,11 +7,9 @@ a file differs (the `scripts.chain_attention` test), so that an edit goes here, 
 
   python3 scripts/gen-chain-attention.py [--check]
 """
-import argparse
-import pathlib
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from kernelgen import write_or_check
 
 HEADERS = {
     128: """\
@@ -497,22 +495,8 @@ def kernel(d):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="compare with the files, write nothing")
-    args = ap.parse_args()
-    stale = []
-    for d in (64, 128):
-        path = ROOT / "examples" / f"attention_ws_pp_persistent_chain_d{d}.tir"
-        text = kernel(d)
-        if args.check:
-            if not path.exists() or path.read_text() != text:
-                stale.append(str(path.relative_to(ROOT)))
-        else:
-            path.write_text(text)
-    if stale:
-        print("out of date (run python3 scripts/gen-chain-attention.py): " + ", ".join(stale))
-        return 1
-    return 0
+    return write_or_check(__doc__, "gen-chain-attention.py", {
+        f"examples/attention_ws_pp_persistent_chain_d{d}.tir": kernel(d) for d in (64, 128)})
 
 
 if __name__ == "__main__":

@@ -8,11 +8,9 @@ file.
 
   python3 scripts/gen-d256-attention.py [--check]
 """
-import argparse
-import pathlib
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from kernelgen import write_or_check
 
 HEADERS = {
     False: """\
@@ -619,22 +617,8 @@ module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.tar
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="compare with the files, write nothing")
-    args = ap.parse_args()
-    stale = []
-    for causal in (False, True):
-        path = ROOT / "examples" / f"{name(causal)}.tir"
-        text = kernel(causal)
-        if args.check:
-            if not path.exists() or path.read_text() != text:
-                stale.append(str(path.relative_to(ROOT)))
-        else:
-            path.write_text(text)
-    if stale:
-        print("out of date (run python3 scripts/gen-d256-attention.py): " + ", ".join(stale))
-        return 1
-    return 0
+    return write_or_check(__doc__, "gen-d256-attention.py", {
+        f"examples/{name(causal)}.tir": kernel(causal) for causal in (False, True)})
 
 
 if __name__ == "__main__":

@@ -7,10 +7,11 @@ and exits 1 where the file differs (the `scripts.wg3_attention` test).
 
   python3 scripts/gen-wg3-attention.py [--check]
 """
-import argparse
 import pathlib
 import re
 import sys
+
+from kernelgen import write_or_check
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SRC = ROOT / "examples/attention_ws_pp_persistent_tma_d64.tir"
@@ -164,16 +165,9 @@ def generate():
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="compare instead of writing")
-    text = generate()
-    if ap.parse_args().check:
-        if DST.read_text() != text:
-            print(f"{DST.relative_to(ROOT)} differs from what scripts/gen-wg3-attention.py writes")
-            sys.exit(1)
-        return
-    DST.write_text(text)
+    return write_or_check(__doc__, "gen-wg3-attention.py",
+                          {str(DST.relative_to(ROOT)): generate()})
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

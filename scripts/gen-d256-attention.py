@@ -141,6 +141,46 @@ def mask(v, scores, row0, scale, out, masked, ind):
 """
 
 
+def lone_scores(v, i, g, turn, txor, mine, other, qfull):
+    """Step i's S_i = Q K^T alone in its turn (a tile's first scores): waits for the stage of
+    ring step g, the tile's Q and turn `turn`; results v(s{i}w) and the stage's index v(sk{i})."""
+    return f"""\
+      {v(f'sk{i}')} = arith.remsi {g}, {v('kst')} : i32
+      {v(f'kround{i}')} = arith.divsi {g}, {v('kst')} : i32
+      {v(f'kphase{i}')} = arith.andi {v(f'kround{i}')}, {v('c1')} : i32
+      {v(f'kf{i}')} = ttg.memdesc_index {v('kfulls')}[{v(f'sk{i}')}] : {KF} -> {MD1}
+      ttng.wait_barrier {v(f'kf{i}')}, {v(f'kphase{i}')} : {MD1}
+      // The tile's Q rows (the producer's copy into this warp group's slot).
+      ttng.wait_barrier {v(qfull)}, {v('qphase')} : {MD1}
+      {v(f'k{i}')} = ttg.memdesc_index {v('kbuf')}[{v(f'sk{i}')}] : {KB} -> {TKV}
+      {v(f'k{i}t')} = ttg.memdesc_trans {v(f'k{i}')} {{order = array<i32: 1, 0>}} : {TKV} -> {TKT}
+      {v(f'tp{i}')} = arith.andi {turn}, {v('c1')} : i32
+      {v(f'tq{i}')} = arith.xori {v(f'tp{i}')}, {txor} : i32
+      ttng.wait_barrier {v(mine)}, {v(f'tq{i}')} : {MD1}
+      {v(f's{i}d')} = ttng.warp_group_dot {v('qs')}, {v(f'k{i}t')}, {v('zs')} {{inputPrecision = 0 : i32, isAsync = true}} : {TQ} * {TKT} -> {ACC}
+      ttng.arrive_barrier {v(other)}, 1 : {MD1}
+      {v(f's{i}w')}:3 = ttng.warp_group_dot_wait {v(f's{i}d')}, {v('qs')}, {v(f'k{i}t')} {{pendings = 0 : i32}} : {ACC}, {TQ}, {TKT}
+"""
+
+
+def first_softmax(v, i, scores):
+    """The running maximum v(m{i}max), sum v(l{i}) and packed P v(pa{i}) of a tile's first scores."""
+    return f"""\
+      // Row maxima of the unscaled scores, scaled afterwards (sm_scale > 0), so that the scale and
+      // the subtraction below are one fma per score.
+      {v(f'm{i}raw')} = tt.reduce max {scores} {{axis = 1 : i32}} : {ACC} -> {ROW}
+      {v(f'm{i}max')} = arith.mulf {v(f'm{i}raw')}, {v('qkr')} : {ROW}
+      {v(f'ss{i}')} = arith.mulf {scores}, {v('qkv')} : {ACC}
+      {v(f'm{i}b2')} = tt.expand_dims {v(f'm{i}max')} {{axis = 1 : i32}} : {ROW} -> tensor<64x1xf32, #mmas>
+      {v(f'm{i}b')} = tt.broadcast {v(f'm{i}b2')} : tensor<64x1xf32, #mmas> -> {ACC}
+      {v(f'sc{i}')} = arith.subf {v(f'ss{i}')}, {v(f'm{i}b')} : {ACC}
+      {v(f'p{i}')} = math.exp2 {v(f'sc{i}')} : {ACC}
+      {v(f'l{i}')} = tt.reduce sum {v(f'p{i}')} {{axis = 1 : i32}} : {ACC} -> {ROW}
+      {v(f'p{i}16')} = arith.truncf {v(f'p{i}')} : {ACC} to tensor<64x{BN}xf16, #mmas>
+      {v(f'pa{i}')} = ttg.convert_layout {v(f'p{i}16')} : tensor<64x{BN}xf16, #mmas> -> {PA}
+"""
+
+
 # The function's constants, which warp group 0's region (the default one) uses as they are.
 CONSTS = sorted(set(range(NE)) | {64, 128, D})
 
@@ -200,39 +240,12 @@ def region(wg, causal):
         jstart, init = v('c1'), (v('zo'), v('m0max'), v('l0'), v('pa0'))
     step0 = f"""\
       // Block 0: S_0 = Q K_0^T and its probabilities; its P V is the loop's first.
-      {v('sk0')} = arith.remsi {v('base')}, {v('kst')} : i32
-      {v('kround0')} = arith.divsi {v('base')}, {v('kst')} : i32
-      {v('kphase0')} = arith.andi {v('kround0')}, {v('c1')} : i32
-      {v('kf0')} = ttg.memdesc_index {v('kfulls')}[{v('sk0')}] : {KF} -> {MD1}
-      ttng.wait_barrier {v('kf0')}, {v('kphase0')} : {MD1}
-      // The tile's Q rows (the producer's copy into this warp group's slot).
-      ttng.wait_barrier {v(qfull)}, {v('qphase')} : {MD1}
-      {v('k0')} = ttg.memdesc_index {v('kbuf')}[{v('sk0')}] : {KB} -> {TKV}
-      {v('k0t')} = ttg.memdesc_trans {v('k0')} {{order = array<i32: 1, 0>}} : {TKV} -> {TKT}
-      {v('tpa')} = arith.andi {v('tb')}, {v('c1')} : i32
-      {v('tqa')} = arith.xori {v('tpa')}, {txor} : i32
-      ttng.wait_barrier {v(mine)}, {v('tqa')} : {MD1}
-      {v('s0d')} = ttng.warp_group_dot {v('qs')}, {v('k0t')}, {v('zs')} {{inputPrecision = 0 : i32, isAsync = true}} : {TQ} * {TKT} -> {ACC}
-      ttng.arrive_barrier {v(other)}, 1 : {MD1}
-      {v('s0w')}:3 = ttng.warp_group_dot_wait {v('s0d')}, {v('qs')}, {v('k0t')} {{pendings = 0 : i32}} : {ACC}, {TQ}, {TKT}
+{lone_scores(v, 0, v('base'), v('tb'), txor, mine, other, qfull)}\
       // K_0 is read: its stage is free (and Q's slot, where S_0 is the tile's last S).
       {v('ke0')} = ttg.memdesc_index {v('empties')}[{v('sk0')}] : {E} -> {MD1}
       ttng.arrive_barrier {v('ke0')}, 1 : {MD1}
       ttng.arrive_barrier {v(qempty)}, 1, {v('qlast')} : {MD1}
-{mask0}\
-      // Row maxima of the unscaled scores, scaled afterwards (sm_scale > 0), so that the scale and
-      // the subtraction below are one fma per score.
-      {v('m0raw')} = tt.reduce max {s0} {{axis = 1 : i32}} : {ACC} -> {ROW}
-      {v('m0max')} = arith.mulf {v('m0raw')}, {v('qkr')} : {ROW}
-      {v('ss0')} = arith.mulf {s0}, {v('qkv')} : {ACC}
-      {v('m0b2')} = tt.expand_dims {v('m0max')} {{axis = 1 : i32}} : {ROW} -> tensor<64x1xf32, #mmas>
-      {v('m0b')} = tt.broadcast {v('m0b2')} : tensor<64x1xf32, #mmas> -> {ACC}
-      {v('sc0')} = arith.subf {v('ss0')}, {v('m0b')} : {ACC}
-      {v('p0')} = math.exp2 {v('sc0')} : {ACC}
-      {v('l0')} = tt.reduce sum {v('p0')} {{axis = 1 : i32}} : {ACC} -> {ROW}
-      {v('p016')} = arith.truncf {v('p0')} : {ACC} to tensor<64x{BN}xf16, #mmas>
-      {v('pa0')} = ttg.convert_layout {v('p016')} : tensor<64x{BN}xf16, #mmas> -> {PA}
-"""
+{mask0}{first_softmax(v, 0, s0)}"""
     if causal and wg == 0:
         step0 = wg0_causal_steps(v, txor, mine, other, qfull, qempty)
     masked = f"      {v('masked')} = arith.constant dense<{MASKED}> : {ACC}\n" if causal else ""
@@ -374,30 +387,16 @@ def wg0_causal_steps(v, txor, mine, other, qfull, qempty):
       {v('kphase0')} = arith.andi {v('kround0')}, {v('c1')} : i32
       {v('kf0')} = ttg.memdesc_index {v('kfulls')}[{v('sk0')}] : {KF} -> {MD1}
       ttng.wait_barrier {v('kf0')}, {v('kphase0')} : {MD1}
-      {v('tpa')} = arith.andi {v('tb')}, {v('c1')} : i32
-      {v('tqa')} = arith.xori {v('tpa')}, {txor} : i32
-      ttng.wait_barrier {v(mine)}, {v('tqa')} : {MD1}
+      {v('tp0')} = arith.andi {v('tb')}, {v('c1')} : i32
+      {v('tq0')} = arith.xori {v('tp0')}, {txor} : i32
+      ttng.wait_barrier {v(mine)}, {v('tq0')} : {MD1}
       ttng.arrive_barrier {v(other)}, 1 : {MD1}
       {v('ke0')} = ttg.memdesc_index {v('empties')}[{v('sk0')}] : {E} -> {MD1}
       ttng.arrive_barrier {v('ke0')}, 1 : {MD1}
       // Step 1, key block 2 pid_m: S_1 = Q K_1^T alone in its turn, masked on the diagonal.
       {v('g1')} = arith.addi {v('base')}, {v('c1')} : i32
-      {v('sk1')} = arith.remsi {v('g1')}, {v('kst')} : i32
-      {v('kround1')} = arith.divsi {v('g1')}, {v('kst')} : i32
-      {v('kphase1')} = arith.andi {v('kround1')}, {v('c1')} : i32
-      {v('kf1')} = ttg.memdesc_index {v('kfulls')}[{v('sk1')}] : {KF} -> {MD1}
-      ttng.wait_barrier {v('kf1')}, {v('kphase1')} : {MD1}
-      // The tile's Q rows (the producer's copy into this warp group's slot).
-      ttng.wait_barrier {v(qfull)}, {v('qphase')} : {MD1}
-      {v('k1')} = ttg.memdesc_index {v('kbuf')}[{v('sk1')}] : {KB} -> {TKV}
-      {v('k1t')} = ttg.memdesc_trans {v('k1')} {{order = array<i32: 1, 0>}} : {TKV} -> {TKT}
       {v('tw1')} = arith.addi {v('tb')}, {v('c1')} : i32
-      {v('tp1')} = arith.andi {v('tw1')}, {v('c1')} : i32
-      {v('tq1')} = arith.xori {v('tp1')}, {txor} : i32
-      ttng.wait_barrier {v(mine)}, {v('tq1')} : {MD1}
-      {v('s1d')} = ttng.warp_group_dot {v('qs')}, {v('k1t')}, {v('zs')} {{inputPrecision = 0 : i32, isAsync = true}} : {TQ} * {TKT} -> {ACC}
-      ttng.arrive_barrier {v(other)}, 1 : {MD1}
-      {v('s1w')}:3 = ttng.warp_group_dot_wait {v('s1d')}, {v('qs')}, {v('k1t')} {{pendings = 0 : i32}} : {ACC}, {TQ}, {TKT}
+{lone_scores(v, 1, v('g1'), v('tw1'), txor, mine, other, qfull)}\
       // K_1 is read (and Q's slot, where S_1 is the tile's last S); V_0 is freed unread.
       {v('ke1')} = ttg.memdesc_index {v('empties')}[{v('sk1')}] : {E} -> {MD1}
       ttng.arrive_barrier {v('ke1')}, 1 : {MD1}
@@ -413,17 +412,7 @@ def wg0_causal_steps(v, txor, mine, other, qfull, qempty):
       ttng.arrive_barrier {v('ve0')}, 1 : {MD1}
       // Block 2 pid_m's keys start at this warp group's first row: the diagonal.
 {mask(v, v('s1w') + '#0', v('m0'), v('n_ctx'), 's1m', v('masked'), '      ')}\
-      {v('m1raw')} = tt.reduce max {v('s1m')} {{axis = 1 : i32}} : {ACC} -> {ROW}
-      {v('m1max')} = arith.mulf {v('m1raw')}, {v('qkr')} : {ROW}
-      {v('ss1')} = arith.mulf {v('s1m')}, {v('qkv')} : {ACC}
-      {v('m1b2')} = tt.expand_dims {v('m1max')} {{axis = 1 : i32}} : {ROW} -> tensor<64x1xf32, #mmas>
-      {v('m1b')} = tt.broadcast {v('m1b2')} : tensor<64x1xf32, #mmas> -> {ACC}
-      {v('sc1')} = arith.subf {v('ss1')}, {v('m1b')} : {ACC}
-      {v('p1')} = math.exp2 {v('sc1')} : {ACC}
-      {v('l1')} = tt.reduce sum {v('p1')} {{axis = 1 : i32}} : {ACC} -> {ROW}
-      {v('p116')} = arith.truncf {v('p1')} : {ACC} to tensor<64x{BN}xf16, #mmas>
-      {v('pa1')} = ttg.convert_layout {v('p116')} : tensor<64x{BN}xf16, #mmas> -> {PA}
-"""
+{first_softmax(v, 1, v('s1m'))}"""
 
 
 def producer(causal):

@@ -69,7 +69,7 @@ Expected<std::vector<llvm::Value *>> loadSharedTile(LoweringContext &ctx, const 
   // ldmatrix's rows are found on unpadded offsets: a padded tile takes ld.shared.
   if (buf.pads.empty()) {
     LL_ASSIGN_OR_RETURN(auto matrix, emitMatrixTileLoad(b, dist, buf.layout, ctx.sharedBase(buf),
-                                                        ctx.thread(), ty, nullptr, buf.viewXor));
+                                                        ctx.thread(), ty, buf.viewXor));
     if (matrix)
       return std::move(*matrix);
   }

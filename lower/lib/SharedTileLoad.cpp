@@ -91,11 +91,11 @@ Expected<std::optional<MatrixTileLoadPlan>> planMatrixTileLoad(const LinearLayou
 
 Expected<std::optional<std::vector<llvm::Value *>>>
 emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist, const LinearLayout &shared,
-                   llvm::Value *base, llvm::Value *thread, llvm::Type *elemTy,
-                   MatrixTileLoadCounts *counts, uint64_t viewXor) {
+                   llvm::Value *base, llvm::Value *thread, llvm::Type *elemTy, uint64_t viewXor) {
   int e = int(elemTy->getPrimitiveSizeInBits());
-  // A row of ldmatrix is 16 contiguous bytes; XOR below that would reorder it.
-  if (viewXor & uint64_t(128 / e - 1))
+  // A row of ldmatrix is 16 contiguous bytes of 8-, 16- or 32-bit elements (a pointer's size in
+  // bits reads as 0); XOR below that would reorder it.
+  if ((e != 8 && e != 16 && e != 32) || (viewXor & uint64_t(128 / e - 1)))
     return std::optional<std::vector<llvm::Value *>>();
   LL_ASSIGN_OR_RETURN(auto plan, planMatrixTileLoad(dist, shared, e));
   if (!plan)
@@ -119,10 +119,6 @@ emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist, const LinearL
   for (llvm::Value *v : out)
     if (!v)
       return makeError("the ldmatrix plan leaves a register unset");
-  if (counts) {
-    counts->ldmatrix = int(plan->instructions.size());
-    counts->trans = plan->trans;
-  }
   return std::optional<std::vector<llvm::Value *>>(std::move(out));
 }
 

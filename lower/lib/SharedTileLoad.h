@@ -42,12 +42,6 @@ struct MatrixTileLoadPlan {
 Expected<std::optional<MatrixTileLoadPlan>>
 planMatrixTileLoad(const LinearLayout &dist, const LinearLayout &shared, int elementBits);
 
-/// What the ldmatrix load of a tile emitted.
-struct MatrixTileLoadCounts {
-  int ldmatrix = 0;
-  bool trans = false;
-};
-
 /// Loads the tile at `base` (addrspace(3)) laid out by `shared` ((offset) ->
 /// dims) into one value of `elemTy` per register of `dist`, with ldmatrix;
 /// nullopt when ldmatrix cannot load this pair of layouts (the caller then uses
@@ -58,6 +52,6 @@ struct MatrixTileLoadCounts {
 Expected<std::optional<std::vector<llvm::Value *>>>
 emitMatrixTileLoad(llvm::IRBuilder<> &b, const LinearLayout &dist, const LinearLayout &shared,
                    llvm::Value *base, llvm::Value *thread, llvm::Type *elemTy,
-                   MatrixTileLoadCounts *counts = nullptr, uint64_t viewXor = 0);
+                   uint64_t viewXor = 0);
 
 } // namespace linlayout::lower

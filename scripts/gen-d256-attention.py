@@ -415,6 +415,26 @@ def wg0_causal_steps(v, txor, mine, other, qfull, qempty):
 {first_softmax(v, 1, v('s1m'))}"""
 
 
+def ring_copy(kv):
+    """The producer's copy of key block %row of K or V (kv) into its ring's stage for step %g,
+    once the stage is free (K's empty barriers are empties 0.., V's from %ve0 on)."""
+    st, fulls, buf = ("kst", KF, KB) if kv == "k" else ("vst", VF, VB)
+    empty = "%sk" if kv == "k" else "%svi"
+    offset = "" if kv == "k" else "        %svi = arith.addi %sv, %ve0 : i32\n"
+    return f"""\
+        %s{kv} = arith.remsi %g, %{st} : i32
+        %{kv}round = arith.divsi %g, %{st} : i32
+        %{kv}parity = arith.andi %{kv}round, %one : i32
+        %{kv}phase = arith.xori %{kv}parity, %one : i32
+{offset}        %{kv}e = ttg.memdesc_index %pempties[{empty}] : {E} -> {MD1}
+        ttng.wait_barrier %{kv}e, %{kv}phase : {MD1}
+        %{kv}f = ttg.memdesc_index %p{kv}fulls[%s{kv}] : {fulls} -> {MD1}
+        %{kv}s = ttg.memdesc_index %p{kv}buf[%s{kv}] : {buf} -> {TKV}
+        ttng.barrier_expect %{kv}f, {KV}, %true : {MD1}
+        ttng.async_tma_copy_global_to_local %p{kv}desc[%row, %z] %{kv}s, %{kv}f, %true : {KD}, {MD1} -> {TKV}
+"""
+
+
 def producer(causal):
     pargs = ", ".join(f"%p{n}: {ty}" for n, ty in args(causal))
     if causal:
@@ -473,27 +493,7 @@ def producer(causal):
       %true = arith.constant true
 {tiles}\
         %row = arith.addi %phrow, %koff : i32
-        %sk = arith.remsi %g, %kst : i32
-        %kround = arith.divsi %g, %kst : i32
-        %kparity = arith.andi %kround, %one : i32
-        %kphase = arith.xori %kparity, %one : i32
-        %ke = ttg.memdesc_index %pempties[%sk] : {E} -> {MD1}
-        ttng.wait_barrier %ke, %kphase : {MD1}
-        %kf = ttg.memdesc_index %pkfulls[%sk] : {KF} -> {MD1}
-        %ks = ttg.memdesc_index %pkbuf[%sk] : {KB} -> {TKV}
-        ttng.barrier_expect %kf, {KV}, %true : {MD1}
-        ttng.async_tma_copy_global_to_local %pkdesc[%row, %z] %ks, %kf, %true : {KD}, {MD1} -> {TKV}
-        %sv = arith.remsi %g, %vst : i32
-        %vround = arith.divsi %g, %vst : i32
-        %vparity = arith.andi %vround, %one : i32
-        %vphase = arith.xori %vparity, %one : i32
-        %svi = arith.addi %sv, %ve0 : i32
-        %ve = ttg.memdesc_index %pempties[%svi] : {E} -> {MD1}
-        ttng.wait_barrier %ve, %vphase : {MD1}
-        %vf = ttg.memdesc_index %pvfulls[%sv] : {VF} -> {MD1}
-        %vs = ttg.memdesc_index %pvbuf[%sv] : {VB} -> {TKV}
-        ttng.barrier_expect %vf, {KV}, %true : {MD1}
-        ttng.async_tma_copy_global_to_local %pvdesc[%row, %z] %vs, %vf, %true : {KD}, {MD1} -> {TKV}
+{ring_copy('k')}{ring_copy('v')}\
         %first_blk = arith.cmpi eq, %j, %z : i32
         scf.if %first_blk {{
           %qrow = arith.addi %phrow, %pmblk : i32

@@ -258,8 +258,23 @@ Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
     }
   });
 
-  // Each op's footprint, as its lowering family declares it: scratch live at the op only, a
-  // buffer live to its result's last use.
+  // The ops of ttg.warp_specialize's partitions (its regions but the default one), each with the
+  // op's span: their regions run at once, so a partition's scratch stays live through all of it
+  // and shares no bytes with what another region uses.
+  std::map<const ir::Op *, std::pair<int64_t, int64_t>> partitionSpan;
+  ir::walkOps(f.body, [&](const ir::Op &op) {
+    if (op.kind != ir::OpKind::WarpSpecialize)
+      return;
+    int64_t last = point[&op];
+    for (const ir::Block &r : op.regions)
+      last = std::max(last, lastPoint(r));
+    for (size_t r = 1; r < op.regions.size(); ++r)
+      ir::walkOps(op.regions[r],
+                  [&](const ir::Op &inner) { partitionSpan[&inner] = {point[&op], last}; });
+  });
+
+  // Each op's footprint, as its lowering family declares it: scratch live at the op only (in a
+  // partition, through the ttg.warp_specialize), a buffer live to its result's last use.
   const std::vector<int> uses = ir::countUses(f);
   FootprintContext fctx{m, f, target, layouts, forcedPath, padding, uses, plans, reports};
   std::vector<SharedBuffer> buffers;
@@ -278,7 +293,11 @@ Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
     int64_t at = point[&op];
     plans.sharedAlignment = std::max(plans.sharedAlignment, fp->alignment);
     if (fp->scratchBytes) {
-      buffers.push_back({fp->scratchBytes, at, at});
+      auto span = partitionSpan.find(&op);
+      if (span == partitionSpan.end())
+        buffers.push_back({fp->scratchBytes, at, at});
+      else
+        buffers.push_back({fp->scratchBytes, span->second.first, span->second.second});
       owners.push_back(&op);
       scratchOwner.push_back(true);
     } else if (fp->bufferBytes) {

@@ -66,16 +66,17 @@ Status lowerWarpSpecialize(LoweringContext &ctx, const ir::Op &op) {
     return fail("register budgets (setmaxnreg) need the architecture-specific target sm_90a");
   // The allocator places a region's scratch and buffers by program points, as if the regions ran
   // one after the other (what every region uses stays live to the op's end, so nothing of
-  // another region's captures is reused). Regions run at once, so only one of them may hold
-  // shared memory of its own: the default region (its epilogue's conversions, say).
+  // another region's captures is reused). Regions run at once: a partition's scratch is kept
+  // live through the whole op (planSharedMemory), and only the default region may allocate
+  // buffers of its own.
   for (size_t r = 1; r < op.regions.size(); ++r) {
-    const ir::Op *withShared = nullptr;
+    const ir::Op *withBuffer = nullptr;
     ir::walkOps(op.regions[r], [&](const ir::Op &inner) {
-      if (!withShared && (ctx.plans().scratch.count(&inner) || ctx.plans().buffers.count(&inner)))
-        withShared = &inner;
+      if (!withBuffer && ctx.plans().buffers.count(&inner))
+        withBuffer = &inner;
     });
-    if (withShared)
-      return fail(std::string(ir::mnemonic(withShared->kind)) + " in partition " +
+    if (withBuffer)
+      return fail(std::string(ir::mnemonic(withBuffer->kind)) + " in partition " +
                   std::to_string(r - 1) +
                   " needs shared memory of its own, which is planned only for the default region "
                   "(regions run at once)");

@@ -230,7 +230,8 @@ TEST(JitKernels, WarpSpecializedAttentionLowers) {
   std::vector<std::string> files;
   for (const auto &e : std::filesystem::directory_iterator(dir + "/examples")) {
     std::string f = e.path().filename().string();
-    if (f.rfind("attention_ws", 0) == 0 && f.ends_with(".tir"))
+    if ((f.rfind("attention_ws", 0) == 0 || f.rfind("attention_fp8_ws", 0) == 0) &&
+        f.ends_with(".tir"))
       files.push_back(f);
   }
   EXPECT_GE(files.size(), 4u);
@@ -258,7 +259,7 @@ TEST(JitKernels, WarpSpecializedAttentionLowers) {
   }
 }
 
-// A partition's own shared memory is refused: the allocator would let it share bytes with the
+// A partition's own buffer is refused: the allocator would let it share bytes with the
 // default region's, which runs at the same time.
 TEST(JitKernels, PartitionSharedMemoryIsRefused) {
   auto text = exampleText("matmul_ws.tir", sourceDir(LINLAYOUT_SOURCE_DIR));
@@ -278,6 +279,32 @@ TEST(JitKernels, PartitionSharedMemoryIsRefused) {
                              "which is planned only for the default region"),
             std::string::npos)
       << k.message();
+}
+
+// A partition's conversion may go through a scratch of its own (here the fp8 attention's P, made
+// the 8-bit A operand's through shared memory in both consumer warp groups), which is kept apart
+// from the default region's, as the regions run at once: the scratch adds at least one tile's
+// bytes per region to what the same kernel needs with its conversions in registers.
+TEST(JitKernels, PartitionScratchIsKeptApart) {
+  auto m = matmulKernel(ScalarKind::F16, sourceDir(LINLAYOUT_SOURCE_DIR),
+                        "attention_fp8_ws_pp_persistent_d128.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  ASSERT_TRUE(ir::runPipeline(*m).ok());
+  lower::LowerOptions o;
+  o.target = LowerTarget::parse("sm_90a").value();
+  auto viaShared = lower::lowerKernel(*m, o);
+  ASSERT_TRUE(viaShared.ok()) << viaShared.message();
+  int64_t tile = 0;
+  for (const auto &c : viaShared->conversions)
+    if (c.path != "no_op") {
+      EXPECT_EQ(c.path, "shared_memory") << c.where;
+      tile = std::max(tile, c.scratchBytes);
+    }
+  ASSERT_EQ(tile, 64 * 128); // P's 64 x 128 bytes
+  o.conversionPath = ConversionPath::WarpShuffle;
+  auto inRegisters = lower::lowerKernel(*m, o);
+  ASSERT_TRUE(inRegisters.ok()) << inRegisters.message();
+  EXPECT_GE(viaShared->kernel.sharedBytes, inRegisters->kernel.sharedBytes + 2 * uint64_t(tile));
 }
 
 // Every wgmma tile the GPU test runs (each descriptor form, register A, two warp groups) lowers

@@ -1,20 +1,23 @@
 #!/usr/bin/env python3
-"""Writes examples/attention_ws_pp_persistent_d256.tir and its causal form _d256_causal.tir, the
-head-dim-256 attention kernels: the two consumer warp groups' regions differ only in their rows,
-slots and turn barriers, and the two kernels only in their tile order, key-block order and mask,
-so all four regions are made from one description here. With --check, compares instead and exits
-1 where a file differs (the `scripts.d256_attention` test), so that an edit goes here, not into a
-file.
+"""Writes the persistent ping-pong attention kernels whose producer copies Q by TMA and whose
+consumers store O from the accumulator's registers: examples/attention_ws_pp_persistent_d256.tir
+(head dim 256, f16) and examples/attention_fp8_ws_pp_persistent_d128.tir (head dim 128, e4m3
+inputs), each with its causal form. In each kernel the two consumer warp groups' regions differ
+only in their rows, slots and turn barriers, and a kernel and its causal form only in their tile
+order, key-block order and mask, so all of them are made from one description here (a Family
+says what differs between d256 and fp8). With --check, compares instead and exits 1 where a file
+differs (the `scripts.pp_attention` test), so that an edit goes here, not into a file.
 
-  python3 scripts/gen-d256-attention.py [--check]
+  python3 scripts/gen-pp-attention.py [--check]
 """
 import sys
+from dataclasses import dataclass
 
 from kernelgen import write_or_check
 
 HEADERS = {
-    False: """\
-// Written by scripts/gen-d256-attention.py: edit it, not this file.
+    ("d256", False): """\
+// Written by scripts/gen-pp-attention.py: edit it, not this file.
 // Attention forward at head dim 256: examples/attention_ws_pp_persistent_tmaqo_d128.tir
 // (persistent, ping-pong consumer warp groups, Q copied by the producer's TMA) with key blocks of
 // 64, as flash attention 3 shrinks them at d256 so that the rings fit. A tile is 128 query rows,
@@ -30,8 +33,8 @@ HEADERS = {
 // tensor maps over [heads * n_ctx, 256] (boxes of 64 rows), O a pointer to the same shape; n_ctx
 // a multiple of 128, sm_scale > 0. The turns continue across tiles (a tile has nkb + 1 of them).
 """,
-    True: """\
-// Written by scripts/gen-d256-attention.py: edit it, not this file.
+    ("d256", True): """\
+// Written by scripts/gen-pp-attention.py: edit it, not this file.
 // examples/attention_ws_pp_persistent_d256.tir, causal (query i sees keys j <= i), skipping the
 // masked blocks: tile p of a head (query rows 128 p ..) reads key blocks 0 .. 2p + 1 of 64, the
 // two on its diagonal first. Step 0 is block 2p + 1: warp group 1's diagonal, and wholly masked
@@ -45,51 +48,117 @@ HEADERS = {
 // that a pair costs 2 nqb + 2 key blocks wherever it lies. Ring, slots, turns, budgets and
 // arguments as the non-causal kernel's; n_ctx <= 32768 (the mask's products stay under 2^31).
 """,
+    ("fp8", False): """\
+// Written by scripts/gen-pp-attention.py: edit it, not this file.
+// Attention forward on e4m3 inputs at head dim 128: examples/attention_ws_pp_persistent_d256.tir's
+// protocol (persistent, ping-pong consumer warp groups, Q copied by the producer's TMA, O stored
+// from the accumulator's registers) with key blocks of 128 and the 8-bit wgmma (m64nNk32, f32
+// accumulation) for both products. An 8-bit wgmma reads its shared operands K-major only, so V
+// comes transposed: V^T is a tensor map over [heads * 128, n_ctx] (head h's rows 128 h .. 128 h +
+// 127, one row per column of V), a stage holds 128 x 128 of it, and P V reads it as K x N through
+// ttg.memdesc_trans. P is rounded to e4m3 (to nearest even; its values lie in [0, 1]) in the
+// scores' layout and converted to the 8-bit A operand's (4 consecutive keys a register). The
+// softmax's scale is sm_scale * descale_q * descale_k, O is multiplied by descale_v / l and
+// stored in bf16. Shared memory: Q's slots (2 x 8 KB), K's ring of 2 stages and V^T's of 3 (16 KB
+// each). Budgets 240 / 240 / 24. Arguments: Q and K are tensor maps over [heads * n_ctx, 128]
+// (boxes of 64 and 128 rows), V^T as above, O a bf16 pointer to [heads * n_ctx, 128]; n_ctx a
+// multiple of 128, sm_scale > 0, the descales > 0. The turns continue across tiles (a tile has
+// nkb + 1 of them).
+""",
+    ("fp8", True): """\
+// Written by scripts/gen-pp-attention.py: edit it, not this file.
+// examples/attention_fp8_ws_pp_persistent_d128.tir, causal (query i sees keys j <= i), skipping
+// the masked blocks, with key blocks of 64 so that the causal order of
+// attention_ws_pp_persistent_d256_causal.tir applies as it is: tile p of a head reads key blocks
+// 0 .. 2p + 1, the two on its diagonal first (warp group 1's, then warp group 0's), each warp group
+// masking one block where no accumulator is live; tiles in the paired order. A V^T stage holds
+// 128 x 64 (64-byte rows: 64-byte swizzle). Arguments as the non-causal kernel's; n_ctx <= 32768
+// (the mask's products stay under 2^31).
+""",
 }
 
-D, BM, BN = 256, 128, 64
+
+@dataclass(frozen=True)
+class Family:
+    """What differs between the kernels: the head dim, the key block, the input type (f16, or
+    e4m3 with V transposed and descale factors) and O's type."""
+    tag: str
+    d: int
+    bn: int
+    fp8: bool
+
+
+def family(tag, causal):
+    # The fp8 kernel's causal form takes key blocks of 64: the causal order needs two a tile.
+    return Family(tag, 256, 64, False) if tag == "d256" else Family(tag, 128, 64 if causal else 128,
+                                                                     True)
+
+
+def use(f):
+    """Sets the module's names below (shapes, types) for family f: every template reads them."""
+    global D, BN, ET, OT, EB, PN, KV, QH, KB, VB, QB, TKV, TV, TVT, TKT, TQ, ACC, ACO, PA, PT
+    global QD, KD, VD, OP, SCALE, ONUM, FP8
+    FP8 = f.fp8
+    D, BN = f.d, f.bn
+    ET, OT, EB = ("f8E4M3FN", "bf16", 1) if FP8 else ("f16", "f16", 2)
+    PN = "8" if FP8 else "16"  # P's packed name suffix
+    KV = BN * D * EB  # bytes of a K or V block
+    QH = 64 * D * EB  # bytes of one warp group's Q rows
+    KB = f"!ttg.memdesc<{KST}x{BN}x{D}x{ET}, #sa, #smem, mutable>"
+    QB = f"!ttg.memdesc<2x64x{D}x{ET}, #sa, #smem, mutable>"
+    TKV = f"!ttg.memdesc<{BN}x{D}x{ET}, #sa, #smem, mutable>"  # a K stage (and V's, in f16)
+    TKT = f"!ttg.memdesc<{D}x{BN}x{ET}, #sat, #smem, mutable>"  # K_j^T
+    TQ = f"!ttg.memdesc<64x{D}x{ET}, #sa, #smem, mutable>"  # a warp group's Q rows
+    ACC = f"tensor<64x{BN}xf32, #mmas>"  # S
+    ACO = f"tensor<64x{D}xf32, #mma>"  # O
+    PT = f"tensor<64x{BN}x{ET}, #mmas>"  # P rounded, in the scores' layout
+    PA = f"tensor<64x{BN}x{ET}, #dota>"
+    QD = f"!tt.tensordesc<tensor<64x{D}x{ET}, #sa>>"
+    KD = f"!tt.tensordesc<tensor<{BN}x{D}x{ET}, #sa>>"
+    OP = f"!tt.ptr<{OT}>"
+    if FP8:  # V^T's stages, D x BN, read by P V as BN x D
+        VB = f"!ttg.memdesc<{VST}x{D}x{BN}x{ET}, #sv, #smem, mutable>"
+        TV = f"!ttg.memdesc<{D}x{BN}x{ET}, #sv, #smem, mutable>"
+        TVT = f"!ttg.memdesc<{BN}x{D}x{ET}, #svt, #smem, mutable>"
+        VD = f"!tt.tensordesc<tensor<{D}x{BN}x{ET}, #sv>>"
+    else:
+        VB = f"!ttg.memdesc<{VST}x{BN}x{D}x{ET}, #sa, #smem, mutable>"
+        TV = TVT = TKV
+        VD = KD
+    # The warp groups' softmax scale (before log2 e) and O's numerator over l.
+    SCALE, ONUM = ("sm_descaled", "vsc") if FP8 else ("sm_scale", "ones")
+
+
+BM = 128
 KST, VST = 2, 3
 # empties: K's empty barriers, V's, the two turns, Q's full barriers, Q's empty ones.
 VE0, TURN0 = KST, KST + VST
 QF0, QE0 = TURN0 + 2, TURN0 + 4
 NE = QE0 + 2
-KV = BN * D * 2  # bytes of a K or V block
-QH = 64 * D * 2  # bytes of one warp group's Q rows
 
 MD1 = "!ttg.memdesc<1xi64, #bar, #smem, mutable>"
 E = f"!ttg.memdesc<{NE}x1xi64, #bar, #smem, mutable>"
 KF = f"!ttg.memdesc<{KST}x1xi64, #bar, #smem, mutable>"
 VF = f"!ttg.memdesc<{VST}x1xi64, #bar, #smem, mutable>"
-KB = f"!ttg.memdesc<{KST}x{BN}x{D}xf16, #sa, #smem, mutable>"
-VB = f"!ttg.memdesc<{VST}x{BN}x{D}xf16, #sa, #smem, mutable>"
-QB = f"!ttg.memdesc<2x64x{D}xf16, #sa, #smem, mutable>"
-TKV = f"!ttg.memdesc<{BN}x{D}xf16, #sa, #smem, mutable>"  # a K or V stage
-TKT = f"!ttg.memdesc<{D}x{BN}xf16, #sat, #smem, mutable>"  # K_j^T
-TQ = f"!ttg.memdesc<64x{D}xf16, #sa, #smem, mutable>"  # a warp group's Q rows
-ACC = f"tensor<64x{BN}xf32, #mmas>"  # S
-ACO = f"tensor<64x{D}xf32, #mma>"  # O
 ROW = "tensor<64xf32, #row>"
 OROW = "tensor<64xf32, #orow>"
-PA = f"tensor<64x{BN}xf16, #dota>"
-QD = f"!tt.tensordesc<tensor<64x{D}xf16, #sa>>"
-KD = f"!tt.tensordesc<tensor<{BN}x{D}xf16, #sa>>"
-OP = "!tt.ptr<f16>"
 MASKED = "0xFF800000"  # -inf
 
 
-def name(causal):
-    return "attention_ws_pp_persistent_d256" + ("_causal" if causal else "")
+def name(tag, causal):
+    base = "attention_ws_pp_persistent_d256" if tag == "d256" else "attention_fp8_ws_pp_persistent_d128"
+    return base + ("_causal" if causal else "")
 
 
 def args(causal):
     """The operands of ttg.warp_specialize, and the partitions' arguments."""
     order = ([("p2", "i32"), ("np2", "i32"), ("nk", "i32"), ("tailk", "i32"), ("lastm", "i32")]
              if causal else [("nkb", "i32"), ("first", "i32"), ("nprog", "i32"), ("tiles", "i32")])
-    return ([("kdesc", KD), ("vdesc", KD), ("kbuf", KB), ("vbuf", VB), ("kfulls", KF),
+    return ([("kdesc", KD), ("vdesc", VD), ("kbuf", KB), ("vbuf", VB), ("kfulls", KF),
              ("vfulls", VF), ("empties", E), ("nqb", "i32")] + order +
-            [("n_ctx", "i32"), ("sm_scale", "f32"), ("q", QD), ("o", OP), ("qbuf", QB),
+            [("n_ctx", "i32"), (SCALE, "f32"), ("q", QD), ("o", OP), ("qbuf", QB),
              ("turn0", MD1), ("turn1", MD1), ("qfull0", MD1), ("qfull1", MD1), ("qempty0", MD1),
-             ("qempty1", MD1)])
+             ("qempty1", MD1)] + ([("descale_v", "f32")] if FP8 else []))
 
 
 def unit_tile(n, a, uk, ind):
@@ -176,13 +245,27 @@ def first_softmax(v, i, scores):
       {v(f'sc{i}')} = arith.subf {v(f'ss{i}')}, {v(f'm{i}b')} : {ACC}
       {v(f'p{i}')} = math.exp2 {v(f'sc{i}')} : {ACC}
       {v(f'l{i}')} = tt.reduce sum {v(f'p{i}')} {{axis = 1 : i32}} : {ACC} -> {ROW}
-      {v(f'p{i}16')} = arith.truncf {v(f'p{i}')} : {ACC} to tensor<64x{BN}xf16, #mmas>
-      {v(f'pa{i}')} = ttg.convert_layout {v(f'p{i}16')} : tensor<64x{BN}xf16, #mmas> -> {PA}
+{pack_p(v(f'p{i}'), v(f'p{i}{PN}'), v(f'pa{i}'), '      ')}"""
+
+
+def pack_p(p, packed, pa, ind):
+    """P (f32, the scores' layout) rounded to the input type, then in the dot operand's layout."""
+    rnd = (f"tt.fp_to_fp {p}, rounding = rtne : {ACC} -> {PT}" if FP8 else
+           f"arith.truncf {p} : {ACC} to {PT}")
+    return f"""\
+{ind}{packed} = {rnd}
+{ind}{pa} = ttg.convert_layout {packed} : {PT} -> {PA}
 """
 
 
-# The function's constants, which warp group 0's region (the default one) uses as they are.
-CONSTS = sorted(set(range(NE)) | {64, 128, D})
+def v_operand(v, stage):
+    """The P V wgmma's B operand from V's stage v(stage): V^T's stage read as K x N (fp8), or
+    the stage itself; (its lines, its name)."""
+    if not FP8:
+        return "", v(stage)
+    t = v(stage + "t")
+    return (f"        {t} = ttg.memdesc_trans {v(stage)} {{order = array<i32: 1, 0>}} : {TV} -> "
+            f"{TVT}\n"), t
 
 
 def region(wg, causal):
@@ -197,6 +280,14 @@ def region(wg, causal):
         for c in sorted({0, 1, 2, KST, 64, 128, D}):
             consts += f"      %w1_c{c} = arith.constant {c} : i32\n"
     rows = "0..63" if wg == 0 else "64..127"
+    onum = (f"      {v(ONUM)} = tt.splat {v('descale_v')} : f32 -> {OROW}\n" if FP8 else
+            f"      {v(ONUM)} = arith.constant dense<1.0> : {OROW}\n")
+    vpl, vp = v_operand(v, 'vp')
+    ocomment = ("      // O = acc * descale_v / l (one division per row, then a multiply per element), stored\n"
+                "      // in bf16 straight from the accumulator's layout.\n" if FP8 else
+                "      // O = acc / l (one division per row, then a multiply per element), stored in f16 straight\n"
+                "      // from the accumulator's layout.\n")
+    vll, vl = v_operand(v, 'vl')
     nk = v('nkbt') if causal else v('nkb')  # the tile's key blocks
     if causal:
         tiles = f"""\
@@ -254,13 +345,12 @@ def region(wg, causal):
 {consts}      {v('kst')} = arith.constant {KST} : i32
       {v('vst')} = arith.constant {VST} : i32
       {v('log2e')} = arith.constant 1.44269504 : f32
-      {v('qk_scale')} = arith.mulf {v('sm_scale')}, {v('log2e')} : f32
+      {v('qk_scale')} = arith.mulf {v(SCALE)}, {v('log2e')} : f32
       {v('qkv')} = tt.splat {v('qk_scale')} : f32 -> {ACC}
       {v('qkr')} = tt.splat {v('qk_scale')} : f32 -> {ROW}
       {v('zs')} = arith.constant dense<0.0> : {ACC}
       {v('zo')} = arith.constant dense<0.0> : {ACO}
-      {v('ones')} = arith.constant dense<1.0> : {OROW}
-{masked}      // This warp group's Q slot (its wgmmas' A, filled by the producer).
+{onum}{masked}      // This warp group's Q slot (its wgmmas' A, filled by the producer).
       {v('qs')} = ttg.memdesc_index {v('qbuf')}[{v('c' + str(wg))}] : {QB} -> {TQ}
 {tiles}\
       {v('qlast')} = arith.cmpi eq, {nk}, {v('c1')} : i32
@@ -286,8 +376,8 @@ def region(wg, causal):
         {v('sd')} = ttng.warp_group_dot {v('qs')}, {v('kjt')}, {v('zs')} {{inputPrecision = 0 : i32, isAsync = true}} : {TQ} * {TKT} -> {ACC}
         {v('vf')} = ttg.memdesc_index {v('vfulls')}[{v('sv')}] : {VF} -> {MD1}
         ttng.wait_barrier {v('vf')}, {v('vphase')} : {MD1}
-        {v('vp')} = ttg.memdesc_index {v('vbuf')}[{v('sv')}] : {VB} -> {TKV}
-        {v('od')} = ttng.warp_group_dot {v('pprev')}, {v('vp')}, {v('acc')} {{inputPrecision = 0 : i32, isAsync = true}} : {PA} * {TKV} -> {ACO}
+        {v('vp')} = ttg.memdesc_index {v('vbuf')}[{v('sv')}] : {VB} -> {TV}
+{vpl}        {v('od')} = ttng.warp_group_dot {v('pprev')}, {vp}, {v('acc')} {{inputPrecision = 0 : i32, isAsync = true}} : {PA} * {TVT} -> {ACO}
         ttng.arrive_barrier {v(other)}, 1 : {MD1}
         {v('sw')}:3 = ttng.warp_group_dot_wait {v('sd')}, {v('qs')}, {v('kjt')} {{pendings = 1 : i32}} : {ACC}, {TQ}, {TKT}
         // S_j has retired (the P V still runs): K_j's stage is free, and after the tile's last S
@@ -312,15 +402,13 @@ def region(wg, causal):
         {v('la')} = arith.mulf {v('li')}, {v('alpha')} : {ROW}
         {v('lnew')} = arith.addf {v('la')}, {v('lij')} : {ROW}
         // P_{{j-1}} V_{{j-1}} is done: V_{{j-1}}'s stage is free, and O moves to the new maximum.
-        {v('ow')}:2 = ttng.warp_group_dot_wait {v('od')}, {v('vp')} {{pendings = 0 : i32}} : {ACO}, {TKV}
+        {v('ow')}:2 = ttng.warp_group_dot_wait {v('od')}, {vp} {{pendings = 0 : i32}} : {ACO}, {TVT}
         {v('svi')} = arith.addi {v('sv')}, {v(f'c{KST}')} : i32
         {v('ve')} = ttg.memdesc_index {v('empties')}[{v('svi')}] : {E} -> {MD1}
         ttng.arrive_barrier {v('ve')}, 1 : {MD1}
         // P_j in the dot operand's layout after the wait: written before it, its registers could be
         // P_{{j-1}}'s while the P V wgmma still reads them, and ptxas would serialize every wgmma.
-        {v('p16')} = arith.truncf {v('p')} : {ACC} to tensor<64x{BN}xf16, #mmas>
-        {v('pa')} = ttg.convert_layout {v('p16')} : tensor<64x{BN}xf16, #mmas> -> {PA}
-        {v('alphao')} = ttg.convert_layout {v('alpha')} : {ROW} -> {OROW}
+{pack_p(v('p'), v('p' + PN), v('pa'), '        ')}        {v('alphao')} = ttg.convert_layout {v('alpha')} : {ROW} -> {OROW}
         {v('alpha2')} = tt.expand_dims {v('alphao')} {{axis = 1 : i32}} : {OROW} -> tensor<64x1xf32, #mma>
         {v('alphab')} = tt.broadcast {v('alpha2')} : tensor<64x1xf32, #mma> -> {ACO}
         {v('accs')} = arith.mulf {v('ow')}#0, {v('alphab')} : {ACO}
@@ -334,26 +422,24 @@ def region(wg, causal):
       {v('phasel')} = arith.andi {v('roundl')}, {v('c1')} : i32
       {v('vfl')} = ttg.memdesc_index {v('vfulls')}[{v('sl')}] : {VF} -> {MD1}
       ttng.wait_barrier {v('vfl')}, {v('phasel')} : {MD1}
-      {v('vl')} = ttg.memdesc_index {v('vbuf')}[{v('sl')}] : {VB} -> {TKV}
-      {v('twc')} = arith.addi {v('tb')}, {nk} : i32
+      {v('vl')} = ttg.memdesc_index {v('vbuf')}[{v('sl')}] : {VB} -> {TV}
+{vll}      {v('twc')} = arith.addi {v('tb')}, {nk} : i32
       {v('tpc')} = arith.andi {v('twc')}, {v('c1')} : i32
       {v('tqc')} = arith.xori {v('tpc')}, {txor} : i32
       ttng.wait_barrier {v(mine)}, {v('tqc')} : {MD1}
-      {v('odl')} = ttng.warp_group_dot {v('r')}#3, {v('vl')}, {v('r')}#0 {{inputPrecision = 0 : i32, isAsync = true}} : {PA} * {TKV} -> {ACO}
+      {v('odl')} = ttng.warp_group_dot {v('r')}#3, {vl}, {v('r')}#0 {{inputPrecision = 0 : i32, isAsync = true}} : {PA} * {TVT} -> {ACO}
       ttng.arrive_barrier {v(other)}, 1 : {MD1}
-      {v('owl')}:2 = ttng.warp_group_dot_wait {v('odl')}, {v('vl')} {{pendings = 0 : i32}} : {ACO}, {TKV}
+      {v('owl')}:2 = ttng.warp_group_dot_wait {v('odl')}, {vl} {{pendings = 0 : i32}} : {ACO}, {TVT}
       // The tile's last V stage is read: the producer may refill it with the next tile's blocks.
       {v('sli')} = arith.addi {v('sl')}, {v(f'c{KST}')} : i32
       {v('el')} = ttg.memdesc_index {v('empties')}[{v('sli')}] : {E} -> {MD1}
       ttng.arrive_barrier {v('el')}, 1 : {MD1}
-      // O = acc / l (one division per row, then a multiply per element), stored in f16 straight
-      // from the accumulator's layout.
-      {v('lo')} = ttg.convert_layout {v('r')}#2 : {ROW} -> {OROW}
-      {v('linv')} = arith.divf {v('ones')}, {v('lo')} : {OROW}
+{ocomment}      {v('lo')} = ttg.convert_layout {v('r')}#2 : {ROW} -> {OROW}
+      {v('linv')} = arith.divf {v(ONUM)}, {v('lo')} : {OROW}
       {v('l2')} = tt.expand_dims {v('linv')} {{axis = 1 : i32}} : {OROW} -> tensor<64x1xf32, #mma>
       {v('lb')} = tt.broadcast {v('l2')} : tensor<64x1xf32, #mma> -> {ACO}
       {v('out')} = arith.mulf {v('owl')}#0, {v('lb')} : {ACO}
-      {v('out16')} = arith.truncf {v('out')} : {ACO} to tensor<64x{D}xf16, #mma>
+      {v('out16')} = arith.truncf {v('out')} : {ACO} to tensor<64x{D}x{OT}, #mma>
       {v('orm')} = tt.make_range {{end = 64 : i32, start = 0 : i32}} : tensor<64xi32, #orow>
       {v('or0')} = tt.splat {v('qrow0')} : i32 -> tensor<64xi32, #orow>
       {v('orows')} = arith.addi {v('or0')}, {v('orm')} : tensor<64xi32, #orow>
@@ -365,9 +451,9 @@ def region(wg, causal):
       {v('ocols')} = tt.expand_dims {v('ocr')} {{axis = 0 : i32}} : tensor<{D}xi32, #ttg.slice<{{dim = 0, parent = #mma}}>> -> tensor<1x{D}xi32, #mma>
       {v('ocolb')} = tt.broadcast {v('ocols')} : tensor<1x{D}xi32, #mma> -> tensor<64x{D}xi32, #mma>
       {v('ooffs')} = arith.addi {v('orowb')}, {v('ocolb')} : tensor<64x{D}xi32, #mma>
-      {v('ov')} = tt.splat {v('o')} : {OP} -> tensor<64x{D}x!tt.ptr<f16>, #mma>
-      {v('optrs')} = tt.addptr {v('ov')}, {v('ooffs')} : tensor<64x{D}x!tt.ptr<f16>, #mma>, tensor<64x{D}xi32, #mma>
-      tt.store {v('optrs')}, {v('out16')} : tensor<64x{D}x!tt.ptr<f16>, #mma>
+      {v('ov')} = tt.splat {v('o')} : {OP} -> tensor<64x{D}x{OP}, #mma>
+      {v('optrs')} = tt.addptr {v('ov')}, {v('ooffs')} : tensor<64x{D}x{OP}, #mma>, tensor<64x{D}xi32, #mma>
+      tt.store {v('optrs')}, {v('out16')} : tensor<64x{D}x{OP}, #mma>
       {v('bnext')} = arith.addi {v('base')}, {nk} : i32
       scf.yield {v('bnext')} : i32
       }}
@@ -418,9 +504,12 @@ def wg0_causal_steps(v, txor, mine, other, qfull, qempty):
 def ring_copy(kv):
     """The producer's copy of key block %row of K or V (kv) into its ring's stage for step %g,
     once the stage is free (K's empty barriers are empties 0.., V's from %ve0 on)."""
-    st, fulls, buf = ("kst", KF, KB) if kv == "k" else ("vst", VF, VB)
+    st, fulls, buf, stage, desc = (("kst", KF, KB, TKV, KD) if kv == "k" else
+                                   ("vst", VF, VB, TV, VD))
     empty = "%sk" if kv == "k" else "%svi"
     offset = "" if kv == "k" else "        %svi = arith.addi %sv, %ve0 : i32\n"
+    # V^T's block: the head's D rows, the block's columns.
+    at = "%vtrow, %koff" if kv == "v" and FP8 else "%row, %z"
     return f"""\
         %s{kv} = arith.remsi %g, %{st} : i32
         %{kv}round = arith.divsi %g, %{st} : i32
@@ -429,14 +518,17 @@ def ring_copy(kv):
 {offset}        %{kv}e = ttg.memdesc_index %pempties[{empty}] : {E} -> {MD1}
         ttng.wait_barrier %{kv}e, %{kv}phase : {MD1}
         %{kv}f = ttg.memdesc_index %p{kv}fulls[%s{kv}] : {fulls} -> {MD1}
-        %{kv}s = ttg.memdesc_index %p{kv}buf[%s{kv}] : {buf} -> {TKV}
+        %{kv}s = ttg.memdesc_index %p{kv}buf[%s{kv}] : {buf} -> {stage}
         ttng.barrier_expect %{kv}f, {KV}, %true : {MD1}
-        ttng.async_tma_copy_global_to_local %p{kv}desc[%row, %z] %{kv}s, %{kv}f, %true : {KD}, {MD1} -> {TKV}
+        ttng.async_tma_copy_global_to_local %p{kv}desc[{at}] %{kv}s, %{kv}f, %true : {desc}, {MD1} -> {stage}
 """
 
 
 def producer(causal):
     pargs = ", ".join(f"%p{n}: {ty}" for n, ty in args(causal))
+    # The first row of the tile's head in V^T.
+    vtrow = "      %vtrow = arith.muli %phead, %dh : i32\n" if FP8 else ""
+    dh = f"      %dh = arith.constant {D} : i32\n" if FP8 else ""
     if causal:
         p = lambda n: "%p" + n
         c = {"c0": "%z", "c1": "%one", "c2": "%two"}
@@ -444,7 +536,7 @@ def producer(causal):
       %psteps = scf.for %uk = %z to %pnk step %one iter_args(%base = %z) -> (i32) : i32 {{
 {unit_tile(p, lambda n: c.get(n, "%p" + n), '%uk', '      ')}\
       %phrow = arith.muli %phead, %pn_ctx : i32
-      %pmblk = arith.muli %ppid_m, %bm : i32
+{vtrow}      %pmblk = arith.muli %ppid_m, %bm : i32
       %pdiag = arith.addi %ppid_m, %ppid_m : i32
       %pnkbt = arith.addi %pdiag, %two : i32
       %pqpar = arith.andi %uk, %one : i32
@@ -465,7 +557,7 @@ def producer(causal):
       %psteps = scf.for %t = %pfirst to %ptiles step %pnprog iter_args(%base = %z) -> (i32) : i32 {{
       %phead = arith.divsi %t, %pnqb : i32
       %phrow = arith.muli %phead, %pn_ctx : i32
-      %ppid_m = arith.remsi %t, %pnqb : i32
+{vtrow}      %ppid_m = arith.remsi %t, %pnqb : i32
       %pmblk = arith.muli %ppid_m, %bm : i32
       %ptile = arith.divsi %base, %pnkb : i32
       %pqpar = arith.andi %ptile, %one : i32
@@ -490,7 +582,7 @@ def producer(causal):
       %bn = arith.constant {BN} : i32
       %bm = arith.constant {BM} : i32
       %c64p = arith.constant 64 : i32
-      %true = arith.constant true
+{dh}      %true = arith.constant true
 {tiles}\
         %row = arith.addi %phrow, %koff : i32
 {ring_copy('k')}{ring_copy('v')}\
@@ -515,25 +607,40 @@ def producer(causal):
     }}"""
 
 
-def kernel(causal):
-    """The text of examples/attention_ws_pp_persistent_d256.tir (_causal.tir)."""
-    out = HEADERS[causal] + f"""\
-#mma = #ttg.nvidia_mma<{{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, {D}, 16]}}>
-#mmas = #ttg.nvidia_mma<{{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, {BN}, 16]}}>
-#dota = #ttg.dot_op<{{opIdx = 0, parent = #mma, kWidth = 2}}>
-#sa = #ttg.nvmma_shared<{{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}}>
-#sat = #ttg.nvmma_shared<{{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}}>
-#bar = #ttg.swizzled_shared<{{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}}>
+def kernel(tag, causal):
+    """The text of examples/<name(tag, causal)>.tir."""
+    use(family(tag, causal))
+    wk, bits = 32 // EB, 8 * EB  # wgmma's K, the elements' bits
+    # V^T's stages have rows of BN bytes: swizzled by as many (at most 128).
+    vt = f"""\
+#sv = #ttg.nvmma_shared<{{swizzlingByteWidth = {min(128, BN * EB)}, transposed = false, elementBitWidth = {bits}}}>
+#svt = #ttg.nvmma_shared<{{swizzlingByteWidth = {min(128, BN * EB)}, transposed = true, elementBitWidth = {bits}}}>
+""" if FP8 else ""
+    descales = ", %descale_q: f32, %descale_k: f32, %descale_v: f32" if FP8 else ""
+    out = HEADERS[(tag, causal)] + f"""\
+#mma = #ttg.nvidia_mma<{{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, {D}, {wk}]}}>
+#mmas = #ttg.nvidia_mma<{{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, {BN}, {wk}]}}>
+#dota = #ttg.dot_op<{{opIdx = 0, parent = #mma, kWidth = {4 // EB}}}>
+#sa = #ttg.nvmma_shared<{{swizzlingByteWidth = 128, transposed = false, elementBitWidth = {bits}}}>
+#sat = #ttg.nvmma_shared<{{swizzlingByteWidth = 128, transposed = true, elementBitWidth = {bits}}}>
+{vt}#bar = #ttg.swizzled_shared<{{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}}>
 #smem = #ttg.shared_memory
 #row = #ttg.slice<{{dim = 1, parent = #mmas}}>
 #orow = #ttg.slice<{{dim = 1, parent = #mma}}>
 module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32}} {{
-  tt.func public @{name(causal)}(%q: {QD}, %kdesc: {KD}, %vdesc: {KD}, %o: {OP} {{tt.divisibility = 16 : i32}}, %n_ctx: i32 {{tt.divisibility = 16 : i32}}, %sm_scale: f32, %heads: i32) {{
+  tt.func public @{name(tag, causal)}(%q: {QD}, %kdesc: {KD}, %vdesc: {VD}, %o: {OP} {{tt.divisibility = 16 : i32}}, %n_ctx: i32 {{tt.divisibility = 16 : i32}}, %sm_scale: f32, %heads: i32{descales}) {{
     %first = tt.get_program_id x : i32
     %nprog = tt.get_num_programs x : i32
 """
-    for c in CONSTS:
+    # The function's constants, which warp group 0's region (the default one) uses as they are.
+    for c in sorted(set(range(NE)) | {64, 128, D}):
         out += f"    %c{c} = arith.constant {c} : i32\n"
+    if FP8:
+        out += """\
+    // The scores' scale with Q's and K's descale factors.
+    %descale_qk = arith.mulf %descale_q, %descale_k : f32
+    %sm_descaled = arith.mulf %sm_scale, %descale_qk : f32
+"""
     if causal:
         out += f"""\
     // Query blocks per head: there are nqb * heads tiles (units).
@@ -568,6 +675,7 @@ module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.tar
     %nkb = arith.divsi %n_ctx, %c{BN} : i32
     %tiles = arith.muli %nqb, %heads : i32
 """
+    fit = ("" if FP8 else " All the\n    // barriers sit in 3 buffers: a buffer more would pass the 227 KB by its alignment.")
     out += f"""\
     %kbuf = ttg.local_alloc : () -> {KB}
     %vbuf = ttg.local_alloc : () -> {VB}
@@ -578,8 +686,7 @@ module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.tar
     // K's and V's full barriers (the producer's expect, completed by the copies' bytes); K's
     // empty barriers (empties 0..{KST - 1}), V's ({VE0}..{TURN0 - 1}), one arrive from each consumer warp group once it
     // has read the stage; the turns ({TURN0}, {TURN0 + 1}: ping-pong), each completed by the other's arrive;
-    // Q's full barriers ({QF0}, {QF0 + 1}) and empty ones ({QE0}, {QE0 + 1}), one per warp group's slot. All the
-    // barriers sit in 3 buffers: a buffer more would pass the 227 KB by its alignment.
+    // Q's full barriers ({QF0}, {QF0 + 1}) and empty ones ({QE0}, {QE0 + 1}), one per warp group's slot.{fit}
 """
     inits = ([(f"kfull{i}", "kfulls", KF, i, 1) for i in range(KST)] +
              [(f"vfull{i}", "vfulls", VF, i, 1) for i in range(VST)] +
@@ -606,8 +713,9 @@ module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.tar
 
 
 def main():
-    return write_or_check(__doc__, "gen-d256-attention.py", {
-        f"examples/{name(causal)}.tir": kernel(causal) for causal in (False, True)})
+    return write_or_check(__doc__, "gen-pp-attention.py", {
+        f"examples/{name(tag, causal)}.tir": kernel(tag, causal)
+        for tag in ("d256", "fp8") for causal in (False, True)})
 
 
 if __name__ == "__main__":

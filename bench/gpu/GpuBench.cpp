@@ -1279,6 +1279,114 @@ std::vector<AttentionConfig> attentionWsConfigs() {
   return out;
 }
 
+// The fp8 attention kernels (examples/attention_fp8_ws_pp_persistent_d128*.tir, variants
+// "fp8-ws-pp-persistent-d128" and "-causal"; sm_90 only) on n_ctx 1024, 4096 and 16384 with bh
+// chosen as above: e4m3 Q, K and V^T (torch.randn's rounded; the device repeats the first 16
+// heads), sm_scale 1 / sqrt(128), descales 1, O in bf16. One launch is checked on 16 sampled rows
+// against float64 (testing::fp8AttentionRow: the largest error over its bound is reported, and
+// over 1 fails), then timed; flops as above.
+bool fp8AttentionRows(Bench &b, std::mt19937_64 &rng) {
+  if (b.jit.context().computeCapability() != 90)
+    return true;
+  const int64_t d = 128;
+  const float scale = 1.0f / std::sqrt(float(d));
+  for (int64_t n : {1024, 4096, 16384}) {
+    const int64_t bh = int64_t(1) << std::max(
+                           0, int(std::ceil(std::log2(2e12 / (4.0 * double(n) * double(n) * d))))),
+                  base = std::min<int64_t>(bh, 16);
+    const size_t headBytes = size_t(n * d), elems = size_t(bh) * headBytes;
+    std::vector<uint8_t> q, k, vt; // the first `base` heads
+    std::optional<runtime::DeviceBuffer> dq, dk, dv;
+    for (auto [host, dev] : {std::pair{&q, &dq}, {&k, &dk}, {&vt, &dv}}) {
+      *host = linlayout::testing::randomNormalE4M3(size_t(base) * headBytes, rng);
+      std::vector<uint8_t> full(elems);
+      for (size_t at = 0; at < elems; at += host->size())
+        std::copy(host->begin(), host->end(), full.begin() + long(at));
+      auto buf = runtime::DeviceBuffer::fromHost<uint8_t>(full);
+      CHECK(buf);
+      dev->emplace(std::move(*buf));
+    }
+    auto dout = runtime::DeviceBuffer::allocate(elems * 2);
+    CHECK(dout);
+    for (const bool causal : {false, true}) {
+      const std::string variant =
+          causal ? "fp8-ws-pp-persistent-d128-causal" : "fp8-ws-pp-persistent-d128";
+      if (!variantAsked(b.variant, variant))
+        continue;
+      const std::string file = causal ? "attention_fp8_ws_pp_persistent_d128_causal.tir"
+                                      : "attention_fp8_ws_pp_persistent_d128.tir";
+      auto m = matmulKernel(ScalarKind::F16, sourceDir(LINLAYOUT_SOURCE_DIR), file);
+      CHECK(m);
+      auto kernel = b.jit.compile(*m, jit::CompileOptions{});
+      CHECK(kernel);
+      const jit::Kernel &kk = **kernel;
+      const auto &params = kk.metadata().params;
+      std::vector<jit::KernelArg> args;
+      for (auto [i, buf, dims, stride] :
+           {std::tuple{0, &*dq, std::vector<uint64_t>{uint64_t(bh * n), uint64_t(d)}, uint64_t(d)},
+            {1, &*dk, {uint64_t(bh * n), uint64_t(d)}, uint64_t(d)},
+            {2, &*dv, {uint64_t(bh * d), uint64_t(n)}, uint64_t(n)}}) {
+        auto arg = jit::tensorArgFor(params.at(size_t(i)), *buf, dims, {stride});
+        CHECK(arg);
+        args.push_back(*arg);
+      }
+      args.push_back(jit::KernelArg::of(*dout));
+      args.push_back(jit::KernelArg::of(int32_t(n)));
+      args.push_back(jit::KernelArg::of(scale));
+      args.push_back(jit::KernelArg::of(int32_t(bh)));
+      for (int i = 0; i < 3; ++i) // the descales
+        args.push_back(jit::KernelArg::of(1.0f));
+      const runtime::Dim3 programs{
+          std::min(unsigned(b.jit.context().multiprocessorCount()), unsigned(n / 128 * bh))};
+      auto launch = [&kk, programs, args] {
+        return kk.launchArgs(programs, args, runtime::Stream::null());
+      };
+      CHECK(dout->fill(0xff));
+      CHECK(launch());
+      std::vector<uint16_t> out(elems);
+      CHECK(dout->copyToHost(out.data(), elems * 2));
+      double worst = 0; // error over bound
+      for (int sample = 0; sample < 16; ++sample) {
+        const size_t h = rng() % size_t(bh), i = rng() % size_t(n);
+        const auto want = linlayout::testing::fp8AttentionRow(
+            q, k, vt, size_t(n), size_t(d), h % size_t(base), i, causal, scale, 1.0);
+        for (size_t c = 0; c < size_t(d); ++c) {
+          const double got = decodeHalf(ScalarKind::BF16, out[(h * size_t(n) + i) * d + c]);
+          worst = std::max(worst,
+                           std::isnan(got) ? INFINITY : std::abs(got - want.o[c]) / want.bound[c]);
+        }
+      }
+      if (!(worst <= 1)) {
+        b.error = variant + ": a sampled O lies " + std::to_string(worst) +
+                  " times its bound from float64";
+        return false;
+      }
+      const double ms = b.time(launch, 50, 300);
+      const double tf =
+          (causal ? 2.0 : 4.0) * double(bh) * double(n) * double(n) * d / (ms * 1e-3) / 1e12;
+      b.json.begin();
+      b.json.field("bench", "attention");
+      b.json.field("variant", variant);
+      b.json.field("dtype", std::string("f8E4M3FN"));
+      b.json.field("causal", double(causal));
+      b.json.field("stages", 1.0);
+      b.json.field("heads", double(bh));
+      b.json.field("n_ctx", double(n));
+      b.json.field("head_dim", double(d));
+      b.json.field("ms", ms);
+      b.json.field("TFLOPs", tf);
+      b.json.field("err_over_bound_sampled", worst);
+      kernelFields(b.json, kk);
+      b.json.end();
+      std::printf("attention e4m3 %-32s %lld x %lld x %lld  %8.3f ms  %7.1f TFLOP/s  (sampled "
+                  "error / bound %.2f)\n",
+                  variant.c_str(), (long long)bh, (long long)n, (long long)d, ms, tf, worst);
+      std::fflush(stdout);
+    }
+  }
+  return true;
+}
+
 bool attentionSection(Bench &b, std::mt19937_64 &rng) {
   using Config = AttentionConfig;
   std::vector<Config> configs = {
@@ -2072,7 +2180,7 @@ int main(int argc, char **argv) {
   if (only.empty() || only == "gemm")
     ok &= gemmSection(b, rng);
   if (only.empty() || only == "attention")
-    ok &= attentionSection(b, rng);
+    ok &= attentionSection(b, rng) && fp8AttentionRows(b, rng);
   if (only.empty() || only == "peak")
     ok &= peakSection(b);
   if (only.empty() || only == "scan")

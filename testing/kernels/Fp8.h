@@ -1,9 +1,11 @@
-// f8E4M3FN values for the fp8 matmul tests and benchmark: the value of a byte, the byte nearest a
-// float (as torch's `.to(torch.float8_e4m3fn)` rounds: to nearest even, saturating at 448), and
-// random inputs shaped like torch.randn's, so that our rows and torch._scaled_mm's multiply alike
-// data. Header-only and free of test frameworks, so the benchmark can include it.
+// f8E4M3FN values for the fp8 matmul and attention tests and benchmarks: the value of a byte, the
+// byte nearest a float (as torch's `.to(torch.float8_e4m3fn)` rounds: to nearest even, saturating
+// at 448), random inputs shaped like torch.randn's, so that our rows and torch._scaled_mm's
+// multiply alike data, and the attention kernels' reference. Header-only and free of test
+// frameworks, so the benchmark can include it.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -51,6 +53,48 @@ inline std::vector<uint8_t> randomNormalE4M3(size_t n, std::mt19937_64 &rng) {
   for (uint8_t &x : v)
     x = encodeE4M3(d(rng));
   return v;
+}
+
+/// One row of the fp8 attention kernels' O (examples/attention_fp8_ws_pp_persistent_d128*.tir)
+/// in float64, and how far each element of the kernel's may lie from it.
+struct Fp8AttentionRow {
+  std::vector<double> o, bound;
+};
+
+/// Row i of head h of O = descale_v * softmax(Q K^T * scale) V, over e4m3 Q and K ([heads * n,
+/// d]) and V^T ([heads * d, n]); scale is sm_scale * descale_q * descale_k, and a causal row sees
+/// keys 0 .. i. The bound is the kernels' roundings beyond f32's: P's to e4m3 (relative 2^-4,
+/// subnormals absolute 2^-10) and O's to bf16 (2^-8 relative, with room for f32's sums):
+/// descale_v * (max |v| / 16 + 2^-10 * sum |v| / l) + |o| * 2^-8 per element.
+inline Fp8AttentionRow fp8AttentionRow(const std::vector<uint8_t> &q, const std::vector<uint8_t> &k,
+                                       const std::vector<uint8_t> &vt, size_t n, size_t d, size_t h,
+                                       size_t i, bool causal, double scale, double descaleV) {
+  const size_t keys = causal ? i + 1 : n;
+  std::vector<double> p(keys);
+  double mx = -INFINITY, l = 0;
+  for (size_t j = 0; j < keys; ++j) {
+    double dot = 0;
+    for (size_t c = 0; c < d; ++c)
+      dot += decodeE4M3(q[(h * n + i) * d + c]) * decodeE4M3(k[(h * n + j) * d + c]);
+    mx = std::max(mx, p[j] = dot * scale);
+  }
+  for (double &x : p)
+    l += x = std::exp(x - mx);
+  Fp8AttentionRow row;
+  for (size_t c = 0; c < d; ++c) {
+    double o = 0, vmax = 0, vsum = 0;
+    for (size_t j = 0; j < keys; ++j) {
+      const double v = decodeE4M3(vt[(h * d + c) * n + j]);
+      o += p[j] * v;
+      vmax = std::max(vmax, std::abs(v));
+      vsum += std::abs(v);
+    }
+    o *= descaleV / l;
+    row.o.push_back(o);
+    row.bound.push_back(descaleV * (vmax / 16 + std::ldexp(vsum / l, -10)) +
+                        std::ldexp(std::abs(o), -8));
+  }
+  return row;
 }
 
 } // namespace linlayout::testing

@@ -1,10 +1,9 @@
 // The fp8 attention kernels (examples/attention_fp8_ws_pp_persistent_d128*.tir, written by
 // scripts/gen-pp-attention.py) on the interpreter, after the pass pipeline and with the protocol
-// checks: e4m3 Q, K and V^T, O in bf16. Their only rounding beyond f32's is P's to e4m3 (a
-// relative 2^-4 at most, subnormals an absolute 2^-10) and O's to bf16 (2^-9), so every output
-// lies within descale_v * (max |v| / 16 + 2^-10 * sum |v| / l) + |O| 2^-8 of a double-precision
-// softmax(Q K^T * scale) V. The scores are spread (their scale is 2 / sqrt(d)) so that a few keys
-// carry each row: P applied to the wrong rows of V would be off by about max |v|.
+// checks: e4m3 Q, K and V^T, O in bf16, against a double-precision softmax(Q K^T * scale) V
+// within the bound of the kernels' roundings (testing::fp8AttentionRow). The scores are spread
+// (their scale is 2 / sqrt(d)) so that a few keys carry each row: P applied to the wrong rows of V
+// would be off by about max |v|.
 #include "Examples.h"
 
 #include "kernels/Fp8.h"
@@ -21,7 +20,7 @@
 using namespace linlayout;
 using namespace linlayout::ir;
 using namespace linlayout::ir::testing;
-using linlayout::testing::decodeE4M3;
+using linlayout::testing::fp8AttentionRow;
 using linlayout::testing::randomNormalE4M3;
 
 namespace {
@@ -80,42 +79,23 @@ Status runFp8Attention(const std::string &fn, const Fp8AttentionInputs &in, size
   return Status::success();
 }
 
-// Every row of every head against the double-precision reference, within the bound above; the
-// mean error must also stay well under it: 1.1-1.9 % of the bound here, as the roundings of P
-// mostly cancel; a wrong P does not.
+// Every row of every head against the double-precision reference, within its bound
+// (testing::fp8AttentionRow); the mean error must also stay well under it: 1.1-1.9 % of the
+// bound here, as the roundings of P mostly cancel; a wrong P does not.
 void expectFp8Attention(const Fp8AttentionInputs &in, const std::vector<uint16_t> &got, size_t n,
                         size_t heads, bool causal) {
-  const double scale = kSmScale * kDescaleQ * kDescaleK;
   double sumErr = 0, sumBound = 0;
   for (size_t h = 0; h < heads; ++h)
     for (size_t i = 0; i < n; ++i) {
-      const size_t keys = causal ? i + 1 : n;
-      std::vector<double> p(keys);
-      double mx = -INFINITY, l = 0;
-      for (size_t j = 0; j < keys; ++j) {
-        double dot = 0;
-        for (size_t c = 0; c < kD; ++c)
-          dot += decodeE4M3(in.q[(h * n + i) * kD + c]) * decodeE4M3(in.k[(h * n + j) * kD + c]);
-        mx = std::max(mx, p[j] = dot * scale);
-      }
-      for (double &x : p)
-        l += x = std::exp(x - mx);
+      const auto want = fp8AttentionRow(in.q, in.k, in.vt, n, kD, h, i, causal,
+                                        kSmScale * kDescaleQ * kDescaleK, kDescaleV);
       for (size_t c = 0; c < kD; ++c) {
-        double want = 0, vmax = 0, vsum = 0;
-        for (size_t j = 0; j < keys; ++j) {
-          const double v = decodeE4M3(in.vt[(h * kD + c) * n + j]);
-          want += p[j] * v;
-          vmax = std::max(vmax, std::abs(v));
-          vsum += std::abs(v);
-        }
-        want *= kDescaleV / l;
-        const double bound =
-            kDescaleV * (vmax / 16 + std::ldexp(vsum / l, -10)) + std::ldexp(std::abs(want), -8);
         const double o = fromBf16Bits(got[(h * n + i) * kD + c]);
-        ASSERT_LE(std::abs(o - want), bound)
-            << "head " << h << ", row " << i << ", column " << c << ": " << o << ", want " << want;
-        sumErr += std::abs(o - want);
-        sumBound += bound;
+        ASSERT_LE(std::abs(o - want.o[c]), want.bound[c])
+            << "head " << h << ", row " << i << ", column " << c << ": " << o << ", want "
+            << want.o[c];
+        sumErr += std::abs(o - want.o[c]);
+        sumBound += want.bound[c];
       }
     }
   EXPECT_LT(sumErr, sumBound / 16) << "mean error " << sumErr / double(heads * n * kD);

@@ -3,7 +3,7 @@
 // (examples/matmul_tma.tir, matmul_tma_wide.tir) against a double-precision reference for K
 // shorter than the prologue, no multiple of the stage count and no multiple of the K step, and
 // the warp-specialized matmuls (examples/matmul_ws*.tir, and the fp8 ones,
-// examples/matmul_fp8_ws*.tir) as they are.
+// examples/matmul_fp8_ws*.tir) and the fp8 attention kernels as they are.
 #include "../lower/RandomTmaCopy.h"
 #include "GpuTestSupport.h"
 #include "kernels/Fp8.h"
@@ -518,5 +518,65 @@ TEST(TmaGpu, Fp8WarpSpecializedMatmul) {
     }
     fp8Matmul(*jitc, file, ScalarKind::F16, 2e-3);
     fp8Matmul(*jitc, file, ScalarKind::BF16, 1e-2);
+  }
+}
+
+// The fp8 attention kernels (examples/attention_fp8_ws_pp_persistent_d128*.tir: e4m3 Q, K and V^T
+// by TMA, both products on 8-bit wgmma, P made the A operand's through a scratch of each consumer
+// warp group, O in bf16) on 3 programs (3 heads of 384: the tiles' edges, the ring's phases across
+// tiles) and on one program per SM (8 heads of 1024), against float64 within the bound of their
+// roundings (testing::fp8AttentionRow), every row or every 5th; an O left unwritten reads NaN.
+TEST(TmaGpu, Fp8Attention) {
+  REQUIRE_HOPPER();
+  const size_t d = 128;
+  const float smScale = 0.08838834764831845f, descaleQ = 2, descaleK = 1, descaleV = 0.5f;
+  for (const std::string file : {"attention_fp8_ws_pp_persistent_d128.tir",
+                                 "attention_fp8_ws_pp_persistent_d128_causal.tir"}) {
+    const bool causal = file.ends_with("_causal.tir");
+    ASSERT_OK_AND_ASSIGN(ir::Module m,
+                         matmulKernel(ScalarKind::F16, sourceDir(LINLAYOUT_SOURCE_DIR), file));
+    ASSERT_OK_AND_ASSIGN(auto k, jitc->compile(m, gputest::asBuilt()));
+    checkKernel(*k, file, {"wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3", "setmaxnreg."});
+    const unsigned sms = unsigned(jitc->context().multiprocessorCount());
+    for (auto [n, heads, programs, rowStep] :
+         {std::tuple<size_t, size_t, unsigned, size_t>{384, 3, 3, 1}, {1024, 8, sms, 5}}) {
+      const uint64_t seed = gputest::freshSeed();
+      SCOPED_TRACE(file + ", " + std::to_string(heads) + " heads of " + std::to_string(n) +
+                   ", seed " + std::to_string(seed));
+      std::mt19937_64 rng(seed);
+      const size_t elems = heads * n * d;
+      const auto q = linlayout::testing::randomNormalE4M3(elems, rng),
+                 kk = linlayout::testing::randomNormalE4M3(elems, rng),
+                 vt = linlayout::testing::randomNormalE4M3(elems, rng);
+      ASSERT_OK_AND_ASSIGN(auto dq, runtime::DeviceBuffer::fromHost<uint8_t>(q));
+      ASSERT_OK_AND_ASSIGN(auto dk, runtime::DeviceBuffer::fromHost<uint8_t>(kk));
+      ASSERT_OK_AND_ASSIGN(auto dv, runtime::DeviceBuffer::fromHost<uint8_t>(vt));
+      ASSERT_OK_AND_ASSIGN(auto dout, runtime::DeviceBuffer::allocate(elems * 2));
+      ASSERT_OK(dout.fill(0xff));
+      const auto &params = k->metadata().params;
+      ASSERT_OK_AND_ASSIGN(auto qmap, rowMajorMap(params.at(0), dq, int(heads * n), int(d), 1));
+      ASSERT_OK_AND_ASSIGN(auto kmap, rowMajorMap(params.at(1), dk, int(heads * n), int(d), 1));
+      ASSERT_OK_AND_ASSIGN(auto vmap, rowMajorMap(params.at(2), dv, int(heads * d), int(n), 1));
+      ASSERT_OK(k->launch({programs}, qmap, kmap, vmap, dout, int32_t(n), smScale, int32_t(heads),
+                          descaleQ, descaleK, descaleV));
+      ASSERT_OK(jitc->context().synchronize());
+      ASSERT_OK_AND_ASSIGN(auto out, dout.toHost<uint16_t>());
+      double worst = 0; // error over bound
+      for (size_t h = 0; h < heads; ++h)
+        for (size_t i = 0; i < n; i += rowStep) {
+          const auto want = linlayout::testing::fp8AttentionRow(
+              q, kk, vt, n, d, h, i, causal, double(smScale) * descaleQ * descaleK, descaleV);
+          for (size_t c = 0; c < d; ++c) {
+            const uint32_t bits = uint32_t(out[(h * n + i) * d + c]) << 16;
+            float got;
+            std::memcpy(&got, &bits, 4);
+            ASSERT_LE(std::abs(double(got) - want.o[c]), want.bound[c])
+                << "O(" << h << ", " << i << ", " << c << ") = " << got << ", want " << want.o[c];
+            worst = std::max(worst, std::abs(double(got) - want.o[c]) / want.bound[c]);
+          }
+        }
+      std::cout << "[          ] " << file << ", " << heads << " heads of " << n
+                << ": largest |O - ref| / bound " << worst << "\n";
+    }
   }
 }

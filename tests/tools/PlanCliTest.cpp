@@ -94,6 +94,13 @@ TEST(PlanCli, AliasesAndTensorTypes) {
   ASSERT_EQ(r.status, 0) << r.out;
   CliRun same = plan(kColsJson, kRows, "--summary");
   EXPECT_EQ(r.out, same.out);
+  // The 8-bit floats by TritonGPU's names: a tensor type gives the element type as --dtype does.
+  CliRun f8 = runLinlayout("plan --aliases " + dump +
+                           " --src 'tensor<64x64xf8E4M3FN, #cols>' --dst '#rows' --summary");
+  ASSERT_EQ(f8.status, 0) << f8.out;
+  CliRun f8Flag = runLinlayout("plan --src " + kColsJson + " --dst " + kRows +
+                               " --shape 64x64 --dtype f8 --summary");
+  EXPECT_EQ(f8.out, f8Flag.out);
   CliRun missing = runLinlayout("plan --src '#mma' --dst '#rows' --shape 64x64 --dtype f16");
   EXPECT_EQ(missing.status, 1);
   EXPECT_NE(missing.out.find("src: "), std::string::npos) << missing.out;

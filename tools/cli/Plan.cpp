@@ -28,9 +28,28 @@ using query::Json;
 
 std::optional<int> dtypeBits(const std::string &t) {
   static const std::map<std::string, int> bits{
-      {"f8", 8},   {"fp8", 8},   {"e4m3", 8},  {"e5m2", 8},  {"i8", 8},   {"u8", 8},
-      {"f16", 16}, {"fp16", 16}, {"bf16", 16}, {"i16", 16},  {"f32", 32}, {"fp32", 32},
-      {"i32", 32}, {"tf32", 32}, {"f64", 64},  {"fp64", 64}, {"i64", 64}};
+      {"f8", 8},
+      {"fp8", 8},
+      {"e4m3", 8},
+      {"e5m2", 8},
+      {"i8", 8},
+      {"u8", 8},
+      {"f16", 16},
+      {"fp16", 16},
+      {"bf16", 16},
+      {"i16", 16},
+      {"f32", 32},
+      {"fp32", 32},
+      {"i32", 32},
+      {"tf32", 32},
+      {"f64", 64},
+      {"fp64", 64},
+      {"i64", 64},
+      // TritonGPU's names of the 8-bit floats, as a tensor type spells them.
+      {"f8E4M3FN", 8},
+      {"f8E5M2", 8},
+      {"f8E4M3FNUZ", 8},
+      {"f8E5M2FNUZ", 8}};
   auto it = bits.find(t);
   if (it == bits.end())
     return std::nullopt;
@@ -424,9 +443,10 @@ void addPlanCommand(CLI::App &app, int &status) {
       ->required();
   cmd->add_option("--shape", a->shape, "the tensor shape, like 64x64 (default: a tensor type's)")
       ->type_name("AxB");
-  cmd->add_option("--dtype", a->dtype,
-                  "the element type: f8 (e4m3, e5m2), i8, f16, bf16, i16, f32, i32, f64, i64 "
-                  "(default: a tensor type's)")
+  cmd->add_option(
+         "--dtype", a->dtype,
+         "the element type: f8 (e4m3, e5m2, f8E4M3FN, f8E5M2), i8, f16, bf16, i16, f32, i32, "
+         "f64, i64 (default: a tensor type's)")
       ->type_name("TYPE");
   cmd->add_option("--aliases", a->aliases,
                   "read #name = ... alias definitions (a compiler dump) from FILE, as show does")

@@ -132,9 +132,23 @@ def attention_rows():
     return rows
 
 
+def fp8_attention_libraries():
+    """Which fp8 attention forwards this machine could time beside ours (torch's SDPA has none):
+    cuDNN's through its Python frontend, flash attention 3's interface. Each is its version, or
+    why it cannot be imported."""
+    found = {}
+    for module in ("cudnn", "flash_attn_interface"):
+        try:
+            found[module] = getattr(__import__(module), "__version__", "imported")
+        except Exception as e:  # not installed, or broken: say which
+            found[module] = f"unavailable: {type(e).__name__}: {e}"
+    return found
+
+
 def main():
     meta = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
-            "triton": triton.__version__, "cudnn": torch.backends.cudnn.version()}
+            "triton": triton.__version__, "cudnn": torch.backends.cudnn.version(),
+            "fp8_attention_libraries": fp8_attention_libraries()}
     only = os.environ.get("VENDOR_ONLY", "")
     rows = ((gemm_rows() if only in ("", "gemm") else []) +
             (attention_rows() if only in ("", "attention") else []))

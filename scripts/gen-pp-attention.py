@@ -60,10 +60,10 @@ HEADERS = {
 // scores' layout and converted to the 8-bit A operand's (4 consecutive keys a register). The
 // softmax's scale is sm_scale * descale_q * descale_k, O is multiplied by descale_v / l and
 // stored in bf16. Shared memory: Q's slots (2 x 8 KB), K's ring of 2 stages and V^T's of 3 (16 KB
-// each). Budgets 240 / 240 / 24. Arguments: Q and K are tensor maps over [heads * n_ctx, 128]
-// (boxes of 64 and 128 rows), V^T as above, O a bf16 pointer to [heads * n_ctx, 128]; n_ctx a
-// multiple of 128, sm_scale > 0, the descales > 0. The turns continue across tiles (a tile has
-// nkb + 1 of them).
+// each), and the scratch of P's conversions, which the lowering adds. Budgets 240 / 240 / 24.
+// Arguments: Q and K are tensor maps over [heads * n_ctx, 128] (boxes of 64 and 128 rows), V^T as
+// above, O a bf16 pointer to [heads * n_ctx, 128]; n_ctx a multiple of 128, sm_scale > 0, the
+// descales (after heads) > 0. The turns continue across tiles (a tile has nkb + 1 of them).
 """,
     ("fp8", True): """\
 // Written by scripts/gen-pp-attention.py: edit it, not this file.
@@ -89,9 +89,10 @@ class Family:
 
 
 def family(tag, causal):
+    if tag == "d256":
+        return Family(tag, 256, 64, False)
     # The fp8 kernel's causal form takes key blocks of 64: the causal order needs two a tile.
-    return Family(tag, 256, 64, False) if tag == "d256" else Family(tag, 128, 64 if causal else 128,
-                                                                     True)
+    return Family(tag, 128, 64 if causal else 128, True)
 
 
 def use(f):
@@ -146,7 +147,8 @@ MASKED = "0xFF800000"  # -inf
 
 
 def name(tag, causal):
-    base = "attention_ws_pp_persistent_d256" if tag == "d256" else "attention_fp8_ws_pp_persistent_d128"
+    base = ("attention_ws_pp_persistent_d256" if tag == "d256" else
+            "attention_fp8_ws_pp_persistent_d128")
     return base + ("_causal" if causal else "")
 
 

@@ -119,11 +119,12 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   llvm::BasicBlock *head = llvm::BasicBlock::Create(b.getContext(), "for.head", fn);
   llvm::BasicBlock *loop = llvm::BasicBlock::Create(b.getContext(), "for.body", fn);
   llvm::BasicBlock *exit = llvm::BasicBlock::Create(b.getContext(), "for.exit", fn);
-  // One phi per register of every loop-carried value; 16-bit registers travel in pairs as one
-  // 32-bit word (PackedHalves.h), so ptxas keeps each pair in one register across the back edge.
+  // One phi per register of every loop-carried value; 16-bit registers travel in pairs and bytes
+  // in fours as one 32-bit word (PackedHalves.h), so ptxas keeps them in one register across the
+  // back edge.
   std::vector<std::vector<llvm::Value *>> carried;
   for (size_t i = 3; i < op.operands.size(); ++i)
-    carried.push_back(packHalves(b, ctx.get(op.operands[i]).regs));
+    carried.push_back(packSubwords(b, ctx.get(op.operands[i]).regs));
   // The exit leaves from the head, so the state after the loop is the head's.
   const LoopEntry entry = LoopModel(ctx.plans()).enter(body, ctx.hazards());
   if (entry.barrierFirst) {
@@ -152,7 +153,7 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   for (size_t k = 0; k < phis.size(); ++k) {
     const Lowered &init = ctx.get(op.operands[3 + k]);
     std::vector<llvm::Value *> words(phis[k].begin(), phis[k].end());
-    values.push_back(unpackHalves(b, words, init.regs));
+    values.push_back(unpackSubwords(b, words, init.regs));
   }
   b.CreateCondBr(b.CreateICmpSLT(iv, ub), loop, exit);
 
@@ -185,7 +186,7 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
   const ir::Op &yield = body.ops.back();
   llvm::BasicBlock *latch = b.GetInsertBlock();
   for (size_t k = 0; k < phis.size(); ++k) {
-    std::vector<llvm::Value *> next = packHalves(b, ctx.get(yield.operands[k]).regs);
+    std::vector<llvm::Value *> next = packSubwords(b, ctx.get(yield.operands[k]).regs);
     for (size_t r = 0; r < phis[k].size(); ++r)
       phis[k][r]->addIncoming(next[r], latch);
   }
@@ -201,8 +202,8 @@ Status lowerFor(LoweringContext &ctx, const ir::Op &op) {
 
 // Branches on the condition (the same in every thread, as every scalar is, so barriers in a
 // branch are met by the whole CTA); each result is one phi per register, 16-bit registers in
-// pairs as for loops. Each branch starts from the hazards pending before the if; after it, what
-// either branch leaves is pending.
+// pairs and bytes in fours as for loops. Each branch starts from the hazards pending before the if;
+// after it, what either branch leaves is pending.
 Status lowerIf(LoweringContext &ctx, const ir::Op &op) {
   auto &b = ctx.b();
   llvm::Value *cond = ctx.get(op.operands[0]).regs.at(0);
@@ -224,7 +225,7 @@ Status lowerIf(LoweringContext &ctx, const ir::Op &op) {
     LL_TRY_STATUS(lowerBlock(ctx, branch));
     const ir::Op &yield = branch.ops.back();
     for (ir::ValueId v : yield.operands)
-      words[k].push_back(packHalves(b, ctx.get(v).regs));
+      words[k].push_back(packSubwords(b, ctx.get(v).regs));
     branchEnd[k] = b.GetInsertBlock();
     b.CreateBr(merge);
     if (k == 0)
@@ -247,7 +248,7 @@ Status lowerIf(LoweringContext &ctx, const ir::Op &op) {
     const Lowered &like = ctx.get(thenYield.operands[i]);
     Lowered l;
     l.layout = like.layout;
-    l.regs = unpackHalves(b, merged[i], like.regs);
+    l.regs = unpackSubwords(b, merged[i], like.regs);
     ctx.set(op.results[i], std::move(l));
   }
   ctx.setHazards(after);

@@ -34,6 +34,37 @@ llvm::Value *packPair(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi) {
   v = b.CreateInsertElement(v, asI16(hi), b.getInt32(1));
   return b.CreateBitCast(v, b.getInt32Ty());
 }
+
+// The word whose bytes `elems` (4 values of i8) are, in order, where each is an extractelement
+// of one bitcast of that word to <4 x i8> (as unpackSubwords splits words); else null.
+llvm::Value *splitWordOf(const std::vector<llvm::Value *> &elems) {
+  llvm::Value *vec = nullptr;
+  for (size_t i = 0; i < elems.size(); ++i) {
+    auto *ex = llvm::dyn_cast<llvm::ExtractElementInst>(elems[i]);
+    auto *at = ex ? llvm::dyn_cast<llvm::ConstantInt>(ex->getIndexOperand()) : nullptr;
+    if (!at || at->getZExtValue() != i || (vec && ex->getVectorOperand() != vec))
+      return nullptr;
+    vec = ex->getVectorOperand();
+  }
+  auto *cast = llvm::dyn_cast<llvm::BitCastInst>(vec);
+  return cast && cast->getOperand(0)->getType()->isIntegerTy(32) ? cast->getOperand(0) : nullptr;
+}
+
+// How packSubwords packs `regs`: 2 (an even number of one 16-bit type), 4 (a multiple of 4
+// bytes) or 1 (not at all).
+size_t partsPerWord(const std::vector<llvm::Value *> &regs) {
+  if (regs.empty())
+    return 1;
+  llvm::Type *t = regs[0]->getType();
+  for (llvm::Value *v : regs)
+    if (v->getType() != t)
+      return 1;
+  if (t->isIntegerTy(8) && regs.size() % 4 == 0)
+    return 4;
+  if ((t->isIntegerTy(16) || t->isHalfTy() || t->isBFloatTy()) && regs.size() % 2 == 0)
+    return 2;
+  return 1;
+}
 } // namespace
 
 std::pair<llvm::Value *, llvm::Value *> splitHalves(llvm::IRBuilder<> &b, llvm::Value *word) {
@@ -55,6 +86,8 @@ llvm::Value *joinWord(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &el
     return b.CreateBitCast(elems[0], b.getInt32Ty());
   if (elems.size() == 2)
     return joinHalves(b, elems[0], elems[1]);
+  if (llvm::Value *word = splitWordOf(elems))
+    return word;
   llvm::Value *v = llvm::PoisonValue::get(
       llvm::FixedVectorType::get(elems[0]->getType(), unsigned(elems.size())));
   for (size_t i = 0; i < elems.size(); ++i)
@@ -62,40 +95,35 @@ llvm::Value *joinWord(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &el
   return b.CreateBitCast(v, b.getInt32Ty());
 }
 
-bool pairsHalves(const std::vector<llvm::Value *> &regs) {
-  if (regs.size() < 2 || regs.size() % 2)
-    return false;
-  llvm::Type *t = regs[0]->getType();
-  if (!t->isIntegerTy(16) && !t->isHalfTy() && !t->isBFloatTy())
-    return false;
-  for (llvm::Value *v : regs)
-    if (v->getType() != t)
-      return false;
-  return true;
-}
-
-std::vector<llvm::Value *> packHalves(llvm::IRBuilder<> &b,
-                                      const std::vector<llvm::Value *> &regs) {
-  if (!pairsHalves(regs))
+std::vector<llvm::Value *> packSubwords(llvm::IRBuilder<> &b,
+                                        const std::vector<llvm::Value *> &regs) {
+  const size_t parts = partsPerWord(regs);
+  if (parts == 1)
     return regs;
   std::vector<llvm::Value *> words;
-  for (size_t i = 0; i < regs.size(); i += 2)
-    words.push_back(joinHalves(b, regs[i], regs[i + 1]));
+  for (size_t i = 0; i < regs.size(); i += parts)
+    words.push_back(joinWord(b, {regs.begin() + long(i), regs.begin() + long(i + parts)}));
   return words;
 }
 
-std::vector<llvm::Value *> unpackHalves(llvm::IRBuilder<> &b,
-                                        const std::vector<llvm::Value *> &words,
-                                        const std::vector<llvm::Value *> &like) {
-  if (!pairsHalves(like))
+std::vector<llvm::Value *> unpackSubwords(llvm::IRBuilder<> &b,
+                                          const std::vector<llvm::Value *> &words,
+                                          const std::vector<llvm::Value *> &like) {
+  const size_t parts = partsPerWord(like);
+  if (parts == 1)
     return words;
-  llvm::Type *t = like[0]->getType();
-  auto fromI16 = [&](llvm::Value *v) { return t == v->getType() ? v : b.CreateBitCast(v, t); };
   std::vector<llvm::Value *> regs;
+  llvm::Type *t = like[0]->getType();
   for (llvm::Value *w : words) {
+    if (parts == 4) {
+      llvm::Value *v = b.CreateBitCast(w, llvm::FixedVectorType::get(b.getInt8Ty(), 4));
+      for (int i = 0; i < 4; ++i)
+        regs.push_back(b.CreateExtractElement(v, b.getInt32(i)));
+      continue;
+    }
     auto [lo, hi] = splitHalves(b, w);
-    regs.push_back(fromI16(lo));
-    regs.push_back(fromI16(hi));
+    for (llvm::Value *h : {lo, hi})
+      regs.push_back(t == h->getType() ? h : b.CreateBitCast(h, t));
   }
   return regs;
 }

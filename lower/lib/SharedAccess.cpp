@@ -93,9 +93,9 @@ void emitSharedStore(llvm::IRBuilder<> &b, llvm::Value *address,
     emitSharedStore(b, address, bytes, predicate);
     return;
   }
-  // Pairs of halves go as words: a pair that is one split word's (a loop-carried pair, say)
-  // stores that word, with no repacking.
-  const std::vector<llvm::Value *> elems = packHalves(b, values);
+  // Halves in pairs and bytes in fours go as words: parts that are one split word's (a
+  // loop-carried word, say) store that word, with no repacking.
+  const std::vector<llvm::Value *> elems = packSubwords(b, values);
   llvm::Type *elemTy = elems[0]->getType();
   int n = static_cast<int>(elems.size());
   int total = n * static_cast<int>(elemTy->getPrimitiveSizeInBits());

@@ -284,7 +284,8 @@ TEST(JitKernels, PartitionSharedMemoryIsRefused) {
 // A partition's conversion may go through a scratch of its own (here the fp8 attention's P, made
 // the 8-bit A operand's through shared memory in both consumer warp groups), which is kept apart
 // from the default region's, as the regions run at once: the scratch adds at least one tile's
-// bytes per region to what the same kernel needs with its conversions in registers.
+// bytes per region to what the same kernel needs with its conversions in registers. And P's
+// bytes stay in words on their way to the wgmma.
 TEST(JitKernels, PartitionScratchIsKeptApart) {
   auto m = matmulKernel(ScalarKind::F16, sourceDir(LINLAYOUT_SOURCE_DIR),
                         "attention_fp8_ws_pp_persistent_d128.tir");
@@ -305,6 +306,14 @@ TEST(JitKernels, PartitionScratchIsKeptApart) {
   auto inRegisters = lower::lowerKernel(*m, o);
   ASSERT_TRUE(inRegisters.ok()) << inRegisters.message();
   EXPECT_GE(viaShared->kernel.sharedBytes, inRegisters->kernel.sharedBytes + 2 * uint64_t(tile));
+  // P's e4m3 bytes go from the conversion's loads to the wgmma, across the loop's back edge, in
+  // the words they were loaded in (PackedHalves.h): with each byte a register of its own the
+  // kernel extracted them one by one (264 bfe.u32) and packed them again (368 bfi.b32).
+  const std::string &ptx = viaShared->kernel.ptx;
+  int extracts = 0;
+  for (size_t at = ptx.find("bfe.u32"); at != std::string::npos; at = ptx.find("bfe.u32", at + 1))
+    ++extracts;
+  EXPECT_LT(extracts, 32);
 }
 
 // Every wgmma tile the GPU test runs (each descriptor form, register A, two warp groups) lowers

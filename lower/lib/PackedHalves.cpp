@@ -50,6 +50,22 @@ llvm::Value *splitWordOf(const std::vector<llvm::Value *> &elems) {
   return cast && cast->getOperand(0)->getType()->isIntegerTy(32) ? cast->getOperand(0) : nullptr;
 }
 
+// The 16-bit value whose low and high bytes lo and hi are, as a 16-bit register's two bytes are
+// taken (trunc, and trunc of a shift by 8: the bytes of a cvt to two 8-bit floats); else null.
+llvm::Value *halfOf(llvm::Value *lo, llvm::Value *hi) {
+  auto *loTrunc = llvm::dyn_cast<llvm::TruncInst>(lo);
+  auto *hiTrunc = llvm::dyn_cast<llvm::TruncInst>(hi);
+  if (!loTrunc || !hiTrunc)
+    return nullptr;
+  llvm::Value *x = loTrunc->getOperand(0);
+  auto *shift = llvm::dyn_cast<llvm::BinaryOperator>(hiTrunc->getOperand(0));
+  if (!x->getType()->isIntegerTy(16) || !shift || shift->getOpcode() != llvm::Instruction::LShr ||
+      shift->getOperand(0) != x)
+    return nullptr;
+  auto *by = llvm::dyn_cast<llvm::ConstantInt>(shift->getOperand(1));
+  return by && by->getZExtValue() == 8 ? x : nullptr;
+}
+
 // How packSubwords packs `regs`: 2 (an even number of one 16-bit type), 4 (a multiple of 4
 // bytes) or 1 (not at all).
 size_t partsPerWord(const std::vector<llvm::Value *> &regs) {
@@ -88,6 +104,11 @@ llvm::Value *joinWord(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &el
     return joinHalves(b, elems[0], elems[1]);
   if (llvm::Value *word = splitWordOf(elems))
     return word;
+  // Two 16-bit registers' bytes in order: the two registers make the word (one mov).
+  if (elems.size() == 4)
+    if (llvm::Value *lo = halfOf(elems[0], elems[1]))
+      if (llvm::Value *hi = halfOf(elems[2], elems[3]))
+        return packPair(b, lo, hi);
   llvm::Value *v = llvm::PoisonValue::get(
       llvm::FixedVectorType::get(elems[0]->getType(), unsigned(elems.size())));
   for (size_t i = 0; i < elems.size(); ++i)

@@ -26,8 +26,9 @@ std::pair<llvm::Value *, llvm::Value *> splitHalves(llvm::IRBuilder<> &b, llvm::
 llvm::Value *joinHalves(llvm::IRBuilder<> &b, llvm::Value *lo, llvm::Value *hi);
 
 /// One 32-bit word of `elems` (1 of 32 bits, 2 of 16 or 4 of 8, the lowest first), as mma and
-/// wgmma fragments take them; two halves go through joinHalves, and four bytes that are one
-/// word's, split by unpackSubwords, are that word (no instruction).
+/// wgmma fragments take them; two halves go through joinHalves, four bytes that are one word's,
+/// split by unpackSubwords, are that word (no instruction), and four that are two 16-bit
+/// registers' bytes (a cvt's to two 8-bit floats, say) are those two registers (one mov).
 /// Requires: elems' bits add up to 32, all of one type.
 llvm::Value *joinWord(llvm::IRBuilder<> &b, const std::vector<llvm::Value *> &elems);
 

@@ -306,14 +306,18 @@ TEST(JitKernels, PartitionScratchIsKeptApart) {
   auto inRegisters = lower::lowerKernel(*m, o);
   ASSERT_TRUE(inRegisters.ok()) << inRegisters.message();
   EXPECT_GE(viaShared->kernel.sharedBytes, inRegisters->kernel.sharedBytes + 2 * uint64_t(tile));
-  // P's e4m3 bytes go from the conversion's loads to the wgmma, across the loop's back edge, in
-  // the words they were loaded in (PackedHalves.h): with each byte a register of its own the
-  // kernel extracted them one by one (264 bfe.u32) and packed them again (368 bfi.b32).
+  // P's e4m3 bytes go from the cvt to the conversion's stores, and from its loads to the wgmma
+  // across the loop's back edge, in words (PackedHalves.h). With each byte a register of its own
+  // the kernel extracted them one by one (264 bfe.u32) and packed them (368 bfi.b32).
   const std::string &ptx = viaShared->kernel.ptx;
-  int extracts = 0;
-  for (size_t at = ptx.find("bfe.u32"); at != std::string::npos; at = ptx.find("bfe.u32", at + 1))
-    ++extracts;
-  EXPECT_LT(extracts, 32);
+  auto count = [&](const std::string &what) {
+    int n = 0;
+    for (size_t at = ptx.find(what); at != std::string::npos; at = ptx.find(what, at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_LT(count("bfe.u32"), 32);
+  EXPECT_EQ(count("bfi.b32"), 0);
 }
 
 // Every wgmma tile the GPU test runs (each descriptor form, register A, two warp groups) lowers

@@ -20,16 +20,31 @@ struct Fixture {
   llvm::IRBuilder<> b{context};
   llvm::Function *fn = nullptr;
 
-  // A function of `words` i32 and `bytes` i8 arguments, the builder at its entry.
-  Fixture(int words, int bytes) {
+  // A function of `words` i32, `bytes` i8 and `halves` i16 arguments, the builder at its entry.
+  Fixture(int words, int bytes, int halves = 0) {
     std::vector<llvm::Type *> types(size_t(words), b.getInt32Ty());
     types.insert(types.end(), size_t(bytes), b.getInt8Ty());
+    types.insert(types.end(), size_t(halves), b.getInt16Ty());
     fn = llvm::Function::Create(llvm::FunctionType::get(b.getVoidTy(), types, false),
                                 llvm::Function::ExternalLinkage, "f", module);
     b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", fn));
   }
   llvm::Value *arg(int i) { return fn->getArg(unsigned(i)); }
 };
+
+// The values a word packed anew holds, lane by lane: the inserts under its bitcast (empty where
+// the word is no such bitcast).
+std::vector<llvm::Value *> packedLanes(llvm::Value *word) {
+  auto *cast = llvm::dyn_cast<llvm::BitCastInst>(word);
+  auto *vt = cast ? llvm::dyn_cast<llvm::FixedVectorType>(cast->getOperand(0)->getType()) : nullptr;
+  if (!vt)
+    return {};
+  std::vector<llvm::Value *> lanes(vt->getNumElements(), nullptr);
+  for (llvm::Value *v = cast->getOperand(0); auto *ins = llvm::dyn_cast<llvm::InsertElementInst>(v);
+       v = ins->getOperand(0))
+    lanes[llvm::cast<llvm::ConstantInt>(ins->getOperand(2))->getZExtValue()] = ins->getOperand(1);
+  return lanes;
+}
 
 } // namespace
 
@@ -59,14 +74,23 @@ TEST(PackedSubwords, BytesPackLowestFirst) {
   std::vector<llvm::Value *> words = packSubwords(f.b, bytes);
   ASSERT_EQ(words.size(), 1u);
   // bitcast (insertelement ... byte i at lane i) to i32: lane 0 is the low byte.
-  auto *cast = llvm::dyn_cast<llvm::BitCastInst>(words[0]);
-  ASSERT_TRUE(cast);
-  std::vector<llvm::Value *> lanes(4, nullptr);
-  for (llvm::Value *v = cast->getOperand(0); auto *ins = llvm::dyn_cast<llvm::InsertElementInst>(v);
-       v = ins->getOperand(0))
-    lanes[llvm::cast<llvm::ConstantInt>(ins->getOperand(2))->getZExtValue()] = ins->getOperand(1);
-  EXPECT_EQ(lanes, bytes);
+  EXPECT_EQ(packedLanes(words[0]), bytes);
   // A count that is no multiple of 4 stays as it is.
   std::vector<llvm::Value *> three = {f.arg(0), f.arg(1), f.arg(2)};
   EXPECT_EQ(packSubwords(f.b, three), three);
+}
+
+// The bytes of two 16-bit registers (as a cvt to two e4m3 values gives them: trunc, and trunc of
+// a shift by 8), in order, make a word of those two registers, not four byte inserts.
+TEST(PackedSubwords, BytePairsOfHalvesJoinAsTheirHalves) {
+  Fixture f(0, 0, 2);
+  llvm::IRBuilder<> &b = f.b;
+  std::vector<llvm::Value *> bytes;
+  for (int i : {0, 1})
+    for (int shift : {0, 8})
+      bytes.push_back(
+          b.CreateTrunc(shift ? b.CreateLShr(f.arg(i), shift) : f.arg(i), b.getInt8Ty()));
+  EXPECT_EQ(packedLanes(joinWord(b, bytes)), (std::vector<llvm::Value *>{f.arg(0), f.arg(1)}));
+  // The high byte first is no such pair: four bytes.
+  EXPECT_EQ(packedLanes(joinWord(b, {bytes[1], bytes[0], bytes[2], bytes[3]})).size(), 4u);
 }

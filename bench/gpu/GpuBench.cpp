@@ -1279,6 +1279,37 @@ std::vector<AttentionConfig> attentionWsConfigs() {
   return out;
 }
 
+// One timed attention launch: times `launch`, then writes its JSON record and its line, with the
+// check's figure under `errName` (printed as `errText`, which formats it).
+void attentionRow(Bench &b, const std::function<Status()> &launch, const jit::Kernel &kk,
+                  const std::string &variant, const std::string &dtype, bool causal, int stages,
+                  int64_t bh, int64_t n, int64_t d, const char *errName, const char *errText,
+                  double err) {
+  const double ms = b.time(launch, 50, 300);
+  const double tf =
+      (causal ? 2.0 : 4.0) * double(bh) * double(n) * double(n) * double(d) / (ms * 1e-3) / 1e12;
+  b.json.begin();
+  b.json.field("bench", "attention");
+  b.json.field("variant", variant);
+  b.json.field("dtype", dtype);
+  b.json.field("causal", double(causal));
+  b.json.field("stages", double(stages));
+  b.json.field("heads", double(bh));
+  b.json.field("n_ctx", double(n));
+  b.json.field("head_dim", double(d));
+  b.json.field("ms", ms);
+  b.json.field("TFLOPs", tf);
+  b.json.field(errName, err);
+  kernelFields(b.json, kk);
+  b.json.end();
+  char check[64];
+  std::snprintf(check, sizeof check, errText, err);
+  std::printf("attention %-8s %-32s %lld x %lld x %lld  %8.3f ms  %7.1f TFLOP/s  (sampled %s)\n",
+              dtype.c_str(), variant.c_str(), (long long)bh, (long long)n, (long long)d, ms, tf,
+              check);
+  std::fflush(stdout);
+}
+
 // The fp8 attention kernels (examples/attention_fp8_ws_pp_persistent_d128*.tir, variants
 // "fp8-ws-pp-persistent-d128" and "-causal"; sm_90 only) on n_ctx 1024, 4096 and 16384 with bh
 // chosen as above: e4m3 Q, K and V^T (torch.randn's rounded; the device repeats the first 16
@@ -1361,27 +1392,8 @@ bool fp8AttentionRows(Bench &b, std::mt19937_64 &rng) {
                   " times its bound from float64";
         return false;
       }
-      const double ms = b.time(launch, 50, 300);
-      const double tf =
-          (causal ? 2.0 : 4.0) * double(bh) * double(n) * double(n) * d / (ms * 1e-3) / 1e12;
-      b.json.begin();
-      b.json.field("bench", "attention");
-      b.json.field("variant", variant);
-      b.json.field("dtype", std::string("f8E4M3FN"));
-      b.json.field("causal", double(causal));
-      b.json.field("stages", 1.0);
-      b.json.field("heads", double(bh));
-      b.json.field("n_ctx", double(n));
-      b.json.field("head_dim", double(d));
-      b.json.field("ms", ms);
-      b.json.field("TFLOPs", tf);
-      b.json.field("err_over_bound_sampled", worst);
-      kernelFields(b.json, kk);
-      b.json.end();
-      std::printf("attention e4m3 %-32s %lld x %lld x %lld  %8.3f ms  %7.1f TFLOP/s  (sampled "
-                  "error / bound %.2f)\n",
-                  variant.c_str(), (long long)bh, (long long)n, (long long)d, ms, tf, worst);
-      std::fflush(stdout);
+      attentionRow(b, launch, kk, variant, "f8E4M3FN", causal, 1, bh, n, d,
+                   "err_over_bound_sampled", "error / bound %.2f", worst);
     }
   }
   return true;
@@ -1510,28 +1522,8 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
             worst = std::max(worst, std::isnan(got) ? INFINITY : std::abs(got - want / sum));
           }
         }
-        double ms = b.time(launch, 50, 300);
-        double tf =
-            (cfg.causal ? 2.0 : 4.0) * double(bh) * double(n) * double(n) * d / (ms * 1e-3) / 1e12;
-        b.json.begin();
-        b.json.field("bench", "attention");
-        b.json.field("variant", variant);
-        b.json.field("dtype", std::string(ir::name(cfg.elem)));
-        b.json.field("causal", double(cfg.causal));
-        b.json.field("stages", double(stages));
-        b.json.field("heads", double(bh));
-        b.json.field("n_ctx", double(n));
-        b.json.field("head_dim", double(d));
-        b.json.field("ms", ms);
-        b.json.field("TFLOPs", tf);
-        b.json.field("max_abs_err_sampled", worst);
-        kernelFields(b.json, kk);
-        b.json.end();
-        std::printf("attention %-4s %-24s %lld x %lld x %d  %8.3f ms  %7.1f TFLOP/s  (sampled "
-                    "max abs err %.2e)\n",
-                    std::string(ir::name(cfg.elem)).c_str(), variant.c_str(), (long long)bh,
-                    (long long)n, d, ms, tf, worst);
-        std::fflush(stdout);
+        attentionRow(b, launch, kk, variant, std::string(ir::name(cfg.elem)), cfg.causal, stages,
+                     bh, n, d, "max_abs_err_sampled", "max abs err %.2e", worst);
       }
     }
   }

@@ -143,6 +143,14 @@ inline double fromHalfBits(uint16_t h) {
   return (h & 0x8000) ? -v : v;
 }
 
+/// The value of bf16 bits (the high half of an f32's).
+inline double fromBf16Bits(uint16_t h) {
+  const uint32_t bits = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
 /// One runnable example: the kernel, its inputs, and a check of the outputs.
 struct ExampleRun {
   std::string file;

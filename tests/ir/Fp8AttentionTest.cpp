@@ -14,7 +14,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <random>
 
 using namespace linlayout;
@@ -40,13 +39,6 @@ Fp8AttentionInputs fp8AttentionInputs(size_t n, size_t heads, unsigned seed) {
   in.k = randomNormalE4M3(heads * n * kD, rng);
   in.vt = randomNormalE4M3(heads * n * kD, rng);
   return in;
-}
-
-double fromBf16Bits(uint16_t h) {
-  const uint32_t bits = uint32_t(h) << 16;
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
 }
 
 // Runs `fn` (examples/<fn>.tir) on 3 programs; `out` gets O's bf16 bits (+inf where unwritten).

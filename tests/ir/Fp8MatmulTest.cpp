@@ -57,13 +57,6 @@ Fp8Run runFp8(const Module &m, const std::string &fn, const std::vector<uint8_t>
   return r;
 }
 
-double fromBf16Bits(uint16_t h) {
-  const uint32_t bits = uint32_t(h) << 16;
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
 } // namespace
 
 TEST(Fp8Matmul, WarpSpecializedKernelsComputeTheScaledProduct) {

@@ -1209,18 +1209,31 @@ struct AttentionData {
   std::optional<runtime::DeviceBuffer> dq, dk, dv, dout;
 };
 
+// Batch x heads of an attention shape, as bench/gpu/vendor_bench.py chooses it: the least power
+// of two that makes a call of n_ctx n and head dim d at least 2 TFLOP.
+int64_t attentionBatchHeads(int64_t n, int64_t d) {
+  const double perHead = 4.0 * double(n) * double(n) * double(d);
+  return int64_t(1) << std::max(0, int(std::ceil(std::log2(2e12 / perHead))));
+}
+
+// `host` (the first heads) repeated over `elems` elements, on the device.
+template <typename T>
+Expected<runtime::DeviceBuffer> repeatedOnDevice(const std::vector<T> &host, size_t elems) {
+  std::vector<T> full(elems);
+  for (size_t at = 0; at < elems; at += host.size())
+    std::copy(host.begin(), host.end(), full.begin() + long(at));
+  return runtime::DeviceBuffer::fromHost<T>(full);
+}
+
 Status makeAttentionData(AttentionData &a, std::mt19937_64 &rng) {
   const size_t base = size_t(a.baseHeads) * size_t(a.n) * size_t(a.d);
   const size_t elems = size_t(a.bh) * size_t(a.n) * size_t(a.d);
-  std::vector<uint16_t> full(elems);
   for (auto [host, dev] : {std::pair{&a.q, &a.dq}, {&a.k, &a.dk}, {&a.v, &a.dv}}) {
     host->resize(base);
     for (uint16_t &x : *host)
       x = randomInput(a.elem, rng);
-    for (size_t at = 0; at < elems; at += base)
-      std::copy(host->begin(), host->end(), full.begin() + at);
     dev->reset();
-    LL_ASSIGN_OR_RETURN(runtime::DeviceBuffer buf, runtime::DeviceBuffer::fromHost<uint16_t>(full));
+    LL_ASSIGN_OR_RETURN(runtime::DeviceBuffer buf, repeatedOnDevice(*host, elems));
     dev->emplace(std::move(buf));
   }
   a.dout.reset();
@@ -1322,18 +1335,13 @@ bool fp8AttentionRows(Bench &b, std::mt19937_64 &rng) {
   const int64_t d = 128;
   const float scale = 1.0f / std::sqrt(float(d));
   for (int64_t n : {1024, 4096, 16384}) {
-    const int64_t bh = int64_t(1) << std::max(
-                           0, int(std::ceil(std::log2(2e12 / (4.0 * double(n) * double(n) * d))))),
-                  base = std::min<int64_t>(bh, 16);
+    const int64_t bh = attentionBatchHeads(n, d), base = std::min<int64_t>(bh, 16);
     const size_t headBytes = size_t(n * d), elems = size_t(bh) * headBytes;
     std::vector<uint8_t> q, k, vt; // the first `base` heads
     std::optional<runtime::DeviceBuffer> dq, dk, dv;
     for (auto [host, dev] : {std::pair{&q, &dq}, {&k, &dk}, {&vt, &dv}}) {
       *host = linlayout::testing::randomNormalE4M3(size_t(base) * headBytes, rng);
-      std::vector<uint8_t> full(elems);
-      for (size_t at = 0; at < elems; at += host->size())
-        std::copy(host->begin(), host->end(), full.begin() + long(at));
-      auto buf = runtime::DeviceBuffer::fromHost<uint8_t>(full);
+      auto buf = repeatedOnDevice(*host, elems);
       CHECK(buf);
       dev->emplace(std::move(*buf));
     }
@@ -1443,8 +1451,7 @@ bool attentionSection(Bench &b, std::mt19937_64 &rng) {
       CHECK(m);
       const int d = cfg.d;
       const float scale = 1.0f / std::sqrt(float(d));
-      const double perHead = 4.0 * double(n) * double(n) * d;
-      const int64_t bh = int64_t(1) << std::max(0, int(std::ceil(std::log2(2e12 / perHead))));
+      const int64_t bh = attentionBatchHeads(n, d);
       if (data.d != d || data.n != n || data.elem != cfg.elem) {
         data = AttentionData{};
         data.d = d;

@@ -221,6 +221,9 @@ Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
     }
     return last;
   };
+  // The ops of ttg.warp_specialize's partitions (its regions but the default one), each with the
+  // op's span: a partition's scratch stays live through all of it (below).
+  std::map<const ir::Op *, std::pair<int64_t, int64_t>> partitionSpan;
   ir::walkOps(f.body, [&](const ir::Op &op) {
     if (op.kind == ir::OpKind::For)
       loops.push_back({point[&op], lastPoint(op.regions.at(0))});
@@ -231,6 +234,9 @@ Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
       for (const ir::Block &r : op.regions)
         last = std::max(last, lastPoint(r));
       loops.push_back({point[&op], last});
+      for (size_t r = 1; r < op.regions.size(); ++r)
+        ir::walkOps(op.regions[r],
+                    [&](const ir::Op &inner) { partitionSpan[&inner] = {point[&op], last}; });
     }
     for (ir::ValueId r : op.results)
       defPoint[r] = point[&op];
@@ -258,23 +264,9 @@ Expected<OpPlans> planSharedMemory(const ir::Module &m, const ir::Function &f,
     }
   });
 
-  // The ops of ttg.warp_specialize's partitions (its regions but the default one), each with the
-  // op's span: their regions run at once, so a partition's scratch stays live through all of it
-  // and shares no bytes with what another region uses.
-  std::map<const ir::Op *, std::pair<int64_t, int64_t>> partitionSpan;
-  ir::walkOps(f.body, [&](const ir::Op &op) {
-    if (op.kind != ir::OpKind::WarpSpecialize)
-      return;
-    int64_t last = point[&op];
-    for (const ir::Block &r : op.regions)
-      last = std::max(last, lastPoint(r));
-    for (size_t r = 1; r < op.regions.size(); ++r)
-      ir::walkOps(op.regions[r],
-                  [&](const ir::Op &inner) { partitionSpan[&inner] = {point[&op], last}; });
-  });
-
   // Each op's footprint, as its lowering family declares it: scratch live at the op only (in a
-  // partition, through the ttg.warp_specialize), a buffer live to its result's last use.
+  // partition, through the ttg.warp_specialize: the regions run at once, so it shares no bytes
+  // with what another region uses), a buffer live to its result's last use.
   const std::vector<int> uses = ir::countUses(f);
   FootprintContext fctx{m, f, target, layouts, forcedPath, padding, uses, plans, reports};
   std::vector<SharedBuffer> buffers;

@@ -70,12 +70,14 @@ inline Fp8AttentionRow fp8AttentionRow(const std::vector<uint8_t> &q, const std:
                                        const std::vector<uint8_t> &vt, size_t n, size_t d, size_t h,
                                        size_t i, bool causal, double scale, double descaleV) {
   const size_t keys = causal ? i + 1 : n;
-  std::vector<double> p(keys);
+  std::vector<double> qi(d), p(keys);
+  for (size_t c = 0; c < d; ++c)
+    qi[c] = decodeE4M3(q[(h * n + i) * d + c]);
   double mx = -INFINITY, l = 0;
   for (size_t j = 0; j < keys; ++j) {
     double dot = 0;
     for (size_t c = 0; c < d; ++c)
-      dot += decodeE4M3(q[(h * n + i) * d + c]) * decodeE4M3(k[(h * n + j) * d + c]);
+      dot += qi[c] * decodeE4M3(k[(h * n + j) * d + c]);
     mx = std::max(mx, p[j] = dot * scale);
   }
   for (double &x : p)

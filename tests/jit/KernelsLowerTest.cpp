@@ -35,6 +35,13 @@ namespace {
 
 using LowerTarget = decltype(lower::LowerOptions{}.target)::value_type;
 
+int countOf(const std::string &text, const std::string &what) {
+  int n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1))
+    ++n;
+  return n;
+}
+
 // The convert_loop kernel (src -> dst -> src, 4 warps) lowered for sm_90, every conversion on
 // `path` when one is given.
 Expected<lower::LoweredKernel> lowerConvertLoop(ScalarKind e, int64_t rows, int64_t cols,
@@ -309,15 +316,8 @@ TEST(JitKernels, PartitionScratchIsKeptApart) {
   // P's e4m3 bytes go from the cvt to the conversion's stores, and from its loads to the wgmma
   // across the loop's back edge, in words (PackedHalves.h). With each byte a register of its own
   // the kernel extracted them one by one (264 bfe.u32) and packed them (368 bfi.b32).
-  const std::string &ptx = viaShared->kernel.ptx;
-  auto count = [&](const std::string &what) {
-    int n = 0;
-    for (size_t at = ptx.find(what); at != std::string::npos; at = ptx.find(what, at + 1))
-      ++n;
-    return n;
-  };
-  EXPECT_LT(count("bfe.u32"), 32);
-  EXPECT_EQ(count("bfi.b32"), 0);
+  EXPECT_LT(countOf(viaShared->kernel.ptx, "bfe.u32"), 32);
+  EXPECT_EQ(countOf(viaShared->kernel.ptx, "bfi.b32"), 0);
 }
 
 // Every wgmma tile the GPU test runs (each descriptor form, register A, two warp groups) lowers
@@ -405,17 +405,6 @@ TEST(JitKernels, VectorWidthsFollowMemoryContiguity) {
   // matmul: A and B loads of 8 halves, the C store of 2 floats (from the accumulator's layout).
   EXPECT_EQ(widths(matmulKernel(ScalarKind::F16, dir).value()), (W{8, 8, 2}));
 }
-
-namespace {
-
-int countOf(const std::string &text, const std::string &what) {
-  int n = 0;
-  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1))
-    ++n;
-  return n;
-}
-
-} // namespace
 
 // The shuffle pair of the GPU benchmark (register_only: blocked [2,2]/[8,4]/[4,1] order [1,0] <->
 // order [0,1], 128x128, 4 warps), in its benchmark kernel: load, 64 x (convert, +1, convert

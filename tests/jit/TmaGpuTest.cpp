@@ -560,19 +560,17 @@ TEST(TmaGpu, Fp8Attention) {
       ASSERT_OK(k->launch({programs}, qmap, kmap, vmap, dout, int32_t(n), smScale, int32_t(heads),
                           descaleQ, descaleK, descaleV));
       ASSERT_OK(jitc->context().synchronize());
-      ASSERT_OK_AND_ASSIGN(auto out, dout.toHost<uint16_t>());
+      ASSERT_OK_AND_ASSIGN(auto out, dout.toHost<uint8_t>());
       double worst = 0; // error over bound
       for (size_t h = 0; h < heads; ++h)
         for (size_t i = 0; i < n; i += rowStep) {
           const auto want = linlayout::testing::fp8AttentionRow(
               q, kk, vt, n, d, h, i, causal, double(smScale) * descaleQ * descaleK, descaleV);
           for (size_t c = 0; c < d; ++c) {
-            const uint32_t bits = uint32_t(out[(h * n + i) * d + c]) << 16;
-            float got;
-            std::memcpy(&got, &bits, 4);
-            ASSERT_LE(std::abs(double(got) - want.o[c]), want.bound[c])
+            const double got = elementOf(out, int(d), int(h * n + i), int(c), ScalarKind::BF16);
+            ASSERT_LE(std::abs(got - want.o[c]), want.bound[c])
                 << "O(" << h << ", " << i << ", " << c << ") = " << got << ", want " << want.o[c];
-            worst = std::max(worst, std::abs(double(got) - want.o[c]) / want.bound[c]);
+            worst = std::max(worst, std::abs(got - want.o[c]) / want.bound[c]);
           }
         }
       std::cout << "[          ] " << file << ", " << heads << " heads of " << n

@@ -3,6 +3,7 @@
 #include "Args.h"
 #include "Commands.h"
 
+#include "linlayout/ir/Type.h"
 #include "linlayout/layout/PlanConversion.h"
 #include "linlayout/layout/SharedMemoryModel.h"
 #include "query/JsonUtil.h"
@@ -27,33 +28,16 @@ namespace {
 using query::Json;
 
 std::optional<int> dtypeBits(const std::string &t) {
+  // Names the IR has no kind by (aliases, u8, tf32, AMD's 8-bit floats); the rest by the IR's
+  // names (i8, f16, f8E4M3FN as a TritonGPU tensor type spells it, ...).
   static const std::map<std::string, int> bits{
-      {"f8", 8},
-      {"fp8", 8},
-      {"e4m3", 8},
-      {"e5m2", 8},
-      {"i8", 8},
-      {"u8", 8},
-      {"f16", 16},
-      {"fp16", 16},
-      {"bf16", 16},
-      {"i16", 16},
-      {"f32", 32},
-      {"fp32", 32},
-      {"i32", 32},
-      {"tf32", 32},
-      {"f64", 64},
-      {"fp64", 64},
-      {"i64", 64},
-      // TritonGPU's names of the 8-bit floats, as a tensor type spells them.
-      {"f8E4M3FN", 8},
-      {"f8E5M2", 8},
-      {"f8E4M3FNUZ", 8},
-      {"f8E5M2FNUZ", 8}};
-  auto it = bits.find(t);
-  if (it == bits.end())
-    return std::nullopt;
-  return it->second;
+      {"f8", 8},    {"fp8", 8},   {"e4m3", 8},  {"e5m2", 8},       {"u8", 8},        {"fp16", 16},
+      {"fp32", 32}, {"tf32", 32}, {"fp64", 64}, {"f8E4M3FNUZ", 8}, {"f8E5M2FNUZ", 8}};
+  if (auto it = bits.find(t); it != bits.end())
+    return it->second;
+  if (auto kind = ir::scalarKindFromName(t); kind && *kind != ir::ScalarKind::I1)
+    return ir::bitWidth(*kind);
+  return std::nullopt;
 }
 
 // A layout given to --src / --dst: JSON (a spec, or a linear layout), attribute syntax

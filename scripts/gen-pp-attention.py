@@ -382,13 +382,9 @@ def region(wg, causal):
 {vpl}        {v('od')} = ttng.warp_group_dot {v('pprev')}, {vp}, {v('acc')} {{inputPrecision = 0 : i32, isAsync = true}} : {PA} * {TVT} -> {ACO}
         ttng.arrive_barrier {v(other)}, 1 : {MD1}
         {v('sw')}:3 = ttng.warp_group_dot_wait {v('sd')}, {v('qs')}, {v('kjt')} {{pendings = 1 : i32}} : {ACC}, {TQ}, {TKT}
-        // S_j has retired (the P V still runs): K_j's stage is free, and after the tile's last S
-        // Q's slot is, so that the producer copies the next tile's Q while this one ends.
+        // S_j has retired (the P V still runs): K_j's stage is free.
         {v('ke')} = ttg.memdesc_index {v('empties')}[{v('sk')}] : {E} -> {MD1}
         ttng.arrive_barrier {v('ke')}, 1 : {MD1}
-        {v('jlast')} = arith.subi {nk}, {v('c1')} : i32
-        {v('islast')} = arith.cmpi eq, {v('j')}, {v('jlast')} : i32
-        ttng.arrive_barrier {v(qempty)}, 1, {v('islast')} : {MD1}
         // The running maximum, this block's probabilities and their row sums.
         {v('smaxr')} = tt.reduce max {v('sw')}#0 {{axis = 1 : i32}} : {ACC} -> {ROW}
         {v('smax')} = arith.mulf {v('smaxr')}, {v('qkr')} : {ROW}
@@ -403,6 +399,14 @@ def region(wg, causal):
         {v('alpha')} = math.exp2 {v('mdiff')} : {ROW}
         {v('la')} = arith.mulf {v('li')}, {v('alpha')} : {ROW}
         {v('lnew')} = arith.addf {v('la')}, {v('lij')} : {ROW}
+        // After the tile's last S, Q's slot is free, so that the producer copies the next tile's
+        // Q while this one ends. Released here, after the softmax, not where S_j retired: the
+        // arrive's branch (one thread arrives) ends ptxas's block, and ptxas moves a wgmma wait to
+        // the top of its block, where this one would wait for P_{{j-1}} V_{{j-1}} before the
+        // softmax instead of beside it.
+        {v('jlast')} = arith.subi {nk}, {v('c1')} : i32
+        {v('islast')} = arith.cmpi eq, {v('j')}, {v('jlast')} : i32
+        ttng.arrive_barrier {v(qempty)}, 1, {v('islast')} : {MD1}
         // P_{{j-1}} V_{{j-1}} is done: V_{{j-1}}'s stage is free, and O moves to the new maximum.
         {v('ow')}:2 = ttng.warp_group_dot_wait {v('od')}, {vp} {{pendings = 0 : i32}} : {ACO}, {TVT}
         {v('svi')} = arith.addi {v('sv')}, {v(f'c{KST}')} : i32

@@ -18,13 +18,14 @@ template <typename T> T readAt(const std::string &d, size_t off) {
 
 } // namespace
 
-std::optional<SassCounts> assembleAndCount(const std::string &ptx, std::string *why) {
+std::optional<SassCounts> assembleAndCount(const std::string &ptx, std::string *why,
+                                           const std::string &arch) {
   std::optional<std::string> as = lower::findPtxas();
   if (!as) {
     *why = "no ptxas (set LINLAYOUT_PTXAS)";
     return std::nullopt;
   }
-  Expected<lower::PtxasReport> run = lower::runPtxas(*as, ptx, "sm_90");
+  Expected<lower::PtxasReport> run = lower::runPtxas(*as, ptx, arch);
   if (!run.ok()) {
     *why = run.message();
     return std::nullopt;
@@ -51,11 +52,13 @@ std::optional<SassCounts> assembleAndCount(const std::string &ptx, std::string *
     uint64_t off = readAt<uint64_t>(d, section(i, 0x18)),
              size = readAt<uint64_t>(d, section(i, 0x20));
     for (uint64_t k = 0; k + 16 <= size; k += 16) {
-      uint32_t op = uint32_t(readAt<uint64_t>(d, off + k) & 0x1ff);
+      Instruction ins{readAt<uint64_t>(d, off + k), readAt<uint64_t>(d, off + k + 8)};
+      uint32_t op = uint32_t(ins[0] & 0x1ff);
       if (op == kNop)
         continue;
       ++c.byOp[op];
       ++c.total;
+      c.code.push_back(ins);
     }
   }
   if (texts != 1) {

@@ -400,10 +400,10 @@ def region(wg, causal):
         {v('la')} = arith.mulf {v('li')}, {v('alpha')} : {ROW}
         {v('lnew')} = arith.addf {v('la')}, {v('lij')} : {ROW}
         // After the tile's last S, Q's slot is free, so that the producer copies the next tile's
-        // Q while this one ends. Released here, after the softmax, not where S_j retired: the
-        // arrive's branch (one thread arrives) ends ptxas's block, and ptxas moves a wgmma wait to
-        // the top of its block, where this one would wait for P_{{j-1}} V_{{j-1}} before the
-        // softmax instead of beside it.
+        // Q while this one ends. Released here, after the softmax, not where S_j retired: ptxas
+        // moves a wgmma wait up until an mbarrier arrive stops it, and with no arrive between
+        // the two waits this one would wait for P_{{j-1}} V_{{j-1}} before the softmax instead of
+        // beside it.
         {v('jlast')} = arith.subi {nk}, {v('c1')} : i32
         {v('islast')} = arith.cmpi eq, {v('j')}, {v('jlast')} : i32
         ttng.arrive_barrier {v(qempty)}, 1, {v('islast')} : {MD1}

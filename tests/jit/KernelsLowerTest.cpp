@@ -268,12 +268,12 @@ TEST(JitKernels, WarpSpecializedAttentionLowers) {
 
 // In the ping-pong attention kernels of scripts/gen-pp-attention.py a consumer warp group waits
 // for S_j (wgmma.wait_group 1), runs S_j's softmax while P_{j-1} V_{j-1} still runs, then waits
-// for that (wait_group 0). ptxas moves a wgmma wait up to the top of its basic block; with Q's
-// slot freed where S_j retires, the one-thread arrive's branch ended the block there, and the
-// second wait landed before the softmax's first exp2: no MUFU between the two waits, and the d256
-// kernels ran 3-6 % slower on an H100 (bench/gpu/results/h100-2026-12-05-fp8/NOTES.md). Freed after
-// the softmax, the arrive ends the block after it. Each wait for S_j must be followed by most of
-// the block's exponentials (64 a thread at fp8 d128, 32 at d256) before the next wait.
+// for that (wait_group 0). ptxas moves a wgmma wait up until an mbarrier arrive stops it; with
+// Q's slot freed where S_j retires, no arrive stood between the waits, and the second one landed
+// before the softmax's first exp2: no MUFU between the two waits, and the d256 kernels ran 2-8 %
+// slower on an H100 (bench/gpu/results/h100-2026-12-05-fp8/NOTES.md). Q's slot is now freed after
+// the softmax. Each wait for S_j must be followed by most of the block's exponentials (64 a
+// thread at fp8 d128, 32 at d256) before the next wait.
 TEST(JitKernels, PingPongSoftmaxRunsBesideThePV) {
   if (!lower::findPtxas()) {
     std::cout << "[          ] SASS not read: no ptxas\n";

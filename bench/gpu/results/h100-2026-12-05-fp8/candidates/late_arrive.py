@@ -2,8 +2,8 @@
 """Moves, in each key-block loop of a ping-pong attention kernel (.tir), the barrier arrives that
 stand between the wait for S_j (warp_group_dot_wait, pendings = 1) and the wait for P V
 (pendings = 0) to just before the latter, each with the memdesc_index line that names its
-barrier. A one-thread arrive is a branch in the PTX, and ptxas moves a wgmma wait up to the top of
-its basic block: after the move the block that holds the wait for P V starts after the softmax.
+barrier. ptxas moves a wgmma wait up until an mbarrier arrive stops it: after the move the wait
+for P V stays after the softmax (where ptxas keeps the arrive there; see ../NOTES.md).
 
     python3 late_arrive.py IN.tir OUT.tir
 """

@@ -81,6 +81,15 @@ std::string lowerAndAssemble(const Expected<ir::Module> &m, std::string *spills 
   return "";
 }
 
+// examples/`file` after the pass pipeline, lowered for sm_90a (the warp-specialized kernels).
+Expected<lower::LoweredKernel> lowerForSm90a(const std::string &dir, const std::string &file) {
+  LL_ASSIGN_OR_RETURN(ir::Module m, matmulKernel(ScalarKind::F16, dir, file));
+  LL_TRY_STATUS(ir::runPipeline(m));
+  lower::LowerOptions o;
+  o.target = LowerTarget::parse("sm_90a").value();
+  return lower::lowerKernel(m, o);
+}
+
 } // namespace
 
 TEST(JitKernels, CopyKernelsLower) {
@@ -244,12 +253,7 @@ TEST(JitKernels, WarpSpecializedAttentionLowers) {
   EXPECT_GE(files.size(), 4u);
   for (const std::string &file : files) {
     SCOPED_TRACE(file);
-    auto m = matmulKernel(ScalarKind::F16, dir, file);
-    ASSERT_TRUE(m.ok()) << m.message();
-    ASSERT_TRUE(ir::runPipeline(*m).ok());
-    lower::LowerOptions o;
-    o.target = LowerTarget::parse("sm_90a").value();
-    auto k = lower::lowerKernel(*m, o);
+    auto k = lowerForSm90a(dir, file);
     ASSERT_TRUE(k.ok()) << k.message();
     const std::string &ptx = k->kernel.ptx;
     const size_t branch = ptx.find("setmaxnreg.");
@@ -283,12 +287,7 @@ TEST(JitKernels, PingPongSoftmaxRunsBesideThePV) {
   for (auto [file, exps] : {std::pair{"attention_fp8_ws_pp_persistent_d128.tir", 64},
                             {"attention_ws_pp_persistent_d256.tir", 32}}) {
     SCOPED_TRACE(file);
-    auto m = matmulKernel(ScalarKind::F16, dir, file);
-    ASSERT_TRUE(m.ok()) << m.message();
-    ASSERT_TRUE(ir::runPipeline(*m).ok());
-    lower::LowerOptions o;
-    o.target = LowerTarget::parse("sm_90a").value();
-    auto k = lower::lowerKernel(*m, o);
+    auto k = lowerForSm90a(dir, file);
     ASSERT_TRUE(k.ok()) << k.message();
     std::string why;
     auto sass = sasstest::assembleAndCount(k->kernel.ptx, &why, k->kernel.target.name());

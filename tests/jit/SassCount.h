@@ -2,7 +2,7 @@
 // (cuobjdump / nvdisasm are not installed here). sm_90 instructions are 16 bytes; bits 0-8 of
 // the first 8 bytes name the operation (bits 9-11 only the operand form: register, immediate,
 // constant). The opcodes below were identified from kernels whose instruction mix is known
-// (e.g. 128 shfl.sync in the PTX give 128 of 0x189; 64 ld.global 64 of 0x181), the last three
+// (e.g. 128 shfl.sync in the PTX give 128 of 0x189; 64 ld.global 64 of 0x181), the last two
 // from Nsight Compute's SASS listing of a kernel beside its cubin.
 #pragma once
 
@@ -24,7 +24,6 @@ enum Sm90Op : uint32_t {
   kStg = 0x186,
   kNop = 0x118,
   kMufu = 0x108,
-  kFmnmx = 0x009,
   kWarpgroup = 0x1c5, // WARPGROUP.ARRIVE and WARPGROUP.DEPBAR.LE
 };
 

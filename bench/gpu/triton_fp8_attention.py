@@ -13,14 +13,16 @@ and the diagonal ones masked. Every configuration of CONFIGS is timed and the fa
 as triton.autotune would choose; its output's first head is compared with float64 attention over
 the same e4m3 inputs (P unrounded) and the largest absolute error is recorded.
 
-Shapes: n_ctx 1024 / 4096 / 16384, heads chosen as linlayout_gpu_bench chooses them (2^ceil(log2(
-2e12 / (4 n_ctx^2 128)))), Q, K and V^T drawn from torch.randn and rounded to e4m3, sm_scale
+Shapes: n_ctx 1024 / 4096 / 16384, heads from vendor_bench.batch_heads (as linlayout_gpu_bench
+chooses them), Q, K and V^T drawn from torch.randn and rounded to e4m3, sm_scale
 1/sqrt(128), descales 1. Writes JSON to argv[1]; do_bench (25 warm-up, 200 ms, median)."""
 import json, math, sys
 import torch
 import triton
 import triton.language as tl
 from triton.tools.tensor_descriptor import TensorDescriptor
+
+from vendor_bench import attention_reference, batch_heads
 
 D = 128
 BLOCK_M = 128
@@ -87,25 +89,17 @@ def run(q, k, vt, o, n, heads, causal, block_n, warps, stages):
                                        CAUSAL=causal, num_warps=warps, num_stages=stages)
 
 
-def reference(q, k, vt, n, causal):
-    """Float64 softmax(Q K^T / sqrt(128)) V of the first head, over the e4m3 inputs."""
-    q, k, v = q[:n].double(), k[:n].double(), vt[:D].double().t()
-    s = (q @ k.t()) / math.sqrt(D)
-    if causal:
-        s.masked_fill_(torch.ones(n, n, device=s.device, dtype=torch.bool).triu(1), -math.inf)
-    return torch.softmax(s, dim=-1) @ v
-
-
 def main():
     torch.manual_seed(0)
     rows = []
     for n in (1024, 4096, 16384):
-        heads = 1 << max(0, math.ceil(math.log2(2e12 / (4.0 * n * n * D))))
+        heads = batch_heads(n, D)
         q, k = (torch.randn(heads * n, D, device="cuda").to(torch.float8_e4m3fn) for _ in "qk")
         vt = torch.randn(heads * D, n, device="cuda").to(torch.float8_e4m3fn)
         o = torch.empty(heads * n, D, device="cuda", dtype=torch.bfloat16)
         for causal in (False, True):
-            ref = reference(q, k, vt, n, causal)
+            # The first head, over the e4m3 inputs (P unrounded).
+            ref = attention_reference(q[:n], k[:n], vt[:D].t(), causal, 1.0 / math.sqrt(D))
             flop = 4.0 * n * n * D * heads / (2 if causal else 1)
             row = {"kernel": "attention", "d": D, "n_ctx": n, "heads": heads, "causal": causal,
                    "dtype": "float8_e4m3fn", "library": f"Triton {triton.__version__} fp8",

@@ -79,9 +79,15 @@ def gemm_rows():
     return rows
 
 
+def batch_heads(n, d):
+    """Batch x heads of an attention call of n_ctx n and head dim d: the least power of two that
+    makes it at least MIN_FLOP (linlayout_gpu_bench's attentionBatchHeads chooses the same)."""
+    return 1 << max(0, math.ceil(math.log2(MIN_FLOP / (4.0 * n * n * d))))
+
+
 def attention_reference(q, k, v, causal, scale):
-    """Float64 softmax(Q K^T * scale) V of the first batch and head."""
-    q, k, v = (t[0, 0].double() for t in (q, k, v))
+    """Float64 softmax(Q K^T * scale) V of one head: q, k and v are [n_ctx, head dim]."""
+    q, k, v = (t.double() for t in (q, k, v))
     s = (q @ k.t()) * scale
     if causal:
         n = s.shape[0]
@@ -101,7 +107,7 @@ def attention_rows():
     for d in ATTN_DIMS:
         for n in ATTN_CTX:
             per_head = 4.0 * n * n * d
-            bh = 1 << max(0, math.ceil(math.log2(MIN_FLOP / per_head)))
+            bh = batch_heads(n, d)
             heads = min(16, bh)
             batch = bh // heads
             for dt in dtypes:
@@ -109,7 +115,7 @@ def attention_rows():
                            for _ in range(3))
                 scale = 1.0 / math.sqrt(d)
                 for causal in (False, True):
-                    ref = attention_reference(q, k, v, causal, scale)
+                    ref = attention_reference(q[0, 0], k[0, 0], v[0, 0], causal, scale)
                     flop = per_head * bh / (2 if causal else 1)
                     for name, backend in backends.items():
                         row = {"kernel": "attention", "d": d, "n_ctx": n, "batch": batch,

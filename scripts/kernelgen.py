@@ -1,4 +1,4 @@
-"""What the kernel generators (scripts/gen-*-attention.py) share: writing their files, or with
+"""What the kernel generators (scripts/gen-*.py) share: writing their files, or with
 --check comparing them, so that the tests that run them with --check fail on a stale file."""
 import argparse
 import pathlib

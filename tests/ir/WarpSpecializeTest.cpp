@@ -185,6 +185,23 @@ TEST(WarpSpecialize, HalfOutputIsTheF32OutputRounded) {
     }
 }
 
+// Runs a persistent matmul whose A, B and C are tensor maps (then K, ldc, M, N) on 3 programs in
+// the interpreter, with the partitions' protocol checks and the proxy-fence rule; `mem` holds A,
+// B and C.
+Status interpretTmaStoreMatmul(const Module &m, const std::string &kernel, int M, int N, int K,
+                               Memory &mem) {
+  std::vector<ArgValue> args = {ArgValue::tensorDesc(0, {M, K}, {K, 1}),
+                                ArgValue::tensorDesc(1, {K, N}, {N, 1}),
+                                ArgValue::tensorDesc(2, {M, N}, {N, 1}),
+                                ArgValue::integer(K),
+                                ArgValue::integer(N),
+                                ArgValue::integer(M),
+                                ArgValue::integer(N)};
+  InterpreterOptions strict;
+  strict.checkProxyFences = true;
+  return interpret(m, kernel, args, mem, Grid{3, 1, 1}, strict);
+}
+
 // examples/matmul_ws_persistent_tmastore.tir (C by TMA stores from one shared tile, each
 // overlapping the next tile's K loop) and matmul_ws_split_tmastore.tir (a region and a C slot per
 // consumer warp group), f16 and bf16 as the GPU tests and the benchmark make them, against float64:
@@ -194,7 +211,8 @@ TEST(WarpSpecialize, HalfOutputIsTheF32OutputRounded) {
 TEST(WarpSpecialize, TmaStoreEpilogueWritesTheProductRoundedOnce) {
   const int M = 256, N = 512;
   std::mt19937_64 rng(7);
-  for (std::string kernel : {"matmul_ws_persistent_tmastore", "matmul_ws_split_tmastore"})
+  for (std::string kernel :
+       {"matmul_ws_persistent_tmastore", "matmul_ws_split_tmastore", "matmul_ws_pingpong_tmastore"})
     for (ScalarKind elem : {ScalarKind::F16, ScalarKind::BF16}) {
       SCOPED_TRACE(kernel + " " + std::string(name(elem)));
       const bool half = elem == ScalarKind::F16;
@@ -241,16 +259,7 @@ TEST(WarpSpecialize, TmaStoreEpilogueWritesTheProductRoundedOnce) {
           bb.push_back(bitsOf(x));
         Memory mem;
         mem.buffers = {bytesOf(ab), bytesOf(bb), std::vector<uint8_t>(size_t(M) * N * 2, 0xff)};
-        std::vector<ArgValue> args = {ArgValue::tensorDesc(0, {M, K}, {K, 1}),
-                                      ArgValue::tensorDesc(1, {K, N}, {N, 1}),
-                                      ArgValue::tensorDesc(2, {M, N}, {N, 1}),
-                                      ArgValue::integer(K),
-                                      ArgValue::integer(N),
-                                      ArgValue::integer(M),
-                                      ArgValue::integer(N)};
-        InterpreterOptions strict;
-        strict.checkProxyFences = true;
-        Status st = interpret(*m, kernel, args, mem, Grid{3, 1, 1}, strict);
+        Status st = interpretTmaStoreMatmul(*m, kernel, M, N, K, mem);
         ASSERT_TRUE(st.ok()) << st.message();
         const std::vector<uint16_t> c = valuesOf<uint16_t>(mem.buffers[2]);
         for (int i = 0; i < M; ++i)
@@ -263,6 +272,31 @@ TEST(WarpSpecialize, TmaStoreEpilogueWritesTheProductRoundedOnce) {
           }
       }
     }
+}
+
+// examples/matmul_ws_pingpong_tmastore.tir: each warp group waits for its turn before a tile's K
+// loop. A stage's full barrier is waited for by phase parity, which cannot tell the fill a group
+// waits for from the one a round before it; the turn makes sure the other group has seen that
+// one. Without the wait, warp group 1 takes stages before they are filled and the ring hangs.
+TEST(WarpSpecialize, PingPongMatmulWaitsForItsTurn) {
+  auto text = gpukernels::exampleText("matmul_ws_pingpong_tmastore.tir",
+                                      gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR));
+  ASSERT_TRUE(text.ok()) << text.message();
+  const std::string wait = "        ttng.wait_barrier %w1_turn1, %tpar : !ttg.memdesc<1xi64, "
+                           "#bar, #smem, mutable>\n";
+  ASSERT_NE(text->find(wait), std::string::npos);
+  std::string broken = *text;
+  broken.erase(broken.find(wait), wait.size());
+  auto m = parseModule(broken, "matmul_ws_pingpong_tmastore.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  const int M = 256, N = 512, K = 320; // 5 K steps: the ring of 4 turns within a tile
+  Memory mem;
+  mem.buffers = {std::vector<uint8_t>(size_t(M) * K * 2, 0),
+                 std::vector<uint8_t>(size_t(K) * N * 2, 0),
+                 std::vector<uint8_t>(size_t(M) * N * 2, 0)};
+  Status st = interpretTmaStoreMatmul(*m, "matmul_ws_pingpong_tmastore", M, N, K, mem);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("deadlock"), std::string::npos) << st.message();
 }
 
 // Each broken protocol is an error naming the op (and the barrier or the other access).

@@ -52,6 +52,15 @@ def tile_coords(p, ind):
 """
 
 
+def ring_step(stages):
+    """Step %g = %base + %i of the ring: its stage %s and round %round (`stages`: the value that
+    holds the ring's depth)."""
+    return f"""          %g = arith.addi %base, %i : i32
+          %s = arith.remsi %g, %{stages} : i32
+          %round = arith.divsi %g, %{stages} : i32
+"""
+
+
 def consumer(w, p):
     """Warp group w's region: tiles w, w + 2, ... of the program's walk."""
     ind = "        "
@@ -80,10 +89,7 @@ def consumer(w, p):
         %tpar = arith.xori %kpar, %tflip : i32
         ttng.wait_barrier %{p}turn{w}, %tpar : {BAR}
         %res = scf.for %i = %z to %{p}nk step %one iter_args(%accv = %zero) -> ({ACC}) : i32 {{
-          %g = arith.addi %base, %i : i32
-          %s = arith.remsi %g, %cs : i32
-          %round = arith.divsi %g, %cs : i32
-          %phase = arith.andi %round, %one : i32
+{ring_step("cs")}          %phase = arith.andi %round, %one : i32
           %full = ttg.memdesc_index %{p}fulls[%s] : {BARS} -> {BAR}
           ttng.wait_barrier %full, %phase : {BAR}
           %as = ttg.memdesc_index %{p}abuf[%s] : {ABUF} -> {ATILE}
@@ -134,10 +140,7 @@ def producer(p):
       %true = arith.constant true
       %psteps = scf.for %t = %{p}first to %{p}tiles step %{p}nprog iter_args(%base = %z) -> (i32) : i32 {{
 {tile_coords(p, ind)}        scf.for %i = %z to %{p}nk step %one : i32 {{
-          %g = arith.addi %base, %i : i32
-          %s = arith.remsi %g, %stages : i32
-          %round = arith.divsi %g, %stages : i32
-          %parity = arith.andi %round, %one : i32
+{ring_step("stages")}          %parity = arith.andi %round, %one : i32
           %phase = arith.xori %parity, %one : i32
           %empty = ttg.memdesc_index %{p}empties[%s] : {BARS} -> {BAR}
           ttng.wait_barrier %empty, %phase : {BAR}

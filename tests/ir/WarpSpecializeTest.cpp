@@ -203,11 +203,12 @@ Status interpretTmaStoreMatmul(const Module &m, const std::string &kernel, int M
 }
 
 // examples/matmul_ws_persistent_tmastore.tir (C by TMA stores from one shared tile, each
-// overlapping the next tile's K loop) and matmul_ws_split_tmastore.tir (a region and a C slot per
-// consumer warp group), f16 and bf16 as the GPU tests and the benchmark make them, against float64:
-// the inputs are multiples of 1/8 in [-1, 1], whose products and sums f32 holds exactly, so C must
-// be the exact product rounded once (to nearest even) to C's type. 3 programs walk 4 tiles: program
-// 0 writes the shared tile twice, the second time after its first store's wait.
+// overlapping the next tile's K loop), matmul_ws_split_tmastore.tir (a region and a C slot per
+// consumer warp group) and matmul_ws_pingpong_tmastore.tir (whole 128x128 tiles per warp group, in
+// turn), f16 and bf16 as the GPU tests and the benchmark make them, against float64: the inputs
+// are multiples of 1/8 in [-1, 1], whose products and sums f32 holds exactly, so C must be the
+// exact product rounded once (to nearest even) to C's type. 3 programs walk 4 tiles (8 in
+// ping-pong): program 0 writes a shared tile twice, the second time after its first store's wait.
 TEST(WarpSpecialize, TmaStoreEpilogueWritesTheProductRoundedOnce) {
   const int M = 256, N = 512;
   std::mt19937_64 rng(7);

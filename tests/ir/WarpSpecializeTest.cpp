@@ -185,11 +185,11 @@ TEST(WarpSpecialize, HalfOutputIsTheF32OutputRounded) {
     }
 }
 
-// Runs a persistent matmul whose A, B and C are tensor maps (then K, ldc, M, N) on 3 programs in
-// the interpreter, with the partitions' protocol checks and the proxy-fence rule; `mem` holds A,
-// B and C.
+// Runs a persistent matmul whose A, B and C are tensor maps (then K, ldc, M, N) on `programs`
+// programs in the interpreter, with the partitions' protocol checks and the proxy-fence rule;
+// `mem` holds A, B and C.
 Status interpretTmaStoreMatmul(const Module &m, const std::string &kernel, int M, int N, int K,
-                               Memory &mem) {
+                               Memory &mem, unsigned programs = 3) {
   std::vector<ArgValue> args = {ArgValue::tensorDesc(0, {M, K}, {K, 1}),
                                 ArgValue::tensorDesc(1, {K, N}, {N, 1}),
                                 ArgValue::tensorDesc(2, {M, N}, {N, 1}),
@@ -199,21 +199,22 @@ Status interpretTmaStoreMatmul(const Module &m, const std::string &kernel, int M
                                 ArgValue::integer(N)};
   InterpreterOptions strict;
   strict.checkProxyFences = true;
-  return interpret(m, kernel, args, mem, Grid{3, 1, 1}, strict);
+  return interpret(m, kernel, args, mem, Grid{programs, 1, 1}, strict);
 }
 
 // examples/matmul_ws_persistent_tmastore.tir (C by TMA stores from one shared tile, each
 // overlapping the next tile's K loop), matmul_ws_split_tmastore.tir (a region and a C slot per
-// consumer warp group) and matmul_ws_pingpong_tmastore.tir (whole 128x128 tiles per warp group, in
-// turn), f16 and bf16 as the GPU tests and the benchmark make them, against float64: the inputs
-// are multiples of 1/8 in [-1, 1], whose products and sums f32 holds exactly, so C must be the
-// exact product rounded once (to nearest even) to C's type. 3 programs walk 4 tiles (8 in
-// ping-pong): program 0 writes a shared tile twice, the second time after its first store's wait.
+// consumer warp group), matmul_ws_pingpong_tmastore.tir (whole 128x128 tiles per warp group, in
+// turn) and matmul_ws_pingpong_cluster.tir (the same in a 2x1 cluster sharing B), f16 and bf16 as
+// the GPU tests and the benchmark make them, against float64: the inputs are multiples of 1/8 in
+// [-1, 1], whose products and sums f32 holds exactly, so C must be the exact product rounded once
+// (to nearest even) to C's type. 3 programs walk 4 tiles (8 in ping-pong; the cluster's 2 CTAs
+// walk 4 pairs): a shared tile is written twice, the second time after its first store's wait.
 TEST(WarpSpecialize, TmaStoreEpilogueWritesTheProductRoundedOnce) {
   const int M = 256, N = 512;
   std::mt19937_64 rng(7);
-  for (std::string kernel :
-       {"matmul_ws_persistent_tmastore", "matmul_ws_split_tmastore", "matmul_ws_pingpong_tmastore"})
+  for (std::string kernel : {"matmul_ws_persistent_tmastore", "matmul_ws_split_tmastore",
+                             "matmul_ws_pingpong_tmastore", "matmul_ws_pingpong_cluster"})
     for (ScalarKind elem : {ScalarKind::F16, ScalarKind::BF16}) {
       SCOPED_TRACE(kernel + " " + std::string(name(elem)));
       const bool half = elem == ScalarKind::F16;
@@ -260,7 +261,8 @@ TEST(WarpSpecialize, TmaStoreEpilogueWritesTheProductRoundedOnce) {
           bb.push_back(bitsOf(x));
         Memory mem;
         mem.buffers = {bytesOf(ab), bytesOf(bb), std::vector<uint8_t>(size_t(M) * N * 2, 0xff)};
-        Status st = interpretTmaStoreMatmul(*m, kernel, M, N, K, mem);
+        const unsigned programs = kernel.ends_with("_cluster") ? 2 : 3;
+        Status st = interpretTmaStoreMatmul(*m, kernel, M, N, K, mem, programs);
         ASSERT_TRUE(st.ok()) << st.message();
         const std::vector<uint16_t> c = valuesOf<uint16_t>(mem.buffers[2]);
         for (int i = 0; i < M; ++i)
@@ -296,6 +298,29 @@ TEST(WarpSpecialize, PingPongMatmulWaitsForItsTurn) {
                  std::vector<uint8_t>(size_t(K) * N * 2, 0),
                  std::vector<uint8_t>(size_t(M) * N * 2, 0)};
   Status st = interpretTmaStoreMatmul(*m, "matmul_ws_pingpong_tmastore", M, N, K, mem);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("deadlock"), std::string::npos) << st.message();
+}
+
+// examples/matmul_ws_pingpong_cluster.tir: a stage's empty barrier counts the arrivals of both
+// CTAs' warp groups, since both CTAs' producers refill it. Counting one, the second arrival
+// counts toward the next phase, the ring falls out of step, and the interpreter reports the hang.
+TEST(WarpSpecialize, PingPongClusterFreesAStageInBothCtas) {
+  auto text = gpukernels::exampleText("matmul_ws_pingpong_cluster.tir",
+                                      gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR));
+  ASSERT_TRUE(text.ok()) << text.message();
+  const std::string init = "ttng.init_barrier %empty0, 2";
+  ASSERT_NE(text->find(init), std::string::npos);
+  std::string broken = *text;
+  broken.replace(broken.find(init), init.size(), "ttng.init_barrier %empty0, 1");
+  auto m = parseModule(broken, "matmul_ws_pingpong_cluster.tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  const int M = 256, N = 512, K = 640; // 10 K steps: every stage turns twice a tile
+  Memory mem;
+  mem.buffers = {std::vector<uint8_t>(size_t(M) * K * 2, 0),
+                 std::vector<uint8_t>(size_t(K) * N * 2, 0),
+                 std::vector<uint8_t>(size_t(M) * N * 2, 0)};
+  Status st = interpretTmaStoreMatmul(*m, "matmul_ws_pingpong_cluster", M, N, K, mem, 2);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("deadlock"), std::string::npos) << st.message();
 }

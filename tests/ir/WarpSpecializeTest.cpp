@@ -185,11 +185,11 @@ TEST(WarpSpecialize, HalfOutputIsTheF32OutputRounded) {
     }
 }
 
-// Runs a persistent matmul whose A, B and C are tensor maps (then K, ldc, M, N) on `programs`
-// programs in the interpreter, with the partitions' protocol checks and the proxy-fence rule;
-// `mem` holds A, B and C.
+// Runs a persistent matmul whose A, B and C are tensor maps (then K, ldc, M, N) in the
+// interpreter, with the partitions' protocol checks and the proxy-fence rule, on 3 programs, or
+// on one cluster of a clustered kernel (as the GPU tests run them); `mem` holds A, B and C.
 Status interpretTmaStoreMatmul(const Module &m, const std::string &kernel, int M, int N, int K,
-                               Memory &mem, unsigned programs = 3) {
+                               Memory &mem) {
   std::vector<ArgValue> args = {ArgValue::tensorDesc(0, {M, K}, {K, 1}),
                                 ArgValue::tensorDesc(1, {K, N}, {N, 1}),
                                 ArgValue::tensorDesc(2, {M, N}, {N, 1}),
@@ -199,7 +199,27 @@ Status interpretTmaStoreMatmul(const Module &m, const std::string &kernel, int M
                                 ArgValue::integer(N)};
   InterpreterOptions strict;
   strict.checkProxyFences = true;
+  const unsigned programs = m.clusterSize() > 1 ? unsigned(m.clusterSize()) : 3;
   return interpret(m, kernel, args, mem, Grid{programs, 1, 1}, strict);
+}
+
+// The error of a ping-pong example (examples/FILE) with `from` replaced by `to`, run on 256 x 512
+// x K zeros as interpretTmaStoreMatmul runs it ("<ok>" where it runs).
+std::string brokenPingPongError(const std::string &file, const std::string &from,
+                                const std::string &to, int K) {
+  auto text = gpukernels::exampleText(file, gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR));
+  if (!text.ok())
+    return text.message();
+  auto m = parseModule(edit(*text, from, to), file);
+  if (!m.ok())
+    return m.message();
+  const int M = 256, N = 512;
+  Memory mem;
+  mem.buffers = {std::vector<uint8_t>(size_t(M) * K * 2, 0),
+                 std::vector<uint8_t>(size_t(K) * N * 2, 0),
+                 std::vector<uint8_t>(size_t(M) * N * 2, 0)};
+  Status st = interpretTmaStoreMatmul(*m, file.substr(0, file.size() - 4), M, N, K, mem);
+  return st.ok() ? "<ok>" : st.message();
 }
 
 // examples/matmul_ws_persistent_tmastore.tir (C by TMA stores from one shared tile, each
@@ -261,8 +281,7 @@ TEST(WarpSpecialize, TmaStoreEpilogueWritesTheProductRoundedOnce) {
           bb.push_back(bitsOf(x));
         Memory mem;
         mem.buffers = {bytesOf(ab), bytesOf(bb), std::vector<uint8_t>(size_t(M) * N * 2, 0xff)};
-        const unsigned programs = kernel.ends_with("_cluster") ? 2 : 3;
-        Status st = interpretTmaStoreMatmul(*m, kernel, M, N, K, mem, programs);
+        Status st = interpretTmaStoreMatmul(*m, kernel, M, N, K, mem);
         ASSERT_TRUE(st.ok()) << st.message();
         const std::vector<uint16_t> c = valuesOf<uint16_t>(mem.buffers[2]);
         for (int i = 0; i < M; ++i)
@@ -282,47 +301,23 @@ TEST(WarpSpecialize, TmaStoreEpilogueWritesTheProductRoundedOnce) {
 // waits for from the one a round before it; the turn makes sure the other group has seen that
 // one. Without the wait, warp group 1 takes stages before they are filled and the ring hangs.
 TEST(WarpSpecialize, PingPongMatmulWaitsForItsTurn) {
-  auto text = gpukernels::exampleText("matmul_ws_pingpong_tmastore.tir",
-                                      gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR));
-  ASSERT_TRUE(text.ok()) << text.message();
-  const std::string wait = "        ttng.wait_barrier %w1_turn1, %tpar : !ttg.memdesc<1xi64, "
-                           "#bar, #smem, mutable>\n";
-  ASSERT_NE(text->find(wait), std::string::npos);
-  std::string broken = *text;
-  broken.erase(broken.find(wait), wait.size());
-  auto m = parseModule(broken, "matmul_ws_pingpong_tmastore.tir");
-  ASSERT_TRUE(m.ok()) << m.message();
-  const int M = 256, N = 512, K = 320; // 5 K steps: the ring of 4 turns within a tile
-  Memory mem;
-  mem.buffers = {std::vector<uint8_t>(size_t(M) * K * 2, 0),
-                 std::vector<uint8_t>(size_t(K) * N * 2, 0),
-                 std::vector<uint8_t>(size_t(M) * N * 2, 0)};
-  Status st = interpretTmaStoreMatmul(*m, "matmul_ws_pingpong_tmastore", M, N, K, mem);
-  ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("deadlock"), std::string::npos) << st.message();
+  // K of 320: 5 K steps, so the ring of 4 turns within a tile.
+  const std::string e = brokenPingPongError(
+      "matmul_ws_pingpong_tmastore.tir",
+      "        ttng.wait_barrier %w1_turn1, %tpar : !ttg.memdesc<1xi64, #bar, #smem, mutable>\n",
+      "", 320);
+  EXPECT_NE(e.find("deadlock"), std::string::npos) << e;
 }
 
 // examples/matmul_ws_pingpong_cluster.tir: a stage's empty barrier counts the arrivals of both
 // CTAs' warp groups, since both CTAs' producers refill it. Counting one, the second arrival
 // counts toward the next phase, the ring falls out of step, and the interpreter reports the hang.
 TEST(WarpSpecialize, PingPongClusterFreesAStageInBothCtas) {
-  auto text = gpukernels::exampleText("matmul_ws_pingpong_cluster.tir",
-                                      gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR));
-  ASSERT_TRUE(text.ok()) << text.message();
-  const std::string init = "ttng.init_barrier %empty0, 2";
-  ASSERT_NE(text->find(init), std::string::npos);
-  std::string broken = *text;
-  broken.replace(broken.find(init), init.size(), "ttng.init_barrier %empty0, 1");
-  auto m = parseModule(broken, "matmul_ws_pingpong_cluster.tir");
-  ASSERT_TRUE(m.ok()) << m.message();
-  const int M = 256, N = 512, K = 640; // 10 K steps: every stage turns twice a tile
-  Memory mem;
-  mem.buffers = {std::vector<uint8_t>(size_t(M) * K * 2, 0),
-                 std::vector<uint8_t>(size_t(K) * N * 2, 0),
-                 std::vector<uint8_t>(size_t(M) * N * 2, 0)};
-  Status st = interpretTmaStoreMatmul(*m, "matmul_ws_pingpong_cluster", M, N, K, mem, 2);
-  ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("deadlock"), std::string::npos) << st.message();
+  // K of 640: 10 K steps, so every stage turns twice a tile.
+  const std::string e =
+      brokenPingPongError("matmul_ws_pingpong_cluster.tir", "ttng.init_barrier %empty0, 2",
+                          "ttng.init_barrier %empty0, 1", 640);
+  EXPECT_NE(e.find("deadlock"), std::string::npos) << e;
 }
 
 // Each broken protocol is an error naming the op (and the barrier or the other access).

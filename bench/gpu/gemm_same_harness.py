@@ -11,8 +11,10 @@ persistent examples/matmul_ws_persistent*.tir and matmul_ws_split*.tir do; its i
 from the report. Parameters after N (the stream-K kernel's workspace and tile counters) get one
 zeroed scratch buffer each, of SCRATCH_MB (default 64) MB, shared by all sizes. It is loaded
 with the CUDA driver (ctypes) into torch's context and launched on torch's current stream, one
-program per SM. Its C is compared with torch.matmul's on the same inputs (torch.randn's), the
-whole matrix, before it is timed.
+program per SM. A clustered kernel (its report says "a program is a cluster of N CTAs") is
+launched by cuLaunchKernelEx in clusters of N along x, as many whole clusters as fit at once
+(cuOccupancyMaxActiveClusters), at most one CTA per SM. Its C is compared with torch.matmul's on
+the same inputs (torch.randn's), the whole matrix, before it is timed.
 
   python3 bench/gpu/gemm_same_harness.py OUT.json LABEL=X.ptx [LABEL=Y.ptx ...]
     e.g. tmastore=tmastore_f16.ptx tmastore=tmastore_bf16.ptx split=split_f16.ptx
@@ -23,8 +25,9 @@ cuMemsetD8Async of the same buffer as linlayout_gpu_bench does; "zero memset" ti
 PROFILE=1 also traces 30 flushed runs of each side after IDLE_S of idle with torch.profiler (the
 kernels' own durations, the gap from the flush's end to the kernel's start, the events' time), at
 the first size. ENERGY=1 also launches each side back to back for about a second after IDLE_S of
-idle and reads NVML's energy counter (millijoules per call, mean watts). Prints one line per figure
-and writes the rows to OUT.json."""
+idle and reads NVML's energy counter (millijoules per call, mean watts) and, every 50 ms, the SM
+clock and the reasons NVML gives for holding it back. Prints one line per figure and writes the
+rows to OUT.json."""
 import ctypes, json, os, re, statistics, sys, tempfile, time
 import torch
 from triton import runtime
@@ -48,6 +51,34 @@ ELEMENT = {torch.float16: 6, torch.bfloat16: 9}
 
 
 SWIZZLE = {0: 0, 32: 1, 64: 2, 128: 3}  # CUtensorMapSwizzle by swizzle width in bytes
+
+
+class LaunchAttribute(ctypes.Structure):  # cuda.h's CUlaunchAttribute: an id, a 64-byte union
+    _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_char * 4), ("value", ctypes.c_uint32 * 16)]
+
+
+class LaunchConfig(ctypes.Structure):  # cuda.h's CUlaunchConfig
+    _fields_ = [("grid", ctypes.c_uint32 * 3), ("block", ctypes.c_uint32 * 3),
+                ("shared", ctypes.c_uint32), ("stream", ctypes.c_void_p),
+                ("attrs", ctypes.POINTER(LaunchAttribute)), ("num_attrs", ctypes.c_uint32)]
+
+
+CLUSTER_DIMENSION = 4  # CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+
+
+def cluster_config(programs, threads, shared, cluster):
+    """A launch of `programs` CTAs of `threads` in clusters of `cluster` along x."""
+    attr = LaunchAttribute()
+    attr.id = CLUSTER_DIMENSION
+    attr.value[0], attr.value[1], attr.value[2] = cluster, 1, 1
+    config = LaunchConfig()
+    config.grid[:] = [programs, 1, 1]
+    config.block[:] = [threads, 1, 1]
+    config.shared = shared
+    config.attrs = ctypes.pointer(attr)
+    config.num_attrs = 1
+    config.keep = attr
+    return config
 
 
 def encode(t, box_rows, box_cols, swizzle_bytes):
@@ -84,6 +115,8 @@ class Ours:
         self.shared = int(found(r"(\d+) bytes of dynamic shared memory", report, "shared size"))
         self.threads = int(found(r"(\d+) threads per block", report, "block size"))
         self.params = int(found(r"(\d+) parameters", report, "parameter count"))
+        cluster = re.search(r"a program is a cluster of (\d+) CTAs", report)
+        self.cluster = int(cluster.group(1)) if cluster else 1
         self.boxes = [tuple(map(int, box)) for box in
                       re.findall(r"box (\d+)x(\d+) of \w+, (\d+)-byte swizzle", report)]
         self.dtype = found(r"box \d+x\d+ of (\w+),", report, "tensor map")
@@ -107,13 +140,29 @@ class Ours:
                                                  for x in args])
         # One program per SM (the sizes timed here have more tiles than SMs).
         programs = torch.cuda.get_device_properties(0).multi_processor_count
+        if self.cluster == 1:
+            def launch():
+                stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+                check(cuda.cuLaunchKernel(self.fn, programs, 1, 1, self.threads, 1, 1,
+                                          self.shared, stream, params, None), "cuLaunchKernel")
+            launch.keep = (maps, ints, scratch, params)
+            return launch
+        # Whole clusters, as many as fit at once (a cluster's CTAs share a GPC).
+        clusters = ctypes.c_int()
+        check(cuda.cuOccupancyMaxActiveClusters(
+            ctypes.byref(clusters), self.fn,
+            ctypes.byref(cluster_config(self.cluster, self.threads, self.shared, self.cluster))),
+            "cuOccupancyMaxActiveClusters")
+        programs = min(programs // self.cluster, clusters.value) * self.cluster
+        config = cluster_config(programs, self.threads, self.shared, self.cluster)
+        print(f"{self.name}: {programs} CTAs in clusters of {self.cluster}", flush=True)
 
-        def launch():
-            stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
-            check(cuda.cuLaunchKernel(self.fn, programs, 1, 1, self.threads, 1, 1, self.shared,
-                                      stream, params, None), "cuLaunchKernel")
-        launch.keep = (maps, ints, scratch, params)
-        return launch
+        def launch_ex():
+            config.stream = torch.cuda.current_stream().cuda_stream
+            check(cuda.cuLaunchKernelEx(ctypes.byref(config), self.fn, params, None),
+                  "cuLaunchKernelEx")
+        launch_ex.keep = (maps, ints, scratch, params, config)
+        return launch_ex
 
 
 _scratch = []
@@ -234,11 +283,24 @@ def energy(fns, seconds=1.0):
         for _ in range(calls):
             fn()
         stop.record()
+        # While the queue drains: the SM clock (MHz) and why it is held back (NVML's clock
+        # event reasons, OR-ed; 0x4 software power cap, 0x20 software thermal, 0x40 hardware
+        # slowdown), every 50 ms.
+        mhz, reasons = [], 0
+        while not stop.query():
+            clock, why = ctypes.c_uint(), ctypes.c_ulonglong()
+            check(nvml.nvmlDeviceGetClockInfo(dev, 1, ctypes.byref(clock)),
+                  "nvmlDeviceGetClockInfo")
+            check(nvml.nvmlDeviceGetCurrentClocksEventReasons(dev, ctypes.byref(why)),
+                  "nvmlDeviceGetCurrentClocksEventReasons")
+            mhz.append(clock.value)
+            reasons |= why.value
+            time.sleep(0.05)
         torch.cuda.synchronize()
         e1 = millijoules()
         ms = start.elapsed_time(stop)
         out[side] = {"calls": calls, "ms_per_call": ms / calls, "mj_per_call": (e1 - e0) / calls,
-                     "watts": (e1 - e0) / ms}
+                     "watts": (e1 - e0) / ms, "sm_mhz": mhz, "clock_event_reasons": reasons}
     return out
 
 
@@ -305,7 +367,9 @@ def main():
                 for side, v in en.items():
                     print(f"{dname} {size} back to back {side:22s} "
                           f"{flop / v['ms_per_call'] / 1e9:7.1f} TFLOP/s, "
-                          f"{v['mj_per_call']:.1f} mJ per call, {v['watts']:.0f} W", flush=True)
+                          f"{v['mj_per_call']:.1f} mJ per call, {v['watts']:.0f} W, SM "
+                          f"{statistics.median(v['sm_mhz']) if v['sm_mhz'] else 0:.0f} MHz "
+                          f"(reasons {v['clock_event_reasons']:#x})", flush=True)
                 rows.append({"dtype": dname, "n": n, "m": m, "k": k, "energy": en})
             del a, b, ref, outs
     json.dump(rows, open(out_path, "w"), indent=1)

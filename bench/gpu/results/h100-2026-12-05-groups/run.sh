@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The runs behind this folder (H100, 2026-12-05 15:44-16:09 UTC), as they ran, one function per
+# The runs behind this folder (H100, 2026-12-05 15:44-16:15 UTC), as they ran, one function per
 # device call; `bash run.sh prepare` builds what they carry (from the repository root, after
 # `cmake --build build --target linlayout jit_tests linlayout_gpu_bench`), `bash run.sh CALL` runs
 # one there (device tool, carry [".carry-run"]). The candidates are written by
@@ -27,10 +27,12 @@ for k in [g.Kernel('matmul_ws_pingpong5_tmastore', 5, False),
         -e "s/@matmul_ws_persistent_tmastore(/@matmul_ws_persistent_tmastore_g$g(/" \
         examples/matmul_ws_persistent_tmastore.tir > $c/tmastore_g$g.tir
   done
-  cp bench/gpu/results/h100-2026-12-05-groups/candidates/matmul_ws_persistent_tmastore_inc.tir \
-    $c/tmastore_inc.tir
+  for v in inc carried; do
+    cp bench/gpu/results/h100-2026-12-05-groups/candidates/matmul_ws_persistent_tmastore_$v.tir \
+      $c/tmastore_$v.tir
+  done
   for f in $c/tmastore_g8.tir $c/tmastore_g16.tir $c/tmastore_g32.tir $c/tmastore_inc.tir \
-           examples/matmul_ws_pingpong_tmastore.tir examples/matmul_ws_pingpong_cluster.tir \
+           $c/tmastore_carried.tir examples/matmul_ws_pingpong_tmastore.tir examples/matmul_ws_pingpong_cluster.tir \
            $c/matmul_ws_pingpong5_tmastore.tir $c/matmul_ws_pingpong4_cluster.tir; do
     n=$(basename $f .tir)
     sed 's/xf16/xbf16/g; s/<f16>/<bf16>/g' $f > /tmp/${n}_bf16.tir
@@ -130,4 +132,12 @@ call6() { # 16:07-16:09: the ring's stage and phase carried through the loops (c
     python3 bench/gpu/gemm_same_harness.py /tmp/x.json main=$c/tmastore_g16.ptx inc=$c/tmastore_inc.ptx
 }
 
-"${1:?usage: run.sh prepare|call1|call2|call3|call4 [a|b]|call5|call6}" "$@"
+call7() { # 16:13-16:15: the same, the previous stage computed by a select (candidates/)
+  unpack
+  ENERGY=1 IDLE_S=2 ROUNDS=5 SIZES=4096 harness carried main=tmastore_g16 carried=tmastore_carried
+  IDLE_S=0 ROUNDS=1 SIZES=4096 timeout 150 $ncu --kernel-name regex:"tmastore" --launch-count 2 \
+    --metrics dram__bytes_read.sum,gpc__cycles_elapsed.max,smsp__inst_executed.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active \
+    python3 bench/gpu/gemm_same_harness.py /tmp/x.json main=$c/tmastore_g16.ptx carried=$c/tmastore_carried.ptx
+}
+
+"${1:?usage: run.sh prepare|call1|call2|call3|call4 [a|b]|call5|call6|call7}" "$@"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The runs behind this folder (H100, 2026-12-05 15:44-16:15 UTC), as they ran, one function per
+# The runs behind this folder (H100, 2026-12-05 15:44-16:22 UTC), as they ran, one function per
 # device call; `bash run.sh prepare` builds what they carry (from the repository root, after
 # `cmake --build build --target linlayout jit_tests linlayout_gpu_bench`), `bash run.sh CALL` runs
 # one there (device tool, carry [".carry-run"]). The candidates are written by
@@ -140,4 +140,9 @@ call7() { # 16:13-16:15: the same, the previous stage computed by a select (cand
     python3 bench/gpu/gemm_same_harness.py /tmp/x.json main=$c/tmastore_g16.ptx carried=$c/tmastore_carried.ptx
 }
 
-"${1:?usage: run.sh prepare|call1|call2|call3|call4 [a|b]|call5|call6|call7}" "$@"
+call8() { # 16:20-16:22 (asked for an H200, given an H100): main beside cuBLAS, four rounds
+  unpack
+  IDLE_S=2 ROUNDS=4 SIZES="4096 8192" harness main main=tmastore_g16
+}
+
+"${1:?usage: run.sh prepare|call1|call2|call3|call4 [a|b]|call5|call6|call7|call8}" "$@"

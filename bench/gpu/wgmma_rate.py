@@ -84,7 +84,7 @@ def operand(mn, mn_major):
 
 def ptx(c):
     a_bytes, a_bits, a_step, a_half = operand(c.rows, c.a_mn_major)
-    b_bytes, b_bits, b_step, _ = operand(c.n, not c.b_k_major)
+    _, b_bits, b_step, _ = operand(c.n, not c.b_k_major)
     acc = 128  # f32 per thread either way: 64 x 256 or 128 x 128 per warp group
     per_wgmma = acc if c.n == 256 else acc // 2
     ta, tb = int(c.a_mn_major), int(not c.b_k_major)

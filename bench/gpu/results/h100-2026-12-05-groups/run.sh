@@ -27,12 +27,12 @@ for k in [g.Kernel('matmul_ws_pingpong5_tmastore', 5, False),
         -e "s/@matmul_ws_persistent_tmastore(/@matmul_ws_persistent_tmastore_g$g(/" \
         examples/matmul_ws_persistent_tmastore.tir > $c/tmastore_g$g.tir
   done
-  for v in inc carried; do
+  for v in inc carried usec16; do
     cp bench/gpu/results/h100-2026-12-05-groups/candidates/matmul_ws_persistent_tmastore_$v.tir \
       $c/tmastore_$v.tir
   done
   for f in $c/tmastore_g8.tir $c/tmastore_g16.tir $c/tmastore_g32.tir $c/tmastore_inc.tir \
-           $c/tmastore_carried.tir examples/matmul_ws_pingpong_tmastore.tir examples/matmul_ws_pingpong_cluster.tir \
+           $c/tmastore_carried.tir $c/tmastore_usec16.tir examples/matmul_ws_pingpong_tmastore.tir examples/matmul_ws_pingpong_cluster.tir \
            $c/matmul_ws_pingpong5_tmastore.tir $c/matmul_ws_pingpong4_cluster.tir; do
     n=$(basename $f .tir)
     sed 's/xf16/xbf16/g; s/<f16>/<bf16>/g' $f > /tmp/${n}_bf16.tir
@@ -145,4 +145,12 @@ call8() { # 16:20-16:22 (asked for an H200, given an H100): main beside cuBLAS, 
   IDLE_S=2 ROUNDS=4 SIZES="4096 8192" harness main main=tmastore_g16
 }
 
-"${1:?usage: run.sh prepare|call1|call2|call3|call4 [a|b]|call5|call6|call7|call8}" "$@"
+call9() { # not yet run: main against the scale-d candidate (candidates/), at the cap and not
+  unpack
+  ENERGY=1 IDLE_S=2 ROUNDS=8 SIZES="4096 8192" harness usec16 main=tmastore_g16 usec16=tmastore_usec16
+  IDLE_S=0 ROUNDS=1 SIZES=4096 timeout 150 $ncu --kernel-name regex:"tmastore|usec" --launch-count 2 \
+    --metrics dram__bytes_read.sum,gpc__cycles_elapsed.max,smsp__inst_executed.sum \
+    python3 bench/gpu/gemm_same_harness.py /tmp/x.json main=$c/tmastore_g16.ptx usec16=$c/tmastore_usec16.ptx
+}
+
+"${1:?usage: run.sh prepare|call1|...|call8|call9}" "$@"

@@ -147,7 +147,7 @@ call8() { # 16:20-16:22 (asked for an H200, given an H100): main beside cuBLAS, 
 
 call9() { # not yet run: main against the scale-d candidate (candidates/), at the cap and not
   unpack
-  ENERGY=1 IDLE_S=2 ROUNDS=8 SIZES="4096 8192" harness usec16 main=tmastore_g16 usec16=tmastore_usec16
+  ENERGY=1 IDLE_S=2 ROUNDS=6 SIZES="4096 8192" harness usec16 main=tmastore_g16 usec16=tmastore_usec16
   IDLE_S=0 ROUNDS=1 SIZES=4096 timeout 150 $ncu --kernel-name regex:"tmastore|usec" --launch-count 2 \
     --metrics dram__bytes_read.sum,gpc__cycles_elapsed.max,smsp__inst_executed.sum \
     python3 bench/gpu/gemm_same_harness.py /tmp/x.json main=$c/tmastore_g16.ptx usec16=$c/tmastore_usec16.ptx

@@ -34,17 +34,11 @@ from triton import runtime
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vendor_bench  # noqa: E402  (its timed(): the do_bench call cuBLAS's figures come from)
+from cudadrv import check, driver, load_function  # noqa: E402
 
 IDLE_S = float(os.environ.get("IDLE_S", "3"))
 
-cuda = ctypes.CDLL("libcuda.so.1")
-
-
-def check(result, what):
-    if result != 0:
-        name = ctypes.c_char_p()
-        cuda.cuGetErrorName(result, ctypes.byref(name))
-        raise RuntimeError(f"{what}: {name.value.decode() if name.value else result}")
+cuda = driver()
 
 
 ELEMENT = {torch.float16: 6, torch.bfloat16: 9}
@@ -122,12 +116,7 @@ class Ours:
         self.dtype = found(r"box \d+x\d+ of (\w+),", report, "tensor map")
         if len(self.boxes) != 3 or self.dtype not in ("f16", "bf16"):
             sys.exit(f"gemm_same_harness: {ptx_path} is not a GEMM on three f16/bf16 tensor maps")
-        self.module, self.fn = ctypes.c_void_p(), ctypes.c_void_p()
-        check(cuda.cuModuleLoadData(ctypes.byref(self.module), ctypes.c_char_p(ptx.encode())),
-              "cuModuleLoadData")
-        check(cuda.cuModuleGetFunction(ctypes.byref(self.fn), self.module, self.name.encode()),
-              "cuModuleGetFunction")
-        check(cuda.cuFuncSetAttribute(self.fn, 8, self.shared), "cuFuncSetAttribute")
+        self.module, self.fn = load_function(ptx, self.name, self.shared)
 
     def launcher(self, a, b, c):
         """A function that launches C = A B on torch's current stream."""

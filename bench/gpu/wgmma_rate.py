@@ -22,6 +22,9 @@ Environment: ITERS (default 4096), REPS (default 5), CASES (default: all, space-
 import ctypes, json, os, sys
 from dataclasses import dataclass
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cudadrv import check, driver, load_function  # noqa: E402
+
 ITERS = int(os.environ.get("ITERS", "4096"))
 REPS = int(os.environ.get("REPS", "5"))
 
@@ -145,13 +148,6 @@ def ptx(c):
     return "\n".join(lines) + "\n"
 
 
-def check(cuda, result, what):
-    if result != 0:
-        name = ctypes.c_char_p()
-        cuda.cuGetErrorName(result, ctypes.byref(name))
-        raise RuntimeError(f"{what}: {name.value.decode() if name.value else result}")
-
-
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--ptx":
         sys.stdout.write(ptx(next(c for c in CASES if c.name == sys.argv[2])))
@@ -159,48 +155,43 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     wanted = os.environ.get("CASES", "").split()
-    cuda = ctypes.CDLL("libcuda.so.1")
-    ok = lambda r, what: check(cuda, r, what)  # noqa: E731
-    ok(cuda.cuInit(0), "cuInit")
+    cuda = driver()
+    check(cuda.cuInit(0), "cuInit")
     dev, ctx = ctypes.c_int(), ctypes.c_void_p()
-    ok(cuda.cuDeviceGet(ctypes.byref(dev), 0), "cuDeviceGet")
-    ok(cuda.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), "cuDevicePrimaryCtxRetain")
-    ok(cuda.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
+    check(cuda.cuDeviceGet(ctypes.byref(dev), 0), "cuDeviceGet")
+    check(cuda.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), "cuDevicePrimaryCtxRetain")
+    check(cuda.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
     sms, clock = ctypes.c_int(), ctypes.c_int()
-    ok(cuda.cuDeviceGetAttribute(ctypes.byref(sms), 16, dev), "multiprocessor count")
-    ok(cuda.cuDeviceGetAttribute(ctypes.byref(clock), 13, dev), "clock rate")  # kHz
+    check(cuda.cuDeviceGetAttribute(ctypes.byref(sms), 16, dev), "multiprocessor count")
+    check(cuda.cuDeviceGetAttribute(ctypes.byref(clock), 13, dev), "clock rate")  # kHz
     out = ctypes.c_uint64()
-    ok(cuda.cuMemAlloc_v2(ctypes.byref(out), ctypes.c_size_t(4096)), "cuMemAlloc")
+    check(cuda.cuMemAlloc_v2(ctypes.byref(out), ctypes.c_size_t(4096)), "cuMemAlloc")
     start, stop = ctypes.c_void_p(), ctypes.c_void_p()
-    ok(cuda.cuEventCreate(ctypes.byref(start), 0), "cuEventCreate")
-    ok(cuda.cuEventCreate(ctypes.byref(stop), 0), "cuEventCreate")
+    check(cuda.cuEventCreate(ctypes.byref(start), 0), "cuEventCreate")
+    check(cuda.cuEventCreate(ctypes.byref(stop), 0), "cuEventCreate")
     shared = 160 * 1024  # one CTA per SM
     rows = []
     for c in CASES:
         if wanted and c.name not in wanted:
             continue
-        module, fn = ctypes.c_void_p(), ctypes.c_void_p()
-        ok(cuda.cuModuleLoadData(ctypes.byref(module), ctypes.c_char_p(ptx(c).encode())),
-           f"cuModuleLoadData({c.name})")
-        ok(cuda.cuModuleGetFunction(ctypes.byref(fn), module, b"wgmma_rate"), "cuModuleGetFunction")
-        ok(cuda.cuFuncSetAttribute(fn, 8, shared), "cuFuncSetAttribute")
+        module, fn = load_function(ptx(c), "wgmma_rate", shared)
         args = [out, ctypes.c_uint32(ITERS)]
         params = (ctypes.c_void_p * 2)(*[ctypes.cast(ctypes.byref(x), ctypes.c_void_p)
                                          for x in args])
         best = None
         for _ in range(REPS + 1):  # the first launch warms up
-            ok(cuda.cuEventRecord(start, None), "cuEventRecord")
-            ok(cuda.cuLaunchKernel(fn, sms.value, 1, 1, 128 * c.wgs + 32 * c.flood, 1, 1, shared,
-                                   None, params, None), "cuLaunchKernel")
-            ok(cuda.cuEventRecord(stop, None), "cuEventRecord")
-            ok(cuda.cuEventSynchronize(stop), "cuEventSynchronize")
+            check(cuda.cuEventRecord(start, None), "cuEventRecord")
+            check(cuda.cuLaunchKernel(fn, sms.value, 1, 1, 128 * c.wgs + 32 * c.flood, 1, 1,
+                                      shared, None, params, None), "cuLaunchKernel")
+            check(cuda.cuEventRecord(stop, None), "cuEventRecord")
+            check(cuda.cuEventSynchronize(stop), "cuEventSynchronize")
             ms = ctypes.c_float()
-            ok(cuda.cuEventElapsedTime(ctypes.byref(ms), start, stop), "cuEventElapsedTime")
+            check(cuda.cuEventElapsedTime(ctypes.byref(ms), start, stop), "cuEventElapsedTime")
             best = ms.value if best is None or ms.value < best else best
         flop = 2 * 64 * 256 * 64 * c.wgs * ITERS * sms.value
         stats = (ctypes.c_uint64 * 3)()
-        ok(cuda.cuMemcpyDtoH_v2(stats, ctypes.c_uint64(out.value + 2048), ctypes.c_size_t(24)),
-           "cuMemcpyDtoH")
+        check(cuda.cuMemcpyDtoH_v2(stats, ctypes.c_uint64(out.value + 2048),
+                                   ctypes.c_size_t(24)), "cuMemcpyDtoH")
         cycles, flood_bytes, flood_cycles = stats
         # Per SM and cycle of CTA 0's own clock: wgmma FLOP (4096 is an H100's or H200's dense
         # f16 peak) and the flood's bytes stored.
@@ -213,7 +204,7 @@ def main():
         extra = (f", flood {row['flood_bytes_per_cycle']:5.1f} B/cycle" if c.flood else "")
         print(f"{c.name:38s} {row['tflops']:7.1f} TFLOP/s  ({best:.3f} ms; "
               f"{row['flop_per_cycle']:6.0f} FLOP/cycle{extra})", flush=True)
-        ok(cuda.cuModuleUnload(module), "cuModuleUnload")
+        check(cuda.cuModuleUnload(module), "cuModuleUnload")
     with open(sys.argv[1], "w") as f:
         json.dump({"sms": sms.value, "max_clock_khz": clock.value, "iters": ITERS, "rows": rows},
                   f, indent=1)

@@ -13,7 +13,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "..", "..", "bench", "gpu", "wgmma_rate.py")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "bench", "gpu"))
+import wgmma_rate  # noqa: E402
 
 
 def ptxas():
@@ -29,16 +30,12 @@ def main():
     if not exe:
         print("skipped: no ptxas (the CUDA toolkit's) to assemble the cases with")
         return 77
-    sys.path.insert(0, os.path.dirname(SCRIPT))
-    import wgmma_rate  # noqa: E402
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for case in wgmma_rate.CASES:
-            ptx = subprocess.run([sys.executable, SCRIPT, "--ptx", case.name], check=True,
-                                 capture_output=True, text=True).stdout
             path = os.path.join(tmp, "case.ptx")
             with open(path, "w") as f:
-                f.write(ptx)
+                f.write(wgmma_rate.ptx(case))
             r = subprocess.run([exe, "-arch=sm_90a", "-v", path, "-o", path + ".cubin"],
                                capture_output=True, text=True)
             log = r.stdout + r.stderr

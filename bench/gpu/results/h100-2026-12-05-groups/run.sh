@@ -145,7 +145,8 @@ call8() { # 16:20-16:22 (asked for an H200, given an H100): main beside cuBLAS, 
   IDLE_S=2 ROUNDS=4 SIZES="4096 8192" harness main main=tmastore_g16
 }
 
-call9() { # not yet run: main against the scale-d candidate (candidates/), at the cap and not
+call9() { # ran later on an H200 (raw output lost; NOTES.md): main against the scale-d
+          # candidate (candidates/), at the cap and not
   unpack
   ENERGY=1 IDLE_S=2 ROUNDS=6 SIZES="4096 8192" harness usec16 main=tmastore_g16 usec16=tmastore_usec16
   IDLE_S=0 ROUNDS=1 SIZES=4096 timeout 150 $ncu --kernel-name regex:"tmastore|usec" --launch-count 2 \

@@ -7,17 +7,23 @@ with different idle histories; here both get the same flush, events, queueing an
 
 Each kernel comes as PTX with its report: `linlayout compile X.tir -o X.ptx --report 2> X.report`
 (X.report beside X.ptx). It must take the tensor maps of A, B and C, then K, ldc, M and N, as the
-persistent examples/matmul_ws_persistent*.tir and matmul_ws_split*.tir do; its input type is read
-from the report. Parameters after N (the stream-K kernel's workspace and tile counters) get one
-zeroed scratch buffer each, of SCRATCH_MB (default 64) MB, shared by all sizes. It is loaded
-with the CUDA driver (ctypes) into torch's context and launched on torch's current stream, one
-program per SM. A clustered kernel (its report says "a program is a cluster of N CTAs") is
-launched by cuLaunchKernelEx in clusters of N along x, as many whole clusters as fit at once
-(cuOccupancyMaxActiveClusters), at most one CTA per SM. Its C is compared with torch.matmul's on
-the same inputs (torch.randn's), the whole matrix, before it is timed.
+persistent examples/matmul_ws_persistent_tmastore.tir and matmul_ws_split*.tir do, with C in the
+input type; or the tensor maps of A and B, a pointer to an f32 C of row stride ldc, then K, ldc, M
+and N, as examples/matmul_ws_persistent.tir does. Its input type and C's type come from the report
+(three tensor maps: C in the input type; two: C in f32). Parameters after N (the stream-K kernel's
+workspace and tile counters) get one zeroed scratch buffer each, of SCRATCH_MB (default 64) MB,
+shared by all sizes. It is loaded with the CUDA driver (ctypes) into torch's context and launched on
+torch's current stream, one program per SM. A clustered kernel (its report says "a program is a
+cluster of N CTAs") is launched by cuLaunchKernelEx in clusters of N along x, as many whole clusters
+as fit at once (cuOccupancyMaxActiveClusters), at most one CTA per SM. Its C is compared with
+cuBLAS's on the same inputs (torch.randn's), the whole matrix, before it is timed. cuBLAS is
+torch.matmul for C in the input type and torch.mm(..., out_dtype=torch.float32) for f32 C (torch 2.9
+or later); kernels are grouped by input and output type, each group timed beside its own cuBLAS
+side.
 
   python3 bench/gpu/gemm_same_harness.py OUT.json LABEL=X.ptx [LABEL=Y.ptx ...]
     e.g. tmastore=tmastore_f16.ptx tmastore=tmastore_bf16.ptx split=split_f16.ptx
+         f32out=matmul_ws_persistent.ptx
 
 Environment: SIZES (default "4096 8192"; an entry is N for N^3 or MxNxK), ROUNDS (default 2),
 IDLE_S (default 3), FLUSHES ("zero", do_bench's flush, by default; "memset" flushes by
@@ -114,14 +120,18 @@ class Ours:
         self.boxes = [tuple(map(int, box)) for box in
                       re.findall(r"box (\d+)x(\d+) of \w+, (\d+)-byte swizzle", report)]
         self.dtype = found(r"box \d+x\d+ of (\w+),", report, "tensor map")
-        if len(self.boxes) != 3 or self.dtype not in ("f16", "bf16"):
-            sys.exit(f"gemm_same_harness: {ptx_path} is not a GEMM on three f16/bf16 tensor maps")
+        if len(self.boxes) not in (2, 3) or self.dtype not in ("f16", "bf16"):
+            sys.exit(f"gemm_same_harness: {ptx_path} is not a GEMM on two or three f16/bf16 "
+                     "tensor maps")
+        self.out = self.dtype if len(self.boxes) == 3 else "f32"  # C's type
         self.module, self.fn = load_function(ptx, self.name, self.shared)
 
     def launcher(self, a, b, c):
         """A function that launches C = A B on torch's current stream."""
         (m, k), n = a.shape, b.shape[1]
         maps = [encode(t, *box) for t, box in zip((a, b, c), self.boxes)]
+        if len(maps) == 2:  # C by pointer, row stride ldc
+            maps.append(ctypes.c_void_p(c.data_ptr()))
         ints = [ctypes.c_int32(x) for x in (k, n, m, n)]  # K, ldc, M, N
         scratch = [ctypes.c_void_p(scratch_buffer(i).data_ptr()) for i in range(self.params - 7)]
         args = maps + ints + scratch
@@ -307,23 +317,29 @@ def main():
     rounds = int(os.environ.get("ROUNDS", "2"))
     flushes = os.environ.get("FLUSHES", "zero").split()
     torch.zeros(1, device="cuda")
-    variants = {}  # input type -> [(label, kernel)]
+    variants = {}  # (input type, C's type) -> [(label, kernel)]
     for arg in sys.argv[2:]:
         label, path = arg.split("=", 1)
         ours = Ours(path)
-        variants.setdefault(ours.dtype, []).append((label, ours))
+        variants.setdefault((ours.dtype, ours.out), []).append((label, ours))
+    types = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
     rows = []
-    for dname, kernels in variants.items():
-        dt = {"f16": torch.float16, "bf16": torch.bfloat16}[dname]
+    for (iname, oname), kernels in variants.items():
+        dt, ot = types[iname], types[oname]
+        dname = iname if ot == dt else f"{iname}->{oname}"  # the group's rows and lines
         for m, n, k in sizes:
             flop = 2.0 * m * n * k
             size = f"{n}^3" if m == n == k else f"{m}x{n}x{k}"
             a = torch.randn(m, k, device="cuda", dtype=dt)
             b = torch.randn(k, n, device="cuda", dtype=dt)
-            ref = torch.matmul(a, b).double()
-            sides, rel, outs = {"cublas": lambda: torch.matmul(a, b)}, {}, []
+            if ot == dt:
+                cublas = lambda: torch.matmul(a, b)
+            else:
+                cublas = lambda: torch.mm(a, b, out_dtype=ot)
+            ref = cublas().double()
+            sides, rel, outs = {"cublas": cublas}, {}, []
             for label, ours in kernels:
-                c = torch.empty(m, n, device="cuda", dtype=dt)
+                c = torch.empty(m, n, device="cuda", dtype=ot)
                 outs.append(c)
                 sides[label] = ours.launcher(a, b, c)
                 sides[label]()

@@ -81,4 +81,21 @@ call2() { # 19:34-19:37: main and split16 beside cuBLAS, more rounds, and back t
   IDLE_S=2 ROUNDS=2 SIZES=8192 harness more-8192 main split16
 }
 
-"${1:?usage: run.sh prepare|call1|call2}" "$@"
+# Not yet run: f32 C. examples/matmul_ws_persistent.tir writes an f32 C from the registers (4
+# stages, groups of 8 M tiles); wsp16 is the same in groups of 16. `run.sh prepare_f32` after
+# prepare, then call3 times both beside cuBLAS's f32 output (torch.mm(..., out_dtype=float32)),
+# which the 2026-12-03 H200 run measured only in separate processes (0.94x at 4096^3).
+prepare_f32() {
+  cp examples/matmul_ws_persistent.tir $c/wsp8.tir
+  sed -e 's/%eight = arith.constant 8 : i32/%eight = arith.constant 16 : i32/' \
+      -e 's/%p_eight = arith.constant 8 : i32/%p_eight = arith.constant 16 : i32/' \
+      -e 's/@matmul_ws_persistent(/@matmul_ws_persistent_g16(/' $c/wsp8.tir > $c/wsp16.tir
+  for n in wsp8 wsp16; do compile $n; done
+}
+
+call3() { # f32 C: the register-writing persistent kernel in groups of 8 and 16 beside cuBLAS
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
+  IDLE_S=2 ROUNDS=6 SIZES="4096 8192" harness f32out wsp8 wsp16 main
+}
+
+"${1:?usage: run.sh prepare|prepare_f32|call1|call2|call3}" "$@"

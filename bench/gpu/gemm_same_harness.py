@@ -8,9 +8,9 @@ with different idle histories; here both get the same flush, events, queueing an
 Each kernel comes as PTX with its report: `linlayout compile X.tir -o X.ptx --report 2> X.report`
 (X.report beside X.ptx). It must take the tensor maps of A, B and C, then K, ldc, M and N, as the
 persistent examples/matmul_ws_persistent_tmastore.tir and matmul_ws_split*.tir do, with C in the
-input type; or the tensor maps of A and B, a pointer to an f32 C of row stride ldc, then K, ldc, M
-and N, as examples/matmul_ws_persistent.tir does. Its input type and C's type come from the report
-(three tensor maps: C in the input type; two: C in f32). Parameters after N (the stream-K kernel's
+input type or in f32; or the tensor maps of A and B, a pointer to an f32 C of row stride ldc, then
+K, ldc, M and N, as examples/matmul_ws_persistent.tir does. Its input type and C's type come from
+the report (C's tensor map, or f32 where there is none). Parameters after N (the stream-K kernel's
 workspace and tile counters) get one zeroed scratch buffer each, of SCRATCH_MB (default 64) MB,
 shared by all sizes. It is loaded with the CUDA driver (ctypes) into torch's context and launched on
 torch's current stream, one program per SM. A clustered kernel (its report says "a program is a
@@ -47,7 +47,7 @@ IDLE_S = float(os.environ.get("IDLE_S", "3"))
 cuda = driver()
 
 
-ELEMENT = {torch.float16: 6, torch.bfloat16: 9}
+ELEMENT = {torch.float16: 6, torch.float32: 7, torch.bfloat16: 9}  # CUtensorMapDataType
 
 
 SWIZZLE = {0: 0, 32: 1, 64: 2, 128: 3}  # CUtensorMapSwizzle by swizzle width in bytes
@@ -117,13 +117,15 @@ class Ours:
         self.params = int(found(r"(\d+) parameters", report, "parameter count"))
         cluster = re.search(r"a program is a cluster of (\d+) CTAs", report)
         self.cluster = int(cluster.group(1)) if cluster else 1
-        self.boxes = [tuple(map(int, box)) for box in
-                      re.findall(r"box (\d+)x(\d+) of \w+, (\d+)-byte swizzle", report)]
-        self.dtype = found(r"box \d+x\d+ of (\w+),", report, "tensor map")
-        if len(self.boxes) not in (2, 3) or self.dtype not in ("f16", "bf16"):
-            sys.exit(f"gemm_same_harness: {ptx_path} is not a GEMM on two or three f16/bf16 "
-                     "tensor maps")
-        self.out = self.dtype if len(self.boxes) == 3 else "f32"  # C's type
+        maps = re.findall(r"box (\d+)x(\d+) of (\w+), (\d+)-byte swizzle", report)
+        self.boxes = [(int(r), int(c), int(sw)) for r, c, _, sw in maps]
+        types = [t for _, _, t, _ in maps]
+        if len(maps) not in (2, 3) or types[0] not in ("f16", "bf16") or types[1] != types[0] \
+                or types[2:] not in ([], [types[0]], ["f32"]):
+            sys.exit(f"gemm_same_harness: {ptx_path} is not a GEMM on f16/bf16 A and B tensor "
+                     "maps with C a tensor map of their type or of f32, or an f32 pointer")
+        self.dtype = types[0]
+        self.out = types[2] if len(types) == 3 else "f32"  # C's type
         self.module, self.fn = load_function(ptx, self.name, self.shared)
 
     def launcher(self, a, b, c):

@@ -203,10 +203,10 @@ Status interpretTmaStoreMatmul(const Module &m, const std::string &kernel, int M
   return interpret(m, kernel, args, mem, Grid{programs, 1, 1}, strict);
 }
 
-// The error of a ping-pong example (examples/FILE) with `from` replaced by `to`, run on 256 x 512
-// x K zeros as interpretTmaStoreMatmul runs it ("<ok>" where it runs).
-std::string brokenPingPongError(const std::string &file, const std::string &from,
-                                const std::string &to, int K) {
+// The error of a TMA-store example (examples/FILE) with `from` replaced by `to`, run on 256 x 512
+// x K zeros as interpretTmaStoreMatmul runs it, C of `cBytes` an element ("<ok>" where it runs).
+std::string brokenTmaStoreError(const std::string &file, const std::string &from,
+                                const std::string &to, int K, size_t cBytes = 2) {
   auto text = gpukernels::exampleText(file, gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR));
   if (!text.ok())
     return text.message();
@@ -217,30 +217,35 @@ std::string brokenPingPongError(const std::string &file, const std::string &from
   Memory mem;
   mem.buffers = {std::vector<uint8_t>(size_t(M) * K * 2, 0),
                  std::vector<uint8_t>(size_t(K) * N * 2, 0),
-                 std::vector<uint8_t>(size_t(M) * N * 2, 0)};
+                 std::vector<uint8_t>(size_t(M) * N * cBytes, 0)};
   Status st = interpretTmaStoreMatmul(*m, file.substr(0, file.size() - 4), M, N, K, mem);
   return st.ok() ? "<ok>" : st.message();
 }
 
 // examples/matmul_ws_persistent_tmastore.tir (C by TMA stores from one shared tile, each
 // overlapping the next tile's K loop), matmul_ws_split_tmastore.tir (a region and a C slot per
-// consumer warp group), matmul_ws_pingpong_tmastore.tir (whole 128x128 tiles per warp group, in
-// turn) and matmul_ws_pingpong_cluster.tir (the same in a 2x1 cluster sharing B), f16 and bf16 as
-// the GPU tests and the benchmark make them, against float64: the inputs are multiples of 1/8 in
-// [-1, 1], whose products and sums f32 holds exactly, so C must be the exact product rounded once
-// (to nearest even) to C's type. 3 programs walk 4 tiles (8 in ping-pong; the cluster's 2 CTAs
-// walk 4 pairs): a shared tile is written twice, the second time after its first store's wait.
+// consumer warp group), its _f32out form (C in f32, in 64-column chunks through two slots per
+// group), matmul_ws_pingpong_tmastore.tir (whole 128x128 tiles per warp group, in turn) and
+// matmul_ws_pingpong_cluster.tir (the same in a 2x1 cluster sharing B), f16 and bf16 as the GPU
+// tests and the benchmark make them, against float64: the inputs are multiples of 1/8 in [-1, 1],
+// whose products and sums f32 holds exactly, so C must be the exact product rounded once (to
+// nearest even) to C's type, or the exact product in f32. 3 programs walk 4 tiles (8 in
+// ping-pong; the cluster's 2 CTAs walk 4 pairs): a shared tile is written twice, the second time
+// after its first store's wait.
 TEST(WarpSpecialize, TmaStoreEpilogueWritesTheProductRoundedOnce) {
   const int M = 256, N = 512;
   std::mt19937_64 rng(7);
   for (std::string kernel : {"matmul_ws_persistent_tmastore", "matmul_ws_split_tmastore",
-                             "matmul_ws_pingpong_tmastore", "matmul_ws_pingpong_cluster"})
+                             "matmul_ws_split_tmastore_f32out", "matmul_ws_pingpong_tmastore",
+                             "matmul_ws_pingpong_cluster"})
     for (ScalarKind elem : {ScalarKind::F16, ScalarKind::BF16}) {
       SCOPED_TRACE(kernel + " " + std::string(name(elem)));
       const bool half = elem == ScalarKind::F16;
       auto m = gpukernels::matmulKernel(elem, gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR),
                                         kernel + ".tir");
       ASSERT_TRUE(m.ok()) << m.message();
+      const Function &fn = m->functions.at(0);
+      const bool f32out = fn.type(fn.body.args.at(2)).elem().scalar == ScalarKind::F32;
       auto bitsOf = [&](double v) {
         if (half)
           return toHalfBits(float(v));
@@ -280,16 +285,19 @@ TEST(WarpSpecialize, TmaStoreEpilogueWritesTheProductRoundedOnce) {
         for (double x : b)
           bb.push_back(bitsOf(x));
         Memory mem;
-        mem.buffers = {bytesOf(ab), bytesOf(bb), std::vector<uint8_t>(size_t(M) * N * 2, 0xff)};
+        mem.buffers = {bytesOf(ab), bytesOf(bb),
+                       std::vector<uint8_t>(size_t(M) * N * (f32out ? 4 : 2), 0xff)};
         Status st = interpretTmaStoreMatmul(*m, kernel, M, N, K, mem);
         ASSERT_TRUE(st.ok()) << st.message();
         const std::vector<uint16_t> c = valuesOf<uint16_t>(mem.buffers[2]);
+        const std::vector<float> c32 = valuesOf<float>(mem.buffers[2]);
         for (int i = 0; i < M; ++i)
           for (int j = 0; j < N; ++j) {
             double want = 0;
             for (int k = 0; k < K; ++k)
               want += a[size_t(i) * K + k] * b[size_t(k) * N + j];
-            ASSERT_EQ(valueOf(c[size_t(i) * N + j]), rounded(want))
+            const size_t at = size_t(i) * N + j;
+            ASSERT_EQ(f32out ? double(c32[at]) : valueOf(c[at]), f32out ? want : rounded(want))
                 << "C(" << i << ", " << j << ")";
           }
       }
@@ -302,7 +310,7 @@ TEST(WarpSpecialize, TmaStoreEpilogueWritesTheProductRoundedOnce) {
 // one. Without the wait, warp group 1 takes stages before they are filled and the ring hangs.
 TEST(WarpSpecialize, PingPongMatmulWaitsForItsTurn) {
   // K of 320: 5 K steps, so the ring of 4 turns within a tile.
-  const std::string e = brokenPingPongError(
+  const std::string e = brokenTmaStoreError(
       "matmul_ws_pingpong_tmastore.tir",
       "        ttng.wait_barrier %w1_turn1, %tpar : !ttg.memdesc<1xi64, #bar, #smem, mutable>\n",
       "", 320);
@@ -315,9 +323,21 @@ TEST(WarpSpecialize, PingPongMatmulWaitsForItsTurn) {
 TEST(WarpSpecialize, PingPongClusterFreesAStageInBothCtas) {
   // K of 640: 10 K steps, so every stage turns twice a tile.
   const std::string e =
-      brokenPingPongError("matmul_ws_pingpong_cluster.tir", "ttng.init_barrier %empty0, 2",
+      brokenTmaStoreError("matmul_ws_pingpong_cluster.tir", "ttng.init_barrier %empty0, 2",
                           "ttng.init_barrier %empty0, 1", 640);
   EXPECT_NE(e.find("deadlock"), std::string::npos) << e;
+}
+
+// examples/matmul_ws_split_tmastore_f32out.tir: a warp group sends C's four 64-column chunks
+// through two slots, and before writing a chunk it waits until the store two chunks back has read
+// that slot (pendings = 1). Waiting for one store fewer at a tile's first chunk, it overwrites a
+// slot that the previous tile's third chunk may still be reading, which the interpreter reports.
+TEST(WarpSpecialize, ChunkedF32EpilogueWaitsForTheSlotsStore) {
+  const std::string file = "matmul_ws_split_tmastore_f32out.tir";
+  const std::string wait = "ttng.async_tma_store_wait {pendings = ";
+  EXPECT_EQ(brokenTmaStoreError(file, wait + "1", wait + "1", 64, 4), "<ok>");
+  const std::string e = brokenTmaStoreError(file, wait + "1", wait + "2", 64, 4);
+  EXPECT_NE(e.find("may still be reading"), std::string::npos) << e;
 }
 
 // Each broken protocol is an error naming the op (and the barrier or the other access).

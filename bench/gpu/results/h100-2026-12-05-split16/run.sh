@@ -82,20 +82,32 @@ call2() { # 19:34-19:37: main and split16 beside cuBLAS, more rounds, and back t
 }
 
 # Not yet run: f32 C. examples/matmul_ws_persistent.tir writes an f32 C from the registers (4
-# stages, groups of 8 M tiles); wsp16 is the same in groups of 16. `run.sh prepare_f32` after
-# prepare, then call3 times both beside cuBLAS's f32 output (torch.mm(..., out_dtype=float32)),
-# which the 2026-12-03 H200 run measured only in separate processes (0.94x at 4096^3).
+# stages, groups of 8 M tiles); wsp16 is the same in groups of 16; splitf32 is
+# examples/matmul_ws_split_tmastore_f32out.tir (C by TMA stores in 64-column chunks). `run.sh
+# prepare_f32` after prepare (with jit_tests and linlayout built), then call3 checks splitf32 on
+# the GPU and times all three beside cuBLAS's f32 output (torch.mm(..., out_dtype=float32)), which
+# the 2026-12-03 H200 run measured only in separate processes (0.94x at 4096^3).
 prepare_f32() {
   cp examples/matmul_ws_persistent.tir $c/wsp8.tir
   sed -e 's/%eight = arith.constant 8 : i32/%eight = arith.constant 16 : i32/' \
       -e 's/%p_eight = arith.constant 8 : i32/%p_eight = arith.constant 16 : i32/' \
       -e 's/@matmul_ws_persistent(/@matmul_ws_persistent_g16(/' $c/wsp8.tir > $c/wsp16.tir
-  for n in wsp8 wsp16; do compile $n; done
+  cp examples/matmul_ws_split_tmastore_f32out.tir $c/splitf32.tir
+  for n in wsp8 wsp16 splitf32; do compile $n; done
 }
 
-call3() { # f32 C: the register-writing persistent kernel in groups of 8 and 16 beside cuBLAS
+call3() { # f32 C: the GPU test and sanitizers of splitf32, then the three f32 kernels timed
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
-  IDLE_S=2 ROUNDS=6 SIZES="4096 8192" harness f32out wsp8 wsp16 main
+  for b in jit_tests linlayout; do xz -dc $c/$b.xz > /tmp/$b && chmod +x /tmp/$b; done
+  LINLAYOUT_SOURCE_DIR=$PWD timeout 120 /tmp/jit_tests --gtest_filter='TmaGpu.WarpSpecializedMatmul'
+  for tool in racecheck synccheck; do
+    echo "== $tool"
+    timeout 60 "$san" --tool $tool $([ $tool = racecheck ] && echo --racecheck-report all) \
+      --error-exitcode 9 /tmp/linlayout run examples/matmul_ws_split_tmastore_f32out.tir --gpu -q \
+      --grid 5 --arg adesc=rand:2304x104 --arg bdesc=rand:104x512 --arg c=zeros:2304x512 \
+      --arg K=104 --arg ldc=512 --arg M=2304 --arg N=512 2>&1 | tail -3
+  done
+  IDLE_S=2 ROUNDS=6 SIZES="4096 8192" harness f32out wsp8 wsp16 splitf32 split16
 }
 
 "${1:?usage: run.sh prepare|prepare_f32|call1|call2|call3}" "$@"

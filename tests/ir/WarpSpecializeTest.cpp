@@ -222,91 +222,102 @@ std::string brokenTmaStoreError(const std::string &file, const std::string &from
   return st.ok() ? "<ok>" : st.message();
 }
 
+// Runs examples/KERNEL.tir (a TMA-store GEMM, `elem` as the GPU tests and the benchmark make it) on
+// M x N x K inputs that are multiples of 1/8 in [-1, 1], whose products and sums f32 holds
+// exactly, and checks C against float64: C must be the exact product rounded once (to nearest
+// even) to C's type, or the exact product in f32.
+void expectProductRoundedOnce(const std::string &kernel, ScalarKind elem, int M, int N, int K,
+                              std::mt19937_64 &rng) {
+  SCOPED_TRACE(kernel + " " + std::string(name(elem)) + " K " + std::to_string(K));
+  auto m =
+      gpukernels::matmulKernel(elem, gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR), kernel + ".tir");
+  ASSERT_TRUE(m.ok()) << m.message();
+  const Function &fn = m->functions.at(0);
+  const bool f32out = fn.type(fn.body.args.at(2)).elem().scalar == ScalarKind::F32;
+  const bool half = elem == ScalarKind::F16;
+  auto bitsOf = [&](double v) {
+    if (half)
+      return toHalfBits(float(v));
+    float f = float(v);
+    uint32_t u = 0;
+    std::memcpy(&u, &f, 4);
+    return uint16_t(u >> 16); // exact: the inputs have 4 significant bits at most
+  };
+  auto valueOf = [&](uint16_t h) {
+    if (half)
+      return fromHalfBits(h);
+    const uint32_t u = uint32_t(h) << 16;
+    float f = 0;
+    std::memcpy(&f, &u, 4);
+    return double(f);
+  };
+  // To nearest even with C's significand (11 bits for f16, 8 for bf16; no subnormals here).
+  auto rounded = [&](double v) {
+    if (v == 0)
+      return 0.0;
+    const int bits = half ? 11 : 8;
+    int e = 0;
+    std::frexp(v, &e);
+    return std::ldexp(std::nearbyint(std::ldexp(v, bits - e)), e - bits);
+  };
+  std::vector<double> a(size_t(M) * K), b(size_t(K) * N);
+  for (double &x : a)
+    x = double(int(rng() % 17) - 8) / 8;
+  for (double &x : b)
+    x = double(int(rng() % 17) - 8) / 8;
+  std::vector<uint16_t> ab, bb;
+  for (double x : a)
+    ab.push_back(bitsOf(x));
+  for (double x : b)
+    bb.push_back(bitsOf(x));
+  Memory mem;
+  mem.buffers = {bytesOf(ab), bytesOf(bb),
+                 std::vector<uint8_t>(size_t(M) * N * (f32out ? 4 : 2), 0xff)};
+  Status st = interpretTmaStoreMatmul(*m, kernel, M, N, K, mem);
+  ASSERT_TRUE(st.ok()) << st.message();
+  // C as read back, and the product it must hold: exact in f32, else rounded once.
+  std::vector<double> got;
+  if (f32out)
+    for (float x : valuesOf<float>(mem.buffers[2]))
+      got.push_back(x);
+  else
+    for (uint16_t h : valuesOf<uint16_t>(mem.buffers[2]))
+      got.push_back(valueOf(h));
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double want = 0;
+      for (int k = 0; k < K; ++k)
+        want += a[size_t(i) * K + k] * b[size_t(k) * N + j];
+      ASSERT_EQ(got[size_t(i) * N + j], f32out ? want : rounded(want))
+          << "C(" << i << ", " << j << ")";
+    }
+}
+
 // examples/matmul_ws_persistent_tmastore.tir (C by TMA stores from one shared tile, each
 // overlapping the next tile's K loop), matmul_ws_split_tmastore.tir (a region and a C slot per
 // consumer warp group), its _f32out form (C in f32, in 64-column chunks through two slots per
 // group), matmul_ws_pingpong_tmastore.tir (whole 128x128 tiles per warp group, in turn) and
-// matmul_ws_pingpong_cluster.tir (the same in a 2x1 cluster sharing B), f16 and bf16 as the GPU
-// tests and the benchmark make them, against float64: the inputs are multiples of 1/8 in [-1, 1],
-// whose products and sums f32 holds exactly, so C must be the exact product rounded once (to
-// nearest even) to C's type, or the exact product in f32. 3 programs walk 4 tiles (8 in
-// ping-pong; the cluster's 2 CTAs walk 4 pairs): a shared tile is written twice, the second time
-// after its first store's wait.
+// matmul_ws_pingpong_cluster.tir (the same in a 2x1 cluster sharing B), f16 and bf16. 3 programs
+// walk 4 tiles (8 in ping-pong; the cluster's 2 CTAs walk 4 pairs): a shared tile is written
+// twice, the second time after its first store's wait.
 TEST(WarpSpecialize, TmaStoreEpilogueWritesTheProductRoundedOnce) {
-  const int M = 256, N = 512;
   std::mt19937_64 rng(7);
   for (std::string kernel : {"matmul_ws_persistent_tmastore", "matmul_ws_split_tmastore",
                              "matmul_ws_split_tmastore_f32out", "matmul_ws_pingpong_tmastore",
                              "matmul_ws_pingpong_cluster"})
-    for (ScalarKind elem : {ScalarKind::F16, ScalarKind::BF16}) {
-      SCOPED_TRACE(kernel + " " + std::string(name(elem)));
-      const bool half = elem == ScalarKind::F16;
-      auto m = gpukernels::matmulKernel(elem, gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR),
-                                        kernel + ".tir");
-      ASSERT_TRUE(m.ok()) << m.message();
-      const Function &fn = m->functions.at(0);
-      const bool f32out = fn.type(fn.body.args.at(2)).elem().scalar == ScalarKind::F32;
-      auto bitsOf = [&](double v) {
-        if (half)
-          return toHalfBits(float(v));
-        float f = float(v);
-        uint32_t u = 0;
-        std::memcpy(&u, &f, 4);
-        return uint16_t(u >> 16); // exact: the inputs have 4 significant bits at most
-      };
-      auto valueOf = [&](uint16_t h) {
-        if (half)
-          return fromHalfBits(h);
-        const uint32_t u = uint32_t(h) << 16;
-        float f = 0;
-        std::memcpy(&f, &u, 4);
-        return double(f);
-      };
-      // To nearest even with C's significand (11 bits for f16, 8 for bf16; no subnormals here).
-      auto rounded = [&](double v) {
-        if (v == 0)
-          return 0.0;
-        const int bits = half ? 11 : 8;
-        int e = 0;
-        std::frexp(v, &e);
-        return std::ldexp(std::nearbyint(std::ldexp(v, bits - e)), e - bits);
-      };
+    for (ScalarKind elem : {ScalarKind::F16, ScalarKind::BF16})
       // K: one step, and a partial fourth step (the rest reads as zero) past the 3 stages.
-      for (int K : {64, 200}) {
-        SCOPED_TRACE("K " + std::to_string(K));
-        std::vector<double> a(size_t(M) * K), b(size_t(K) * N);
-        for (double &x : a)
-          x = double(int(rng() % 17) - 8) / 8;
-        for (double &x : b)
-          x = double(int(rng() % 17) - 8) / 8;
-        std::vector<uint16_t> ab, bb;
-        for (double x : a)
-          ab.push_back(bitsOf(x));
-        for (double x : b)
-          bb.push_back(bitsOf(x));
-        Memory mem;
-        mem.buffers = {bytesOf(ab), bytesOf(bb),
-                       std::vector<uint8_t>(size_t(M) * N * (f32out ? 4 : 2), 0xff)};
-        Status st = interpretTmaStoreMatmul(*m, kernel, M, N, K, mem);
-        ASSERT_TRUE(st.ok()) << st.message();
-        // C as read back, and the product it must hold: exact in f32, else rounded once.
-        std::vector<double> got;
-        if (f32out)
-          for (float x : valuesOf<float>(mem.buffers[2]))
-            got.push_back(x);
-        else
-          for (uint16_t h : valuesOf<uint16_t>(mem.buffers[2]))
-            got.push_back(valueOf(h));
-        for (int i = 0; i < M; ++i)
-          for (int j = 0; j < N; ++j) {
-            double want = 0;
-            for (int k = 0; k < K; ++k)
-              want += a[size_t(i) * K + k] * b[size_t(k) * N + j];
-            ASSERT_EQ(got[size_t(i) * N + j], f32out ? want : rounded(want))
-                << "C(" << i << ", " << j << ")";
-          }
-      }
-    }
+      for (int K : {64, 200})
+        expectProductRoundedOnce(kernel, elem, 256, 512, K, rng);
+}
+
+// The split kernels' L2 order: 18 M tiles make a group of 16 and a group of 2, which walks N from
+// the right, and 3 programs walk the 36 tiles in 12 waves, the odd ones with K backwards (a partial
+// step first). Every tile must still be computed once, from every K step once.
+TEST(WarpSpecialize, SplitGemmOrderComputesEveryTileOnce) {
+  std::mt19937_64 rng(11);
+  for (std::string kernel : {"matmul_ws_split_tmastore", "matmul_ws_split_tmastore_f32out"})
+    expectProductRoundedOnce(kernel, ScalarKind::F16, 2304, 512, 200, rng);
 }
 
 // examples/matmul_ws_pingpong_tmastore.tir: each warp group waits for its turn before a tile's K

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The runs behind this folder, one function per device call. From the repository root, after
+# `cmake --build build --target linlayout jit_tests`: `bash run.sh prepare` compiles and packs what
+# the calls carry; `bash run.sh call1` (then call2) runs on the GPU machine (device tool, carry
+# [".carry-run"]). `compile` and `harness` are split16/run.sh's, loaded below.
+# split is examples/matmul_ws_split_tmastore.tir (tile groups of 16 M tiles); rev is the same with
+# the producer walking K backwards in odd waves, snrev also with odd tile groups walking N from
+# the right (candidates/korder.py); splitf32, splitf32rev and splitf32snrev are the same for
+# examples/matmul_ws_split_tmastore_f32out.tir; wsp is examples/matmul_ws_persistent.tir (f32 C
+# from the registers).
+set -uo pipefail
+c=.carry-run
+export PYTHONUNBUFFERED=1
+here=$(dirname "$0")
+S=bench/gpu/results/h100-2026-12-05-split16/run.sh
+. <(sed '$d' $S) # its functions, without the last line that runs one
+
+prepare() {
+  rm -rf $c && mkdir -p $c
+  for b in jit_tests linlayout; do
+    strip -o /tmp/$b build/bin/$b && xz -T2 -6 -c /tmp/$b > $c/$b.xz
+  done
+  cp examples/matmul_ws_split_tmastore.tir $c/split.tir
+  cp examples/matmul_ws_split_tmastore_f32out.tir $c/splitf32.tir
+  cp examples/matmul_ws_persistent.tir $c/wsp.tir
+  local k=$here/candidates/korder.py
+  python3 $k $c/split.tir $c/rev.tir matmul_ws_split_rev reverse
+  python3 $k $c/split.tir $c/snrev.tir matmul_ws_split_snrev reverse snake
+  python3 $k $c/splitf32.tir $c/splitf32rev.tir matmul_ws_split_f32rev reverse
+  python3 $k $c/splitf32.tir $c/splitf32snrev.tir matmul_ws_split_f32snrev reverse snake
+  for n in split rev snrev splitf32 splitf32rev splitf32snrev wsp; do compile $n; done
+}
+
+unpack() {
+  for b in jit_tests linlayout; do xz -dc $c/$b.xz > /tmp/$b && chmod +x /tmp/$b; done
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
+}
+
+ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda*/bin/ncu 2>/dev/null | head -1)
+san=$(ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+
+# sanitize FILE: racecheck and synccheck through `linlayout run --gpu` (which also compares the
+# GPU's C with the interpreter's) on 5 programs and 18 x 2 tiles: 8 waves, so K runs both ways.
+# Further arguments go to `linlayout run` (a tolerance).
+sanitize() {
+  local f=$1
+  shift
+  for tool in racecheck synccheck; do
+    echo "== $tool $f"
+    timeout 60 "$san" --tool $tool $([ $tool = racecheck ] && echo --racecheck-report all) \
+      --error-exitcode 9 /tmp/linlayout run $f --gpu -q --grid 5 --arg adesc=rand:2304x104 \
+      --arg bdesc=rand:104x512 --arg c=zeros:2304x512 --arg K=104 --arg ldc=512 --arg M=2304 \
+      --arg N=512 "$@" 2>&1 | tail -3
+  done
+}
+
+call1() { # GPU tests and sanitizers; C in the input type at 4096^3 with energy; ncu's DRAM bytes
+  unpack
+  LINLAYOUT_SOURCE_DIR=$PWD timeout 120 /tmp/jit_tests --gtest_filter='TmaGpu.WarpSpecializedMatmul' 2>&1 | tail -15
+  for n in splitf32 rev snrev splitf32snrev; do sanitize $c/$n.tir; done
+  ENERGY=1 IDLE_S=2 ROUNDS=8 SIZES=4096 harness korder-4096 split rev snrev
+  IDLE_S=0 ROUNDS=1 SIZES=4096 timeout 120 $ncu --kernel-name regex:"split|nvjet" --launch-count 4 \
+    --metrics dram__bytes_read.sum,lts__t_bytes.sum,gpc__cycles_elapsed.max,smsp__inst_executed.sum \
+    python3 bench/gpu/gemm_same_harness.py /tmp/x.json split=$c/split.ptx rev=$c/rev.ptx \
+    snrev=$c/snrev.ptx 2>&1 | grep -E "dram__|lts__|gpc__|smsp__|matmul_|nvjet"
+}
+
+call2() { # f32 C at 4096^3 and 8192^3; C in the input type at 8192^3, and at 4096^3 once more
+  unpack
+  sanitize $c/splitf32snrev.tir --atol 1e-5
+  IDLE_S=2 ROUNDS=3 SIZES="4096 8192" harness f32out wsp splitf32 splitf32snrev
+  IDLE_S=2 ROUNDS=3 SIZES=8192 harness korder-8192 split rev snrev
+  IDLE_S=2 ROUNDS=12 SIZES=4096 harness more-4096 split snrev
+}
+
+# After the examples took the order (rev + snake): coop is examples/matmul_ws_persistent_tmastore.tir,
+# split the new examples/matmul_ws_split_tmastore.tir, split0 the one before (90860f6).
+prepare3() {
+  cp examples/matmul_ws_persistent_tmastore.tir $c/coop.tir
+  cp examples/matmul_ws_split_tmastore.tir $c/split.tir
+  git show 90860f6:examples/matmul_ws_split_tmastore.tir |
+    sed 's/@matmul_ws_split_tmastore(/@matmul_ws_split_tmastore0(/' > $c/split0.tir
+  for n in coop split split0; do compile $n; done
+}
+
+call3() { # the examples' GPU test and sanitizers; coop, split0 and split beside cuBLAS
+  unpack
+  LINLAYOUT_SOURCE_DIR=$PWD timeout 120 /tmp/jit_tests --gtest_filter='TmaGpu.WarpSpecializedMatmul' 2>&1 | grep -E "split|OK|FAIL"
+  sanitize examples/matmul_ws_split_tmastore.tir
+  sanitize examples/matmul_ws_split_tmastore_f32out.tir --atol 1e-5
+  ENERGY=1 IDLE_S=2 ROUNDS=8 SIZES=4096 harness final-4096 coop split0 split
+  IDLE_S=2 ROUNDS=3 SIZES=8192 harness final-8192 coop split0 split
+}
+
+[ -z "${OUT:-}" ] || exec > >(tee "$OUT/${1:-run}.log") 2>&1 # on the GPU machine: a log comes back
+"${1:?usage: run.sh prepare|call1|call2|prepare3|call3}" "$@"

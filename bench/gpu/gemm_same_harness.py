@@ -9,17 +9,19 @@ Each kernel comes as PTX with its report: `linlayout compile X.tir -o X.ptx --re
 (X.report beside X.ptx). It must take the tensor maps of A, B and C, then K, ldc, M and N, as the
 persistent examples/matmul_ws_persistent_tmastore.tir and matmul_ws_split*.tir do, with C in the
 input type or in f32; or the tensor maps of A and B, a pointer to an f32 C of row stride ldc, then
-K, ldc, M and N, as examples/matmul_ws_persistent.tir does. Its input type and C's type come from
-the report (C's tensor map, or f32 where there is none). Parameters after N (the stream-K kernel's
-workspace and tile counters) get one zeroed scratch buffer each, of SCRATCH_MB (default 64) MB,
-shared by all sizes. It is loaded with the CUDA driver (ctypes) into torch's context and launched on
+K, ldc, M and N, as examples/matmul_ws_persistent.tir does; or, for e4m3 A and B, the tensor maps
+of A and of B given N x K, C's tensor map (f16, bf16 or f32) or an f32 pointer, then K, ldc, M,
+N and the two scales (1 here), as examples/matmul_fp8_ws_*.tir do. Its input type and C's type
+come from the report (C's tensor map, or f32 where there is none). Parameters after those (the
+stream-K kernel's workspace and tile counters) get one zeroed scratch buffer each, of SCRATCH_MB
+(default 64) MB, shared by all sizes. It is loaded with the CUDA driver (ctypes) into torch's context and launched on
 torch's current stream, one program per SM. A clustered kernel (its report says "a program is a
 cluster of N CTAs") is launched by cuLaunchKernelEx in clusters of N along x, as many whole clusters
 as fit at once (cuOccupancyMaxActiveClusters), at most one CTA per SM. Its C is compared with
-cuBLAS's on the same inputs (torch.randn's), the whole matrix, before it is timed. cuBLAS is
-torch.matmul for C in the input type and torch.mm(..., out_dtype=torch.float32) for f32 C (torch 2.9
-or later); kernels are grouped by input and output type, each group timed beside its own cuBLAS
-side.
+cuBLAS's on the same inputs (torch.randn's, rounded to the input type), the whole matrix, before
+it is timed. cuBLAS is torch.matmul for C in the input type, torch.mm(..., out_dtype=torch.float32)
+for f32 C (torch 2.9 or later) and torch._scaled_mm (cuBLASLt, scales 1) for e4m3 inputs; kernels
+are grouped by input and output type, each group timed beside its own cuBLAS side.
 
   python3 bench/gpu/gemm_same_harness.py OUT.json LABEL=X.ptx [LABEL=Y.ptx ...]
     e.g. tmastore=tmastore_f16.ptx tmastore=tmastore_bf16.ptx split=split_f16.ptx
@@ -47,7 +49,8 @@ IDLE_S = float(os.environ.get("IDLE_S", "3"))
 cuda = driver()
 
 
-ELEMENT = {torch.float16: 6, torch.float32: 7, torch.bfloat16: 9}  # CUtensorMapDataType
+ELEMENT = {torch.float8_e4m3fn: 0, torch.float16: 6, torch.float32: 7,
+           torch.bfloat16: 9}  # CUtensorMapDataType (e4m3 as bytes)
 
 
 SWIZZLE = {0: 0, 32: 1, 64: 2, 128: 3}  # CUtensorMapSwizzle by swizzle width in bytes
@@ -119,24 +122,33 @@ class Ours:
         self.cluster = int(cluster.group(1)) if cluster else 1
         maps = re.findall(r"box (\d+)x(\d+) of (\w+), (\d+)-byte swizzle", report)
         self.boxes = [(int(r), int(c), int(sw)) for r, c, _, sw in maps]
-        types = [t for _, _, t, _ in maps]
-        if len(maps) not in (2, 3) or types[0] not in ("f16", "bf16") or types[1] != types[0] \
-                or types[2:] not in ([], [types[0]], ["f32"]):
+        types = [{"f8E4M3FN": "e4m3"}.get(t, t) for _, _, t, _ in maps]
+        pair = len(types) in (2, 3) and types[1] == types[0]  # A and B, then C's map if any
+        halves = pair and types[0] in ("f16", "bf16") and types[2:] in ([], [types[0]], ["f32"])
+        fp8 = pair and types[0] == "e4m3" and types[2:] in ([], ["f16"], ["bf16"], ["f32"]) \
+            and self.params == 9
+        if not (halves or fp8):
             sys.exit(f"gemm_same_harness: {ptx_path} is not a GEMM on f16/bf16 A and B tensor "
-                     "maps with C a tensor map of their type or of f32, or an f32 pointer")
+                     "maps with C a tensor map of their type or of f32, or an f32 pointer, nor "
+                     "one on e4m3 A and B (N x K) with C a tensor map or an f32 pointer and "
+                     "two scales")
         self.dtype = types[0]
         self.out = types[2] if len(types) == 3 else "f32"  # C's type
+        self.scales = 2 if fp8 else 0  # f32 parameters after N
         self.module, self.fn = load_function(ptx, self.name, self.shared)
 
     def launcher(self, a, b, c):
-        """A function that launches C = A B on torch's current stream."""
-        (m, k), n = a.shape, b.shape[1]
+        """A function that launches C = A B on torch's current stream (for e4m3, b is B given
+        N x K)."""
+        (m, k), n = a.shape, c.shape[1]
         maps = [encode(t, *box) for t, box in zip((a, b, c), self.boxes)]
         if len(maps) == 2:  # C by pointer, row stride ldc
             maps.append(ctypes.c_void_p(c.data_ptr()))
         ints = [ctypes.c_int32(x) for x in (k, n, m, n)]  # K, ldc, M, N
-        scratch = [ctypes.c_void_p(scratch_buffer(i).data_ptr()) for i in range(self.params - 7)]
-        args = maps + ints + scratch
+        scales = [ctypes.c_float(1.0) for _ in range(self.scales)]
+        scratch = [ctypes.c_void_p(scratch_buffer(i).data_ptr())
+                   for i in range(self.params - 7 - self.scales)]
+        args = maps + ints + scales + scratch
         params = (ctypes.c_void_p * len(args))(*[ctypes.cast(ctypes.byref(x), ctypes.c_void_p)
                                                  for x in args])
         # One program per SM (the sizes timed here have more tiles than SMs).
@@ -146,7 +158,7 @@ class Ours:
                 stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
                 check(cuda.cuLaunchKernel(self.fn, programs, 1, 1, self.threads, 1, 1,
                                           self.shared, stream, params, None), "cuLaunchKernel")
-            launch.keep = (maps, ints, scratch, params)
+            launch.keep = (maps, ints, scales, scratch, params)
             return launch
         # Whole clusters, as many as fit at once (a cluster's CTAs share a GPC).
         clusters = ctypes.c_int()
@@ -162,7 +174,7 @@ class Ours:
             config.stream = torch.cuda.current_stream().cuda_stream
             check(cuda.cuLaunchKernelEx(ctypes.byref(config), self.fn, params, None),
                   "cuLaunchKernelEx")
-        launch_ex.keep = (maps, ints, scratch, params, config)
+        launch_ex.keep = (maps, ints, scales, scratch, params, config)
         return launch_ex
 
 
@@ -324,7 +336,8 @@ def main():
         label, path = arg.split("=", 1)
         ours = Ours(path)
         variants.setdefault((ours.dtype, ours.out), []).append((label, ours))
-    types = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
+    types = {"e4m3": torch.float8_e4m3fn, "f16": torch.float16, "bf16": torch.bfloat16,
+             "f32": torch.float32}
     rows = []
     for (iname, oname), kernels in variants.items():
         dt, ot = types[iname], types[oname]
@@ -332,12 +345,18 @@ def main():
         for m, n, k in sizes:
             flop = 2.0 * m * n * k
             size = f"{n}^3" if m == n == k else f"{m}x{n}x{k}"
-            a = torch.randn(m, k, device="cuda", dtype=dt)
-            b = torch.randn(k, n, device="cuda", dtype=dt)
-            if ot == dt:
-                cublas = lambda: torch.matmul(a, b)
+            if dt == torch.float8_e4m3fn:  # ours take B as N x K, _scaled_mm column-major
+                a = torch.randn(m, k, device="cuda").to(dt)
+                b = torch.randn(n, k, device="cuda").to(dt)
+                one = torch.ones((), device="cuda")
+                cublas = lambda: torch._scaled_mm(a, b.t(), one, one, out_dtype=ot)
             else:
-                cublas = lambda: torch.mm(a, b, out_dtype=ot)
+                a = torch.randn(m, k, device="cuda", dtype=dt)
+                b = torch.randn(k, n, device="cuda", dtype=dt)
+                if ot == dt:
+                    cublas = lambda: torch.matmul(a, b)
+                else:
+                    cublas = lambda: torch.mm(a, b, out_dtype=ot)
             ref = cublas().double()
             sides, rel, outs = {"cublas": cublas}, {}, []
             for label, ours in kernels:

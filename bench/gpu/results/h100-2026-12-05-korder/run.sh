@@ -74,22 +74,40 @@ call2() { # f32 C at 4096^3 and 8192^3; C in the input type at 8192^3, and at 40
 }
 
 # After the examples took the order (rev + snake): coop is examples/matmul_ws_persistent_tmastore.tir,
-# split the new examples/matmul_ws_split_tmastore.tir, split0 the one before (90860f6).
+# split the new examples/matmul_ws_split_tmastore.tir, split0 the one before (90860f6); fp8 is
+# examples/matmul_fp8_ws_split.tir (groups of 8 M tiles, f16 C), fp8g16 the same in groups of 16,
+# fp8snrev in groups of 16 and the split kernels' order.
 prepare3() {
   cp examples/matmul_ws_persistent_tmastore.tir $c/coop.tir
   cp examples/matmul_ws_split_tmastore.tir $c/split.tir
   git show 90860f6:examples/matmul_ws_split_tmastore.tir |
     sed 's/@matmul_ws_split_tmastore(/@matmul_ws_split_tmastore0(/' > $c/split0.tir
+  cp examples/matmul_fp8_ws_split.tir $c/fp8.tir
+  local k=$here/candidates/korder.py
+  python3 $k $c/fp8.tir $c/fp8g16.tir matmul_fp8_ws_split_g16 groups16
+  python3 $k $c/fp8.tir $c/fp8snrev.tir matmul_fp8_ws_split_snrev groups16 reverse snake
   for n in coop split split0; do compile $n; done
+  for n in fp8 fp8g16 fp8snrev; do
+    build/bin/linlayout compile $c/$n.tir -o $c/$n.ptx --report 2> $c/$n.report
+  done
 }
 
-call3() { # the examples' GPU test and sanitizers; coop, split0 and split beside cuBLAS
+call3() { # the examples' GPU test and sanitizers; coop, split0 and split beside cuBLAS; fp8 orders
   unpack
   LINLAYOUT_SOURCE_DIR=$PWD timeout 120 /tmp/jit_tests --gtest_filter='TmaGpu.WarpSpecializedMatmul' 2>&1 | grep -E "split|OK|FAIL"
   sanitize examples/matmul_ws_split_tmastore.tir
-  sanitize examples/matmul_ws_split_tmastore_f32out.tir --atol 1e-5
-  ENERGY=1 IDLE_S=2 ROUNDS=8 SIZES=4096 harness final-4096 coop split0 split
-  IDLE_S=2 ROUNDS=3 SIZES=8192 harness final-8192 coop split0 split
+  for tool in racecheck synccheck; do
+    echo "== $tool fp8snrev"
+    timeout 60 "$san" --tool $tool $([ $tool = racecheck ] && echo --racecheck-report all) \
+      --error-exitcode 9 /tmp/linlayout run $c/fp8snrev.tir --gpu -q --grid 5 \
+      --arg adesc=rand:2304x208 --arg bdesc=rand:512x208 --arg c=zeros:2304x512 --arg K=208 \
+      --arg ldc=512 --arg M=2304 --arg N=512 --arg scale_a=1 --arg scale_b=1 2>&1 | tail -3
+  done
+  local sides=()
+  for n in fp8 fp8g16 fp8snrev; do sides+=("$n=$c/$n.ptx"); done
+  IDLE_S=2 ROUNDS=4 SIZES="4096 8192" timeout 200 python3 bench/gpu/gemm_same_harness.py \
+    "$OUT/fp8.json" "${sides[@]}" 2>&1 | grep -E "round|error|back to back"
+  ENERGY=1 IDLE_S=2 ROUNDS=5 SIZES=4096 harness final-4096 coop split0 split
 }
 
 [ -z "${OUT:-}" ] || exec > >(tee "$OUT/${1:-run}.log") 2>&1 # on the GPU machine: a log comes back

@@ -109,10 +109,18 @@ call3() { # the examples' GPU test and sanitizers; the fp8 orders beside torch._
     "$OUT/fp8.json" "${sides[@]}" 2>&1 | tail -40
 }
 
+call5() { # what little device time was left: the fp8 orders beside torch._scaled_mm only
+  unpack
+  local sides=()
+  for n in fp8 fp8g16 fp8snrev; do sides+=("$n=$c/$n.ptx"); done
+  IDLE_S=1 ROUNDS=3 SIZES="4096 8192" timeout 150 python3 bench/gpu/gemm_same_harness.py \
+    "$OUT/fp8.json" "${sides[@]}" 2>&1 | tail -40
+}
+
 call4() { # if device time allows: coop, split0 and split beside cuBLAS once more
   unpack
   ENERGY=1 IDLE_S=2 ROUNDS=5 SIZES=4096 harness final-4096 coop split0 split
 }
 
 [ -z "${OUT:-}" ] || exec > >(tee "$OUT/${1:-run}.log") 2>&1 # on the GPU machine: a log comes back
-"${1:?usage: run.sh prepare|call1|call2|prepare3|call3|call4}" "$@"
+"${1:?usage: run.sh prepare|call1|call2|prepare3|call3|call4|call5}" "$@"

@@ -2,12 +2,13 @@
 # The runs behind this folder, one function per device call. From the repository root, after
 # `cmake --build build --target linlayout jit_tests`: `bash run.sh prepare` compiles and packs what
 # the calls carry; `bash run.sh call1` (then call2) runs on the GPU machine (device tool, carry
-# [".carry-run"]). `compile` and `harness` are split16/run.sh's, loaded below.
-# split is examples/matmul_ws_split_tmastore.tir (tile groups of 16 M tiles); rev is the same with
-# the producer walking K backwards in odd waves, snrev also with odd tile groups walking N from
-# the right (candidates/korder.py); splitf32, splitf32rev and splitf32snrev are the same for
-# examples/matmul_ws_split_tmastore_f32out.tir; wsp is examples/matmul_ws_persistent.tir (f32 C
-# from the registers).
+# [".carry-run"]); `prepare3` after `prepare` readies call3, call4 and call5, which have not run
+# (NOTES.md). `compile` and `harness` are split16/run.sh's, loaded below.
+# split is examples/matmul_ws_split_tmastore.tir as of 90860f6 (tile groups of 16 M tiles, before
+# it took the order measured here); rev is the same with the producer walking K backwards in odd
+# waves, snrev also with odd tile groups walking N from the right (candidates/korder.py);
+# splitf32, splitf32rev and splitf32snrev are the same for matmul_ws_split_tmastore_f32out.tir as
+# of 90860f6; wsp is examples/matmul_ws_persistent.tir (f32 C from the registers).
 set -uo pipefail
 c=.carry-run
 export PYTHONUNBUFFERED=1
@@ -20,8 +21,8 @@ prepare() {
   for b in jit_tests linlayout; do
     strip -o /tmp/$b build/bin/$b && xz -T2 -6 -c /tmp/$b > $c/$b.xz
   done
-  cp examples/matmul_ws_split_tmastore.tir $c/split.tir
-  cp examples/matmul_ws_split_tmastore_f32out.tir $c/splitf32.tir
+  git show 90860f6:examples/matmul_ws_split_tmastore.tir > $c/split.tir
+  git show 90860f6:examples/matmul_ws_split_tmastore_f32out.tir > $c/splitf32.tir
   cp examples/matmul_ws_persistent.tir $c/wsp.tir
   local k=$here/candidates/korder.py
   python3 $k $c/split.tir $c/rev.tir matmul_ws_split_rev reverse
@@ -103,23 +104,25 @@ call3() { # the examples' GPU test and sanitizers; the fp8 orders beside torch._
       --arg adesc=rand:2304x208 --arg bdesc=rand:512x208 --arg c=zeros:2304x512 --arg K=208 \
       --arg ldc=512 --arg M=2304 --arg N=512 --arg scale_a=1 --arg scale_b=1 2>&1 | tail -3
   done
-  local sides=()
-  for n in fp8 fp8g16 fp8snrev; do sides+=("$n=$c/$n.ptx"); done
-  IDLE_S=2 ROUNDS=4 SIZES="4096 8192" timeout 200 python3 bench/gpu/gemm_same_harness.py \
-    "$OUT/fp8.json" "${sides[@]}" 2>&1 | tail -40
+  IDLE_S=2 ROUNDS=4 fp8times
 }
 
-call5() { # what little device time was left: the fp8 orders beside torch._scaled_mm only
-  unpack
+# fp8times: the three fp8 kernels beside torch._scaled_mm at 4096^3 and 8192^3 (ROUNDS, IDLE_S)
+fp8times() {
   local sides=()
   for n in fp8 fp8g16 fp8snrev; do sides+=("$n=$c/$n.ptx"); done
-  IDLE_S=1 ROUNDS=3 SIZES="4096 8192" timeout 150 python3 bench/gpu/gemm_same_harness.py \
-    "$OUT/fp8.json" "${sides[@]}" 2>&1 | tail -40
+  SIZES="4096 8192" timeout 200 python3 bench/gpu/gemm_same_harness.py "$OUT/fp8.json" \
+    "${sides[@]}" 2>&1 | tail -40
 }
 
 call4() { # if device time allows: coop, split0 and split beside cuBLAS once more
   unpack
   ENERGY=1 IDLE_S=2 ROUNDS=5 SIZES=4096 harness final-4096 coop split0 split
+}
+
+call5() { # the fp8 timings alone, for a short call
+  unpack
+  IDLE_S=1 ROUNDS=3 fp8times
 }
 
 [ -z "${OUT:-}" ] || exec > >(tee "$OUT/${1:-run}.log") 2>&1 # on the GPU machine: a log comes back

@@ -77,7 +77,8 @@ call2() { # f32 C at 4096^3 and 8192^3; C in the input type at 8192^3, and at 40
 # After the examples took the order (rev + snake): coop is examples/matmul_ws_persistent_tmastore.tir,
 # split the new examples/matmul_ws_split_tmastore.tir, split0 the one before (90860f6); fp8 is
 # examples/matmul_fp8_ws_split.tir (groups of 8 M tiles, f16 C), fp8g16 the same in groups of 16,
-# fp8snrev in groups of 16 and the split kernels' order.
+# fp8snrev in groups of 16 and the split kernels' order; coopsnrev is coop in that order
+# (candidates/coop_korder.py).
 prepare3() {
   cp examples/matmul_ws_persistent_tmastore.tir $c/coop.tir
   cp examples/matmul_ws_split_tmastore.tir $c/split.tir
@@ -87,7 +88,8 @@ prepare3() {
   local k=$here/candidates/korder.py
   python3 $k $c/fp8.tir $c/fp8g16.tir matmul_fp8_ws_split_g16 groups16
   python3 $k $c/fp8.tir $c/fp8snrev.tir matmul_fp8_ws_split_snrev groups16 reverse snake
-  for n in coop split split0; do compile $n; done
+  python3 $here/candidates/coop_korder.py $c/coop.tir $c/coopsnrev.tir matmul_ws_persistent_snrev
+  for n in coop coopsnrev split split0; do compile $n; done
   for n in fp8 fp8g16 fp8snrev; do
     build/bin/linlayout compile $c/$n.tir -o $c/$n.ptx --report 2> $c/$n.report
   done
@@ -115,9 +117,10 @@ fp8times() {
     "${sides[@]}" 2>&1 | tail -40
 }
 
-call4() { # if device time allows: coop, split0 and split beside cuBLAS once more
+call4() { # if device time allows: coop (forward and in the order), split0 and split beside cuBLAS
   unpack
-  ENERGY=1 IDLE_S=2 ROUNDS=5 SIZES=4096 harness final-4096 coop split0 split
+  sanitize $c/coopsnrev.tir
+  ENERGY=1 IDLE_S=2 ROUNDS=5 SIZES=4096 harness final-4096 coop coopsnrev split0 split
 }
 
 call5() { # the fp8 timings alone, for a short call

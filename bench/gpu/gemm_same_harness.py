@@ -14,10 +14,11 @@ of A and of B given N x K, C's tensor map (f16, bf16 or f32) or an f32 pointer, 
 N and the two scales (1 here), as examples/matmul_fp8_ws_*.tir do. Its input type and C's type
 come from the report (C's tensor map, or f32 where there is none). Parameters after those (the
 stream-K kernel's workspace and tile counters) get one zeroed scratch buffer each, of SCRATCH_MB
-(default 64) MB, shared by all sizes. It is loaded with the CUDA driver (ctypes) into torch's context and launched on
-torch's current stream, one program per SM. A clustered kernel (its report says "a program is a
-cluster of N CTAs") is launched by cuLaunchKernelEx in clusters of N along x, as many whole clusters
-as fit at once (cuOccupancyMaxActiveClusters), at most one CTA per SM. Its C is compared with
+(default 64) MB, shared by all sizes. It is loaded with the CUDA driver (ctypes) into torch's
+context and launched on torch's current stream, one program per SM. A clustered kernel (its
+report says "a program is a cluster of N CTAs") is launched by cuLaunchKernelEx in clusters of N
+along x, as many whole clusters as fit at once (cuOccupancyMaxActiveClusters), at most one CTA per
+SM. Its C is compared with
 cuBLAS's on the same inputs (torch.randn's, rounded to the input type), the whole matrix, before
 it is timed. cuBLAS is torch.matmul for C in the input type, torch.mm(..., out_dtype=torch.float32)
 for f32 C (torch 2.9 or later) and torch._scaled_mm (cuBLASLt, scales 1) for e4m3 inputs; kernels

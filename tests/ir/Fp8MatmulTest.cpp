@@ -2,7 +2,7 @@
 // matmul_fp8_ws_split*.tir with a region per consumer warp group) on the interpreter:
 // e4m3 inputs whose products and sums f32 holds exactly, so C must be the float64 product times
 // the two scales, whatever the order of the sums; the f16 and bf16 outputs are that product
-// rounded once. 3 programs walk 8 tiles, so the ring's phases go on across tiles.
+// rounded once. 3 programs walk the tiles, so the ring's phases go on across tiles.
 #include "Examples.h"
 
 #include "kernels/Fp8.h"
@@ -57,55 +57,68 @@ Fp8Run runFp8(const Module &m, const std::string &fn, const std::vector<uint8_t>
   return r;
 }
 
+// `kernel` (examples/KERNEL_f32out.tir, and KERNEL.tir in f16 and bf16) by 3 programs on random
+// A (M x K) and B (N x K): the f32 C must be the float64 product times the scales exactly, the
+// f16 and bf16 ones that product rounded once.
+void expectScaledProduct(const std::string &kernel, int M, int N, int K, std::mt19937_64 &rng) {
+  const double scaleA = 0.5, scaleB = 0.25;
+  const std::string dir = gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR);
+  const std::vector<uint8_t> a = randomE4M3(size_t(M) * K, rng), b = randomE4M3(size_t(N) * K, rng);
+  std::vector<double> want(size_t(M) * N);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double s = 0;
+      for (int k = 0; k < K; ++k)
+        s += decodeE4M3(a[size_t(i) * K + k]) * decodeE4M3(b[size_t(j) * K + k]);
+      want[size_t(i) * N + j] = s * scaleA * scaleB;
+    }
+  auto f32 = gpukernels::matmulKernel(ScalarKind::F16, dir, kernel + "_f32out.tir");
+  ASSERT_TRUE(f32.ok()) << f32.message();
+  Fp8Run r = runFp8(*f32, kernel + "_f32out", a, b, M, N, K, 4, scaleA, scaleB);
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  std::vector<float> c = valuesOf<float>(r.c);
+  for (size_t e = 0; e < want.size(); ++e)
+    ASSERT_EQ(double(c[e]), want[e]) << "C(" << e / N << ", " << e % N << ")";
+  // f16 as written; bf16 as the tests and the benchmark make it (its C's f16 made bf16).
+  for (ScalarKind out : {ScalarKind::F16, ScalarKind::BF16}) {
+    SCOPED_TRACE(std::string(name(out)) + " out");
+    auto half = gpukernels::matmulKernel(out, dir, kernel + ".tir");
+    ASSERT_TRUE(half.ok()) << half.message();
+    Fp8Run h = runFp8(*half, kernel, a, b, M, N, K, 2, scaleA, scaleB);
+    ASSERT_TRUE(h.status.ok()) << h.status.message();
+    std::vector<uint16_t> bits = valuesOf<uint16_t>(h.c);
+    const int mantissa = out == ScalarKind::F16 ? 11 : 8;
+    for (size_t e = 0; e < want.size(); ++e) {
+      const double got = out == ScalarKind::F16 ? fromHalfBits(bits[e]) : fromBf16Bits(bits[e]);
+      int ex = 0;
+      std::frexp(want[e], &ex);
+      const double halfUlp = std::ldexp(1.0, ex - mantissa - 1);
+      ASSERT_LE(std::abs(got - want[e]), halfUlp) << "C(" << e / N << ", " << e % N << ")";
+    }
+  }
+}
+
 } // namespace
 
 TEST(Fp8Matmul, WarpSpecializedKernelsComputeTheScaledProduct) {
-  const int M = 256, N = 512;
-  const double scaleA = 0.5, scaleB = 0.25;
   std::mt19937_64 rng(42);
-  const std::string dir = gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR);
   // K: a partial step (the rest reads as zero), and 3 steps (no multiple of 4 stages).
   for (int K : {48, 384}) {
     SCOPED_TRACE("K " + std::to_string(K));
-    const std::vector<uint8_t> a = randomE4M3(size_t(M) * K, rng),
-                               b = randomE4M3(size_t(N) * K, rng);
-    std::vector<double> want(size_t(M) * N);
-    for (int i = 0; i < M; ++i)
-      for (int j = 0; j < N; ++j) {
-        double s = 0;
-        for (int k = 0; k < K; ++k)
-          s += decodeE4M3(a[size_t(i) * K + k]) * decodeE4M3(b[size_t(j) * K + k]);
-        want[size_t(i) * N + j] = s * scaleA * scaleB;
-      }
     // The cooperative kernels, and the ones with a region per consumer warp group.
     for (std::string kernel : {"matmul_fp8_ws_persistent", "matmul_fp8_ws_split"}) {
       SCOPED_TRACE(kernel);
-      auto f32 = gpukernels::matmulKernel(ScalarKind::F16, dir, kernel + "_f32out.tir");
-      ASSERT_TRUE(f32.ok()) << f32.message();
-      Fp8Run r = runFp8(*f32, kernel + "_f32out", a, b, M, N, K, 4, scaleA, scaleB);
-      ASSERT_TRUE(r.status.ok()) << r.status.message();
-      std::vector<float> c = valuesOf<float>(r.c);
-      for (size_t e = 0; e < want.size(); ++e)
-        ASSERT_EQ(double(c[e]), want[e]) << "C(" << e / N << ", " << e % N << ")";
-      // f16 as written; bf16 as the tests and the benchmark make it (its C's f16 made bf16).
-      for (ScalarKind out : {ScalarKind::F16, ScalarKind::BF16}) {
-        SCOPED_TRACE(std::string(name(out)) + " out");
-        auto half = gpukernels::matmulKernel(out, dir, kernel + ".tir");
-        ASSERT_TRUE(half.ok()) << half.message();
-        Fp8Run h = runFp8(*half, kernel, a, b, M, N, K, 2, scaleA, scaleB);
-        ASSERT_TRUE(h.status.ok()) << h.status.message();
-        std::vector<uint16_t> bits = valuesOf<uint16_t>(h.c);
-        const int mantissa = out == ScalarKind::F16 ? 11 : 8;
-        for (size_t e = 0; e < want.size(); ++e) {
-          const double got = out == ScalarKind::F16 ? fromHalfBits(bits[e]) : fromBf16Bits(bits[e]);
-          int ex = 0;
-          std::frexp(want[e], &ex);
-          const double halfUlp = std::ldexp(1.0, ex - mantissa - 1);
-          ASSERT_LE(std::abs(got - want[e]), halfUlp) << "C(" << e / N << ", " << e % N << ")";
-        }
-      }
+      expectScaledProduct(kernel, 256, 512, K, rng);
     }
   }
+}
+
+// matmul_fp8_ws_split*.tir order their tiles and K steps for L2 as matmul_ws_split_tmastore.tir
+// does: 18 x 2 tiles make a group of 16 M tiles and one of 2 (walking N from the right), and
+// 3 programs walk them in 12 waves, every other one with K backwards.
+TEST(Fp8Matmul, SplitOrderComputesEveryTileOnce) {
+  std::mt19937_64 rng(7);
+  expectScaledProduct("matmul_fp8_ws_split", 2304, 512, 256, rng);
 }
 
 // Every byte but the NaNs decodes to a value that encodes back to it (and -0 to 0x80); halfway

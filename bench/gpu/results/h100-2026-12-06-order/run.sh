@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The runs behind this folder (2026-12-06 00:03-00:14 UTC; every call asked for an H200 and was
+# The runs behind this folder (2026-12-06 00:03-00:46 UTC; every call asked for an H200 and was
 # given an H100 80GB HBM3), as they ran. From the repository root, after
 # `cmake --build build --target linlayout jit_tests`: `bash run.sh prepare` compiles and packs
 # what the calls carry; `bash run.sh callN` runs on the GPU machine (device tool, carry
@@ -107,5 +107,10 @@ call6() { # 00:13: the f32 kernels' C against the interpreter's; fp8f32snrev san
   fp8sanitize $c/fp8f32snrev.tir zeros:1179648 --atol 4e-3 --rtol 1e-2
 }
 
+call7() { # 00:45: four more rounds of split and split0
+  unpack
+  IDLE_S=2 ROUNDS=4 SIZES=4096 harness last-4096 split split0
+}
+
 [ -z "${OUT:-}" ] || exec > >(tee "$OUT/${1:-run}.log") 2>&1 # on the GPU machine: a log comes back
-"${1:?usage: run.sh prepare|call1|call2|call3|call4|call5|call6}" "$@"
+"${1:?usage: run.sh prepare|call1|call2|call3|call4|call5|call6|call7}" "$@"

@@ -2,7 +2,7 @@
 # The runs behind this folder, one function per device call. From the repository root, after
 # `cmake --build build --target linlayout jit_tests`: `bash run.sh prepare` compiles and packs what
 # the calls carry; `bash run.sh call1` (then call2) runs on the GPU machine (device tool, carry
-# [".carry-run"]); `prepare3` after `prepare` readies call3, call4 and call5, which have not run
+# [".carry-run"]); `prepare3` after `prepare` readies call3, call4 and call5, which ran the next day
 # (NOTES.md). `compile` and `harness` are split16/run.sh's, loaded below.
 # split is examples/matmul_ws_split_tmastore.tir as of 90860f6 (tile groups of 16 M tiles, before
 # it took the order measured here); rev is the same with the producer walking K backwards in odd
@@ -84,7 +84,7 @@ prepare3() {
   cp examples/matmul_ws_split_tmastore.tir $c/split.tir
   git show 90860f6:examples/matmul_ws_split_tmastore.tir |
     sed 's/@matmul_ws_split_tmastore(/@matmul_ws_split_tmastore0(/' > $c/split0.tir
-  cp examples/matmul_fp8_ws_split.tir $c/fp8.tir
+  git show 22d2fa8:examples/matmul_fp8_ws_split.tir > $c/fp8.tir # before it took the order
   local k=$here/candidates/korder.py
   python3 $k $c/fp8.tir $c/fp8g16.tir matmul_fp8_ws_split_g16 groups16
   python3 $k $c/fp8.tir $c/fp8snrev.tir matmul_fp8_ws_split_snrev groups16 reverse snake

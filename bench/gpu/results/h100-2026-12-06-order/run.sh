@@ -8,12 +8,11 @@
 # examples/matmul_ws_persistent_tmastore.tir and coopsnrev that kernel in the split one's order;
 # fp8 is examples/matmul_fp8_ws_split.tir before its L2 order, fp8g16 the same in groups of 16,
 # fp8snrev in the order (examples/ since this folder); fp8f32 and fp8f32snrev are
-# examples/matmul_fp8_ws_split_f32out.tir before and in the order. calls 5 and 6 ran with the
-# fp8 examples already in the order.
+# examples/matmul_fp8_ws_split_f32out.tir before and in the order. call4's GPU test ran with
+# the f16 fp8 example in the order, call5's with both.
 set -uo pipefail
 c=.carry-run
 export PYTHONUNBUFFERED=1
-here=$(dirname "$0")
 K=bench/gpu/results/h100-2026-12-05-korder/run.sh
 . <(sed '$d' $K) # its functions (and split16's), without the last line that runs one
 
@@ -29,7 +28,7 @@ prepare() {
 }
 
 # fp8run [compute-sanitizer arguments --] FILE C-ARG [linlayout run arguments]: the fp8 kernel
-# on 5 programs and 18 x 2 tiles (12 waves, K both ways), the GPU's C against the interpreter's
+# on 5 programs and 18 x 2 tiles (8 waves, K both ways), the GPU's C against the interpreter's
 fp8run() {
   local pre=()
   if [[ " $* " == *" -- "* ]]; then

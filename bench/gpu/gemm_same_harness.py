@@ -18,11 +18,11 @@ stream-K kernel's workspace and tile counters) get one zeroed scratch buffer eac
 context and launched on torch's current stream, one program per SM. A clustered kernel (its
 report says "a program is a cluster of N CTAs") is launched by cuLaunchKernelEx in clusters of N
 along x, as many whole clusters as fit at once (cuOccupancyMaxActiveClusters), at most one CTA per
-SM. Its C is compared with
-cuBLAS's on the same inputs (torch.randn's, rounded to the input type), the whole matrix, before
-it is timed. cuBLAS is torch.matmul for C in the input type, torch.mm(..., out_dtype=torch.float32)
-for f32 C (torch 2.9 or later) and torch._scaled_mm (cuBLASLt, scales 1) for e4m3 inputs; kernels
-are grouped by input and output type, each group timed beside its own cuBLAS side.
+SM. Its C is compared with cuBLAS's on the same inputs (torch.randn's, rounded to the input
+type), the whole matrix, before it is timed. cuBLAS is torch.matmul for C in the input type,
+torch.mm(..., out_dtype=torch.float32) for f32 C (torch 2.9 or later) and torch._scaled_mm
+(cuBLASLt, scales 1) for e4m3 inputs; kernels are grouped by input and output type, each group
+timed beside its own cuBLAS side.
 
   python3 bench/gpu/gemm_same_harness.py OUT.json LABEL=X.ptx [LABEL=Y.ptx ...]
     e.g. tmastore=tmastore_f16.ptx tmastore=tmastore_bf16.ptx split=split_f16.ptx

@@ -143,6 +143,13 @@ inline double fromHalfBits(uint16_t h) {
   return (h & 0x8000) ? -v : v;
 }
 
+/// The bf16 bits of a float that bf16 holds exactly: the high half of its f32 bits.
+inline uint16_t toBf16Bits(float x) {
+  uint32_t bits = 0;
+  std::memcpy(&bits, &x, 4);
+  return uint16_t(bits >> 16);
+}
+
 /// The value of bf16 bits (the high half of an f32's).
 inline double fromBf16Bits(uint16_t h) {
   const uint32_t bits = uint32_t(h) << 16;

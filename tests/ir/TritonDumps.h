@@ -427,7 +427,7 @@ inline std::vector<ExampleRun> tritonDumpRuns() {
                     std::vector<float> x = randomFloats(100 * 300, 44);
                     std::vector<uint16_t> bf(x.size());
                     for (size_t i = 0; i < x.size(); ++i)
-                      bf[i] = uint16_t(std::bit_cast<uint32_t>(x[i]) >> 16);
+                      bf[i] = toBf16Bits(x[i]);
                     m.buffers = {bytesOf(bf), bytesOf(std::vector<float>(128, -7.f))};
                     a = {ArgValue::pointer(0), ArgValue::pointer(1), ArgValue::integer(100),
                          ArgValue::integer(300)};

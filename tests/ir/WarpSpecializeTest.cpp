@@ -235,23 +235,10 @@ void expectProductRoundedOnce(const std::string &kernel, ScalarKind elem, int M,
   const Function &fn = m->functions.at(0);
   const bool f32out = fn.type(fn.body.args.at(2)).elem().scalar == ScalarKind::F32;
   const bool half = elem == ScalarKind::F16;
-  auto bitsOf = [&](double v) {
-    if (half)
-      return toHalfBits(float(v));
-    float f = float(v);
-    uint32_t u = 0;
-    std::memcpy(&u, &f, 4);
-    return uint16_t(u >> 16); // exact: the inputs have 4 significant bits at most
-  };
-  auto valueOf = [&](uint16_t h) {
-    if (half)
-      return fromHalfBits(h);
-    const uint32_t u = uint32_t(h) << 16;
-    float f = 0;
-    std::memcpy(&f, &u, 4);
-    return double(f);
-  };
-  // To nearest even with C's significand (11 bits for f16, 8 for bf16; no subnormals here).
+  // Exact in both types: the inputs have 4 significant bits at most.
+  auto bitsOf = [&](double v) { return half ? toHalfBits(float(v)) : toBf16Bits(float(v)); };
+  // To nearest even with C's significand (11 bits for f16, 8 for bf16; no subnormals here),
+  // worked out here rather than by the interpreter's own rounding.
   auto rounded = [&](double v) {
     if (v == 0)
       return 0.0;
@@ -282,7 +269,7 @@ void expectProductRoundedOnce(const std::string &kernel, ScalarKind elem, int M,
       got.push_back(x);
   else
     for (uint16_t h : valuesOf<uint16_t>(mem.buffers[2]))
-      got.push_back(valueOf(h));
+      got.push_back(half ? fromHalfBits(h) : fromBf16Bits(h));
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
       double want = 0;

@@ -15,9 +15,8 @@ from collections import OrderedDict
 
 
 def tiles(tm, tn, group, snake):
-    out = []
+    out, width = [], group * tn
     for t in range(tm * tn):
-        width = group * tn
         g, within = divmod(t, width)
         first = g * group
         size = min(tm - first, group)

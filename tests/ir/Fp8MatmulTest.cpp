@@ -35,10 +35,11 @@ struct Fp8Run {
   std::vector<uint8_t> c;
 };
 
-// `fn` of `m` on A (M x K) and B (N x K) by 3 programs, C (M x N, `outBytes` each) row-major.
+// `fn` of `m` on A (M x K) and B (N x K) by `programs` programs, C (M x N, `outBytes` each)
+// row-major.
 Fp8Run runFp8(const Module &m, const std::string &fn, const std::vector<uint8_t> &a,
               const std::vector<uint8_t> &b, int M, int N, int K, size_t outBytes, double scaleA,
-              double scaleB) {
+              double scaleB, unsigned programs) {
   Memory mem;
   mem.buffers = {a, b, std::vector<uint8_t>(size_t(M) * N * outBytes, 0xff)};
   std::vector<ArgValue> args = {
@@ -52,15 +53,17 @@ Fp8Run runFp8(const Module &m, const std::string &fn, const std::vector<uint8_t>
   InterpreterOptions strict;
   strict.checkProxyFences = true;
   Fp8Run r;
-  r.status = interpret(m, fn, args, mem, Grid{3, 1, 1}, strict);
+  r.status = interpret(m, fn, args, mem, Grid{programs, 1, 1}, strict);
   r.c = std::move(mem.buffers[2]);
   return r;
 }
 
-// `kernel` (examples/KERNEL_f32out.tir, and KERNEL.tir in f16 and bf16) by 3 programs on random
-// A (M x K) and B (N x K): the f32 C must be the float64 product times the scales exactly, the
-// f16 and bf16 ones that product rounded once.
-void expectScaledProduct(const std::string &kernel, int M, int N, int K, std::mt19937_64 &rng) {
+// `kernel` (examples/KERNEL_f32out.tir, and KERNEL.tir in f16 and bf16) by `programs` programs on
+// random A (M x K) and B (N x K): the f32 C must be the float64 product times the scales exactly,
+// the f16 and bf16 ones that product rounded once.
+void expectScaledProduct(const std::string &kernel, int M, int N, int K, std::mt19937_64 &rng,
+                         unsigned programs = 3) {
+  SCOPED_TRACE(kernel + " by " + std::to_string(programs) + " programs");
   const double scaleA = 0.5, scaleB = 0.25;
   const std::string dir = gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR);
   const std::vector<uint8_t> a = randomE4M3(size_t(M) * K, rng), b = randomE4M3(size_t(N) * K, rng);
@@ -74,7 +77,7 @@ void expectScaledProduct(const std::string &kernel, int M, int N, int K, std::mt
     }
   auto f32 = gpukernels::matmulKernel(ScalarKind::F16, dir, kernel + "_f32out.tir");
   ASSERT_TRUE(f32.ok()) << f32.message();
-  Fp8Run r = runFp8(*f32, kernel + "_f32out", a, b, M, N, K, 4, scaleA, scaleB);
+  Fp8Run r = runFp8(*f32, kernel + "_f32out", a, b, M, N, K, 4, scaleA, scaleB, programs);
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   std::vector<float> c = valuesOf<float>(r.c);
   for (size_t e = 0; e < want.size(); ++e)
@@ -84,7 +87,7 @@ void expectScaledProduct(const std::string &kernel, int M, int N, int K, std::mt
     SCOPED_TRACE(std::string(name(out)) + " out");
     auto half = gpukernels::matmulKernel(out, dir, kernel + ".tir");
     ASSERT_TRUE(half.ok()) << half.message();
-    Fp8Run h = runFp8(*half, kernel, a, b, M, N, K, 2, scaleA, scaleB);
+    Fp8Run h = runFp8(*half, kernel, a, b, M, N, K, 2, scaleA, scaleB, programs);
     ASSERT_TRUE(h.status.ok()) << h.status.message();
     std::vector<uint16_t> bits = valuesOf<uint16_t>(h.c);
     const int mantissa = out == ScalarKind::F16 ? 11 : 8;
@@ -115,10 +118,12 @@ TEST(Fp8Matmul, WarpSpecializedKernelsComputeTheScaledProduct) {
 
 // matmul_fp8_ws_split*.tir order their tiles and K steps for L2 as matmul_ws_split_tmastore.tir
 // does: 18 x 2 tiles make a group of 16 M tiles and one of 2 (walking N from the right), and
-// 3 programs walk them in 12 waves, every other one with K backwards.
+// 3 programs walk them in 12 waves, every other one with K backwards; 33 programs, more than a
+// group's 32 tiles, in 2 waves.
 TEST(Fp8Matmul, SplitOrderComputesEveryTileOnce) {
   std::mt19937_64 rng(7);
-  expectScaledProduct("matmul_fp8_ws_split", 2304, 512, 256, rng);
+  for (unsigned programs : {3u, 33u})
+    expectScaledProduct("matmul_fp8_ws_split", 2304, 512, 256, rng, programs);
 }
 
 // Every byte but the NaNs decodes to a value that encodes back to it (and -0 to 0x80); halfway

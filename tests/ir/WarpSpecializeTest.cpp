@@ -189,7 +189,7 @@ TEST(WarpSpecialize, HalfOutputIsTheF32OutputRounded) {
 // interpreter, with the partitions' protocol checks and the proxy-fence rule, on 3 programs, or
 // on one cluster of a clustered kernel (as the GPU tests run them); `mem` holds A, B and C.
 Status interpretTmaStoreMatmul(const Module &m, const std::string &kernel, int M, int N, int K,
-                               Memory &mem) {
+                               Memory &mem, unsigned programs = 3) {
   std::vector<ArgValue> args = {ArgValue::tensorDesc(0, {M, K}, {K, 1}),
                                 ArgValue::tensorDesc(1, {K, N}, {N, 1}),
                                 ArgValue::tensorDesc(2, {M, N}, {N, 1}),
@@ -199,7 +199,8 @@ Status interpretTmaStoreMatmul(const Module &m, const std::string &kernel, int M
                                 ArgValue::integer(N)};
   InterpreterOptions strict;
   strict.checkProxyFences = true;
-  const unsigned programs = m.clusterSize() > 1 ? unsigned(m.clusterSize()) : 3;
+  if (m.clusterSize() > 1)
+    programs = unsigned(m.clusterSize());
   return interpret(m, kernel, args, mem, Grid{programs, 1, 1}, strict);
 }
 
@@ -227,8 +228,9 @@ std::string brokenTmaStoreError(const std::string &file, const std::string &from
 // exactly, and checks C against float64: C must be the exact product rounded once (to nearest
 // even) to C's type, or the exact product in f32.
 void expectProductRoundedOnce(const std::string &kernel, ScalarKind elem, int M, int N, int K,
-                              std::mt19937_64 &rng) {
-  SCOPED_TRACE(kernel + " " + std::string(name(elem)) + " K " + std::to_string(K));
+                              std::mt19937_64 &rng, unsigned programs = 3) {
+  SCOPED_TRACE(kernel + " " + std::string(name(elem)) + " K " + std::to_string(K) + " by " +
+               std::to_string(programs) + " programs");
   auto m =
       gpukernels::matmulKernel(elem, gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR), kernel + ".tir");
   ASSERT_TRUE(m.ok()) << m.message();
@@ -260,7 +262,7 @@ void expectProductRoundedOnce(const std::string &kernel, ScalarKind elem, int M,
   Memory mem;
   mem.buffers = {bytesOf(ab), bytesOf(bb),
                  std::vector<uint8_t>(size_t(M) * N * (f32out ? 4 : 2), 0xff)};
-  Status st = interpretTmaStoreMatmul(*m, kernel, M, N, K, mem);
+  Status st = interpretTmaStoreMatmul(*m, kernel, M, N, K, mem, programs);
   ASSERT_TRUE(st.ok()) << st.message();
   // C as read back, and the product it must hold: exact in f32, else rounded once.
   std::vector<double> got;
@@ -300,11 +302,13 @@ TEST(WarpSpecialize, TmaStoreEpilogueWritesTheProductRoundedOnce) {
 
 // The split kernels' L2 order: 18 M tiles make a group of 16 and a group of 2, which walks N from
 // the right, and 3 programs walk the 36 tiles in 12 waves, the odd ones with K backwards (a partial
-// step first). Every tile must still be computed once, from every K step once.
+// step first); 33 programs, more than a group's 32 tiles, walk them in 2 waves. Every tile must
+// still be computed once, from every K step once.
 TEST(WarpSpecialize, SplitGemmOrderComputesEveryTileOnce) {
   std::mt19937_64 rng(11);
   for (std::string kernel : {"matmul_ws_split_tmastore", "matmul_ws_split_tmastore_f32out"})
-    expectProductRoundedOnce(kernel, ScalarKind::F16, 2304, 512, 200, rng);
+    for (unsigned programs : {3u, 33u})
+      expectProductRoundedOnce(kernel, ScalarKind::F16, 2304, 512, 200, rng, programs);
 }
 
 // examples/matmul_ws_pingpong_tmastore.tir: each warp group waits for its turn before a tile's K

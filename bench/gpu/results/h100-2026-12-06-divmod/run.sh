@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The runs behind this folder, one function per device call. From the repository root, after
+# `cmake --build build --target linlayout jit_tests`: `bash run.sh prepare` compiles and packs
+# what the calls carry (.carry-run); `bash run.sh callN` runs on the GPU machine (device tool,
+# carry [".carry-run"]). split is examples/matmul_ws_split_tmastore.tir as of 43f67c1, splitdm
+# the same with candidates/divmod.py's consumers (no integer division per tile); `compile`,
+# `harness`, `unpack` and `sanitize` are the earlier folders' (loaded below).
+set -uo pipefail
+c=.carry-run
+export PYTHONUNBUFFERED=1
+here=$(dirname "$0")
+K=bench/gpu/results/h100-2026-12-05-korder/run.sh
+. <(sed '$d' $K) # its functions (and split16's), without the last line that runs one
+
+prepare() {
+  rm -rf $c && mkdir -p $c
+  for b in jit_tests linlayout; do
+    strip -o /tmp/$b build/bin/$b && xz -T2 -6 -c /tmp/$b > $c/$b.xz
+  done
+  git show 43f67c1:examples/matmul_ws_split_tmastore.tir > $c/split.tir
+  python3 $here/candidates/divmod.py $c/split.tir $c/splitdm.tir matmul_ws_split_tmastore_dm
+  for n in split splitdm; do compile $n; done
+  # the other split examples with the same consumers, for their GPU tests
+  for f in matmul_ws_split_tmastore matmul_ws_split_tmastore_f32out matmul_fp8_ws_split \
+    matmul_fp8_ws_split_f32out; do
+    git show 43f67c1:examples/$f.tir > /tmp/$f.tir
+    python3 $here/candidates/divmod.py /tmp/$f.tir $c/dm_$f.tir
+  done
+}
+
+# check FILE: the GPU's C against the interpreter's on 5 programs and 18 x 2 tiles (8 waves)
+check() {
+  /tmp/linlayout run $1 --gpu -q --grid 5 --arg adesc=rand:2304x104 --arg bdesc=rand:104x512 \
+    --arg c=zeros:2304x512 --arg K=104 --arg ldc=512 --arg M=2304 --arg N=512 2>&1 | tail -3
+}
+
+# cycles NAME LABEL...: Nsight Compute at base clock, one 4096^3 launch of each side (f16)
+cycles() {
+  local name=$1
+  shift
+  local sides=()
+  for s in "$@"; do sides+=("$s=$c/$s.ptx"); done
+  IDLE_S=0 ROUNDS=1 SIZES=4096 timeout 150 $ncu --kernel-name regex:"split|nvjet" --launch-count 6 \
+    --metrics gpc__cycles_elapsed.max,sm__cycles_elapsed.avg,smsp__inst_executed.sum \
+    python3 bench/gpu/gemm_same_harness.py /tmp/$name.json "${sides[@]}" 2>&1 |
+    grep -E "gpc__|sm__|smsp__|matmul_|nvjet" | tee "$OUT/$name-ncu.txt"
+}
+
+call1() { # both beside cuBLAS; ncu cycles; splitdm against the interpreter
+  unpack
+  IDLE_S=2 ROUNDS=6 SIZES=4096 harness divmod-4096 split splitdm
+  cycles divmod split splitdm
+  check $c/splitdm.tir
+}
+
+call2() { # the GPU tests of the four split examples with divmod.py's consumers
+  unpack
+  for f in $c/dm_*.tir; do cp $f examples/${f#$c/dm_}; done
+  LINLAYOUT_SOURCE_DIR=$PWD timeout 150 /tmp/jit_tests \
+    --gtest_filter='TmaGpu.WarpSpecializedMatmul:TmaGpu.Fp8WarpSpecializedMatmul' 2>&1 |
+    grep -E "split|OK|FAIL|PASSED"
+}
+
+[ -z "${OUT:-}" ] || exec > >(tee "$OUT/${1:-run}.log") 2>&1 # on the GPU machine: a log comes back
+"${1:?usage: run.sh prepare|call1|call2}" "$@"

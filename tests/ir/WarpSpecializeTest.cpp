@@ -186,8 +186,9 @@ TEST(WarpSpecialize, HalfOutputIsTheF32OutputRounded) {
 }
 
 // Runs a persistent matmul whose A, B and C are tensor maps (then K, ldc, M, N) in the
-// interpreter, with the partitions' protocol checks and the proxy-fence rule, on 3 programs, or
-// on one cluster of a clustered kernel (as the GPU tests run them); `mem` holds A, B and C.
+// interpreter, with the partitions' protocol checks and the proxy-fence rule, on `programs`
+// programs, or on one cluster of a clustered kernel (as the GPU tests run them); `mem` holds A, B
+// and C.
 Status interpretTmaStoreMatmul(const Module &m, const std::string &kernel, int M, int N, int K,
                                Memory &mem, unsigned programs = 3) {
   std::vector<ArgValue> args = {ArgValue::tensorDesc(0, {M, K}, {K, 1}),

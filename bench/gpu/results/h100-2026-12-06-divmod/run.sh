@@ -4,7 +4,8 @@
 # what the calls carry (.carry-run); `bash run.sh callN` runs on the GPU machine (device tool,
 # carry [".carry-run"]). split is examples/matmul_ws_split_tmastore.tir as of 43f67c1, splitdm
 # the same with candidates/divmod.py's consumers (no integer division per tile); `compile`,
-# `harness`, `unpack` and `sanitize` are the earlier folders' (loaded below).
+# `harness`, `unpack` and `$ncu` are the earlier folders' (loaded below), as is `prepare`'s first
+# step.
 set -uo pipefail
 c=.carry-run
 export PYTHONUNBUFFERED=1
@@ -13,10 +14,7 @@ K=bench/gpu/results/h100-2026-12-05-korder/run.sh
 . <(sed '$d' $K) # its functions (and split16's), without the last line that runs one
 
 prepare() {
-  rm -rf $c && mkdir -p $c
-  for b in jit_tests linlayout; do
-    strip -o /tmp/$b build/bin/$b && xz -T2 -6 -c /tmp/$b > $c/$b.xz
-  done
+  bash $K prepare # the binaries (and the korder folder's sides, unused here)
   git show 43f67c1:examples/matmul_ws_split_tmastore.tir > $c/split.tir
   python3 $here/candidates/divmod.py $c/split.tir $c/splitdm.tir matmul_ws_split_tmastore_dm
   for n in split splitdm; do compile $n; done

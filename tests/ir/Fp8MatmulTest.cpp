@@ -10,7 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <initializer_list>
 
 using namespace linlayout;
 using namespace linlayout::ir;
@@ -58,45 +60,53 @@ Fp8Run runFp8(const Module &m, const std::string &fn, const std::vector<uint8_t>
   return r;
 }
 
-// `kernel` (examples/KERNEL_f32out.tir, and KERNEL.tir in f16 and bf16) by `programs` programs on
-// random A (M x K) and B (N x K): the f32 C must be the float64 product times the scales exactly,
-// the f16 and bf16 ones that product rounded once.
+// `kernel` (examples/KERNEL_f32out.tir, and KERNEL.tir in f16 and bf16) on random A (M x K) and
+// B (N x K), run by each count of `programs`: the f32 C must be the float64 product times the
+// scales exactly, the f16 and bf16 ones that product rounded once.
 void expectScaledProduct(const std::string &kernel, int M, int N, int K, std::mt19937_64 &rng,
-                         unsigned programs = 3) {
-  SCOPED_TRACE(kernel + " by " + std::to_string(programs) + " programs");
+                         std::initializer_list<unsigned> programs = {3}) {
   const double scaleA = 0.5, scaleB = 0.25;
   const std::string dir = gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR);
   const std::vector<uint8_t> a = randomE4M3(size_t(M) * K, rng), b = randomE4M3(size_t(N) * K, rng);
+  std::vector<double> da(a.size()), db(b.size());
+  std::transform(a.begin(), a.end(), da.begin(), decodeE4M3);
+  std::transform(b.begin(), b.end(), db.begin(), decodeE4M3);
   std::vector<double> want(size_t(M) * N);
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
       double s = 0;
       for (int k = 0; k < K; ++k)
-        s += decodeE4M3(a[size_t(i) * K + k]) * decodeE4M3(b[size_t(j) * K + k]);
+        s += da[size_t(i) * K + k] * db[size_t(j) * K + k];
       want[size_t(i) * N + j] = s * scaleA * scaleB;
     }
   auto f32 = gpukernels::matmulKernel(ScalarKind::F16, dir, kernel + "_f32out.tir");
   ASSERT_TRUE(f32.ok()) << f32.message();
-  Fp8Run r = runFp8(*f32, kernel + "_f32out", a, b, M, N, K, 4, scaleA, scaleB, programs);
-  ASSERT_TRUE(r.status.ok()) << r.status.message();
-  std::vector<float> c = valuesOf<float>(r.c);
-  for (size_t e = 0; e < want.size(); ++e)
-    ASSERT_EQ(double(c[e]), want[e]) << "C(" << e / N << ", " << e % N << ")";
   // f16 as written; bf16 as the tests and the benchmark make it (its C's f16 made bf16).
-  for (ScalarKind out : {ScalarKind::F16, ScalarKind::BF16}) {
-    SCOPED_TRACE(std::string(name(out)) + " out");
-    auto half = gpukernels::matmulKernel(out, dir, kernel + ".tir");
-    ASSERT_TRUE(half.ok()) << half.message();
-    Fp8Run h = runFp8(*half, kernel, a, b, M, N, K, 2, scaleA, scaleB, programs);
-    ASSERT_TRUE(h.status.ok()) << h.status.message();
-    std::vector<uint16_t> bits = valuesOf<uint16_t>(h.c);
-    const int mantissa = out == ScalarKind::F16 ? 11 : 8;
-    for (size_t e = 0; e < want.size(); ++e) {
-      const double got = out == ScalarKind::F16 ? fromHalfBits(bits[e]) : fromBf16Bits(bits[e]);
-      int ex = 0;
-      std::frexp(want[e], &ex);
-      const double halfUlp = std::ldexp(1.0, ex - mantissa - 1);
-      ASSERT_LE(std::abs(got - want[e]), halfUlp) << "C(" << e / N << ", " << e % N << ")";
+  auto f16 = gpukernels::matmulKernel(ScalarKind::F16, dir, kernel + ".tir");
+  ASSERT_TRUE(f16.ok()) << f16.message();
+  auto bf16 = gpukernels::matmulKernel(ScalarKind::BF16, dir, kernel + ".tir");
+  ASSERT_TRUE(bf16.ok()) << bf16.message();
+  for (unsigned n : programs) {
+    SCOPED_TRACE(kernel + " by " + std::to_string(n) + " programs");
+    Fp8Run r = runFp8(*f32, kernel + "_f32out", a, b, M, N, K, 4, scaleA, scaleB, n);
+    ASSERT_TRUE(r.status.ok()) << r.status.message();
+    std::vector<float> c = valuesOf<float>(r.c);
+    for (size_t e = 0; e < want.size(); ++e)
+      ASSERT_EQ(double(c[e]), want[e]) << "C(" << e / N << ", " << e % N << ")";
+    for (ScalarKind out : {ScalarKind::F16, ScalarKind::BF16}) {
+      SCOPED_TRACE(std::string(name(out)) + " out");
+      const bool isF16 = out == ScalarKind::F16;
+      Fp8Run h = runFp8(isF16 ? *f16 : *bf16, kernel, a, b, M, N, K, 2, scaleA, scaleB, n);
+      ASSERT_TRUE(h.status.ok()) << h.status.message();
+      std::vector<uint16_t> bits = valuesOf<uint16_t>(h.c);
+      const int mantissa = isF16 ? 11 : 8;
+      for (size_t e = 0; e < want.size(); ++e) {
+        const double got = isF16 ? fromHalfBits(bits[e]) : fromBf16Bits(bits[e]);
+        int ex = 0;
+        std::frexp(want[e], &ex);
+        const double halfUlp = std::ldexp(1.0, ex - mantissa - 1);
+        ASSERT_LE(std::abs(got - want[e]), halfUlp) << "C(" << e / N << ", " << e % N << ")";
+      }
     }
   }
 }
@@ -122,8 +132,7 @@ TEST(Fp8Matmul, WarpSpecializedKernelsComputeTheScaledProduct) {
 // group's 32 tiles, in 2 waves.
 TEST(Fp8Matmul, SplitOrderComputesEveryTileOnce) {
   std::mt19937_64 rng(7);
-  for (unsigned programs : {3u, 33u})
-    expectScaledProduct("matmul_fp8_ws_split", 2304, 512, 256, rng, programs);
+  expectScaledProduct("matmul_fp8_ws_split", 2304, 512, 256, rng, {3, 33});
 }
 
 // Every byte but the NaNs decodes to a value that encodes back to it (and -0 to 0x80); halfway

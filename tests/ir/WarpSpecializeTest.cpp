@@ -15,7 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
+#include <initializer_list>
 
 using namespace linlayout;
 using namespace linlayout::ir;
@@ -200,9 +200,8 @@ Status interpretTmaStoreMatmul(const Module &m, const std::string &kernel, int M
                                 ArgValue::integer(N)};
   InterpreterOptions strict;
   strict.checkProxyFences = true;
-  if (m.clusterSize() > 1)
-    programs = unsigned(m.clusterSize());
-  return interpret(m, kernel, args, mem, Grid{programs, 1, 1}, strict);
+  const unsigned n = m.clusterSize() > 1 ? unsigned(m.clusterSize()) : programs;
+  return interpret(m, kernel, args, mem, Grid{n, 1, 1}, strict);
 }
 
 // The error of a TMA-store example (examples/FILE) with `from` replaced by `to`, run on 256 x 512
@@ -226,12 +225,12 @@ std::string brokenTmaStoreError(const std::string &file, const std::string &from
 
 // Runs examples/KERNEL.tir (a TMA-store GEMM, `elem` as the GPU tests and the benchmark make it) on
 // M x N x K inputs that are multiples of 1/8 in [-1, 1], whose products and sums f32 holds
-// exactly, and checks C against float64: C must be the exact product rounded once (to nearest
-// even) to C's type, or the exact product in f32.
+// exactly, run by each count of `programs`, and checks C against float64: C must be the exact
+// product rounded once (to nearest even) to C's type, or the exact product in f32.
 void expectProductRoundedOnce(const std::string &kernel, ScalarKind elem, int M, int N, int K,
-                              std::mt19937_64 &rng, unsigned programs = 3) {
-  SCOPED_TRACE(kernel + " " + std::string(name(elem)) + " K " + std::to_string(K) + " by " +
-               std::to_string(programs) + " programs");
+                              std::mt19937_64 &rng,
+                              std::initializer_list<unsigned> programs = {3}) {
+  SCOPED_TRACE(kernel + " " + std::string(name(elem)) + " K " + std::to_string(K));
   auto m =
       gpukernels::matmulKernel(elem, gpukernels::sourceDir(LINLAYOUT_SOURCE_DIR), kernel + ".tir");
   ASSERT_TRUE(m.ok()) << m.message();
@@ -260,27 +259,33 @@ void expectProductRoundedOnce(const std::string &kernel, ScalarKind elem, int M,
     ab.push_back(bitsOf(x));
   for (double x : b)
     bb.push_back(bitsOf(x));
-  Memory mem;
-  mem.buffers = {bytesOf(ab), bytesOf(bb),
-                 std::vector<uint8_t>(size_t(M) * N * (f32out ? 4 : 2), 0xff)};
-  Status st = interpretTmaStoreMatmul(*m, kernel, M, N, K, mem, programs);
-  ASSERT_TRUE(st.ok()) << st.message();
-  // C as read back, and the product it must hold: exact in f32, else rounded once.
-  std::vector<double> got;
-  if (f32out)
-    for (float x : valuesOf<float>(mem.buffers[2]))
-      got.push_back(x);
-  else
-    for (uint16_t h : valuesOf<uint16_t>(mem.buffers[2]))
-      got.push_back(half ? fromHalfBits(h) : fromBf16Bits(h));
+  // The product C must hold: exact in f32, else rounded once.
+  std::vector<double> want(size_t(M) * N);
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
-      double want = 0;
+      double s = 0;
       for (int k = 0; k < K; ++k)
-        want += a[size_t(i) * K + k] * b[size_t(k) * N + j];
-      ASSERT_EQ(got[size_t(i) * N + j], f32out ? want : rounded(want))
-          << "C(" << i << ", " << j << ")";
+        s += a[size_t(i) * K + k] * b[size_t(k) * N + j];
+      want[size_t(i) * N + j] = f32out ? s : rounded(s);
     }
+  for (unsigned n : programs) {
+    SCOPED_TRACE("by " + std::to_string(n) + " programs");
+    Memory mem;
+    mem.buffers = {bytesOf(ab), bytesOf(bb),
+                   std::vector<uint8_t>(size_t(M) * N * (f32out ? 4 : 2), 0xff)};
+    Status st = interpretTmaStoreMatmul(*m, kernel, M, N, K, mem, n);
+    ASSERT_TRUE(st.ok()) << st.message();
+    // C as read back.
+    std::vector<double> got;
+    if (f32out)
+      for (float x : valuesOf<float>(mem.buffers[2]))
+        got.push_back(x);
+    else
+      for (uint16_t h : valuesOf<uint16_t>(mem.buffers[2]))
+        got.push_back(half ? fromHalfBits(h) : fromBf16Bits(h));
+    for (size_t e = 0; e < want.size(); ++e)
+      ASSERT_EQ(got[e], want[e]) << "C(" << e / N << ", " << e % N << ")";
+  }
 }
 
 // examples/matmul_ws_persistent_tmastore.tir (C by TMA stores from one shared tile, each
@@ -308,8 +313,7 @@ TEST(WarpSpecialize, TmaStoreEpilogueWritesTheProductRoundedOnce) {
 TEST(WarpSpecialize, SplitGemmOrderComputesEveryTileOnce) {
   std::mt19937_64 rng(11);
   for (std::string kernel : {"matmul_ws_split_tmastore", "matmul_ws_split_tmastore_f32out"})
-    for (unsigned programs : {3u, 33u})
-      expectProductRoundedOnce(kernel, ScalarKind::F16, 2304, 512, 200, rng, programs);
+    expectProductRoundedOnce(kernel, ScalarKind::F16, 2304, 512, 200, rng, {3, 33});
 }
 
 // examples/matmul_ws_pingpong_tmastore.tir: each warp group waits for its turn before a tile's K

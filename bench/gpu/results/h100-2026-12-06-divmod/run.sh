@@ -109,5 +109,13 @@ call6() { # the straggler: per-SM and per-GPC spread of 12 launches of each side
   IDLE_S=2 ROUNDS=10 SIZES=4096 harness divmod3-4096 split splitdm
 }
 
+call7() { # kernel duration against the SMs' active cycles; 10 more rounds of call1's timing
+  unpack
+  local m=gpu__time_duration.sum,sm__cycles_active.max,gpc__cycles_elapsed.max,gpc__cycles_elapsed.min
+  METRICS=$m KERNELS='^matmul_ws_split_tmastore_dm$' LAUNCHES=12 cycles splitdm-end splitdm
+  METRICS=$m KERNELS=nvjet LAUNCHES=12 cycles cublas-end split
+  IDLE_S=2 ROUNDS=10 SIZES=4096 harness divmod4-4096 split splitdm
+}
+
 [ -z "${OUT:-}" ] || exec > >(tee "$OUT/${1:-run}.log") 2>&1 # on the GPU machine: a log comes back
-"${1:?usage: run.sh prepare|prepare2|call1|call1b|call2|call3|call4|call5|call6}" "$@"
+"${1:?usage: run.sh prepare|prepare2|call1|call1b|call2|call3|call4|call5|call6|call7}" "$@"

@@ -50,7 +50,7 @@ cycles() {
     --launch-count ${LAUNCHES:-6} \
     --metrics ${METRICS:-gpc__cycles_elapsed.max,sm__cycles_elapsed.avg,smsp__inst_executed.sum} \
     python3 bench/gpu/gemm_same_harness.py /tmp/$name.json "${sides[@]}" 2>&1 |
-    grep -E "gpc__|sm__|smsp__|matmul_|nvjet" | tee "$OUT/$name-ncu.txt"
+    grep -E "gpu__|gpc__|sm__|smsp__|matmul_|nvjet" | tee "$OUT/$name-ncu.txt"
 }
 
 call1() { # both beside cuBLAS; ncu cycles; splitdm against the interpreter

@@ -5,7 +5,7 @@
 # carry [".carry-run"]). split is examples/matmul_ws_split_tmastore.tir as of 43f67c1, splitdm
 # the same with candidates/divmod.py's consumers (no integer division per tile); `compile`,
 # `harness`, `unpack` and `$ncu` are the earlier folders' (loaded below), as is `prepare`'s first
-# step. The calls ran on 2026-12-06 from 03:13 to 03:28 UTC and at 04:01 (call7); each asked for
+# step. The calls ran on 2026-12-06 from 03:12 to 03:30 UTC and at 03:43 (call7); each asked for
 # an H200 and was given an H100 80GB HBM3.
 set -uo pipefail
 c=.carry-run

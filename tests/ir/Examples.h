@@ -200,6 +200,21 @@ inline void expectI8Product(const std::vector<uint8_t> &a, const std::vector<uin
     }
 }
 
+/// The float64 product of the row-major M x K matrix `a` and a K x N matrix `b` whose element
+/// (k, j) is b[k * kStride + j * nStride] (N, 1 for row-major; 1, K for N x K storage), row-major.
+inline std::vector<double> productF64(const std::vector<double> &a, const std::vector<double> &b,
+                                      int M, int N, int K, size_t kStride, size_t nStride) {
+  std::vector<double> c(size_t(M) * N);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double s = 0;
+      for (int k = 0; k < K; ++k)
+        s += a[size_t(i) * K + k] * b[k * kStride + j * nStride];
+      c[size_t(i) * N + j] = s;
+    }
+  return c;
+}
+
 inline std::vector<float> randomFloats(size_t n, unsigned seed, int range = 8) {
   std::mt19937 g(seed);
   std::uniform_int_distribution<int> d(-range, range);

@@ -71,14 +71,9 @@ void expectScaledProduct(const std::string &kernel, int M, int N, int K, std::mt
   std::vector<double> da(a.size()), db(b.size());
   std::transform(a.begin(), a.end(), da.begin(), decodeE4M3);
   std::transform(b.begin(), b.end(), db.begin(), decodeE4M3);
-  std::vector<double> want(size_t(M) * N);
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      double s = 0;
-      for (int k = 0; k < K; ++k)
-        s += da[size_t(i) * K + k] * db[size_t(j) * K + k];
-      want[size_t(i) * N + j] = s * scaleA * scaleB;
-    }
+  std::vector<double> want = productF64(da, db, M, N, K, 1, size_t(K));
+  for (double &w : want)
+    w = w * scaleA * scaleB;
   auto f32 = gpukernels::matmulKernel(ScalarKind::F16, dir, kernel + "_f32out.tir");
   ASSERT_TRUE(f32.ok()) << f32.message();
   // f16 as written; bf16 as the tests and the benchmark make it (its C's f16 made bf16).

@@ -260,14 +260,10 @@ void expectProductRoundedOnce(const std::string &kernel, ScalarKind elem, int M,
   for (double x : b)
     bb.push_back(bitsOf(x));
   // The product C must hold: exact in f32, else rounded once.
-  std::vector<double> want(size_t(M) * N);
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      double s = 0;
-      for (int k = 0; k < K; ++k)
-        s += a[size_t(i) * K + k] * b[size_t(k) * N + j];
-      want[size_t(i) * N + j] = f32out ? s : rounded(s);
-    }
+  std::vector<double> want = productF64(a, b, M, N, K, size_t(N), 1);
+  if (!f32out)
+    for (double &w : want)
+      w = rounded(w);
   for (unsigned n : programs) {
     SCOPED_TRACE("by " + std::to_string(n) + " programs");
     Memory mem;

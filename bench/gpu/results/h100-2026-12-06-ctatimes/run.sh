@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The runs behind this folder, one function per device call. From the repository root, after
+# `cmake --build build --target linlayout`: `bash run.sh prepare` compiles what the calls carry
+# (.carry-run); `bash run.sh callN` runs on the GPU machine (device tool, carry [".carry-run"]).
+# They ran on 2026-12-06 from 04:45 to 04:58 UTC; each asked for an H200 and was given an H100.
+# split is examples/matmul_ws_split_tmastore.tir as of 67237b0 (split_bf16 its bf16 form),
+# split_st the same with candidates/stamp.py's time stamps; fp8 and fp8f32 are
+# examples/matmul_fp8_ws_split.tir and its _f32out form.
+set -uo pipefail
+c=.carry-run
+export PYTHONUNBUFFERED=1
+here=$(dirname "$0")
+
+compile() { # compile NAME: $c/NAME.tir to $c/NAME.ptx and its bf16 form to $c/NAME_bf16.ptx
+  sed 's/xf16/xbf16/g; s/<f16>/<bf16>/g' $c/$1.tir > $c/$1_bf16.tir
+  for n in $1 $1_bf16; do
+    build/bin/linlayout compile $c/$n.tir -o $c/$n.ptx --report 2> $c/$n.report
+  done
+}
+
+prepare() {
+  rm -rf $c && mkdir -p $c
+  cp examples/matmul_ws_split_tmastore.tir $c/split.tir
+  compile split
+  for n in split split_bf16; do python3 $here/candidates/stamp.py $c/$n.ptx $c/${n}_st.ptx; done
+  for f in matmul_fp8_ws_split matmul_fp8_ws_split_f32out; do
+    build/bin/linlayout compile examples/$f.tir -o $c/$f.ptx --report 2> $c/$f.report
+  done
+}
+
+# harness NAME LABEL=PTX...: gemm_same_harness.py's rounds into NAME.json
+harness() {
+  local name=$1
+  shift
+  timeout 280 python3 bench/gpu/gemm_same_harness.py "$OUT/$name.json" "$@" 2>&1 |
+    grep -E "round|error"
+}
+
+call1() { # the CTAs' time stamps; the GEMM targets of issue #42 beside cuBLAS and _scaled_mm
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
+  for n in split split_bf16; do
+    LAUNCHES=30 timeout 150 python3 $here/candidates/ctatimes.py "$OUT/ctatimes-$n.json" \
+      $c/${n}_st.ptx
+  done
+  IDLE_S=2 ROUNDS=10 SIZES=4096 harness gemm-4096-f16 split=$c/split.ptx
+  IDLE_S=2 ROUNDS=10 SIZES=4096 harness gemm-4096-bf16 split=$c/split_bf16.ptx
+  IDLE_S=2 ROUNDS=3 SIZES=8192 harness gemm-8192-f16 split=$c/split.ptx
+  IDLE_S=2 ROUNDS=3 SIZES=8192 harness gemm-8192-bf16 split=$c/split_bf16.ptx
+  IDLE_S=1 ROUNDS=3 SIZES="4096 8192" harness fp8 fp8=$c/matmul_fp8_ws_split.ptx \
+    fp8f32=$c/matmul_fp8_ws_split_f32out.ptx
+}
+
+ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda*/bin/ncu 2>/dev/null |
+  head -1)
+
+# ncu_waves SHAPE...: Nsight Compute at base clock, 6 launches of ours, then of cuBLAS, at each
+# shape, into one file (the device tool returns at most 8 files a call)
+ncu_waves() {
+  local m=gpu__time_duration.sum,gpc__cycles_elapsed.max,sm__cycles_active.max,sm__cycles_active.avg
+  for s in "$@"; do
+    for k in '^matmul' nvjet; do
+      echo "== $s $k"
+      SIZES=$s IDLE_S=0 ROUNDS=1 timeout 100 $ncu --kernel-name regex:"$k" --launch-count 6 \
+        --metrics $m python3 bench/gpu/gemm_same_harness.py /tmp/x.json split=$c/split.ptx 2>&1 |
+        grep -E "gpu__|gpc__|sm__"
+    done
+  done >> "$OUT/ncu-waves.txt"
+}
+
+call2() { # 1, 2 and 4 full waves and 4096^3 under Nsight Compute; 10 more rounds at 4096^3
+  # (as it ran, it wrote a file per shape and side, and the last three did not come back; call2b
+  # ran those again on the same machine: raw/ncu-*.txt and raw/ncu-call2b.txt)
+  ncu_waves 1536x2816x4096 3072x2816x4096 6144x2816x4096 4096
+  IDLE_S=2 ROUNDS=10 SIZES=4096 harness gemm2-4096-f16 split=$c/split.ptx
+  IDLE_S=2 ROUNDS=10 SIZES=4096 harness gemm2-4096-bf16 split=$c/split_bf16.ptx
+}
+
+call2b() { # the three of call2's Nsight Compute runs that did not come back (04:54 UTC)
+  ncu_waves 6144x2816x4096
+  local m=gpu__time_duration.sum,gpc__cycles_elapsed.max,sm__cycles_active.max,sm__cycles_active.avg
+  echo "== 4096 ^matmul" >> "$OUT/ncu-waves.txt"
+  SIZES=4096 IDLE_S=0 ROUNDS=1 timeout 100 $ncu --kernel-name regex:'^matmul' --launch-count 6 \
+    --metrics $m python3 bench/gpu/gemm_same_harness.py /tmp/x.json split=$c/split.ptx 2>&1 |
+    grep -E "gpu__|gpc__|sm__" >> "$OUT/ncu-waves.txt"
+}
+
+call3() { # 16 launches a side at 4096^3 and at 4 full waves, two metrics (one pass, if ncu can)
+  local m=gpu__time_duration.sum,gpc__cycles_elapsed.max
+  for s in 4096 6144x2816x4096; do
+    for k in '^matmul' nvjet; do
+      echo "== $s $k"
+      SIZES=$s IDLE_S=0 ROUNDS=1 timeout 120 $ncu --kernel-name regex:"$k" --launch-count 16 \
+        --metrics $m python3 bench/gpu/gemm_same_harness.py /tmp/x.json split=$c/split.ptx 2>&1 |
+        grep -E "gpu__|gpc__|==PROF== Profiling|passes"
+    done
+  done > "$OUT/ncu-pairs.txt"
+}
+
+[ -z "${OUT:-}" ] || exec > >(tee "$OUT/${1:-run}.log") 2>&1 # on the GPU machine: a log comes back
+"${1:?usage: run.sh prepare|call1|call2|call2b|call3}" "$@"

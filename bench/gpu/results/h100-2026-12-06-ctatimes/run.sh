@@ -13,6 +13,7 @@ here=$(dirname "$0")
 
 compile() { # compile NAME: $c/NAME.tir to $c/NAME.ptx and its bf16 form to $c/NAME_bf16.ptx
   sed 's/xf16/xbf16/g; s/<f16>/<bf16>/g' $c/$1.tir > $c/$1_bf16.tir
+  local n
   for n in $1 $1_bf16; do
     build/bin/linlayout compile $c/$n.tir -o $c/$n.ptx --report 2> $c/$n.report
   done
@@ -96,5 +97,56 @@ call3() { # 16 launches a side at 4096^3 and at 4 full waves, two metrics (one p
   done > "$OUT/ncu-pairs.txt"
 }
 
+# After call3: s3p4 and s4p2 are candidates/chunked.py's f16 kernels (3 stages and 4 slots of C
+# per warp group; 4 stages and 2 slots), from examples/matmul_ws_split_tmastore_f32out.tir.
+prepare4() {
+  strip -o /tmp/linlayout build/bin/linlayout && xz -T2 -6 -c /tmp/linlayout > $c/linlayout.xz
+  local f32=examples/matmul_ws_split_tmastore_f32out.tir
+  python3 $here/candidates/chunked.py $f32 $c/s3p4.tir matmul_ws_split_s3p4 3 4
+  python3 $here/candidates/chunked.py $f32 $c/s4p2.tir matmul_ws_split_s4p2 4 2
+  for n in s3p4 s4p2; do
+    compile $n
+    python3 $here/candidates/stamp.py $c/$n.ptx $c/${n}_st.ptx 4
+  done
+}
+
+# gpucheck FILE [TOOL]: the GPU's C against the interpreter's on 5 programs and 18 x 2 tiles,
+# under compute-sanitizer's TOOL if given
+gpucheck() {
+  local san=()
+  [ -z "${2:-}" ] || san=($(ls /usr/local/cuda*/bin/compute-sanitizer | head -1) --tool $2
+    --error-exitcode 9)
+  echo "== ${2:-check} $1"
+  timeout 120 "${san[@]}" /tmp/linlayout run $1 --gpu -q --grid 5 --arg adesc=rand:2304x104 \
+    --arg bdesc=rand:104x512 --arg c=zeros:2304x512 --arg K=104 --arg ldc=512 --arg M=2304 \
+    --arg N=512 2>&1 | tail -3
+  echo "rc ${PIPESTATUS[0]}"
+}
+
+call4() { # the candidates: GPU against the interpreter, sanitizers, stamps, ncu, timing
+  xz -dc $c/linlayout.xz > /tmp/linlayout && chmod +x /tmp/linlayout
+  for n in s3p4 s4p2 s4p2_bf16; do gpucheck $c/$n.tir; done
+  for tool in racecheck synccheck; do gpucheck $c/s4p2.tir $tool; done
+  for n in s3p4 s4p2; do
+    LAUNCHES=30 timeout 150 python3 $here/candidates/ctatimes.py "$OUT/ctatimes-$n.json" \
+      $c/${n}_st.ptx
+  done
+  for k in '^matmul_ws_split_tmastore$' s3p4 s4p2 nvjet; do
+    echo "== 4096 $k"
+    SIZES=4096 IDLE_S=0 ROUNDS=1 timeout 120 $ncu --kernel-name regex:"$k" --launch-count 12 \
+      --metrics gpu__time_duration.sum,gpc__cycles_elapsed.max python3 \
+      bench/gpu/gemm_same_harness.py /tmp/x.json split=$c/split.ptx s3p4=$c/s3p4.ptx \
+      s4p2=$c/s4p2.ptx 2>&1 | grep -E "gpu__|gpc__"
+  done > "$OUT/ncu-candidates.txt"
+  IDLE_S=2 ROUNDS=8 SIZES=4096 harness cand-4096-f16 split=$c/split.ptx s3p4=$c/s3p4.ptx \
+    s4p2=$c/s4p2.ptx
+  IDLE_S=2 ROUNDS=8 SIZES=4096 harness cand-4096-bf16 split=$c/split_bf16.ptx \
+    s3p4=$c/s3p4_bf16.ptx s4p2=$c/s4p2_bf16.ptx
+}
+
+call5() { # on an H200, call1 (the targets); elsewhere call4
+  if nvidia-smi -L | grep -q H200; then call1; else call4; fi
+}
+
 [ -z "${OUT:-}" ] || exec > >(tee "$OUT/${1:-run}.log") 2>&1 # on the GPU machine: a log comes back
-"${1:?usage: run.sh prepare|call1|call2|call2b|call3}" "$@"
+"${1:?usage: run.sh prepare|call1|call2|call2b|call3|prepare4|call4|call5}" "$@"

@@ -7,7 +7,10 @@ consumer warp group issues (`cp.async.bulk.commit_group`), written to a global a
 warp w's end (globaltimer), 128 + 8w its end (clock64); 256 + 8i the i-th store's globaltimer,
 448 + 8i its clock64, 640 + 8i the warp group that issued it (at most 24 stores).
 
-  python3 stamp.py IN.ptx OUT.ptx   (and copies IN.report beside OUT.ptx)"""
+  python3 stamp.py IN.ptx OUT.ptx [EVERY]   (and copies IN.report beside OUT.ptx)
+
+EVERY (default 1): stamp only every EVERY-th `commit_group` in the text, the last of each run
+of EVERY (4 for a kernel that stores a tile's C in four chunks, each its own bulk group)."""
 import re, shutil, sys
 
 BASE = """\tmov.u32 %llr1, %ctaid.x;
@@ -56,13 +59,13 @@ END = """\tmov.u64 %lld4, %globaltimer;
 DECLS = "\t.reg .b64 %lld<8>;\n\t.reg .b32 %llr<6>;\n\t.reg .pred %llp<2>;\n"
 
 
-def stamp(ptx):
+def stamp(ptx, every=1):
     entries = len(re.findall(r"^\.visible \.entry", ptx, re.M))
     if entries != 1:
         sys.exit(f"stamp: expected one kernel, found {entries}")
     ptx = re.sub(r"^(\.visible \.entry)", ".global .align 8 .b8 ll_t[1048576];\n\n\\1", ptx,
                  count=1, flags=re.M)
-    out, in_entry, started, stores, ends = [], False, False, 0, 0
+    out, in_entry, started, stores, ends, sites = [], False, False, 0, 0, 0
     for line in ptx.splitlines(keepends=True):
         s = line.strip()
         if not in_entry and s == "{" and out and out[-1].startswith(".maxnreg"):
@@ -77,8 +80,10 @@ def stamp(ptx):
             ends += 1
         out.append(line)
         if s == "cp.async.bulk.commit_group;":
-            out.append(STORE)
-            stores += 1
+            sites += 1
+            if sites % every == 0:
+                out.append(STORE)
+                stores += 1
     if not (started and stores and ends):
         sys.exit(f"stamp: start {started}, {stores} stores, {ends} returns")
     return "".join(out), stores, ends
@@ -86,7 +91,7 @@ def stamp(ptx):
 
 if __name__ == "__main__":
     src, dst = sys.argv[1:3]
-    text, stores, ends = stamp(open(src).read())
+    text, stores, ends = stamp(open(src).read(), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
     open(dst, "w").write(text)
     shutil.copy(re.sub(r"\.ptx$", ".report", src), re.sub(r"\.ptx$", ".report", dst))
     print(f"stamp: {dst}: {stores} store sites, {ends} returns")

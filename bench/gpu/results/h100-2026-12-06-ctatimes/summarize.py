@@ -22,16 +22,18 @@ def ratios(paths):
 
 def ncu():
     """{(call, shape, side): {metric: [values]}} from call2's files (one per shape and side),
-    call2b's and call3's (sectioned by "== SHAPE KERNEL" lines)."""
+    call2b's, call3's and call5's (sectioned by "== SHAPE KERNEL" lines)."""
     out = {}
     for p in sorted(glob.glob("raw/ncu-*.txt")):
-        call = "call3" if p.endswith("pairs.txt") else "call2"
+        call = {"pairs": "call3", "candidates": "call5"}.get(p[len("raw/ncu-"):-4], "call2")
         m = re.match(r"raw/ncu-(.+)-(ours|cublas)\.txt", p)
         section = (call, m.group(1), m.group(2)) if m else None
         for line in open(p):
             if line.startswith("== "):
                 shape, kernel = line.split()[1:3]
-                section = (call, shape, "cublas" if kernel == "nvjet" else "ours")
+                side = {"nvjet": "cublas", "^matmul": "ours",
+                        "^matmul_ws_split_tmastore$": "split"}.get(kernel, kernel)
+                section = (call, shape, side)
                 continue
             v = re.match(r"\s*(\S+)\s+\S+\s+([\d,.]+)\s*$", line)
             if v and section:
@@ -42,9 +44,13 @@ def ncu():
 
 def main():
     print("ratio to the vendor side, median of per-round ratios (range, rounds >= 1)")
-    for (dt, n, side), v in ratios(sorted(glob.glob("raw/gemm*.json")) + ["raw/fp8.json"]).items():
-        print(f"  {dt:10s} {n}^3 {side:7s} {len(v):3d} rounds  {med(v):.3f} "
-              f"({min(v):.3f}-{max(v):.3f}, {sum(x >= 1 for x in v)} >= 1)")
+    for what, files in (("targets (call1, call2)", sorted(glob.glob("raw/gemm*.json"))
+                         + ["raw/fp8.json"]),
+                        ("candidates (call5)", sorted(glob.glob("raw/cand-*.json")))):
+        print(f" {what}")
+        for (dt, n, side), v in ratios(files).items():
+            print(f"  {dt:10s} {n}^3 {side:7s} {len(v):3d} rounds  {med(v):.3f} "
+                  f"({min(v):.3f}-{max(v):.3f}, {sum(x >= 1 for x in v)} >= 1)")
     print("Nsight Compute at base clock, medians")
     metrics = ["gpu__time_duration.sum", "gpc__cycles_elapsed.max", "sm__cycles_active.max",
                "sm__cycles_active.avg"]

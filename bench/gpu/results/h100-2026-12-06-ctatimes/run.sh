@@ -148,5 +148,10 @@ call5() { # on an H200, call1 (the targets); elsewhere call4
   if nvidia-smi -L | grep -q H200; then call1; else call4; fi
 }
 
+call6() { # on an H200, call1 (the targets); elsewhere only the card's name
+  nvidia-smi -L
+  if nvidia-smi -L | grep -q H200; then call1; fi
+}
+
 [ -z "${OUT:-}" ] || exec > >(tee "$OUT/${1:-run}.log") 2>&1 # on the GPU machine: a log comes back
-"${1:?usage: run.sh prepare|call1|call2|call2b|call3|prepare4|call4|call5}" "$@"
+"${1:?usage: run.sh prepare|call1|call2|call2b|call3|prepare4|call4|call5|call6}" "$@"

@@ -312,6 +312,15 @@ TEST(WarpSpecialize, SplitGemmOrderComputesEveryTileOnce) {
     expectProductRoundedOnce(kernel, ScalarKind::F16, 2304, 512, 200, rng, {3, 33});
 }
 
+// examples/matmul_ws_persistent_tmastore.tir's consumers carry their tile's group and place in
+// the group through the tile loop: 3 programs step within a group and across the wrap from the
+// group of 16 M tiles into the group of 2; 33 programs step a whole group at a time.
+TEST(WarpSpecialize, CooperativeGemmCarriedTilesComputeEveryTileOnce) {
+  std::mt19937_64 rng(13);
+  expectProductRoundedOnce("matmul_ws_persistent_tmastore", ScalarKind::F16, 2304, 512, 200, rng,
+                           {3, 33});
+}
+
 // examples/matmul_ws_pingpong_tmastore.tir: each warp group waits for its turn before a tile's K
 // loop. A stage's full barrier is waited for by phase parity, which cannot tell the fill a group
 // waits for from the one a round before it; the turn makes sure the other group has seen that

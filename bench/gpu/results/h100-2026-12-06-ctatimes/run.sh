@@ -153,5 +153,24 @@ call6() { # on an H200, call1 (the targets); elsewhere only the card's name
   if nvidia-smi -L | grep -q H200; then call1; fi
 }
 
+# After call6: coop is examples/matmul_ws_persistent_tmastore.tir as of 67237b0 (dividing t at
+# every tile), coopdm the same with the split kernels' carried tile coordinates (examples/ now).
+prepare7() {
+  strip -o /tmp/linlayout build/bin/linlayout && xz -T2 -6 -c /tmp/linlayout > $c/linlayout.xz
+  git show 67237b0:examples/matmul_ws_persistent_tmastore.tir > $c/coop.tir
+  sed 's/@matmul_ws_persistent_tmastore(/@matmul_ws_persistent_tmastore_dm(/' \
+    examples/matmul_ws_persistent_tmastore.tir > $c/coopdm.tir
+  for n in coop coopdm; do compile $n; done
+}
+
+call7() { # coopdm against the interpreter and under the sanitizers; coop and coopdm timed
+  xz -dc $c/linlayout.xz > /tmp/linlayout && chmod +x /tmp/linlayout
+  for n in coopdm coopdm_bf16; do gpucheck $c/$n.tir; done
+  for tool in racecheck synccheck; do gpucheck $c/coopdm.tir $tool; done
+  IDLE_S=2 ROUNDS=6 SIZES=4096 harness coop-4096-f16 coop=$c/coop.ptx coopdm=$c/coopdm.ptx
+  IDLE_S=2 ROUNDS=6 SIZES=4096 harness coop-4096-bf16 coop=$c/coop_bf16.ptx \
+    coopdm=$c/coopdm_bf16.ptx
+}
+
 [ -z "${OUT:-}" ] || exec > >(tee "$OUT/${1:-run}.log") 2>&1 # on the GPU machine: a log comes back
-"${1:?usage: run.sh prepare|call1|call2|call2b|call3|prepare4|call4|call5|call6}" "$@"
+"${1:?usage: run.sh prepare|call1|call2|call2b|call3|prepare4|call4|call5|call6|prepare7|call7}" "$@"

@@ -46,7 +46,8 @@ def main():
     print("ratio to the vendor side, median of per-round ratios (range, rounds >= 1)")
     for what, files in (("targets (call1, call2)", sorted(glob.glob("raw/gemm*.json"))
                          + ["raw/fp8.json"]),
-                        ("candidates (call5)", sorted(glob.glob("raw/cand-*.json")))):
+                        ("candidates (call5)", sorted(glob.glob("raw/cand-*.json"))),
+                        ("cooperative (call7)", sorted(glob.glob("raw/coop-*.json")))):
         print(f" {what}")
         for (dt, n, side), v in ratios(files).items():
             print(f"  {dt:10s} {n}^3 {side:7s} {len(v):3d} rounds  {med(v):.3f} "

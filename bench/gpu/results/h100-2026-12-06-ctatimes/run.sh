@@ -176,9 +176,11 @@ call8() { # the project's GPU test of every warp-specialized GEMM example, the c
   # now carrying its coordinates (after `strip` and `xz` of build/bin/jit_tests into
   # $c/jit_tests.xz)
   xz -dc $c/jit_tests.xz > /tmp/jit_tests && chmod +x /tmp/jit_tests
-  LINLAYOUT_SOURCE_DIR=$PWD timeout 200 /tmp/jit_tests --gtest_filter='TmaGpu.WarpSpecializedMatmul' \
-    2>&1 | grep -E "persistent_tmastore|OK|FAIL|PASSED"
+  LINLAYOUT_SOURCE_DIR=$PWD timeout 200 /tmp/jit_tests \
+    --gtest_filter='TmaGpu.WarpSpecializedMatmul' 2>&1 |
+    grep -E "persistent_tmastore|OK|FAIL|PASSED"
 }
 
 [ -z "${OUT:-}" ] || exec > >(tee "$OUT/${1:-run}.log") 2>&1 # on the GPU machine: a log comes back
-"${1:?usage: run.sh prepare|call1|call2|call2b|call3|prepare4|call4|call5|call6|prepare7|call7|call8}" "$@"
+usage="prepare|call1|call2|call2b|call3|prepare4|call4|call5|call6|prepare7|call7|call8"
+"${1:?usage: run.sh $usage}" "$@"

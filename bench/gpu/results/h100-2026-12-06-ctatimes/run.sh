@@ -54,18 +54,27 @@ call1() { # the CTAs' time stamps; the GEMM targets of issue #42 beside cuBLAS a
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda*/bin/ncu 2>/dev/null |
   head -1)
 
-# ncu_waves SHAPE...: Nsight Compute at base clock, 6 launches of ours, then of cuBLAS, at each
-# shape, into one file (the device tool returns at most 8 files a call)
+# ncu_sides METRICS LAUNCHES SHAPE REGEX...: Nsight Compute at base clock, LAUNCHES launches of
+# the kernels matching each REGEX in turn at SHAPE, each after a line "== SHAPE REGEX"; the
+# harness runs split and cuBLAS, and the PTX in SIDES (LABEL=PTX ...) if given
+ncu_sides() {
+  local m=$1 n=$2 s=$3
+  shift 3
+  for k in "$@"; do
+    echo "== $s $k"
+    SIZES=$s IDLE_S=0 ROUNDS=1 timeout 120 $ncu --kernel-name regex:"$k" --launch-count $n \
+      --metrics $m python3 bench/gpu/gemm_same_harness.py /tmp/x.json split=$c/split.ptx \
+      ${SIDES:-} 2>&1 | grep -E "gpu__|gpc__|sm__"
+  done
+}
+
+four=gpu__time_duration.sum,gpc__cycles_elapsed.max,sm__cycles_active.max,sm__cycles_active.avg
+two=gpu__time_duration.sum,gpc__cycles_elapsed.max
+
+# ncu_waves SHAPE...: 6 launches of ours, then of cuBLAS, at each shape, into one file (the
+# device tool returns at most 8 files a call)
 ncu_waves() {
-  local m=gpu__time_duration.sum,gpc__cycles_elapsed.max,sm__cycles_active.max,sm__cycles_active.avg
-  for s in "$@"; do
-    for k in '^matmul' nvjet; do
-      echo "== $s $k"
-      SIZES=$s IDLE_S=0 ROUNDS=1 timeout 100 $ncu --kernel-name regex:"$k" --launch-count 6 \
-        --metrics $m python3 bench/gpu/gemm_same_harness.py /tmp/x.json split=$c/split.ptx 2>&1 |
-        grep -E "gpu__|gpc__|sm__"
-    done
-  done >> "$OUT/ncu-waves.txt"
+  for s in "$@"; do ncu_sides $four 6 $s '^matmul' nvjet; done >> "$OUT/ncu-waves.txt"
 }
 
 call2() { # 1, 2 and 4 full waves and 4096^3 under Nsight Compute; 10 more rounds at 4096^3
@@ -78,23 +87,12 @@ call2() { # 1, 2 and 4 full waves and 4096^3 under Nsight Compute; 10 more round
 
 call2b() { # the three of call2's Nsight Compute runs that did not come back (04:54 UTC)
   ncu_waves 6144x2816x4096
-  local m=gpu__time_duration.sum,gpc__cycles_elapsed.max,sm__cycles_active.max,sm__cycles_active.avg
-  echo "== 4096 ^matmul" >> "$OUT/ncu-waves.txt"
-  SIZES=4096 IDLE_S=0 ROUNDS=1 timeout 100 $ncu --kernel-name regex:'^matmul' --launch-count 6 \
-    --metrics $m python3 bench/gpu/gemm_same_harness.py /tmp/x.json split=$c/split.ptx 2>&1 |
-    grep -E "gpu__|gpc__|sm__" >> "$OUT/ncu-waves.txt"
+  ncu_sides $four 6 4096 '^matmul' >> "$OUT/ncu-waves.txt"
 }
 
-call3() { # 16 launches a side at 4096^3 and at 4 full waves, two metrics (one pass, if ncu can)
-  local m=gpu__time_duration.sum,gpc__cycles_elapsed.max
-  for s in 4096 6144x2816x4096; do
-    for k in '^matmul' nvjet; do
-      echo "== $s $k"
-      SIZES=$s IDLE_S=0 ROUNDS=1 timeout 120 $ncu --kernel-name regex:"$k" --launch-count 16 \
-        --metrics $m python3 bench/gpu/gemm_same_harness.py /tmp/x.json split=$c/split.ptx 2>&1 |
-        grep -E "gpu__|gpc__|==PROF== Profiling|passes"
-    done
-  done > "$OUT/ncu-pairs.txt"
+call3() { # 16 launches a side at 4096^3 and at 4 full waves, two metrics (one pass, if ncu can;
+  # as it ran, its file also kept ncu's progress lines)
+  for s in 4096 6144x2816x4096; do ncu_sides $two 16 $s '^matmul' nvjet; done > "$OUT/ncu-pairs.txt"
 }
 
 # After call3: s3p4 and s4p2 are candidates/chunked.py's f16 kernels (3 stages and 4 slots of C
@@ -131,13 +129,8 @@ call4() { # the candidates: GPU against the interpreter, sanitizers, stamps, ncu
     LAUNCHES=30 timeout 150 python3 $here/candidates/ctatimes.py "$OUT/ctatimes-$n.json" \
       $c/${n}_st.ptx
   done
-  for k in '^matmul_ws_split_tmastore$' s3p4 s4p2 nvjet; do
-    echo "== 4096 $k"
-    SIZES=4096 IDLE_S=0 ROUNDS=1 timeout 120 $ncu --kernel-name regex:"$k" --launch-count 12 \
-      --metrics gpu__time_duration.sum,gpc__cycles_elapsed.max python3 \
-      bench/gpu/gemm_same_harness.py /tmp/x.json split=$c/split.ptx s3p4=$c/s3p4.ptx \
-      s4p2=$c/s4p2.ptx 2>&1 | grep -E "gpu__|gpc__"
-  done > "$OUT/ncu-candidates.txt"
+  SIDES="s3p4=$c/s3p4.ptx s4p2=$c/s4p2.ptx" ncu_sides $two 12 4096 \
+    '^matmul_ws_split_tmastore$' s3p4 s4p2 nvjet > "$OUT/ncu-candidates.txt"
   IDLE_S=2 ROUNDS=8 SIZES=4096 harness cand-4096-f16 split=$c/split.ptx s3p4=$c/s3p4.ptx \
     s4p2=$c/s4p2.ptx
   IDLE_S=2 ROUNDS=8 SIZES=4096 harness cand-4096-bf16 split=$c/split_bf16.ptx \

@@ -36,6 +36,19 @@ def records(raw, ctas):
     return out
 
 
+def by_group(c):
+    """A CTA's stores by the warp group that issued them: {group: [(ns, cycles), ...]}."""
+    groups = {}
+    for ns, clk, g in c["stores"]:
+        groups.setdefault(g, []).append((ns, clk))
+    return groups
+
+
+def first_group(c):
+    """The stores of the warp group that stored first (one per tile)."""
+    return by_group(c)[c["stores"][0][2]]
+
+
 def schedule(ctas, tiles):
     """(static, greedy) end of the last CTA, ns after the first start: each CTA starts at its
     start, spends its own first-store time on its first tile and its mean later tile time on
@@ -43,7 +56,7 @@ def schedule(ctas, tiles):
     tiles it had, greedy hands each of `tiles` tiles to the CTA that is free first."""
     model = []
     for c in ctas:
-        t = [s[0] for s in c["stores"] if s[2] == c["stores"][0][2]]  # one group's stores
+        t = [ns for ns, _ in first_group(c)]
         if len(t) < 2:
             return None
         later = (t[-1] - t[0]) / (len(t) - 1)
@@ -64,15 +77,14 @@ def schedule(ctas, tiles):
 def summary(launch, ctas, tiles):
     first = min(c["start_ns"] for c in ctas)
     last = max(c["end_ns"] for c in ctas)
-    counts = [len([s for s in c["stores"] if s[2] == c["stores"][0][2]]) for c in ctas]
+    counts = [len(first_group(c)) for c in ctas]
     most, fewest = max(counts), min(counts)
     end = lambda n: [c["end_ns"] - first for c, k in zip(ctas, counts) if k == n]
     mhz = [(c["end_clk"] - c["start_clk"]) / (c["end_ns"] - c["start_ns"]) * 1e3 for c in ctas]
     tile_clk = []
     for c in ctas:
-        for g in {s[2] for s in c["stores"]}:
-            clk = [s[1] for s in c["stores"] if s[2] == g]
-            tile_clk += [b - a for a, b in zip(clk, clk[1:])]
+        for stores in by_group(c).values():
+            tile_clk += [b - a for (_, a), (_, b) in zip(stores, stores[1:])]
     first_clk = [c["stores"][0][1] - c["start_clk"] for c in ctas]
     starts = sorted(c["start_ns"] - first for c in ctas)
     sched = schedule(ctas, tiles)
